@@ -1,0 +1,42 @@
+"""IRDL definitions of pyasc's dialects: asctensor, asctile, ascbuf, ascendc and the target."""
+
+from collections.abc import Callable
+
+from xdsl.ir import Dialect
+
+
+def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
+    """Lazy factories for pyasc's dialects, keyed by dialect name."""
+
+    def get_asc():
+        from .target import Asc
+
+        return Asc
+
+    def get_asctensor():
+        from .asctensor import AscTensor
+
+        return AscTensor
+
+    def get_asctile():
+        from .asctile import AscTile
+
+        return AscTile
+
+    def get_ascbuf():
+        from .ascbuf import AscBuf
+
+        return AscBuf
+
+    def get_ascendc():
+        from .ascendc import AscendC
+
+        return AscendC
+
+    return {
+        "asc": get_asc,
+        "asctensor": get_asctensor,
+        "asctile": get_asctile,
+        "ascbuf": get_ascbuf,
+        "ascendc": get_ascendc,
+    }

@@ -1,0 +1,912 @@
+"""The ``ascendc`` dialect: the Ascend C API, one op per call, same names and argument order.
+
+A kernel is a ``func.func`` with the unit attribute ``ascendc.kernel`` and ``ascendc.block_dim``;
+its arguments are ``!ascendc.gm_addr`` (``GM_ADDR``); scalar code inside is ``arith``/``scf``.
+The emitter prints this level and the simulator executes it: what is printed is what was simulated.
+
+Units follow the API: counts are in elements, ``DataCopyPad`` block lengths in bytes, addresses
+of static ``LocalTensor``s in bytes from the start of UB.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    StringAttr,
+    SymbolRefAttr,
+    I64,
+    i64,
+)
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute, TypeAttribute
+from xdsl.irdl import (
+    AnyAttr,
+    IRDLOperation,
+    VarConstraint,
+    base,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    var_operand_def,
+)
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from .target import Pipe
+
+# ----------------------------------------------------------------------------------------------
+# enums
+
+
+class HardEvent(StrEnum):
+    """``AscendC::HardEvent``: ``SRC_DST``, the DST pipe waits for the SRC pipe."""
+
+    MTE2_MTE1 = "MTE2_MTE1"
+    MTE1_MTE2 = "MTE1_MTE2"
+    MTE1_M = "MTE1_M"
+    M_MTE1 = "M_MTE1"
+    MTE2_V = "MTE2_V"
+    V_MTE2 = "V_MTE2"
+    MTE3_V = "MTE3_V"
+    V_MTE3 = "V_MTE3"
+    M_V = "M_V"
+    V_M = "V_M"
+    V_V = "V_V"
+    MTE3_MTE1 = "MTE3_MTE1"
+    MTE1_MTE3 = "MTE1_MTE3"
+    MTE1_V = "MTE1_V"
+    MTE2_M = "MTE2_M"
+    M_MTE2 = "M_MTE2"
+    V_MTE1 = "V_MTE1"
+    M_FIX = "M_FIX"
+    FIX_M = "FIX_M"
+    MTE3_MTE2 = "MTE3_MTE2"
+    MTE2_MTE3 = "MTE2_MTE3"
+    S_V = "S_V"
+    V_S = "V_S"
+    S_MTE2 = "S_MTE2"
+    MTE2_S = "MTE2_S"
+    S_MTE3 = "S_MTE3"
+    MTE3_S = "MTE3_S"
+    MTE2_FIX = "MTE2_FIX"
+    FIX_MTE2 = "FIX_MTE2"
+    FIX_S = "FIX_S"
+    M_S = "M_S"
+    FIX_MTE3 = "FIX_MTE3"
+    MTE1_FIX = "MTE1_FIX"
+    FIX_MTE1 = "FIX_MTE1"
+    FIX_FIX = "FIX_FIX"
+
+    @property
+    def src(self) -> Pipe:
+        return Pipe(self.value.split("_")[0])
+
+    @property
+    def dst(self) -> Pipe:
+        return Pipe(self.value.split("_")[1])
+
+    @staticmethod
+    def of(src: Pipe, dst: Pipe) -> HardEvent:
+        return HardEvent(f"{src.value}_{dst.value}")
+
+
+class TPosition(StrEnum):
+    """``AscendC::TPosition``: the logical place of a local tensor (VECIN/VECOUT/VECCALC = UB)."""
+
+    GM = "GM"
+    VECIN = "VECIN"
+    VECOUT = "VECOUT"
+    VECCALC = "VECCALC"
+    A1 = "A1"
+    A2 = "A2"
+    B1 = "B1"
+    B2 = "B2"
+    CO1 = "CO1"
+    CO2 = "CO2"
+
+
+class PipeKind(StrEnum):
+    """``PIPE_*`` for ``PipeBarrier``."""
+
+    PIPE_S = "PIPE_S"
+    PIPE_V = "PIPE_V"
+    PIPE_M = "PIPE_M"
+    PIPE_MTE1 = "PIPE_MTE1"
+    PIPE_MTE2 = "PIPE_MTE2"
+    PIPE_MTE3 = "PIPE_MTE3"
+    PIPE_FIX = "PIPE_FIX"
+    PIPE_ALL = "PIPE_ALL"
+
+    @property
+    def pipe(self) -> Pipe:
+        return Pipe(self.value.removeprefix("PIPE_"))
+
+
+class RoundMode(StrEnum):
+    """``AscendC::RoundMode`` for ``Cast``."""
+
+    CAST_NONE = "CAST_NONE"
+    CAST_RINT = "CAST_RINT"
+    CAST_FLOOR = "CAST_FLOOR"
+    CAST_CEIL = "CAST_CEIL"
+    CAST_ROUND = "CAST_ROUND"
+    CAST_TRUNC = "CAST_TRUNC"
+    CAST_ODD = "CAST_ODD"
+
+
+@irdl_attr_definition
+class HardEventAttr(EnumAttribute[HardEvent], SpacedOpaqueSyntaxAttribute):
+    name = "ascendc.event"
+
+
+@irdl_attr_definition
+class TPositionAttr(EnumAttribute[TPosition], SpacedOpaqueSyntaxAttribute):
+    name = "ascendc.position"
+
+
+@irdl_attr_definition
+class PipeAttr(EnumAttribute[PipeKind], SpacedOpaqueSyntaxAttribute):
+    name = "ascendc.pipe"
+
+
+@irdl_attr_definition
+class RoundModeAttr(EnumAttribute[RoundMode], SpacedOpaqueSyntaxAttribute):
+    name = "ascendc.round_mode"
+
+
+# ----------------------------------------------------------------------------------------------
+# types
+
+
+class _ElementTypeParam(ParametrizedAttribute, TypeAttribute):
+    """A type with a single element-type parameter, printed ``<f16>``."""
+
+    element_type: Attribute
+
+    def __init__(self, element_type: Attribute):
+        super().__init__(element_type)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            return (parser.parse_type(),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_attribute(self.element_type)
+
+
+@irdl_attr_definition
+class GlobalTensorType(_ElementTypeParam):
+    """``AscendC::GlobalTensor<T>``: a typed view of global memory."""
+
+    name = "ascendc.global_tensor"
+
+
+@irdl_attr_definition
+class LocalTensorType(_ElementTypeParam):
+    """``AscendC::LocalTensor<T>``: a typed view of on-chip memory."""
+
+    name = "ascendc.local_tensor"
+
+
+@irdl_attr_definition
+class GmAddrType(ParametrizedAttribute, TypeAttribute):
+    """``GM_ADDR`` (``__gm__ uint8_t*``): a kernel argument."""
+
+    name = "ascendc.gm_addr"
+
+
+@irdl_attr_definition
+class TPipeType(ParametrizedAttribute, TypeAttribute):
+    """``AscendC::TPipe``: owns the UB space and event ids of a kernel."""
+
+    name = "ascendc.tpipe"
+
+
+@irdl_attr_definition
+class TQueType(ParametrizedAttribute, TypeAttribute):
+    """``AscendC::TQue<pos, depth>``: a queue of ``depth`` rotating buffers: ``!ascendc.tque<VECIN, 2>``."""
+
+    name = "ascendc.tque"
+
+    position: TPositionAttr
+    depth: IntAttr
+
+    def __init__(self, position: TPosition, depth: int):
+        super().__init__(TPositionAttr(position), IntAttr(depth))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            pos = parser.parse_str_enum(TPosition)
+            parser.parse_punctuation(",")
+            depth = parser.parse_integer()
+        return (TPositionAttr(pos), IntAttr(depth))
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(f"{self.position.data.value}, {self.depth.data}")
+
+    def verify(self) -> None:
+        if not 1 <= self.depth.data <= 8:
+            raise VerifyException(f"TQue depth must be in 1..8 (QUE_MAX_EVENT), got {self.depth.data}")
+        if self.position.data not in (TPosition.VECIN, TPosition.VECOUT, TPosition.A1, TPosition.B1,
+                                      TPosition.A2, TPosition.B2, TPosition.CO1, TPosition.CO2):
+            raise VerifyException(f"TQue position {self.position.data.value} is not a queue position")
+
+
+@irdl_attr_definition
+class TBufType(ParametrizedAttribute, TypeAttribute):
+    """``AscendC::TBuf<pos>``: scratch space without queue semantics: ``!ascendc.tbuf<VECCALC>``."""
+
+    name = "ascendc.tbuf"
+
+    position: TPositionAttr
+
+    def __init__(self, position: TPosition = TPosition.VECCALC):
+        super().__init__(TPositionAttr(position))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            return (TPositionAttr(parser.parse_str_enum(TPosition)),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.position.data.value)
+
+
+TensorLike = base(GlobalTensorType) | base(LocalTensorType)
+
+
+def _const_int(value) -> int | None:
+    """The integer of an ``arith.constant`` SSA value, else None."""
+    from xdsl.dialects.arith import ConstantOp
+
+    owner = getattr(value, "owner", None)
+    if isinstance(owner, ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+# ----------------------------------------------------------------------------------------------
+# global memory, cores, TPipe / TQue / TBuf, static local tensors
+
+
+@irdl_op_definition
+class GlobalTensorOp(IRDLOperation):
+    """``GlobalTensor<T> g; g.SetGlobalBuffer((__gm__ T*)addr, size);`` with ``size`` in elements."""
+
+    name = "ascendc.global_tensor"
+    addr = operand_def(GmAddrType)
+    size = prop_def(IntegerAttr[I64])
+    result = result_def(GlobalTensorType)
+    assembly_format = "$addr `size` $size attr-dict `:` type($result)"
+
+    def __init__(self, addr, size: int, element_type: Attribute):
+        super().__init__(operands=[addr], properties={"size": IntegerAttr(size, 64)},
+                         result_types=[GlobalTensorType(element_type)])
+
+    def verify_(self) -> None:
+        if self.size.value.data <= 0:
+            raise VerifyException(f"global tensor size must be positive, got {self.size.value.data}")
+
+
+@irdl_op_definition
+class SubviewOp(IRDLOperation):
+    """``t[offset]``: the tensor starting ``offset`` elements into ``t`` (global or local)."""
+
+    name = "ascendc.subview"
+    T: ClassVar = VarConstraint("T", TensorLike)
+    source = operand_def(T)
+    offset = operand_def(IndexType)
+    result = result_def(T)
+    assembly_format = "$source `[` $offset `]` attr-dict `:` type($result)"
+
+    def __init__(self, source, offset):
+        super().__init__(operands=[source, offset], result_types=[source.type])
+
+    def verify_(self) -> None:
+        off = _const_int(self.offset)
+        if off is not None and off < 0:
+            raise VerifyException(f"subview offset must be non-negative, got {off}")
+
+
+@irdl_op_definition
+class GetBlockIdxOp(IRDLOperation):
+    """``GetBlockIdx()``: the index of the core running this instance of the kernel."""
+
+    name = "ascendc.get_block_idx"
+    result = result_def(IndexType)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self):
+        super().__init__(result_types=[IndexType()])
+
+
+@irdl_op_definition
+class GetBlockNumOp(IRDLOperation):
+    """``GetBlockNum()``: the number of cores the kernel was launched on."""
+
+    name = "ascendc.get_block_num"
+    result = result_def(IndexType)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self):
+        super().__init__(result_types=[IndexType()])
+
+
+@irdl_op_definition
+class TPipeOp(IRDLOperation):
+    """``TPipe pipe;``: one per kernel, owns the UB space handed out by ``InitBuffer``."""
+
+    name = "ascendc.tpipe"
+    result = result_def(TPipeType)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self):
+        super().__init__(result_types=[TPipeType()])
+
+
+@irdl_op_definition
+class TQueOp(IRDLOperation):
+    """``TQue<pos, depth> q;``"""
+
+    name = "ascendc.tque"
+    result = result_def(TQueType)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, position: TPosition, depth: int):
+        super().__init__(result_types=[TQueType(position, depth)])
+
+
+@irdl_op_definition
+class TBufOp(IRDLOperation):
+    """``TBuf<pos> b;``"""
+
+    name = "ascendc.tbuf"
+    result = result_def(TBufType)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, position: TPosition = TPosition.VECCALC):
+        super().__init__(result_types=[TBufType(position)])
+
+
+@irdl_op_definition
+class InitBufferOp(IRDLOperation):
+    """``pipe.InitBuffer(q, num, len)`` / ``pipe.InitBuffer(buf, len)``: ``num`` buffers of ``len`` bytes."""
+
+    name = "ascendc.init_buffer"
+    pipe = operand_def(TPipeType)
+    buffer = operand_def(base(TQueType) | base(TBufType))
+    num = prop_def(IntegerAttr[I64])
+    length = prop_def(IntegerAttr[I64])
+    assembly_format = "$pipe `,` $buffer `num` $num `len` $length attr-dict `:` type($buffer)"
+
+    def __init__(self, pipe, buffer, num: int, length: int):
+        super().__init__(operands=[pipe, buffer],
+                         properties={"num": IntegerAttr(num, 64), "length": IntegerAttr(length, 64)})
+
+    def verify_(self) -> None:
+        if self.length.value.data <= 0 or self.length.value.data % 32:
+            raise VerifyException(f"InitBuffer length must be a positive multiple of 32 B, got {self.length.value.data}")
+        t = self.buffer.type
+        if isinstance(t, TQueType) and not 1 <= self.num.value.data <= t.depth.data:
+            raise VerifyException(f"InitBuffer num {self.num.value.data} must be in 1..{t.depth.data} (queue depth)")
+        if isinstance(t, TBufType) and self.num.value.data != 1:
+            raise VerifyException("InitBuffer of a TBuf takes num = 1")
+
+
+@irdl_op_definition
+class AllocTensorOp(IRDLOperation):
+    """``q.AllocTensor<T>()``: the next free buffer of the queue (waits until it was freed)."""
+
+    name = "ascendc.alloc_tensor"
+    queue = operand_def(TQueType)
+    result = result_def(LocalTensorType)
+    assembly_format = "$queue attr-dict `:` type($queue) `->` type($result)"
+
+    def __init__(self, queue, element_type: Attribute):
+        super().__init__(operands=[queue], result_types=[LocalTensorType(element_type)])
+
+
+@irdl_op_definition
+class EnQueOp(IRDLOperation):
+    """``q.EnQue(t)``: hand ``t`` to the consumer side once the producer pipe has written it."""
+
+    name = "ascendc.enque"
+    queue = operand_def(TQueType)
+    tensor = operand_def(LocalTensorType)
+    assembly_format = "$queue `,` $tensor attr-dict `:` type($queue) `,` type($tensor)"
+
+    def __init__(self, queue, tensor):
+        super().__init__(operands=[queue, tensor])
+
+
+@irdl_op_definition
+class DeQueOp(IRDLOperation):
+    """``q.DeQue<T>()``: the oldest enqueued tensor; the consumer pipe waits for it."""
+
+    name = "ascendc.deque"
+    queue = operand_def(TQueType)
+    result = result_def(LocalTensorType)
+    assembly_format = "$queue attr-dict `:` type($queue) `->` type($result)"
+
+    def __init__(self, queue, element_type: Attribute):
+        super().__init__(operands=[queue], result_types=[LocalTensorType(element_type)])
+
+
+@irdl_op_definition
+class FreeTensorOp(IRDLOperation):
+    """``q.FreeTensor(t)``: give the buffer back once the consumer pipe has read it."""
+
+    name = "ascendc.free_tensor"
+    queue = operand_def(TQueType)
+    tensor = operand_def(LocalTensorType)
+    assembly_format = "$queue `,` $tensor attr-dict `:` type($queue) `,` type($tensor)"
+
+    def __init__(self, queue, tensor):
+        super().__init__(operands=[queue, tensor])
+
+
+@irdl_op_definition
+class TBufGetOp(IRDLOperation):
+    """``buf.Get<T>()``: the whole scratch buffer as a tensor of ``T``."""
+
+    name = "ascendc.tbuf_get"
+    buffer = operand_def(TBufType)
+    result = result_def(LocalTensorType)
+    assembly_format = "$buffer attr-dict `:` type($buffer) `->` type($result)"
+
+    def __init__(self, buffer, element_type: Attribute):
+        super().__init__(operands=[buffer], result_types=[LocalTensorType(element_type)])
+
+
+@irdl_op_definition
+class LocalTensorOp(IRDLOperation):
+    """``LocalTensor<T> t(TPosition::pos, address, size)``: a static tensor at a UB byte address."""
+
+    name = "ascendc.local_tensor"
+    position = prop_def(TPositionAttr)
+    address = prop_def(IntegerAttr[I64])
+    size = prop_def(IntegerAttr[I64])
+    result = result_def(LocalTensorType)
+    assembly_format = "$position `address` $address `size` $size attr-dict `:` type($result)"
+
+    def __init__(self, position: TPosition, address: int, size: int, element_type: Attribute):
+        super().__init__(properties={"position": TPositionAttr(position), "address": IntegerAttr(address, 64),
+                                     "size": IntegerAttr(size, 64)},
+                         result_types=[LocalTensorType(element_type)])
+
+    def verify_(self) -> None:
+        if self.address.value.data < 0 or self.address.value.data % 32:
+            raise VerifyException(f"local tensor address {self.address.value.data} is not 32 B aligned")
+        if self.size.value.data <= 0:
+            raise VerifyException(f"local tensor size must be positive, got {self.size.value.data}")
+
+
+# ----------------------------------------------------------------------------------------------
+# data movement
+
+
+@irdl_op_definition
+class DataCopyOp(IRDLOperation):
+    """``DataCopy(dst, src, count)``: GM->UB (MTE2), UB->GM (MTE3) or UB->UB (V).
+
+    ``count * sizeof(T)`` must be a multiple of 32 B (the hardware rounds down otherwise).
+    """
+
+    name = "ascendc.data_copy"
+    dst = operand_def(TensorLike)
+    src = operand_def(TensorLike)
+    count = operand_def(IndexType)
+    assembly_format = "$dst `,` $src `,` $count attr-dict `:` type($dst) `,` type($src)"
+
+    def __init__(self, dst, src, count):
+        super().__init__(operands=[dst, src, count])
+
+    def verify_(self) -> None:
+        _check_copy_types(self.name, self.dst.type, self.src.type)
+
+
+@irdl_op_definition
+class DataCopyPadOp(IRDLOperation):
+    """``DataCopyPad(dst, src, DataCopyExtParams{blockCount, blockLen, srcStride, dstStride, 0}, padParams)``.
+
+    ``blockLen`` is in bytes. Strides are gaps between blocks: on GM->UB ``srcStride`` is in bytes and
+    ``dstStride`` in 32 B blocks; on UB->GM ``srcStride`` is in 32 B blocks and ``dstStride`` in bytes.
+    Each block starts at a 32 B boundary in UB; on UB->GM only the valid bytes are written.
+    """
+
+    name = "ascendc.data_copy_pad"
+    dst = operand_def(TensorLike)
+    src = operand_def(TensorLike)
+    block_count = operand_def(IndexType)
+    block_len = operand_def(IndexType)
+    src_stride = operand_def(IndexType)
+    dst_stride = operand_def(IndexType)
+    assembly_format = ("$dst `,` $src `,` `{` $block_count `,` $block_len `,` $src_stride `,` $dst_stride `}` "
+                       "attr-dict `:` type($dst) `,` type($src)")
+
+    def __init__(self, dst, src, block_count, block_len, src_stride, dst_stride):
+        super().__init__(operands=[dst, src, block_count, block_len, src_stride, dst_stride])
+
+    def verify_(self) -> None:
+        _check_copy_types(self.name, self.dst.type, self.src.type)
+        if isinstance(self.dst.type, LocalTensorType) == isinstance(self.src.type, LocalTensorType):
+            raise VerifyException("ascendc.data_copy_pad copies between global and local memory")
+        n = _const_int(self.block_count)
+        if n is not None and not 0 <= n <= 4095:
+            raise VerifyException(f"DataCopyPad blockCount must be in 0..4095, got {n}")
+        ln = _const_int(self.block_len)
+        if ln is not None and not 0 <= ln <= 2097151:
+            raise VerifyException(f"DataCopyPad blockLen must be in 0..2097151 bytes, got {ln}")
+
+
+def _check_copy_types(op: str, dst: Attribute, src: Attribute) -> None:
+    if isinstance(dst, GlobalTensorType) and isinstance(src, GlobalTensorType):
+        raise VerifyException(f"{op} cannot copy from global memory to global memory")
+    if dst.element_type != src.element_type:  # type: ignore[attr-defined]
+        raise VerifyException(f"{op} needs one element type, got {dst} and {src}")
+
+
+@irdl_op_definition
+class GetValueOp(IRDLOperation):
+    """``g.GetValue(index)``: a scalar read of global memory on the scalar unit."""
+
+    name = "ascendc.get_value"
+    source = operand_def(GlobalTensorType)
+    index = operand_def(IndexType)
+    result = result_def(AnyAttr())
+    assembly_format = "$source `[` $index `]` attr-dict `:` type($source) `->` type($result)"
+
+    def __init__(self, source, index):
+        super().__init__(operands=[source, index], result_types=[source.type.element_type])
+
+    def verify_(self) -> None:
+        if self.result.type != self.source.type.element_type:
+            raise VerifyException(f"ascendc.get_value result type {self.result.type} does not match "
+                                  f"the tensor element type {self.source.type.element_type}")
+
+
+# ----------------------------------------------------------------------------------------------
+# vector compute (PIPE_V), count form: ``Op(dst, src..., count)``
+
+_VECTOR_DTYPES = ("f16", "f32", "i32", "i16")
+
+
+def _check_vector_dtype(op: str, t: LocalTensorType, allowed=_VECTOR_DTYPES) -> None:
+    et = str(t.element_type)
+    if et not in allowed:
+        raise VerifyException(f"{op} does not support element type {et} (supported: {', '.join(allowed)})")
+
+
+class VectorBinaryOp(IRDLOperation):
+    """Base of ``Op(dst, src0, src1, count)``."""
+
+    T: ClassVar = VarConstraint("T", base(LocalTensorType))
+    dst = operand_def(T)
+    src0 = operand_def(T)
+    src1 = operand_def(T)
+    count = operand_def(IndexType)
+    assembly_format = "$dst `,` $src0 `,` $src1 `,` $count attr-dict `:` type($dst)"
+    DTYPES: ClassVar[tuple[str, ...]] = _VECTOR_DTYPES
+
+    def __init__(self, dst, src0, src1, count):
+        super().__init__(operands=[dst, src0, src1, count])
+
+    def verify_(self) -> None:
+        _check_vector_dtype(self.name, self.dst.type, self.DTYPES)
+
+
+@irdl_op_definition
+class AddOp(VectorBinaryOp):
+    """``Add(dst, src0, src1, count)``: dst = src0 + src1."""
+
+    name = "ascendc.add"
+
+
+@irdl_op_definition
+class SubOp(VectorBinaryOp):
+    """``Sub(dst, src0, src1, count)``: dst = src0 - src1."""
+
+    name = "ascendc.sub"
+
+
+@irdl_op_definition
+class MulOp(VectorBinaryOp):
+    """``Mul(dst, src0, src1, count)``: dst = src0 * src1."""
+
+    name = "ascendc.mul"
+
+
+@irdl_op_definition
+class DivOp(VectorBinaryOp):
+    """``Div(dst, src0, src1, count)``: dst = src0 / src1 (floating point only)."""
+
+    name = "ascendc.div"
+    DTYPES: ClassVar[tuple[str, ...]] = ("f16", "f32")
+
+
+@irdl_op_definition
+class MaxOp(VectorBinaryOp):
+    """``Max(dst, src0, src1, count)``: elementwise maximum."""
+
+    name = "ascendc.max"
+
+
+@irdl_op_definition
+class MinOp(VectorBinaryOp):
+    """``Min(dst, src0, src1, count)``: elementwise minimum."""
+
+    name = "ascendc.min"
+
+
+class VectorUnaryOp(IRDLOperation):
+    """Base of ``Op(dst, src, count)``."""
+
+    T: ClassVar = VarConstraint("T", base(LocalTensorType))
+    dst = operand_def(T)
+    src = operand_def(T)
+    count = operand_def(IndexType)
+    assembly_format = "$dst `,` $src `,` $count attr-dict `:` type($dst)"
+    DTYPES: ClassVar[tuple[str, ...]] = ("f16", "f32")
+
+    def __init__(self, dst, src, count):
+        super().__init__(operands=[dst, src, count])
+
+    def verify_(self) -> None:
+        _check_vector_dtype(self.name, self.dst.type, self.DTYPES)
+
+
+@irdl_op_definition
+class ExpOp(VectorUnaryOp):
+    """``Exp(dst, src, count)``: e to the power src."""
+
+    name = "ascendc.exp"
+
+
+@irdl_op_definition
+class LnOp(VectorUnaryOp):
+    """``Ln(dst, src, count)``: natural logarithm."""
+
+    name = "ascendc.ln"
+
+
+@irdl_op_definition
+class AbsOp(VectorUnaryOp):
+    """``Abs(dst, src, count)``: absolute value."""
+
+    name = "ascendc.abs"
+
+
+@irdl_op_definition
+class SqrtOp(VectorUnaryOp):
+    """``Sqrt(dst, src, count)``: square root."""
+
+    name = "ascendc.sqrt"
+
+
+@irdl_op_definition
+class RsqrtOp(VectorUnaryOp):
+    """``Rsqrt(dst, src, count)``: 1 / sqrt(src)."""
+
+    name = "ascendc.rsqrt"
+
+
+@irdl_op_definition
+class ReciprocalOp(VectorUnaryOp):
+    """``Reciprocal(dst, src, count)``: 1 / src."""
+
+    name = "ascendc.reciprocal"
+
+
+@irdl_op_definition
+class ReluOp(VectorUnaryOp):
+    """``Relu(dst, src, count)``: max(src, 0)."""
+
+    name = "ascendc.relu"
+    DTYPES: ClassVar[tuple[str, ...]] = ("f16", "f32", "i32")
+
+
+class VectorScalarOp(IRDLOperation):
+    """Base of ``Op(dst, src, scalar, count)``; the scalar has the tensor's element type."""
+
+    T: ClassVar = VarConstraint("T", base(LocalTensorType))
+    dst = operand_def(T)
+    src = operand_def(T)
+    scalar = operand_def(AnyAttr())
+    count = operand_def(IndexType)
+    assembly_format = "$dst `,` $src `,` $scalar `,` $count attr-dict `:` type($dst) `,` type($scalar)"
+
+    def __init__(self, dst, src, scalar, count):
+        super().__init__(operands=[dst, src, scalar, count])
+
+    def verify_(self) -> None:
+        _check_vector_dtype(self.name, self.dst.type)
+        if self.scalar.type != self.dst.type.element_type:
+            raise VerifyException(f"{self.name} scalar type {self.scalar.type} does not match "
+                                  f"the tensor element type {self.dst.type.element_type}")
+
+
+@irdl_op_definition
+class AddsOp(VectorScalarOp):
+    """``Adds(dst, src, scalar, count)``: dst = src + scalar."""
+
+    name = "ascendc.adds"
+
+
+@irdl_op_definition
+class MulsOp(VectorScalarOp):
+    """``Muls(dst, src, scalar, count)``: dst = src * scalar."""
+
+    name = "ascendc.muls"
+
+
+@irdl_op_definition
+class MaxsOp(VectorScalarOp):
+    """``Maxs(dst, src, scalar, count)``: dst = max(src, scalar)."""
+
+    name = "ascendc.maxs"
+
+
+@irdl_op_definition
+class MinsOp(VectorScalarOp):
+    """``Mins(dst, src, scalar, count)``: dst = min(src, scalar)."""
+
+    name = "ascendc.mins"
+
+
+@irdl_op_definition
+class DuplicateOp(IRDLOperation):
+    """``Duplicate(dst, scalar, count)``: fill ``count`` elements with ``scalar``."""
+
+    name = "ascendc.duplicate"
+    dst = operand_def(LocalTensorType)
+    scalar = operand_def(AnyAttr())
+    count = operand_def(IndexType)
+    assembly_format = "$dst `,` $scalar `,` $count attr-dict `:` type($dst) `,` type($scalar)"
+
+    def __init__(self, dst, scalar, count):
+        super().__init__(operands=[dst, scalar, count])
+
+    def verify_(self) -> None:
+        _check_vector_dtype(self.name, self.dst.type)
+        if self.scalar.type != self.dst.type.element_type:
+            raise VerifyException(f"ascendc.duplicate scalar type {self.scalar.type} does not match "
+                                  f"the tensor element type {self.dst.type.element_type}")
+
+
+# (source, destination) element types Cast supports on arch 2201 (a subset of the documented table)
+CAST_PAIRS = {
+    ("f16", "f32"), ("f32", "f16"), ("bf16", "f32"), ("f32", "bf16"),
+    ("f32", "i32"), ("i32", "f32"), ("f16", "i32"), ("i32", "f16"),
+}
+
+
+@irdl_op_definition
+class CastOp(IRDLOperation):
+    """``Cast(dst, src, RoundMode::mode, count)``: element type conversion."""
+
+    name = "ascendc.cast"
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    count = operand_def(IndexType)
+    round_mode = prop_def(RoundModeAttr)
+    assembly_format = "$dst `,` $src `,` $round_mode `,` $count attr-dict `:` type($dst) `,` type($src)"
+
+    def __init__(self, dst, src, count, round_mode: RoundMode = RoundMode.CAST_NONE):
+        super().__init__(operands=[dst, src, count], properties={"round_mode": RoundModeAttr(round_mode)})
+
+    def verify_(self) -> None:
+        pair = (str(self.src.type.element_type), str(self.dst.type.element_type))
+        if pair not in CAST_PAIRS:
+            raise VerifyException(f"ascendc.cast from {pair[0]} to {pair[1]} is not supported")
+
+
+# ----------------------------------------------------------------------------------------------
+# synchronisation
+
+
+@irdl_op_definition
+class SetFlagOp(IRDLOperation):
+    """``SetFlag<HardEvent::SRC_DST>(id)``: issued on SRC, fires once earlier SRC work is done."""
+
+    name = "ascendc.set_flag"
+    event = prop_def(HardEventAttr)
+    event_id = operand_def(IndexType)
+    assembly_format = "$event `,` $event_id attr-dict"
+
+    def __init__(self, event: HardEvent, event_id):
+        super().__init__(operands=[event_id], properties={"event": HardEventAttr(event)})
+
+    def verify_(self) -> None:
+        _check_event_id(self.name, self.event_id)
+
+
+@irdl_op_definition
+class WaitFlagOp(IRDLOperation):
+    """``WaitFlag<HardEvent::SRC_DST>(id)``: blocks DST until the matching flag is set, then clears it."""
+
+    name = "ascendc.wait_flag"
+    event = prop_def(HardEventAttr)
+    event_id = operand_def(IndexType)
+    assembly_format = "$event `,` $event_id attr-dict"
+
+    def __init__(self, event: HardEvent, event_id):
+        super().__init__(operands=[event_id], properties={"event": HardEventAttr(event)})
+
+    def verify_(self) -> None:
+        _check_event_id(self.name, self.event_id)
+
+
+def _check_event_id(op: str, value) -> None:
+    eid = _const_int(value)
+    if eid is not None and not 0 <= eid <= 7:
+        raise VerifyException(f"{op} event id {eid} is out of range 0..7")
+
+
+@irdl_op_definition
+class PipeBarrierOp(IRDLOperation):
+    """``PipeBarrier<PIPE_X>()``: later work on the pipe waits until earlier work has finished."""
+
+    name = "ascendc.pipe_barrier"
+    pipe = prop_def(PipeAttr)
+    assembly_format = "$pipe attr-dict"
+
+    def __init__(self, pipe: PipeKind):
+        super().__init__(properties={"pipe": PipeAttr(pipe)})
+
+    def verify_(self) -> None:
+        if self.pipe.data == PipeKind.PIPE_S:
+            raise VerifyException("PipeBarrier<PIPE_S> is not allowed: the scalar pipe is ordered by hardware")
+
+
+# ----------------------------------------------------------------------------------------------
+# host side (AscendCL)
+
+
+@irdl_op_definition
+class LaunchOp(IRDLOperation):
+    """``kernel<<<block_dim, nullptr, stream>>>(args...)`` on the host; args are GM buffers (memrefs)."""
+
+    name = "ascendc.launch"
+    kernel = prop_def(SymbolRefAttr)
+    block_dim = prop_def(IntegerAttr[I64])
+    args = var_operand_def()
+    assembly_format = "$kernel `<` `<` `<` $block_dim `>` `>` `>` `(` $args `)` attr-dict `:` type($args)"
+
+    def __init__(self, kernel: str, block_dim: int, args):
+        super().__init__(operands=[args], properties={"kernel": SymbolRefAttr(kernel),
+                                                      "block_dim": IntegerAttr(block_dim, 64)})
+
+    def verify_(self) -> None:
+        if not 1 <= self.block_dim.value.data <= 65535:
+            raise VerifyException(f"block_dim must be in 1..65535, got {self.block_dim.value.data}")
+
+
+KERNEL_ATTR = "ascendc.kernel"
+BLOCK_DIM_ATTR = "ascendc.block_dim"
+
+AscendC = Dialect(
+    "ascendc",
+    [
+        GlobalTensorOp, SubviewOp, GetBlockIdxOp, GetBlockNumOp, TPipeOp, TQueOp, TBufOp, InitBufferOp,
+        AllocTensorOp, EnQueOp, DeQueOp, FreeTensorOp, TBufGetOp, LocalTensorOp, DataCopyOp, DataCopyPadOp,
+        GetValueOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, LnOp, AbsOp, SqrtOp, RsqrtOp,
+        ReciprocalOp, ReluOp, AddsOp, MulsOp, MaxsOp, MinsOp, DuplicateOp, CastOp, SetFlagOp, WaitFlagOp,
+        PipeBarrierOp, LaunchOp,
+    ],
+    [HardEventAttr, TPositionAttr, PipeAttr, RoundModeAttr, GlobalTensorType, LocalTensorType, GmAddrType,
+     TPipeType, TQueType, TBufType],
+)

@@ -1,0 +1,182 @@
+"""The ``asctensor`` dialect: whole tensors with value semantics.
+
+Elementwise arithmetic and math use upstream ``arith`` and ``math`` ops on builtin ``tensor``
+types, and scalars are splat ``arith.constant``s (the MLIR convention). This dialect adds what
+those lack: NumPy broadcasting, dtype casts and the activation functions, which the
+``asctensor-decompose`` pass turns into primitives. After ``asctensor-fuse`` each kernel is a
+``func.func`` carrying the unit attribute ``asctensor.kernel``, called from the host function.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, Dialect, SpacedOpaqueSyntaxAttribute
+from xdsl.irdl import (
+    IRDLOperation,
+    VarConstraint,
+    base,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+# element types the tensor level accepts, by printed name
+FLOAT_TYPES = ("f16", "bf16", "f32")
+INT_TYPES = ("i32",)
+ELEMENT_TYPES = FLOAT_TYPES + INT_TYPES
+
+KERNEL_ATTR = "asctensor.kernel"
+
+
+def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+    """NumPy's broadcast of ``shapes``, or None when they do not broadcast."""
+    rank = max((len(s) for s in shapes), default=0)
+    out = []
+    for i in range(rank):
+        dims = {s[len(s) - rank + i] for s in shapes if len(s) - rank + i >= 0}
+        dims.discard(1)
+        if len(dims) > 1:
+            return None
+        out.append(dims.pop() if dims else 1)
+    return tuple(out)
+
+
+def _element_name(t: Attribute) -> str:
+    return str(t.element_type) if isinstance(t, TensorType) else str(t)
+
+
+def _check_element_type(op: str, t: Attribute, allowed=ELEMENT_TYPES) -> None:
+    name = _element_name(t)
+    if name not in allowed:
+        raise VerifyException(f"{op} does not support element type {name} (supported: {', '.join(allowed)})")
+
+
+@irdl_op_definition
+class BroadcastOp(IRDLOperation):
+    """Broadcast a tensor to a larger shape by NumPy's rules (size-1 and missing leading dims)."""
+
+    name = "asctensor.broadcast"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+
+    def __init__(self, input, result_type: TensorType):
+        super().__init__(operands=[input], result_types=[result_type])
+
+    def verify_(self) -> None:
+        src, dst = self.input.type, self.result.type
+        if src.element_type != dst.element_type:
+            raise VerifyException(f"asctensor.broadcast cannot change the element type ({src} -> {dst})")
+        if broadcast_shapes(src.get_shape(), dst.get_shape()) != dst.get_shape():
+            raise VerifyException(
+                f"asctensor.broadcast: shape {list(src.get_shape())} does not broadcast to {list(dst.get_shape())}"
+            )
+
+
+@irdl_op_definition
+class CastOp(IRDLOperation):
+    """Convert the element type; float to int truncates toward zero, float to float rounds to nearest."""
+
+    name = "asctensor.cast"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+
+    def __init__(self, input, result_type: TensorType):
+        super().__init__(operands=[input], result_types=[result_type])
+
+    def verify_(self) -> None:
+        src, dst = self.input.type, self.result.type
+        if src.get_shape() != dst.get_shape():
+            raise VerifyException(f"asctensor.cast cannot change the shape ({src} -> {dst})")
+        _check_element_type(self.name, src)
+        _check_element_type(self.name, dst)
+
+
+class UnaryFloatOp(IRDLOperation):
+    """Base of the elementwise activations: one float tensor in, the same type out."""
+
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    input = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($result)"
+
+    def __init__(self, input):
+        super().__init__(operands=[input], result_types=[input.type])
+
+    def verify_(self) -> None:
+        _check_element_type(self.name, self.result.type, FLOAT_TYPES)
+
+
+@irdl_op_definition
+class ReluOp(IRDLOperation):
+    """max(x, 0), NaN propagating; also defined on i32."""
+
+    name = "asctensor.relu"
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    input = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($result)"
+
+    def __init__(self, input):
+        super().__init__(operands=[input], result_types=[input.type])
+
+    def verify_(self) -> None:
+        _check_element_type(self.name, self.result.type)
+
+
+@irdl_op_definition
+class SigmoidOp(UnaryFloatOp):
+    """1 / (1 + exp(-x))."""
+
+    name = "asctensor.sigmoid"
+
+
+class GeluApproximation(StrEnum):
+    NONE = "none"
+    TANH = "tanh"
+
+
+@irdl_attr_definition
+class GeluApproximationAttr(EnumAttribute[GeluApproximation], SpacedOpaqueSyntaxAttribute):
+    name = "asctensor.gelu_approximation"
+
+
+@irdl_op_definition
+class GeluOp(IRDLOperation):
+    """x * Phi(x) with the exact erf form (``none``) or the tanh approximation, as in PyTorch."""
+
+    name = "asctensor.gelu"
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    input = operand_def(T)
+    result = result_def(T)
+    approximate = prop_def(GeluApproximationAttr)
+    traits = traits_def(Pure())
+    assembly_format = "$input `approximate` $approximate attr-dict `:` type($result)"
+
+    def __init__(self, input, approximate: str = "none"):
+        super().__init__(operands=[input], result_types=[input.type],
+                         properties={"approximate": GeluApproximationAttr(GeluApproximation(approximate))})
+
+    def verify_(self) -> None:
+        _check_element_type(self.name, self.result.type, FLOAT_TYPES)
+
+
+AscTensor = Dialect(
+    "asctensor",
+    [BroadcastOp, CastOp, ReluOp, SigmoidOp, GeluOp],
+    [GeluApproximationAttr],
+)
