@@ -1,0 +1,230 @@
+"""Tensor creation with PyTorch's semantics: ``tensor``, ``from_numpy``, ``zeros``, ``ones``,
+``full``, ``empty``, ``eye``, ``rand``, ``randn``, ``arange`` and the ``*_like`` variants.
+
+pyasc has no 64-bit or bool dtypes: where PyTorch would give int64 or bool, pyasc gives int32,
+and float64 data becomes float32 (PyTorch's default float dtype).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from . import dtypes as dt
+from .errors import PyascError, describe
+from .tensor import Tensor
+
+_rng = np.random.default_rng()
+
+
+def manual_seed(seed: int) -> None:
+    """Seed the generator behind ``rand``/``randn`` (as ``torch.manual_seed``)."""
+    global _rng
+    _rng = np.random.default_rng(seed)
+
+
+def _dtype_or(op: str, dtype, default: dt.DType) -> dt.DType:
+    if dtype is None:
+        return default
+    try:
+        return dt.get_dtype(dtype)
+    except TypeError as e:
+        raise PyascError(op, str(e)) from None
+
+
+def _size(op: str, size) -> tuple[int, ...]:
+    """``zeros(2, 3)``, ``zeros((2, 3))`` and ``zeros([2, 3])`` all mean shape (2, 3)."""
+    if len(size) == 1 and isinstance(size[0], list | tuple):
+        size = tuple(size[0])
+    out = []
+    for d in size:
+        if isinstance(d, bool) or not isinstance(d, numbers.Integral):
+            raise PyascError(op, f"size must be a sequence of integers, got {describe(d)}")
+        if d < 0:
+            raise PyascError(op, f"negative dimension {d} in size {tuple(size)}")
+        out.append(int(d))
+    return tuple(out)
+
+
+def _infer_dtype(a: np.ndarray) -> dt.DType | None:
+    if a.dtype.kind == "f" and a.dtype not in (np.float16, np.float32):
+        return dt.float32
+    return dt.from_numpy_dtype(a.dtype)
+
+
+def from_any(data, dtype=None, op: str = "tensor") -> Tensor:
+    """A new Tensor from a Tensor, NumPy array, (nested) list/tuple or Python number."""
+    if isinstance(data, Tensor):
+        a = data.numpy()
+    elif isinstance(data, np.ndarray):
+        a = data
+    else:
+        if isinstance(data, str | bytes):
+            raise PyascError(op, f"cannot make a tensor from {describe(data)}")
+        try:
+            a = np.array(data)
+        except (ValueError, TypeError) as e:
+            raise PyascError(op, f"cannot make a tensor from {describe(data)}: {e}") from None
+    if a.dtype.kind not in "biuf" and not (a.dtype == dt.bfloat16.np_dtype):
+        raise PyascError(op, f"cannot make a tensor from {describe(data)} (element type {a.dtype})")
+    d = _dtype_or(op, dtype, _infer_dtype(a))
+    if d is None:
+        raise PyascError(op, f"unsupported element type {a.dtype}")
+    if not d.is_floating_point and a.dtype.kind in "iu" and a.size:
+        if a.min() < -(2 ** 31) or a.max() >= 2 ** 31:
+            raise PyascError(op, "values do not fit in int32", dtypes=[str(a.dtype)])
+    with np.errstate(all="ignore"):
+        return Tensor(np.array(a, dtype=d.np_dtype, copy=True), d)
+
+
+def tensor(data, dtype=None) -> Tensor:
+    """A new tensor copying ``data``; the dtype is inferred as in PyTorch (floats -> float32,
+    integers and bools -> int32, float16/bfloat16 arrays keep their dtype) unless given."""
+    return from_any(data, dtype, "tensor")
+
+
+def as_tensor(data, dtype=None) -> Tensor:
+    """``data`` itself if it is a Tensor of ``dtype``, otherwise ``tensor(data, dtype)``."""
+    if isinstance(data, Tensor) and (dtype is None or data.dtype is dt.get_dtype(dtype)):
+        return data
+    return tensor(data, dtype)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """A tensor sharing memory with ``array`` when its dtype is float32, float16, bfloat16 or int32
+    (as ``torch.from_numpy``); other numeric dtypes are converted (float64 -> float32,
+    int64/bool -> int32) into a copy."""
+    if not isinstance(array, np.ndarray):
+        raise PyascError("from_numpy", f"expected a numpy.ndarray, got {describe(array)}")
+    d = dt.from_numpy_dtype(array.dtype)
+    if d is None or array.dtype.kind not in "biufV":
+        raise PyascError("from_numpy", f"unsupported NumPy dtype {array.dtype}")
+    if array.dtype == d.np_dtype:
+        return Tensor(array, d)
+    return from_any(array, d, "from_numpy")
+
+
+def full(size, fill_value, *, dtype=None) -> Tensor:
+    """A tensor of ``size`` filled with ``fill_value``; dtype inferred from the value."""
+    shape = _size("full", (size,))
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    if isinstance(fill_value, np.generic):
+        fill_value = fill_value.item()
+    if not dt.is_python_scalar(fill_value):
+        raise PyascError("full", f"fill_value must be a number, got {describe(fill_value)}")
+    default = dt.DEFAULT_FLOAT if isinstance(fill_value, float) else dt.DEFAULT_INT
+    d = _dtype_or("full", dtype, default)
+    if not d.is_floating_point and not -(2 ** 31) <= int(fill_value) < 2 ** 31:
+        raise PyascError("full", f"fill value {fill_value} does not fit in int32")
+    with np.errstate(all="ignore"):
+        return Tensor(np.full(shape, fill_value, dtype=d.np_dtype), d)
+
+
+def zeros(*size, dtype=None) -> Tensor:
+    """A tensor of zeros (default float32)."""
+    d = _dtype_or("zeros", dtype, dt.DEFAULT_FLOAT)
+    return Tensor(np.zeros(_size("zeros", size), dtype=d.np_dtype), d)
+
+
+def ones(*size, dtype=None) -> Tensor:
+    """A tensor of ones (default float32)."""
+    d = _dtype_or("ones", dtype, dt.DEFAULT_FLOAT)
+    return Tensor(np.ones(_size("ones", size), dtype=d.np_dtype), d)
+
+
+def empty(*size, dtype=None) -> Tensor:
+    """An uninitialised tensor (pyasc zero-fills it)."""
+    d = _dtype_or("empty", dtype, dt.DEFAULT_FLOAT)
+    return Tensor(np.zeros(_size("empty", size), dtype=d.np_dtype), d)
+
+
+def eye(n: int, m: int | None = None, *, dtype=None) -> Tensor:
+    """The n x m identity matrix (default float32)."""
+    d = _dtype_or("eye", dtype, dt.DEFAULT_FLOAT)
+    shape = _size("eye", (n, n if m is None else m))
+    return Tensor(np.eye(*shape, dtype=d.np_dtype), d)
+
+
+def _random_float(op: str, dtype) -> dt.DType:
+    d = _dtype_or(op, dtype, dt.DEFAULT_FLOAT)
+    if not d.is_floating_point:
+        raise PyascError(op, f"is only defined for floating point dtypes, got {d.name}", dtypes=[d.name])
+    return d
+
+
+def rand(*size, dtype=None) -> Tensor:
+    """Uniform samples in [0, 1) (default float32)."""
+    d = _random_float("rand", dtype)
+    return Tensor(_rng.random(_size("rand", size)).astype(d.np_dtype), d)
+
+
+def randn(*size, dtype=None) -> Tensor:
+    """Standard normal samples (default float32)."""
+    d = _random_float("randn", dtype)
+    return Tensor(_rng.standard_normal(_size("randn", size)).astype(d.np_dtype), d)
+
+
+def arange(start, end=None, step=1, *, dtype=None) -> Tensor:
+    """Values ``start, start + step, ...`` below ``end`` (``arange(n)`` counts from 0). As in
+    PyTorch the dtype is int32 (torch: int64) when start, end and step are all integers and
+    float32 otherwise; the length is ``ceil((end - start) / step)``."""
+    if end is None:
+        start, end = 0, start
+    for name, v in (("start", start), ("end", end), ("step", step)):
+        if isinstance(v, np.generic):
+            v = v.item()
+        if not dt.is_python_scalar(v):
+            raise PyascError("arange", f"{name} must be a number, got {describe(v)}")
+    if step == 0:
+        raise PyascError("arange", "step must be nonzero")
+    if (end - start) * step < 0:
+        raise PyascError("arange", f"upper bound and larger bound inconsistent with step sign "
+                         f"(start={start}, end={end}, step={step})")
+    all_int = all(isinstance(v, numbers.Integral) for v in (start, end, step))
+    d = _dtype_or("arange", dtype, dt.DEFAULT_INT if all_int else dt.DEFAULT_FLOAT)
+    n = max(0, math.ceil((end - start) / step))
+    if all_int:
+        values = start + step * np.arange(n, dtype=np.int64)
+    else:
+        values = start + step * np.arange(n, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        return Tensor(values.astype(d.np_dtype), d)
+
+
+def _like(op, t: Tensor, dtype):
+    if not isinstance(t, Tensor):
+        raise PyascError(op, f"expected a tensor, got {describe(t)}")
+    return t.shape, (t.dtype if dtype is None else dtype)
+
+
+def zeros_like(t: Tensor, *, dtype=None) -> Tensor:
+    shape, d = _like("zeros_like", t, dtype)
+    return zeros(shape, dtype=d)
+
+
+def ones_like(t: Tensor, *, dtype=None) -> Tensor:
+    shape, d = _like("ones_like", t, dtype)
+    return ones(shape, dtype=d)
+
+
+def empty_like(t: Tensor, *, dtype=None) -> Tensor:
+    shape, d = _like("empty_like", t, dtype)
+    return empty(shape, dtype=d)
+
+
+def full_like(t: Tensor, fill_value, *, dtype=None) -> Tensor:
+    shape, d = _like("full_like", t, dtype)
+    return full(shape, fill_value, dtype=d)
+
+
+def rand_like(t: Tensor, *, dtype=None) -> Tensor:
+    shape, d = _like("rand_like", t, dtype)
+    return rand(shape, dtype=d)
+
+
+def randn_like(t: Tensor, *, dtype=None) -> Tensor:
+    shape, d = _like("randn_like", t, dtype)
+    return randn(shape, dtype=d)

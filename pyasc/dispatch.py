@@ -1,0 +1,108 @@
+"""Routing one op call: checks common to all ops, then tracing or eager execution.
+
+``apply(name, *operands, **attrs)`` is what every operator, method and function of the tensor
+API calls. It validates the operands (tensors or Python numbers), derives the compute and
+result dtypes and the broadcast shape from the op table, and then either emits IR into the
+trace the operands belong to or, for concrete tensors, runs the op eagerly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.ir import Operation
+
+from . import ops as _ops
+from .dtypes import is_python_scalar
+from .errors import PyascError, describe, user_location
+from .tracing import broadcast_shapes_or_raise, current_trace
+
+
+def _normalise_operand(name: str, x):
+    from .creation import from_any
+    from .tensor import Tensor
+
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, np.generic) and x.dtype.kind in "biuf":
+        return x.item()
+    if is_python_scalar(x):
+        return x
+    if isinstance(x, np.ndarray) and x.dtype.kind in "biuf":
+        return from_any(x)
+    raise PyascError(name, f"expected a tensor or a Python number, got {describe(x)}")
+
+
+def infer(name: str, operands, attrs: dict):
+    """Validate a call: ``(opdef, operands, attrs, compute dtype, result dtype, result shape)``."""
+    from .tensor import Tensor
+
+    op = _ops.OPS[name]
+    if len(operands) != op.arity:
+        raise PyascError(name, f"takes {op.arity} operand(s), got {len(operands)}")
+    operands = [_normalise_operand(name, x) for x in operands]
+    try:
+        attrs = op.normalise_attrs(attrs)
+    except (TypeError, ValueError) as e:
+        raise PyascError(name, str(e)) from None
+    tensors = [o for o in operands if isinstance(o, Tensor)]
+    if not tensors:
+        raise PyascError(name, "needs at least one tensor operand, got "
+                         + ", ".join(describe(o) for o in operands))
+    kinds = [o.dtype if isinstance(o, Tensor) else o for o in operands]
+    shapes = [o.shape if isinstance(o, Tensor) else None for o in operands]
+    dtypes = [o.dtype.name if isinstance(o, Tensor) else type(o).__name__ for o in operands]
+    compute, result = op.rule(kinds, attrs)
+    if not compute.is_floating_point:
+        for o in operands:
+            if not isinstance(o, Tensor) and not -(2 ** 31) <= o < 2 ** 31:
+                raise PyascError(name, f"value {o} cannot be converted to int32 without overflow",
+                                 shapes=shapes, dtypes=dtypes)
+    if compute not in op.dtypes:
+        operand_text = ", ".join(describe(o) for o in operands)
+        raise PyascError(name, f"does not support dtype {compute.name} (operands: {operand_text}; "
+                         f"supported: {', '.join(d.name for d in op.dtypes)})",
+                         shapes=shapes, dtypes=dtypes)
+    shape = broadcast_shapes_or_raise(name, shapes, dtypes)
+    return op, operands, attrs, compute, result, shape
+
+
+def apply(name: str, *operands, **attrs):
+    """Apply op ``name`` of the table to tensors and Python scalars; returns a Tensor."""
+    from .eager import run_eager
+    from .tensor import Tensor
+
+    op, operands, attrs, compute, result, shape = infer(name, operands, attrs)
+    if name == "cast" and operands[0].dtype is result:
+        return operands[0]
+    traces = {id(o._trace): o._trace for o in operands if isinstance(o, Tensor) and o._trace is not None}
+    if len(traces) > 1:
+        raise PyascError(name, "operands come from different traced functions")
+    if traces:
+        (trace,) = traces.values()
+        if trace is not current_trace():
+            raise PyascError(name, "a traced tensor was used outside its pyasc.jit function "
+                             "(do not keep traced tensors after the function returns)")
+        return _trace_apply(trace, op, operands, attrs, compute, result, shape)
+    return run_eager(op, operands, attrs, result, shape)
+
+
+def _trace_apply(trace, op, operands, attrs, compute, result, shape):
+    from .tensor import Tensor
+
+    loc = user_location()
+    with trace.at(loc):
+        values = []
+        for o in operands:
+            if isinstance(o, Tensor):
+                v = o._value if o._trace is not None else trace.constant(o._data, o.dtype)
+                values.append(trace.broadcast(trace.cast(v, compute), shape))
+            else:
+                try:
+                    values.append(trace.splat(o, compute, shape))
+                except OverflowError as e:
+                    raise PyascError(op.name, str(e), shapes=[shape], dtypes=[compute.name],
+                                     location=loc) from None
+        built = op.build(trace, values, result, attrs)
+        out = trace.emit(built).results[0] if isinstance(built, Operation) else built
+        out = trace.cast(out, result)
+    return Tensor._traced(trace, out, result, shape)

@@ -1,0 +1,141 @@
+"""pyasc's element types and the PyTorch type-promotion rules.
+
+The four dtypes are ``float32``, ``float16``, ``bfloat16`` (NumPy storage via ``ml_dtypes``) and
+``int32``. Each knows its NumPy dtype, its MLIR element type, its size and the tolerance at
+which results in that dtype are compared with the float64 NumPy reference in tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import ml_dtypes
+import numpy as np
+from xdsl.dialects.builtin import TensorType, bf16, f16, f32, i32
+from xdsl.ir import Attribute
+
+
+@dataclass(frozen=True, eq=False)
+class DType:
+    """One element type. Compare with ``is``/``==``; ``str(d)`` is the PyTorch-style name."""
+
+    name: str                   # "float16"
+    short: str                  # MLIR spelling: "f16"
+    np_dtype: np.dtype = field(repr=False)
+    mlir: Attribute = field(repr=False)
+    itemsize: int
+    is_floating_point: bool
+    rank: int                   # promotion order within a category
+    rtol: float                 # test tolerance against the float64 reference
+    atol: float
+
+    def __repr__(self) -> str:
+        return f"pyasc.{self.name}"
+
+    __str__ = lambda self: self.name  # noqa: E731
+
+    def __reduce__(self):
+        return (get_dtype, (self.name,))
+
+    def tensor_type(self, shape) -> TensorType:
+        """The builtin ``tensor<shape x T>`` type."""
+        return TensorType(self.mlir, list(shape))
+
+
+float32 = DType("float32", "f32", np.dtype(np.float32), f32, 4, True, 2, 1.3e-5, 1e-5)
+float16 = DType("float16", "f16", np.dtype(np.float16), f16, 2, True, 1, 4e-3, 1e-3)
+bfloat16 = DType("bfloat16", "bf16", np.dtype(ml_dtypes.bfloat16), bf16, 2, True, 1, 3.2e-2, 1e-2)
+int32 = DType("int32", "i32", np.dtype(np.int32), i32, 4, False, 0, 0.0, 0.0)
+
+ALL_DTYPES: tuple[DType, ...] = (float32, float16, bfloat16, int32)
+FLOAT_DTYPES: tuple[DType, ...] = (float32, float16, bfloat16)
+DEFAULT_FLOAT = float32
+DEFAULT_INT = int32
+
+_ALIASES = {
+    "float32": float32, "f32": float32, "float": float32, "fp32": float32,
+    "float16": float16, "f16": float16, "half": float16, "fp16": float16,
+    "bfloat16": bfloat16, "bf16": bfloat16,
+    "int32": int32, "i32": int32, "int": int32,
+}
+
+
+def get_dtype(spec) -> DType:
+    """Normalise a dtype given as a DType, a name ("float16", "f16", "half"...), a NumPy dtype
+    or type, or an MLIR element type. Raises ``TypeError`` for anything else."""
+    if isinstance(spec, DType):
+        return spec
+    if isinstance(spec, str):
+        try:
+            return _ALIASES[spec.lower()]
+        except KeyError:
+            raise TypeError(f"unknown dtype '{spec}'; supported: {', '.join(d.name for d in ALL_DTYPES)}") from None
+    if isinstance(spec, Attribute):
+        for d in ALL_DTYPES:
+            if d.mlir == spec:
+                return d
+        raise TypeError(f"unsupported element type {spec}")
+    try:
+        npd = np.dtype(spec)
+    except TypeError:
+        raise TypeError(f"not a dtype: {spec!r}") from None
+    for d in ALL_DTYPES:
+        if d.np_dtype == npd:
+            return d
+    raise TypeError(f"unsupported dtype {npd}; supported: {', '.join(d.name for d in ALL_DTYPES)}")
+
+
+def from_numpy_dtype(npd: np.dtype) -> DType | None:
+    """The pyasc dtype that stores NumPy dtype ``npd`` (float64 -> float32, int64 -> int32,
+    bool -> int32, as pyasc has no 64-bit or bool types); None if there is none."""
+    npd = np.dtype(npd)
+    for d in ALL_DTYPES:
+        if d.np_dtype == npd:
+            return d
+    if npd.kind == "f":
+        return float32
+    if npd.kind in "iub":
+        return int32
+    return None
+
+
+def promote_types(a: DType, b: DType) -> DType:
+    """PyTorch's promotion of two tensor dtypes: int with float gives the float; two floats give
+    the wider one, and float16 with bfloat16 gives float32."""
+    if a is b:
+        return a
+    if a.is_floating_point != b.is_floating_point:
+        return a if a.is_floating_point else b
+    if not a.is_floating_point:
+        return int32
+    if a.rank == b.rank:        # float16 with bfloat16
+        return float32
+    return a if a.rank > b.rank else b
+
+
+def is_python_scalar(x) -> bool:
+    return isinstance(x, bool | int | float) and not isinstance(x, np.ndarray)
+
+
+def result_type(*operands) -> DType:
+    """The dtype PyTorch gives an elementwise op over tensors (given by their DType) and Python
+    scalars (given as values): tensors decide, unless a scalar is of a higher category
+    (a float scalar with only integer tensors gives the default float, float32)."""
+    tensor_dtypes = [o for o in operands if isinstance(o, DType)]
+    scalars = [o for o in operands if not isinstance(o, DType)]
+    if not tensor_dtypes:
+        if any(isinstance(s, float) for s in scalars):
+            return DEFAULT_FLOAT
+        return DEFAULT_INT
+    out = tensor_dtypes[0]
+    for d in tensor_dtypes[1:]:
+        out = promote_types(out, d)
+    if not out.is_floating_point and any(isinstance(s, float) for s in scalars):
+        return DEFAULT_FLOAT
+    return out
+
+
+def tolerance(dtype) -> tuple[float, float]:
+    """``(rtol, atol)`` for comparing results in ``dtype`` with the float64 reference."""
+    d = get_dtype(dtype)
+    return d.rtol, d.atol

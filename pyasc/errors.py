@@ -1,0 +1,82 @@
+"""The user-facing exception of pyasc and the lookup of the user's source line.
+
+Every mistake a user can make through the front end (shapes that do not broadcast, a dtype an
+op does not support, an argument that is not a tensor, a bad compile option) raises
+:class:`PyascError`. Its message always names the op, the shapes/dtypes involved and the line
+of the user's program that asked for it, e.g.::
+
+    pyasc.add: shapes (3, 4) and (5,) do not broadcast (at model.py:12)
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def user_frame(skip_dirs: Sequence[str] = ()):
+    """The innermost stack frame whose code lives outside the ``pyasc`` package (or None)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        filename = os.path.abspath(frame.f_code.co_filename)
+        if not filename.startswith(_PKG_DIR) and not any(filename.startswith(d) for d in skip_dirs):
+            return frame
+        frame = frame.f_back
+    return None
+
+
+def user_location() -> str:
+    """``"file.py:LINE"`` of the first stack frame outside the pyasc package ("<unknown>" if none)."""
+    frame = user_frame()
+    if frame is None:
+        return "<unknown>"
+    return f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
+
+
+def describe(x) -> str:
+    """A short description of an operand for messages: ``float16[3, 4]`` or ``python float 1.5``."""
+    from .tensor import Tensor
+
+    if isinstance(x, Tensor):
+        return f"{x.dtype.name}{list(x.shape)}"
+    if isinstance(x, bool | int | float):
+        return f"python {type(x).__name__} {x!r}"
+    text = repr(x)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return f"{type(x).__name__} {text}"
+
+
+class PyascError(Exception):
+    """A user mistake detected by pyasc.
+
+    Fields: ``op`` (the op or API function, e.g. ``"add"``), ``detail`` (what is wrong),
+    ``shapes`` and ``dtypes`` (of the operands involved, may be empty) and ``location``
+    (``"file.py:LINE"`` of the user's code; looked up automatically when not given).
+    """
+
+    def __init__(self, op: str, detail: str, *, shapes: Sequence = (), dtypes: Sequence = (),
+                 location: str | None = None):
+        self.op = op
+        self.detail = detail
+        self.shapes = tuple(tuple(s) if s is not None else None for s in shapes)
+        self.dtypes = tuple(dtypes)
+        self.location = location if location is not None else user_location()
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        parts = [f"pyasc.{self.op}: {self.detail}"]
+        mentioned = self.detail
+        info = []
+        if self.shapes and not all(str(list(s)) in mentioned or str(s) in mentioned
+                                   for s in self.shapes if s is not None):
+            info.append("shapes " + ", ".join("scalar" if s is None else str(tuple(s)) for s in self.shapes))
+        if self.dtypes and not all(str(d) in mentioned for d in self.dtypes):
+            info.append("dtypes " + ", ".join(str(d) for d in self.dtypes))
+        if info:
+            parts.append(" [" + "; ".join(info) + "]")
+        parts.append(f" (at {self.location})")
+        return "".join(parts)

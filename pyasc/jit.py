@@ -1,0 +1,333 @@
+"""``pyasc.jit``: trace a Python function on its input signature, compile it, run it.
+
+::
+
+    @pyasc.jit
+    def f(x, y):
+        return pyasc.gelu(x * y + 1.5)
+
+    z = f(x, y)                       # trace + compile once per signature, simulate
+    f.lower(x, y).as_text("asctile")  # the IR at any level
+    c = f.lower(x, y).compile()       # the ascendc-level program
+    outs, report = c.simulate(x, y)   # numpy outputs and the simulator's report
+    c.write_project("out/")           # Ascend C kernel + AscendCL host + CMake project
+
+Positional arguments are tensors (pyasc Tensors or NumPy arrays) and become the traced
+function's parameters; Python numbers among them, and keyword arguments, are static: they are
+baked into the trace and are part of the cache key.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+
+from pyasc.lowering.pipeline import LEVELS, CompileOptions
+
+from . import dtypes as dt
+from .dtypes import DType
+from .errors import PyascError, describe
+from .tensor import Tensor
+from .tracing import Trace
+
+TRACED_LEVEL = "traced"
+
+
+def make_options(options) -> CompileOptions:
+    """``CompileOptions`` from None, a dict or CompileOptions; bad options raise PyascError."""
+    if options is None:
+        return CompileOptions()
+    if isinstance(options, CompileOptions):
+        return options
+    if not isinstance(options, dict):
+        raise PyascError("jit", f"options must be a dict, got {describe(options)}")
+    try:
+        return CompileOptions.from_dict(options)
+    except (ValueError, TypeError) as e:
+        raise PyascError("jit", f"bad options: {e}") from None
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    """Shape and dtype of one input or output."""
+
+    shape: tuple[int, ...]
+    dtype: DType
+
+    def __str__(self) -> str:
+        return f"{self.dtype.name}{list(self.shape)}"
+
+    @staticmethod
+    def of(t: Tensor) -> TensorSpec:
+        return TensorSpec(t.shape, t.dtype)
+
+
+def _spec_of_type(t) -> TensorSpec:
+    return TensorSpec(tuple(t.get_shape()), dt.get_dtype(t.get_element_type()))
+
+
+def _to_tensor(x):
+    if isinstance(x, Tensor):
+        return x
+    from .creation import from_numpy
+
+    return from_numpy(x)
+
+
+def _check_inputs(where: str, name: str, specs: tuple[TensorSpec, ...], args) -> list[Tensor]:
+    if len(args) != len(specs):
+        raise PyascError(where, f"{name} was compiled for {len(specs)} tensor input(s), got {len(args)}")
+    out = []
+    for i, (spec, a) in enumerate(zip(specs, args)):
+        if not isinstance(a, Tensor | np.ndarray):
+            raise PyascError(where, f"input {i} of {name} must be a tensor, got {describe(a)}")
+        t = _to_tensor(a)
+        if t.is_traced:
+            raise PyascError(where, f"input {i} of {name} is a traced tensor; call compiled programs "
+                             "with concrete tensors")
+        if TensorSpec.of(t) != spec:
+            raise PyascError(where, f"input {i} of {name} is {TensorSpec.of(t)}, but the program was "
+                             f"compiled for {spec}", shapes=[t.shape, spec.shape],
+                             dtypes=[t.dtype.name, spec.dtype.name])
+        out.append(t)
+    return out
+
+
+class Compiled:
+    """A program lowered to the ``ascendc`` level: emit it, simulate it or call it."""
+
+    def __init__(self, module: ModuleOp, name: str, options: CompileOptions,
+                 inputs: tuple[TensorSpec, ...], outputs: tuple[TensorSpec, ...], returns_tuple: bool):
+        self.module = module
+        self.name = name
+        self.options = options
+        self.inputs = inputs
+        self.outputs = outputs
+        self.returns_tuple = returns_tuple
+        self._simulator = None
+
+    def __repr__(self) -> str:
+        ins = ", ".join(map(str, self.inputs))
+        outs = ", ".join(map(str, self.outputs))
+        return f"<pyasc.Compiled {self.name}({ins}) -> ({outs}) on {self.options.target}>"
+
+    @property
+    def kernels(self) -> list[str]:
+        """Names of the kernel functions (``func.func`` marked ``ascendc.kernel``)."""
+        return [op.sym_name.data for op in self.module.ops
+                if isinstance(op, func.FuncOp) and "ascendc.kernel" in op.attributes]
+
+    def as_text(self) -> str:
+        return str(self.module)
+
+    # -- emission ---------------------------------------------------------------------------
+    def ascendc_source(self) -> str:
+        """The Ascend C source of every kernel of the program."""
+        from pyasc.lowering.emit.kernel import kernel_source
+
+        return kernel_source(self.module)
+
+    def host_source(self) -> str:
+        """The AscendCL host program that allocates, copies and launches the kernels."""
+        from pyasc.lowering.emit import host
+
+        return host.host_source(self.module)
+
+    def write_project(self, out_dir, force: bool = False):
+        """Write the Ascend C project (kernels, host, CMake) to ``out_dir``; an existing non-empty
+        folder is only overwritten with ``force=True``."""
+        import os
+
+        from pyasc.lowering.emit import project
+
+        if os.path.isdir(out_dir) and os.listdir(out_dir) and not force:
+            raise PyascError("write_project", f"output folder '{out_dir}' exists and is not empty "
+                             "(use force=True / --force to overwrite)")
+        return project.write_project(self.module, out_dir, force=force)
+
+    # -- execution --------------------------------------------------------------------------
+    def _sim(self):
+        if self._simulator is None:
+            from pyasc.runtime import Simulator
+
+            self._simulator = Simulator(self.module)
+        return self._simulator
+
+    def simulate(self, *args):
+        """Run on the simulator: ``(outputs, report)`` with the outputs as NumPy arrays (a tuple when
+        the traced function returned a tuple) and the simulator's report (seconds, cycles, ...)."""
+        tensors = _check_inputs("simulate", self.name, self.inputs, args)
+        inputs = [np.ascontiguousarray(t.numpy()) for t in tensors]
+        outputs = [np.empty(s.shape, dtype=s.dtype.np_dtype) for s in self.outputs]
+        report = self._sim().run(self.name, [*inputs, *outputs])
+        return (tuple(outputs) if self.returns_tuple else outputs[0]), report
+
+    def __call__(self, *args):
+        """Run on the simulator and return pyasc Tensors (a tuple if the function returned one)."""
+        outs, _ = self.simulate(*args)
+        if self.returns_tuple:
+            return tuple(Tensor(o, s.dtype) for o, s in zip(outs, self.outputs))
+        return Tensor(outs, self.outputs[0].dtype)
+
+
+class Lowered:
+    """A traced program and its lowerings; ``as_text(level)`` prints any level."""
+
+    def __init__(self, traced: ModuleOp, name: str, options: CompileOptions,
+                 inputs: tuple[TensorSpec, ...], outputs: tuple[TensorSpec, ...], returns_tuple: bool):
+        self.traced = traced
+        self.name = name
+        self.options = options
+        self.inputs = inputs
+        self.outputs = outputs
+        self.returns_tuple = returns_tuple
+        self._levels: dict[str, ModuleOp] = {}
+
+    def module(self, level: str = "ascendc") -> ModuleOp:
+        """The program lowered to ``level`` ("traced" is the unlowered trace); cached."""
+        if level == TRACED_LEVEL:
+            return self.traced
+        if level not in LEVELS:
+            raise PyascError("lower", f"unknown level '{level}'; levels: {TRACED_LEVEL}, {', '.join(LEVELS)}")
+        if level not in self._levels:
+            from pyasc.lowering.pipeline import lower
+
+            self._levels[level] = lower(self.traced, level, self.options)
+        return self._levels[level]
+
+    def as_text(self, level: str = "asctensor") -> str:
+        """The IR text at ``level``: "traced", "asctensor" (after decompose and fuse), "asctile",
+        "ascbuf" or "ascendc"."""
+        return str(self.module(level))
+
+    def compile(self) -> Compiled:
+        return Compiled(self.module("ascendc"), self.name, self.options, self.inputs, self.outputs,
+                        self.returns_tuple)
+
+
+class JitFunction:
+    """A function compiled per input signature; see the module docstring."""
+
+    def __init__(self, fn, options=None):
+        if not callable(fn):
+            raise PyascError("jit", f"expected a function, got {describe(fn)}")
+        self.fn = fn
+        self.options = make_options(options)
+        self._cache: dict = {}
+        try:
+            self._params = list(inspect.signature(fn).parameters)
+        except (TypeError, ValueError):
+            self._params = []
+        functools.update_wrapper(self, fn)
+
+    @property
+    def name(self) -> str:
+        return getattr(self.fn, "__name__", "fn")
+
+    def _def_location(self) -> str | None:
+        """``"file.py:LINE"`` of the traced function's definition, if known."""
+        import os
+
+        code = getattr(self.fn, "__code__", None)
+        if code is None:
+            return None
+        return f"{os.path.basename(code.co_filename)}:{code.co_firstlineno}"
+
+    def _split(self, args, kwargs):
+        """Classify the call's arguments: tensors (traced) and Python numbers (static)."""
+        tensors, layout = [], []
+        for i, a in enumerate(args):
+            pname = self._params[i] if i < len(self._params) else f"arg{i}"
+            if isinstance(a, Tensor):
+                if a.is_traced:
+                    raise PyascError(self.name, f"argument {i} ('{pname}') is a traced tensor; calling a "
+                                     "jit function from inside another is not supported yet")
+                tensors.append(a)
+                layout.append(("tensor", pname))
+            elif isinstance(a, np.ndarray) and (a.dtype.kind in "biuf" or a.dtype == dt.bfloat16.np_dtype):
+                tensors.append(_to_tensor(a))
+                layout.append(("tensor", pname))
+            elif isinstance(a, np.generic) and a.dtype.kind in "biuf":
+                layout.append(("static", a.item()))
+            elif dt.is_python_scalar(a):
+                layout.append(("static", a))
+            else:
+                raise PyascError(self.name, f"argument {i} ('{pname}') must be a tensor or a number, "
+                                 f"got {describe(a)}")
+        try:
+            static_kw = tuple(sorted(kwargs.items()))
+            hash(static_kw)
+        except TypeError:
+            raise PyascError(self.name, "keyword arguments are static and must be hashable") from None
+        key = (tuple((k, type(v).__name__, repr(v)) if k == "static" else (k,) for k, v in layout),
+               tuple(TensorSpec.of(t) for t in tensors), static_kw)
+        return tensors, layout, key
+
+    def trace(self, *args, **kwargs) -> ModuleOp:
+        """The traced ``asctensor`` module for these arguments (nothing is lowered)."""
+        return self.lower(*args, **kwargs).traced
+
+    def lower(self, *args, **kwargs) -> Lowered:
+        tensors, layout, _ = self._split(args, kwargs)
+        return self._lower(tensors, layout, kwargs)
+
+    def _lower(self, tensors, layout, kwargs) -> Lowered:
+        specs = tuple(TensorSpec.of(t) for t in tensors)
+        names = [v for k, v in layout if k == "tensor"]
+        with Trace(self.name, [(s.shape, s.dtype, n) for s, n in zip(specs, names)],
+                   self.options.target) as tr:
+            proxies = iter(Tensor._traced(tr, v, s.dtype, s.shape) for v, s in zip(tr.block.args, specs))
+            call_args = [next(proxies) if k == "tensor" else v for k, v in layout]
+            result = self.fn(*call_args, **kwargs)
+            returns_tuple = isinstance(result, tuple | list)
+            results = list(result) if returns_tuple else [result]
+            if not results:
+                raise PyascError(self.name, "the function must return at least one tensor")
+            values = []
+            for i, r in enumerate(results):
+                if not isinstance(r, Tensor):
+                    raise PyascError(self.name, f"result {i} must be a tensor, got {describe(r)}")
+                if r._trace is None:
+                    values.append(tr.constant(r.numpy(), r.dtype))
+                elif r._trace is not tr:
+                    raise PyascError(self.name, f"result {i} comes from another traced function")
+                else:
+                    values.append(r._value)
+            module = tr.finish(values, self._def_location())
+        outputs = tuple(_spec_of_type(v.type) for v in values)
+        return Lowered(module, tr.name, self.options, specs, outputs, returns_tuple)
+
+    def compile(self, *args, **kwargs) -> Compiled:
+        """The compiled program for these arguments (cached per signature)."""
+        tensors, layout, key = self._split(args, kwargs)
+        compiled = self._cache.get(key)
+        if compiled is None:
+            compiled = self._lower(tensors, layout, kwargs).compile()
+            self._cache[key] = compiled
+        return compiled
+
+    def __call__(self, *args, **kwargs):
+        tensors, layout, key = self._split(args, kwargs)
+        compiled = self._cache.get(key)
+        if compiled is None:
+            compiled = self._lower(tensors, layout, kwargs).compile()
+            self._cache[key] = compiled
+        return compiled(*tensors)
+
+    def cache_size(self) -> int:
+        """Number of signatures compiled so far."""
+        return len(self._cache)
+
+
+def jit(fn=None, *, options=None):
+    """Compile ``fn`` per input signature; usable as ``@jit`` or ``@jit(options={...})``.
+    ``options`` keys: target, cores, tile_size, buffers, sync_style."""
+    if fn is None:
+        opts = make_options(options)
+        return lambda f: JitFunction(f, opts)
+    return JitFunction(fn, options)
