@@ -1,0 +1,229 @@
+"""The ``pyasc`` command line.
+
+::
+
+    pyasc compile model.py:fn --shape 4096x1024 --dtype float16 --out build/ [--force] [--option cores=8]
+    pyasc run     model.py:fn --shape 4096x1024 --shape 1024 --dtype float16
+    pyasc dump    model.py:fn --shape 4096x1024 --dtype float16 --level asctile
+
+One ``--shape``/``--dtype`` per tensor parameter of the function, or a single one for all of
+them (dtype defaults to float32). ``--option key=value`` sets a compile option (target, cores,
+tile_size, buffers, sync_style) and overrides the options of an ``@pyasc.jit`` function.
+User mistakes print one error line and exit with code 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib.util
+import inspect
+import os
+import sys
+
+import numpy as np
+
+from .errors import PyascError
+
+
+class CliError(Exception):
+    """A mistake on the command line; printed without a traceback."""
+
+
+def parse_shape(text: str) -> tuple[int, ...]:
+    """``"4096x1024"`` -> (4096, 1024); ``"scalar"`` or ``""`` -> ()."""
+    text = text.strip().lower()
+    if text in ("", "scalar", "()"):
+        return ()
+    try:
+        dims = tuple(int(d) for d in text.split("x"))
+    except ValueError:
+        raise CliError(f"bad shape '{text}': expected sizes separated by 'x', e.g. 4096x1024") from None
+    if any(d < 1 for d in dims):
+        raise CliError(f"bad shape '{text}': sizes must be positive")
+    return dims
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    """``"cores=8"`` -> ("cores", 8); values that look like integers become ints."""
+    if "=" not in text:
+        raise CliError(f"bad option '{text}': expected key=value")
+    key, value = text.split("=", 1)
+    key = key.strip().replace("-", "_")
+    value = value.strip()
+    if value.lower() in ("none", "auto"):
+        return key, None
+    try:
+        return key, int(value)
+    except ValueError:
+        return key, value
+
+
+def load_function(spec: str):
+    """Import ``path/file.py`` and return its attribute ``function`` from ``path/file.py:function``."""
+    if ":" not in spec:
+        raise CliError(f"expected path/file.py:function, got '{spec}'")
+    path, name = spec.rsplit(":", 1)
+    if not os.path.isfile(path):
+        raise CliError(f"no such file: {path}")
+    mod_name = "_pyasc_cli_" + "".join(c if c.isalnum() else "_" for c in os.path.splitext(os.path.basename(path))[0])
+    module_spec = importlib.util.spec_from_file_location(mod_name, path)
+    module = importlib.util.module_from_spec(module_spec)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    try:
+        module_spec.loader.exec_module(module)
+    except PyascError:
+        raise
+    except Exception as e:
+        raise CliError(f"cannot load {path}: {type(e).__name__}: {e}") from None
+    finally:
+        sys.path.pop(0)
+    fn = getattr(module, name, None)
+    if fn is None:
+        raise CliError(f"{path} has no function '{name}'")
+    if not callable(fn):
+        raise CliError(f"'{name}' in {path} is not a function")
+    return fn
+
+
+def _n_params(fn) -> int | None:
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind == p.VAR_POSITIONAL for p in params):
+        return None
+    return sum(1 for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty)
+
+
+def build(args):
+    """The JitFunction and example input tensors described by the command line."""
+    import pyasc
+    from pyasc.jit import JitFunction
+
+    target = load_function(args.function)
+    base = dataclasses.asdict(target.options) if isinstance(target, JitFunction) else {}
+    fn = target.fn if isinstance(target, JitFunction) else target
+    options = dict(base)
+    options.update(parse_option(o) for o in args.option or [])
+    try:
+        jf = pyasc.jit(fn, options=options)
+    except PyascError as e:
+        raise CliError(f"bad --option: {e.detail}") from None
+
+    shapes = [parse_shape(s) for s in args.shape or []]
+    dtype_names = args.dtype or ["float32"]
+    n = _n_params(fn)
+    if not shapes:
+        raise CliError("give the input shapes with --shape (once per tensor parameter)")
+    if n is not None and len(shapes) == 1 and n > 1:
+        shapes = shapes * n
+    if len(dtype_names) == 1:
+        dtype_names = dtype_names * len(shapes)
+    if len(dtype_names) != len(shapes):
+        raise CliError(f"{len(shapes)} --shape but {len(dtype_names)} --dtype given")
+    if n is not None and len(shapes) != n:
+        raise CliError(f"{args.function} takes {n} tensor parameter(s) but {len(shapes)} --shape given")
+    try:
+        dtypes = [pyasc.get_dtype(d) for d in dtype_names]
+    except TypeError as e:
+        raise CliError(str(e)) from None
+    rng = np.random.default_rng(args.seed)
+    inputs = []
+    for shape, d in zip(shapes, dtypes):
+        if d.is_floating_point:
+            data = rng.standard_normal(shape)
+        else:
+            data = rng.integers(-100, 100, shape)
+        inputs.append(pyasc.tensor(data, dtype=d))
+    return jf, inputs
+
+
+def _format_report(report) -> str:
+    lines = []
+    for key in ("seconds", "cycles", "pipe_busy"):
+        value = report.get(key) if isinstance(report, dict) else getattr(report, key, None)
+        if value is None:
+            continue
+        if key == "seconds":
+            lines.append(f"time:      {value * 1e6:.2f} us")
+        elif key == "cycles":
+            lines.append(f"cycles:    {value}")
+        elif isinstance(value, dict):
+            lines.append("pipe busy: " + ", ".join(f"{k} {v:.1%}" if isinstance(v, float) else f"{k} {v}"
+                                                   for k, v in value.items()))
+        else:
+            lines.append(f"pipe busy: {value}")
+    return "\n".join(lines) if lines else str(report)
+
+
+def cmd_compile(args) -> int:
+    jf, inputs = build(args)
+    compiled = jf.compile(*inputs)
+    compiled.write_project(args.out, force=args.force)
+    print(f"wrote {args.out} (kernels: {', '.join(compiled.kernels) or 'none'})")
+    return 0
+
+
+def cmd_run(args) -> int:
+    jf, inputs = build(args)
+    compiled = jf.compile(*inputs)
+    _, report = compiled.simulate(*inputs)
+    print(f"{compiled.name}: " + ", ".join(f"{t.dtype.name}{list(t.shape)}" for t in inputs)
+          + f" on {compiled.options.target}")
+    print(_format_report(report))
+    return 0
+
+
+def cmd_dump(args) -> int:
+    jf, inputs = build(args)
+    print(jf.lower(*inputs).as_text(args.level))
+    return 0
+
+
+def make_parser() -> argparse.ArgumentParser:
+    import pyasc
+
+    parser = argparse.ArgumentParser(prog="pyasc", description="Compile and simulate Python tensor "
+                                     "programs for Ascend NPUs.")
+    parser.add_argument("--version", action="version", version=f"pyasc {pyasc.__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def common(p):
+        p.add_argument("function", help="path/file.py:function")
+        p.add_argument("--shape", action="append", help="input shape, e.g. 4096x1024 (repeat per input)")
+        p.add_argument("--dtype", action="append", help="input dtype: float32, float16, bfloat16, int32 "
+                       "(once for all inputs or repeated per input)")
+        p.add_argument("--option", action="append", metavar="KEY=VALUE",
+                       help="compile option: target, cores, tile_size, buffers, sync_style")
+        p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+
+    p = sub.add_parser("compile", help="write the Ascend C project of a function")
+    common(p)
+    p.add_argument("--out", required=True, help="output folder")
+    p.add_argument("--force", action="store_true", help="overwrite a non-empty output folder")
+    p.set_defaults(run=cmd_compile)
+
+    p = sub.add_parser("run", help="simulate a function on random inputs and print the report")
+    common(p)
+    p.set_defaults(run=cmd_run)
+
+    p = sub.add_parser("dump", help="print the IR of a function at a level")
+    common(p)
+    p.add_argument("--level", default="ascendc",
+                   choices=["traced", "asctensor", "asctile", "ascbuf", "ascendc"])
+    p.set_defaults(run=cmd_dump)
+    return parser
+
+
+def main(argv=None) -> int:
+    args = make_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except (CliError, PyascError) as e:
+        print(f"pyasc: error: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
