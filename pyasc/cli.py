@@ -109,7 +109,7 @@ def build(args):
     try:
         jf = pyasc.jit(fn, options=options)
     except PyascError as e:
-        raise CliError(f"bad --option: {e.detail}") from None
+        raise CliError(f"bad --option: {e.detail.removeprefix('bad options: ')}") from None
 
     shapes = [parse_shape(s) for s in args.shape or []]
     dtype_names = args.dtype or ["float32"]
@@ -139,28 +139,10 @@ def build(args):
     return jf, inputs
 
 
-def _format_report(report) -> str:
-    lines = []
-    for key in ("seconds", "cycles", "pipe_busy"):
-        value = report.get(key) if isinstance(report, dict) else getattr(report, key, None)
-        if value is None:
-            continue
-        if key == "seconds":
-            lines.append(f"time:      {value * 1e6:.2f} us")
-        elif key == "cycles":
-            lines.append(f"cycles:    {value}")
-        elif isinstance(value, dict):
-            lines.append("pipe busy: " + ", ".join(f"{k} {v:.1%}" if isinstance(v, float) else f"{k} {v}"
-                                                   for k, v in value.items()))
-        else:
-            lines.append(f"pipe busy: {value}")
-    return "\n".join(lines) if lines else str(report)
-
-
 def cmd_compile(args) -> int:
     jf, inputs = build(args)
     compiled = jf.compile(*inputs)
-    compiled.write_project(args.out, force=args.force)
+    compiled.write_project(args.out, force=args.force, inputs=inputs if args.data else None)
     print(f"wrote {args.out} (kernels: {', '.join(compiled.kernels) or 'none'})")
     return 0
 
@@ -171,7 +153,7 @@ def cmd_run(args) -> int:
     _, report = compiled.simulate(*inputs)
     print(f"{compiled.name}: " + ", ".join(f"{t.dtype.name}{list(t.shape)}" for t in inputs)
           + f" on {compiled.options.target}")
-    print(_format_report(report))
+    print(report)
     return 0
 
 
@@ -202,6 +184,8 @@ def make_parser() -> argparse.ArgumentParser:
     common(p)
     p.add_argument("--out", required=True, help="output folder")
     p.add_argument("--force", action="store_true", help="overwrite a non-empty output folder")
+    p.add_argument("--data", action="store_true",
+                   help="also write the random inputs and their simulated outputs (input/, golden/)")
     p.set_defaults(run=cmd_compile)
 
     p = sub.add_parser("run", help="simulate a function on random inputs and print the report")

@@ -118,9 +118,10 @@ class Compiled:
 
     @property
     def kernels(self) -> list[str]:
-        """Names of the kernel functions (``func.func`` marked ``ascendc.kernel``)."""
-        return [op.sym_name.data for op in self.module.ops
-                if isinstance(op, func.FuncOp) and "ascendc.kernel" in op.attributes]
+        """Names of the kernel functions of the program."""
+        from pyasc.lowering.emit.common import kernels
+
+        return [fn.sym_name.data for fn in kernels(self.module)]
 
     def as_text(self) -> str:
         return str(self.module)
@@ -134,21 +135,32 @@ class Compiled:
 
     def host_source(self) -> str:
         """The AscendCL host program that allocates, copies and launches the kernels."""
-        from pyasc.lowering.emit import host
+        from pyasc.lowering.emit.host import host_source
 
-        return host.host_source(self.module)
+        return host_source(self.module, self.name)
 
-    def write_project(self, out_dir, force: bool = False):
-        """Write the Ascend C project (kernels, host, CMake) to ``out_dir``; an existing non-empty
-        folder is only overwritten with ``force=True``."""
-        import os
+    def write_project(self, out_dir, force: bool = False, inputs=None):
+        """Write the Ascend C project (kernels, host, CMake) to ``out_dir`` and return the written
+        paths. An existing non-empty folder is only overwritten with ``force=True``. With
+        ``inputs`` (the program's input tensors) their data and the simulated outputs are written
+        too, as ``input/*.bin`` and ``golden/*.bin``."""
+        from pathlib import Path
 
-        from pyasc.lowering.emit import project
+        from pyasc.lowering.emit.host import host_plan
+        from pyasc.lowering.emit.project import write_project
 
-        if os.path.isdir(out_dir) and os.listdir(out_dir) and not force:
-            raise PyascError("write_project", f"output folder '{out_dir}' exists and is not empty "
+        out = Path(out_dir)
+        if out.is_dir() and any(out.iterdir()) and not force:
+            raise PyascError("write_project", f"output folder '{out}' exists and is not empty "
                              "(use force=True / --force to overwrite)")
-        return project.write_project(self.module, out_dir, force=force)
+        data = goldens = None
+        if inputs is not None:
+            outs, _ = self.simulate(*inputs)
+            outs = outs if self.returns_tuple else (outs,)
+            plan = host_plan(self.module, self.name)
+            data = {b.name: np.asarray(_to_tensor(t).numpy()) for b, t in zip(plan.inputs, inputs)}
+            goldens = {b.name: o for b, o in zip(plan.outputs, outs)}
+        return write_project(self.module, out, inputs=data, goldens=goldens, force=force, host=self.name)
 
     # -- execution --------------------------------------------------------------------------
     def _sim(self):

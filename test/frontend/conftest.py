@@ -29,6 +29,12 @@ def _backend_missing() -> str | None:
         except Exception as e:  # noqa: BLE001 - any failure means the backend is not usable
             missing.append(f"{name} ({type(e).__name__}: {e})")
     try:
+        from pyasc.lowering.pipeline import CompileOptions, passes_to
+
+        passes_to("ascendc", CompileOptions())
+    except Exception as e:  # noqa: BLE001
+        missing.append(f"the ascendc pipeline ({type(e).__name__}: {e})")
+    try:
         from pyasc.runtime import Simulator  # noqa: F401
     except Exception as e:  # noqa: BLE001
         missing.append(f"pyasc.runtime.Simulator ({type(e).__name__}: {e})")
