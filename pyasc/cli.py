@@ -207,6 +207,9 @@ def main(argv=None) -> int:
     except (CliError, PyascError) as e:
         print(f"pyasc: error: {e}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # output piped into e.g. `head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover
