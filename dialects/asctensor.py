@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Dialect, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
@@ -175,8 +175,34 @@ class GeluOp(IRDLOperation):
         _check_element_type(self.name, self.result.type, FLOAT_TYPES)
 
 
+@irdl_op_definition
+class FullOp(IRDLOperation):
+    """A tensor whose every element is ``value`` (a Python scalar in a program)."""
+
+    name = "asctensor.full"
+    value = prop_def(base(FloatAttr) | base(IntegerAttr))
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$value attr-dict `->` type($result)"
+
+    def __init__(self, value: float | int, result_type: TensorType):
+        et = result_type.element_type
+        attr = FloatAttr(float(value), et) if str(et) in FLOAT_TYPES else IntegerAttr(int(value), et)
+        super().__init__(properties={"value": attr}, result_types=[result_type])
+
+    @property
+    def scalar(self) -> float | int:
+        return self.value.value.data
+
+    def verify_(self) -> None:
+        et = str(self.result.type.element_type)
+        _check_element_type(self.name, self.result.type)
+        if self.value.type != self.result.type.element_type:
+            raise VerifyException(f"asctensor.full: value {self.value} does not suit element type {et}")
+
+
 AscTensor = Dialect(
     "asctensor",
-    [BroadcastOp, CastOp, ReluOp, SigmoidOp, GeluOp],
+    [BroadcastOp, CastOp, ReluOp, SigmoidOp, GeluOp, FullOp],
     [GeluApproximationAttr],
 )

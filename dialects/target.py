@@ -11,7 +11,6 @@ Sources, with confidence: [O] official Ascend C documentation (asc-devkit docs f
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from enum import Enum
 
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Dialect, ParametrizedAttribute
@@ -19,9 +18,10 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 
-class Pipe(str, Enum):
+class Pipe(StrEnum):
     """The AI Core's instruction queues (``PIPE_*`` in Ascend C)."""
 
     S = "S"

@@ -1,0 +1,32 @@
+"""Passes (one per file), named pipelines and the Ascend C emitters."""
+
+from collections.abc import Callable
+
+from xdsl.passes import ModulePass
+
+
+def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Lazy factories for pyasc's passes and pipelines, keyed by pass name."""
+
+    def lazy(module: str, cls: str):
+        def factory():
+            import importlib
+
+            return getattr(importlib.import_module(f"{__name__}.{module}"), cls)
+
+        return factory
+
+    table = {
+        "asctensor-decompose": ("asctensor_decompose", "AscTensorDecomposePass"),
+        "asctensor-fuse": ("asctensor_fuse", "AscTensorFusePass"),
+        "tile-elementwise": ("tile_elementwise", "TileElementwisePass"),
+        "bufferize": ("bufferize", "BufferizePass"),
+        "plan-memory": ("plan_memory", "PlanMemoryPass"),
+        "insert-sync": ("insert_sync", "InsertSyncPass"),
+        "convert-ascbuf-to-ascendc": ("to_ascendc", "ToAscendCPass"),
+        "to-tile": ("stages", "ToTile"),
+        "to-buf": ("stages", "ToBuf"),
+        "to-ascendc": ("stages", "ToAscendC"),
+        "compile": ("stages", "Compile"),
+    }
+    return {name: lazy(mod, cls) for name, (mod, cls) in table.items()}

@@ -1,0 +1,208 @@
+"""``asctensor-decompose``: composites to the primitives the vector unit has.
+
+sigmoid, tanh, gelu (erf and tanh forms), erf, relu and pow become ``arith``/``math`` ops the
+vector unit executes directly (Add, Mul, Div, Exp, Ln, Abs, Sqrt, Max...). Composites on
+float16/bfloat16 are computed in float32 and rounded once at the end (as Ascend C's
+high-precision activations do). Since the A2 vector unit computes no bfloat16, every bfloat16
+primitive is legalised to float32 compute with a cast on each side.
+"""
+
+from __future__ import annotations
+
+import math as pymath
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import Float32Type, ModuleOp, TensorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from pyasc.dialects import asctensor
+from pyasc.dialects.types import numpy_dtype
+
+from .emitter import OpEmitter
+
+# Abramowitz & Stegun 7.1.26: erf(u) = 1 - t*(a1 + t*(a2 + ...)) * exp(-u^2), t = 1/(1 + p*u), u >= 0
+ERF_P = 0.3275911
+ERF_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
+GELU_TANH_K = pymath.sqrt(2.0 / pymath.pi)
+
+FLOAT_BINARY = (arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.MaximumfOp, arith.MinimumfOp)
+FLOAT_UNARY = (math.ExpOp, math.LogOp, math.SqrtOp, math.RsqrtOp, math.AbsFOp, arith.NegfOp)
+
+
+class TensorBuilder:
+    """Builds tensor-level primitives of one shape in front of an op."""
+
+    def __init__(self, anchor: Operation):
+        self.e = OpEmitter(InsertPoint.before(anchor), anchor)
+
+    def full(self, value: float, like: SSAValue) -> SSAValue:
+        return self.e.value(asctensor.FullOp(value, like.type))
+
+    def _scalar(self, v, like: SSAValue) -> SSAValue:
+        return self.full(v, like) if isinstance(v, int | float) else v
+
+    def add(self, a, b):
+        a, b = self._pair(a, b)
+        return self.e.value(arith.AddfOp(a, b))
+
+    def sub(self, a, b):
+        a, b = self._pair(a, b)
+        return self.e.value(arith.SubfOp(a, b))
+
+    def mul(self, a, b):
+        a, b = self._pair(a, b)
+        return self.e.value(arith.MulfOp(a, b))
+
+    def div(self, a, b):
+        a, b = self._pair(a, b)
+        return self.e.value(arith.DivfOp(a, b))
+
+    def max(self, a, b):
+        a, b = self._pair(a, b)
+        return self.e.value(arith.MaximumfOp(a, b))
+
+    def neg(self, a):
+        return self.e.value(arith.NegfOp(a))
+
+    def exp(self, a):
+        return self.e.value(math.ExpOp(a))
+
+    def log(self, a):
+        return self.e.value(math.LogOp(a))
+
+    def abs(self, a):
+        return self.e.value(math.AbsFOp(a))
+
+    def sqrt(self, a):
+        return self.e.value(math.SqrtOp(a))
+
+    def rsqrt(self, a):
+        return self.e.value(math.RsqrtOp(a))
+
+    def cast(self, a: SSAValue, element_type) -> SSAValue:
+        if a.type.element_type == element_type:
+            return a
+        if isinstance(a.owner, asctensor.FullOp):  # fold: a splat is rounded to its own dtype first
+            v = numpy_dtype(a.type.element_type).type(a.owner.scalar)
+            return self.e.value(asctensor.FullOp(float(v), TensorType(element_type, a.type.get_shape())))
+        return self.e.value(asctensor.CastOp(a, TensorType(element_type, a.type.get_shape())))
+
+    def _pair(self, a, b):
+        if isinstance(a, int | float):
+            a = self.full(a, b)
+        if isinstance(b, int | float):
+            b = self.full(b, a)
+        return a, b
+
+    # composites, each on a float32 (or float16) tensor
+    def erf_positive(self, u):
+        """erf(u) for u >= 0."""
+        t = self.div(1.0, self.add(self.mul(u, ERF_P), 1.0))
+        q = self.mul(t, ERF_A[4])
+        for a in reversed(ERF_A[:4]):
+            q = self.mul(self.add(q, a), t)
+        return self.sub(1.0, self.mul(q, self.exp(self.neg(self.mul(u, u)))))
+
+    def erf(self, x):
+        ax = self.abs(x)
+        return self.mul(self.erf_positive(ax), self.div(x, self.max(ax, 1e-30)))
+
+    def sigmoid(self, x):
+        return self.div(1.0, self.add(self.exp(self.neg(x)), 1.0))
+
+    def tanh(self, x):
+        return self.sub(self.div(2.0, self.add(self.exp(self.mul(x, -2.0)), 1.0)), 1.0)
+
+    def gelu(self, x, approximate: str):
+        if approximate == "tanh":
+            inner = self.mul(self.add(self.mul(self.mul(self.mul(x, x), x), 0.044715), x), -2.0 * GELU_TANH_K)
+            return self.div(x, self.add(self.exp(inner), 1.0))
+        ax = self.abs(x)
+        return self.mul(self.add(self.mul(ax, self.erf_positive(self.mul(ax, 1.0 / pymath.sqrt(2.0)))), x), 0.5)
+
+
+def _full_value(v: SSAValue) -> float | None:
+    return v.owner.scalar if isinstance(v.owner, asctensor.FullOp) else None
+
+
+def _power(b: TensorBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
+    c = _full_value(y)
+    if c == 1.0:
+        return b.mul(x, 1.0)
+    if c == 2.0:
+        return b.mul(x, x)
+    if c == 3.0:
+        return b.mul(b.mul(x, x), x)
+    if c == 0.5:
+        return b.sqrt(x)
+    if c == -0.5:
+        return b.rsqrt(x)
+    if c == -1.0:
+        return b.div(1.0, x)
+    if c == 0.0:
+        return b.full(1.0, x)
+    return b.exp(b.mul(b.log(x), y))
+
+
+def _decompose(op: Operation) -> SSAValue | None:
+    """The primitive replacement of a composite op, or None if ``op`` is a primitive."""
+    if len(op.results) != 1 or not isinstance(op.results[0].type, TensorType):
+        return None
+    b = TensorBuilder(op)
+    if isinstance(op, asctensor.ReluOp):
+        if str(op.result.type.element_type) == "i32":
+            return b.e.value(arith.MaxSIOp(op.input, b.full(0, op.input)))
+        return b.max(op.input, 0.0)
+    composite = {
+        asctensor.SigmoidOp: lambda x: b.sigmoid(x),
+        asctensor.GeluOp: lambda x: b.gelu(x, op.approximate.data.value if isinstance(op, asctensor.GeluOp) else ""),
+        math.TanhOp: lambda x: b.tanh(x),
+        math.ErfOp: lambda x: b.erf(x),
+    }.get(type(op))
+    if composite is not None:
+        x = op.operands[0]
+        out_type = op.results[0].type.element_type
+        wide = b.cast(x, Float32Type()) if str(out_type) in ("f16", "bf16") else x
+        return b.cast(composite(wide), out_type)
+    if isinstance(op, math.PowFOp):
+        if str(op.result.type.element_type) in ("f16", "bf16"):
+            r = _power(b, b.cast(op.lhs, Float32Type()), b.cast(op.rhs, Float32Type()))
+            return b.cast(r, op.result.type.element_type)
+        return _power(b, op.lhs, op.rhs)
+    if str(getattr(op.results[0].type, "element_type", "")) == "bf16" and isinstance(op, FLOAT_BINARY + FLOAT_UNARY):
+        f32 = Float32Type()
+        wide = [b.cast(v, f32) for v in op.operands]
+        new = type(op)(*wide) if isinstance(op, FLOAT_BINARY + (arith.NegfOp,)) else type(op)(wide[0])
+        return b.cast(b.e.value(new), op.results[0].type.element_type)
+    return None
+
+
+@dataclass(frozen=True)
+class AscTensorDecomposePass(ModulePass):
+    """Decompose composite tensor ops into vector-unit primitives (see the module docstring)."""
+
+    name = "asctensor-decompose"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        changed = True
+        while changed:  # decompositions may produce ops that need legalising (bf16)
+            changed = False
+            for inner in list(op.walk()):
+                if inner.parent is None:
+                    continue
+                new = _decompose(inner)
+                if new is not None:
+                    inner.results[0].replace_all_uses_with(new)
+                    Rewriter.erase_op(inner)
+                    changed = True
+        _erase_dead_fulls(op)
+
+
+def _erase_dead_fulls(module: ModuleOp) -> None:
+    for inner in list(module.walk()):
+        if isinstance(inner, asctensor.FullOp) and not inner.result.uses:
+            Rewriter.erase_op(inner)

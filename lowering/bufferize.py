@@ -1,0 +1,177 @@
+"""``bufferize``: tile values become UB buffers, tile ops become buffer ops on named pipes.
+
+Every tile value gets its own ``ascbuf.alloc`` (``plan-memory`` shares the memory later):
+loaded and stored tiles rotate through ``asctile.buffers`` slots (multi-buffering), the rest
+have one. Compute writes into its result's buffer; a splat operand becomes the scalar of
+``Adds``/``Muls``/``Maxs``/``Mins`` where the vector unit has such a form, else a ``Duplicate``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, math, scf
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, TensorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from pyasc.dialects import ascbuf, asctile
+from pyasc.dialects.ascbuf import VBinaryKind as B
+from pyasc.dialects.ascbuf import VScalarKind as S
+from pyasc.dialects.ascbuf import VUnaryKind as U
+from pyasc.dialects.ascendc import RoundMode
+from pyasc.dialects.types import is_float
+
+from .emitter import OpEmitter
+
+BINARY = {
+    arith.AddfOp: B.ADD, arith.AddiOp: B.ADD, arith.SubfOp: B.SUB, arith.SubiOp: B.SUB,
+    arith.MulfOp: B.MUL, arith.MuliOp: B.MUL, arith.DivfOp: B.DIV,
+    arith.MaximumfOp: B.MAX, arith.MaxSIOp: B.MAX, arith.MinimumfOp: B.MIN, arith.MinSIOp: B.MIN,
+}
+SCALAR_FORM = {B.ADD: S.ADDS, B.MUL: S.MULS, B.MAX: S.MAXS, B.MIN: S.MINS}
+UNARY = {math.ExpOp: U.EXP, math.LogOp: U.LN, math.SqrtOp: U.SQRT, math.RsqrtOp: U.RSQRT, math.AbsFOp: U.ABS}
+CASTS = (arith.ExtFOp, arith.TruncFOp, arith.SIToFPOp, arith.FPToSIOp)
+
+
+def round_mode(src: str, dst: str) -> RoundMode:
+    """The rounding of a conversion: to nearest even, except float->int which truncates (as C and torch)."""
+    if dst == "i32":
+        return RoundMode.CAST_TRUNC
+    if dst == "bf16":
+        return RoundMode.CAST_RINT
+    return RoundMode.CAST_NONE
+
+
+def _scalar_const(e: OpEmitter, value: float | int, et) -> SSAValue:
+    attr = FloatAttr(float(value), et) if is_float(et) else IntegerAttr(int(value), et)
+    return e.value(arith.ConstantOp(attr))
+
+
+@dataclass
+class _KernelBufferizer:
+    kernel: func.FuncOp
+
+    def run(self) -> None:
+        k = self.kernel
+        loop = next(op for op in k.body.block.ops if isinstance(op, scf.ForOp))
+        self.iv = loop.body.block.args[0]
+        self.slots = k.attributes[asctile.BUFFERS_ATTR].value.data
+        self.top = OpEmitter(InsertPoint.at_start(k.body.block))
+        body = list(loop.body.block.ops)
+        stored = {op.value for op in body if isinstance(op, asctile.StoreOp)}
+        loaded = {op.result for op in body if isinstance(op, asctile.LoadOp)}
+        self.buffer: dict[SSAValue, SSAValue] = {}
+        self.splat: dict[SSAValue, SSAValue] = {}
+        for op in body:
+            e = OpEmitter(InsertPoint.before(op), op)
+            if isinstance(op, asctile.SplatOp):
+                self.splat[op.result] = op.value
+            elif isinstance(op, asctile.LoadOp):
+                dst = self._alloc(op.result, e, self.slots)
+                e.add(ascbuf.CopyInOp(op.source, op.offset, dst, op.rows, op.cols,
+                                      op.row_stride.value.data, op.col_stride.value.data, op.dense is not None))
+            elif isinstance(op, asctile.StoreOp):
+                src = self.buffer.get(op.value)
+                if src is None or op.value in loaded:  # a splat or an input stored as is: copy it first
+                    src = self._alloc(None, e, self.slots, op.value.type)
+                    self._copy_into(e, src, op.value)
+                e.add(ascbuf.CopyOutOp(src, op.dest, op.offset, op.rows, op.cols, op.row_stride.value.data,
+                                       op.dense is not None))
+            elif op.results and isinstance(op.results[0].type, TensorType):
+                r = op.results[0]
+                dst = self._alloc(r, e, self.slots if r in stored else 1)
+                self._compute(op, dst, e)
+        for op in reversed(body):
+            if isinstance(op, asctile.LoadOp | asctile.StoreOp | asctile.SplatOp) or (
+                    op.results and isinstance(op.results[0].type, TensorType)):
+                Rewriter.erase_op(op, safe_erase=False)
+
+    def _alloc(self, value: SSAValue | None, e: OpEmitter, slots: int, type_: TensorType | None = None):
+        t = value.type if value is not None else type_
+        alloc = self.top.add(ascbuf.AllocOp(ascbuf.ub_memref(t.get_shape(), t.element_type), slots))
+        if value is not None and value.name_hint:
+            alloc.result.name_hint = value.name_hint + "_buf"
+        else:
+            alloc.result.name_hint = "out_buf" if slots > 1 else "tmp_buf"
+        buf = e.value(ascbuf.SlotOp(alloc.result, self.iv)) if slots > 1 else alloc.result
+        if value is not None:
+            self.buffer[value] = buf
+        return buf
+
+    def _count(self, e: OpEmitter, t) -> SSAValue:
+        n = 1
+        for d in t.get_shape():
+            n *= d
+        return self.top.index(n)
+
+    def _operand(self, e: OpEmitter, v: SSAValue) -> SSAValue:
+        """A buffer holding ``v`` (a splat is duplicated into a fresh one)."""
+        if v in self.buffer:
+            return self.buffer[v]
+        buf = self._alloc(v, e, 1)
+        e.add(ascbuf.VDupOp(buf, self.splat[v], self._count(e, v.type)))
+        return buf
+
+    def _copy_into(self, e: OpEmitter, dst: SSAValue, v: SSAValue) -> None:
+        n = self._count(e, v.type)
+        if v in self.splat:
+            e.add(ascbuf.VDupOp(dst, self.splat[v], n))
+        else:
+            one = _scalar_const(e, 1, v.type.element_type)
+            e.add(ascbuf.VScalarOp(S.MULS, dst, self.buffer[v], one, n))
+
+    def _compute(self, op: Operation, dst: SSAValue, e: OpEmitter) -> None:
+        t = op.results[0].type
+        n = self._count(e, t)
+        et = t.element_type
+        if type(op) in BINARY:
+            kind = BINARY[type(op)]
+            lhs, rhs = op.operands
+            if rhs in self.splat and lhs not in self.splat:
+                s = self.splat[rhs]
+                const = s.owner.value.value.data if isinstance(s.owner, arith.ConstantOp) else None
+                if kind == B.MAX and const == 0:
+                    e.add(ascbuf.VUnaryOp(U.RELU, dst, self.buffer[lhs], n))
+                elif kind in SCALAR_FORM:
+                    e.add(ascbuf.VScalarOp(SCALAR_FORM[kind], dst, self.buffer[lhs], s, n))
+                elif kind == B.SUB and const is not None:
+                    e.add(ascbuf.VScalarOp(S.ADDS, dst, self.buffer[lhs], _scalar_const(e, -const, et), n))
+                else:
+                    e.add(ascbuf.VBinaryOp(kind, dst, self.buffer[lhs], self._operand(e, rhs), n))
+                return
+            if lhs in self.splat and rhs not in self.splat:
+                s = self.splat[lhs]
+                if kind in SCALAR_FORM:
+                    e.add(ascbuf.VScalarOp(SCALAR_FORM[kind], dst, self.buffer[rhs], s, n))
+                elif kind == B.SUB:
+                    e.add(ascbuf.VScalarOp(S.MULS, dst, self.buffer[rhs], _scalar_const(e, -1, et), n))
+                    e.add(ascbuf.VScalarOp(S.ADDS, dst, dst, s, n))
+                else:
+                    e.add(ascbuf.VBinaryOp(kind, dst, self._operand(e, lhs), self.buffer[rhs], n))
+                return
+            e.add(ascbuf.VBinaryOp(kind, dst, self._operand(e, lhs), self._operand(e, rhs), n))
+        elif type(op) in UNARY:
+            e.add(ascbuf.VUnaryOp(UNARY[type(op)], dst, self._operand(e, op.operands[0]), n))
+        elif isinstance(op, arith.NegfOp):
+            e.add(ascbuf.VScalarOp(S.MULS, dst, self._operand(e, op.operands[0]), _scalar_const(e, -1, et), n))
+        elif isinstance(op, CASTS):
+            src = op.operands[0]
+            mode = round_mode(str(src.type.element_type), str(et))
+            e.add(ascbuf.VCastOp(dst, self._operand(e, src), n, mode))
+        else:
+            raise ValueError(f"bufferize: no buffer form for {op.name} on {t} in kernel @{self.kernel.sym_name.data}")
+
+
+@dataclass(frozen=True)
+class BufferizePass(ModulePass):
+    """Turn every ``asctile`` kernel into ``ascbuf`` buffers and buffer ops."""
+
+    name = "bufferize"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for f in list(op.ops):
+            if isinstance(f, func.FuncOp) and asctile.KERNEL_ATTR in f.attributes:
+                _KernelBufferizer(f).run()

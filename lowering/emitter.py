@@ -1,0 +1,106 @@
+"""A small helper to build op sequences in front of an op, carrying its source location."""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+LOC_ATTR = "asc.loc"
+
+
+def copy_loc(src: Operation, dst: Operation) -> Operation:
+    if LOC_ATTR in src.attributes and LOC_ATTR not in dst.attributes:
+        dst.attributes[LOC_ATTR] = src.attributes[LOC_ATTR]
+    return dst
+
+
+class OpEmitter:
+    """Inserts ops at an insertion point; every op gets the source location of ``loc_from``."""
+
+    def __init__(self, point: InsertPoint, loc_from: Operation | None = None):
+        self.point = point
+        self.loc_from = loc_from
+        self._index_cache: dict[int, SSAValue] = {}
+
+    def add(self, op: Operation) -> Operation:
+        if self.loc_from is not None:
+            copy_loc(self.loc_from, op)
+        Rewriter.insert_op(op, self.point)
+        return op
+
+    def value(self, op: Operation) -> SSAValue:
+        return self.add(op).results[0]
+
+    def index(self, v: int) -> SSAValue:
+        """An ``index`` constant (one per value and emitter)."""
+        if v not in self._index_cache:
+            self._index_cache[v] = self.value(arith.ConstantOp(IntegerAttr(v, IndexType())))
+        return self._index_cache[v]
+
+    # index arithmetic that folds constants as it builds
+    def _const_of(self, v: SSAValue) -> int | None:
+        owner = v.owner
+        if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+            return owner.value.value.data
+        return None
+
+    def muli(self, a: SSAValue | int, b: SSAValue | int) -> SSAValue:
+        a, b = self._as_value(a), self._as_value(b)
+        ca, cb = self._const_of(a), self._const_of(b)
+        if ca is not None and cb is not None:
+            return self.index(ca * cb)
+        if ca == 1 or cb == 0:
+            return b
+        if cb == 1 or ca == 0:
+            return a
+        return self.value(arith.MuliOp(a, b))
+
+    def addi(self, a: SSAValue | int, b: SSAValue | int) -> SSAValue:
+        a, b = self._as_value(a), self._as_value(b)
+        ca, cb = self._const_of(a), self._const_of(b)
+        if ca is not None and cb is not None:
+            return self.index(ca + cb)
+        if ca == 0:
+            return b
+        if cb == 0:
+            return a
+        return self.value(arith.AddiOp(a, b))
+
+    def subi(self, a: SSAValue | int, b: SSAValue | int) -> SSAValue:
+        a, b = self._as_value(a), self._as_value(b)
+        ca, cb = self._const_of(a), self._const_of(b)
+        if ca is not None and cb is not None:
+            return self.index(ca - cb)
+        if cb == 0:
+            return a
+        return self.value(arith.SubiOp(a, b))
+
+    def divui(self, a: SSAValue | int, b: SSAValue | int) -> SSAValue:
+        a, b = self._as_value(a), self._as_value(b)
+        ca, cb = self._const_of(a), self._const_of(b)
+        if ca is not None and cb is not None:
+            return self.index(ca // cb)
+        if cb == 1:
+            return a
+        return self.value(arith.DivUIOp(a, b))
+
+    def remui(self, a: SSAValue | int, b: SSAValue | int) -> SSAValue:
+        a, b = self._as_value(a), self._as_value(b)
+        ca, cb = self._const_of(a), self._const_of(b)
+        if ca is not None and cb is not None:
+            return self.index(ca % cb)
+        if cb == 1:
+            return self.index(0)
+        return self.value(arith.RemUIOp(a, b))
+
+    def minui(self, a: SSAValue | int, b: SSAValue | int) -> SSAValue:
+        a, b = self._as_value(a), self._as_value(b)
+        ca, cb = self._const_of(a), self._const_of(b)
+        if ca is not None and cb is not None:
+            return self.index(min(ca, cb))
+        return self.value(arith.MinUIOp(a, b))
+
+    def _as_value(self, v: SSAValue | int) -> SSAValue:
+        return self.index(v) if isinstance(v, int) else v

@@ -1,0 +1,105 @@
+"""Named pipelines from the traced ``asctensor`` program down to ``ascendc``.
+
+Every level can be the last: ``lower(module, "ascbuf", options)`` stops after bufferization,
+planning and synchronisation. The passes are ordinary ``ModulePass``es, so the same pipelines
+are available in ``pyasc-opt`` as ``-p to-tile``, ``-p to-buf``, ``-p to-ascendc`` and ``-p compile``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+LEVELS = ("asctensor", "asctile", "ascbuf", "ascendc")
+SYNC_STYLES = ("queue", "flags")
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """Codegen decisions a user may override; ``None`` means "derive from the target"."""
+
+    target: str = "ascend910b2"
+    cores: int | None = None
+    tile_size: int | None = None
+    buffers: int = 2
+    sync_style: str = "queue"
+
+    def __post_init__(self):
+        from pyasc.dialects.target import PRESETS
+
+        if self.target not in PRESETS:
+            raise ValueError(f"unknown target '{self.target}'; known targets: {', '.join(PRESETS)}")
+        if self.cores is not None and self.cores < 1:
+            raise ValueError(f"option 'cores' must be at least 1, got {self.cores}")
+        if self.tile_size is not None and self.tile_size < 1:
+            raise ValueError(f"option 'tile_size' must be at least 1, got {self.tile_size}")
+        if not 1 <= self.buffers <= 4:
+            raise ValueError(f"option 'buffers' must be in 1..4, got {self.buffers}")
+        if self.sync_style not in SYNC_STYLES:
+            raise ValueError(f"option 'sync_style' must be one of {SYNC_STYLES}, got '{self.sync_style}'")
+
+    @staticmethod
+    def from_dict(options: dict | None) -> CompileOptions:
+        known = {"target", "cores", "tile_size", "buffers", "sync_style"}
+        options = dict(options or {})
+        unknown = set(options) - known
+        if unknown:
+            raise ValueError(f"unknown compile option(s) {sorted(unknown)}; known options: {sorted(known)}")
+        return CompileOptions(**options)
+
+
+def make_context() -> Context:
+    """A context with every upstream and pyasc dialect registered lazily."""
+    from xdsl.dialects import get_all_dialects as upstream
+
+    from pyasc.dialects import get_all_dialects
+
+    ctx = Context()
+    for name, factory in {**upstream(), **get_all_dialects()}.items():
+        ctx.register_dialect(name, factory)
+    return ctx
+
+
+def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
+    """The passes that take the previous level to ``level``."""
+    if level == "asctensor":
+        from .asctensor_decompose import AscTensorDecomposePass
+        from .asctensor_fuse import AscTensorFusePass
+
+        return [AscTensorDecomposePass(), AscTensorFusePass()]
+    if level == "asctile":
+        from .tile_elementwise import TileElementwisePass
+
+        return [TileElementwisePass(target=options.target, cores=options.cores or 0,
+                                    tile_size=options.tile_size or 0, buffers=options.buffers)]
+    if level == "ascbuf":
+        from .bufferize import BufferizePass
+        from .insert_sync import InsertSyncPass
+        from .plan_memory import PlanMemoryPass
+
+        return [BufferizePass(), PlanMemoryPass(), InsertSyncPass(sync_style=options.sync_style)]
+    from .to_ascendc import ToAscendCPass
+
+    return [ToAscendCPass(sync_style=options.sync_style)]
+
+
+def passes_to(level: str, options: CompileOptions) -> list[ModulePass]:
+    """The passes that take a traced ``asctensor`` module to ``level``."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level '{level}'; levels: {', '.join(LEVELS)}")
+    return [p for stage in LEVELS[: LEVELS.index(level) + 1] for p in stage_passes(stage, options)]
+
+
+def lower(module: ModuleOp, level: str = "ascendc", options: CompileOptions | None = None,
+          ctx: Context | None = None) -> ModuleOp:
+    """Run the pipeline up to ``level`` on a copy of ``module`` and return the copy."""
+    options = options or CompileOptions()
+    ctx = ctx or make_context()
+    out = module.clone()
+    for p in passes_to(level, options):
+        p.apply(ctx, out)
+    out.verify()
+    return out

@@ -1,0 +1,84 @@
+"""``plan-memory``: give every UB buffer a byte offset, sharing memory between temporaries.
+
+Buffers with rotating slots (loaded and stored tiles) and buffers used outside the tile loop
+live for the whole kernel. A one-slot temporary lives from its first to its last access in the
+loop body; temporaries whose lives do not overlap share memory (first fit over equal-size
+slots of the widest temporary, so the plan never fragments). A plan that does not fit the
+target's usable UB is a compile-time error naming the kernel and the sizes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func, scf
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.passes import ModulePass
+
+from pyasc.dialects import ascbuf, asctile
+from pyasc.dialects.target import module_target
+
+
+class MemoryPlanError(ValueError):
+    """The buffers of a kernel do not fit in UB."""
+
+
+def buffer_of(value) -> ascbuf.AllocOp | None:
+    """The alloc a buffer value (an alloc result or a slot of one) comes from."""
+    owner = value.owner
+    if isinstance(owner, ascbuf.SlotOp):
+        owner = owner.buffer.owner
+    return owner if isinstance(owner, ascbuf.AllocOp) else None
+
+
+def plan_kernel(kernel: func.FuncOp, capacity: int) -> int:
+    """Assign offsets; return the bytes used."""
+    allocs = [op for op in kernel.body.block.ops if isinstance(op, ascbuf.AllocOp)]
+    loop = next((op for op in kernel.body.block.ops if isinstance(op, scf.ForOp)), None)
+    first: dict[ascbuf.AllocOp, int] = {}
+    last: dict[ascbuf.AllocOp, int] = {}
+    if loop is not None:
+        for i, op in enumerate(loop.body.block.walk()):
+            for v in op.operands:
+                a = buffer_of(v)
+                if a is not None:
+                    first.setdefault(a, i)
+                    last[a] = i
+    whole = [a for a in allocs if a.slots.value.data > 1 or a not in first]
+    temps = [a for a in allocs if a not in whole]
+    offset = 0
+    for a in whole:
+        a.offset = IntegerAttr(offset, 64)
+        offset += a.slot_bytes * a.slots.value.data
+    slot = max((a.slot_bytes for a in temps), default=0)
+    free_at: list[int] = []  # per temp slot: the body index after which it is free again
+    for a in sorted(temps, key=lambda a: first[a]):
+        for j, end in enumerate(free_at):
+            if end < first[a]:
+                free_at[j] = last[a]
+                break
+        else:
+            j = len(free_at)
+            free_at.append(last[a])
+        a.offset = IntegerAttr(offset + j * slot, 64)
+    used = offset + slot * len(free_at)
+    if used > capacity:
+        raise MemoryPlanError(
+            f"UB overflow in kernel @{kernel.sym_name.data}: its buffers need {used} bytes "
+            f"({offset} B of rotating input/output tiles, {len(free_at)} temporaries of {slot} B) "
+            f"but the target has {capacity} B of UB; use a smaller tile_size")
+    return used
+
+
+@dataclass(frozen=True)
+class PlanMemoryPass(ModulePass):
+    """Assign UB offsets with liveness-based reuse; overflow is an error."""
+
+    name = "plan-memory"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        capacity = module_target(op).ub_usable_bytes
+        for f in op.ops:
+            if isinstance(f, func.FuncOp) and asctile.KERNEL_ATTR in f.attributes:
+                plan_kernel(f, capacity)

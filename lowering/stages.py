@@ -1,0 +1,77 @@
+"""The named pipelines as passes: ``to-tile``, ``to-buf``, ``to-ascendc`` and ``compile``.
+
+Each stage takes the level before it to its own level, so ``pyasc-opt`` can start and stop
+anywhere (``-p to-tile``, ``-p to-buf,to-ascendc``); ``compile`` runs them all. The options are
+the user-facing codegen decisions of ``CompileOptions``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from .pipeline import LEVELS, CompileOptions, stage_passes
+
+
+@dataclass(frozen=True)
+class _Stage(ModulePass):
+    target: str = "ascend910b2"
+    cores: int = 0
+    tile_size: int = 0
+    buffers: int = 2
+    sync_style: str = "queue"
+
+    def options(self) -> CompileOptions:
+        return CompileOptions(self.target, self.cores or None, self.tile_size or None, self.buffers,
+                              self.sync_style)
+
+    def levels(self) -> tuple[str, ...]:
+        raise NotImplementedError
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for level in self.levels():
+            for p in stage_passes(level, self.options()):
+                p.apply(ctx, op)
+
+
+@dataclass(frozen=True)
+class ToTile(_Stage):
+    """asctensor (traced) -> decomposed, fused, tiled asctile kernels."""
+
+    name = "to-tile"
+
+    def levels(self):
+        return ("asctensor", "asctile")
+
+
+@dataclass(frozen=True)
+class ToBuf(_Stage):
+    """asctile -> ascbuf: bufferize, plan-memory, insert-sync."""
+
+    name = "to-buf"
+
+    def levels(self):
+        return ("ascbuf",)
+
+
+@dataclass(frozen=True)
+class ToAscendC(_Stage):
+    """ascbuf -> ascendc."""
+
+    name = "to-ascendc"
+
+    def levels(self):
+        return ("ascendc",)
+
+
+@dataclass(frozen=True)
+class Compile(_Stage):
+    """asctensor (traced) -> ascendc: every stage."""
+
+    name = "compile"
+
+    def levels(self):
+        return LEVELS

@@ -1,0 +1,289 @@
+"""``tile-elementwise``: each ``asctensor`` kernel becomes an ``asctile`` kernel over UB tiles.
+
+The kernel walks this core's share of the tiles of the collapsed iteration space (see
+``tiling.py``), loads every input window (broadcasting through its strides), recomputes the
+body on tile values and stores the outputs. The host function switches to GM ``memref``s in
+destination-passing style: outputs become trailing arguments, intermediates ``memref.alloc``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects.builtin import (
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from pyasc.dialects import asctensor, asctile
+from pyasc.dialects.target import get_target
+from pyasc.dialects.types import element_bytes, is_float
+
+from .emitter import OpEmitter, copy_loc
+from .tiling import collapse, plan_tiles
+
+
+class TilingError(ValueError):
+    """A kernel that cannot be tiled as asked (named with its kernel and reason)."""
+
+
+def _memref(t: TensorType) -> MemRefType:
+    return MemRefType(t.element_type, t.get_shape())
+
+
+def _cast_op(src: SSAValue, dst_tile: TensorType) -> list[Operation]:
+    """The arith casts from ``src``'s element type to ``dst_tile``'s."""
+    s, d = str(src.type.element_type), str(dst_tile.element_type)
+    if is_float(src.type.element_type) and is_float(dst_tile.element_type):
+        if s == "f32":
+            return [arith.TruncFOp(src, dst_tile)]
+        if d == "f32":
+            return [arith.ExtFOp(src, dst_tile)]
+        mid = arith.ExtFOp(src, TensorType(_f32(), dst_tile.get_shape()))
+        return [mid, arith.TruncFOp(mid.result, dst_tile)]
+    if is_float(dst_tile.element_type):
+        return [arith.SIToFPOp(src, dst_tile)]
+    if is_float(src.type.element_type):
+        return [arith.FPToSIOp(src, dst_tile)]
+    raise TilingError(f"asctensor.cast from {s} to {d} is not supported")
+
+
+def _f32():
+    from xdsl.dialects.builtin import Float32Type
+
+    return Float32Type()
+
+
+def _peak_temporaries(body: list[Operation], loaded: set[SSAValue], outputs: set[SSAValue]) -> int:
+    """The most tile temporaries alive at once, in program order (what plan-memory will need)."""
+    last_use: dict[SSAValue, int] = {}
+    for i, op in enumerate(body):
+        for v in op.operands:
+            last_use[v] = i
+    peak, live = 0, set()
+    for i, op in enumerate(body):
+        scratch = 1 if isinstance(op, arith.DivfOp) and any(
+            isinstance(v.owner, asctensor.FullOp) for v in op.operands) else 0
+        for r in op.results:
+            if r not in loaded and r not in outputs and not isinstance(op, asctensor.FullOp | asctensor.BroadcastOp):
+                live.add(r)
+        peak = max(peak, len(live) + scratch)
+        live = {v for v in live if last_use.get(v, -1) > i}
+    return peak
+
+
+@dataclass
+class _KernelTiler:
+    kernel: func.FuncOp
+    cores: int
+    tile_size: int
+    buffers: int
+    ub_bytes: int
+    block: Block = field(init=False)
+
+    def run(self) -> func.FuncOp:
+        k = self.kernel
+        body = [op for op in k.body.block.ops if not isinstance(op, func.ReturnOp)]
+        ret = k.body.block.last_op
+        outputs = list(ret.operands)
+        if not outputs:
+            raise TilingError(f"kernel @{k.sym_name.data} has no outputs")
+        out_shape = outputs[0].type.get_shape()
+        args = list(k.body.block.args)
+
+        # what each loaded value reads: a kernel argument, directly or through a broadcast
+        sources: dict[SSAValue, SSAValue] = {a: a for a in args if a.type.get_shape() == out_shape}
+        for op in body:
+            if isinstance(op, asctensor.BroadcastOp) and op.input in args:
+                sources[op.result] = op.input
+        for v in outputs:
+            if v in args:
+                raise TilingError(f"kernel @{k.sym_name.data} returns its input unchanged")
+        loaded = [v for v in sources if v.uses]
+        space, accesses = collapse(out_shape, [sources[v].type.get_shape() for v in loaded])
+
+        tile_values = [r for op in body for r in op.results if isinstance(r.type, TensorType)]
+        sizes = [element_bytes(v.type.element_type) for v in tile_values + args]
+        align = 32 // min(sizes)
+        widest = max(sizes)
+        per_elem = self.buffers * (sum(element_bytes(v.type.element_type) for v in loaded)
+                                   + sum(element_bytes(v.type.element_type) for v in outputs))
+        per_elem += widest * _peak_temporaries(body, set(loaded), set(outputs))
+        budget = self.tile_size or self.ub_bytes // per_elem
+        if budget < align:
+            raise TilingError(f"kernel @{k.sym_name.data} cannot fit one {align}-element tile in UB "
+                              f"({per_elem} bytes per element over all live buffers, {self.ub_bytes} B of UB)")
+        plan = plan_tiles(space, budget, align, self.cores, balance=not self.tile_size)
+
+        new = func.FuncOp(k.sym_name.data, ([_memref(a.type) for a in args] + [_memref(v.type) for v in outputs],
+                                            []))
+        new.attributes[asctile.KERNEL_ATTR] = UnitAttr()
+        new.attributes[asctile.BLOCK_DIM_ATTR] = IntegerAttr(plan.block_dim, 64)
+        new.attributes[asctile.BUFFERS_ATTR] = IntegerAttr(self.buffers, 64)
+        nb = new.body.block
+        for old, a in zip(args, nb.args):
+            a.name_hint = old.name_hint
+        for i, a in enumerate(nb.args[len(args):]):
+            a.name_hint = f"out{i}"
+        gm_of = dict(zip(args, nb.args))
+        out_args = nb.args[len(args):]
+
+        e = OpEmitter(InsertPoint.at_end(nb))
+        bid = e.value(asctile.BlockIdxOp())
+        lo = e.divui(e.muli(bid, plan.total), plan.block_dim)
+        hi = e.divui(e.muli(e.addi(bid, 1), plan.total), plan.block_dim)
+        count = e.subi(hi, lo)
+        loop_body = Block(arg_types=[IndexType()])
+        loop_body.args[0].name_hint = "i"
+        nb.add_op(scf.ForOp(e.index(0), count, e.index(1), [], loop_body))
+        nb.add_op(func.ReturnOp())
+
+        le = OpEmitter(InsertPoint.at_end(loop_body))
+        t = le.addi(lo, loop_body.args[0])
+        ct = le.remui(t, plan.col_tiles)
+        q = le.divui(t, plan.col_tiles)
+        rt = le.remui(q, plan.row_tiles)
+        o = le.divui(q, plan.row_tiles)
+        r0 = le.muli(rt, plan.rows)
+        c0 = le.muli(ct, plan.cols)
+        vr = le.minui(le.subi(space.R, r0), plan.rows)
+        vc = le.minui(le.subi(space.C, c0), plan.cols)
+        outer_idx = []
+        for d in reversed(space.outer):
+            outer_idx.append(le.remui(o, d))
+            o = le.divui(o, d)
+        outer_idx.reverse()
+
+        def offset(strides) -> SSAValue:
+            acc = le.index(0)
+            for idx, st in zip(outer_idx, strides[:-2]):
+                acc = le.addi(acc, le.muli(idx, st))
+            row_st = strides[-2] if len(strides) > 1 else 0
+            return le.addi(le.addi(acc, le.muli(r0, row_st)), le.muli(c0, strides[-1]))
+
+        def tile_type(t: TensorType) -> TensorType:
+            return TensorType(t.element_type, [plan.rows, plan.pitch])
+
+        def dense(row_st: int, col_st: int, es: int) -> bool:
+            """Every window is whole 32 B blocks, contiguous in GM and in UB."""
+            one_run = plan.rows == 1 or (plan.cols == space.C == row_st == plan.pitch)
+            return col_st == 1 and one_run and (space.C * es) % 32 == 0 and (plan.cols * es) % 32 == 0
+
+        mapping: dict[SSAValue, SSAValue] = {}
+        for v, acc in zip(loaded, accesses):
+            row_st = acc.strides[-2] if len(acc.strides) > 1 else 0
+            es = element_bytes(v.type.element_type)
+            ld = asctile.LoadOp(gm_of[sources[v]], offset(acc.strides), vr, vc, row_st, acc.strides[-1],
+                                tile_type(v.type), dense(row_st if plan.rows > 1 else space.C, acc.strides[-1], es))
+            mapping[v] = le.value(ld)
+            mapping[v].name_hint = sources[v].name_hint
+
+        for op in body:
+            if op.results and op.results[0] in mapping:
+                continue
+            mapping[op.results[0]] = self._tile_op(op, mapping, le, tile_type)
+
+        out_off = offset(space.out_strides)
+        for v, dst in zip(outputs, out_args):
+            st = asctile.StoreOp(mapping[v], dst, out_off, vr, vc, space.C,
+                                 dense(space.C, 1, element_bytes(v.type.element_type)))
+            copy_loc(v.owner, st)
+            le.add(st)
+        loop_body.add_op(scf.YieldOp())
+        return new
+
+    def _tile_op(self, op: Operation, mapping, le: OpEmitter, tile_type) -> SSAValue:
+        tt = tile_type(op.results[0].type)
+        if isinstance(op, asctensor.FullOp):
+            et = tt.element_type
+            attr = FloatAttr(op.scalar, et) if is_float(et) else IntegerAttr(int(op.scalar), et)
+            c = le.value(copy_loc(op, arith.ConstantOp(attr)))
+            return le.value(copy_loc(op, asctile.SplatOp(c, tt)))
+        if isinstance(op, asctensor.BroadcastOp):
+            if isinstance(op.input.owner, asctensor.FullOp):
+                return self._tile_op(op.input.owner, mapping, le, lambda _: tt)
+            raise TilingError(f"asctensor.broadcast of a computed value inside kernel "
+                              f"@{self.kernel.sym_name.data}: fusion should have split it")
+        operands = [mapping[v] if v in mapping else self._tile_op(v.owner, mapping, le, tile_type)
+                    for v in op.operands]
+        if isinstance(op, asctensor.CastOp):
+            result = None
+            for c in _cast_op(operands[0], tt):
+                result = le.value(copy_loc(op, c))
+                operands = [result]
+            return result
+        new = type(op).create(operands=operands, result_types=[tt], properties=dict(op.properties),
+                              attributes=dict(op.attributes))
+        return le.value(new)
+
+
+def _convert_host(host: func.FuncOp) -> func.FuncOp:
+    """Tensor host function -> GM memrefs, destination-passing outputs, one call per kernel."""
+    block = host.body.block
+    results = list(block.last_op.operands)
+    for v in results:
+        if v in block.args or results.count(v) > 1:
+            raise TilingError(f"@{host.sym_name.data}: returning an input, or one value twice, needs a copy "
+                              "kernel, which is not supported; return a computed value")
+    arg_types = [_memref(a.type) for a in block.args] + [_memref(v.type) for v in results]
+    new_block = Block(arg_types=arg_types)
+    n_in = len(block.args)
+    buffer_of: dict[SSAValue, SSAValue] = dict(zip(block.args, new_block.args[:n_in]))
+    for old, a in zip(block.args, new_block.args):
+        a.name_hint = old.name_hint
+    for i, (v, a) in enumerate(zip(results, new_block.args[n_in:])):
+        a.name_hint = f"out{i}"
+        buffer_of[v] = a
+    for op in block.ops:
+        if isinstance(op, func.CallOp):
+            outs = []
+            for r in op.results:
+                if r not in buffer_of:
+                    alloc = memref.AllocOp([], [], _memref(r.type))
+                    new_block.add_op(alloc)
+                    buffer_of[r] = alloc.memref
+                outs.append(buffer_of[r])
+            call = func.CallOp(op.callee, [buffer_of[v] for v in op.arguments] + outs, [])
+            new_block.add_op(copy_loc(op, call))
+        elif not isinstance(op, func.ReturnOp):
+            raise TilingError(f"@{host.sym_name.data}: {op.name} outside a kernel (run asctensor-fuse first)")
+    new_block.add_op(func.ReturnOp())
+    new = func.FuncOp(host.sym_name.data, (arg_types, []), Region(new_block))
+    return new
+
+
+@dataclass(frozen=True)
+class TileElementwisePass(ModulePass):
+    """Tile every ``asctensor`` kernel onto the vector cores and UB; options override the derived plan."""
+
+    name = "tile-elementwise"
+
+    target: str = "ascend910b2"
+    cores: int = 0  # 0: all vector cores of the target
+    tile_size: int = 0  # elements per tile; 0: derived from UB capacity
+    buffers: int = 2
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from pyasc.dialects.target import TARGET_KEY, TargetAttr
+
+        attr = op.attributes.get(TARGET_KEY)
+        spec = attr.spec if isinstance(attr, TargetAttr) else get_target(self.target)
+        for f in list(op.ops):
+            if isinstance(f, func.FuncOp) and asctensor.KERNEL_ATTR in f.attributes:
+                tiler = _KernelTiler(f, self.cores or spec.vector_cores, self.tile_size, self.buffers,
+                                     spec.ub_usable_bytes)
+                new = tiler.run()
+                Rewriter.replace_op(f, new)
+        for f in list(op.ops):
+            if isinstance(f, func.FuncOp) and asctile.KERNEL_ATTR not in f.attributes and not f.is_declaration:
+                Rewriter.replace_op(f, _convert_host(f))

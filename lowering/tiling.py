@@ -1,0 +1,119 @@
+"""The iteration space of an elementwise kernel and the tile plan derived from the target.
+
+The output shape is collapsed to ``outer dims x R x C``: adjacent dims merge when every input
+broadcasts the same way along both, so each input's window is affine in (row, column) inside a
+tile. The tile is ``tr x P`` elements (``P`` = the tile's columns padded to 32 B); its size comes
+from the UB capacity divided by what one element of the tile costs across all live buffers
+(inputs and outputs in ``buffers`` rotating copies, plus the peak number of live temporaries).
+The tile count is rounded to a multiple of the core count so the cores get equal work.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import ceil, prod
+
+MAX_TILE_ROWS = 4095  # DataCopyPad blockCount limit
+
+
+@dataclass(frozen=True)
+class Access:
+    """An input's strides over the collapsed dims (0 where it broadcasts)."""
+
+    strides: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class IterationSpace:
+    dims: tuple[int, ...]  # collapsed output dims, at least one
+    out_strides: tuple[int, ...]
+
+    @property
+    def C(self) -> int:  # noqa: N802
+        return self.dims[-1]
+
+    @property
+    def R(self) -> int:  # noqa: N802
+        return self.dims[-2] if len(self.dims) > 1 else 1
+
+    @property
+    def outer(self) -> tuple[int, ...]:
+        return self.dims[:-2]
+
+
+def _row_major(shape: tuple[int, ...]) -> tuple[int, ...]:
+    strides, acc = [], 1
+    for d in reversed(shape):
+        strides.append(acc)
+        acc *= d
+    return tuple(reversed(strides))
+
+
+def collapse(out_shape: tuple[int, ...], in_shapes: list[tuple[int, ...]]) -> tuple[IterationSpace, list[Access]]:
+    """Collapse the output shape and give every input its strides over the collapsed dims."""
+    rank = len(out_shape)
+    masks = []  # per input: True where it broadcasts along an output dim
+    for s in in_shapes:
+        aligned = (1,) * (rank - len(s)) + tuple(s)
+        masks.append([aligned[j] == 1 and out_shape[j] > 1 for j in range(rank)])
+    keep = [j for j in range(rank) if out_shape[j] > 1]
+    groups: list[list[int]] = []
+    for j in keep:
+        if groups and all(m[groups[-1][-1]] == m[j] for m in masks):
+            groups[-1].append(j)
+        else:
+            groups.append([j])
+    dims = tuple(prod(out_shape[j] for j in g) for g in groups) or (1,)
+    accesses = []
+    for m in masks:
+        own = tuple(1 if m[g[0]] else d for g, d in zip(groups, dims)) or (1,)
+        strides = _row_major(own)
+        accesses.append(Access(tuple(0 if (groups and m[g[0]]) else st for g, st in zip(groups, strides))
+                               if groups else (1,)))
+    return IterationSpace(dims, _row_major(dims)), accesses
+
+
+@dataclass(frozen=True)
+class TilePlan:
+    rows: int  # tr
+    cols: int  # tc (valid columns of a full tile)
+    pitch: int  # P, padded to 32 B
+    row_tiles: int  # tiles per R
+    col_tiles: int  # tiles per C
+    total: int  # tiles in all
+    block_dim: int
+
+
+def _align(n: int, a: int) -> int:
+    return -(-n // a) * a
+
+
+def plan_tiles(space: IterationSpace, elems_budget: int, align: int, cores: int, balance: bool) -> TilePlan:
+    """Tile rows/columns for ``elems_budget`` elements per tile, balanced over ``cores``."""
+    C, R, outer = space.C, space.R, prod(space.outer)
+    Cp = _align(C, align)
+    if Cp <= elems_budget:
+        rows_fit = max(1, min(elems_budget // Cp, MAX_TILE_ROWS, R))
+        k = ceil(R / rows_fit)
+        if balance:
+            if outer * k < cores:
+                k = min(R, ceil(cores / outer))
+            else:
+                k = min(R, ceil(ceil(outer * k / cores) * cores / outer))
+        tr = ceil(R / k)
+        return _plan(tr, C, Cp, ceil(R / tr), 1, outer, cores)
+    budget = max(align, elems_budget // align * align)
+    k = ceil(C / budget)
+    if balance:
+        lines = outer * R
+        if lines * k < cores:
+            k = min(ceil(C / align), ceil(cores / lines))
+        else:
+            k = ceil(ceil(lines * k / cores) * cores / lines)
+    tc = _align(ceil(C / k), align)
+    return _plan(1, tc, tc, R, ceil(C / tc), outer, cores)
+
+
+def _plan(tr, tc, pitch, row_tiles, col_tiles, outer, cores) -> TilePlan:
+    total = outer * row_tiles * col_tiles
+    return TilePlan(tr, tc, pitch, row_tiles, col_tiles, total, max(1, min(cores, total)))

@@ -1,0 +1,104 @@
+"""The simulated memories and the helpers the generated kernel code calls on them.
+
+UB is one preallocated byte array per simulator (cores run one after another, so they can share it);
+``ub_views`` gives the typed views of it. A GM buffer is the flat byte view of the NumPy array passed
+for a kernel argument; ``gm_view`` gives the typed view an ``ascendc.global_tensor`` declares.
+The ``*_msg`` helpers build the detailed error message once a fast inline check has failed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from .dtypes import NUMPY_DTYPES
+
+
+def ub_views(ub: np.ndarray) -> dict[str, np.ndarray]:
+    """``U_<type>``: UB viewed as each element type the simulator knows."""
+    return {f"U_{k}": ub.view(dt) for k, dt in NUMPY_DTYPES.items() if ub.nbytes % dt.itemsize == 0}
+
+
+def gm_view(buf: np.ndarray, dtype: np.dtype, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``GlobalTensor<T>::SetGlobalBuffer(buf, size)``: (typed view, byte view), clipped to the buffer."""
+    es = dtype.itemsize
+    n = min(size, buf.nbytes // es)
+    b = buf[: n * es]
+    return b.view(dtype), b
+
+
+def ub_msg(addrs: tuple[int, ...], nbytes: int, src_bytes: int | None = None, *, ub_bytes: int) -> str:
+    """Why a local operand is invalid (misaligned, negative or past the end of UB); ``src_bytes`` is the
+    extent of the operands after the first when it differs (Cast)."""
+    ubn = ub_bytes
+    for i, a in enumerate(addrs):
+        nb = src_bytes if (src_bytes is not None and i > 0) else nbytes
+        if nb < 0:
+            return f"negative count ({nb} bytes)"
+        if a % 32:
+            return f"local address {a} is not 32 B aligned"
+        if a < 0:
+            return f"local address {a} is negative"
+        if a + nb > ubn:
+            return f"UB overflow: access [{a}, {a + nb}) goes past the {ubn} B of UB"
+    return "invalid local operand"
+
+
+def copy_msg(u: int, nb: int, g: int, n: int, gl: int, ubn: int) -> str:
+    """Why a DataCopy between GM and UB is invalid."""
+    if nb < 0:
+        return f"negative count ({n} elements)"
+    if u % 32 or u < 0 or u + nb > ubn:
+        return ub_msg((u,), nb, ub_bytes=ubn)
+    return (f"out-of-bounds GM access: elements [{g}, {g + n}) of a global tensor of {gl} elements "
+            f"(or of its buffer, if smaller)")
+
+
+def _check_pad(fail, sid, bid, u, span, gstart, gend, glen, ubn, ss, ds):
+    if ss < 0 or ds < 0:
+        fail(sid, bid, f"negative DataCopyPad stride ({ss}, {ds})")
+    if u % 32 or u < 0 or u + span > ubn:
+        fail(sid, bid, ub_msg((u,), span, ub_bytes=ubn))
+    if gstart < 0 or gend > glen:
+        fail(sid, bid, f"out-of-bounds GM access: bytes [{gstart}, {gend}) of a global tensor of {glen} bytes")
+
+
+def make_pad_helpers(ub8: np.ndarray, ubn: int):
+    """``DataCopyPad`` in both directions on the byte view ``ub8`` of UB.
+
+    GM->UB: block i of ``bl`` bytes is read at ``g + i * (bl + src_stride)`` (bytes) and written at
+    ``u + i * (ceil32(bl) + dst_stride * 32)``. UB->GM: read at ``u + i * (ceil32(bl) + src_stride * 32)``,
+    written (valid bytes only) at ``g + i * (bl + dst_stride)``. Returns (UB span, GM bytes).
+    """
+
+    def pad_in(fail, sid, bid, u, g8, g, bc, bl, ss, ds):
+        if bc <= 0 or bl <= 0:
+            return 0, 0
+        blk = (bl + 31) & ~31
+        us, gs = blk + ds * 32, bl + ss
+        span = (bc - 1) * us + blk
+        gend = g + (bc - 1) * gs + bl
+        if u % 32 or u < 0 or u + span > ubn or g < 0 or gend > g8.shape[0] or ss < 0 or ds < 0:
+            _check_pad(fail, sid, bid, u, span, g, gend, g8.shape[0], ubn, ss, ds)
+        if bc == 1:
+            ub8[u:u + bl] = g8[g:g + bl]
+        else:
+            as_strided(ub8[u:], (bc, bl), (us, 1))[...] = as_strided(g8[g:], (bc, bl), (gs, 1))
+        return span, bc * bl
+
+    def pad_out(fail, sid, bid, u, g8, g, bc, bl, ss, ds):
+        if bc <= 0 or bl <= 0:
+            return 0, 0
+        blk = (bl + 31) & ~31
+        us, gs = blk + ss * 32, bl + ds
+        span = (bc - 1) * us + blk
+        gend = g + (bc - 1) * gs + bl
+        if u % 32 or u < 0 or u + span > ubn or g < 0 or gend > g8.shape[0] or ss < 0 or ds < 0:
+            _check_pad(fail, sid, bid, u, span, g, gend, g8.shape[0], ubn, ss, ds)
+        if bc == 1:
+            g8[g:g + bl] = ub8[u:u + bl]
+        else:
+            as_strided(g8[g:], (bc, bl), (gs, 1))[...] = as_strided(ub8[u:], (bc, bl), (us, 1))
+        return span, bc * bl
+
+    return pad_in, pad_out

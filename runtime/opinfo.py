@@ -1,0 +1,48 @@
+"""Static facts about each traced op of a kernel (its pipe, its role in the schedule, its UB accesses).
+
+A trace record is a tuple ``(sid, issue, cost, aux, addr0, nbytes0, addr1, nbytes1, ...)``: ``sid`` indexes
+the kernel's ``OpInfo`` table, ``issue`` is the scalar cycle at which the op was issued, ``cost`` its
+duration, ``aux`` the event key of a sync op or the GM bytes of a copy, then the UB regions the op
+touches; ``OpInfo.writes`` says which of those regions are written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.ir import Operation
+
+WORK, SET, WAIT, BARRIER, BARRIER_ALL = range(5)
+KIND_NAMES = ("work", "set", "wait", "barrier", "barrier_all")
+
+
+@dataclass(eq=False)
+class OpInfo:
+    """One op of a kernel as the simulator sees it; ``pipe`` is None for ops that are not traced."""
+
+    op: Operation
+    kernel: str
+    pipe: int | None = None
+    kind: int = WORK
+    writes: tuple[bool, ...] = ()
+    gm: bool = False
+    label: str = ""
+    _text: str | None = field(default=None, repr=False)
+
+    @property
+    def name(self) -> str:
+        return self.op.name
+
+    @property
+    def text(self) -> str:
+        """The op as printed IR (one line), used in messages."""
+        if self._text is None:
+            try:
+                t = str(self.op).strip().splitlines()[0]
+            except Exception:  # pragma: no cover - printing must never mask the real error
+                t = self.op.name
+            self._text = t
+        return self._text
+
+    def describe(self) -> str:
+        return f"`{self.text}` in kernel @{self.kernel}"

@@ -1,0 +1,69 @@
+"""What a simulation run reports: time, cycles, pipe utilisation, per-launch detail and findings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .costs import PIPE_NAMES
+from .errors import Finding
+from .schedule import CoreTiming
+
+
+@dataclass
+class LaunchReport:
+    """One ``ascendc.launch``: the kernel's cycles (slowest core, or the HBM bound) and per-core detail."""
+
+    kernel: str
+    block_dim: int
+    cycles: float
+    seconds: float
+    core_cycles: list[float]
+    core_busy: list[dict[str, float]]
+    gm_bytes: int
+    hbm_bound_cycles: float
+    timings: list[CoreTiming] = field(default_factory=list, repr=False)
+
+    @property
+    def bound(self) -> str:
+        """``"hbm"`` when the GM traffic bound decides the kernel time, else ``"core"``."""
+        return "hbm" if self.hbm_bound_cycles >= max(self.core_cycles, default=0.0) else "core"
+
+    def timeline(self, core: int) -> dict[str, list[tuple[float, float, str]]]:
+        """Per pipe of ``core``, the (start, end, op) of every op (for profilers)."""
+        return self.timings[core].timeline()
+
+
+@dataclass
+class Report:
+    """The result of ``Simulator.run``.
+
+    ``cycles`` is the total over launches including each launch's overhead (converted to cycles at the
+    target clock); ``pipe_busy`` sums busy cycles per pipe over all cores and launches.
+    """
+
+    target: str
+    clock_hz: float
+    seconds: float = 0.0
+    cycles: float = 0.0
+    pipe_busy: dict[str, float] = field(default_factory=dict)
+    launches: list[LaunchReport] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    def findings_of(self, kind: str) -> list[Finding]:
+        return [f for f in self.findings if f.kind == kind]
+
+    def __str__(self) -> str:
+        lines = [f"simulated on {self.target}: {self.seconds * 1e6:.2f} us, {self.cycles:,.0f} cycles "
+                 f"(including launch overhead), {len(self.launches)} launch(es)"]
+        for lr in self.launches:
+            lines.append(f"  @{lr.kernel}<<<{lr.block_dim}>>>: {lr.cycles:,.0f} cycles ({lr.bound}-bound), "
+                         f"{lr.seconds * 1e6:.2f} us, GM traffic {lr.gm_bytes:,} B")
+        if self.pipe_busy:
+            busy = ", ".join(f"{p} {self.pipe_busy[p]:,.0f}" for p in PIPE_NAMES if self.pipe_busy.get(p))
+            lines.append(f"  pipe busy cycles (all cores): {busy}")
+        if self.findings:
+            lines.append(f"  {len(self.findings)} finding(s):")
+            lines += ["    " + str(f).replace("\n", "\n    ") for f in self.findings]
+        else:
+            lines.append("  no findings")
+        return "\n".join(lines)
