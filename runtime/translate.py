@@ -17,12 +17,10 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType
 from xdsl.ir import Block, Operation, SSAValue
 
-from pyasc.dialects import ascendc as asc
 from pyasc.dialects.target import TargetSpec
 
 from . import kernel_ops
