@@ -1,5 +1,6 @@
 """``asctensor-decompose``: composites to the primitives the vector unit has.
 
+Splat ``arith.constant``s become ``asctensor.full`` (a scalar, never a GM buffer).
 sigmoid, tanh, gelu (erf and tanh forms), erf, relu and pow become ``arith``/``math`` ops the
 vector unit executes directly (Add, Mul, Div, Exp, Ln, Abs, Sqrt, Max...). Composites on
 float16/bfloat16 are computed in float32 and rounded once at the end (as Ascend C's
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import Float32Type, ModuleOp, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float32Type, ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -153,6 +154,13 @@ def _decompose(op: Operation) -> SSAValue | None:
     if len(op.results) != 1 or not isinstance(op.results[0].type, TensorType):
         return None
     b = TensorBuilder(op)
+    if isinstance(op, arith.ConstantOp):
+        if not isinstance(op.value, DenseIntOrFPElementsAttr) or len(op.value) == 0:
+            return None
+        values = op.value.get_values()
+        if any(v != values[0] for v in values[1:]):
+            return None  # a constant with distinct elements stays a constant
+        return b.full(values[0], op.result)
     if isinstance(op, asctensor.ReluOp):
         if str(op.result.type.element_type) == "i32":
             return b.e.value(arith.MaxSIOp(op.input, b.full(0, op.input)))
