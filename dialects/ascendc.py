@@ -781,7 +781,8 @@ class DuplicateOp(IRDLOperation):
         super().__init__(operands=[dst, scalar, count])
 
     def verify_(self) -> None:
-        _check_vector_dtype(self.name, self.dst.type)
+        # a fill moves bit patterns: the A2 table lists bfloat16_t next to the 16/32-bit types
+        _check_vector_dtype(self.name, self.dst.type, _VECTOR_DTYPES + ("bf16",))
         if self.scalar.type != self.dst.type.element_type:
             raise VerifyException(f"ascendc.duplicate scalar type {self.scalar.type} does not match "
                                   f"the tensor element type {self.dst.type.element_type}")

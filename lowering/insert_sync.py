@@ -77,11 +77,22 @@ class _Access:
 
 
 @dataclass
+class _Edge:
+    """A set_flag after op ``set_at`` on ``src`` and a wait_flag before op ``wait_at`` on ``dst``;
+    ``carried``: the wait is in a later iteration (primed before the loop, drained after it)."""
+
+    src: Pipe
+    dst: Pipe
+    set_at: int
+    wait_at: int
+    carried: bool
+    channel: int = 0
+
+
+@dataclass
 class _Plan:
-    after: dict[int, list] = field(default_factory=dict)  # op index -> sets to place after it
-    before: dict[int, list] = field(default_factory=dict)  # op index -> waits/barriers before it
-    edges: list = field(default_factory=list)  # (set_pos, wait_pos, src, dst, carried)
-    barriers: list = field(default_factory=list)  # (pos, pipe)
+    edges: list[_Edge] = field(default_factory=list)
+    barriers: list[tuple[int, Pipe]] = field(default_factory=list)  # (before op index, pipe)
 
 
 def _dependencies(d: _Access, c: _Access) -> tuple[bool, bool, bool]:
@@ -97,23 +108,27 @@ def plan_sync(ops: list[_Access], flags: bool, slots: int) -> _Plan:
     plan = _Plan()
     n = len(ops)
 
-    def covered_flag(src, dst, set_after: int, wait_before: int, carried: bool) -> bool:
-        for s, w, p, q, car in plan.edges:
-            if (p, q) != (src, dst) or s < set_after:
-                continue
-            if not car and (carried or w <= wait_before):  # a wait in iteration i orders all later q work
-                return True
-            if car and carried and w <= wait_before:
-                return True
-        return False
+    def place_flag(src: Pipe, dst: Pipe, d: int, c: int, carried: bool) -> None:
+        """Order op ``d`` on ``src`` before op ``c`` on ``dst`` (``c`` in a later iteration if carried)."""
+        same = [e for e in plan.edges if (e.src, e.dst) == (src, dst) and not e.carried]
+        if any(e.set_at >= d and (carried or e.wait_at <= c) for e in same):
+            return  # a wait in iteration i also orders everything later on ``dst``
+        if carried:
+            for e in plan.edges:
+                if (e.src, e.dst) == (src, dst) and e.carried:  # one carried flag per pipe pair
+                    e.set_at, e.wait_at = max(e.set_at, d), min(e.wait_at, c)
+                    return
+            plan.edges.append(_Edge(src, dst, d, c, True))
+            return
+        for e in same:  # move an earlier flag's set down to ``d`` if it still precedes its wait
+            if e.wait_at <= c and d < e.wait_at:
+                e.set_at = max(e.set_at, d)
+                return
+        plan.edges.append(_Edge(src, dst, d, c, False, channel=len(same)))
 
     def covered_barrier(pipe, d: int, c: int, carried: bool) -> bool:
         for pos, p in plan.barriers:
-            if p != pipe:
-                continue
-            if not carried and d < pos <= c:
-                return True
-            if carried and (pos > d or pos <= c):
+            if p == pipe and ((d < pos <= c) if not carried else (pos > d or pos <= c)):
                 return True
         return False
 
@@ -121,8 +136,8 @@ def plan_sync(ops: list[_Access], flags: bool, slots: int) -> _Plan:
         """Every iteration, ``pipe`` waits for another pipe that waited for ``pipe``: a slot reused
         ``slots >= 2`` iterations later is then ordered after its previous use. (With queues,
         AllocTensor waiting for FreeTensor is that round trip.)"""
-        return any(p == pipe and any(p2 == q and q2 == pipe and s2 >= w for s2, _, p2, q2, _ in plan.edges)
-                   for _, w, p, q, _ in plan.edges)
+        return any(e.src == pipe and any(f.src == e.dst and f.dst == pipe and f.set_at >= e.wait_at
+                                         for f in plan.edges) for e in plan.edges)
 
     def visit(carried: bool, cross: bool) -> None:
         for ci, c in enumerate(ops):
@@ -138,13 +153,10 @@ def plan_sync(ops: list[_Access], flags: bool, slots: int) -> _Plan:
                     if carried and slotted and slots > 1 and (not flags or round_trip(c.pipe)):
                         continue
                     plan.barriers.append((ci, c.pipe))
-                    plan.before.setdefault(ci, []).append(("barrier", c.pipe))
-                elif flags and not covered_flag(d.pipe, c.pipe, di, ci, carried):
+                elif flags:
                     need[d.pipe] = max(need.get(d.pipe, -1), di)
             for p, di in need.items():
-                plan.edges.append((di, ci, p, c.pipe, carried))
-                plan.after.setdefault(di, []).append(("set", p, c.pipe, carried))
-                plan.before.setdefault(ci, []).insert(0, ("wait", p, c.pipe, carried))
+                place_flag(p, c.pipe, di, ci, carried)
 
     for carried in (False, True):
         visit(carried, cross=True)
@@ -170,21 +182,21 @@ class _KernelSync:
             if acc is not None:
                 ops.append(_Access(op, op.PIPE, [_region(v) for v in acc[0]], [_region(v) for v in acc[1]]))
         plan = plan_sync(ops, self.flags, self.slots)
-        channels: dict[tuple, int] = {}  # (src, dst, carried) -> id base
-        for _, _, p, q, carried in plan.edges:
-            key = (p, q, carried)
-            if key not in channels:
-                base = sum(1 for k in channels if k[:2] == (p, q)) * self.slots
+        bases: dict[tuple, int] = {}  # (src, dst, carried, channel) -> first event id
+        for e in plan.edges:
+            key = (e.src, e.dst, e.carried, e.channel)
+            if key not in bases:
+                base = sum(1 for k in bases if k[:2] == (e.src, e.dst)) * self.slots
                 if base + self.slots > self.usable_ids:
                     raise SyncError(f"kernel @{self.kernel.sym_name.data} needs more than {self.usable_ids} event "
-                                    f"ids on {p.value}->{q.value}; use fewer buffers")
-                channels[key] = base
+                                    f"ids on {e.src.value}->{e.dst.value}; use fewer buffers")
+                bases[key] = base
 
         head = OpEmitter(InsertPoint.at_start(body))
-        ids: dict[int, SSAValue] = {}
+        ids: dict = {}
 
-        def event_id(e: OpEmitter, key) -> SSAValue:
-            base = channels[key]
+        def event_id(e: _Edge) -> SSAValue:
+            base = bases[(e.src, e.dst, e.carried, e.channel)]
             if base not in ids:
                 if "slot" not in ids:
                     ids["slot"] = head.remui(body.args[0], self.slots)
@@ -192,30 +204,29 @@ class _KernelSync:
             return ids[base]
 
         for i, acc in enumerate(ops):
-            e = OpEmitter(InsertPoint.before(acc.op))
-            for item in plan.before.get(i, []):
-                if item[0] == "barrier":
-                    e.add(ascbuf.BarrierOp(item[1]))
-                else:
-                    _, p, q, carried = item
-                    e.add(ascbuf.WaitFlagOp(p, q, event_id(e, (p, q, carried))))
-            e = OpEmitter(InsertPoint.after(acc.op))
-            for _, p, q, carried in plan.after.get(i, []):
-                e.add(ascbuf.SetFlagOp(p, q, event_id(e, (p, q, carried))))
+            before = OpEmitter(InsertPoint.before(acc.op))
+            for e in plan.edges:
+                if e.wait_at == i:
+                    before.add(ascbuf.WaitFlagOp(e.src, e.dst, event_id(e)))
+            for pos, pipe in plan.barriers:
+                if pos == i:
+                    before.add(ascbuf.BarrierOp(pipe))
+            after = OpEmitter(InsertPoint.after(acc.op))
+            for e in plan.edges:
+                if e.set_at == i:
+                    after.add(ascbuf.SetFlagOp(e.src, e.dst, event_id(e)))
 
         pre = OpEmitter(InsertPoint.before(loop))
         post = OpEmitter(InsertPoint.after(loop))
-        for (p, q, carried), base in channels.items():
-            if not carried:
-                continue
+        carried = [e for e in plan.edges if e.carried]
+        for e in carried:
+            base = bases[(e.src, e.dst, True, e.channel)]
             for s in range(self.slots):
-                pre.add(ascbuf.SetFlagOp(p, q, pre.index(base + s)))
-        drains = []
-        for (p, q, carried), base in channels.items():
-            if carried:
-                drains += [ascbuf.WaitFlagOp(p, q, post.index(base + s)) for s in range(self.slots)]
-        for w in drains:
-            post.add(w)
+                pre.add(ascbuf.SetFlagOp(e.src, e.dst, pre.index(base + s)))
+        for e in carried:
+            base = bases[(e.src, e.dst, True, e.channel)]
+            for s in range(self.slots):
+                post.add(ascbuf.WaitFlagOp(e.src, e.dst, post.index(base + s)))
 
 
 @dataclass(frozen=True)

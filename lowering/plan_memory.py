@@ -1,7 +1,8 @@
 """``plan-memory``: give every UB buffer a byte offset, sharing memory between temporaries.
 
-Buffers with rotating slots (loaded and stored tiles) and buffers used outside the tile loop
-live for the whole kernel. A one-slot temporary lives from its first to its last access in the
+Buffers with rotating slots, buffers filled from or drained to GM (loaded and stored tiles:
+queues of their own in the TPipe style) and buffers used outside the tile loop live for the
+whole kernel. A one-slot temporary lives from its first to its last access in the
 loop body; temporaries whose lives do not overlap share memory (first fit over equal-size
 slots of the widest temporary, so the plan never fragments). A plan that does not fit the
 target's usable UB is a compile-time error naming the kernel and the sizes.
@@ -38,6 +39,7 @@ def plan_kernel(kernel: func.FuncOp, capacity: int) -> int:
     loop = next((op for op in kernel.body.block.ops if isinstance(op, scf.ForOp)), None)
     first: dict[ascbuf.AllocOp, int] = {}
     last: dict[ascbuf.AllocOp, int] = {}
+    staged: set[ascbuf.AllocOp] = set()  # filled from or drained to GM: a queue's own memory
     if loop is not None:
         for i, op in enumerate(loop.body.block.walk()):
             for v in op.operands:
@@ -45,7 +47,9 @@ def plan_kernel(kernel: func.FuncOp, capacity: int) -> int:
                 if a is not None:
                     first.setdefault(a, i)
                     last[a] = i
-    whole = [a for a in allocs if a.slots.value.data > 1 or a not in first]
+                    if isinstance(op, ascbuf.CopyInOp | ascbuf.CopyOutOp):
+                        staged.add(a)
+    whole = [a for a in allocs if a.slots.value.data > 1 or a not in first or a in staged]
     temps = [a for a in allocs if a not in whole]
     offset = 0
     for a in whole:

@@ -26,6 +26,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from pyasc.dialects import asctensor, asctile
+from pyasc.dialects.ascendc import CAST_PAIRS
 from pyasc.dialects.target import get_target
 from pyasc.dialects.types import element_bytes, is_float
 
@@ -42,20 +43,20 @@ def _memref(t: TensorType) -> MemRefType:
 
 
 def _cast_op(src: SSAValue, dst_tile: TensorType) -> list[Operation]:
-    """The arith casts from ``src``'s element type to ``dst_tile``'s."""
+    """The arith casts from ``src``'s element type to ``dst_tile``'s; pairs the vector unit cannot
+    convert directly (e.g. i32 -> bf16) go through float32."""
     s, d = str(src.type.element_type), str(dst_tile.element_type)
+    if (s, d) not in CAST_PAIRS:
+        if "f32" in (s, d):
+            raise TilingError(f"asctensor.cast from {s} to {d} is not supported")
+        mid = TensorType(_f32(), dst_tile.get_shape())
+        first = _cast_op(src, mid)
+        return first + _cast_op(first[-1].results[0], dst_tile)
     if is_float(src.type.element_type) and is_float(dst_tile.element_type):
-        if s == "f32":
-            return [arith.TruncFOp(src, dst_tile)]
-        if d == "f32":
-            return [arith.ExtFOp(src, dst_tile)]
-        mid = arith.ExtFOp(src, TensorType(_f32(), dst_tile.get_shape()))
-        return [mid, arith.TruncFOp(mid.result, dst_tile)]
+        return [arith.TruncFOp(src, dst_tile) if s == "f32" else arith.ExtFOp(src, dst_tile)]
     if is_float(dst_tile.element_type):
         return [arith.SIToFPOp(src, dst_tile)]
-    if is_float(src.type.element_type):
-        return [arith.FPToSIOp(src, dst_tile)]
-    raise TilingError(f"asctensor.cast from {s} to {d} is not supported")
+    return [arith.FPToSIOp(src, dst_tile)]
 
 
 def _f32():

@@ -1,0 +1,80 @@
+// RUN: pyasc-opt %s -p bufferize | filecheck %s
+
+// splat operands become the scalar of Adds/Muls/Maxs; max with 0 is Relu; s - x is
+// Muls(-1) then Adds(s); x - c is Adds(-c); x / s has no scalar form and duplicates s;
+// loaded and stored tiles get `buffers` slots, temporaries one
+
+func.func @k(%x: memref<1024xf32>, %out0: memref<1024xf32>) attributes {asctile.kernel, asctile.block_dim = 1 : i64, asctile.buffers = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 1024 : index
+  scf.for %i = %c0 to %c1 step %c1 {
+    %t = asctile.load %x[%c0] rows %c1 cols %n strides(0, 1) dense : memref<1024xf32> -> tensor<1x1024xf32>
+    %s2 = arith.constant 2.0 : f32
+    %sp2 = asctile.splat %s2 : f32 -> tensor<1x1024xf32>
+    %z = arith.constant 0.0 : f32
+    %spz = asctile.splat %z : f32 -> tensor<1x1024xf32>
+    %a = arith.addf %t, %sp2 : tensor<1x1024xf32>
+    %m = arith.mulf %sp2, %a : tensor<1x1024xf32>
+    %mx = arith.maximumf %m, %sp2 : tensor<1x1024xf32>
+    %r = arith.maximumf %mx, %spz : tensor<1x1024xf32>
+    %sx = arith.subf %sp2, %r : tensor<1x1024xf32>
+    %xs = arith.subf %sx, %sp2 : tensor<1x1024xf32>
+    %d = arith.divf %xs, %sp2 : tensor<1x1024xf32>
+    %e = math.exp %d : tensor<1x1024xf32>
+    %ng = arith.negf %e : tensor<1x1024xf32>
+    %h = arith.truncf %ng : tensor<1x1024xf32> to tensor<1x1024xf16>
+    %w = arith.extf %h : tensor<1x1024xf16> to tensor<1x1024xf32>
+    %fv = arith.addf %w, %w : tensor<1x1024xf32>
+    %sum = arith.addf %fv, %t : tensor<1x1024xf32>
+    asctile.store %sum, %out0[%c0] rows %c1 cols %n stride 1024 dense : tensor<1x1024xf32>, memref<1024xf32>
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @k(
+// CHECK-NEXT:    %[[T:.*]] = ascbuf.alloc slots 2 : memref<1x1024xf32, #ascbuf.space<ub>>
+// CHECK-NEXT:    %[[A:.*]] = ascbuf.alloc slots 1 : memref<1x1024xf32, #ascbuf.space<ub>>
+// CHECK-NEXT:    %[[N:.*]] = arith.constant 1024 : index
+// CHECK-NEXT:    %[[M:.*]] = ascbuf.alloc slots 1 : memref<1x1024xf32, #ascbuf.space<ub>>
+// CHECK-NEXT:    %[[MX:.*]] = ascbuf.alloc slots 1
+// CHECK-NEXT:    %[[R:.*]] = ascbuf.alloc slots 1
+// CHECK-NEXT:    %[[SX:.*]] = ascbuf.alloc slots 1
+// CHECK-NEXT:    %[[XS:.*]] = ascbuf.alloc slots 1
+// CHECK-NEXT:    %[[D:.*]] = ascbuf.alloc slots 1
+// CHECK-NEXT:    %[[SP:.*]] = ascbuf.alloc slots 1
+// CHECK-NEXT:    %[[E:.*]] = ascbuf.alloc slots 1
+// CHECK-NEXT:    %[[NG:.*]] = ascbuf.alloc slots 1 : memref<1x1024xf32, #ascbuf.space<ub>>
+// CHECK-NEXT:    %[[H:.*]] = ascbuf.alloc slots 1 : memref<1x1024xf16, #ascbuf.space<ub>>
+// CHECK-NEXT:    %[[W:.*]] = ascbuf.alloc slots 1 : memref<1x1024xf32, #ascbuf.space<ub>>
+// CHECK-NEXT:    %[[FV:.*]] = ascbuf.alloc slots 1
+// CHECK-NEXT:    %[[SUM:.*]] = ascbuf.alloc slots 2 : memref<1x1024xf32, #ascbuf.space<ub>>
+// CHECK-NOT:     offset
+// CHECK:         scf.for %i =
+// CHECK-NEXT:      %[[TS:.*]] = ascbuf.slot %[[T]][%i] : memref<1x1024xf32, #ascbuf.space<ub>>
+// CHECK-NEXT:      ascbuf.copy_in %x[%c0], %[[TS]] rows %c1 cols %n strides(0, 1) dense : memref<1024xf32>, memref<1x1024xf32, #ascbuf.space<ub>>
+// CHECK-NEXT:      %s2 = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:      %z = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      ascbuf.vscalar adds %[[A]], %[[TS]], %s2, %[[N]] : memref<1x1024xf32, #ascbuf.space<ub>>, f32
+// CHECK-NEXT:      ascbuf.vscalar muls %[[M]], %[[A]], %s2, %[[N]]
+// CHECK-NEXT:      ascbuf.vscalar maxs %[[MX]], %[[M]], %s2, %[[N]]
+// CHECK-NEXT:      ascbuf.vunary relu %[[R]], %[[MX]], %[[N]] : memref<1x1024xf32, #ascbuf.space<ub>>
+// CHECK-NEXT:      %[[M1:.*]] = arith.constant -1.000000e+00 : f32
+// CHECK-NEXT:      ascbuf.vscalar muls %[[SX]], %[[R]], %[[M1]], %[[N]]
+// CHECK-NEXT:      ascbuf.vscalar adds %[[SX]], %[[SX]], %s2, %[[N]]
+// CHECK-NEXT:      %[[M2:.*]] = arith.constant -2.000000e+00 : f32
+// CHECK-NEXT:      ascbuf.vscalar adds %[[XS]], %[[SX]], %[[M2]], %[[N]]
+// CHECK-NEXT:      ascbuf.vdup %[[SP]], %s2, %[[N]] : memref<1x1024xf32, #ascbuf.space<ub>>, f32
+// CHECK-NEXT:      ascbuf.vbinary div %[[D]], %[[XS]], %[[SP]], %[[N]]
+// CHECK-NEXT:      ascbuf.vunary exp %[[E]], %[[D]], %[[N]]
+// CHECK-NEXT:      %[[M3:.*]] = arith.constant -1.000000e+00 : f32
+// CHECK-NEXT:      ascbuf.vscalar muls %[[NG]], %[[E]], %[[M3]], %[[N]]
+// CHECK-NEXT:      ascbuf.vcast %[[H]], %[[NG]], CAST_NONE, %[[N]] : memref<1x1024xf16, #ascbuf.space<ub>>, memref<1x1024xf32, #ascbuf.space<ub>>
+// CHECK-NEXT:      ascbuf.vcast %[[W]], %[[H]], CAST_NONE, %[[N]] : memref<1x1024xf32, #ascbuf.space<ub>>, memref<1x1024xf16, #ascbuf.space<ub>>
+// CHECK-NEXT:      ascbuf.vbinary add %[[FV]], %[[W]], %[[W]], %[[N]]
+// CHECK-NEXT:      %[[SS:.*]] = ascbuf.slot %[[SUM]][%i]
+// CHECK-NEXT:      ascbuf.vbinary add %[[SS]], %[[FV]], %[[TS]], %[[N]]
+// CHECK-NEXT:      ascbuf.copy_out %[[SS]], %out0[%c0] rows %c1 cols %n stride 1024 dense : memref<1x1024xf32, #ascbuf.space<ub>>, memref<1024xf32>
+// CHECK-NEXT:    }
+// CHECK-NOT:   asctile.
+// CHECK-NOT:   tensor<
