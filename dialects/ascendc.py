@@ -13,14 +13,11 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
-    ArrayAttr,
     IndexType,
     IntAttr,
     IntegerAttr,
-    StringAttr,
     SymbolRefAttr,
     I64,
-    i64,
 )
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute, TypeAttribute

@@ -24,7 +24,6 @@ import inspect
 from dataclasses import dataclass
 
 import numpy as np
-from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from pyasc.lowering.pipeline import LEVELS, CompileOptions

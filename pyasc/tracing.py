@@ -29,12 +29,6 @@ from .errors import PyascError, user_location
 
 LOC_KEY = "asc.loc"
 
-# xDSL 0.75 stores a dense splat fully materialised (``from_list`` repeats the packed bytes, and
-# printing unpacks every element to test ``is_splat``: ~0.9 s for 4M f16 elements). pyasc stores
-# splats as a single element, which xDSL prints, verifies and reads (``get_values()[0]``,
-# ``is_splat()``) correctly and in O(1). Set to False to build the materialised form instead.
-COMPACT_SPLATS = True
-
 _TRACES: list[Trace] = []
 
 
@@ -55,21 +49,14 @@ def scalar_bytes(value, dtype: DType) -> bytes:
             .astype(dtype.np_dtype).astype(dtype.np_dtype.newbyteorder("<")).tobytes()
 
 
-def splat_attr(value, dtype: DType, shape) -> DenseIntOrFPElementsAttr:
-    """``dense<value> : tensor<shape x dtype>`` without materialising every element."""
-    data = scalar_bytes(value, dtype)
-    if not COMPACT_SPLATS:
-        data *= int(np.prod(shape, dtype=np.int64))
-    return DenseIntOrFPElementsAttr(dtype.tensor_type(shape), BytesAttr(data))
+def scalar_value(value, dtype: DType) -> float | int:
+    """``value`` rounded to ``dtype``, as a Python number."""
+    return np.frombuffer(scalar_bytes(value, dtype), dtype=dtype.np_dtype.newbyteorder("<"))[0].item()
 
 
 def dense_attr(array: np.ndarray, dtype: DType) -> DenseIntOrFPElementsAttr:
-    """A dense constant holding ``array`` (a splat when all elements are equal)."""
+    """A dense constant holding ``array``."""
     a = np.ascontiguousarray(array, dtype=dtype.np_dtype)
-    bits = a.reshape(-1).view(f"u{dtype.itemsize}")  # compare bit patterns: NaN-safe
-    if bits.size and (bits == bits[0]).all():
-        return DenseIntOrFPElementsAttr(dtype.tensor_type(a.shape), BytesAttr(a.reshape(-1)[:1].tobytes())) \
-            if COMPACT_SPLATS else DenseIntOrFPElementsAttr(dtype.tensor_type(a.shape), BytesAttr(a.tobytes()))
     return DenseIntOrFPElementsAttr(dtype.tensor_type(a.shape),
                                     BytesAttr(a.astype(a.dtype.newbyteorder("<")).tobytes()))
 
@@ -125,14 +112,20 @@ class Trace:
         return op
 
     def splat(self, value, dtype: DType, shape) -> SSAValue:
-        """A splat constant ``dense<value> : tensor<shape x dtype>``."""
-        return self.emit(arith.ConstantOp(splat_attr(value, dtype, tuple(shape)))).results[0]
+        """A tensor of ``shape`` filled with ``value`` (``asctensor.full``: a scalar, never materialised)."""
+        return self.emit(asctensor.FullOp(scalar_value(value, dtype), dtype.tensor_type(tuple(shape)))).results[0]
 
     def constant(self, array: np.ndarray, dtype: DType) -> SSAValue:
         """A dense constant for a concrete tensor used inside the traced function."""
         key = (id(array), dtype.name)
         if key not in self._consts:
-            self._consts[key] = (array, self.emit(arith.ConstantOp(dense_attr(array, dtype))).results[0])
+            a = np.ascontiguousarray(array, dtype=dtype.np_dtype)
+            bits = a.reshape(-1).view(f"u{dtype.itemsize}")  # compare bit patterns: NaN-safe
+            if bits.size and (bits == bits[0]).all():
+                value = self.splat(a.reshape(-1)[0].item(), dtype, a.shape)
+            else:
+                value = self.emit(arith.ConstantOp(dense_attr(a, dtype))).results[0]
+            self._consts[key] = (array, value)
         return self._consts[key][1]
 
     def cast(self, value: SSAValue, dtype: DType) -> SSAValue:
