@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -87,6 +87,24 @@ def _outline(module: ModuleOp, host: func.FuncOp, group: list[Operation], index:
         Rewriter.erase_op(op)
 
 
+def _copy_returned_inputs(host: func.FuncOp) -> None:
+    """A result that is an argument, or returned twice, gets its own copy (``x * 1``, exact), so
+    every output is written by a kernel."""
+    ret = host.body.block.last_op
+    seen: set[SSAValue] = set()
+    for i, v in enumerate(list(ret.operands)):
+        if v in host.body.block.args or v in seen or isinstance(v.owner, asctensor.FullOp):
+            et = v.type.element_type
+            one = asctensor.FullOp(1 if str(et) in asctensor.INT_TYPES else 1.0, v.type)
+            mul = arith.MuliOp(v, one.result) if str(et) in asctensor.INT_TYPES else arith.MulfOp(v, one.result)
+            for op in (one, mul):
+                copy_loc(ret, op)
+                Rewriter.insert_op(op, InsertPoint.before(ret))
+            ret.operands[i] = mul.result
+            v = mul.result
+        seen.add(v)
+
+
 @dataclass(frozen=True)
 class AscTensorFusePass(ModulePass):
     """Outline each run of same-shape elementwise ops into one kernel function."""
@@ -95,6 +113,7 @@ class AscTensorFusePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for host in host_functions(op):
+            _copy_returned_inputs(host)
             for i, group in enumerate(_groups(list(host.body.block.ops))):
                 _outline(op, host, group, i)
             for inner in list(host.body.block.ops):

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pyasc.dialects import ascbuf, asctile
+from pyasc.dialects.target import Pipe, module_target
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ModuleOp
@@ -27,14 +29,12 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
-from pyasc.dialects import ascbuf, asctile
-from pyasc.dialects.target import Pipe, module_target
-
 from .emitter import OpEmitter
+from .errors import CompileError
 from .plan_memory import buffer_of
 
 
-class SyncError(ValueError):
+class SyncError(CompileError):
     """A kernel needs more event ids than the target provides."""
 
 

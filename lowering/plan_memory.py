@@ -12,16 +12,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pyasc.dialects import ascbuf, asctile
+from pyasc.dialects.target import module_target
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.passes import ModulePass
 
-from pyasc.dialects import ascbuf, asctile
-from pyasc.dialects.target import module_target
+from .errors import CompileError
 
 
-class MemoryPlanError(ValueError):
+class MemoryPlanError(CompileError):
     """The buffers of a kernel do not fit in UB."""
 
 

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pyasc.dialects import asctensor, asctile
+from pyasc.dialects.ascendc import CAST_PAIRS
+from pyasc.dialects.target import get_target
+from pyasc.dialects.types import element_bytes, is_float
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import (
@@ -25,16 +29,12 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from pyasc.dialects import asctensor, asctile
-from pyasc.dialects.ascendc import CAST_PAIRS
-from pyasc.dialects.target import get_target
-from pyasc.dialects.types import element_bytes, is_float
-
 from .emitter import OpEmitter, copy_loc
+from .errors import CompileError
 from .tiling import collapse, plan_tiles
 
 
-class TilingError(ValueError):
+class TilingError(CompileError):
     """A kernel that cannot be tiled as asked (named with its kernel and reason)."""
 
 

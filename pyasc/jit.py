@@ -206,9 +206,16 @@ class Lowered:
         if level not in LEVELS:
             raise PyascError("lower", f"unknown level '{level}'; levels: {TRACED_LEVEL}, {', '.join(LEVELS)}")
         if level not in self._levels:
+            from pyasc.lowering.errors import CompileError
             from pyasc.lowering.pipeline import lower
 
-            self._levels[level] = lower(self.traced, level, self.options)
+            try:
+                self._levels[level] = lower(self.traced, level, self.options)
+            except CompileError as err:
+                raise PyascError("jit", f"cannot compile '{self.name}' for inputs "
+                                 f"{', '.join(str(s) for s in self.inputs)}: {err}",
+                                 shapes=[s.shape for s in self.inputs],
+                                 dtypes=[s.dtype for s in self.inputs]) from None
         return self._levels[level]
 
     def as_text(self, level: str = "asctensor") -> str:

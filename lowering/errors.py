@@ -1,0 +1,5 @@
+"""The error every pass raises for a program it cannot compile (a user-facing condition)."""
+
+
+class CompileError(ValueError):
+    """A program the compiler cannot handle as asked: the message names the kernel and the reason."""
