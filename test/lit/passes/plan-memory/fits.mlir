@@ -9,6 +9,6 @@ func.func @f(%x: tensor<1000000xf32>) -> tensor<1000000xf32> {
 }
 
 // CHECK:      %x_buf = ascbuf.alloc slots 2 offset 0 : memref<1x8936xf32, #ascbuf.space<ub>>
-// CHECK-NEXT: %tmp_buf = ascbuf.alloc slots 1 offset 142976 : memref<1x8936xf32, #ascbuf.space<ub>>
-// CHECK-NEXT: %out_buf = ascbuf.alloc slots 2 offset 71488 : memref<1x8936xf32, #ascbuf.space<ub>>
+// CHECK:      %tmp_buf = ascbuf.alloc slots 1 offset 142976 : memref<1x8936xf32, #ascbuf.space<ub>>
+// CHECK:      %out_buf = ascbuf.alloc slots 2 offset 71488 : memref<1x8936xf32, #ascbuf.space<ub>>
 // CHECK-NOT:  pyasc-opt: error
