@@ -1,0 +1,249 @@
+"""The ``ascendc`` dialect, part 2: vector compute on PIPE_V, count form ``Op(dst, src..., count)``."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import IndexType
+from xdsl.irdl import AnyAttr, IRDLOperation, VarConstraint, base, irdl_op_definition, operand_def, prop_def
+from xdsl.utils.exceptions import VerifyException
+
+from .base import LocalTensorType, RoundMode, RoundModeAttr
+
+
+# vector compute (PIPE_V), count form: ``Op(dst, src..., count)``
+
+_VECTOR_DTYPES = ("f16", "f32", "i32", "i16")
+
+
+def _check_vector_dtype(op: str, t: LocalTensorType, allowed=_VECTOR_DTYPES) -> None:
+    et = str(t.element_type)
+    if et not in allowed:
+        raise VerifyException(f"{op} does not support element type {et} (supported: {', '.join(allowed)})")
+
+
+class VectorBinaryOp(IRDLOperation):
+    """Base of ``Op(dst, src0, src1, count)``."""
+
+    T: ClassVar = VarConstraint("T", base(LocalTensorType))
+    dst = operand_def(T)
+    src0 = operand_def(T)
+    src1 = operand_def(T)
+    count = operand_def(IndexType)
+    assembly_format = "$dst `,` $src0 `,` $src1 `,` $count attr-dict `:` type($dst)"
+    DTYPES: ClassVar[tuple[str, ...]] = _VECTOR_DTYPES
+
+    def __init__(self, dst, src0, src1, count):
+        super().__init__(operands=[dst, src0, src1, count])
+
+    def verify_(self) -> None:
+        _check_vector_dtype(self.name, self.dst.type, self.DTYPES)
+
+
+@irdl_op_definition
+class AddOp(VectorBinaryOp):
+    """``Add(dst, src0, src1, count)``: dst = src0 + src1."""
+
+    name = "ascendc.add"
+
+
+@irdl_op_definition
+class SubOp(VectorBinaryOp):
+    """``Sub(dst, src0, src1, count)``: dst = src0 - src1."""
+
+    name = "ascendc.sub"
+
+
+@irdl_op_definition
+class MulOp(VectorBinaryOp):
+    """``Mul(dst, src0, src1, count)``: dst = src0 * src1."""
+
+    name = "ascendc.mul"
+
+
+@irdl_op_definition
+class DivOp(VectorBinaryOp):
+    """``Div(dst, src0, src1, count)``: dst = src0 / src1 (floating point only)."""
+
+    name = "ascendc.div"
+    DTYPES: ClassVar[tuple[str, ...]] = ("f16", "f32")
+
+
+@irdl_op_definition
+class MaxOp(VectorBinaryOp):
+    """``Max(dst, src0, src1, count)``: elementwise maximum."""
+
+    name = "ascendc.max"
+
+
+@irdl_op_definition
+class MinOp(VectorBinaryOp):
+    """``Min(dst, src0, src1, count)``: elementwise minimum."""
+
+    name = "ascendc.min"
+
+
+class VectorUnaryOp(IRDLOperation):
+    """Base of ``Op(dst, src, count)``."""
+
+    T: ClassVar = VarConstraint("T", base(LocalTensorType))
+    dst = operand_def(T)
+    src = operand_def(T)
+    count = operand_def(IndexType)
+    assembly_format = "$dst `,` $src `,` $count attr-dict `:` type($dst)"
+    DTYPES: ClassVar[tuple[str, ...]] = ("f16", "f32")
+
+    def __init__(self, dst, src, count):
+        super().__init__(operands=[dst, src, count])
+
+    def verify_(self) -> None:
+        _check_vector_dtype(self.name, self.dst.type, self.DTYPES)
+
+
+@irdl_op_definition
+class ExpOp(VectorUnaryOp):
+    """``Exp(dst, src, count)``: e to the power src."""
+
+    name = "ascendc.exp"
+
+
+@irdl_op_definition
+class LnOp(VectorUnaryOp):
+    """``Ln(dst, src, count)``: natural logarithm."""
+
+    name = "ascendc.ln"
+
+
+@irdl_op_definition
+class AbsOp(VectorUnaryOp):
+    """``Abs(dst, src, count)``: absolute value."""
+
+    name = "ascendc.abs"
+
+
+@irdl_op_definition
+class SqrtOp(VectorUnaryOp):
+    """``Sqrt(dst, src, count)``: square root."""
+
+    name = "ascendc.sqrt"
+
+
+@irdl_op_definition
+class RsqrtOp(VectorUnaryOp):
+    """``Rsqrt(dst, src, count)``: 1 / sqrt(src)."""
+
+    name = "ascendc.rsqrt"
+
+
+@irdl_op_definition
+class ReciprocalOp(VectorUnaryOp):
+    """``Reciprocal(dst, src, count)``: 1 / src."""
+
+    name = "ascendc.reciprocal"
+
+
+@irdl_op_definition
+class ReluOp(VectorUnaryOp):
+    """``Relu(dst, src, count)``: max(src, 0)."""
+
+    name = "ascendc.relu"
+    DTYPES: ClassVar[tuple[str, ...]] = ("f16", "f32", "i32")
+
+
+class VectorScalarOp(IRDLOperation):
+    """Base of ``Op(dst, src, scalar, count)``; the scalar has the tensor's element type."""
+
+    T: ClassVar = VarConstraint("T", base(LocalTensorType))
+    dst = operand_def(T)
+    src = operand_def(T)
+    scalar = operand_def(AnyAttr())
+    count = operand_def(IndexType)
+    assembly_format = "$dst `,` $src `,` $scalar `,` $count attr-dict `:` type($dst) `,` type($scalar)"
+
+    def __init__(self, dst, src, scalar, count):
+        super().__init__(operands=[dst, src, scalar, count])
+
+    def verify_(self) -> None:
+        _check_vector_dtype(self.name, self.dst.type)
+        if self.scalar.type != self.dst.type.element_type:
+            raise VerifyException(f"{self.name} scalar type {self.scalar.type} does not match "
+                                  f"the tensor element type {self.dst.type.element_type}")
+
+
+@irdl_op_definition
+class AddsOp(VectorScalarOp):
+    """``Adds(dst, src, scalar, count)``: dst = src + scalar."""
+
+    name = "ascendc.adds"
+
+
+@irdl_op_definition
+class MulsOp(VectorScalarOp):
+    """``Muls(dst, src, scalar, count)``: dst = src * scalar."""
+
+    name = "ascendc.muls"
+
+
+@irdl_op_definition
+class MaxsOp(VectorScalarOp):
+    """``Maxs(dst, src, scalar, count)``: dst = max(src, scalar)."""
+
+    name = "ascendc.maxs"
+
+
+@irdl_op_definition
+class MinsOp(VectorScalarOp):
+    """``Mins(dst, src, scalar, count)``: dst = min(src, scalar)."""
+
+    name = "ascendc.mins"
+
+
+@irdl_op_definition
+class DuplicateOp(IRDLOperation):
+    """``Duplicate(dst, scalar, count)``: fill ``count`` elements with ``scalar``."""
+
+    name = "ascendc.duplicate"
+    dst = operand_def(LocalTensorType)
+    scalar = operand_def(AnyAttr())
+    count = operand_def(IndexType)
+    assembly_format = "$dst `,` $scalar `,` $count attr-dict `:` type($dst) `,` type($scalar)"
+
+    def __init__(self, dst, scalar, count):
+        super().__init__(operands=[dst, scalar, count])
+
+    def verify_(self) -> None:
+        # a fill moves bit patterns: the A2 table lists bfloat16_t next to the 16/32-bit types
+        _check_vector_dtype(self.name, self.dst.type, _VECTOR_DTYPES + ("bf16",))
+        if self.scalar.type != self.dst.type.element_type:
+            raise VerifyException(f"ascendc.duplicate scalar type {self.scalar.type} does not match "
+                                  f"the tensor element type {self.dst.type.element_type}")
+
+
+# (source, destination) element types Cast supports on arch 2201 (a subset of the documented table)
+CAST_PAIRS = {
+    ("f16", "f32"), ("f32", "f16"), ("bf16", "f32"), ("f32", "bf16"),
+    ("f32", "i32"), ("i32", "f32"), ("f16", "i32"), ("i32", "f16"),
+}
+
+
+@irdl_op_definition
+class CastOp(IRDLOperation):
+    """``Cast(dst, src, RoundMode::mode, count)``: element type conversion."""
+
+    name = "ascendc.cast"
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    count = operand_def(IndexType)
+    round_mode = prop_def(RoundModeAttr)
+    assembly_format = "$dst `,` $src `,` $round_mode `,` $count attr-dict `:` type($dst) `,` type($src)"
+
+    def __init__(self, dst, src, count, round_mode: RoundMode = RoundMode.CAST_NONE):
+        super().__init__(operands=[dst, src, count], properties={"round_mode": RoundModeAttr(round_mode)})
+
+    def verify_(self) -> None:
+        pair = (str(self.src.type.element_type), str(self.dst.type.element_type))
+        if pair not in CAST_PAIRS:
+            raise VerifyException(f"ascendc.cast from {pair[0]} to {pair[1]} is not supported")
+
+
+VECTOR_OPS = [AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, LnOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, ReluOp, AddsOp, MulsOp, MaxsOp, MinsOp, DuplicateOp, CastOp]

@@ -1,0 +1,42 @@
+// RUN: pyasc-opt %s -p 'to-tile{cores=8},to-buf{sync_style=flags},convert-ascbuf-to-ascendc{sync_style=flags}' | filecheck %s
+
+// a repeated row is one DataCopyPad per tile row (row i at i * pitch, pitch 104);
+// a column broadcast reads each row's value with GetValue and fills the row with Duplicate;
+// a scalar broadcast is one GetValue and one Duplicate over the whole tile (8 x 104)
+func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, %s: tensor<1xf32>) -> tensor<64x100xf32> {
+  %rb = asctensor.broadcast %r : tensor<100xf32> -> tensor<64x100xf32>
+  %0 = arith.addf %x, %rb : tensor<64x100xf32>
+  %cb = asctensor.broadcast %c : tensor<64x1xf32> -> tensor<64x100xf32>
+  %1 = arith.mulf %0, %cb : tensor<64x100xf32>
+  %sb = asctensor.broadcast %s : tensor<1xf32> -> tensor<64x100xf32>
+  %2 = arith.subf %1, %sb : tensor<64x100xf32>
+  func.return %2 : tensor<64x100xf32>
+}
+
+// CHECK-LABEL: func.func @b_k0(
+// CHECK:         %[[RL:.*]] = ascendc.subview %r_buf[%{{.*}}] : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %[[RG:.*]] = ascendc.subview %rGm[%{{.*}}] : !ascendc.global_tensor<f32>
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    scf.for %[[J:.*]] = %{{.*}} to %[[ROWS:.*]] step %[[ONE]] {
+// CHECK-NEXT:      %[[P:.*]] = arith.constant 104 : index
+// CHECK-NEXT:      %[[RO:.*]] = arith.muli %[[J]], %[[P]] : index
+// CHECK-NEXT:      %[[ROW:.*]] = ascendc.subview %[[RL]][%[[RO]]] : !ascendc.local_tensor<f32>
+// CHECK-NEXT:      %[[N1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:      %[[Z:.*]] = arith.constant 0 : index
+// CHECK-NEXT:      ascendc.data_copy_pad %[[ROW]], %[[RG]], {%[[N1]], %{{.*}}, %[[Z]], %[[Z]]} : !ascendc.local_tensor<f32>, !ascendc.global_tensor<f32>
+// CHECK-NEXT:    }
+// CHECK:         %[[CL:.*]] = ascendc.subview %c_buf[%{{.*}}] : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    scf.for %[[K:.*]] = %{{.*}} to %[[ROWS]] step %{{.*}} {
+// CHECK-NEXT:      arith.constant 1 : index
+// CHECK-NEXT:      %[[IDX:.*]] = arith.addi %{{.*}}, %[[K]] : index
+// CHECK-NEXT:      %[[V:.*]] = ascendc.get_value %cGm[%[[IDX]]] : !ascendc.global_tensor<f32> -> f32
+// CHECK-NEXT:      %[[P2:.*]] = arith.constant 104 : index
+// CHECK-NEXT:      %[[CO:.*]] = arith.muli %[[K]], %[[P2]] : index
+// CHECK-NEXT:      %[[CROW:.*]] = ascendc.subview %[[CL]][%[[CO]]] : !ascendc.local_tensor<f32>
+// CHECK-NEXT:      ascendc.duplicate %[[CROW]], %[[V]], %[[P2]] : !ascendc.local_tensor<f32>, f32
+// CHECK-NEXT:    }
+// CHECK:         %[[SL:.*]] = ascendc.subview %s_buf[%{{.*}}] : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %[[SV:.*]] = ascendc.get_value %sGm[%{{.*}}] : !ascendc.global_tensor<f32> -> f32
+// CHECK-NEXT:    ascendc.duplicate %[[SL]], %[[SV]], %[[TILE:.*]] : !ascendc.local_tensor<f32>, f32
+// CHECK:         ascendc.mul %tmp_buf_1, %tmp_buf, %[[CL]], %{{.*}}
+// CHECK:         ascendc.sub %{{.*}}, %tmp_buf_1, %[[SL]], %{{.*}}
