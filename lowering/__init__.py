@@ -20,6 +20,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "asctensor-decompose": ("asctensor_decompose", "AscTensorDecomposePass"),
         "asctensor-fuse": ("asctensor_fuse", "AscTensorFusePass"),
         "tile-elementwise": ("tile_elementwise", "TileElementwisePass"),
+        "host-to-gm": ("host_to_gm", "HostToGmPass"),
         "bufferize": ("bufferize", "BufferizePass"),
         "plan-memory": ("plan_memory", "PlanMemoryPass"),
         "insert-sync": ("insert_sync", "InsertSyncPass"),

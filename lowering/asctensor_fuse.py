@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -73,7 +73,7 @@ def _outline(module: ModuleOp, host: func.FuncOp, group: list[Operation], index:
 
     name = f"{host.sym_name.data}_k{index}"
     kernel = func.FuncOp(name, ([v.type for v in inputs], [v.type for v in outputs]), Region(block))
-    kernel.attributes[asctensor.KERNEL_ATTR] = UnitAttr()
+    kernel.attributes[asctensor.KERNEL_ATTR] = StringAttr("elementwise")
     Rewriter.insert_op(kernel, InsertPoint.before(host))
 
     call = func.CallOp(name, inputs, [v.type for v in outputs])

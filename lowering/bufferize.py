@@ -8,11 +8,12 @@ have one. Compute writes into its result's buffer; a splat operand becomes the s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, math, scf
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -34,6 +35,9 @@ BINARY = {
 SCALAR_FORM = {B.ADD: S.ADDS, B.MUL: S.MULS, B.MAX: S.MAXS, B.MIN: S.MINS}
 UNARY = {math.ExpOp: U.EXP, math.LogOp: U.LN, math.SqrtOp: U.SQRT, math.RsqrtOp: U.RSQRT, math.AbsFOp: U.ABS}
 CASTS = (arith.ExtFOp, arith.TruncFOp, arith.SIToFPOp, arith.FPToSIOp)
+
+# tile op class -> fn(bufferizer, op, dst_buffer, emitter): buffer forms that live in other modules
+BUFFERIZERS: dict[type, Callable] = {}
 
 
 def round_mode(src: str, dst: str) -> RoundMode:
@@ -124,6 +128,10 @@ class _KernelBufferizer:
             e.add(ascbuf.VScalarOp(S.MULS, dst, self.buffer[v], one, n))
 
     def _compute(self, op: Operation, dst: SSAValue, e: OpEmitter) -> None:
+        handler = BUFFERIZERS.get(type(op))
+        if handler is not None:
+            handler(self, op, dst, e)
+            return
         t = op.results[0].type
         n = self._count(e, t)
         et = t.element_type
@@ -173,5 +181,12 @@ class BufferizePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for f in list(op.ops):
-            if isinstance(f, func.FuncOp) and asctile.KERNEL_ATTR in f.attributes:
+            if isinstance(f, func.FuncOp) and is_vector_kernel(f):
                 _KernelBufferizer(f).run()
+
+
+def is_vector_kernel(f: func.FuncOp) -> bool:
+    """A tile kernel for the vector cores (``asctile.kernel`` unit, or the string ``"vector"``);
+    cube kernels (``"cube"``) are bufferized by the cube passes."""
+    attr = f.attributes.get(asctile.KERNEL_ATTR)
+    return attr is not None and not (isinstance(attr, StringAttr) and attr.data != "vector")

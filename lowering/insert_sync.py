@@ -39,18 +39,9 @@ class SyncError(CompileError):
 
 
 def accesses(op: Operation) -> tuple[list[SSAValue], list[SSAValue]] | None:
-    """(reads, writes) of a buffer op, or None for ops that touch no buffer."""
-    match op:
-        case ascbuf.CopyInOp():
-            return [], [op.dest]
-        case ascbuf.CopyOutOp():
-            return [op.source], []
-        case ascbuf.VBinaryOp():
-            return [op.lhs, op.rhs], [op.dst]
-        case ascbuf.VScalarOp() | ascbuf.VUnaryOp() | ascbuf.VCastOp():
-            return [op.src], [op.dst]
-        case ascbuf.VDupOp():
-            return [], [op.dst]
+    """(reads, writes) of a buffer op (any op with ``buffer_reads``/``buffer_writes``), else None."""
+    if hasattr(op, "buffer_reads") and hasattr(op, "buffer_writes"):
+        return op.buffer_reads(), op.buffer_writes()
     return None
 
 

@@ -71,10 +71,12 @@ def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
 
         return [AscTensorDecomposePass(), AscTensorFusePass()]
     if level == "asctile":
+        from .host_to_gm import HostToGmPass
         from .tile_elementwise import TileElementwisePass
 
         return [TileElementwisePass(target=options.target, cores=options.cores or 0,
-                                    tile_size=options.tile_size or 0, buffers=options.buffers)]
+                                    tile_size=options.tile_size or 0, buffers=options.buffers),
+                HostToGmPass()]
     if level == "ascbuf":
         from .bufferize import BufferizePass
         from .insert_sync import InsertSyncPass

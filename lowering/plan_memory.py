@@ -13,10 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pyasc.dialects import ascbuf, asctile
+from pyasc.dialects.ascbuf import MemorySpace, memory_space
 from pyasc.dialects.target import module_target
 from xdsl.context import Context
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
 from xdsl.passes import ModulePass
 
 from .errors import CompileError
@@ -34,8 +35,14 @@ def buffer_of(value) -> ascbuf.AllocOp | None:
     return owner if isinstance(owner, ascbuf.AllocOp) else None
 
 
-def plan_kernel(kernel: func.FuncOp, capacity: int) -> int:
-    """Assign offsets; return the bytes used."""
+def capacities(spec) -> dict[MemorySpace, int]:
+    """Bytes a kernel may use in each on-chip memory of the target."""
+    return {MemorySpace.UB: spec.ub_usable_bytes, MemorySpace.L1: spec.l1_bytes, MemorySpace.L0A: spec.l0a_bytes,
+            MemorySpace.L0B: spec.l0b_bytes, MemorySpace.L0C: spec.l0c_bytes}
+
+
+def plan_kernel(kernel: func.FuncOp, capacity: dict[MemorySpace, int]) -> dict[MemorySpace, int]:
+    """Assign offsets in every memory space; return the bytes used per space."""
     allocs = [op for op in kernel.body.block.ops if isinstance(op, ascbuf.AllocOp)]
     loop = next((op for op in kernel.body.block.ops if isinstance(op, scf.ForOp)), None)
     first: dict[ascbuf.AllocOp, int] = {}
@@ -48,8 +55,16 @@ def plan_kernel(kernel: func.FuncOp, capacity: int) -> int:
                 if a is not None:
                     first.setdefault(a, i)
                     last[a] = i
-                    if isinstance(op, ascbuf.CopyInOp | ascbuf.CopyOutOp):
-                        staged.add(a)
+                    if any(isinstance(o.type, MemRefType) and memory_space(o.type) is None for o in op.operands):
+                        staged.add(a)  # the op moves data between this buffer and GM
+    used = {}
+    for space in dict.fromkeys(memory_space(a.result.type) for a in allocs):
+        mine = [a for a in allocs if memory_space(a.result.type) == space]
+        used[space] = _plan_space(kernel, space, mine, first, last, staged, capacity[space])
+    return used
+
+
+def _plan_space(kernel, space, allocs, first, last, staged, capacity: int) -> int:
     whole = [a for a in allocs if a.slots.value.data > 1 or a not in first or a in staged]
     temps = [a for a in allocs if a not in whole]
     offset = 0
@@ -70,9 +85,9 @@ def plan_kernel(kernel: func.FuncOp, capacity: int) -> int:
     used = offset + slot * len(free_at)
     if used > capacity:
         raise MemoryPlanError(
-            f"UB overflow in kernel @{kernel.sym_name.data}: its buffers need {used} bytes "
-            f"({offset} B of rotating input/output tiles, {len(free_at)} temporaries of {slot} B) "
-            f"but the target has {capacity} B of UB; use a smaller tile_size")
+            f"{space.value.upper()} overflow in kernel @{kernel.sym_name.data}: its buffers need {used} bytes "
+            f"({offset} B of rotating and staged tiles, {len(free_at)} temporaries of {slot} B) "
+            f"but the target has {capacity} B of {space.value.upper()}; use a smaller tile_size")
     return used
 
 
@@ -83,7 +98,7 @@ class PlanMemoryPass(ModulePass):
     name = "plan-memory"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        capacity = module_target(op).ub_usable_bytes
+        capacity = capacities(module_target(op))
         for f in op.ops:
             if isinstance(f, func.FuncOp) and asctile.KERNEL_ATTR in f.attributes:
                 plan_kernel(f, capacity)

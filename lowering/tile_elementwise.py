@@ -2,8 +2,7 @@
 
 The kernel walks this core's share of the tiles of the collapsed iteration space (see
 ``tiling.py``), loads every input window (broadcasting through its strides), recomputes the
-body on tile values and stores the outputs. The host function switches to GM ``memref``s in
-destination-passing style: outputs become trailing arguments, intermediates ``memref.alloc``.
+body on tile values and stores the outputs. Only ``elementwise`` kernels are handled here.
 """
 
 from __future__ import annotations
@@ -15,17 +14,18 @@ from pyasc.dialects.ascendc import CAST_PAIRS
 from pyasc.dialects.target import get_target
 from pyasc.dialects.types import element_bytes, is_float
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
     FloatAttr,
     IndexType,
     IntegerAttr,
     MemRefType,
     ModuleOp,
+    StringAttr,
     TensorType,
     UnitAttr,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -36,6 +36,14 @@ from .tiling import collapse, plan_tiles
 
 class TilingError(CompileError):
     """A kernel that cannot be tiled as asked (named with its kernel and reason)."""
+
+
+def kernel_kind(f: func.FuncOp) -> str | None:
+    """The kind of a tensor-level kernel (``elementwise``, ``rowwise``, ``matmul``), None for others."""
+    attr = f.attributes.get(asctensor.KERNEL_ATTR)
+    if attr is None:
+        return None
+    return attr.data if isinstance(attr, StringAttr) else "elementwise"
 
 
 def _memref(t: TensorType) -> MemRefType:
@@ -228,41 +236,6 @@ class _KernelTiler:
         return le.value(new)
 
 
-def _convert_host(host: func.FuncOp) -> func.FuncOp:
-    """Tensor host function -> GM memrefs, destination-passing outputs, one call per kernel."""
-    block = host.body.block
-    results = list(block.last_op.operands)
-    for v in results:
-        if v in block.args or results.count(v) > 1:
-            raise TilingError(f"@{host.sym_name.data}: returning an input, or one value twice, needs a copy "
-                              "kernel, which is not supported; return a computed value")
-    arg_types = [_memref(a.type) for a in block.args] + [_memref(v.type) for v in results]
-    new_block = Block(arg_types=arg_types)
-    n_in = len(block.args)
-    buffer_of: dict[SSAValue, SSAValue] = dict(zip(block.args, new_block.args[:n_in]))
-    for old, a in zip(block.args, new_block.args):
-        a.name_hint = old.name_hint
-    for i, (v, a) in enumerate(zip(results, new_block.args[n_in:])):
-        a.name_hint = f"out{i}"
-        buffer_of[v] = a
-    for op in block.ops:
-        if isinstance(op, func.CallOp):
-            outs = []
-            for r in op.results:
-                if r not in buffer_of:
-                    alloc = memref.AllocOp([], [], _memref(r.type))
-                    new_block.add_op(alloc)
-                    buffer_of[r] = alloc.memref
-                outs.append(buffer_of[r])
-            call = func.CallOp(op.callee, [buffer_of[v] for v in op.arguments] + outs, [])
-            new_block.add_op(copy_loc(op, call))
-        elif not isinstance(op, func.ReturnOp):
-            raise TilingError(f"@{host.sym_name.data}: {op.name} outside a kernel (run asctensor-fuse first)")
-    new_block.add_op(func.ReturnOp())
-    new = func.FuncOp(host.sym_name.data, (arg_types, []), Region(new_block))
-    return new
-
-
 @dataclass(frozen=True)
 class TileElementwisePass(ModulePass):
     """Tile every ``asctensor`` kernel onto the vector cores and UB; options override the derived plan."""
@@ -280,11 +253,8 @@ class TileElementwisePass(ModulePass):
         attr = op.attributes.get(TARGET_KEY)
         spec = attr.spec if isinstance(attr, TargetAttr) else get_target(self.target)
         for f in list(op.ops):
-            if isinstance(f, func.FuncOp) and asctensor.KERNEL_ATTR in f.attributes:
+            if isinstance(f, func.FuncOp) and kernel_kind(f) == "elementwise":
                 tiler = _KernelTiler(f, self.cores or spec.vector_cores, self.tile_size, self.buffers,
                                      spec.ub_usable_bytes)
                 new = tiler.run()
                 Rewriter.replace_op(f, new)
-        for f in list(op.ops):
-            if isinstance(f, func.FuncOp) and asctile.KERNEL_ATTR not in f.attributes and not f.is_declaration:
-                Rewriter.replace_op(f, _convert_host(f))

@@ -16,6 +16,7 @@ column broadcast reads each row's value with ``GetValue`` and fills the row with
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -38,6 +39,10 @@ VBINARY = {"add": ascendc.AddOp, "sub": ascendc.SubOp, "mul": ascendc.MulOp, "di
 VSCALAR = {"adds": ascendc.AddsOp, "muls": ascendc.MulsOp, "maxs": ascendc.MaxsOp, "mins": ascendc.MinsOp}
 VUNARY = {"exp": ascendc.ExpOp, "ln": ascendc.LnOp, "abs": ascendc.AbsOp, "sqrt": ascendc.SqrtOp,
           "rsqrt": ascendc.RsqrtOp, "reciprocal": ascendc.ReciprocalOp, "relu": ascendc.ReluOp}
+
+
+# ascbuf op class -> fn(lowering, op, emitter): lowerings that live in other modules register here
+TRANSLATORS: dict[type, Callable] = {}
 
 
 def _elems(t) -> int:
@@ -229,6 +234,10 @@ class _KernelLowering:
 
     def _translate(self, op: Operation, e: OpEmitter, new_block: Block) -> None:
         m = self.map
+        handler = TRANSLATORS.get(type(op))
+        if handler is not None:
+            handler(self, op, e)
+            return
         match op:
             case ascbuf.SlotOp():
                 return

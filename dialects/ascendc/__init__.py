@@ -11,9 +11,15 @@ of static ``LocalTensor``s in bytes from the start of UB.
 
 from xdsl.ir import Dialect
 
+from . import base as _base
+from . import cube as _cube
+from . import reduce as _reduce
+from . import vector as _vector
 from .base import *  # noqa: F403
-from .base import BASE_ATTRIBUTES, BASE_OPS
+from .cube import *  # noqa: F403
+from .reduce import *  # noqa: F403
 from .vector import *  # noqa: F403
-from .vector import VECTOR_OPS
 
-AscendC = Dialect("ascendc", [*BASE_OPS, *VECTOR_OPS], BASE_ATTRIBUTES)
+_PARTS = ((_base.BASE_OPS, _base.BASE_ATTRIBUTES), (_vector.VECTOR_OPS, []), (_reduce.OPS, _reduce.ATTRIBUTES),
+          (_cube.OPS, _cube.ATTRIBUTES))
+AscendC = Dialect("ascendc", [op for ops, _ in _PARTS for op in ops], [a for _, attrs in _PARTS for a in attrs])

@@ -1,23 +1,9 @@
-"""The ``asctile`` dialect: kernels over on-chip tiles.
+"""The ``asctile`` dialect: core ops (see the package docstring)."""
 
-A kernel is a ``func.func`` with the unit attribute ``asctile.kernel``, its core count in
-``asctile.block_dim`` and its buffer count in ``asctile.buffers``; its arguments are the GM
-tensors as ``memref``s (inputs, then outputs). Inside, ``scf.for`` walks this core's tiles;
-``asctile.load`` brings a 2-D window of GM into a tile value, compute uses ``arith``/``math`` on
-the tile values (builtin ``tensor``s of the tile shape: tiles have value semantics), and
-``asctile.store`` writes a tile back. A tile is ``rows x pitch`` elements with the pitch padded
-to 32 B; the valid extent of a partial tile at an edge is carried by ``rows``/``cols``.
-
-The window of a load is ``element(i, j) = src[offset + i * row_stride + j * col_stride]``
-with ``col_stride`` 1 (contiguous rows) or 0 (one value per row, broadcast along the row);
-``row_stride`` 0 repeats one row (NumPy broadcasting of the leading dims). ``dense`` promises
-that the window is one contiguous run of whole 32 B blocks (a plain ``DataCopy`` suffices).
-"""
 
 from __future__ import annotations
 
 from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, MemRefType, UnitAttr, TensorType
-from xdsl.ir import Dialect
 from xdsl.irdl import AnyAttr, IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
@@ -124,4 +110,5 @@ class SplatOp(IRDLOperation):
                                   f"element type {self.result.type.element_type}")
 
 
-AscTile = Dialect("asctile", [BlockIdxOp, LoadOp, StoreOp, SplatOp], [])
+OPS = [BlockIdxOp, LoadOp, StoreOp, SplatOp]
+ATTRIBUTES = []

@@ -1,13 +1,5 @@
-"""The ``ascbuf`` dialect: explicit on-chip buffers, pipes and synchronisation.
+"""The ``ascbuf`` dialect: core ops (see the package docstring)."""
 
-Tile values have become buffers: ``ascbuf.alloc`` reserves ``slots`` rotating copies of a UB
-``memref`` (``plan-memory`` gives it a byte ``offset``); ``ascbuf.slot`` picks the copy used by
-loop iteration ``i`` (``i mod slots``). Data movement names its engine (``copy_in``: GM->UB on
-MTE2, or the scalar unit plus ``Duplicate`` on V for a column broadcast; ``copy_out``: UB->GM on
-MTE3) and compute writes into destination buffers (``vbinary``, ``vscalar``, ``vunary``,
-``vdup``, ``vcast``, all on V). ``set_flag``/``wait_flag`` order two pipes on an event id,
-``barrier`` drains one pipe: ``insert-sync`` places them.
-"""
 
 from __future__ import annotations
 
@@ -15,7 +7,7 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, MemRefType, UnitAttr
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute
+from xdsl.ir import Attribute, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -33,8 +25,8 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from .ascendc import RoundModeAttr
-from .target import Pipe
+from ..ascendc import RoundModeAttr
+from ..target import Pipe
 
 
 class MemorySpace(StrEnum):
@@ -79,6 +71,13 @@ UB = MemorySpaceAttr(MemorySpace.UB)
 
 def ub_memref(shape, element_type) -> MemRefType:
     return MemRefType(element_type, shape, memory_space=MemorySpaceAttr(MemorySpace.UB))
+
+
+def memory_space(t) -> MemorySpace | None:
+    """The on-chip space of a buffer type, or None for GM."""
+    if isinstance(t, MemRefType) and isinstance(t.memory_space, MemorySpaceAttr):
+        return t.memory_space.value
+    return None
 
 
 def _check_ub(op: str, t) -> None:
@@ -135,7 +134,7 @@ class VUnaryKindAttr(EnumAttribute[VUnaryKind], SpacedOpaqueSyntaxAttribute):
 
 @irdl_op_definition
 class AllocOp(IRDLOperation):
-    """Reserve ``slots`` rotating copies of a UB buffer; ``offset`` (bytes) is set by plan-memory."""
+    """Reserve ``slots`` rotating copies of an on-chip buffer; ``offset`` (bytes) is set by plan-memory."""
 
     name = "ascbuf.alloc"
     slots = prop_def(IntegerAttr[I64])
@@ -153,12 +152,13 @@ class AllocOp(IRDLOperation):
         n = 1
         for d in t.get_shape():
             n *= d
-        from .types import element_bytes
+        from ..types import element_bytes
 
         return -(-n * element_bytes(t.element_type) // 32) * 32
 
     def verify_(self) -> None:
-        _check_ub(self.name, self.result.type)
+        if memory_space(self.result.type) in (None, MemorySpace.GM):
+            raise VerifyException(f"ascbuf.alloc reserves on-chip memory (ub, l1, l0a, l0b, l0c), got {self.result.type}")
         if not 1 <= self.slots.value.data <= 8:
             raise VerifyException(f"ascbuf.alloc: slots must be in 1..8, got {self.slots.value.data}")
         if self.offset is not None and self.offset.value.data % 32:
@@ -200,6 +200,12 @@ class CopyInOp(IRDLOperation):
     assembly_format = ("$source `[` $offset `]` `,` $dest `rows` $rows `cols` $cols `strides` `(` $row_stride "
                        "`,` $col_stride `)` (`dense` $dense^)? attr-dict `:` type($source) `,` type($dest)")
 
+    def buffer_reads(self) -> list:
+        return []
+
+    def buffer_writes(self) -> list:
+        return [self.dest]
+
     def __init__(self, source, offset, dest, rows, cols, row_stride: int, col_stride: int, dense: bool = False):
         super().__init__(operands=[source, offset, dest, rows, cols],
                          properties={"row_stride": IntegerAttr(row_stride, 64),
@@ -235,6 +241,12 @@ class CopyOutOp(IRDLOperation):
 
     PIPE: ClassVar[Pipe] = Pipe.MTE3
 
+    def buffer_reads(self) -> list:
+        return [self.source]
+
+    def buffer_writes(self) -> list:
+        return []
+
     def __init__(self, source, dest, offset, rows, cols, row_stride: int, dense: bool = False):
         super().__init__(operands=[source, dest, offset, rows, cols],
                          properties={"row_stride": IntegerAttr(row_stride, 64),
@@ -251,6 +263,9 @@ class VectorOp(IRDLOperation):
 
     PIPE: ClassVar[Pipe] = Pipe.V
 
+    def buffer_writes(self) -> list:
+        return [self.dst]
+
 
 @irdl_op_definition
 class VBinaryOp(VectorOp):
@@ -264,6 +279,9 @@ class VBinaryOp(VectorOp):
     rhs = operand_def(T)
     count = operand_def(IndexType)
     assembly_format = "$kind $dst `,` $lhs `,` $rhs `,` $count attr-dict `:` type($dst)"
+
+    def buffer_reads(self) -> list:
+        return [self.lhs, self.rhs]
 
     def __init__(self, kind: VBinaryKind, dst, lhs, rhs, count):
         super().__init__(operands=[dst, lhs, rhs, count], properties={"kind": VBinaryKindAttr(kind)})
@@ -284,6 +302,9 @@ class VScalarOp(VectorOp):
     scalar = operand_def(AnyAttr())
     count = operand_def(IndexType)
     assembly_format = "$kind $dst `,` $src `,` $scalar `,` $count attr-dict `:` type($dst) `,` type($scalar)"
+
+    def buffer_reads(self) -> list:
+        return [self.src]
 
     def __init__(self, kind: VScalarKind, dst, src, scalar, count):
         super().__init__(operands=[dst, src, scalar, count], properties={"kind": VScalarKindAttr(kind)})
@@ -307,6 +328,9 @@ class VUnaryOp(VectorOp):
     count = operand_def(IndexType)
     assembly_format = "$kind $dst `,` $src `,` $count attr-dict `:` type($dst)"
 
+    def buffer_reads(self) -> list:
+        return [self.src]
+
     def __init__(self, kind: VUnaryKind, dst, src, count):
         super().__init__(operands=[dst, src, count], properties={"kind": VUnaryKindAttr(kind)})
 
@@ -323,6 +347,9 @@ class VDupOp(VectorOp):
     scalar = operand_def(AnyAttr())
     count = operand_def(IndexType)
     assembly_format = "$dst `,` $scalar `,` $count attr-dict `:` type($dst) `,` type($scalar)"
+
+    def buffer_reads(self) -> list:
+        return []
 
     def __init__(self, dst, scalar, count):
         super().__init__(operands=[dst, scalar, count])
@@ -343,6 +370,9 @@ class VCastOp(VectorOp):
     count = operand_def(IndexType)
     round_mode = prop_def(RoundModeAttr)
     assembly_format = "$dst `,` $src `,` $round_mode `,` $count attr-dict `:` type($dst) `,` type($src)"
+
+    def buffer_reads(self) -> list:
+        return [self.src]
 
     def __init__(self, dst, src, count, round_mode):
         super().__init__(operands=[dst, src, count], properties={"round_mode": RoundModeAttr(round_mode)})
@@ -399,9 +429,5 @@ class BarrierOp(IRDLOperation):
             raise VerifyException("ascbuf.barrier: the scalar pipe is ordered by hardware")
 
 
-AscBuf = Dialect(
-    "ascbuf",
-    [AllocOp, SlotOp, CopyInOp, CopyOutOp, VBinaryOp, VScalarOp, VUnaryOp, VDupOp, VCastOp, SetFlagOp,
-     WaitFlagOp, BarrierOp],
-    [MemorySpaceAttr, PipeAttr, VBinaryKindAttr, VScalarKindAttr, VUnaryKindAttr],
-)
+OPS = [AllocOp, SlotOp, CopyInOp, CopyOutOp, VBinaryOp, VScalarOp, VUnaryOp, VDupOp, VCastOp, SetFlagOp, WaitFlagOp, BarrierOp]
+ATTRIBUTES = [MemorySpaceAttr, PipeAttr, VBinaryKindAttr, VScalarKindAttr, VUnaryKindAttr]

@@ -1,11 +1,5 @@
-"""The ``asctensor`` dialect: whole tensors with value semantics.
+"""The ``asctensor`` dialect: core ops (see the package docstring)."""
 
-Elementwise arithmetic and math use upstream ``arith`` and ``math`` ops on builtin ``tensor``
-types, and scalars are splat ``arith.constant``s (the MLIR convention). This dialect adds what
-those lack: NumPy broadcasting, dtype casts and the activation functions, which the
-``asctensor-decompose`` pass turns into primitives. After ``asctensor-fuse`` each kernel is a
-``func.func`` carrying the unit attribute ``asctensor.kernel``, called from the host function.
-"""
 
 from __future__ import annotations
 
@@ -13,7 +7,7 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Attribute, Dialect, SpacedOpaqueSyntaxAttribute
+from xdsl.ir import Attribute, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
     IRDLOperation,
     VarConstraint,
@@ -201,8 +195,5 @@ class FullOp(IRDLOperation):
             raise VerifyException(f"asctensor.full: value {self.value} does not suit element type {et}")
 
 
-AscTensor = Dialect(
-    "asctensor",
-    [BroadcastOp, CastOp, ReluOp, SigmoidOp, GeluOp, FullOp],
-    [GeluApproximationAttr],
-)
+OPS = [BroadcastOp, CastOp, ReluOp, SigmoidOp, GeluOp, FullOp]
+ATTRIBUTES = [GeluApproximationAttr]

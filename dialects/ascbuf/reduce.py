@@ -1,0 +1,4 @@
+"""The ``ascbuf`` dialect: vector reductions."""
+
+OPS: list = []
+ATTRIBUTES: list = []

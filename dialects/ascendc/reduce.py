@@ -1,0 +1,4 @@
+"""The ``ascendc`` dialect: vector reductions and broadcasts (ReduceMax/ReduceSum/..., Brcb)."""
+
+OPS: list = []
+ATTRIBUTES: list = []

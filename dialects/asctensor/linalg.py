@@ -1,0 +1,4 @@
+"""The ``asctensor`` dialect: matmul, linear and convolution."""
+
+OPS: list = []
+ATTRIBUTES: list = []

@@ -1,0 +1,4 @@
+"""The ``asctensor`` dialect: reductions and row-wise composites."""
+
+OPS: list = []
+ATTRIBUTES: list = []

@@ -1,0 +1,4 @@
+"""The ``asctile`` dialect: cube tiles and matmul."""
+
+OPS: list = []
+ATTRIBUTES: list = []

@@ -1,0 +1,4 @@
+"""The ``asctile`` dialect: reductions over tile rows."""
+
+OPS: list = []
+ATTRIBUTES: list = []

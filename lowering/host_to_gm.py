@@ -1,0 +1,74 @@
+"""``host-to-gm``: host functions move from tensors to GM ``memref``s, destination passing.
+
+Outputs become trailing arguments, intermediates between kernels ``memref.alloc``, and every
+``func.call`` of a kernel passes its inputs then its outputs. Runs after the kernels are tiled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func, memref
+from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
+from xdsl.ir import Block, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from pyasc.dialects import asctensor, asctile
+
+from .emitter import copy_loc
+from .errors import CompileError
+
+
+def _memref(t: TensorType) -> MemRefType:
+    return MemRefType(t.element_type, t.get_shape())
+
+
+def _convert_host(host: func.FuncOp) -> func.FuncOp:
+    """Tensor host function -> GM memrefs, destination-passing outputs, one call per kernel."""
+    block = host.body.block
+    results = list(block.last_op.operands)
+    for v in results:
+        if v in block.args or results.count(v) > 1:
+            raise CompileError(f"@{host.sym_name.data}: returning an input, or one value twice, needs a copy "
+                              "kernel, which is not supported; return a computed value")
+    arg_types = [_memref(a.type) for a in block.args] + [_memref(v.type) for v in results]
+    new_block = Block(arg_types=arg_types)
+    n_in = len(block.args)
+    buffer_of: dict[SSAValue, SSAValue] = dict(zip(block.args, new_block.args[:n_in]))
+    for old, a in zip(block.args, new_block.args):
+        a.name_hint = old.name_hint
+    for i, (v, a) in enumerate(zip(results, new_block.args[n_in:])):
+        a.name_hint = f"out{i}"
+        buffer_of[v] = a
+    for op in block.ops:
+        if isinstance(op, func.CallOp):
+            outs = []
+            for r in op.results:
+                if r not in buffer_of:
+                    alloc = memref.AllocOp([], [], _memref(r.type))
+                    new_block.add_op(alloc)
+                    buffer_of[r] = alloc.memref
+                outs.append(buffer_of[r])
+            call = func.CallOp(op.callee, [buffer_of[v] for v in op.arguments] + outs, [])
+            new_block.add_op(copy_loc(op, call))
+        elif not isinstance(op, func.ReturnOp):
+            raise CompileError(f"@{host.sym_name.data}: {op.name} outside a kernel (run asctensor-fuse first)")
+    new_block.add_op(func.ReturnOp())
+    new = func.FuncOp(host.sym_name.data, (arg_types, []), Region(new_block))
+    return new
+
+
+@dataclass(frozen=True)
+class HostToGmPass(ModulePass):
+    """Rewrite every host function (a ``func.func`` that is not a kernel) onto GM buffers."""
+
+    name = "host-to-gm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for f in list(op.ops):
+            if (isinstance(f, func.FuncOp) and not f.is_declaration and asctile.KERNEL_ATTR not in f.attributes
+                    and asctensor.KERNEL_ATTR not in f.attributes
+                    and any(isinstance(t, TensorType) for t in f.function_type.inputs.data)):
+                Rewriter.replace_op(f, _convert_host(f))
