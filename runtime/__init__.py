@@ -5,8 +5,10 @@ function on NumPy arrays and return a ``Report`` (time, cycles, pipe utilisation
 problems raise ``SimulationError``.
 """
 
-from .errors import Finding, SimulationError
+from .errors import Finding, HazardError, SimulationError
+from .hazards import get_hazard_policy, hazard_policy, set_hazard_policy
 from .report import LaunchReport, Report
 from .simulator import Simulator, parse_module, simulate
 
-__all__ = ["Simulator", "simulate", "parse_module", "Report", "LaunchReport", "Finding", "SimulationError"]
+__all__ = ["Simulator", "simulate", "parse_module", "Report", "LaunchReport", "Finding", "SimulationError",
+           "HazardError", "set_hazard_policy", "get_hazard_policy", "hazard_policy"]

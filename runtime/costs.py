@@ -4,8 +4,16 @@
   most ``max_repeats`` repeats) plus ``repeats * cycles_per_repeat``; a repeat is ``repeat_bytes`` of the
   wider of source and destination dtype. Simple ops take ``vector_simple_cycles`` per repeat, Exp/Ln/Sqrt/
   Div take ``vector_transcendental_cycles_f32``/``_f16``, Cast runs at ``cast_elems_per_cycle``.
-* DMA: ``dma_fixed_cycles + bytes / rate`` with ``mte2_bytes_per_cycle`` (GM->local) or
-  ``mte3_bytes_per_cycle`` (local->GM). Local->local copies run on the vector pipe at one repeat per cycle.
+* DMA: ``dma_fixed_cycles + bytes / (rate * efficiency(bytes))`` with ``mte2_bytes_per_cycle`` (GM->local)
+  or ``mte3_bytes_per_cycle`` (local->GM). Transfers below ``dma_full_efficiency_bytes`` (~16 KB [O]) reach
+  less than the full rate: ``efficiency = sqrt(bytes / 16 KB)``, [E: the documented fact
+  is only that 16 KB is needed for the best bandwidth; floor 10 %]. Local->local copies run on the vector pipe at one
+  repeat per cycle.
+* Overlap inside a pipe: the fixed cost of an instruction (vector overhead, DMA fixed cost) is latency
+  that the next instruction of the same pipe hides; only the throughput part occupies the pipe
+  (``pipe_latencies``). Hence dependent vector ops need ``PipeBarrier<PIPE_V>``, which exposes it.
+* A launch: the slowest core, at least the total GM traffic over the aggregate HBM bandwidth, plus
+  ``launch_overhead_us``.
 """
 
 from __future__ import annotations
@@ -21,6 +29,40 @@ S, V, MTE2, MTE3 = 0, 1, 2, 3
 NPIPES = len(PIPE_NAMES)
 
 TRANSCENDENTAL = frozenset({"ascendc.exp", "ascendc.ln", "ascendc.sqrt", "ascendc.div"})
+
+
+DMA_MIN_EFFICIENCY = 0.1
+
+
+def dma_efficiency(nbytes: float, full_bytes: int) -> float:
+    """Fraction of the peak DMA rate a transfer of ``nbytes`` reaches (1 from ``full_bytes`` on)."""
+    if nbytes >= full_bytes:
+        return 1.0
+    e = (nbytes / full_bytes) ** 0.5
+    return e if e > DMA_MIN_EFFICIENCY else DMA_MIN_EFFICIENCY
+
+
+def pipe_latencies(spec: TargetSpec) -> list[float]:
+    """Per pipe index, the part of an op's cost that overlaps with the next op of the same pipe."""
+    lat = [0.0] * NPIPES
+    lat[V] = float(spec.vector_fixed_cycles)
+    lat[MTE2] = lat[MTE3] = float(spec.dma_fixed_cycles)
+    return lat
+
+
+def make_dma_cost(spec: TargetSpec, to_gm: bool):
+    """``cost(nbytes)`` of one GM<->local copy (used by the generated code for dynamic sizes)."""
+    rate = spec.mte3_bytes_per_cycle if to_gm else spec.mte2_bytes_per_cycle
+    fixed, full = spec.dma_fixed_cycles, spec.dma_full_efficiency_bytes
+
+    def cost(nbytes: float) -> float:
+        if nbytes >= full:
+            return fixed + nbytes / rate
+        if nbytes <= 0:
+            return float(fixed)
+        return fixed + nbytes / (rate * dma_efficiency(nbytes, full))
+
+    return cost
 
 
 @dataclass(frozen=True)
@@ -57,8 +99,7 @@ class CostModel:
         return self.spec.vector_fixed_cycles * ninstr + -(-count // self.spec.cast_elems_per_cycle)
 
     def dma_cycles(self, nbytes: int, to_gm: bool) -> float:
-        rate = self.spec.mte3_bytes_per_cycle if to_gm else self.spec.mte2_bytes_per_cycle
-        return self.spec.dma_fixed_cycles + nbytes / rate
+        return make_dma_cost(self.spec, to_gm)(nbytes)
 
     def dma_rate(self, to_gm: bool) -> float:
         return self.spec.mte3_bytes_per_cycle if to_gm else self.spec.mte2_bytes_per_cycle

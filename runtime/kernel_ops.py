@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from pyasc.dialects import ascendc as asc
 
-from .costs import PIPE_INDEX, S, V, MTE2, MTE3, CostModel
+from .costs import PIPE_INDEX, S, V, MTE2, MTE3, CostModel, make_dma_cost
 from .dtypes import numpy_dtype
 from .opinfo import BARRIER, BARRIER_ALL, SET, WAIT, WORK
 from .queues import QUEUE_PIPES
@@ -263,8 +263,7 @@ def data_copy(t: KernelTranslator, op: asc.DataCopyOp) -> None:
     gv = f"{g}[{g_off}:{g_off}+{n}]"
     uv = _view(et, sh, u, n)
     t.emit(f"{gv} = {uv}" if to_gm else f"{uv} = {gv}")
-    rate = sp.mte3_bytes_per_cycle if to_gm else sp.mte2_bytes_per_cycle
-    cost = repr(sp.dma_fixed_cycles + int(nb) / rate) if nb.isdigit() else f"{sp.dma_fixed_cycles} + {nb} * {1.0 / rate!r}"
+    cost = repr(make_dma_cost(sp, to_gm)(int(nb))) if nb.isdigit() else f"{'_dma3' if to_gm else '_dma2'}({nb})"
     _record(t, sid, cost, nb, [(u, nb)])
 
 
@@ -276,9 +275,7 @@ def data_copy_pad(t: KernelTranslator, op: asc.DataCopyPadOp) -> None:
     args = ", ".join(t.v(x) for x in (op.block_count, op.block_len, op.src_stride, op.dst_stride))
     fn = "_pad_out" if to_gm else "_pad_in"
     t.emit(f"_sp, _gb = {fn}(_fail, {sid}, bid, {t.v(u_val)}, {b}, {t.v(g_val)} * {es}, {args})")
-    sp = t.spec
-    rate = sp.mte3_bytes_per_cycle if to_gm else sp.mte2_bytes_per_cycle
-    _record(t, sid, f"{sp.dma_fixed_cycles} + _gb * {1.0 / rate!r}", "_gb", [(t.v(u_val), "_sp")])
+    _record(t, sid, f"{'_dma3' if to_gm else '_dma2'}(_gb)", "_gb", [(t.v(u_val), "_sp")])
 
 
 def get_value(t: KernelTranslator, op: asc.GetValueOp) -> None:

@@ -44,5 +44,21 @@ class OpInfo:
             self._text = t
         return self._text
 
+    @property
+    def loc(self) -> str | None:
+        """The user's source line (``asc.loc`` of the op or of its nearest enclosing op), if any."""
+        op = self.op
+        while op is not None:
+            a = op.attributes.get("asc.loc")
+            if a is not None:
+                return getattr(a, "data", str(a))
+            op = op.parent_op()
+        return None
+
+    def where(self) -> str:
+        """The op as `text` plus its source line."""
+        loc = self.loc
+        return f"`{self.text}`" + (f" ({loc})" if loc else "")
+
     def describe(self) -> str:
-        return f"`{self.text}` in kernel @{self.kernel}"
+        return f"{self.where()} in kernel @{self.kernel}"

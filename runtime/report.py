@@ -22,6 +22,28 @@ class LaunchReport:
     gm_bytes: int
     hbm_bound_cycles: float
     timings: list[CoreTiming] = field(default_factory=list, repr=False)
+    overhead_cycles: float = 0.0
+
+    @property
+    def pipe_utilisation(self) -> dict[str, float]:
+        """Per pipe, its busy cycles over all cores divided by (cores x kernel cycles)."""
+        tot: dict[str, float] = {}
+        for b in self.core_busy:
+            for p, v in b.items():
+                tot[p] = tot.get(p, 0.0) + v
+        den = max(self.cycles, 1e-9) * max(self.block_dim, 1)
+        return {p: tot[p] / den for p in PIPE_NAMES if p in tot}
+
+    @property
+    def bounding_pipe(self) -> str:
+        """``HBM`` when the GM-traffic bound decides, else the busiest pipe of the slowest core."""
+        if self.bound == "hbm":
+            return "HBM"
+        if not self.core_cycles:
+            return "-"
+        c = max(range(len(self.core_cycles)), key=self.core_cycles.__getitem__)
+        b = self.core_busy[c]
+        return max(b, key=b.get) if b else "S"
 
     @property
     def bound(self) -> str:
@@ -48,6 +70,16 @@ class Report:
     pipe_busy: dict[str, float] = field(default_factory=dict)
     launches: list[LaunchReport] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    error: Finding | None = None  # the fatal error that stopped the run, if any
+
+    @property
+    def errors(self) -> list[Finding]:
+        """Findings that mean the program is wrong (races, deadlock, double sets, ...)."""
+        return [f for f in self.findings if f.severity == "error"]
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and not self.errors
 
     def findings_of(self, kind: str) -> list[Finding]:
         return [f for f in self.findings if f.kind == kind]

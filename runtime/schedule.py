@@ -1,23 +1,44 @@
-"""The timing model: schedule one core's trace on its pipes.
+"""The timing model and the happens-before hazard analysis of one core's trace.
 
-The scalar unit issues every op at its recorded ``issue`` cycle (plus any stall the scalar itself suffered
-in a ``WaitFlag<*_S>`` or ``PipeBarrier<PIPE_ALL>``) into the in-order queue of its pipe. Pipes run
-concurrently; an op starts at max(issue, end of the previous op on its pipe, the set it waits for).
-``SetFlag`` fires once earlier work on its pipe has finished; ``WaitFlag`` blocks its pipe until the
-matching (event, id) has been set and clears it: the k-th wait on a key consumes the k-th set, which may
-come later in program order (priming). The queues are advanced until no pipe can make progress: if work
-remains, the core is deadlocked.
+Timing. The scalar unit issues every op at its recorded ``issue`` cycle (plus any stall the scalar itself
+suffered in a ``WaitFlag<*_S>`` or ``PipeBarrier<PIPE_ALL>``) into the in-order queue of its pipe. Pipes
+run concurrently. Inside one pipe instructions issue in order but *overlap*: an op of cost ``c`` occupies
+its pipe for ``c - latency(pipe)`` cycles (at least one) and completes ``c`` cycles after its start, so the
+next op of the same pipe can start before it has finished (``latency`` is the fixed, pipelined part of the
+cost: the vector instruction overhead, the DMA fixed cost). ``PipeBarrier`` waits until every earlier op
+of its pipe has completed; ``SetFlag`` fires once every earlier op of its pipe has completed and does not
+block the pipe; ``WaitFlag`` blocks its pipe until the matching (event, id) has been set and clears it:
+the k-th wait on a key consumes the k-th set, which may come later in program order. The queues are
+advanced until no pipe can make progress: if work remains, the core is deadlocked.
+
+Hazards. Alongside the timing, each pipe carries a vector clock: for every pipe ``q``, how many of
+``q``'s ops are *known complete* before the pipe's next op starts. Knowledge flows only through
+synchronisation: a ``SetFlag`` publishes its pipe's clock (with all of its own pipe's earlier ops
+complete), the ``WaitFlag`` that consumes it joins that clock, ``PipeBarrier`` makes its pipe's earlier ops
+known complete, the scalar unit is in order and blocking (ops issued after a scalar wait or a
+``PipeBarrier<PIPE_ALL>`` know what it knew). Queues (EnQue/DeQue/AllocTensor/FreeTensor) are flags on
+synthetic keys. Every UB access is checked against the latest conflicting access of every pipe (kept per
+32 B block): if that op is not known complete, the two are unordered: a race (RAW, WAR, WAW between
+pipes; RAW and WAW inside an overlapping pipe, where Ascend C needs ``PipeBarrier``). The analysis does
+not depend on the simulated cycles, so a race is found even when the timing happens to be harmless.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .costs import NPIPES, PIPE_NAMES
+import numpy as np
+
+from .costs import NPIPES, PIPE_INDEX, PIPE_NAMES
 from .errors import Finding, SimulationError
 from .kernel_ops import EVENTS
 from .opinfo import BARRIER_ALL, SET, WAIT, WORK, OpInfo
 from .queues import QUEUE_KEY_BASE, describe_key
+
+_KINDS = {(True, False): "RAW", (False, True): "WAR", (True, True): "WAW"}
+# pipes whose consecutive instructions may overlap so that a RAW/WAW inside the pipe needs PipeBarrier;
+# the scalar unit is in order, and Mmad accumulation into L0C is ordered by the cube itself
+_INPIPE = frozenset(PIPE_INDEX[p] for p in ("V", "MTE1", "MTE2", "MTE3", "FIX"))
 
 
 @dataclass
@@ -53,34 +74,50 @@ def key_name(key: int) -> str:
 class KernelTables:
     """Per-kernel lookup lists indexed by ``sid`` (built once per translated kernel)."""
 
-    def __init__(self, infos: list[OpInfo]):
+    def __init__(self, infos: list[OpInfo], latency: list[float] | None = None):
         self.infos = infos
         self.pipe = [i.pipe if i.pipe is not None else 0 for i in infos]
         self.kind = [i.kind for i in infos]
         self.writes = [i.writes for i in infos]
         self.gm = [i.gm for i in infos]
+        self.latency = list(latency) if latency is not None else [0.0] * NPIPES
 
 
-def schedule(recs: list[tuple], tabs: KernelTables, core: int) -> CoreTiming:
-    """Schedule the trace ``recs`` of one core; raises ``SimulationError`` on deadlock or a double set."""
-    pipe_of, kind_of = tabs.pipe, tabs.kind
+def schedule(recs: list[tuple], tabs: KernelTables, core: int, check: bool = True,
+             ub_bytes: int = 192 * 1024, limit: int = 20) -> CoreTiming:
+    """Schedule the trace ``recs`` of one core and (``check``) find its races.
+
+    Raises ``SimulationError`` on deadlock. Double sets, unconsumed sets and races are findings.
+    """
+    pipe_of, kind_of, writes_of, lat = tabs.pipe, tabs.kind, tabs.writes, tabs.latency
     n = len(recs)
     qs: list[list[int]] = [[] for _ in range(NPIPES)]
     seg = [0] * n
+    num = [0] * n
     c = 0
     for i, r in enumerate(recs):
         p = pipe_of[r[0]]
         seg[i] = c
-        qs[p].append(i)
+        q = qs[p]
+        q.append(i)
+        num[i] = len(q)
         if p == 0:
             c += 1
     start = [0.0] * n
     end = [0.0] * n
     stall = [0.0]  # stall[k]: the scalar's accumulated delay once k scalar-pipe ops have resolved
+    skn = [[0] * NPIPES]  # skn[k]: the scalar's knowledge once k scalar-pipe ops have resolved
     heads = [0] * NPIPES
-    free = [0.0] * NPIPES
+    free = [0.0] * NPIPES  # earliest start of the pipe's next op
+    done = [0.0] * NPIPES  # completion of everything the pipe has started
+    busy = [0.0] * NPIPES
+    kn = [[0] * NPIPES for _ in range(NPIPES)]  # per pipe: ops of each pipe known complete
+    kseg = [0] * NPIPES
     sets: dict[int, list[float]] = {}
+    setclk: dict[int, list[tuple[list[int], int]]] = {}  # key -> (clock, record) per set
     waits: dict[int, list[float]] = {}
+    waitat: dict[int, list[tuple[int, int]]] = {}  # key -> (pipe, op number) per consumed wait
+    race = _RaceCheck(recs, tabs, qs, num, start, end, core, ub_bytes, limit) if check else None
     active = [p for p in range(1, NPIPES) if qs[p]]
     sq = qs[0]
     while True:
@@ -91,6 +128,9 @@ def schedule(recs: list[tuple], tabs: KernelTables, core: int) -> CoreTiming:
             h = h0 = heads[p]
             m = len(q)
             f = free[p]
+            d = done[p]
+            k_p = kn[p]
+            lp = lat[p]
             while h < m:
                 i = q[h]
                 sg = seg[i]
@@ -100,10 +140,26 @@ def schedule(recs: list[tuple], tabs: KernelTables, core: int) -> CoreTiming:
                 t = r[1] + stall[sg]
                 if t < f:
                     t = f
+                if sg != kseg[p]:
+                    sk = skn[sg]
+                    for j in range(NPIPES):
+                        if sk[j] > k_p[j]:
+                            k_p[j] = sk[j]
+                    kseg[p] = sg
                 k = kind_of[r[0]]
                 if k == WORK:
+                    cost = r[2]
                     start[i] = t
-                    f = end[i] = t + r[2]
+                    e = end[i] = t + cost
+                    occ = cost - lp
+                    if occ < 1.0:
+                        occ = cost if cost < 1.0 else 1.0
+                    f = t + occ
+                    busy[p] += occ
+                    if e > d:
+                        d = e
+                    if race is not None and len(r) > 4:
+                        race.access(i, p, k_p)
                 elif k == WAIT:
                     key = r[3]
                     if key >= 0:
@@ -117,26 +173,43 @@ def schedule(recs: list[tuple], tabs: KernelTables, core: int) -> CoreTiming:
                             t = st
                         if wl is None:
                             waits[key] = [t]
+                            waitat[key] = [(p, num[i])]
                         else:
                             wl.append(t)
+                            waitat[key].append((p, num[i]))
+                        clk = setclk[key][ci][0]
+                        for j in range(NPIPES):
+                            if clk[j] > k_p[j]:
+                                k_p[j] = clk[j]
                     start[i] = end[i] = f = t
                 elif k == SET:
+                    if d > t:
+                        t = d
                     key = r[3]
                     sl = sets.get(key)
+                    clk = list(k_p)
+                    clk[p] = num[i]
                     if sl is None:
                         sets[key] = [t]
+                        setclk[key] = [(clk, i)]
                     else:
                         sl.append(t)
-                    start[i] = end[i] = f = t
-                else:
+                        setclk[key].append((clk, i))
+                    start[i] = end[i] = t
+                else:  # PipeBarrier on this pipe
+                    if d > t:
+                        t = d
+                    k_p[p] = num[i]
                     start[i] = end[i] = f = t
                 h += 1
             if h != h0:
                 heads[p] = h
                 free[p] = f
+                done[p] = d
                 progress = True
         # the scalar pipe: in program order, may stall the issue of everything after it
         h = heads[0]
+        ks = kn[0]
         while h < len(sq):
             i = sq[h]
             r = recs[i]
@@ -155,6 +228,11 @@ def schedule(recs: list[tuple], tabs: KernelTables, core: int) -> CoreTiming:
                     extra = st - t
                     t = st
                 waits.setdefault(key, []).append(t)
+                waitat.setdefault(key, []).append((0, num[i]))
+                clk = setclk[key][ci][0]
+                for j in range(NPIPES):
+                    if clk[j] > ks[j]:
+                        ks[j] = clk[j]
                 start[i] = end[i] = t
             elif k == BARRIER_ALL:
                 blocked = False
@@ -164,84 +242,181 @@ def schedule(recs: list[tuple], tabs: KernelTables, core: int) -> CoreTiming:
                     if hp < len(qs[p]) and qs[p][hp] < i:
                         blocked = True
                         break
+                    if done[p] > tt:
+                        tt = done[p]
                     if free[p] > tt:
                         tt = free[p]
+                    if hp > ks[p]:
+                        ks[p] = hp
                 if blocked:
                     break
                 extra = tt - t
                 start[i] = t
                 end[i] = tt
             elif k == SET:
+                clk = list(ks)
+                clk[0] = num[i]
                 sets.setdefault(r[3], []).append(t)
+                setclk.setdefault(r[3], []).append((clk, i))
                 start[i] = end[i] = t
             elif k == WORK:
                 start[i] = t
                 end[i] = t + r[2]
+                busy[0] += r[2]
+                if race is not None and len(r) > 4:
+                    race.access(i, 0, ks)
             else:
                 start[i] = end[i] = t
+            ks[0] = num[i]
             stall.append(stall[-1] + extra)
+            skn.append(list(ks))
             h += 1
             progress = True
         heads[0] = h
         if all(heads[p] == len(qs[p]) for p in range(NPIPES)):
             break
         if not progress:
-            _deadlock(recs, qs, heads, tabs, core)
+            _deadlock(recs, qs, heads, tabs, core, sets, waits)
 
-    _check_sets(recs, sets, waits, tabs, core)
-    busy = [0.0] * NPIPES
     gm = 0
     gm_of = tabs.gm
     last = 0.0
     for i, r in enumerate(recs):
         sid = r[0]
-        if kind_of[sid] == WORK:
-            busy[pipe_of[sid]] += r[2]
-            if gm_of[sid]:
-                gm += r[3]
+        if gm_of[sid] and kind_of[sid] == WORK:
+            gm += r[3]
         if end[i] > last:
             last = end[i]
-    findings = []
+    findings = race.items() if race is not None else []
+    findings += _check_sets(recs, setclk, waitat, tabs, core)
     for key, sl in sets.items():
         if key < QUEUE_KEY_BASE and len(sl) > len(waits.get(key, ())):
-            sid = next(r[0] for r in reversed(recs) if kind_of[r[0]] == SET and r[3] == key)
-            info = tabs.infos[sid]
-            findings.append(Finding("unpaired-flag", f"SetFlag {key_name(key)} is never waited for: the flag stays "
+            i = setclk[key][len(waits.get(key, ()))][1]
+            info = tabs.infos[recs[i][0]]
+            findings.append(Finding("unpaired-flag", f"{info.where()} is never waited for: {key_name(key)} stays "
                                     "set when the kernel ends and leaks into the next operator",
-                                    info.kernel, info.text, core))
+                                    info.kernel, info.text, core, loc=info.loc))
     return CoreTiming(recs, start, end, last, busy, gm, findings, tabs.infos)
 
 
-def _deadlock(recs, qs, heads, tabs: KernelTables, core: int):
+class _RaceCheck:
+    """Per 32 B UB block and pipe, the number of the latest op of that pipe that read / wrote it."""
+
+    def __init__(self, recs, tabs: KernelTables, qs, num, start, end, core: int, ub_bytes: int, limit: int):
+        self.nblk = (ub_bytes + 31) // 32
+        # rows: pipe * 2 + (0 = read, 1 = write); value: op number on that pipe (1-based; 0 = none)
+        self.last = np.zeros((NPIPES * 2, self.nblk), np.int32)
+        self.recs, self.tabs, self.qs, self.num = recs, tabs, qs, num
+        self.start, self.end, self.core, self.limit = start, end, core, limit
+        self.found: dict[tuple[int, int], Finding] = {}
+
+    def items(self) -> list[Finding]:
+        return list(self.found.values())
+
+    def access(self, i: int, p: int, known: list[int]) -> None:
+        r = self.recs[i]
+        w = self.tabs.writes[r[0]]
+        last, nblk = self.last, self.nblk
+        inpipe = p in _INPIPE
+        regs = []
+        for j, is_w in enumerate(w):
+            a, nb = r[4 + 2 * j], r[5 + 2 * j]
+            if nb <= 0:
+                continue
+            lo, hi = a >> 5, min((a + nb + 31) >> 5, nblk)
+            if lo >= hi:
+                continue
+            regs.append((lo, hi, is_w))
+            m = last[:, lo:hi].max(axis=1).tolist()
+            for q in range(NPIPES):
+                kq = known[q]
+                mw = m[2 * q + 1]
+                if mw > kq and (q != p or inpipe):
+                    self._report(i, j, q, mw, True)
+                if is_w and q != p:
+                    mr = m[2 * q]
+                    if mr > kq:
+                        self._report(i, j, q, mr, False)
+        nm = self.num[i]
+        for lo, hi, is_w in regs:
+            last[2 * p + (1 if is_w else 0), lo:hi] = nm
+
+    def _report(self, i: int, j: int, q: int, number: int, earlier_writes: bool) -> None:
+        if len(self.found) >= self.limit:
+            return
+        recs, tabs = self.recs, self.tabs
+        k = self.qs[q][number - 1]
+        r, rk = recs[i], recs[k]
+        key = (rk[0], r[0])
+        if key in self.found:
+            return
+        is_w = tabs.writes[r[0]][j]
+        a, nb = r[4 + 2 * j], r[5 + 2 * j]
+        lo, hi = a, a + nb
+        for jj, w2 in enumerate(tabs.writes[rk[0]]):  # the overlapping region of the earlier op
+            if w2 != earlier_writes:
+                continue
+            a2, nb2 = rk[4 + 2 * jj], rk[5 + 2 * jj]
+            if a2 < a + nb and a < a2 + nb2:
+                lo, hi = max(a, a2), min(a + nb, a2 + nb2)
+                break
+        first, second = tabs.infos[rk[0]], tabs.infos[r[0]]
+        kind = _KINDS[(earlier_writes, is_w)] if (earlier_writes, is_w) in _KINDS else "RAW"
+        p = tabs.pipe[r[0]]
+        if p == q:
+            why = (f"both on pipe {PIPE_NAMES[p]}, whose instructions overlap: a PipeBarrier<PIPE_{PIPE_NAMES[p]}> "
+                   "is needed between them")
+        else:
+            why = f"no flag, barrier or queue orders {PIPE_NAMES[q]} before {PIPE_NAMES[p]} here"
+        s, e = self.start, self.end
+        msg = (f"{kind} race on UB [{lo}, {hi}): {first.where()} on {PIPE_NAMES[q]} (cycles {s[k]:.0f}-{e[k]:.0f}) "
+               f"and the later {second.where()} on {PIPE_NAMES[p]} (cycles {s[i]:.0f}-{e[i]:.0f}); {why}")
+        self.found[key] = Finding("race", msg, first.kernel, second.text, self.core, key=("race",) + key,
+                                  loc=second.loc, other=first.text, other_loc=first.loc)
+
+
+def _deadlock(recs, qs, heads, tabs: KernelTables, core: int, sets, waits):
     blocked = []
     for p in range(NPIPES):
         if heads[p] < len(qs[p]):
             i = qs[p][heads[p]]
             blocked.append((i, p))
     blocked.sort()
-    waits = [(i, p) for i, p in blocked if tabs.kind[recs[i][0]] in (WAIT, BARRIER_ALL)]
-    i, p = (waits or blocked)[0]
+    wl = [(i, p) for i, p in blocked if tabs.kind[recs[i][0]] == WAIT]
+    i, p = (wl or blocked)[0]
     info = tabs.infos[recs[i][0]]
-    what = f"waits for {key_name(recs[i][3])}, which is never set" if info.kind == WAIT else "can never complete"
-    others = ", ".join(f"{PIPE_NAMES[q]} at `{tabs.infos[recs[j][0]].text}`" for j, q in blocked)
-    raise SimulationError(f"deadlock: {info.describe()}, core {core}: {what} (pipe {PIPE_NAMES[p]}); "
+    if info.kind == WAIT:
+        key = recs[i][3]
+        got, used = len(sets.get(key, ())), len(waits.get(key, ()))
+        what = (f"waits for {key_name(key)}, which is never set" if got == 0 else
+                f"waits for {key_name(key)} a {used + 1}th time, but it is only set {got} time(s)")
+    else:
+        what = "can never complete"
+    others = "; ".join(f"{PIPE_NAMES[q]} at {tabs.infos[recs[j][0]].where()}" for j, q in blocked)
+    err = SimulationError(f"deadlock: {info.describe()}, core {core}: {what} (pipe {PIPE_NAMES[p]}); "
                           f"blocked pipes: {others}")
+    err.kind = "deadlock"
+    err.loc = info.loc
+    raise err
 
 
-def _check_sets(recs, sets, waits, tabs: KernelTables, core: int) -> None:
-    for key, sl in sets.items():
-        wl = waits.get(key, [])
+def _check_sets(recs, setclk, waitat, tabs: KernelTables, core: int) -> list[Finding]:
+    """A SetFlag must be ordered after the WaitFlag that consumed the previous set of its (event, id)."""
+    out = []
+    for key, sl in setclk.items():
+        wl = waitat.get(key, [])
         for j in range(len(sl) - 1):
-            if j >= len(wl) or sl[j + 1] < wl[j]:
-                # the (j+1)-th set of this key in program order
-                cnt = -1
-                for r in recs:
-                    if tabs.kind[r[0]] == SET and r[3] == key:
-                        cnt += 1
-                        if cnt == j + 1:
-                            info = tabs.infos[r[0]]
-                            break
-                when = (f"its previous set (cycle {sl[j]:.0f}) is only consumed at cycle {wl[j]:.0f}"
-                        if j < len(wl) else f"its previous set (cycle {sl[j]:.0f}) is never consumed")
-                raise SimulationError(f"{info.describe()}, core {core}: SetFlag on {key_name(key)} at cycle "
-                                      f"{sl[j + 1]:.0f} while the flag is still set: {when}")
+            clk, i = sl[j + 1]
+            if j < len(wl):
+                wp, wn = wl[j]
+                if clk[wp] >= wn:
+                    continue
+                when = "the wait that consumes the previous set is not ordered before it"
+            else:
+                when = "the previous set is never consumed"
+            info = tabs.infos[recs[i][0]]
+            out.append(Finding("double-set", f"{info.where()} sets {key_name(key)} while it may still be set: "
+                               f"{when} (undefined behaviour on the hardware)", info.kernel, info.text, core,
+                               key=("double-set", key), loc=info.loc))
+            break
+    return out

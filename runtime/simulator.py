@@ -9,6 +9,7 @@ traces are identical (same ops, costs, flags and UB regions; GM offsets do not m
 
 from __future__ import annotations
 
+import warnings
 from functools import partial
 
 import numpy as np
@@ -18,16 +19,25 @@ from xdsl.dialects.builtin import FloatAttr, IntegerAttr, MemRefType, ModuleOp
 from pyasc.dialects.ascendc import KERNEL_ATTR
 from pyasc.dialects.target import TargetSpec, module_target
 
-from .costs import PIPE_NAMES
+from . import hazards
+from .costs import PIPE_NAMES, make_dma_cost, pipe_latencies
 from .dtypes import numpy_dtype
-from .errors import FindingLog, SimulationError
-from .hazards import find_races
+from .errors import Finding, FindingLog, HazardError, SimulationError
 from .memory import copy_msg, gm_view, make_pad_helpers, ub_msg, ub_views
 from .numerics import cast_into, rsqrt_into
 from .queues import TBufState, TPipeState, TQueState, init_buffer
 from .report import LaunchReport, Report
-from .schedule import KernelTables, schedule
+from .schedule import CoreTiming, KernelTables, schedule
 from .translate import CompiledKernel, DivByZero, KernelTranslator, scalar_helpers
+
+
+# callables ``listener(simulator, host, report)`` told about every run (the profiler, streams)
+LISTENERS: list = []
+
+
+def _notify(sim, host: str, report) -> None:
+    for fn in list(LISTENERS):
+        fn(sim, host, report)
 
 
 class _RunContext:
@@ -45,10 +55,15 @@ class Simulator:
 
     CACHE_LIMIT = 256
 
-    def __init__(self, module: ModuleOp, *, race_check: bool = True, target: TargetSpec | None = None):
+    def __init__(self, module: ModuleOp, *, race_check: bool = True, target: TargetSpec | None = None,
+                 hazards: str | None = None, block_dim: int | None = None):
         self.module = module
+        self.block_dim = block_dim
         self.spec = target or module_target(module)
         self.race_check = race_check
+        self.hazards = hazards  # None: the global hazard policy
+        self._check = race_check
+        self._warned: set = set()
         self.ub = np.zeros(self.spec.ub_bytes, np.uint8)
         self._ctx = _RunContext()
         self.funcs: dict[str, func.FuncOp] = {}
@@ -61,7 +76,7 @@ class Simulator:
         for name, op in self.funcs.items():
             if KERNEL_ATTR in op.attributes:
                 ck = KernelTranslator(op, self.spec, env, self._ctx).translate()
-                self.kernels[name] = (ck, KernelTables(ck.infos))
+                self.kernels[name] = (ck, KernelTables(ck.infos, pipe_latencies(self.spec)))
 
     def _base_env(self) -> dict:
         ubn = self.spec.ub_bytes
@@ -80,6 +95,8 @@ class Simulator:
             "TQueState": TQueState,
             "TBufState": TBufState,
             "_init_buffer": init_buffer,
+            "_dma2": make_dma_cost(self.spec, False),
+            "_dma3": make_dma_cost(self.spec, True),
         }
         env.update(ub_views(self.ub))
         env.update(scalar_helpers())
@@ -95,8 +112,14 @@ class Simulator:
 
     # ------------------------------------------------------------------------------ running
 
-    def run(self, host: str, args) -> Report:
-        """Run host function ``host`` on NumPy arrays (inputs then outputs; outputs written in place)."""
+    def run(self, host: str, args, *, raise_errors: bool = True) -> Report:
+        """Run host function ``host`` on NumPy arrays (inputs then outputs; outputs written in place).
+
+        A fatal problem (deadlock, bad event id, overflow, out-of-bounds access) raises
+        ``SimulationError`` whose ``report`` holds the findings so far plus the error; with
+        ``raise_errors=False`` it is returned in ``report.error`` instead. Error findings (races, ...)
+        then follow the hazard policy (``hazards.set_hazard_policy``).
+        """
         fop = self.funcs.get(host)
         if fop is None or KERNEL_ATTR in fop.attributes:
             raise SimulationError(f"no host function @{host} in the module (host functions: "
@@ -110,12 +133,50 @@ class Simulator:
         bound, copies = [], []
         for i, (a, x) in enumerate(zip(block.args, args)):
             bound.append(self._bind_arg(host, i, a.type, x, copies))
-        with np.errstate(all="ignore"):
-            self._run_host(fop, bound, report)
+        policy = self.hazards or hazards.get_hazard_policy()
+        self._check = self.race_check and policy != "off"
+        try:
+            with np.errstate(all="ignore"):
+                self._run_host(fop, bound, report)
+        except SimulationError as e:
+            report.findings = self._ctx.log.items()
+            kind = getattr(e, "kind", "error")
+            msg = str(e)
+            report.error = Finding(kind if kind == "deadlock" else "error", msg, host, "", 0, loc=getattr(e, "loc", None))
+            report.findings.append(report.error)
+            e.report = report
+            _notify(self, host, report)
+            if raise_errors:
+                raise
+            return report
         for orig, tmp in copies:
             orig[...] = tmp
         report.findings = self._ctx.log.items()
+        _notify(self, host, report)
+        errors = report.errors
+        if errors and policy == "error":
+            err = HazardError(f"{len(errors)} hazard(s) in @{host}:\n" + "\n".join(str(f) for f in errors))
+            err.report = report
+            raise err
+        if errors and policy == "warn":
+            new = [f for f in errors if (f.kind, f.kernel, f.op) not in self._warned]
+            if new:
+                self._warned.update((f.kind, f.kernel, f.op) for f in new)
+                warnings.warn("pyasc simulator: " + "\n".join(str(f) for f in new), RuntimeWarning, stacklevel=3)
         return report
+
+    def allocate_outputs(self, host: str, given: int) -> list[np.ndarray]:
+        """Zero arrays for the arguments of ``host`` after the first ``given`` (its outputs)."""
+        fop = self.funcs.get(host)
+        if fop is None:
+            raise SimulationError(f"no host function @{host} in the module")
+        out = []
+        for a in list(fop.body.block.args)[given:]:
+            t = a.type
+            if not isinstance(t, MemRefType):
+                raise SimulationError(f"@{host}: argument {len(out) + given} ({t}) is not a buffer; pass it")
+            out.append(np.zeros(tuple(t.get_shape()), numpy_dtype(t.element_type)))
+        return out
 
     def _bind_arg(self, host: str, i: int, t, x, copies):
         if not isinstance(t, MemRefType):
@@ -152,7 +213,8 @@ class Simulator:
                     raise SimulationError(f"unsupported host constant `{op}`")
             elif name == "ascendc.launch":
                 kernel = op.kernel.root_reference.data
-                self._launch(kernel, op.block_dim.value.data, [env[v] for v in op.args], report)
+                n = self.block_dim if self.block_dim is not None else op.block_dim.value.data
+                self._launch(kernel, n, [env[v] for v in op.args], report)
             elif name == "func.call":
                 callee = self.funcs.get(op.callee.root_reference.data)
                 if callee is None or KERNEL_ATTR in callee.attributes:
@@ -170,11 +232,14 @@ class Simulator:
         ck, tabs = entry
         if len(values) != ck.num_args:
             raise SimulationError(f"ascendc.launch @{name} passes {len(values)} arguments, the kernel takes {ck.num_args}")
+        if n <= 0:
+            raise SimulationError(f"ascendc.launch @{name} with block_dim {n}: at least one core is needed")
         args = [v.reshape(-1).view(np.uint8) if isinstance(v, np.ndarray) else v for v in values]
-        spec, log, cache = self.spec, self._ctx.log, self._timing_cache
+        spec, log, cache, check = self.spec, self._ctx.log, self._timing_cache, self._check
         self.ub.fill(0)
         fn = ck.fn
         timings = []
+        seen: dict[int, CoreTiming] = {}  # cores with the same trace (by identity of the cache entry)
         for bid in range(n):
             tr: list[tuple] = []
             try:
@@ -186,17 +251,20 @@ class Simulator:
             except Exception as e:  # a bug in the simulator or an unsupported construct
                 raise SimulationError(f"kernel @{name}, core {bid}: internal simulator error: "
                                       f"{type(e).__name__}: {e}") from e
-            key = (name, tuple(tr))
-            hit = cache.get(key)
-            if hit is None:
-                timing = schedule(tr, tabs, bid)
-                races = find_races(timing, tabs, spec.ub_bytes, bid) if self.race_check else []
+            key = (name, check, tuple(tr))
+            timing = cache.get(key)
+            if timing is None:
+                timing = schedule(tr, tabs, bid, check=check, ub_bytes=spec.ub_bytes)
                 if len(cache) >= self.CACHE_LIMIT:
                     cache.clear()
-                hit = cache[key] = (timing, races)
-            timing, races = hit
-            log.merge(timing.findings)
-            log.merge(races)
+                cache[key] = timing
+            if id(timing) not in seen:
+                seen[id(timing)] = timing
+                log.merge(timing.findings)
+            else:
+                for f in timing.findings:
+                    log.add(f.kind, f.message, f.kernel, f.op, f.core, key=f.key, count=f.count,
+                            loc=f.loc, other=f.other, other_loc=f.other_loc)
             timings.append(timing)
         core_cycles = [t.cycles for t in timings]
         gm = sum(t.gm_bytes for t in timings)
@@ -208,7 +276,8 @@ class Simulator:
         for t in timings:
             for p, b in enumerate(t.busy):
                 report.pipe_busy[PIPE_NAMES[p]] += b
-        report.launches.append(LaunchReport(name, n, cycles, seconds, core_cycles, busy, gm, hbm, timings))
+        report.launches.append(LaunchReport(name, n, cycles, seconds, core_cycles, busy, gm, hbm, timings,
+                                            overhead * spec.clock_hz))
         report.seconds += seconds
         report.cycles += cycles + overhead * spec.clock_hz
 
@@ -230,17 +299,27 @@ def parse_module(text: str) -> ModuleOp:
     return Parser(ctx, text).parse_module()
 
 
-def simulate(module_or_text, *arrays, host: str | None = None, race_check: bool = True):
-    """Simulate ``host`` (default: the module's only non-kernel function) on ``arrays``.
+def simulate(module_or_text, *arrays, host: str | None = None, race_check: bool = True,
+             block_dim: int | None = None, raise_errors: bool = False, hazards: str | None = "ignore"):
+    """Simulate ``host`` (default: the module's only non-kernel function) on NumPy ``arrays``.
 
-    Returns ``(arrays, report)``; outputs are written into the arrays in place.
+    ``arrays`` are the host function's arguments in order; missing trailing ones (the outputs) are
+    allocated as zeros of their memref type. ``block_dim`` overrides the core count of every launch.
+    Returns ``(arrays, report)`` with every argument array (outputs written in place), or
+    ``(None, report)`` when the program is wrong: a fatal error (deadlock, bad event id, overflow,
+    out-of-bounds access; ``report.error``) or error findings such as races (``report.errors``).
+    ``raise_errors=True`` raises ``SimulationError`` for fatal errors instead. ``hazards`` is the
+    hazard policy for this run (default: findings only in the report).
     """
     module = parse_module(module_or_text) if isinstance(module_or_text, str) else module_or_text
-    sim = Simulator(module, race_check=race_check)
+    sim = Simulator(module, race_check=race_check, hazards=hazards, block_dim=block_dim)
     if host is None:
         hosts = sim.host_functions
         if len(hosts) != 1:
             raise SimulationError(f"the module has {len(hosts)} host functions ({', '.join(hosts)}); pass host=")
         host = hosts[0]
-    report = sim.run(host, list(arrays))
-    return list(arrays), report
+    args = list(arrays) + sim.allocate_outputs(host, len(arrays))
+    report = sim.run(host, args, raise_errors=raise_errors)
+    if report.error is not None or report.errors:
+        return None, report
+    return args, report

@@ -171,7 +171,7 @@ class KernelTranslator:
 
         def _find(kind: str, sid: int, bid: int, msg: str):
             i = infos[sid]
-            ctx.log.add(kind, msg, i.kernel, i.text, bid)
+            ctx.log.add(kind, msg, i.kernel, i.text, bid, loc=i.loc)
 
         return _find
 

@@ -4,7 +4,12 @@ others appear in report.findings. Never silent, never a hang."""
 import numpy as np
 import pytest
 
-from pyasc.runtime import SimulationError, Simulator, parse_module, simulate
+from functools import partial
+
+from pyasc.runtime import SimulationError, Simulator, parse_module
+from pyasc.runtime import simulate as _simulate
+
+simulate = partial(_simulate, raise_errors=True)
 from sim_irgen import add_flags_ir, kernel_ir
 
 
@@ -61,9 +66,10 @@ def test_reserved_event_id_is_a_finding():
 
 
 def test_set_twice_while_set_is_an_error():
-    with pytest.raises(SimulationError, match=r"set_flag MTE2_V.*core 0: SetFlag on MTE2_V id 0 .*still set"):
-        _run("    ascendc.set_flag MTE2_V, %c0\n    ascendc.set_flag MTE2_V, %c0\n"
-             "    ascendc.wait_flag MTE2_V, %c0")
+    _, report = _run("    ascendc.set_flag MTE2_V, %c0\n    ascendc.set_flag MTE2_V, %c0\n"
+                     "    ascendc.wait_flag MTE2_V, %c0\n    ascendc.wait_flag MTE2_V, %c0")
+    (f,) = report.findings_of("double-set")
+    assert "set_flag MTE2_V" in f.message and "MTE2_V id 0" in f.message and f.severity == "error"
 
 
 def test_ub_overflow_local_tensor():
