@@ -46,6 +46,8 @@ class TargetSpec:
     clock_ghz: float
     # aggregate HBM bandwidth in bytes/s: ~1.6 TB/s (0.8 on B4) [T]
     hbm_bytes_per_s: float
+    # device memory: 64 GB HBM on 910B1/B2/B3, 32 GB on 910B4 [T] (Atlas 800T A2 / 300I A2 data sheets)
+    hbm_capacity_bytes: int = 64 * 2**30
     # UB 192 KB per AIV [O][C]; 184 KB usable (TOTAL_VEC_LOCAL_SIZE in the headers) [O]
     ub_bytes: int = 192 * 1024
     ub_usable_bytes: int = 184 * 1024
@@ -108,7 +110,7 @@ PRESETS: dict[str, TargetSpec] = {
     "ascend910b1": TargetSpec("ascend910b1", 24, 48, 1.85, 1.6e12),
     "ascend910b2": TargetSpec("ascend910b2", 24, 48, 1.80, 1.6e12),
     "ascend910b3": TargetSpec("ascend910b3", 20, 40, 1.80, 1.6e12),
-    "ascend910b4": TargetSpec("ascend910b4", 20, 40, 1.50, 0.8e12),
+    "ascend910b4": TargetSpec("ascend910b4", 20, 40, 1.50, 0.8e12, hbm_capacity_bytes=32 * 2**30),
 }
 DEFAULT_TARGET = "ascend910b2"
 
