@@ -86,3 +86,9 @@ __all__ = [
     "abs", "tanh", "erf", "relu", "sigmoid", "gelu", "cast",
     "jit", "reference", "set_eager_backend", "get_eager_backend",
 ]
+from .runtime_api import (  # noqa: E402 - streams, events, device memory, profiler
+    Event, Stream, current_stream, default_stream, empty_cache, memory_stats, profiler, reset_peak_memory_stats,
+    stream, synchronize,
+)
+__all__ += ["Stream", "Event", "stream", "current_stream", "default_stream", "synchronize", "memory_stats",
+            "reset_peak_memory_stats", "empty_cache", "profiler"]

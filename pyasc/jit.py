@@ -179,11 +179,12 @@ class Compiled:
         return (tuple(outputs) if self.returns_tuple else outputs[0]), report
 
     def __call__(self, *args):
-        """Run on the simulator and return pyasc Tensors (a tuple if the function returned one)."""
-        outs, _ = self.simulate(*args)
-        if self.returns_tuple:
-            return tuple(Tensor(o, s.dtype) for o, s in zip(outs, self.outputs))
-        return Tensor(outs, self.outputs[0].dtype)
+        """Run on the simulator and return pyasc Tensors (a tuple if the function returned one); on a
+        non-default stream (``with pyasc.stream(s):``) the launch is queued and the tensors are filled
+        when the stream is synchronised."""
+        from .runtime_api import launch
+
+        return launch(self, args)
 
 
 class Lowered:

@@ -23,6 +23,7 @@ class LaunchReport:
     hbm_bound_cycles: float
     timings: list[CoreTiming] = field(default_factory=list, repr=False)
     overhead_cycles: float = 0.0
+    clock_hz: float = 0.0
 
     @property
     def pipe_utilisation(self) -> dict[str, float]:

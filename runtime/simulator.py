@@ -277,7 +277,7 @@ class Simulator:
             for p, b in enumerate(t.busy):
                 report.pipe_busy[PIPE_NAMES[p]] += b
         report.launches.append(LaunchReport(name, n, cycles, seconds, core_cycles, busy, gm, hbm, timings,
-                                            overhead * spec.clock_hz))
+                                            overhead * spec.clock_hz, spec.clock_hz))
         report.seconds += seconds
         report.cycles += cycles + overhead * spec.clock_hz
 
