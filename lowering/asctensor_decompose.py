@@ -1,6 +1,7 @@
 """``asctensor-decompose``: composites to the primitives the vector unit has.
 
-Splat ``arith.constant``s become ``asctensor.full`` (a scalar, never a GM buffer).
+Splat ``arith.constant``s become ``asctensor.full`` (a scalar, never a GM buffer). Reductions
+and row-wise composites are decomposed as described in ``rowwise_decompose``.
 sigmoid, tanh, gelu (erf and tanh forms), erf, relu and pow become ``arith``/``math`` ops the
 vector unit executes directly (Add, Mul, Div, Exp, Ln, Abs, Sqrt, Max...). Composites on
 float16/bfloat16 are computed in float32 and rounded once at the end (as Ascend C's
@@ -24,6 +25,7 @@ from pyasc.dialects import asctensor
 from pyasc.dialects.types import numpy_dtype
 
 from .emitter import OpEmitter
+from .rowwise_decompose import decompose_rowwise
 
 # Abramowitz & Stegun 7.1.26: erf(u) = 1 - t*(a1 + t*(a2 + ...)) * exp(-u^2), t = 1/(1 + p*u), u >= 0
 ERF_P = 0.3275911
@@ -161,6 +163,9 @@ def _decompose(op: Operation) -> SSAValue | None:
         if any(v != values[0] for v in values[1:]):
             return None  # a constant with distinct elements stays a constant
         return b.full(values[0], op.result)
+    rowwise = decompose_rowwise(b, op)
+    if rowwise is not None:
+        return rowwise
     if isinstance(op, asctensor.ReluOp):
         if str(op.result.type.element_type) == "i32":
             return b.e.value(arith.MaxSIOp(op.input, b.full(0, op.input)))

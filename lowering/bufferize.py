@@ -40,6 +40,12 @@ CASTS = (arith.ExtFOp, arith.TruncFOp, arith.SIToFPOp, arith.FPToSIOp)
 BUFFERIZERS: dict[type, Callable] = {}
 
 
+def _f32():
+    from xdsl.dialects.builtin import Float32Type
+
+    return Float32Type()
+
+
 def round_mode(src: str, dst: str) -> RoundMode:
     """The rounding of a conversion: to nearest even, except float->int which truncates (as C and torch)."""
     if dst == "i32":
@@ -69,10 +75,13 @@ class _KernelBufferizer:
         loaded = {op.result for op in body if isinstance(op, asctile.LoadOp)}
         self.buffer: dict[SSAValue, SSAValue] = {}
         self.splat: dict[SSAValue, SSAValue] = {}
+        self.row_bcast: dict[SSAValue, SSAValue] = {}  # full tile value -> the row buffer it spreads
         for op in body:
             e = OpEmitter(InsertPoint.before(op), op)
             if isinstance(op, asctile.SplatOp):
                 self.splat[op.result] = op.value
+            elif isinstance(op, asctile.RowBroadcastOp) and op.result not in stored:
+                self.row_bcast[op.result] = self._operand(e, op.input)  # materialised only if needed
             elif isinstance(op, asctile.LoadOp):
                 dst = self._alloc(op.result, e, self.slots)
                 e.add(ascbuf.CopyInOp(op.source, op.offset, dst, op.rows, op.cols,
@@ -112,17 +121,24 @@ class _KernelBufferizer:
         return self.top.index(n)
 
     def _operand(self, e: OpEmitter, v: SSAValue) -> SSAValue:
-        """A buffer holding ``v`` (a splat is duplicated into a fresh one)."""
+        """A buffer holding ``v`` (a splat or a row broadcast is materialised into a fresh one)."""
         if v in self.buffer:
             return self.buffer[v]
         buf = self._alloc(v, e, 1)
-        e.add(ascbuf.VDupOp(buf, self.splat[v], self._count(e, v.type)))
+        if v in self.row_bcast:
+            e.add(ascbuf.VRowDupOp(buf, self.row_bcast[v]))
+        else:
+            e.add(ascbuf.VDupOp(buf, self.splat[v], self._count(e, v.type)))
         return buf
 
     def _copy_into(self, e: OpEmitter, dst: SSAValue, v: SSAValue) -> None:
         n = self._count(e, v.type)
         if v in self.splat:
             e.add(ascbuf.VDupOp(dst, self.splat[v], n))
+        elif str(v.type.element_type) == "bf16":  # no bf16 arithmetic: through f32 and back, exactly
+            wide = self._alloc(None, e, 1, TensorType(_f32(), v.type.get_shape()))
+            e.add(ascbuf.VCastOp(wide, self.buffer[v], n, RoundMode.CAST_NONE))
+            e.add(ascbuf.VCastOp(dst, wide, n, RoundMode.CAST_RINT))
         else:
             one = _scalar_const(e, 1, v.type.element_type)
             e.add(ascbuf.VScalarOp(S.MULS, dst, self.buffer[v], one, n))
@@ -135,6 +151,15 @@ class _KernelBufferizer:
         t = op.results[0].type
         n = self._count(e, t)
         et = t.element_type
+        if type(op) in BINARY and any(v in self.row_bcast for v in op.operands) and self._row_op(op, dst, e):
+            return
+        if isinstance(op, asctile.ReduceOp):
+            work = self._alloc(None, e, 1, TensorType(op.input.type.element_type, [1, op.input.type.get_shape()[1]]))
+            e.add(ascbuf.VReduceOp(op.kind.data.value, dst, self._operand(e, op.input), work, op.cols))
+            return
+        if isinstance(op, asctile.RowBroadcastOp):  # stored as is
+            e.add(ascbuf.VRowDupOp(dst, self._operand(e, op.input)))
+            return
         if type(op) in BINARY:
             kind = BINARY[type(op)]
             lhs, rhs = op.operands
@@ -171,6 +196,27 @@ class _KernelBufferizer:
             e.add(ascbuf.VCastOp(dst, self._operand(e, src), n, mode))
         else:
             raise ValueError(f"bufferize: no buffer form for {op.name} on {t} in kernel @{self.kernel.sym_name.data}")
+
+
+ROW_FORMS = {  # (binary kind, row value on the right) -> vrow kind
+    (B.ADD, True): "add", (B.ADD, False): "add", (B.MUL, True): "mul", (B.MUL, False): "mul",
+    (B.MAX, True): "max", (B.MAX, False): "max", (B.MIN, True): "min", (B.MIN, False): "min",
+    (B.SUB, True): "sub", (B.SUB, False): "rsub", (B.DIV, True): "div", (B.DIV, False): "rdiv",
+}
+
+
+def _row_op(self, op: Operation, dst: SSAValue, e: OpEmitter) -> bool:
+    """``x <op> row_broadcast(r)`` as one per-row scalar op; False when both sides are row broadcasts."""
+    lhs, rhs = op.operands
+    if (lhs in self.row_bcast) == (rhs in self.row_bcast):
+        return False
+    right = rhs in self.row_bcast
+    full, rows = (lhs, self.row_bcast[rhs]) if right else (rhs, self.row_bcast[lhs])
+    e.add(ascbuf.VRowOp(ROW_FORMS[(BINARY[type(op)], right)], dst, self._operand(e, full), rows))
+    return True
+
+
+_KernelBufferizer._row_op = _row_op
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,10 @@ Dependencies from iteration ``i`` to a later one (write-after-read of a rotating
 flag whose set is primed before the loop and whose wait is drained after it. Flags inside the
 loop use the event id ``i mod buffers`` (plus ``buffers`` for a second channel on the same pipe
 pair), so a producer running ``buffers - 1`` tiles ahead never sets a flag that is still set.
-With ``sync_style=queue`` only barriers are placed: TQue's EnQue/DeQue carry the rest.
+With ``sync_style=queue`` only barriers and the flags of the scalar unit are placed: TQue's
+EnQue/DeQue carry the rest. The scalar unit reading UB (``scalar_reads``, e.g. a row value for a
+per-row op) waits for the vector pipe that wrote it (V -> S); it needs no flag the other way,
+since it finishes its reads before it issues later work.
 """
 
 from __future__ import annotations
@@ -121,7 +124,9 @@ def plan_sync(ops: list[_Access], flags: bool, slots: int) -> _Plan:
         for pos, p in plan.barriers:
             if p == pipe and ((d < pos <= c) if not carried else (pos > d or pos <= c)):
                 return True
-        return False
+        # the scalar unit waited for ``pipe`` to finish ``d`` before it issued ``c``
+        return any(e.src == pipe and e.dst == Pipe.S and e.set_at >= d and (carried or e.wait_at <= c)
+                   for e in plan.edges)
 
     def round_trip(pipe) -> bool:
         """Every iteration, ``pipe`` waits for another pipe that waited for ``pipe``: a slot reused
@@ -130,21 +135,28 @@ def plan_sync(ops: list[_Access], flags: bool, slots: int) -> _Plan:
         return any(e.src == pipe and any(f.src == e.dst and f.dst == pipe and f.set_at >= e.wait_at
                                          for f in plan.edges) for e in plan.edges)
 
+    def rewritten_before(ci: int, c: _Access) -> bool:
+        """Every region ``c`` reads was written again earlier in its own iteration (so nothing from
+        the previous iteration reaches it) and ``c`` writes nothing."""
+        return not c.writes and all(any(r in ops[j].writes for j in range(ci)) for r in c.reads)
+
     def visit(carried: bool, cross: bool) -> None:
         for ci, c in enumerate(ops):
             need: dict[Pipe, int] = {}
+            if carried and rewritten_before(ci, c):
+                continue
             for di in range(n) if carried else range(ci):
                 d = ops[di]
                 dep, ordered_in_pipe, slotted = _dependencies(d, c)
-                if not dep or (d.pipe == c.pipe) == cross:
-                    continue
+                if not dep or (d.pipe == c.pipe) == cross or d.pipe == Pipe.S:
+                    continue  # the scalar unit finishes its reads before it issues anything later
                 if not cross:
                     if not ordered_in_pipe or covered_barrier(c.pipe, di, ci, carried):
                         continue
                     if carried and slotted and slots > 1 and (not flags or round_trip(c.pipe)):
                         continue
                     plan.barriers.append((ci, c.pipe))
-                elif flags:
+                elif flags or Pipe.S in (d.pipe, c.pipe):  # queues do not order the scalar unit
                     need[d.pipe] = max(need.get(d.pipe, -1), di)
             for p, di in need.items():
                 place_flag(p, c.pipe, di, ci, carried)
@@ -170,12 +182,17 @@ class _KernelSync:
         ops = []
         for op in body.ops:
             acc = accesses(op)
-            if acc is not None:
-                ops.append(_Access(op, op.PIPE, [_region(v) for v in acc[0]], [_region(v) for v in acc[1]]))
+            if acc is None:
+                continue
+            if hasattr(op, "scalar_reads"):  # the scalar unit reads UB first (GetValue), then issues vector work
+                ops.append(_Access(op, Pipe.S, [_region(v) for v in op.scalar_reads()], []))
+            ops.append(_Access(op, op.PIPE, [_region(v) for v in acc[0]], [_region(v) for v in acc[1]]))
         plan = plan_sync(ops, self.flags, self.slots)
         bases: dict[tuple, int] = {}  # (src, dst, carried, channel) -> first event id
         for e in plan.edges:
             key = (e.src, e.dst, e.carried, e.channel)
+            if e.dst == Pipe.S:  # the scalar unit itself waits: it cannot set the next one early
+                continue
             if key not in bases:
                 base = sum(1 for k in bases if k[:2] == (e.src, e.dst)) * self.slots
                 if base + self.slots > self.usable_ids:
@@ -187,6 +204,8 @@ class _KernelSync:
         ids: dict = {}
 
         def event_id(e: _Edge) -> SSAValue:
+            if e.dst == Pipe.S:  # id 0 within an iteration, id 1 for a carried one
+                return head.index(int(e.carried))
             base = bases[(e.src, e.dst, e.carried, e.channel)]
             if base not in ids:
                 if "slot" not in ids:
@@ -210,14 +229,19 @@ class _KernelSync:
         pre = OpEmitter(InsertPoint.before(loop))
         post = OpEmitter(InsertPoint.after(loop))
         carried = [e for e in plan.edges if e.carried]
-        for e in carried:
+
+        def primed_ids(e: _Edge) -> list[int]:
+            if e.dst == Pipe.S:
+                return [1]
             base = bases[(e.src, e.dst, True, e.channel)]
-            for s in range(self.slots):
-                pre.add(ascbuf.SetFlagOp(e.src, e.dst, pre.index(base + s)))
+            return [base + s for s in range(self.slots)]
+
         for e in carried:
-            base = bases[(e.src, e.dst, True, e.channel)]
-            for s in range(self.slots):
-                post.add(ascbuf.WaitFlagOp(e.src, e.dst, post.index(base + s)))
+            for i in primed_ids(e):
+                pre.add(ascbuf.SetFlagOp(e.src, e.dst, pre.index(i)))
+        for e in carried:
+            for i in primed_ids(e):
+                post.add(ascbuf.WaitFlagOp(e.src, e.dst, post.index(i)))
 
 
 @dataclass(frozen=True)

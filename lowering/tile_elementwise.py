@@ -83,6 +83,7 @@ def _peak_temporaries(body: list[Operation], loaded: set[SSAValue], outputs: set
     for i, op in enumerate(body):
         scratch = 1 if isinstance(op, arith.DivfOp) and any(
             isinstance(v.owner, asctensor.FullOp) for v in op.operands) else 0
+        scratch += 1 if isinstance(op, asctensor.ReduceOp) else 0  # the reduction's work buffer
         for r in op.results:
             if r not in loaded and r not in outputs and not isinstance(op, asctensor.FullOp | asctensor.BroadcastOp):
                 live.add(r)
@@ -107,11 +108,14 @@ class _KernelTiler:
         outputs = list(ret.operands)
         if not outputs:
             raise TilingError(f"kernel @{k.sym_name.data} has no outputs")
-        out_shape = outputs[0].type.get_shape()
         args = list(k.body.block.args)
+        full, lead = self._row_space(body) if kernel_kind(k) == "rowwise" else (outputs[0].type.get_shape(), None)
+        self.full = full
+        self.row_shapes = set() if lead is None else {lead, lead + (1,) * (len(full) - len(lead))}
 
         # what each loaded value reads: a kernel argument, directly or through a broadcast
-        sources: dict[SSAValue, SSAValue] = {a: a for a in args if a.type.get_shape() == out_shape}
+        sources: dict[SSAValue, SSAValue] = {a: a for a in args
+                                             if a.type.get_shape() == full or a.type.get_shape() in self.row_shapes}
         for op in body:
             if isinstance(op, asctensor.BroadcastOp) and op.input in args:
                 sources[op.result] = op.input
@@ -119,7 +123,11 @@ class _KernelTiler:
             if v in args:
                 raise TilingError(f"kernel @{k.sym_name.data} returns its input unchanged")
         loaded = [v for v in sources if v.uses]
-        space, accesses = collapse(out_shape, [sources[v].type.get_shape() for v in loaded])
+        in_shapes = [sources[v].type.get_shape() for v in loaded]
+        if lead is None:
+            space, accesses = collapse(full, in_shapes)
+        else:
+            space, accesses = collapse(*self._rows_view(full, lead, in_shapes), keep_last=True)
 
         tile_values = [r for op in body for r in op.results if isinstance(r.type, TensorType)]
         sizes = [element_bytes(v.type.element_type) for v in tile_values + args]
@@ -128,7 +136,11 @@ class _KernelTiler:
         per_elem = self.buffers * (sum(element_bytes(v.type.element_type) for v in loaded)
                                    + sum(element_bytes(v.type.element_type) for v in outputs))
         per_elem += widest * _peak_temporaries(body, set(loaded), set(outputs))
+        self.align = align
         budget = self.tile_size or self.ub_bytes // per_elem
+        if lead is not None and -(-space.C // align) * align > budget:
+            raise TilingError(f"kernel @{k.sym_name.data}: a row of {space.C} elements does not fit in UB with "
+                              f"its {per_elem} bytes per element of live buffers")
         if budget < align:
             raise TilingError(f"kernel @{k.sym_name.data} cannot fit one {align}-element tile in UB "
                               f"({per_elem} bytes per element over all live buffers, {self.ub_bytes} B of UB)")
@@ -181,7 +193,13 @@ class _KernelTiler:
             return le.addi(le.addi(acc, le.muli(r0, row_st)), le.muli(c0, strides[-1]))
 
         def tile_type(t: TensorType) -> TensorType:
+            if t.get_shape() in self.row_shapes and t.get_shape() != full:
+                return TensorType(t.element_type, [plan.rows, align])  # one value per row, 32 B apart
             return TensorType(t.element_type, [plan.rows, plan.pitch])
+
+        C = space.C
+        row_strides = tuple(st // C for st in space.out_strides[:-1]) + (0,)  # a row output: one per row
+        self.vc = vc
 
         def dense(row_st: int, col_st: int, es: int) -> bool:
             """Every window is whole 32 B blocks, contiguous in GM and in UB."""
@@ -192,8 +210,15 @@ class _KernelTiler:
         for v, acc in zip(loaded, accesses):
             row_st = acc.strides[-2] if len(acc.strides) > 1 else 0
             es = element_bytes(v.type.element_type)
-            ld = asctile.LoadOp(gm_of[sources[v]], offset(acc.strides), vr, vc, row_st, acc.strides[-1],
-                                tile_type(v.type), dense(row_st if plan.rows > 1 else space.C, acc.strides[-1], es))
+            if tile_type(v.type).get_shape()[1] != plan.pitch or (lead is not None and acc.strides[-1] == 0
+                                                                  and v.type.get_shape() in self.row_shapes):
+                # a per-row input of a row-wise kernel: one value per row into a row tile
+                ld = asctile.LoadOp(gm_of[sources[v]], offset(acc.strides), vr, le.index(1), row_st, 1,
+                                    tile_type(v.type))
+            else:
+                ld = asctile.LoadOp(gm_of[sources[v]], offset(acc.strides), vr, vc, row_st, acc.strides[-1],
+                                    tile_type(v.type),
+                                    dense(row_st if plan.rows > 1 else space.C, acc.strides[-1], es))
             mapping[v] = le.value(ld)
             mapping[v].name_hint = sources[v].name_hint
 
@@ -204,12 +229,44 @@ class _KernelTiler:
 
         out_off = offset(space.out_strides)
         for v, dst in zip(outputs, out_args):
-            st = asctile.StoreOp(mapping[v], dst, out_off, vr, vc, space.C,
-                                 dense(space.C, 1, element_bytes(v.type.element_type)))
+            if tile_type(v.type).get_shape()[1] != plan.pitch or (lead is not None and v.type.get_shape() != full):
+                st = asctile.StoreOp(mapping[v], dst, offset(row_strides), vr, le.index(1), 1)
+            else:
+                st = asctile.StoreOp(mapping[v], dst, out_off, vr, vc, space.C,
+                                     dense(space.C, 1, element_bytes(v.type.element_type)))
             copy_loc(v.owner, st)
             le.add(st)
         loop_body.add_op(scf.YieldOp())
         return new
+
+    def _row_space(self, body: list[Operation]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(full shape, lead dims) of a row-wise kernel, from its reductions."""
+        from .asctensor_fuse import reduction_rows
+
+        spaces = {reduction_rows(op) for op in body if reduction_rows(op) is not None}
+        if len(spaces) != 1 or next(iter(spaces))[1] is None:
+            raise TilingError(f"row-wise kernel @{self.kernel.sym_name.data} needs reductions over the same "
+                              f"trailing axes, got {sorted(spaces, key=str)}")
+        return next(iter(spaces))
+
+    def _rows_view(self, full, lead, in_shapes):
+        """The kernel's shapes as ``lead x C`` (C = the reduced trailing dims, kept as one dim)."""
+        k = len(lead)
+        C = 1
+        for d in full[k:]:
+            C *= d
+        view = []
+        for s in in_shapes:
+            s = (1,) * (len(full) - len(s)) + tuple(s)
+            tail = s[k:]
+            if all(d == 1 for d in tail):
+                view.append(s[:k] + (1,))
+            elif tail == full[k:]:
+                view.append(s[:k] + (C,))
+            else:
+                raise TilingError(f"row-wise kernel @{self.kernel.sym_name.data}: an input of shape {list(s)} "
+                                  f"broadcasts only part of a row of {list(full[k:])}")
+        return lead + (C,), view
 
     def _tile_op(self, op: Operation, mapping, le: OpEmitter, tile_type) -> SSAValue:
         tt = tile_type(op.results[0].type)
@@ -221,10 +278,18 @@ class _KernelTiler:
         if isinstance(op, asctensor.BroadcastOp):
             if isinstance(op.input.owner, asctensor.FullOp):
                 return self._tile_op(op.input.owner, mapping, le, lambda _: tt)
+            if op.input in mapping and op.input.type.get_shape() in self.row_shapes:
+                return le.value(copy_loc(op, asctile.RowBroadcastOp(mapping[op.input], tt)))
             raise TilingError(f"asctensor.broadcast of a computed value inside kernel "
                               f"@{self.kernel.sym_name.data}: fusion should have split it")
         operands = [mapping[v] if v in mapping else self._tile_op(v.owner, mapping, le, tile_type)
                     for v in op.operands]
+        if isinstance(op, asctensor.ReduceOp):
+            if str(op.input.type.element_type) not in ("f16", "f32"):
+                raise TilingError(f"asctensor.reduce of {op.input.type.element_type} in kernel "
+                                  f"@{self.kernel.sym_name.data}: the vector unit reduces f16 and f32 "
+                                  "(ReduceSum/ReduceMax/ReduceMin); cast to float32 first")
+            return le.value(copy_loc(op, asctile.ReduceOp(op.kind.data.value, operands[0], self.vc, tt)))
         if isinstance(op, asctensor.CastOp):
             result = None
             for c in _cast_op(operands[0], tt):
@@ -253,7 +318,7 @@ class TileElementwisePass(ModulePass):
         attr = op.attributes.get(TARGET_KEY)
         spec = attr.spec if isinstance(attr, TargetAttr) else get_target(self.target)
         for f in list(op.ops):
-            if isinstance(f, func.FuncOp) and kernel_kind(f) == "elementwise":
+            if isinstance(f, func.FuncOp) and kernel_kind(f) in ("elementwise", "rowwise"):
                 tiler = _KernelTiler(f, self.cores or spec.vector_cores, self.tile_size, self.buffers,
                                      spec.ub_usable_bytes)
                 new = tiler.run()

@@ -49,17 +49,19 @@ def _row_major(shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(reversed(strides))
 
 
-def collapse(out_shape: tuple[int, ...], in_shapes: list[tuple[int, ...]]) -> tuple[IterationSpace, list[Access]]:
-    """Collapse the output shape and give every input its strides over the collapsed dims."""
+def collapse(out_shape: tuple[int, ...], in_shapes: list[tuple[int, ...]],
+             keep_last: bool = False) -> tuple[IterationSpace, list[Access]]:
+    """Collapse the output shape and give every input its strides over the collapsed dims;
+    ``keep_last`` keeps the last dim apart (the row of a row-wise kernel)."""
     rank = len(out_shape)
     masks = []  # per input: True where it broadcasts along an output dim
     for s in in_shapes:
         aligned = (1,) * (rank - len(s)) + tuple(s)
         masks.append([aligned[j] == 1 and out_shape[j] > 1 for j in range(rank)])
-    keep = [j for j in range(rank) if out_shape[j] > 1]
+    keep = [j for j in range(rank) if out_shape[j] > 1 or (keep_last and j == rank - 1)]
     groups: list[list[int]] = []
     for j in keep:
-        if groups and all(m[groups[-1][-1]] == m[j] for m in masks):
+        if groups and all(m[groups[-1][-1]] == m[j] for m in masks) and not (keep_last and j == rank - 1):
             groups[-1].append(j)
         else:
             groups.append([j])

@@ -1,4 +1,175 @@
-"""The ``ascbuf`` dialect: L1/L0 buffers, LoadData, Mmad and Fixpipe."""
+"""The ``ascbuf`` dialect: cube buffers and the cube's data path.
 
-OPS: list = []
+Buffers of a cube kernel live in ``l1`` (NZ tiles filled from GM), ``l0a`` (ZZ), ``l0b`` (ZN)
+and ``l0c`` (the NZ accumulator). Fractals are 512 B: ``16 x c0`` with ``c0 = 32 B / element``.
+
+* ``copy_nz`` (MTE2): a ``rows x cols`` row-major GM window to an NZ L1 tile
+  (element ``(r, c)`` at ``(c / c0) * R * c0 + r * c0 + c % c0``, ``R`` the tile's rows);
+* ``load_l0`` (MTE1): the ``k``-th K step of an L1 tile to L0A (ZZ: fractal ``(m1, k1)`` at
+  ``m1 * K1 + k1``) or L0B (ZN: fractal ``(k1, n1)`` at ``k1 * N1 + n1``, each stored N-major),
+  laid out for ``kvalid`` K elements and ``extent`` M (or N) elements (``K1 = ceil(kvalid / c0)``,
+  ``M1 = ceil(extent / 16)``); ``transposed`` says the L1 tile holds the operand transposed;
+* ``mmad`` (M): ``dst[:m, :n] (= or +=) a[:m, :k] @ b[:k, :n]`` with the layouts above, ``dst`` NZ
+  with ``ceil16(m)`` rows per 16-column block; ``init`` overwrites instead of accumulating;
+* ``fixpipe`` (FIX): the ``rows x cols`` accumulator to row-major GM, converted to the
+  destination's element type, optionally through ReLU.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, IntegerType, MemRefType, UnitAttr
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def
+from xdsl.utils.exceptions import VerifyException
+
+from ..target import Pipe
+from .base import MemorySpace, memory_space
+
+
+def _check_space(op: str, t, *spaces: MemorySpace) -> None:
+    if memory_space(t) not in spaces:
+        raise VerifyException(f"{op}: expected a buffer in {' or '.join(s.value for s in spaces)}, got {t}")
+
+
+@irdl_op_definition
+class CopyNzOp(IRDLOperation):
+    """GM (row-major, rows ``stride`` apart) -> L1 tile in NZ; MTE2."""
+
+    name = "ascbuf.copy_nz"
+    source = operand_def(MemRefType)
+    offset = operand_def(IndexType)
+    dest = operand_def(MemRefType)
+    rows = operand_def(IndexType)
+    cols = operand_def(IndexType)
+    stride = prop_def(IntegerAttr[I64])
+    assembly_format = ("$source `[` $offset `]` `,` $dest `rows` $rows `cols` $cols `stride` $stride attr-dict "
+                       "`:` type($source) `,` type($dest)")
+
+    PIPE: ClassVar[Pipe] = Pipe.MTE2
+
+    def __init__(self, source, offset, dest, rows, cols, stride: int):
+        super().__init__(operands=[source, offset, dest, rows, cols], properties={"stride": IntegerAttr(stride, 64)})
+
+    def buffer_reads(self) -> list:
+        return []
+
+    def buffer_writes(self) -> list:
+        return [self.dest]
+
+    def verify_(self) -> None:
+        if memory_space(self.source.type) is not None:
+            raise VerifyException(f"{self.name}: the source is a GM memref, got {self.source.type}")
+        _check_space(self.name, self.dest.type, MemorySpace.L1)
+        if self.source.type.element_type != self.dest.type.element_type:
+            raise VerifyException(f"{self.name}: element types differ")
+
+
+@irdl_op_definition
+class LoadL0Op(IRDLOperation):
+    """L1 (NZ) -> L0A (ZZ) or L0B (ZN), K step ``step``; MTE1 (see the module docstring)."""
+
+    name = "ascbuf.load_l0"
+    source = operand_def(MemRefType)
+    dest = operand_def(MemRefType)
+    step = operand_def(IndexType)
+    kvalid = operand_def(IndexType)
+    extent = operand_def(IndexType)
+    transposed = opt_prop_def(UnitAttr)
+    assembly_format = ("$source `,` $dest `step` $step `k` $kvalid `extent` $extent (`transposed` $transposed^)? "
+                       "attr-dict `:` type($source) `,` type($dest)")
+
+    PIPE: ClassVar[Pipe] = Pipe.MTE1
+
+    def __init__(self, source, dest, step, kvalid, extent, transposed: bool = False):
+        super().__init__(operands=[source, dest, step, kvalid, extent],
+                         properties={"transposed": UnitAttr() if transposed else None})
+
+    def buffer_reads(self) -> list:
+        return [self.source]
+
+    def buffer_writes(self) -> list:
+        return [self.dest]
+
+    @property
+    def is_a(self) -> bool:
+        return memory_space(self.dest.type) == MemorySpace.L0A
+
+    def verify_(self) -> None:
+        _check_space(self.name, self.source.type, MemorySpace.L1)
+        _check_space(self.name, self.dest.type, MemorySpace.L0A, MemorySpace.L0B)
+        if self.source.type.element_type != self.dest.type.element_type:
+            raise VerifyException(f"{self.name}: element types differ")
+
+
+@irdl_op_definition
+class MmadOp(IRDLOperation):
+    """``dst (=|+=) a @ b`` on ``m x n x k`` elements; M pipe."""
+
+    name = "ascbuf.mmad"
+    dst = operand_def(MemRefType)
+    lhs = operand_def(MemRefType)
+    rhs = operand_def(MemRefType)
+    m = operand_def(IndexType)
+    n = operand_def(IndexType)
+    k = operand_def(IndexType)
+    init = operand_def(IntegerType(1))
+    assembly_format = ("$dst `,` $lhs `,` $rhs `m` $m `n` $n `k` $k `init` $init attr-dict "
+                       "`:` type($dst) `,` type($lhs) `,` type($rhs)")
+
+    PIPE: ClassVar[Pipe] = Pipe.M
+
+    def __init__(self, dst, lhs, rhs, m, n, k, init):
+        super().__init__(operands=[dst, lhs, rhs, m, n, k, init])
+
+    def buffer_reads(self) -> list:
+        return [self.lhs, self.rhs, self.dst]
+
+    def buffer_writes(self) -> list:
+        return [self.dst]
+
+    def verify_(self) -> None:
+        _check_space(self.name, self.dst.type, MemorySpace.L0C)
+        _check_space(self.name, self.lhs.type, MemorySpace.L0A)
+        _check_space(self.name, self.rhs.type, MemorySpace.L0B)
+        et = str(self.lhs.type.element_type)
+        want = "i32" if et == "i8" else "f32"
+        if str(self.dst.type.element_type) != want or self.rhs.type.element_type != self.lhs.type.element_type:
+            raise VerifyException(f"{self.name}: {et} operands accumulate into {want}")
+
+
+@irdl_op_definition
+class FixpipeOp(IRDLOperation):
+    """L0C (NZ) -> GM (row-major, rows ``stride`` apart), converting, optionally through ReLU; FIX."""
+
+    name = "ascbuf.fixpipe"
+    source = operand_def(MemRefType)
+    dest = operand_def(MemRefType)
+    offset = operand_def(IndexType)
+    rows = operand_def(IndexType)
+    cols = operand_def(IndexType)
+    stride = prop_def(IntegerAttr[I64])
+    relu = opt_prop_def(UnitAttr)
+    assembly_format = ("$source `,` $dest `[` $offset `]` `rows` $rows `cols` $cols `stride` $stride "
+                       "(`relu` $relu^)? attr-dict `:` type($source) `,` type($dest)")
+
+    PIPE: ClassVar[Pipe] = Pipe.FIX
+
+    def __init__(self, source, dest, offset, rows, cols, stride: int, relu: bool = False):
+        super().__init__(operands=[source, dest, offset, rows, cols],
+                         properties={"stride": IntegerAttr(stride, 64), "relu": UnitAttr() if relu else None})
+
+    def buffer_reads(self) -> list:
+        return [self.source]
+
+    def buffer_writes(self) -> list:
+        return []
+
+    def verify_(self) -> None:
+        _check_space(self.name, self.source.type, MemorySpace.L0C)
+        if memory_space(self.dest.type) is not None:
+            raise VerifyException(f"{self.name}: the destination is a GM memref, got {self.dest.type}")
+
+
+OPS = [CopyNzOp, LoadL0Op, MmadOp, FixpipeOp]
 ATTRIBUTES: list = []

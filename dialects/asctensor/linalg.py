@@ -1,4 +1,247 @@
-"""The ``asctensor`` dialect: matmul, linear and convolution."""
+"""The ``asctensor`` dialect: matmul and convolution (the cube path).
 
-OPS: list = []
+``matmul`` is ``result = op(a) @ op(b) (+ bias)`` with ``op`` an optional transpose of the last
+two dims; operands are 2-D or 3-D (batched; a 2-D operand is shared by every batch). Floating
+inputs (f16, bf16, f32) accumulate in f32 and give f16, bf16 or f32; i8 inputs accumulate and
+give i32. ``bias`` is a 1-D tensor of the N dim in the result's or the accumulator's element type.
+
+``conv2d`` is PyTorch's NCHW convolution with ``stride``, ``padding``, ``dilation`` (each
+``[h, w]``) and ``groups``; ``asctensor-decompose`` rewrites it to ``im2col`` + ``matmul``.
+``im2col`` gathers, for one group ``g``, the patches of the input into the right operand of that
+matmul: ``col[n, (c, kh, kw), (oh, ow)] = x_pad[n, g * C/groups + c, oh*sh + kh*dh, ow*sw + kw*dw]``.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import I64, DenseArrayBase, IntegerAttr, TensorType, UnitAttr, i64
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+MATMUL_INPUT_TYPES = ("f16", "bf16", "f32", "i8")
+FLOAT_OUTPUTS = ("f16", "bf16", "f32")
+
+
+def accumulator_type(input_type: str) -> str:
+    """The cube's accumulator element type for an input element type."""
+    return "i32" if input_type == "i8" else "f32"
+
+
+def matmul_shapes(a: tuple, b: tuple, ta: bool, tb: bool) -> tuple[tuple, int, int, int] | str:
+    """(batch shape, M, K, N) of a matmul, or a message saying why the shapes do not fit."""
+    if len(a) not in (2, 3) or len(b) not in (2, 3):
+        return f"operands must be 2-D or 3-D, got {list(a)} and {list(b)}"
+    m, ka = (a[-1], a[-2]) if ta else (a[-2], a[-1])
+    kb, n = (b[-1], b[-2]) if tb else (b[-2], b[-1])
+    if ka != kb:
+        return f"inner dimensions do not match: {list(a)} x {list(b)} (K = {ka} vs {kb})"
+    ba, bb = a[:-2], b[:-2]
+    if ba and bb and ba != bb:
+        return f"batch dimensions do not match: {list(a)} x {list(b)}"
+    return (ba or bb), m, ka, n
+
+
+@irdl_op_definition
+class MatmulOp(IRDLOperation):
+    """``result = op(lhs) @ op(rhs) (+ bias)``, accumulated in f32 (i32 for i8 inputs)."""
+
+    name = "asctensor.matmul"
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    transpose_a = opt_prop_def(UnitAttr)
+    transpose_b = opt_prop_def(UnitAttr)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = ("$lhs `,` $rhs (`bias` $bias^)? (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)? "
+                       "attr-dict `:` type($lhs) `,` type($rhs) (`,` type($bias)^)? `->` type($result)")
+
+    def __init__(self, lhs, rhs, result_type: TensorType, bias=None, transpose_a: bool = False,
+                 transpose_b: bool = False):
+        super().__init__(operands=[lhs, rhs, [bias] if bias is not None else []], result_types=[result_type],
+                         properties={"transpose_a": UnitAttr() if transpose_a else None,
+                                     "transpose_b": UnitAttr() if transpose_b else None})
+
+    @property
+    def ta(self) -> bool:
+        return self.transpose_a is not None
+
+    @property
+    def tb(self) -> bool:
+        return self.transpose_b is not None
+
+    def dims(self) -> tuple[tuple, int, int, int]:
+        """(batch shape, M, K, N)."""
+        return matmul_shapes(self.lhs.type.get_shape(), self.rhs.type.get_shape(), self.ta, self.tb)
+
+    def verify_(self) -> None:
+        a, b, r = self.lhs.type, self.rhs.type, self.result.type
+        et = str(a.element_type)
+        if et not in MATMUL_INPUT_TYPES:
+            raise VerifyException(f"asctensor.matmul does not support input element type {et} "
+                                  f"(supported: {', '.join(MATMUL_INPUT_TYPES)})")
+        if b.element_type != a.element_type:
+            raise VerifyException(f"asctensor.matmul operands have different element types ({a} and {b})")
+        dims = self.dims()
+        if isinstance(dims, str):
+            raise VerifyException(f"asctensor.matmul: {dims}")
+        batch, m, _, n = dims
+        if tuple(r.get_shape()) != (*batch, m, n):
+            raise VerifyException(f"asctensor.matmul: result shape {list(r.get_shape())} should be "
+                                  f"{[*batch, m, n]}")
+        rt = str(r.element_type)
+        allowed = ("i32",) if et == "i8" else FLOAT_OUTPUTS
+        if rt not in allowed:
+            raise VerifyException(f"asctensor.matmul of {et} gives {' or '.join(allowed)}, not {rt}")
+        if self.bias is not None:
+            bt = self.bias.type
+            if tuple(bt.get_shape()) != (n,):
+                raise VerifyException(f"asctensor.matmul: bias shape {list(bt.get_shape())} should be [{n}]")
+            if str(bt.element_type) not in (rt, accumulator_type(et)):
+                raise VerifyException(f"asctensor.matmul: bias element type {bt.element_type} should be {rt} "
+                                      f"or {accumulator_type(et)}")
+
+
+def _pair(attr: DenseArrayBase) -> tuple[int, ...]:
+    return tuple(attr.get_values())
+
+
+def conv2d_output_shape(x: tuple, w: tuple, stride, padding, dilation, groups: int) -> tuple | str:
+    """The NCHW output shape of a convolution, or a message saying why the shapes do not fit."""
+    if len(x) != 4 or len(w) != 4:
+        return f"input and weight must be 4-D (NCHW, OIHW), got {list(x)} and {list(w)}"
+    n, c, h, wd = x
+    oc, cg, kh, kw = w
+    if groups < 1 or c % groups or oc % groups:
+        return f"channels {c} (input) and {oc} (output) must both divide by groups = {groups}"
+    if cg != c // groups:
+        return f"weight {list(w)} has {cg} input channels per group, input {list(x)} with groups = {groups} has {c // groups}"
+    oh = (h + 2 * padding[0] - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+    ow = (wd + 2 * padding[1] - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    if oh < 1 or ow < 1:
+        return f"the kernel {kh}x{kw} does not fit the padded input {h}x{wd}"
+    return (n, oc, oh, ow)
+
+
+def _check_pairs(op: str, stride, padding, dilation) -> None:
+    for name, v, lo in (("stride", stride, 1), ("padding", padding, 0), ("dilation", dilation, 1)):
+        if len(v) != 2 or any(x < lo for x in v):
+            raise VerifyException(f"{op}: {name} must be two integers >= {lo}, got {list(v)}")
+
+
+@irdl_op_definition
+class Conv2dOp(IRDLOperation):
+    """NCHW 2-D convolution (PyTorch's ``conv2d``), accumulated in f32 (i32 for i8 inputs)."""
+
+    name = "asctensor.conv2d"
+    input = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    stride = prop_def(DenseArrayBase.constr(i64))
+    padding = prop_def(DenseArrayBase.constr(i64))
+    dilation = prop_def(DenseArrayBase.constr(i64))
+    groups = prop_def(IntegerAttr[I64])
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = ("$input `,` $weight (`bias` $bias^)? `stride` $stride `padding` $padding `dilation` "
+                       "$dilation `groups` $groups attr-dict `:` type($input) `,` type($weight) "
+                       "(`,` type($bias)^)? `->` type($result)")
+
+    def __init__(self, input, weight, result_type: TensorType, bias=None, stride=(1, 1), padding=(0, 0),
+                 dilation=(1, 1), groups: int = 1):
+        super().__init__(operands=[input, weight, [bias] if bias is not None else []], result_types=[result_type],
+                         properties={"stride": DenseArrayBase.from_list(i64, list(stride)),
+                                     "padding": DenseArrayBase.from_list(i64, list(padding)),
+                                     "dilation": DenseArrayBase.from_list(i64, list(dilation)),
+                                     "groups": IntegerAttr(groups, 64)})
+
+    def params(self) -> tuple[tuple, tuple, tuple, int]:
+        return _pair(self.stride), _pair(self.padding), _pair(self.dilation), self.groups.value.data
+
+    def verify_(self) -> None:
+        x, w, r = self.input.type, self.weight.type, self.result.type
+        et = str(x.element_type)
+        if et not in MATMUL_INPUT_TYPES or w.element_type != x.element_type:
+            raise VerifyException(f"asctensor.conv2d needs input and weight of one element type in "
+                                  f"{', '.join(MATMUL_INPUT_TYPES)}, got {x} and {w}")
+        stride, padding, dilation, groups = self.params()
+        _check_pairs(self.name, stride, padding, dilation)
+        shape = conv2d_output_shape(x.get_shape(), w.get_shape(), stride, padding, dilation, groups)
+        if isinstance(shape, str):
+            raise VerifyException(f"asctensor.conv2d: {shape}")
+        if tuple(r.get_shape()) != shape:
+            raise VerifyException(f"asctensor.conv2d: result shape {list(r.get_shape())} should be {list(shape)}")
+        rt = str(r.element_type)
+        allowed = ("i32",) if et == "i8" else FLOAT_OUTPUTS
+        if rt not in allowed:
+            raise VerifyException(f"asctensor.conv2d of {et} gives {' or '.join(allowed)}, not {rt}")
+        if self.bias is not None:
+            bt = self.bias.type
+            if tuple(bt.get_shape()) != (w.get_shape()[0],) or str(bt.element_type) not in (rt, accumulator_type(et)):
+                raise VerifyException(f"asctensor.conv2d: bias {bt} should be [{w.get_shape()[0]}] of {rt} "
+                                      f"or {accumulator_type(et)}")
+
+
+@irdl_op_definition
+class Im2colOp(IRDLOperation):
+    """The patches of group ``group`` of an NCHW input as the right operand of a convolution's
+    matmul: ``result[n, (c, kh, kw), (oh, ow)]`` (zero where the window reads padding)."""
+
+    name = "asctensor.im2col"
+    input = operand_def(TensorType)
+    kernel = prop_def(DenseArrayBase.constr(i64))
+    stride = prop_def(DenseArrayBase.constr(i64))
+    padding = prop_def(DenseArrayBase.constr(i64))
+    dilation = prop_def(DenseArrayBase.constr(i64))
+    channels = prop_def(IntegerAttr[I64])
+    group = prop_def(IntegerAttr[I64])
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = ("$input `kernel` $kernel `stride` $stride `padding` $padding `dilation` $dilation "
+                       "`channels` $channels `group` $group attr-dict `:` type($input) `->` type($result)")
+
+    def __init__(self, input, result_type: TensorType, kernel, stride, padding, dilation, channels: int,
+                 group: int = 0):
+        super().__init__(operands=[input], result_types=[result_type],
+                         properties={"kernel": DenseArrayBase.from_list(i64, list(kernel)),
+                                     "stride": DenseArrayBase.from_list(i64, list(stride)),
+                                     "padding": DenseArrayBase.from_list(i64, list(padding)),
+                                     "dilation": DenseArrayBase.from_list(i64, list(dilation)),
+                                     "channels": IntegerAttr(channels, 64), "group": IntegerAttr(group, 64)})
+
+    def params(self):
+        return (_pair(self.kernel), _pair(self.stride), _pair(self.padding), _pair(self.dilation),
+                self.channels.value.data, self.group.value.data)
+
+    def verify_(self) -> None:
+        x, r = self.input.type, self.result.type
+        kernel, stride, padding, dilation, channels, group = self.params()
+        _check_pairs(self.name, stride, padding, dilation)
+        if len(kernel) != 2 or min(kernel) < 1:
+            raise VerifyException(f"{self.name}: kernel must be two positive integers, got {list(kernel)}")
+        if len(x.get_shape()) != 4 or x.element_type != r.element_type:
+            raise VerifyException(f"{self.name}: needs a 4-D NCHW input of the result's element type, got {x}")
+        n, c, _, _ = x.get_shape()
+        if channels < 1 or (group + 1) * channels > c or group < 0:
+            raise VerifyException(f"{self.name}: group {group} of {channels} channels is outside the {c} channels")
+        shape = conv2d_output_shape((n, channels, *x.get_shape()[2:]), (1, channels, *kernel), stride, padding,
+                                    dilation, 1)
+        if isinstance(shape, str):
+            raise VerifyException(f"{self.name}: {shape}")
+        want = (n, channels * kernel[0] * kernel[1], shape[2] * shape[3])
+        if tuple(r.get_shape()) != want:
+            raise VerifyException(f"{self.name}: result shape {list(r.get_shape())} should be {list(want)}")
+
+
+OPS = [MatmulOp, Conv2dOp, Im2colOp]
 ATTRIBUTES: list = []
