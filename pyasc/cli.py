@@ -188,8 +188,13 @@ def make_parser() -> argparse.ArgumentParser:
                    help="also write the random inputs and their simulated outputs (input/, golden/)")
     p.set_defaults(run=cmd_compile)
 
-    p = sub.add_parser("run", help="simulate a function on random inputs and print the report")
+    p = sub.add_parser("run", help="simulate a function on random inputs (or a .mlir file of the ascendc "
+                       "level on --inputs) and print the report")
     common(p)
+    p.add_argument("--inputs", nargs="+", metavar="FILE.npy", help="for a .mlir file: the input arrays")
+    p.add_argument("--block-dim", type=int, help="for a .mlir file: override the launches' core count")
+    p.add_argument("--host", help="for a .mlir file: the host function to run")
+    p.add_argument("--save", metavar="DIR", help="for a .mlir file: write the outputs as DIR/outN.npy")
     p.set_defaults(run=cmd_run)
 
     p = sub.add_parser("dump", help="print the IR of a function at a level")

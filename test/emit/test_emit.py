@@ -349,7 +349,8 @@ def test_write_project_layout(add_queue, tmp_path):
     rel = sorted(str(p.relative_to(out)) for p in written)
     assert rel == sorted(["kernel/add_k0.cpp", "host/main.cpp", "host/add_tiling.h", "CMakeLists.txt", "run.sh",
                           "README.md", "include/kernel_operator.h", "include/acl/acl.h", "input/x.bin",
-                          "input/y.bin", "golden/z.bin"])
+                          "input/y.bin", "golden/z.bin", "cpu/pyasc_cpu_state.h", "cpu/pyasc_cpu_impl.h",
+                          "cpu/pyasc_cpu_launch.h", "cpu/pyasc_cpu.cpp"])
     assert all(p.is_file() for p in written)
     # data converted to the buffer's element type
     assert np.array_equal(np.fromfile(out / "input" / "x.bin", dtype=np.float16), x.astype(np.float16))

@@ -5,6 +5,11 @@
  * signatures of the Ascend C documentation (basic_api, count form), so that emitted kernels can
  * be checked with `g++ -std=c++17 -fsyntax-only -I<this dir>`. It has no implementation and is
  * never used for a real build: on a machine with CANN, kernels include CANN's own header.
+ *
+ * CPU mode: with -DPYASC_CPU and the folder of pyasc's CPU implementation on the include path,
+ * the same declarations get sequential host-memory definitions (pyasc_cpu_state.h adds the data
+ * members through the PYASC_CPU_*_STATE hooks below, pyasc_cpu_impl.h defines every function),
+ * so the declarations here are the single source of the signatures for both uses.
  */
 #ifndef PYASC_KERNEL_OPERATOR_STUB_H
 #define PYASC_KERNEL_OPERATOR_STUB_H
@@ -15,6 +20,17 @@
 
 #include <cstddef>
 #include <cstdint>
+
+#if defined(PYASC_CPU)
+#include "pyasc_cpu_state.h"
+#else
+#define PYASC_CPU_HALF_STATE
+#define PYASC_CPU_GLOBAL_TENSOR_STATE
+#define PYASC_CPU_LOCAL_TENSOR_STATE
+#define PYASC_CPU_TQUE_STATE
+#define PYASC_CPU_TBUF_STATE
+#define PYASC_CPU_TPIPE_STATE
+#endif
 
 /* Device keywords of the bisheng compiler mean nothing to g++. */
 #define __global__
@@ -28,6 +44,7 @@ struct half {
     half() = default;
     half(float value);
     operator float() const;
+    PYASC_CPU_HALF_STATE
 };
 
 struct bfloat16_t {
@@ -35,6 +52,7 @@ struct bfloat16_t {
     bfloat16_t() = default;
     bfloat16_t(float value);
     operator float() const;
+    PYASC_CPU_HALF_STATE
 };
 
 /* Pipes, for PipeBarrier<PIPE_X>() (global, as in CANN's headers). */
@@ -47,6 +65,19 @@ enum pipe_t {
     PIPE_MTE3,
     PIPE_ALL,
     PIPE_FIX = 10,
+};
+
+/* Fixpipe quantisation modes (global, as in CANN's headers). */
+enum QuantMode_t {
+    NoQuant = 0,
+    F322F16,
+    F322BF16,
+    DEQF16,
+    VDEQF16,
+    QF322B8_PRE,
+    VQF322B8_PRE,
+    REQ8,
+    VREQ8,
 };
 
 namespace AscendC {
@@ -122,6 +153,27 @@ enum class RoundMode {
     CAST_ODD,
 };
 
+enum class ReduceOrder {
+    ORDER_VALUE_INDEX,
+    ORDER_INDEX_VALUE,
+    ORDER_ONLY_VALUE,
+    ORDER_ONLY_INDEX,
+};
+
+enum class CO2Layout : uint8_t {
+    NZ = 0,
+    ROW_MAJOR,
+    COLUMN_MAJOR,
+};
+
+struct FixpipeConfig {
+    CO2Layout format;
+};
+
+constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
+constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
+constexpr FixpipeConfig CFG_COLUMN_MAJOR = {CO2Layout::COLUMN_MAJOR};
+
 /* ---- tensors ------------------------------------------------------------------------------- */
 
 template <typename T>
@@ -133,6 +185,7 @@ public:
     __aicore__ GlobalTensor operator[](const uint64_t offset) const;
     __aicore__ T GetValue(const uint64_t offset) const;
     __aicore__ void SetValue(const uint64_t offset, T value);
+    PYASC_CPU_GLOBAL_TENSOR_STATE
 };
 
 template <typename T>
@@ -146,6 +199,8 @@ public:
     __aicore__ T GetValue(const uint32_t offset) const;
     template <typename T1>
     __aicore__ void SetValue(const uint32_t index, const T1 value) const;
+    __aicore__ uint32_t GetSize() const;
+    PYASC_CPU_LOCAL_TENSOR_STATE
 };
 
 /* ---- TPipe / TQue / TBuf ------------------------------------------------------------------- */
@@ -161,6 +216,7 @@ public:
     __aicore__ LocalTensor<T> DeQue();
     template <typename T>
     __aicore__ void FreeTensor(LocalTensor<T>& tensor);
+    PYASC_CPU_TQUE_STATE
 };
 
 template <TPosition pos = TPosition::LCM>
@@ -170,6 +226,7 @@ public:
     __aicore__ LocalTensor<T> Get();
     template <typename T>
     __aicore__ LocalTensor<T> Get(uint32_t len);
+    PYASC_CPU_TBUF_STATE
 };
 
 class TPipe {
@@ -179,6 +236,7 @@ public:
     __aicore__ bool InitBuffer(T& que, uint8_t num, uint32_t len);
     template <TPosition bufPos>
     __aicore__ bool InitBuffer(TBuf<bufPos>& buf, uint32_t len);
+    PYASC_CPU_TPIPE_STATE
 };
 
 /* ---- data movement ------------------------------------------------------------------------- */
@@ -210,6 +268,32 @@ struct DataCopyPadExtParams {
     uint8_t rightPadding = 0;
     T paddingValue = 0;
 };
+
+/* GM (ND) -> L1 (NZ) copies; strides as documented: dstNzC0Stride/dstNzNStride in 32 B blocks,
+ * the matrix strides in elements. */
+struct Nd2NzParams {
+    __aicore__ Nd2NzParams() {}
+    __aicore__ Nd2NzParams(const uint16_t ndNumIn, const uint16_t nValueIn, const uint16_t dValueIn,
+                           const uint16_t srcNdMatrixStrideIn, const uint16_t srcDValueIn,
+                           const uint16_t dstNzC0StrideIn, const uint16_t dstNzNStrideIn,
+                           const uint16_t dstNzMatrixStrideIn)
+        : ndNum(ndNumIn), nValue(nValueIn), dValue(dValueIn), srcNdMatrixStride(srcNdMatrixStrideIn),
+          srcDValue(srcDValueIn), dstNzC0Stride(dstNzC0StrideIn), dstNzNStride(dstNzNStrideIn),
+          dstNzMatrixStride(dstNzMatrixStrideIn)
+    {
+    }
+    uint16_t ndNum = 0;
+    uint16_t nValue = 0;
+    uint16_t dValue = 0;
+    uint16_t srcNdMatrixStride = 0;
+    uint16_t srcDValue = 0;
+    uint16_t dstNzC0Stride = 0;
+    uint16_t dstNzNStride = 0;
+    uint16_t dstNzMatrixStride = 0;
+};
+
+template <typename T>
+__aicore__ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& intriParams);
 
 template <typename T>
 __aicore__ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count);
@@ -269,6 +353,150 @@ template <typename T, typename U>
 __aicore__ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
                             const uint32_t count);
 
+/* ---- reductions and broadcasts ------------------------------------------------------------ */
+
+/* level 2 (first `count` elements): dst[0] = the result (ReduceMax/Min with calIndex: dst[1] = its
+ * index, as the bits of T); sharedTmpBuffer is the work tensor. */
+template <typename T>
+__aicore__ void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+                          const int32_t count, bool calIndex = 0);
+template <typename T>
+__aicore__ void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+                          const int32_t count, bool calIndex = 0);
+template <typename T, bool isSetMask = true>
+__aicore__ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+                          const int32_t count);
+
+/* one result per repeat (256 B of src), continuous mask: the first `mask` elements of each repeat */
+template <typename T, bool isSetMask = true>
+__aicore__ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
+                               const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
+                               const int32_t srcRepStride);
+template <typename T, bool isSetMask = true>
+__aicore__ void WholeReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
+                               const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
+                               const int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX);
+template <typename T, bool isSetMask = true>
+__aicore__ void WholeReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
+                               const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
+                               const int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX);
+/* the newer name of WholeReduceSum (same parameters) */
+template <typename T, bool isSetMask = true>
+__aicore__ void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
+                                const int32_t mask, const int32_t dstBlkStride, const int32_t srcBlkStride,
+                                const int32_t dstRepStride, const int32_t srcRepStride);
+
+struct BrcbRepeatParams {
+    __aicore__ BrcbRepeatParams() {}
+    __aicore__ BrcbRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t dstRepStrideIn)
+        : dstBlkStride(dstBlkStrideIn), dstRepStride(dstRepStrideIn)
+    {
+    }
+    uint32_t blockNumber = 8;
+    uint16_t dstRepStride = 8;
+    uint16_t dstBlkStride = 1;
+};
+
+/* each repeat reads 8 consecutive elements of src and fills 8 blocks of 32 B of dst, block j with
+ * element j (blocks dstBlkStride apart, repeats dstRepStride blocks apart) */
+template <typename T>
+__aicore__ void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint8_t repeatTime,
+                     const BrcbRepeatParams& repeatParams);
+
+/* ---- cube path ------------------------------------------------------------------------------ */
+
+struct LoadData2DParams {
+    __aicore__ LoadData2DParams() {}
+    __aicore__ LoadData2DParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn, const uint16_t srcStrideIn,
+                                const uint8_t sidIn, const uint16_t dstGapIn, const bool ifTransposeIn,
+                                const uint8_t addrModeIn)
+        : startIndex(startIndexIn), dstGap(dstGapIn), srcStride(srcStrideIn), ifTranspose(ifTransposeIn),
+          repeatTimes(repeatTimesIn), sid(sidIn), addrMode(addrModeIn)
+    {
+    }
+    uint16_t startIndex = 0;
+    uint16_t dstGap = 0;
+    uint16_t srcStride = 0;
+    bool ifTranspose = 0;
+    uint8_t repeatTimes = 0;
+    uint8_t sid = 0;
+    uint8_t addrMode = 0;
+};
+using LoadData2dParams = LoadData2DParams;
+
+struct MmadParams {
+    __aicore__ MmadParams() {}
+    __aicore__ MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const bool isBiasIn,
+                          const int32_t fmOffsetIn, const bool enSsparseIn, const bool enWinogradAIn,
+                          const bool enWinogradBIn)
+        : m(mIn), n(nIn), k(kIn), isBias(isBiasIn), fmOffset(fmOffsetIn), enSsparse(enSsparseIn),
+          enWinogradA(enWinogradAIn), enWinogradB(enWinogradBIn)
+    {
+    }
+    __aicore__ MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const uint8_t unitFlagIn,
+                          const bool cmatrixSourceIn, const bool cmatrixInitValIn)
+        : m(mIn), n(nIn), k(kIn), unitFlag(unitFlagIn), cmatrixSource(cmatrixSourceIn),
+          cmatrixInitVal(cmatrixInitValIn)
+    {
+    }
+    uint16_t m = 0;
+    uint16_t n = 0;
+    uint16_t k = 0;
+    bool isBias = false;
+    int32_t fmOffset = 0;
+    bool enSsparse = false;
+    bool enWinogradA = false;
+    bool enWinogradB = false;
+    uint8_t unitFlag = 0;
+    bool kDirectionAlign = false;
+    bool cmatrixSource = false;
+    bool cmatrixInitVal = true;
+};
+
+struct FixpipeParamsV220 {
+    __aicore__ FixpipeParamsV220() {}
+    __aicore__ FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                                 const uint32_t dstStrideIn, const bool reluEnIn)
+        : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn), reluEn(reluEnIn)
+    {
+    }
+    __aicore__ FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                                 const uint32_t dstStrideIn, const bool reluEnIn, const QuantMode_t quantPreIn,
+                                 const int64_t deqScalarIn, const uint16_t ndNumIn, const uint16_t srcNdStrideIn,
+                                 const uint16_t dstNdStrideIn, const uint8_t unitFlagIn)
+        : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn), quantPre(quantPreIn),
+          deqScalar(deqScalarIn), ndNum(ndNumIn), srcNdStride(srcNdStrideIn), dstNdStride(dstNdStrideIn),
+          reluEn(reluEnIn), unitFlag(unitFlagIn)
+    {
+    }
+    uint16_t nSize = 0;
+    uint16_t mSize = 0;
+    uint16_t srcStride = 0;
+    uint32_t dstStride = 0;
+    QuantMode_t quantPre = QuantMode_t::NoQuant;
+    uint64_t deqScalar = 0;
+    uint16_t ndNum = 1;
+    uint16_t srcNdStride = 0;
+    uint16_t dstNdStride = 0;
+    bool reluEn = false;
+    uint8_t unitFlag = 0;
+    bool isChannelSplit = false;
+};
+
+/* L1 -> L0A/L0B, 512 B fractals: repeat r copies fractal startIndex + r * srcStride to fractal
+ * r * (dstGap + 1), transposing it when ifTranspose */
+template <typename T>
+__aicore__ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& loadDataParams);
+
+/* L0C (NZ) = [L0C +] L0A (ZZ) x L0B (ZN) */
+template <typename T, typename U, typename S>
+__aicore__ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+                     const MmadParams& mmadParams);
+
+/* L0C (NZ) -> GM (ND), with quantisation and ReLU */
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+__aicore__ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& intriParams);
+
 /* ---- synchronisation and system variables -------------------------------------------------- */
 
 template <HardEvent event>
@@ -282,5 +510,9 @@ __aicore__ int64_t GetBlockIdx();
 __aicore__ int64_t GetBlockNum();
 
 }  // namespace AscendC
+
+#if defined(PYASC_CPU)
+#include "pyasc_cpu_impl.h"
+#endif
 
 #endif  // PYASC_KERNEL_OPERATOR_STUB_H

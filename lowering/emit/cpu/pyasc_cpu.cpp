@@ -1,0 +1,179 @@
+/*
+ * pyasc CPU mode: the runtime behind pyasc_cpu_impl.h and pyasc_cpu_launch.h, and CPU stand-ins
+ * for the AscendCL calls of host/main.cpp (device memory is host memory, streams do nothing).
+ *
+ * Build an emitted project on the CPU (see its README.md, or `./run.sh cpu`):
+ *   g++ -std=c++17 -O1 -DPYASC_CPU -Iinclude -Icpu -Ihost kernel/*.cpp host/main.cpp cpu/pyasc_cpu.cpp -o main_cpu
+ */
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "acl/acl.h"
+#include "kernel_operator.h"
+#include "pyasc_cpu_launch.h"
+
+namespace pyasc_cpu {
+namespace {
+
+/* per-core capacities of Ascend 910B (arch 2201): UB 192 KB, L1 512 KB, L0A/L0B 64 KB, L0C 128 KB,
+ * bias table 1 KB */
+constexpr uint32_t kMemSize[static_cast<int>(Mem::COUNT)] = {192u * 1024u, 512u * 1024u, 64u * 1024u,
+                                                             64u * 1024u, 128u * 1024u, 1024u};
+const char* const kMemName[static_cast<int>(Mem::COUNT)] = {"UB", "L1", "L0A", "L0B", "L0C", "BT"};
+
+alignas(64) uint8_t g_ub[192u * 1024u];
+alignas(64) uint8_t g_l1[512u * 1024u];
+alignas(64) uint8_t g_l0a[64u * 1024u];
+alignas(64) uint8_t g_l0b[64u * 1024u];
+alignas(64) uint8_t g_l0c[128u * 1024u];
+alignas(64) uint8_t g_bt[1024u];
+uint8_t* const kMemBase[static_cast<int>(Mem::COUNT)] = {g_ub, g_l1, g_l0a, g_l0b, g_l0c, g_bt};
+
+int64_t g_blockIdx = 0;
+int64_t g_blockNum = 1;
+const char* g_kernel = "?";
+constexpr int kEvents = 64;
+constexpr int kEventIds = 8;
+int g_flags[kEvents][kEventIds];
+int g_warnings = 0;
+
+}  // namespace
+
+uint8_t* MemBase(Mem m) { return kMemBase[static_cast<int>(m)]; }
+uint32_t MemSize(Mem m) { return kMemSize[static_cast<int>(m)]; }
+const char* MemName(Mem m) { return kMemName[static_cast<int>(m)]; }
+
+void Fail(const char* fmt, ...)
+{
+    std::fprintf(stderr, "pyasc-cpu: error in kernel %s, block %lld: ", g_kernel, static_cast<long long>(g_blockIdx));
+    va_list args;
+    va_start(args, fmt);
+    std::vfprintf(stderr, fmt, args);
+    va_end(args);
+    std::fprintf(stderr, "\n");
+    std::exit(3);
+}
+
+void Warn(const char* fmt, ...)
+{
+    if (g_warnings++ >= 10) {
+        return;
+    }
+    std::fprintf(stderr, "pyasc-cpu: warning in kernel %s, block %lld: ", g_kernel,
+                 static_cast<long long>(g_blockIdx));
+    va_list args;
+    va_start(args, fmt);
+    std::vfprintf(stderr, fmt, args);
+    va_end(args);
+    std::fprintf(stderr, "\n");
+}
+
+Mem PositionMem(AscendC::TPosition pos, const char* what)
+{
+    using AscendC::TPosition;
+    switch (pos) {
+        case TPosition::VECIN:
+        case TPosition::VECOUT:
+        case TPosition::VECCALC:
+        case TPosition::CO2: return Mem::UB;
+        case TPosition::A1:
+        case TPosition::B1:
+        case TPosition::C1:
+        case TPosition::TSCM: return Mem::L1;
+        case TPosition::A2: return Mem::L0A;
+        case TPosition::B2: return Mem::L0B;
+        case TPosition::CO1: return Mem::L0C;
+        case TPosition::C2: return Mem::BT;
+        default: Fail("%s: TPosition %d has no on-chip memory in CPU mode", what, static_cast<int>(pos));
+    }
+}
+
+void FlagSet(int event, int32_t id, const char* name)
+{
+    if (id < 0 || id >= kEventIds) {
+        Fail("%s: event id %d is out of range 0..%d", name, id, kEventIds - 1);
+    }
+    if (g_flags[event][id] != 0) {
+        Fail("%s: event %d id %d is set again before its WaitFlag", name, event, id);
+    }
+    g_flags[event][id] = 1;
+}
+
+void FlagWait(int event, int32_t id, const char* name)
+{
+    if (id < 0 || id >= kEventIds) {
+        Fail("%s: event id %d is out of range 0..%d", name, id, kEventIds - 1);
+    }
+    if (g_flags[event][id] == 0) {
+        Fail("%s: event %d id %d was never set (on the device this waits forever)", name, event, id);
+    }
+    g_flags[event][id] = 0;
+}
+
+void BeginBlock(const char* kernel, uint32_t block, uint32_t blocks)
+{
+    g_kernel = kernel;
+    g_blockIdx = block;
+    g_blockNum = blocks;
+    std::memset(g_flags, 0, sizeof(g_flags));
+}
+
+void EndBlock(const char* kernel)
+{
+    for (int e = 0; e < kEvents; ++e) {
+        for (int i = 0; i < kEventIds; ++i) {
+            if (g_flags[e][i] != 0) {
+                Fail("kernel %s ends with event %d id %d set and never waited for", kernel, e, i);
+            }
+        }
+    }
+}
+
+}  // namespace pyasc_cpu
+
+namespace AscendC {
+int64_t GetBlockIdx() { return pyasc_cpu::g_blockIdx; }
+int64_t GetBlockNum() { return pyasc_cpu::g_blockNum; }
+}  // namespace AscendC
+
+/* ---- AscendCL on the CPU ------------------------------------------------------------------- */
+
+extern "C" {
+aclError aclInit(const char*) { return ACL_SUCCESS; }
+aclError aclFinalize() { return ACL_SUCCESS; }
+aclError aclrtSetDevice(int32_t) { return ACL_SUCCESS; }
+aclError aclrtResetDevice(int32_t) { return ACL_SUCCESS; }
+aclError aclrtCreateStream(aclrtStream* stream)
+{
+    *stream = nullptr;
+    return ACL_SUCCESS;
+}
+aclError aclrtDestroyStream(aclrtStream) { return ACL_SUCCESS; }
+aclError aclrtSynchronizeStream(aclrtStream) { return ACL_SUCCESS; }
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy)
+{
+    /* 32 B aligned, and one extra block so that a kernel may round a tail up without faulting */
+    *devPtr = std::aligned_alloc(64, ((size + 63u) / 64u + 1u) * 64u);
+    if (*devPtr == nullptr) {
+        return 1;
+    }
+    std::memset(*devPtr, 0, size);
+    return ACL_SUCCESS;
+}
+aclError aclrtFree(void* devPtr)
+{
+    std::free(devPtr);
+    return ACL_SUCCESS;
+}
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind)
+{
+    if (count > destMax) {
+        return 1;
+    }
+    std::memcpy(dst, src, count);
+    return ACL_SUCCESS;
+}
+}
