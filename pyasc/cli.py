@@ -148,6 +148,10 @@ def cmd_compile(args) -> int:
 
 
 def cmd_run(args) -> int:
+    if args.function.endswith(".mlir"):  # an ascendc-level module: simulate it directly
+        from pyasc.runtime.cli import run_mlir
+
+        return run_mlir(args)
     jf, inputs = build(args)
     compiled = jf.compile(*inputs)
     _, report = compiled.simulate(*inputs)
