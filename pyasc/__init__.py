@@ -68,6 +68,24 @@ from .functional import (
 from .jit import Compiled, JitFunction, Lowered, jit
 from .ops import OPS, reference
 from .tensor import Tensor
+# the tensor API of issue 6: storage dtypes, formats, devices, views, comparisons, composites
+from . import ops_compare as _ops_compare  # noqa: F401,E402 - registers comparisons into OPS
+from . import amp  # noqa: E402
+from .amp import precision_scope  # noqa: E402
+from .composite import (  # noqa: E402
+    batch_norm, clamp, clip, dropout, eq, ge, gt, isfinite, isinf, isnan, le, logical_and,
+    logical_not, logical_or, logical_xor, lt, ne, norm, where,
+)
+from .creation import array  # noqa: E402
+from .device import (  # noqa: E402
+    Device, copy_to_device, current_device, device, get_device_count, get_target, set_device, set_target,
+)
+from .dtypes import bool_, int8  # noqa: E402
+from .formats import FRACTAL_NZ, NCHW, ND, NHWC, Format  # noqa: E402
+from .interop import to_numpy  # noqa: E402
+from .views import (  # noqa: E402
+    cat, chunk, concat, flatten, permute, reshape, split, squeeze, stack, topk, transpose, unsqueeze,
+)
 
 __version__ = "0.1.0"
 
@@ -92,3 +110,13 @@ from .runtime_api import (  # noqa: E402 - streams, events, device memory, profi
 )
 __all__ += ["Stream", "Event", "stream", "current_stream", "default_stream", "synchronize", "memory_stats",
             "reset_peak_memory_stats", "empty_cache", "profiler"]
+bool = bool_  # noqa: A001 - pyasc.bool, as torch.bool
+__all__ += [
+    "int8", "bool", "Format", "ND", "NCHW", "NHWC", "FRACTAL_NZ", "array", "to_numpy",
+    "Device", "device", "set_device", "current_device", "get_device_count", "copy_to_device",
+    "set_target", "get_target", "amp", "precision_scope",
+    "eq", "ne", "lt", "le", "gt", "ge", "isnan", "isinf", "isfinite", "logical_not", "logical_and",
+    "logical_or", "logical_xor", "where", "clamp", "clip", "norm", "dropout", "batch_norm",
+    "cat", "concat", "stack", "split", "chunk", "topk", "reshape", "flatten", "squeeze", "unsqueeze",
+    "transpose", "permute",
+]

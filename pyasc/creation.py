@@ -1,8 +1,10 @@
 """Tensor creation with PyTorch's semantics: ``tensor``, ``from_numpy``, ``zeros``, ``ones``,
 ``full``, ``empty``, ``eye``, ``rand``, ``randn``, ``arange`` and the ``*_like`` variants.
 
-pyasc has no 64-bit or bool dtypes: where PyTorch would give int64 or bool, pyasc gives int32,
-and float64 data becomes float32 (PyTorch's default float dtype).
+pyasc has no 64-bit dtypes: where PyTorch would give int64, pyasc gives int32, and float64 data
+becomes float32 (PyTorch's default float dtype); bool data gives ``pyasc.bool``. Every function
+takes ``format=`` (a layout tag, see ``formats.py``) and ``device=`` (default: the current
+device); wherever data is taken, a pyasc Tensor, NumPy array or PyTorch CPU tensor will do.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import numpy as np
 
 from . import dtypes as dt
 from .errors import PyascError, describe
+from .formats import as_format
+from .interop import is_torch_tensor, torch_to_numpy
 from .tensor import Tensor
 
 _rng = np.random.default_rng()
@@ -54,10 +58,19 @@ def _infer_dtype(a: np.ndarray) -> dt.DType | None:
     return dt.from_numpy_dtype(a.dtype)
 
 
-def from_any(data, dtype=None, op: str = "tensor") -> Tensor:
-    """A new Tensor from a Tensor, NumPy array, (nested) list/tuple or Python number."""
+def _new(a: np.ndarray, d: dt.DType, op: str, format=None, device=None) -> Tensor:  # noqa: A002
+    return Tensor(a, d, format=None if format is None else as_format(format, a.shape, op), device=device)
+
+
+_INT_RANGE = {"int32": (-(2 ** 31), 2 ** 31), "int8": (-(2 ** 7), 2 ** 7)}
+
+
+def from_any(data, dtype=None, op: str = "tensor", format=None, device=None) -> Tensor:  # noqa: A002
+    """A new Tensor from a Tensor, NumPy array, torch tensor, (nested) list/tuple or Python number."""
     if isinstance(data, Tensor):
         a = data.numpy()
+    elif is_torch_tensor(data):
+        a = torch_to_numpy(data, op)
     elif isinstance(data, np.ndarray):
         a = data
     else:
@@ -67,22 +80,36 @@ def from_any(data, dtype=None, op: str = "tensor") -> Tensor:
             a = np.array(data)
         except (ValueError, TypeError) as e:
             raise PyascError(op, f"cannot make a tensor from {describe(data)}: {e}") from None
+        if a.dtype == object:
+            from .interop import to_numpy
+
+            try:   # lists of tensors
+                a = np.array([to_numpy(v) if isinstance(v, Tensor) or is_torch_tensor(v) else v for v in data])
+            except (ValueError, TypeError) as e:
+                raise PyascError(op, f"cannot make a tensor from {describe(data)}: {e}") from None
     if a.dtype.kind not in "biuf" and not (a.dtype == dt.bfloat16.np_dtype):
         raise PyascError(op, f"cannot make a tensor from {describe(data)} (element type {a.dtype})")
     d = _dtype_or(op, dtype, _infer_dtype(a))
     if d is None:
         raise PyascError(op, f"unsupported element type {a.dtype}")
-    if not d.is_floating_point and a.dtype.kind in "iu" and a.size:
-        if a.min() < -(2 ** 31) or a.max() >= 2 ** 31:
-            raise PyascError(op, "values do not fit in int32", dtypes=[str(a.dtype)])
+    if d.name in _INT_RANGE and a.dtype.kind in "iu" and a.size:
+        lo, hi = _INT_RANGE[d.name]
+        if a.min() < lo or a.max() >= hi:
+            raise PyascError(op, f"values do not fit in {d.name}", dtypes=[str(a.dtype)])
     with np.errstate(all="ignore"):
-        return Tensor(np.array(a, dtype=d.np_dtype, copy=True), d)
+        a = (a != 0) if d is dt.bool_ and a.dtype != np.bool_ else a
+        return _new(np.array(a, dtype=d.np_dtype, copy=True), d, op, format, device)
 
 
-def tensor(data, dtype=None) -> Tensor:
+def tensor(data, dtype=None, *, format=None, device=None) -> Tensor:  # noqa: A002
     """A new tensor copying ``data``; the dtype is inferred as in PyTorch (floats -> float32,
-    integers and bools -> int32, float16/bfloat16 arrays keep their dtype) unless given."""
-    return from_any(data, dtype, "tensor")
+    integers -> int32, bools -> bool, float16/bfloat16 arrays keep their dtype) unless given."""
+    return from_any(data, dtype, "tensor", format, device)
+
+
+def array(data, dtype=None, *, format=None, device=None) -> Tensor:  # noqa: A002
+    """NumPy's spelling of ``tensor``: a new tensor copying ``data``."""
+    return from_any(data, dtype, "array", format, device)
 
 
 def as_tensor(data, dtype=None) -> Tensor:
@@ -93,9 +120,11 @@ def as_tensor(data, dtype=None) -> Tensor:
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
-    """A tensor sharing memory with ``array`` when its dtype is float32, float16, bfloat16 or int32
-    (as ``torch.from_numpy``); other numeric dtypes are converted (float64 -> float32,
-    int64/bool -> int32) into a copy."""
+    """A tensor sharing memory with ``array`` when its dtype is a pyasc dtype (float32, float16,
+    bfloat16, int32, int8, bool), as ``torch.from_numpy``; other numeric dtypes are converted
+    (float64 -> float32, int64 -> int32) into a copy. A torch CPU tensor is accepted too."""
+    if is_torch_tensor(array):
+        array = torch_to_numpy(array, "from_numpy")
     if not isinstance(array, np.ndarray):
         raise PyascError("from_numpy", f"expected a numpy.ndarray, got {describe(array)}")
     d = dt.from_numpy_dtype(array.dtype)
@@ -106,7 +135,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return from_any(array, d, "from_numpy")
 
 
-def full(size, fill_value, *, dtype=None) -> Tensor:
+def full(size, fill_value, *, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     """A tensor of ``size`` filled with ``fill_value``; dtype inferred from the value."""
     shape = _size("full", (size,))
     if isinstance(fill_value, Tensor):
@@ -115,37 +144,40 @@ def full(size, fill_value, *, dtype=None) -> Tensor:
         fill_value = fill_value.item()
     if not dt.is_python_scalar(fill_value):
         raise PyascError("full", f"fill_value must be a number, got {describe(fill_value)}")
-    default = dt.DEFAULT_FLOAT if isinstance(fill_value, float) else dt.DEFAULT_INT
+    default = (dt.DEFAULT_FLOAT if isinstance(fill_value, float)
+               else dt.bool_ if isinstance(fill_value, bool) else dt.DEFAULT_INT)
     d = _dtype_or("full", dtype, default)
-    if not d.is_floating_point and not -(2 ** 31) <= int(fill_value) < 2 ** 31:
-        raise PyascError("full", f"fill value {fill_value} does not fit in int32")
+    if d.name in _INT_RANGE and not isinstance(fill_value, float):
+        lo, hi = _INT_RANGE[d.name]
+        if not lo <= int(fill_value) < hi:
+            raise PyascError("full", f"fill value {fill_value} does not fit in {d.name}")
     with np.errstate(all="ignore"):
-        return Tensor(np.full(shape, fill_value, dtype=d.np_dtype), d)
+        return _new(np.full(shape, fill_value, dtype=d.np_dtype), d, "full", format, device)
 
 
-def zeros(*size, dtype=None) -> Tensor:
+def zeros(*size, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     """A tensor of zeros (default float32)."""
     d = _dtype_or("zeros", dtype, dt.DEFAULT_FLOAT)
-    return Tensor(np.zeros(_size("zeros", size), dtype=d.np_dtype), d)
+    return _new(np.zeros(_size("zeros", size), dtype=d.np_dtype), d, "zeros", format, device)
 
 
-def ones(*size, dtype=None) -> Tensor:
+def ones(*size, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     """A tensor of ones (default float32)."""
     d = _dtype_or("ones", dtype, dt.DEFAULT_FLOAT)
-    return Tensor(np.ones(_size("ones", size), dtype=d.np_dtype), d)
+    return _new(np.ones(_size("ones", size), dtype=d.np_dtype), d, "ones", format, device)
 
 
-def empty(*size, dtype=None) -> Tensor:
+def empty(*size, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     """An uninitialised tensor (pyasc zero-fills it)."""
     d = _dtype_or("empty", dtype, dt.DEFAULT_FLOAT)
-    return Tensor(np.zeros(_size("empty", size), dtype=d.np_dtype), d)
+    return _new(np.zeros(_size("empty", size), dtype=d.np_dtype), d, "empty", format, device)
 
 
-def eye(n: int, m: int | None = None, *, dtype=None) -> Tensor:
+def eye(n: int, m: int | None = None, *, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     """The n x m identity matrix (default float32)."""
     d = _dtype_or("eye", dtype, dt.DEFAULT_FLOAT)
     shape = _size("eye", (n, n if m is None else m))
-    return Tensor(np.eye(*shape, dtype=d.np_dtype), d)
+    return _new(np.eye(*shape, dtype=d.np_dtype), d, "eye", format, device)
 
 
 def _random_float(op: str, dtype) -> dt.DType:
@@ -155,19 +187,19 @@ def _random_float(op: str, dtype) -> dt.DType:
     return d
 
 
-def rand(*size, dtype=None) -> Tensor:
+def rand(*size, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     """Uniform samples in [0, 1) (default float32)."""
     d = _random_float("rand", dtype)
-    return Tensor(_rng.random(_size("rand", size)).astype(d.np_dtype), d)
+    return _new(_rng.random(_size("rand", size)).astype(d.np_dtype), d, "rand", format, device)
 
 
-def randn(*size, dtype=None) -> Tensor:
+def randn(*size, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     """Standard normal samples (default float32)."""
     d = _random_float("randn", dtype)
-    return Tensor(_rng.standard_normal(_size("randn", size)).astype(d.np_dtype), d)
+    return _new(_rng.standard_normal(_size("randn", size)).astype(d.np_dtype), d, "randn", format, device)
 
 
-def arange(start, end=None, step=1, *, dtype=None) -> Tensor:
+def arange(start, end=None, step=1, *, dtype=None, device=None) -> Tensor:
     """Values ``start, start + step, ...`` below ``end`` (``arange(n)`` counts from 0). As in
     PyTorch the dtype is int32 (torch: int64) when start, end and step are all integers and
     float32 otherwise; the length is ``ceil((end - start) / step)``."""
@@ -191,40 +223,47 @@ def arange(start, end=None, step=1, *, dtype=None) -> Tensor:
     else:
         values = start + step * np.arange(n, dtype=np.float64)
     with np.errstate(all="ignore"):
-        return Tensor(values.astype(d.np_dtype), d)
+        return _new(values.astype(d.np_dtype), d, "arange", None, device)
 
 
-def _like(op, t: Tensor, dtype):
+def _like(op, t, dtype, device):
+    """Shape, dtype, format and device of ``t`` (a Tensor, NumPy array or torch tensor)."""
     if not isinstance(t, Tensor):
-        raise PyascError(op, f"expected a tensor, got {describe(t)}")
-    return t.shape, (t.dtype if dtype is None else dtype)
+        if is_torch_tensor(t) or isinstance(t, np.ndarray):
+            from .interop import to_pyasc
+
+            t = to_pyasc(t, op)
+        else:
+            raise PyascError(op, f"expected a tensor, got {describe(t)}")
+    return (t.shape, (t.dtype if dtype is None else dtype), t.format,
+            t.device if device is None else device)
 
 
-def zeros_like(t: Tensor, *, dtype=None) -> Tensor:
-    shape, d = _like("zeros_like", t, dtype)
-    return zeros(shape, dtype=d)
+def zeros_like(t: Tensor, *, dtype=None, device=None) -> Tensor:
+    shape, d, f, dev = _like("zeros_like", t, dtype, device)
+    return zeros(shape, dtype=d, format=f, device=dev)
 
 
-def ones_like(t: Tensor, *, dtype=None) -> Tensor:
-    shape, d = _like("ones_like", t, dtype)
-    return ones(shape, dtype=d)
+def ones_like(t: Tensor, *, dtype=None, device=None) -> Tensor:
+    shape, d, f, dev = _like("ones_like", t, dtype, device)
+    return ones(shape, dtype=d, format=f, device=dev)
 
 
-def empty_like(t: Tensor, *, dtype=None) -> Tensor:
-    shape, d = _like("empty_like", t, dtype)
-    return empty(shape, dtype=d)
+def empty_like(t: Tensor, *, dtype=None, device=None) -> Tensor:
+    shape, d, f, dev = _like("empty_like", t, dtype, device)
+    return empty(shape, dtype=d, format=f, device=dev)
 
 
-def full_like(t: Tensor, fill_value, *, dtype=None) -> Tensor:
-    shape, d = _like("full_like", t, dtype)
-    return full(shape, fill_value, dtype=d)
+def full_like(t: Tensor, fill_value, *, dtype=None, device=None) -> Tensor:
+    shape, d, f, dev = _like("full_like", t, dtype, device)
+    return full(shape, fill_value, dtype=d, format=f, device=dev)
 
 
-def rand_like(t: Tensor, *, dtype=None) -> Tensor:
-    shape, d = _like("rand_like", t, dtype)
-    return rand(shape, dtype=d)
+def rand_like(t: Tensor, *, dtype=None, device=None) -> Tensor:
+    shape, d, f, dev = _like("rand_like", t, dtype, device)
+    return rand(shape, dtype=d, format=f, device=dev)
 
 
-def randn_like(t: Tensor, *, dtype=None) -> Tensor:
-    shape, d = _like("randn_like", t, dtype)
-    return randn(shape, dtype=d)
+def randn_like(t: Tensor, *, dtype=None, device=None) -> Tensor:
+    shape, d, f, dev = _like("randn_like", t, dtype, device)
+    return randn(shape, dtype=d, format=f, device=dev)

@@ -12,9 +12,14 @@ import numpy as np
 from xdsl.ir import Operation
 
 from . import ops as _ops
-from .dtypes import is_python_scalar
+from .dtypes import STORAGE_DTYPES, is_python_scalar
 from .errors import PyascError, describe, user_location
+from .interop import is_torch_tensor, to_pyasc
+from .formats import Format
 from .tracing import broadcast_shapes_or_raise, current_trace
+from . import amp as _amp
+
+_ND = Format.ND
 
 
 def _normalise_operand(name: str, x):
@@ -29,6 +34,8 @@ def _normalise_operand(name: str, x):
         return x
     if isinstance(x, np.ndarray) and x.dtype.kind in "biuf":
         return from_any(x)
+    if is_torch_tensor(x):
+        return to_pyasc(x, name)
     raise PyascError(name, f"expected a tensor or a Python number, got {describe(x)}")
 
 
@@ -59,8 +66,11 @@ def infer(name: str, operands, attrs: dict):
                                  shapes=shapes, dtypes=dtypes)
     if compute not in op.dtypes:
         operand_text = ", ".join(describe(o) for o in operands)
+        hint = ""
+        if compute in STORAGE_DTYPES:
+            hint = f"; {compute.name} is a storage dtype: convert with .to(pyasc.int32) or .float() first"
         raise PyascError(name, f"does not support dtype {compute.name} (operands: {operand_text}; "
-                         f"supported: {', '.join(d.name for d in op.dtypes)})",
+                         f"supported: {', '.join(d.name for d in op.dtypes)}){hint}",
                          shapes=shapes, dtypes=dtypes)
     shape = broadcast_shapes_or_raise(name, shapes, dtypes)
     return op, operands, attrs, compute, result, shape
@@ -71,6 +81,12 @@ def apply(name: str, *operands, **attrs):
     from .eager import run_eager
     from .tensor import Tensor
 
+    if _amp.active() and name != "cast":
+        operands = _amp.adjust(name, operands)
+    if name == "cast":
+        stored = _storage_cast(operands, attrs)
+        if stored is not None:
+            return stored
     op, operands, attrs, compute, result, shape = infer(name, operands, attrs)
     if name == "cast" and operands[0].dtype is result:
         return operands[0]
@@ -82,8 +98,73 @@ def apply(name: str, *operands, **attrs):
         if trace is not current_trace():
             raise PyascError(name, "a traced tensor was used outside its pyasc.jit function "
                              "(do not keep traced tensors after the function returns)")
+        if op.host:
+            raise_host_only(name, operands)
         return _trace_apply(trace, op, operands, attrs, compute, result, shape)
-    return run_eager(op, operands, attrs, result, shape)
+    first = None
+    for o in operands:
+        if isinstance(o, Tensor):
+            if first is None:
+                first = o
+            elif o._device is not first._device:
+                raise PyascError(name, f"expected all tensors on the same device, got {first._device} "
+                                 f"and {o._device} (use pyasc.copy_to_device)",
+                                 shapes=[t.shape for t in operands if isinstance(t, Tensor)])
+    if op.host:
+        from .ops import reference
+
+        out = Tensor(reference(name, *operands, **attrs), result, device=first._device)
+    else:
+        out = run_eager(op, operands, attrs, result, shape)
+        out._device = first._device
+    if first._format is not _ND and out._shape == first._shape:
+        out._format = first._format
+    return out
+
+
+def raise_host_only(name: str, operands=(), what: str = "") -> None:
+    """The error for an op that has no compiler lowering yet, used inside ``pyasc.jit``."""
+    from .tensor import Tensor
+
+    tensors = [o for o in operands if isinstance(o, Tensor)]
+    raise PyascError(name, f"{what or 'is'} not supported inside pyasc.jit yet: the compiler has no lowering "
+                     "for it (outside jit it runs eagerly on the host)",
+                     shapes=[t.shape for t in tensors], dtypes=[t.dtype.name for t in tensors])
+
+
+def _storage_cast(operands, attrs):
+    """Casts from or to a storage dtype (int8, bool) convert on the host (eager only); None if
+    the cast is an ordinary compiled one."""
+    from . import dtypes as dt
+    from .tensor import Tensor
+
+    if len(operands) != 1 or set(attrs) != {"dtype"}:
+        return None
+    x = operands[0]
+    if is_torch_tensor(x) or isinstance(x, np.ndarray):
+        x = _normalise_operand("cast", x)
+    if not isinstance(x, Tensor):
+        return None
+    try:
+        d = dt.get_dtype(attrs["dtype"])
+    except TypeError as e:
+        raise PyascError("cast", str(e)) from None
+    if x.dtype not in STORAGE_DTYPES and d not in STORAGE_DTYPES:
+        return None
+    if x.dtype is d:
+        return x
+    if x._trace is not None:
+        raise_host_only("cast", [x], f"conversion from {x.dtype.name} to {d.name} is")
+    from .ops import reference
+
+    a = x.numpy()
+    if d is dt.bool_:
+        out = a != 0
+    elif x.dtype is dt.bool_ or x.dtype is dt.int8:
+        out = a.astype(d.np_dtype)
+    else:
+        out = reference("cast", a, dtype=d)
+    return Tensor(out, d, device=x._device)
 
 
 def _trace_apply(trace, op, operands, attrs, compute, result, shape):

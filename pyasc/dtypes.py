@@ -1,7 +1,10 @@
 """pyasc's element types and the PyTorch type-promotion rules.
 
-The four dtypes are ``float32``, ``float16``, ``bfloat16`` (NumPy storage via ``ml_dtypes``) and
-``int32``. Each knows its NumPy dtype, its MLIR element type, its size and the tolerance at
+The compiler computes in four dtypes: ``float32``, ``float16``, ``bfloat16`` (NumPy storage via
+``ml_dtypes``) and ``int32`` (``ALL_DTYPES``). Two more are storage dtypes (``STORAGE_DTYPES``):
+``int8`` and ``bool`` (the result of comparisons). They can be created, viewed, indexed, converted
+with ``.to()`` and used as ``where`` conditions; arithmetic on them raises a ``PyascError`` that asks
+for a conversion to a compute dtype first. Each dtype knows its NumPy dtype, its MLIR element type, its size and the tolerance at
 which results in that dtype are compared with the float64 NumPy reference in tests.
 """
 
@@ -11,7 +14,7 @@ from dataclasses import dataclass, field
 
 import ml_dtypes
 import numpy as np
-from xdsl.dialects.builtin import TensorType, bf16, f16, f32, i32
+from xdsl.dialects.builtin import IntegerType, TensorType, bf16, f16, f32, i32
 from xdsl.ir import Attribute
 
 
@@ -46,8 +49,12 @@ float32 = DType("float32", "f32", np.dtype(np.float32), f32, 4, True, 2, 1.3e-5,
 float16 = DType("float16", "f16", np.dtype(np.float16), f16, 2, True, 1, 4e-3, 1e-3)
 bfloat16 = DType("bfloat16", "bf16", np.dtype(ml_dtypes.bfloat16), bf16, 2, True, 1, 3.2e-2, 1e-2)
 int32 = DType("int32", "i32", np.dtype(np.int32), i32, 4, False, 0, 0.0, 0.0)
+int8 = DType("int8", "i8", np.dtype(np.int8), IntegerType(8), 1, False, -1, 0.0, 0.0)
+bool_ = DType("bool", "i1", np.dtype(np.bool_), IntegerType(1), 1, False, -2, 0.0, 0.0)
 
-ALL_DTYPES: tuple[DType, ...] = (float32, float16, bfloat16, int32)
+ALL_DTYPES: tuple[DType, ...] = (float32, float16, bfloat16, int32)   # the compute dtypes
+STORAGE_DTYPES: tuple[DType, ...] = (int8, bool_)                   # storage only (see above)
+DTYPES: tuple[DType, ...] = ALL_DTYPES + STORAGE_DTYPES
 FLOAT_DTYPES: tuple[DType, ...] = (float32, float16, bfloat16)
 DEFAULT_FLOAT = float32
 DEFAULT_INT = int32
@@ -57,6 +64,7 @@ _ALIASES = {
     "float16": float16, "f16": float16, "half": float16, "fp16": float16,
     "bfloat16": bfloat16, "bf16": bfloat16,
     "int32": int32, "i32": int32, "int": int32,
+    "int8": int8, "i8": int8, "bool": bool_, "i1": bool_,
 }
 
 
@@ -69,27 +77,29 @@ def get_dtype(spec) -> DType:
         try:
             return _ALIASES[spec.lower()]
         except KeyError:
-            raise TypeError(f"unknown dtype '{spec}'; supported: {', '.join(d.name for d in ALL_DTYPES)}") from None
+            raise TypeError(f"unknown dtype '{spec}'; supported: {', '.join(d.name for d in DTYPES)}") from None
     if isinstance(spec, Attribute):
-        for d in ALL_DTYPES:
+        for d in DTYPES:
             if d.mlir == spec:
                 return d
         raise TypeError(f"unsupported element type {spec}")
+    if spec is bool:
+        return bool_
     try:
         npd = np.dtype(spec)
     except TypeError:
         raise TypeError(f"not a dtype: {spec!r}") from None
-    for d in ALL_DTYPES:
+    for d in DTYPES:
         if d.np_dtype == npd:
             return d
-    raise TypeError(f"unsupported dtype {npd}; supported: {', '.join(d.name for d in ALL_DTYPES)}")
+    raise TypeError(f"unsupported dtype {npd}; supported: {', '.join(d.name for d in DTYPES)}")
 
 
 def from_numpy_dtype(npd: np.dtype) -> DType | None:
-    """The pyasc dtype that stores NumPy dtype ``npd`` (float64 -> float32, int64 -> int32,
-    bool -> int32, as pyasc has no 64-bit or bool types); None if there is none."""
+    """The pyasc dtype that stores NumPy dtype ``npd`` (float64 -> float32, other integers -> int32,
+    as pyasc has no 64-bit types); None if there is none."""
     npd = np.dtype(npd)
-    for d in ALL_DTYPES:
+    for d in DTYPES:
         if d.np_dtype == npd:
             return d
     if npd.kind == "f":
@@ -101,13 +111,16 @@ def from_numpy_dtype(npd: np.dtype) -> DType | None:
 
 def promote_types(a: DType, b: DType) -> DType:
     """PyTorch's promotion of two tensor dtypes: int with float gives the float; two floats give
-    the wider one, and float16 with bfloat16 gives float32."""
+    the wider one, and float16 with bfloat16 gives float32; bool with anything gives the other;
+    int8 with int32 gives int32."""
     if a is b:
         return a
+    if a is bool_ or b is bool_:
+        return b if a is bool_ else a
     if a.is_floating_point != b.is_floating_point:
         return a if a.is_floating_point else b
     if not a.is_floating_point:
-        return int32
+        return a if a.rank > b.rank else b
     if a.rank == b.rank:        # float16 with bfloat16
         return float32
     return a if a.rank > b.rank else b
@@ -132,6 +145,8 @@ def result_type(*operands) -> DType:
         out = promote_types(out, d)
     if not out.is_floating_point and any(isinstance(s, float) for s in scalars):
         return DEFAULT_FLOAT
+    if out is bool_ and any(not isinstance(s, bool) for s in scalars):
+        return DEFAULT_INT
     return out
 
 

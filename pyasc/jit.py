@@ -101,13 +101,16 @@ class Compiled:
     """A program lowered to the ``ascendc`` level: emit it, simulate it or call it."""
 
     def __init__(self, module: ModuleOp, name: str, options: CompileOptions,
-                 inputs: tuple[TensorSpec, ...], outputs: tuple[TensorSpec, ...], returns_tuple: bool):
+                 inputs: tuple[TensorSpec, ...], outputs: tuple[TensorSpec, ...], returns_tuple: bool,
+                 constants: tuple[np.ndarray, ...] = ()):
         self.module = module
         self.name = name
         self.options = options
         self.inputs = inputs
         self.outputs = outputs
         self.returns_tuple = returns_tuple
+        # concrete tensors the traced function used (lifted to extra parameters after the inputs)
+        self.constants = tuple(constants)
         self._simulator = None
 
     def __repr__(self) -> str:
@@ -157,7 +160,7 @@ class Compiled:
             outs, _ = self.simulate(*inputs)
             outs = outs if self.returns_tuple else (outs,)
             plan = host_plan(self.module, self.name)
-            data = {b.name: np.asarray(_to_tensor(t).numpy()) for b, t in zip(plan.inputs, inputs)}
+            data = {b.name: np.asarray(_to_tensor(t).numpy()) for b, t in zip(plan.inputs, [*inputs, *self.constants])}
             goldens = {b.name: o for b, o in zip(plan.outputs, outs)}
         return write_project(self.module, out, inputs=data, goldens=goldens, force=force, host=self.name)
 
@@ -173,7 +176,7 @@ class Compiled:
         """Run on the simulator: ``(outputs, report)`` with the outputs as NumPy arrays (a tuple when
         the traced function returned a tuple) and the simulator's report (seconds, cycles, ...)."""
         tensors = _check_inputs("simulate", self.name, self.inputs, args)
-        inputs = [np.ascontiguousarray(t.numpy()) for t in tensors]
+        inputs = [np.ascontiguousarray(t.numpy()) for t in tensors] + list(self.constants)
         outputs = [np.empty(s.shape, dtype=s.dtype.np_dtype) for s in self.outputs]
         report = self._sim().run(self.name, [*inputs, *outputs])
         return (tuple(outputs) if self.returns_tuple else outputs[0]), report
@@ -191,13 +194,15 @@ class Lowered:
     """A traced program and its lowerings; ``as_text(level)`` prints any level."""
 
     def __init__(self, traced: ModuleOp, name: str, options: CompileOptions,
-                 inputs: tuple[TensorSpec, ...], outputs: tuple[TensorSpec, ...], returns_tuple: bool):
+                 inputs: tuple[TensorSpec, ...], outputs: tuple[TensorSpec, ...], returns_tuple: bool,
+                 constants: tuple[np.ndarray, ...] = ()):
         self.traced = traced
         self.name = name
         self.options = options
         self.inputs = inputs
         self.outputs = outputs
         self.returns_tuple = returns_tuple
+        self.constants = tuple(constants)
         self._levels: dict[str, ModuleOp] = {}
 
     def module(self, level: str = "ascendc") -> ModuleOp:
@@ -208,11 +213,26 @@ class Lowered:
             raise PyascError("lower", f"unknown level '{level}'; levels: {TRACED_LEVEL}, {', '.join(LEVELS)}")
         if level not in self._levels:
             from pyasc.lowering.errors import CompileError
-            from pyasc.lowering.pipeline import lower
+            from pyasc.lowering.pipeline import make_context, stage_passes
 
+            # one stage at a time from the deepest level already lowered: printing every level
+            # costs one compilation
+            done = [lv for lv in LEVELS[: LEVELS.index(level)] if lv in self._levels]
+            module = self._levels[done[-1]] if done else self.traced
+            start = LEVELS.index(done[-1]) + 1 if done else 0
+            ctx = make_context()
             try:
-                self._levels[level] = lower(self.traced, level, self.options)
-            except CompileError as err:
+                for lv in LEVELS[start: LEVELS.index(level) + 1]:
+                    module = module.clone()
+                    if lv == LEVELS[0]:
+                        from .custom import inline_custom_ops
+
+                        inline_custom_ops(module)
+                    for p in stage_passes(lv, self.options):
+                        p.apply(ctx, module)
+                    self._levels[lv] = module
+                module.verify()
+            except (CompileError, ValueError, NotImplementedError) as err:
                 raise PyascError("jit", f"cannot compile '{self.name}' for inputs "
                                  f"{', '.join(str(s) for s in self.inputs)}: {err}",
                                  shapes=[s.shape for s in self.inputs],
@@ -226,7 +246,7 @@ class Lowered:
 
     def compile(self) -> Compiled:
         return Compiled(self.module("ascendc"), self.name, self.options, self.inputs, self.outputs,
-                        self.returns_tuple)
+                        self.returns_tuple, self.constants)
 
 
 class JitFunction:
@@ -319,7 +339,7 @@ class JitFunction:
                     values.append(r._value)
             module = tr.finish(values, self._def_location())
         outputs = tuple(_spec_of_type(v.type) for v in values)
-        return Lowered(module, tr.name, self.options, specs, outputs, returns_tuple)
+        return Lowered(module, tr.name, self.options, specs, outputs, returns_tuple, tuple(tr.lifted))
 
     def compile(self, *args, **kwargs) -> Compiled:
         """The compiled program for these arguments (cached per signature)."""

@@ -118,6 +118,9 @@ class OpDef:
     attrs: dict = field(default_factory=dict)
     doc: str = ""
     check_attrs: Callable | None = None
+    # True while the compiler has no lowering for the op: eagerly it runs its NumPy reference on
+    # the host (not on the simulated device); inside ``pyasc.jit`` it raises a PyascError.
+    host: bool = False
 
     def normalise_attrs(self, given: dict) -> dict:
         """The op's attributes with defaults filled in; raises TypeError on unknown names."""
@@ -212,6 +215,8 @@ def reference(name: str, *operands, **attrs) -> np.ndarray:
     wide = [_as_compute(a, compute) for a in arrays]
     kw = {k: v for k, v in attrs.items() if k != "dtype"}
     out = np.asarray(op.reference(*wide, **kw))
+    if result is dt.bool_:
+        return out != 0
     if result.is_floating_point or not compute.is_floating_point:
         with np.errstate(all="ignore"):
             return out.astype(result.np_dtype)

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 
 import numpy as np
 from xdsl.builder import Builder
-from xdsl.dialects import arith, func
+from xdsl.dialects import func
 from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, FunctionType, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
@@ -83,6 +83,7 @@ class Trace:
                 arg.name_hint = hint
         self.builder = Builder(InsertPoint.at_end(self.block))
         self._consts: dict = {}
+        self.lifted: list[np.ndarray] = []   # concrete tensors passed as extra parameters
         self._loc: str | None = None
         self._derived: dict = {}  # (value, "cast"/"broadcast", target) -> value: no duplicate casts
 
@@ -116,7 +117,10 @@ class Trace:
         return self.emit(asctensor.FullOp(scalar_value(value, dtype), dtype.tensor_type(tuple(shape)))).results[0]
 
     def constant(self, array: np.ndarray, dtype: DType) -> SSAValue:
-        """A dense constant for a concrete tensor used inside the traced function."""
+        """The value of a concrete tensor used inside the traced function: a splat
+        ``asctensor.full`` when all its elements are equal, otherwise an extra parameter of the
+        function (a *lifted constant*, passed by ``pyasc.jit`` after the user's inputs: the
+        kernels read it from global memory like any input, with no size limit)."""
         key = (id(array), dtype.name)
         if key not in self._consts:
             a = np.ascontiguousarray(array, dtype=dtype.np_dtype)
@@ -124,7 +128,9 @@ class Trace:
             if bits.size and (bits == bits[0]).all():
                 value = self.splat(a.reshape(-1)[0].item(), dtype, a.shape)
             else:
-                value = self.emit(arith.ConstantOp(dense_attr(a, dtype))).results[0]
+                value = self.block.insert_arg(dtype.tensor_type(a.shape), len(self.block.args))
+                value.name_hint = f"const{len(self.lifted)}"
+                self.lifted.append(a)
             self._consts[key] = (array, value)
         return self._consts[key][1]
 

@@ -21,7 +21,7 @@ def check(t, shape, dtype, values=None):
     ([1.0, 2.0], pyasc.float32, (2,)),
     ([1, 2, 3], pyasc.int32, (3,)),
     ([[1, 2.5]], pyasc.float32, (1, 2)),
-    ([True, False], pyasc.int32, (2,)),
+    ([True, False], pyasc.bool, (2,)),
     (3.5, pyasc.float32, ()),
     (7, pyasc.int32, ()),
     (np.zeros((2, 2), np.float64), pyasc.float32, (2, 2)),
@@ -78,7 +78,7 @@ def test_full_infers_dtype_from_value():
     check(pyasc.full((2, 2), 7), (2, 2), pyasc.int32, np.full((2, 2), 7))
     check(pyasc.full((3,), 1.5), (3,), pyasc.float32, [1.5] * 3)
     check(pyasc.full(3, 1.5, dtype=pyasc.float16), (3,), pyasc.float16, [1.5] * 3)
-    check(pyasc.full((1,), True), (1,), pyasc.int32, [1])
+    check(pyasc.full((1,), True), (1,), pyasc.bool, [1])
 
 
 def test_eye():

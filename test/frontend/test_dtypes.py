@@ -71,5 +71,7 @@ def test_promote_tensor_scalar(t, scalar, out):
 def test_from_numpy_dtype_maps_64_bit_types():
     assert dt.from_numpy_dtype(np.float64) is F32
     assert dt.from_numpy_dtype(np.int64) is I32
-    assert dt.from_numpy_dtype(np.bool_) is I32
+    assert dt.from_numpy_dtype(np.bool_) is pyasc.bool
+    assert dt.from_numpy_dtype(np.int8) is pyasc.int8
+    assert dt.from_numpy_dtype(np.uint8) is I32
     assert dt.from_numpy_dtype(np.complex64) is None

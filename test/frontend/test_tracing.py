@@ -227,12 +227,16 @@ def test_numpy_arrays_are_tensor_arguments():
     assert "tensor<2x3xf16>" in str(module)
 
 
-def test_concrete_tensor_inside_trace_becomes_constant():
+def test_concrete_tensor_inside_trace_becomes_a_lifted_parameter():
+    """A non-uniform concrete tensor is passed as an extra parameter after the inputs (kernels
+    read it from global memory); a uniform one is a splat."""
     bias = pyasc.tensor([1.0, 2.0, 3.0])
-    module = pyasc.jit(lambda x: x + bias).trace(t(2, 3))
-    text = str(module)
-    assert "arith.constant" in text and "dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<3xf32>" in text
-    assert "asctensor.broadcast" in text
+    lowered = pyasc.jit(lambda x: x + bias + pyasc.ones(3)).lower(t(2, 3))
+    text = str(lowered.traced)
+    assert "%const0: tensor<3xf32>" in text and "asctensor.broadcast" in text
+    assert "asctensor.full" in text and "dense<" not in text
+    assert len(lowered.constants) == 1 and lowered.constants[0].tolist() == [1.0, 2.0, 3.0]
+    assert [str(s) for s in lowered.inputs] == ["float32[2, 3]"]
 
 
 def test_trace_is_verified_and_parses_back():

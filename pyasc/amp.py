@@ -1,0 +1,168 @@
+"""Mixed precision: ``pyasc.amp.autocast``, ``pyasc.precision_scope`` and ``PYASC_MODE``.
+
+* ``with pyasc.amp.autocast(pyasc.float16):`` follows ``torch.autocast``: ops that profit from
+  lower precision (``LOWER_PRECISION_OPS``: matmul, conv2d, linear...) cast their floating
+  operands to the autocast dtype; ops that need range or accuracy (``FP32_OPS``: exp, log, pow,
+  sum, softmax, norms...) cast them to float32; every other op runs in the promoted dtype of its
+  operands. ``register(name, "lower" | "fp32")`` adds an op to a list.
+* ``with pyasc.precision_scope(pyasc.float16):`` is blunter: every op computes in the scope's
+  dtype (floating operands are cast to it, so results have it). Integer and bool operands are
+  never touched.
+* ``PYASC_MODE=FP32|FP16|BF16`` sets a precision scope for the whole process (read at import;
+  ``set_mode`` changes it later). Unset, ops follow PyTorch's promotion alone.
+
+The casts are ordinary ``cast`` ops: eagerly they run like any op, inside ``pyasc.jit`` they are
+traced (and the jit cache key includes the active policy).
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+
+from . import dtypes as dt
+from .errors import PyascError
+
+LOWER_PRECISION_OPS = {"matmul", "bmm", "mm", "linear", "conv2d", "addmm", "baddbmm"}
+FP32_OPS = {"exp", "log", "pow", "rsqrt", "erf", "sum", "mean", "prod", "softmax", "log_softmax",
+            "layer_norm", "rms_norm", "batch_norm", "norm", "cumsum"}
+
+_MODES = {"FP32": dt.float32, "FP16": dt.float16, "BF16": dt.bfloat16}
+
+# the active policies, innermost last: ("autocast", dtype) or ("scope", dtype)
+_stack: list[tuple[str, dt.DType]] = []
+_mode: list[dt.DType | None] = [None]
+_active = False
+
+
+def _refresh() -> None:
+    global _active
+    _active = bool(_stack) or _mode[0] is not None
+
+
+def active() -> bool:
+    """True while any precision policy is in force (the dispatcher's fast check)."""
+    return _active
+
+
+def _float_dtype(op: str, dtype) -> dt.DType:
+    try:
+        d = dt.get_dtype(dtype)
+    except TypeError as e:
+        raise PyascError(op, str(e)) from None
+    if not d.is_floating_point:
+        raise PyascError(op, f"needs a floating point dtype, got {d.name}", dtypes=[d.name])
+    return d
+
+
+def set_mode(mode: str | None) -> None:
+    """The process-wide precision: "FP32", "FP16", "BF16", or None/"" for PyTorch's promotion."""
+    if mode in (None, "", "NONE", "none", "default"):
+        _mode[0] = None
+    else:
+        key = str(mode).strip().upper()
+        if key not in _MODES:
+            raise PyascError("set_mode", f"unknown precision mode {mode!r}; modes: FP32, FP16, BF16")
+        _mode[0] = _MODES[key]
+    _refresh()
+
+
+def get_mode() -> str | None:
+    for k, v in _MODES.items():
+        if _mode[0] is v:
+            return k
+    return None
+
+
+def register(name: str, category: str) -> None:
+    """Put op ``name`` on the autocast list ``"lower"`` or ``"fp32"``."""
+    if category not in ("lower", "fp32"):
+        raise ValueError("category must be 'lower' or 'fp32'")
+    (LOWER_PRECISION_OPS if category == "lower" else FP32_OPS).add(name)
+    (FP32_OPS if category == "lower" else LOWER_PRECISION_OPS).discard(name)
+
+
+@contextmanager
+def autocast(dtype=dt.float16, enabled: bool = True):
+    """PyTorch-style autocast to ``dtype`` (float16 or bfloat16) inside the ``with`` block."""
+    d = _float_dtype("autocast", dtype)
+    if not enabled:
+        yield
+        return
+    _stack.append(("autocast", d))
+    _refresh()
+    try:
+        yield
+    finally:
+        _stack.pop()
+        _refresh()
+
+
+@contextmanager
+def precision_scope(dtype):
+    """Every op inside the block computes (and returns) in ``dtype``."""
+    d = _float_dtype("precision_scope", dtype)
+    _stack.append(("scope", d))
+    _refresh()
+    try:
+        yield
+    finally:
+        _stack.pop()
+        _refresh()
+
+
+def policy() -> tuple[str, dt.DType] | None:
+    if _stack:
+        return _stack[-1]
+    if _mode[0] is not None:
+        return ("scope", _mode[0])
+    return None
+
+
+def state_key():
+    """A hashable description of the active policy (part of the jit cache key)."""
+    p = policy()
+    if p is None:
+        return None
+    return (p[0], p[1].name, tuple(sorted(LOWER_PRECISION_OPS)), tuple(sorted(FP32_OPS))) \
+        if p[0] == "autocast" else (p[0], p[1].name)
+
+
+def target_dtype(name: str) -> dt.DType | None:
+    """The dtype op ``name``'s floating operands are cast to under the active policy (or None)."""
+    p = policy()
+    if p is None:
+        return None
+    kind, d = p
+    if kind == "scope":
+        return d
+    if name in LOWER_PRECISION_OPS:
+        return d
+    if name in FP32_OPS:
+        return dt.float32
+    return None
+
+
+def adjust(name: str, operands):
+    """The operands with floating tensors cast to the policy's dtype for op ``name``."""
+    from .dispatch import apply
+    from .tensor import Tensor
+
+    d = target_dtype(name)
+    if d is None:
+        return operands
+    out = []
+    for o in operands:
+        if isinstance(o, Tensor) and o.dtype.is_floating_point and o.dtype is not d:
+            o = apply("cast", o, dtype=d)
+        out.append(o)
+    return out
+
+
+if os.environ.get("PYASC_MODE"):
+    try:
+        set_mode(os.environ["PYASC_MODE"])
+    except PyascError as _e:  # a bad environment is reported once, not at every op
+        import warnings
+
+        warnings.warn(str(_e), stacklevel=1)

@@ -1,0 +1,202 @@
+"""Ops defined by decomposition into other pyasc ops: ``clamp``, ``norm``, ``dropout``,
+``batch_norm`` (inference), plus the function spellings of comparisons and ``where``.
+
+A decomposition runs wherever its parts run: ``clamp`` is ``minimum(maximum(x, lo), hi)`` and
+compiles to the device eagerly and inside ``pyasc.jit``; ``batch_norm`` is elementwise arithmetic
+on the input and its statistics. ``norm`` uses the device reductions (``pyasc.sum``/``amax``)
+when the op table has them and otherwise reduces on the host (eager only).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from . import dtypes as dt
+from .dispatch import apply, raise_host_only
+from .errors import PyascError, describe
+from .interop import is_torch_tensor, to_pyasc
+from .ops import OPS
+
+
+def _as_tensor_arg(x, op):
+    from .tensor import Tensor
+
+    if isinstance(x, Tensor):
+        return x
+    if is_torch_tensor(x) or isinstance(x, np.ndarray):
+        return to_pyasc(x, op)
+    raise PyascError(op, f"expected a tensor, got {describe(x)}")
+
+
+# ----------------------------------------------------------------------------- comparisons
+
+def eq(x, y): return apply("eq", x, y)
+def ne(x, y): return apply("ne", x, y)
+def lt(x, y): return apply("lt", x, y)
+def le(x, y): return apply("le", x, y)
+def gt(x, y): return apply("gt", x, y)
+def ge(x, y): return apply("ge", x, y)
+def isnan(x): return apply("isnan", x)
+def isinf(x): return apply("isinf", x)
+def isfinite(x): return apply("isfinite", x)
+def logical_not(x): return apply("logical_not", x)
+def logical_and(x, y): return apply("logical_and", x, y)
+def logical_or(x, y): return apply("logical_or", x, y)
+def logical_xor(x, y): return apply("logical_xor", x, y)
+
+
+greater, greater_equal, less, less_equal, equal_values, not_equal = gt, ge, lt, le, eq, ne
+
+
+def where(condition, x, y):
+    """``x`` where ``condition`` (a bool tensor) holds, else ``y``; all three broadcast."""
+    return apply("where", condition, x, y)
+
+
+def clamp(x, min=None, max=None):  # noqa: A002 - PyTorch's names
+    """``min(max(x, min), max)`` with scalar or tensor bounds (either may be None); NaN in ``x``
+    propagates and ``min > max`` gives ``max``, as in PyTorch."""
+    if min is None and max is None:
+        raise PyascError("clamp", "at least one of 'min' or 'max' must not be None",
+                         shapes=[getattr(x, "shape", None)])
+    out = x
+    if min is not None:
+        out = apply("maximum", out, min)
+    if max is not None:
+        out = apply("minimum", out, max)
+    return out
+
+
+clip = clamp
+
+
+# ----------------------------------------------------------------------------- norm
+
+def _dims(op, dim, ndim, shape):
+    from .views import _dim
+
+    if dim is None:
+        return tuple(range(ndim))
+    dims = dim if isinstance(dim, tuple | list) else (dim,)
+    out = tuple(sorted({_dim(op, d, ndim, shape) for d in dims}))
+    if len(out) != len(dims):
+        raise PyascError(op, f"dim {dim} repeats a dimension", shapes=[shape])
+    return out
+
+
+def _device_reduction(name):
+    """The device reduction ``name`` of the op table (None until it is registered)."""
+    if name not in OPS:
+        return None
+    import pyasc
+
+    return getattr(pyasc, name, None)
+
+
+def _reduce(op, kind, x, dims, keepdim):
+    """Reduce ``x`` over ``dims`` with ``kind`` ("sum", "amax", "amin"): on the device when the
+    op table has the reduction, else on the host (eager only)."""
+    fn = _device_reduction(kind)
+    if fn is not None:
+        return fn(x, dim=dims, keepdim=keepdim)
+    if x.is_traced:
+        raise_host_only(op, [x], "reducing is")
+    from .tensor import Tensor
+
+    a = x.numpy().astype(np.float64)
+    f = {"sum": np.sum, "amax": np.max, "amin": np.min}[kind]
+    return Tensor(f(a, axis=dims, keepdims=keepdim).astype(x.dtype.np_dtype), x.dtype, device=x.device)
+
+
+def norm(x, p=2, dim=None, keepdim: bool = False):
+    """The vector p-norm over ``dim`` (all dimensions by default): p = 1, 2, inf or -inf (and
+    other positive numbers), as ``torch.linalg.vector_norm``. Floating point only."""
+    x = _as_tensor_arg(x, "norm")
+    if not x.dtype.is_floating_point:
+        raise PyascError("norm", f"expected a floating point tensor, got {x.dtype.name}",
+                         shapes=[x.shape], dtypes=[x.dtype.name])
+    if p in ("fro",):
+        p = 2
+    if isinstance(p, bool) or not isinstance(p, numbers.Real) or (p <= 0 and p != -math.inf):
+        raise PyascError("norm", f"p must be a positive number, inf or -inf, got {describe(p)}",
+                         shapes=[x.shape])
+    dims = _dims("norm", dim, x.ndim, x.shape)
+    a = apply("abs", x)
+    if p == math.inf:
+        return _reduce("norm", "amax", a, dims, keepdim)
+    if p == -math.inf:
+        return _reduce("norm", "amin", a, dims, keepdim)
+    if p == 1:
+        return _reduce("norm", "sum", a, dims, keepdim)
+    if p == 2:
+        return apply("sqrt", _reduce("norm", "sum", apply("mul", x, x), dims, keepdim))
+    return apply("pow", _reduce("norm", "sum", apply("pow", a, float(p)), dims, keepdim), 1.0 / p)
+
+
+# ----------------------------------------------------------------------------- nn
+
+def dropout(x, p: float = 0.5, training: bool = False):
+    """Dropout. pyasc runs inference, so ``training`` defaults to False and the op is the
+    identity (PyTorch's eval mode). With ``training=True`` each element is zeroed with
+    probability ``p`` and the rest scaled by ``1 / (1 - p)``; the mask is drawn on the host
+    (eager only: inside ``pyasc.jit`` a fixed mask would be baked in, so it raises)."""
+    x = _as_tensor_arg(x, "dropout")
+    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0.0 <= p <= 1.0:
+        raise PyascError("dropout", f"probability has to be between 0 and 1, but got {p}", shapes=[x.shape])
+    if not training or p == 0.0:
+        return x
+    if x.is_traced:
+        raise_host_only("dropout", [x], "training-mode dropout is")
+    from . import creation
+    from .tensor import Tensor
+
+    if p == 1.0:
+        return Tensor(np.zeros(x.shape, x.dtype.np_dtype), x.dtype, device=x.device)
+    keep = creation._rng.random(x.shape) >= p
+    mask = Tensor((keep / (1.0 - p)).astype(x.dtype.np_dtype), x.dtype, device=x.device)
+    return apply("mul", x, mask)
+
+
+def batch_norm(x, running_mean, running_var, weight=None, bias=None, training: bool = False,
+               momentum: float = 0.1, eps: float = 1e-5):
+    """Inference batch normalisation over dimension 1 of an (N, C, ...) input:
+    ``(x - mean) / sqrt(var + eps) * weight + bias`` with the running statistics (shape (C,)).
+    The statistics are folded into a per-channel scale and shift first, then applied with two
+    elementwise ops. Training mode (batch statistics) is not supported."""
+    x = _as_tensor_arg(x, "batch_norm")
+    if training:
+        raise PyascError("batch_norm", "training mode (batch statistics) is not supported; "
+                         "pyasc implements inference batch_norm with running statistics", shapes=[x.shape])
+    if x.ndim < 2:
+        raise PyascError("batch_norm", f"expected an input of shape (N, C, ...), got {x.shape}", shapes=[x.shape])
+    c = x.shape[1]
+    stats = {"running_mean": running_mean, "running_var": running_var, "weight": weight, "bias": bias}
+    for k, v in list(stats.items()):
+        if v is None:
+            continue
+        v = _as_tensor_arg(v, "batch_norm")
+        if v.shape != (c,):
+            raise PyascError("batch_norm", f"{k} must have shape ({c},) for input {x.shape}, got {v.shape}",
+                             shapes=[x.shape, v.shape])
+        stats[k] = v
+    if stats["running_mean"] is None or stats["running_var"] is None:
+        raise PyascError("batch_norm", "running_mean and running_var are required in inference mode",
+                         shapes=[x.shape])
+    scale = apply("rsqrt", apply("add", stats["running_var"], float(eps)))
+    if stats["weight"] is not None:
+        scale = apply("mul", scale, stats["weight"])
+    shift = apply("neg", apply("mul", stats["running_mean"], scale))
+    if stats["bias"] is not None:
+        shift = apply("add", shift, stats["bias"])
+    trailing = (1,) * (x.ndim - 2)
+    if trailing:
+        if scale.is_traced or shift.is_traced:
+            raise_host_only("batch_norm", [x, scale], "batch_norm with traced statistics on a "
+                            f"{x.ndim}-d input (it needs a reshape to ({c}, {', '.join('1' for _ in trailing)})) is")
+        scale, shift = scale.reshape(c, *trailing), shift.reshape(c, *trailing)
+    if x.dtype.is_floating_point:     # the result keeps the input's dtype (as torch's mixed batch_norm)
+        scale, shift = apply("cast", scale, dtype=x.dtype), apply("cast", shift, dtype=x.dtype)
+    return apply("add", apply("mul", x, scale), shift)

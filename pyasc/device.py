@@ -1,0 +1,136 @@
+"""Simulated devices and the compilation target.
+
+pyasc runs on a simulator, so a device is a logical place a tensor lives on: ``npu:0`` ...
+``npu:{get_device_count() - 1}`` (eight by default, as on one Atlas 800T A2 server;
+``PYASC_DEVICE_COUNT`` changes it). Every tensor remembers its device; an op on tensors of two
+devices raises ``PyascError`` as in PyTorch, and ``copy_to_device`` / ``Tensor.to(device)`` move
+data. ``with pyasc.device(1):`` makes device 1 the one new tensors are created on.
+
+``set_target("ascend910b2")`` chooses the chip every ``pyasc.jit`` function without an explicit
+``target`` option (and every eager op) compiles for.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from contextlib import contextmanager
+
+from .errors import PyascError, describe
+
+
+class Device:
+    """A simulated NPU: ``Device(0)``, ``str(d) == "npu:0"``; equal devices are the same object."""
+
+    __slots__ = ("index",)
+    type = "npu"
+    _instances: dict[int, Device] = {}
+
+    def __new__(cls, index: int = 0):
+        d = cls._instances.get(index)
+        if d is None:
+            d = super().__new__(cls)
+            d.index = index
+            cls._instances[index] = d
+        return d
+
+    def __repr__(self) -> str:
+        return f"device(type='npu', index={self.index})"
+
+    def __str__(self) -> str:
+        return f"npu:{self.index}"
+
+    def __reduce__(self):
+        return (Device, (self.index,))
+
+
+def get_device_count() -> int:
+    """Number of simulated devices (``PYASC_DEVICE_COUNT``, default 8)."""
+    try:
+        n = int(os.environ.get("PYASC_DEVICE_COUNT", "8"))
+    except ValueError:
+        n = 8
+    return max(1, n)
+
+
+def as_device(spec, op: str = "device") -> Device:
+    """A Device from an index, ``"npu"``, ``"npu:1"``, ``"cpu"`` (pyasc tensors stay on the
+    current device), or a Device; PyascError for anything else or an index out of range."""
+    if isinstance(spec, Device):
+        index = spec.index
+    elif isinstance(spec, int) and not isinstance(spec, bool):
+        index = spec
+    elif isinstance(spec, str) and (m := re.fullmatch(r"\s*(npu|cpu)(?::(\d+))?\s*", spec)):
+        index = int(m.group(2)) if m.group(2) else current_device().index
+    elif spec is not None and type(spec).__name__ == "device" and hasattr(spec, "index"):  # torch.device
+        index = spec.index if spec.index is not None else current_device().index
+    else:
+        raise PyascError(op, f"expected a device index or 'npu:N', got {describe(spec)}")
+    n = get_device_count()
+    if not 0 <= index < n:
+        raise PyascError(op, f"device index {index} out of range: {n} simulated device(s) "
+                         "(set PYASC_DEVICE_COUNT for more)")
+    return Device(index)
+
+
+_current: list[Device] = [Device(0)]
+
+
+def current_device() -> Device:
+    """The device new tensors are created on."""
+    return _current[-1]
+
+
+def set_device(spec) -> None:
+    """Make ``spec`` the current device (as ``torch.npu.set_device``)."""
+    _current[-1] = as_device(spec, "set_device")
+
+
+@contextmanager
+def device(spec):
+    """``with pyasc.device(1): ...``: tensors created inside live on device 1."""
+    d = as_device(spec, "device")
+    _current.append(d)
+    try:
+        yield d
+    finally:
+        _current.pop()
+
+
+def copy_to_device(t, dev):
+    """A copy of tensor ``t`` on device ``dev`` (a new storage, as a host-to-device copy)."""
+    from .tensor import Tensor
+
+    if not isinstance(t, Tensor):
+        from .interop import to_pyasc
+
+        t = to_pyasc(t, "copy_to_device")
+    d = as_device(dev, "copy_to_device")
+    data = t._concrete("copy_to_device").copy()
+    out = Tensor(data, t.dtype, format=t.format, device=d)
+    return out
+
+
+# ----------------------------------------------------------------------------- target
+
+_target: list[str] = []
+
+
+def default_target() -> str:
+    """The target chosen by ``set_target`` (``PYASC_TARGET``, else ``ascend910b2``)."""
+    if _target:
+        return _target[0]
+    return os.environ.get("PYASC_TARGET", "ascend910b2")
+
+
+def set_target(name: str) -> None:
+    """Compile for chip ``name`` (``ascend910b1`` ... ``ascend910b4``) from now on."""
+    from pyasc.dialects.target import PRESETS
+
+    if not isinstance(name, str) or name not in PRESETS:
+        raise PyascError("set_target", f"unknown target {name!r}; known targets: {', '.join(PRESETS)}")
+    _target[:] = [name]
+
+
+def get_target() -> str:
+    return default_target()
