@@ -88,6 +88,7 @@ class TargetSpec:
     # scalar unit: one instruction issued per cycle; a scalar GM read through DCache [E]
     scalar_issue_cycles: int = 1
     scalar_gm_read_cycles: int = 50
+    scalar_ub_read_cycles: int = 10
     # event ids 0-7 per (src, dst) pair; 6 and 7 reserved (TPipe auto-sync, system) [O]
     event_ids: int = 8
     usable_event_ids: int = 6

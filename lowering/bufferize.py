@@ -23,7 +23,7 @@ from pyasc.dialects.ascbuf import VBinaryKind as B
 from pyasc.dialects.ascbuf import VScalarKind as S
 from pyasc.dialects.ascbuf import VUnaryKind as U
 from pyasc.dialects.ascendc import RoundMode
-from pyasc.dialects.types import is_float
+from pyasc.dialects.types import element_bytes, is_float
 
 from .emitter import OpEmitter
 
@@ -153,8 +153,11 @@ class _KernelBufferizer:
         et = t.element_type
         if type(op) in BINARY and any(v in self.row_bcast for v in op.operands) and self._row_op(op, dst, e):
             return
-        if isinstance(op, asctile.ReduceOp):
-            work = self._alloc(None, e, 1, TensorType(op.input.type.element_type, [1, op.input.type.get_shape()[1]]))
+        if isinstance(op, asctile.ReduceOp):  # a work area per row, so the rows' reductions do not collide
+            rows, pitch = op.input.type.get_shape()
+            es = element_bytes(op.input.type.element_type)
+            per_row = -(-(-(-pitch * es // 256)) * es // 32) * 32 // es  # one partial per 256 B repeat, 32 B aligned
+            work = self._alloc(None, e, 1, TensorType(op.input.type.element_type, [rows, per_row]))
             e.add(ascbuf.VReduceOp(op.kind.data.value, dst, self._operand(e, op.input), work, op.cols))
             return
         if isinstance(op, asctile.RowBroadcastOp):  # stored as is

@@ -43,6 +43,9 @@ VUNARY = {"exp": ascendc.ExpOp, "ln": ascendc.LnOp, "abs": ascendc.AbsOp, "sqrt"
 
 # ascbuf op class -> fn(lowering, op, emitter): lowerings that live in other modules register here
 TRANSLATORS: dict[type, Callable] = {}
+# asctile.kernel kind (a string attribute) -> fn(kernel, sync_style) -> ascendc kernel: whole-kernel
+# lowerings that live in other modules register here (e.g. "cube" in to_ascendc_cube)
+KERNEL_LOWERINGS: dict[str, Callable] = {}
 
 
 def _elems(t) -> int:
@@ -359,7 +362,8 @@ class ToAscendCPass(ModulePass):
         block_dims = {}
         for f in list(op.ops):
             if isinstance(f, func.FuncOp) and asctile.KERNEL_ATTR in f.attributes:
-                new = _KernelLowering(f, self.sync_style == "queue").run()
+                custom = KERNEL_LOWERINGS.get(getattr(f.attributes[asctile.KERNEL_ATTR], "data", None))
+                new = custom(f, self.sync_style) if custom else _KernelLowering(f, self.sync_style == "queue").run()
                 block_dims[f.sym_name.data] = f.attributes[asctile.BLOCK_DIM_ATTR].value.data
                 Rewriter.replace_op(f, new)
         for f in op.ops:
@@ -369,3 +373,9 @@ class ToAscendCPass(ModulePass):
                     launch = ascendc.LaunchOp(name, block_dims[name], call.arguments)
                     copy_loc(call, launch)
                     Rewriter.replace_op(call, launch)
+
+
+from . import to_ascendc_reduce  # noqa: E402,F401  (registers its translators)
+
+
+from . import to_ascendc_cube  # noqa: E402,F401 - registers the cube kernel lowering

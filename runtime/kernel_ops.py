@@ -447,3 +447,5 @@ HANDLERS = {
 HANDLERS.update({name: vector_binary for name in _BINARY})
 HANDLERS.update({name: vector_unary for name in _UNARY})
 HANDLERS.update({name: vector_scalar for name in _SCALAR})
+
+from . import kernel_ops_reduce  # noqa: E402,F401  (registers the reductions)

@@ -552,10 +552,11 @@ def _check_copy_types(op: str, dst: Attribute, src: Attribute) -> None:
 
 @irdl_op_definition
 class GetValueOp(IRDLOperation):
-    """``g.GetValue(index)``: a scalar read of global memory on the scalar unit."""
+    """``t.GetValue(index)``: a scalar read on the scalar unit, of global memory (through the data
+    cache) or of a local tensor in UB (which must be ordered after the pipe that wrote it: V_S)."""
 
     name = "ascendc.get_value"
-    source = operand_def(GlobalTensorType)
+    source = operand_def(TensorLike)
     index = operand_def(IndexType)
     result = result_def(AnyAttr())
     assembly_format = "$source `[` $index `]` attr-dict `:` type($source) `->` type($result)"

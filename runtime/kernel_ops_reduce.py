@@ -1,0 +1,66 @@
+"""Code generation for the vector reductions and for ``GetValue`` of a local tensor.
+
+``ReduceSum/ReduceMax/ReduceMin(dst, src, work, count)`` fold ``count`` elements into ``dst[0]``
+(float32 accumulation for half, as the binary tree of the hardware keeps the error at a few
+ulp). Cost [D]: the fixed vector cost, one cycle per 256 B repeat for the tree of pairwise ops
+down to one repeat, and two whole-repeat reductions (``reduce_repeat_cycles`` each).
+``GetValue`` on a local tensor reads UB on the scalar pipe (``scalar_ub_read_cycles``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from pyasc.dialects import ascendc as asc
+
+from . import kernel_ops as K
+from .costs import S, V
+from .dtypes import numpy_dtype
+from .opinfo import WORK
+
+if TYPE_CHECKING:
+    from .translate import KernelTranslator
+
+def _sum(x):
+    return x.sum(dtype=np.float32)
+
+
+_FOLD = {"ascendc.reduce_sum": _sum, "ascendc.reduce_max": np.max, "ascendc.reduce_min": np.min}
+
+
+def reduce_count(t: KernelTranslator, op) -> None:
+    et, es, sh = t.local_dtype(op.dst)
+    sid = t.info(op, V, WORK, writes=(True, False, True))
+    d, a, w = t.v(op.dst), t.v(op.src), t.v(op.work)
+    n, nb = K._count(t, op, es, False, sid)
+    K._fail_if(t, K._neg(n) + K._ub_test([a, w], nb) + f" or {K._ub_test([d], str(es))}", sid,
+               K._ub_msg([d, a, w], nb))
+    src = K._view(et, sh, a, n)
+    t.emit(f"if {n} > 0: {K._view(et, sh, d, '1')}[0] = {t.const(_FOLD[op.name], 'F')}({src})")
+    sp = t.spec
+    cost = f"{K._vector_cost(t, nb, sp.vector_simple_cycles)} + {2 * sp.reduce_repeat_cycles}"
+    work_bytes = f"(({nb} + {sp.repeat_bytes - 1}) // {sp.repeat_bytes}) * {es}"
+    K._record(t, sid, cost, "0", [(d, str(es)), (a, nb), (w, work_bytes)])
+
+
+def get_value(t: KernelTranslator, op: asc.GetValueOp) -> None:
+    if not isinstance(op.source.type, asc.LocalTensorType):
+        _GM_GET_VALUE(t, op)
+        return
+    et, es, sh = t.local_dtype(op.source)
+    sid = t.info(op, S, WORK, writes=(False,), label="GetValue")
+    t.emit(f"_a = {t.v(op.source)} + {t.v(op.index)} * {es}")
+    K._fail_if(t, f"_a < 0 or _a & {es - 1} or _a + {es} > UBN", sid,
+               f"f'GetValue at UB byte {{_a}} is misaligned or outside UB'")
+    conv = "int" if numpy_dtype(et).kind in "iub" else "float"
+    t.emit(f"{t.v(op.result)} = {conv}(U_{et}[_a >> {sh}])")
+    cycles = t.spec.scalar_ub_read_cycles
+    K._record(t, sid, str(cycles), "0", [("_a", str(es))])
+    t.pending += cycles - 1
+
+
+_GM_GET_VALUE = K.HANDLERS["ascendc.get_value"]
+K.HANDLERS.update({name: reduce_count for name in _FOLD})
+K.HANDLERS["ascendc.get_value"] = get_value
