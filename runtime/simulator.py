@@ -9,6 +9,7 @@ traces are identical (same ops, costs, flags and UB regions; GM offsets do not m
 
 from __future__ import annotations
 
+import time
 import warnings
 from functools import partial
 
@@ -64,6 +65,8 @@ class Simulator:
         self.hazards = hazards  # None: the global hazard policy
         self._check = race_check
         self._warned: set = set()
+        # cores whose traces are identical share one schedule and hazard analysis
+        self.stats = {"cores": 0, "schedules": 0, "schedule_seconds": 0.0}
         self.ub = np.zeros(self.spec.ub_bytes, np.uint8)
         self._ctx = _RunContext()
         self.funcs: dict[str, func.FuncOp] = {}
@@ -240,6 +243,7 @@ class Simulator:
         fn = ck.fn
         timings = []
         seen: dict[int, CoreTiming] = {}  # cores with the same trace (by identity of the cache entry)
+        self.stats["cores"] += n
         for bid in range(n):
             tr: list[tuple] = []
             try:
@@ -254,7 +258,10 @@ class Simulator:
             key = (name, check, tuple(tr))
             timing = cache.get(key)
             if timing is None:
+                t0 = time.perf_counter()
                 timing = schedule(tr, tabs, bid, check=check, ub_bytes=spec.ub_bytes)
+                self.stats["schedules"] += 1
+                self.stats["schedule_seconds"] += time.perf_counter() - t0
                 if len(cache) >= self.CACHE_LIMIT:
                     cache.clear()
                 cache[key] = timing
