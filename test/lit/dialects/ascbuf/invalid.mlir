@@ -4,7 +4,7 @@ func.func @f() {
   %a = ascbuf.alloc slots 1 : memref<1x64xf16>
   func.return
 }
-// CHECK: Operation does not verify: ascbuf.alloc works on UB buffers (memref in #ascbuf.space<ub>), got memref<1x64xf16>
+// CHECK: Operation does not verify: ascbuf.alloc reserves on-chip memory (ub, l1, l0a, l0b, l0c), got memref<1x64xf16>
 
 // -----
 

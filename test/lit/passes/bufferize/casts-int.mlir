@@ -1,4 +1,4 @@
-// RUN: pyasc-opt %s --disable-verify -p asctensor-fuse,tile-elementwise,bufferize | filecheck %s --check-prefix=INT
+// RUN: pyasc-opt %s --disable-verify -p to-tile,bufferize | filecheck %s --check-prefix=INT
 
 // f32 -> i32 and i32 -> f32 come from asctensor.cast (verification is off: see
 // test/lit/passes/tile/int-cast.mlir for the bug this works around)

@@ -11,7 +11,7 @@ func.func @f(%x: tensor<32x64xf32>, %row: tensor<64xf32>, %col: tensor<32x1xf32>
   func.return %2 : tensor<32x64xf32>
 }
 
-// CHECK:       func.func @f_k0(%x: tensor<32x64xf32>, %row: tensor<64xf32>, %col: tensor<32x1xf32>) -> tensor<32x64xf32> attributes {asctensor.kernel} {
+// CHECK:       func.func @f_k0(%x: tensor<32x64xf32>, %row: tensor<64xf32>, %col: tensor<32x1xf32>) -> tensor<32x64xf32> attributes {asctensor.kernel = "elementwise"} {
 // CHECK-NEXT:    %[[M:.*]] = arith.mulf %x, %x
 // CHECK-NEXT:    %[[B:.*]] = asctensor.broadcast %row : tensor<64xf32> -> tensor<32x64xf32>
 // CHECK-NEXT:    %[[A:.*]] = arith.addf %[[M]], %[[B]]

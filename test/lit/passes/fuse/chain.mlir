@@ -8,7 +8,7 @@ func.func @chain(%x: tensor<1024xf16>, %y: tensor<1024xf16>) -> tensor<1024xf16>
   func.return %2 : tensor<1024xf16>
 }
 
-// CHECK:       func.func @chain_k0(%x: tensor<1024xf16>, %y: tensor<1024xf16>) -> tensor<1024xf16> attributes {asctensor.kernel} {
+// CHECK:       func.func @chain_k0(%x: tensor<1024xf16>, %y: tensor<1024xf16>) -> tensor<1024xf16> attributes {asctensor.kernel = "elementwise"} {
 // CHECK-NEXT:    %[[M:.*]] = arith.mulf %x, %y : tensor<1024xf16>
 // CHECK-NEXT:    %[[E:.*]] = math.exp %[[M]] : tensor<1024xf16>
 // CHECK-NEXT:    %[[A:.*]] = arith.addf %[[E]], %x : tensor<1024xf16>

@@ -9,14 +9,14 @@ func.func @f(%x: tensor<32x64xf32>, %y: tensor<32x64xf32>, %v: tensor<2048xf32>)
   func.return %3, %2 : tensor<32x64xf32>, tensor<2048xf32>
 }
 
-// CHECK:       func.func @f_k0(%x: tensor<32x64xf32>, %y: tensor<32x64xf32>) -> (tensor<32x64xf32>, tensor<32x64xf32>) attributes {asctensor.kernel} {
+// CHECK:       func.func @f_k0(%x: tensor<32x64xf32>, %y: tensor<32x64xf32>) -> (tensor<32x64xf32>, tensor<32x64xf32>) attributes {asctensor.kernel = "elementwise"} {
 // CHECK-NEXT:    %[[S:.*]] = arith.addf %x, %y : tensor<32x64xf32>
 // CHECK-NEXT:    %[[E:.*]] = math.exp %[[S]] : tensor<32x64xf32>
 // CHECK-NEXT:    func.return %[[S]], %[[E]] : tensor<32x64xf32>, tensor<32x64xf32>
-// CHECK:       func.func @f_k1(%v: tensor<2048xf32>) -> tensor<2048xf32> attributes {asctensor.kernel} {
+// CHECK:       func.func @f_k1(%v: tensor<2048xf32>) -> tensor<2048xf32> attributes {asctensor.kernel = "elementwise"} {
 // CHECK-NEXT:    %[[M:.*]] = arith.mulf %v, %v : tensor<2048xf32>
 // CHECK-NEXT:    func.return %[[M]] : tensor<2048xf32>
-// CHECK:       func.func @f_k2(%[[A:.*]]: tensor<32x64xf32>, %[[B:.*]]: tensor<32x64xf32>) -> tensor<32x64xf32> attributes {asctensor.kernel} {
+// CHECK:       func.func @f_k2(%[[A:.*]]: tensor<32x64xf32>, %[[B:.*]]: tensor<32x64xf32>) -> tensor<32x64xf32> attributes {asctensor.kernel = "elementwise"} {
 // CHECK-NEXT:    %[[R:.*]] = arith.addf %[[A]], %[[B]] : tensor<32x64xf32>
 // CHECK-NEXT:    func.return %[[R]] : tensor<32x64xf32>
 // CHECK:       func.func @f(

@@ -10,12 +10,12 @@ func.func @f(%x: tensor<256xf32>, %y: tensor<8x32xf32>) -> (tensor<256xf32>, ten
   func.return %1, %2 : tensor<256xf32>, tensor<8x32xf32>
 }
 
-// CHECK:       func.func @f_k0(%x: tensor<256xf32>) -> tensor<256xf32> attributes {asctensor.kernel} {
+// CHECK:       func.func @f_k0(%x: tensor<256xf32>) -> tensor<256xf32> attributes {asctensor.kernel = "elementwise"} {
 // CHECK-NEXT:    %[[C:.*]] = asctensor.full 3.000000e+00 : f32 -> tensor<256xf32>
 // CHECK-NEXT:    %[[M:.*]] = arith.mulf %x, %[[C]] : tensor<256xf32>
 // CHECK-NEXT:    %[[A:.*]] = arith.addf %[[M]], %[[C]] : tensor<256xf32>
 // CHECK-NEXT:    func.return %[[A]]
-// CHECK:       func.func @f_k1(%y: tensor<8x32xf32>) -> tensor<8x32xf32> attributes {asctensor.kernel} {
+// CHECK:       func.func @f_k1(%y: tensor<8x32xf32>) -> tensor<8x32xf32> attributes {asctensor.kernel = "elementwise"} {
 // CHECK-NEXT:    %[[D:.*]] = asctensor.full 3.000000e+00 : f32 -> tensor<8x32xf32>
 // CHECK-NEXT:    arith.mulf %y, %[[D]] : tensor<8x32xf32>
 // the host keeps no constant

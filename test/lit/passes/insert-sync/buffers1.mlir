@@ -1,4 +1,4 @@
-// RUN: pyasc-opt %s -p 'asctensor-fuse,tile-elementwise{tile_size=1024 cores=2 buffers=1},bufferize,plan-memory,insert-sync{sync_style=flags}' | filecheck %s
+// RUN: pyasc-opt %s -p 'to-tile{tile_size=1024 cores=2 buffers=1},bufferize,plan-memory,insert-sync{sync_style=flags}' | filecheck %s
 
 // single buffering: one event id (0) per pipe pair, one priming set and one draining wait
 func.func @s(%x: tensor<8192xf32>, %y: tensor<8192xf32>) -> tensor<8192xf32> {

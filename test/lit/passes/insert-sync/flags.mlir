@@ -1,4 +1,4 @@
-// RUN: pyasc-opt %s -p 'asctensor-fuse,tile-elementwise{tile_size=1024 cores=2},bufferize,plan-memory,insert-sync{sync_style=flags}' | filecheck %s
+// RUN: pyasc-opt %s -p 'to-tile{tile_size=1024 cores=2},bufferize,plan-memory,insert-sync{sync_style=flags}' | filecheck %s
 
 // z = exp(x) * y, double-buffered. Flags order MTE2 -> V (loaded tiles), V -> MTE3 (the
 // stored tile); the slot reuse two iterations later needs V -> MTE2 (x and y slots read by

@@ -1,5 +1,5 @@
-// RUN: pyasc-opt %s -p 'asctensor-fuse,tile-elementwise{tile_size=1024 cores=2},bufferize,plan-memory,insert-sync{sync_style=queue}' | filecheck %s
-// RUN: pyasc-opt %s -p 'asctensor-fuse,tile-elementwise{tile_size=1024 cores=2},bufferize,plan-memory,insert-sync' | filecheck %s
+// RUN: pyasc-opt %s -p 'to-tile{tile_size=1024 cores=2},bufferize,plan-memory,insert-sync{sync_style=queue}' | filecheck %s
+// RUN: pyasc-opt %s -p 'to-tile{tile_size=1024 cores=2},bufferize,plan-memory,insert-sync' | filecheck %s
 
 // queue style (the default): TQue EnQue/DeQue carry the cross-pipe order, so only the
 // same-pipe barrier between the dependent vector ops is placed

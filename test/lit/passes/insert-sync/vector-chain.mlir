@@ -1,4 +1,4 @@
-// RUN: pyasc-opt %s -p 'asctensor-fuse,tile-elementwise{tile_size=1024 cores=1},bufferize,plan-memory,insert-sync{sync_style=flags}' | filecheck %s
+// RUN: pyasc-opt %s -p 'to-tile{tile_size=1024 cores=1},bufferize,plan-memory,insert-sync{sync_style=flags}' | filecheck %s
 
 // a chain of dependent V ops gets one PIPE_V barrier before each consumer and no flag
 // between V ops; independent loads need no barrier

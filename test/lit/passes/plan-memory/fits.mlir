@@ -1,4 +1,4 @@
-// RUN: pyasc-opt %s -p 'asctensor-fuse,tile-elementwise{tile_size=9000 cores=1},bufferize,plan-memory' | filecheck %s
+// RUN: pyasc-opt %s -p 'to-tile{tile_size=9000 cores=1},bufferize,plan-memory' | filecheck %s
 
 // a plan that fits: 112 tiles of 8936 f32 (35744 B); x and out in 2 slots each
 // (4 x 35744 = 142976 B) plus one temporary = 178720 B <= 188416 B

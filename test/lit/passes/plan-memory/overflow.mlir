@@ -1,4 +1,4 @@
-// RUN: not pyasc-opt %s -p 'asctensor-fuse,tile-elementwise{tile_size=20000 cores=1},bufferize,plan-memory' 2>&1 | filecheck %s
+// RUN: not pyasc-opt %s -p 'to-tile{tile_size=20000 cores=1},bufferize,plan-memory' 2>&1 | filecheck %s
 
 // a tile_size too big for UB is a compile-time error naming the kernel and the sizes:
 // 2 slots x 80000 B for x and for the output, plus one 80000 B temporary (exp)
@@ -9,4 +9,4 @@ func.func @f(%x: tensor<1000000xf32>) -> tensor<1000000xf32> {
 }
 
 // CHECK-NOT: Traceback
-// CHECK:     pyasc-opt: error: UB overflow in kernel @f_k0: its buffers need 400000 bytes (320000 B of rotating input/output tiles, 1 temporaries of 80000 B) but the target has 188416 B of UB; use a smaller tile_size
+// CHECK:     pyasc-opt: error: UB overflow in kernel @f_k0: its buffers need 400000 bytes (320000 B of rotating and staged tiles, 1 temporaries of 80000 B) but the target has 188416 B of UB; use a smaller tile_size

@@ -1,4 +1,4 @@
-// RUN: pyasc-opt %s -p 'asctensor-fuse,tile-elementwise{cores=8}' | filecheck %s
+// RUN: pyasc-opt %s -p 'to-tile{cores=8}' | filecheck %s
 
 // 4 x 32 x 64 plus a 32 x 1 column: the leading dim stays an outer dim (the column input
 // repeats along it), so the tile index splits into an outer index (mod 4, stride 2048 for x
@@ -9,7 +9,7 @@ func.func @d(%x: tensor<4x32x64xf32>, %c: tensor<32x1xf32>) -> tensor<4x32x64xf3
   func.return %0 : tensor<4x32x64xf32>
 }
 
-// CHECK:       func.func @d_k0(%c: memref<32x1xf32>, %x: memref<4x32x64xf32>, %out0: memref<4x32x64xf32>) attributes {asctile.kernel, asctile.block_dim = 8 : i64, asctile.buffers = 2 : i64} {
+// CHECK:       func.func @d_k0(%x: memref<4x32x64xf32>, %c: memref<32x1xf32>, %out0: memref<4x32x64xf32>) attributes {asctile.kernel, asctile.block_dim = 8 : i64, asctile.buffers = 2 : i64} {
 // CHECK:         scf.for %i =
 // CHECK-NEXT:      %[[T:.*]] = arith.addi %{{.*}}, %i : index
 // CHECK:           %[[RT:.*]] = arith.constant 2 : index

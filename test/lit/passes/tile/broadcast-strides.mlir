@@ -1,4 +1,4 @@
-// RUN: pyasc-opt %s -p 'asctensor-fuse,tile-elementwise{cores=8}' | filecheck %s
+// RUN: pyasc-opt %s -p 'to-tile{cores=8}' | filecheck %s
 
 // every broadcast is a load stride: a row (0, 1), a column (1, 0), a scalar (0, 0);
 // the row and scalar windows start at 0, the column window at the tile's first row
@@ -12,7 +12,7 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
   func.return %2 : tensor<64x100xf32>
 }
 
-// CHECK:       func.func @b_k0(%r: memref<100xf32>, %x: memref<64x100xf32>, %c: memref<64x1xf32>, %s: memref<1xf32>, %out0: memref<64x100xf32>) attributes {asctile.kernel, asctile.block_dim = 8 : i64, asctile.buffers = 2 : i64} {
+// CHECK:       func.func @b_k0(%x: memref<64x100xf32>, %r: memref<100xf32>, %c: memref<64x1xf32>, %s: memref<1xf32>, %out0: memref<64x100xf32>) attributes {asctile.kernel, asctile.block_dim = 8 : i64, asctile.buffers = 2 : i64} {
 // CHECK:         scf.for %i =
 // CHECK:           %[[ZERO:.*]] = arith.constant 0 : index
 // CHECK-NEXT:      %[[TR:.*]] = arith.constant 8 : index

@@ -1,4 +1,4 @@
-// RUN: pyasc-opt %s -p asctensor-fuse,tile-elementwise | filecheck %s
+// RUN: pyasc-opt %s -p to-tile | filecheck %s
 
 // the host function switches to GM memrefs in destination-passing style: results become
 // trailing arguments, values passed between kernels become memref.alloc

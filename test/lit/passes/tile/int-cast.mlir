@@ -5,7 +5,7 @@
 // ("operand 'input' at position 0 does not verify: Unexpected attribute tensor<1x256xf32>"),
 // and the printed asctile IR cannot be parsed back. (`-p compile` hides it because it runs
 // every stage inside one pass and verifies only at the end.)
-// RUN: pyasc-opt %s -p asctensor-fuse,tile-elementwise 2>&1 | filecheck %s
+// RUN: pyasc-opt %s -p to-tile 2>&1 | filecheck %s
 
 func.func @c(%x: tensor<256xf32>) -> tensor<256xi32> {
   %0 = asctensor.cast %x : tensor<256xf32> -> tensor<256xi32>

@@ -1,6 +1,6 @@
-// RUN: pyasc-opt %s -p 'asctensor-fuse,tile-elementwise{tile_size=2048 cores=4}' | filecheck %s --check-prefix=T2048
-// RUN: pyasc-opt %s -p 'asctensor-fuse,tile-elementwise{cores=2}' | filecheck %s --check-prefix=CORES2
-// RUN: pyasc-opt %s -p 'asctensor-fuse,tile-elementwise{buffers=1 tile_size=4096}' | filecheck %s --check-prefix=BUF1
+// RUN: pyasc-opt %s -p 'to-tile{tile_size=2048 cores=4}' | filecheck %s --check-prefix=T2048
+// RUN: pyasc-opt %s -p 'to-tile{cores=2}' | filecheck %s --check-prefix=CORES2
+// RUN: pyasc-opt %s -p 'to-tile{buffers=1 tile_size=4096}' | filecheck %s --check-prefix=BUF1
 
 // tile_size fixes the elements per tile (no balancing), cores caps the block count
 func.func @f(%x: tensor<65536xf32>) -> tensor<65536xf32> {

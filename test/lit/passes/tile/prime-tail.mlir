@@ -1,4 +1,4 @@
-// RUN: pyasc-opt %s -p 'asctensor-fuse,tile-elementwise{tile_size=1000 cores=4}' | filecheck %s
+// RUN: pyasc-opt %s -p 'to-tile{tile_size=1000 cores=4}' | filecheck %s
 
 // 8191 (prime) f32 elements in tiles of at most 1000: 9 tiles of 912 (8191 / 9 rounded up to
 // 8 elements = 32 B); the last tile holds 8191 - 8 x 912 = 895 valid elements, so no tile is

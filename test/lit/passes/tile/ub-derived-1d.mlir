@@ -1,4 +1,4 @@
-// RUN: pyasc-opt %s -p asctensor-fuse,tile-elementwise | filecheck %s
+// RUN: pyasc-opt %s -p to-tile | filecheck %s
 
 // Same-shape operands collapse to one dimension of 262144 elements. Per element of a tile:
 // 2 buffers x (x, y, out) x 2 B = 12 B, plus 2 live f16 temporaries (mul, exp) x 2 B = 16 B;

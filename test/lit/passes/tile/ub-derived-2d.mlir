@@ -1,4 +1,4 @@
-// RUN: pyasc-opt %s -p asctensor-fuse,tile-elementwise | filecheck %s
+// RUN: pyasc-opt %s -p to-tile | filecheck %s
 
 // A row broadcast keeps two dims (4096 x 100 f32). Per element: 2 x (x, r, out) x 4 B = 24 B,
 // so 7850 elements fit: 75 rows of 104 (100 padded to 32 B). 55 row tiles are rounded up to
@@ -9,7 +9,7 @@ func.func @r(%x: tensor<4096x100xf32>, %r: tensor<100xf32>) -> tensor<4096x100xf
   func.return %0 : tensor<4096x100xf32>
 }
 
-// CHECK:       func.func @r_k0(%r: memref<100xf32>, %x: memref<4096x100xf32>, %out0: memref<4096x100xf32>) attributes {asctile.kernel, asctile.block_dim = 48 : i64, asctile.buffers = 2 : i64} {
+// CHECK:       func.func @r_k0(%x: memref<4096x100xf32>, %r: memref<100xf32>, %out0: memref<4096x100xf32>) attributes {asctile.kernel, asctile.block_dim = 48 : i64, asctile.buffers = 2 : i64} {
 // CHECK-NEXT:    %[[BID:.*]] = asctile.block_idx : index
 // CHECK-NEXT:    %[[TOTAL:.*]] = arith.constant 96 : index
 // CHECK-NEXT:    %[[T:.*]] = arith.muli %[[BID]], %[[TOTAL]] : index

@@ -13,9 +13,9 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
   func.return %2 : tensor<64x100xf32>
 }
 
-// CHECK-LABEL: func.func @b_k0(%r: !ascendc.gm_addr, %x: !ascendc.gm_addr, %c: !ascendc.gm_addr, %s: !ascendc.gm_addr, %out0: !ascendc.gm_addr) attributes {ascendc.kernel, ascendc.block_dim = 8 : i64} {
-// CHECK-NEXT:    %rGm = ascendc.global_tensor %r size 100 : !ascendc.global_tensor<f32>
+// CHECK-LABEL: func.func @b_k0(%x: !ascendc.gm_addr, %r: !ascendc.gm_addr, %c: !ascendc.gm_addr, %s: !ascendc.gm_addr, %out0: !ascendc.gm_addr) attributes {ascendc.kernel, ascendc.block_dim = 8 : i64} {
 // CHECK-NEXT:    %xGm = ascendc.global_tensor %x size 6400 : !ascendc.global_tensor<f32>
+// CHECK-NEXT:    %rGm = ascendc.global_tensor %r size 100 : !ascendc.global_tensor<f32>
 // CHECK-NEXT:    %cGm = ascendc.global_tensor %c size 64 : !ascendc.global_tensor<f32>
 // CHECK-NEXT:    %sGm = ascendc.global_tensor %s size 1 : !ascendc.global_tensor<f32>
 // CHECK-NEXT:    %out0Gm = ascendc.global_tensor %out0 size 6400 : !ascendc.global_tensor<f32>
@@ -64,6 +64,6 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
 // CHECK-NOT:     ascendc.tque
 // CHECK-NOT:     PIPE_ALL
 // CHECK-LABEL: func.func @b(%x: memref<64x100xf32>, %r: memref<100xf32>, %c: memref<64x1xf32>, %s: memref<1xf32>, %out0: memref<64x100xf32>) {
-// CHECK-NEXT:    ascendc.launch @b_k0<<<8>>> (%r, %x, %c, %s, %out0) : memref<100xf32>, memref<64x100xf32>, memref<64x1xf32>, memref<1xf32>, memref<64x100xf32>
+// CHECK-NEXT:    ascendc.launch @b_k0<<<8>>> (%x, %r, %c, %s, %out0) : memref<64x100xf32>, memref<100xf32>, memref<64x1xf32>, memref<1xf32>, memref<64x100xf32>
 // CHECK-NEXT:    func.return
 // CHECK-NOT:   func.call
