@@ -120,3 +120,8 @@ __all__ += [
     "cat", "concat", "stack", "split", "chunk", "topk", "reshape", "flatten", "squeeze", "unsqueeze",
     "transpose", "permute",
 ]
+from .ops_reduce import (  # noqa: E402 - reductions and row-wise composites
+    amax, amin, argmax, argmin, layer_norm, log_softmax, max, mean, min, prod, rms_norm, softmax, sum,
+)
+__all__ += ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "softmax", "log_softmax",
+            "layer_norm", "rms_norm"]

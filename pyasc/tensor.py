@@ -245,6 +245,19 @@ class Tensor:
 
         return norm(self, p, dim, keepdim)
 
+    # reductions and row-wise composites (pyasc/ops_reduce.py)
+    def sum(self, dim=None, keepdim: bool = False): return _reduce_ops().sum(self, dim, keepdim)
+    def mean(self, dim=None, keepdim: bool = False): return _reduce_ops().mean(self, dim, keepdim)
+    def prod(self, dim=None, keepdim: bool = False): return _reduce_ops().prod(self, dim, keepdim)
+    def amax(self, dim=None, keepdim: bool = False): return _reduce_ops().amax(self, dim, keepdim)
+    def amin(self, dim=None, keepdim: bool = False): return _reduce_ops().amin(self, dim, keepdim)
+    def max(self, dim=None, keepdim: bool = False): return _reduce_ops().max(self, dim, keepdim)
+    def min(self, dim=None, keepdim: bool = False): return _reduce_ops().min(self, dim, keepdim)
+    def argmax(self, dim=None, keepdim: bool = False): return _reduce_ops().argmax(self, dim, keepdim)
+    def argmin(self, dim=None, keepdim: bool = False): return _reduce_ops().argmin(self, dim, keepdim)
+    def softmax(self, dim: int = -1): return _reduce_ops().softmax(self, dim)
+    def log_softmax(self, dim: int = -1): return _reduce_ops().log_softmax(self, dim)
+
     def equal(self, other) -> bool:
         """True when ``other`` has the same shape and values (``torch.equal``)."""
         from .interop import to_pyasc
@@ -334,3 +347,9 @@ class Tensor:
     def relu(self): return apply("relu", self)
     def sigmoid(self): return apply("sigmoid", self)
     def gelu(self, approximate: str = "none"): return apply("gelu", self, approximate=approximate)
+
+
+def _reduce_ops():
+    from . import ops_reduce
+
+    return ops_reduce
