@@ -147,17 +147,27 @@ def get_block_num(t: KernelTranslator, op) -> None:
     t.bind(op.result, "bnum")
 
 
+# the physical memory behind each local position (arch 2201): name, capacity attribute of TargetSpec
+_POSITION_MEMORY = {
+    "A1": ("L1", "l1_bytes"), "B1": ("L1", "l1_bytes"), "A2": ("L0A", "l0a_bytes"), "B2": ("L0B", "l0b_bytes"),
+    "CO1": ("L0C", "l0c_bytes"),
+}
+
+
 def local_tensor(t: KernelTranslator, op: asc.LocalTensorOp) -> None:
     addr, size = op.address.value.data, op.size.value.data
     es = numpy_dtype(op.result.type.element_type).itemsize
     sid = t.info(op)
+    pos = op.position.data.value
+    mem, cap_attr = _POSITION_MEMORY.get(pos, ("UB", "ub_bytes"))
+    cap = getattr(t.spec, cap_attr)
+    end = addr + size * es
     if addr < 0 or addr % t.spec.ub_block_bytes:
         t.fail_line(sid, f"local tensor address {addr} is not {t.spec.ub_block_bytes} B aligned")
-    elif addr + size * es > t.spec.ub_bytes:
-        t.fail_line(sid, f"UB overflow: local tensor [{addr}, {addr + size * es}) ends past the "
-                         f"{t.spec.ub_bytes} B of UB")
-    elif addr + size * es > t.spec.ub_usable_bytes:
-        t.emit(f"_find('ub-reserved', {sid}, bid, 'local tensor [{addr}, {addr + size * es}) reaches into the "
+    elif end > cap:
+        t.fail_line(sid, f"{mem} overflow: local tensor ({pos}) [{addr}, {end}) ends past the {cap} B of {mem}")
+    elif mem == "UB" and end > t.spec.ub_usable_bytes:
+        t.emit(f"_find('ub-reserved', {sid}, bid, 'local tensor [{addr}, {end}) reaches into the "
                f"reserved top of UB (usable: {t.spec.ub_usable_bytes} B)')")
     t.consts[op.result] = addr
     t.bind(op.result, str(addr))

@@ -199,3 +199,13 @@ def test_bad_host_arguments():
         sim.run("host", [np.zeros(1024, np.float32)])
     with pytest.raises(SimulationError, match="no host function @nope"):
         sim.run("nope", [])
+
+
+@pytest.mark.parametrize("pos,mem,cap", [("A1", "L1", 512 * 1024), ("A2", "L0A", 64 * 1024),
+                                         ("B2", "L0B", 64 * 1024), ("CO1", "L0C", 128 * 1024)])
+def test_l1_and_l0_overflow(pos, mem, cap):
+    ok = f"    %a = ascendc.local_tensor {pos} address {cap - 1024} size 256 : !ascendc.local_tensor<f32>"
+    _run(ok)
+    bad = f"    %a = ascendc.local_tensor {pos} address {cap - 512} size 256 : !ascendc.local_tensor<f32>"
+    with pytest.raises(SimulationError, match=rf"local_tensor {pos}.*core 0: {mem} overflow: .*past the {cap} B"):
+        _run(bad)
