@@ -1,8 +1,10 @@
 """Eager execution: an op on concrete tensors runs as a compiled one-op program.
 
 The program is traced and compiled through the same path as ``pyasc.jit`` and cached by op,
-operand shapes and dtypes, Python scalar operands and attributes, so repeating a call compiles
-nothing. The ``"reference"`` backend (``set_eager_backend`` or ``PYASC_EAGER=reference``)
+operand shapes and dtypes, Python scalar operands, attributes and target, so repeating a call
+compiles nothing; the compiled program also goes to jit's disk cache (``PYASC_CACHE_DIR``), so a
+new process running the same op on the same shapes re-parses it instead of compiling. The
+``"reference"`` backend (``set_eager_backend`` or ``PYASC_EAGER=reference``)
 evaluates the NumPy oracle of the op table instead, without compiling.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import os
 
+from .device import default_target
 from .tensor import Tensor
 
 BACKENDS = ("simulator", "reference")
@@ -45,8 +48,8 @@ def _key(op, operands, attrs):
             parts.append(("tensor", o.shape, o.dtype.name))
         else:
             parts.append(("scalar", type(o).__name__, repr(o)))
-    attr_key = tuple(sorted((k, str(v)) for k, v in attrs.items()))
-    return op.name, tuple(parts), attr_key
+    attr_key = tuple(sorted((k, str(v)) for k, v in attrs.items())) if attrs else ()
+    return op.name, tuple(parts), attr_key, default_target()
 
 
 def _one_op_program(op, operands, attrs):
@@ -78,7 +81,7 @@ def run_eager(op, operands, attrs, result_dtype, shape) -> Tensor:
     key = _key(op, operands, attrs)
     compiled = _cache.get(key)
     tensors = [o for o in operands if isinstance(o, Tensor)]
-    if compiled is None:
-        compiled = jit(_one_op_program(op, operands, attrs)).lower(*tensors).compile()
+    if compiled is None:   # compiled once per signature, through jit's memory and disk caches
+        compiled = jit(_one_op_program(op, operands, attrs)).compile(*tensors)
         _cache[key] = compiled
     return compiled(*tensors)

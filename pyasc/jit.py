@@ -19,6 +19,7 @@ baked into the trace and are part of the cache key.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 from dataclasses import dataclass
@@ -28,7 +29,9 @@ from xdsl.dialects.builtin import ModuleOp
 
 from pyasc.lowering.pipeline import LEVELS, CompileOptions
 
+from . import amp as _amp
 from . import dtypes as dt
+from .device import default_target
 from .dtypes import DType
 from .errors import PyascError, describe
 from .tensor import Tensor
@@ -257,7 +260,11 @@ class JitFunction:
             raise PyascError("jit", f"expected a function, got {describe(fn)}")
         self.fn = fn
         self.options = make_options(options)
+        # without an explicit target the program compiles for pyasc.set_target's chip
+        self._target_given = (isinstance(options, dict) and "target" in options) or \
+            (isinstance(options, CompileOptions) and options.target != CompileOptions().target)
         self._cache: dict = {}
+        self._source: str | None = None
         try:
             self._params = list(inspect.signature(fn).parameters)
         except (TypeError, ValueError):
@@ -304,8 +311,44 @@ class JitFunction:
         except TypeError:
             raise PyascError(self.name, "keyword arguments are static and must be hashable") from None
         key = (tuple((k, type(v).__name__, repr(v)) if k == "static" else (k,) for k, v in layout),
-               tuple(TensorSpec.of(t) for t in tensors), static_kw)
+               tuple(TensorSpec.of(t) for t in tensors), static_kw,
+               None if self._target_given else default_target(), _amp.state_key() if _amp.active() else None)
         return tensors, layout, key
+
+    def effective_options(self) -> CompileOptions:
+        """The options a compilation uses now (the default target follows ``pyasc.set_target``)."""
+        if self._target_given or self.options.target == default_target():
+            return self.options
+        return dataclasses.replace(self.options, target=default_target())
+
+    def _compiled(self, tensors, layout, kwargs, key) -> Compiled:
+        """The program for one signature: from memory, else from the disk cache (re-parsed and
+        verified), else compiled and stored; dumped when ``PYASC_DUMP_PATH`` is set."""
+        compiled = self._cache.get(key)
+        if compiled is not None:
+            return compiled
+        from . import cache
+
+        lowered = self._lower(tensors, layout, kwargs)
+        if self._source is None:
+            self._source = cache.function_source(self.fn)
+        disk_key = cache.make_key(self._source, str(lowered.traced), lowered.options)
+        hit = cache.load(disk_key)
+        if hit is not None and hit[1].get("outputs") == [str(s) for s in lowered.outputs]:
+            compiled = Compiled(hit[0], lowered.name, lowered.options, lowered.inputs, lowered.outputs,
+                                lowered.returns_tuple, lowered.constants)
+        else:
+            from .progress import progress
+
+            with progress(f"compiling {lowered.name}"):
+                compiled = lowered.compile()
+            cache.store(disk_key, str(compiled.module),
+                        {"name": lowered.name, "inputs": [str(s) for s in lowered.inputs],
+                         "outputs": [str(s) for s in lowered.outputs], "returns_tuple": lowered.returns_tuple})
+        if cache.dump_path() is not None:
+            cache.dump(lowered, compiled, disk_key)
+        self._cache[key] = compiled
+        return compiled
 
     def trace(self, *args, **kwargs) -> ModuleOp:
         """The traced ``asctensor`` module for these arguments (nothing is lowered)."""
@@ -318,8 +361,9 @@ class JitFunction:
     def _lower(self, tensors, layout, kwargs) -> Lowered:
         specs = tuple(TensorSpec.of(t) for t in tensors)
         names = [v for k, v in layout if k == "tensor"]
+        options = self.effective_options()
         with Trace(self.name, [(s.shape, s.dtype, n) for s, n in zip(specs, names)],
-                   self.options.target) as tr:
+                   options.target) as tr:
             proxies = iter(Tensor._traced(tr, v, s.dtype, s.shape) for v, s in zip(tr.block.args, specs))
             call_args = [next(proxies) if k == "tensor" else v for k, v in layout]
             result = self.fn(*call_args, **kwargs)
@@ -339,23 +383,18 @@ class JitFunction:
                     values.append(r._value)
             module = tr.finish(values, self._def_location())
         outputs = tuple(_spec_of_type(v.type) for v in values)
-        return Lowered(module, tr.name, self.options, specs, outputs, returns_tuple, tuple(tr.lifted))
+        return Lowered(module, tr.name, options, specs, outputs, returns_tuple, tuple(tr.lifted))
 
     def compile(self, *args, **kwargs) -> Compiled:
         """The compiled program for these arguments (cached per signature)."""
         tensors, layout, key = self._split(args, kwargs)
-        compiled = self._cache.get(key)
-        if compiled is None:
-            compiled = self._lower(tensors, layout, kwargs).compile()
-            self._cache[key] = compiled
-        return compiled
+        return self._compiled(tensors, layout, kwargs, key)
 
     def __call__(self, *args, **kwargs):
         tensors, layout, key = self._split(args, kwargs)
         compiled = self._cache.get(key)
         if compiled is None:
-            compiled = self._lower(tensors, layout, kwargs).compile()
-            self._cache[key] = compiled
+            compiled = self._compiled(tensors, layout, kwargs, key)
         return compiled(*tensors)
 
     def cache_size(self) -> int:

@@ -7,10 +7,15 @@ are skipped with the reason when the lowering passes or the simulator are not im
 from __future__ import annotations
 
 import importlib
+import os
+import tempfile
 
 import pytest
 
-import pyasc
+# the tests never read or fill the user's compilation cache (~/.cache/pyasc)
+os.environ.setdefault("PYASC_CACHE_DIR", tempfile.mkdtemp(prefix="pyasc-test-cache-"))
+
+import pyasc  # noqa: E402
 
 _BACKEND_MODULES = (
     "pyasc.lowering.tile_elementwise",

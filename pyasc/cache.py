@@ -1,0 +1,187 @@
+"""The on-disk compilation cache and the IR dump of ``pyasc.jit`` (and of eager ops).
+
+A compiled program is stored as the text of its ``ascendc``-level module plus a little metadata,
+one JSON file per key under ``PYASC_CACHE_DIR`` (default ``$XDG_CACHE_HOME/pyasc`` or
+``~/.cache/pyasc``; ``PYASC_CACHE_DIR=off`` disables it). The key hashes the function's source,
+the traced ``asctensor`` program (which fixes the input signature, the static arguments and the
+values of any closure the function used), the compile options and pyasc's version together with
+a fingerprint of the compiler's own source files, so editing a pass never reuses a stale entry.
+
+Entries are written atomically (a temporary file in the same folder, then ``os.replace``) and
+carry a SHA-256 of the module text. Loading re-parses and re-verifies the text: an entry that is
+unreadable, truncated, tampered with or from another version is ignored and recompiled (and then
+overwritten), never trusted.
+
+``PYASC_DUMP_PATH=dir`` writes, for every program compiled, ``dir/<name>-<key>/`` with the IR of
+every level (``0-traced.mlir`` ... ``4-ascendc.mlir``), the Ascend C kernel (``kernel.cpp``) and
+the AscendCL host program (``host.cpp``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+FORMAT = 1
+_fingerprint: list[str] = []
+_stats = {"hits": 0, "misses": 0, "stores": 0, "rejected": 0}
+
+
+def cache_dir() -> Path | None:
+    """The cache folder, or None when the disk cache is disabled."""
+    env = os.environ.get("PYASC_CACHE_DIR")
+    if env is not None:
+        if env.strip().lower() in ("", "0", "off", "none", "false", "disabled"):
+            return None
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "pyasc"
+
+
+def version_fingerprint() -> str:
+    """pyasc's version and a hash of the sources of the front end, dialects and passes."""
+    if not _fingerprint:
+        import pyasc
+        import pyasc.dialects
+        import pyasc.lowering
+
+        h = hashlib.sha256(pyasc.__version__.encode())
+        for pkg in (pyasc, pyasc.dialects, pyasc.lowering):
+            root = Path(pkg.__file__).parent
+            for f in sorted(root.rglob("*.py")):
+                h.update(str(f.relative_to(root)).encode())
+                h.update(f.read_bytes())
+        _fingerprint.append(f"{pyasc.__version__}+{h.hexdigest()[:16]}")
+    return _fingerprint[0]
+
+
+def function_source(fn) -> str:
+    """The source text of ``fn`` (its code object's bytes and constants when there is none)."""
+    import inspect
+
+    try:
+        return inspect.getsource(fn)
+    except (OSError, TypeError):
+        code = getattr(fn, "__code__", None)
+        if code is None:
+            return repr(fn)
+        return f"{code.co_qualname}:{code.co_code.hex()}:{code.co_consts!r}"
+
+
+def make_key(source: str, traced_text: str, options) -> str:
+    opts = dataclasses.asdict(options) if dataclasses.is_dataclass(options) else dict(options)
+    h = hashlib.sha256()
+    for part in (f"format={FORMAT}", version_fingerprint(), json.dumps(opts, sort_keys=True, default=str),
+                 source, traced_text):
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _path(key: str) -> Path | None:
+    d = cache_dir()
+    return None if d is None else d / key[:2] / f"{key}.json"
+
+
+def load(key: str):
+    """``(module, meta)`` of a valid entry, or None (missing, disabled or rejected)."""
+    path = _path(key)
+    if path is None or not path.is_file():
+        _stats["misses"] += 1
+        return None
+    try:
+        entry = json.loads(path.read_text())
+        text = entry["module"]
+        if (entry.get("format") != FORMAT or entry.get("key") != key
+                or entry.get("version") != version_fingerprint()
+                or hashlib.sha256(text.encode()).hexdigest() != entry.get("sha256")):
+            raise ValueError("stale or corrupt entry")
+        from xdsl.parser import Parser
+
+        from pyasc.lowering.pipeline import make_context
+
+        module = Parser(make_context(), text).parse_module()
+        module.verify()
+        meta = entry["meta"]
+    except Exception:  # noqa: BLE001 - any defect means: recompile, do not trust
+        _stats["rejected"] += 1
+        _stats["misses"] += 1
+        return None
+    _stats["hits"] += 1
+    return module, meta
+
+
+def store(key: str, module_text: str, meta: dict) -> None:
+    """Write an entry atomically; a failure to write (read-only folder, full disk) is ignored."""
+    path = _path(key)
+    if path is None:
+        return
+    entry = {"format": FORMAT, "key": key, "version": version_fingerprint(),
+             "sha256": hashlib.sha256(module_text.encode()).hexdigest(), "meta": meta, "module": module_text}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+        try:
+            with os.fdopen(fd, "w") as f:
+                json.dump(entry, f)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+        _stats["stores"] += 1
+    except OSError:
+        pass
+
+
+def stats() -> dict:
+    """Counters of this process: disk hits, misses, stores and rejected (corrupt) entries."""
+    return dict(_stats)
+
+
+def clear(disk: bool = False) -> None:
+    """Reset the counters; with ``disk=True`` also delete every entry of the cache folder."""
+    for k in _stats:
+        _stats[k] = 0
+    d = cache_dir()
+    if disk and d is not None and d.is_dir():
+        for f in d.rglob("*.json"):
+            f.unlink(missing_ok=True)
+
+
+# ----------------------------------------------------------------------------- dump
+
+_dumped: set[str] = set()
+
+
+def dump_path() -> Path | None:
+    env = os.environ.get("PYASC_DUMP_PATH")
+    return Path(env) if env else None
+
+
+def dump(lowered, compiled, key: str) -> Path | None:
+    """Write every level's IR and the Ascend C of one program under ``PYASC_DUMP_PATH``."""
+    root = dump_path()
+    if root is None:
+        return None
+    out = root / f"{lowered.name}-{key[:12]}"
+    if str(out) in _dumped and out.is_dir():
+        return out
+    from pyasc.lowering.pipeline import LEVELS
+
+    out.mkdir(parents=True, exist_ok=True)
+    files = {"0-traced.mlir": str(lowered.traced)}
+    for i, level in enumerate(LEVELS, start=1):
+        files[f"{i}-{level}.mlir"] = str(lowered.module(level))
+    try:
+        files["kernel.cpp"] = compiled.ascendc_source()
+        files["host.cpp"] = compiled.host_source()
+    except Exception as e:  # noqa: BLE001 - the IR dump is still useful without the emitter
+        files["emit-error.txt"] = f"{type(e).__name__}: {e}\n"
+    for name, text in files.items():
+        (out / name).write_text(text if text.endswith("\n") else text + "\n")
+    _dumped.add(str(out))
+    return out

@@ -1,0 +1,154 @@
+"""Issue 6, item 7: one compile per signature, the disk cache (key, atomic writes, corrupt
+entries recompiled), PYASC_DUMP_PATH, options and the target; eager ops share the caches."""
+
+import json
+
+import numpy as np
+import pytest
+
+import pyasc
+from pyasc import cache, eager
+
+from .conftest import requires_backend
+
+pytestmark = requires_backend
+
+
+@pytest.fixture
+def disk(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path / "cache"))
+    cache.clear()
+    return tmp_path / "cache"
+
+
+def entries(d):
+    return sorted(d.rglob("*.json")) if d.exists() else []
+
+
+def _fresh(fn):
+    """A new JitFunction (empty memory cache) of the same Python function: a new process."""
+    return pyasc.jit(fn)
+
+
+def scale(x):
+    return pyasc.sigmoid(x) * 3.0
+
+
+def test_disk_cache_hit_in_a_fresh_jit_function(disk):
+    x = pyasc.randn(8, 40)
+    out1 = _fresh(scale)(x)
+    assert cache.stats()["stores"] == 1 and len(entries(disk)) == 1
+    out2 = _fresh(scale)(x)
+    assert cache.stats()["hits"] == 1
+    np.testing.assert_array_equal(out1.numpy(), out2.numpy())
+    entry = json.loads(entries(disk)[0].read_text())
+    assert "ascendc" in entry["module"] and entry["meta"]["outputs"] == ["float32[8, 40]"]
+    assert not list(disk.rglob(".tmp-*"))                    # atomic: no temporary left behind
+
+
+def test_key_depends_on_options_signature_and_source(disk):
+    x = pyasc.randn(64)
+    pyasc.jit(scale)(x)
+    pyasc.jit(scale, options={"cores": 1})(x)                # options are part of the key
+    pyasc.jit(scale)(pyasc.randn(65))                         # so is the signature
+    pyasc.jit(lambda x: pyasc.sigmoid(x) * 3.0)(x)            # and the source
+    assert cache.stats()["hits"] == 0 and len(entries(disk)) == 4
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "tamper", "bad_ir"])
+def test_corrupt_entry_is_recompiled_not_trusted(disk, damage):
+    x = pyasc.randn(16)
+    expected = _fresh(scale)(x).numpy()
+    (path,) = entries(disk)
+    text = path.read_text()
+    if damage == "truncate":
+        path.write_text(text[: len(text) // 2])
+    elif damage == "garbage":
+        path.write_bytes(b"\x00\xff not json")
+    else:
+        entry = json.loads(text)
+        if damage == "tamper":      # a changed module without a matching checksum
+            entry["module"] = entry["module"].replace("3.0", "4.0")
+        else:                       # a matching checksum over text that does not parse
+            import hashlib
+
+            entry["module"] = entry["module"][:-40]
+            entry["sha256"] = hashlib.sha256(entry["module"].encode()).hexdigest()
+        path.write_text(json.dumps(entry))
+    out = _fresh(scale)(x)
+    np.testing.assert_array_equal(out.numpy(), expected)
+    assert cache.stats()["rejected"] == 1 and cache.stats()["stores"] == 2
+    assert json.loads(path.read_text())["module"] == json.loads(text)["module"]     # rewritten whole
+
+
+def test_cache_can_be_disabled(monkeypatch, tmp_path):
+    monkeypatch.setenv("PYASC_CACHE_DIR", "off")
+    cache.clear()
+    _fresh(scale)(pyasc.randn(4))
+    assert cache.stats()["stores"] == 0 and cache.cache_dir() is None
+
+
+def test_one_compile_per_signature_and_static_args():
+    f = pyasc.jit(lambda x, k: x * k)
+    f(pyasc.ones(8), 2.0)
+    f(pyasc.zeros(8), 2.0)
+    assert f.cache_size() == 1
+    f(pyasc.zeros(8), 3.0)
+    assert f.cache_size() == 2
+
+
+def _add(a, b):
+    return a + b      # one source line: the traced op records it, so the disk key includes it
+
+
+def test_eager_ops_reuse_the_caches(disk):
+    eager.clear_cache()
+    x = pyasc.randn(5, 7)
+    _add(x, x)
+    assert eager.cache_info()["programs"] == 1 and cache.stats()["stores"] == 1
+    _add(x, pyasc.randn(5, 7))                                # same signature: nothing compiles
+    x + x                                                     # in memory the call site does not matter
+    assert eager.cache_info()["programs"] == 1 and cache.stats()["stores"] == 1
+    eager.clear_cache()                                       # as in a new process: the disk has it
+    np.testing.assert_allclose(_add(x, x).numpy(), 2 * x.numpy())
+    assert cache.stats()["hits"] == 1 and cache.stats()["stores"] == 1
+
+
+def test_dump_path_writes_every_level_and_ascend_c(tmp_path, monkeypatch, disk):
+    monkeypatch.setenv("PYASC_DUMP_PATH", str(tmp_path / "dump"))
+    pyasc.jit(scale)(pyasc.randn(32))
+    (d,) = (tmp_path / "dump").iterdir()
+    assert d.name.startswith("scale-")
+    names = sorted(p.name for p in d.iterdir())
+    assert names == ["0-traced.mlir", "1-asctensor.mlir", "2-asctile.mlir", "3-ascbuf.mlir", "4-ascendc.mlir",
+                     "host.cpp", "kernel.cpp"]
+    assert "asctensor" in (d / "0-traced.mlir").read_text()
+    assert "ascendc." in (d / "4-ascendc.mlir").read_text()
+    assert "kernel_operator.h" in (d / "kernel.cpp").read_text()
+
+
+def test_options_reach_the_passes():
+    x = pyasc.randn(65536)
+    c1 = pyasc.jit(scale, options={"cores": 1, "sync_style": "flags"}).compile(x)
+    c8 = pyasc.jit(scale, options={"cores": 8}).compile(x)
+    assert "ascendc.set_flag" in c1.as_text() and "<<<1>>>" in c1.as_text() and "<<<8>>>" in c8.as_text()
+    assert c1.options.cores == 1 and c8.options.sync_style == "queue"
+    with pytest.raises(pyasc.PyascError, match="unknown compile option"):
+        pyasc.jit(scale, options={"corez": 2})
+
+
+def test_set_target_changes_the_default_target():
+    saved = pyasc.get_target()
+    f = pyasc.jit(scale)
+    try:
+        x = pyasc.randn(16)
+        assert f.compile(x).options.target == saved
+        pyasc.set_target("ascend910b4")
+        c = f.compile(x)
+        assert c.options.target == "ascend910b4" and "ascend910b4" in c.as_text()
+        assert pyasc.jit(scale, options={"target": "ascend910b1"}).compile(x).options.target == "ascend910b1"
+        np.testing.assert_allclose(f(x).numpy(), pyasc.reference("mul", pyasc.reference("sigmoid", x), 3.0),
+                                   rtol=1e-5, atol=1e-6)
+    finally:
+        pyasc.set_target(saved)
+    assert f.cache_size() == 2
