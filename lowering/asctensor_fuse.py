@@ -52,6 +52,24 @@ class _Group:
         return {self.lead, self.lead + (1,) * k}
 
 
+VIEWS = (asctensor.BroadcastOp, asctensor.SliceOp, asctensor.ReshapeOp)
+
+
+def is_view_of_input(v: SSAValue, members) -> bool:
+    """``v`` is a splat, or a broadcast/slice/reshape chain over a value computed outside ``members``:
+    a kernel rebuilds it from its inputs (loads broadcast, slice and reshape for free)."""
+    owner = v.owner
+    if owner in members:
+        return False
+    if isinstance(owner, asctensor.FullOp):
+        return True
+    if isinstance(owner, VIEWS):
+        src = owner.input
+        return src.owner not in members and (not isinstance(src.owner, VIEWS + (asctensor.FullOp,))
+                                             or is_view_of_input(src, members))
+    return False
+
+
 def reduction_rows(op: Operation) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """(input shape, lead dims) of a reduction over trailing axes (size-1 axes do not count);
     None for other ops. A reduction over leading axes gives lead = None in a 1-tuple."""
@@ -72,8 +90,12 @@ def _groups(ops: list[Operation]) -> list[_Group]:
         if isinstance(op, asctensor.FullOp | func.ReturnOp | func.CallOp) or not op.results:
             continue
         cur = groups[-1] if groups else None
-        if isinstance(op, asctensor.BroadcastOp) and (cur is None or op.input.owner not in cur.ops):
-            continue  # a broadcast of a kernel input is free: cloned into each kernel that reads it
+        if isinstance(op, VIEWS) and (cur is None or is_view_of_input(op.results[0], set(cur.ops))
+                                      or not isinstance(op, asctensor.BroadcastOp)):
+            continue  # views of kernel inputs are free: cloned into each kernel that reads them
+        if cur is not None and any(isinstance(v.owner, VIEWS) and not is_view_of_input(v, set(cur.ops))
+                                   for v in op.operands if not isinstance(v.owner, asctensor.BroadcastOp)):
+            cur = None  # a slice/reshape of a value of this kernel: it must be an output first
         rows = reduction_rows(op)
         if rows is not None:
             shape, lead = rows
@@ -86,7 +108,9 @@ def _groups(ops: list[Operation]) -> list[_Group]:
                 groups.append(_Group("rowwise", shape, lead, [op]))
             continue
         s = op.results[0].type.get_shape()
-        if cur is not None and cur.kind != "colreduce" and (s == cur.full or s in cur.row_shapes()):
+        if cur is not None and cur.kind != "colreduce" and (s == cur.full or s in cur.row_shapes()) \
+                and not any(isinstance(v.owner, asctensor.SliceOp | asctensor.ReshapeOp) and v.owner.input.owner
+                            in cur.ops for v in op.operands):
             cur.ops.append(op)
         else:
             groups.append(_Group("elementwise", s, None, [op]))
@@ -96,13 +120,17 @@ def _groups(ops: list[Operation]) -> list[_Group]:
 def _outline(module: ModuleOp, host: func.FuncOp, kind: str, group: list[Operation], index: int) -> None:
     members = set(group)
     inputs: list[SSAValue] = []
-    def cloned(v: SSAValue) -> bool:  # splats and broadcasts of inputs are rebuilt inside the kernel
-        return v.owner not in members and isinstance(v.owner, asctensor.FullOp | asctensor.BroadcastOp)
+    def cloned(v: SSAValue) -> bool:  # splats and views of inputs are rebuilt inside the kernel
+        return is_view_of_input(v, members)
+
+    def root(v: SSAValue) -> SSAValue:
+        while isinstance(v.owner, VIEWS) and cloned(v):
+            v = v.owner.input
+        return v
 
     for op in group:
         for v in op.operands:
-            if cloned(v) and isinstance(v.owner, asctensor.BroadcastOp):
-                v = v.owner.input
+            v = root(v) if cloned(v) else v
             if v.owner in members or cloned(v) or v in inputs:
                 continue
             inputs.append(v)
@@ -113,16 +141,19 @@ def _outline(module: ModuleOp, host: func.FuncOp, kind: str, group: list[Operati
     for v, arg in zip(inputs, block.args):
         if v.name_hint:
             arg.name_hint = v.name_hint
+    def rebuild(v: SSAValue) -> SSAValue:
+        if v not in mapping:
+            if isinstance(v.owner, VIEWS):
+                rebuild(v.owner.input)
+            new = v.owner.clone(value_mapper=mapping)
+            block.add_op(new)
+            mapping[v] = new.results[0]
+        return mapping[v]
+
     for op in group:
         for v in op.operands:
             if v not in mapping and cloned(v):
-                if isinstance(v.owner, asctensor.BroadcastOp) and v.owner.input not in mapping:
-                    src = v.owner.input.owner.clone()  # a broadcast splat
-                    block.add_op(src)
-                    mapping[v.owner.input] = src.results[0]
-                const = v.owner.clone(value_mapper=mapping)
-                block.add_op(const)
-                mapping[v] = const.results[0]
+                rebuild(v)
         new = op.clone(value_mapper=mapping)
         block.add_op(new)
     block.add_op(func.ReturnOp(*[mapping[v] for v in outputs]))
@@ -149,7 +180,7 @@ def _copy_returned_inputs(host: func.FuncOp) -> None:
     ret = host.body.block.last_op
     seen: set[SSAValue] = set()
     for i, v in enumerate(list(ret.operands)):
-        if v in host.body.block.args or v in seen or isinstance(v.owner, asctensor.FullOp):
+        if v in host.body.block.args or v in seen or isinstance(v.owner, VIEWS + (asctensor.FullOp,)):
             et = v.type.element_type
             if str(et) == "bf16":  # the vector unit computes no bf16: through f32 and back, exactly
                 wide = asctensor.CastOp(v, TensorType(Float32Type(), v.type.get_shape()))
@@ -178,5 +209,5 @@ class AscTensorFusePass(ModulePass):
             for i, group in enumerate(_groups(list(host.body.block.ops))):
                 _outline(op, host, group.kind, group.ops, i)
             for inner in reversed(list(host.body.block.ops)):
-                if isinstance(inner, asctensor.FullOp | asctensor.BroadcastOp) and not inner.result.uses:
+                if isinstance(inner, VIEWS + (asctensor.FullOp,)) and not inner.results[0].uses:
                     Rewriter.erase_op(inner)

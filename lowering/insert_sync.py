@@ -257,5 +257,6 @@ class InsertSyncPass(ModulePass):
             raise ValueError(f"insert-sync: sync_style must be 'queue' or 'flags', got '{self.sync_style}'")
         spec = module_target(op)
         for f in op.ops:
-            if isinstance(f, func.FuncOp) and asctile.KERNEL_ATTR in f.attributes:
+            if isinstance(f, func.FuncOp) and asctile.KERNEL_ATTR in f.attributes \
+                    and getattr(f.attributes[asctile.KERNEL_ATTR], "data", None) != "cube":  # synchronised by bufferize-cube
                 _KernelSync(f, self.sync_style == "flags", spec.usable_event_ids).run()

@@ -68,21 +68,24 @@ def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
     if level == "asctensor":
         from .asctensor_decompose import AscTensorDecomposePass
         from .asctensor_fuse import AscTensorFusePass
+        from .asctensor_fuse_matmul import AscTensorFuseMatmulPass
 
-        return [AscTensorDecomposePass(), AscTensorFusePass()]
+        return [AscTensorDecomposePass(), AscTensorFuseMatmulPass(), AscTensorFusePass()]
     if level == "asctile":
         from .host_to_gm import HostToGmPass
         from .tile_elementwise import TileElementwisePass
+        from .tile_matmul import TileMatmulPass
 
         return [TileElementwisePass(target=options.target, cores=options.cores or 0,
                                     tile_size=options.tile_size or 0, buffers=options.buffers),
-                HostToGmPass()]
+                TileMatmulPass(target=options.target), HostToGmPass()]
     if level == "ascbuf":
         from .bufferize import BufferizePass
+        from .bufferize_cube import BufferizeCubePass
         from .insert_sync import InsertSyncPass
         from .plan_memory import PlanMemoryPass
 
-        return [BufferizePass(), PlanMemoryPass(), InsertSyncPass(sync_style=options.sync_style)]
+        return [BufferizePass(), BufferizeCubePass(), PlanMemoryPass(), InsertSyncPass(sync_style=options.sync_style)]
     from .to_ascendc import ToAscendCPass
 
     return [ToAscendCPass(sync_style=options.sync_style)]

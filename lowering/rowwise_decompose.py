@@ -1,7 +1,9 @@
 """Decompositions of the reductions and row-wise composites, used by ``asctensor-decompose``.
 
-* ``mean`` is a ``sum`` scaled by 1/N; a reduction over axes that are not one run of adjacent
-  axes (ignoring size-1 axes) becomes a chain of reductions, one run each;
+* ``mean`` is a ``sum`` scaled by 1/N; a sum/max/min over the trailing axes stays a row-wise
+  reduction (``ReduceSum``/``ReduceMax``/``ReduceMin`` per row); any other reduction (over leading
+  or middle axes, or a product, for which the vector unit has no instruction) becomes a tree of
+  elementwise combinations of slices, one kernel per level, reading the data about once;
 * ``softmax``  = e / sum(e) with e = exp(x - max(x));  ``log_softmax`` = x - max - log(sum(e));
 * ``layer_norm`` = (x - mean) * rsqrt(var + eps) [* weight] [+ bias] over the trailing dims;
 * ``rms_norm``  = x * rsqrt(mean(x^2) + eps) [* weight] [+ bias].
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 from math import prod
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import Float32Type, TensorType
 from xdsl.ir import SSAValue
 
@@ -35,21 +38,68 @@ def runs(shape: tuple[int, ...], axes) -> list[list[int]]:
     return groups
 
 
+TREE_FAN_IN = 8  # inputs combined per level of a tree reduction (one kernel per level)
+
+
+def trailing(shape: tuple[int, ...], axes) -> bool:
+    """The reduced axes are the last axes (size-1 axes do not count): a row-wise reduction."""
+    first = min(axes)
+    return all(i in axes or shape[i] == 1 for i in range(first, len(shape)))
+
+
+def _combine(b, kind: ReduceKind, a: SSAValue, c: SSAValue) -> SSAValue:
+    integer = not str(a.type.element_type).startswith(("f", "bf"))
+    table = {ReduceKind.SUM: (arith.AddfOp, arith.AddiOp), ReduceKind.PROD: (arith.MulfOp, arith.MuliOp),
+             ReduceKind.MAX: (arith.MaximumfOp, arith.MaxSIOp), ReduceKind.MIN: (arith.MinimumfOp, arith.MinSIOp)}
+    return b.e.value(table[kind][integer](a, c))
+
+
+def _slice(b, v: SSAValue, axis: int, start: int, size: int) -> SSAValue:
+    shape = list(v.type.get_shape())
+    offsets = [0] * len(shape)
+    offsets[axis], shape[axis] = start, size
+    return b.e.value(asctensor.SliceOp(v, offsets, shape))
+
+
+def tree_reduce(b, x: SSAValue, kind: ReduceKind, axis: int) -> SSAValue:
+    """``kind`` over one axis as elementwise combinations of slices, ``TREE_FAN_IN`` per level:
+    each level is one elementwise kernel reading the data once, so the whole tree moves about
+    8/7 of the input. Rows left over when a level does not divide evenly are combined last."""
+    v, left = x, []
+    n = x.type.get_shape()[axis]
+    while n > 1:
+        fan = min(TREE_FAN_IN, n)
+        q = n // fan
+        parts = [_slice(b, v, axis, j * q, q) for j in range(fan)]
+        left += [_slice(b, v, axis, fan * q + t, 1) for t in range(n - fan * q)]
+        acc = parts[0]
+        for p in parts[1:]:
+            acc = _combine(b, kind, acc, p)
+        v, n = acc, q
+    for p in left:
+        v = _combine(b, kind, v, p)
+    return v
+
+
 def reduce(b, x: SSAValue, kind: ReduceKind, axes, keepdims: bool) -> SSAValue:
-    """``kind`` over ``axes`` as primitive reductions (sum/max/min/prod) over adjacent runs."""
+    """``kind`` over ``axes``: a row-wise ``ReduceOp`` (sum/max/min over trailing axes), else a tree
+    of elementwise combinations per axis; float16/bfloat16 sums and products in float32."""
     shape = x.type.get_shape()
     axes = sorted(axes)
+    out_type = x.type.element_type
     prim = ReduceKind.SUM if kind == ReduceKind.MEAN else kind
-    groups = runs(shape, axes) or [axes]
-    v = x
-    for i, g in enumerate(groups):
-        last = i == len(groups) - 1
-        # the last step folds every requested axis (those already at 1 are free) to give the result shape
-        step_axes = axes if last else g
-        v = b.e.value(asctensor.ReduceOp(prim, v, step_axes, keepdims if last else True))
+    v = _wide(b, x) if prim in (ReduceKind.SUM, ReduceKind.PROD) or str(out_type) == "bf16" else x
+    if prim != ReduceKind.PROD and trailing(shape, axes):
+        v = b.e.value(asctensor.ReduceOp(prim, v, axes, keepdims))
+    else:
+        for a in axes:
+            if shape[a] > 1:
+                v = tree_reduce(b, v, prim, a)
+        if not keepdims:
+            v = b.e.value(asctensor.ReshapeOp(v, asctensor.reduced_shape(shape, axes, False)))
     if kind == ReduceKind.MEAN:
         v = b.mul(v, 1.0 / prod(shape[a] for a in axes))
-    return v
+    return b.cast(v, out_type)
 
 
 def _wide(b, x: SSAValue) -> SSAValue:
@@ -100,8 +150,9 @@ def decompose_rowwise(b, op) -> SSAValue | None:
     if isinstance(op, asctensor.ReduceOp):
         kind, axes, keep = op.kind.data, op.axis_list, op.keepdims is not None
         shape = op.input.type.get_shape()
-        if kind != ReduceKind.MEAN and len(runs(shape, axes)) <= 1:
-            return None  # already a primitive
+        if kind in (ReduceKind.SUM, ReduceKind.MAX, ReduceKind.MIN) and trailing(shape, axes) \
+                and str(op.input.type.element_type) == "f32":
+            return None  # already a primitive (a row-wise ReduceSum/Max/Min)
         return reduce(b, op.input, kind, axes, keep)
     if isinstance(op, asctensor.SoftmaxOp | asctensor.LogSoftmaxOp):
         return softmax(b, op.input, op.axis.value.data, isinstance(op, asctensor.LogSoftmaxOp))

@@ -38,6 +38,39 @@ class TilingError(CompileError):
     """A kernel that cannot be tiled as asked (named with its kernel and reason)."""
 
 
+VIEW_OPS = (asctensor.BroadcastOp, asctensor.SliceOp, asctensor.ReshapeOp)
+
+
+def _row_major(shape) -> tuple[int, ...]:
+    strides, acc = [], 1
+    for d in reversed(tuple(shape)):
+        strides.append(acc)
+        acc *= d
+    return tuple(reversed(strides))
+
+
+def _view_source(v: SSAValue, args, views: dict):
+    """(argument, shape, element strides, base offset) of a value that is a kernel argument or a view
+    chain over one; None otherwise."""
+    if v in args:
+        shape = v.type.get_shape()
+        return v, shape, _row_major(shape), 0
+    op = v.owner
+    if not isinstance(op, VIEW_OPS) or op.input not in views:
+        return None
+    arg, shape, strides, base = views[op.input]
+    new_shape = v.type.get_shape()
+    if isinstance(op, asctensor.SliceOp):
+        return arg, new_shape, strides, base + sum(o * st for o, st in zip(op.offset_list, strides))
+    if isinstance(op, asctensor.ReshapeOp):
+        if strides != _row_major(shape):
+            raise TilingError(f"asctensor.reshape of a non-contiguous view of @{arg.name_hint or 'input'}")
+        return arg, new_shape, _row_major(new_shape), base
+    from .tiling import element_strides
+
+    return arg, new_shape, element_strides(shape, new_shape, strides), base
+
+
 def kernel_kind(f: func.FuncOp) -> str | None:
     """The kind of a tensor-level kernel (``elementwise``, ``rowwise``, ``matmul``), None for others."""
     attr = f.attributes.get(asctensor.KERNEL_ATTR)
@@ -113,20 +146,28 @@ class _KernelTiler:
         self.full = full
         self.row_shapes = set() if lead is None else {lead, lead + (1,) * (len(full) - len(lead))}
 
-        # what each loaded value reads: a kernel argument, directly or through a broadcast
-        sources: dict[SSAValue, SSAValue] = {a: a for a in args
-                                             if a.type.get_shape() == full or a.type.get_shape() in self.row_shapes}
-        for op in body:
-            if isinstance(op, asctensor.BroadcastOp) and op.input in args:
-                sources[op.result] = op.input
+        # what each loaded value reads: a kernel argument, directly or through broadcasts, slices
+        # and reshapes (a window with its own strides and base offset)
+        views: dict[SSAValue, tuple] = {}
+        for v in [*args, *(r for op in body for r in op.results)]:
+            src = _view_source(v, args, views)
+            if src is not None:
+                views[v] = src
         for v in outputs:
             if v in args:
                 raise TilingError(f"kernel @{k.sym_name.data} returns its input unchanged")
-        loaded = [v for v in sources if v.uses]
-        in_shapes = [sources[v].type.get_shape() for v in loaded]
+        self.views = views
+        loaded = [v for v in views if any(not isinstance(u.operation, VIEW_OPS) for u in v.uses)]
+        sources = {v: views[v][0] for v in loaded}
+        in_shapes = [views[v][1] for v in loaded]
+        in_strides = [views[v][2] for v in loaded]
+        self.bases = {v: views[v][3] for v in loaded}
         if lead is None:
-            space, accesses = collapse(full, in_shapes)
+            space, accesses = collapse(full, in_shapes, in_strides=in_strides)
         else:
+            if any(st != _row_major(sh) or self.bases[v] for v, sh, st in zip(loaded, in_shapes, in_strides)):
+                raise TilingError(f"row-wise kernel @{k.sym_name.data} reads a slice or reshape of an input: "
+                                  "not supported")
             space, accesses = collapse(*self._rows_view(full, lead, in_shapes), keep_last=True)
 
         tile_values = [r for op in body for r in op.results if isinstance(r.type, TensorType)]
@@ -213,17 +254,18 @@ class _KernelTiler:
             if tile_type(v.type).get_shape()[1] != plan.pitch or (lead is not None and acc.strides[-1] == 0
                                                                   and v.type.get_shape() in self.row_shapes):
                 # a per-row input of a row-wise kernel: one value per row into a row tile
-                ld = asctile.LoadOp(gm_of[sources[v]], offset(acc.strides), vr, le.index(1), row_st, 1,
-                                    tile_type(v.type))
+                ld = asctile.LoadOp(gm_of[sources[v]], le.addi(offset(acc.strides), self.bases[v]), vr,
+                                    le.index(1), row_st, 1, tile_type(v.type))
             else:
-                ld = asctile.LoadOp(gm_of[sources[v]], offset(acc.strides), vr, vc, row_st, acc.strides[-1],
+                ld = asctile.LoadOp(gm_of[sources[v]], le.addi(offset(acc.strides), self.bases[v]), vr, vc, row_st,
+                                    acc.strides[-1],
                                     tile_type(v.type),
                                     dense(row_st if plan.rows > 1 else space.C, acc.strides[-1], es))
             mapping[v] = le.value(ld)
             mapping[v].name_hint = sources[v].name_hint
 
         for op in body:
-            if op.results and op.results[0] in mapping:
+            if op.results and (op.results[0] in mapping or (isinstance(op, VIEW_OPS) and op.results[0] in views)):
                 continue
             mapping[op.results[0]] = self._tile_op(op, mapping, le, tile_type)
 

@@ -49,30 +49,43 @@ def _row_major(shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(reversed(strides))
 
 
-def collapse(out_shape: tuple[int, ...], in_shapes: list[tuple[int, ...]],
-             keep_last: bool = False) -> tuple[IterationSpace, list[Access]]:
-    """Collapse the output shape and give every input its strides over the collapsed dims;
-    ``keep_last`` keeps the last dim apart (the row of a row-wise kernel)."""
+def element_strides(shape: tuple[int, ...], out_shape: tuple[int, ...], strides=None) -> tuple[int, ...]:
+    """An input's element strides over the output's dims (0 where it broadcasts); ``strides`` are its
+    own (row-major when None: a contiguous tensor)."""
     rank = len(out_shape)
-    masks = []  # per input: True where it broadcasts along an output dim
-    for s in in_shapes:
-        aligned = (1,) * (rank - len(s)) + tuple(s)
-        masks.append([aligned[j] == 1 and out_shape[j] > 1 for j in range(rank)])
+    own = tuple(strides) if strides is not None else _row_major(tuple(shape))
+    aligned = (1,) * (rank - len(shape)) + tuple(shape)
+    own = (0,) * (rank - len(shape)) + own
+    return tuple(0 if aligned[j] == 1 and out_shape[j] > 1 else own[j] for j in range(rank))
+
+
+def collapse(out_shape: tuple[int, ...], in_shapes: list, keep_last: bool = False,
+             in_strides: list | None = None) -> tuple[IterationSpace, list[Access]]:
+    """Collapse the output shape and give every input its strides over the collapsed dims.
+
+    Adjacent dims merge when every input walks them as one run (both broadcast, or contiguous
+    across the pair); ``keep_last`` keeps the last dim apart (the row of a row-wise kernel).
+    ``in_strides`` gives an input's own element strides (a slice of a bigger tensor), else row-major.
+    """
+    rank = len(out_shape)
+    strides = [element_strides(s, out_shape, (in_strides or [None] * len(in_shapes))[i])
+               for i, s in enumerate(in_shapes)]
     keep = [j for j in range(rank) if out_shape[j] > 1 or (keep_last and j == rank - 1)]
     groups: list[list[int]] = []
     for j in keep:
-        if groups and all(m[groups[-1][-1]] == m[j] for m in masks) and not (keep_last and j == rank - 1):
+        prev = groups[-1][-1] if groups else None
+        joins = prev is not None and not (keep_last and j == rank - 1) and all(
+            (st[prev] == 0) == (st[j] == 0) and st[prev] == st[j] * out_shape[j] for st in strides)
+        if joins:
             groups[-1].append(j)
         else:
             groups.append([j])
     dims = tuple(prod(out_shape[j] for j in g) for g in groups) or (1,)
-    accesses = []
-    for m in masks:
-        own = tuple(1 if m[g[0]] else d for g, d in zip(groups, dims)) or (1,)
-        strides = _row_major(own)
-        accesses.append(Access(tuple(0 if (groups and m[g[0]]) else st for g, st in zip(groups, strides))
-                               if groups else (1,)))
-    return IterationSpace(dims, _row_major(dims)), accesses
+    per_input = [tuple(st[g[-1]] for g in groups) if groups else (1,) for st in strides]
+    if any(acc[-1] not in (0, 1) for acc in per_input):  # a strided innermost dim: rows of one element
+        dims += (1,)
+        per_input = [acc + (1,) for acc in per_input]
+    return IterationSpace(dims, _row_major(dims)), [Access(acc) for acc in per_input]
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
+from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, TensorType, i64
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
@@ -197,3 +197,63 @@ class FullOp(IRDLOperation):
 
 OPS = [BroadcastOp, CastOp, ReluOp, SigmoidOp, GeluOp, FullOp]
 ATTRIBUTES = [GeluApproximationAttr]
+
+
+@irdl_op_definition
+class SliceOp(IRDLOperation):
+    """The block of the input starting at ``offsets`` with extent ``sizes`` (unit strides)."""
+
+    name = "asctensor.slice"
+    input = operand_def(TensorType)
+    offsets = prop_def(DenseArrayBase.constr(i64))
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$input `offsets` $offsets attr-dict `:` type($input) `->` type($result)"
+
+    def __init__(self, input, offsets, sizes):
+        t = input.type
+        super().__init__(operands=[input], result_types=[TensorType(t.element_type, sizes)],
+                         properties={"offsets": DenseArrayBase.from_list(i64, list(offsets))})
+
+    @property
+    def offset_list(self) -> tuple[int, ...]:
+        return tuple(self.offsets.get_values())
+
+    def verify_(self) -> None:
+        src, dst = self.input.type, self.result.type
+        shape, sizes, offs = src.get_shape(), dst.get_shape(), self.offset_list
+        if src.element_type != dst.element_type or len(shape) != len(sizes) or len(offs) != len(shape):
+            raise VerifyException(f"asctensor.slice: {src} -> {dst} with offsets {list(offs)} do not match")
+        for d, (n, o, s) in enumerate(zip(shape, offs, sizes)):
+            if o < 0 or s < 1 or o + s > n:
+                raise VerifyException(f"asctensor.slice: dim {d}: [{o}, {o + s}) is outside [0, {n})")
+
+
+OPS.append(SliceOp)
+
+
+@irdl_op_definition
+class ReshapeOp(IRDLOperation):
+    """The same elements in row-major order, viewed with another shape."""
+
+    name = "asctensor.reshape"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+
+    def __init__(self, input, shape):
+        super().__init__(operands=[input], result_types=[TensorType(input.type.element_type, shape)])
+
+    def verify_(self) -> None:
+        src, dst = self.input.type, self.result.type
+        n_src, n_dst = 1, 1
+        for d in src.get_shape():
+            n_src *= d
+        for d in dst.get_shape():
+            n_dst *= d
+        if src.element_type != dst.element_type or n_src != n_dst:
+            raise VerifyException(f"asctensor.reshape: {src} -> {dst} changes the element count or type")
+
+
+OPS.append(ReshapeOp)

@@ -4,7 +4,9 @@
 - :mod:`.host`: ``host/main.cpp`` and the tiling header;
 - :mod:`.project`: :func:`write_project`, the whole CMake project with data files;
 - :mod:`.syntax`: :func:`syntax_check` with ``g++ -fsyntax-only`` against the stubs in ``include/``;
-- :mod:`.targets`: the ``-t ascendc`` and ``-t ascendc-host`` targets of ``pyasc-opt``.
+- :mod:`.targets`: the ``-t ascendc``, ``-t ascendc-host`` and ``-t ascendc-project{out=DIR}`` targets;
+- :mod:`.cpu`: CPU mode, :func:`cpu_run` builds a project with g++ and runs it on the host;
+- :mod:`.data`: random inputs and the simulator's goldens for a project.
 """
 
 from __future__ import annotations
@@ -29,7 +31,12 @@ def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
 
         return AscendCHostTarget
 
-    return {"ascendc": get_ascendc, "ascendc-host": get_ascendc_host}
+    def get_ascendc_project():
+        from .targets import AscendCProjectTarget
+
+        return AscendCProjectTarget
+
+    return {"ascendc": get_ascendc, "ascendc-host": get_ascendc_host, "ascendc-project": get_ascendc_project}
 
 
 def __getattr__(name: str):
@@ -45,6 +52,8 @@ def __getattr__(name: str):
         "write_project": ".project",
         "syntax_check": ".syntax",
         "check_project": ".syntax",
+        "cpu_run": ".cpu",
+        "CpuRunError": ".cpu",
     }
     if name in exports:
         import importlib
@@ -54,4 +63,4 @@ def __getattr__(name: str):
 
 
 __all__ = ["get_all_targets", "EmitError", "kernel_source", "kernel_files", "emit_kernel", "host_source",
-           "host_plan", "tiling_header", "write_project", "syntax_check", "check_project"]
+           "host_plan", "tiling_header", "write_project", "syntax_check", "check_project", "cpu_run", "CpuRunError"]

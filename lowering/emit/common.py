@@ -26,7 +26,7 @@ from pyasc.dialects.ascendc import KERNEL_ATTR, GlobalTensorType, GmAddrType, Lo
 HIGH_LEVEL_DIALECTS = ("asctensor", "asctile", "ascbuf")
 
 
-class EmitError(Exception):
+class EmitError(ValueError):
     """An op or type that has no Ascend C form (the message names it)."""
 
 

@@ -189,4 +189,36 @@ def cpu_run(module: ModuleOp, inputs: dict[str, np.ndarray] | list[np.ndarray], 
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-__all__ = ["CpuResult", "CpuRunError", "build_project", "run_project", "cpu_run", "compiler"]
+
+
+
+def cpu_run_project(out_dir: str | os.PathLike, compiled, inputs) -> tuple[bool, str]:
+    """Build and run a written project on the CPU and compare with the simulator (``pyasc compile
+    --cpu-run``): bit-exact for float32 elementwise results, else the golden tolerance. Returns
+    (ok, a report line per output)."""
+    from .host import TOLERANCE, host_plan
+
+    plan = host_plan(compiled.module, compiled.name)
+    exe = build_project(out_dir)
+    res = run_project(out_dir, exe, plan)
+    sim, _ = compiled.simulate(*inputs)
+    sims = sim if compiled.returns_tuple else (sim,)
+    ok, lines = True, []
+    for b, ref in zip(plan.outputs, sims):
+        got = res.outputs.get(b.name)
+        ref = np.asarray(ref).reshape(-1)
+        if got is None or got.size != ref.size:
+            ok = False
+            lines.append(f"{b.name}: no output from the CPU run")
+            continue
+        exact = np.array_equal(got.view(np.uint8), ref.view(np.uint8))
+        rtol, atol = TOLERANCE.get(b.element, (0.0, 0.0))
+        g64, r64 = got.astype(np.float64), ref.astype(np.float64)
+        close = bool(np.all(np.isclose(g64, r64, rtol=rtol, atol=atol, equal_nan=True)))
+        err = float(np.nanmax(np.abs(g64 - r64))) if got.size else 0.0
+        verdict = "bit-exact" if exact else ("within tolerance" if close else "MISMATCH")
+        ok = ok and (exact or close)
+        lines.append(f"{b.name}: CPU run vs simulator: {verdict} ({got.size} x {b.element}, max abs error {err:g})")
+    lines.append(f"cpu-run: {'PASS' if ok else 'FAIL'} (build {res.seconds_build:.2f} s, run {res.seconds_run:.2f} s)")
+    return ok, "\n".join(lines)
+__all__ = ["CpuResult", "CpuRunError", "build_project", "run_project", "cpu_run", "cpu_run_project", "compiler"]

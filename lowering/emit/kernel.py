@@ -7,6 +7,27 @@ property names of the op, ``res`` = the result's variable, ``RT`` = its C++ type
 element type of the tensors involved) or to a small function returning the lines.
 Scalar ``arith`` becomes C++ expressions (:data:`ARITH_TABLE`), ``scf.for``/``scf.if`` become
 ``for``/``if``. Integer constants are inlined; float constants get a ``const`` variable.
+Variables take the SSA name hints (the user's Python names where the tracer kept them), and a
+``// file.py:LINE`` comment precedes each run of ops whose ``asc.loc`` attribute changes.
+
+Extending the table
+-------------------
+:data:`ASCENDC_TABLE` is a plain dict keyed by op class, so new op families live in their own
+module under ``lowering/emit/`` and add their entries from there::
+
+    # lowering/emit/reduce_ops.py
+    from pyasc.dialects import ascendc as A
+    from .kernel import ASCENDC_TABLE, register
+
+    register({A.ReduceSumOp: "AscendC::ReduceSum({dst}, {src}, {work}, {count});"})
+
+Format fields are the op's operand/property/attribute names plus ``res``/``RT``/``T`` (see
+above); a callable entry ``f(printer, op)`` returns a line or a list of lines and may use
+``printer.expr(value)``, ``printer.expr_as(value, "uint16_t")`` and ``printer.declare(result)``.
+Modules listed in :data:`EXTENSION_MODULES` are imported (once) before the first kernel is
+printed, so their entries are in place whichever module the caller imported first. Every API a
+new entry prints must also be declared in ``include/kernel_operator.h`` (and defined in
+``cpu/pyasc_cpu_impl.h`` for CPU runs).
 """
 
 from __future__ import annotations
@@ -136,6 +157,39 @@ ASCENDC_TABLE: dict[type[Operation], str | LineFn] = {
     # host side
     A.LaunchOp: _host_only,
 }
+
+
+# modules (relative to this package) that add entries to ASCENDC_TABLE; imported lazily when a
+# kernel is printed. Missing modules are skipped, so an entry here may precede its file.
+EXTENSION_MODULES: list[str] = [".reduce_ops", ".cube_ops"]
+_extensions_loaded = False
+
+
+def register(entries: dict[type[Operation], str | LineFn], *, replace: bool = False) -> None:
+    """Add emitter entries for ``ascendc`` op classes (``ASCENDC_TABLE.update`` with a check that no
+    existing entry is silently replaced unless ``replace``)."""
+    if not replace:
+        clash = [k.__name__ for k in entries if k in ASCENDC_TABLE and ASCENDC_TABLE[k] is not entries[k]]
+        if clash:
+            raise ValueError(f"emitter entries already exist for {', '.join(clash)} (pass replace=True)")
+    ASCENDC_TABLE.update(entries)
+
+
+def load_extensions() -> None:
+    """Import the modules of :data:`EXTENSION_MODULES` once (each registers its entries)."""
+    global _extensions_loaded
+    if _extensions_loaded:
+        return
+    _extensions_loaded = True
+    import importlib
+
+    for mod in EXTENSION_MODULES:
+        try:
+            importlib.import_module(mod, __package__)
+        except ModuleNotFoundError as e:
+            if e.name != f"{__package__}{mod}" and not (e.name or "").endswith(mod.lstrip(".")):
+                raise
+
 
 # ----------------------------------------------------------------------------------------------
 # scalar arith -> C++ expressions. Each entry: (operand count, function of the operand
@@ -284,6 +338,7 @@ class KernelPrinter:
     def __init__(self, fn: func.FuncOp, indent: int = 4):
         if not is_kernel(fn):
             raise EmitError(f"@{fn.sym_name.data} is not a kernel (it lacks the 'ascendc.kernel' attribute)")
+        load_extensions()
         self.fn = fn
         self.fn_name = fn.sym_name.data
         self.names = Namer({self.fn_name})

@@ -226,7 +226,8 @@ def write_project(module: ModuleOp, out_dir: str | os.PathLike, inputs: dict[str
     if out.exists() and not out.is_dir():
         raise EmitError(f"cannot write a project to {out}: it exists and is not a directory")
     if out.is_dir() and any(out.iterdir()) and not force:
-        raise EmitError(f"{out} already exists and is not empty; pass force=True to overwrite its files")
+        raise EmitError(f"{out} already exists and is not empty; pass force=True to overwrite its files "
+                        "(pyasc compile --force; pyasc-opt -t 'ascendc-project{out=... force=true}')")
 
     # everything is produced before anything is written, so an error leaves no half project
     plan = host_plan(module, host)

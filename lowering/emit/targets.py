@@ -32,3 +32,40 @@ class AscendCHostTarget(Target):
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         output.write(host_source(module))
+
+
+@dataclass(frozen=True)
+class AscendCProjectTarget(Target):
+    """The whole CANN project written to a folder: ``-t 'ascendc-project{out=DIR force=true}'``.
+
+    Options: ``out`` (the folder, required), ``force`` (overwrite a non-empty folder), ``data``
+    (default true: write random inputs to ``input/`` and the simulator's outputs for them to
+    ``golden/``), ``seed`` (of the inputs), ``host`` (the host function, when there are several).
+    The list of written files is printed to the output.
+    """
+
+    name = "ascendc-project"
+    out: str = ""
+    force: bool = False
+    data: bool = True
+    seed: int = 0
+    host: str = ""
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        from pathlib import Path
+
+        from .common import EmitError
+        from .data import simulated_data
+        from .project import write_project
+
+        if not self.out:
+            raise EmitError("target ascendc-project needs an output folder: -t 'ascendc-project{out=DIR}'")
+        host = self.host or None
+        inputs = goldens = None
+        if self.data:
+            inputs, goldens = simulated_data(module, host, seed=self.seed)
+        written = write_project(module, self.out, inputs=inputs, goldens=goldens, force=self.force, host=host)
+        root = Path(self.out)
+        output.write(f"// wrote {len(written)} files to {root}\n")
+        for p in written:
+            output.write(f"//   {p.relative_to(root)}\n")

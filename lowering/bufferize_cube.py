@@ -1,0 +1,189 @@
+"""``bufferize-cube``: cube tile kernels become L1/L0 buffers, the cube's data path and its flags.
+
+Buffers (``plan-memory`` places them): the A and B L1 tiles rotate through two slots (an L1
+stage is loaded while the previous one is consumed), the L0A/L0B slices of one K step through
+two slots (MTE1 loads step ``h + 1`` while the cube multiplies step ``h``), and the accumulator
+has one L0C buffer. Per output block::
+
+    wait FIX->M                         (the previous block's Fixpipe has read L0C)
+    for each L1 stage g:                L1 slot g % 2
+        wait MTE1->MTE2 (g % 2)         (the slot's previous stage was consumed)
+        copy_nz A, copy_nz B            (MTE2)
+        set/wait MTE2->MTE1 (g % 2)
+        for each K step h of the stage: L0 slot h % 2
+            wait M->MTE1 (h % 2)        (the step two back was multiplied)
+            load_l0 A, load_l0 B        (MTE1)
+            set/wait MTE1->M (h % 2)
+            mmad (M; the first step of the block overwrites, the rest accumulate)
+            set M->MTE1 (h % 2)
+        set MTE1->MTE2 (g % 2)
+    set/wait M->FIX; fixpipe (FIX); set FIX->M
+
+The reverse (write-after-read) flags are primed before the block loop and drained after it, so
+every ``SetFlag`` is consumed by exactly one ``WaitFlag``. The synchronisation of a cube kernel
+is complete after this pass (``insert-sync`` handles vector kernels only).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, StringAttr
+from xdsl.ir import Block, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from pyasc.dialects import ascbuf, asctile
+from pyasc.dialects.ascbuf import MemorySpace, MemorySpaceAttr
+from pyasc.dialects.asctile.matmul import CUBE_KIND
+from pyasc.dialects.target import Pipe, module_target
+from pyasc.dialects.types import element_bytes
+
+from .emitter import OpEmitter
+from .tile_matmul import l0_step
+
+
+def is_cube_kernel(f) -> bool:
+    attr = f.attributes.get(asctile.KERNEL_ATTR)
+    return isinstance(attr, StringAttr) and attr.data == CUBE_KIND
+
+
+def _buf(shape, et, space: MemorySpace) -> MemRefType:
+    return MemRefType(et, shape, memory_space=MemorySpaceAttr(space))
+
+
+@dataclass
+class _CubeBufferizer:
+    kernel: func.FuncOp
+    spec: object
+
+    def run(self) -> None:
+        k = self.kernel
+        outer = next(op for op in k.body.block.ops if isinstance(op, scf.ForOp))
+        obody = outer.body.block
+        kloop = next(op for op in obody.ops if isinstance(op, scf.ForOp))
+        store = next(op for op in obody.ops if isinstance(op, asctile.StoreAccOp))
+        acc_op = next(op for op in obody.ops if isinstance(op, asctile.AccOp))
+        kb = kloop.body.block
+        loads = [op for op in kb.ops if isinstance(op, asctile.LoadNzOp)]
+        mmad = next(op for op in kb.ops if isinstance(op, asctile.MmadOp))
+        a_load = next(ld for ld in loads if ld.result == mmad.lhs)
+        b_load = next(ld for ld in loads if ld.result == mmad.rhs)
+        ta, tb = mmad.transpose_a is not None, mmad.transpose_b is not None
+
+        in_t = mmad.lhs.type.element_type
+        es = element_bytes(in_t)
+        c0 = 32 // es
+        acc_t = mmad.acc.type
+        base_m, base_n = acc_t.get_shape()
+        k_l1 = a_load.result.type.get_shape()[0 if ta else 1]
+        k_l0 = min(l0_step(self.spec, base_m, base_n, es, c0), k_l1)
+        while k_l1 % k_l0:
+            k_l0 -= c0
+        nk = k_l1 // k_l0
+        k_stages = kloop.ub.owner.value.value.data if isinstance(kloop.ub.owner, arith.ConstantOp) else None
+
+        top = OpEmitter(InsertPoint.at_start(k.body.block))
+        l1a = top.value(ascbuf.AllocOp(_buf(a_load.result.type.get_shape(), in_t, MemorySpace.L1), 2))
+        l1b = top.value(ascbuf.AllocOp(_buf(b_load.result.type.get_shape(), in_t, MemorySpace.L1), 2))
+        l0a = top.value(ascbuf.AllocOp(_buf([base_m, k_l0], in_t, MemorySpace.L0A), 2))
+        l0b = top.value(ascbuf.AllocOp(_buf([k_l0, base_n], in_t, MemorySpace.L0B), 2))
+        l0c = top.value(ascbuf.AllocOp(_buf([base_m, base_n], acc_t.element_type, MemorySpace.L0C), 1))
+        for v, n in ((l1a, "a_l1"), (l1b, "b_l1"), (l0a, "a_l0"), (l0b, "b_l0"), (l0c, "c_l0")):
+            v.name_hint = n
+
+        # prime the write-after-read flags, drain them after the block loop
+        pre = OpEmitter(InsertPoint.before(outer), outer)
+        post = OpEmitter(InsertPoint.after(outer), outer)
+        reverse = [(Pipe.MTE1, Pipe.MTE2, 2), (Pipe.M, Pipe.MTE1, 2), (Pipe.FIX, Pipe.M, 1)]
+        for src, dst, n in reverse:
+            for i in range(n):
+                pre.add(ascbuf.SetFlagOp(src, dst, pre.index(i)))
+        for src, dst, n in reverse:
+            for i in range(n):
+                post.add(ascbuf.WaitFlagOp(src, dst, post.index(i)))
+
+        vm, vn = store.rows, store.cols
+        i = obody.args[0]
+        # the block: wait for L0C, then the K loop without iter_args
+        be = OpEmitter(InsertPoint.before(kloop), kloop)
+        be.add(ascbuf.WaitFlagOp(Pipe.FIX, Pipe.M, be.index(0)))
+        nbody = Block(arg_types=[IndexType()])
+        nbody.args[0].name_hint = "kt"
+        kb.args[0].replace_all_uses_with(nbody.args[0])
+        new_loop = scf.ForOp(kloop.lb, kloop.ub, kloop.step, [], nbody)
+        Rewriter.insert_op(new_loop, InsertPoint.before(kloop))
+        for op in list(kb.ops):
+            op.detach()
+            if isinstance(op, scf.YieldOp):
+                continue
+            nbody.add_op(op)
+        kt = nbody.args[0]
+
+        # one L1 stage
+        anchor = a_load
+        e = OpEmitter(InsertPoint.before(anchor), anchor)
+        g = e.addi(e.muli(i, k_stages), kt) if k_stages is not None else e.addi(e.muli(i, kloop.ub), kt)
+        g.name_hint = "stage"
+        sid = e.remui(g, 2)
+        a1 = e.value(ascbuf.SlotOp(l1a, g))
+        b1 = e.value(ascbuf.SlotOp(l1b, g))
+        e.add(ascbuf.WaitFlagOp(Pipe.MTE1, Pipe.MTE2, sid))
+        for ld, dst in ((a_load, a1), (b_load, b1)):
+            e2 = OpEmitter(InsertPoint.before(mmad), ld)
+            e2.add(ascbuf.CopyNzOp(ld.source, ld.offset, dst, ld.rows, ld.cols, ld.stride.value.data))
+        me = OpEmitter(InsertPoint.before(mmad), mmad)
+        me.add(ascbuf.SetFlagOp(Pipe.MTE2, Pipe.MTE1, sid))
+        me.add(ascbuf.WaitFlagOp(Pipe.MTE2, Pipe.MTE1, sid))
+        vk = mmad.k
+        steps = me.divui(me.addi(vk, k_l0 - 1), k_l0)
+        sbody = Block(arg_types=[IndexType()])
+        kk = sbody.args[0]
+        kk.name_hint = "kk"
+        me.add(scf.ForOp(me.index(0), steps, me.index(1), [], sbody))
+        se = OpEmitter(InsertPoint.at_end(sbody), mmad)
+        h = se.addi(se.muli(g, nk), kk)
+        pid = se.remui(h, 2)
+        a0 = se.value(ascbuf.SlotOp(l0a, h))
+        b0 = se.value(ascbuf.SlotOp(l0b, h))
+        kv = se.minui(se.subi(vk, se.muli(kk, k_l0)), k_l0)
+        se.add(ascbuf.WaitFlagOp(Pipe.M, Pipe.MTE1, pid))
+        se.add(ascbuf.LoadL0Op(a1, a0, kk, kv, vm, ta))
+        se.add(ascbuf.LoadL0Op(b1, b0, kk, kv, vn, tb))
+        se.add(ascbuf.SetFlagOp(Pipe.MTE1, Pipe.M, pid))
+        se.add(ascbuf.WaitFlagOp(Pipe.MTE1, Pipe.M, pid))
+        first_step = se.value(arith.CmpiOp(kk, se.index(0), "eq"))
+        init = se.value(arith.AndIOp(mmad.init, first_step))
+        se.add(ascbuf.MmadOp(l0c, a0, b0, vm, vn, kv, init))
+        se.add(ascbuf.SetFlagOp(Pipe.M, Pipe.MTE1, pid))
+        sbody.add_op(scf.YieldOp())
+        me.add(ascbuf.SetFlagOp(Pipe.MTE1, Pipe.MTE2, sid))
+        nbody.add_op(scf.YieldOp())
+        for op in (mmad, b_load, a_load):
+            Rewriter.erase_op(op, safe_erase=False)
+
+        # after the K loop: hand L0C to FixPipe
+        fe = OpEmitter(InsertPoint.before(store), store)
+        fe.add(ascbuf.SetFlagOp(Pipe.M, Pipe.FIX, fe.index(0)))
+        fe.add(ascbuf.WaitFlagOp(Pipe.M, Pipe.FIX, fe.index(0)))
+        fe.add(ascbuf.FixpipeOp(l0c, store.dest, store.offset, store.rows, store.cols, store.stride.value.data,
+                                store.relu is not None))
+        fe.add(ascbuf.SetFlagOp(Pipe.FIX, Pipe.M, fe.index(0)))
+        Rewriter.erase_op(store)
+        Rewriter.erase_op(kloop, safe_erase=False)
+        Rewriter.erase_op(acc_op, safe_erase=False)
+
+
+@dataclass(frozen=True)
+class BufferizeCubePass(ModulePass):
+    """Bufferize every cube kernel and synchronise its pipes (see the module docstring)."""
+
+    name = "bufferize-cube"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        spec = module_target(op)
+        for f in list(op.ops):
+            if isinstance(f, func.FuncOp) and is_cube_kernel(f):
+                _CubeBufferizer(f, spec).run()

@@ -1,0 +1,124 @@
+"""``convert-ascbuf-to-ascendc`` for cube kernels: static local tensors in L1/L0 and the cube API.
+
+Registered into ``to_ascendc``: ``KERNEL_LOWERINGS["cube"]`` (a cube kernel always uses static
+``LocalTensor``s at their planned addresses and the explicit flags ``bufferize-cube`` placed) and
+``TRANSLATORS`` for the cube's buffer ops:
+
+* ``copy_nz`` -> ``DataCopy(l1, gm[off], Nd2NzParams{1, rows, cols, 0, stride, R, 1, 0})`` with ``R``
+  the L1 tile's rows (the distance between its column blocks, in 32 B blocks);
+* ``load_l0`` -> one ``LoadData(l0, l1, LoadData2DParams{...})`` per ``c0``-wide K column of the step
+  (A: NZ -> ZZ; B: NZ -> ZN, fractals transposed unless the L1 tile already holds B^T);
+* ``mmad`` -> ``Mmad(c, a, b, MmadParams{m, n, k, 0, false, init})``;
+* ``fixpipe`` -> ``Fixpipe(gm[off], c, FixpipeParamsV220{n, m, ceil16(m), stride, relu, quant})``.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import IndexType
+from xdsl.ir import Block
+from xdsl.rewriter import InsertPoint
+
+from pyasc.dialects import ascbuf, ascendc
+from pyasc.dialects.ascbuf import MemorySpace, memory_space
+from pyasc.dialects.ascendc import TPosition
+from pyasc.dialects.ascendc.cube import QUANT_OF
+from pyasc.dialects.types import element_bytes
+
+from . import to_ascendc
+from .emitter import OpEmitter
+from .errors import CompileError
+from .plan_memory import buffer_of
+
+POSITION = {MemorySpace.L0A: TPosition.A2, MemorySpace.L0B: TPosition.B2, MemorySpace.L0C: TPosition.CO1}
+
+
+class _CubeKernelLowering(to_ascendc._KernelLowering):
+    """The generic kernel lowering with cube positions and static tensors."""
+
+    def _classify(self, block: Block) -> None:
+        feeds_b = {buffer_of(op.source) for op in block.walk() if isinstance(op, ascbuf.LoadL0Op) and not op.is_a}
+        for op in block.ops:
+            if isinstance(op, ascbuf.AllocOp):
+                space = memory_space(op.result.type)
+                if space == MemorySpace.L1:
+                    role = TPosition.B1 if op in feeds_b else TPosition.A1
+                else:
+                    role = POSITION[space]
+                es = element_bytes(op.result.type.element_type)
+                self.buffers[op] = to_ascendc._Buffer(op, role, op.slot_bytes // es)
+
+
+def lower_cube_kernel(kernel, sync_style: str):
+    return _CubeKernelLowering(kernel, False).run()
+
+
+def _copy_nz(low, op: ascbuf.CopyNzOp, e: OpEmitter) -> None:
+    m = low.map
+    dst = low._tensor(op.dest, e)
+    src = e.value(ascendc.SubviewOp(low.gm[op.source], m[op.offset]))
+    rows_cap = op.dest.type.get_shape()[0]
+    e.add(ascendc.DataCopyNd2NzOp(dst, src, e.index(1), m[op.rows], m[op.cols], e.index(0),
+                                  e.index(op.stride.value.data), e.index(rows_cap), e.index(1), e.index(0)))
+
+
+def _load_l0(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
+    m = low.map
+    et = op.source.type.element_type
+    es = element_bytes(et)
+    c0 = 32 // es
+    frac = 16 * c0  # elements of one 512 B fractal
+    src_rows, _ = op.source.type.get_shape()
+    k_l0 = op.dest.type.get_shape()[1 if op.is_a else 0]
+    k1s = k_l0 // c0
+    transposed = op.transposed is not None
+    # does the fractal need a transposition on the way? (B in K x N, or A held as K x M)
+    flip = transposed if op.is_a else not transposed
+    if flip and es != 2:
+        raise CompileError(f"LoadData transposes 16x16 fractals of 2-byte types only; a {et} matmul needs "
+                           f"{'A as M x K' if op.is_a else 'B as N x K (transpose_b)'}")
+    src = low._tensor(op.source, e)
+    dst = low._tensor(op.dest, e)
+    kk, kv, ext = m[op.step], m[op.kvalid], m[op.extent]
+    k1v = e.divui(e.addi(kv, c0 - 1), c0)
+    x1v = e.divui(e.addi(ext, 15), 16)  # M1 (A) or N1 (B) of the valid extent
+    r1 = src_rows // 16
+    body = Block(arg_types=[IndexType()])
+    body.args[0].name_hint = "j"
+    e.add(scf.ForOp(e.index(0), k1v, e.index(1), [], body))
+    be = OpEmitter(InsertPoint.at_end(body), e.loc_from)
+    j = body.args[0]
+    col = be.addi(be.muli(kk, k1s), j)  # the K fractal column inside the L1 tile
+    if op.is_a and not transposed:  # NZ [K1][M][c0] -> ZZ
+        start, stride, gap, dst_off = be.muli(col, r1), be.index(1), be.subi(k1v, 1), be.muli(j, frac)
+    elif op.is_a:  # A^T in NZ [M1][K][16] -> ZZ, fractals transposed
+        start, stride, gap, dst_off = col, be.index(r1), be.subi(k1v, 1), be.muli(j, frac)
+    elif not transposed:  # B in NZ [N1][K][16] -> ZN, fractals transposed
+        start, stride, gap, dst_off = col, be.index(r1), be.index(0), be.muli(be.muli(j, x1v), frac)
+    else:  # B^T in NZ [K1][N][c0] -> ZN as is
+        start, stride, gap, dst_off = be.muli(col, r1), be.index(1), be.index(0), be.muli(be.muli(j, x1v), frac)
+    d = be.value(ascendc.SubviewOp(dst, dst_off))
+    be.add(ascendc.LoadDataOp(d, src, start, x1v, stride, be.index(0), gap, flip))
+    be.add(scf.YieldOp())
+
+
+def _mmad(low, op: ascbuf.MmadOp, e: OpEmitter) -> None:
+    m = low.map
+    e.add(ascendc.MmadOp(low._tensor(op.dst, e), low._tensor(op.lhs, e), low._tensor(op.rhs, e),
+                         m[op.m], m[op.n], m[op.k], m[op.init]))
+
+
+def _fixpipe(low, op: ascbuf.FixpipeOp, e: OpEmitter) -> None:
+    m = low.map
+    src = low._tensor(op.source, e)
+    dst = e.value(ascendc.SubviewOp(low.gm[op.dest], m[op.offset]))
+    rows, cols = m[op.rows], m[op.cols]
+    src_stride = e.muli(e.divui(e.addi(rows, 15), 16), 16)
+    quant = QUANT_OF[(str(op.source.type.element_type), str(op.dest.type.element_type))]
+    e.add(ascendc.FixpipeOp(dst, src, cols, rows, src_stride, e.index(op.stride.value.data), quant,
+                            op.relu is not None))
+
+
+to_ascendc.KERNEL_LOWERINGS["cube"] = lower_cube_kernel
+to_ascendc.TRANSLATORS.update({ascbuf.CopyNzOp: _copy_nz, ascbuf.LoadL0Op: _load_l0, ascbuf.MmadOp: _mmad,
+                               ascbuf.FixpipeOp: _fixpipe})
