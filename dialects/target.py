@@ -81,6 +81,15 @@ class TargetSpec:
     mte1_l0a_bytes_per_cycle: float = 256.0
     mte1_l0b_bytes_per_cycle: float = 128.0
     fix_bytes_per_cycle: float = 128.0
+    # head overhead of one Mmad: not published, 16-64 cycles [E]; of one Fixpipe [E]
+    mmad_fixed_cycles: int = 32
+    fix_fixed_cycles: int = 32
+    # L2 cache: 192 MB on 910B (96 MB on B4) [O]; an MTE2 read that hits L2 runs at ~110 B/cycle per core
+    # (l2_read_rate in the .ini) instead of the HBM rate [C]
+    l2_bytes: int = 192 * 2**20
+    mte2_l2_bytes_per_cycle: float = 110.0
+    # BiasTable 1 KB per AIC [O]
+    bt_bytes: int = 1024
     # cube MACs per cycle: fp16/bf16 16x16x16, int8 16x16x32, fp32 16x16x4 [O]
     cube_macs_per_cycle: dict[str, int] = field(
         default_factory=lambda: {"f16": 4096, "bf16": 4096, "i8": 8192, "f32": 1024}
@@ -111,7 +120,8 @@ PRESETS: dict[str, TargetSpec] = {
     "ascend910b1": TargetSpec("ascend910b1", 24, 48, 1.85, 1.6e12),
     "ascend910b2": TargetSpec("ascend910b2", 24, 48, 1.80, 1.6e12),
     "ascend910b3": TargetSpec("ascend910b3", 20, 40, 1.80, 1.6e12),
-    "ascend910b4": TargetSpec("ascend910b4", 20, 40, 1.50, 0.8e12, hbm_capacity_bytes=32 * 2**30),
+    "ascend910b4": TargetSpec("ascend910b4", 20, 40, 1.50, 0.8e12, hbm_capacity_bytes=32 * 2**30,
+                              l2_bytes=96 * 2**20),
 }
 DEFAULT_TARGET = "ascend910b2"
 

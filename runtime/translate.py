@@ -24,6 +24,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from pyasc.dialects.target import TargetSpec
 
 from . import kernel_ops
+from . import kernel_ops_cube  # noqa: F401 - registers the cube ops into kernel_ops.HANDLERS
 from .dtypes import numpy_dtype
 from .errors import SimulationError
 from .opinfo import OpInfo

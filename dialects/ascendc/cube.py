@@ -1,4 +1,195 @@
-"""The ``ascendc`` dialect: the cube path: LoadData, Mmad, Fixpipe and Nd2Nz copies."""
+"""The ``ascendc`` dialect, cube part: ``DataCopy`` with ``Nd2NzParams``, ``LoadData`` with
+``LoadData2DParams``, ``Mmad`` with ``MmadParams`` and ``Fixpipe`` with ``FixpipeParamsV220``.
 
-OPS: list = []
-ATTRIBUTES: list = []
+Units follow the API. Local tensors of the cube live at byte addresses of their own memory,
+named by their ``TPosition``: A1/B1 = L1, A2 = L0A, B2 = L0B, CO1 = L0C. A fractal is 512 B,
+``16 x c0`` elements with ``c0 = 32 B / sizeof(T)``.
+
+* ``DataCopy(dst, src, Nd2NzParams{ndNum, nValue, dValue, srcNdMatrixStride, srcDValue,
+  dstNzC0Stride, dstNzNStride, dstNzMatrixStride})`` (MTE2): ``nValue`` rows of ``dValue`` elements,
+  ``srcDValue`` apart in GM, to NZ: element ``(r, c)`` lands at element
+  ``(c / c0) * dstNzC0Stride * c0 + r * dstNzNStride * c0 + c % c0`` (strides in 32 B blocks);
+  the rest of a partial last column block is zero-filled.
+* ``LoadData(dst, src, LoadData2DParams{startIndex, repeatTimes, srcStride, sid, dstGap,
+  ifTranspose, addrMode})`` (MTE1): repeat ``r`` copies the 512 B fractal
+  ``startIndex + r * srcStride`` of ``src`` to fractal ``r * (dstGap + 1)`` of ``dst``, transposing
+  it (16 x 16, 2-byte types only) when ``ifTranspose``.
+* ``Mmad(dst, fm, filter, MmadParams{m, n, k, unitFlag, cmatrixSource, cmatrixInitVal})`` (M):
+  ``C[:m, :n] (= if cmatrixInitVal else +=) A[:m, :k] @ B[:k, :n]`` with A in L0A as ZZ
+  (``ceil(k / c0)`` fractals per 16-row stripe), B in L0B as ZN (``ceil16(n) / 16`` fractals per
+  ``c0``-row stripe, each stored N-major) and C in L0C as NZ (``ceil16(m)`` rows per 16 columns),
+  accumulated in f32 (i32 for int8).
+* ``Fixpipe(dst, src, FixpipeParamsV220{nSize, mSize, srcStride, dstStride, reluEn, quantPre,
+  ...})`` (FIX): the ``mSize x nSize`` NZ matrix (``srcStride`` rows per 16-column block) to
+  row-major GM rows ``dstStride`` elements apart, through ReLU when ``reluEn`` and converted by
+  ``quantPre`` (``NoQuant``, ``F322F16``, ``F322BF16``).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import IndexType, IntegerType, UnitAttr
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import SpacedOpaqueSyntaxAttribute
+from xdsl.irdl import IRDLOperation, irdl_attr_definition, irdl_op_definition, operand_def, opt_prop_def, prop_def
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from .base import GlobalTensorType, LocalTensorType, _const_int
+
+
+class QuantMode(StrEnum):
+    """``QuantMode_t`` of FixPipe (the conversions pyasc uses)."""
+
+    NoQuant = "NoQuant"
+    F322F16 = "F322F16"
+    F322BF16 = "F322BF16"
+
+
+@irdl_attr_definition
+class QuantModeAttr(EnumAttribute[QuantMode], SpacedOpaqueSyntaxAttribute):
+    name = "ascendc.quant_mode"
+
+
+QUANT_OF = {("f32", "f16"): QuantMode.F322F16, ("f32", "bf16"): QuantMode.F322BF16,
+            ("f32", "f32"): QuantMode.NoQuant, ("i32", "i32"): QuantMode.NoQuant}
+
+CUBE_INPUT_TYPES = ("f16", "bf16", "f32", "i8")
+
+
+def _et(v) -> str:
+    return str(v.type.element_type)
+
+
+def _check_range(op: str, name: str, value, lo: int, hi: int) -> None:
+    c = _const_int(value)
+    if c is not None and not lo <= c <= hi:
+        raise VerifyException(f"{op}: {name} must be in {lo}..{hi}, got {c}")
+
+
+@irdl_op_definition
+class DataCopyNd2NzOp(IRDLOperation):
+    """``DataCopy(dst, src, Nd2NzParams{...})``: GM (ND) -> L1 (NZ) on MTE2."""
+
+    name = "ascendc.data_copy_nd2nz"
+    dst = operand_def(LocalTensorType)
+    src = operand_def(GlobalTensorType)
+    nd_num = operand_def(IndexType)
+    n_value = operand_def(IndexType)
+    d_value = operand_def(IndexType)
+    src_nd_matrix_stride = operand_def(IndexType)
+    src_d_value = operand_def(IndexType)
+    dst_nz_c0_stride = operand_def(IndexType)
+    dst_nz_n_stride = operand_def(IndexType)
+    dst_nz_matrix_stride = operand_def(IndexType)
+    assembly_format = ("$dst `,` $src `,` `{` $nd_num `,` $n_value `,` $d_value `,` $src_nd_matrix_stride `,` "
+                       "$src_d_value `,` $dst_nz_c0_stride `,` $dst_nz_n_stride `,` $dst_nz_matrix_stride `}` "
+                       "attr-dict `:` type($dst) `,` type($src)")
+
+    def __init__(self, dst, src, nd_num, n_value, d_value, src_nd_matrix_stride, src_d_value, dst_nz_c0_stride,
+                 dst_nz_n_stride, dst_nz_matrix_stride):
+        super().__init__(operands=[dst, src, nd_num, n_value, d_value, src_nd_matrix_stride, src_d_value,
+                                   dst_nz_c0_stride, dst_nz_n_stride, dst_nz_matrix_stride])
+
+    def verify_(self) -> None:
+        if self.dst.type.element_type != self.src.type.element_type:
+            raise VerifyException(f"{self.name} needs one element type, got {self.dst.type} and {self.src.type}")
+        for name in ("nd_num", "n_value", "d_value", "src_d_value", "dst_nz_c0_stride", "dst_nz_n_stride"):
+            _check_range(self.name, name, getattr(self, name), 0, 65535)
+        _check_range(self.name, "n_value", self.n_value, 0, 16384)
+
+
+@irdl_op_definition
+class LoadDataOp(IRDLOperation):
+    """``LoadData(dst, src, LoadData2DParams{startIndex, repeatTimes, srcStride, sid, dstGap,
+    ifTranspose, 0})``: L1 -> L0A/L0B, fractal by fractal, on MTE1."""
+
+    name = "ascendc.load_data"
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    start_index = operand_def(IndexType)
+    repeat_times = operand_def(IndexType)
+    src_stride = operand_def(IndexType)
+    sid = operand_def(IndexType)
+    dst_gap = operand_def(IndexType)
+    if_transpose = opt_prop_def(UnitAttr)
+    assembly_format = ("$dst `,` $src `,` `{` $start_index `,` $repeat_times `,` $src_stride `,` $sid `,` "
+                       "$dst_gap `}` (`transpose` $if_transpose^)? attr-dict `:` type($dst) `,` type($src)")
+
+    def __init__(self, dst, src, start_index, repeat_times, src_stride, sid, dst_gap, transpose: bool = False):
+        super().__init__(operands=[dst, src, start_index, repeat_times, src_stride, sid, dst_gap],
+                         properties={"if_transpose": UnitAttr() if transpose else None})
+
+    def verify_(self) -> None:
+        if self.dst.type.element_type != self.src.type.element_type:
+            raise VerifyException(f"{self.name} needs one element type, got {self.dst.type} and {self.src.type}")
+        if self.if_transpose is not None and _et(self.dst) not in ("f16", "bf16"):
+            raise VerifyException(f"{self.name}: ifTranspose transposes 16x16 fractals of 2-byte types, "
+                                  f"not {_et(self.dst)}")
+        _check_range(self.name, "repeatTimes", self.repeat_times, 0, 255)
+        _check_range(self.name, "startIndex", self.start_index, 0, 65535)
+        _check_range(self.name, "srcStride", self.src_stride, 0, 65535)
+        _check_range(self.name, "dstGap", self.dst_gap, 0, 65535)
+
+
+@irdl_op_definition
+class MmadOp(IRDLOperation):
+    """``Mmad(dst, fm, filter, MmadParams{m, n, k, 0, false, init})``: L0C (+)= L0A x L0B on PIPE_M."""
+
+    name = "ascendc.mmad"
+    dst = operand_def(LocalTensorType)
+    fm = operand_def(LocalTensorType)
+    filter = operand_def(LocalTensorType)
+    m = operand_def(IndexType)
+    n = operand_def(IndexType)
+    k = operand_def(IndexType)
+    init = operand_def(IntegerType(1))
+    assembly_format = ("$dst `,` $fm `,` $filter `,` `{` $m `,` $n `,` $k `}` `init` $init attr-dict "
+                       "`:` type($dst) `,` type($fm) `,` type($filter)")
+
+    def __init__(self, dst, fm, filter, m, n, k, init):
+        super().__init__(operands=[dst, fm, filter, m, n, k, init])
+
+    def verify_(self) -> None:
+        et = _et(self.fm)
+        if et not in CUBE_INPUT_TYPES or _et(self.filter) != et:
+            raise VerifyException(f"{self.name}: operands must share one of {', '.join(CUBE_INPUT_TYPES)}, "
+                                  f"got {self.fm.type} and {self.filter.type}")
+        want = "i32" if et == "i8" else "f32"
+        if _et(self.dst) != want:
+            raise VerifyException(f"{self.name}: {et} operands accumulate into {want}, got {self.dst.type}")
+        for name in ("m", "n", "k"):
+            _check_range(self.name, name, getattr(self, name), 0, 4095)
+
+
+@irdl_op_definition
+class FixpipeOp(IRDLOperation):
+    """``Fixpipe(dst, src, FixpipeParamsV220{nSize, mSize, srcStride, dstStride, reluEn, quantPre, ...})``:
+    L0C (NZ) -> GM (ND) on PIPE_FIX."""
+
+    name = "ascendc.fixpipe"
+    dst = operand_def(GlobalTensorType)
+    src = operand_def(LocalTensorType)
+    n_size = operand_def(IndexType)
+    m_size = operand_def(IndexType)
+    src_stride = operand_def(IndexType)
+    dst_stride = operand_def(IndexType)
+    quant = prop_def(QuantModeAttr)
+    relu = opt_prop_def(UnitAttr)
+    assembly_format = ("$dst `,` $src `,` `{` $n_size `,` $m_size `,` $src_stride `,` $dst_stride `}` "
+                       "`quant` $quant (`relu` $relu^)? attr-dict `:` type($dst) `,` type($src)")
+
+    def __init__(self, dst, src, n_size, m_size, src_stride, dst_stride, quant: QuantMode, relu: bool = False):
+        super().__init__(operands=[dst, src, n_size, m_size, src_stride, dst_stride],
+                         properties={"quant": QuantModeAttr(quant), "relu": UnitAttr() if relu else None})
+
+    def verify_(self) -> None:
+        pair = (_et(self.src), _et(self.dst))
+        if QUANT_OF.get(pair) != self.quant.data:
+            raise VerifyException(f"{self.name}: quantPre {self.quant.data.value} does not convert "
+                                  f"{pair[0]} to {pair[1]}")
+        if _const_int(self.src_stride) is not None and _const_int(self.src_stride) % 16:
+            raise VerifyException(f"{self.name}: srcStride (rows per 16-column block) must be a multiple of 16")
+
+
+OPS = [DataCopyNd2NzOp, LoadDataOp, MmadOp, FixpipeOp]
+ATTRIBUTES = [QuantModeAttr]

@@ -1,0 +1,59 @@
+"""Single-threaded BLAS for the simulator's many small matmuls.
+
+NumPy's OpenBLAS splits every matmul over all cores; for the cube's 128x64x256 tiles the thread
+hand-off costs more than the product (10x slower on a loaded 2-core machine). ``single_thread()``
+sets OpenBLAS to one thread for the duration of a ``with`` block and restores the previous count;
+it does nothing when the OpenBLAS library cannot be found.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+from contextlib import contextmanager
+
+import numpy as np
+
+_lib = None
+_funcs = None
+
+
+def _find():
+    global _lib, _funcs
+    if _funcs is not None:
+        return _funcs
+    _funcs = (None, None)
+    root = os.path.dirname(np.__file__)
+    for path in glob.glob(os.path.join(os.path.dirname(root), "numpy.libs", "*openblas*")) + \
+            glob.glob(os.path.join(root, ".libs", "*openblas*")):
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for prefix in ("scipy_openblas_", "openblas_"):
+            for suffix in ("64_", ""):
+                setf, getf = (getattr(lib, f"{prefix}set_num_threads{suffix}", None),
+                              getattr(lib, f"{prefix}get_num_threads{suffix}", None))
+                if setf is not None and getf is not None:
+                    getf.restype = ctypes.c_int
+                    _lib, _funcs = lib, (setf, getf)
+                    return _funcs
+    return _funcs
+
+
+@contextmanager
+def single_thread():
+    setf, getf = _find()
+    if setf is None:
+        yield
+        return
+    old = getf()
+    if old == 1:
+        yield
+        return
+    setf(1)
+    try:
+        yield
+    finally:
+        setf(old)
