@@ -125,3 +125,5 @@ from .ops_reduce import (  # noqa: E402 - reductions and row-wise composites
 )
 __all__ += ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "softmax", "log_softmax",
             "layer_norm", "rms_norm"]
+from .ops_linalg import addmm, bmm, conv2d, linear, matmul  # noqa: E402 - matrix products on the cube
+__all__ += ["matmul", "bmm", "linear", "addmm", "conv2d"]

@@ -245,6 +245,17 @@ class Tensor:
 
         return norm(self, p, dim, keepdim)
 
+    # matrix products on the cube (pyasc/ops_linalg.py)
+    def __matmul__(self, other):
+        from .ops_linalg import matmul
+
+        return matmul(self, other)
+
+    def __rmatmul__(self, other):
+        from .ops_linalg import matmul
+
+        return matmul(other, self)
+
     # reductions and row-wise composites (pyasc/ops_reduce.py)
     def sum(self, dim=None, keepdim: bool = False): return _reduce_ops().sum(self, dim, keepdim)
     def mean(self, dim=None, keepdim: bool = False): return _reduce_ops().mean(self, dim, keepdim)
