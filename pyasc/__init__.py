@@ -77,6 +77,7 @@ from .composite import (  # noqa: E402
     logical_not, logical_or, logical_xor, lt, ne, norm, where,
 )
 from .creation import array  # noqa: E402
+from .custom import CUSTOM_OPS, get_custom_op, register_op  # noqa: E402
 from .device import (  # noqa: E402
     Device, copy_to_device, current_device, device, get_device_count, get_target, set_device, set_target,
 )
@@ -114,7 +115,7 @@ bool = bool_  # noqa: A001 - pyasc.bool, as torch.bool
 __all__ += [
     "int8", "bool", "Format", "ND", "NCHW", "NHWC", "FRACTAL_NZ", "array", "to_numpy",
     "Device", "device", "set_device", "current_device", "get_device_count", "copy_to_device",
-    "set_target", "get_target", "amp", "precision_scope",
+    "set_target", "get_target", "amp", "precision_scope", "register_op", "get_custom_op", "CUSTOM_OPS",
     "eq", "ne", "lt", "le", "gt", "ge", "isnan", "isinf", "isfinite", "logical_not", "logical_and",
     "logical_or", "logical_xor", "where", "clamp", "clip", "norm", "dropout", "batch_norm",
     "cat", "concat", "stack", "split", "chunk", "topk", "reshape", "flatten", "squeeze", "unsqueeze",

@@ -13,7 +13,7 @@ from xdsl.ir import Operation
 
 from . import ops as _ops
 from .dtypes import STORAGE_DTYPES, is_python_scalar
-from .errors import PyascError, describe, user_location
+from .errors import HostOnlyError, PyascError, describe, user_location
 from .interop import is_torch_tensor, to_pyasc
 from .formats import Format
 from .tracing import broadcast_shapes_or_raise, current_trace
@@ -127,7 +127,7 @@ def raise_host_only(name: str, operands=(), what: str = "") -> None:
     from .tensor import Tensor
 
     tensors = [o for o in operands if isinstance(o, Tensor)]
-    raise PyascError(name, f"{what or 'is'} not supported inside pyasc.jit yet: the compiler has no lowering "
+    raise HostOnlyError(name, f"{what or 'is'} not supported inside pyasc.jit yet: the compiler has no lowering "
                      "for it (outside jit it runs eagerly on the host)",
                      shapes=[t.shape for t in tensors], dtypes=[t.dtype.name for t in tensors])
 

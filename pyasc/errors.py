@@ -80,3 +80,8 @@ class PyascError(Exception):
             parts.append(" [" + "; ".join(info) + "]")
         parts.append(f" (at {self.location})")
         return "".join(parts)
+
+
+class HostOnlyError(PyascError):
+    """An op without a compiler lowering was used inside ``pyasc.jit`` (it only runs eagerly,
+    on the host)."""

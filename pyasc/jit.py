@@ -34,6 +34,7 @@ from . import dtypes as dt
 from .device import default_target
 from .dtypes import DType
 from .errors import PyascError, describe
+from .interop import is_torch_tensor, to_pyasc
 from .tensor import Tensor
 from .tracing import Trace
 
@@ -76,9 +77,7 @@ def _spec_of_type(t) -> TensorSpec:
 def _to_tensor(x):
     if isinstance(x, Tensor):
         return x
-    from .creation import from_numpy
-
-    return from_numpy(x)
+    return to_pyasc(x, "jit")
 
 
 def _check_inputs(where: str, name: str, specs: tuple[TensorSpec, ...], args) -> list[Tensor]:
@@ -86,7 +85,7 @@ def _check_inputs(where: str, name: str, specs: tuple[TensorSpec, ...], args) ->
         raise PyascError(where, f"{name} was compiled for {len(specs)} tensor input(s), got {len(args)}")
     out = []
     for i, (spec, a) in enumerate(zip(specs, args)):
-        if not isinstance(a, Tensor | np.ndarray):
+        if not isinstance(a, Tensor | np.ndarray) and not is_torch_tensor(a):
             raise PyascError(where, f"input {i} of {name} must be a tensor, got {describe(a)}")
         t = _to_tensor(a)
         if t.is_traced:
@@ -297,6 +296,9 @@ class JitFunction:
                 layout.append(("tensor", pname))
             elif isinstance(a, np.ndarray) and (a.dtype.kind in "biuf" or a.dtype == dt.bfloat16.np_dtype):
                 tensors.append(_to_tensor(a))
+                layout.append(("tensor", pname))
+            elif is_torch_tensor(a):
+                tensors.append(to_pyasc(a, self.name))
                 layout.append(("tensor", pname))
             elif isinstance(a, np.generic) and a.dtype.kind in "biuf":
                 layout.append(("static", a.item()))

@@ -84,6 +84,8 @@ class Trace:
         self.builder = Builder(InsertPoint.at_end(self.block))
         self._consts: dict = {}
         self.lifted: list[np.ndarray] = []   # concrete tensors passed as extra parameters
+        self.callees: list = []              # private functions of custom ops called by the trace
+        self.callee_names: dict = {}         # custom op call signature -> symbol
         self._loc: str | None = None
         self._derived: dict = {}  # (value, "cast"/"broadcast", target) -> value: no duplicate casts
 
@@ -160,9 +162,15 @@ class Trace:
         self.emit(func.ReturnOp(*results), loc)
         ftype = FunctionType.from_lists([a.type for a in self.block.args], [r.type for r in results])
         fn = func.FuncOp(self.name, ftype, Region(self.block))
-        module = ModuleOp([fn], attributes={TARGET_KEY: TargetAttr(self.target)})
+        module = ModuleOp([fn, *self.callees], attributes={TARGET_KEY: TargetAttr(self.target)})
         module.verify()
         return module
+
+    def finish_callee(self, results: list[SSAValue], sym: str) -> func.FuncOp:
+        """Return ``results`` from a private function ``sym`` (the body of a custom op)."""
+        self.emit(func.ReturnOp(*results))
+        ftype = FunctionType.from_lists([a.type for a in self.block.args], [r.type for r in results])
+        return func.FuncOp(sym, ftype, Region(self.block), visibility="private")
 
 
 def broadcast_shapes_or_raise(op: str, shapes: list, dtypes: list) -> tuple[int, ...]:
