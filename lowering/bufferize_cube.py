@@ -85,9 +85,17 @@ class _CubeBufferizer:
         nk = k_l1 // k_l0
         k_stages = kloop.ub.owner.value.value.data if isinstance(kloop.ub.owner, arith.ConstantOp) else None
 
+        # LoadData transposes only 16x16 fractals (2-byte types): for other types the DMA transposes B
+        # (and a transposed A) on the way into L1, so L1 holds B^T (A) and LoadData copies fractals as is
+        dma_t = {"a": ta and es != 2, "b": not tb and es != 2}
+        shape_a, shape_b = a_load.result.type.get_shape(), b_load.result.type.get_shape()
+        if dma_t["a"]:
+            shape_a, ta = shape_a[::-1], False
+        if dma_t["b"]:
+            shape_b, tb = shape_b[::-1], True
         top = OpEmitter(InsertPoint.at_start(k.body.block))
-        l1a = top.value(ascbuf.AllocOp(_buf(a_load.result.type.get_shape(), in_t, MemorySpace.L1), 2))
-        l1b = top.value(ascbuf.AllocOp(_buf(b_load.result.type.get_shape(), in_t, MemorySpace.L1), 2))
+        l1a = top.value(ascbuf.AllocOp(_buf(shape_a, in_t, MemorySpace.L1), 2))
+        l1b = top.value(ascbuf.AllocOp(_buf(shape_b, in_t, MemorySpace.L1), 2))
         l0a = top.value(ascbuf.AllocOp(_buf([base_m, k_l0], in_t, MemorySpace.L0A), 2))
         l0b = top.value(ascbuf.AllocOp(_buf([k_l0, base_n], in_t, MemorySpace.L0B), 2))
         l0c = top.value(ascbuf.AllocOp(_buf([base_m, base_n], acc_t.element_type, MemorySpace.L0C), 1))
@@ -131,9 +139,9 @@ class _CubeBufferizer:
         a1 = e.value(ascbuf.SlotOp(l1a, g))
         b1 = e.value(ascbuf.SlotOp(l1b, g))
         e.add(ascbuf.WaitFlagOp(Pipe.MTE1, Pipe.MTE2, sid))
-        for ld, dst in ((a_load, a1), (b_load, b1)):
+        for ld, dst, flip in ((a_load, a1, dma_t["a"]), (b_load, b1, dma_t["b"])):
             e2 = OpEmitter(InsertPoint.before(mmad), ld)
-            e2.add(ascbuf.CopyNzOp(ld.source, ld.offset, dst, ld.rows, ld.cols, ld.stride.value.data))
+            e2.add(ascbuf.CopyNzOp(ld.source, ld.offset, dst, ld.rows, ld.cols, ld.stride.value.data, flip))
         me = OpEmitter(InsertPoint.before(mmad), mmad)
         me.add(ascbuf.SetFlagOp(Pipe.MTE2, Pipe.MTE1, sid))
         me.add(ascbuf.WaitFlagOp(Pipe.MTE2, Pipe.MTE1, sid))

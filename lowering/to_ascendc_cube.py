@@ -58,8 +58,25 @@ def _copy_nz(low, op: ascbuf.CopyNzOp, e: OpEmitter) -> None:
     dst = low._tensor(op.dest, e)
     src = e.value(ascendc.SubviewOp(low.gm[op.source], m[op.offset]))
     rows_cap = op.dest.type.get_shape()[0]
-    e.add(ascendc.DataCopyNd2NzOp(dst, src, e.index(1), m[op.rows], m[op.cols], e.index(0),
-                                  e.index(op.stride.value.data), e.index(rows_cap), e.index(1), e.index(0)))
+    if op.transposed is None:
+        e.add(ascendc.DataCopyNd2NzOp(dst, src, e.index(1), m[op.rows], m[op.cols], e.index(0),
+                                      e.index(op.stride.value.data), e.index(rows_cap), e.index(1), e.index(0)))
+        return
+    # the transpose through the DMA: per 32 B column block of the tile, up to c0 GM rows, each an
+    # ND matrix of ``cols`` rows of one element (dValue = 1) landing in one column of the block
+    c0 = 32 // element_bytes(op.dest.type.element_type)
+    rows, cols = m[op.rows], m[op.cols]
+    body = Block(arg_types=[IndexType()])
+    body.args[0].name_hint = "j"
+    e.add(scf.ForOp(e.index(0), e.divui(e.addi(rows, c0 - 1), c0), e.index(1), [], body))
+    be = OpEmitter(InsertPoint.at_end(body), e.loc_from)
+    j = body.args[0]
+    nd = be.minui(be.subi(rows, be.muli(j, c0)), c0)
+    d = be.value(ascendc.SubviewOp(dst, be.muli(j, rows_cap * c0)))
+    s_ = be.value(ascendc.SubviewOp(src, be.muli(j, c0 * op.stride.value.data)))
+    be.add(ascendc.DataCopyNd2NzOp(d, s_, nd, cols, be.index(1), be.index(op.stride.value.data), be.index(1),
+                                   be.index(1), be.index(1), be.index(1)))
+    be.add(scf.YieldOp())
 
 
 def _load_l0(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:

@@ -103,7 +103,6 @@ def _nd2nz(fail, sid, bid, l1, dst, g, goff, nd, n, d, src_nd, src_d, c0_stride,
         if rem:
             out = as_strided(lv[base + full * c0_stride * c0:], (n, c0), (n_stride * 32, es))
             out[:, :rem] = src[:, full * c0:]
-            out[:, rem:] = 0
     return nd * n * d * es
 
 

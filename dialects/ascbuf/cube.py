@@ -4,7 +4,9 @@ Buffers of a cube kernel live in ``l1`` (NZ tiles filled from GM), ``l0a`` (ZZ),
 and ``l0c`` (the NZ accumulator). Fractals are 512 B: ``16 x c0`` with ``c0 = 32 B / element``.
 
 * ``copy_nz`` (MTE2): a ``rows x cols`` row-major GM window to an NZ L1 tile
-  (element ``(r, c)`` at ``(c / c0) * R * c0 + r * c0 + c % c0``, ``R`` the tile's rows);
+  (element ``(r, c)`` at ``(c / c0) * R * c0 + r * c0 + c % c0``, ``R`` the tile's rows); with
+  ``transposed`` the tile receives the window's transpose (``cols x rows``), which the cube needs for
+  B (and for a transposed A) of 1- and 4-byte types, whose fractals ``LoadData`` cannot transpose;
 * ``load_l0`` (MTE1): the ``k``-th K step of an L1 tile to L0A (ZZ: fractal ``(m1, k1)`` at
   ``m1 * K1 + k1``) or L0B (ZN: fractal ``(k1, n1)`` at ``k1 * N1 + n1``, each stored N-major),
   laid out for ``kvalid`` K elements and ``extent`` M (or N) elements (``K1 = ceil(kvalid / c0)``,
@@ -43,13 +45,15 @@ class CopyNzOp(IRDLOperation):
     rows = operand_def(IndexType)
     cols = operand_def(IndexType)
     stride = prop_def(IntegerAttr[I64])
-    assembly_format = ("$source `[` $offset `]` `,` $dest `rows` $rows `cols` $cols `stride` $stride attr-dict "
-                       "`:` type($source) `,` type($dest)")
+    transposed = opt_prop_def(UnitAttr)
+    assembly_format = ("$source `[` $offset `]` `,` $dest `rows` $rows `cols` $cols `stride` $stride "
+                       "(`transposed` $transposed^)? attr-dict `:` type($source) `,` type($dest)")
 
     PIPE: ClassVar[Pipe] = Pipe.MTE2
 
-    def __init__(self, source, offset, dest, rows, cols, stride: int):
-        super().__init__(operands=[source, offset, dest, rows, cols], properties={"stride": IntegerAttr(stride, 64)})
+    def __init__(self, source, offset, dest, rows, cols, stride: int, transposed: bool = False):
+        super().__init__(operands=[source, offset, dest, rows, cols],
+                         properties={"stride": IntegerAttr(stride, 64), "transposed": UnitAttr() if transposed else None})
 
     def buffer_reads(self) -> list:
         return []

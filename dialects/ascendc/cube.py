@@ -9,7 +9,8 @@ named by their ``TPosition``: A1/B1 = L1, A2 = L0A, B2 = L0B, CO1 = L0C. A fract
   dstNzC0Stride, dstNzNStride, dstNzMatrixStride})`` (MTE2): ``nValue`` rows of ``dValue`` elements,
   ``srcDValue`` apart in GM, to NZ: element ``(r, c)`` lands at element
   ``(c / c0) * dstNzC0Stride * c0 + r * dstNzNStride * c0 + c % c0`` (strides in 32 B blocks);
-  the rest of a partial last column block is zero-filled.
+  the rest of a partial last column block keeps its contents; ``ndNum`` matrices ``srcNdMatrixStride``
+  elements apart in GM land ``dstNzMatrixStride`` elements apart in L1.
 * ``LoadData(dst, src, LoadData2DParams{startIndex, repeatTimes, srcStride, sid, dstGap,
   ifTranspose, addrMode})`` (MTE1): repeat ``r`` copies the 512 B fractal
   ``startIndex + r * srcStride`` of ``src`` to fractal ``r * (dstGap + 1)`` of ``dst``, transposing
