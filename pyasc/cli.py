@@ -154,7 +154,10 @@ def cmd_run(args) -> int:
         return run_mlir(args)
     jf, inputs = build(args)
     compiled = jf.compile(*inputs)
-    _, report = compiled.simulate(*inputs)
+    from .progress import progress
+
+    with progress(f"simulating {compiled.name}"):
+        _, report = compiled.simulate(*inputs)
     print(f"{compiled.name}: " + ", ".join(f"{t.dtype.name}{list(t.shape)}" for t in inputs)
           + f" on {compiled.options.target}")
     print(report)
@@ -164,6 +167,34 @@ def cmd_run(args) -> int:
 def cmd_dump(args) -> int:
     jf, inputs = build(args)
     print(jf.lower(*inputs).as_text(args.level))
+    return 0
+
+
+def cmd_profile(args) -> int:
+    """Compile (timed), simulate ``--repeat`` times under the profiler and print the per-kernel
+    table, the simulator's report and the wall times; ``--trace`` writes a Chrome trace."""
+    import time
+
+    import pyasc
+    from pyasc.progress import progress
+
+    jf, inputs = build(args)
+    t0 = time.perf_counter()
+    compiled = jf.compile(*inputs)
+    t_compile = time.perf_counter() - t0
+    with pyasc.profiler(args.trace) as prof, progress(f"simulating {compiled.name}"):
+        t0 = time.perf_counter()
+        for _ in range(args.repeat):
+            _, report = compiled.simulate(*inputs)
+        t_sim = (time.perf_counter() - t0) / args.repeat
+    print(f"{compiled.name}: " + ", ".join(f"{t.dtype.name}{list(t.shape)}" for t in inputs)
+          + f" on {compiled.options.target}")
+    print(prof.summary(print_it=False))
+    print(report)
+    print(f"wall time: compile {t_compile * 1e3:.1f} ms, simulate {t_sim * 1e3:.1f} ms per run "
+          f"({args.repeat} run(s))")
+    if args.trace:
+        print(f"wrote {args.trace} (open in chrome://tracing or ui.perfetto.dev)")
     return 0
 
 
@@ -206,11 +237,22 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--level", default="ascendc",
                    choices=["traced", "asctensor", "asctile", "ascbuf", "ascendc"])
     p.set_defaults(run=cmd_dump)
+
+    p = sub.add_parser("profile", help="simulate a function under the profiler: per-kernel cycles, pipe "
+                       "utilisation, wall times; optionally a Chrome trace")
+    common(p)
+    p.add_argument("--repeat", type=int, default=1, help="simulated runs (wall time is their mean)")
+    p.add_argument("--trace", metavar="FILE.json", help="write a Chrome trace / Perfetto JSON file")
+    p.set_defaults(run=cmd_profile)
     return parser
 
 
 def main(argv=None) -> int:
+    from .progress import enabled, set_enabled
+
     args = make_parser().parse_args(argv)
+    saved = enabled()
+    set_enabled(True)   # compiles and simulations longer than about a second show progress
     try:
         return args.run(args)
     except (CliError, PyascError) as e:
@@ -219,6 +261,8 @@ def main(argv=None) -> int:
     except BrokenPipeError:  # output piped into e.g. `head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    finally:
+        set_enabled(saved)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -115,3 +115,36 @@ def test_compile_writes_project(program, tmp_path, capsys):
     assert main(["compile", f"{program}:quickstart", "--shape", "64x128", "--out", str(out), "--force",
                  "--data"]) == 0
     assert list((out / "golden").glob("*.bin"))
+
+
+@requires_backend
+def test_profile_prints_kernels_report_and_writes_a_trace(program, tmp_path, capsys):
+    trace = tmp_path / "trace.json"
+    assert main(["profile", f"{program}:quickstart", "--shape", "64x300", "--dtype", "float16",
+                 "--repeat", "2", "--trace", str(trace)]) == 0
+    out = capsys.readouterr().out
+    assert "quickstart_k0" in out and "calls" in out and "simulated on ascend910b2" in out
+    assert "wall time: compile" in out and "(2 run(s))" in out
+    import json
+
+    assert json.loads(trace.read_text())
+
+
+def test_progress_line_only_for_slow_work():
+    import io
+    import time
+
+    from pyasc.progress import progress, set_enabled
+
+    set_enabled(True)
+    try:
+        buf = io.StringIO()
+        with progress("compiling fast", delay=0.5, stream=buf):
+            pass
+        assert buf.getvalue() == ""
+        with progress("compiling slow", delay=0.05, stream=buf):
+            time.sleep(0.3)
+        text = buf.getvalue()
+        assert "pyasc: compiling slow ..." in text and "compiling slow done in" in text
+    finally:
+        set_enabled(False)
