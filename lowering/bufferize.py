@@ -34,7 +34,7 @@ BINARY = {
 }
 SCALAR_FORM = {B.ADD: S.ADDS, B.MUL: S.MULS, B.MAX: S.MAXS, B.MIN: S.MINS}
 UNARY = {math.ExpOp: U.EXP, math.LogOp: U.LN, math.SqrtOp: U.SQRT, math.RsqrtOp: U.RSQRT, math.AbsFOp: U.ABS}
-CASTS = (arith.ExtFOp, arith.TruncFOp, arith.SIToFPOp, arith.FPToSIOp)
+CASTS = (arith.ExtFOp, arith.TruncFOp, asctile.CastOp)
 
 # tile op class -> fn(bufferizer, op, dst_buffer, emitter): buffer forms that live in other modules
 BUFFERIZERS: dict[type, Callable] = {}

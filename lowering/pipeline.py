@@ -70,7 +70,11 @@ def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
         from .asctensor_fuse import AscTensorFusePass
         from .asctensor_fuse_matmul import AscTensorFuseMatmulPass
 
-        return [AscTensorDecomposePass(), AscTensorFuseMatmulPass(), AscTensorFusePass()]
+        from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+        from xdsl.transforms.dead_code_elimination import DeadCodeElimination
+
+        return [AscTensorDecomposePass(), CommonSubexpressionElimination(), DeadCodeElimination(),
+                AscTensorFuseMatmulPass(), AscTensorFusePass()]
     if level == "asctile":
         from .host_to_gm import HostToGmPass
         from .tile_elementwise import TileElementwisePass

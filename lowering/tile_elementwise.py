@@ -95,9 +95,7 @@ def _cast_op(src: SSAValue, dst_tile: TensorType) -> list[Operation]:
         return first + _cast_op(first[-1].results[0], dst_tile)
     if is_float(src.type.element_type) and is_float(dst_tile.element_type):
         return [arith.TruncFOp(src, dst_tile) if s == "f32" else arith.ExtFOp(src, dst_tile)]
-    if is_float(dst_tile.element_type):
-        return [arith.SIToFPOp(src, dst_tile)]
-    return [arith.FPToSIOp(src, dst_tile)]
+    return [asctile.CastOp(src, dst_tile)]  # int <-> float (arith's casts take scalars only)
 
 
 def _f32():
@@ -365,3 +363,7 @@ class TileElementwisePass(ModulePass):
                                      spec.ub_usable_bytes)
                 new = tiler.run()
                 Rewriter.replace_op(f, new)
+        if not any(isinstance(f, func.FuncOp) and asctensor.KERNEL_ATTR in f.attributes for f in op.ops):
+            from .host_to_gm import HostToGmPass  # every kernel is tiled: the hosts can move to GM now
+
+            HostToGmPass().apply(ctx, op)

@@ -35,9 +35,11 @@ class PyascOptMain(xDSLOptMain):
 
 def main(args: Sequence[str] | None = None) -> None:
     """Run the driver; a compile error in a pass is a one-line diagnostic, not a traceback."""
+    from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+
     try:
         PyascOptMain(description="pyasc modular optimizer driver", args=args).run()
-    except (ValueError, NotImplementedError) as err:
+    except (ParseError, VerifyException, DiagnosticException, ValueError, NotImplementedError) as err:
         print(f"pyasc-opt: error: {err}", file=sys.stderr)
         sys.exit(1)
 

@@ -110,5 +110,24 @@ class SplatOp(IRDLOperation):
                                   f"element type {self.result.type.element_type}")
 
 
-OPS = [BlockIdxOp, LoadOp, StoreOp, SplatOp]
+@irdl_op_definition
+class CastOp(IRDLOperation):
+    """Convert a tile's element type between integers and floats (float to int truncates toward
+    zero); float-to-float conversions use ``arith.extf``/``arith.truncf``."""
+
+    name = "asctile.cast"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+
+    def __init__(self, input, result_type: TensorType):
+        super().__init__(operands=[input], result_types=[result_type])
+
+    def verify_(self) -> None:
+        check_tile_type(self.name, self.input.type)
+        if self.input.type.get_shape() != self.result.type.get_shape():
+            raise VerifyException(f"asctile.cast cannot change the tile shape ({self.input.type} -> {self.result.type})")
+
+
+OPS = [BlockIdxOp, LoadOp, StoreOp, SplatOp, CastOp]
 ATTRIBUTES = []

@@ -39,6 +39,8 @@ builtin.module {
 // CHECK-NEXT:     scale_k(inDevice, midDevice);
 // CHECK-NEXT: #elif defined(PYASC_ACLRT_LAUNCH)
 // CHECK-NEXT:     ACLRT_LAUNCH_KERNEL(scale_k)(tiling.scale_k_block_dim, stream, inDevice, midDevice);
+// CHECK-NEXT: #elif defined(PYASC_CPU)
+// CHECK-NEXT:     PYASC_CPU_LAUNCH(scale_k, tiling.scale_k_block_dim, stream, inDevice, midDevice);
 // CHECK-NEXT: #else
 // CHECK-NEXT:     scale_k<<<tiling.scale_k_block_dim, nullptr, stream>>>(inDevice, midDevice);
 // CHECK-NEXT: #endif

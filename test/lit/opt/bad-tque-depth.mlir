@@ -1,6 +1,3 @@
-// XFAIL: *
-// BUG: same as bad-target-attr.mlir: the TQue type verifier runs during parsing and its
-// VerifyException reaches the user as a Python traceback.
 // RUN: not pyasc-opt %s 2>&1 | filecheck %s
 
 func.func @f() {

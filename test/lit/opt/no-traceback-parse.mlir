@@ -1,7 +1,3 @@
-// XFAIL: *
-// BUG: pyasc-opt reports malformed IR as a Python traceback ending in
-// "xdsl.utils.exceptions.ParseError: ..." (the located message follows it); pyasc/opt.py only
-// turns ValueError and NotImplementedError into a one-line "pyasc-opt: error:" diagnostic.
 // RUN: not pyasc-opt %s 2>&1 | filecheck %s
 
 func.func @f(%x: tensor<64xf32>) {
@@ -10,5 +6,5 @@ func.func @f(%x: tensor<64xf32>) {
 }
 
 // CHECK-NOT: Traceback
-// CHECK:     no-traceback-parse.mlir:8:29
+// CHECK:     no-traceback-parse.mlir:4:29
 // CHECK:     Expected ':'

@@ -1,7 +1,3 @@
-// XFAIL: *
-// BUG: a verifier error on input IR (without --verify-diagnostics) is printed as a Python
-// traceback ending in "xdsl.utils.exceptions.VerifyException: ..." (then the IR), not as a
-// diagnostic; see no-traceback-parse.mlir.
 // RUN: not pyasc-opt %s 2>&1 | filecheck %s
 
 func.func @f() {

@@ -1,8 +1,3 @@
-// XFAIL: *
-// BUG: an elementwise op whose result is never used is outlined by asctensor-fuse into a
-// kernel with no results, and tile-elementwise then rejects the whole program with
-// "pyasc-opt: error: kernel @h_k0 has no outputs". Dead ops should be dropped (or the
-// empty kernel skipped); the live part of the program compiles on its own.
 // RUN: pyasc-opt %s -p to-tile 2>&1 | filecheck %s
 
 func.func @h(%x: tensor<512xf32>, %v: tensor<8x64xf32>) -> tensor<8x64xf32> {

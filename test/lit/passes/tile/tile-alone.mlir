@@ -1,10 +1,5 @@
-// XFAIL: *
-// BUG: since host-to-gm was split out of tile-elementwise, running tile-elementwise on its
-// own leaves a module that does not verify: the host still calls the kernel with tensor
-// operands and results while the kernel now takes GM memrefs ("incorrect number of operands
-// for callee"), so `pyasc-opt -p asctensor-fuse,tile-elementwise` dies with a traceback.
-// Every pass should leave valid IR (DESIGN.md §2: every level verifiable on its own).
-// RUN: pyasc-opt %s -p asctensor-fuse,tile-elementwise 2>&1 | filecheck %s
+// tile-elementwise tiles the kernels; host-to-gm then moves the host function onto GM buffers.
+// RUN: pyasc-opt %s -p asctensor-fuse,tile-elementwise,host-to-gm 2>&1 | filecheck %s
 
 func.func @f(%x: tensor<1024xf32>) -> tensor<1024xf32> {
   %0 = math.exp %x : tensor<1024xf32>

@@ -1,0 +1,28 @@
+// RUN: pyasc-opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+func.func @f(%a: memref<64x40xf16>, %i: index) {
+  %ub = ascbuf.alloc slots 1 : memref<64x48xf16, #ascbuf.space<ub>>
+  ascbuf.copy_nz %a[%i], %ub rows %i cols %i stride 40 : memref<64x40xf16>, memref<64x48xf16, #ascbuf.space<ub>>
+  func.return
+}
+// CHECK: ascbuf.copy_nz: expected a buffer in l1, got memref<64x48xf16, #ascbuf.space<ub>>
+
+// -----
+
+func.func @f(%i: index, %f: i1) {
+  %a = ascbuf.alloc slots 1 : memref<16x16xf16, #ascbuf.space<l0a>>
+  %b = ascbuf.alloc slots 1 : memref<16x16xf16, #ascbuf.space<l0b>>
+  %c = ascbuf.alloc slots 1 : memref<16x16xf16, #ascbuf.space<l0c>>
+  ascbuf.mmad %c, %a, %b m %i n %i k %i init %f : memref<16x16xf16, #ascbuf.space<l0c>>, memref<16x16xf16, #ascbuf.space<l0a>>, memref<16x16xf16, #ascbuf.space<l0b>>
+  func.return
+}
+// CHECK: ascbuf.mmad: f16 operands accumulate into f32
+
+// -----
+
+func.func @f(%i: index, %c: memref<16x16xf16>) {
+  %a = ascbuf.alloc slots 1 : memref<16x16xf32, #ascbuf.space<l1>>
+  ascbuf.fixpipe %a, %c[%i] rows %i cols %i stride 16 : memref<16x16xf32, #ascbuf.space<l1>>, memref<16x16xf16>
+  func.return
+}
+// CHECK: ascbuf.fixpipe: expected a buffer in l0c

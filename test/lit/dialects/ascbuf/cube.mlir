@@ -1,0 +1,23 @@
+// RUN: PYASC_ROUNDTRIP
+// RUN: PYASC_CUSTOM_ROUNDTRIP
+
+func.func @k(%a: memref<64x40xf16>, %c: memref<64x48xf16>, %i: index, %f: i1) {
+  %l1 = ascbuf.alloc slots 2 offset 0 : memref<64x48xf16, #ascbuf.space<l1>>
+  %l1b = ascbuf.alloc slots 2 offset 16384 : memref<48x48xf16, #ascbuf.space<l1>>
+  %l0a = ascbuf.alloc slots 2 offset 0 : memref<64x48xf16, #ascbuf.space<l0a>>
+  %l0b = ascbuf.alloc slots 2 offset 0 : memref<48x48xf16, #ascbuf.space<l0b>>
+  %l0c = ascbuf.alloc slots 1 offset 0 : memref<64x48xf32, #ascbuf.space<l0c>>
+  ascbuf.copy_nz %a[%i], %l1 rows %i cols %i stride 40 : memref<64x40xf16>, memref<64x48xf16, #ascbuf.space<l1>>
+  ascbuf.copy_nz %a[%i], %l1b rows %i cols %i stride 40 transposed : memref<64x40xf16>, memref<48x48xf16, #ascbuf.space<l1>>
+  ascbuf.load_l0 %l1, %l0a step %i k %i extent %i : memref<64x48xf16, #ascbuf.space<l1>>, memref<64x48xf16, #ascbuf.space<l0a>>
+  ascbuf.load_l0 %l1b, %l0b step %i k %i extent %i transposed : memref<48x48xf16, #ascbuf.space<l1>>, memref<48x48xf16, #ascbuf.space<l0b>>
+  ascbuf.mmad %l0c, %l0a, %l0b m %i n %i k %i init %f : memref<64x48xf32, #ascbuf.space<l0c>>, memref<64x48xf16, #ascbuf.space<l0a>>, memref<48x48xf16, #ascbuf.space<l0b>>
+  ascbuf.fixpipe %l0c, %c[%i] rows %i cols %i stride 48 relu : memref<64x48xf32, #ascbuf.space<l0c>>, memref<64x48xf16>
+  func.return
+}
+// CHECK: ascbuf.copy_nz %a[%i], %l1 rows %i cols %i stride 40 : memref<64x40xf16>, memref<64x48xf16, #ascbuf.space<l1>>
+// CHECK: ascbuf.copy_nz %a[%i], %l1b rows %i cols %i stride 40 transposed
+// CHECK: ascbuf.load_l0 %l1, %l0a step %i k %i extent %i : memref<64x48xf16, #ascbuf.space<l1>>, memref<64x48xf16, #ascbuf.space<l0a>>
+// CHECK: ascbuf.load_l0 %l1b, %l0b step %i k %i extent %i transposed
+// CHECK: ascbuf.mmad %l0c, %l0a, %l0b m %i n %i k %i init %f
+// CHECK: ascbuf.fixpipe %l0c, %c[%i] rows %i cols %i stride 48 relu

@@ -1,0 +1,24 @@
+// RUN: PYASC_ROUNDTRIP
+// RUN: PYASC_CUSTOM_ROUNDTRIP
+
+func.func @k(%g: !ascendc.gm_addr, %i: index, %f: i1) {
+  %gm = ascendc.global_tensor %g size 4096 : !ascendc.global_tensor<f16>
+  %out = ascendc.global_tensor %g size 4096 : !ascendc.global_tensor<f16>
+  %l1 = ascendc.local_tensor A1 address 0 size 4096 : !ascendc.local_tensor<f16>
+  %a = ascendc.local_tensor A2 address 0 size 1024 : !ascendc.local_tensor<f16>
+  %b = ascendc.local_tensor B2 address 0 size 1024 : !ascendc.local_tensor<f16>
+  %c = ascendc.local_tensor CO1 address 0 size 1024 : !ascendc.local_tensor<f32>
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  ascendc.data_copy_nd2nz %l1, %gm, {%c1, %i, %i, %c0, %i, %i, %c1, %c0} : !ascendc.local_tensor<f16>, !ascendc.global_tensor<f16>
+  ascendc.load_data %a, %l1, {%i, %i, %c1, %c0, %c0} : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+  ascendc.load_data %b, %l1, {%i, %i, %i, %c0, %c0} transpose : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+  ascendc.mmad %c, %a, %b, {%i, %i, %i} init %f : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+  ascendc.fixpipe %out, %c, {%i, %i, %i, %i} quant F322F16 relu : !ascendc.global_tensor<f16>, !ascendc.local_tensor<f32>
+  func.return
+}
+// CHECK: ascendc.data_copy_nd2nz %l1, %gm, {%c1, %i, %i, %c0, %i, %i, %c1, %c0} : !ascendc.local_tensor<f16>, !ascendc.global_tensor<f16>
+// CHECK: ascendc.load_data %a, %l1, {%i, %i, %c1, %c0, %c0} : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+// CHECK: ascendc.load_data %b, %l1, {%i, %i, %i, %c0, %c0} transpose
+// CHECK: ascendc.mmad %c, %a, %b, {%i, %i, %i} init %f
+// CHECK: ascendc.fixpipe %out, %c, {%i, %i, %i, %i} quant F322F16 relu

@@ -1,0 +1,47 @@
+// RUN: pyasc-opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+func.func @f(%a: tensor<8x5xf16>, %b: tensor<6x7xf16>) {
+  %0 = asctensor.matmul %a, %b : tensor<8x5xf16>, tensor<6x7xf16> -> tensor<8x7xf16>
+  func.return
+}
+// CHECK: asctensor.matmul: inner dimensions do not match: [8, 5] x [6, 7] (K = 5 vs 6)
+
+// -----
+
+func.func @f(%a: tensor<8x6xi8>, %b: tensor<6x7xi8>) {
+  %0 = asctensor.matmul %a, %b : tensor<8x6xi8>, tensor<6x7xi8> -> tensor<8x7xf16>
+  func.return
+}
+// CHECK: asctensor.matmul of i8 gives i32, not f16
+
+// -----
+
+func.func @f(%a: tensor<8x6xi8>, %b: tensor<6x7xi8>, %bias: tensor<7xf32>) {
+  %0 = asctensor.matmul %a, %b bias %bias : tensor<8x6xi8>, tensor<6x7xi8>, tensor<7xf32> -> tensor<8x7xi32>
+  func.return
+}
+// CHECK: asctensor.matmul: bias element type f32 should be i32 or i32
+
+// -----
+
+func.func @f(%a: tensor<8x6xf16>, %b: tensor<6x7xf16>) {
+  %0 = asctensor.matmul %a, %b : tensor<8x6xf16>, tensor<6x7xf16> -> tensor<7x8xf16>
+  func.return
+}
+// CHECK: asctensor.matmul: result shape [7, 8] should be [8, 7]
+
+// -----
+
+func.func @f(%x: tensor<2x4x9x9xf16>, %w: tensor<6x3x3x3xf16>) {
+  %0 = asctensor.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [1, 1] groups 2 : tensor<2x4x9x9xf16>, tensor<6x3x3x3xf16> -> tensor<2x6x7x7xf16>
+  func.return
+}
+// CHECK: asctensor.conv2d: weight [6, 3, 3, 3] has 3 input channels per group, input [2, 4, 9, 9] with groups = 2 has 2
+
+// -----
+
+func.func @f(%x: tensor<2x4x9x9xf16>, %w: tensor<6x4x3x3xf16>) {
+  %0 = asctensor.conv2d %x, %w stride [0, 1] padding [0, 0] dilation [1, 1] groups 1 : tensor<2x4x9x9xf16>, tensor<6x4x3x3xf16> -> tensor<2x6x7x7xf16>
+  func.return
+}
+// CHECK: asctensor.conv2d: stride must be two integers >= 1, got [0, 1]

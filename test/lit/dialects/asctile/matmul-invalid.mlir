@@ -1,0 +1,31 @@
+// RUN: pyasc-opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+func.func @f(%a: memref<64x40xf16>, %i: index) {
+  %at = asctile.load_nz %a[%i] rows %i cols %i stride 40 : memref<64x40xf16> -> tensor<64x40xf16>
+  func.return
+}
+// CHECK: asctile.load_nz: tile tensor<64x40xf16> is not a whole number of 16x16 fractals
+
+// -----
+
+func.func @f(%a: tensor<64x48xf16>, %b: tensor<32x48xf16>, %acc: tensor<64x48xf32>, %f: i1, %i: index) {
+  %r = asctile.mmad %a, %b, %acc init %f k %i : tensor<64x48xf16>, tensor<32x48xf16>, tensor<64x48xf32> -> tensor<64x48xf32>
+  func.return
+}
+// CHECK: asctile.mmad: the K extents of the tiles differ (48 vs 32)
+
+// -----
+
+func.func @f(%a: tensor<64x32xi8>, %b: tensor<32x64xi8>, %acc: tensor<64x64xf32>, %f: i1, %i: index) {
+  %r = asctile.mmad %a, %b, %acc init %f k %i : tensor<64x32xi8>, tensor<32x64xi8>, tensor<64x64xf32> -> tensor<64x64xf32>
+  func.return
+}
+// CHECK: asctile.mmad: i8 tiles accumulate into i32
+
+// -----
+
+func.func @f(%acc: tensor<64x48xi32>, %c: memref<64x48xf16>, %i: index) {
+  asctile.store_acc %acc, %c[%i] rows %i cols %i stride 48 : tensor<64x48xi32>, memref<64x48xf16>
+  func.return
+}
+// CHECK: asctile.store_acc: FixPipe converts i32 to i32, not f16

@@ -1,0 +1,88 @@
+// RUN: rm -rf %t && pyasc-opt %s -t 'ascendc-project{out="%t"}' | filecheck %s
+// RUN: cat %t/host/main.cpp | filecheck %s --check-prefix=HOST
+// RUN: not pyasc-opt %s -t 'ascendc-project{out="%t"}' 2>&1 | filecheck %s --check-prefix=EXISTS
+// RUN: pyasc-opt %s -t 'ascendc-project{out="%t" force=true data=false}' | filecheck %s --check-prefix=NODATA
+// The whole project: kernels, host, tiling header, CMake, run.sh, README, stubs, CPU mode, data.
+
+builtin.module attributes {asc.target = #asc.target<"ascend910b2">} {
+  func.func @add_k0(%x: !ascendc.gm_addr, %y: !ascendc.gm_addr, %z: !ascendc.gm_addr) attributes {ascendc.kernel, ascendc.block_dim = 4 : i64} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %tile = arith.constant 256 : index
+    %per_core = arith.constant 4 : index
+    %bid = ascendc.get_block_idx : index
+    %xg = ascendc.global_tensor %x size 4096 : !ascendc.global_tensor<f32>
+    %yg = ascendc.global_tensor %y size 4096 : !ascendc.global_tensor<f32>
+    %zg = ascendc.global_tensor %z size 4096 : !ascendc.global_tensor<f32>
+    %xb = ascendc.local_tensor VECIN address 0 size 512 : !ascendc.local_tensor<f32>
+    %yb = ascendc.local_tensor VECIN address 2048 size 512 : !ascendc.local_tensor<f32>
+    %zb = ascendc.local_tensor VECOUT address 4096 size 512 : !ascendc.local_tensor<f32>
+    %lo = arith.muli %bid, %per_core : index
+    %hi = arith.addi %lo, %per_core : index
+    ascendc.set_flag V_MTE2, %c0
+    ascendc.set_flag V_MTE2, %c1
+    ascendc.set_flag MTE3_V, %c0
+    ascendc.set_flag MTE3_V, %c1
+    scf.for %t = %lo to %hi step %c1 {
+      %rel = arith.subi %t, %lo : index
+      %slot = arith.remui %rel, %c2 : index
+      %soff = arith.muli %slot, %tile : index
+      %xs = ascendc.subview %xb[%soff] : !ascendc.local_tensor<f32>
+      %ys = ascendc.subview %yb[%soff] : !ascendc.local_tensor<f32>
+      %zs = ascendc.subview %zb[%soff] : !ascendc.local_tensor<f32>
+      %off = arith.muli %t, %tile : index
+      %xgs = ascendc.subview %xg[%off] : !ascendc.global_tensor<f32>
+      %ygs = ascendc.subview %yg[%off] : !ascendc.global_tensor<f32>
+      %zgs = ascendc.subview %zg[%off] : !ascendc.global_tensor<f32>
+      ascendc.wait_flag V_MTE2, %slot
+      ascendc.data_copy %xs, %xgs, %tile : !ascendc.local_tensor<f32>, !ascendc.global_tensor<f32>
+      ascendc.data_copy %ys, %ygs, %tile : !ascendc.local_tensor<f32>, !ascendc.global_tensor<f32>
+      ascendc.set_flag MTE2_V, %slot
+      ascendc.wait_flag MTE2_V, %slot
+      ascendc.wait_flag MTE3_V, %slot
+      ascendc.add %zs, %xs, %ys, %tile : !ascendc.local_tensor<f32>
+      ascendc.set_flag V_MTE2, %slot
+      ascendc.set_flag V_MTE3, %slot
+      ascendc.wait_flag V_MTE3, %slot
+      ascendc.data_copy %zgs, %zs, %tile : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32>
+      ascendc.set_flag MTE3_V, %slot
+    }
+    ascendc.wait_flag V_MTE2, %c0
+    ascendc.wait_flag V_MTE2, %c1
+    ascendc.wait_flag MTE3_V, %c0
+    ascendc.wait_flag MTE3_V, %c1
+    func.return
+  }
+  func.func @add(%x: memref<4096xf32>, %y: memref<4096xf32>, %z: memref<4096xf32>) {
+    ascendc.launch @add_k0<<<4>>>(%x, %y, %z) : memref<4096xf32>, memref<4096xf32>, memref<4096xf32>
+    func.return
+  }
+}
+
+// CHECK:      // wrote 15 files to
+// CHECK-NEXT: //   kernel/add_k0.cpp
+// CHECK-NEXT: //   host/main.cpp
+// CHECK-NEXT: //   host/add_tiling.h
+// CHECK-NEXT: //   CMakeLists.txt
+// CHECK-NEXT: //   run.sh
+// CHECK-NEXT: //   README.md
+// CHECK-NEXT: //   include/kernel_operator.h
+// CHECK-NEXT: //   include/acl/acl.h
+// CHECK-NEXT: //   cpu/pyasc_cpu_state.h
+// CHECK-NEXT: //   cpu/pyasc_cpu_impl.h
+// CHECK-NEXT: //   cpu/pyasc_cpu_launch.h
+// CHECK-NEXT: //   cpu/pyasc_cpu.cpp
+// CHECK-NEXT: //   input/x.bin
+// CHECK-NEXT: //   input/y.bin
+// CHECK-NEXT: //   golden/z.bin
+
+// HOST:      #elif defined(PYASC_CPU)
+// HOST-NEXT: PYASC_CPU_LAUNCH(add_k0, tiling.add_k0_block_dim, stream, xDevice, yDevice, zDevice);
+// HOST-NEXT: #else
+// HOST-NEXT: add_k0<<<tiling.add_k0_block_dim, nullptr, stream>>>(xDevice, yDevice, zDevice);
+
+// EXISTS: pyasc-opt: error: {{.*}} already exists and is not empty; pass force=True
+
+// NODATA:     // wrote 12 files to
+// NODATA-NOT: input/
