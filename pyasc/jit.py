@@ -263,6 +263,7 @@ class JitFunction:
         self._target_given = (isinstance(options, dict) and "target" in options) or \
             (isinstance(options, CompileOptions) and options.target != CompileOptions().target)
         self._cache: dict = {}
+        self._fast: dict = {}       # (shapes and dtypes, target) -> Compiled, for all-tensor calls
         self._source: str | None = None
         try:
             self._params = list(inspect.signature(fn).parameters)
@@ -393,10 +394,19 @@ class JitFunction:
         return self._compiled(tensors, layout, kwargs, key)
 
     def __call__(self, *args, **kwargs):
+        # fast path for the common call: concrete pyasc tensors only, no keyword arguments
+        if not kwargs and not _amp.active():
+            fast = [(a._shape, a._dtype) for a in args if type(a) is Tensor and a._trace is None]
+            if len(fast) == len(args):
+                compiled = self._fast.get((tuple(fast), default_target()))
+                if compiled is not None:
+                    return compiled(*args)
         tensors, layout, key = self._split(args, kwargs)
         compiled = self._cache.get(key)
         if compiled is None:
             compiled = self._compiled(tensors, layout, kwargs, key)
+        if not kwargs and not _amp.active() and all(type(a) is Tensor for a in args):
+            self._fast[(tuple((a._shape, a._dtype) for a in args), default_target())] = compiled
         return compiled(*tensors)
 
     def cache_size(self) -> int:

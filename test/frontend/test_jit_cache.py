@@ -152,3 +152,29 @@ def test_set_target_changes_the_default_target():
     finally:
         pyasc.set_target(saved)
     assert f.cache_size() == 2
+
+
+def test_fast_path_follows_target_and_precision():
+    f = pyasc.jit(lambda x: x * 2.0)
+    x = pyasc.ones(8)
+    assert f(x).dtype is pyasc.float32 and f(x).dtype is pyasc.float32     # second call: fast path
+    with pyasc.precision_scope(pyasc.float16):
+        assert f(x).dtype is pyasc.float16
+    saved = pyasc.get_target()
+    try:
+        pyasc.set_target("ascend910b3")
+        f(x)
+        assert f.cache_size() == 3
+    finally:
+        pyasc.set_target(saved)
+
+
+def test_bench_dispatch_runs():
+    import pathlib
+    import subprocess
+    import sys
+
+    bench = pathlib.Path(__file__).parents[2] / "bench" / "dispatch.py"
+    out = subprocess.run([sys.executable, str(bench), "--calls", "30"], capture_output=True, text=True,
+                         check=True).stdout
+    assert "cached pyasc.jit call" in out and "eager op" in out and "simulator run of the module" in out
