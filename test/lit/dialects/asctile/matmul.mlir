@@ -14,5 +14,5 @@ func.func @k(%a: memref<64x40xf16>, %b: memref<40x48xf16>, %c: memref<64x48xf16>
 // CHECK: %at = asctile.load_nz %a[%i] rows %i cols %i stride 40 : memref<64x40xf16> -> tensor<64x48xf16>
 // CHECK: %acc = asctile.acc : tensor<64x48xf32>
 // CHECK: %r = asctile.mmad %at, %bt, %acc init %first k %i : tensor<64x48xf16>, tensor<48x48xf16>, tensor<64x48xf32> -> tensor<64x48xf32>
-// CHECK: asctile.mmad %bt, %bt, %acc init %first k %i transpose_a transpose_b
+// CHECK: asctile.mmad %bt, %bt, %acc2 init %first k %i transpose_a transpose_b
 // CHECK: asctile.store_acc %r, %c[%i] rows %i cols %i stride 48 relu : tensor<64x48xf32>, memref<64x48xf16>
