@@ -82,27 +82,23 @@ def register(name: str, category: str) -> None:
     (FP32_OPS if category == "lower" else LOWER_PRECISION_OPS).discard(name)
 
 
-@contextmanager
 def autocast(dtype=dt.float16, enabled: bool = True):
     """PyTorch-style autocast to ``dtype`` (float16 or bfloat16) inside the ``with`` block."""
-    d = _float_dtype("autocast", dtype)
-    if not enabled:
-        yield
-        return
-    _stack.append(("autocast", d))
-    _refresh()
-    try:
-        yield
-    finally:
-        _stack.pop()
-        _refresh()
+    d = _float_dtype("autocast", dtype)      # checked here: errors name the caller's line
+    return _policy("autocast", d) if enabled else _policy(None, d)
+
+
+def precision_scope(dtype):
+    """Every op inside the block computes (and returns) in ``dtype``."""
+    return _policy("scope", _float_dtype("precision_scope", dtype))
 
 
 @contextmanager
-def precision_scope(dtype):
-    """Every op inside the block computes (and returns) in ``dtype``."""
-    d = _float_dtype("precision_scope", dtype)
-    _stack.append(("scope", d))
+def _policy(kind, d):
+    if kind is None:
+        yield
+        return
+    _stack.append((kind, d))
     _refresh()
     try:
         yield

@@ -86,10 +86,13 @@ def set_device(spec) -> None:
     _current[-1] = as_device(spec, "set_device")
 
 
-@contextmanager
 def device(spec):
     """``with pyasc.device(1): ...``: tensors created inside live on device 1."""
-    d = as_device(spec, "device")
+    return _use_device(as_device(spec, "device"))   # checked here: errors name the caller's line
+
+
+@contextmanager
+def _use_device(d: Device):
     _current.append(d)
     try:
         yield d
