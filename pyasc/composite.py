@@ -122,6 +122,8 @@ def norm(x, p=2, dim=None, keepdim: bool = False):
         raise PyascError("norm", f"p must be a positive number, inf or -inf, got {describe(p)}",
                          shapes=[x.shape])
     dims = _dims("norm", dim, x.ndim, x.shape)
+    if p == 2:
+        return apply("sqrt", _reduce("norm", "sum", apply("mul", x, x), dims, keepdim))
     a = apply("abs", x)
     if p == math.inf:
         return _reduce("norm", "amax", a, dims, keepdim)
@@ -129,8 +131,6 @@ def norm(x, p=2, dim=None, keepdim: bool = False):
         return _reduce("norm", "amin", a, dims, keepdim)
     if p == 1:
         return _reduce("norm", "sum", a, dims, keepdim)
-    if p == 2:
-        return apply("sqrt", _reduce("norm", "sum", apply("mul", x, x), dims, keepdim))
     return apply("pow", _reduce("norm", "sum", apply("pow", a, float(p)), dims, keepdim), 1.0 / p)
 
 

@@ -355,3 +355,13 @@ def test_batch_norm_inference():
         pyasc.batch_norm(pyasc.from_numpy(a), pyasc.ones(4), pyasc.ones(3))
     with pytest.raises(pyasc.PyascError, match="training mode"):
         pyasc.batch_norm(pyasc.from_numpy(a), pyasc.ones(3), pyasc.ones(3), training=True)
+
+
+@requires_backend
+@pytest.mark.parametrize("p", [1, 2, math.inf])
+def test_norm_inside_jit_on_the_device(p):
+    a = np.random.default_rng(3).standard_normal((6, 45)).astype(np.float32)
+    f = pyasc.jit(lambda x: pyasc.norm(x, p, dim=-1, keepdim=True))
+    assert "asctensor.reduce" in str(f.lower(a).traced)
+    ref = np.linalg.norm(a.astype(np.float64), ord=p, axis=-1, keepdims=True)
+    np.testing.assert_allclose(f(a).numpy(), ref, rtol=2e-5, atol=1e-5)
