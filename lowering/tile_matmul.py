@@ -71,7 +71,8 @@ def l0_step(spec: TargetSpec, base_m: int, base_n: int, es: int, c0: int, buffer
     """The longest K slice (a multiple of c0) whose A and B parts fit L0A and L0B ``buffers`` times."""
     ka = spec.l0a_bytes // (buffers * base_m * es)
     kb = spec.l0b_bytes // (buffers * base_n * es)
-    return (min(ka, kb) // c0) * c0
+    kq = max(c0, 16)  # whole fractals both ways: c0 columns of A, 16 rows of a transposed tile
+    return (min(ka, kb) // kq) * kq
 
 
 def plan_matmul(name: str, spec: TargetSpec, batch: int, M: int, N: int, K: int, in_type: str,
@@ -96,7 +97,7 @@ def plan_matmul(name: str, spec: TargetSpec, batch: int, M: int, N: int, K: int,
     if k_l0 < c0:
         raise CubeTilingError(f"kernel @{name}: a {base_m}x{c0} slice of A and a {c0}x{base_n} slice of B do "
                               f"not fit L0A ({spec.l0a_bytes} B) and L0B ({spec.l0b_bytes} B) twice")
-    k_l0 = min(k_l0, _up(K, c0))
+    k_l0 = min(k_l0, _up(K, max(c0, 16)))
     if not k_l1:
         fit = spec.l1_bytes // (2 * (base_m + base_n) * es)
         k_l1 = max(k_l0, min(fit // k_l0 * k_l0, _up(K, k_l0)))

@@ -1,0 +1,42 @@
+// RUN: pyasc-opt %s -p "tile-matmul{cores=1},bufferize-cube,plan-memory" | filecheck %s
+
+func.func @f_mm0(%a: tensor<256x512xf16>, %b: tensor<512x256xf16>) -> tensor<256x256xf16> attributes {asctensor.kernel = "matmul"} {
+  %z = asctensor.full 0.0 : f16 -> tensor<256x256xf16>
+  %0 = asctensor.matmul %a, %b : tensor<256x512xf16>, tensor<512x256xf16> -> tensor<256x256xf16>
+  %1 = arith.maximumf %0, %z : tensor<256x256xf16>
+  func.return %1 : tensor<256x256xf16>
+}
+// double-buffered L1 tiles and L0 slices, one L0C accumulator, placed by plan-memory per memory
+// (one core: 128 x 256 blocks; L1 stages of K = 320, L0 steps of K = 64)
+// CHECK:      %a_l1 = ascbuf.alloc slots 2 offset 0 : memref<128x320xf16, #ascbuf.space<l1>>
+// CHECK-NEXT: %b_l1 = ascbuf.alloc slots 2 offset 163840 : memref<320x256xf16, #ascbuf.space<l1>>
+// CHECK-NEXT: %a_l0 = ascbuf.alloc slots 2 offset 0 : memref<128x64xf16, #ascbuf.space<l0a>>
+// CHECK-NEXT: %b_l0 = ascbuf.alloc slots 2 offset 0 : memref<64x256xf16, #ascbuf.space<l0b>>
+// CHECK-NEXT: %c_l0 = ascbuf.alloc slots 1 offset 0 : memref<128x256xf32, #ascbuf.space<l0c>>
+// the write-after-read flags are primed before the block loop
+// CHECK:      ascbuf.set_flag MTE1 -> MTE2, %{{.*}}
+// CHECK:      ascbuf.set_flag M -> MTE1, %{{.*}}
+// CHECK:      ascbuf.set_flag FIX -> M, %{{.*}}
+// CHECK:      scf.for %i
+// CHECK:        ascbuf.wait_flag FIX -> M
+// CHECK:        scf.for %kt
+// CHECK:          ascbuf.wait_flag MTE1 -> MTE2, %[[S:.*]]
+// CHECK:          ascbuf.copy_nz %a[%{{.*}}], %{{.*}} rows %{{.*}} cols %{{.*}} stride 512
+// CHECK:          ascbuf.copy_nz %b[%{{.*}}], %{{.*}} rows %{{.*}} cols %{{.*}} stride 256
+// CHECK-NEXT:     ascbuf.set_flag MTE2 -> MTE1, %[[S]]
+// CHECK-NEXT:     ascbuf.wait_flag MTE2 -> MTE1, %[[S]]
+// CHECK:          scf.for %kk
+// CHECK:            ascbuf.wait_flag M -> MTE1, %[[P:.*]]
+// CHECK-NEXT:       ascbuf.load_l0
+// CHECK-NEXT:       ascbuf.load_l0
+// CHECK-NEXT:       ascbuf.set_flag MTE1 -> M, %[[P]]
+// CHECK-NEXT:       ascbuf.wait_flag MTE1 -> M, %[[P]]
+// CHECK:            ascbuf.mmad %c_l0
+// CHECK-NEXT:       ascbuf.set_flag M -> MTE1, %[[P]]
+// CHECK:          ascbuf.set_flag MTE1 -> MTE2, %[[S]]
+// CHECK:        ascbuf.set_flag M -> FIX
+// CHECK-NEXT:   ascbuf.wait_flag M -> FIX
+// CHECK-NEXT:   ascbuf.fixpipe %c_l0, %out[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 256 relu
+// CHECK-NEXT:   ascbuf.set_flag FIX -> M
+// CHECK:      ascbuf.wait_flag MTE1 -> MTE2
+// CHECK:      ascbuf.wait_flag FIX -> M

@@ -1,0 +1,22 @@
+// RUN: pyasc-opt %s -p tile-matmul | filecheck %s
+// RUN: pyasc-opt %s -p 'tile-matmul{cores=2}' | filecheck %s --check-prefix=TWO
+
+// 1000 x 1000 x 1000 fp16: 128 x 256 blocks (the fp32 accumulator fills L0C), 8 x 4 = 32 blocks on the
+// 24 AICs, K in L1 stages of 320 (A and B tiles fit L1 twice), tails through the valid extents
+func.func @f_mm0(%a: tensor<1000x1000xf16>, %b: tensor<1000x1000xf16>) -> tensor<1000x1000xf16> attributes {asctensor.kernel = "matmul"} {
+  %0 = asctensor.matmul %a, %b : tensor<1000x1000xf16>, tensor<1000x1000xf16> -> tensor<1000x1000xf16>
+  func.return %0 : tensor<1000x1000xf16>
+}
+// CHECK:      func.func @f_mm0(%a: memref<1000x1000xf16>, %b: memref<1000x1000xf16>, %out: memref<1000x1000xf16>) attributes {asctile.kernel = "cube", asctile.block_dim = 24 : i64, asctile.buffers = 2 : i64} {
+// CHECK:        asctile.block_idx
+// CHECK:        scf.for %i =
+// CHECK:          %[[VM:.*]] = arith.minui %{{.*}}, %{{.*}} : index
+// CHECK:          %[[VN:.*]] = arith.minui %{{.*}}, %{{.*}} : index
+// CHECK:          %[[ACC0:.*]] = asctile.acc : tensor<128x256xf32>
+// CHECK:          %[[ACC:.*]] = scf.for %kt = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%acc = %[[ACC0]]) -> (tensor<128x256xf32>) {
+// CHECK:            %[[VK:.*]] = arith.minui
+// CHECK:            %a_l1 = asctile.load_nz %a[%{{.*}}] rows %[[VM]] cols %[[VK]] stride 1000 : memref<1000x1000xf16> -> tensor<128x320xf16>
+// CHECK:            %b_l1 = asctile.load_nz %b[%{{.*}}] rows %[[VK]] cols %[[VN]] stride 1000 : memref<1000x1000xf16> -> tensor<320x256xf16>
+// CHECK:            asctile.mmad %a_l1, %b_l1, %acc init %{{.*}} k %[[VK]]
+// CHECK:          asctile.store_acc %[[ACC]], %out[%{{.*}}] rows %[[VM]] cols %[[VN]] stride 1000 : tensor<128x256xf32>, memref<1000x1000xf16>
+// TWO: asctile.block_dim = 2 : i64

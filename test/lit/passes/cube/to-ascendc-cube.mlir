@@ -1,0 +1,27 @@
+// RUN: pyasc-opt %s -p "tile-matmul{cores=1},bufferize-cube,plan-memory,convert-ascbuf-to-ascendc" | filecheck %s
+// RUN: pyasc-opt %s -p "tile-matmul{cores=1},bufferize-cube,plan-memory,convert-ascbuf-to-ascendc" -t ascendc | filecheck %s --check-prefix=CPP
+
+func.func @f_mm0(%a: tensor<100x40xf32>, %b: tensor<40x60xf32>) -> tensor<100x60xf32> attributes {asctensor.kernel = "matmul"} {
+  %0 = asctensor.matmul %a, %b : tensor<100x40xf32>, tensor<40x60xf32> -> tensor<100x60xf32>
+  func.return %0 : tensor<100x60xf32>
+}
+// static local tensors at their positions: A1/B1 = L1, A2 = L0A, B2 = L0B, CO1 = L0C
+// CHECK:      ascendc.local_tensor A1 address 0
+// CHECK-NEXT: ascendc.local_tensor B1 address
+// CHECK-NEXT: ascendc.local_tensor A2 address 0
+// CHECK-NEXT: ascendc.local_tensor B2 address 0
+// CHECK-NEXT: ascendc.local_tensor CO1 address 0 size {{.*}} : !ascendc.local_tensor<f32>
+// A: one Nd2Nz; B (fp32): transposed by the DMA, one Nd2Nz of up to 8 one-element rows per column block
+// CHECK:      ascendc.data_copy_nd2nz
+// CHECK:      scf.for %j
+// CHECK:        ascendc.data_copy_nd2nz
+// CHECK:      ascendc.load_data
+// CHECK-NOT:  transpose
+// CHECK:      ascendc.mmad
+// CHECK:      ascendc.fixpipe %{{.*}}, %c_l0, {{.*}} quant NoQuant : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32>
+
+// CPP: AscendC::LocalTensor<float> a_l1(AscendC::TPosition::A1, 0,
+// CPP: AscendC::DataCopy({{.*}}, AscendC::Nd2NzParams{1,
+// CPP: AscendC::LoadData({{.*}}, AscendC::LoadData2DParams{
+// CPP: AscendC::Mmad(c_l0, {{.*}}, AscendC::MmadParams{
+// CPP: AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>({{.*}}, c_l0, AscendC::FixpipeParamsV220{{.*}}QuantMode_t::NoQuant
