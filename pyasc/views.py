@@ -1,13 +1,19 @@
 """Views and data movement: reshape, view, transpose, permute, squeeze, unsqueeze, flatten,
 contiguous, indexing, cat, stack, split, chunk and topk.
 
-These run **on the host** with NumPy, not on the simulated device: the compiler has no
-``asctensor`` lowering for them yet. Views share storage exactly where PyTorch's do (NumPy's
-view rules are the same: ``reshape`` of a contiguous tensor, ``view``, ``transpose``,
-``permute``, ``squeeze``/``unsqueeze``, basic indexing and ``split``/``chunk`` return views;
-``contiguous`` copies only a non-contiguous tensor; ``cat``/``stack``, ``topk`` and advanced
-indexing copy). Inside ``pyasc.jit`` each of them raises a ``PyascError`` naming the op rather
-than tracing something wrong.
+Eagerly these run **on the host** with NumPy, not on the simulated device (they move no data or
+copy it once; there is no one-op device program for them). Views share storage exactly where
+PyTorch's do (NumPy's view rules are the same: ``reshape`` of a contiguous tensor, ``view``,
+``transpose``, ``permute``, ``squeeze``/``unsqueeze``, basic indexing and ``split``/``chunk``
+return views; ``contiguous`` copies only a non-contiguous tensor; ``cat``/``stack``, ``topk`` and
+advanced indexing copy).
+
+Inside ``pyasc.jit`` (value semantics) the shape changes ``reshape``, ``view``, ``flatten``,
+``squeeze``, ``unsqueeze`` and ``contiguous``, basic indexing with unit steps (ints, slices,
+``None``, ``...``) and ``split``/``chunk`` are traced as ``asctensor.reshape`` and
+``asctensor.slice`` and compile to the device. The rest (``transpose``, ``permute``, strided or
+tensor indexing, ``cat``, ``stack``, ``topk``, assignment) have no compiler lowering yet and raise
+a ``PyascError`` naming the op rather than tracing something wrong.
 """
 
 from __future__ import annotations
@@ -89,9 +95,42 @@ def _shape_arg(op: str, shape, numel: int, src) -> tuple[int, ...]:
     return tuple(dims)
 
 
+def _emit(op: str, x, build, shape):
+    """Trace ``build(value)`` (an asctensor op) with the user's line; a traced Tensor of ``shape``."""
+    from .errors import user_location
+    from .tensor import Tensor
+
+    tr = x._trace
+    with tr.at(user_location()):
+        value = tr.emit(build(x._value)).results[0]
+    return Tensor._traced(tr, value, x.dtype, shape)
+
+
+def _traced_reshape(op: str, x, shape):
+    from pyasc.dialects import asctensor
+
+    shape = tuple(shape)
+    if shape == x.shape:
+        return x
+    return _emit(op, x, lambda v: asctensor.ReshapeOp(v, shape), shape)
+
+
+def _traced_slice(op: str, x, offsets, sizes):
+    from pyasc.dialects import asctensor
+
+    if tuple(sizes) == x.shape:
+        return x
+    if any(n == 0 for n in sizes):
+        raise PyascError(op, f"an empty slice of shape {tuple(sizes)} is not supported inside pyasc.jit",
+                         shapes=[x.shape])
+    return _emit(op, x, lambda v: asctensor.SliceOp(v, list(offsets), list(sizes)), tuple(sizes))
+
+
 def reshape(x, *shape):
     """The tensor with a new shape: a view when the storage allows it, else a copy."""
     x = _tensor(x, "reshape")
+    if x._trace is not None:
+        return _traced_reshape("reshape", x, _shape_arg("reshape", shape, x.numel(), x.shape))
     (a,) = _host("reshape", x)
     return _wrap(a.reshape(_shape_arg("reshape", shape, a.size, x.shape)), x)
 
@@ -99,6 +138,8 @@ def reshape(x, *shape):
 def view(x, *shape):
     """A view with a new shape; PyascError when the strides do not allow one (use reshape)."""
     x = _tensor(x, "view")
+    if x._trace is not None:
+        return _traced_reshape("view", x, _shape_arg("view", shape, x.numel(), x.shape))
     (a,) = _host("view", x)
     new = _shape_arg("view", shape, a.size, x.shape)
     v = a.view()
@@ -113,33 +154,43 @@ def view(x, *shape):
 
 def flatten(x, start_dim: int = 0, end_dim: int = -1):
     x = _tensor(x, "flatten")
+    if x.ndim == 0:
+        new = (1,)
+    else:
+        s = _dim("flatten", start_dim, x.ndim, x.shape)
+        e = _dim("flatten", end_dim, x.ndim, x.shape)
+        if s > e:
+            raise PyascError("flatten", f"start_dim {start_dim} comes after end_dim {end_dim}", shapes=[x.shape])
+        n = 1
+        for d in x.shape[s:e + 1]:
+            n *= d
+        new = x.shape[:s] + (n,) + x.shape[e + 1:]
+    if x._trace is not None:
+        return _traced_reshape("flatten", x, new)
     (a,) = _host("flatten", x)
-    if a.ndim == 0:
-        return _wrap(a.reshape(1), x)
-    s = _dim("flatten", start_dim, a.ndim, x.shape)
-    e = _dim("flatten", end_dim, a.ndim, x.shape)
-    if s > e:
-        raise PyascError("flatten", f"start_dim {start_dim} comes after end_dim {end_dim}", shapes=[x.shape])
-    n = 1
-    for d in a.shape[s:e + 1]:
-        n *= d
-    return _wrap(a.reshape(a.shape[:s] + (n,) + a.shape[e + 1:]), x)
+    return _wrap(a.reshape(new), x)
 
 
 def squeeze(x, dim=None):
     x = _tensor(x, "squeeze")
-    (a,) = _host("squeeze", x)
     if dim is None:
-        return _wrap(a.reshape(tuple(d for d in a.shape if d != 1)), x)
-    dims = dim if isinstance(dim, tuple | list) else (dim,)
-    axes = {_dim("squeeze", d, a.ndim, x.shape) for d in dims}
-    return _wrap(a.reshape(tuple(n for i, n in enumerate(a.shape) if not (i in axes and n == 1))), x)
+        new = tuple(d for d in x.shape if d != 1)
+    else:
+        dims = dim if isinstance(dim, tuple | list) else (dim,)
+        axes = {_dim("squeeze", d, x.ndim, x.shape) for d in dims}
+        new = tuple(n for i, n in enumerate(x.shape) if not (i in axes and n == 1))
+    if x._trace is not None:
+        return _traced_reshape("squeeze", x, new)
+    (a,) = _host("squeeze", x)
+    return _wrap(a.reshape(new), x)
 
 
 def unsqueeze(x, dim: int):
     x = _tensor(x, "unsqueeze")
+    d = _dim("unsqueeze", dim, x.ndim + 1, x.shape)
+    if x._trace is not None:
+        return _traced_reshape("unsqueeze", x, x.shape[:d] + (1,) + x.shape[d:])
     (a,) = _host("unsqueeze", x)
-    d = _dim("unsqueeze", dim, a.ndim + 1, x.shape)
     return _wrap(np.expand_dims(a, d), x)
 
 
@@ -167,6 +218,8 @@ def permute(x, *dims):
 def contiguous(x):
     """The tensor itself when its storage is row-major contiguous, else a contiguous copy."""
     x = _tensor(x, "contiguous")
+    if x._trace is not None:
+        return x
     (a,) = _host("contiguous", x)
     if a.flags.c_contiguous:
         return x
@@ -193,9 +246,57 @@ def _index(idx):
     return idx
 
 
+def _traced_getitem(x, idx):
+    """Basic indexing with unit steps of a traced tensor: one slice and one reshape at most."""
+    items = idx if isinstance(idx, tuple) else (idx,)
+    if any(not (i is None or i is Ellipsis or isinstance(i, slice)
+                or (isinstance(i, numbers.Integral) and not isinstance(i, bool))) for i in items):
+        _host("getitem", x)      # tensor, list or bool indices: not lowered yet
+    n_real = sum(1 for i in items if i is not None and i is not Ellipsis)
+    if n_real > x.ndim:
+        raise PyascIndexError("getitem", f"too many indices ({n_real}) for shape {x.shape}", shapes=[x.shape])
+    if sum(1 for i in items if i is Ellipsis) > 1:
+        raise PyascIndexError("getitem", "an index can only have a single ellipsis", shapes=[x.shape])
+    expanded = []
+    for i in items:
+        if i is Ellipsis:
+            expanded += [slice(None)] * (x.ndim - n_real)
+        else:
+            expanded.append(i)
+    if Ellipsis not in items:
+        expanded += [slice(None)] * (x.ndim - n_real)
+    offsets, sizes, out_shape, d = [], [], [], 0
+    for i in expanded:
+        if i is None:
+            out_shape.append(1)
+            continue
+        n = x.shape[d]
+        if isinstance(i, slice):
+            start, stop, step = i.indices(n)
+            if step != 1:
+                from .dispatch import raise_host_only
+
+                raise_host_only("getitem", [x], f"slicing with step {step} is")
+            size = max(0, stop - start)
+            offsets.append(start if size else 0)
+            sizes.append(size)
+            out_shape.append(size)
+        else:
+            if not -n <= i < n:
+                raise PyascIndexError("getitem", f"index {i} is out of bounds for dimension {d} with size {n} "
+                                      f"(shape {x.shape})", shapes=[x.shape])
+            offsets.append(int(i) % n)
+            sizes.append(1)
+        d += 1
+    y = _traced_slice("getitem", x, offsets, sizes)
+    return _traced_reshape("getitem", y, out_shape)
+
+
 def getitem(x, idx):
     """``x[idx]``: basic indexing (ints, slices, None, ...) gives a view; integer or bool tensor
     indices give a copy, as in PyTorch."""
+    if x._trace is not None:
+        return _traced_getitem(x, idx)
     (a,) = _host("getitem", x)
     try:
         out = a[_index(idx)]
@@ -288,11 +389,10 @@ def split(x, split_size_or_sections, dim: int = 0):
     """Views of consecutive pieces along ``dim``: pieces of one size (the last may be smaller)
     or of the given sizes, which must add up to the extent of ``dim``."""
     x = _tensor(x, "split")
-    (a,) = _host("split", x)
-    if a.ndim == 0:
+    if x.ndim == 0:
         raise PyascError("split", "cannot split a 0-d tensor", shapes=[x.shape])
-    ax = _dim("split", dim, a.ndim, x.shape)
-    n = a.shape[ax]
+    ax = _dim("split", dim, x.ndim, x.shape)
+    n = x.shape[ax]
     s = split_size_or_sections
     if isinstance(s, numbers.Integral) and not isinstance(s, bool):
         if s <= 0 and not (s == 0 and n == 0):
@@ -307,10 +407,17 @@ def split(x, split_size_or_sections, dim: int = 0):
         raise PyascError("split", f"split_size_or_sections must be an int or a list of non-negative ints, "
                          f"got {describe(s)}", shapes=[x.shape])
     out, start = [], 0
+    traced = x._trace is not None
+    a = None if traced else _host("split", x)[0]
     for size in sizes:
-        index = [slice(None)] * a.ndim
-        index[ax] = slice(start, start + size)
-        out.append(_wrap(a[tuple(index)], x))
+        if traced:
+            offsets = [0] * x.ndim
+            offsets[ax] = start
+            out.append(_traced_slice("split", x, offsets, x.shape[:ax] + (size,) + x.shape[ax + 1:]))
+        else:
+            index = [slice(None)] * a.ndim
+            index[ax] = slice(start, start + size)
+            out.append(_wrap(a[tuple(index)], x))
         start += size
     return tuple(out)
 

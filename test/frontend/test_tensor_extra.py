@@ -223,9 +223,49 @@ def test_comparisons_raise_inside_jit():
     f = pyasc.jit(lambda x: pyasc.where(x > 0, x, 0.0))
     with pytest.raises(pyasc.PyascError, match=r"pyasc\.gt: is not supported inside pyasc\.jit yet"):
         f(pyasc.ones(4))
-    g = pyasc.jit(lambda x: x.reshape(2, 2))
-    with pytest.raises(pyasc.PyascError, match=r"pyasc\.reshape: is not supported inside pyasc\.jit"):
-        g(pyasc.ones(4))
+    for fn, name in ((lambda x: x.permute(1, 0), "permute"), (lambda x: x[::2], "getitem"),
+                     (lambda x: pyasc.cat([x, x]), "cat"), (lambda x: x[x > 0], "gt"),
+                     (lambda x: x.topk(1).values, "topk")):
+        with pytest.raises(pyasc.PyascError, match=rf"pyasc\.{name}: .*not supported inside pyasc\.jit"):
+            pyasc.jit(fn)(pyasc.ones(4, 2))
+
+
+@requires_backend
+@pytest.mark.parametrize("fn", [
+    lambda x: x.reshape(4, -1) * 2,
+    lambda x: x.view(2, 4, 60).flatten(1) + 1,
+    lambda x: x.unsqueeze(1).squeeze(1) - 1,
+    lambda x: (x * 2).reshape(-1),
+    lambda x: x[2:5, 3:40] * 3,
+    lambda x: x[1] + x[-1],
+    lambda x: x[None, 2:4] * x[3:4],
+    lambda x: x[1:3][:, 5:6].contiguous(),
+    lambda x: x.split(3)[1] + x.split([1, 2, 5], dim=0)[1][:1],
+    lambda x: x.chunk(4, dim=1)[3] * 2,
+], ids=lambda f: "")
+def test_shape_changes_and_unit_slices_compile_to_the_device(fn):
+    a = np.random.default_rng(4).standard_normal((8, 60)).astype(np.float32)
+    f = pyasc.jit(fn)
+    out = f(a)
+    text = str(f.lower(a).traced)
+    assert "asctensor.reshape" in text or "asctensor.slice" in text
+    expected = fn(pyasc.from_numpy(a)).numpy()          # the eager (host) result
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-6, atol=1e-6)
+
+
+@requires_backend
+def test_reshape_of_a_strided_slice_is_a_clear_compile_error():
+    with pytest.raises(pyasc.PyascError, match="cannot compile .* non-contiguous"):
+        pyasc.jit(lambda x: x[..., 0] + 1)(pyasc.ones(8, 60))
+
+
+def test_traced_index_errors():
+    with pytest.raises(IndexError, match="out of bounds"):
+        pyasc.jit(lambda x: x[4]).lower(pyasc.ones(4))
+    with pytest.raises(pyasc.PyascError, match="too many indices"):
+        pyasc.jit(lambda x: x[0, 0]).lower(pyasc.ones(4))
+    with pytest.raises(pyasc.PyascError, match="empty slice"):
+        pyasc.jit(lambda x: x[2:2] + 1).lower(pyasc.ones(4))
 
 
 # ----------------------------------------------------------------------------- more ops
