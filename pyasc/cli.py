@@ -140,10 +140,24 @@ def build(args):
 
 
 def cmd_compile(args) -> int:
+    from pyasc.lowering.emit.common import EmitError
+
     jf, inputs = build(args)
     compiled = jf.compile(*inputs)
-    compiled.write_project(args.out, force=args.force, inputs=inputs if args.data else None)
+    try:
+        compiled.write_project(args.out, force=args.force, inputs=None if args.no_data else inputs)
+    except EmitError as e:
+        raise CliError(str(e)) from None
     print(f"wrote {args.out} (kernels: {', '.join(compiled.kernels) or 'none'})")
+    if args.cpu_run:
+        from pyasc.lowering.emit.cpu import cpu_run_project
+
+        try:
+            ok, summary = cpu_run_project(args.out, compiled, inputs)
+        except EmitError as e:
+            raise CliError(str(e)) from None
+        print(summary)
+        return 0 if ok else 1
     return 0
 
 
@@ -219,8 +233,11 @@ def make_parser() -> argparse.ArgumentParser:
     common(p)
     p.add_argument("--out", required=True, help="output folder")
     p.add_argument("--force", action="store_true", help="overwrite a non-empty output folder")
-    p.add_argument("--data", action="store_true",
-                   help="also write the random inputs and their simulated outputs (input/, golden/)")
+    p.add_argument("--data", action="store_true", help="(default) write the random inputs and their simulated "
+                   "outputs (input/, golden/)")
+    p.add_argument("--no-data", action="store_true", help="write no input/ and golden/ data")
+    p.add_argument("--cpu-run", action="store_true", help="also build the project with g++ for the CPU, run it "
+                   "and compare its outputs with the simulator's")
     p.set_defaults(run=cmd_compile)
 
     p = sub.add_parser("run", help="simulate a function on random inputs (or a .mlir file of the ascendc "
