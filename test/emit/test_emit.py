@@ -416,7 +416,7 @@ def test_bfloat16_data(parse_mlir, tmp_path):
 
 def test_targets(add_flags, ctx):
     targets = get_all_targets()
-    assert set(targets) == {"ascendc", "ascendc-host"}
+    assert set(targets) == {"ascendc", "ascendc-host", "ascendc-project"}
     kt, ht = targets["ascendc"](), targets["ascendc-host"]()
     assert kt.name == "ascendc" and ht.name == "ascendc-host"
     buf = io.StringIO()

@@ -1,0 +1,346 @@
+"""Emitted projects end to end: written, syntax-checked with g++ against the stubs, built for the
+CPU (pyasc's implementation of the Ascend C subset) and run, compared with the simulator.
+
+float32 programs of exactly rounded ops (add, sub, mul, div, max, min, sqrt, abs, relu, casts)
+must match the simulator bit for bit; exp/ln (libm vs NumPy's SIMD code) and the 16-bit types
+are compared within the golden tolerance (in practice they are exact too).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import pyasc
+from pyasc.lowering.emit import check_project, write_project
+from pyasc.lowering.emit.cpu import CpuRunError, cpu_run, cpu_run_project
+from pyasc.lowering.emit.host import TOLERANCE, host_plan
+
+GXX = shutil.which("g++")
+pytestmark = pytest.mark.skipif(GXX is None, reason="g++ is not installed: CPU runs skipped")
+
+HERE = Path(__file__).resolve().parent
+
+
+def exact_prog(x, y):
+    return pyasc.relu(x * y + 1.5) - x / (y * y + 1.0)
+
+
+def minmax_prog(x, y):
+    return pyasc.maximum(x, y) * pyasc.minimum(x, y) + pyasc.sqrt(pyasc.abs(x))
+
+
+def transcendental_prog(x, y):
+    return pyasc.exp(x) + pyasc.log(pyasc.abs(y) + 1.0)
+
+
+def gelu_prog(x, y):
+    return pyasc.gelu(x * y + 1.5)
+
+
+def two_outputs(x, y):
+    return x + y, x * y
+
+
+PROGRAMS = {
+    "exact": (exact_prog, True),
+    "minmax": (minmax_prog, True),
+    "transcendental": (transcendental_prog, False),
+    "gelu": (gelu_prog, False),
+}
+
+
+def _have(name):
+    return hasattr(pyasc, name)
+
+
+def _project_check(compiled, inputs, tmp_path, exact: bool):
+    """Write, syntax-check, CPU-run; compare with the simulator."""
+    out = tmp_path / "proj"
+    compiled.write_project(out, inputs=inputs)
+    for name, (ok, diag) in check_project(out).items():
+        assert ok, f"{name}: {diag}"
+    ok, summary = cpu_run_project(out, compiled, inputs)
+    assert ok, summary
+    if exact:
+        assert "MISMATCH" not in summary and "within tolerance" not in summary, summary
+    # the program's own comparison with the simulator's goldens passes too
+    run = subprocess.run([str(out / "build" / "main_cpu")], cwd=out, capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    return summary
+
+
+@pytest.mark.parametrize("style", ["queue", "flags"])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("prog", list(PROGRAMS))
+def test_elementwise_project_cpu_run(prog, dtype, style, tmp_path):
+    fn, exact_f32 = PROGRAMS[prog]
+    rng = np.random.default_rng(1)
+    d = pyasc.get_dtype(dtype)
+    x = pyasc.tensor(rng.standard_normal((37, 129)), dtype=d)
+    y = pyasc.tensor(rng.standard_normal((37, 129)), dtype=d)
+    compiled = pyasc.jit(fn, options={"sync_style": style}).compile(x, y)
+    _project_check(compiled, [x, y], tmp_path, exact=exact_f32 and dtype == "float32")
+
+
+@pytest.mark.parametrize("style", ["queue", "flags"])
+def test_two_outputs_and_small_tiles(style, tmp_path):
+    rng = np.random.default_rng(2)
+    x = pyasc.tensor(rng.standard_normal(5000), dtype=pyasc.float32)
+    y = pyasc.tensor(rng.standard_normal(5000), dtype=pyasc.float32)
+    compiled = pyasc.jit(two_outputs, options={"sync_style": style, "tile_size": 256, "cores": 3}).compile(x, y)
+    summary = _project_check(compiled, [x, y], tmp_path, exact=True)
+    assert summary.count("bit-exact") == 2
+
+
+def test_cpu_run_api_returns_outputs(add_flags):
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal(4096).astype(np.float32), rng.standard_normal(4096).astype(np.float32)
+    res = cpu_run(add_flags, [x, y])
+    assert list(res.outputs) == ["z"]
+    assert np.array_equal(res.outputs["z"], x + y)
+    assert res.passed is None  # no goldens given
+    res = cpu_run(add_flags, {"x": x, "y": y}, goldens={"z": x + y})
+    assert res.passed is True and res.compared
+
+
+def test_cpu_run_fp16_queue_fixture(add_queue):
+    x = np.linspace(-3, 3, 1000).astype(np.float16)
+    y = np.linspace(2, -1, 1000).astype(np.float16)
+    res = cpu_run(add_queue, [x, y])
+    expect = (np.maximum(x + y, np.float16(0)) * np.float16(1.5)).astype(np.float16)
+    assert np.array_equal(res.outputs["z"], expect)
+
+
+def test_cpu_mode_reports_misuse(add_flags, parse_mlir):
+    """A kernel that waits on a flag nobody set fails with a message naming the call."""
+    text = (HERE.parent / "fixtures" / "add_flags.mlir").read_text()
+    text = text.replace("    ascendc.set_flag V_MTE2, %c0\n", "", 1)
+    with pytest.raises(CpuRunError, match="WaitFlag: event .* was never set"):
+        cpu_run(parse_mlir(text), [np.zeros(4096, np.float32)] * 2)
+
+
+def test_half_conversions_round_to_nearest_even(tmp_path):
+    """half and bfloat16_t of the CPU mode agree with NumPy / ml_dtypes on every float16 value and
+    on random float32 values (including ties, subnormals, overflow, NaN)."""
+    import ml_dtypes
+
+    from pyasc.lowering.emit.project import CPU_DIR
+    from pyasc.lowering.emit.syntax import INCLUDE_DIR
+
+    src = tmp_path / "conv.cpp"
+    src.write_text(r"""
+#include <cstdio>
+#include <cstring>
+#include <vector>
+#include "kernel_operator.h"
+int main(int argc, char** argv) {
+    FILE* f = std::fopen(argv[1], "rb");
+    std::vector<float> in(1 << 20);
+    size_t n = std::fread(in.data(), 4, in.size(), f);
+    std::fclose(f);
+    std::vector<uint16_t> h(n), b(n);
+    std::vector<float> back(n);
+    for (size_t i = 0; i < n; ++i) {
+        half x(in[i]);
+        bfloat16_t y(in[i]);
+        h[i] = x.bits;
+        b[i] = y.bits;
+        back[i] = static_cast<float>(x);
+    }
+    f = std::fopen(argv[2], "wb");
+    std::fwrite(h.data(), 2, n, f);
+    std::fwrite(b.data(), 2, n, f);
+    std::fwrite(back.data(), 4, n, f);
+    std::fclose(f);
+}
+""")
+    exe = tmp_path / "conv"
+    build = subprocess.run([GXX, "-std=c++17", "-DPYASC_CPU", f"-I{INCLUDE_DIR}", f"-I{CPU_DIR}", str(src),
+                            str(CPU_DIR / "pyasc_cpu.cpp"), "-o", str(exe)], capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr
+    rng = np.random.default_rng(0)
+    all_half = np.arange(1 << 16, dtype=np.uint16).view(np.float16).astype(np.float32)
+    ties = (np.arange(1 << 16, dtype=np.uint32) << 13 | 0x1000).view(np.float32)  # exactly between halves
+    vals = np.concatenate([all_half, ties, rng.standard_normal(100000).astype(np.float32) * 1e3,
+                           rng.standard_normal(10000).astype(np.float32) * 1e-6,
+                           np.array([65504, 65519.99, 65520, 1e9, -1e9, np.inf, -np.inf, 2.0 ** -25,
+                                     2.0 ** -25 * 1.0001, 5.96e-8, 0.0, -0.0], np.float32)])
+    (tmp_path / "in.bin").write_bytes(vals.tobytes())
+    run = subprocess.run([str(exe), str(tmp_path / "in.bin"), str(tmp_path / "out.bin")], capture_output=True)
+    assert run.returncode == 0
+    raw = (tmp_path / "out.bin").read_bytes()
+    n = vals.size
+    h = np.frombuffer(raw[: 2 * n], np.uint16)
+    b = np.frombuffer(raw[2 * n: 4 * n], np.uint16)
+    back = np.frombuffer(raw[4 * n:], np.float32)
+    ok = ~np.isnan(vals)
+    assert np.array_equal(h[ok], vals[ok].astype(np.float16).view(np.uint16))
+    assert np.array_equal(b[ok], vals[ok].astype(ml_dtypes.bfloat16).view(np.uint16))
+    assert np.array_equal(back[ok], vals[ok].astype(np.float16).astype(np.float32))
+    assert np.all(np.isnan(back[~ok]))
+
+
+CUBE_REDUCE_TEST = r"""
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include "kernel_operator.h"
+#include "pyasc_cpu_launch.h"
+using namespace AscendC;
+// C[M,N] = A[M,K] x B[K,N]: GM (ND) -> L1 (NZ) -> L0A/L0B -> Mmad -> Fixpipe (ND); plus reductions
+constexpr int M = 32, K = 32, N = 48;
+extern "C" __global__ __aicore__ void kern(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR r) {
+    GlobalTensor<half> aG, bG; GlobalTensor<float> cG, rG;
+    aG.SetGlobalBuffer((__gm__ half*)a, M * K); bG.SetGlobalBuffer((__gm__ half*)b, K * N);
+    cG.SetGlobalBuffer((__gm__ float*)c, M * N); rG.SetGlobalBuffer((__gm__ float*)r, 64);
+    LocalTensor<half> a1(TPosition::A1, 0, M * K), b1(TPosition::B1, 8192, K * N);
+    LocalTensor<half> a2(TPosition::A2, 0, M * K), b2(TPosition::B2, 0, K * N);
+    LocalTensor<float> c1(TPosition::CO1, 0, M * N);
+    DataCopy(a1, aG, Nd2NzParams{1, M, K, 0, K, M, 1, 0});
+    DataCopy(b1, bG, Nd2NzParams{1, K, N, 0, N, K, 1, 0});
+    SetFlag<HardEvent::MTE2_MTE1>(0); WaitFlag<HardEvent::MTE2_MTE1>(0);
+    for (int i = 0; i < M / 16; ++i) {  // A: NZ -> ZZ, one 16-row stripe per call
+        LoadData(a2[i * 16 * K], a1, LoadData2DParams{static_cast<uint16_t>(i), K / 16, M / 16, 0, 0, false, 0});
+    }
+    for (int i = 0; i < K / 16; ++i) {  // B: NZ -> ZN, transposed fractals
+        LoadData(b2[i * 16 * N], b1, LoadData2DParams{static_cast<uint16_t>(i), N / 16, K / 16, 0, 0, true, 0});
+    }
+    Mmad(c1, a2, b2, MmadParams{M, N, K, 0, false, true});
+    Fixpipe(cG, c1, FixpipeParamsV220{N, M, M, N, false});
+    LocalTensor<float> v(TPosition::VECCALC, 0, 256), w(TPosition::VECCALC, 1024, 256), o(TPosition::VECCALC, 2048, 256);
+    DataCopy(v, cG, 256);
+    ReduceSum(o, v, w, 200); DataCopy(w, o, 8); rG.SetValue(0, w.GetValue(0));
+    ReduceMax(o, v, w, 200, true); rG.SetValue(1, o.GetValue(0)); float fi = o.GetValue(1); uint32_t bi; std::memcpy(&bi, &fi, 4); rG.SetValue(2, static_cast<float>(bi));
+    WholeReduceSum(o, v, 64, 3, 1, 1, 8); rG.SetValue(3, o.GetValue(0)); rG.SetValue(4, o.GetValue(2));
+    Brcb(o, v, 1, BrcbRepeatParams{1, 8}); rG.SetValue(5, o.GetValue(8 * 3 + 5));
+}
+int main() {
+    half a[M * K], b[K * N]; float c[M * N], r[64] = {};
+    for (int i = 0; i < M * K; ++i) a[i] = half(static_cast<float>((i * 7) % 11 - 5) / 4.0f);
+    for (int i = 0; i < K * N; ++i) b[i] = half(static_cast<float>((i * 5) % 13 - 6) / 8.0f);
+    pyasc_cpu::Launch("kern", 1, [&]() { kern((GM_ADDR)a, (GM_ADDR)b, (GM_ADDR)c, (GM_ADDR)r); });
+    int bad = 0;
+    for (int m = 0; m < M; ++m) for (int n = 0; n < N; ++n) {
+        float s = 0; for (int k = 0; k < K; ++k) s += float(a[m * K + k]) * float(b[k * N + n]);
+        if (std::fabs(s - c[m * N + n]) > 1e-4f) ++bad;
+    }
+    double sum = 0; float mx = c[0]; int mi = 0;
+    for (int i = 0; i < 200; ++i) { sum += c[i]; if (c[i] > mx) { mx = c[i]; mi = i; } }
+    double s0 = 0, s2 = 0; for (int i = 0; i < 64; ++i) { s0 += c[i]; s2 += c[128 + i]; }
+    bool ok = bad == 0 && std::fabs(r[0] - sum) < 1e-3 && r[1] == mx && r[2] == mi && std::fabs(r[3] - s0) < 1e-3
+              && std::fabs(r[4] - s2) < 1e-3 && r[5] == c[3];
+    std::printf("%d %g %g %g %g %g %g -> %s\n", bad, r[0], sum, r[1], r[2], r[3], r[5], ok ? "OK" : "BAD");
+    return ok ? 0 : 1;
+}
+"""
+
+
+def test_cpu_cube_path_and_reductions(tmp_path):
+    """The cube path (Nd2Nz copy, LoadData, Mmad, Fixpipe) and the reductions of the CPU mode
+    compute a matmul and reduce its rows as documented (independent of the compiler's lowering)."""
+    from pyasc.lowering.emit.project import CPU_DIR
+    from pyasc.lowering.emit.syntax import INCLUDE_DIR, syntax_check
+
+    src = tmp_path / "cube.cpp"
+    src.write_text(CUBE_REDUCE_TEST)
+    ok, diag = syntax_check(src, INCLUDE_DIR, extra_includes=[CPU_DIR])  # valid against the declarations alone
+    assert ok, diag
+    exe = tmp_path / "cube"
+    build = subprocess.run([GXX, "-std=c++17", "-DPYASC_CPU", f"-I{INCLUDE_DIR}", f"-I{CPU_DIR}", str(src),
+                            str(CPU_DIR / "pyasc_cpu.cpp"), "-o", str(exe)], capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr
+    run = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+@pytest.mark.skipif(not _have("softmax"), reason="pyasc.softmax does not exist yet")
+@pytest.mark.parametrize("style", ["queue", "flags"])
+def test_softmax_project_cpu_run(style, tmp_path):
+    rng = np.random.default_rng(3)
+    x = pyasc.tensor(rng.standard_normal((16, 200)), dtype=pyasc.float32)
+    compiled = pyasc.jit(lambda t: pyasc.softmax(t, -1), options={"sync_style": style}).compile(x)
+    _project_check(compiled, [x], tmp_path, exact=False)
+
+
+@pytest.mark.skipif(not _have("matmul"), reason="pyasc.matmul does not exist yet")
+def test_matmul_project_cpu_run(tmp_path):
+    rng = np.random.default_rng(4)
+    a = pyasc.tensor(rng.standard_normal((64, 64)), dtype=pyasc.float16)
+    b = pyasc.tensor(rng.standard_normal((64, 64)), dtype=pyasc.float16)
+    compiled = pyasc.jit(lambda x, y: pyasc.matmul(x, y)).compile(a, b)
+    _project_check(compiled, [a, b], tmp_path, exact=False)
+
+
+def test_cli_cpu_run(tmp_path, capsys):
+    from pyasc.cli import main
+
+    prog = tmp_path / "m.py"
+    prog.write_text("import pyasc\n\ndef f(x, y):\n    return pyasc.relu(x * y + 1.5) - x\n")
+    out = tmp_path / "out"
+    assert main(["compile", f"{prog}:f", "--shape", "40x70", "--out", str(out), "--cpu-run"]) == 0
+    text = capsys.readouterr().out
+    assert "bit-exact" in text and "cpu-run: PASS" in text
+    assert (out / "input" / "x.bin").is_file() and (out / "golden" / "out0.bin").is_file()
+    # an existing folder needs --force
+    assert main(["compile", f"{prog}:f", "--shape", "40x70", "--out", str(out)]) == 1
+    assert "--force" in capsys.readouterr().err
+
+
+def test_opt_project_target(tmp_path):
+    """pyasc-opt traced.mlir -p compile -t ascendc-project{out=DIR}: the project with data."""
+    prog = tmp_path / "m.py"
+    prog.write_text("import pyasc\n\ndef f(x, y):\n    return x * y - y\n")
+    traced = subprocess.run([sys.executable, "-m", "pyasc.cli", "dump", f"{prog}:f", "--shape", "64x64",
+                             "--level", "traced"], capture_output=True, text=True)
+    assert traced.returncode == 0, traced.stderr
+    mlir = tmp_path / "f.mlir"
+    mlir.write_text(traced.stdout)
+    out = tmp_path / "proj"
+    opt = [sys.executable, "-m", "pyasc.opt"]
+    r = subprocess.run([*opt, str(mlir), "-p", "compile", "-t", f'ascendc-project{{out="{out}"}}'],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "wrote 15 files" in r.stdout
+    for rel in ["kernel/f_k0.cpp", "host/main.cpp", "host/f_tiling.h", "CMakeLists.txt", "run.sh", "README.md",
+                "include/kernel_operator.h", "cpu/pyasc_cpu.cpp", "input/x.bin", "golden/out0.bin"]:
+        assert (out / rel).is_file(), rel
+    run = subprocess.run(["bash", str(out / "run.sh"), "cpu"], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    # not overwritten without force
+    r = subprocess.run([*opt, str(mlir), "-p", "compile", "-t", f'ascendc-project{{out="{out}"}}'],
+                       capture_output=True, text=True)
+    assert r.returncode == 1 and "force" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_write_project_data_tolerance_in_host():
+    assert set(TOLERANCE) >= {"f16", "bf16", "f32"}
+
+
+def test_unknown_ascendc_op_is_named(parse_mlir):
+    """An ascendc op without an emitter entry: the error names it (ascendc.* ops registered by other
+    modules are not in the table until their module registers them)."""
+    from xdsl.dialects.builtin import ModuleOp
+
+    from pyasc.lowering.emit import EmitError, kernel_source
+    from pyasc.lowering.emit.kernel import ASCENDC_TABLE, register
+    from pyasc.dialects import ascendc as A
+
+    text = (HERE.parent / "fixtures" / "add_flags.mlir").read_text()
+    module = parse_mlir(text)
+    saved = ASCENDC_TABLE.pop(A.AddOp)
+    try:
+        with pytest.raises(EmitError, match=r"no Ascend C form for op 'ascendc.add'"):
+            kernel_source(module)
+        with pytest.raises(ValueError, match="already exist"):
+            register({A.SubOp: "x"})
+        register({A.AddOp: saved})
+        assert "AscendC::Add(" in kernel_source(module)
+    finally:
+        ASCENDC_TABLE[A.AddOp] = saved
+    assert isinstance(module, ModuleOp)
