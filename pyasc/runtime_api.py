@@ -287,7 +287,7 @@ class Stream:
                 _launch_ctx.stream = self
                 _launch_ctx.start = self.clock
                 try:
-                    report = compiled._sim().run(compiled.name, [*inputs, *outputs])
+                    report = compiled._sim().run(compiled.name, [*inputs, *getattr(compiled, "constants", ()), *outputs])
                 finally:
                     _launch_ctx.stream = None
                 self.clock += report.seconds

@@ -178,3 +178,13 @@ def test_bench_dispatch_runs():
     out = subprocess.run([sys.executable, str(bench), "--calls", "30"], capture_output=True, text=True,
                          check=True).stdout
     assert "cached pyasc.jit call" in out and "eager op" in out and "simulator run of the module" in out
+
+
+def test_lifted_constants_on_a_non_default_stream():
+    bias = pyasc.tensor([1.0, 2.0, 3.0])
+    f = pyasc.jit(lambda x: x * 2 + bias)
+    s = pyasc.Stream()
+    with pyasc.stream(s):
+        y = f(pyasc.ones(2, 3))
+    s.synchronize()
+    np.testing.assert_array_equal(y.numpy(), [[3, 4, 5], [3, 4, 5]])
