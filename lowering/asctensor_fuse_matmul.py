@@ -71,7 +71,14 @@ def _split_bias(mm: asctensor.MatmulOp) -> None:
 
 def _conv_to_matmul(conv: asctensor.Conv2dOp) -> None:
     """conv2d -> per group: im2col + batched matmul (NCHW out), reshaped by the kernels' GM views."""
-    from .linalg_reshape import concat_channels, reshape_op
+    try:
+        from .linalg_reshape import concat_channels, reshape_op
+    except ImportError:
+        from .errors import CompileError
+
+        raise CompileError("asctensor.conv2d: the im2col lowering (gather kernel and the channel concat of "
+                           "the groups) is not implemented yet; conv2d runs with the reference eager backend "
+                           "only") from None
 
     stride, padding, dilation, groups = conv.params()
     x, w, r = conv.input.type, conv.weight.type, conv.result.type

@@ -48,12 +48,14 @@ def accesses(op: Operation) -> tuple[list[SSAValue], list[SSAValue]] | None:
     return None
 
 
-def _region(v: SSAValue):
+def _region(v: SSAValue, staged: set):
+    """("slots", alloc) for a rotating buffer, else ("range", start, end, staged): ``staged`` marks a
+    buffer filled from or drained to GM (a queue's buffer in the TPipe style)."""
     a = buffer_of(v)
     if a.slots.value.data > 1:
         return ("slots", a)
     start = a.offset.value.data if a.offset is not None else id(a)
-    return ("range", start, start + a.slot_bytes)
+    return ("range", start, start + a.slot_bytes, a in staged)
 
 
 def _conflict(r1, r2) -> bool:
@@ -90,23 +92,29 @@ class _Plan:
 
 
 def _dependencies(d: _Access, c: _Access) -> tuple[bool, bool, bool]:
-    """For ``d`` before ``c``: (any dependency, RAW or WAW, only through rotating slots)."""
+    """For ``d`` before ``c``: (any dependency, RAW or WAW, only through staged buffers)."""
     pairs = [(w, r) for w in d.writes for r in c.reads] + [(w, x) for w in d.writes for x in c.writes]
     ordered = [p for p in pairs if _conflict(*p)]
     war = [(r, w) for r in d.reads for w in c.writes if _conflict(r, w)]
     hits = ordered + war
-    return bool(hits), bool(ordered), all(a[0] == "slots" for a, _ in hits)
+    return bool(hits), bool(ordered), all(a[0] == "slots" or a[3] for a, _ in hits)
 
 
 def plan_sync(ops: list[_Access], flags: bool, slots: int) -> _Plan:
     plan = _Plan()
     n = len(ops)
 
-    def place_flag(src: Pipe, dst: Pipe, d: int, c: int, carried: bool) -> None:
-        """Order op ``d`` on ``src`` before op ``c`` on ``dst`` (``c`` in a later iteration if carried)."""
+    def place_flag(src: Pipe, dst: Pipe, d: int, c: int, carried: bool, slotted: bool = False) -> None:
+        """Order op ``d`` on ``src`` before op ``c`` on ``dst`` (``c`` in a later iteration if carried;
+        ``slotted``: only through rotating slots, so ``c`` is ``slots`` iterations later)."""
+        if carried and slotted and slots > 1 and any(e.src == src and e.dst == Pipe.S for e in plan.edges):
+            return  # in an iteration between, the scalar unit waits for ``src`` before issuing ``c``
         same = [e for e in plan.edges if (e.src, e.dst) == (src, dst) and not e.carried]
         if any(e.set_at >= d and (carried or e.wait_at <= c) for e in same):
             return  # a wait in iteration i also orders everything later on ``dst``
+        if any(e.src == src and e.dst == Pipe.S and not e.carried and e.set_at >= d and (carried or e.wait_at <= c)
+               for e in plan.edges):
+            return  # the scalar unit waited for ``src`` past ``d`` before it issued ``c``
         if carried:
             for e in plan.edges:
                 if (e.src, e.dst) == (src, dst) and e.carried:  # one carried flag per pipe pair
@@ -131,8 +139,9 @@ def plan_sync(ops: list[_Access], flags: bool, slots: int) -> _Plan:
     def round_trip(pipe) -> bool:
         """Every iteration, ``pipe`` waits for another pipe that waited for ``pipe``: a slot reused
         ``slots >= 2`` iterations later is then ordered after its previous use. (With queues,
-        AllocTensor waiting for FreeTensor is that round trip.)"""
-        return any(e.src == pipe and any(f.src == e.dst and f.dst == pipe and f.set_at >= e.wait_at
+        AllocTensor waiting for FreeTensor is that round trip; the scalar unit waiting for the other
+        pipe closes it too, since it issues the next use.)"""
+        return any(e.src == pipe and any(f.src == e.dst and f.dst in (pipe, Pipe.S) and f.set_at >= e.wait_at
                                          for f in plan.edges) for e in plan.edges)
 
     def rewritten_before(ci: int, c: _Access) -> bool:
@@ -153,13 +162,14 @@ def plan_sync(ops: list[_Access], flags: bool, slots: int) -> _Plan:
                 if not cross:
                     if not ordered_in_pipe or covered_barrier(c.pipe, di, ci, carried):
                         continue
-                    if carried and slotted and slots > 1 and (not flags or round_trip(c.pipe)):
+                    if carried and slotted and (not flags or round_trip(c.pipe)):
                         continue
                     plan.barriers.append((ci, c.pipe))
                 elif flags or Pipe.S in (d.pipe, c.pipe):  # queues do not order the scalar unit
-                    need[d.pipe] = max(need.get(d.pipe, -1), di)
-            for p, di in need.items():
-                place_flag(p, c.pipe, di, ci, carried)
+                    prev = need.get(d.pipe, (-1, True))
+                    need[d.pipe] = (max(prev[0], di), prev[1] and slotted)
+            for p, (di, all_slotted) in need.items():
+                place_flag(p, c.pipe, di, ci, carried, all_slotted)
 
     for carried in (False, True):
         visit(carried, cross=True)
@@ -180,13 +190,15 @@ class _KernelSync:
         self.slots = self.kernel.attributes[asctile.BUFFERS_ATTR].value.data
         body = loop.body.block
         ops = []
+        staged = {buffer_of(v) for op in body.ops if isinstance(op, ascbuf.CopyInOp | ascbuf.CopyOutOp)
+                  for v in (op.dest if isinstance(op, ascbuf.CopyInOp) else op.source,)}
         for op in body.ops:
             acc = accesses(op)
             if acc is None:
                 continue
             if hasattr(op, "scalar_reads"):  # the scalar unit reads UB first (GetValue), then issues vector work
-                ops.append(_Access(op, Pipe.S, [_region(v) for v in op.scalar_reads()], []))
-            ops.append(_Access(op, op.PIPE, [_region(v) for v in acc[0]], [_region(v) for v in acc[1]]))
+                ops.append(_Access(op, Pipe.S, [_region(v, staged) for v in op.scalar_reads()], []))
+            ops.append(_Access(op, op.PIPE, [_region(v, staged) for v in acc[0]], [_region(v, staged) for v in acc[1]]))
         plan = plan_sync(ops, self.flags, self.slots)
         bases: dict[tuple, int] = {}  # (src, dst, carried, channel) -> first event id
         for e in plan.edges:

@@ -71,6 +71,14 @@ def _view_source(v: SSAValue, args, views: dict):
     return arg, new_shape, element_strides(shape, new_shape, strides), base
 
 
+def _through_slice_or_reshape(v: SSAValue) -> bool:
+    while isinstance(v.owner, VIEW_OPS):
+        if not isinstance(v.owner, asctensor.BroadcastOp):
+            return True
+        v = v.owner.input
+    return False
+
+
 def kernel_kind(f: func.FuncOp) -> str | None:
     """The kind of a tensor-level kernel (``elementwise``, ``rowwise``, ``matmul``), None for others."""
     attr = f.attributes.get(asctensor.KERNEL_ATTR)
@@ -163,10 +171,11 @@ class _KernelTiler:
         if lead is None:
             space, accesses = collapse(full, in_shapes, in_strides=in_strides)
         else:
-            if any(st != _row_major(sh) or self.bases[v] for v, sh, st in zip(loaded, in_shapes, in_strides)):
+            if any(self.bases[v] or _through_slice_or_reshape(v) for v in loaded):
                 raise TilingError(f"row-wise kernel @{k.sym_name.data} reads a slice or reshape of an input: "
                                   "not supported")
-            space, accesses = collapse(*self._rows_view(full, lead, in_shapes), keep_last=True)
+            out2, shapes2, strides2 = self._rows_view(full, lead, in_shapes, in_strides)
+            space, accesses = collapse(out2, shapes2, keep_last=True, in_strides=strides2)
 
         tile_values = [r for op in body for r in op.results if isinstance(r.type, TensorType)]
         sizes = [element_bytes(v.type.element_type) for v in tile_values + args]
@@ -289,24 +298,28 @@ class _KernelTiler:
                               f"trailing axes, got {sorted(spaces, key=str)}")
         return next(iter(spaces))
 
-    def _rows_view(self, full, lead, in_shapes):
-        """The kernel's shapes as ``lead x C`` (C = the reduced trailing dims, kept as one dim)."""
+    def _rows_view(self, full, lead, in_shapes, in_strides):
+        """The kernel's shapes as ``lead x C`` (C = the reduced trailing dims, kept as one dim): each
+        input's strides over ``lead`` and over the row (0: one value per row or a row vector)."""
+        from .tiling import element_strides
+
         k = len(lead)
         C = 1
         for d in full[k:]:
             C *= d
-        view = []
-        for s in in_shapes:
-            s = (1,) * (len(full) - len(s)) + tuple(s)
-            tail = s[k:]
-            if all(d == 1 for d in tail):
-                view.append(s[:k] + (1,))
-            elif tail == full[k:]:
-                view.append(s[:k] + (C,))
+        out = lead + (C,)
+        strides = []
+        for shape, st in zip(in_shapes, in_strides):
+            es = element_strides(shape, full, st)
+            tail = es[k:]
+            if all(x == 0 for x in tail):
+                strides.append(es[:k] + (0,))
+            elif tail == _row_major(full[k:]):
+                strides.append(es[:k] + (1,))
             else:
-                raise TilingError(f"row-wise kernel @{self.kernel.sym_name.data}: an input of shape {list(s)} "
+                raise TilingError(f"row-wise kernel @{self.kernel.sym_name.data}: an input of shape {list(shape)} "
                                   f"broadcasts only part of a row of {list(full[k:])}")
-        return lead + (C,), view
+        return out, [out] * len(strides), strides
 
     def _tile_op(self, op: Operation, mapping, le: OpEmitter, tile_type) -> SSAValue:
         tt = tile_type(op.results[0].type)

@@ -48,6 +48,18 @@ def bf16_add(x, y):
     return pyasc.relu(x + y)
 
 
+def softmax(x):
+    return pyasc.softmax(x, -1)
+
+
+def layer_norm(x, w):
+    return pyasc.layer_norm(x, (x.shape[-1],), w)
+
+
+def column_sum(x):
+    return pyasc.sum(x, 0)
+
+
 F16, F32, BF16, I32 = "float16", "float32", "bfloat16", "int32"
 
 # name -> (function, [(shape, dtype)], ...)
@@ -62,6 +74,9 @@ PROGRAMS = {
     "casts": (casts, [((64, 512), F16), ((64, 512), F32)]),
     "int32_add": (int32_add, [((16384,), I32), ((16384,), I32)]),
     "bf16_add": (bf16_add, [((16384,), BF16), ((16384,), BF16)]),
+    "softmax": (softmax, [((64, 256), F32)]),
+    "layer_norm": (layer_norm, [((64, 200), F16), ((200,), F16)]),
+    "column_sum": (column_sum, [((40, 8192), F32)]),
 }
 
 
