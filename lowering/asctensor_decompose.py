@@ -22,10 +22,11 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from pyasc.dialects import asctensor
+from pyasc.dialects.target import module_target
 from pyasc.dialects.types import numpy_dtype
 
 from .emitter import OpEmitter
-from .rowwise_decompose import decompose_rowwise
+from .rowwise_decompose import MAX_ROW_BYTES_PER_ELEMENT, decompose_rowwise
 
 # Abramowitz & Stegun 7.1.26: erf(u) = 1 - t*(a1 + t*(a2 + ...)) * exp(-u^2), t = 1/(1 + p*u), u >= 0
 ERF_P = 0.3275911
@@ -151,7 +152,7 @@ def _power(b: TensorBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
     return b.exp(b.mul(b.log(x), y))
 
 
-def _decompose(op: Operation) -> SSAValue | None:
+def _decompose(op: Operation, max_row: int = 1 << 62) -> SSAValue | None:
     """The primitive replacement of a composite op, or None if ``op`` is a primitive."""
     if len(op.results) != 1 or not isinstance(op.results[0].type, TensorType):
         return None
@@ -163,7 +164,7 @@ def _decompose(op: Operation) -> SSAValue | None:
         if any(v != values[0] for v in values[1:]):
             return None  # a constant with distinct elements stays a constant
         return b.full(values[0], op.result)
-    rowwise = decompose_rowwise(b, op)
+    rowwise = decompose_rowwise(b, op, max_row)
     if rowwise is not None:
         return rowwise
     if isinstance(op, asctensor.ReluOp):
@@ -201,13 +202,14 @@ class AscTensorDecomposePass(ModulePass):
     name = "asctensor-decompose"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        max_row = module_target(op).ub_usable_bytes // MAX_ROW_BYTES_PER_ELEMENT
         changed = True
         while changed:  # decompositions may produce ops that need legalising (bf16)
             changed = False
             for inner in list(op.walk()):
                 if inner.parent is None:
                     continue
-                new = _decompose(inner)
+                new = _decompose(inner, max_row)
                 if new is not None:
                     inner.results[0].replace_all_uses_with(new)
                     Rewriter.erase_op(inner)

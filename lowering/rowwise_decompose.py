@@ -81,7 +81,27 @@ def tree_reduce(b, x: SSAValue, kind: ReduceKind, axis: int) -> SSAValue:
     return v
 
 
-def reduce(b, x: SSAValue, kind: ReduceKind, axes, keepdims: bool) -> SSAValue:
+# rows longer than this (in elements) are reduced by trees of elementwise kernels instead of in one
+# row-wise kernel: a row-wise kernel keeps a few float32 rows of tiles live in UB (about 40 bytes per
+# row element with double buffering) [D]; set per target by the pass
+MAX_ROW_BYTES_PER_ELEMENT = 40
+
+
+def row_reduce(b, v: SSAValue, kind: ReduceKind, axes, keepdims: bool, max_row: int) -> SSAValue:
+    """A reduction over trailing ``axes``: one row-wise ``ReduceOp`` when the row fits in UB, else
+    a tree per axis (several elementwise kernels that stream the row through any number of tiles)."""
+    shape = v.type.get_shape()
+    if prod(shape[a] for a in axes) <= max_row:
+        return b.e.value(asctensor.ReduceOp(kind, v, axes, keepdims))
+    for a in axes:
+        if shape[a] > 1:
+            v = tree_reduce(b, v, kind, a)
+    if not keepdims:
+        v = b.e.value(asctensor.ReshapeOp(v, asctensor.reduced_shape(shape, axes, False)))
+    return v
+
+
+def reduce(b, x: SSAValue, kind: ReduceKind, axes, keepdims: bool, max_row: int = 1 << 62) -> SSAValue:
     """``kind`` over ``axes``: a row-wise ``ReduceOp`` (sum/max/min over trailing axes), else a tree
     of elementwise combinations per axis; float16/bfloat16 sums and products in float32."""
     shape = x.type.get_shape()
@@ -90,7 +110,7 @@ def reduce(b, x: SSAValue, kind: ReduceKind, axes, keepdims: bool) -> SSAValue:
     prim = ReduceKind.SUM if kind == ReduceKind.MEAN else kind
     v = _wide(b, x) if prim in (ReduceKind.SUM, ReduceKind.PROD) or str(out_type) == "bf16" else x
     if prim != ReduceKind.PROD and trailing(shape, axes):
-        v = b.e.value(asctensor.ReduceOp(prim, v, axes, keepdims))
+        v = row_reduce(b, v, prim, axes, keepdims, max_row)
     else:
         for a in axes:
             if shape[a] > 1:
@@ -112,19 +132,28 @@ def _bcast(b, v: SSAValue, shape) -> SSAValue:
     return b.e.value(asctensor.BroadcastOp(v, TensorType(v.type.element_type, shape)))
 
 
-def softmax(b, x: SSAValue, axis: int, log: bool) -> SSAValue:
+def softmax(b, x: SSAValue, axis: int, log: bool, max_row: int) -> SSAValue:
     out_type = x.type.element_type
     w = _wide(b, x)
     shape = w.type.get_shape()
-    m = b.e.value(asctensor.ReduceOp(ReduceKind.MAX, w, [axis], True))
+    m = _axis_reduce(b, w, ReduceKind.MAX, [axis], max_row)
     shifted = b.sub(w, _bcast(b, m, shape))
     e = b.exp(shifted)
-    s = b.e.value(asctensor.ReduceOp(ReduceKind.SUM, e, [axis], True))
+    s = _axis_reduce(b, e, ReduceKind.SUM, [axis], max_row)
     y = b.sub(shifted, _bcast(b, b.log(s), shape)) if log else b.div(e, _bcast(b, s, shape))
     return b.cast(y, out_type)
 
 
-def norm(b, x: SSAValue, dims: int, eps: float, weight, bias, rms: bool) -> SSAValue:
+def _axis_reduce(b, v: SSAValue, kind: ReduceKind, axes, max_row: int) -> SSAValue:
+    """keepdims ``kind`` over ``axes`` for a composite: row-wise when trailing and short enough."""
+    if trailing(v.type.get_shape(), axes):
+        return row_reduce(b, v, kind, axes, True, max_row)
+    for a in axes:
+        v = tree_reduce(b, v, kind, a)
+    return v
+
+
+def norm(b, x: SSAValue, dims: int, eps: float, weight, bias, rms: bool, max_row: int) -> SSAValue:
     out_type = x.type.element_type
     w = _wide(b, x)
     shape = w.type.get_shape()
@@ -132,11 +161,11 @@ def norm(b, x: SSAValue, dims: int, eps: float, weight, bias, rms: bool) -> SSAV
     n = prod(shape[a] for a in axes)
     if rms:
         centred = w
-        var = b.mul(b.e.value(asctensor.ReduceOp(ReduceKind.SUM, b.mul(w, w), axes, True)), 1.0 / n)
+        var = b.mul(_axis_reduce(b, b.mul(w, w), ReduceKind.SUM, axes, max_row), 1.0 / n)
     else:
-        mean = b.mul(b.e.value(asctensor.ReduceOp(ReduceKind.SUM, w, axes, True)), 1.0 / n)
+        mean = b.mul(_axis_reduce(b, w, ReduceKind.SUM, axes, max_row), 1.0 / n)
         centred = b.sub(w, _bcast(b, mean, shape))
-        var = b.mul(b.e.value(asctensor.ReduceOp(ReduceKind.SUM, b.mul(centred, centred), axes, True)), 1.0 / n)
+        var = b.mul(_axis_reduce(b, b.mul(centred, centred), ReduceKind.SUM, axes, max_row), 1.0 / n)
     y = b.mul(centred, _bcast(b, b.rsqrt(b.add(var, eps)), shape))
     if weight is not None:  # broadcast first, so the cast runs on the row shape inside the kernel
         y = b.mul(y, _wide(b, _bcast(b, weight, shape)))
@@ -145,19 +174,20 @@ def norm(b, x: SSAValue, dims: int, eps: float, weight, bias, rms: bool) -> SSAV
     return b.cast(y, out_type)
 
 
-def decompose_rowwise(b, op) -> SSAValue | None:
-    """The primitive form of a reduction or row-wise composite, None for other ops."""
+def decompose_rowwise(b, op, max_row: int) -> SSAValue | None:
+    """The primitive form of a reduction or row-wise composite, None for other ops; rows longer
+    than ``max_row`` elements are reduced by trees."""
     if isinstance(op, asctensor.ReduceOp):
         kind, axes, keep = op.kind.data, op.axis_list, op.keepdims is not None
         shape = op.input.type.get_shape()
         if kind in (ReduceKind.SUM, ReduceKind.MAX, ReduceKind.MIN) and trailing(shape, axes) \
-                and str(op.input.type.element_type) == "f32":
+                and str(op.input.type.element_type) == "f32" and prod(shape[a] for a in axes) <= max_row:
             return None  # already a primitive (a row-wise ReduceSum/Max/Min)
-        return reduce(b, op.input, kind, axes, keep)
+        return reduce(b, op.input, kind, axes, keep, max_row)
     if isinstance(op, asctensor.SoftmaxOp | asctensor.LogSoftmaxOp):
-        return softmax(b, op.input, op.axis.value.data, isinstance(op, asctensor.LogSoftmaxOp))
+        return softmax(b, op.input, op.axis.value.data, isinstance(op, asctensor.LogSoftmaxOp), max_row)
     if isinstance(op, asctensor.LayerNormOp | asctensor.RmsNormOp):
         return norm(b, op.input, op.dims.value.data, op.eps.value.data, op.weight, op.bias,
-                    isinstance(op, asctensor.RmsNormOp))
+                    isinstance(op, asctensor.RmsNormOp), max_row)
     return None
 
