@@ -85,6 +85,9 @@ def _check_inputs(where: str, name: str, specs: tuple[TensorSpec, ...], args) ->
         raise PyascError(where, f"{name} was compiled for {len(specs)} tensor input(s), got {len(args)}")
     out = []
     for i, (spec, a) in enumerate(zip(specs, args)):
+        if type(a) is Tensor and a._trace is None and a._shape == spec.shape and a._dtype is spec.dtype:
+            out.append(a)           # the common case, without building a TensorSpec
+            continue
         if not isinstance(a, Tensor | np.ndarray) and not is_torch_tensor(a):
             raise PyascError(where, f"input {i} of {name} must be a tensor, got {describe(a)}")
         t = _to_tensor(a)
@@ -178,7 +181,8 @@ class Compiled:
         """Run on the simulator: ``(outputs, report)`` with the outputs as NumPy arrays (a tuple when
         the traced function returned a tuple) and the simulator's report (seconds, cycles, ...)."""
         tensors = _check_inputs("simulate", self.name, self.inputs, args)
-        inputs = [np.ascontiguousarray(t.numpy()) for t in tensors] + list(self.constants)
+        inputs = [t._data if t._data.flags.c_contiguous else np.ascontiguousarray(t._data)
+                  for t in tensors] + list(self.constants)
         outputs = [np.empty(s.shape, dtype=s.dtype.np_dtype) for s in self.outputs]
         report = self._sim().run(self.name, [*inputs, *outputs])
         return (tuple(outputs) if self.returns_tuple else outputs[0]), report
