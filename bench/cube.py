@@ -1,0 +1,115 @@
+"""Cube benchmarks: efficiency against the roofline and simulator cost against NumPy.
+
+For fp16 matmuls 4096^3 and 1024^3 and the conv2d (8,3,224,224) x (64,3,7,7) stride 2 padding 3
+on ascend910b2, prints from one run:
+
+* efficiency = roofline time / simulated time, where the roofline time is the longer of the cube
+  FLOPs at the target's peak (cube cores x MACs per cycle x clock) and the bytes the program must
+  move to and from GM at the HBM bandwidth; the simulated time includes the cycle model's fixed
+  costs (per copy, per Mmad, per Fixpipe) and the launch overhead;
+* simulator wall time / NumPy wall time of the same product (NumPy: float32 matmul of the
+  upcast operands, which is how NumPy gets a BLAS product of float16 data).
+
+Both sides run with single-threaded BLAS where the simulator's small tile products do
+(see runtime/blas.py); the NumPy figure is the best of a few repetitions.
+
+    python bench/cube.py
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+import pyasc
+from pyasc.dialects.target import get_target
+from pyasc.runtime.blas import single_thread
+
+TARGET = "ascend910b2"
+
+
+def best_wall(fn, repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def roofline_seconds(macs: float, in_dtype: str, moved_bytes: int) -> tuple[float, str]:
+    spec = get_target(TARGET)
+    cube = macs / (spec.cube_cores * spec.cube_macs_per_cycle[in_dtype] * spec.clock_hz)
+    hbm = moved_bytes / spec.hbm_bytes_per_s
+    return (cube, "cube") if cube >= hbm else (hbm, "hbm")
+
+
+def bench_matmul(n: int) -> dict:
+    rng = np.random.default_rng(0)
+    a = pyasc.tensor(rng.standard_normal((n, n), dtype=np.float32).astype(np.float16))
+    b = pyasc.tensor(rng.standard_normal((n, n), dtype=np.float32).astype(np.float16))
+
+    @pyasc.jit
+    def mm(a, b):
+        return a @ b
+
+    compiled = mm.lower(a, b).compile()
+    start = time.perf_counter()
+    out, report = compiled.simulate(a, b)
+    sim_wall = time.perf_counter() - start
+    an, bn = a.numpy(), b.numpy()
+    with single_thread():
+        np_wall = best_wall(lambda: an.astype(np.float32) @ bn.astype(np.float32), 3)
+    ref = an.astype(np.float32) @ bn.astype(np.float32)
+    err = float(np.abs(out.astype(np.float32) - ref).max() / np.abs(ref).max())
+    roof, bound = roofline_seconds(float(n) ** 3, "f16", 3 * n * n * 2)
+    return {"workload": f"matmul {n}^3 fp16", "simulated_us": report.seconds * 1e6, "roofline_us": roof * 1e6,
+            "bound": bound, "efficiency": roof / report.seconds, "sim_wall_s": sim_wall, "numpy_wall_s": np_wall,
+            "wall_ratio": sim_wall / np_wall, "rel_err": err}
+
+
+def bench_conv() -> dict:
+    x_shape, w_shape = (8, 3, 224, 224), (64, 3, 7, 7)
+    rng = np.random.default_rng(0)
+    x = pyasc.tensor(rng.standard_normal(x_shape, dtype=np.float32).astype(np.float16))
+    w = pyasc.tensor(rng.standard_normal(w_shape, dtype=np.float32).astype(np.float16))
+
+    @pyasc.jit
+    def conv(x, w):
+        return pyasc.conv2d(x, w, stride=2, padding=3)
+
+    try:
+        compiled = conv.lower(x, w).compile()
+    except pyasc.PyascError as e:
+        return {"workload": "conv2d (8,3,224,224)x(64,3,7,7) s2 p3 fp16", "error": str(e).splitlines()[0]}
+    start = time.perf_counter()
+    out, report = compiled.simulate(x, w)
+    sim_wall = time.perf_counter() - start
+    from pyasc.ops_linalg import reference_conv2d
+
+    xn, wn = x.numpy(), w.numpy()
+    np_wall = best_wall(lambda: reference_conv2d(xn.astype(np.float32), wn.astype(np.float32), None, (2, 2),
+                                                 (3, 3), (1, 1), 1), 1)
+    macs = 8 * 64 * 112 * 112 * 3 * 7 * 7
+    roof, bound = roofline_seconds(macs, "f16", x.nbytes + w.nbytes + out.nbytes)
+    return {"workload": "conv2d (8,3,224,224)x(64,3,7,7) s2 p3 fp16", "simulated_us": report.seconds * 1e6,
+            "roofline_us": roof * 1e6, "bound": bound, "efficiency": roof / report.seconds, "sim_wall_s": sim_wall,
+            "numpy_wall_s": np_wall, "wall_ratio": sim_wall / np_wall}
+
+
+def main() -> None:
+    rows = [bench_matmul(4096), bench_matmul(1024), bench_conv()]
+    print(f"cube benchmarks on {TARGET}")
+    for r in rows:
+        if "error" in r:
+            print(f"  {r['workload']:<45} not compiled: {r['error']}")
+            continue
+        print(f"  {r['workload']:<45} simulated {r['simulated_us']:10.1f} us  roofline {r['roofline_us']:9.1f} us "
+              f"({r['bound']})  efficiency {r['efficiency']:.3f}  sim wall {r['sim_wall_s']:.2f} s / numpy "
+              f"{r['numpy_wall_s']:.3f} s = {r['wall_ratio']:.1f}x" + (f"  rel err {r['rel_err']:.1e}"
+                                                                       if "rel_err" in r else ""))
+
+
+if __name__ == "__main__":
+    main()
