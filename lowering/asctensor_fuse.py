@@ -87,6 +87,9 @@ def reduction_rows(op: Operation) -> tuple[tuple[int, ...], tuple[int, ...]] | N
 def _groups(ops: list[Operation]) -> list[_Group]:
     groups: list[_Group] = []
     for op in ops:
+        if isinstance(op, func.CallOp) and groups:  # an outlined kernel: later ops may need its results
+            groups.append(_Group("elementwise", (), None, []))
+            continue
         if isinstance(op, asctensor.FullOp | func.ReturnOp | func.CallOp) or not op.results:
             continue
         cur = groups[-1] if groups else None
@@ -206,7 +209,7 @@ class AscTensorFusePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for host in host_functions(op):
             _copy_returned_inputs(host)
-            for i, group in enumerate(_groups(list(host.body.block.ops))):
+            for i, group in enumerate(g for g in _groups(list(host.body.block.ops)) if g.ops):
                 _outline(op, host, group.kind, group.ops, i)
             for inner in reversed(list(host.body.block.ops)):
                 if isinstance(inner, VIEWS + (asctensor.FullOp,)) and not inner.results[0].uses:

@@ -23,6 +23,7 @@ from pyasc.dialects.ascbuf import VBinaryKind as B
 from pyasc.dialects.ascbuf import VScalarKind as S
 from pyasc.dialects.ascbuf import VUnaryKind as U
 from pyasc.dialects.ascendc import RoundMode
+from pyasc.dialects.target import Pipe
 from pyasc.dialects.types import element_bytes, is_float
 
 from .emitter import OpEmitter
@@ -70,12 +71,34 @@ class _KernelBufferizer:
         self.iv = loop.body.block.args[0]
         self.slots = k.attributes[asctile.BUFFERS_ATTR].value.data
         self.top = OpEmitter(InsertPoint.at_start(k.body.block))
+        # loop-invariant tiles (see tile-elementwise): one copy each, computed once before the loop,
+        # with the pipes drained after the loads and again after the compute
+        prologue = [op for op in k.body.block.ops
+                    if op.results and isinstance(op.results[0].type, TensorType) or isinstance(op, asctile.LoadOp)]
+        self.buffer: dict[SSAValue, SSAValue] = {}
+        self.splat: dict[SSAValue, SSAValue] = {}
+        self.row_bcast: dict[SSAValue, SSAValue] = {}
+        self.prologue_barriers = []
+        loads = [op for op in prologue if isinstance(op, asctile.LoadOp)]
+        for op in loads:
+            e = OpEmitter(InsertPoint.before(loop), op)
+            dst = self._alloc(op.result, e, 1)
+            e.add(ascbuf.CopyInOp(op.source, op.offset, dst, op.rows, op.cols, op.row_stride.value.data,
+                                  op.col_stride.value.data, op.dense is not None))
+        if loads:
+            self.prologue_barriers.append(OpEmitter(InsertPoint.before(loop)).add(ascbuf.BarrierOp(Pipe.ALL)))
+        computed = [op for op in prologue if not isinstance(op, asctile.LoadOp)]
+        for op in computed:
+            e = OpEmitter(InsertPoint.before(loop), op)
+            if isinstance(op, asctile.SplatOp):
+                self.splat[op.result] = op.value
+                continue
+            self._compute(op, self._alloc(op.results[0], e, 1), e)
+        if any(not isinstance(op, asctile.SplatOp) for op in computed):
+            self.prologue_barriers.append(OpEmitter(InsertPoint.before(loop)).add(ascbuf.BarrierOp(Pipe.V)))
         body = list(loop.body.block.ops)
         stored = {op.value for op in body if isinstance(op, asctile.StoreOp)}
         loaded = {op.result for op in body if isinstance(op, asctile.LoadOp)}
-        self.buffer: dict[SSAValue, SSAValue] = {}
-        self.splat: dict[SSAValue, SSAValue] = {}
-        self.row_bcast: dict[SSAValue, SSAValue] = {}  # full tile value -> the row buffer it spreads
         for op in body:
             e = OpEmitter(InsertPoint.before(op), op)
             if isinstance(op, asctile.SplatOp):
@@ -101,6 +124,8 @@ class _KernelBufferizer:
             if isinstance(op, asctile.LoadOp | asctile.StoreOp | asctile.SplatOp) or (
                     op.results and isinstance(op.results[0].type, TensorType)):
                 Rewriter.erase_op(op, safe_erase=False)
+        for op in reversed(prologue):
+            Rewriter.erase_op(op, safe_erase=False)
 
     def _alloc(self, value: SSAValue | None, e: OpEmitter, slots: int, type_: TensorType | None = None):
         t = value.type if value is not None else type_

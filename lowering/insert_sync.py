@@ -200,6 +200,7 @@ class _KernelSync:
                 ops.append(_Access(op, Pipe.S, [_region(v, staged) for v in op.scalar_reads()], []))
             ops.append(_Access(op, op.PIPE, [_region(v, staged) for v in acc[0]], [_region(v, staged) for v in acc[1]]))
         plan = plan_sync(ops, self.flags, self.slots)
+        self._drop_covered_prologue_barriers(loop, ops, plan)
         bases: dict[tuple, int] = {}  # (src, dst, carried, channel) -> first event id
         for e in plan.edges:
             key = (e.src, e.dst, e.carried, e.channel)
@@ -254,6 +255,39 @@ class _KernelSync:
         for e in carried:
             for i in primed_ids(e):
                 post.add(ascbuf.WaitFlagOp(e.src, e.dst, post.index(i)))
+
+
+def _first_reader(ops: list[_Access], buffers: set, pipe: Pipe) -> int | None:
+    for i, acc in enumerate(ops):
+        if acc.pipe == pipe and any(buffer_of(v) in buffers for v in accesses(acc.op)[0]):
+            return i
+    return None
+
+
+def _drop_covered_prologue_barriers(self, loop, ops: list[_Access], plan: _Plan) -> None:
+    """Drop the barriers bufferize put after the loop-invariant prologue when the loop already orders
+    the first use: an MTE2 -> V wait (flags) before the first vector read of a loaded buffer, or a
+    vector barrier / V -> S wait before the first read of a buffer computed in the prologue."""
+    block = self.kernel.body.block
+    pre = [op for op in block.ops if op is not loop and block.get_operation_index(op) < block.get_operation_index(loop)]
+    loaded = {buffer_of(o.dest) for o in pre if isinstance(o, ascbuf.CopyInOp)}
+    computed = {buffer_of(v) for o in pre if isinstance(o, ascbuf.VectorOp) for v in o.buffer_writes()}
+    for bar in [o for o in pre if isinstance(o, ascbuf.BarrierOp)]:
+        if bar.pipe.data == Pipe.ALL and self.flags and not any(isinstance(o, ascbuf.VectorOp) for o in pre):
+            first = _first_reader(ops, loaded, Pipe.V)
+            if first is None or any(e.src == Pipe.MTE2 and e.dst == Pipe.V and not e.carried and e.wait_at <= first
+                                    for e in plan.edges):
+                bar.detach()
+                bar.erase()
+        elif bar.pipe.data == Pipe.V:
+            first = _first_reader(ops, computed, Pipe.V)
+            if first is None or any(p == Pipe.V and pos <= first for pos, p in plan.barriers) or any(
+                    e.src == Pipe.V and e.dst == Pipe.S and not e.carried and e.wait_at <= first for e in plan.edges):
+                bar.detach()
+                bar.erase()
+
+
+_KernelSync._drop_covered_prologue_barriers = _drop_covered_prologue_barriers
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,9 @@
 Buffers with rotating slots, buffers filled from or drained to GM (loaded and stored tiles:
 queues of their own in the TPipe style) and buffers used outside the tile loop live for the
 whole kernel. A one-slot temporary lives from its first to its last access in the
-loop body; temporaries whose lives do not overlap share memory (first fit over equal-size
-slots of the widest temporary, so the plan never fragments). A plan that does not fit the
+loop body; temporaries whose lives do not overlap share memory: first fit over equal-size slots
+of the widest temporary, so the plan never fragments, with small temporaries (a quarter of that
+or less: row values, work areas) in slots of their own size. A plan that does not fit the
 target's usable UB is a compile-time error naming the kernel and the sizes.
 """
 
@@ -57,6 +58,9 @@ def plan_kernel(kernel: func.FuncOp, capacity: dict[MemorySpace, int]) -> dict[M
                     last[a] = i
                     if any(isinstance(o.type, MemRefType) and memory_space(o.type) is None for o in op.operands):
                         staged.add(a)  # the op moves data between this buffer and GM
+    outside = {buffer_of(v) for op in kernel.body.block.ops if loop is None or op is not loop
+               for v in op.operands}  # used before or after the loop: live throughout
+    staged |= {a for a in outside if a is not None}
     used = {}
     for space in dict.fromkeys(memory_space(a.result.type) for a in allocs):
         mine = [a for a in allocs if memory_space(a.result.type) == space]
@@ -71,22 +75,28 @@ def _plan_space(kernel, space, allocs, first, last, staged, capacity: int) -> in
     for a in whole:
         a.offset = IntegerAttr(offset, 64)
         offset += a.slot_bytes * a.slots.value.data
-    slot = max((a.slot_bytes for a in temps), default=0)
-    free_at: list[int] = []  # per temp slot: the body index after which it is free again
-    for a in sorted(temps, key=lambda a: first[a]):
-        for j, end in enumerate(free_at):
-            if end < first[a]:
-                free_at[j] = last[a]
-                break
-        else:
-            j = len(free_at)
-            free_at.append(last[a])
-        a.offset = IntegerAttr(offset + j * slot, 64)
-    used = offset + slot * len(free_at)
+    used = offset
+    counts = []
+    widest = max((a.slot_bytes for a in temps), default=0)
+    small = [a for a in temps if a.slot_bytes * 4 <= widest]  # row values, work areas: planned apart
+    for group in (t for t in ([a for a in temps if a not in small], small) if t):
+        slot = max(a.slot_bytes for a in group)  # equal slots in a class: the plan never fragments
+        free_at: list[int] = []  # per slot of this class: the body index after which it is free again
+        for a in sorted(group, key=lambda a: first[a]):
+            for j, end in enumerate(free_at):
+                if end < first[a]:
+                    free_at[j] = last[a]
+                    break
+            else:
+                j = len(free_at)
+                free_at.append(last[a])
+            a.offset = IntegerAttr(used + j * slot, 64)
+        used += slot * len(free_at)
+        counts.append(f"{len(free_at)} of {slot} B")
     if used > capacity:
         raise MemoryPlanError(
             f"{space.value.upper()} overflow in kernel @{kernel.sym_name.data}: its buffers need {used} bytes "
-            f"({offset} B of rotating and staged tiles, {len(free_at)} temporaries of {slot} B) "
+            f"({offset} B of rotating and staged tiles, temporaries: {', '.join(counts) or 'none'}) "
             f"but the target has {capacity} B of {space.value.upper()}; use a smaller tile_size")
     return used
 

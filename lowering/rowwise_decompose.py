@@ -8,8 +8,9 @@
 * ``layer_norm`` = (x - mean) * rsqrt(var + eps) [* weight] [+ bias] over the trailing dims;
 * ``rms_norm``  = x * rsqrt(mean(x^2) + eps) [* weight] [+ bias].
 
-float16/bfloat16 inputs are computed in float32 and rounded once at the end, so the results
-stay within float16 tolerance of a float64 reference. Every reduction is built with
+float16/bfloat16 inputs are computed in float32 and rounded once at the end (float16 norms round
+before the affine weight and bias, which run in float16), so the results stay within float16
+tolerance of a float64 reference. Every reduction is built with
 ``keepdims`` so the broadcast back to the row is explicit; the fusion pass gathers the pieces
 of one composite into one row-wise kernel again.
 """
@@ -167,6 +168,15 @@ def norm(b, x: SSAValue, dims: int, eps: float, weight, bias, rms: bool, max_row
         centred = b.sub(w, _bcast(b, mean, shape))
         var = b.mul(_axis_reduce(b, b.mul(centred, centred), ReduceKind.SUM, axes, max_row), 1.0 / n)
     y = b.mul(centred, _bcast(b, b.rsqrt(b.add(var, eps)), shape))
+    if str(out_type) == "f16":
+        # the statistics and the normalisation are float32; the affine part runs in float16 (the
+        # vector unit's native width, half the cycles of float32), rounding once more per op
+        y = b.cast(y, out_type)
+        if weight is not None:
+            y = b.mul(y, _bcast(b, weight, shape))
+        if bias is not None:
+            y = b.add(y, _bcast(b, bias, shape))
+        return y
     if weight is not None:  # broadcast first, so the cast runs on the row shape inside the kernel
         y = b.mul(y, _wide(b, _bcast(b, weight, shape)))
     if bias is not None:

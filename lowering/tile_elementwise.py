@@ -112,8 +112,10 @@ def _f32():
     return Float32Type()
 
 
-def _peak_temporaries(body: list[Operation], loaded: set[SSAValue], outputs: set[SSAValue]) -> int:
-    """The most tile temporaries alive at once, in program order (what plan-memory will need)."""
+def _peak_temporaries(body: list[Operation], loaded: set[SSAValue], outputs: set[SSAValue],
+                      small=frozenset()) -> int:
+    """The most full-tile temporaries alive at once, in program order (what plan-memory will need;
+    row tiles and reduction work areas are planned apart and are small: not counted)."""
     last_use: dict[SSAValue, int] = {}
     for i, op in enumerate(body):
         for v in op.operands:
@@ -122,9 +124,9 @@ def _peak_temporaries(body: list[Operation], loaded: set[SSAValue], outputs: set
     for i, op in enumerate(body):
         scratch = 1 if isinstance(op, arith.DivfOp) and any(
             isinstance(v.owner, asctensor.FullOp) for v in op.operands) else 0
-        scratch += 1 if isinstance(op, asctensor.ReduceOp) else 0  # the reduction's work buffer
         for r in op.results:
-            if r not in loaded and r not in outputs and not isinstance(op, asctensor.FullOp | asctensor.BroadcastOp):
+            if r not in loaded and r not in outputs and r not in small and not isinstance(
+                    op, asctensor.FullOp | asctensor.BroadcastOp | asctensor.ReduceOp):
                 live.add(r)
         peak = max(peak, len(live) + scratch)
         live = {v for v in live if last_use.get(v, -1) > i}
@@ -181,9 +183,16 @@ class _KernelTiler:
         sizes = [element_bytes(v.type.element_type) for v in tile_values + args]
         align = 32 // min(sizes)
         widest = max(sizes)
-        per_elem = self.buffers * (sum(element_bytes(v.type.element_type) for v in loaded)
-                                   + sum(element_bytes(v.type.element_type) for v in outputs))
-        per_elem += widest * _peak_temporaries(body, set(loaded), set(outputs))
+        # loads of one row vector for every tile (rows broadcast, whole rows) are loaded once
+        once = {v for v, acc in zip(loaded, accesses)
+                if lead is not None and len(acc.strides) > 1 and not any(acc.strides[:-1]) and acc.strides[-1] == 1}
+        small = {r for op in body for r in op.results
+                 if isinstance(r.type, TensorType) and r.type.get_shape() in self.row_shapes
+                 and r.type.get_shape() != full}
+        per_elem = self.buffers * (sum(element_bytes(v.type.element_type) for v in loaded if v not in once)
+                                   + sum(element_bytes(v.type.element_type) for v in outputs if v not in small))
+        per_elem += sum(element_bytes(v.type.element_type) for v in once)
+        per_elem += widest * (_peak_temporaries(body, set(loaded), set(outputs), small) + len(once))
         self.align = align
         budget = self.tile_size or self.ub_bytes // per_elem
         if lead is not None and -(-space.C // align) * align > budget:
@@ -214,8 +223,10 @@ class _KernelTiler:
         count = e.subi(hi, lo)
         loop_body = Block(arg_types=[IndexType()])
         loop_body.args[0].name_hint = "i"
-        nb.add_op(scf.ForOp(e.index(0), count, e.index(1), [], loop_body))
+        loop = scf.ForOp(e.index(0), count, e.index(1), [], loop_body)
+        nb.add_op(loop)
         nb.add_op(func.ReturnOp())
+        pre = OpEmitter(InsertPoint.before(loop))  # loop-invariant loads go here
 
         le = OpEmitter(InsertPoint.at_end(loop_body))
         t = le.addi(lo, loop_body.args[0])
@@ -263,6 +274,14 @@ class _KernelTiler:
                 # a per-row input of a row-wise kernel: one value per row into a row tile
                 ld = asctile.LoadOp(gm_of[sources[v]], le.addi(offset(acc.strides), self.bases[v]), vr,
                                     le.index(1), row_st, 1, tile_type(v.type))
+            elif (len(acc.strides) > 1 and space.R > 1 and row_st == 0 and plan.col_tiles == 1
+                  and not any(acc.strides[:-2]) and acc.strides[-1] == 1):
+                # one row vector for every tile (a bias or norm weight): loaded once, before the loop
+                ld = asctile.LoadOp(gm_of[sources[v]], pre.index(self.bases[v]), pre.index(plan.rows),
+                                    pre.index(space.C), 0, 1, tile_type(v.type))
+                mapping[v] = pre.value(ld)
+                mapping[v].name_hint = sources[v].name_hint
+                continue
             else:
                 ld = asctile.LoadOp(gm_of[sources[v]], le.addi(offset(acc.strides), self.bases[v]), vr, vc, row_st,
                                     acc.strides[-1],
@@ -271,10 +290,17 @@ class _KernelTiler:
             mapping[v] = le.value(ld)
             mapping[v].name_hint = sources[v].name_hint
 
+        invariant = {v for v in mapping if mapping[v].owner.parent is not loop_body}
         for op in body:
             if op.results and (op.results[0] in mapping or (isinstance(op, VIEW_OPS) and op.results[0] in views)):
                 continue
-            mapping[op.results[0]] = self._tile_op(op, mapping, le, tile_type)
+            # an elementwise op on loop-invariant tiles only (e.g. the cast of a norm weight) runs once
+            hoist = (op.operands and all(v in invariant or isinstance(v.owner, asctensor.FullOp) for v in op.operands)
+                     and any(v in invariant for v in op.operands)
+                     and not isinstance(op, (asctensor.ReduceOp, asctensor.ArgReduceOp) + VIEW_OPS))
+            mapping[op.results[0]] = self._tile_op(op, mapping, pre if hoist else le, tile_type)
+            if hoist:
+                invariant.add(op.results[0])
 
         out_off = offset(space.out_strides)
         for v, dst in zip(outputs, out_args):
@@ -343,6 +369,9 @@ class _KernelTiler:
                                   f"@{self.kernel.sym_name.data}: the vector unit reduces f16 and f32 "
                                   "(ReduceSum/ReduceMax/ReduceMin); cast to float32 first")
             return le.value(copy_loc(op, asctile.ReduceOp(op.kind.data.value, operands[0], self.vc, tt)))
+        if isinstance(op, asctensor.ArgReduceOp):
+            raise TilingError(f"asctensor.arg_reduce in kernel @{self.kernel.sym_name.data}: argmax/argmin are not "
+                              "supported on the device yet")
         if isinstance(op, asctensor.CastOp):
             result = None
             for c in _cast_op(operands[0], tt):

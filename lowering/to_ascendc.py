@@ -33,6 +33,7 @@ from pyasc.dialects.types import element_bytes
 
 from .emitter import OpEmitter, copy_loc
 from .insert_sync import accesses
+from .plan_memory import buffer_of
 
 VBINARY = {"add": ascendc.AddOp, "sub": ascendc.SubOp, "mul": ascendc.MulOp, "div": ascendc.DivOp,
            "max": ascendc.MaxOp, "min": ascendc.MinOp}
@@ -98,15 +99,16 @@ class _KernelLowering:
             acc = accesses(op)
             if acc is None:
                 continue
-            from .plan_memory import buffer_of
-
             for v in acc[0]:
                 readers.setdefault(buffer_of(v), set()).add(op.PIPE)
             for v in acc[1]:
                 writers.setdefault(buffer_of(v), set()).add(op.PIPE)
+        hoisted = {buffer_of(o.dest) for o in block.ops if isinstance(o, ascbuf.CopyInOp)}  # loaded once
         for op in block.ops:
             if isinstance(op, ascbuf.AllocOp):
-                if Pipe.MTE2 in writers.get(op, ()):
+                if op in hoisted:
+                    role = TPosition.VECCALC
+                elif Pipe.MTE2 in writers.get(op, ()):
                     role = TPosition.VECIN
                 elif Pipe.MTE3 in readers.get(op, ()):
                     role = TPosition.VECOUT
@@ -168,8 +170,6 @@ class _KernelLowering:
     def _queue_uses(self, ops: list[Operation]):
         """For the queue style: per buffer, the body positions of its first and last access."""
         first, last = {}, {}
-        from .plan_memory import buffer_of
-
         for idx, op in enumerate(ops):
             acc = accesses(op)
             if acc is None:
@@ -210,8 +210,6 @@ class _KernelLowering:
 
     def _tensor(self, v: SSAValue, e: OpEmitter) -> SSAValue:
         """The LocalTensor of a buffer value in the current iteration (built once per block)."""
-        from .plan_memory import buffer_of
-
         b = self.buffers[buffer_of(v)]
         if b.queue:
             return self.queue_state[b.alloc]
