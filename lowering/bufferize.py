@@ -264,3 +264,6 @@ def is_vector_kernel(f: func.FuncOp) -> bool:
     cube kernels (``"cube"``) are bufferized by the cube passes."""
     attr = f.attributes.get(asctile.KERNEL_ATTR)
     return attr is not None and not (isinstance(attr, StringAttr) and attr.data != "vector")
+
+
+from . import compare_select  # noqa: E402,F401 - registers the compare/select bufferizers and translators

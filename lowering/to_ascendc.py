@@ -377,3 +377,6 @@ from . import to_ascendc_reduce  # noqa: E402,F401  (registers its translators)
 
 
 from . import to_ascendc_cube  # noqa: E402,F401 - registers the cube kernel lowering
+
+
+from . import compare_select  # noqa: E402,F401 - registers the compare/select bufferizers and translators

@@ -168,6 +168,8 @@ def _storage_cast(operands, attrs):
 
 
 def _trace_apply(trace, op, operands, attrs, compute, result, shape):
+    from . import dtypes as _dt
+    from . import ops_compare as _ops_compare
     from .tensor import Tensor
 
     loc = user_location()
@@ -176,6 +178,9 @@ def _trace_apply(trace, op, operands, attrs, compute, result, shape):
         for o in operands:
             if isinstance(o, Tensor):
                 v = o._value if o._trace is not None else trace.constant(o._data, o.dtype)
+                if op.name in _ops_compare.RAW_BOOL_OPERANDS and (o.dtype is _dt.bool_ or compute is _dt.bool_):
+                    values.append(trace.broadcast(v, shape))  # the builder converts bools itself
+                    continue
                 values.append(trace.broadcast(trace.cast(v, compute), shape))
             else:
                 try:

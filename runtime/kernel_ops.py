@@ -459,3 +459,4 @@ HANDLERS.update({name: vector_unary for name in _UNARY})
 HANDLERS.update({name: vector_scalar for name in _SCALAR})
 
 from . import kernel_ops_reduce  # noqa: E402,F401  (registers the reductions)
+from . import kernel_ops_compare  # noqa: E402,F401  (registers Compare/Compares/Select)

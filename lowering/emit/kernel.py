@@ -161,7 +161,7 @@ ASCENDC_TABLE: dict[type[Operation], str | LineFn] = {
 
 # modules (relative to this package) that add entries to ASCENDC_TABLE; imported lazily when a
 # kernel is printed. Missing modules are skipped, so an entry here may precede its file.
-EXTENSION_MODULES: list[str] = [".reduce_ops", ".cube_ops"]
+EXTENSION_MODULES: list[str] = [".reduce_ops", ".cube_ops", ".compare_ops"]
 _extensions_loaded = False
 
 

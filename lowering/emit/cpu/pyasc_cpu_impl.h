@@ -844,6 +844,81 @@ inline void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
 
 template <typename T>
 inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+/* ---- comparisons and selection ------------------------------------------------------------- */
+
+namespace pyasc_cpu {
+template <typename V>
+inline bool CmpOp(V a, V b, AscendC::CMPMODE m)
+{
+    switch (m) {
+        case AscendC::CMPMODE::LT: return a < b;
+        case AscendC::CMPMODE::GT: return a > b;
+        case AscendC::CMPMODE::EQ: return a == b;
+        case AscendC::CMPMODE::LE: return a <= b;
+        case AscendC::CMPMODE::GE: return a >= b;
+        default: return a != b;
+    }
+}
+}  // namespace pyasc_cpu
+
+template <typename T, typename U>
+inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                    CMPMODE cmpMode, uint32_t count)
+{
+    using V = pyasc_cpu::C<T>;
+    pyasc_cpu::CheckLocal(src0, count, "Compare");
+    pyasc_cpu::CheckLocal(src1, count, "Compare");
+    pyasc_cpu::CheckLocal(dst, (count + 7) / 8, "Compare");
+    uint8_t* bits = reinterpret_cast<uint8_t*>(dst.cpuData_);
+    for (uint32_t i = 0; i < (count + 7) / 8; ++i) bits[i] = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        if (pyasc_cpu::CmpOp(static_cast<V>(src0.cpuData_[i]), static_cast<V>(src1.cpuData_[i]), cmpMode))
+            bits[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
+    }
+}
+
+template <typename T, typename U>
+inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1, CMPMODE cmpMode,
+                     uint32_t count)
+{
+    using V = pyasc_cpu::C<T>;
+    pyasc_cpu::CheckLocal(src0, count, "Compares");
+    pyasc_cpu::CheckLocal(dst, (count + 7) / 8, "Compares");
+    uint8_t* bits = reinterpret_cast<uint8_t*>(dst.cpuData_);
+    for (uint32_t i = 0; i < (count + 7) / 8; ++i) bits[i] = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        if (pyasc_cpu::CmpOp(static_cast<V>(src0.cpuData_[i]), static_cast<V>(src1), cmpMode))
+            bits[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
+    }
+}
+
+template <typename T, typename U>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                   const LocalTensor<T>& src1, SELMODE selMode, uint32_t count)
+{
+    (void)selMode;
+    pyasc_cpu::CheckLocal(dst, count, "Select");
+    pyasc_cpu::CheckLocal(src0, count, "Select");
+    pyasc_cpu::CheckLocal(src1, count, "Select");
+    const uint8_t* bits = reinterpret_cast<const uint8_t*>(selMask.cpuData_);
+    for (uint32_t i = 0; i < count; ++i) {
+        dst.cpuData_[i] = ((bits[i >> 3] >> (i & 7)) & 1) ? src0.cpuData_[i] : src1.cpuData_[i];
+    }
+}
+
+template <typename T, typename U>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
+                   SELMODE selMode, uint32_t count)
+{
+    (void)selMode;
+    pyasc_cpu::CheckLocal(dst, count, "Select");
+    pyasc_cpu::CheckLocal(src0, count, "Select");
+    const uint8_t* bits = reinterpret_cast<const uint8_t*>(selMask.cpuData_);
+    for (uint32_t i = 0; i < count; ++i) {
+        dst.cpuData_[i] = ((bits[i >> 3] >> (i & 7)) & 1) ? src0.cpuData_[i] : src1;
+    }
+}
+
                       const int32_t count, bool calIndex)
 {
     (void)sharedTmpBuffer;

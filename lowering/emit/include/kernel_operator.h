@@ -356,6 +356,24 @@ __aicore__ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const
 /* ---- reductions and broadcasts ------------------------------------------------------------ */
 
 /* level 2 (first `count` elements): dst[0] = the result (ReduceMax/Min with calIndex: dst[1] = its
+/* ---- comparisons and selection (bit masks: one bit per element, LSB first) ------------------ */
+
+enum class CMPMODE { LT = 0, GT, EQ, LE, GE, NE };
+enum class SELMODE { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
+
+template <typename T, typename U>
+__aicore__ void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                        CMPMODE cmpMode, uint32_t count);
+template <typename T, typename U>
+__aicore__ void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1, CMPMODE cmpMode,
+                         uint32_t count);
+template <typename T, typename U>
+__aicore__ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                       const LocalTensor<T>& src1, SELMODE selMode, uint32_t count);
+template <typename T, typename U>
+__aicore__ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                       T src1, SELMODE selMode, uint32_t count);
+
  * index, as the bits of T); sharedTmpBuffer is the work tensor. */
 template <typename T>
 __aicore__ void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
