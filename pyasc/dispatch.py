@@ -179,7 +179,7 @@ def _trace_apply(trace, op, operands, attrs, compute, result, shape):
             if isinstance(o, Tensor):
                 v = o._value if o._trace is not None else trace.constant(o._data, o.dtype)
                 if op.name in _ops_compare.RAW_BOOL_OPERANDS and (o.dtype is _dt.bool_ or compute is _dt.bool_):
-                    values.append(trace.broadcast(v, shape))  # the builder converts bools itself
+                    values.append(v)  # the builder converts (and broadcasts) bools itself
                     continue
                 values.append(trace.broadcast(trace.cast(v, compute), shape))
             else:

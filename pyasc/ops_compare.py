@@ -56,6 +56,23 @@ def _emit(tr, op):
     return tr.emit(op).results[0]
 
 
+def _shape(operands):
+    return asctensor.broadcast_shapes(*[tuple(v.type.get_shape()) for v in operands])
+
+
+def _broadcast_all(tr, operands):
+    """The operands at their common shape; a bool that must broadcast goes through half 0/1 (bytes
+    are not broadcast on the device: Duplicate has no 8-bit form)."""
+    shape = _shape(operands)
+    out = []
+    for v in operands:
+        if tuple(v.type.get_shape()) != shape and _is_bool(v):
+            h = tr.broadcast(_half(tr, v), shape)
+            v = _emit(tr, asctensor.CompareOp("ne", h, tr.splat(0.0, dt.float16, shape)))
+        out.append(tr.broadcast(v, shape))
+    return out
+
+
 def _half(tr, v):
     """A bool tensor as half 0/1 (``select(v, 1, 0)``)."""
     shape = v.type.get_shape()
@@ -68,7 +85,7 @@ def _compute_operand(tr, v, compute):
 
 def _compare(pred):
     def build(tr, operands, result_dtype, attrs):
-        a, b = operands
+        a, b = _broadcast_all(tr, operands)
         compute = dt.get_dtype((b if _is_bool(a) else a).type.get_element_type())
         if _is_bool(a) and _is_bool(b):
             compute = dt.float16
@@ -100,7 +117,7 @@ def _truth(tr, v):
 
 def _logical(kind):
     def build(tr, operands, result_dtype, attrs):
-        hs = [_truth(tr, v) for v in operands]
+        hs = [_truth(tr, v) for v in _broadcast_all(tr, operands)]
         zero = tr.splat(0.0, dt.float16, hs[0].type.get_shape())
         if kind == "not":
             return asctensor.CompareOp("eq", hs[0], zero)
@@ -112,7 +129,7 @@ def _logical(kind):
 
 
 def _build_where(tr, operands, result_dtype, attrs):
-    c, x, y = operands
+    c, x, y = _broadcast_all(tr, operands)
     if not _is_bool(c):
         raise PyascError("where", "the condition must be a bool tensor")
     return asctensor.SelectOp(c, x, y)
