@@ -22,6 +22,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "tile-elementwise": ("tile_elementwise", "TileElementwisePass"),
         "asctensor-fuse-matmul": ("asctensor_fuse_matmul", "AscTensorFuseMatmulPass"),
         "tile-matmul": ("tile_matmul", "TileMatmulPass"),
+        "tile-im2col": ("tile_im2col", "TileIm2colPass"),
         "bufferize-cube": ("bufferize_cube", "BufferizeCubePass"),
         "host-to-gm": ("host_to_gm", "HostToGmPass"),
         "bufferize": ("bufferize", "BufferizePass"),

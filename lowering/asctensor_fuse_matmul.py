@@ -2,10 +2,10 @@
 
 Runs after ``asctensor-decompose`` and before ``asctensor-fuse``:
 
-* ``conv2d`` becomes, per group, ``im2col`` (a gather kernel) and a batched ``matmul`` of the
-  group's weights ``(OC/g, C/g*KH*KW)`` with the patches ``(N, C/g*KH*KW, OH*OW)``, which gives the
-  output directly in NCHW; several groups are joined by the ``concat`` of a strided store
-  (each group's kernel writes its own channel range of the output);
+* ``conv2d`` becomes ``im2col`` (a gather kernel, ``tile-im2col``) and one batched ``matmul`` of
+  the weights ``(OC/G, C/G*KH*KW)`` of each group with the patches ``(C/G*KH*KW, OH*OW)`` of each
+  image and group, which gives the output directly in NCHW (see ``_conv_to_matmul``); the views
+  of the weight, the patches and the result are outlined with the matmul and read in place;
 * a ``bias`` operand is split off into a broadcast add after the matmul (vector epilogue);
 * each matmul is outlined into ``@<host>_mm<i>`` marked ``asctensor.kernel = "matmul"``, together
   with a following ReLU (``max(x, 0)``), which FixPipe applies on the way out. The remaining
@@ -17,14 +17,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pyasc.dialects import asctensor
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-
-from pyasc.dialects import asctensor
 
 from .asctensor_fuse import host_functions
 from .emitter import copy_loc
@@ -69,48 +68,43 @@ def _split_bias(mm: asctensor.MatmulOp) -> None:
     Rewriter.erase_op(mm)
 
 
-def _conv_to_matmul(conv: asctensor.Conv2dOp) -> None:
-    """conv2d -> per group: im2col + batched matmul (NCHW out), reshaped by the kernels' GM views."""
-    try:
-        from .linalg_reshape import concat_channels, reshape_op
-    except ImportError:
-        from .errors import CompileError
+def _conv_to_matmul(conv: asctensor.Conv2dOp) -> list[Operation]:
+    """conv2d -> im2col (a gather kernel) + one batched matmul giving NCHW; returns the matmul's group.
 
-        raise CompileError("asctensor.conv2d: the im2col lowering (gather kernel and the channel concat of "
-                           "the groups) is not implemented yet; conv2d runs with the reference eager backend "
-                           "only") from None
-
+    With G groups the patches ``(N, C*KH*KW, OH*OW)`` are viewed as ``(N*G, C/G*KH*KW, OH*OW)``
+    and the weight ``(OC, C/G, KH, KW)`` as ``(G, OC/G, C/G*KH*KW)`` broadcast over the batch:
+    batch ``b`` multiplies the weights of group ``b % G`` (the matmul kernel reads them in place)
+    and its ``(OC/G, OH*OW)`` result lands at channels ``(b % G) * OC/G`` of image ``b // G``.
+    """
     stride, padding, dilation, groups = conv.params()
     x, w, r = conv.input.type, conv.weight.type, conv.result.type
     n, c, _, _ = x.get_shape()
     oc, cg, kh, kw = w.get_shape()
     _, _, oh, ow = r.get_shape()
-    et = r.element_type
-    ocg = oc // groups
-    parts = []
-    last = None
-    for g in range(groups):
-        col_t = TensorType(x.element_type, [n, cg * kh * kw, oh * ow])
-        col = _insert(asctensor.Im2colOp(conv.input, col_t, (kh, kw), stride, padding, dilation, cg, g), conv,
-                      last)
-        wg = _insert(reshape_op(conv.weight, TensorType(w.element_type, [ocg, cg * kh * kw]), g * ocg * cg * kh * kw),
-                     conv, col)
-        mm = _insert(asctensor.MatmulOp(wg.results[0], col.result, TensorType(et, [n, ocg, oh * ow])), conv, wg)
-        parts.append(mm.result)
-        last = mm
-    out = _insert(concat_channels(parts, TensorType(et, [n, oc, oh, ow])), conv, last)
-    result = out.results[0]
+    et, it = r.element_type, x.element_type
+    ocg, kg = oc // groups, cg * kh * kw
+    col = _insert(asctensor.Im2colOp(conv.input, TensorType(it, [n, c * kh * kw, oh * ow]), (kh, kw), stride,
+                                     padding, dilation, c, 0), conv)
+    rhs = _insert(asctensor.ReshapeOp(col.result, [n * groups, kg, oh * ow]), conv, col)
+    w3 = _insert(asctensor.ReshapeOp(conv.weight, [1, groups, ocg, kg]), conv, rhs)
+    wb = _insert(asctensor.BroadcastOp(w3.result, TensorType(it, [n, groups, ocg, kg])), conv, w3)
+    lhs = _insert(asctensor.ReshapeOp(wb.result, [n * groups, ocg, kg]), conv, wb)
+    mm = _insert(asctensor.MatmulOp(lhs.result, rhs.result, TensorType(et, [n * groups, ocg, oh * ow])), conv, lhs)
+    out = _insert(asctensor.ReshapeOp(mm.result, [n, oc, oh, ow]), conv, mm)
+    result = out.result
+    last = out
     if conv.bias is not None:
         bias = conv.bias
         if bias.type.element_type != et:
-            bias = _insert(asctensor.CastOp(bias, TensorType(et, bias.type.get_shape())), conv, out).result
-            out = bias.owner
-        b4 = _insert(reshape_op(bias, TensorType(et, [oc, 1, 1]), 0), conv, out)
-        bc = _insert(asctensor.BroadcastOp(b4.results[0], r), conv, b4)
+            last = _insert(asctensor.CastOp(bias, TensorType(et, bias.type.get_shape())), conv, last)
+            bias = last.result
+        last = _insert(asctensor.ReshapeOp(bias, [oc, 1, 1]), conv, last)
+        last = _insert(asctensor.BroadcastOp(last.result, r), conv, last)
         add_cls = arith.AddiOp if str(et) == "i32" else arith.AddfOp
-        result = _insert(add_cls(result, bc.result), conv, bc).results[0]
+        result = _insert(add_cls(result, last.results[0]), conv, last).results[0]
     conv.result.replace_all_uses_with(result)
     Rewriter.erase_op(conv)
+    return [w3, wb, lhs, rhs, mm, out]
 
 
 def _outline(host: func.FuncOp, group: list[Operation], name: str, kind: str) -> None:
@@ -156,15 +150,20 @@ class AscTensorFuseMatmulPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for host in host_functions(op):
+            conv_groups = {}
             for inner in list(host.body.block.ops):
                 if isinstance(inner, asctensor.Conv2dOp):
-                    _conv_to_matmul(inner)
+                    group = _conv_to_matmul(inner)
+                    conv_groups[group[4]] = group
             for inner in list(host.body.block.ops):
                 if isinstance(inner, asctensor.MatmulOp) and inner.bias is not None:
                     _split_bias(inner)
             index = 0
             for inner in list(host.body.block.ops):
-                if isinstance(inner, asctensor.MatmulOp):
+                if inner in conv_groups:
+                    _outline(host, conv_groups[inner], f"{host.sym_name.data}_mm{index}", MATMUL_KIND)
+                    index += 1
+                elif isinstance(inner, asctensor.MatmulOp):
                     relu = relu_of(inner.result)
                     group = [inner] + ([relu] if relu is not None else [])
                     _outline(host, group, f"{host.sym_name.data}_mm{index}", MATMUL_KIND)

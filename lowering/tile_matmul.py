@@ -19,17 +19,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import ceil
 
-from xdsl.context import Context
-from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, StringAttr, TensorType
-from xdsl.ir import Block, SSAValue
-from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
-
 from pyasc.dialects import asctensor, asctile
 from pyasc.dialects.asctile.matmul import CUBE_KIND
 from pyasc.dialects.target import TARGET_KEY, TargetAttr, TargetSpec, get_target
 from pyasc.dialects.types import element_bytes, element_type
+from xdsl.context import Context
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import (
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+)
+from xdsl.ir import Block, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from .emitter import OpEmitter, copy_loc
 from .errors import CompileError
@@ -111,6 +117,22 @@ def _memref(t: TensorType) -> MemRefType:
     return MemRefType(t.element_type, t.get_shape())
 
 
+def _view_of(v: SSAValue) -> tuple[SSAValue, int]:
+    """(kernel argument, batch period) of a matmul operand: the argument itself (period 0), or
+    reshapes of it (contiguous, read in place), or the reshape of ``broadcast((1, G, M, K) ->
+    (B, G, M, K))`` (a convolution's weights per group: batch ``b`` reads matrix ``b % G``)."""
+    period = 0
+    while isinstance(v.owner, asctensor.ReshapeOp | asctensor.BroadcastOp):
+        op = v.owner
+        if isinstance(op, asctensor.BroadcastOp):
+            src = op.input.type.get_shape()
+            if len(src) != 4 or src[0] != 1 or period:
+                raise CubeTilingError("a matmul operand broadcast other than (1, G, M, K) -> (B, G, M, K)")
+            period = src[1]
+        v = op.input
+    return v, period
+
+
 @dataclass
 class _MatmulTiler:
     kernel: func.FuncOp
@@ -119,11 +141,12 @@ class _MatmulTiler:
 
     def run(self) -> func.FuncOp:
         k = self.kernel
-        ops = [op for op in k.body.block.ops if not isinstance(op, func.ReturnOp | asctensor.FullOp)]
+        views = (asctensor.ReshapeOp, asctensor.BroadcastOp)
+        ops = [op for op in k.body.block.ops if not isinstance(op, (func.ReturnOp, asctensor.FullOp, *views))]
         mm = ops[0]
         if not isinstance(mm, asctensor.MatmulOp) or mm.bias is not None:
             raise CubeTilingError(f"kernel @{k.sym_name.data}: a matmul kernel starts with a matmul without bias")
-        relu = len(ops) > 1
+        relu = any(isinstance(op, arith.MaximumfOp | arith.MaxSIOp) for op in ops)
         out_t = k.body.block.last_op.operands[0].type
         batch_shape, M, K, N = mm.dims()
         batch = 1
@@ -142,7 +165,8 @@ class _MatmulTiler:
             a.name_hint = old.name_hint
         nb.args[-1].name_hint = "out"
         gm = dict(zip(args, nb.args))
-        a_gm, b_gm, c_gm = gm[mm.lhs], gm[mm.rhs], nb.args[-1]
+        (a_src, a_period), (b_src, b_period) = _view_of(mm.lhs), _view_of(mm.rhs)
+        a_gm, b_gm, c_gm = gm[a_src], gm[b_src], nb.args[-1]
         ta, tb = mm.ta, mm.tb
         a_batched = len(mm.lhs.type.get_shape()) == 3
         b_batched = len(mm.rhs.type.get_shape()) == 3
@@ -166,8 +190,8 @@ class _MatmulTiler:
         n0 = le.muli(nbk, plan.base_n)
         vm = le.minui(le.subi(M, m0), plan.base_m)
         vn = le.minui(le.subi(N, n0), plan.base_n)
-        a_base = le.muli(bat, M * K if a_batched else 0)
-        b_base = le.muli(bat, K * N if b_batched else 0)
+        a_base = le.muli(le.remui(bat, a_period) if a_period else bat, M * K if a_batched else 0)
+        b_base = le.muli(le.remui(bat, b_period) if b_period else bat, K * N if b_batched else 0)
         acc_t = TensorType(element_type("i32" if str(in_t) == "i8" else "f32"), [plan.base_m, plan.base_n])
         acc0 = le.value(asctile.AccOp(acc_t))
         kbody = Block(arg_types=[IndexType(), acc_t])

@@ -1,0 +1,178 @@
+"""``tile-im2col``: each ``im2col`` kernel becomes a vector-core gather kernel over UB tiles.
+
+``im2col`` (see ``dialects/asctensor/linalg.py``) gives ``col[n, (c, kh, kw), (oh, ow)] =
+x_pad[n, c0 + c, oh*sh + kh*dh, ow*sw + kw*dw]``. The gather walks work items ``(n, c, kh, kw,
+row chunk)``; for one item the rows ``oh`` of the chunk and the columns ``ow`` that read inside
+the input (not the padding) form one rectangle, computed from ``kh``/``kw`` with index arithmetic:
+
+* the rectangle is a ``load`` of the input window (rows ``sh * W`` apart) and a ``store`` into
+  ``col`` (rows ``OW`` apart); with a horizontal stride ``sw > 1`` the window's columns are not
+  contiguous, so a chunk is one output row and its tile holds one element per UB row (the DMA
+  reads blocks of one element ``sw`` apart, as the elementwise path does for strided rows);
+* the padding around it is four ``store``s of a zero ``splat`` (above, below, left, right); any of
+  the five may be empty (a zero extent copies nothing).
+
+No compute, no cube: bufferize / plan-memory / insert-sync treat it as any elementwise kernel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pyasc.dialects import asctensor, asctile
+from pyasc.dialects.target import TARGET_KEY, TargetAttr, get_target
+from pyasc.dialects.types import element_bytes, is_float
+from xdsl.context import Context
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import (
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.ir import Block
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from .emitter import OpEmitter, copy_loc
+from .tile_elementwise import TilingError, kernel_kind
+
+IM2COL_KIND = "im2col"
+_TILE_BUFFERS = 6  # data tile, its copy for the store, four zero tiles: each double-buffered
+
+
+def _memref(t) -> MemRefType:
+    return MemRefType(t.element_type, t.get_shape())
+
+
+def _maxui(e: OpEmitter, a, b):
+    a, b = e._as_value(a), e._as_value(b)
+    ca, cb = e._const_of(a), e._const_of(b)
+    if ca is not None and cb is not None:
+        return e.index(max(ca, cb))
+    return e.value(arith.MaxUIOp(a, b))
+
+
+def _valid_range(e: OpEmitter, k, d: int, p: int, s: int, size: int, out: int):
+    """[lo, hi) of the output positions o whose input position o*s + k*d - p is inside [0, size)."""
+    kd = e.muli(k, d)
+    lo = e.divui(e.addi(e.subi(_maxui(e, kd, p), kd), s - 1), s)  # ceil(max(0, p - kd) / s)
+    hi = e.minui(e.divui(e.subi(_maxui(e, kd, size - 1 + p + s), kd), s), out)  # floor((size-1+p-kd)/s)+1
+    return lo, _maxui(e, hi, lo)
+
+
+@dataclass
+class _Im2colTiler:
+    kernel: func.FuncOp
+    spec: object
+    cores: int
+
+    def run(self) -> func.FuncOp:
+        k = self.kernel
+        op = next(o for o in k.body.block.ops if isinstance(o, asctensor.Im2colOp))
+        if op.input not in k.body.block.args:
+            raise TilingError(f"kernel @{k.sym_name.data}: im2col reads a kernel input")
+        (kh_, kw_), (sh, sw), (ph, pw), (dh, dw), cg, group = op.params()
+        n_, c_, h_, w_ = op.input.type.get_shape()
+        ohw = op.result.type.get_shape()[2]
+        et = op.result.type.element_type
+        es = element_bytes(et)
+        oh_ = (h_ + 2 * ph - dh * (kh_ - 1) - 1) // sh + 1
+        ow_ = ohw // oh_
+        align = 32 // es
+        pitch = -(-ow_ // align) * align
+        rows = max(1, min(oh_, (self.spec.ub_bytes - 8192) // (2 * _TILE_BUFFERS * pitch * es))) if sw == 1 else 1
+        zero_t = TensorType(et, [rows, pitch])
+        data_t = zero_t if sw == 1 else TensorType(et, [-(-ow_ // 8) * 8, align])
+        if 2 * _TILE_BUFFERS * rows * pitch * es > self.spec.ub_bytes - 8192:
+            raise TilingError(f"kernel @{k.sym_name.data}: an output row of {ow_} elements does not fit UB")
+        chunks = -(-oh_ // rows)
+        items = n_ * cg * kh_ * kw_ * chunks
+        block_dim = max(1, min(self.cores or self.spec.vector_cores, items))
+
+        x_arg = k.body.block.args[0]
+        new = func.FuncOp(k.sym_name.data, ([_memref(x_arg.type), _memref(op.result.type)], []))
+        new.attributes[asctile.KERNEL_ATTR] = UnitAttr()
+        new.attributes[asctile.BLOCK_DIM_ATTR] = IntegerAttr(block_dim, 64)
+        new.attributes[asctile.BUFFERS_ATTR] = IntegerAttr(2, 64)
+        nb = new.body.block
+        x_gm, col_gm = nb.args
+        x_gm.name_hint, col_gm.name_hint = x_arg.name_hint or "x", "col"
+
+        e = OpEmitter(InsertPoint.at_end(nb), op)
+        bid = e.value(asctile.BlockIdxOp())
+        lo = e.divui(e.muli(bid, items), block_dim)
+        hi = e.divui(e.muli(e.addi(bid, 1), items), block_dim)
+        body = Block(arg_types=[IndexType()])
+        body.args[0].name_hint = "i"
+        nb.add_op(copy_loc(op, scf.ForOp(e.index(0), e.subi(hi, lo), e.index(1), [], body)))
+        nb.add_op(func.ReturnOp())
+
+        b = OpEmitter(InsertPoint.at_end(body), op)
+        t = b.addi(lo, body.args[0])
+        chunk = b.remui(t, chunks)
+        t = b.divui(t, chunks)
+        kw = b.remui(t, kw_)
+        t = b.divui(t, kw_)
+        kh = b.remui(t, kh_)
+        t = b.divui(t, kh_)
+        c = b.remui(t, cg)
+        n = b.divui(t, cg)
+        oh0 = b.muli(chunk, rows)
+        rv = b.minui(b.subi(oh_, oh0), rows)
+        r_lo, r_hi = _valid_range(b, kh, dh, ph, sh, h_, oh_)
+        r_lo = b.subi(b.minui(_maxui(b, r_lo, oh0), b.addi(oh0, rv)), oh0)
+        r_hi = b.subi(b.minui(_maxui(b, r_hi, oh0), b.addi(oh0, rv)), oh0)
+        r_hi = _maxui(b, r_hi, r_lo)
+        c_lo, c_hi = _valid_range(b, kw, dw, pw, sw, w_, ow_)
+        mid = b.subi(r_hi, r_lo)
+        # destination: the item's rows of col
+        plane = b.addi(b.muli(b.addi(b.muli(b.addi(b.muli(n, cg), c), kh_), kh), kw_), kw)
+        dst = b.addi(b.muli(plane, ohw), b.muli(oh0, ow_))
+        zero_attr = FloatAttr(0.0, et) if is_float(et) else IntegerAttr(0, et)
+        zero = b.value(arith.ConstantOp(zero_attr))
+        ztile = b.value(asctile.SplatOp(zero, zero_t))
+        ztile.name_hint = "zeros"
+        # the rectangle read from the input
+        h0 = b.subi(b.minui(_maxui(b, b.addi(b.muli(b.addi(oh0, r_lo), sh), b.muli(kh, dh)), ph), ph + h_ - 1), ph)
+        w0 = b.subi(b.minui(_maxui(b, b.addi(b.muli(c_lo, sw), b.muli(kw, dw)), pw), pw + w_ - 1), pw)
+        src = b.addi(b.muli(b.addi(b.muli(n, c_), b.addi(c, group * cg)), h_ * w_), b.addi(b.muli(h0, w_), w0))
+        dst_mid = b.addi(dst, b.muli(r_lo, ow_))
+        ncols = b.subi(c_hi, c_lo)
+        if sw == 1:
+            tile = b.value(asctile.LoadOp(x_gm, src, mid, ncols, sh * w_, 1, data_t))
+            tile.name_hint = "patch"
+            b.add(asctile.StoreOp(tile, col_gm, b.addi(dst_mid, c_lo), mid, ncols, ow_))
+        else:  # one output row: its valid columns as one element per UB row, sw apart in GM
+            count = b.muli(mid, ncols)
+            tile = b.value(asctile.LoadOp(x_gm, src, count, b.index(1), sw, 1, data_t))
+            tile.name_hint = "patch"
+            b.add(asctile.StoreOp(tile, col_gm, b.addi(dst_mid, c_lo), count, b.index(1), 1))
+        # the padding around it
+        b.add(asctile.StoreOp(ztile, col_gm, dst, r_lo, b.index(ow_), ow_))
+        b.add(asctile.StoreOp(ztile, col_gm, b.addi(dst, b.muli(r_hi, ow_)), b.subi(rv, r_hi), b.index(ow_), ow_))
+        b.add(asctile.StoreOp(ztile, col_gm, dst_mid, mid, c_lo, ow_))
+        b.add(asctile.StoreOp(ztile, col_gm, b.addi(dst_mid, c_hi), mid, b.subi(ow_, c_hi), ow_))
+        body.add_op(scf.YieldOp())
+        return new
+
+
+@dataclass(frozen=True)
+class TileIm2colPass(ModulePass):
+    """Tile every ``im2col`` kernel into a gather kernel on the vector cores (see the module docstring)."""
+
+    name = "tile-im2col"
+
+    target: str = "ascend910b2"
+    cores: int = 0  # 0: every vector core of the target
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        attr = op.attributes.get(TARGET_KEY)
+        spec = attr.spec if isinstance(attr, TargetAttr) else get_target(self.target)
+        for f in list(op.ops):
+            if isinstance(f, func.FuncOp) and kernel_kind(f) == IM2COL_KIND:
+                Rewriter.replace_op(f, _Im2colTiler(f, spec, self.cores).run())
+

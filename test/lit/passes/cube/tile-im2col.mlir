@@ -1,0 +1,31 @@
+// RUN: pyasc-opt %s -p 'tile-im2col{cores=4}' | filecheck %s
+// RUN: pyasc-opt %s -p 'asctensor-fuse-matmul' --split-input-file | filecheck %s --check-prefix=FUSE
+
+// 3x3 patches of a (2, 3, 9, 9) input, padding 1: work items (n, c, kh, kw) of 9 output rows each,
+// one rectangle loaded from the input and four zero stores around it
+func.func @f_im2col0(%x: tensor<2x3x9x9xf16>) -> tensor<2x27x81xf16> attributes {asctensor.kernel = "im2col"} {
+  %0 = asctensor.im2col %x kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1] channels 3 group 0 : tensor<2x3x9x9xf16> -> tensor<2x27x81xf16>
+  func.return %0 : tensor<2x27x81xf16>
+}
+// CHECK:      func.func @f_im2col0(%x: memref<2x3x9x9xf16>, %col: memref<2x27x81xf16>) attributes {asctile.kernel, asctile.block_dim = 4 : i64, asctile.buffers = 2 : i64} {
+// CHECK:        scf.for %i =
+// CHECK:          %zeros = asctile.splat %{{.*}} : f16 -> tensor<9x16xf16>
+// CHECK:          %patch = asctile.load %x[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(9, 1) : memref<2x3x9x9xf16> -> tensor<9x16xf16>
+// CHECK:          asctile.store %patch, %col[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 9
+// CHECK-COUNT-4:  asctile.store %zeros, %col
+
+// -----
+
+// a grouped, strided convolution: im2col and one batched matmul whose operands are views
+func.func @f(%x: tensor<2x4x8x8xf16>, %w: tensor<6x2x3x3xf16>) -> tensor<2x6x4x4xf16> {
+  %0 = asctensor.conv2d %x, %w stride [2, 2] padding [1, 1] dilation [1, 1] groups 2 : tensor<2x4x8x8xf16>, tensor<6x2x3x3xf16> -> tensor<2x6x4x4xf16>
+  func.return %0 : tensor<2x6x4x4xf16>
+}
+// FUSE: func.func @f_im2col0(%{{.*}}: tensor<2x4x8x8xf16>) -> tensor<2x36x16xf16> attributes {asctensor.kernel = "im2col"}
+// FUSE: func.func @f_mm1(
+// FUSE:   asctensor.broadcast %{{.*}} : tensor<1x2x3x18xf16> -> tensor<2x2x3x18xf16>
+// FUSE:   asctensor.matmul %{{.*}}, %{{.*}} : tensor<4x3x18xf16>, tensor<4x18x16xf16> -> tensor<4x3x16xf16>
+// FUSE:   asctensor.reshape %{{.*}} : tensor<4x3x16xf16> -> tensor<2x6x4x4xf16>
+// FUSE: func.func @f(
+// FUSE:   func.call @f_im2col0
+// FUSE:   func.call @f_mm1
