@@ -72,6 +72,7 @@ class Simulator:
         self.funcs: dict[str, func.FuncOp] = {}
         self.kernels: dict[str, tuple[CompiledKernel, KernelTables]] = {}
         self._timing_cache: dict[tuple, tuple] = {}
+        self._arg_specs: dict = {}  # (host, index) -> (type, dtype, shape, size): converting xDSL types is slow
         env = self._base_env()
         for op in module.body.block.ops:
             if isinstance(op, func.FuncOp):
@@ -182,13 +183,16 @@ class Simulator:
         return out
 
     def _bind_arg(self, host: str, i: int, t, x, copies):
-        if not isinstance(t, MemRefType):
-            return x
-        dt = numpy_dtype(t.element_type)
-        shape = tuple(t.get_shape())
+        spec = self._arg_specs.get((host, i))
+        if spec is None or spec[0] is not t:
+            if not isinstance(t, MemRefType):
+                return x
+            shape = tuple(t.get_shape())
+            spec = self._arg_specs[(host, i)] = (t, numpy_dtype(t.element_type), shape, int(np.prod(shape)))
+        _, dt, shape, size = spec
         if not isinstance(x, np.ndarray):
             raise SimulationError(f"@{host} argument {i} must be a NumPy array of {dt} {shape}, got {type(x).__name__}")
-        if x.dtype != dt or x.size != int(np.prod(shape)):
+        if x.dtype != dt or x.size != size:
             raise SimulationError(f"@{host} argument {i} is {x.dtype} {x.shape}, but the function takes "
                                   f"{t} ({dt} {shape})")
         if not x.flags.c_contiguous:

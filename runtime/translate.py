@@ -23,7 +23,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from pyasc.dialects.target import TargetSpec
 
-from . import kernel_ops
+from . import kernel_ops, vectorize
 from . import kernel_ops_cube  # noqa: F401 - registers the cube ops into kernel_ops.HANDLERS
 from .dtypes import numpy_dtype
 from .errors import SimulationError
@@ -73,6 +73,8 @@ class KernelTranslator:
         self._const_names: dict[tuple, str] = {}
         self.num_queues = 0
         self.checked: set[SSAValue] = set()  # event-id values already range-checked in this scope
+        self.no_data = False  # emitting the trace-only copy of a vectorised loop (see ``vectorize``)
+        self.sid_memo: dict | None = None  # ops emitted twice (vectorised loops) keep one OpInfo
 
     # ------------------------------------------------------------------ naming and emission helpers
 
@@ -102,10 +104,19 @@ class KernelTranslator:
         return name
 
     def emit(self, line: str) -> None:
+        if self.no_data and ("U_" in line or line.startswith("if ") and "_fail(" in line):
+            return  # data work or checks of an op of a vectorised loop (done over all rows at once)
         self.lines.append("    " * self.depth + line)
 
     def info(self, op: Operation, pipe: int | None = None, kind: int = 0, writes=(), gm: bool = False,
              label: str = "") -> int:
+        if self.sid_memo is not None:
+            key = (op, pipe, kind, tuple(writes), gm, label)
+            sid = self.sid_memo.get(key)
+            if sid is None:
+                sid = self.sid_memo[key] = len(self.infos)
+                self.infos.append(OpInfo(op, self.kernel, pipe, kind, tuple(writes), gm, label))
+            return sid
         self.infos.append(OpInfo(op, self.kernel, pipe, kind, tuple(writes), gm, label))
         return len(self.infos) - 1
 
@@ -147,6 +158,7 @@ class KernelTranslator:
             self.bind(a, n)
         self.env["_fail"] = self._make_fail()
         self.env["_find"] = self._make_find()
+        self.env["_V2"] = vectorize.make_view2(self.env["U_ui8"])
         self.emit_block(self.func.body.block)
         self.flush()
         if not self.lines or self.lines[-1].strip() != "return s":
@@ -183,6 +195,8 @@ class KernelTranslator:
                 raise SimulationError(f"kernel @{self.kernel}: the simulator does not support `{op.name}` ({op})")
             if op.name not in ("scf.yield", "func.return"):
                 self.pending += 1
+            if self.no_data and op.name in vectorize.FLOAT_OPS:
+                continue  # a float scalar only the vectorised data work uses
             handler(self, op)
 
     def emit_region_block(self, block: Block, pending: int = 0) -> None:
@@ -303,6 +317,10 @@ def _to_int(t: KernelTranslator, op: Operation) -> None:
 
 def _for(t: KernelTranslator, op: Operation) -> None:
     lb, ub, step = t.v(op.lb), t.v(op.ub), t.v(op.step)
+    plan = vectorize.plan_loop(t, op)
+    if plan is not None:
+        vectorize.emit_loop(t, op, plan)
+        return
     block = op.body.block
     iv = t.v(block.args[0])
     carried = [t.v(a) for a in block.args[1:]]
