@@ -846,9 +846,8 @@ template <typename T>
 inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
 /* ---- comparisons and selection ------------------------------------------------------------- */
 
-namespace pyasc_cpu {
 template <typename V>
-inline bool CmpOp(V a, V b, AscendC::CMPMODE m)
+inline bool PyascCmpOp(V a, V b, AscendC::CMPMODE m)
 {
     switch (m) {
         case AscendC::CMPMODE::LT: return a < b;
@@ -859,7 +858,6 @@ inline bool CmpOp(V a, V b, AscendC::CMPMODE m)
         default: return a != b;
     }
 }
-}  // namespace pyasc_cpu
 
 template <typename T, typename U>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
@@ -872,7 +870,7 @@ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const
     uint8_t* bits = reinterpret_cast<uint8_t*>(dst.cpuData_);
     for (uint32_t i = 0; i < (count + 7) / 8; ++i) bits[i] = 0;
     for (uint32_t i = 0; i < count; ++i) {
-        if (pyasc_cpu::CmpOp(static_cast<V>(src0.cpuData_[i]), static_cast<V>(src1.cpuData_[i]), cmpMode))
+        if (PyascCmpOp(static_cast<V>(src0.cpuData_[i]), static_cast<V>(src1.cpuData_[i]), cmpMode))
             bits[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
     }
 }
@@ -887,7 +885,7 @@ inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, cons
     uint8_t* bits = reinterpret_cast<uint8_t*>(dst.cpuData_);
     for (uint32_t i = 0; i < (count + 7) / 8; ++i) bits[i] = 0;
     for (uint32_t i = 0; i < count; ++i) {
-        if (pyasc_cpu::CmpOp(static_cast<V>(src0.cpuData_[i]), static_cast<V>(src1), cmpMode))
+        if (PyascCmpOp(static_cast<V>(src0.cpuData_[i]), static_cast<V>(src1), cmpMode))
             bits[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
     }
 }
