@@ -185,6 +185,17 @@ class _KernelBufferizer:
             work = self._alloc(None, e, 1, TensorType(op.input.type.element_type, [rows, per_row]))
             e.add(ascbuf.VReduceOp(op.kind.data.value, dst, self._operand(e, op.input), work, op.cols))
             return
+        if isinstance(op, asctile.ArgReduceOp):  # value and index bits per row, then the index alone
+            rows, pitch = op.input.type.get_shape()
+            et = op.input.type.element_type
+            es = element_bytes(et)
+            per_row = -(-(-(-pitch * es // 256)) * es // 32) * 32 // es
+            pair = self._alloc(None, e, 1, TensorType(et, [rows, dst.type.get_shape()[1]]))
+            work = self._alloc(None, e, 1, TensorType(et, [rows, per_row]))
+            kind = "argmax" if op.kind.data.value == "max" else "argmin"
+            e.add(ascbuf.VReduceOp(kind, pair, self._operand(e, op.input), work, op.cols))
+            e.add(ascbuf.RowIndexOp(dst, pair))
+            return
         if isinstance(op, asctile.RowBroadcastOp):  # stored as is
             e.add(ascbuf.VRowDupOp(dst, self._operand(e, op.input)))
             return

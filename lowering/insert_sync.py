@@ -92,10 +92,11 @@ class _Plan:
 
 
 def _dependencies(d: _Access, c: _Access) -> tuple[bool, bool, bool]:
-    """For ``d`` before ``c``: (any dependency, RAW or WAW, only through staged buffers)."""
+    """For ``d`` before ``c``: (any dependency, RAW or WAW, only through staged buffers). The scalar unit
+    finishes its reads before it issues anything later, so a read on S orders itself."""
     pairs = [(w, r) for w in d.writes for r in c.reads] + [(w, x) for w in d.writes for x in c.writes]
     ordered = [p for p in pairs if _conflict(*p)]
-    war = [(r, w) for r in d.reads for w in c.writes if _conflict(r, w)]
+    war = [] if d.pipe == Pipe.S else [(r, w) for r in d.reads for w in c.writes if _conflict(r, w)]
     hits = ordered + war
     return bool(hits), bool(ordered), all(a[0] == "slots" or a[3] for a, _ in hits)
 
@@ -157,8 +158,8 @@ def plan_sync(ops: list[_Access], flags: bool, slots: int) -> _Plan:
             for di in range(n) if carried else range(ci):
                 d = ops[di]
                 dep, ordered_in_pipe, slotted = _dependencies(d, c)
-                if not dep or (d.pipe == c.pipe) == cross or d.pipe == Pipe.S:
-                    continue  # the scalar unit finishes its reads before it issues anything later
+                if not dep or (d.pipe == c.pipe) == cross or (d.pipe == c.pipe == Pipe.S):
+                    continue  # the scalar unit is ordered by hardware
                 if not cross:
                     if not ordered_in_pipe or covered_barrier(c.pipe, di, ci, carried):
                         continue

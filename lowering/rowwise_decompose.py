@@ -26,6 +26,8 @@ from xdsl.ir import SSAValue
 from pyasc.dialects import asctensor
 from pyasc.dialects.asctensor import ReduceKind
 
+from .errors import CompileError
+
 
 def runs(shape: tuple[int, ...], axes) -> list[list[int]]:
     """The reduced axes as runs of adjacent axes, size-1 axes joining whichever run they touch."""
@@ -190,10 +192,24 @@ def decompose_rowwise(b, op, max_row: int) -> SSAValue | None:
     if isinstance(op, asctensor.ReduceOp):
         kind, axes, keep = op.kind.data, op.axis_list, op.keepdims is not None
         shape = op.input.type.get_shape()
+        et = str(op.input.type.element_type)
+        exact_f16 = et == "f16" and kind in (ReduceKind.MAX, ReduceKind.MIN)  # max/min need no widening
         if kind in (ReduceKind.SUM, ReduceKind.MAX, ReduceKind.MIN) and trailing(shape, axes) \
-                and str(op.input.type.element_type) == "f32" and prod(shape[a] for a in axes) <= max_row:
+                and (et == "f32" or exact_f16) and prod(shape[a] for a in axes) <= max_row:
             return None  # already a primitive (a row-wise ReduceSum/Max/Min)
         return reduce(b, op.input, kind, axes, keep, max_row)
+    if isinstance(op, asctensor.ArgReduceOp):
+        shape, axis = op.input.type.get_shape(), op.axis.value.data
+        if not trailing(shape, (axis,)):
+            raise CompileError(f"asctensor.arg_reduce over axis {axis} of {list(shape)}: argmax/argmin run over the "
+                               "last axis (ReduceMax/ReduceMin with calIndex per row); move the axis last")
+        if shape[axis] > max_row:
+            raise CompileError(f"asctensor.arg_reduce over a row of {shape[axis]} elements: longer than one tile "
+                               f"row ({max_row}); not supported")
+        if str(op.input.type.element_type) in ("f16", "bf16"):  # the index travels in a float32 slot
+            wide = b.cast(op.input, Float32Type())
+            return b.e.value(asctensor.ArgReduceOp(op.kind.data, wide, axis, op.keepdims is not None))
+        return None
     if isinstance(op, asctensor.SoftmaxOp | asctensor.LogSoftmaxOp):
         return softmax(b, op.input, op.axis.value.data, isinstance(op, asctensor.LogSoftmaxOp), max_row)
     if isinstance(op, asctensor.LayerNormOp | asctensor.RmsNormOp):

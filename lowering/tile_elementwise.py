@@ -71,14 +71,6 @@ def _view_source(v: SSAValue, args, views: dict):
     return arg, new_shape, element_strides(shape, new_shape, strides), base
 
 
-def _through_slice_or_reshape(v: SSAValue) -> bool:
-    while isinstance(v.owner, VIEW_OPS):
-        if not isinstance(v.owner, asctensor.BroadcastOp):
-            return True
-        v = v.owner.input
-    return False
-
-
 def kernel_kind(f: func.FuncOp) -> str | None:
     """The kind of a tensor-level kernel (``elementwise``, ``rowwise``, ``matmul``), None for others."""
     attr = f.attributes.get(asctensor.KERNEL_ATTR)
@@ -173,9 +165,6 @@ class _KernelTiler:
         if lead is None:
             space, accesses = collapse(full, in_shapes, in_strides=in_strides)
         else:
-            if any(self.bases[v] or _through_slice_or_reshape(v) for v in loaded):
-                raise TilingError(f"row-wise kernel @{k.sym_name.data} reads a slice or reshape of an input: "
-                                  "not supported")
             out2, shapes2, strides2 = self._rows_view(full, lead, in_shapes, in_strides)
             space, accesses = collapse(out2, shapes2, keep_last=True, in_strides=strides2)
 
@@ -202,6 +191,10 @@ class _KernelTiler:
             raise TilingError(f"kernel @{k.sym_name.data} cannot fit one {align}-element tile in UB "
                               f"({per_elem} bytes per element over all live buffers, {self.ub_bytes} B of UB)")
         plan = plan_tiles(space, budget, align, self.cores, balance=not self.tile_size)
+        extra = self._hoisted_values(body, loaded, accesses, space, plan)
+        if extra and not self.tile_size:  # values computed once before the loop stay live throughout
+            per_elem += widest * extra
+            plan = plan_tiles(space, self.ub_bytes // per_elem, align, self.cores, balance=True)
 
         new = func.FuncOp(k.sym_name.data, ([_memref(a.type) for a in args] + [_memref(v.type) for v in outputs],
                                             []))
@@ -274,8 +267,7 @@ class _KernelTiler:
                 # a per-row input of a row-wise kernel: one value per row into a row tile
                 ld = asctile.LoadOp(gm_of[sources[v]], le.addi(offset(acc.strides), self.bases[v]), vr,
                                     le.index(1), row_st, 1, tile_type(v.type))
-            elif (len(acc.strides) > 1 and space.R > 1 and row_st == 0 and plan.col_tiles == 1
-                  and not any(acc.strides[:-2]) and acc.strides[-1] == 1):
+            elif self._hoistable(acc, space, plan):
                 # one row vector for every tile (a bias or norm weight): loaded once, before the loop
                 ld = asctile.LoadOp(gm_of[sources[v]], pre.index(self.bases[v]), pre.index(plan.rows),
                                     pre.index(space.C), 0, 1, tile_type(v.type))
@@ -314,6 +306,25 @@ class _KernelTiler:
         loop_body.add_op(scf.YieldOp())
         return new
 
+    @staticmethod
+    def _hoistable(acc, space, plan) -> bool:
+        """A load of one row vector for every tile (loaded once, before the loop)."""
+        return (len(acc.strides) > 1 and space.R > 1 and acc.strides[-2] == 0 and plan.col_tiles == 1
+                and not any(acc.strides[:-2]) and acc.strides[-1] == 1)
+
+    def _hoisted_values(self, body, loaded, accesses, space, plan) -> int:
+        """How many computed tiles the loop-invariant code motion below will place before the loop."""
+        invariant = {v for v, acc in zip(loaded, accesses) if self._hoistable(acc, space, plan)}
+        count = 0
+        for op in body:
+            if (op.operands and op.results and isinstance(op.results[0].type, TensorType)
+                    and all(v in invariant or isinstance(v.owner, asctensor.FullOp) for v in op.operands)
+                    and any(v in invariant for v in op.operands)
+                    and not isinstance(op, (asctensor.ReduceOp, asctensor.ArgReduceOp) + VIEW_OPS)):
+                invariant.add(op.results[0])
+                count += 1
+        return count
+
     def _row_space(self, body: list[Operation]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(full shape, lead dims) of a row-wise kernel, from its reductions."""
         from .asctensor_fuse import reduction_rows
@@ -336,6 +347,11 @@ class _KernelTiler:
         out = lead + (C,)
         strides = []
         for shape, st in zip(in_shapes, in_strides):
+            if tuple(shape) in self.row_shapes and tuple(shape) != tuple(full):
+                # one value per row (lead dims, maybe followed by 1s): aligned to the lead dims
+                own = tuple(st) if st is not None else _row_major(shape)
+                strides.append(tuple(0 if shape[j] == 1 and lead[j] > 1 else own[j] for j in range(k)) + (0,))
+                continue
             es = element_strides(shape, full, st)
             tail = es[k:]
             if all(x == 0 for x in tail):
@@ -370,8 +386,10 @@ class _KernelTiler:
                                   "(ReduceSum/ReduceMax/ReduceMin); cast to float32 first")
             return le.value(copy_loc(op, asctile.ReduceOp(op.kind.data.value, operands[0], self.vc, tt)))
         if isinstance(op, asctensor.ArgReduceOp):
-            raise TilingError(f"asctensor.arg_reduce in kernel @{self.kernel.sym_name.data}: argmax/argmin are not "
-                              "supported on the device yet")
+            if str(op.input.type.element_type) not in ("f16", "f32"):
+                raise TilingError(f"asctensor.arg_reduce of {op.input.type.element_type} in kernel "
+                                  f"@{self.kernel.sym_name.data}: ReduceMax/ReduceMin take f16 and f32")
+            return le.value(copy_loc(op, asctile.ArgReduceOp(op.kind.data.value, operands[0], self.vc, tt)))
         if isinstance(op, asctensor.CastOp):
             result = None
             for c in _cast_op(operands[0], tt):
@@ -381,6 +399,25 @@ class _KernelTiler:
         new = type(op).create(operands=operands, result_types=[tt], properties=dict(op.properties),
                               attributes=dict(op.attributes))
         return le.value(new)
+
+
+def _planned_bytes(kernel: func.FuncOp, module_attrs) -> int:
+    """The UB bytes the tiled ``kernel`` needs once bufferized and planned (on a copy)."""
+    from .bufferize import BufferizePass
+    from .plan_memory import MemoryPlanError, capacities, plan_kernel
+
+    probe = ModuleOp([kernel.clone()])
+    probe.attributes.update(module_attrs)
+    BufferizePass().apply(None, probe)
+    from pyasc.dialects.ascbuf import MemorySpace
+    from pyasc.dialects.target import module_target
+
+    caps = {k: 1 << 62 for k in capacities(module_target(probe))}
+    try:
+        used = plan_kernel(next(iter(probe.ops)), caps)
+    except MemoryPlanError:
+        return 1 << 62
+    return used.get(MemorySpace.UB, 0)
 
 
 @dataclass(frozen=True)
@@ -401,9 +438,14 @@ class TileElementwisePass(ModulePass):
         spec = attr.spec if isinstance(attr, TargetAttr) else get_target(self.target)
         for f in list(op.ops):
             if isinstance(f, func.FuncOp) and kernel_kind(f) in ("elementwise", "rowwise"):
-                tiler = _KernelTiler(f, self.cores or spec.vector_cores, self.tile_size, self.buffers,
-                                     spec.ub_usable_bytes)
-                new = tiler.run()
+                budget = spec.ub_usable_bytes
+                for _ in range(4):  # the estimate is checked by planning the buffers it leads to
+                    new = _KernelTiler(f, self.cores or spec.vector_cores, self.tile_size, self.buffers,
+                                       budget).run()
+                    used = _planned_bytes(new, op.attributes)
+                    if self.tile_size or used <= spec.ub_usable_bytes:
+                        break
+                    budget = int(budget * spec.ub_usable_bytes / used * 0.98)
                 Rewriter.replace_op(f, new)
         if not any(isinstance(f, func.FuncOp) and asctensor.KERNEL_ATTR in f.attributes for f in op.ops):
             from .host_to_gm import HostToGmPass  # every kernel is tiled: the hosts can move to GM now

@@ -178,7 +178,7 @@ class _KernelLowering:
                 b = self.buffers[buffer_of(v)]
                 if not b.queue:
                     continue
-                phase = "copy" if op.PIPE != Pipe.V else "vec"
+                phase = "vec" if op.PIPE in (Pipe.V, Pipe.S) else "copy"
                 first.setdefault((b, phase), idx)
                 last[(b, phase)] = idx
         f, l = {}, {}

@@ -40,6 +40,8 @@ def _finish(body: Block) -> None:
 
 def vreduce(lw, op: ascbuf.VReduceOp, e: OpEmitter) -> None:
     kind = op.kind.data.value
+    with_index = kind in ("argmax", "argmin")
+    kind = {"argmax": "max", "argmin": "min"}.get(kind, kind)
     if kind not in REDUCE:
         raise CompileError(f"{op.name} {kind}: the vector unit has no {kind} reduction (ReduceSum/Max/Min only)")
     dst, src, work = lw._tensor(op.dst, e), lw._tensor(op.src, e), lw._tensor(op.work, e)
@@ -51,7 +53,21 @@ def vreduce(lw, op: ascbuf.VReduceOp, e: OpEmitter) -> None:
     drow = be.value(ascendc.SubviewOp(dst, be.muli(r, rpitch)))
     srow = be.value(ascendc.SubviewOp(src, be.muli(r, pitch)))
     wrow = be.value(ascendc.SubviewOp(work, be.muli(r, op.work.type.get_shape()[1])))
-    be.add(REDUCE[kind](drow, srow, wrow, cols))
+    be.add(REDUCE[kind](drow, srow, wrow, cols, with_index) if with_index else REDUCE[kind](drow, srow, wrow, cols))
+    _finish(body)
+
+
+def row_index(lw, op: ascbuf.RowIndexOp, e: OpEmitter) -> None:
+    """Per row: the index bits next to the value (element 1 of the row's slot) into the i32 row buffer."""
+    dst, src = lw._tensor(op.dst, e), lw._tensor(op.src, e)
+    i32 = op.dst.type.element_type
+    bits = e.value(ascendc.ReinterpretCastOp(src, i32))
+    rows, rpitch = op.src.type.get_shape()
+    dpitch = op.dst.type.get_shape()[1]
+    be, body = _row_loop(e, rows, op)
+    r = body.args[0]
+    idx = be.value(ascendc.GetValueOp(bits, be.addi(be.muli(r, rpitch), 1)))
+    be.add(ascendc.SetValueOp(dst, be.muli(r, dpitch), idx))
     _finish(body)
 
 
@@ -101,4 +117,5 @@ def vrow_dup(lw, op: ascbuf.VRowDupOp, e: OpEmitter) -> None:
     _finish(body)
 
 
-TRANSLATORS.update({ascbuf.VReduceOp: vreduce, ascbuf.VRowOp: vrow, ascbuf.VRowDupOp: vrow_dup})
+TRANSLATORS.update({ascbuf.VReduceOp: vreduce, ascbuf.VRowOp: vrow, ascbuf.VRowDupOp: vrow_dup,
+                    ascbuf.RowIndexOp: row_index})

@@ -39,6 +39,9 @@ def reduce_count(t: KernelTranslator, op) -> None:
                K._ub_msg([d, a, w], nb))
     src = K._view(et, sh, a, n)
     t.emit(f"if {n} > 0: {K._view(et, sh, d, '1')}[0] = {t.const(_FOLD[op.name], 'F')}({src})")
+    if getattr(op, "cal_index", None) is not None:  # dst[1] = the index of the first extreme, as uint32 bits
+        arg = t.const(np.argmax if op.name == "ascendc.reduce_max" else np.argmin, "F")
+        t.emit(f"if {n} > 0: {K._view(et, sh, d, '2')}.view(np.uint{8 * es})[1] = {arg}({src})")
     sp = t.spec
     cost = f"{K._vector_cost(t, nb, sp.vector_simple_cycles)} + {2 * sp.reduce_repeat_cycles}"
     work_bytes = f"(({nb} + {sp.repeat_bytes - 1}) // {sp.repeat_bytes}) * {es}"
@@ -61,6 +64,30 @@ def get_value(t: KernelTranslator, op: asc.GetValueOp) -> None:
     t.pending += cycles - 1
 
 
+def reinterpret_cast(t: KernelTranslator, op) -> None:
+    """The same UB address, viewed as another element type."""
+    c = t.consts.get(op.source)
+    if c is not None:
+        t.consts[op.result] = c
+        t.bind(op.result, K._lit(c))
+        return
+    t.bind(op.result, t.v(op.source))
+
+
+def set_value(t: KernelTranslator, op) -> None:
+    et, es, sh = t.local_dtype(op.dest)
+    sid = t.info(op, S, WORK, writes=(True,), label="SetValue")
+    t.emit(f"_a = {t.v(op.dest)} + {t.v(op.index)} * {es}")
+    K._fail_if(t, f"_a < 0 or _a & {es - 1} or _a + {es} > UBN", sid,
+               f"f'SetValue at UB byte {{_a}} is misaligned or outside UB'")
+    t.emit(f"U_{et}[_a >> {sh}] = {t.v(op.value)}")
+    cycles = t.spec.scalar_ub_read_cycles
+    K._record(t, sid, str(cycles), "0", [("_a", str(es))])
+    t.pending += cycles - 1
+
+
 _GM_GET_VALUE = K.HANDLERS["ascendc.get_value"]
 K.HANDLERS.update({name: reduce_count for name in _FOLD})
 K.HANDLERS["ascendc.get_value"] = get_value
+K.HANDLERS["ascendc.reinterpret_cast"] = reinterpret_cast
+K.HANDLERS["ascendc.set_value"] = set_value

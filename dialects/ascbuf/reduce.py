@@ -27,6 +27,8 @@ class VReduceKind(StrEnum):
     MAX = "max"
     MIN = "min"
     PROD = "prod"
+    ARGMAX = "argmax"  # dst row: [max, index bits]
+    ARGMIN = "argmin"
 
 
 class VRowKind(StrEnum):
@@ -151,5 +153,35 @@ class VRowDupOp(IRDLOperation):
         _check_rows(self.name, self.dst.type, self.rows.type)
 
 
-OPS = [VReduceOp, VRowOp, VRowDupOp]
+@irdl_op_definition
+class RowIndexOp(IRDLOperation):
+    """``dst[r] = bits of src[r, 1]`` as i32: the index an ``argmax``/``argmin`` ``vreduce`` left next to the
+    value of each row, moved by the scalar unit (GetValue/SetValue through a uint32 view)."""
+
+    name = "ascbuf.row_index"
+    dst = operand_def(MemRefType)
+    src = operand_def(MemRefType)
+    assembly_format = "$dst `,` $src attr-dict `:` type($dst) `,` type($src)"
+
+    PIPE: ClassVar[Pipe] = Pipe.S
+
+    def __init__(self, dst, src):
+        super().__init__(operands=[dst, src])
+
+    def buffer_reads(self) -> list:
+        return [self.src]
+
+    def buffer_writes(self) -> list:
+        return [self.dst]
+
+    def verify_(self) -> None:
+        _check_ub(self.name, self.dst.type)
+        _check_ub(self.name, self.src.type)
+        if str(self.dst.type.element_type) != "i32":
+            raise VerifyException(f"{self.name}: dst must hold i32, got {self.dst.type}")
+        if self.dst.type.get_shape()[0] != self.src.type.get_shape()[0]:
+            raise VerifyException(f"{self.name}: row counts differ")
+
+
+OPS = [VReduceOp, VRowOp, VRowDupOp, RowIndexOp]
 ATTRIBUTES = [VReduceKindAttr, VRowKindAttr]

@@ -78,5 +78,33 @@ class RowBroadcastOp(IRDLOperation):
         _check_rows(self.name, self.input.type, self.result.type)
 
 
-OPS = [ReduceOp, RowBroadcastOp]
+@irdl_op_definition
+class ArgReduceOp(IRDLOperation):
+    """The index (i32) of the first max (``max``) or min (``min``) of the first ``cols`` elements of each
+    row: one value per row."""
+
+    name = "asctile.arg_reduce"
+    kind = prop_def(RowReduceKindAttr)
+    input = operand_def(TensorType)
+    cols = operand_def(IndexType)
+    result = result_def(TensorType)
+    assembly_format = "$kind $input `cols` $cols attr-dict `:` type($input) `->` type($result)"
+
+    def __init__(self, kind: RowReduceKind, input, cols, result_type: TensorType):
+        super().__init__(operands=[input, cols], result_types=[result_type],
+                         properties={"kind": RowReduceKindAttr(RowReduceKind(kind))})
+
+    def verify_(self) -> None:
+        check_tile_type(self.name, self.input.type)
+        check_tile_type(self.name, self.result.type)
+        if self.kind.data not in (RowReduceKind.MAX, RowReduceKind.MIN):
+            raise VerifyException(f"{self.name}: kind must be max or min, got {self.kind.data.value}")
+        if str(self.input.type.element_type) not in ("f16", "f32") or str(self.result.type.element_type) != "i32":
+            raise VerifyException(f"{self.name}: takes an f16/f32 tile and gives i32, got {self.input.type} -> "
+                                  f"{self.result.type}")
+        if self.input.type.get_shape()[0] != self.result.type.get_shape()[0]:
+            raise VerifyException(f"{self.name}: row counts differ")
+
+
+OPS = [ReduceOp, RowBroadcastOp, ArgReduceOp]
 ATTRIBUTES = [RowReduceKindAttr]

@@ -22,12 +22,6 @@ EPS = {"float32": 2.0**-24, "float16": 2.0**-11, "bfloat16": 2.0**-8}
 COMPOSITE_TOL = {"float32": (2e-5, 2e-5), "float16": (1e-2, 1e-2), "bfloat16": (3e-2, 3e-2)}
 SHAPE = (3, 5, 7)
 
-# float16 max/min over trailing axes never finish compiling: asctensor-decompose keeps replacing
-# the float16 row-wise ReduceOp with an identical one (only float32 counts as primitive, and only
-# sum/prod/bfloat16 are widened). Reproducer: test_reduce_structure.py::test_f16_row_max_decomposes.
-# Those cases are reported as xfail without running (they would hang).
-F16_ROW_MAXMIN_HANGS = "compiler bug: float16 amax/amin over trailing axes loop forever in asctensor-decompose"
-TRAILING = {"last", "neg_last-keep", "trailing2-keep", "all", "all-keep"}
 
 
 def _input(shape, dtype_name, rng, low=-2.0, high=2.0):
@@ -86,9 +80,6 @@ REDUCTIONS = {
 @pytest.mark.parametrize("dim,keepdim", AXES)
 @pytest.mark.parametrize("op", list(REDUCTIONS))
 def test_reduction(op, dim, keepdim, dtype_name, request):
-    if op in ("amax", "amin") and dtype_name == "float16" and request.node.callspec.id.split("-float16")[0].split(
-            "-", 1)[1] in TRAILING:
-        pytest.xfail(F16_ROW_MAXMIN_HANGS)
     rng = np.random.default_rng(hash((op, str(dim), keepdim, dtype_name)) % 2**32)
     t, a = _input(SHAPE, dtype_name, rng)
     fn, ref = REDUCTIONS[op]
@@ -129,8 +120,6 @@ def test_prod(dim, keepdim, dtype_name):
 @pytest.mark.parametrize("dtype_name", list(DTYPES))
 @pytest.mark.parametrize("which", ["max", "min"])
 def test_max_min_of_all_elements(which, dtype_name):
-    if dtype_name == "float16":
-        pytest.xfail(F16_ROW_MAXMIN_HANGS)
     rng = np.random.default_rng(3)
     t, a = _input((4, 9), dtype_name, rng)
     got = _run(lambda x: getattr(pyasc, which)(x), t)
@@ -268,8 +257,6 @@ def test_tensor_methods():
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.xfail(strict=True, reason="compiler bug: asctensor-fuse puts the reshape of a product (a tree kernel's "
-                   "result) into a row-wise kernel; tile-elementwise rejects 'row-wise kernel reads a slice or reshape'")
 def test_prod_mixed_with_row_reduction():
     rng = np.random.default_rng(19)
     t, a = _input((6, 10), "float32", rng, 0.9, 1.1)

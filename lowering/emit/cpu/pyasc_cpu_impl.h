@@ -496,6 +496,18 @@ inline uint32_t LocalTensor<T>::GetSize() const
     return cpuSize_;
 }
 
+template <typename T>
+template <typename U>
+inline LocalTensor<U> LocalTensor<T>::ReinterpretCast() const
+{
+    LocalTensor<U> t;
+    t.cpuData_ = reinterpret_cast<U*>(cpuData_);
+    t.cpuSize_ = static_cast<uint32_t>(static_cast<uint64_t>(cpuSize_) * sizeof(T) / sizeof(U));
+    t.cpuAddr_ = cpuAddr_;
+    t.cpuMem_ = cpuMem_;
+    return t;
+}
+
 /* ---- TPipe / TQue / TBuf ------------------------------------------------------------------- */
 
 template <class Q>
@@ -832,18 +844,6 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
     }
 }
 
-/* ---- reductions and broadcasts ------------------------------------------------------------- */
-
-template <typename T>
-inline void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
-                      const int32_t count, bool calIndex)
-{
-    (void)sharedTmpBuffer;
-    pyasc_cpu::ReduceExtreme<T, true>(dst, src, count, calIndex, "ReduceMax");
-}
-
-template <typename T>
-inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
 /* ---- comparisons and selection ------------------------------------------------------------- */
 
 template <typename V>
@@ -917,6 +917,18 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
     }
 }
 
+/* ---- reductions and broadcasts ------------------------------------------------------------- */
+
+template <typename T>
+inline void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+                      const int32_t count, bool calIndex)
+{
+    (void)sharedTmpBuffer;
+    pyasc_cpu::ReduceExtreme<T, true>(dst, src, count, calIndex, "ReduceMax");
+}
+
+template <typename T>
+inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
                       const int32_t count, bool calIndex)
 {
     (void)sharedTmpBuffer;

@@ -200,6 +200,9 @@ public:
     template <typename T1>
     __aicore__ void SetValue(const uint32_t index, const T1 value) const;
     __aicore__ uint32_t GetSize() const;
+    /* the same memory viewed as elements of another type */
+    template <typename U>
+    __aicore__ LocalTensor<U> ReinterpretCast() const;
     PYASC_CPU_LOCAL_TENSOR_STATE
 };
 
@@ -353,9 +356,6 @@ template <typename T, typename U>
 __aicore__ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
                             const uint32_t count);
 
-/* ---- reductions and broadcasts ------------------------------------------------------------ */
-
-/* level 2 (first `count` elements): dst[0] = the result (ReduceMax/Min with calIndex: dst[1] = its
 /* ---- comparisons and selection (bit masks: one bit per element, LSB first) ------------------ */
 
 enum class CMPMODE { LT = 0, GT, EQ, LE, GE, NE };
@@ -374,6 +374,9 @@ template <typename T, typename U>
 __aicore__ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
                        T src1, SELMODE selMode, uint32_t count);
 
+/* ---- reductions and broadcasts ------------------------------------------------------------ */
+
+/* level 2 (first `count` elements): dst[0] = the result (ReduceMax/Min with calIndex: dst[1] = its
  * index, as the bits of T); sharedTmpBuffer is the work tensor. */
 template <typename T>
 __aicore__ void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
