@@ -13,7 +13,12 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
 }
 
 // CHECK:       func.func @b_k0(%x: memref<64x100xf32>, %r: memref<100xf32>, %c: memref<64x1xf32>, %s: memref<1xf32>, %out0: memref<64x100xf32>) attributes {asctile.kernel, asctile.block_dim = 8 : i64, asctile.buffers = 2 : i64} {
-// CHECK:         scf.for %i =
+// the row vector is the same for every tile: loaded once, before the loop, for a whole tile of rows
+// CHECK:         %[[RZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[RROWS:.*]] = arith.constant 8 : index
+// CHECK-NEXT:    %[[RC:.*]] = arith.constant 100 : index
+// CHECK-NEXT:    %[[R:.*]] = asctile.load %r[%[[RZERO]]] rows %[[RROWS]] cols %[[RC]] strides(0, 1) : memref<100xf32> -> tensor<8x104xf32>
+// CHECK-NEXT:    scf.for %i =
 // CHECK:           %[[ZERO:.*]] = arith.constant 0 : index
 // CHECK-NEXT:      %[[TR:.*]] = arith.constant 8 : index
 // CHECK:           %[[R0:.*]] = arith.muli %{{.*}}, %[[TR]] : index
@@ -21,7 +26,6 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
 // CHECK:           %[[ROWS:.*]] = arith.minui %{{.*}}, %[[TR]] : index
 // CHECK-NEXT:      %[[XOFF:.*]] = arith.muli %[[R0]], %[[C]] : index
 // CHECK-NEXT:      %[[X:.*]] = asctile.load %x[%[[XOFF]]] rows %[[ROWS]] cols %[[C]] strides(100, 1) : memref<64x100xf32> -> tensor<8x104xf32>
-// CHECK-NEXT:      %[[R:.*]] = asctile.load %r[%[[ZERO]]] rows %[[ROWS]] cols %[[C]] strides(0, 1) : memref<100xf32> -> tensor<8x104xf32>
 // CHECK-NEXT:      %[[CC:.*]] = asctile.load %c[%[[R0]]] rows %[[ROWS]] cols %[[C]] strides(1, 0) : memref<64x1xf32> -> tensor<8x104xf32>
 // CHECK-NEXT:      %[[S:.*]] = asctile.load %s[%[[ZERO]]] rows %[[ROWS]] cols %[[C]] strides(0, 0) : memref<1xf32> -> tensor<8x104xf32>
 // CHECK-NEXT:      %[[A:.*]] = arith.addf %[[X]], %[[R]] : tensor<8x104xf32>

@@ -15,10 +15,13 @@ func.func @r(%x: tensor<4096x100xf32>, %r: tensor<100xf32>) -> tensor<4096x100xf
 // CHECK-NEXT:    %[[T:.*]] = arith.muli %[[BID]], %[[TOTAL]] : index
 // CHECK-NEXT:    %[[CORES:.*]] = arith.constant 48 : index
 // CHECK-NEXT:    %[[LO:.*]] = arith.divui %[[T]], %[[CORES]] : index
-// CHECK:         scf.for %i =
+// the row vector is the same for every tile: one load of a whole tile of rows, before the loop
+// CHECK:         %[[RROWS:.*]] = arith.constant 43 : index
+// CHECK-NEXT:    %[[RC:.*]] = arith.constant 100 : index
+// CHECK-NEXT:    %[[R:.*]] = asctile.load %r[%{{.*}}] rows %[[RROWS]] cols %[[RC]] strides(0, 1) : memref<100xf32> -> tensor<43x104xf32>
+// CHECK-NEXT:    scf.for %i =
 // CHECK:           %[[TR:.*]] = arith.constant 43 : index
 // CHECK:           %[[X:.*]] = asctile.load %x[%{{.*}}] rows %[[ROWS:.*]] cols %[[C:.*]] strides(100, 1) : memref<4096x100xf32> -> tensor<43x104xf32>
-// CHECK-NEXT:      %[[R:.*]] = asctile.load %r[%{{.*}}] rows %[[ROWS]] cols %[[C]] strides(0, 1) : memref<100xf32> -> tensor<43x104xf32>
 // CHECK-NEXT:      %[[S:.*]] = arith.addf %[[X]], %[[R]] : tensor<43x104xf32>
 // CHECK:           asctile.store %[[S]], %out0[%{{.*}}] rows %[[ROWS]] cols %[[C]] stride 100 : tensor<43x104xf32>, memref<4096x100xf32>
 // CHECK-NOT:     dense

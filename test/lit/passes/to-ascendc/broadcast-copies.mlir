@@ -1,6 +1,6 @@
 // RUN: pyasc-opt %s -p 'to-tile{cores=8},to-buf{sync_style=flags},convert-ascbuf-to-ascendc{sync_style=flags}' | filecheck %s
 
-// a repeated row is one DataCopyPad per tile row (row i at i * pitch, pitch 104);
+// a repeated row is one DataCopyPad per tile row (row i at i * pitch, pitch 104), once before the loop;
 // a column broadcast reads each row's value with GetValue and fills the row with Duplicate;
 // a scalar broadcast is one GetValue and one Duplicate over the whole tile (8 x 104)
 func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, %s: tensor<1xf32>) -> tensor<64x100xf32> {
@@ -14,18 +14,20 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
 }
 
 // CHECK-LABEL: func.func @b_k0(
-// CHECK:         %[[RL:.*]] = ascendc.subview %r_buf[%{{.*}}] : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %[[RG:.*]] = ascendc.subview %rGm[%{{.*}}] : !ascendc.global_tensor<f32>
-// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
-// CHECK-NEXT:    scf.for %[[J:.*]] = %{{.*}} to %[[ROWS:.*]] step %[[ONE]] {
+// the repeated row is the same for every tile: loaded once, before the tile loop, one copy per row
+// CHECK:         %[[RG:.*]] = ascendc.subview %rGm[%{{.*}}] : !ascendc.global_tensor<f32>
+// CHECK:         scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:      %[[P:.*]] = arith.constant 104 : index
 // CHECK-NEXT:      %[[RO:.*]] = arith.muli %[[J]], %[[P]] : index
-// CHECK-NEXT:      %[[ROW:.*]] = ascendc.subview %[[RL]][%[[RO]]] : !ascendc.local_tensor<f32>
+// CHECK-NEXT:      %[[ROW:.*]] = ascendc.subview %r_buf[%[[RO]]] : !ascendc.local_tensor<f32>
 // CHECK-NEXT:      %[[N1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:      %[[Z:.*]] = arith.constant 0 : index
 // CHECK-NEXT:      ascendc.data_copy_pad %[[ROW]], %[[RG]], {%[[N1]], %{{.*}}, %[[Z]], %[[Z]]} : !ascendc.local_tensor<f32>, !ascendc.global_tensor<f32>
 // CHECK-NEXT:    }
+// CHECK:         scf.for %i =
+// CHECK:           %[[ROWS:.*]] = arith.minui
 // CHECK:         %[[CL:.*]] = ascendc.subview %c_buf[%{{.*}}] : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    arith.constant 1 : index
 // CHECK-NEXT:    scf.for %[[K:.*]] = %{{.*}} to %[[ROWS]] step %{{.*}} {
 // CHECK-NEXT:      arith.constant 1 : index
 // CHECK-NEXT:      %[[IDX:.*]] = arith.addi %{{.*}}, %[[K]] : index

@@ -19,14 +19,18 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
 // CHECK-NEXT:    %cGm = ascendc.global_tensor %c size 64 : !ascendc.global_tensor<f32>
 // CHECK-NEXT:    %sGm = ascendc.global_tensor %s size 1 : !ascendc.global_tensor<f32>
 // CHECK-NEXT:    %out0Gm = ascendc.global_tensor %out0 size 6400 : !ascendc.global_tensor<f32>
-// CHECK-NEXT:    %x_buf = ascendc.local_tensor VECIN address 0 size 1664 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %r_buf = ascendc.local_tensor VECIN address 6656 size 1664 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %c_buf = ascendc.local_tensor VECCALC address 13312 size 1664 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %s_buf = ascendc.local_tensor VECCALC address 19968 size 1664 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %tmp_buf = ascendc.local_tensor VECCALC address 33280 size 832 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %tmp_buf_1 = ascendc.local_tensor VECCALC address 36608 size 832 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %out_buf = ascendc.local_tensor VECOUT address 26624 size 1664 : !ascendc.local_tensor<f32>
+// the row vector r is loaded once for every tile (one slot, before the loop)
+// CHECK-NEXT:    %r_buf = ascendc.local_tensor VECCALC address 0 size 832 : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %x_buf = ascendc.local_tensor VECIN address 3328 size 1664 : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %c_buf = ascendc.local_tensor VECCALC address 9984 size 1664 : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %s_buf = ascendc.local_tensor VECCALC address 16640 size 1664 : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %tmp_buf = ascendc.local_tensor VECCALC address 29952 size 832 : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %tmp_buf_1 = ascendc.local_tensor VECCALC address 33280 size 832 : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %out_buf = ascendc.local_tensor VECOUT address 23296 size 1664 : !ascendc.local_tensor<f32>
 // CHECK:         %blockIdx = ascendc.get_block_idx : index
+// CHECK:         scf.for
+// CHECK:           ascendc.data_copy_pad %{{.*}}, %{{.*}}, {%{{.*}}} : !ascendc.local_tensor<f32>, !ascendc.global_tensor<f32>
+// CHECK-NOT:     pipe_barrier PIPE_ALL
 // CHECK:         ascendc.set_flag V_MTE2, %[[E0:.*]]
 // CHECK:         ascendc.set_flag V_MTE2, %[[E1:.*]]
 // CHECK-NEXT:    ascendc.set_flag MTE3_V, %[[E0]]
