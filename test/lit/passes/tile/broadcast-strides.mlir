@@ -14,7 +14,8 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
 
 // CHECK:       func.func @b_k0(%x: memref<64x100xf32>, %r: memref<100xf32>, %c: memref<64x1xf32>, %s: memref<1xf32>, %out0: memref<64x100xf32>) attributes {asctile.kernel, asctile.block_dim = 8 : i64, asctile.buffers = 2 : i64} {
 // the row vector is the same for every tile: loaded once, before the loop, for a whole tile of rows
-// CHECK:         %[[RZERO:.*]] = arith.constant 0 : index
+// CHECK:         arith.constant 0 : index
+// CHECK-NEXT:    %[[RZERO:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[RROWS:.*]] = arith.constant 8 : index
 // CHECK-NEXT:    %[[RC:.*]] = arith.constant 100 : index
 // CHECK-NEXT:    %[[R:.*]] = asctile.load %r[%[[RZERO]]] rows %[[RROWS]] cols %[[RC]] strides(0, 1) : memref<100xf32> -> tensor<8x104xf32>
