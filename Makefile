@@ -17,7 +17,7 @@ demo: $(BIN)/python
 
 test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	$(BIN)/python -m pytest -q -p no:cacheprovider test
+	$(BIN)/python -m pytest -p no:cacheprovider test
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv test/lit
 
 bench: $(BIN)/python
