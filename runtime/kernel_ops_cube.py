@@ -25,7 +25,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from pyasc.dialects import ascendc as asc
 from pyasc.dialects.ascendc import TPosition
@@ -34,6 +33,7 @@ from . import kernel_ops
 from .blas import single_thread
 from .costs import MTE2, PIPE_INDEX, dma_efficiency
 from .dtypes import numpy_dtype
+from .memory import window
 from .errors import SimulationError
 from .opinfo import WORK
 
@@ -60,7 +60,7 @@ def _mems(t: KernelTranslator) -> CubeMemories:
         for k, a in mems.mem.items():
             t.env[k] = a
         t.env.update({"_nd2nz": _nd2nz, "_load2d": _load2d, "_mmad": _mmad, "_fixpipe": _fixpipe,
-                      "_as_strided": as_strided, "_L2": L2Lines(t.spec), "_dma_eff": dma_efficiency})
+                      "_L2": L2Lines(t.spec), "_dma_eff": dma_efficiency})
     return mems
 
 
@@ -100,13 +100,13 @@ def _nd2nz(fail, sid, bid, l1, dst, g, goff, nd, n, d, src_nd, src_d, c0_stride,
     lv = l1.view(dt)
     full, rem = d // c0, d % c0
     for i in range(nd):
-        src = as_strided(g[goff + i * src_nd:], (n, d), (src_d * es, es))
+        src = window(g, goff + i * src_nd, (n, d), (src_d * es, es))
         base = dst // es + i * mat_stride
         if full:
-            out = as_strided(lv[base:], (full, n, c0), (c0_stride * 32, n_stride * 32, es))
+            out = window(lv, base, (full, n, c0), (c0_stride * 32, n_stride * 32, es))
             out[...] = src[:, :full * c0].reshape(n, full, c0).transpose(1, 0, 2)
         if rem:
-            out = as_strided(lv[base + full * c0_stride * c0:], (n, c0), (n_stride * 32, es))
+            out = window(lv, base + full * c0_stride * c0, (n, c0), (n_stride * 32, es))
             out[:, :rem] = src[:, full * c0:]
     total = nd * n * d * es
     if l2 is None:
@@ -168,12 +168,12 @@ def _load2d(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstride, gap
              f"L0 address {dst} is not 512 B (fractal) aligned")
     if transpose:
         s16, d16 = src_mem.view(np.uint16), dst_mem.view(np.uint16)
-        sv = as_strided(s16[lo // 2:], (rep, 16, 16), (sstride * 512, 32, 2))
-        dv = as_strided(d16[dst // 2:], (rep, 16, 16), ((gap + 1) * 512, 32, 2))
+        sv = window(s16, lo // 2, (rep, 16, 16), (sstride * 512, 32, 2))
+        dv = window(d16, dst // 2, (rep, 16, 16), ((gap + 1) * 512, 32, 2))
         dv[...] = sv.transpose(0, 2, 1)
     else:
-        sv = as_strided(src_mem[lo:], (rep, 512), (sstride * 512, 1))
-        dv = as_strided(dst_mem[dst:], (rep, 512), ((gap + 1) * 512, 1))
+        sv = window(src_mem, lo, (rep, 512), (sstride * 512, 1))
+        dv = window(dst_mem, dst, (rep, 512), ((gap + 1) * 512, 1))
         dv[...] = sv
     return rep * 512
 
@@ -189,13 +189,16 @@ def _mmad(fail, sid, bid, l0a, a, l0b, b, l0c, c, m, n, k, init, in_dt, acc_dt):
     if a < 0 or a + na > l0a.shape[0] or b < 0 or b + nb > l0b.shape[0] or c < 0 or c + nc > l0c.shape[0]:
         fail(sid, bid, f"Mmad {m}x{n}x{k} reaches past L0A [{a}, {a + na}), L0B [{b}, {b + nb}) or "
                        f"L0C [{c}, {c + nc}) (sizes {l0a.shape[0]}, {l0b.shape[0]}, {l0c.shape[0]})")
-    av = l0a[a:a + na].view(in_dt).reshape(m1, k1, 16, c0).transpose(0, 2, 1, 3).reshape(m1 * 16, k1 * c0)
-    bv = l0b[b:b + nb].view(in_dt).reshape(k1, n1, 16, c0).transpose(0, 3, 1, 2).reshape(k1 * c0, n1 * 16)
     wide = np.float64 if acc_dt.kind == "i" else np.float32
+    # one pass each: fractal layout to row-major A and (n1, K, 16) B, with the widening cast; the
+    # product, batched over the 16-column groups of B, then comes out already in C's NZ layout
+    av = np.empty((m1 * 16, k1 * c0), wide)
+    av.reshape(m1, 16, k1, c0)[...] = l0a[a:a + na].view(in_dt).reshape(m1, k1, 16, c0).transpose(0, 2, 1, 3)
+    bv = np.empty((n1, k1 * c0, 16), wide)
+    bv.reshape(n1, k1, c0, 16)[...] = l0b[b:b + nb].view(in_dt).reshape(k1, n1, 16, c0).transpose(1, 0, 3, 2)
     with single_thread():
-        r = np.matmul(av[:, :k].astype(wide), bv[:k].astype(wide))
+        r3 = np.matmul(av[:, :k], bv[:, :k])
     cv = l0c[c:c + nc].view(acc_dt).reshape(n1, m1 * 16, 16)
-    r3 = r.reshape(m1 * 16, n1, 16).transpose(1, 0, 2)
     if acc_dt.kind == "i":
         r3 = r3.astype(np.int64).astype(np.int32)
     if init:
@@ -220,7 +223,7 @@ def _fixpipe(fail, sid, bid, g, goff, l0c, c, n, m, src_stride, dst_stride, relu
     if relu:
         cv = np.maximum(cv, 0)
     es = g.dtype.itemsize
-    out = as_strided(g[goff:], (m, n), (dst_stride * es, es))
+    out = window(g, goff, (m, n), (dst_stride * es, es))
     out[...] = cv.astype(g.dtype) if g.dtype != cv.dtype else cv
     return m * n * es
 
