@@ -205,36 +205,28 @@ def _queue_pipes(op_queue) -> tuple[int, int]:
         raise ValueError(f"queue position {pos} is not modelled") from None
 
 
-def alloc_tensor(t: KernelTranslator, op: asc.AllocTensorOp) -> None:
-    prod, _ = _queue_pipes(op.queue)
-    sid = t.info(op, prod, WAIT, label="AllocTensor")
-    q = t.v(op.queue)
-    t.emit(f"{t.v(op.result)} = {q}.alloc({sid}, bid)")
-    _record(t, sid, "0", f"{q}.k", [])
+def _queue_handler(consumer: bool, kind, label: str, method: str):
+    """The handler of a queue op: an event on the producer (or consumer) pipe of the queue's position,
+    then ``queue.<method>(...)``; the result, if the op has one, is the buffer's UB address."""
+
+    def handle(t: KernelTranslator, op) -> None:
+        pipe = _queue_pipes(op.queue)[consumer]
+        sid = t.info(op, pipe, kind, label=label)
+        q = t.v(op.queue)
+        call = f"{q}.{method}({''.join(f'{t.v(x)}, ' for x in op.operands[1:])}{sid}, bid)"
+        t.emit(f"{t.v(op.results[0])} = {call}" if op.results else call)
+        _record(t, sid, "0", f"{q}.k", [])
+
+    return handle
 
 
-def enque(t: KernelTranslator, op: asc.EnQueOp) -> None:
-    prod, _ = _queue_pipes(op.queue)
-    sid = t.info(op, prod, SET, label="EnQue")
-    q = t.v(op.queue)
-    t.emit(f"{q}.enque({t.v(op.tensor)}, {sid}, bid)")
-    _record(t, sid, "0", f"{q}.k", [])
-
-
-def deque(t: KernelTranslator, op: asc.DeQueOp) -> None:
-    _, cons = _queue_pipes(op.queue)
-    sid = t.info(op, cons, WAIT, label="DeQue")
-    q = t.v(op.queue)
-    t.emit(f"{t.v(op.result)} = {q}.deque({sid}, bid)")
-    _record(t, sid, "0", f"{q}.k", [])
-
-
-def free_tensor(t: KernelTranslator, op: asc.FreeTensorOp) -> None:
-    _, cons = _queue_pipes(op.queue)
-    sid = t.info(op, cons, SET, label="FreeTensor")
-    q = t.v(op.queue)
-    t.emit(f"{q}.free({t.v(op.tensor)}, {sid}, bid)")
-    _record(t, sid, "0", f"{q}.k", [])
+# Ascend C queue op -> (on the consumer side?, event kind, label, method of runtime.queues.Queue)
+QUEUE_OPS = {
+    "ascendc.alloc_tensor": (False, WAIT, "AllocTensor", "alloc"),
+    "ascendc.enque": (False, SET, "EnQue", "enque"),
+    "ascendc.deque": (True, WAIT, "DeQue", "deque"),
+    "ascendc.free_tensor": (True, SET, "FreeTensor", "free"),
+}
 
 
 def tbuf_get(t: KernelTranslator, op: asc.TBufGetOp) -> None:
@@ -440,10 +432,7 @@ HANDLERS = {
     "ascendc.tque": tque,
     "ascendc.tbuf": tbuf,
     "ascendc.init_buffer": init_buffer,
-    "ascendc.alloc_tensor": alloc_tensor,
-    "ascendc.enque": enque,
-    "ascendc.deque": deque,
-    "ascendc.free_tensor": free_tensor,
+    **{name: _queue_handler(*row) for name, row in QUEUE_OPS.items()},
     "ascendc.tbuf_get": tbuf_get,
     "ascendc.data_copy": data_copy,
     "ascendc.data_copy_pad": data_copy_pad,
