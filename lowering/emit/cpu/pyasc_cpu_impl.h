@@ -783,8 +783,11 @@ PYASC_CPU_BINARY(Min, pyasc_cpu::NpMin(a, b))
             dst.cpuData_[i] = static_cast<T>(EXPR);                                                       \
         }                                                                                                 \
     }
-PYASC_CPU_UNARY(Exp, std::exp(x))
-PYASC_CPU_UNARY(Ln, std::log(x))
+/* as the simulator: float exp/ln in double, rounded once; 16-bit types through float */
+#define PYASC_CPU_WIDE(F) \
+    static_cast<V>(std::is_same<T, float>::value ? F(static_cast<double>(x)) : static_cast<double>(F(x)))
+PYASC_CPU_UNARY(Exp, PYASC_CPU_WIDE(std::exp))
+PYASC_CPU_UNARY(Ln, PYASC_CPU_WIDE(std::log))
 PYASC_CPU_UNARY(Abs, std::fabs(x))
 PYASC_CPU_UNARY(Sqrt, std::sqrt(x))
 /* as the simulator: the square root rounded to T, then its reciprocal */
