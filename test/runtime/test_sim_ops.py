@@ -56,9 +56,14 @@ def test_div(t):
     np.testing.assert_array_equal(z, x / y)
 
 
+def _rounded_once(f):
+    """float32: ``f`` in float64, rounded once to float32 (what the simulator computes); else ``f``."""
+    return lambda a: f(a.astype(np.float64)).astype(a.dtype) if a.dtype == np.float32 else f(a)
+
+
 @pytest.mark.parametrize("t", ["f32", "f16"])
 @pytest.mark.parametrize("op,ref", [
-    ("exp", np.exp), ("ln", np.log), ("abs", np.abs), ("sqrt", np.sqrt),
+    ("exp", _rounded_once(np.exp)), ("ln", _rounded_once(np.log)), ("abs", np.abs), ("sqrt", np.sqrt),
     ("rsqrt", lambda a: (np.ones((), a.dtype) / np.sqrt(a)).astype(a.dtype)),
     ("reciprocal", lambda a: (np.ones((), a.dtype) / a).astype(a.dtype)),
     ("relu", lambda a: np.maximum(a, 0).astype(a.dtype)),
