@@ -71,6 +71,8 @@ class TargetSpec:
     cast_elems_per_cycle: int = 64
     # whole-repeat reductions: 7 cycles per repeat [O]
     reduce_repeat_cycles: int = 7
+    # Gather (element-wise, uint32 byte offsets) collects 5 elements per cycle [O]
+    gather_elems_per_cycle: int = 5
     # MTE2 (GM->UB/L1) ~32 B/cycle per core, MTE3 (UB->GM) ~64 B/cycle [C]
     mte2_bytes_per_cycle: float = 32.0
     mte3_bytes_per_cycle: float = 64.0

@@ -1,7 +1,8 @@
 """``asctensor-decompose``: composites to the primitives the vector unit has.
 
 Splat ``arith.constant``s become ``asctensor.full`` (a scalar, never a GM buffer). Reductions
-and row-wise composites are decomposed as described in ``rowwise_decompose``.
+and row-wise composites are decomposed as described in ``rowwise_decompose``, ``topk`` as in
+``topk_decompose``.
 sigmoid, tanh, gelu (erf and tanh forms), erf, relu and pow become ``arith``/``math`` ops the
 vector unit executes directly (Add, Mul, Div, Exp, Ln, Abs, Sqrt, Max...). Composites on
 float16/bfloat16 are computed in float32 and rounded once at the end (as Ascend C's
@@ -27,6 +28,7 @@ from pyasc.dialects.types import numpy_dtype
 
 from .emitter import OpEmitter
 from .rowwise_decompose import MAX_ROW_BYTES_PER_ELEMENT, decompose_rowwise
+from .topk_decompose import decompose_topk
 
 # Abramowitz & Stegun 7.1.26: erf(u) = 1 - t*(a1 + t*(a2 + ...)) * exp(-u^2), t = 1/(1 + p*u), u >= 0
 ERF_P = 0.3275911
@@ -68,6 +70,10 @@ class TensorBuilder:
     def max(self, a, b):
         a, b = self._pair(a, b)
         return self.e.value(arith.MaximumfOp(a, b))
+
+    def addi(self, a: SSAValue, c: int) -> SSAValue:
+        """``a + c`` for an integer tensor ``a``."""
+        return self.e.value(arith.AddiOp(a, self.full(c, a)))
 
     def neg(self, a):
         return self.e.value(arith.NegfOp(a))
@@ -208,6 +214,13 @@ class AscTensorDecomposePass(ModulePass):
             changed = False
             for inner in list(op.walk()):
                 if inner.parent is None:
+                    continue
+                if isinstance(inner, asctensor.TopKOp):
+                    results = decompose_topk(TensorBuilder(inner), inner, max_row)
+                    for old, value in zip(inner.results, results):
+                        old.replace_all_uses_with(value)
+                    Rewriter.erase_op(inner)
+                    changed = True
                     continue
                 new = _decompose(inner, max_row)
                 if new is not None:

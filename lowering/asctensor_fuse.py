@@ -4,8 +4,10 @@ Consecutive ops of the host function that iterate over the same shape form one g
 (broadcasts belong to the group of their result, since loads broadcast for free); a shape
 change starts a new group. A reduction over the trailing axes of the group's shape joins it and
 makes it ``rowwise``: the per-row results (shape ``lead`` or ``lead x 1...``), elementwise ops on
-them and their broadcasts back to the row stay in the same kernel (softmax is one kernel). A
-reduction over leading axes is a ``colreduce`` kernel of its own. Each group is outlined into ``@<host>_k<i>`` marked
+them, their broadcasts back to the row and a concat of them along the last dim (the ``k`` columns
+of a top-k) stay in the same kernel (softmax and topk are one kernel each). A
+reduction over leading axes is a ``colreduce`` kernel of its own, and so is a transpose, strided
+slice or concat (a ``movement`` kernel). Each group is outlined into ``@<host>_k<i>`` marked
 ``asctensor.kernel`` and called with ``func.call``; splat constants are cloned into every kernel
 that uses them, so a scalar never costs a GM buffer.
 """
@@ -53,6 +55,8 @@ class _Group:
 
 
 VIEWS = (asctensor.BroadcastOp, asctensor.SliceOp, asctensor.ReshapeOp)
+MOVEMENT = (asctensor.TransposeOp, asctensor.StridedSliceOp, asctensor.ConcatOp)
+STANDALONE = ("colreduce", "movement")  # kinds no other op joins
 
 
 def is_view_of_input(v: SSAValue, members) -> bool:
@@ -84,6 +88,17 @@ def reduction_rows(op: Operation) -> tuple[tuple[int, ...], tuple[int, ...]] | N
     return shape, (shape[:first] if trailing else None)
 
 
+def is_row_concat(op: Operation, group: _Group | None) -> bool:
+    """``op`` concatenates per-row results (``lead x 1``) of the row-wise ``group`` along the last
+    dim: the kernel stores each of them as one column of the result (as ``topk`` does)."""
+    if not isinstance(op, asctensor.ConcatOp) or group is None or group.kind != "rowwise":
+        return False
+    rank = len(op.result.type.get_shape())
+    members = {r for o in group.ops for r in o.results}
+    return op.axis == rank - 1 and rank == len(group.lead) + 1 and op.result.type.get_shape() != group.full and all(
+        v in members and v.type.get_shape() == group.lead + (1,) for v in op.inputs)
+
+
 def _groups(ops: list[Operation]) -> list[_Group]:
     groups: list[_Group] = []
     for op in ops:
@@ -93,6 +108,12 @@ def _groups(ops: list[Operation]) -> list[_Group]:
         if isinstance(op, asctensor.FullOp | func.ReturnOp | func.CallOp) or not op.results:
             continue
         cur = groups[-1] if groups else None
+        if is_row_concat(op, cur):  # per-row results side by side: stored by their row-wise kernel
+            cur.ops.append(op)
+            continue
+        if isinstance(op, MOVEMENT):  # a transpose, strided slice or concat: a kernel of its own
+            groups.append(_Group("movement", op.results[0].type.get_shape(), None, [op]))
+            continue
         if isinstance(op, VIEWS) and (cur is None or is_view_of_input(op.results[0], set(cur.ops))
                                       or not isinstance(op, asctensor.BroadcastOp)):
             continue  # views of kernel inputs are free: cloned into each kernel that reads them
@@ -104,14 +125,14 @@ def _groups(ops: list[Operation]) -> list[_Group]:
             shape, lead = rows
             if lead is None:
                 groups.append(_Group("colreduce", shape, None, [op]))
-            elif cur is not None and cur.full == shape and cur.kind != "colreduce" and cur.lead in (None, lead):
+            elif cur is not None and cur.full == shape and cur.kind not in STANDALONE and cur.lead in (None, lead):
                 cur.kind, cur.lead = "rowwise", lead
                 cur.ops.append(op)
             else:
                 groups.append(_Group("rowwise", shape, lead, [op]))
             continue
         s = op.results[0].type.get_shape()
-        if cur is not None and cur.kind != "colreduce" and (s == cur.full or s in cur.row_shapes()) \
+        if cur is not None and cur.kind not in STANDALONE and (s == cur.full or s in cur.row_shapes()) \
                 and not any(isinstance(v.owner, asctensor.SliceOp | asctensor.ReshapeOp) and v.owner.input.owner
                             in cur.ops for v in op.operands):
             cur.ops.append(op)
@@ -122,7 +143,18 @@ def _groups(ops: list[Operation]) -> list[_Group]:
 
 def _outline(module: ModuleOp, host: func.FuncOp, kind: str, group: list[Operation], index: int) -> None:
     members = set(group)
+    outputs = [r for op in group for r in op.results if any(u.operation not in members for u in r.uses)]
+    outline_group(host, f"{host.sym_name.data}_k{index}", kind, group, outputs)
+
+
+def outline_group(host: func.FuncOp, name: str, kind: str, group: list[Operation],
+                  outputs: list[SSAValue]) -> func.CallOp:
+    """Move ``group`` into a new kernel ``name`` (marked ``kind``) returning ``outputs``, called from
+    ``host`` in its place. Splats and views of values from outside are rebuilt inside the kernel, so
+    their sources (not the views) become the kernel's inputs."""
+    members = set(group)
     inputs: list[SSAValue] = []
+
     def cloned(v: SSAValue) -> bool:  # splats and views of inputs are rebuilt inside the kernel
         return is_view_of_input(v, members)
 
@@ -137,13 +169,13 @@ def _outline(module: ModuleOp, host: func.FuncOp, kind: str, group: list[Operati
             if v.owner in members or cloned(v) or v in inputs:
                 continue
             inputs.append(v)
-    outputs = [r for op in group for r in op.results if any(u.operation not in members for u in r.uses)]
 
     block = Block(arg_types=[v.type for v in inputs])
     mapping: dict[SSAValue, SSAValue] = dict(zip(inputs, block.args))
     for v, arg in zip(inputs, block.args):
         if v.name_hint:
             arg.name_hint = v.name_hint
+
     def rebuild(v: SSAValue) -> SSAValue:
         if v not in mapping:
             if isinstance(v.owner, VIEWS):
@@ -157,11 +189,9 @@ def _outline(module: ModuleOp, host: func.FuncOp, kind: str, group: list[Operati
         for v in op.operands:
             if v not in mapping and cloned(v):
                 rebuild(v)
-        new = op.clone(value_mapper=mapping)
-        block.add_op(new)
+        block.add_op(op.clone(value_mapper=mapping))
     block.add_op(func.ReturnOp(*[mapping[v] for v in outputs]))
 
-    name = f"{host.sym_name.data}_k{index}"
     kernel = func.FuncOp(name, ([v.type for v in inputs], [v.type for v in outputs]), Region(block))
     kernel.attributes[asctensor.KERNEL_ATTR] = StringAttr(kind)
     Rewriter.insert_op(kernel, InsertPoint.before(host))
@@ -175,6 +205,7 @@ def _outline(module: ModuleOp, host: func.FuncOp, kind: str, group: list[Operati
         old.replace_all_uses_with(new)
     for op in reversed(group):
         Rewriter.erase_op(op)
+    return call
 
 
 def _copy_returned_inputs(host: func.FuncOp) -> None:

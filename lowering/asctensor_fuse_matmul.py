@@ -8,9 +8,12 @@ Runs after ``asctensor-decompose`` and before ``asctensor-fuse``:
   of the weight, the patches and the result are outlined with the matmul and read in place;
 * a ``bias`` operand is split off into a broadcast add after the matmul (vector epilogue);
 * each matmul is outlined into ``@<host>_mm<i>`` marked ``asctensor.kernel = "matmul"``, together
-  with a following ReLU (``max(x, 0)``), which FixPipe applies on the way out. The remaining
-  epilogue (bias, activations, residual adds) stays in the host function for ``asctensor-fuse``,
-  which groups it into vector kernels.
+  with a following ReLU (``max(x, 0)``), which FixPipe applies on the way out;
+* a matmul followed by an elementwise epilogue FixPipe cannot do (bias add, activations, residual
+  adds, casts: ops of the matmul's shape that read its result, directly or through each other) is
+  outlined with that epilogue into one ``"mix"`` kernel: it returns the matmul's result (the GM
+  workspace the cube hands over to the vector cores, also what the host reads where it needs the
+  product itself) and the epilogue's results. ``tile-mix`` splits it over the AI Core's cores.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from .asctensor_fuse import host_functions
 from .emitter import copy_loc
 
 MATMUL_KIND = "matmul"
+MIX_KIND = "mix"
 IM2COL_KIND = "im2col"
 
 
@@ -142,6 +146,62 @@ def _outline(host: func.FuncOp, group: list[Operation], name: str, kind: str) ->
         pass
 
 
+_ELEMENTWISE_DIALECTS = ("arith.", "math.")
+_ELEMENTWISE_OPS = (asctensor.CastOp, asctensor.CompareOp, asctensor.SelectOp)
+
+
+def _elementwise(op: Operation, shape) -> bool:
+    """An op the vector epilogue computes: elementwise, every result of the matmul's shape."""
+    if not (op.name.startswith(_ELEMENTWISE_DIALECTS) or isinstance(op, _ELEMENTWISE_OPS)):
+        return False
+    return bool(op.results) and all(isinstance(r.type, TensorType) and r.type.get_shape() == shape
+                                    for r in op.results)
+
+
+def _epilogue(mm: Operation, host: func.FuncOp) -> list[Operation]:
+    """The ops after ``mm`` (or its fused ReLU) that form its vector epilogue, in program order.
+
+    An op joins when it is elementwise over the product's shape and reads the product or an earlier
+    member; its other operands are values of that shape, splats or broadcasts of values from outside.
+    The first other op that reads a member ends the epilogue, so every use outside comes later.
+    """
+    from .asctensor_fuse import is_view_of_input
+
+    shape = mm.results[0].type.get_shape()
+    produced = {mm.results[0]}
+    members: list[Operation] = []
+    ops = list(host.body.block.ops)
+    for op in ops[ops.index(mm) + 1:]:
+        reads = [v for v in op.operands if v in produced]
+        if not reads:
+            continue
+        others_ok = all(v in produced or is_view_of_input(v, set(members)) or
+                        (isinstance(v.type, TensorType) and v.type.get_shape() == shape)
+                        for v in op.operands)
+        if not (_elementwise(op, shape) and others_ok):
+            break
+        members.append(op)
+        produced.update(op.results)
+    return members
+
+
+def _outline_mix(host: func.FuncOp, head: list[Operation], epilogue: list[Operation], name: str) -> None:
+    """Outline ``head`` (matmul [+ relu]) and its ``epilogue`` into one ``mix`` kernel whose results
+    are the product (the workspace) and the epilogue's values used outside."""
+    from .asctensor_fuse import VIEWS, outline_group
+
+    group = head + epilogue
+    members = set(group)
+    product = head[-1].results[0]
+    outputs = [product] + [r for op in epilogue for r in op.results
+                           if any(u.operation not in members for u in r.uses)]
+    call = outline_group(host, name, MIX_KIND, group, outputs)
+    call.results[0].name_hint = "workspace"
+    for op in reversed(list(host.body.block.ops)):
+        if isinstance(op, VIEWS + (asctensor.FullOp,)) and not op.results[0].uses:
+            Rewriter.erase_op(op)
+
+
 @dataclass(frozen=True)
 class AscTensorFuseMatmulPass(ModulePass):
     """Outline matmuls (with a following ReLU) and convolutions into cube kernels."""
@@ -166,7 +226,11 @@ class AscTensorFuseMatmulPass(ModulePass):
                 elif isinstance(inner, asctensor.MatmulOp):
                     relu = relu_of(inner.result)
                     group = [inner] + ([relu] if relu is not None else [])
-                    _outline(host, group, f"{host.sym_name.data}_mm{index}", MATMUL_KIND)
+                    epilogue = _epilogue(group[-1], host)
+                    if epilogue:
+                        _outline_mix(host, group, epilogue, f"{host.sym_name.data}_mm{index}")
+                    else:
+                        _outline(host, group, f"{host.sym_name.data}_mm{index}", MATMUL_KIND)
                     index += 1
                 elif isinstance(inner, asctensor.Im2colOp):
                     _outline(host, [inner], f"{host.sym_name.data}_im2col{index}", IM2COL_KIND)

@@ -265,9 +265,17 @@ class BufferizePass(ModulePass):
     name = "bufferize"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from pyasc.dialects.asctile.mix import CoreKind
+
+        from .mix_parts import core_parts, is_mix_kernel, lower_handoffs
+
         for f in list(op.ops):
             if isinstance(f, func.FuncOp) and is_vector_kernel(f):
                 _KernelBufferizer(f).run()
+            elif isinstance(f, func.FuncOp) and is_mix_kernel(f):
+                with core_parts(f) as parts:
+                    _KernelBufferizer(parts[CoreKind.AIV]).run()
+                    lower_handoffs(parts[CoreKind.AIV])
 
 
 def is_vector_kernel(f: func.FuncOp) -> bool:
@@ -278,3 +286,4 @@ def is_vector_kernel(f: func.FuncOp) -> bool:
 
 
 from . import compare_select  # noqa: E402,F401 - registers the compare/select bufferizers and translators
+from . import gather  # noqa: E402,F401 - registers the gather bufferizers and translators

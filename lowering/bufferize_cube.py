@@ -30,8 +30,8 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, StringAttr
-from xdsl.ir import Block, SSAValue
+from xdsl.dialects.builtin import IndexType, MemRefType, ModuleOp, StringAttr
+from xdsl.ir import Block
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -191,7 +191,15 @@ class BufferizeCubePass(ModulePass):
     name = "bufferize-cube"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from pyasc.dialects.asctile.mix import CoreKind
+
+        from .mix_parts import core_parts, is_mix_kernel, lower_handoffs
+
         spec = module_target(op)
         for f in list(op.ops):
             if isinstance(f, func.FuncOp) and is_cube_kernel(f):
                 _CubeBufferizer(f, spec).run()
+            elif isinstance(f, func.FuncOp) and is_mix_kernel(f):
+                with core_parts(f) as parts:
+                    _CubeBufferizer(parts[CoreKind.AIC], spec).run()
+                    lower_handoffs(parts[CoreKind.AIC])

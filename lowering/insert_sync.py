@@ -272,7 +272,8 @@ def _drop_covered_prologue_barriers(self, loop, ops: list[_Access], plan: _Plan)
     block = self.kernel.body.block
     pre = [op for op in block.ops if op is not loop and block.get_operation_index(op) < block.get_operation_index(loop)]
     loaded = {buffer_of(o.dest) for o in pre if isinstance(o, ascbuf.CopyInOp)}
-    computed = {buffer_of(v) for o in pre if isinstance(o, ascbuf.VectorOp) for v in o.buffer_writes()}
+    computed = {buffer_of(v) for o in pre if getattr(o, "PIPE", None) == Pipe.V and hasattr(o, "buffer_writes")
+                for v in o.buffer_writes()}
     for bar in [o for o in pre if isinstance(o, ascbuf.BarrierOp)]:
         if bar.pipe.data == Pipe.ALL and self.flags and not any(isinstance(o, ascbuf.VectorOp) for o in pre):
             first = _first_reader(ops, loaded, Pipe.V)
@@ -283,9 +284,18 @@ def _drop_covered_prologue_barriers(self, loop, ops: list[_Access], plan: _Plan)
         elif bar.pipe.data == Pipe.V:
             first = _first_reader(ops, computed, Pipe.V)
             if first is None or any(p == Pipe.V and pos <= first for pos, p in plan.barriers) or any(
-                    e.src == Pipe.V and e.dst == Pipe.S and not e.carried and e.wait_at <= first for e in plan.edges):
+                    e.src == Pipe.V and e.dst == Pipe.S and not e.carried and e.wait_at <= first for e in plan.edges) \
+                    or (self.flags and _primed_round_trip(plan, first)):
                 bar.detach()
                 bar.erase()
+
+
+def _primed_round_trip(plan: _Plan, first: int) -> bool:
+    """A carried V -> X flag (primed before the loop, so set after the prologue's vector work) that X
+    waits for in the first iteration before it sets an X -> V flag that V waits for before op ``first``:
+    the prologue's vector work completes before ``first`` starts."""
+    return any(p.src == Pipe.V and p.carried and q.src == p.dst and q.dst == Pipe.V and not q.carried
+               and q.wait_at <= first and p.wait_at <= q.set_at for p in plan.edges for q in plan.edges)
 
 
 _KernelSync._drop_covered_prologue_barriers = _drop_covered_prologue_barriers
@@ -302,8 +312,15 @@ class InsertSyncPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.sync_style not in ("queue", "flags"):
             raise ValueError(f"insert-sync: sync_style must be 'queue' or 'flags', got '{self.sync_style}'")
+        from pyasc.dialects.asctile.mix import CoreKind
+
+        from .mix_parts import core_parts, is_mix_kernel
+
         spec = module_target(op)
         for f in op.ops:
-            if isinstance(f, func.FuncOp) and asctile.KERNEL_ATTR in f.attributes \
+            if isinstance(f, func.FuncOp) and is_mix_kernel(f):  # the AIC part: synchronised by bufferize-cube
+                with core_parts(f) as parts:
+                    _KernelSync(parts[CoreKind.AIV], self.sync_style == "flags", spec.usable_event_ids).run()
+            elif isinstance(f, func.FuncOp) and asctile.KERNEL_ATTR in f.attributes \
                     and getattr(f.attributes[asctile.KERNEL_ATTR], "data", None) != "cube":  # synchronised by bufferize-cube
                 _KernelSync(f, self.sync_style == "flags", spec.usable_event_ids).run()

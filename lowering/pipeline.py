@@ -80,10 +80,14 @@ def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
         from .tile_elementwise import TileElementwisePass
         from .tile_im2col import TileIm2colPass
         from .tile_matmul import TileMatmulPass
+        from .tile_mix import TileMixPass
+        from .tile_movement import TileMovementPass
 
-        return [TileElementwisePass(target=options.target, cores=options.cores or 0,
+        return [TileMovementPass(target=options.target, cores=options.cores or 0, buffers=options.buffers),
+                TileElementwisePass(target=options.target, cores=options.cores or 0,
                                     tile_size=options.tile_size or 0, buffers=options.buffers),
-                TileMatmulPass(target=options.target), TileIm2colPass(target=options.target), HostToGmPass()]
+                TileMatmulPass(target=options.target), TileMixPass(target=options.target),
+                TileIm2colPass(target=options.target), HostToGmPass()]
     if level == "ascbuf":
         from .bufferize import BufferizePass
         from .bufferize_cube import BufferizeCubePass

@@ -109,6 +109,12 @@ class PlanMemoryPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         capacity = capacities(module_target(op))
+        from .mix_parts import core_parts, is_mix_kernel
+
         for f in op.ops:
-            if isinstance(f, func.FuncOp) and asctile.KERNEL_ATTR in f.attributes:
+            if isinstance(f, func.FuncOp) and is_mix_kernel(f):
+                with core_parts(f) as parts:  # each core has its own memories
+                    for part in parts.values():
+                        plan_kernel(part, capacity)
+            elif isinstance(f, func.FuncOp) and asctile.KERNEL_ATTR in f.attributes:
                 plan_kernel(f, capacity)

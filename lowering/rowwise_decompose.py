@@ -20,13 +20,12 @@ from __future__ import annotations
 from math import prod
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import Float32Type, TensorType
+from xdsl.dialects.builtin import Float32Type, TensorType, i32
 from xdsl.ir import SSAValue
 
 from pyasc.dialects import asctensor
-from pyasc.dialects.asctensor import ReduceKind
+from pyasc.dialects.asctensor import ArgKind, ReduceKind
 
-from .errors import CompileError
 
 
 def runs(shape: tuple[int, ...], axes) -> list[list[int]]:
@@ -84,24 +83,63 @@ def tree_reduce(b, x: SSAValue, kind: ReduceKind, axis: int) -> SSAValue:
     return v
 
 
-# rows longer than this (in elements) are reduced by trees of elementwise kernels instead of in one
-# row-wise kernel: a row-wise kernel keeps a few float32 rows of tiles live in UB (about 40 bytes per
-# row element with double buffering) [D]; set per target by the pass
+# rows longer than this (in elements) are split into pieces reduced by a row-wise kernel each: a
+# row-wise kernel keeps a few float32 rows of tiles live in UB (about 40 bytes per row element with
+# double buffering) [D]; set per target by the pass
 MAX_ROW_BYTES_PER_ELEMENT = 40
+ROW_ALIGN = 8  # piece lengths that are multiples of 8 elements keep every piece 32 B aligned (f32)
+
+
+def split_row(n: int, max_row: int) -> tuple[int, int, int]:
+    """``(L, P, tail)`` with ``n = P * L + tail`` and ``L <= max_row``: the piece length ``L`` is the
+    largest divisor of ``n`` not above ``max_row`` (preferring multiples of ``ROW_ALIGN``) when it
+    is at least a quarter of ``max_row``; otherwise ``max_row`` aligned down, with a tail."""
+    divisors = set()
+    d = 1
+    while d * d <= n:
+        if n % d == 0:
+            divisors.update((d, n // d))
+        d += 1
+    fitting = [d for d in divisors if d <= max_row and 4 * d >= max_row]
+    aligned = [d for d in fitting if d % ROW_ALIGN == 0]
+    if aligned or fitting:
+        length = max(aligned or fitting)
+    else:
+        length = max(ROW_ALIGN, max_row // ROW_ALIGN * ROW_ALIGN)
+    return length, n // length, n % length
+
+
+def _last(v: SSAValue) -> int:
+    return len(v.type.get_shape()) - 1
+
+
+def _reshape(b, v: SSAValue, shape) -> SSAValue:
+    if v.type.get_shape() == tuple(shape):
+        return v
+    return b.e.value(asctensor.ReshapeOp(v, tuple(shape)))
 
 
 def row_reduce(b, v: SSAValue, kind: ReduceKind, axes, keepdims: bool, max_row: int) -> SSAValue:
     """A reduction over trailing ``axes``: one row-wise ``ReduceOp`` when the row fits in UB, else
-    a tree per axis (several elementwise kernels that stream the row through any number of tiles)."""
+    the row is cut into pieces of at most ``max_row`` elements (a reshape, free), each piece reduced
+    by one row-wise kernel spread over the cores, and the partial results reduced again (a tail
+    that the pieces do not cover is reduced on its own and combined)."""
     shape = v.type.get_shape()
-    if prod(shape[a] for a in axes) <= max_row:
+    n = prod(shape[a] for a in axes)
+    if n <= max_row:
         return b.e.value(asctensor.ReduceOp(kind, v, axes, keepdims))
-    for a in axes:
-        if shape[a] > 1:
-            v = tree_reduce(b, v, kind, a)
-    if not keepdims:
-        v = b.e.value(asctensor.ReshapeOp(v, asctensor.reduced_shape(shape, axes, False)))
-    return v
+    lead = tuple(shape[:min(axes)])
+    rows = _reshape(b, v, lead + (n,))
+    length, pieces, tail = split_row(n, max_row)
+    main = rows if not tail else _slice(b, rows, len(lead), 0, pieces * length)
+    partial = b.e.value(asctensor.ReduceOp(kind, _reshape(b, main, lead + (pieces, length)), [len(lead) + 1], False))
+    if not tail and len(axes) == 1:
+        return row_reduce(b, partial, kind, [len(lead)], keepdims, max_row)
+    r = row_reduce(b, partial, kind, [len(lead)], True, max_row)
+    if tail:
+        rest = row_reduce(b, _slice(b, rows, len(lead), pieces * length, tail), kind, [len(lead)], True, max_row)
+        r = _combine(b, kind, r, rest)
+    return _reshape(b, r, asctensor.reduced_shape(shape, axes, keepdims))
 
 
 def reduce(b, x: SSAValue, kind: ReduceKind, axes, keepdims: bool, max_row: int = 1 << 62) -> SSAValue:
@@ -139,12 +177,46 @@ def softmax(b, x: SSAValue, axis: int, log: bool, max_row: int) -> SSAValue:
     out_type = x.type.element_type
     w = _wide(b, x)
     shape = w.type.get_shape()
+    if trailing(shape, [axis]) and shape[axis] > max_row:
+        m, s = _online_stats(b, w, max_row)
+        shifted = b.sub(w, _bcast(b, m, shape))
+        y = b.sub(shifted, _bcast(b, b.log(s), shape)) if log else b.div(b.exp(shifted), _bcast(b, s, shape))
+        return b.cast(y, out_type)
     m = _axis_reduce(b, w, ReduceKind.MAX, [axis], max_row)
     shifted = b.sub(w, _bcast(b, m, shape))
     e = b.exp(shifted)
     s = _axis_reduce(b, e, ReduceKind.SUM, [axis], max_row)
     y = b.sub(shifted, _bcast(b, b.log(s), shape)) if log else b.div(e, _bcast(b, s, shape))
     return b.cast(y, out_type)
+
+
+def _piece_stats(b, piece: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """Per row of ``piece``: its max ``m`` and ``sum(exp(piece - m))`` (keepdims)."""
+    last = _last(piece)
+    m = b.e.value(asctensor.ReduceOp(ReduceKind.MAX, piece, [last], True))
+    e = b.exp(b.sub(piece, _bcast(b, m, piece.type.get_shape())))
+    return m, b.e.value(asctensor.ReduceOp(ReduceKind.SUM, e, [last], True))
+
+
+def _online_stats(b, w: SSAValue, max_row: int) -> tuple[SSAValue, SSAValue]:
+    """The row max ``m`` and ``sum(exp(w - m))`` of rows longer than UB, online: every piece of a
+    row (one row-wise kernel over all pieces) gets its own max ``m_p`` and sum ``s_p``; then
+    ``m = max(m_p)`` and ``s = sum(s_p * exp(m_p - m))`` (a second, small row-wise kernel)."""
+    shape = w.type.get_shape()
+    lead, n = tuple(shape[:-1]), shape[-1]
+    length, pieces, tail = split_row(n, max_row)
+    main = w if not tail else _slice(b, w, len(lead), 0, pieces * length)
+    mp, sp = (_reshape(b, v, lead + (pieces,))
+              for v in _piece_stats(b, _reshape(b, main, lead + (pieces, length))))
+    m = row_reduce(b, mp, ReduceKind.MAX, [len(lead)], True, max_row)
+    rest = _piece_stats(b, _slice(b, w, len(lead), pieces * length, tail)) if tail else None
+    if rest is not None:
+        m = b.max(m, rest[0])
+    scaled = b.mul(sp, b.exp(b.sub(mp, _bcast(b, m, mp.type.get_shape()))))
+    s = row_reduce(b, scaled, ReduceKind.SUM, [len(lead)], True, max_row)
+    if rest is not None:
+        s = b.add(s, b.mul(rest[1], b.exp(b.sub(rest[0], m))))
+    return m, s
 
 
 def _axis_reduce(b, v: SSAValue, kind: ReduceKind, axes, max_row: int) -> SSAValue:
@@ -186,6 +258,94 @@ def norm(b, x: SSAValue, dims: int, eps: float, weight, bias, rms: bool, max_row
     return b.cast(y, out_type)
 
 
+ARG_PREDICATE = {ArgKind.MAX: "gt", ArgKind.MIN: "lt"}
+
+
+def arg_reduce(b, op: asctensor.ArgReduceOp, max_row: int) -> SSAValue | None:
+    """argmax/argmin: over a last axis that fits in UB a primitive (ReduceMax/ReduceMin with the
+    index, in a float32 slot for float16/bfloat16); over a longer last axis the row is cut into
+    pieces, each reduced with its index, and the pieces are combined; over any other axis a tree
+    of elementwise compare/select steps that carries the index along (``arg_tree``)."""
+    kind, axis, keep = op.kind.data, op.axis.value.data, op.keepdims is not None
+    x = op.input
+    shape = x.type.get_shape()
+    out_shape = asctensor.reduced_shape(shape, (axis,), keep)
+    wide = b.cast(x, Float32Type()) if str(x.type.element_type) in ("f16", "bf16") else x
+    if trailing(shape, (axis,)) and shape[axis] <= max_row:
+        if wide is x:
+            return None
+        return b.e.value(asctensor.ArgReduceOp(kind, wide, axis, keep))
+    if not trailing(shape, (axis,)):
+        _, index = arg_tree(b, wide if str(x.type.element_type) == "bf16" else x, None, 1, axis, kind)
+        return _reshape(b, index, out_shape)
+    lead, n = tuple(shape[:-1]), shape[-1]
+    length, pieces, tail = split_row(n, max_row)
+    main = wide if not tail else _slice(b, wide, len(lead), 0, pieces * length)
+    split = _reshape(b, main, lead + (pieces, length))
+    values = b.e.value(asctensor.ReduceOp(ReduceKind(kind.value), split, [len(lead) + 1], False))
+    index = b.e.value(asctensor.ArgReduceOp(kind, split, len(lead) + 1, False))
+    values, index = arg_tree(b, values, index, length, len(lead), kind)
+    if tail:
+        rest = _slice(b, wide, len(lead), pieces * length, tail)
+        rest_values = b.e.value(asctensor.ReduceOp(ReduceKind(kind.value), rest, [len(lead)], True))
+        rest_index = b.e.value(asctensor.ArgReduceOp(kind, rest, len(lead), True))
+        values, index = _arg_combine(b, kind, values, index, rest_values, b.addi(rest_index, pieces * length))
+    return _reshape(b, index, out_shape)
+
+
+def _arg_combine(b, kind: ArgKind, values, index, other_values, other_index):
+    """The (value, index) pairs of ``other`` where they strictly win, else the current ones (the
+    current ones come first in the axis, so ties keep the first index, as PyTorch)."""
+    take = b.e.value(asctensor.CompareOp(ARG_PREDICATE[kind], other_values, values))
+    return (b.e.value(asctensor.SelectOp(take, other_values, values)),
+            b.e.value(asctensor.SelectOp(take, other_index, index)))
+
+
+def arg_tree(b, values: SSAValue, index: SSAValue | None, block: int, axis: int, kind: ArgKind):
+    """(values, i32 index) of the first max/min along ``axis`` (kept as size 1) by levels of
+    elementwise compare/select over ``TREE_FAN_IN`` consecutive entries (a free reshape of the axis
+    into ``(n / fan, fan)``), one kernel per level.
+
+    Entry ``p`` of ``values`` stands for the elements ``[p * block, (p + 1) * block)`` of the axis and
+    ``index`` holds its winner's offset in that block (None: all zero); a level merges ``fan``
+    consecutive blocks, so the offsets stay block-relative constants plus the carried index. Entries
+    that do not fill a last group of ``fan`` are combined at the end, deepest level first."""
+    left = []
+    n = values.type.get_shape()[axis]
+    while n > 1:
+        shape = values.type.get_shape()
+        fan = min(TREE_FAN_IN, n)
+        q = n // fan
+        left.append([(_slice(b, values, axis, p, 1), _offset(b, index, values, axis, p, block))
+                     for p in range(q * fan, n)])
+        grouped = shape[:axis] + (q, fan) + shape[axis + 1:]
+        vs = _reshape(b, _slice(b, values, axis, 0, q * fan) if q * fan < n else values, grouped)
+        ix = None if index is None else _reshape(
+            b, _slice(b, index, axis, 0, q * fan) if q * fan < n else index, grouped)
+        acc_v, acc_i = _slice(b, vs, axis + 1, 0, 1), _offset(b, ix, vs, axis + 1, 0, block)
+        for t in range(1, fan):
+            acc_v, acc_i = _arg_combine(b, kind, acc_v, acc_i, _slice(b, vs, axis + 1, t, 1),
+                                        _offset(b, ix, vs, axis + 1, t, block))
+        kept = shape[:axis] + (q,) + shape[axis + 1:]
+        values, index, block, n = _reshape(b, acc_v, kept), _reshape(b, acc_i, kept), block * fan, q
+    if index is None:
+        index = _offset(b, None, values, axis, 0, block)
+    for level in reversed(left):
+        for lv, li in level:
+            values, index = _arg_combine(b, kind, values, index, lv, li)
+    return values, index
+
+
+def _offset(b, index: SSAValue | None, values: SSAValue, axis: int, p: int, block: int) -> SSAValue:
+    """The axis offsets of the winners of entry ``p`` (``p * block`` plus the carried index)."""
+    shape = list(values.type.get_shape())
+    shape[axis] = 1
+    if index is None:
+        return b.e.value(asctensor.FullOp(p * block, TensorType(i32, shape)))
+    sliced = _slice(b, index, axis, p, 1)
+    return b.addi(sliced, p * block) if p * block else sliced
+
+
 def decompose_rowwise(b, op, max_row: int) -> SSAValue | None:
     """The primitive form of a reduction or row-wise composite, None for other ops; rows longer
     than ``max_row`` elements are reduced by trees."""
@@ -199,17 +359,7 @@ def decompose_rowwise(b, op, max_row: int) -> SSAValue | None:
             return None  # already a primitive (a row-wise ReduceSum/Max/Min)
         return reduce(b, op.input, kind, axes, keep, max_row)
     if isinstance(op, asctensor.ArgReduceOp):
-        shape, axis = op.input.type.get_shape(), op.axis.value.data
-        if not trailing(shape, (axis,)):
-            raise CompileError(f"asctensor.arg_reduce over axis {axis} of {list(shape)}: argmax/argmin run over the "
-                               "last axis (ReduceMax/ReduceMin with calIndex per row); move the axis last")
-        if shape[axis] > max_row:
-            raise CompileError(f"asctensor.arg_reduce over a row of {shape[axis]} elements: longer than one tile "
-                               f"row ({max_row}); not supported")
-        if str(op.input.type.element_type) in ("f16", "bf16"):  # the index travels in a float32 slot
-            wide = b.cast(op.input, Float32Type())
-            return b.e.value(asctensor.ArgReduceOp(op.kind.data, wide, axis, op.keepdims is not None))
-        return None
+        return arg_reduce(b, op, max_row)
     if isinstance(op, asctensor.SoftmaxOp | asctensor.LogSoftmaxOp):
         return softmax(b, op.input, op.axis.value.data, isinstance(op, asctensor.LogSoftmaxOp), max_row)
     if isinstance(op, asctensor.LayerNormOp | asctensor.RmsNormOp):

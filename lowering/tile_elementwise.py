@@ -49,6 +49,32 @@ def _row_major(shape) -> tuple[int, ...]:
     return tuple(reversed(strides))
 
 
+def reshaped_strides(shape, strides, new_shape) -> tuple[int, ...] | None:
+    """The element strides of a strided view reshaped to ``new_shape`` without copying, None when
+    the reshape merges dims that are not one run in memory (NumPy's no-copy reshape rule)."""
+    old = [(n, st) for n, st in zip(shape, strides) if n != 1]
+    new = list(new_shape)
+    out = [1] * len(new)
+    oi = ni = 0
+    while oi < len(old) and ni < len(new):
+        oj, nj = oi + 1, ni + 1
+        o_size, n_size = old[oi][0], new[ni]
+        while o_size != n_size:
+            if n_size < o_size:
+                n_size *= new[nj]
+                nj += 1
+            else:
+                o_size *= old[oj][0]
+                oj += 1
+        if any(old[k][1] != old[k + 1][0] * old[k + 1][1] for k in range(oi, oj - 1)):
+            return None
+        out[nj - 1] = old[oj - 1][1]
+        for k in range(nj - 1, ni, -1):
+            out[k - 1] = out[k] * new[k]
+        oi, ni = oj, nj
+    return tuple(out)
+
+
 def _view_source(v: SSAValue, args, views: dict):
     """(argument, shape, element strides, base offset) of a value that is a kernel argument or a view
     chain over one; None otherwise."""
@@ -63,9 +89,11 @@ def _view_source(v: SSAValue, args, views: dict):
     if isinstance(op, asctensor.SliceOp):
         return arg, new_shape, strides, base + sum(o * st for o, st in zip(op.offset_list, strides))
     if isinstance(op, asctensor.ReshapeOp):
-        if strides != _row_major(shape):
-            raise TilingError(f"asctensor.reshape of a non-contiguous view of @{arg.name_hint or 'input'}")
-        return arg, new_shape, _row_major(new_shape), base
+        new_strides = reshaped_strides(shape, strides, new_shape)
+        if new_strides is None:
+            raise TilingError(f"asctensor.reshape of a non-contiguous view of @{arg.name_hint or 'input'}: "
+                              f"shape {list(shape)} with strides {list(strides)} cannot be viewed as {list(new_shape)}")
+        return arg, new_shape, new_strides, base
     from .tiling import element_strides
 
     return arg, new_shape, element_strides(shape, new_shape, strides), base
@@ -172,11 +200,13 @@ class _KernelTiler:
         sizes = [element_bytes(v.type.element_type) for v in tile_values + args]
         align = 32 // min(sizes)
         widest = max(sizes)
-        # loads of one row vector for every tile (rows broadcast, whole rows) are loaded once
+        # loads of one row vector for every tile (rows broadcast, whole rows) or of one value are loaded once
         once = {v for v, acc in zip(loaded, accesses)
-                if lead is not None and len(acc.strides) > 1 and not any(acc.strides[:-1]) and acc.strides[-1] == 1}
+                if not any(acc.strides) or (lead is not None and len(acc.strides) > 1 and not any(acc.strides[:-1])
+                                            and acc.strides[-1] == 1)}
         small = {r for op in body for r in op.results
-                 if isinstance(r.type, TensorType) and r.type.get_shape() in self.row_shapes
+                 if isinstance(r.type, TensorType) and (r.type.get_shape() in self.row_shapes
+                                                        or isinstance(op, asctensor.ConcatOp))
                  and r.type.get_shape() != full}
         per_elem = self.buffers * (sum(element_bytes(v.type.element_type) for v in loaded if v not in once)
                                    + sum(element_bytes(v.type.element_type) for v in outputs if v not in small))
@@ -195,6 +225,7 @@ class _KernelTiler:
         if extra and not self.tile_size:  # values computed once before the loop stay live throughout
             per_elem += widest * extra
             plan = plan_tiles(space, self.ub_bytes // per_elem, align, self.cores, balance=True)
+        self.plan = plan
 
         new = func.FuncOp(k.sym_name.data, ([_memref(a.type) for a in args] + [_memref(v.type) for v in outputs],
                                             []))
@@ -268,9 +299,12 @@ class _KernelTiler:
                 ld = asctile.LoadOp(gm_of[sources[v]], le.addi(offset(acc.strides), self.bases[v]), vr,
                                     le.index(1), row_st, 1, tile_type(v.type))
             elif self._hoistable(acc, space, plan):
-                # one row vector for every tile (a bias or norm weight): loaded once, before the loop
+                # one row vector for every tile (a bias or norm weight), or one value for all: loaded
+                # once, before the loop
+                scalar = not any(acc.strides)
                 ld = asctile.LoadOp(gm_of[sources[v]], pre.index(self.bases[v]), pre.index(plan.rows),
-                                    pre.index(space.C), 0, 1, tile_type(v.type))
+                                    pre.index(plan.cols if scalar else space.C), 0, 0 if scalar else 1,
+                                    tile_type(v.type))
                 mapping[v] = pre.value(ld)
                 mapping[v].name_hint = sources[v].name_hint
                 continue
@@ -287,15 +321,26 @@ class _KernelTiler:
             if op.results and (op.results[0] in mapping or (isinstance(op, VIEW_OPS) and op.results[0] in views)):
                 continue
             # an elementwise op on loop-invariant tiles only (e.g. the cast of a norm weight) runs once
-            hoist = (op.operands and all(v in invariant or isinstance(v.owner, asctensor.FullOp) for v in op.operands)
-                     and any(v in invariant for v in op.operands)
-                     and not isinstance(op, (asctensor.ReduceOp, asctensor.ArgReduceOp) + VIEW_OPS))
+            if isinstance(op, asctensor.ConcatOp):
+                continue  # per-row results stored side by side (below)
+            hoist = isinstance(op, asctensor.IotaOp) or (
+                op.operands and all(v in invariant or isinstance(v.owner, asctensor.FullOp) for v in op.operands)
+                and any(v in invariant for v in op.operands)
+                and not isinstance(op, (asctensor.ReduceOp, asctensor.ArgReduceOp) + VIEW_OPS))
             mapping[op.results[0]] = self._tile_op(op, mapping, pre if hoist else le, tile_type)
             if hoist:
                 invariant.add(op.results[0])
 
         out_off = offset(space.out_strides)
         for v, dst in zip(outputs, out_args):
+            if isinstance(v.owner, asctensor.ConcatOp):  # column j of each row from the j-th row tile
+                width = v.type.get_shape()[-1]
+                base = le.muli(offset(row_strides), width)
+                for j, part in enumerate(v.owner.inputs):
+                    st = asctile.StoreOp(mapping[part], dst, le.addi(base, j), vr, le.index(1), width)
+                    copy_loc(v.owner, st)
+                    le.add(st)
+                continue
             if tile_type(v.type).get_shape()[1] != plan.pitch or (lead is not None and v.type.get_shape() != full):
                 st = asctile.StoreOp(mapping[v], dst, offset(row_strides), vr, le.index(1), 1)
             else:
@@ -308,7 +353,10 @@ class _KernelTiler:
 
     @staticmethod
     def _hoistable(acc, space, plan) -> bool:
-        """A load of one row vector for every tile (loaded once, before the loop)."""
+        """A load of one row vector for every tile, or of one value for every element (loaded once,
+        before the loop)."""
+        if not any(acc.strides):
+            return True
         return (len(acc.strides) > 1 and space.R > 1 and acc.strides[-2] == 0 and plan.col_tiles == 1
                 and not any(acc.strides[:-2]) and acc.strides[-1] == 1)
 
@@ -317,7 +365,10 @@ class _KernelTiler:
         invariant = {v for v, acc in zip(loaded, accesses) if self._hoistable(acc, space, plan)}
         count = 0
         for op in body:
-            if (op.operands and op.results and isinstance(op.results[0].type, TensorType)
+            if isinstance(op, asctensor.IotaOp):
+                invariant.add(op.results[0])
+                count += 1
+            elif (op.operands and op.results and isinstance(op.results[0].type, TensorType)
                     and all(v in invariant or isinstance(v.owner, asctensor.FullOp) for v in op.operands)
                     and any(v in invariant for v in op.operands)
                     and not isinstance(op, (asctensor.ReduceOp, asctensor.ArgReduceOp) + VIEW_OPS)):
@@ -363,6 +414,18 @@ class _KernelTiler:
                                   f"broadcasts only part of a row of {list(full[k:])}")
         return out, [out] * len(strides), strides
 
+    def _iota(self, op: asctensor.IotaOp, tt: TensorType, le: OpEmitter) -> SSAValue:
+        """The column index of every element of a tile that holds whole rows: the offset table
+        ``min(c, pitch - 1) * 1 + r * 0`` (``CreateVecIndex`` per row)."""
+        shape = op.result.type.get_shape()
+        if (str(tt.element_type) != "i32" or op.dim != len(shape) - 1 or self.plan.col_tiles != 1
+                or tuple(shape) != tuple(self.full)):
+            raise TilingError(f"asctensor.iota {op.result.type} (dimension {op.dim}) in kernel "
+                              f"@{self.kernel.sym_name.data}: only an i32 index along whole rows of a row-wise "
+                              "kernel is supported")
+        rows, pitch = tt.get_shape()
+        return le.value(copy_loc(op, asctile.GatherOffsetsOp(tt, pitch, 1, 0)))
+
     def _tile_op(self, op: Operation, mapping, le: OpEmitter, tile_type) -> SSAValue:
         tt = tile_type(op.results[0].type)
         if isinstance(op, asctensor.FullOp):
@@ -370,6 +433,8 @@ class _KernelTiler:
             attr = FloatAttr(op.scalar, et) if is_float(et) else IntegerAttr(int(op.scalar), et)
             c = le.value(copy_loc(op, arith.ConstantOp(attr)))
             return le.value(copy_loc(op, asctile.SplatOp(c, tt)))
+        if isinstance(op, asctensor.IotaOp):
+            return self._iota(op, tt, le)
         if isinstance(op, asctensor.BroadcastOp):
             if isinstance(op.input.owner, asctensor.FullOp):
                 return self._tile_op(op.input.owner, mapping, le, lambda _: tt)
@@ -420,6 +485,11 @@ def _planned_bytes(kernel: func.FuncOp, module_attrs) -> int:
     return used.get(MemorySpace.UB, 0)
 
 
+_FIT_ROUNDS = 5  # plans tried per kernel
+_GROW_BELOW = 0.8  # a fitting plan using less than this share of UB is grown
+_MIN_TILES_PER_CORE = 2  # a grown plan keeps double buffering busy
+
+
 @dataclass(frozen=True)
 class TileElementwisePass(ModulePass):
     """Tile every ``asctensor`` kernel onto the vector cores and UB; options override the derived plan."""
@@ -438,16 +508,48 @@ class TileElementwisePass(ModulePass):
         spec = attr.spec if isinstance(attr, TargetAttr) else get_target(self.target)
         for f in list(op.ops):
             if isinstance(f, func.FuncOp) and kernel_kind(f) in ("elementwise", "rowwise"):
-                budget = spec.ub_usable_bytes
-                for _ in range(4):  # the estimate is checked by planning the buffers it leads to
-                    new = _KernelTiler(f, self.cores or spec.vector_cores, self.tile_size, self.buffers,
-                                       budget).run()
-                    used = _planned_bytes(new, op.attributes)
-                    if self.tile_size or used <= spec.ub_usable_bytes:
-                        break
-                    budget = int(budget * spec.ub_usable_bytes / used * 0.98)
+                new = self._fitted(f, self.cores or spec.vector_cores, spec.ub_usable_bytes, op.attributes)
                 Rewriter.replace_op(f, new)
         if not any(isinstance(f, func.FuncOp) and asctensor.KERNEL_ATTR in f.attributes for f in op.ops):
             from .host_to_gm import HostToGmPass  # every kernel is tiled: the hosts can move to GM now
 
             HostToGmPass().apply(ctx, op)
+
+    def _fitted(self, kernel: func.FuncOp, cores: int, capacity: int, module_attrs) -> func.FuncOp:
+        """The tiled kernel with the largest tile whose planned buffers fit ``capacity``.
+
+        The per-element estimate is checked by planning: a plan that overflows shrinks the budget,
+        one that leaves more than a fifth of UB unused grows it (while every core keeps at least two
+        tiles, so that copies overlap compute); between a fitting and an overflowing
+        budget the search bisects. The last plan that fits is kept.
+        """
+        budget, fits, overflows = capacity, None, None  # (budget, kernel) of the best fit, overflow budget
+        tried, new, min_per_core = set(), None, None
+        for _ in range(_FIT_ROUNDS):
+            tiler = _KernelTiler(kernel, cores, self.tile_size, self.buffers, budget)
+            new = tiler.run()
+            if self.tile_size:
+                return new
+            if tiler.plan in tried:
+                if fits is not None:
+                    break
+                budget = int(budget * 0.9)  # still overflowing: shrink until the plan changes
+                continue
+            tried.add(tiler.plan)
+            per_core = -(-tiler.plan.total // tiler.plan.block_dim)
+            if min_per_core is None:
+                min_per_core = min(_MIN_TILES_PER_CORE, per_core)
+            used = _planned_bytes(new, module_attrs) if per_core >= min_per_core else None
+            if used is None:  # so big that a core's copies and compute no longer overlap
+                overflows = budget
+            elif used <= capacity:
+                fits = (budget, new)
+                if used >= capacity * _GROW_BELOW:
+                    break
+            else:
+                overflows = budget
+            if fits is not None and overflows is not None:
+                budget = (fits[0] + overflows) // 2
+            else:
+                budget = int(budget * capacity / max(used or capacity, 1) * 0.98)
+        return fits[1] if fits is not None else new

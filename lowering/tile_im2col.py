@@ -6,9 +6,9 @@ row chunk)``; for one item the rows ``oh`` of the chunk and the columns ``ow`` t
 the input (not the padding) form one rectangle, computed from ``kh``/``kw`` with index arithmetic:
 
 * the rectangle is a ``load`` of the input window (rows ``sh * W`` apart) and a ``store`` into
-  ``col`` (rows ``OW`` apart); with a horizontal stride ``sw > 1`` the window's columns are not
-  contiguous, so a chunk is one output row and its tile holds one element per UB row (the DMA
-  reads blocks of one element ``sw`` apart, as the elementwise path does for strided rows);
+  ``col`` (rows ``OW`` apart); with a horizontal stride ``sw > 1`` the window's columns are ``sw``
+  apart: the load takes the whole span of each row (contiguous) and a vector ``Gather`` picks every
+  ``sw``-th element, through a byte-offset table built once per kernel (``gather_offsets``);
 * the padding around it is four ``store``s of a zero ``splat`` (above, below, left, right); any of
   the five may be empty (a zero extent copies nothing).
 
@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
     UnitAttr,
+    i32,
 )
 from xdsl.ir import Block
 from xdsl.passes import ModulePass
@@ -84,10 +85,13 @@ class _Im2colTiler:
         ow_ = ohw // oh_
         align = 32 // es
         pitch = -(-ow_ // align) * align
-        rows = max(1, min(oh_, (self.spec.ub_bytes - 8192) // (2 * _TILE_BUFFERS * pitch * es))) if sw == 1 else 1
+        span_pitch = -(-(sw * (ow_ - 1) + 1) // align) * align  # a row's span of input columns
+        # per output row: the tiles of the module docstring, plus the span tile and the offset table
+        per_row = 2 * _TILE_BUFFERS * pitch * es + (0 if sw == 1 else 2 * span_pitch * es + 4 * pitch)
+        rows = max(1, min(oh_, (self.spec.ub_bytes - 8192) // per_row))
         zero_t = TensorType(et, [rows, pitch])
-        data_t = zero_t if sw == 1 else TensorType(et, [-(-ow_ // 8) * 8, align])
-        if 2 * _TILE_BUFFERS * rows * pitch * es > self.spec.ub_bytes - 8192:
+        span_t = TensorType(et, [rows, span_pitch])
+        if rows * per_row > self.spec.ub_bytes - 8192:
             raise TilingError(f"kernel @{k.sym_name.data}: an output row of {ow_} elements does not fit UB")
         chunks = -(-oh_ // rows)
         items = n_ * cg * kh_ * kw_ * chunks
@@ -111,6 +115,11 @@ class _Im2colTiler:
         nb.add_op(copy_loc(op, scf.ForOp(e.index(0), e.subi(hi, lo), e.index(1), [], body)))
         nb.add_op(func.ReturnOp())
 
+        table = None
+        if sw > 1:
+            pre = OpEmitter(InsertPoint.before(nb.last_op.prev_op), op)
+            table = pre.value(asctile.GatherOffsetsOp(TensorType(i32, [rows, pitch]), ow_, sw * es, span_pitch * es))
+            table.name_hint = "offsets"
         b = OpEmitter(InsertPoint.at_end(body), op)
         t = b.addi(lo, body.args[0])
         chunk = b.remui(t, chunks)
@@ -143,14 +152,14 @@ class _Im2colTiler:
         dst_mid = b.addi(dst, b.muli(r_lo, ow_))
         ncols = b.subi(c_hi, c_lo)
         if sw == 1:
-            tile = b.value(asctile.LoadOp(x_gm, src, mid, ncols, sh * w_, 1, data_t))
-            tile.name_hint = "patch"
-            b.add(asctile.StoreOp(tile, col_gm, b.addi(dst_mid, c_lo), mid, ncols, ow_))
-        else:  # one output row: its valid columns as one element per UB row, sw apart in GM
-            count = b.muli(mid, ncols)
-            tile = b.value(asctile.LoadOp(x_gm, src, count, b.index(1), sw, 1, data_t))
-            tile.name_hint = "patch"
-            b.add(asctile.StoreOp(tile, col_gm, b.addi(dst_mid, c_lo), count, b.index(1), 1))
+            tile = b.value(asctile.LoadOp(x_gm, src, mid, ncols, sh * w_, 1, zero_t))
+        else:  # the span (ncols - 1) * sw + 1 of every row (0 when ncols is 0), then every sw-th element
+            span = b.minui(b.muli(ncols, sw), b.addi(b.muli(b.subi(ncols, 1), sw), 1))
+            window = b.value(asctile.LoadOp(x_gm, src, mid, span, sh * w_, 1, span_t))
+            window.name_hint = "window"
+            tile = b.value(asctile.GatherOp(window, table, zero_t))
+        tile.name_hint = "patch"
+        b.add(asctile.StoreOp(tile, col_gm, b.addi(dst_mid, c_lo), mid, ncols, ow_))
         # the padding around it
         b.add(asctile.StoreOp(ztile, col_gm, dst, r_lo, b.index(ow_), ow_))
         b.add(asctile.StoreOp(ztile, col_gm, b.addi(dst, b.muli(r_hi, ow_)), b.subi(rv, r_hi), b.index(ow_), ow_))

@@ -2,9 +2,10 @@
 
 The tile plan comes from the target's buffer capacities and the fractal shapes:
 
-* ``baseM x baseN`` (one output block) is the largest block whose fp32/int32 accumulator fits L0C
-  (128 x 256 on 910B: 128 KB), shrunk to the problem (rounded up to 16) and, when there are fewer
-  blocks than cube cores, split along N so every AIC gets work;
+* ``baseM x baseN`` (one output block, whole 16 x 16 fractals, its fp32/int32 accumulator within
+  L0C: at most 128 x 256 on 910B) minimises the estimated makespan: the rounds of blocks over the
+  AICs times one block's cycles on its busiest unit (cube MACs, MTE2 panels through L2, MTE1,
+  FIX; ``block_cycles``); among blocks within 1 % of the best, the largest, then the squarest;
 * the L1 stage ``kL1`` is the longest K (a multiple of the L0 step) whose A and B tiles fit L1 twice
   (double buffering); the L0 step ``kL0`` (chosen by ``bufferize-cube``) is the longest K whose A
   and B slices fit L0A and L0B twice;
@@ -81,21 +82,53 @@ def l0_step(spec: TargetSpec, base_m: int, base_n: int, es: int, c0: int, buffer
     return (min(ka, kb) // kq) * kq
 
 
+BLOCK_STEP = 16  # block sides are whole fractals
+NEAR_BEST = 1.01  # blocks within 1 % of the shortest estimate compete on traffic
+
+
+def block_cycles(spec: TargetSpec, bm: int, bn: int, K: int, in_type: str) -> float:
+    """Estimated cycles of one ``bm x bn`` output block over ``K``: the busiest of the cube (MACs),
+    MTE2 (its A and B panels, read through L2), MTE1 (L1 -> L0A/L0B) and FIX (the result)."""
+    es = element_bytes(element_type(in_type))
+    k = _up(K, BLOCK_STEP)
+    cube = bm * bn * k / spec.cube_macs_per_cycle[in_type]
+    mte2 = (bm + bn) * k * es / spec.mte2_l2_bytes_per_cycle
+    mte1 = bm * k * es / spec.mte1_l0a_bytes_per_cycle + bn * k * es / spec.mte1_l0b_bytes_per_cycle
+    fix = bm * bn * 4 / spec.fix_bytes_per_cycle
+    return max(cube, mte2, mte1, fix)
+
+
+def _best_block(spec: TargetSpec, batch: int, M: int, N: int, K: int, in_type: str, cores: int,
+                fixed_m: int = 0, fixed_n: int = 0) -> tuple[int, int]:
+    """The output block whose estimated makespan (rounds of blocks over the cube cores x one
+    block's cycles) is shortest; its fp32/int32 accumulator fits L0C (at most 128 x 256 on 910B)."""
+    es = element_bytes(element_type(in_type))
+    c0 = 32 // es
+    ms = [fixed_m] if fixed_m else range(BLOCK_STEP, min(_up(M, BLOCK_STEP), 256) + 1, BLOCK_STEP)
+    scored = []
+    for bm in ms:
+        top = min(_up(N, BLOCK_STEP), spec.l0c_bytes // (4 * bm) // BLOCK_STEP * BLOCK_STEP)
+        for bn in ([fixed_n] if fixed_n else range(BLOCK_STEP, top + 1, BLOCK_STEP)):
+            if bm * bn * 4 > spec.l0c_bytes or l0_step(spec, bm, bn, es, c0) < c0:
+                continue
+            rounds = ceil(batch * ceil(M / bm) * ceil(N / bn) / cores)
+            scored.append((rounds * block_cycles(spec, bm, bn, K, in_type), bm, bn))
+    if not scored:
+        return fixed_m or min(128, _up(M, BLOCK_STEP)), fixed_n or BLOCK_STEP
+    best = min(t for t, _, _ in scored)
+    # near the best: the largest block, then the least panel traffic (the squarest), then the widest
+    _, _, bn, bm = max((bm * bn, -(bm + bn), bn, bm) for t, bm, bn in scored if t <= best * NEAR_BEST)
+    return bm, bn
+
+
 def plan_matmul(name: str, spec: TargetSpec, batch: int, M: int, N: int, K: int, in_type: str,
                 cores: int = 0, base_m: int = 0, base_n: int = 0, k_l1: int = 0) -> CubePlan:
     es = element_bytes(element_type(in_type))
     c0 = 32 // es
     acc_bytes = 4
     cores = cores or spec.cube_cores
-    # the largest accumulator block that fits L0C, 128 x 256 for 128 KB
-    if not base_m:
-        base_m = min(128, _up(M, 16))
-    if not base_n:
-        base_n = min(_up(N, 16), max(16, (spec.l0c_bytes // (acc_bytes * base_m)) // 16 * 16))
-        mb = ceil(M / base_m) * batch
-        if mb * ceil(N / base_n) < cores:  # too few blocks: split N so every core has one
-            want = ceil(cores / mb)
-            base_n = max(16, _up(ceil(N / want), 16))
+    if not base_m or not base_n:
+        base_m, base_n = _best_block(spec, batch, M, N, K, in_type, cores, base_m, base_n)
     if base_m * base_n * acc_bytes > spec.l0c_bytes:
         raise CubeTilingError(f"kernel @{name}: the accumulator of a {base_m}x{base_n} block needs "
                               f"{base_m * base_n * acc_bytes} B but L0C has {spec.l0c_bytes} B")
@@ -138,6 +171,8 @@ class _MatmulTiler:
     kernel: func.FuncOp
     spec: TargetSpec
     cores: int
+    base_m: int = 0  # 0: from the plan
+    base_n: int = 0  # 0: from the plan
 
     def run(self) -> func.FuncOp:
         k = self.kernel
@@ -153,7 +188,8 @@ class _MatmulTiler:
         for d in batch_shape:
             batch *= d
         in_t = mm.lhs.type.element_type
-        plan = plan_matmul(k.sym_name.data, self.spec, batch, M, N, K, str(in_t), self.cores)
+        plan = plan_matmul(k.sym_name.data, self.spec, batch, M, N, K, str(in_t), self.cores,
+                           base_m=self.base_m, base_n=self.base_n)
         self.plan = plan
         args = list(k.body.block.args)
         new = func.FuncOp(k.sym_name.data, ([_memref(a.type) for a in args] + [_memref(out_t)], []))
@@ -241,10 +277,12 @@ class TileMatmulPass(ModulePass):
 
     target: str = "ascend910b2"
     cores: int = 0  # 0: every cube core of the target
+    base_m: int = 0  # output block rows; 0: the plan's choice
+    base_n: int = 0  # output block columns; 0: the plan's choice
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         attr = op.attributes.get(TARGET_KEY)
         spec = attr.spec if isinstance(attr, TargetAttr) else get_target(self.target)
         for f in list(op.ops):
             if isinstance(f, func.FuncOp) and kernel_kind(f) == "matmul":
-                Rewriter.replace_op(f, _MatmulTiler(f, spec, self.cores).run())
+                Rewriter.replace_op(f, _MatmulTiler(f, spec, self.cores, self.base_m, self.base_n).run())

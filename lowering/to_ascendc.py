@@ -21,13 +21,14 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import IndexType, ModuleOp, UnitAttr
+from xdsl.dialects.builtin import IndexType, ModuleOp, StringAttr, UnitAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from pyasc.dialects import ascbuf, ascendc, asctile
 from pyasc.dialects.ascendc import HardEvent, PipeKind, TPosition
+from pyasc.dialects.asctile.matmul import CUBE_KIND
 from pyasc.dialects.target import Pipe
 from pyasc.dialects.types import element_bytes
 
@@ -360,8 +361,12 @@ class ToAscendCPass(ModulePass):
         block_dims = {}
         for f in list(op.ops):
             if isinstance(f, func.FuncOp) and asctile.KERNEL_ATTR in f.attributes:
-                custom = KERNEL_LOWERINGS.get(getattr(f.attributes[asctile.KERNEL_ATTR], "data", None))
+                kind = getattr(f.attributes[asctile.KERNEL_ATTR], "data", None)
+                custom = KERNEL_LOWERINGS.get(kind)
                 new = custom(f, self.sync_style) if custom else _KernelLowering(f, self.sync_style == "queue").run()
+                if ascendc.KERNEL_TYPE_ATTR not in new.attributes:  # only the cores that work are started
+                    new.attributes[ascendc.KERNEL_TYPE_ATTR] = StringAttr(
+                        ascendc.AIC_ONLY if kind == CUBE_KIND else ascendc.AIV_ONLY)
                 block_dims[f.sym_name.data] = f.attributes[asctile.BLOCK_DIM_ATTR].value.data
                 Rewriter.replace_op(f, new)
         for f in op.ops:
@@ -377,6 +382,9 @@ from . import to_ascendc_reduce  # noqa: E402,F401  (registers its translators)
 
 
 from . import to_ascendc_cube  # noqa: E402,F401 - registers the cube kernel lowering
+
+
+from . import to_ascendc_mix  # noqa: E402,F401 - registers the MIX kernel lowering
 
 
 from . import compare_select  # noqa: E402,F401 - registers the compare/select bufferizers and translators

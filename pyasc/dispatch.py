@@ -133,8 +133,9 @@ def raise_host_only(name: str, operands=(), what: str = "") -> None:
 
 
 def _storage_cast(operands, attrs):
-    """Casts from or to a storage dtype (int8, bool) convert on the host (eager only); None if
-    the cast is an ordinary compiled one."""
+    """Casts from or to a storage dtype (int8, bool) convert on the host eagerly; inside
+    ``pyasc.jit`` a cast to bool is ``x != 0`` and one from bool ``where(x, 1, 0)`` (int8 stays
+    host-only); None if the cast is an ordinary compiled one."""
     from . import dtypes as dt
     from .tensor import Tensor
 
@@ -154,6 +155,11 @@ def _storage_cast(operands, attrs):
     if x.dtype is d:
         return x
     if x._trace is not None:
+        if d is dt.bool_ and x.dtype is not dt.int8:  # compiled as a comparison with zero
+            return apply("ne", x, 0)
+        if x.dtype is dt.bool_ and d is not dt.int8:  # compiled as a selection of 1 or 0
+            ones = apply("where", x, 1, 0)
+            return ones if ones.dtype is d else apply("cast", ones, dtype=d)
         raise_host_only("cast", [x], f"conversion from {x.dtype.name} to {d.name} is")
     from .ops import reference
 

@@ -35,12 +35,15 @@ class PyascOptMain(xDSLOptMain):
 
 def main(args: Sequence[str] | None = None) -> None:
     """Run the driver; a compile error in a pass is a one-line diagnostic, not a traceback."""
-    from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+    from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
 
     try:
         PyascOptMain(description="pyasc modular optimizer driver", args=args).run()
     except (ParseError, VerifyException, DiagnosticException, ValueError, NotImplementedError) as err:
         print(f"pyasc-opt: error: {err}", file=sys.stderr)
+        sys.exit(1)
+    except ArgSpecParseError as err:  # a malformed -p pipeline: the parser's message, first line
+        print(f"pyasc-opt: error: malformed pass pipeline: {' '.join(str(err).split())}", file=sys.stderr)
         sys.exit(1)
 
 

@@ -191,6 +191,10 @@ class Tensor:
     def t(self) -> Tensor: return views.transpose(self, 0, 1) if self.ndim == 2 else views.permute(self, *range(self.ndim)[::-1])
     @property
     def T(self) -> Tensor: return views.permute(self, *range(self.ndim)[::-1])  # noqa: N802
+
+    @property
+    def mT(self) -> Tensor: return views.transpose(self, -2, -1)  # noqa: N802
+
     def split(self, split_size_or_sections, dim: int = 0): return views.split(self, split_size_or_sections, dim)
     def chunk(self, chunks: int, dim: int = 0): return views.chunk(self, chunks, dim)
     def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002

@@ -11,9 +11,21 @@ advanced indexing copy).
 Inside ``pyasc.jit`` (value semantics) the shape changes ``reshape``, ``view``, ``flatten``,
 ``squeeze``, ``unsqueeze`` and ``contiguous``, basic indexing with unit steps (ints, slices,
 ``None``, ``...``) and ``split``/``chunk`` are traced as ``asctensor.reshape`` and
-``asctensor.slice`` and compile to the device. The rest (``transpose``, ``permute``, strided or
-tensor indexing, ``cat``, ``stack``, ``topk``, assignment) have no compiler lowering yet and raise
-a ``PyascError`` naming the op rather than tracing something wrong.
+``asctensor.slice`` and cost nothing on the device (kernels read through them). ``transpose``,
+``permute``, ``.t()``, ``.T`` and ``.mT`` are traced as ``asctensor.transpose`` (a reshape when only
+size-1 dims move), slices with any other step, negative ones included (``x[::-1]``,
+``x[5:0:-2]``), as ``asctensor.strided_slice``, ``cat`` as ``asctensor.concat`` and ``stack`` as
+unsqueezes and a concat (along a new last dim: a concat along a new first dim and a transpose);
+each of those becomes a data-movement kernel of its own (``lowering/tile_movement.py``; a step
+that walks the last dim backwards gathers with a table counted from the tile's last column).
+Casts to and from bool are a comparison with zero and a selection of 1 or 0 (``dispatch``).
+``topk`` of a float tensor is traced as ``asctensor.topk`` (k <= 64): over the last dim it is ONE
+row-wise kernel of ``k`` rounds of row max, argmax and masking (``lowering/topk_decompose.py``),
+over another dim that kernel between two transposes; it returns the values and int32 indices
+sorted best first, the lower index first among equal values (as ``torch.topk``); NaN is not
+ranked inside jit, and integer tensors raise (the vector unit ranks floats only; eagerly they
+run on the host). Tensor indices and assignment have no compiler lowering yet and raise a
+``PyascError`` naming the op rather than tracing something wrong.
 """
 
 from __future__ import annotations
@@ -194,24 +206,41 @@ def unsqueeze(x, dim: int):
     return _wrap(np.expand_dims(a, d), x)
 
 
+def _traced_permute(op: str, x, perm):
+    """``asctensor.transpose`` by ``perm``; a reshape when the dims longer than 1 keep their order."""
+    from pyasc.dialects import asctensor
+
+    perm = tuple(perm)
+    shape = tuple(x.shape[p] for p in perm)
+    if [p for p in perm if x.shape[p] != 1] == [p for p in range(x.ndim) if x.shape[p] != 1]:
+        return _traced_reshape(op, x, shape)
+    return _emit(op, x, lambda v: asctensor.TransposeOp(v, perm), shape)
+
+
 def transpose(x, dim0: int, dim1: int):
     x = _tensor(x, "transpose")
+    if x.ndim == 0:
+        return x if x._trace is not None else _wrap(_host("transpose", x)[0], x)
+    d0, d1 = _dim("transpose", dim0, x.ndim, x.shape), _dim("transpose", dim1, x.ndim, x.shape)
+    if x._trace is not None:
+        perm = list(range(x.ndim))
+        perm[d0], perm[d1] = perm[d1], perm[d0]
+        return _traced_permute("transpose", x, perm)
     (a,) = _host("transpose", x)
-    if a.ndim == 0:
-        return _wrap(a, x)
-    return _wrap(np.swapaxes(a, _dim("transpose", dim0, a.ndim, x.shape),
-                             _dim("transpose", dim1, a.ndim, x.shape)), x)
+    return _wrap(np.swapaxes(a, d0, d1), x)
 
 
 def permute(x, *dims):
     x = _tensor(x, "permute")
-    (a,) = _host("permute", x)
     if len(dims) == 1 and isinstance(dims[0], list | tuple):
         dims = tuple(dims[0])
-    axes = [_dim("permute", d, a.ndim, x.shape) for d in dims]
-    if sorted(axes) != list(range(a.ndim)):
-        raise PyascError("permute", f"dims {tuple(dims)} are not a permutation of the {a.ndim} "
+    axes = [_dim("permute", d, x.ndim, x.shape) for d in dims]
+    if sorted(axes) != list(range(x.ndim)):
+        raise PyascError("permute", f"dims {tuple(dims)} are not a permutation of the {x.ndim} "
                          f"dimensions of shape {x.shape}", shapes=[x.shape])
+    if x._trace is not None:
+        return _traced_permute("permute", x, axes)
+    (a,) = _host("permute", x)
     return _wrap(np.transpose(a, axes), x)
 
 
@@ -247,7 +276,8 @@ def _index(idx):
 
 
 def _traced_getitem(x, idx):
-    """Basic indexing with unit steps of a traced tensor: one slice and one reshape at most."""
+    """Basic indexing of a traced tensor: a slice (unit steps) or a strided slice (any other step,
+    negative ones included) and one reshape at most."""
     items = idx if isinstance(idx, tuple) else (idx,)
     if any(not (i is None or i is Ellipsis or isinstance(i, slice)
                 or (isinstance(i, numbers.Integral) and not isinstance(i, bool))) for i in items):
@@ -265,7 +295,7 @@ def _traced_getitem(x, idx):
             expanded.append(i)
     if Ellipsis not in items:
         expanded += [slice(None)] * (x.ndim - n_real)
-    offsets, sizes, out_shape, d = [], [], [], 0
+    offsets, sizes, steps, out_shape, d = [], [], [], [], 0
     for i in expanded:
         if i is None:
             out_shape.append(1)
@@ -273,13 +303,10 @@ def _traced_getitem(x, idx):
         n = x.shape[d]
         if isinstance(i, slice):
             start, stop, step = i.indices(n)
-            if step != 1:
-                from .dispatch import raise_host_only
-
-                raise_host_only("getitem", [x], f"slicing with step {step} is")
-            size = max(0, stop - start)
+            size = len(range(start, stop, step))
             offsets.append(start if size else 0)
             sizes.append(size)
+            steps.append(step if size > 1 else 1)
             out_shape.append(size)
         else:
             if not -n <= i < n:
@@ -287,8 +314,14 @@ def _traced_getitem(x, idx):
                                       f"(shape {x.shape})", shapes=[x.shape])
             offsets.append(int(i) % n)
             sizes.append(1)
+            steps.append(1)
         d += 1
-    y = _traced_slice("getitem", x, offsets, sizes)
+    if any(st != 1 for st in steps) and all(n > 0 for n in sizes):
+        from pyasc.dialects import asctensor
+
+        y = _emit("getitem", x, lambda v: asctensor.StridedSliceOp(v, offsets, sizes, steps), tuple(sizes))
+    else:
+        y = _traced_slice("getitem", x, offsets, sizes)
     return _traced_reshape("getitem", y, out_shape)
 
 
@@ -347,8 +380,35 @@ def _sequence(op: str, tensors):
     d = ts[0].dtype
     for t in ts[1:]:
         d = dt.promote_types(d, t.dtype)
+    if any(t._trace is not None for t in ts):
+        return ts, None, d
     arrays = _host(op, *ts)
     return ts, [a.astype(d.np_dtype, copy=False) for a in arrays], d
+
+
+def _traced_concat(op: str, ts, d, dim: int, shape):
+    """``asctensor.concat`` of the (traced or constant) tensors ``ts`` converted to dtype ``d``."""
+    from pyasc.dialects import asctensor
+
+    from .dispatch import raise_host_only
+    from .errors import user_location
+    from .tensor import Tensor
+
+    traces = {id(t._trace): t._trace for t in ts if t._trace is not None}
+    if len(traces) > 1:
+        raise PyascError(op, "operands come from different traced functions", shapes=[t.shape for t in ts])
+    (tr,) = traces.values()
+    if d is dt.bool_:
+        raise_host_only(op, ts, "joining bool tensors is")
+    if len(ts) == 1:
+        return ts[0] if ts[0].dtype is d else ts[0].to(d)
+    with tr.at(user_location()):
+        values = []
+        for t in ts:
+            v = t._value if t._trace is not None else tr.constant(t._data, t.dtype)
+            values.append(tr.cast(v, d))
+        value = tr.emit(asctensor.ConcatOp(values, dim)).results[0]
+    return Tensor._traced(tr, value, d, shape)
 
 
 def cat(tensors, dim: int = 0):
@@ -366,6 +426,12 @@ def cat(tensors, dim: int = 0):
         if t.shape[:ax] + t.shape[ax + 1:] != ts[0].shape[:ax] + ts[0].shape[ax + 1:]:
             raise PyascError("cat", f"sizes of tensors must match except in dimension {ax}: shapes "
                              + ", ".join(map(str, shapes)), shapes=shapes)
+    if arrays is None:
+        out = list(ts[0].shape)
+        out[ax] = sum(t.shape[ax] for t in ts)
+        if out[ax] == 0:
+            raise PyascError("cat", "an empty result is not supported inside pyasc.jit", shapes=shapes)
+        return _traced_concat("cat", [t for t in ts if t.shape[ax]], d, ax, tuple(out))
     return Tensor(np.concatenate(arrays, axis=ax), d, device=ts[0]._device)
 
 
@@ -382,7 +448,18 @@ def stack(tensors, dim: int = 0):
         raise PyascError("stack", "expects each tensor to be equal size, got shapes "
                          + ", ".join(map(str, shapes)), shapes=shapes)
     ax = _dim("stack", dim, ts[0].ndim + 1, ts[0].shape)
-    return Tensor(np.stack(arrays, axis=ax), d, device=ts[0]._device)
+    if arrays is not None:
+        return Tensor(np.stack(arrays, axis=ax), d, device=ts[0]._device)
+    if 0 in ts[0].shape:
+        raise PyascError("stack", "an empty result is not supported inside pyasc.jit", shapes=shapes)
+    n, ndim = len(ts), ts[0].ndim
+    if ax < ndim:  # slabs of the result along a new dim: a concat of the unsqueezed inputs
+        parts = [unsqueeze(t, ax) if t._trace is not None else _wrap(np.expand_dims(t._data, ax), t) for t in ts]
+        return _traced_concat("stack", parts, d, ax, ts[0].shape[:ax] + (n,) + ts[0].shape[ax:])
+    # a new last dim: join along a new first dim, then move it to the end
+    parts = [unsqueeze(t, 0) if t._trace is not None else _wrap(t._data[None], t) for t in ts]
+    joined = _traced_concat("stack", parts, d, 0, (n,) + ts[0].shape)
+    return _traced_permute("stack", joined, tuple(range(1, ndim + 1)) + (0,))
 
 
 def split(x, split_size_or_sections, dim: int = 0):
@@ -434,23 +511,55 @@ def chunk(x, chunks: int, dim: int = 0):
 TopK = namedtuple("TopK", ["values", "indices"])
 
 
+def _traced_topk(x, k: int, ax: int, largest: bool) -> TopK:
+    """``asctensor.topk`` of a traced float tensor (one row-wise kernel over the last dim)."""
+    from pyasc.dialects import asctensor
+
+    from .errors import user_location
+    from .tensor import Tensor
+
+    if x.dtype not in (dt.float32, dt.float16, dt.bfloat16):
+        raise PyascError("topk", f"of {x.dtype.name} is not supported inside pyasc.jit: the vector unit ranks "
+                         "float16/float32 only (cast to float32 first, or call it outside jit)",
+                         shapes=[x.shape], dtypes=[x.dtype.name])
+    if k == 0:
+        raise PyascError("topk", "an empty result (k = 0) is not supported inside pyasc.jit", shapes=[x.shape])
+    if k > asctensor.MAX_TOPK:
+        raise PyascError("topk", f"k = {k} is more than the {asctensor.MAX_TOPK} supported inside pyasc.jit "
+                         f"(shape {x.shape}, dim {ax})", shapes=[x.shape])
+    v = x if x.ndim else _traced_reshape("topk", x, (1,))
+    tr = v._trace
+    with tr.at(user_location()):
+        op = tr.emit(asctensor.TopKOp(v._value, k, ax, largest))
+    shape = v.shape[:ax] + (k,) + v.shape[ax + 1:]
+    values = Tensor._traced(tr, op.results[0], x.dtype, shape)
+    indices = Tensor._traced(tr, op.results[1], dt.int32, shape)
+    if x.ndim == 0:
+        values, indices = _traced_reshape("topk", values, ()), _traced_reshape("topk", indices, ())
+    return TopK(values, indices)
+
+
 def topk(x, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
     """The ``k`` largest (or smallest) elements along ``dim`` and their indices (int32; torch:
-    int64). Sorted from best to worst; among equal values the lower index comes first; NaN
-    counts as larger than any number, as in PyTorch."""
+    int64), always sorted from best to worst; among equal values the lower index comes first.
+    Eagerly (on the host) NaN counts as larger than any number, as in PyTorch; inside
+    ``pyasc.jit`` NaN is not ranked and float tensors only are supported (``asctensor.topk``,
+    k <= 64, see ``lowering/topk_decompose.py``)."""
     from .tensor import Tensor
 
     x = _tensor(x, "topk")
-    (a,) = _host("topk", x)
     if x.dtype is dt.bool_:
         raise PyascError("topk", "is not defined for bool tensors", dtypes=["bool"])
-    ndim = max(a.ndim, 1)
+    ndim = max(x.ndim, 1)
     ax = _dim("topk", dim, ndim, x.shape)
-    a1 = a.reshape(1) if a.ndim == 0 else a
-    n = a1.shape[ax]
+    n = x.shape[ax] if x.ndim else 1
     if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not 0 <= k <= n:
         raise PyascError("topk", f"k ({k}) out of range for dimension {ax} of size {n} (shape {x.shape})",
                          shapes=[x.shape])
+    if x._trace is not None:
+        return _traced_topk(x, int(k), ax, largest)
+    (a,) = _host("topk", x)
+    a1 = a.reshape(1) if a.ndim == 0 else a
     if x.dtype.is_floating_point:
         w = a1.astype(np.float64)
         nan = np.isnan(w)

@@ -452,3 +452,4 @@ HANDLERS.update({name: vector_scalar for name in _SCALAR})
 
 from . import kernel_ops_reduce  # noqa: E402,F401  (registers the reductions)
 from . import kernel_ops_compare  # noqa: E402,F401  (registers Compare/Compares/Select)
+from . import kernel_ops_movement  # noqa: E402,F401  (registers CreateVecIndex/Gather)

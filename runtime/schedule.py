@@ -21,6 +21,11 @@ synthetic keys. Every UB access is checked against the latest conflicting access
 32 B block): if that op is not known complete, the two are unordered: a race (RAW, WAR, WAW between
 pipes; RAW and WAW inside an overlapping pipe, where Ascend C needs ``PipeBarrier``). The analysis does
 not depend on the simulated cycles, so a race is found even when the timing happens to be harmless.
+
+Cross-core flags (MIX kernels, keys from ``CROSS_KEY_BASE``) join this core to the other cores of its AI
+Core: the sets this core issues are collected in ``CoreTiming.cross_sets`` instead of being matched here,
+and its waits consume the sets given in ``external`` (their times on the other cores); ``mix_schedule``
+iterates the cores of an AI Core to the joint schedule.
 """
 
 from __future__ import annotations
@@ -34,6 +39,12 @@ from .errors import Finding, SimulationError
 from .kernel_ops import EVENTS
 from .opinfo import BARRIER_ALL, SET, WAIT, WORK, OpInfo
 from .queues import QUEUE_KEY_BASE, describe_key
+
+CROSS_KEY_BASE = 1 << 19  # cross-core flag ids of MIX kernels: CROSS_KEY_BASE + id
+
+
+def is_cross_key(key: int) -> bool:
+    return CROSS_KEY_BASE <= key < QUEUE_KEY_BASE
 
 _KINDS = {(True, False): "RAW", (False, True): "WAR", (True, True): "WAW"}
 # pipes whose consecutive instructions may overlap so that a RAW/WAW inside the pipe needs PipeBarrier;
@@ -53,6 +64,8 @@ class CoreTiming:
     gm_bytes: int
     findings: list[Finding] = field(default_factory=list)
     infos: list[OpInfo] | None = None
+    cross_sets: dict[int, list[float]] = field(default_factory=dict)  # cross-core key -> fire times
+    cross_waits: dict[int, list[float]] = field(default_factory=dict)  # cross-core key -> pass times
 
     def timeline(self) -> dict[str, list[tuple[float, float, str]]]:
         """Per pipe name, the (start, end, op name) of every op that ran on it, in order."""
@@ -65,6 +78,8 @@ class CoreTiming:
 
 
 def key_name(key: int) -> str:
+    if is_cross_key(key):
+        return f"cross-core flag {key - CROSS_KEY_BASE}"
     if key >= QUEUE_KEY_BASE:
         q, slot, what = describe_key(key)
         return f"queue #{q} buffer {slot} ({what})"
@@ -84,12 +99,13 @@ class KernelTables:
 
 
 def schedule(recs: list[tuple], tabs: KernelTables, core: int, check: bool = True,
-             ub_bytes: int = 192 * 1024, limit: int = 20) -> CoreTiming:
+             ub_bytes: int = 192 * 1024, limit: int = 20, external: dict[int, list[float]] | None = None) -> CoreTiming:
     """Schedule the trace ``recs`` of one core and (``check``) find its races.
 
+    ``external`` gives the fire times of the cross-core sets this core's waits consume.
     Raises ``SimulationError`` on deadlock. Double sets, unconsumed sets and races are findings.
     """
-    pipe_of, kind_of, writes_of, lat = tabs.pipe, tabs.kind, tabs.writes, tabs.latency
+    pipe_of, kind_of, lat = tabs.pipe, tabs.kind, tabs.latency
     n = len(recs)
     qs: list[list[int]] = [[] for _ in range(NPIPES)]
     seg = [0] * n
@@ -117,6 +133,10 @@ def schedule(recs: list[tuple], tabs: KernelTables, core: int, check: bool = Tru
     setclk: dict[int, list[tuple[list[int], int]]] = {}  # key -> (clock, record) per set
     waits: dict[int, list[float]] = {}
     waitat: dict[int, list[tuple[int, int]]] = {}  # key -> (pipe, op number) per consumed wait
+    cross_sets: dict[int, list[float]] = {}
+    for key, times in (external or {}).items():  # other cores' sets: no knowledge of this core's pipes
+        sets[key] = list(times)
+        setclk[key] = [([0] * NPIPES, -1)] * len(times)
     race = _RaceCheck(recs, tabs, qs, num, start, end, core, ub_bytes, limit) if check else None
     active = [p for p in range(1, NPIPES) if qs[p]]
     sq = qs[0]
@@ -186,6 +206,11 @@ def schedule(recs: list[tuple], tabs: KernelTables, core: int, check: bool = Tru
                     if d > t:
                         t = d
                     key = r[3]
+                    if key >= CROSS_KEY_BASE and key < QUEUE_KEY_BASE:
+                        cross_sets.setdefault(key, []).append(t)
+                        start[i] = end[i] = t
+                        h += 1
+                        continue
                     sl = sets.get(key)
                     clk = list(k_p)
                     clk[p] = num[i]
@@ -288,15 +313,17 @@ def schedule(recs: list[tuple], tabs: KernelTables, core: int, check: bool = Tru
         if end[i] > last:
             last = end[i]
     findings = race.items() if race is not None else []
-    findings += _check_sets(recs, setclk, waitat, tabs, core)
+    local = {k: v for k, v in setclk.items() if not is_cross_key(k)}
+    findings += _check_sets(recs, local, waitat, tabs, core)
     for key, sl in sets.items():
-        if key < QUEUE_KEY_BASE and len(sl) > len(waits.get(key, ())):
+        if key < CROSS_KEY_BASE and len(sl) > len(waits.get(key, ())):
             i = setclk[key][len(waits.get(key, ()))][1]
             info = tabs.infos[recs[i][0]]
             findings.append(Finding("unpaired-flag", f"{info.where()} is never waited for: {key_name(key)} stays "
                                     "set when the kernel ends and leaks into the next operator",
                                     info.kernel, info.text, core, loc=info.loc))
-    return CoreTiming(recs, start, end, last, busy, gm, findings, tabs.infos)
+    cross_waits = {k: v for k, v in waits.items() if is_cross_key(k)}
+    return CoreTiming(recs, start, end, last, busy, gm, findings, tabs.infos, cross_sets, cross_waits)
 
 
 class _RaceCheck:

@@ -17,7 +17,7 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, MemRefType, ModuleOp
 
-from pyasc.dialects.ascendc import KERNEL_ATTR
+from pyasc.dialects.ascendc import KERNEL_ATTR, KERNEL_TYPE_ATTR, MIX_AIC_1_2
 from pyasc.dialects.target import TargetSpec, module_target
 
 from . import hazards
@@ -28,6 +28,7 @@ from .memory import copy_msg, gm_view, make_pad_helpers, ub_msg, ub_views
 from .numerics import cast_into, rsqrt_into
 from .queues import TBufState, TPipeState, TQueState, init_buffer
 from .report import LaunchReport, Report
+from .mix_schedule import schedule_ai_core
 from .schedule import CoreTiming, KernelTables, schedule
 from .translate import CompiledKernel, DivByZero, KernelTranslator, scalar_helpers
 
@@ -77,10 +78,13 @@ class Simulator:
         for op in module.body.block.ops:
             if isinstance(op, func.FuncOp):
                 self.funcs[op.sym_name.data] = op
+        self.mix: set[str] = set()  # MIX kernels: each block is an AI Core (AIC + 2 AIVs)
         for name, op in self.funcs.items():
             if KERNEL_ATTR in op.attributes:
                 ck = KernelTranslator(op, self.spec, env, self._ctx).translate()
                 self.kernels[name] = (ck, KernelTables(ck.infos, pipe_latencies(self.spec)))
+                if getattr(op.attributes.get(KERNEL_TYPE_ATTR), "data", None) == MIX_AIC_1_2:
+                    self.mix.add(name)
 
     def _base_env(self) -> dict:
         ubn = self.spec.ub_bytes
@@ -248,10 +252,16 @@ class Simulator:
         timings = []
         seen: dict[int, CoreTiming] = {}  # cores with the same trace (by identity of the cache entry)
         self.stats["cores"] += n
-        for bid in range(n):
+        mix = name in self.mix
+        # a MIX kernel runs, per AI Core, the AIC part and then the two AIV parts (the data flows AIC -> AIV
+        # through GM that holds every block); their pipes are scheduled jointly (mix_schedule)
+        runs = [(bid, 0, 0) for bid in range(n)] if not mix else \
+            [r for c in range(n) for r in ((c, 0, 0), (2 * c, 1, 0), (2 * c + 1, 1, 1))]
+        group: list[list[tuple]] = []
+        for bid, ct, sub in runs:
             tr: list[tuple] = []
             try:
-                fn(bid, n, args, tr.append)
+                fn(bid, n, args, tr.append, ct, sub)
             except SimulationError:
                 raise
             except DivByZero as e:
@@ -259,24 +269,33 @@ class Simulator:
             except Exception as e:  # a bug in the simulator or an unsupported construct
                 raise SimulationError(f"kernel @{name}, core {bid}: internal simulator error: "
                                       f"{type(e).__name__}: {e}") from e
-            key = (name, check, tuple(tr))
-            timing = cache.get(key)
-            if timing is None:
+            if mix:
+                group.append(tr)
+                if len(group) < 3:
+                    continue
+                key = (name, check, tuple(tuple(x) for x in group))
+            else:
+                key = (name, check, tuple(tr))
+            entry = cache.get(key)
+            if entry is None:
                 t0 = time.perf_counter()
-                timing = schedule(tr, tabs, bid, check=check, ub_bytes=spec.ub_bytes)
+                entry = (schedule_ai_core(group, tabs, bid // 2, check=check, ub_bytes=spec.ub_bytes) if mix else
+                         [schedule(tr, tabs, bid, check=check, ub_bytes=spec.ub_bytes)])
                 self.stats["schedules"] += 1
                 self.stats["schedule_seconds"] += time.perf_counter() - t0
                 if len(cache) >= self.CACHE_LIMIT:
                     cache.clear()
-                cache[key] = timing
-            if id(timing) not in seen:
-                seen[id(timing)] = timing
-                log.merge(timing.findings)
-            else:
-                for f in timing.findings:
-                    log.add(f.kind, f.message, f.kernel, f.op, f.core, key=f.key, count=f.count,
-                            loc=f.loc, other=f.other, other_loc=f.other_loc)
-            timings.append(timing)
+                cache[key] = entry
+            group = []
+            for timing in entry:
+                if id(timing) not in seen:
+                    seen[id(timing)] = timing
+                    log.merge(timing.findings)
+                else:
+                    for f in timing.findings:
+                        log.add(f.kind, f.message, f.kernel, f.op, f.core, key=f.key, count=f.count,
+                                loc=f.loc, other=f.other, other_loc=f.other_loc)
+                timings.append(timing)
         core_cycles = [t.cycles for t in timings]
         gm = sum(t.gm_bytes for t in timings)
         hbm = gm / spec.hbm_bytes_per_cycle

@@ -25,6 +25,7 @@ from pyasc.dialects.target import TargetSpec
 
 from . import kernel_ops, vectorize
 from . import kernel_ops_cube  # noqa: F401 - registers the cube ops into kernel_ops.HANDLERS
+from . import kernel_ops_mix  # noqa: F401 - registers the MIX-kernel ops into kernel_ops.HANDLERS
 from .dtypes import numpy_dtype
 from .errors import SimulationError
 from .opinfo import OpInfo
@@ -32,7 +33,8 @@ from .opinfo import OpInfo
 
 @dataclass
 class CompiledKernel:
-    """A kernel translated to Python: ``fn(bid, bnum, args, trace_append)`` runs one core."""
+    """A kernel translated to Python: ``fn(bid, bnum, args, trace_append, ct, sub)`` runs one core (``ct``:
+    0 AIC, 1 AIV, and ``sub`` the AIV's index in its AI Core; only MIX kernels look at them)."""
 
     name: str
     fn: object
@@ -163,7 +165,7 @@ class KernelTranslator:
         self.flush()
         if not self.lines or self.lines[-1].strip() != "return s":
             self.emit("return s")
-        header = ["def _kernel(bid, bnum, args, T):", "    s = 0"]
+        header = ["def _kernel(bid, bnum, args, T, ct=0, sub=0):", "    s = 0"]
         if arg_names:
             header.append(f"    {', '.join(arg_names)}, = args")
         source = "\n".join(header + self.lines) + "\n"

@@ -6,7 +6,8 @@ those lack: NumPy broadcasting, dtype casts and the activation functions, which 
 ``asctensor-decompose`` pass turns into primitives. After ``asctensor-fuse`` each kernel is a
 ``func.func`` carrying the unit attribute ``asctensor.kernel``, called from the host function.
 
-The package is split by op family: ``base`` (elementwise), ``reduce``, ``linalg``, ``compare``.
+The package is split by op family: ``base`` (elementwise), ``reduce``, ``linalg``, ``compare``, ``movement``, ``topk``
+(``iota`` and ``topk``).
 """
 
 from xdsl.ir import Dialect
@@ -15,10 +16,14 @@ from . import base as _base
 from . import reduce as _reduce
 from . import linalg as _linalg
 from . import compare as _compare
+from . import movement as _movement
+from . import topk as _topk
 from .base import *  # noqa: F403
 from .reduce import *  # noqa: F403
 from .linalg import *  # noqa: F403
 from .compare import *  # noqa: F403
+from .movement import *  # noqa: F403
+from .topk import *  # noqa: F403
 
-_PARTS = (_base, _reduce, _linalg, _compare)
+_PARTS = (_base, _reduce, _linalg, _compare, _movement, _topk)
 AscTensor = Dialect("asctensor", [op for p in _PARTS for op in p.OPS], [a for p in _PARTS for a in p.ATTRIBUTES])

@@ -13,7 +13,7 @@ with ``col_stride`` 1 (contiguous rows) or 0 (one value per row, broadcast along
 ``row_stride`` 0 repeats one row (NumPy broadcasting of the leading dims). ``dense`` promises
 that the window is one contiguous run of whole 32 B blocks (a plain ``DataCopy`` suffices).
 
-The package is split by op family: ``base``, ``reduce``, ``matmul``.
+The package is split by op family: ``base``, ``reduce``, ``matmul``, ``movement``, ``mix``.
 """
 
 from xdsl.ir import Dialect
@@ -21,9 +21,13 @@ from xdsl.ir import Dialect
 from . import base as _base
 from . import reduce as _reduce
 from . import matmul as _matmul
+from . import movement as _movement
+from . import mix as _mix
 from .base import *  # noqa: F403
 from .reduce import *  # noqa: F403
 from .matmul import *  # noqa: F403
+from .movement import *  # noqa: F403
+from .mix import *  # noqa: F403
 
-_PARTS = (_base, _reduce, _matmul)
+_PARTS = (_base, _reduce, _matmul, _movement, _mix)
 AscTile = Dialect("asctile", [op for p in _PARTS for op in p.OPS], [a for p in _PARTS for a in p.ATTRIBUTES])

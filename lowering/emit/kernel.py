@@ -161,7 +161,7 @@ ASCENDC_TABLE: dict[type[Operation], str | LineFn] = {
 
 # modules (relative to this package) that add entries to ASCENDC_TABLE; imported lazily when a
 # kernel is printed. Missing modules are skipped, so an entry here may precede its file.
-EXTENSION_MODULES: list[str] = [".reduce_ops", ".cube_ops", ".compare_ops"]
+EXTENSION_MODULES: list[str] = [".reduce_ops", ".cube_ops", ".compare_ops", ".mix_ops", ".movement_ops"]
 _extensions_loaded = False
 
 
@@ -551,6 +551,9 @@ class KernelPrinter:
             self.out.line(f"// launched on {bd.value.data} block{'s' if bd.value.data != 1 else ''}")
         head = f'extern "C" __global__ __aicore__ void {self.fn_name}({", ".join(params)})'
         with self.out.block(head):
+            kt = fn.attributes.get(A.KERNEL_TYPE_ATTR)
+            if isinstance(kt, StringAttr):  # e.g. mix_aic_1_2: one AIC and two AIVs per block
+                self.out.line(f"KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_{kt.data.upper()});")
             self.print_block(fn.body.block)
         return self.out.text()
 

@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 import pyasc
-from pyasc.lowering.emit import check_project, write_project
-from pyasc.lowering.emit.cpu import CpuRunError, cpu_run, cpu_run_project
-from pyasc.lowering.emit.host import TOLERANCE, host_plan
+from project_check import project_check
+from pyasc.lowering.emit.cpu import CpuRunError, cpu_run
+from pyasc.lowering.emit.host import TOLERANCE
 
 GXX = shutil.which("g++")
 pytestmark = pytest.mark.skipif(GXX is None, reason="g++ is not installed: CPU runs skipped")
@@ -59,20 +59,6 @@ def _have(name):
     return hasattr(pyasc, name)
 
 
-def _project_check(compiled, inputs, tmp_path, exact: bool):
-    """Write, syntax-check, CPU-run; compare with the simulator."""
-    out = tmp_path / "proj"
-    compiled.write_project(out, inputs=inputs)
-    for name, (ok, diag) in check_project(out).items():
-        assert ok, f"{name}: {diag}"
-    ok, summary = cpu_run_project(out, compiled, inputs)
-    assert ok, summary
-    if exact:
-        assert "MISMATCH" not in summary and "within tolerance" not in summary, summary
-    # the program's own comparison with the simulator's goldens passes too
-    run = subprocess.run([str(out / "build" / "main_cpu")], cwd=out, capture_output=True, text=True)
-    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
-    return summary
 
 
 @pytest.mark.parametrize("style", ["queue", "flags"])
@@ -85,7 +71,7 @@ def test_elementwise_project_cpu_run(prog, dtype, style, tmp_path):
     x = pyasc.tensor(rng.standard_normal((37, 129)), dtype=d)
     y = pyasc.tensor(rng.standard_normal((37, 129)), dtype=d)
     compiled = pyasc.jit(fn, options={"sync_style": style}).compile(x, y)
-    _project_check(compiled, [x, y], tmp_path, exact=exact_f32 and dtype == "float32")
+    project_check(compiled, [x, y], tmp_path, exact=exact_f32 and dtype == "float32")
 
 
 @pytest.mark.parametrize("style", ["queue", "flags"])
@@ -94,7 +80,7 @@ def test_two_outputs_and_small_tiles(style, tmp_path):
     x = pyasc.tensor(rng.standard_normal(5000), dtype=pyasc.float32)
     y = pyasc.tensor(rng.standard_normal(5000), dtype=pyasc.float32)
     compiled = pyasc.jit(two_outputs, options={"sync_style": style, "tile_size": 256, "cores": 3}).compile(x, y)
-    summary = _project_check(compiled, [x, y], tmp_path, exact=True)
+    summary = project_check(compiled, [x, y], tmp_path, exact=True)
     assert summary.count("bit-exact") == 2
 
 
@@ -265,7 +251,7 @@ def test_softmax_project_cpu_run(style, tmp_path):
     rng = np.random.default_rng(3)
     x = pyasc.tensor(rng.standard_normal((16, 200)), dtype=pyasc.float32)
     compiled = pyasc.jit(lambda t: pyasc.softmax(t, -1), options={"sync_style": style}).compile(x)
-    _project_check(compiled, [x], tmp_path, exact=False)
+    project_check(compiled, [x], tmp_path, exact=False)
 
 
 @pytest.mark.skipif(not _have("matmul"), reason="pyasc.matmul does not exist yet")
@@ -274,7 +260,7 @@ def test_matmul_project_cpu_run(tmp_path):
     a = pyasc.tensor(rng.standard_normal((64, 64)), dtype=pyasc.float16)
     b = pyasc.tensor(rng.standard_normal((64, 64)), dtype=pyasc.float16)
     compiled = pyasc.jit(lambda x, y: pyasc.matmul(x, y)).compile(a, b)
-    _project_check(compiled, [a, b], tmp_path, exact=False)
+    project_check(compiled, [a, b], tmp_path, exact=False)
 
 
 def test_cli_cpu_run(tmp_path, capsys):
@@ -344,3 +330,22 @@ def test_unknown_ascendc_op_is_named(parse_mlir):
     finally:
         ASCENDC_TABLE[A.AddOp] = saved
     assert isinstance(module, ModuleOp)
+
+
+@pytest.mark.parametrize("style", ["queue", "flags"])
+def test_matmul_epilogue_mix_project_cpu_run(style, tmp_path):
+    """A matmul + bias + gelu + residual MIX kernel (KERNEL_TYPE_MIX_AIC_1_2, cross-core flags, the host's
+    workspace) builds, runs on the CPU (per block the AIC, then its two AIVs) and matches the simulator."""
+    rng = np.random.default_rng(5)
+    x = pyasc.tensor(rng.standard_normal((130, 96)), dtype=pyasc.float16)
+    w = pyasc.tensor(rng.standard_normal((96, 70)), dtype=pyasc.float16)
+    b = pyasc.tensor(rng.standard_normal((70,)), dtype=pyasc.float16)
+    r = pyasc.tensor(rng.standard_normal((130, 70)), dtype=pyasc.float16)
+    compiled = pyasc.jit(lambda x, w, b, r: pyasc.gelu(x @ w + b) + r, options={"sync_style": style}).compile(x, w, b, r)
+    assert len(compiled.kernels) == 1
+    project_check(compiled, [x, w, b, r], tmp_path, exact=False)
+    src = (tmp_path / "proj").rglob("*.cpp")
+    text = "\n".join(p.read_text() for p in src)
+    for needle in ("KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2)", "if ASCEND_IS_AIC", "if ASCEND_IS_AIV",
+                   "CrossCoreSetFlag<2, PIPE_FIX>", "CrossCoreWaitFlag(", "GetSubBlockIdx()", "aclrtMalloc"):
+        assert needle in text, needle

@@ -222,9 +222,7 @@ def test_mixed_dtype_comparison_and_logic():
 def test_comparisons_compile_inside_jit():
     f = pyasc.jit(lambda x: pyasc.where(x > 0, x, 0.0))
     np.testing.assert_array_equal(f(pyasc.tensor([-1.0, 2.0, 0.0, 3.0])).numpy(), [0.0, 2.0, 0.0, 3.0])
-    for fn, name in ((lambda x: x.permute(1, 0), "permute"), (lambda x: x[::2], "getitem"),
-                     (lambda x: pyasc.cat([x, x]), "cat"), (lambda x: x[x > 0], "getitem"),
-                     (lambda x: x.topk(1).values, "topk")):
+    for fn, name in ((lambda x: x[x > 0], "getitem"), (lambda x: x.int().topk(1).values, "topk")):
         with pytest.raises(pyasc.PyascError, match=rf"pyasc\.{name}: .*not supported inside pyasc\.jit"):
             pyasc.jit(fn)(pyasc.ones(4, 2))
 
@@ -253,9 +251,11 @@ def test_shape_changes_and_unit_slices_compile_to_the_device(fn):
 
 
 @requires_backend
-def test_reshape_of_a_strided_slice_is_a_clear_compile_error():
-    with pytest.raises(pyasc.PyascError, match="cannot compile .* non-contiguous"):
-        pyasc.jit(lambda x: x[..., 0] + 1)(pyasc.ones(8, 60))
+def test_reshape_of_a_strided_slice_is_a_strided_view():
+    """``x[..., 0]`` is a slice (8, 1) reshaped to (8,): a view with element stride 60."""
+    a = np.arange(8 * 60, dtype=np.float32).reshape(8, 60)
+    out = pyasc.jit(lambda x: x[..., 0] + 1)(pyasc.tensor(a))
+    np.testing.assert_array_equal(out.numpy(), a[..., 0] + 1)
 
 
 def test_traced_index_errors():

@@ -128,26 +128,58 @@ def test_max_min_of_all_elements(which, dtype_name):
     assert float(got) == want
 
 
-@pytest.mark.parametrize("op", ["argmax", "argmin", "max", "min"])
-def test_arg_reductions_rejected_or_exact(op):
-    """argmax/argmin (and ``max/min(x, dim)``, which return the indices too) are not supported on
-    the device yet: compiling them raises a PyascError at the user's line. Should they compile,
-    the indices must be NumPy's (first occurrence)."""
+ARG_CASES = [((5, 12), 1), ((5, 12), 0), ((4, 9, 6), 1), ((2, 3, 4, 5), 0), ((2, 3, 4, 5), 2), ((70, 3), 0),
+             ((17,), 0)]
+
+
+@pytest.mark.parametrize("dtype_name", list(DTYPES))
+@pytest.mark.parametrize("shape,dim", ARG_CASES, ids=[f"{s}-dim{d}" for s, d in ARG_CASES])
+@pytest.mark.parametrize("op", ["argmax", "argmin"])
+def test_arg_reductions_over_every_axis(op, shape, dim, dtype_name):
+    """Small integers make many ties: the first index wins, as in NumPy and PyTorch."""
     rng = np.random.default_rng(2)
-    a = rng.integers(-3, 4, size=(5, 12)).astype(np.float32)  # ties: the first index wins
+    t = pyasc.tensor(rng.integers(-3, 4, size=shape).astype(np.float32)).to(DTYPES[dtype_name])
+    a = t.numpy()
+    for keep in (False, True):
+        got = _run(lambda x: getattr(pyasc, op)(x, dim, keep), t)
+        want = getattr(np, op)(a, axis=dim, keepdims=keep)
+        assert got.shape == want.shape and got.dtype == np.int32
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("rows", [20, 73])
+def test_argmax_ties_among_entries_left_over_by_the_tree(rows):
+    """20 = 2 * 8 + 4 and 73 = 9 * 8 + 1 (then 9 = 8 + 1): entries outside the groups of eight are
+    combined last, in index order, so equal maxima there still give the first index."""
+    a = -np.ones((rows, 3), np.float32)
+    a[[rows - 4, rows - 1], 0] = 1.0
+    a[[3, rows - 3], 1] = 1.0
+    a[[rows - 2, rows - 1], 2] = 1.0
+    got = _run(lambda x: pyasc.argmax(x, 0), pyasc.tensor(a))
+    np.testing.assert_array_equal(got, np.argmax(a, axis=0))
+
+
+@pytest.mark.parametrize("op", ["max", "min"])
+def test_max_with_dim_returns_values_and_indices_over_a_leading_axis(op):
+    rng = np.random.default_rng(4)
+    t = pyasc.tensor(rng.integers(-3, 4, size=(9, 4, 3)).astype(np.float32))
+    a = t.numpy()
+    values, indices = _run(lambda x: tuple(getattr(pyasc, op)(x, 0)), t)
+    np.testing.assert_array_equal(values, getattr(np, op)(a, axis=0))
+    np.testing.assert_array_equal(indices, getattr(np, f"arg{op}")(a, axis=0))
+
+
+@pytest.mark.parametrize("n", [1 << 16, 65537])
+def test_argmax_of_rows_longer_than_ub(n):
+    """Rows cut into pieces (with a tail when ``n`` has no suitable divisor); ties across pieces
+    keep the first index."""
+    rng = np.random.default_rng(6)
+    a = rng.integers(-50, 50, size=(2, n)).astype(np.float32)
+    a[0, [100, n - 3]] = 60.0  # the same maximum in the first piece and in the last piece or tail
+    a[1, n - 1] = 70.0
     t = pyasc.tensor(a)
-    fn = getattr(pyasc, op)
-    try:
-        compiled = pyasc.jit(lambda x: fn(x, 1) if op.startswith("arg") else tuple(fn(x, 1))).lower(t).compile()
-    except pyasc.PyascError as err:
-        assert "argmax/argmin" in str(err) and "not supported" in str(err)
-        assert "test_reduce_numerics.py" in str(err)
-        return
-    out, report = compiled.simulate(t)
-    assert report.findings == []
-    np_arg = np.argmax if op in ("argmax", "max") else np.argmin
-    idx = out if op.startswith("arg") else out[1]
-    np.testing.assert_array_equal(idx, np_arg(a, axis=1))
+    got = _run(lambda x: pyasc.argmax(x, -1), t, options={"cores": 4})
+    np.testing.assert_array_equal(got, np.argmax(a, axis=-1))
 
 
 def _softmax_ref(a, axis, log):

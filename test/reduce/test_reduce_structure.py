@@ -156,3 +156,16 @@ def test_prod_and_row_sum_in_one_program():
     assert report.findings == []
     a = x.numpy().astype(np.float64)
     np.testing.assert_allclose(out, a.prod(1) + a.sum(1), rtol=1e-5, atol=1e-5)
+
+
+def test_long_row_softmax_is_three_kernels_online():
+    """A row of 2^20 floats: per-piece max and sum (one row-wise kernel over all pieces), their
+    online combination (one small kernel), the normalisation (one elementwise kernel)."""
+    compiled = _compile(lambda x: pyasc.softmax(x, -1), _f32((1, 1 << 20)))
+    assert len(compiled.kernels) == 3
+
+
+def test_long_row_sum_is_two_row_wise_kernels():
+    compiled = _compile(lambda x: pyasc.sum(x, -1), _f32((2, 1 << 18)))
+    assert len(compiled.kernels) == 2
+    assert compiled.ascendc_source().count("ReduceSum(") >= 2

@@ -60,6 +60,18 @@ def column_sum(x):
     return pyasc.sum(x, 0)
 
 
+def transpose_scale(x):
+    return x.T * 2.0
+
+
+def concat_rows(x, y):
+    return pyasc.cat([x, y], -1) + 1.0
+
+
+def every_other_column(x):
+    return x[:, ::2] - 1.0
+
+
 F16, F32, BF16, I32 = "float16", "float32", "bfloat16", "int32"
 
 # name -> (function, [(shape, dtype)], ...)
@@ -77,6 +89,9 @@ PROGRAMS = {
     "softmax": (softmax, [((64, 256), F32)]),
     "layer_norm": (layer_norm, [((64, 200), F16), ((200,), F16)]),
     "column_sum": (column_sum, [((40, 8192), F32)]),
+    "transpose": (transpose_scale, [((256, 320), F32)]),
+    "concat": (concat_rows, [((4096, 40), F32), ((4096, 24), F32)]),
+    "strided_slice": (every_other_column, [((512, 300), F16)]),
 }
 
 

@@ -38,6 +38,15 @@ const char* g_kernel = "?";
 constexpr int kEvents = 64;
 constexpr int kEventIds = 8;
 int g_flags[kEvents][kEventIds];
+/* MIX kernels: the core running (0 AIC, 1 AIV), the AIV's index, and the cross-core counters of the AI
+ * Core: sets towards each AIV, sets of each AIV towards the AIC, the AIC's waits */
+constexpr int kCrossIds = 11;
+bool g_mix = false;
+int g_coreType = 0;
+int64_t g_subBlockIdx = 0;
+int g_toAiv[2][kCrossIds];
+int g_fromAiv[2][kCrossIds];
+int g_aicWaits[kCrossIds];
 int g_warnings = 0;
 
 }  // namespace
@@ -119,6 +128,75 @@ void BeginBlock(const char* kernel, uint32_t block, uint32_t blocks)
     g_blockIdx = block;
     g_blockNum = blocks;
     std::memset(g_flags, 0, sizeof(g_flags));
+    g_mix = false;
+    g_coreType = 0;
+    g_subBlockIdx = 0;
+    std::memset(g_toAiv, 0, sizeof(g_toAiv));
+    std::memset(g_fromAiv, 0, sizeof(g_fromAiv));
+    std::memset(g_aicWaits, 0, sizeof(g_aicWaits));
+}
+
+void SetKernelType(int type) { g_mix = type == KERNEL_TYPE_MIX_AIC_1_2; }
+bool MixKernel() { return g_mix; }
+int CoreType() { return g_coreType; }
+
+void BeginAiv(const char* kernel, uint32_t block, uint32_t blocks, int sub)
+{
+    g_kernel = kernel;
+    g_blockIdx = 2 * static_cast<int64_t>(block) + sub;
+    g_blockNum = blocks;
+    std::memset(g_flags, 0, sizeof(g_flags));
+    g_coreType = 1;
+    g_subBlockIdx = sub;
+}
+
+void CrossSet(int mode, int id)
+{
+    if (id < 0 || id >= kCrossIds) {
+        Fail("CrossCoreSetFlag: flag id %d is out of range 0..%d", id, kCrossIds - 1);
+    }
+    if (mode != 2) {
+        Fail("CrossCoreSetFlag: mode %d; the CPU mode runs AIC <-> AIV hand-offs (mode 2) only", mode);
+    }
+    if (g_coreType == 0) {
+        ++g_toAiv[0][id];
+        ++g_toAiv[1][id];
+    } else {
+        ++g_fromAiv[g_subBlockIdx][id];
+    }
+}
+
+void CrossWait(int id)
+{
+    if (id < 0 || id >= kCrossIds) {
+        Fail("CrossCoreWaitFlag: flag id %d is out of range 0..%d", id, kCrossIds - 1);
+    }
+    if (g_coreType == 0) {  /* the AIVs run after the AIC: counted, checked when the AI Core ends */
+        ++g_aicWaits[id];
+        return;
+    }
+    if (g_toAiv[g_subBlockIdx][id] == 0) {
+        Fail("CrossCoreWaitFlag(%d) on AIV %lld: the AIC never set it (on the device this waits forever)", id,
+             static_cast<long long>(g_subBlockIdx));
+    }
+    --g_toAiv[g_subBlockIdx][id];
+}
+
+void EndAiCore(const char* kernel)
+{
+    for (int id = 0; id < kCrossIds; ++id) {
+        for (int s = 0; s < 2; ++s) {
+            if (g_toAiv[s][id] != 0) {
+                Fail("kernel %s: the AIC sets cross-core flag %d %d more time(s) than AIV %d waits for it", kernel,
+                     id, g_toAiv[s][id], s);
+            }
+        }
+        const int both = g_fromAiv[0][id] < g_fromAiv[1][id] ? g_fromAiv[0][id] : g_fromAiv[1][id];
+        if (g_fromAiv[0][id] != g_fromAiv[1][id] || both != g_aicWaits[id]) {
+            Fail("kernel %s: cross-core flag %d is set %d and %d times by the AIVs and waited for %d times by the AIC",
+                 kernel, id, g_fromAiv[0][id], g_fromAiv[1][id], g_aicWaits[id]);
+        }
+    }
 }
 
 void EndBlock(const char* kernel)
@@ -137,6 +215,8 @@ void EndBlock(const char* kernel)
 namespace AscendC {
 int64_t GetBlockIdx() { return pyasc_cpu::g_blockIdx; }
 int64_t GetBlockNum() { return pyasc_cpu::g_blockNum; }
+int64_t GetSubBlockIdx() { return pyasc_cpu::g_subBlockIdx; }
+void CrossCoreWaitFlag(uint16_t flagId) { pyasc_cpu::CrossWait(flagId); }
 }  // namespace AscendC
 
 /* ---- AscendCL on the CPU ------------------------------------------------------------------- */

@@ -147,6 +147,7 @@ Mem PositionMem(AscendC::TPosition pos, const char* what);
 /* the current block's flag bookkeeping (pyasc_cpu.cpp) */
 void FlagSet(int event, int32_t id, const char* name);
 void FlagWait(int event, int32_t id, const char* name);
+void CrossSet(int mode, int id);
 void Warn(const char* fmt, ...);
 
 template <typename T>
@@ -825,6 +826,35 @@ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int
     }
 }
 
+template <typename T>
+inline void CreateVecIndex(LocalTensor<T> dst, const T& firstValue, uint32_t count)
+{
+    using V = pyasc_cpu::C<T>;
+    pyasc_cpu::CheckLocal(dst, count, "CreateVecIndex");
+    const V first = static_cast<V>(firstValue);
+    for (uint32_t i = 0; i < count; ++i) {
+        dst.cpuData_[i] = static_cast<T>(first + static_cast<V>(i));
+    }
+}
+
+template <typename T>
+inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
+                   const uint32_t srcBaseAddr, const uint32_t count)
+{
+    pyasc_cpu::CheckLocal(dst, count, "Gather");
+    pyasc_cpu::CheckLocal(srcOffset, count, "Gather");
+    pyasc_cpu::CheckLocal(src, 0, "Gather");
+    const uint64_t limit = static_cast<uint64_t>(src.cpuSize_) * sizeof(T);
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint64_t at = static_cast<uint64_t>(srcBaseAddr) + srcOffset.cpuData_[i];
+        if (at % sizeof(T) != 0 || at + sizeof(T) > limit) {
+            pyasc_cpu::Fail("Gather: byte offset %llu is misaligned or outside the %llu-byte source",
+                            static_cast<unsigned long long>(at), static_cast<unsigned long long>(limit));
+        }
+        dst.cpuData_[i] = src.cpuData_[at / sizeof(T)];
+    }
+}
+
 template <typename T, typename U>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
                  const uint32_t count)
@@ -1105,6 +1135,12 @@ inline void WaitFlag(int32_t eventID)
 template <pipe_t pipe>
 inline void PipeBarrier()
 {
+}
+
+template <uint8_t modeId, pipe_t pipe>
+inline void CrossCoreSetFlag(uint16_t flagId)
+{
+    pyasc_cpu::CrossSet(modeId, flagId);
 }
 
 }  // namespace AscendC

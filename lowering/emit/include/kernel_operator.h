@@ -352,6 +352,15 @@ PYASC_SCALAR(Mins)
 template <typename T>
 __aicore__ void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int32_t& count);
 
+/* dst[i] = firstValue + i (int16_t/half/int32_t/float) */
+template <typename T>
+__aicore__ void CreateVecIndex(LocalTensor<T> dst, const T& firstValue, uint32_t count);
+
+/* dst[i] = the element of src at byte srcBaseAddr + srcOffset[i] */
+template <typename T>
+__aicore__ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
+                       const uint32_t srcBaseAddr, const uint32_t count);
+
 template <typename T, typename U>
 __aicore__ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
                             const uint32_t count);
@@ -530,7 +539,31 @@ __aicore__ void PipeBarrier();
 __aicore__ int64_t GetBlockIdx();
 __aicore__ int64_t GetBlockNum();
 
+/* ---- MIX kernels (one AIC and two AIVs per AI Core) ----------------------------------------- */
+
+/* flagId 0..10; mode 2: an AIC's set reaches both AIVs of its AI Core, the AIVs' sets reach the AIC
+ * once both have set; a wait blocks while the flag's counter is 0, then takes one */
+template <uint8_t modeId, pipe_t pipe>
+__aicore__ void CrossCoreSetFlag(uint16_t flagId);
+__aicore__ void CrossCoreWaitFlag(uint16_t flagId);
+__aicore__ int64_t GetSubBlockIdx();
+
 }  // namespace AscendC
+
+enum KernelType { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIC_1_2, KERNEL_TYPE_MIX_AIC_1_1 };
+#if defined(PYASC_CPU)
+namespace pyasc_cpu {
+void SetKernelType(int type);
+int CoreType();  /* 0: AIC, 1: AIV */
+}  // namespace pyasc_cpu
+#define KERNEL_TASK_TYPE_DEFAULT(type) ::pyasc_cpu::SetKernelType(static_cast<int>(type))
+#define ASCEND_IS_AIC (::pyasc_cpu::CoreType() == 0)
+#define ASCEND_IS_AIV (::pyasc_cpu::CoreType() == 1)
+#else
+#define KERNEL_TASK_TYPE_DEFAULT(type) ((void)(type))
+#define ASCEND_IS_AIC (true)
+#define ASCEND_IS_AIV (true)
+#endif
 
 #if defined(PYASC_CPU)
 #include "pyasc_cpu_impl.h"

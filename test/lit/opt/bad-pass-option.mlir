@@ -16,3 +16,7 @@ func.func @f(%x: tensor<64xf32>) -> tensor<64xf32> {
 // TARGET:     pyasc-opt: error: unknown target 'ascend310p'; known targets: ascend910b1, ascend910b2, ascend910b3, ascend910b4
 // SYNC-NOT:   Traceback
 // SYNC:       pyasc-opt: error: insert-sync: sync_style must be 'queue' or 'flags', got 'none'
+
+// RUN: not pyasc-opt %s -p "to-tile{cores=" 2>&1 | filecheck %s --check-prefix=SPEC
+// SPEC-NOT:   Traceback
+// SPEC:       pyasc-opt: error: malformed pass pipeline: {{.*}}pass-pipeline:1:15 to-tile{cores= ^ Unknown argument value

@@ -1,4 +1,4 @@
-// RUN: pyasc-opt %s -p "tile-matmul{cores=1},bufferize-cube,plan-memory" | filecheck %s
+// RUN: pyasc-opt %s -p "tile-matmul{cores=1 base_m=128 base_n=256},bufferize-cube,plan-memory" | filecheck %s
 
 func.func @f_mm0(%a: tensor<256x512xf16>, %b: tensor<512x256xf16>) -> tensor<256x256xf16> attributes {asctensor.kernel = "matmul"} {
   %z = asctensor.full 0.0 : f16 -> tensor<256x256xf16>
@@ -7,7 +7,7 @@ func.func @f_mm0(%a: tensor<256x512xf16>, %b: tensor<512x256xf16>) -> tensor<256
   func.return %1 : tensor<256x256xf16>
 }
 // double-buffered L1 tiles and L0 slices, one L0C accumulator, placed by plan-memory per memory
-// (one core: 128 x 256 blocks; L1 stages of K = 320, L0 steps of K = 64)
+// (one core, 128 x 256 blocks as set by the options; L1 stages of K = 320, L0 steps of K = 64)
 // CHECK:      %a_l1 = ascbuf.alloc slots 2 offset 0 : memref<128x320xf16, #ascbuf.space<l1>>
 // CHECK-NEXT: %b_l1 = ascbuf.alloc slots 2 offset 163840 : memref<320x256xf16, #ascbuf.space<l1>>
 // CHECK-NEXT: %a_l0 = ascbuf.alloc slots 2 offset 0 : memref<128x64xf16, #ascbuf.space<l0a>>

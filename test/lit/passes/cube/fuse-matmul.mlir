@@ -1,6 +1,8 @@
 // RUN: pyasc-opt %s -p asctensor-fuse-matmul | filecheck %s
 
-// a matmul with a following ReLU becomes one cube kernel; the bias is split off as a vector epilogue
+// a matmul with a following ReLU becomes one cube kernel (FixPipe applies it); a matmul whose epilogue
+// (the split-off bias, a residual add) FixPipe cannot do becomes one MIX kernel that also returns the
+// product (the workspace)
 func.func @f(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>, %bias: tensor<48xf16>) -> tensor<64x48xf16> {
   %0 = asctensor.matmul %a, %b bias %bias : tensor<64x32xf16>, tensor<32x48xf16>, tensor<48xf16> -> tensor<64x48xf16>
   %z = asctensor.full 0.0 : f16 -> tensor<64x48xf16>
@@ -9,17 +11,18 @@ func.func @f(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>, %bias: tensor<48xf16>
   %3 = arith.addf %0, %2 : tensor<64x48xf16>
   func.return %3 : tensor<64x48xf16>
 }
-// CHECK:      func.func @f_mm0(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>) -> tensor<64x48xf16> attributes {asctensor.kernel = "matmul"} {
-// CHECK-NEXT:   %{{.*}} = asctensor.matmul %a, %b : tensor<64x32xf16>, tensor<32x48xf16> -> tensor<64x48xf16>
-// CHECK-NEXT:   func.return
-// CHECK:      func.func @f_mm1(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>) -> tensor<64x48xf16> attributes {asctensor.kernel = "matmul"} {
-// CHECK-NEXT:   %[[M:.*]] = asctensor.matmul %a, %b
-// CHECK-NEXT:   asctensor.full
-// CHECK-NEXT:   %[[R:.*]] = arith.maximumf %[[M]]
-// CHECK-NEXT:   func.return %[[R]]
-// CHECK:      func.func @f(
-// CHECK:        %[[C0:.*]] = func.call @f_mm0(%a, %b)
+// CHECK:      func.func @f_mm0(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>, %bias: tensor<48xf16>, %0: tensor<64x48xf16>) -> (tensor<64x48xf16>, tensor<64x48xf16>) attributes {asctensor.kernel = "mix"} {
+// CHECK-NEXT:   %[[M:.*]] = asctensor.matmul %a, %b : tensor<64x32xf16>, tensor<32x48xf16> -> tensor<64x48xf16>
 // CHECK-NEXT:   %[[B:.*]] = asctensor.broadcast %bias : tensor<48xf16> -> tensor<64x48xf16>
-// CHECK-NEXT:   %[[A:.*]] = arith.addf %[[C0]], %[[B]]
-// CHECK:        %[[C1:.*]] = func.call @f_mm1(%a, %b)
-// CHECK-NEXT:   arith.addf %[[A]], %[[C1]]
+// CHECK-NEXT:   %[[A:.*]] = arith.addf %[[M]], %[[B]]
+// CHECK-NEXT:   %[[R:.*]] = arith.addf %[[A]], %0
+// CHECK-NEXT:   func.return %[[M]], %[[R]]
+// CHECK:      func.func @f_mm1(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>) -> tensor<64x48xf16> attributes {asctensor.kernel = "matmul"} {
+// CHECK-NEXT:   %[[M1:.*]] = asctensor.matmul %a, %b
+// CHECK-NEXT:   asctensor.full
+// CHECK-NEXT:   %[[R1:.*]] = arith.maximumf %[[M1]]
+// CHECK-NEXT:   func.return %[[R1]]
+// CHECK:      func.func @f(
+// CHECK-NEXT:   %[[C1:.*]] = func.call @f_mm1(%a, %b)
+// CHECK-NEXT:   %workspace, %[[C0:.*]] = func.call @f_mm0(%a, %b, %bias, %[[C1]])
+// CHECK-NEXT:   func.return %[[C0]]

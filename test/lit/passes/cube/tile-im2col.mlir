@@ -29,3 +29,20 @@ func.func @f(%x: tensor<2x4x8x8xf16>, %w: tensor<6x2x3x3xf16>) -> tensor<2x6x4x4
 // FUSE: func.func @f(
 // FUSE:   func.call @f_im2col0
 // FUSE:   func.call @f_mm1
+
+// -----
+
+// stride 2 along the width: each row's span of 17 input columns is loaded contiguously (a 32-column
+// tile) and a Gather picks every second element through one byte-offset table (4 B apart, rows of
+// 64 B) built before the loop
+func.func @s_im2col0(%x: tensor<2x3x20x18xf16>) -> tensor<2x147x90xf16> attributes {asctensor.kernel = "im2col"} {
+  %0 = asctensor.im2col %x kernel [7, 7] stride [2, 2] padding [3, 3] dilation [1, 1] channels 3 group 0 : tensor<2x3x20x18xf16> -> tensor<2x147x90xf16>
+  func.return %0 : tensor<2x147x90xf16>
+}
+// CHECK:      func.func @s_im2col0(
+// CHECK:        %offsets = asctile.gather_offsets cols 9 col_bytes 4 row_bytes 64 : tensor<10x16xi32>
+// CHECK-NEXT:   scf.for %i =
+// CHECK:          %window = asctile.load %x[%{{.*}}] rows %[[R:.*]] cols %{{.*}} strides(36, 1) : memref<2x3x20x18xf16> -> tensor<10x32xf16>
+// CHECK-NEXT:     %patch = asctile.gather %window, %offsets : tensor<10x32xf16>, tensor<10x16xi32> -> tensor<10x16xf16>
+// CHECK:          asctile.store %patch, %col[%{{.*}}] rows %[[R]] cols %{{.*}} stride 9
+// CHECK-COUNT-4:  asctile.store %zeros, %col

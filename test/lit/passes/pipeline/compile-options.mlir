@@ -10,7 +10,7 @@ func.func @s(%x: tensor<8192xf32>, %y: tensor<8192xf32>) -> tensor<8192xf32> {
   func.return %1 : tensor<8192xf32>
 }
 
-// FLAGS:       func.func @s_k0({{.*}}) attributes {ascendc.kernel, ascendc.block_dim = 4 : i64} {
+// FLAGS:       func.func @s_k0({{.*}}) attributes {ascendc.kernel, ascendc.block_dim = 4 : i64, ascendc.kernel_type = "aiv_only"} {
 // FLAGS:         %x_buf = ascendc.local_tensor VECIN address 0 size
 // FLAGS:         ascendc.set_flag V_MTE2
 // FLAGS:         ascendc.wait_flag MTE2_V
@@ -20,7 +20,7 @@ func.func @s(%x: tensor<8192xf32>, %y: tensor<8192xf32>) -> tensor<8192xf32> {
 // FLAGS:         ascendc.launch @s_k0<<<4>>>
 
 // 8192 / 512 = 16 tiles over at most 48 cores: 16 blocks, queues of depth 1 of 2048 B
-// QUEUE1:      attributes {ascendc.kernel, ascendc.block_dim = 16 : i64}
+// QUEUE1:      attributes {ascendc.kernel, ascendc.block_dim = 16 : i64, ascendc.kernel_type = "aiv_only"}
 // QUEUE1:        %xQue = ascendc.tque : !ascendc.tque<VECIN, 1>
 // QUEUE1-NEXT:   ascendc.init_buffer %pipe, %xQue num 1 len 2048 : !ascendc.tque<VECIN, 1>
 // QUEUE1:        %{{.*}}Que = ascendc.tque : !ascendc.tque<VECOUT, 1>
@@ -28,5 +28,5 @@ func.func @s(%x: tensor<8192xf32>, %y: tensor<8192xf32>) -> tensor<8192xf32> {
 // QUEUE1:        ascendc.launch @s_k0<<<16>>>
 
 // without an asc.target attribute the target option decides (ascend910b4 has 40 vector cores)
-// B4:          attributes {ascendc.kernel, ascendc.block_dim = 40 : i64}
+// B4:          attributes {ascendc.kernel, ascendc.block_dim = 40 : i64, ascendc.kernel_type = "aiv_only"}
 // B4:          ascendc.launch @s_k0<<<40>>>

@@ -36,7 +36,7 @@ builtin.module attributes {asc.target = #asc.target<"ascend910b2">} {
 // BUF-NOT:      ascbuf.set_flag
 // BUF-NOT:      ascendc.
 
-// ASC-LABEL:  func.func @quickstart_k0(%x: !ascendc.gm_addr, %y: !ascendc.gm_addr, %out0: !ascendc.gm_addr) attributes {ascendc.kernel, ascendc.block_dim = 48 : i64} {
+// ASC-LABEL:  func.func @quickstart_k0(%x: !ascendc.gm_addr, %y: !ascendc.gm_addr, %out0: !ascendc.gm_addr) attributes {ascendc.kernel, ascendc.block_dim = 48 : i64, ascendc.kernel_type = "aiv_only"} {
 // ASC:          %pipe = ascendc.tpipe : !ascendc.tpipe
 // ASC:          %xQue = ascendc.tque : !ascendc.tque<VECIN, 2>
 // ASC:          ascendc.data_copy %xLocal,

@@ -7,7 +7,7 @@ func.func @sm(%x: tensor<64x16xf32>) -> tensor<64x16xf32> {
   func.return %y : tensor<64x16xf32>
 }
 
-// CHECK-LABEL: func.func @sm_k0(%x: !ascendc.gm_addr, %out0: !ascendc.gm_addr) attributes {ascendc.kernel, ascendc.block_dim = 2 : i64} {
+// CHECK-LABEL: func.func @sm_k0(%x: !ascendc.gm_addr, %out0: !ascendc.gm_addr) attributes {ascendc.kernel, ascendc.block_dim = 2 : i64, ascendc.kernel_type = "aiv_only"} {
 // CHECK:         scf.for %i =
 // CHECK:           ascendc.set_flag MTE2_V, %[[EV:.*]]
 // CHECK-NEXT:      ascendc.wait_flag MTE2_V, %[[EV]]

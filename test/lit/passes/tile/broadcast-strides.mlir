@@ -1,7 +1,8 @@
 // RUN: pyasc-opt %s -p 'to-tile{cores=8}' | filecheck %s
 
 // every broadcast is a load stride: a row (0, 1), a column (1, 0), a scalar (0, 0);
-// the row and scalar windows start at 0, the column window at the tile's first row
+// the row and scalar windows start at 0 and are the same for every tile (loaded once, before the
+// loop), the column window starts at the tile's first row
 func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, %s: tensor<1xf32>) -> tensor<64x100xf32> {
   %rb = asctensor.broadcast %r : tensor<100xf32> -> tensor<64x100xf32>
   %0 = arith.addf %x, %rb : tensor<64x100xf32>
@@ -19,16 +20,15 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
 // CHECK-NEXT:    %[[RROWS:.*]] = arith.constant 8 : index
 // CHECK-NEXT:    %[[RC:.*]] = arith.constant 100 : index
 // CHECK-NEXT:    %[[R:.*]] = asctile.load %r[%[[RZERO]]] rows %[[RROWS]] cols %[[RC]] strides(0, 1) : memref<100xf32> -> tensor<8x104xf32>
+// CHECK-NEXT:    %[[S:.*]] = asctile.load %s[%[[RZERO]]] rows %[[RROWS]] cols %[[RC]] strides(0, 0) : memref<1xf32> -> tensor<8x104xf32>
 // CHECK-NEXT:    scf.for %i =
-// CHECK:           %[[ZERO:.*]] = arith.constant 0 : index
-// CHECK-NEXT:      %[[TR:.*]] = arith.constant 8 : index
+// CHECK:           %[[TR:.*]] = arith.constant 8 : index
 // CHECK:           %[[R0:.*]] = arith.muli %{{.*}}, %[[TR]] : index
 // CHECK-NEXT:      %[[C:.*]] = arith.constant 100 : index
 // CHECK:           %[[ROWS:.*]] = arith.minui %{{.*}}, %[[TR]] : index
 // CHECK-NEXT:      %[[XOFF:.*]] = arith.muli %[[R0]], %[[C]] : index
 // CHECK-NEXT:      %[[X:.*]] = asctile.load %x[%[[XOFF]]] rows %[[ROWS]] cols %[[C]] strides(100, 1) : memref<64x100xf32> -> tensor<8x104xf32>
 // CHECK-NEXT:      %[[CC:.*]] = asctile.load %c[%[[R0]]] rows %[[ROWS]] cols %[[C]] strides(1, 0) : memref<64x1xf32> -> tensor<8x104xf32>
-// CHECK-NEXT:      %[[S:.*]] = asctile.load %s[%[[ZERO]]] rows %[[ROWS]] cols %[[C]] strides(0, 0) : memref<1xf32> -> tensor<8x104xf32>
 // CHECK-NEXT:      %[[A:.*]] = arith.addf %[[X]], %[[R]] : tensor<8x104xf32>
 // CHECK-NEXT:      %[[M:.*]] = arith.mulf %[[A]], %[[CC]] : tensor<8x104xf32>
 // CHECK-NEXT:      %[[D:.*]] = arith.subf %[[M]], %[[S]] : tensor<8x104xf32>

@@ -13,20 +13,20 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
   func.return %2 : tensor<64x100xf32>
 }
 
-// CHECK-LABEL: func.func @b_k0(%x: !ascendc.gm_addr, %r: !ascendc.gm_addr, %c: !ascendc.gm_addr, %s: !ascendc.gm_addr, %out0: !ascendc.gm_addr) attributes {ascendc.kernel, ascendc.block_dim = 8 : i64} {
+// CHECK-LABEL: func.func @b_k0(%x: !ascendc.gm_addr, %r: !ascendc.gm_addr, %c: !ascendc.gm_addr, %s: !ascendc.gm_addr, %out0: !ascendc.gm_addr) attributes {ascendc.kernel, ascendc.block_dim = 8 : i64, ascendc.kernel_type = "aiv_only"} {
 // CHECK-NEXT:    %xGm = ascendc.global_tensor %x size 6400 : !ascendc.global_tensor<f32>
 // CHECK-NEXT:    %rGm = ascendc.global_tensor %r size 100 : !ascendc.global_tensor<f32>
 // CHECK-NEXT:    %cGm = ascendc.global_tensor %c size 64 : !ascendc.global_tensor<f32>
 // CHECK-NEXT:    %sGm = ascendc.global_tensor %s size 1 : !ascendc.global_tensor<f32>
 // CHECK-NEXT:    %out0Gm = ascendc.global_tensor %out0 size 6400 : !ascendc.global_tensor<f32>
-// the row vector r is loaded once for every tile (one slot, before the loop)
+// the row vector r and the scalar s are loaded once for every tile (one slot each, before the loop)
 // CHECK-NEXT:    %r_buf = ascendc.local_tensor VECCALC address 0 size 832 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %x_buf = ascendc.local_tensor VECIN address 3328 size 1664 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %c_buf = ascendc.local_tensor VECCALC address 9984 size 1664 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %s_buf = ascendc.local_tensor VECCALC address 16640 size 1664 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %tmp_buf = ascendc.local_tensor VECCALC address 29952 size 832 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %tmp_buf_1 = ascendc.local_tensor VECCALC address 33280 size 832 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %out_buf = ascendc.local_tensor VECOUT address 23296 size 1664 : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %s_buf = ascendc.local_tensor VECCALC address 3328 size 832 : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %x_buf = ascendc.local_tensor VECIN address 6656 size 1664 : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %c_buf = ascendc.local_tensor VECCALC address 13312 size 1664 : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %tmp_buf = ascendc.local_tensor VECCALC address 26624 size 832 : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %tmp_buf_1 = ascendc.local_tensor VECCALC address 29952 size 832 : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %out_buf = ascendc.local_tensor VECOUT address 19968 size 1664 : !ascendc.local_tensor<f32>
 // CHECK:         %blockIdx = ascendc.get_block_idx : index
 // CHECK:         scf.for
 // CHECK:           ascendc.data_copy_pad %{{.*}}, %{{.*}}, {%{{.*}}} : !ascendc.local_tensor<f32>, !ascendc.global_tensor<f32>

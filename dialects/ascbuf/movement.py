@@ -1,0 +1,88 @@
+"""The ``ascbuf`` dialect: gathers (element-wise rearrangement inside UB, on PIPE_V).
+
+``gather_offsets`` fills a ``rows x pitch`` ``i32`` buffer with the byte offsets
+``min(c, cols - 1) * col_bytes + r * row_bytes`` (a negative ``col_bytes`` counts the columns
+from the last valid one: ``(cols - 1 - min(c, cols - 1)) * -col_bytes + r * row_bytes``, for rows
+read backwards); ``gather`` sets ``dst[k] = src[offsets[k]]``
+(byte offsets from the start of ``src``) for the first ``count`` elements.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, MemRefType
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def
+from xdsl.utils.exceptions import VerifyException
+
+from ..target import Pipe
+from .base import _check_ub
+
+
+@irdl_op_definition
+class GatherOffsetsOp(IRDLOperation):
+    """Fill ``dst`` (``rows x pitch`` of i32) with ``min(c, cols - 1) * col_bytes + r * row_bytes``
+    (a negative ``col_bytes`` counts from column ``cols - 1`` down, see the module docstring)."""
+
+    name = "ascbuf.gather_offsets"
+    dst = operand_def(MemRefType)
+    cols = prop_def(IntegerAttr[I64])
+    col_bytes = prop_def(IntegerAttr[I64])
+    row_bytes = prop_def(IntegerAttr[I64])
+    assembly_format = "$dst `cols` $cols `col_bytes` $col_bytes `row_bytes` $row_bytes attr-dict `:` type($dst)"
+
+    PIPE: ClassVar[Pipe] = Pipe.V
+
+    def buffer_reads(self) -> list:
+        return []
+
+    def buffer_writes(self) -> list:
+        return [self.dst]
+
+    def __init__(self, dst, cols: int, col_bytes: int, row_bytes: int):
+        super().__init__(operands=[dst], properties={"cols": IntegerAttr(cols, 64),
+                                                     "col_bytes": IntegerAttr(col_bytes, 64),
+                                                     "row_bytes": IntegerAttr(row_bytes, 64)})
+
+    def verify_(self) -> None:
+        _check_ub(self.name, self.dst.type)
+        shape = self.dst.type.get_shape()
+        if len(shape) != 2 or str(self.dst.type.element_type) != "i32":
+            raise VerifyException(f"ascbuf.gather_offsets: the table is a 2-D i32 buffer, got {self.dst.type}")
+        if not 1 <= self.cols.value.data <= shape[1]:
+            raise VerifyException(f"ascbuf.gather_offsets: cols {self.cols.value.data} outside 1..{shape[1]}")
+
+
+@irdl_op_definition
+class GatherOp(IRDLOperation):
+    """``dst[k] = src[offsets[k]]`` for ``k < count`` (byte offsets from the start of ``src``)."""
+
+    name = "ascbuf.gather"
+    dst = operand_def(MemRefType)
+    src = operand_def(MemRefType)
+    offsets = operand_def(MemRefType)
+    count = operand_def(IndexType)
+    assembly_format = "$dst `,` $src `,` $offsets `,` $count attr-dict `:` type($dst) `,` type($src) `,` type($offsets)"
+
+    PIPE: ClassVar[Pipe] = Pipe.V
+
+    def buffer_reads(self) -> list:
+        return [self.src, self.offsets]
+
+    def buffer_writes(self) -> list:
+        return [self.dst]
+
+    def __init__(self, dst, src, offsets, count):
+        super().__init__(operands=[dst, src, offsets, count])
+
+    def verify_(self) -> None:
+        for t in (self.dst.type, self.src.type, self.offsets.type):
+            _check_ub(self.name, t)
+        if self.dst.type.element_type != self.src.type.element_type:
+            raise VerifyException("ascbuf.gather: dst and src element types differ")
+        if str(self.offsets.type.element_type) != "i32":
+            raise VerifyException(f"ascbuf.gather: offsets must be i32, got {self.offsets.type}")
+
+
+OPS = [GatherOffsetsOp, GatherOp]
+ATTRIBUTES: list = []

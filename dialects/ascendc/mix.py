@@ -1,0 +1,126 @@
+"""The ``ascendc`` dialect: MIX kernels (one AIC and two AIVs per AI Core, ``KERNEL_TYPE_MIX_AIC_1_2``).
+
+A MIX kernel carries ``ascendc.kernel_type = "mix_aic_1_2"``; its body holds one ``core_section`` per
+core type (``if ASCEND_IS_AIC { ... }`` / ``if ASCEND_IS_AIV { ... }``). On an AIV ``GetBlockIdx()``
+is ``2 * AI Core + GetSubBlockIdx()``. ``CrossCoreSetFlag<mode, pipe>(id)`` / ``CrossCoreWaitFlag(id)``
+order the cores: per flag id a counter on each core; mode 2 pairs the AIC with its two AIVs (an AIC's
+set adds one on both AIVs, the AIC's counter goes up once both AIVs have set); a wait blocks while the
+counter is 0, then takes one. Ids are 0..10 and a counter holds at most 15 sets.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import I64, IndexType, IntegerAttr
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Region, SpacedOpaqueSyntaxAttribute
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import NoTerminator
+from xdsl.utils.exceptions import VerifyException
+
+from pyasc.dialects.asctile.mix import CoreKind, enclosing_core, verify_section_placement
+
+from .base import PipeAttr, PipeKind, _const_int
+
+KERNEL_TYPE_ATTR = "ascendc.kernel_type"  # KERNEL_TASK_TYPE_DEFAULT of the emitted kernel
+MIX_AIC_1_2 = "mix_aic_1_2"  # one AIC and its two AIVs per block
+AIC_ONLY = "aic_only"  # cube kernels: only the AICs are started
+AIV_ONLY = "aiv_only"  # vector kernels: only the AIVs are started
+CROSS_CORE_MODES = (0, 1, 2)
+CROSS_FLAG_IDS = 11
+
+
+@irdl_attr_definition
+class CoreKindAttr(EnumAttribute[CoreKind], SpacedOpaqueSyntaxAttribute):
+    name = "ascendc.core"
+
+
+def _check_flag_id(op: str, value) -> None:
+    fid = _const_int(value)
+    if fid is not None and not 0 <= fid < CROSS_FLAG_IDS:
+        raise VerifyException(f"{op}: flag id {fid} is out of range 0..{CROSS_FLAG_IDS - 1}")
+
+
+def _core_of(op) -> CoreKind | None:
+    return enclosing_core(op, CoreSectionOp)
+
+
+@irdl_op_definition
+class CoreSectionOp(IRDLOperation):
+    """``if ASCEND_IS_AIC { ... }`` or ``if ASCEND_IS_AIV { ... }`` in a MIX kernel."""
+
+    name = "ascendc.core_section"
+    core = prop_def(CoreKindAttr)
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator())
+    assembly_format = "$core attr-dict-with-keyword $body"
+
+    def __init__(self, core: CoreKind, body: Region):
+        super().__init__(properties={"core": CoreKindAttr(core)}, regions=[body])
+
+    def verify_(self) -> None:
+        verify_section_placement(self)
+
+
+@irdl_op_definition
+class GetSubBlockIdxOp(IRDLOperation):
+    """``GetSubBlockIdx()``: 0 or 1, which AIV of its AI Core this is."""
+
+    name = "ascendc.get_sub_block_idx"
+    result = result_def(IndexType)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self):
+        super().__init__(result_types=[IndexType()])
+
+    def verify_(self) -> None:
+        if _core_of(self) == CoreKind.AIC:
+            raise VerifyException(f"{self.name}: GetSubBlockIdx is an AIV query, used in an AIC section")
+
+
+@irdl_op_definition
+class CrossCoreSetFlagOp(IRDLOperation):
+    """``CrossCoreSetFlag<mode, pipe>(flag_id)``: issued on ``pipe``, adds one to the flag on the other side."""
+
+    name = "ascendc.cross_core_set_flag"
+    mode = prop_def(IntegerAttr[I64])
+    pipe = prop_def(PipeAttr)
+    flag_id = operand_def(IndexType)
+    assembly_format = "$mode `,` $pipe `,` $flag_id attr-dict"
+
+    def __init__(self, mode: int, pipe: PipeKind, flag_id):
+        super().__init__(operands=[flag_id], properties={"mode": IntegerAttr(mode, 64), "pipe": PipeAttr(pipe)})
+
+    def verify_(self) -> None:
+        if self.mode.value.data not in CROSS_CORE_MODES:
+            raise VerifyException(f"{self.name}: mode {self.mode.value.data} is not one of 0, 1, 2")
+        if self.pipe.data in (PipeKind.PIPE_S, PipeKind.PIPE_ALL):
+            raise VerifyException(f"{self.name}: CrossCoreSetFlag takes a work pipe, not {self.pipe.data.value}")
+        _check_flag_id(self.name, self.flag_id)
+
+
+@irdl_op_definition
+class CrossCoreWaitFlagOp(IRDLOperation):
+    """``CrossCoreWaitFlag(flag_id)``: blocks everything after it until the flag's counter is positive."""
+
+    name = "ascendc.cross_core_wait_flag"
+    flag_id = operand_def(IndexType)
+    assembly_format = "$flag_id attr-dict"
+
+    def __init__(self, flag_id):
+        super().__init__(operands=[flag_id])
+
+    def verify_(self) -> None:
+        _check_flag_id(self.name, self.flag_id)
+
+
+OPS = [CoreSectionOp, GetSubBlockIdxOp, CrossCoreSetFlagOp, CrossCoreWaitFlagOp]
+ATTRIBUTES = [CoreKindAttr]

@@ -1,0 +1,72 @@
+"""The ``ascendc`` dialect: ``CreateVecIndex`` and ``Gather`` (count form, PIPE_V).
+
+* ``CreateVecIndex(dst, firstValue, count)``: ``dst[i] = firstValue + i`` (int16/half/int32/float);
+* ``Gather(dst, src, srcOffset, srcBaseAddr, count)``: ``dst[i] = *(src + srcBaseAddr + srcOffset[i])``
+  with ``srcOffset`` a ``uint32_t`` tensor of byte offsets (multiples of the element size); on A2
+  for int16/uint16/int32/uint32/half/float/bfloat16. Cost [O]: 5 elements per cycle.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import IndexType
+from xdsl.irdl import AnyAttr, IRDLOperation, irdl_op_definition, operand_def
+from xdsl.utils.exceptions import VerifyException
+
+from .base import LocalTensorType
+
+INDEX_DTYPES = ("i16", "f16", "i32", "f32")
+GATHER_DTYPES = ("i16", "ui16", "i32", "ui32", "f16", "f32", "bf16")
+
+
+@irdl_op_definition
+class CreateVecIndexOp(IRDLOperation):
+    """``CreateVecIndex(dst, firstValue, count)``: dst[i] = firstValue + i."""
+
+    name = "ascendc.create_vec_index"
+    dst = operand_def(LocalTensorType)
+    first_value = operand_def(AnyAttr())
+    count = operand_def(IndexType)
+    assembly_format = "$dst `,` $first_value `,` $count attr-dict `:` type($dst) `,` type($first_value)"
+
+    def __init__(self, dst, first_value, count):
+        super().__init__(operands=[dst, first_value, count])
+
+    def verify_(self) -> None:
+        et = str(self.dst.type.element_type)
+        if et not in INDEX_DTYPES:
+            raise VerifyException(f"ascendc.create_vec_index does not support element type {et} "
+                                  f"(supported: {', '.join(INDEX_DTYPES)})")
+        if self.first_value.type != self.dst.type.element_type:
+            raise VerifyException("ascendc.create_vec_index: firstValue must have the tensor's element type")
+
+
+@irdl_op_definition
+class GatherOp(IRDLOperation):
+    """``Gather(dst, src, srcOffset, srcBaseAddr, count)``: dst[i] = src at byte srcBaseAddr + srcOffset[i]."""
+
+    name = "ascendc.gather"
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    src_offset = operand_def(LocalTensorType)
+    src_base_addr = operand_def(IndexType)
+    count = operand_def(IndexType)
+    assembly_format = ("$dst `,` $src `,` $src_offset `,` $src_base_addr `,` $count attr-dict `:` type($dst) `,` "
+                       "type($src) `,` type($src_offset)")
+
+    def __init__(self, dst, src, src_offset, src_base_addr, count):
+        super().__init__(operands=[dst, src, src_offset, src_base_addr, count])
+
+    def verify_(self) -> None:
+        et = str(self.dst.type.element_type)
+        if et not in GATHER_DTYPES:
+            raise VerifyException(f"ascendc.gather does not support element type {et} "
+                                  f"(supported: {', '.join(GATHER_DTYPES)})")
+        if self.src.type != self.dst.type:
+            raise VerifyException("ascendc.gather: dst and src must have the same element type")
+        if str(self.src_offset.type.element_type) != "ui32":
+            raise VerifyException(f"ascendc.gather: srcOffset must be a uint32_t (ui32) tensor, "
+                                  f"got {self.src_offset.type}")
+
+
+OPS = [CreateVecIndexOp, GatherOp]
+ATTRIBUTES: list = []

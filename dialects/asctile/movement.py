@@ -1,0 +1,74 @@
+"""The ``asctile`` dialect: on-chip rearrangement of a tile by a gather.
+
+``gather_offsets`` builds the byte-offset table of a gather once per kernel:
+``offset[r][c] = min(c, cols - 1) * col_bytes + r * row_bytes`` over a ``rows x pitch`` tile of
+``i32`` (read as ``uint32_t`` by the hardware); a negative ``col_bytes`` counts the columns from the
+last valid one, ``(cols - 1 - min(c, cols - 1)) * -col_bytes + r * row_bytes`` (rows read backwards);
+with ``col_bytes`` 1 and ``row_bytes`` 0 the table is the column index of every element (the
+``asctensor.iota`` of a row-wise kernel). ``gather`` collects ``result[k] = src[offset[k]]``
+(bytes from the start of ``src``) over the whole result tile.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import I64, IntegerAttr, TensorType
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def
+from xdsl.utils.exceptions import VerifyException
+
+from .base import check_tile_type
+
+
+@irdl_op_definition
+class GatherOffsetsOp(IRDLOperation):
+    """The ``i32`` table ``min(c, cols - 1) * col_bytes + r * row_bytes`` of a ``rows x pitch`` tile
+    (counted from the last column when ``col_bytes`` is negative)."""
+
+    name = "asctile.gather_offsets"
+    cols = prop_def(IntegerAttr[I64])
+    col_bytes = prop_def(IntegerAttr[I64])
+    row_bytes = prop_def(IntegerAttr[I64])
+    result = result_def(TensorType)
+    assembly_format = ("`cols` $cols `col_bytes` $col_bytes `row_bytes` $row_bytes attr-dict `:` "
+                       "type($result)")
+
+    def __init__(self, result_type: TensorType, cols: int, col_bytes: int, row_bytes: int):
+        super().__init__(result_types=[result_type],
+                         properties={"cols": IntegerAttr(cols, 64), "col_bytes": IntegerAttr(col_bytes, 64),
+                                     "row_bytes": IntegerAttr(row_bytes, 64)})
+
+    def verify_(self) -> None:
+        check_tile_type(self.name, self.result.type)
+        if str(self.result.type.element_type) != "i32":
+            raise VerifyException(f"asctile.gather_offsets: the table is i32, got {self.result.type}")
+        pitch = self.result.type.get_shape()[1]
+        if not 1 <= self.cols.value.data <= pitch:
+            raise VerifyException(f"asctile.gather_offsets: cols {self.cols.value.data} outside 1..{pitch}")
+        if self.row_bytes.value.data < 0:
+            raise VerifyException("asctile.gather_offsets: row_bytes must be non-negative")
+
+
+@irdl_op_definition
+class GatherOp(IRDLOperation):
+    """``result[k] = src[offsets[k]]`` (byte offsets from the start of ``src``), every element of the result."""
+
+    name = "asctile.gather"
+    src = operand_def(TensorType)
+    offsets = operand_def(TensorType)
+    result = result_def(TensorType)
+    assembly_format = "$src `,` $offsets attr-dict `:` type($src) `,` type($offsets) `->` type($result)"
+
+    def __init__(self, src, offsets, result_type: TensorType):
+        super().__init__(operands=[src, offsets], result_types=[result_type])
+
+    def verify_(self) -> None:
+        for t in (self.src.type, self.offsets.type, self.result.type):
+            check_tile_type(self.name, t)
+        if self.src.type.element_type != self.result.type.element_type:
+            raise VerifyException(f"asctile.gather: element types differ ({self.src.type} -> {self.result.type})")
+        if self.offsets.type.get_shape() != self.result.type.get_shape() or str(
+                self.offsets.type.element_type) != "i32":
+            raise VerifyException(f"asctile.gather: offsets {self.offsets.type} must be i32 of the result's shape")
+
+
+OPS = [GatherOffsetsOp, GatherOp]
+ATTRIBUTES: list = []

@@ -1,0 +1,73 @@
+"""Gathers below the tile level (registered into ``bufferize`` and ``to_ascendc``).
+
+``asctile.gather_offsets`` -> ``ascbuf.gather_offsets`` -> ``CreateVecIndex`` of one row,
+``Mins`` (lanes past the valid columns repeat the last one, so every offset stays inside the
+source), ``Muls`` by the column step (a negative step, for rows read backwards, then ``Adds`` the
+offset of the last valid column), then the rows by doubling: rows ``[k, 2k)`` are rows
+``[0, k)`` plus ``k`` row steps (``Adds``), ``ceil(log2(rows))`` instructions; a ``PipeBarrier<PIPE_V>``
+between dependent steps (the table's first reader in the tile loop is ordered after the last step by
+insert-sync, like any buffer computed before the loop). ``asctile.gather`` -> ``ascbuf.gather`` -> ``Gather`` with the table
+viewed as ``uint32_t`` (``ReinterpretCast``) and base address 0.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, Signedness, i32
+
+from pyasc.dialects import ascbuf, ascendc, asctile
+from pyasc.dialects.ascendc import PipeKind
+
+from .bufferize import BUFFERIZERS
+from .emitter import OpEmitter
+from .to_ascendc import TRANSLATORS
+
+UI32 = IntegerType(32, Signedness.UNSIGNED)
+
+
+def bufferize_gather_offsets(bz, op: asctile.GatherOffsetsOp, dst, e: OpEmitter) -> None:
+    e.add(ascbuf.GatherOffsetsOp(dst, op.cols.value.data, op.col_bytes.value.data, op.row_bytes.value.data))
+
+
+def bufferize_gather(bz, op: asctile.GatherOp, dst, e: OpEmitter) -> None:
+    e.add(ascbuf.GatherOp(dst, bz._operand(e, op.src), bz._operand(e, op.offsets), bz._count(e, op.result.type)))
+
+
+BUFFERIZERS.update({asctile.GatherOffsetsOp: bufferize_gather_offsets, asctile.GatherOp: bufferize_gather})
+
+
+def _i32(e: OpEmitter, v: int):
+    return e.value(arith.ConstantOp(IntegerAttr(v, i32)))
+
+
+def translate_gather_offsets(lw, op: ascbuf.GatherOffsetsOp, e: OpEmitter) -> None:
+    rows, pitch = op.dst.type.get_shape()
+    table = lw._tensor(op.dst, e)
+    barrier = lambda: e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))  # noqa: E731
+    n = e.index(pitch)
+    e.add(ascendc.CreateVecIndexOp(table, _i32(e, 0), n))
+    barrier()
+    e.add(ascendc.MinsOp(table, table, _i32(e, op.cols.value.data - 1), n))
+    barrier()
+    col_bytes = op.col_bytes.value.data
+    e.add(ascendc.MulsOp(table, table, _i32(e, col_bytes), n))
+    if col_bytes < 0:  # rows read backwards: count from the last valid column
+        barrier()
+        e.add(ascendc.AddsOp(table, table, _i32(e, (op.cols.value.data - 1) * -col_bytes), n))
+    k = 1
+    while k < rows:
+        count = min(k, rows - k)
+        if k == 1 or count > k // 2:  # rows [0, count) include rows the last step wrote ([k/2, k))
+            barrier()
+        dst = e.value(ascendc.SubviewOp(table, e.index(k * pitch)))
+        e.add(ascendc.AddsOp(dst, table, _i32(e, k * op.row_bytes.value.data), e.index(count * pitch)))
+        k *= 2
+
+
+def translate_gather(lw, op: ascbuf.GatherOp, e: OpEmitter) -> None:
+    offsets = e.value(ascendc.ReinterpretCastOp(lw._tensor(op.offsets, e), UI32))
+    e.add(ascendc.GatherOp(lw._tensor(op.dst, e), lw._tensor(op.src, e), offsets, e.index(0),
+                           lw.map.get(op.count, op.count)))
+
+
+TRANSLATORS.update({ascbuf.GatherOffsetsOp: translate_gather_offsets, ascbuf.GatherOp: translate_gather})

@@ -1,0 +1,407 @@
+"""``tile-movement``: each ``movement`` kernel (a transpose, strided slice or concat) becomes an
+``asctile`` kernel that copies GM -> UB -> GM, rearranging on chip where it must.
+
+Every output region is a *piece*: the whole output of a transpose or strided slice, one input's
+slab of a concat. A piece reads its input through element strides (the composition of the
+views, permutations and steps between the kernel argument and the piece) and writes the output
+row-major. Its dims are collapsed where both sides walk them as one run; the last output dim
+is the tile's columns, the remaining dim with the smallest input stride its rows, the others
+are walked one tile at a time.
+
+* Columns contiguous in the input (a concat slab, a step on an outer dim): the tile is loaded
+  with the input's row stride and stored with the output's (``DataCopyPad`` block strides).
+* Otherwise (a transpose, a step on the last dim) the tile's *footprint* in the input is loaded,
+  a 2-D window of whole contiguous runs, either one run per tile row (``A``: a step ``s`` on the
+  last dim reads runs of ``s * cols``) or one run per tile column (``B``: a transpose reads a
+  column of the tile as a contiguous run); the smaller one is chosen. The vector ``Gather``
+  then picks every element with a byte-offset table built once per kernel (``CreateVecIndex``,
+  ``Mins``, ``Muls`` and ``log2(rows)`` ``Adds``).
+* Negative steps: an outer dim walked backwards only changes the offsets (a DMA walks rows
+  forwards, so it is never the tile's row dim); columns walked backwards load the run from the
+  tile's last column and gather with a table counted backwards (a negative ``col_bytes``). Such a
+  piece needs tiles as wide as its rows, so a longer row is cut into whole tiles (a new outer
+  dim) and a rest (``split_reversed``).
+
+The tile size comes from the UB capacity: input footprint and output tile in ``buffers``
+rotating copies each plus the offset table. All pieces of a concat share one loop over tiles
+(iteration ``t`` moves tile ``t`` of every piece; a piece with fewer tiles moves nothing then).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import ceil, prod
+
+from xdsl.context import Context
+from xdsl.dialects import func, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, TensorType, UnitAttr, i32
+from xdsl.ir import Block, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from pyasc.dialects import asctensor, asctile
+from pyasc.dialects.target import get_target
+from pyasc.dialects.types import element_bytes
+
+from .emitter import OpEmitter, copy_loc
+from .tile_elementwise import VIEW_OPS, TilingError, _row_major, _view_source, kernel_kind
+from .tiling import MAX_TILE_ROWS
+
+MOVEMENT_OPS = (asctensor.TransposeOp, asctensor.StridedSliceOp, asctensor.ConcatOp)
+_SPLIT_ROUNDS = 6  # re-plans of pieces whose reversed rows are cut into whole tiles
+GATHER_DTYPES = ("f16", "bf16", "f32", "i32")
+
+
+def _align(n: int, a: int) -> int:
+    return -(-n // a) * a
+
+
+def view_of(v: SSAValue, args, views: dict):
+    """(argument, shape, element strides, base offset) of ``v``: an argument or a chain of views,
+    transposes and strided slices over one; None otherwise."""
+    src = _view_source(v, args, views)
+    if src is not None:
+        return src
+    op = v.owner
+    if isinstance(op, asctensor.TransposeOp) and op.input in views:
+        arg, _, strides, base = views[op.input]
+        return arg, v.type.get_shape(), tuple(strides[p] for p in op.perm), base
+    if isinstance(op, asctensor.StridedSliceOp) and op.input in views:
+        arg, _, strides, base = views[op.input]
+        base += sum(o * st for o, st in zip(op.offset_list, strides))
+        return arg, v.type.get_shape(), tuple(st * s for st, s in zip(strides, op.stride_list)), base
+    return None
+
+
+@dataclass
+class Piece:
+    """One output region: ``out[out_base + i . out_strides] = arg[in_base + i . in_strides]`` over ``dims``."""
+
+    arg: SSAValue
+    dims: tuple[int, ...]  # collapsed; the last two are (rows, cols)
+    in_strides: tuple[int, ...]
+    out_strides: tuple[int, ...]
+    in_base: int
+    out_base: int
+
+
+def collapse_piece(arg, shape, in_strides, out_strides, in_base, out_base) -> Piece:
+    """Drop size-1 dims, merge dims both sides walk as one run, put the row dim (smallest input
+    stride) just before the column dim, and make sure the output columns are contiguous."""
+    keep = [j for j in range(len(shape)) if shape[j] > 1]
+    dims, si, so = [], [], []
+    for j in keep:
+        if dims and si[-1] == in_strides[j] * shape[j] and so[-1] == out_strides[j] * shape[j]:
+            dims[-1] *= shape[j]
+            si[-1], so[-1] = in_strides[j], out_strides[j]
+        else:
+            dims.append(shape[j])
+            si.append(in_strides[j])
+            so.append(out_strides[j])
+    if not dims or so[-1] != 1:  # output columns of one element (e.g. a concat of width-1 slabs)
+        dims.append(1)
+        si.append(1)
+        so.append(1)
+    if len(dims) == 1:
+        dims.insert(0, 1)
+        si.insert(0, 0)
+        so.insert(0, dims[-1])
+    forward = [j for j in range(len(dims) - 1) if si[j] >= 0]  # a DMA walks rows forwards only
+    if not forward:  # every outer dim runs backwards: a tile is one row
+        dims.insert(-1, 1)
+        si.insert(-1, 0)
+        so.insert(-1, dims[-1])
+        forward = [len(dims) - 2]
+    row = min(forward, key=lambda j: (si[j], -j))
+    order = [j for j in range(len(dims) - 1) if j != row] + [row, len(dims) - 1]
+    return Piece(arg, tuple(dims[j] for j in order), tuple(si[j] for j in order), tuple(so[j] for j in order),
+                 in_base, out_base)
+
+
+@dataclass
+class PiecePlan:
+    """How one piece is tiled: ``tr x tc`` tiles (``pitch`` padded to 32 B) and the footprint mode."""
+
+    piece: Piece
+    tr: int
+    tc: int
+    pitch: int
+    mode: str  # "copy", "rows" (footprint A: one run per tile row) or "cols" (B: one run per tile column)
+    fp_rows: int = 0
+    fp_pitch: int = 0
+
+    @property
+    def R(self) -> int:  # noqa: N802
+        return self.piece.dims[-2]
+
+    @property
+    def C(self) -> int:  # noqa: N802
+        return self.piece.dims[-1]
+
+    @property
+    def row_tiles(self) -> int:
+        return ceil(self.R / self.tr)
+
+    @property
+    def col_tiles(self) -> int:
+        return ceil(self.C / self.tc)
+
+    @property
+    def total(self) -> int:
+        return prod(self.piece.dims[:-2]) * self.row_tiles * self.col_tiles
+
+    def ub_bytes(self, es: int, buffers: int) -> int:
+        tile = self.tr * self.pitch * es
+        if self.mode == "copy":
+            return 2 * buffers * tile
+        return buffers * (self.fp_rows * self.fp_pitch * es + tile) + self.tr * self.pitch * 4
+
+
+def plan_piece(piece: Piece, budget: int, align: int) -> PiecePlan:
+    """The tile of ``piece`` for ``budget`` output elements per tile."""
+    R, C = piece.dims[-2], piece.dims[-1]
+    sR, sC = piece.in_strides[-2], piece.in_strides[-1]
+    tc = min(_align(C, align), max(align, budget // align * align))
+    if tc >= C:
+        tc = C
+    pitch = _align(tc, align)
+    tr = max(1, min(R, MAX_TILE_ROWS, budget // pitch))
+    if sC == 1:
+        return PiecePlan(piece, tr, tc, pitch, "copy")
+    options = []
+    for rows in (tr, 1):
+        run_a = (tc - 1) * abs(sC) + 1
+        if rows == 1 or sR >= run_a:
+            options.append((rows * _align(run_a, align), PiecePlan(piece, rows, tc, pitch, "rows", rows,
+                                                                     _align(run_a, align))))
+        run_b = (rows - 1) * sR + 1
+        if sR > 0 and (tc == 1 or sC >= run_b):  # never for a reversed column dim (sC < 0)
+            options.append((tc * _align(run_b, align), PiecePlan(piece, rows, tc, pitch, "cols", tc,
+                                                                   _align(run_b, align))))
+        if options:
+            break
+    plan = min(options, key=lambda o: o[0])[1]
+    while plan.fp_rows * plan.fp_pitch < plan.tr * plan.pitch:  # Gather reads at most the source's size
+        plan.fp_rows += 1
+    return plan
+
+
+def split_reversed(piece: Piece, width: int) -> list[Piece]:
+    """A piece whose columns run backwards in the input, cut into whole tiles of ``width`` columns
+    (a new outer dim) and a rest: its gather table counts from each tile's last column, so every
+    tile of a piece must be equally wide."""
+    *outer, R, C = piece.dims
+    *si, sR, sC = piece.in_strides
+    *so, soR, _ = piece.out_strides
+    q, r = divmod(C, width)
+    parts = [Piece(piece.arg, (*outer, q, R, width), (*si, width * sC, sR, sC), (*so, width, soR, 1),
+                   piece.in_base, piece.out_base)]
+    if r:
+        parts.append(Piece(piece.arg, (*outer, R, r), piece.in_strides, piece.out_strides,
+                           piece.in_base + q * width * sC, piece.out_base + q * width))
+    return parts
+
+
+def _partial_reversed(plans: list[PiecePlan]) -> bool:
+    return any(pl.piece.in_strides[-1] < 0 and pl.tc < pl.C for pl in plans)
+
+
+@dataclass
+class _MovementTiler:
+    kernel: func.FuncOp
+    cores: int
+    buffers: int
+    ub_bytes: int
+
+    def run(self) -> func.FuncOp:
+        k = self.kernel
+        body = [op for op in k.body.block.ops if not isinstance(op, func.ReturnOp)]
+        ret = k.body.block.last_op
+        args = list(k.body.block.args)
+        movers = [op for op in body if isinstance(op, MOVEMENT_OPS)]
+        if len(movers) != 1 or len(ret.operands) != 1 or ret.operands[0] is not movers[0].result:
+            raise TilingError(f"movement kernel @{k.sym_name.data} must compute one transpose, strided slice "
+                              "or concat and return it")
+        mover = movers[0]
+        out_t = mover.result.type
+        es = element_bytes(out_t.element_type)
+        self.es = es
+        views: dict[SSAValue, tuple] = {}
+        for v in [*args, *(r for op in body for r in op.results)]:
+            if isinstance(v.owner, asctensor.ConcatOp):
+                continue
+            src = view_of(v, args, views)
+            if src is not None:
+                views[v] = src
+        out_strides = _row_major(out_t.get_shape())
+        pieces = []
+        if isinstance(mover, asctensor.ConcatOp):
+            at = 0
+            for v in mover.inputs:
+                if v not in views:
+                    raise TilingError(f"kernel @{k.sym_name.data}: a concat input is not a view of an argument")
+                arg, shape, strides, base = views[v]
+                pieces.append(collapse_piece(arg, shape, strides, out_strides, base, at * out_strides[mover.axis]))
+                at += shape[mover.axis]
+        else:
+            arg, shape, strides, base = views[mover.result]
+            pieces.append(collapse_piece(arg, shape, strides, out_strides, base, 0))
+        if any(p.arg is None for p in pieces):
+            raise TilingError(f"kernel @{k.sym_name.data}: no source for a piece")
+        align = 32 // es
+        plans = self._plan_reversed(pieces, align)
+        if _partial_reversed(plans):
+            raise TilingError(f"kernel @{k.sym_name.data}: rows read backwards do not split into tiles that fit "
+                              "in UB")
+        if any(pl.mode != "copy" for pl in plans) and str(out_t.element_type) not in GATHER_DTYPES:
+            raise TilingError(f"kernel @{k.sym_name.data}: Gather does not move {out_t.element_type} elements "
+                              f"(supported: {', '.join(GATHER_DTYPES)})")
+        total = max(pl.total for pl in plans)
+        block_dim = max(1, min(self.cores, total))
+
+        memref = lambda t: MemRefType(t.element_type, t.get_shape())  # noqa: E731
+        new = func.FuncOp(k.sym_name.data, ([memref(a.type) for a in args] + [memref(out_t)], []))
+        new.attributes[asctile.KERNEL_ATTR] = UnitAttr()
+        new.attributes[asctile.BLOCK_DIM_ATTR] = IntegerAttr(block_dim, 64)
+        new.attributes[asctile.BUFFERS_ATTR] = IntegerAttr(self.buffers, 64)
+        nb = new.body.block
+        for old, a in zip(args, nb.args):
+            a.name_hint = old.name_hint
+        nb.args[-1].name_hint = "out0"
+        gm_of = dict(zip(args, nb.args))
+        out_arg = nb.args[-1]
+
+        e = OpEmitter(InsertPoint.at_end(nb), mover)
+        bid = e.value(asctile.BlockIdxOp())
+        lo = e.divui(e.muli(bid, total), block_dim)
+        hi = e.divui(e.muli(e.addi(bid, 1), total), block_dim)
+        loop_body = Block(arg_types=[IndexType()])
+        loop_body.args[0].name_hint = "i"
+        loop = scf.ForOp(e.index(0), e.subi(hi, lo), e.index(1), [], loop_body)
+        nb.add_op(loop)
+        nb.add_op(func.ReturnOp())
+        pre = OpEmitter(InsertPoint.before(loop), mover)
+        le = OpEmitter(InsertPoint.at_end(loop_body), mover)
+        t = le.addi(lo, loop_body.args[0])
+        for pl in plans:
+            tables = None
+            if pl.mode != "copy":
+                tables = pre.value(asctile.GatherOffsetsOp(TensorType(i32, [pl.tr, pl.pitch]), pl.tc,
+                                                           *self._offset_bytes(pl)))
+            self._move(pl, t, total, gm_of[pl.piece.arg], out_arg, tables, le, out_t.element_type)
+        loop_body.add_op(scf.YieldOp())
+        return new
+
+    def _plan_reversed(self, pieces: list[Piece], align: int) -> list[PiecePlan]:
+        """Plans where every piece whose rows run backwards has tiles as wide as its rows: a longer
+        row is cut into whole tiles and a rest (``split_reversed``), narrower until the plan fits."""
+        widths: dict[int, int] = {}
+        plans: list[PiecePlan] = []
+        for _ in range(_SPLIT_ROUNDS):
+            parts = [(i, q) for i, p in enumerate(pieces)
+                     for q in (split_reversed(p, widths[i]) if i in widths else [p])]
+            plans = self._plan([q for _, q in parts], align)
+            narrow = {i: pl.tc for (i, _), pl in zip(parts, plans) if pl.piece.in_strides[-1] < 0 and pl.tc < pl.C}
+            if not narrow:
+                break
+            for i, tc in narrow.items():  # two pieces now share UB: start from half the width
+                w = tc // 2 if i not in widths else min(widths[i], tc) * 7 // 8
+                widths[i] = max(align, w // align * align)
+        return plans
+
+    def _plan(self, pieces: list[Piece], align: int) -> list[PiecePlan]:
+        """Plans for every piece whose buffers fit in UB together."""
+        budget = max(align, self.ub_bytes // (len(pieces) * self.es * 2 * self.buffers))
+        while True:
+            plans = [plan_piece(p, budget, align) for p in pieces]
+            used = sum(pl.ub_bytes(self.es, self.buffers) for pl in plans)
+            if used <= self.ub_bytes:
+                return [self._balance(pl, align) for pl in plans]
+            if budget <= align:
+                raise TilingError(f"kernel @{self.kernel.sym_name.data}: one {align}-element tile of every piece "
+                                  f"needs {used} B of UB, more than the {self.ub_bytes} B available")
+            budget = max(align, int(budget * self.ub_bytes / used * 0.95))
+
+    def _balance(self, pl: PiecePlan, align: int) -> PiecePlan:
+        """Smaller tiles while there are fewer tiles than cores (every core gets work), down to
+        ``align`` rows of a gather (its footprint runs stay at least one 32 B block long)."""
+        min_rows = 1 if pl.mode == "copy" else align
+        while pl.total < self.cores and (pl.tr > min_rows or (pl.mode == "copy" and pl.tc > align)):
+            if pl.tr > min_rows:
+                budget = max(min_rows, ceil(pl.tr / 2)) * pl.pitch
+            else:
+                budget = _align(ceil(pl.tc / 2), align)
+            smaller = plan_piece(pl.piece, budget, align)
+            if smaller.total <= pl.total:
+                break
+            pl = smaller
+        return pl
+
+    def _offset_bytes(self, pl: PiecePlan) -> tuple[int, int]:
+        sR, sC = pl.piece.in_strides[-2], pl.piece.in_strides[-1]
+        if pl.mode == "rows":
+            return sC * self.es, pl.fp_pitch * self.es
+        return pl.fp_pitch * self.es, sR * self.es
+
+    def _move(self, pl: PiecePlan, t, total: int, src, dst, table, le: OpEmitter, et) -> None:
+        """Tile ``t`` of one piece (nothing when the piece has fewer tiles): load, gather, store."""
+        p = pl.piece
+        live = le.subi(pl.total, le.minui(t, pl.total)) if pl.total < total else None  # 0: no tile t
+        tp = le.minui(t, pl.total - 1) if live is not None else t
+        ct = le.remui(tp, pl.col_tiles)
+        q = le.divui(tp, pl.col_tiles)
+        rt = le.remui(q, pl.row_tiles)
+        o = le.divui(q, pl.row_tiles)
+        r0, c0 = le.muli(rt, pl.tr), le.muli(ct, pl.tc)
+        vr = le.minui(le.subi(pl.R, r0), pl.tr)
+        vc = le.minui(le.subi(pl.C, c0), pl.tc)
+        if live is not None:
+            vr, vc = le.minui(vr, le.muli(live, pl.tr)), le.minui(vc, le.muli(live, pl.tc))
+        in_off, out_off = le.index(p.in_base), le.index(p.out_base)
+        for d, si, so in zip(reversed(p.dims[:-2]), reversed(p.in_strides[:-2]), reversed(p.out_strides[:-2])):
+            idx = le.remui(o, d)
+            o = le.divui(o, d)
+            in_off, out_off = le.addi(in_off, le.muli(idx, si)), le.addi(out_off, le.muli(idx, so))
+        sR, sC = p.in_strides[-2], p.in_strides[-1]
+        in_off = le.addi(le.addi(in_off, le.muli(r0, sR)), le.muli(c0, sC))
+        out_off = le.addi(le.addi(out_off, le.muli(r0, p.out_strides[-2])), c0)
+        tile_t = TensorType(et, [pl.tr, pl.pitch])
+        if pl.mode == "copy":
+            value = le.value(asctile.LoadOp(src, in_off, vr, vc, sR, 1, tile_t))
+        else:
+            fp_t = TensorType(et, [pl.fp_rows, pl.fp_pitch])
+            at_least_one = lambda n: le.addi(n, le.subi(1, le.minui(n, 1)))  # noqa: E731
+            if pl.mode == "rows":
+                span = le.muli(le.subi(at_least_one(vc), 1), abs(sC))
+                start = le.subi(in_off, span) if sC < 0 else in_off  # a reversed run starts at its last column
+                fp = le.value(asctile.LoadOp(src, start, vr, le.addi(span, 1), sR, 1, fp_t))
+            else:
+                run = le.addi(le.muli(le.subi(at_least_one(vr), 1), sR), 1)
+                fp = le.value(asctile.LoadOp(src, in_off, vc, run, sC, 1, fp_t))
+            value = le.value(asctile.GatherOp(fp, table, tile_t))
+        le.add(asctile.StoreOp(value, dst, out_off, vr, vc, max(1, p.out_strides[-2])))
+
+
+@dataclass(frozen=True)
+class TileMovementPass(ModulePass):
+    """Tile every ``movement`` kernel (transpose, strided slice, concat) onto the vector cores."""
+
+    name = "tile-movement"
+
+    target: str = "ascend910b2"
+    cores: int = 0  # 0: all vector cores of the target
+    buffers: int = 2
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from pyasc.dialects.target import TARGET_KEY, TargetAttr
+
+        attr = op.attributes.get(TARGET_KEY)
+        spec = attr.spec if isinstance(attr, TargetAttr) else get_target(self.target)
+        for f in list(op.ops):
+            if isinstance(f, func.FuncOp) and kernel_kind(f) == "movement":
+                new = _MovementTiler(f, self.cores or spec.vector_cores, self.buffers, spec.ub_usable_bytes).run()
+                copy_loc(f, new)
+                Rewriter.replace_op(f, new)
+
+
+__all__ = ["MOVEMENT_OPS", "TileMovementPass", "VIEW_OPS"]

@@ -1,0 +1,157 @@
+"""Matmul epilogues as one MIX kernel: the AIC computes each block and hands it over through GM, the two
+AIVs of its AI Core run the epilogue. Numerics against NumPy, one launch, the cross-core flags checked
+by the simulator, and the emitted kernel."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import numpy as np
+import pytest
+
+os.environ.setdefault("PYASC_CACHE_DIR", tempfile.mkdtemp(prefix="pyasc-test-cache-"))
+
+import pyasc  # noqa: E402
+from pyasc.ops_linalg import reference_matmul  # noqa: E402
+
+RNG = np.random.default_rng(11)
+SHAPES = [(130, 70, 96), (256, 128, 64)]  # M, N, K
+
+
+def _rand(shape, dtype):
+    return pyasc.tensor(RNG.standard_normal(shape).astype(np.float32)).to(dtype)
+
+
+def _gelu(y):
+    from math import erf, sqrt
+
+    return y * 0.5 * (1 + np.vectorize(erf)(y / sqrt(2)))
+
+
+EPILOGUES = {
+    "bias_gelu": (lambda y, b, r: pyasc.gelu(y + b), lambda y, b, r: _gelu(y + b)),
+    "sigmoid": (lambda y, b, r: pyasc.sigmoid(y), lambda y, b, r: 1 / (1 + np.exp(-y))),
+    "leaky_relu": (lambda y, b, r: pyasc.maximum(y, y * 0.01), lambda y, b, r: np.maximum(y, y * 0.01)),
+    "bias_residual": (lambda y, b, r: y + b + r, lambda y, b, r: y + b + r),
+}
+
+
+def _program(kind):
+    fn = EPILOGUES[kind][0]
+
+    @pyasc.jit
+    def f(x, w, b, r):
+        return fn(x @ w, b, r)
+
+    return f
+
+
+@pytest.mark.parametrize("dtype", [pyasc.float16, pyasc.float32])
+@pytest.mark.parametrize("m,n,k", SHAPES)
+@pytest.mark.parametrize("kind", sorted(EPILOGUES))
+def test_epilogue_is_one_mix_kernel(kind, m, n, k, dtype):
+    x, w = _rand((m, k), dtype), _rand((k, n), dtype)
+    b, r = _rand((n,), dtype), _rand((m, n), dtype)
+    f = _program(kind)
+    compiled = f.lower(x, w, b, r).compile()
+    assert len(compiled.kernels) == 1, compiled.kernels
+    assert "ascendc.kernel_type = \"mix_aic_1_2\"" in compiled.as_text()
+    out, report = compiled.simulate(x, w, b, r)
+    assert len(report.launches) == 1 and not report.findings, report.findings
+    # the reference rounds the product to the matmul's dtype (the workspace), as the program does
+    y = reference_matmul(x.numpy(), w.numpy()).astype(x.numpy().dtype).astype(np.float64)
+    ref = EPILOGUES[kind][1](y, b.numpy().astype(np.float64), r.numpy().astype(np.float64))
+    eps = 2 ** -10 if dtype is pyasc.float16 else 2 ** -20
+    scale = np.abs(ref).max()
+    np.testing.assert_allclose(out.astype(np.float64), ref, rtol=0, atol=(4 * eps + k * 2 ** -22) * scale * 4)
+
+
+def test_relu_alone_stays_in_fixpipe():
+    x, w = _rand((50, 32), pyasc.float16), _rand((32, 40), pyasc.float16)
+
+    @pyasc.jit
+    def f(x, w):
+        return pyasc.relu(x @ w)
+
+    text = f.lower(x, w).compile().as_text()
+    assert "core_section" not in text and "relu" in text
+
+
+def test_cube_and_vector_overlap():
+    """The MIX kernel is faster than the cube kernel and a separate epilogue kernel one after the other."""
+    x, w = _rand((512, 256), pyasc.float16), _rand((256, 512), pyasc.float16)
+    b, r = _rand((512,), pyasc.float16), _rand((512, 512), pyasc.float16)
+    f = _program("bias_residual")
+    _, mix = f.lower(x, w, b, r).compile().simulate(x, w, b, r)
+
+    @pyasc.jit
+    def mm(x, w):
+        return x @ w
+
+    @pyasc.jit
+    def epilogue(y, b, r):
+        return y + b + r
+
+    y, cube = mm.lower(x, w).compile().simulate(x, w)
+    _, vec = epilogue.lower(pyasc.tensor(y), b, r).compile().simulate(pyasc.tensor(y), b, r)
+    (launch,) = mix.launches
+    assert len(launch.core_cycles) == 3 * launch.block_dim  # an AIC and two AIVs per AI Core
+    assert launch.cycles < cube.launches[0].cycles + vec.launches[0].cycles
+    assert mix.seconds < cube.seconds + vec.seconds
+
+
+def _mix_module():
+    x, w = _rand((130, 96), pyasc.float16), _rand((96, 70), pyasc.float16)
+    b, r = _rand((70,), pyasc.float16), _rand((130, 70), pyasc.float16)
+    f = _program("bias_residual")
+    module = f.lower(x, w, b, r).module("ascendc")
+    arrays = [t.numpy() for t in (x, w, b, r)] + [np.zeros((130, 70), np.float16)]
+    return module, arrays
+
+
+def _section_ops(module, core: str, op_type):
+    from pyasc.dialects import ascendc
+
+    sec = next(s for s in module.walk() if isinstance(s, ascendc.CoreSectionOp) and s.core.data.value == core)
+    return [op for op in sec.walk() if isinstance(op, op_type)]
+
+
+def test_missing_cross_core_wait_is_reported():
+    """Without the AIV's CrossCoreWaitFlag the AIV reads the workspace without waiting for the AIC."""
+    from pyasc.dialects import ascendc
+    from pyasc.runtime.simulator import Simulator
+
+    module, arrays = _mix_module()
+    (wait,) = _section_ops(module, "aiv", ascendc.CrossCoreWaitFlagOp)
+    wait.detach()
+    wait.erase()
+    report = Simulator(module, hazards="ignore").run("f", arrays)
+    msgs = [f.message for f in report.findings if f.kind == "unpaired-flag"]
+    assert msgs and "cross_core_set_flag" in msgs[0] and "race" in msgs[0] and "workspace" in msgs[0], report.findings
+
+
+def test_cross_core_wait_that_never_fires_is_a_deadlock():
+    from pyasc.dialects import ascendc
+    from pyasc.runtime.errors import SimulationError
+    from pyasc.runtime.simulator import Simulator
+
+    module, arrays = _mix_module()
+    ready = [op for op in _section_ops(module, "aic", ascendc.CrossCoreSetFlagOp)]
+    for op in ready:
+        op.detach()
+        op.erase()
+    with pytest.raises(SimulationError, match=r"deadlock: `ascendc.cross_core_wait_flag.*cross-core flag 0, which is never set"):
+        Simulator(module).run("f", arrays)
+
+
+def test_flag_counters_stay_within_the_hardware_limit():
+    """The AIC runs at most ``credits`` tiles ahead: no counter holds more than 15 sets (many blocks per core)."""
+    x, w = _rand((1024, 64), pyasc.float16), _rand((64, 1024), pyasc.float16)
+    b, r = _rand((1024,), pyasc.float16), _rand((1024, 1024), pyasc.float16)
+    f = _program("bias_residual")
+    compiled = f.lower(x, w, b, r, ).compile()
+    out, report = compiled.simulate(x, w, b, r)
+    assert not report.findings
+    text = compiled.as_text()
+    assert text.count("cross_core_wait_flag") >= 2

@@ -1,0 +1,19 @@
+// RUN: pyasc-opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+func.func @f() {
+  %t = ascbuf.alloc slots 1 : memref<8x8xf32, #ascbuf.space<ub>>
+  ascbuf.gather_offsets %t cols 3 col_bytes 32 row_bytes 2 : memref<8x8xf32, #ascbuf.space<ub>>
+  func.return
+}
+// CHECK: ascbuf.gather_offsets: the table is a 2-D i32 buffer
+
+// -----
+
+func.func @f(%n: index) {
+  %t = ascbuf.alloc slots 1 : memref<8x8xi32, #ascbuf.space<ub>>
+  %s = ascbuf.alloc slots 1 : memref<16x16xf16, #ascbuf.space<ub>>
+  %d = ascbuf.alloc slots 1 : memref<8x16xf32, #ascbuf.space<ub>>
+  ascbuf.gather %d, %s, %t, %n : memref<8x16xf32, #ascbuf.space<ub>>, memref<16x16xf16, #ascbuf.space<ub>>, memref<8x8xi32, #ascbuf.space<ub>>
+  func.return
+}
+// CHECK: ascbuf.gather: dst and src element types differ

@@ -1,0 +1,15 @@
+// RUN: pyasc-opt %s -p tile-movement | filecheck %s
+
+// a 2-D transpose: each tile's footprint is loaded as one contiguous run per tile column
+// (rows of the input) and rearranged by a gather with a table built once before the loop
+func.func @t_k0(%x: tensor<37x45xf32>) -> tensor<45x37xf32> attributes {asctensor.kernel = "movement"} {
+  %t = asctensor.transpose %x permutation = [1, 0] : tensor<37x45xf32> -> tensor<45x37xf32>
+  func.return %t : tensor<45x37xf32>
+}
+
+// CHECK:      func.func @t_k0(%x: memref<37x45xf32>, %out0: memref<45x37xf32>) attributes {asctile.kernel, asctile.block_dim = {{[0-9]+}} : i64, asctile.buffers = 2 : i64}
+// CHECK:        %[[TAB:.*]] = asctile.gather_offsets cols 37 col_bytes 32 row_bytes 4 : tensor<8x40xi32>
+// CHECK:        scf.for
+// CHECK:          %[[FP:.*]] = asctile.load %x[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(45, 1) : memref<37x45xf32> -> tensor<{{[0-9]+}}x8xf32>
+// CHECK-NEXT:     %[[G:.*]] = asctile.gather %[[FP]], %[[TAB]]
+// CHECK-NEXT:     asctile.store %[[G]], %out0[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 37
