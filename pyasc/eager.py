@@ -85,3 +85,23 @@ def run_eager(op, operands, attrs, result_dtype, shape) -> Tensor:
         compiled = jit(_one_op_program(op, operands, attrs)).compile(*tensors)
         _cache[key] = compiled
     return compiled(*tensors)
+
+
+def run_eager_program(name: str, program, tensors: list, key: tuple = ()):
+    """``program(*tensors)`` compiled once per signature (``name``, shapes, dtypes, ``key``) and
+    simulated, like a one-op program; None when the reference backend is chosen or the program has
+    no lowering for these operands (the caller then computes on the host)."""
+    from .errors import PyascError
+    from .jit import jit
+
+    if _backend == "reference":
+        return None
+    full = (name, tuple((t.shape, t.dtype.name) for t in tensors), key, default_target())
+    compiled = _cache.get(full)
+    if compiled is None:
+        try:
+            compiled = jit(program).compile(*tensors)
+        except PyascError:  # no device lowering for these operands
+            compiled = False
+        _cache[full] = compiled
+    return compiled(*tensors) if compiled is not False else None

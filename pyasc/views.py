@@ -1,12 +1,13 @@
 """Views and data movement: reshape, view, transpose, permute, squeeze, unsqueeze, flatten,
 contiguous, indexing, cat, stack, split, chunk and topk.
 
-Eagerly these run **on the host** with NumPy, not on the simulated device (they move no data or
-copy it once; there is no one-op device program for them). Views share storage exactly where
-PyTorch's do (NumPy's view rules are the same: ``reshape`` of a contiguous tensor, ``view``,
-``transpose``, ``permute``, ``squeeze``/``unsqueeze``, basic indexing and ``split``/``chunk``
-return views; ``contiguous`` copies only a non-contiguous tensor; ``cat``/``stack``, ``topk`` and
-advanced indexing copy).
+Eagerly, views share storage exactly where PyTorch's do and are made on the host with NumPy
+(NumPy's view rules are the same: ``reshape`` of a contiguous tensor, ``view``, ``transpose``,
+``permute``, ``squeeze``/``unsqueeze``, basic indexing and ``split``/``chunk`` return views;
+``contiguous`` copies only a non-contiguous tensor). The copying ops ``cat``, ``stack`` and
+``topk`` (of a float tensor without NaN) run on the simulated device as compiled programs, compiled
+once per signature like any eager op; operands they have no lowering for (bool tensors, integer
+topk) and advanced indexing are computed on the host.
 
 Inside ``pyasc.jit`` (value semantics) the shape changes ``reshape``, ``view``, ``flatten``,
 ``squeeze``, ``unsqueeze`` and ``contiguous``, basic indexing with unit steps (ints, slices,
@@ -59,6 +60,16 @@ def _host(op: str, *tensors):
             raise_host_only(op, tensors)
         out.append(t._data)
     return out
+
+
+def _eager_on_device(op: str, program, tensors, key: tuple):
+    """The copying op ``op`` on concrete tensors run as a compiled program on the simulated device
+    (cached per signature); None when it has no device lowering for them (computed on the host)."""
+    from .eager import run_eager_program
+
+    if any(t._device != tensors[0]._device for t in tensors):
+        return None
+    return run_eager_program(op, program, list(tensors), key)
 
 
 def _wrap(a: np.ndarray, like, fmt=None):
@@ -432,7 +443,8 @@ def cat(tensors, dim: int = 0):
         if out[ax] == 0:
             raise PyascError("cat", "an empty result is not supported inside pyasc.jit", shapes=shapes)
         return _traced_concat("cat", [t for t in ts if t.shape[ax]], d, ax, tuple(out))
-    return Tensor(np.concatenate(arrays, axis=ax), d, device=ts[0]._device)
+    on_device = _eager_on_device("cat", lambda *xs: cat(xs, ax), ts, (ax,))
+    return on_device if on_device is not None else Tensor(np.concatenate(arrays, axis=ax), d, device=ts[0]._device)
 
 
 concat = cat
@@ -449,7 +461,8 @@ def stack(tensors, dim: int = 0):
                          + ", ".join(map(str, shapes)), shapes=shapes)
     ax = _dim("stack", dim, ts[0].ndim + 1, ts[0].shape)
     if arrays is not None:
-        return Tensor(np.stack(arrays, axis=ax), d, device=ts[0]._device)
+        on_device = _eager_on_device("stack", lambda *xs: stack(xs, ax), ts, (ax,))
+        return on_device if on_device is not None else Tensor(np.stack(arrays, axis=ax), d, device=ts[0]._device)
     if 0 in ts[0].shape:
         raise PyascError("stack", "an empty result is not supported inside pyasc.jit", shapes=shapes)
     n, ndim = len(ts), ts[0].ndim
@@ -559,6 +572,10 @@ def topk(x, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  
     if x._trace is not None:
         return _traced_topk(x, int(k), ax, largest)
     (a,) = _host("topk", x)
+    if x.dtype.is_floating_point and a.ndim and not np.isnan(a).any():  # NaN is ranked on the host only
+        on_device = _eager_on_device("topk", lambda t: tuple(topk(t, k, ax, largest)), [x], (int(k), ax, largest))
+        if on_device is not None:
+            return TopK(*on_device)
     a1 = a.reshape(1) if a.ndim == 0 else a
     if x.dtype.is_floating_point:
         w = a1.astype(np.float64)

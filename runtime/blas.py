@@ -11,7 +11,6 @@ from __future__ import annotations
 import ctypes
 import glob
 import os
-from contextlib import contextmanager
 
 import numpy as np
 
@@ -42,18 +41,23 @@ def _find():
     return _funcs
 
 
-@contextmanager
-def single_thread():
-    setf, getf = _find()
-    if setf is None:
-        yield
-        return
-    old = getf()
-    if old == 1:
-        yield
-        return
-    setf(1)
-    try:
-        yield
-    finally:
-        setf(old)
+class single_thread:
+    """``with single_thread():`` runs the block with one OpenBLAS thread (a class, not a generator:
+    the cube enters it once per ``Mmad``)."""
+
+    __slots__ = ("old",)
+
+    def __enter__(self):
+        setf, getf = _find()
+        self.old = None
+        if setf is not None:
+            old = getf()
+            if old != 1:
+                setf(1)
+                self.old = old
+        return self
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            _funcs[0](self.old)
+        return False

@@ -7,7 +7,9 @@ after another and share them). A cube local tensor is a byte address in the memo
 ``ascendc.local_tensor`` the value derives from. The data really moves through the layouts: NumPy
 strided views write the NZ tiles into L1, ``LoadData`` copies (and transposes) 512 B fractals into
 the ZZ/ZN arrangements of L0A/L0B, ``Mmad`` reads those arrangements back as matrices and
-accumulates into NZ fractals of L0C, and ``Fixpipe`` converts NZ to row-major GM.
+accumulates into NZ fractals of L0C, and ``Fixpipe`` converts NZ to row-major GM. The views a
+``LoadData`` or ``Mmad`` works on are built once per distinct operand addresses and kept; float16 is
+converted to and from float32 on its bits (``_mmad``, ``_f16_bits``), bit-exact with NumPy's casts.
 
 ``Mmad`` computes in float32 (float64 for int8, exact), as the cube accumulates in fp32/int32.
 
@@ -42,15 +44,20 @@ if TYPE_CHECKING:
 
 M_PIPE, MTE1, FIX = PIPE_INDEX["M"], PIPE_INDEX["MTE1"], PIPE_INDEX["FIX"]
 SPACE_OF = {TPosition.A1: "L1", TPosition.B1: "L1", TPosition.A2: "L0A", TPosition.B2: "L0B", TPosition.CO1: "L0C"}
-F32 = np.dtype(np.float32)
+F16, F32, I32 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.int32)
+V32, V512 = np.dtype("V32"), np.dtype("V512")  # a fractal row of c0 elements; a fractal
+PLANS = 4096  # views kept per cache before it starts over
 
 
 class CubeMemories:
-    """The local memories of one AIC as byte arrays."""
+    """The local memories of one AIC as byte arrays, and the views and scratch the ops reuse."""
 
     def __init__(self, spec):
         self.sizes = {"L1": spec.l1_bytes, "L0A": spec.l0a_bytes, "L0B": spec.l0b_bytes, "L0C": spec.l0c_bytes}
         self.mem = {k: np.zeros(n, np.uint8) for k, n in self.sizes.items()}
+        self.l1, self.l0a, self.l0b, self.l0c = (self.mem[k] for k in ("L1", "L0A", "L0B", "L0C"))
+        self.mm_plans: dict[tuple, tuple] = {}
+        self.scratch: dict[tuple, np.ndarray] = {}
 
 
 def _mems(t: KernelTranslator) -> CubeMemories:
@@ -59,8 +66,8 @@ def _mems(t: KernelTranslator) -> CubeMemories:
         mems = t.env["_CUBE"] = CubeMemories(t.spec)
         for k, a in mems.mem.items():
             t.env[k] = a
-        t.env.update({"_nd2nz": _nd2nz, "_load2d": _load2d, "_mmad": _mmad, "_fixpipe": _fixpipe,
-                      "_L2": L2Lines(t.spec), "_dma_eff": dma_efficiency})
+        t.env.update({"_nd2nz": _nd2nz, "_load_plan": _load_plan, "_copyto": np.copyto, "_mmad": _mmad,
+                      "_fixpipe": _fixpipe, "_L2": L2Lines(t.spec), "_dma_eff": dma_efficiency})
     return mems
 
 
@@ -81,6 +88,11 @@ def _oob(what: str, lo: int, hi: int, size: int) -> str:
     return f"{what} access [{lo}, {hi}) is outside its {size} bytes"
 
 
+def _blocks(a: np.ndarray, start: int, shape: tuple[int, ...], strides: tuple[int, ...]) -> np.ndarray:
+    """The 32 B blocks of the contiguous array ``a`` from byte ``start`` with byte ``strides``."""
+    return np.ndarray(shape, V32, a, start, strides)
+
+
 def _nd2nz(fail, sid, bid, l1, dst, g, goff, nd, n, d, src_nd, src_d, c0_stride, n_stride, mat_stride, l2=None,
            args=None):
     """DataCopy GM (ND) -> L1 (NZ); returns (GM bytes read, of which first read from HBM)."""
@@ -97,17 +109,15 @@ def _nd2nz(fail, sid, bid, l1, dst, g, goff, nd, n, d, src_nd, src_d, c0_stride,
     last = goff + (nd - 1) * src_nd + (n - 1) * src_d + d
     if goff < 0 or last > g.shape[0]:
         fail(sid, bid, f"out-of-bounds GM access: elements [{goff}, {last}) of a global tensor of {g.shape[0]} elements")
-    lv = l1.view(dt)
     full, rem = d // c0, d % c0
     for i in range(nd):
-        src = window(g, goff + i * src_nd, (n, d), (src_d * es, es))
-        base = dst // es + i * mat_stride
-        if full:
-            out = window(lv, base, (full, n, c0), (c0_stride * 32, n_stride * 32, es))
-            out[...] = src[:, :full * c0].reshape(n, full, c0).transpose(1, 0, 2)
+        src, out = (goff + i * src_nd) * es, dst + i * mat_stride * es
+        if full:  # the c0 elements of a row in one fractal are one 32 B block on both sides
+            np.copyto(_blocks(l1, out, (full, n), (c0_stride * 32, n_stride * 32)),
+                      _blocks(g, src, (full, n), (32, src_d * es)))
         if rem:
-            out = window(lv, base + full * c0_stride * c0, (n, c0), (n_stride * 32, es))
-            out[:, :rem] = src[:, full * c0:]
+            o = window(l1.view(dt), out // es + full * c0_stride * c0, (n, c0), (n_stride * 32, es))
+            o[:, :rem] = window(g, src // es + full * c0, (n, rem), (src_d * es, es))
     total = nd * n * d * es
     if l2 is None:
         return total, total
@@ -131,33 +141,45 @@ class L2Lines:
         self.capacity = spec.l2_bytes // self.LINE
         self.launch = None
         self.maps: dict[int, np.ndarray] = {}
+        self.seen: set[tuple] = set()  # regions read whole since the record started
+        self.lines: dict[tuple, np.ndarray] = {}  # line indices of a region, by its geometry
         self.count = 0
 
     def first_bytes(self, args, g8: np.ndarray, start: int, rows: int, row_bytes: int, stride: int) -> int:
         """Bytes of the rows (``row_bytes`` each, ``stride`` bytes apart from byte ``start``) read from HBM."""
         if args is not self.launch:
-            self.launch, self.maps, self.count = args, {}, 0
+            self.launch, self.maps, self.seen, self.count = args, {}, set(), 0
         key = id(g8.base) if g8.base is not None else id(g8)
+        region = (key, start, rows, row_bytes, stride)
+        if region in self.seen:
+            return 0
         bm = self.maps.get(key)
         if bm is None:
             bm = self.maps[key] = np.zeros(g8.nbytes // self.LINE + 2, np.bool_)
-        starts = start + np.arange(rows, dtype=np.int64) * stride
-        lo, hi = starts // self.LINE, (starts + row_bytes - 1) // self.LINE
-        width = int((hi - lo).max()) + 1
-        idx = lo[:, None] + np.arange(width)[None, :]
-        idx = idx[idx <= hi[:, None]]
+        idx = self.lines.get(region[1:])
+        if idx is None:
+            starts = start + np.arange(rows, dtype=np.int64) * stride
+            lo, hi = starts // self.LINE, (starts + row_bytes - 1) // self.LINE
+            width = int((hi - lo).max()) + 1
+            idx = lo[:, None] + np.arange(width)[None, :]
+            idx = idx[idx <= hi[:, None]]
+            if len(self.lines) >= PLANS:
+                self.lines.clear()
+            self.lines[region[1:]] = idx
         new = np.count_nonzero(~bm[idx])
         bm[idx] = True
+        self.seen.add(region)
         self.count += new
         if self.count > self.capacity:
-            self.maps, self.count = {}, 0
+            self.maps, self.seen, self.count = {}, set(), 0
         return min(new * self.LINE, rows * row_bytes)
 
 
-def _load2d(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstride, gap, transpose):
-    """LoadData2D: repeat r copies fractal start + r*sstride to fractal r*(gap+1); returns bytes moved."""
+def _load_plan(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstride, gap, transpose, plans):
+    """Checks a LoadData2D (repeat r copies fractal start + r*sstride to fractal r*(gap+1)) and returns
+    its (destination view, source view, bytes moved), which ``plans`` keeps for the next call."""
     if rep <= 0:
-        return 0
+        return _NOTHING
     lo = src + start * 512
     hi = lo + ((rep - 1) * sstride + 1) * 512
     if lo < 0 or src % 32 or hi > src_mem.shape[0]:
@@ -168,49 +190,155 @@ def _load2d(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstride, gap
              f"L0 address {dst} is not 512 B (fractal) aligned")
     if transpose:
         s16, d16 = src_mem.view(np.uint16), dst_mem.view(np.uint16)
-        sv = window(s16, lo // 2, (rep, 16, 16), (sstride * 512, 32, 2))
+        sv = window(s16, lo // 2, (rep, 16, 16), (sstride * 512, 32, 2)).transpose(0, 2, 1)
         dv = window(d16, dst // 2, (rep, 16, 16), ((gap + 1) * 512, 32, 2))
-        dv[...] = sv.transpose(0, 2, 1)
     else:
-        sv = window(src_mem, lo, (rep, 512), (sstride * 512, 1))
-        dv = window(dst_mem, dst, (rep, 512), ((gap + 1) * 512, 1))
-        dv[...] = sv
-    return rep * 512
+        sv = np.ndarray((rep,), V512, src_mem, lo, (sstride * 512,))
+        dv = np.ndarray((rep,), V512, dst_mem, dst, ((gap + 1) * 512,))
+    if len(plans) >= PLANS:
+        plans.clear()
+    p = plans[(src, dst, start, rep, sstride, gap)] = (dv, sv, rep * 512)
+    return p
 
 
-def _mmad(fail, sid, bid, l0a, a, l0b, b, l0c, c, m, n, k, init, in_dt, acc_dt):
-    """C[:m, :n] (=|+=) A[:m, :k] @ B[:k, :n] with A ZZ in L0A, B ZN in L0B, C NZ in L0C."""
-    if m <= 0 or n <= 0 or k <= 0:
-        return
+_NOTHING = (np.empty(0, np.uint8), np.empty(0, np.uint8), 0)
+
+
+EXACT, FP16, BF16, FP32 = range(4)  # how an Mmad widens its operands
+_max, _min = np.maximum.reduce, np.minimum.reduce
+_KINDS = {"float16": FP16, "bfloat16": BF16, "float32": FP32}
+_F16_BITS = np.int32(-0x70000001)  # 0x8FFFFFFF: clears the copies of the sign left in bits 28-30
+_F16_SCALE = np.float32(2.0 ** 112)  # 2**(127 - 15): from float16's exponent bias to float32's
+
+
+def _scratch(cube, tag: str, size: int, dt: np.dtype) -> np.ndarray:
+    a = cube.scratch.get((tag, size, dt))
+    if a is None:
+        a = cube.scratch[(tag, size, dt)] = np.empty(size, dt)
+    return a
+
+
+def _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt):
+    """The views an ``Mmad`` of these operands works on: L0A (ZZ) and L0B (ZN) as 16-bit or 32-bit
+    integers in the order of row-major A and B batched over its 16-column groups ((n1, K, 16)), or of
+    A^T and B^T ((n1, 16, K), which BLAS takes as transposed operands), whichever transposes fewer
+    elements within fractals; the destinations in the 32-bit scratch; C's NZ fractals in L0C (which
+    the batching over B's column groups yields)."""
     es = in_dt.itemsize
     c0 = 32 // es
     m1, k1, n1 = -(-m // 16), -(-k // c0), -(-n // 16)
-    na, nb, nc = m1 * k1 * 512, k1 * n1 * 512, n1 * m1 * 1024
-    if a < 0 or a + na > l0a.shape[0] or b < 0 or b + nb > l0b.shape[0] or c < 0 or c + nc > l0c.shape[0]:
-        fail(sid, bid, f"Mmad {m}x{n}x{k} reaches past L0A [{a}, {a + na}), L0B [{b}, {b + nb}) or "
-                       f"L0C [{c}, {c + nc}) (sizes {l0a.shape[0]}, {l0b.shape[0]}, {l0c.shape[0]})")
-    wide = np.float64 if acc_dt.kind == "i" else np.float32
-    # one pass each: fractal layout to row-major A and (n1, K, 16) B, with the widening cast; the
-    # product, batched over the 16-column groups of B, then comes out already in C's NZ layout
-    av = np.empty((m1 * 16, k1 * c0), wide)
-    av.reshape(m1, 16, k1, c0)[...] = l0a[a:a + na].view(in_dt).reshape(m1, k1, 16, c0).transpose(0, 2, 1, 3)
-    bv = np.empty((n1, k1 * c0, 16), wide)
-    bv.reshape(n1, k1, c0, 16)[...] = l0b[b:b + nb].view(in_dt).reshape(k1, n1, 16, c0).transpose(1, 0, 3, 2)
+    ea, eb = m1 * 16 * k1 * c0, n1 * k1 * c0 * 16
+    kind = _KINDS.get(in_dt.name, EXACT) if acc_dt == F32 else EXACT
+    wdt = np.dtype(np.int32 if kind != EXACT else np.float64 if acc_dt.kind == "i" else np.float32)
+    wide, r3 = _scratch(cube, "w", ea + eb, wdt), _scratch(cube, "r", n1 * m1 * 256, wdt)
+    wf = wide if kind == EXACT else wide.view(np.float32)
+    raw = in_dt if kind in (EXACT, FP32) else np.dtype(np.int16)
+    src = wf if kind in (EXACT, FP32) else wide
+    a4 = cube.l0a[a:a + ea * es].view(raw).reshape(m1, k1, 16, c0)
+    b4 = cube.l0b[b:b + eb * es].view(raw).reshape(k1, n1, 16, c0)
+    if ea < eb:  # A's fractals transposed, B^T by whole fractal rows
+        asrc, bsrc = a4.transpose(1, 3, 0, 2), b4.transpose(1, 2, 0, 3)
+        adst, bdst = src[:ea].reshape(k1, c0, m1, 16), src[ea:].reshape(n1, 16, k1, c0)
+        av = wf[:ea].reshape(k1 * c0, m1 * 16)[:k].T
+        bv = wf[ea:].reshape(n1, 16, k1 * c0)[:, :, :k].transpose(0, 2, 1)
+    else:  # A by whole fractal rows, B's fractals transposed
+        asrc, bsrc = a4.transpose(0, 2, 1, 3), b4.transpose(1, 0, 3, 2)
+        adst, bdst = src[:ea].reshape(m1, 16, k1, c0), src[ea:].reshape(n1, k1, c0, 16)
+        av, bv = wf[:ea].reshape(m1 * 16, k1 * c0)[:, :k], wf[ea:].reshape(n1, k1 * c0, 16)[:, :k]
+    exact = (wf[:ea].reshape(adst.shape), asrc.view(in_dt), wf[ea:].reshape(bdst.shape), bsrc.view(in_dt))
+    cv = cube.l0c[c:c + n1 * m1 * 1024].view(acc_dt).reshape(n1, m1 * 16, 16)
+    r3 = r3.view(wf.dtype).reshape(cv.shape)
+    if len(cube.mm_plans) >= PLANS:
+        cube.mm_plans.clear()
+    p = (kind, adst, asrc, bdst, bsrc, wide, wf, exact, av, bv, cv, r3)
+    cube.mm_plans[(a, b, c, m, n, k, in_dt, acc_dt)] = p
+    return p
+
+
+def _mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt):
+    """C[:m, :n] (=|+=) A[:m, :k] @ B[:k, :n] with A ZZ in L0A, B ZN in L0B, C NZ in L0C.
+
+    The operands are copied out of L0A/L0B into 32-bit scratch and converted there: float16 by moving
+    its bits into place (sign-extended, shifted, masked, scaled by 2**112: exact, subnormals included,
+    and several times faster than NumPy's cast; an inf or NaN lands at |x| >= 2**16 and sends both
+    operands through NumPy's cast instead), bfloat16 by a shift. The product, batched over the
+    16-column groups of B, comes out in C's NZ layout."""
+    if m <= 0 or n <= 0 or k <= 0:
+        return
+    p = cube.mm_plans.get((a, b, c, m, n, k, in_dt, acc_dt))
+    if p is None:
+        es = in_dt.itemsize
+        c0 = 32 // es
+        m1, k1, n1 = -(-m // 16), -(-k // c0), -(-n // 16)
+        na, nb, nc = m1 * k1 * 512, k1 * n1 * 512, n1 * m1 * 1024
+        l0a, l0b, l0c = cube.l0a, cube.l0b, cube.l0c
+        if a < 0 or a + na > l0a.shape[0] or b < 0 or b + nb > l0b.shape[0] or c < 0 or c + nc > l0c.shape[0]:
+            fail(sid, bid, f"Mmad {m}x{n}x{k} reaches past L0A [{a}, {a + na}), L0B [{b}, {b + nb}) or "
+                           f"L0C [{c}, {c + nc}) (sizes {l0a.shape[0]}, {l0b.shape[0]}, {l0c.shape[0]})")
+        p = _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt)
+    kind, adst, asrc, bdst, bsrc, wide, wf, exact, av, bv, cv, r3 = p
+    np.copyto(adst, asrc)
+    np.copyto(bdst, bsrc)
+    if kind == FP16:
+        np.left_shift(wide, 13, out=wide)
+        np.bitwise_and(wide, _F16_BITS, out=wide)
+        np.multiply(wf, _F16_SCALE, out=wf)
+        if _max(wf) >= 65536.0 or _min(wf) <= -65536.0:
+            np.copyto(exact[0], exact[1])
+            np.copyto(exact[2], exact[3])
+    elif kind == BF16:
+        np.left_shift(wide, 16, out=wide)
     with single_thread():
-        r3 = np.matmul(av[:, :k], bv[:, :k])
-    cv = l0c[c:c + nc].view(acc_dt).reshape(n1, m1 * 16, 16)
-    if acc_dt.kind == "i":
-        r3 = r3.astype(np.int64).astype(np.int32)
-    if init:
-        cv[...] = r3
+        if kind == EXACT:
+            r = np.matmul(av, bv, out=r3)
+            if acc_dt.kind == "i":
+                r = r.astype(np.int64).astype(np.int32)
+            if init:
+                cv[...] = r
+            else:
+                cv += r
+        elif init:
+            np.matmul(av, bv, out=cv)
+        else:
+            np.add(cv, np.matmul(av, bv, out=r3), out=cv)
+
+
+def _f16_bits(src: np.ndarray, relu: bool, s: np.ndarray) -> np.ndarray | None:
+    """The float16 bit patterns (as int32) of float32 ``src`` (after ReLU), rounded to nearest even as
+    NumPy's cast (which is about 3x slower): the exponent rebiased and the mantissa rounded with integer
+    ops, subnormals by a float add of 0.5. None when ``src`` has an inf, a NaN or a value that rounds to
+    inf (the caller casts with NumPy then). ``s``: int32 scratch of 3 * src.size."""
+    n = src.size
+    u, t, v = (s[i * n:(i + 1) * n].reshape(src.shape) for i in range(3))
+    if relu:
+        np.maximum(src, 0, out=u.view(F32))
     else:
-        cv += r3
+        np.copyto(u.view(F32), src)
+    np.bitwise_and(u, 0x7FFFFFFF, out=t)
+    if _max(t, axis=None) >= 0x477FF000:  # 65520.0
+        return None
+    np.right_shift(u, 16, out=u)
+    np.bitwise_and(u, 0x8000, out=u)
+    tiny = sub = None
+    if _min(t, axis=None) < 0x38800000:  # below 2**-14: a float16 subnormal or zero
+        tiny = t < 0x38800000
+        sub = (t.view(F32) + np.float32(0.5)).view(np.int32) - 0x3F000000
+    np.right_shift(t, 13, out=v)
+    np.bitwise_and(v, 1, out=v)
+    np.add(t, v, out=t)
+    np.add(t, 0xFFF - 0x38000000, out=t)
+    np.right_shift(t, 13, out=t)
+    if tiny is not None:
+        np.copyto(t, sub, where=tiny)
+    np.bitwise_or(t, u, out=t)
+    return t
 
 
-def _fixpipe(fail, sid, bid, g, goff, l0c, c, n, m, src_stride, dst_stride, relu, acc_dt):
+def _fixpipe(fail, sid, bid, g, goff, cube, c, n, m, src_stride, dst_stride, relu, acc_dt):
     """Fixpipe L0C (NZ, src_stride rows per 16 columns) -> GM row-major; returns the bytes written."""
     if m <= 0 or n <= 0:
         return 0
+    l0c = cube.l0c
     n1 = -(-n // 16)
     nc = n1 * src_stride * 64
     if c < 0 or c + nc > l0c.shape[0] or m > src_stride:
@@ -219,12 +347,21 @@ def _fixpipe(fail, sid, bid, g, goff, l0c, c, n, m, src_stride, dst_stride, relu
     last = goff + (m - 1) * dst_stride + n
     if goff < 0 or last > g.shape[0]:
         fail(sid, bid, f"out-of-bounds GM access: elements [{goff}, {last}) of a global tensor of {g.shape[0]} elements")
-    cv = l0c[c:c + nc].view(acc_dt).reshape(n1, src_stride, 16)[:, :m].transpose(1, 0, 2).reshape(m, n1 * 16)[:, :n]
-    if relu:
-        cv = np.maximum(cv, 0)
+    nz = l0c[c:c + nc].view(acc_dt).reshape(n1, src_stride, 16)
     es = g.dtype.itemsize
-    out = window(g, goff, (m, n), (dst_stride * es, es))
-    out[...] = cv.astype(g.dtype) if g.dtype != cv.dtype else cv
+    full, rem = n // 16, n % 16
+    parts = [(window(g, goff, (full, m, 16), (16 * es, dst_stride * es, es)), nz[:full, :m])] if full else []
+    if rem:
+        parts.append((window(g, goff + full * 16, (m, rem), (dst_stride * es, es)), nz[full, :m, :rem]))
+    fast = g.dtype == F16 and acc_dt == F32
+    for out, cv in parts:  # GM written in C's NZ order, converted on the way
+        bits = _f16_bits(cv, relu, _scratch(cube, "f", 3 * cv.size, I32)) if fast else None
+        if bits is not None:
+            np.copyto(out.view(np.uint16), bits, casting="unsafe")
+        elif relu:
+            np.maximum(cv, 0, out=out, dtype=cv.dtype, casting="unsafe")
+        else:
+            np.copyto(out, cv, casting="unsafe")
     return m * n * es
 
 
@@ -261,7 +398,13 @@ def load_data(t: KernelTranslator, op: asc.LoadDataOp) -> None:
     rate = t.spec.mte1_l0a_bytes_per_cycle if dst == "L0A" else t.spec.mte1_l0b_bytes_per_cycle
     args = ", ".join(t.v(x) for x in (op.start_index, op.repeat_times, op.src_stride, op.dst_gap))
     tr = op.if_transpose is not None
-    t.emit(f"_lb = _load2d(_fail, {sid}, bid, L1, {t.v(op.src)}, {dst}, {t.v(op.dst)}, {args}, {tr})")
+    plans = t.fresh("LD")
+    t.env[plans] = {}
+    t.emit(f"_lp = {plans}.get(({t.v(op.src)}, {t.v(op.dst)}, {args}))")
+    t.emit(f"if _lp is None: _lp = _load_plan(_fail, {sid}, bid, L1, {t.v(op.src)}, {dst}, {t.v(op.dst)}, {args}, "
+           f"{tr}, {plans})")
+    t.emit("_copyto(_lp[0], _lp[1])")
+    t.emit("_lb = _lp[2]")
     kernel_ops._record(t, sid, f"_lb * {1.0 / rate!r}", "0", [])
 
 
@@ -276,7 +419,7 @@ def mmad(t: KernelTranslator, op: asc.MmadOp) -> None:
     k0 = 32 // in_dt.itemsize
     macs = t.spec.cube_macs_per_cycle[et]
     m, n, k = t.v(op.m), t.v(op.n), t.v(op.k)
-    t.emit(f"_mmad(_fail, {sid}, bid, L0A, {t.v(op.fm)}, L0B, {t.v(op.filter)}, L0C, {t.v(op.dst)}, {m}, {n}, {k}, "
+    t.emit(f"_mmad(_fail, {sid}, bid, _CUBE, {t.v(op.fm)}, {t.v(op.filter)}, {t.v(op.dst)}, {m}, {n}, {k}, "
            f"{t.v(op.init)}, {t.const(in_dt, 'DT')}, {t.const(acc_dt, 'DT')})")
     cost = (f"{t.spec.mmad_fixed_cycles} + (({m} + 15) // 16) * (({n} + 15) // 16) * (({k} + {k0 - 1}) // {k0}) "
             f"* {256 * k0 / macs!r}")
@@ -290,7 +433,7 @@ def fixpipe(t: KernelTranslator, op: asc.FixpipeOp) -> None:
     g, _, _, _ = t.gm_root(op.dst, op)
     acc_dt = numpy_dtype(op.src.type.element_type)
     args = ", ".join(t.v(x) for x in (op.n_size, op.m_size, op.src_stride, op.dst_stride))
-    t.emit(f"_fb = _fixpipe(_fail, {sid}, bid, {g}, {t.v(op.dst)}, L0C, {t.v(op.src)}, {args}, "
+    t.emit(f"_fb = _fixpipe(_fail, {sid}, bid, {g}, {t.v(op.dst)}, _CUBE, {t.v(op.src)}, {args}, "
            f"{op.relu is not None}, {t.const(acc_dt, 'DT')})")
     kernel_ops._record(t, sid, f"{t.spec.fix_fixed_cycles} + _fb * {1.0 / t.spec.fix_bytes_per_cycle!r}", "_fb", [])
 

@@ -8,6 +8,9 @@ from .costs import PIPE_NAMES
 from .errors import Finding
 from .schedule import CoreTiming
 
+# the pipes only one kind of core of an AI Core has (the scalar unit and MTE2 are on both)
+CORE_PIPES = {"M": ("aic",), "MTE1": ("aic",), "FIX": ("aic",), "V": ("aiv",), "MTE3": ("aiv",)}
+
 
 @dataclass
 class LaunchReport:
@@ -24,16 +27,25 @@ class LaunchReport:
     timings: list[CoreTiming] = field(default_factory=list, repr=False)
     overhead_cycles: float = 0.0
     clock_hz: float = 0.0
+    # per entry of core_busy, the kind of core ("aic" or "aiv") of a MIX launch; empty otherwise
+    core_kinds: list[str] = field(default_factory=list)
 
     @property
     def pipe_utilisation(self) -> dict[str, float]:
-        """Per pipe, its busy cycles over all cores divided by (cores x kernel cycles)."""
+        """Per pipe, its busy cycles over the cores that have it divided by (those cores x kernel
+        cycles); in a MIX launch the cube pipes are the AICs', the vector pipes the AIVs'."""
         tot: dict[str, float] = {}
         for b in self.core_busy:
             for p, v in b.items():
                 tot[p] = tot.get(p, 0.0) + v
-        den = max(self.cycles, 1e-9) * max(self.block_dim, 1)
-        return {p: tot[p] / den for p in PIPE_NAMES if p in tot}
+        cycles = max(self.cycles, 1e-9)
+        return {p: tot[p] / (cycles * self._cores_with(p)) for p in PIPE_NAMES if p in tot}
+
+    def _cores_with(self, pipe: str) -> int:
+        if not self.core_kinds:
+            return max(self.block_dim, 1)
+        kinds = CORE_PIPES.get(pipe, ("aic", "aiv"))
+        return max(1, sum(k in kinds for k in self.core_kinds))
 
     @property
     def bounding_pipe(self) -> str:

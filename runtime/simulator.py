@@ -306,8 +306,9 @@ class Simulator:
         for t in timings:
             for p, b in enumerate(t.busy):
                 report.pipe_busy[PIPE_NAMES[p]] += b
+        kinds = ["aiv" if ct else "aic" for _, ct, _ in runs] if mix else []
         report.launches.append(LaunchReport(name, n, cycles, seconds, core_cycles, busy, gm, hbm, timings,
-                                            overhead * spec.clock_hz, spec.clock_hz))
+                                            overhead * spec.clock_hz, spec.clock_hz, kinds))
         report.seconds += seconds
         report.cycles += cycles + overhead * spec.clock_hz
 

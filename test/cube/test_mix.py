@@ -155,3 +155,23 @@ def test_flag_counters_stay_within_the_hardware_limit():
     assert not report.findings
     text = compiled.as_text()
     assert text.count("cross_core_wait_flag") >= 2
+
+
+def test_pipe_utilisation_counts_the_cores_that_have_the_pipe():
+    """A MIX launch simulates an AIC and two AIVs per block: the cube pipes are shared by the AICs
+    only, the vector pipes by the AIVs only, so no utilisation exceeds 1."""
+    rng = np.random.default_rng(8)
+    a = pyasc.tensor(rng.standard_normal((512, 256)).astype(np.float16))
+    b = pyasc.tensor(rng.standard_normal((256, 512)).astype(np.float16))
+    bias = pyasc.tensor(rng.standard_normal(512).astype(np.float16))
+    compiled = pyasc.jit(lambda a, b, bias: pyasc.gelu(a @ b + bias)).lower(a, b, bias).compile()
+    out, report = compiled.simulate(a, b, bias)
+    launch = report.launches[0]
+    assert len(launch.core_busy) == 3 * launch.block_dim
+    assert launch.core_kinds == ["aic", "aiv", "aiv"] * launch.block_dim
+    util = launch.pipe_utilisation
+    assert all(0.0 < u <= 1.0 for u in util.values()), util
+    m_busy = sum(b.get("M", 0.0) for b in launch.core_busy)
+    assert util["M"] == pytest.approx(m_busy / (launch.cycles * launch.block_dim))
+    v_busy = sum(b.get("V", 0.0) for b in launch.core_busy)
+    assert util["V"] == pytest.approx(v_busy / (launch.cycles * 2 * launch.block_dim))

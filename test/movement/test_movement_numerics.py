@@ -154,3 +154,27 @@ def test_eager_views_still_share_storage():
     t = x.T
     x[0, 1] = 100
     assert t.numpy()[1, 0] == 100
+
+
+def test_eager_copies_run_on_the_device_once_compiled():
+    """Eager cat, stack and topk run as compiled programs on the simulated device, compiled once per
+    signature; bool tensors (no device lowering) are joined on the host."""
+    from pyasc import eager
+
+    rng = np.random.default_rng(12)
+    x = pyasc.tensor(rng.standard_normal((5, 7)).astype(np.float32))
+    y = pyasc.tensor(rng.standard_normal((5, 3)).astype(np.float32))
+    start = eager.cache_info()["programs"]
+    joined = pyasc.cat([x, y], 1)
+    assert eager.cache_info()["programs"] == start + 1
+    np.testing.assert_array_equal(pyasc.cat([x, y], 1).numpy(), np.concatenate([x.numpy(), y.numpy()], 1))
+    np.testing.assert_array_equal(joined.numpy(), np.concatenate([x.numpy(), y.numpy()], 1))
+    assert eager.cache_info()["programs"] == start + 1
+    np.testing.assert_array_equal(pyasc.stack([x, x], -1).numpy(), np.stack([x.numpy(), x.numpy()], -1))
+    values, indices = pyasc.topk(x, 3)
+    order = np.argsort(-x.numpy(), axis=-1, kind="stable")[:, :3]
+    np.testing.assert_array_equal(indices.numpy(), order)
+    np.testing.assert_array_equal(values.numpy(), np.take_along_axis(x.numpy(), order, -1))
+    assert eager.cache_info()["programs"] == start + 3
+    b = pyasc.tensor([[True, False]])
+    np.testing.assert_array_equal(pyasc.cat([b, b], 0).numpy(), [[True, False], [True, False]])
