@@ -28,6 +28,26 @@ PIPE_INDEX = {n: i for i, n in enumerate(PIPE_NAMES)}
 S, V, MTE2, MTE3 = 0, 1, 2, 3
 NPIPES = len(PIPE_NAMES)
 
+# the local memories one after another in one address space of the hazard checker (UB first, so UB
+# addresses are its own); each starts on a 512 B boundary
+LOCAL_SPACES = (("UB", "ub_bytes"), ("L1", "l1_bytes"), ("L0A", "l0a_bytes"), ("L0B", "l0b_bytes"),
+                ("L0C", "l0c_bytes"))
+
+
+def local_layout(spec: TargetSpec) -> tuple[tuple[str, int, int], ...]:
+    """(name, base, size) of every local memory in the hazard checker's address space."""
+    out, base = [], 0
+    for name, attr in LOCAL_SPACES:
+        size = getattr(spec, attr)
+        out.append((name, base, size))
+        base += -(-size // 512) * 512
+    return tuple(out)
+
+
+def local_base(spec: TargetSpec, space: str) -> int:
+    return next(base for name, base, _ in local_layout(spec) if name == space)
+
+
 TRANSCENDENTAL = frozenset({"ascendc.exp", "ascendc.ln", "ascendc.sqrt", "ascendc.div"})
 
 

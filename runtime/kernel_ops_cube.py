@@ -20,6 +20,11 @@ fp16/bf16, x2 int8, x1/4 fp32 per cycle); ``LoadData`` the bytes at ``mte1_l0a/l
 L2, and only the first touch of each 512 B line in a launch reaches HBM, which is the traffic the launch's
 HBM bound counts (see ``L2Lines``). (Charging first touches at the per-core HBM rate instead would make
 the result depend on the order in which the simulator runs the cores.)
+
+Hazards: every cube op records the local regions it reads and writes (Nd2Nz writes L1; LoadData reads
+L1 and writes L0A/L0B, the span of its fractals; Mmad reads L0A and L0B and writes L0C; Fixpipe reads
+L0C) at their addresses in the checker's address space (``costs.local_layout``), so a missing flag
+between the cube's pipes is a race named with the buffer.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from pyasc.dialects.ascendc import TPosition
 
 from . import kernel_ops
 from .blas import single_thread
-from .costs import MTE2, PIPE_INDEX, dma_efficiency
+from .costs import MTE2, PIPE_INDEX, dma_efficiency, local_base
 from .dtypes import numpy_dtype
 from .memory import window
 from .errors import SimulationError
@@ -95,14 +100,17 @@ def _blocks(a: np.ndarray, start: int, shape: tuple[int, ...], strides: tuple[in
 
 def _nd2nz(fail, sid, bid, l1, dst, g, goff, nd, n, d, src_nd, src_d, c0_stride, n_stride, mat_stride, l2=None,
            args=None):
-    """DataCopy GM (ND) -> L1 (NZ); returns (GM bytes read, of which first read from HBM)."""
+    """DataCopy GM (ND) -> L1 (NZ); returns (GM bytes read, of which first read from HBM, the L1 bytes
+    from ``dst`` to the end of the last row written)."""
     if nd <= 0 or n <= 0 or d <= 0:
-        return 0, 0
+        return 0, 0, 0
     dt = g.dtype
     es = dt.itemsize
     c0 = 32 // es
     blocks = -(-d // c0)
-    span = ((blocks - 1) * c0_stride + (n - 1) * n_stride + 1) * 32 + (nd - 1) * mat_stride * es
+    # to the last byte written: the last matrix's last row in its last 32 B column block
+    span = ((blocks - 1) * c0_stride + (n - 1) * n_stride) * 32 + (nd - 1) * mat_stride * es \
+        + (d - (blocks - 1) * c0) * es
     if dst < 0 or dst % 32 or dst + span > l1.shape[0]:
         fail(sid, bid, _oob("L1", dst, dst + span, l1.shape[0]) if dst % 32 == 0 else
              f"L1 address {dst} is not 32 B aligned")
@@ -120,13 +128,13 @@ def _nd2nz(fail, sid, bid, l1, dst, g, goff, nd, n, d, src_nd, src_d, c0_stride,
             o[:, :rem] = window(g, src // es + full * c0, (n, rem), (src_d * es, es))
     total = nd * n * d * es
     if l2 is None:
-        return total, total
+        return total, total, span
     if nd == 1 or src_nd == 1:  # one ND matrix, or one-element rows of consecutive matrices (a transpose)
         rows, row_bytes, stride = (n, d * es, src_d * es) if nd == 1 else (n, nd * es, src_d * es)
         hbm = l2.first_bytes(args, g, goff * es, rows, row_bytes, stride)
     else:
         hbm = sum(l2.first_bytes(args, g, (goff + i * src_nd) * es, n, d * es, src_d * es) for i in range(nd))
-    return total, hbm
+    return total, hbm, span
 
 
 class L2Lines:
@@ -177,7 +185,8 @@ class L2Lines:
 
 def _load_plan(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstride, gap, transpose, plans):
     """Checks a LoadData2D (repeat r copies fractal start + r*sstride to fractal r*(gap+1)) and returns
-    its (destination view, source view, bytes moved), which ``plans`` keeps for the next call."""
+    its (destination view, source view, bytes moved, first source byte, source and destination
+    extents in bytes), which ``plans`` keeps for the next call."""
     if rep <= 0:
         return _NOTHING
     lo = src + start * 512
@@ -197,11 +206,11 @@ def _load_plan(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstride, 
         dv = np.ndarray((rep,), V512, dst_mem, dst, ((gap + 1) * 512,))
     if len(plans) >= PLANS:
         plans.clear()
-    p = plans[(src, dst, start, rep, sstride, gap)] = (dv, sv, rep * 512)
+    p = plans[(src, dst, start, rep, sstride, gap)] = (dv, sv, rep * 512, lo, hi - lo, dhi - dst)
     return p
 
 
-_NOTHING = (np.empty(0, np.uint8), np.empty(0, np.uint8), 0)
+_NOTHING = (np.empty(0, np.uint8), np.empty(0, np.uint8), 0, 0, 0, 0)
 
 
 EXACT, FP16, BF16, FP32 = range(4)  # how an Mmad widens its operands
@@ -376,25 +385,30 @@ def _space(t: KernelTranslator, value, op, *allowed: str) -> str:
     return s
 
 
+def _at(t: KernelTranslator, space: str, value) -> str:
+    """The hazard checker's address of a local tensor in ``space`` (see ``costs.local_layout``)."""
+    return f"{local_base(t.spec, space)} + {t.v(value)}"
+
+
 def data_copy_nd2nz(t: KernelTranslator, op: asc.DataCopyNd2NzOp) -> None:
     _mems(t)
     _space(t, op.dst, op, "L1")
-    sid = t.info(op, MTE2, WORK, gm=True, label="DataCopy Nd2Nz")
+    sid = t.info(op, MTE2, WORK, writes=(True,), gm=True, label="DataCopy Nd2Nz")
     g, _, _, _ = t.gm_root(op.src, op)
     args = ", ".join(t.v(x) for x in (op.nd_num, op.n_value, op.d_value, op.src_nd_matrix_stride, op.src_d_value,
                                        op.dst_nz_c0_stride, op.dst_nz_n_stride, op.dst_nz_matrix_stride))
-    t.emit(f"_gb, _hb = _nd2nz(_fail, {sid}, bid, L1, {t.v(op.dst)}, {g}, {t.v(op.src)}, {args}, _L2, args)")
+    t.emit(f"_gb, _hb, _sp = _nd2nz(_fail, {sid}, bid, L1, {t.v(op.dst)}, {g}, {t.v(op.src)}, {args}, _L2, args)")
     sp = t.spec
     fixed, full = sp.dma_fixed_cycles, sp.dma_full_efficiency_bytes
     cost = f"{fixed} + _gb * {1.0 / sp.mte2_l2_bytes_per_cycle!r} / _dma_eff(_gb, {full})"
-    kernel_ops._record(t, sid, cost, "_hb", [])
+    kernel_ops._record(t, sid, cost, "_hb", [(_at(t, "L1", op.dst), "_sp")])
 
 
 def load_data(t: KernelTranslator, op: asc.LoadDataOp) -> None:
     _mems(t)
     _space(t, op.src, op, "L1")
     dst = _space(t, op.dst, op, "L0A", "L0B")
-    sid = t.info(op, MTE1, WORK, label=f"LoadData L1->{dst}")
+    sid = t.info(op, MTE1, WORK, writes=(False, True), label=f"LoadData L1->{dst}")
     rate = t.spec.mte1_l0a_bytes_per_cycle if dst == "L0A" else t.spec.mte1_l0b_bytes_per_cycle
     args = ", ".join(t.v(x) for x in (op.start_index, op.repeat_times, op.src_stride, op.dst_gap))
     tr = op.if_transpose is not None
@@ -405,7 +419,8 @@ def load_data(t: KernelTranslator, op: asc.LoadDataOp) -> None:
            f"{tr}, {plans})")
     t.emit("_copyto(_lp[0], _lp[1])")
     t.emit("_lb = _lp[2]")
-    kernel_ops._record(t, sid, f"_lb * {1.0 / rate!r}", "0", [])
+    kernel_ops._record(t, sid, f"_lb * {1.0 / rate!r}", "0",
+                       [(f"{local_base(t.spec, 'L1')} + _lp[3]", "_lp[4]"), (_at(t, dst, op.dst), "_lp[5]")])
 
 
 def mmad(t: KernelTranslator, op: asc.MmadOp) -> None:
@@ -413,7 +428,7 @@ def mmad(t: KernelTranslator, op: asc.MmadOp) -> None:
     _space(t, op.fm, op, "L0A")
     _space(t, op.filter, op, "L0B")
     _space(t, op.dst, op, "L0C")
-    sid = t.info(op, M_PIPE, WORK, label="Mmad")
+    sid = t.info(op, M_PIPE, WORK, writes=(False, False, True), label="Mmad")
     et = str(op.fm.type.element_type)
     in_dt, acc_dt = numpy_dtype(et), numpy_dtype(op.dst.type.element_type)
     k0 = 32 // in_dt.itemsize
@@ -423,19 +438,24 @@ def mmad(t: KernelTranslator, op: asc.MmadOp) -> None:
            f"{t.v(op.init)}, {t.const(in_dt, 'DT')}, {t.const(acc_dt, 'DT')})")
     cost = (f"{t.spec.mmad_fixed_cycles} + (({m} + 15) // 16) * (({n} + 15) // 16) * (({k} + {k0 - 1}) // {k0}) "
             f"* {256 * k0 / macs!r}")
-    kernel_ops._record(t, sid, cost, "0", [])
+    m1, n1, k1 = f"(({m} + 15) // 16)", f"(({n} + 15) // 16)", f"(({k} + {k0 - 1}) // {k0})"
+    kernel_ops._record(t, sid, cost, "0", [(_at(t, "L0A", op.fm), f"{m1} * {k1} * 512"),
+                                           (_at(t, "L0B", op.filter), f"{k1} * {n1} * 512"),
+                                           (_at(t, "L0C", op.dst), f"{n1} * {m1} * {256 * acc_dt.itemsize}")])
 
 
 def fixpipe(t: KernelTranslator, op: asc.FixpipeOp) -> None:
     _mems(t)
     _space(t, op.src, op, "L0C")
-    sid = t.info(op, FIX, WORK, gm=True, label="Fixpipe")
+    sid = t.info(op, FIX, WORK, writes=(False,), gm=True, label="Fixpipe")
     g, _, _, _ = t.gm_root(op.dst, op)
     acc_dt = numpy_dtype(op.src.type.element_type)
     args = ", ".join(t.v(x) for x in (op.n_size, op.m_size, op.src_stride, op.dst_stride))
     t.emit(f"_fb = _fixpipe(_fail, {sid}, bid, {g}, {t.v(op.dst)}, _CUBE, {t.v(op.src)}, {args}, "
            f"{op.relu is not None}, {t.const(acc_dt, 'DT')})")
-    kernel_ops._record(t, sid, f"{t.spec.fix_fixed_cycles} + _fb * {1.0 / t.spec.fix_bytes_per_cycle!r}", "_fb", [])
+    n1, rows = f"(({t.v(op.n_size)} + 15) // 16)", t.v(op.src_stride)
+    kernel_ops._record(t, sid, f"{t.spec.fix_fixed_cycles} + _fb * {1.0 / t.spec.fix_bytes_per_cycle!r}", "_fb",
+                       [(_at(t, "L0C", op.src), f"{n1} * {rows} * {16 * acc_dt.itemsize}")])
 
 
 kernel_ops.HANDLERS.update({

@@ -17,9 +17,11 @@ synchronisation: a ``SetFlag`` publishes its pipe's clock (with all of its own p
 complete), the ``WaitFlag`` that consumes it joins that clock, ``PipeBarrier`` makes its pipe's earlier ops
 known complete, the scalar unit is in order and blocking (ops issued after a scalar wait or a
 ``PipeBarrier<PIPE_ALL>`` know what it knew). Queues (EnQue/DeQue/AllocTensor/FreeTensor) are flags on
-synthetic keys. Every UB access is checked against the latest conflicting access of every pipe (kept per
-32 B block): if that op is not known complete, the two are unordered: a race (RAW, WAR, WAW between
-pipes; RAW and WAW inside an overlapping pipe, where Ascend C needs ``PipeBarrier``). The analysis does
+synthetic keys. Every access of a local memory (UB, and the cube's L1, L0A, L0B and L0C, placed one after
+another in one address space by ``costs.local_layout``) is checked against the latest conflicting access
+of every pipe (kept per 32 B block): if that op is not known complete, the two are unordered: a race
+(RAW, WAR, WAW between pipes; RAW and WAW inside an overlapping pipe, where Ascend C needs
+``PipeBarrier``). The analysis does
 not depend on the simulated cycles, so a race is found even when the timing happens to be harmless.
 
 Cross-core flags (MIX kernels, keys from ``CROSS_KEY_BASE``) join this core to the other cores of its AI
@@ -47,9 +49,13 @@ def is_cross_key(key: int) -> bool:
     return CROSS_KEY_BASE <= key < QUEUE_KEY_BASE
 
 _KINDS = {(True, False): "RAW", (False, True): "WAR", (True, True): "WAW"}
+DEFAULT_LAYOUT = (("UB", 0, 192 * 1024),)
+
 # pipes whose consecutive instructions may overlap so that a RAW/WAW inside the pipe needs PipeBarrier;
-# the scalar unit is in order, and Mmad accumulation into L0C is ordered by the cube itself
-_INPIPE = frozenset(PIPE_INDEX[p] for p in ("V", "MTE1", "MTE2", "MTE3", "FIX"))
+# the scalar unit is in order, Mmad accumulation into L0C is ordered by the cube itself, and MTE1 only
+# reads L1 and writes L0A/L0B (no RAW inside the pipe; the destination of a LoadData with a dstGap is
+# recorded as the span of its interleaved fractals, which overlaps its neighbours' spans)
+_INPIPE = frozenset(PIPE_INDEX[p] for p in ("V", "MTE2", "MTE3", "FIX"))
 
 
 @dataclass
@@ -99,8 +105,12 @@ class KernelTables:
 
 
 def schedule(recs: list[tuple], tabs: KernelTables, core: int, check: bool = True,
-             ub_bytes: int = 192 * 1024, limit: int = 20, external: dict[int, list[float]] | None = None) -> CoreTiming:
+             layout: tuple = DEFAULT_LAYOUT, limit: int = 20,
+             external: dict[int, list[float]] | None = None) -> CoreTiming:
     """Schedule the trace ``recs`` of one core and (``check``) find its races.
+
+    ``layout`` places the local memories (UB, L1, L0A, L0B, L0C) in the race check's address space
+    (``costs.local_layout``); the trace records their accesses at those addresses.
 
     ``external`` gives the fire times of the cross-core sets this core's waits consume.
     Raises ``SimulationError`` on deadlock. Double sets, unconsumed sets and races are findings.
@@ -137,7 +147,7 @@ def schedule(recs: list[tuple], tabs: KernelTables, core: int, check: bool = Tru
     for key, times in (external or {}).items():  # other cores' sets: no knowledge of this core's pipes
         sets[key] = list(times)
         setclk[key] = [([0] * NPIPES, -1)] * len(times)
-    race = _RaceCheck(recs, tabs, qs, num, start, end, core, ub_bytes, limit) if check else None
+    race = _RaceCheck(recs, tabs, qs, num, start, end, core, layout, limit) if check else None
     active = [p for p in range(1, NPIPES) if qs[p]]
     sq = qs[0]
     while True:
@@ -327,10 +337,13 @@ def schedule(recs: list[tuple], tabs: KernelTables, core: int, check: bool = Tru
 
 
 class _RaceCheck:
-    """Per 32 B UB block and pipe, the number of the latest op of that pipe that read / wrote it."""
+    """Per 32 B block of the local memories and pipe, the number of the latest op of that pipe that
+    read / wrote it."""
 
-    def __init__(self, recs, tabs: KernelTables, qs, num, start, end, core: int, ub_bytes: int, limit: int):
-        self.nblk = (ub_bytes + 31) // 32
+    def __init__(self, recs, tabs: KernelTables, qs, num, start, end, core: int, layout: tuple, limit: int):
+        name, base, size = layout[-1]
+        self.nblk = (base + size + 31) // 32
+        self.layout = layout
         # rows: pipe * 2 + (0 = read, 1 = write); value: op number on that pipe (1-based; 0 = none)
         self.last = np.zeros((NPIPES * 2, self.nblk), np.int32)
         self.recs, self.tabs, self.qs, self.num = recs, tabs, qs, num
@@ -396,7 +409,9 @@ class _RaceCheck:
         else:
             why = f"no flag, barrier or queue orders {PIPE_NAMES[q]} before {PIPE_NAMES[p]} here"
         s, e = self.start, self.end
-        msg = (f"{kind} race on UB [{lo}, {hi}): {first.where()} on {PIPE_NAMES[q]} (cycles {s[k]:.0f}-{e[k]:.0f}) "
+        space, base = next((n, b) for n, b, z in reversed(self.layout) if lo >= b)
+        msg = (f"{kind} race on {space} [{lo - base}, {hi - base}): {first.where()} on {PIPE_NAMES[q]} "
+               f"(cycles {s[k]:.0f}-{e[k]:.0f}) "
                f"and the later {second.where()} on {PIPE_NAMES[p]} (cycles {s[i]:.0f}-{e[i]:.0f}); {why}")
         self.found[key] = Finding("race", msg, first.kernel, second.text, self.core, key=("race",) + key,
                                   loc=second.loc, other=first.text, other_loc=first.loc)

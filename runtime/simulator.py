@@ -21,7 +21,7 @@ from pyasc.dialects.ascendc import KERNEL_ATTR, KERNEL_TYPE_ATTR, MIX_AIC_1_2
 from pyasc.dialects.target import TargetSpec, module_target
 
 from . import hazards
-from .costs import PIPE_NAMES, make_dma_cost, pipe_latencies
+from .costs import PIPE_NAMES, local_layout, make_dma_cost, pipe_latencies
 from .dtypes import numpy_dtype
 from .errors import Finding, FindingLog, HazardError, SimulationError
 from .memory import copy_msg, gm_view, make_pad_helpers, ub_msg, ub_views
@@ -247,6 +247,7 @@ class Simulator:
             raise SimulationError(f"ascendc.launch @{name} with block_dim {n}: at least one core is needed")
         args = [v.reshape(-1).view(np.uint8) if isinstance(v, np.ndarray) else v for v in values]
         spec, log, cache, check = self.spec, self._ctx.log, self._timing_cache, self._check
+        layout = local_layout(spec)
         self.ub.fill(0)
         fn = ck.fn
         timings = []
@@ -279,8 +280,8 @@ class Simulator:
             entry = cache.get(key)
             if entry is None:
                 t0 = time.perf_counter()
-                entry = (schedule_ai_core(group, tabs, bid // 2, check=check, ub_bytes=spec.ub_bytes) if mix else
-                         [schedule(tr, tabs, bid, check=check, ub_bytes=spec.ub_bytes)])
+                entry = (schedule_ai_core(group, tabs, bid // 2, check=check, layout=layout) if mix else
+                         [schedule(tr, tabs, bid, check=check, layout=layout)])
                 self.stats["schedules"] += 1
                 self.stats["schedule_seconds"] += time.perf_counter() - t0
                 if len(cache) >= self.CACHE_LIMIT:

@@ -233,3 +233,25 @@ def test_random_matmul_shapes(m, k, n, dtype, tb):
     a, b = _rand((m, k), d), _rand((n, k) if tb else (k, n), d)
     out = _matmul("matmul", a, b, transpose_b=tb)
     _check(out, reference_matmul(a.numpy(), b.numpy(), None, False, tb), k)
+
+
+@pytest.mark.parametrize("event,space", [("FIX_M", "L0C"), ("MTE1_M", "L0A"), ("MTE2_MTE1", "L1")])
+def test_missing_cube_flag_is_a_race_on_the_cube_buffer(event, space):
+    """The hazard checker tracks L1, L0A, L0B and L0C like UB: deleting the flags of one event inside
+    the block loop of a matmul (two blocks per AIC, several K stages) leaves a read or write of the
+    cube buffer unordered, reported as a race naming that buffer."""
+    from pyasc.runtime import Simulator
+
+    a, b = _rand((1024, 1024), pyasc.float16), _rand((1024, 1024), pyasc.float16)
+    compiled = pyasc.jit(lambda x, y: x @ y, options={"sync_style": "flags"}).lower(a, b).compile()
+    module = compiled.module.clone()
+    loop_flags = [op for op in module.walk() if op.name in ("ascendc.set_flag", "ascendc.wait_flag")
+                  and op.event.data.value == event and op.parent_op().name == "scf.for"]
+    assert loop_flags
+    for op in loop_flags:
+        op.detach()
+        op.erase()
+    arrays = [a.numpy(), b.numpy(), np.zeros((1024, 1024), np.float16)]
+    report = Simulator(module, hazards="ignore").run(compiled.name, arrays, raise_errors=False)
+    races = [f for f in report.findings if f.kind == "race"]
+    assert any(f" on {space} [" in f.message for f in races), [f.message for f in report.findings]

@@ -72,6 +72,14 @@ def every_other_column(x):
     return x[:, ::2] - 1.0
 
 
+def matmul(a, b):
+    return a @ b
+
+
+def matmul_bias_gelu(a, b, bias):
+    return pyasc.gelu(a @ b + bias)
+
+
 F16, F32, BF16, I32 = "float16", "float32", "bfloat16", "int32"
 
 # name -> (function, [(shape, dtype)], ...)
@@ -92,6 +100,9 @@ PROGRAMS = {
     "transpose": (transpose_scale, [((256, 320), F32)]),
     "concat": (concat_rows, [((4096, 40), F32), ((4096, 24), F32)]),
     "strided_slice": (every_other_column, [((512, 300), F16)]),
+    # cube: two output blocks per AIC and several K stages, so every L1/L0 slot is reused
+    "matmul": (matmul, [((1024, 1024), F16), ((1024, 1024), F16)]),
+    "matmul_bias_gelu": (matmul_bias_gelu, [((1024, 1024), F16), ((1024, 1024), F16), ((1024,), F16)]),
 }
 
 
