@@ -1,5 +1,5 @@
 """The ``ascendc`` dialect, part 1: enums, types, GM and core queries, TPipe/TQue/TBuf, static
-local tensors, data movement, synchronisation and the host launch."""
+local tensors, data movement and the host launch (synchronisation: ``sync.py``)."""
 
 from __future__ import annotations
 
@@ -571,64 +571,6 @@ class GetValueOp(IRDLOperation):
 
 
 # ----------------------------------------------------------------------------------------------
-# synchronisation
-
-
-@irdl_op_definition
-class SetFlagOp(IRDLOperation):
-    """``SetFlag<HardEvent::SRC_DST>(id)``: issued on SRC, fires once earlier SRC work is done."""
-
-    name = "ascendc.set_flag"
-    event = prop_def(HardEventAttr)
-    event_id = operand_def(IndexType)
-    assembly_format = "$event `,` $event_id attr-dict"
-
-    def __init__(self, event: HardEvent, event_id):
-        super().__init__(operands=[event_id], properties={"event": HardEventAttr(event)})
-
-    def verify_(self) -> None:
-        _check_event_id(self.name, self.event_id)
-
-
-@irdl_op_definition
-class WaitFlagOp(IRDLOperation):
-    """``WaitFlag<HardEvent::SRC_DST>(id)``: blocks DST until the matching flag is set, then clears it."""
-
-    name = "ascendc.wait_flag"
-    event = prop_def(HardEventAttr)
-    event_id = operand_def(IndexType)
-    assembly_format = "$event `,` $event_id attr-dict"
-
-    def __init__(self, event: HardEvent, event_id):
-        super().__init__(operands=[event_id], properties={"event": HardEventAttr(event)})
-
-    def verify_(self) -> None:
-        _check_event_id(self.name, self.event_id)
-
-
-def _check_event_id(op: str, value) -> None:
-    eid = _const_int(value)
-    if eid is not None and not 0 <= eid <= 7:
-        raise VerifyException(f"{op} event id {eid} is out of range 0..7")
-
-
-@irdl_op_definition
-class PipeBarrierOp(IRDLOperation):
-    """``PipeBarrier<PIPE_X>()``: later work on the pipe waits until earlier work has finished."""
-
-    name = "ascendc.pipe_barrier"
-    pipe = prop_def(PipeAttr)
-    assembly_format = "$pipe attr-dict"
-
-    def __init__(self, pipe: PipeKind):
-        super().__init__(properties={"pipe": PipeAttr(pipe)})
-
-    def verify_(self) -> None:
-        if self.pipe.data == PipeKind.PIPE_S:
-            raise VerifyException("PipeBarrier<PIPE_S> is not allowed: the scalar pipe is ordered by hardware")
-
-
-# ----------------------------------------------------------------------------------------------
 # host side (AscendCL)
 
 
@@ -655,5 +597,5 @@ KERNEL_ATTR = "ascendc.kernel"
 BLOCK_DIM_ATTR = "ascendc.block_dim"
 
 
-BASE_OPS = [GlobalTensorOp, SubviewOp, GetBlockIdxOp, GetBlockNumOp, TPipeOp, TQueOp, TBufOp, InitBufferOp, AllocTensorOp, EnQueOp, DeQueOp, FreeTensorOp, TBufGetOp, LocalTensorOp, DataCopyOp, DataCopyPadOp, GetValueOp, SetFlagOp, WaitFlagOp, PipeBarrierOp, LaunchOp]
+BASE_OPS = [GlobalTensorOp, SubviewOp, GetBlockIdxOp, GetBlockNumOp, TPipeOp, TQueOp, TBufOp, InitBufferOp, AllocTensorOp, EnQueOp, DeQueOp, FreeTensorOp, TBufGetOp, LocalTensorOp, DataCopyOp, DataCopyPadOp, GetValueOp, LaunchOp]
 BASE_ATTRIBUTES = [HardEventAttr, TPositionAttr, PipeAttr, RoundModeAttr, GlobalTensorType, LocalTensorType, GmAddrType, TPipeType, TQueType, TBufType]

@@ -55,6 +55,17 @@ def test_conv2d_fp16(xs, ws, stride, padding, dilation, groups):
            groups)
 
 
+def test_resnet_stem_conv2d_full_size():
+    """The issue's case: (8, 3, 224, 224) x (64, 3, 7, 7), stride 2, padding 3, fp16, compiled and
+    simulated with no hazard findings; the strided im2col gathers every second input column."""
+    x, w = _rand((8, 3, 224, 224)), _rand((64, 3, 7, 7))
+    compiled = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, stride=2, padding=3)).lower(x, w).compile()
+    assert "Gather" in compiled.ascendc_source()
+    out, report = compiled.simulate(x, w)
+    assert report.findings == []
+    _check(pyasc.tensor(out), x, w, None, 2, 3, 1, 1)
+
+
 @pytest.mark.parametrize("dtype", [np.float16, np.float32])
 def test_conv2d_bias_jit(dtype):
     x, w, b = _rand((2, 4, 8, 8), dtype), _rand((6, 2, 3, 3), dtype), _rand((6,), dtype)
