@@ -10,36 +10,32 @@ from xdsl.utils.exceptions import VerifyException
 from .base import HardEvent, HardEventAttr, PipeAttr, PipeKind, _const_int
 
 
+class _FlagOp(IRDLOperation):
+    """A flag op on a ``HardEvent`` (source and destination pipes) and an event id 0..7."""
+
+    event = prop_def(HardEventAttr)
+    event_id = operand_def(IndexType)
+    assembly_format = "$event `,` $event_id attr-dict"
+
+    def __init__(self, event: HardEvent, event_id):
+        super().__init__(operands=[event_id], properties={"event": HardEventAttr(event)})
+
+    def verify_(self) -> None:
+        _check_event_id(self.name, self.event_id)
+
+
 @irdl_op_definition
-class SetFlagOp(IRDLOperation):
+class SetFlagOp(_FlagOp):
     """``SetFlag<HardEvent::SRC_DST>(id)``: issued on SRC, fires once earlier SRC work is done."""
 
     name = "ascendc.set_flag"
-    event = prop_def(HardEventAttr)
-    event_id = operand_def(IndexType)
-    assembly_format = "$event `,` $event_id attr-dict"
-
-    def __init__(self, event: HardEvent, event_id):
-        super().__init__(operands=[event_id], properties={"event": HardEventAttr(event)})
-
-    def verify_(self) -> None:
-        _check_event_id(self.name, self.event_id)
 
 
 @irdl_op_definition
-class WaitFlagOp(IRDLOperation):
+class WaitFlagOp(_FlagOp):
     """``WaitFlag<HardEvent::SRC_DST>(id)``: blocks DST until the matching flag is set, then clears it."""
 
     name = "ascendc.wait_flag"
-    event = prop_def(HardEventAttr)
-    event_id = operand_def(IndexType)
-    assembly_format = "$event `,` $event_id attr-dict"
-
-    def __init__(self, event: HardEvent, event_id):
-        super().__init__(operands=[event_id], properties={"event": HardEventAttr(event)})
-
-    def verify_(self) -> None:
-        _check_event_id(self.name, self.event_id)
 
 
 def _check_event_id(op: str, value) -> None:
