@@ -68,12 +68,12 @@ from .functional import (
 from .jit import Compiled, JitFunction, Lowered, jit
 from .ops import OPS, reference
 from .tensor import Tensor
-# the tensor API of issue 6: storage dtypes, formats, devices, views, comparisons, composites
+# the tensor API: storage dtypes, formats, devices, views, comparisons, composites
 from . import ops_compare as _ops_compare  # noqa: F401,E402 - registers comparisons into OPS
 from . import amp  # noqa: E402
 from .amp import precision_scope  # noqa: E402
 from .composite import (  # noqa: E402
-    batch_norm, clamp, clip, dropout, eq, ge, gt, isfinite, isinf, isnan, le, logical_and,
+    batch_norm, clamp, clip, dropout, eq, ge, gt, isfinite, isinf, isnan, le, leaky_relu, logical_and,
     logical_not, logical_or, logical_xor, lt, ne, norm, where,
 )
 from .creation import array  # noqa: E402
@@ -117,7 +117,7 @@ __all__ += [
     "Device", "device", "set_device", "current_device", "get_device_count", "copy_to_device",
     "set_target", "get_target", "amp", "precision_scope", "register_op", "get_custom_op", "CUSTOM_OPS",
     "eq", "ne", "lt", "le", "gt", "ge", "isnan", "isinf", "isfinite", "logical_not", "logical_and",
-    "logical_or", "logical_xor", "where", "clamp", "clip", "norm", "dropout", "batch_norm",
+    "logical_or", "logical_xor", "where", "clamp", "clip", "leaky_relu", "norm", "dropout", "batch_norm",
     "cat", "concat", "stack", "split", "chunk", "topk", "reshape", "flatten", "squeeze", "unsqueeze",
     "transpose", "permute",
 ]

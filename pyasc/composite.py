@@ -1,4 +1,4 @@
-"""Ops defined by decomposition into other pyasc ops: ``clamp``, ``norm``, ``dropout``,
+"""Ops defined by decomposition into other pyasc ops: ``clamp``, ``leaky_relu``, ``norm``, ``dropout``,
 ``batch_norm`` (inference), plus the function spellings of comparisons and ``where``.
 
 A decomposition runs wherever its parts run: ``clamp`` is ``minimum(maximum(x, lo), hi)`` and
@@ -71,6 +71,15 @@ def clamp(x, min=None, max=None):  # noqa: A002 - PyTorch's names
 
 
 clip = clamp
+
+
+def leaky_relu(x, negative_slope: float = 0.01):
+    """``x`` where ``x >= 0``, else ``negative_slope * x`` (PyTorch's ``leaky_relu``); after a matmul it
+    is part of the matmul's fused epilogue."""
+    if isinstance(negative_slope, bool) or not isinstance(negative_slope, numbers.Real):
+        raise PyascError("leaky_relu", f"negative_slope must be a number, got {describe(negative_slope)}",
+                         shapes=[getattr(x, "shape", None)])
+    return apply("where", apply("ge", x, 0), x, apply("mul", x, float(negative_slope)))
 
 
 # ----------------------------------------------------------------------------- norm

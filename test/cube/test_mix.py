@@ -175,3 +175,16 @@ def test_pipe_utilisation_counts_the_cores_that_have_the_pipe():
     assert util["M"] == pytest.approx(m_busy / (launch.cycles * launch.block_dim))
     v_busy = sum(b.get("V", 0.0) for b in launch.core_busy)
     assert util["V"] == pytest.approx(v_busy / (launch.cycles * 2 * launch.block_dim))
+
+
+def test_leaky_relu_api_after_a_matmul_is_one_mix_kernel():
+    rng = np.random.default_rng(9)
+    a = pyasc.tensor(rng.standard_normal((130, 96)).astype(np.float16))
+    b = pyasc.tensor(rng.standard_normal((96, 70)).astype(np.float16))
+    compiled = pyasc.jit(lambda a, b: pyasc.leaky_relu(a @ b, 0.2)).lower(a, b).compile()
+    assert len(compiled.kernels) == 1
+    out, report = compiled.simulate(a, b)
+    assert report.findings == []
+    ref = a.numpy().astype(np.float64) @ b.numpy().astype(np.float64)
+    ref = np.where(ref >= 0, ref, 0.2 * ref)
+    np.testing.assert_allclose(out.astype(np.float64), ref, rtol=2e-3, atol=2e-2)

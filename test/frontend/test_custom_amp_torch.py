@@ -1,4 +1,4 @@
-"""Issue 6, items 4 and 5: custom ops (one op in the traced IR, eager and jit,
+"""Custom ops (one op in the traced IR, eager and jit,
 backward) and mixed precision (autocast, precision_scope, PYASC_MODE)."""
 
 import subprocess

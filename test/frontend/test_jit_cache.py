@@ -1,4 +1,4 @@
-"""Issue 6, item 7: one compile per signature, the disk cache (key, atomic writes, corrupt
+"""One compile per signature, the disk cache (key, atomic writes, corrupt
 entries recompiled), PYASC_DUMP_PATH, options and the target; eager ops share the caches."""
 
 import json

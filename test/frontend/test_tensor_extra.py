@@ -1,4 +1,4 @@
-"""Issue 6, items 1-3: storage dtypes, formats, devices, torch interop, views sharing storage,
+"""Storage dtypes, formats, devices, torch interop, views sharing storage,
 indexing, comparisons, conversion and the data-movement ops, against NumPy/PyTorch semantics."""
 
 import math
@@ -404,3 +404,15 @@ def test_norm_inside_jit_on_the_device(p):
     assert "asctensor.reduce" in str(f.lower(a).traced)
     ref = np.linalg.norm(a.astype(np.float64), ord=p, axis=-1, keepdims=True)
     np.testing.assert_allclose(f(a).numpy(), ref, rtol=2e-5, atol=1e-5)
+
+
+def test_leaky_relu_matches_pytorch_semantics():
+    a = np.array([-2.0, -0.5, -0.0, 0.0, 1.5, np.nan, -np.inf, np.inf], np.float32)
+    got = pyasc.leaky_relu(pyasc.tensor(a), 0.1).numpy()
+    want = np.where(a >= 0, a, a * np.float32(0.1))
+    np.testing.assert_array_equal(got, want)
+    assert np.signbit(got[2]) and not np.signbit(got[3])
+    traced = pyasc.jit(lambda x: pyasc.leaky_relu(x))(pyasc.tensor(a)).numpy()
+    np.testing.assert_array_equal(traced, np.where(a >= 0, a, a * np.float32(0.01)))
+    with pytest.raises(pyasc.PyascError, match="negative_slope must be a number"):
+        pyasc.leaky_relu(pyasc.tensor(a), "0.1")
