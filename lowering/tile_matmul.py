@@ -146,6 +146,18 @@ def plan_matmul(name: str, spec: TargetSpec, batch: int, M: int, N: int, K: int,
                     max(1, min(cores, blocks)))
 
 
+def block_coords(e: OpEmitter, block: SSAValue, plan: CubePlan):
+    """(batch, first row, first column, valid rows, valid columns) of output block number ``block``
+    (blocks run along N, then M, then the batch)."""
+    nbk = e.remui(block, plan.blocks_n)
+    q = e.divui(block, plan.blocks_n)
+    mbk = e.remui(q, plan.blocks_m)
+    bat = e.divui(q, plan.blocks_m)
+    m0 = e.muli(mbk, plan.base_m)
+    n0 = e.muli(nbk, plan.base_n)
+    return bat, m0, n0, e.minui(e.subi(plan.M, m0), plan.base_m), e.minui(e.subi(plan.N, n0), plan.base_n)
+
+
 def _memref(t: TensorType) -> MemRefType:
     return MemRefType(t.element_type, t.get_shape())
 
@@ -217,15 +229,7 @@ class _MatmulTiler:
         nb.add_op(func.ReturnOp())
 
         le = OpEmitter(InsertPoint.at_end(body), mm)
-        t = le.addi(lo, body.args[0])
-        nbk = le.remui(t, plan.blocks_n)
-        q = le.divui(t, plan.blocks_n)
-        mbk = le.remui(q, plan.blocks_m)
-        bat = le.divui(q, plan.blocks_m)
-        m0 = le.muli(mbk, plan.base_m)
-        n0 = le.muli(nbk, plan.base_n)
-        vm = le.minui(le.subi(M, m0), plan.base_m)
-        vn = le.minui(le.subi(N, n0), plan.base_n)
+        bat, m0, n0, vm, vn = block_coords(le, le.addi(lo, body.args[0]), plan)
         a_base = le.muli(le.remui(bat, a_period) if a_period else bat, M * K if a_batched else 0)
         b_base = le.muli(le.remui(bat, b_period) if b_period else bat, K * N if b_batched else 0)
         acc_t = TensorType(element_type("i32" if str(in_t) == "i8" else "f32"), [plan.base_m, plan.base_n])

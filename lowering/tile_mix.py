@@ -42,7 +42,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from .emitter import OpEmitter, copy_loc
 from .errors import CompileError
 from .tile_elementwise import VIEW_OPS, _KernelTiler, _peak_temporaries, _view_source, kernel_kind
-from .tile_matmul import CubePlan, _MatmulTiler, plan_matmul
+from .tile_matmul import CubePlan, _MatmulTiler, block_coords, plan_matmul
 from .tiling import element_strides
 
 MAX_CREDITS = 15  # a cross-core flag counter holds at most 15 pending sets
@@ -248,15 +248,7 @@ class _MixTiler:
         t = body.args[0]
         j = le.divui(t, ep.tiles)
         s = le.remui(t, ep.tiles)
-        blk = le.addi(lo, j)
-        nbk = le.remui(blk, plan.blocks_n)
-        q = le.divui(blk, plan.blocks_n)
-        mbk = le.remui(q, plan.blocks_m)
-        bat = le.divui(q, plan.blocks_m)
-        m0 = le.muli(mbk, plan.base_m)
-        n0 = le.muli(nbk, plan.base_n)
-        vm = le.minui(le.subi(M, m0), plan.base_m)
-        vn = le.minui(le.subi(N, n0), plan.base_n)
+        bat, m0, n0, vm, vn = block_coords(le, le.addi(lo, j), plan)
         start = le.addi(le.muli(sub, ep.half), le.muli(s, ep.rows))  # first row of the tile in the block
         end = le.minui(vm, le.muli(le.addi(sub, 1), ep.half))
         vr = le.minui(le.subi(le.value(arith.MaxUIOp(end, start)), start), ep.rows)

@@ -10,23 +10,22 @@ counter is 0, then takes one. Ids are 0..10 and a counter holds at most 15 sets.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import I64, IndexType, IntegerAttr
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Region, SpacedOpaqueSyntaxAttribute
+from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     prop_def,
-    region_def,
     result_def,
-    traits_def,
 )
-from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
-from pyasc.dialects.asctile.mix import CoreKind, enclosing_core, verify_section_placement
+from pyasc.dialects.asctile.mix import CoreKind, CoreSectionBase, enclosing_core
 
 from .base import PipeAttr, PipeKind, _const_int
 
@@ -54,20 +53,12 @@ def _core_of(op) -> CoreKind | None:
 
 
 @irdl_op_definition
-class CoreSectionOp(IRDLOperation):
+class CoreSectionOp(CoreSectionBase):
     """``if ASCEND_IS_AIC { ... }`` or ``if ASCEND_IS_AIV { ... }`` in a MIX kernel."""
 
     name = "ascendc.core_section"
     core = prop_def(CoreKindAttr)
-    body = region_def("single_block")
-    traits = traits_def(NoTerminator())
-    assembly_format = "$core attr-dict-with-keyword $body"
-
-    def __init__(self, core: CoreKind, body: Region):
-        super().__init__(properties={"core": CoreKindAttr(core)}, regions=[body])
-
-    def verify_(self) -> None:
-        verify_section_placement(self)
+    CORE_ATTR: ClassVar[type] = CoreKindAttr
 
 
 @irdl_op_definition

@@ -19,6 +19,8 @@ rows of a tile.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects import func
 from xdsl.dialects.builtin import IndexType, TensorType
 from xdsl.dialects.utils import EnumAttribute
@@ -80,29 +82,32 @@ def enclosing_core(op, section: type | None = None) -> CoreKind | None:
     return None
 
 
-def verify_section_placement(op) -> None:
-    """A core section sits directly in a kernel function."""
-    parent = op.parent_op()
-    if not isinstance(parent, func.FuncOp):
-        raise VerifyException(f"{op.name}: a core section sits directly in a kernel function, "
-                              f"not in {parent.name if parent else 'nothing'}")
+class CoreSectionBase(IRDLOperation):
+    """A region of a MIX kernel that one core type runs, directly in the kernel function; a dialect's
+    section op adds its ``name`` and its ``core`` property (``CORE_ATTR``)."""
 
-
-@irdl_op_definition
-class CoreSectionOp(IRDLOperation):
-    """The code one core type of a MIX kernel runs (``if ASCEND_IS_AIC``/``if ASCEND_IS_AIV``)."""
-
-    name = "asctile.core_section"
-    core = prop_def(CoreKindAttr)
+    CORE_ATTR: ClassVar[type]
     body = region_def("single_block")
     traits = traits_def(NoTerminator())
     assembly_format = "$core attr-dict-with-keyword $body"
 
     def __init__(self, core: CoreKind, body: Region):
-        super().__init__(properties={"core": CoreKindAttr(core)}, regions=[body])
+        super().__init__(properties={"core": self.CORE_ATTR(core)}, regions=[body])
 
     def verify_(self) -> None:
-        verify_section_placement(self)
+        parent = self.parent_op()
+        if not isinstance(parent, func.FuncOp):
+            raise VerifyException(f"{self.name}: a core section sits directly in a kernel function, "
+                                  f"not in {parent.name if parent else 'nothing'}")
+
+
+@irdl_op_definition
+class CoreSectionOp(CoreSectionBase):
+    """The code one core type of a MIX kernel runs (``if ASCEND_IS_AIC``/``if ASCEND_IS_AIV``)."""
+
+    name = "asctile.core_section"
+    core = prop_def(CoreKindAttr)
+    CORE_ATTR: ClassVar[type] = CoreKindAttr
 
 
 @irdl_op_definition
