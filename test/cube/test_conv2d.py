@@ -103,3 +103,13 @@ def test_conv2d_kernels_and_emitted_source():
         fh.write(src)
     r = subprocess.run([gxx, "-std=c++17", "-fsyntax-only", "-I", inc, fh.name], capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
+
+
+def test_conv2d_bad_input_names_op_shapes_and_line():
+    x, w = _rand((1, 6, 8, 8)), _rand((4, 4, 3, 3))
+    with pytest.raises(pyasc.PyascError, match=r"pyasc\.conv2d: channels 6 \(input\) and 4 \(output\) must both "
+                                               r"divide by groups = 4 .*\(1, 6, 8, 8\).*test_conv2d\.py:\d+"):
+        pyasc.conv2d(x, w, groups=4)
+    with pytest.raises(pyasc.PyascError, match=r"pyasc\.conv2d: weight \[4, 5, 3, 3\] has 5 input channels per group, "
+                                               r"input \[1, 6, 8, 8\].*test_conv2d\.py:\d+"):
+        pyasc.jit(lambda x, w: pyasc.conv2d(x, w))(x, _rand((4, 5, 3, 3)))
