@@ -49,7 +49,7 @@ def _f32():
 
 def round_mode(src: str, dst: str) -> RoundMode:
     """The rounding of a conversion: to nearest even, except float->int which truncates (as C and torch)."""
-    if dst == "i32":
+    if dst in ("i32", "i8"):
         return RoundMode.CAST_TRUNC
     if dst == "bf16":
         return RoundMode.CAST_RINT

@@ -3,3 +3,7 @@
 
 class CompileError(ValueError):
     """A program the compiler cannot handle as asked: the message names the kernel and the reason."""
+
+
+class TilingError(CompileError):
+    """A kernel that cannot be tiled as asked (named with its kernel and reason)."""

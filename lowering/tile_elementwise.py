@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pyasc.dialects import asctensor, asctile
-from pyasc.dialects.ascendc import CAST_PAIRS
 from pyasc.dialects.target import get_target
 from pyasc.dialects.types import element_bytes, is_float
 from xdsl.context import Context
@@ -30,12 +29,9 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from .emitter import OpEmitter, copy_loc
-from .errors import CompileError
+from .tile_casts import cast_ops
+from .errors import TilingError
 from .tiling import collapse, plan_tiles
-
-
-class TilingError(CompileError):
-    """A kernel that cannot be tiled as asked (named with its kernel and reason)."""
 
 
 VIEW_OPS = (asctensor.BroadcastOp, asctensor.SliceOp, asctensor.ReshapeOp)
@@ -109,27 +105,6 @@ def kernel_kind(f: func.FuncOp) -> str | None:
 
 def _memref(t: TensorType) -> MemRefType:
     return MemRefType(t.element_type, t.get_shape())
-
-
-def _cast_op(src: SSAValue, dst_tile: TensorType) -> list[Operation]:
-    """The arith casts from ``src``'s element type to ``dst_tile``'s; pairs the vector unit cannot
-    convert directly (e.g. i32 -> bf16) go through float32."""
-    s, d = str(src.type.element_type), str(dst_tile.element_type)
-    if (s, d) not in CAST_PAIRS:
-        if "f32" in (s, d):
-            raise TilingError(f"asctensor.cast from {s} to {d} is not supported")
-        mid = TensorType(_f32(), dst_tile.get_shape())
-        first = _cast_op(src, mid)
-        return first + _cast_op(first[-1].results[0], dst_tile)
-    if is_float(src.type.element_type) and is_float(dst_tile.element_type):
-        return [arith.TruncFOp(src, dst_tile) if s == "f32" else arith.ExtFOp(src, dst_tile)]
-    return [asctile.CastOp(src, dst_tile)]  # int <-> float (arith's casts take scalars only)
-
-
-def _f32():
-    from xdsl.dialects.builtin import Float32Type
-
-    return Float32Type()
 
 
 def _peak_temporaries(body: list[Operation], loaded: set[SSAValue], outputs: set[SSAValue],
@@ -457,7 +432,7 @@ class _KernelTiler:
             return le.value(copy_loc(op, asctile.ArgReduceOp(op.kind.data.value, operands[0], self.vc, tt)))
         if isinstance(op, asctensor.CastOp):
             result = None
-            for c in _cast_op(operands[0], tt):
+            for c in cast_ops(operands[0], tt):
                 result = le.value(copy_loc(op, c))
                 operands = [result]
             return result

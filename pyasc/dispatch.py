@@ -133,9 +133,9 @@ def raise_host_only(name: str, operands=(), what: str = "") -> None:
 
 
 def _storage_cast(operands, attrs):
-    """Casts from or to a storage dtype (int8, bool) convert on the host eagerly; inside
-    ``pyasc.jit`` a cast to bool is ``x != 0`` and one from bool ``where(x, 1, 0)`` (int8 stays
-    host-only); None if the cast is an ordinary compiled one."""
+    """Casts from or to bool: on the host eagerly; inside ``pyasc.jit`` a cast to bool is ``x != 0``
+    and one from bool ``where(x, 1, 0)`` (int8 through float16 and int32). None if the cast is an
+    ordinary compiled one (int8 <-> the compute dtypes included)."""
     from . import dtypes as dt
     from .tensor import Tensor
 
@@ -150,27 +150,17 @@ def _storage_cast(operands, attrs):
         d = dt.get_dtype(attrs["dtype"])
     except TypeError as e:
         raise PyascError("cast", str(e)) from None
-    if x.dtype not in STORAGE_DTYPES and d not in STORAGE_DTYPES:
+    if dt.bool_ not in (x.dtype, d):
         return None
     if x.dtype is d:
         return x
     if x._trace is not None:
-        if d is dt.bool_ and x.dtype is not dt.int8:  # compiled as a comparison with zero
-            return apply("ne", x, 0)
-        if x.dtype is dt.bool_ and d is not dt.int8:  # compiled as a selection of 1 or 0
-            ones = apply("where", x, 1, 0)
-            return ones if ones.dtype is d else apply("cast", ones, dtype=d)
-        raise_host_only("cast", [x], f"conversion from {x.dtype.name} to {d.name} is")
-    from .ops import reference
-
+        if d is dt.bool_:  # compiled as a comparison with zero
+            return apply("ne", apply("cast", x, dtype=dt.float16) if x.dtype is dt.int8 else x, 0)
+        ones = apply("where", x, 1, 0)  # compiled as a selection of 1 or 0
+        return ones if ones.dtype is d else apply("cast", ones, dtype=d)
     a = x.numpy()
-    if d is dt.bool_:
-        out = a != 0
-    elif x.dtype is dt.bool_ or x.dtype is dt.int8:
-        out = a.astype(d.np_dtype)
-    else:
-        out = reference("cast", a, dtype=d)
-    return Tensor(out, d, device=x._device)
+    return Tensor(a != 0 if d is dt.bool_ else a.astype(d.np_dtype), d, device=x._device)
 
 
 def _trace_apply(trace, op, operands, attrs, compute, result, shape):

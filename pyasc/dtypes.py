@@ -3,8 +3,9 @@
 The compiler computes in four dtypes: ``float32``, ``float16``, ``bfloat16`` (NumPy storage via
 ``ml_dtypes``) and ``int32`` (``ALL_DTYPES``). Two more are storage dtypes (``STORAGE_DTYPES``):
 ``int8`` and ``bool`` (the result of comparisons). They can be created, viewed, indexed, converted
-with ``.to()`` and used as ``where`` conditions; arithmetic on them raises a ``PyascError`` that asks
-for a conversion to a compute dtype first. Each dtype knows its NumPy dtype, its MLIR element type, its size and the tolerance at
+with ``.to()`` (compiled, in ``pyasc.jit`` and eagerly: float -> int8 truncates toward zero and
+keeps the value modulo 256, as NumPy and PyTorch) and used as ``where`` conditions; arithmetic on
+them raises a ``PyascError`` that asks for a conversion to a compute dtype first. Each dtype knows its NumPy dtype, its MLIR element type, its size and the tolerance at
 which results in that dtype are compared with the float64 NumPy reference in tests.
 """
 

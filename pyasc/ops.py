@@ -174,7 +174,7 @@ _def(OpDef("sigmoid", 1, _unary(asctensor.SigmoidOp), _safe(lambda x: 1.0 / (1.0
            doc="1 / (1 + exp(-x))"))
 _def(OpDef("gelu", 1, _build_gelu, _safe(_gelu_ref), FLOATS, attrs={"approximate": "none"},
            check_attrs=_check_gelu, doc="x * Phi(x), exact ('none') or tanh approximation"))
-_def(OpDef("cast", 1, _build_cast, lambda x, dtype=None: x, ALL, cast_rule, attrs={"dtype": None},
+_def(OpDef("cast", 1, _build_cast, lambda x, dtype=None: x, ALL + (dt.int8,), cast_rule, attrs={"dtype": None},
            check_attrs=_check_cast, doc="convert to another dtype"))
 
 

@@ -224,6 +224,7 @@ CAST_PAIRS = {
     ("f16", "f32"), ("f32", "f16"), ("bf16", "f32"), ("f32", "bf16"),
     ("f32", "i32"), ("i32", "f32"), ("f16", "i32"), ("i32", "f16"),
     ("ui8", "f16"), ("f16", "ui8"),  # bool bytes <-> half (compare.py: masks to and from GM)
+    ("i8", "f16"), ("f16", "i8"),
 }
 
 

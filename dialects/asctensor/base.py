@@ -27,6 +27,7 @@ from xdsl.utils.str_enum import StrEnum
 FLOAT_TYPES = ("f16", "bf16", "f32")
 INT_TYPES = ("i32",)
 ELEMENT_TYPES = FLOAT_TYPES + INT_TYPES
+CAST_TYPES = ELEMENT_TYPES + ("i8",)  # int8 is a storage type: it is converted, not computed on
 
 KERNEL_ATTR = "asctensor.kernel"
 
@@ -94,8 +95,8 @@ class CastOp(IRDLOperation):
         src, dst = self.input.type, self.result.type
         if src.get_shape() != dst.get_shape():
             raise VerifyException(f"asctensor.cast cannot change the shape ({src} -> {dst})")
-        _check_element_type(self.name, src)
-        _check_element_type(self.name, dst)
+        _check_element_type(self.name, src, CAST_TYPES)
+        _check_element_type(self.name, dst, CAST_TYPES)
 
 
 class UnaryFloatOp(IRDLOperation):

@@ -349,3 +349,17 @@ def test_matmul_epilogue_mix_project_cpu_run(style, tmp_path):
     for needle in ("KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2)", "if ASCEND_IS_AIC", "if ASCEND_IS_AIV",
                    "CrossCoreSetFlag<2, PIPE_FIX>", "CrossCoreWaitFlag(", "GetSubBlockIdx()", "aclrtMalloc"):
         assert needle in text, needle
+
+
+@pytest.mark.parametrize("style", ["queue", "flags"])
+def test_int8_conversions_cpu_run_bit_exact(style, tmp_path):
+    rng = np.random.default_rng(6)
+    x = pyasc.tensor((rng.standard_normal((9, 70)) * 300).astype(np.float32))
+
+    def qdq(x):
+        q = x.to(pyasc.int8)
+        return q, q.to(pyasc.float32) * 0.5
+
+    compiled = pyasc.jit(qdq, options={"sync_style": style}).compile(x)
+    summary = project_check(compiled, [x], tmp_path, exact=True)
+    assert "i8" in summary and "bit-exact" in summary

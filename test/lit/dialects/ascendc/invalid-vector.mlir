@@ -93,3 +93,14 @@ func.func @f(%n: index) {
   func.return
 }
 // CHECK: Operation does not verify: ascendc.cast from i32 to bf16 is not supported
+
+
+// -----
+
+func.func @f(%n: index) {
+  %a = ascendc.local_tensor VECCALC address 0 size 64 : !ascendc.local_tensor<f32>
+  %b = ascendc.local_tensor VECCALC address 256 size 64 : !ascendc.local_tensor<i8>
+  ascendc.cast %b, %a, CAST_TRUNC, %n : !ascendc.local_tensor<i8>, !ascendc.local_tensor<f32>
+  func.return
+}
+// CHECK: Operation does not verify: ascendc.cast from f32 to i8 is not supported

@@ -10,6 +10,7 @@ func.func @vec(%n: index) {
   %bf = ascendc.local_tensor VECCALC address 1024 size 64 : !ascendc.local_tensor<bf16>
   %i0 = ascendc.local_tensor VECCALC address 1280 size 64 : !ascendc.local_tensor<i32>
   %i1 = ascendc.local_tensor VECCALC address 1536 size 64 : !ascendc.local_tensor<i32>
+  %q = ascendc.local_tensor VECCALC address 1792 size 64 : !ascendc.local_tensor<i8>
   %s = arith.constant 0.5 : f32
   %sh = arith.constant -1.0 : f16
   %si = arith.constant 7 : i32
@@ -43,6 +44,8 @@ func.func @vec(%n: index) {
   ascendc.cast %bf, %a, CAST_RINT, %n : !ascendc.local_tensor<bf16>, !ascendc.local_tensor<f32>
   ascendc.cast %h, %i0, CAST_ROUND, %n : !ascendc.local_tensor<f16>, !ascendc.local_tensor<i32>
   ascendc.cast %i0, %h, CAST_FLOOR, %n : !ascendc.local_tensor<i32>, !ascendc.local_tensor<f16>
+  ascendc.cast %q, %h, CAST_TRUNC, %n : !ascendc.local_tensor<i8>, !ascendc.local_tensor<f16>
+  ascendc.cast %h, %q, CAST_NONE, %n : !ascendc.local_tensor<f16>, !ascendc.local_tensor<i8>
   func.return
 }
 
@@ -78,6 +81,8 @@ func.func @vec(%n: index) {
 // CHECK-NEXT:    ascendc.cast %bf, %a, CAST_RINT, %n : !ascendc.local_tensor<bf16>, !ascendc.local_tensor<f32>
 // CHECK-NEXT:    ascendc.cast %h, %i0, CAST_ROUND, %n : !ascendc.local_tensor<f16>, !ascendc.local_tensor<i32>
 // CHECK-NEXT:    ascendc.cast %i0, %h, CAST_FLOOR, %n : !ascendc.local_tensor<i32>, !ascendc.local_tensor<f16>
+// CHECK-NEXT:    ascendc.cast %q, %h, CAST_TRUNC, %n : !ascendc.local_tensor<i8>, !ascendc.local_tensor<f16>
+// CHECK-NEXT:    ascendc.cast %h, %q, CAST_NONE, %n : !ascendc.local_tensor<f16>, !ascendc.local_tensor<i8>
 // CHECK-NEXT:    func.return
 
 // GENERIC: "ascendc.add"(%a, %b, %c, %n) : (!ascendc.local_tensor<f32>, !ascendc.local_tensor<f32>, !ascendc.local_tensor<f32>, index) -> ()

@@ -36,15 +36,24 @@ func.func @f(%x: tensor<4x8xf64>) {
   %c = asctensor.cast %x : tensor<4x8xf64> -> tensor<4x8xf32>
   func.return
 }
-// CHECK: Operation does not verify: asctensor.cast does not support element type f64 (supported: f16, bf16, f32, i32)
+// CHECK: Operation does not verify: asctensor.cast does not support element type f64 (supported: f16, bf16, f32, i32, i8)
 
 // -----
 
 func.func @f(%x: tensor<4x8xf32>) {
-  %c = asctensor.cast %x : tensor<4x8xf32> -> tensor<4x8xi8>
+  %c = asctensor.cast %x : tensor<4x8xf32> -> tensor<4x8xi16>
   func.return
 }
-// CHECK: Operation does not verify: asctensor.cast does not support element type i8 (supported: f16, bf16, f32, i32)
+// CHECK: Operation does not verify: asctensor.cast does not support element type i16 (supported: f16, bf16, f32, i32, i8)
+
+// -----
+
+func.func @f(%x: tensor<4x8xi8>, %y: tensor<4x8xi8>) {
+  %c = arith.addi %x, %y : tensor<4x8xi8>
+  %r = asctensor.relu %x : tensor<4x8xi8>
+  func.return
+}
+// CHECK: Operation does not verify: asctensor.relu does not support element type i8
 
 // -----
 

@@ -6,6 +6,8 @@ func.func @ops(%x: tensor<4x8xf16>, %row: tensor<8xf16>, %col: tensor<4x1xf32>, 
   %bc = asctensor.broadcast %col : tensor<4x1xf32> -> tensor<2x4x8xf32>
   %c = asctensor.cast %x : tensor<4x8xf16> -> tensor<4x8xf32>
   %ci = asctensor.cast %i : tensor<4x8xi32> -> tensor<4x8xbf16>
+  %q = asctensor.cast %c : tensor<4x8xf32> -> tensor<4x8xi8>
+  %dq = asctensor.cast %q : tensor<4x8xi8> -> tensor<4x8xf16>
   %r = asctensor.relu %x : tensor<4x8xf16>
   %ri = asctensor.relu %i : tensor<4x8xi32>
   %s = asctensor.sigmoid %c : tensor<4x8xf32>
@@ -22,6 +24,8 @@ func.func @ops(%x: tensor<4x8xf16>, %row: tensor<8xf16>, %col: tensor<4x1xf32>, 
 // CHECK-NEXT:    %bc = asctensor.broadcast %col : tensor<4x1xf32> -> tensor<2x4x8xf32>
 // CHECK-NEXT:    %c = asctensor.cast %x : tensor<4x8xf16> -> tensor<4x8xf32>
 // CHECK-NEXT:    %ci = asctensor.cast %i : tensor<4x8xi32> -> tensor<4x8xbf16>
+// CHECK-NEXT:    %q = asctensor.cast %c : tensor<4x8xf32> -> tensor<4x8xi8>
+// CHECK-NEXT:    %dq = asctensor.cast %q : tensor<4x8xi8> -> tensor<4x8xf16>
 // CHECK-NEXT:    %r = asctensor.relu %x : tensor<4x8xf16>
 // CHECK-NEXT:    %ri = asctensor.relu %i : tensor<4x8xi32>
 // CHECK-NEXT:    %s = asctensor.sigmoid %c : tensor<4x8xf32>
