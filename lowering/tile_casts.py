@@ -4,7 +4,8 @@
 i32 -> bf16) or, for int8, through float16, the only type int8 converts to and from:
 
 * ``i8 -> T``: i8 -> f16 (exact), then f16 -> T.
-* ``T -> i8`` keeps NumPy's and PyTorch's result: truncation toward zero, then the value modulo 256
+* ``T -> i8`` of a value converted from int8 (in range): T -> f16 -> i8, exact.
+* ``T -> i8`` otherwise keeps NumPy's and PyTorch's result: truncation toward zero, then the value modulo 256
   in [-128, 127] (``300.7 -> 44``). With ``v`` the truncated int32:
   ``q = trunc(f32(v) / 256)`` (off by at most one), ``r = v - 256 q`` (exact int32, |r| < 512),
   ``w = r + 640 - 256 trunc((r + 640) / 256) - 128`` in float32 (exact: ``r + 640`` is positive and
@@ -69,14 +70,24 @@ def _to_int8(src: SSAValue, dst_tile: TensorType) -> list[Operation]:
     return st.ops
 
 
+def _int8_valued(v: SSAValue) -> bool:
+    """Whether ``v`` comes from an int8 value through conversions only: every type holds int8's
+    values exactly, so it is in int8's range and integral."""
+    while isinstance(v.owner, asctile.CastOp | arith.ExtFOp | arith.TruncFOp):
+        v = v.owner.operands[0]
+        if str(v.type.element_type) == "i8":
+            return True
+    return False
+
+
 def cast_ops(src: SSAValue, dst_tile: TensorType) -> list[Operation]:
     """The tile ops converting ``src`` to ``dst_tile``'s element type; the last one gives the result."""
     s, d = str(src.type.element_type), str(dst_tile.element_type)
-    if d == "i8":
+    if d == "i8" and not _int8_valued(src):
         return _to_int8(src, dst_tile)
     if (s, d) in CAST_PAIRS:
         return [_direct(src, dst_tile)]
-    mid_type = Float16Type() if s == "i8" else Float32Type()
+    mid_type = Float16Type() if "i8" in (s, d) else Float32Type()
     if str(mid_type) in (s, d):
         raise TilingError(f"asctensor.cast from {s} to {d} is not supported")
     first = cast_ops(src, TensorType(mid_type, dst_tile.get_shape()))

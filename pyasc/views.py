@@ -119,10 +119,14 @@ def _shape_arg(op: str, shape, numel: int, src) -> tuple[int, ...]:
 
 
 def _emit(op: str, x, build, shape):
-    """Trace ``build(value)`` (an asctensor op) with the user's line; a traced Tensor of ``shape``."""
+    """Trace ``build(value)`` (an asctensor op) with the user's line; a traced Tensor of ``shape``.
+    int8 and bool data move as float16 (exact) and are converted back."""
     from .errors import user_location
     from .tensor import Tensor
 
+    if x.dtype in dt.STORAGE_DTYPES:
+        moved = _emit(op, x.to(dt.float16), build, shape)
+        return moved != 0 if x.dtype is dt.bool_ else moved.to(x.dtype)
     tr = x._trace
     with tr.at(user_location()):
         value = tr.emit(build(x._value)).results[0]
@@ -401,7 +405,6 @@ def _traced_concat(op: str, ts, d, dim: int, shape):
     """``asctensor.concat`` of the (traced or constant) tensors ``ts`` converted to dtype ``d``."""
     from pyasc.dialects import asctensor
 
-    from .dispatch import raise_host_only
     from .errors import user_location
     from .tensor import Tensor
 
@@ -409,8 +412,9 @@ def _traced_concat(op: str, ts, d, dim: int, shape):
     if len(traces) > 1:
         raise PyascError(op, "operands come from different traced functions", shapes=[t.shape for t in ts])
     (tr,) = traces.values()
-    if d is dt.bool_:
-        raise_host_only(op, ts, "joining bool tensors is")
+    if d in dt.STORAGE_DTYPES:  # joined as float16 (exact for int8 and bool), converted back
+        joined = _traced_concat(op, [t.to(dt.float16) for t in ts], dt.float16, dim, shape)
+        return joined != 0 if d is dt.bool_ else joined.to(d)
     if len(ts) == 1:
         return ts[0] if ts[0].dtype is d else ts[0].to(d)
     with tr.at(user_location()):

@@ -103,3 +103,34 @@ def test_int8_matmul_of_values_quantized_in_jit():
     assert out.dtype is pyasc.int32
     ref = np.trunc(a).astype(np.int64) @ np.trunc(b).astype(np.int64)
     np.testing.assert_array_equal(out.numpy(), ref)
+
+
+MOVES = {
+    "transpose": lambda x: x.T,
+    "strided": lambda x: x[1::2, ::3],
+    "reversed": lambda x: x[:, ::-1],
+    "reshape": lambda x: x.reshape(15, 8),
+    "swap": lambda x: x.reshape(2, 4, 15).transpose(2, 0) if isinstance(x, pyasc.Tensor)
+    else x.reshape(2, 4, 15).swapaxes(2, 0),
+    "unchanged": lambda x: x,
+}
+
+
+@pytest.mark.parametrize("move", list(MOVES))
+@pytest.mark.parametrize("dtype", ["int8", "bool"])
+def test_storage_dtypes_move_in_jit(move, dtype):
+    a = np.arange(-60, 60).reshape(8, 15)
+    a = a.astype(np.int8) if dtype == "int8" else (a % 3 == 0)
+    out = pyasc.jit(MOVES[move])(pyasc.tensor(a))
+    assert out.dtype.name == dtype
+    np.testing.assert_array_equal(out.numpy(), MOVES[move](a))
+
+
+def test_storage_dtypes_join_in_jit():
+    a = np.array([[1, 0, 3], [0, 0, 2]], np.float32)
+    b = np.array([[0, 5, -1]], np.float32)
+    masks = pyasc.jit(lambda x, y: pyasc.cat([x > 0, y > 0], 0))(pyasc.tensor(a), pyasc.tensor(b))
+    np.testing.assert_array_equal(masks.numpy(), np.concatenate([a > 0, b > 0]))
+    q = pyasc.jit(lambda x, y: pyasc.stack([x.to(pyasc.int8), y.to(pyasc.int8)], 1))(
+        pyasc.tensor(a), pyasc.tensor(a * 50))
+    np.testing.assert_array_equal(q.numpy(), np.stack([a.astype(np.int8), wrap_int8(a * 50)], 1))
