@@ -287,7 +287,7 @@ def get_value(t: KernelTranslator, op: asc.GetValueOp) -> None:
     t.emit(f"_i = {t.v(op.source)} + {t.v(op.index)}")
     _fail_if(t, f"_i < 0 or _i >= {gl}", sid, f"f'GetValue at element {{_i}} is outside the global tensor "
                                              f"of {{{gl}}} elements'")
-    conv = "int" if numpy_dtype(et).kind in "iub" else ""
+    conv = "_int" if numpy_dtype(et).kind in "iub" else ""
     t.emit(f"{t.v(op.result)} = {conv}({g}[_i])")
     _record(t, sid, str(t.spec.scalar_gm_read_cycles), "0", [])
     t.pending += t.spec.scalar_gm_read_cycles - 1
@@ -359,7 +359,7 @@ def vector_scalar(t: KernelTranslator, op) -> None:
 
 def duplicate(t: KernelTranslator, op: asc.DuplicateOp) -> None:
     sid, et, sh, (d,), per, n, nb = _vector_prologue(t, op, [op.dst], (True,))
-    t.emit(f"{_view(et, sh, d, n)}.fill({t.v(op.scalar)})")
+    t.emit(f"{_view(et, sh, d, n)}[...] = {t.v(op.scalar)}")
     _record(t, sid, _vector_cost(t, nb, per), "0", [(d, nb)])
 
 

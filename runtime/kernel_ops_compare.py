@@ -24,11 +24,11 @@ _CMP = {"LT": "np.less", "GT": "np.greater", "EQ": "np.equal", "LE": "np.less_eq
 
 
 def _pack(cond):
-    return np.packbits(cond, bitorder="little")
+    return np.packbits(cond, axis=-1, bitorder="little")
 
 
 def _unpack(mask, n):
-    return np.unpackbits(mask, count=n, bitorder="little").view(np.bool_)
+    return np.unpackbits(mask, axis=-1, count=n, bitorder="little").view(np.bool_)
 
 
 def _mask_bytes(n: str) -> str:
@@ -48,7 +48,7 @@ def compare(t: KernelTranslator, op) -> None:
     rhs = t.v(op.scalar) if scalar else K._view(et, sh, addrs[1], n)
     fn = _CMP[op.cmp_mode.data.value]
     t.emit(f"_m = {t.const(_pack, 'F')}({fn}({K._view(et, sh, addrs[0], n)}, {rhs}))")
-    t.emit(f"U_ui8[{d}:{d}+_m.shape[0]] = _m")
+    t.emit(f"U_ui8[{d}:{d}+_m.shape[-1]] = _m")
     per = t.spec.vector_simple_cycles
     K._record(t, sid, K._vector_cost(t, nb, per), "0", [(d, mb)] + [(a, nb) for a in addrs])
 

@@ -24,10 +24,27 @@ if TYPE_CHECKING:
     from .translate import KernelTranslator
 
 def _sum(x):
-    return x.sum(dtype=np.float32)
+    return x.sum(axis=-1, dtype=np.float32)
 
 
-_FOLD = {"ascendc.reduce_sum": _sum, "ascendc.reduce_max": np.max, "ascendc.reduce_min": np.min}
+def _max(x):
+    return np.max(x, axis=-1)
+
+
+def _min(x):
+    return np.min(x, axis=-1)
+
+
+def _argmax(x):
+    return np.argmax(x, axis=-1)
+
+
+def _argmin(x):
+    return np.argmin(x, axis=-1)
+
+
+# folds along the last axis: one core's view is 1-D, a group's (cores, n) (see ``batched``)
+_FOLD = {"ascendc.reduce_sum": _sum, "ascendc.reduce_max": _max, "ascendc.reduce_min": _min}
 
 
 def reduce_count(t: KernelTranslator, op) -> None:
@@ -38,10 +55,10 @@ def reduce_count(t: KernelTranslator, op) -> None:
     K._fail_if(t, K._neg(n) + K._ub_test([a, w], nb) + f" or {K._ub_test([d], str(es))}", sid,
                K._ub_msg([d, a, w], nb))
     src = K._view(et, sh, a, n)
-    t.emit(f"if {n} > 0: {K._view(et, sh, d, '1')}[0] = {t.const(_FOLD[op.name], 'F')}({src})")
+    t.emit(f"if {n} > 0: {K._view(et, sh, d, '1')}[..., 0] = {t.const(_FOLD[op.name], 'F')}({src})")
     if getattr(op, "cal_index", None) is not None:  # dst[1] = the index of the first extreme, as uint32 bits
-        arg = t.const(np.argmax if op.name == "ascendc.reduce_max" else np.argmin, "F")
-        t.emit(f"if {n} > 0: {K._view(et, sh, d, '2')}.view(np.uint{8 * es})[1] = {arg}({src})")
+        arg = t.const(_argmax if op.name == "ascendc.reduce_max" else _argmin, "F")
+        t.emit(f"if {n} > 0: {K._view(et, sh, d, '2')}.view(np.uint{8 * es})[..., 1] = {arg}({src})")
     sp = t.spec
     cost = f"{K._vector_cost(t, nb, sp.vector_simple_cycles)} + {2 * sp.reduce_repeat_cycles}"
     work_bytes = f"(({nb} + {sp.repeat_bytes - 1}) // {sp.repeat_bytes}) * {es}"
@@ -57,7 +74,7 @@ def get_value(t: KernelTranslator, op: asc.GetValueOp) -> None:
     t.emit(f"_a = {t.v(op.source)} + {t.v(op.index)} * {es}")
     K._fail_if(t, f"_a < 0 or _a & {es - 1} or _a + {es} > UBN", sid,
                f"f'GetValue at UB byte {{_a}} is misaligned or outside UB'")
-    conv = "int" if numpy_dtype(et).kind in "iub" else "float"
+    conv = "_int" if numpy_dtype(et).kind in "iub" else "_float"
     t.emit(f"{t.v(op.result)} = {conv}(U_{et}[_a >> {sh}])")
     cycles = t.spec.scalar_ub_read_cycles
     K._record(t, sid, str(cycles), "0", [("_a", str(es))])

@@ -9,6 +9,7 @@ traces are identical (same ops, costs, flags and UB regions; GM offsets do not m
 
 from __future__ import annotations
 
+import os
 import time
 import warnings
 from functools import partial
@@ -20,9 +21,9 @@ from xdsl.dialects.builtin import FloatAttr, IntegerAttr, MemRefType, ModuleOp
 from pyasc.dialects.ascendc import KERNEL_ATTR, KERNEL_TYPE_ATTR, MIX_AIC_1_2
 from pyasc.dialects.target import TargetSpec, module_target
 
-from . import hazards
+from . import batched, hazards
 from .costs import PIPE_NAMES, local_layout, make_dma_cost, pipe_latencies
-from .dtypes import numpy_dtype
+from .dtypes import NUMPY_DTYPES, numpy_dtype
 from .errors import Finding, FindingLog, HazardError, SimulationError
 from .memory import copy_msg, gm_view, make_pad_helpers, ub_msg, ub_views
 from .numerics import cast_into, rsqrt_into
@@ -35,6 +36,9 @@ from .translate import CompiledKernel, DivByZero, KernelTranslator, scalar_helpe
 
 # callables ``listener(simulator, host, report)`` told about every run (the profiler, streams)
 LISTENERS: list = []
+
+# cores with identical traces run in groups ("on"), always core by core ("off"), or both, compared ("verify")
+BATCH_MODE = os.environ.get("PYASC_SIM_BATCH", "on")
 
 
 def _notify(sim, host: str, report) -> None:
@@ -56,6 +60,7 @@ class Simulator:
     """
 
     CACHE_LIMIT = 256
+    MAX_GROUP_FAILURES = 3  # launches whose groups diverged before a kernel is always run core by core
 
     def __init__(self, module: ModuleOp, *, race_check: bool = True, target: TargetSpec | None = None,
                  hazards: str | None = None, block_dim: int | None = None):
@@ -79,12 +84,19 @@ class Simulator:
             if isinstance(op, func.FuncOp):
                 self.funcs[op.sym_name.data] = op
         self.mix: set[str] = set()  # MIX kernels: each block is an AI Core (AIC + 2 AIVs)
+        self.batchable: set[str] = set()  # kernels whose cores may run in groups (``batched``)
+        self._plans: dict[tuple, list] = {}  # (kernel, cores, checked) -> [(trace key, cores)]
+        self._failures: dict[str, int] = {}
+        self._group_fns: dict[tuple, object] = {}
+        self._ub2: np.ndarray | None = None  # one UB row per core of a group
         for name, op in self.funcs.items():
             if KERNEL_ATTR in op.attributes:
                 ck = KernelTranslator(op, self.spec, env, self._ctx).translate()
                 self.kernels[name] = (ck, KernelTables(ck.infos, pipe_latencies(self.spec)))
                 if getattr(op.attributes.get(KERNEL_TYPE_ATTR), "data", None) == MIX_AIC_1_2:
                     self.mix.add(name)
+                elif batched.batchable(op):
+                    self.batchable.add(name)
 
     def _base_env(self) -> dict:
         ubn = self.spec.ub_bytes
@@ -236,6 +248,75 @@ class Simulator:
             else:
                 raise SimulationError(f"host function @{fop.sym_name.data}: unsupported op `{op}`")
 
+    def _core_keys(self, name: str, ck, n: int, args: list, runs: list, check: bool) -> list[tuple]:
+        """Run every core of a launch in turn; the trace key of each core (of each AI Core for MIX:
+        its AIC and two AIV traces)."""
+        keys, group = [], []
+        for bid, ct, sub in runs:
+            tr: list[tuple] = []
+            try:
+                ck.fn(bid, n, args, tr.append, ct, sub)
+            except Exception as e:  # noqa: BLE001 - reported with the kernel and core
+                _raise_run_error(name, ck, bid, e)
+            if name not in self.mix:
+                keys.append((name, check, tuple(tr)))
+                continue
+            group.append(tuple(tr))
+            if len(group) == 3:
+                keys.append((name, check, tuple(group)))
+                group = []
+        return keys
+
+    def _plan_groups(self, name: str, n: int, check: bool, keys: list[tuple]) -> None:
+        """Remember which cores had identical traces, to run each such group in one call next time."""
+        groups: dict[tuple, list[int]] = {}
+        for bid, key in enumerate(keys):
+            groups.setdefault(key, []).append(bid)
+        if len(groups) < n:
+            self._plans[(name, n, check)] = list(groups.items())
+
+    def _group_fn(self, name: str, ck, k: int):
+        """The kernel's code run by a group of ``k`` cores (``batched``)."""
+        if self._ub2 is None or self._ub2.shape[0] < k:
+            self._ub2 = np.zeros((max(k, 48), self.spec.ub_bytes), np.uint8)
+            self._group_fns.clear()
+        fn = self._group_fns.get((name, k))
+        if fn is None:
+            env = batched.make_group_env(ck.env, self._ub2[:k], k, NUMPY_DTYPES)
+            exec(ck.code, env)
+            fn = self._group_fns[(name, k)] = env["_kernel"]
+        return fn
+
+    def _group_keys(self, name: str, ck, n: int, args: list, plan: list, check: bool) -> list[tuple] | None:
+        """The trace key of every core, each group of the plan run in one call; None when a group's
+        cores diverged or its trace differs from the recorded one."""
+        keys: list = [None] * n
+        for key, bids in plan:
+            if len(bids) == 1:
+                keys[bids[0]] = self._core_keys(name, ck, n, args, [(bids[0], 0, 0)], check)[0]
+                continue
+            tr: list[tuple] = []
+            try:
+                self._group_fn(name, ck, len(bids))(batched.weak(bids), n, args, tr.append, 0, 0)
+                same = tuple(tr) == key[2]
+            except Exception:  # noqa: BLE001 - Diverged, or anything a group cannot do: core by core
+                same = False
+            if not same:
+                return None
+            for b in bids:
+                keys[b] = key
+        return keys
+
+    def _verify_groups(self, name: str, ck, n: int, args: list, keys: list, check: bool) -> None:
+        """Run the launch again core by core and require the same outputs and traces."""
+        grouped = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        self.ub.fill(0)
+        again = self._core_keys(name, ck, n, args, [(b, 0, 0) for b in range(n)], check)
+        same = again == keys and all(not isinstance(a, np.ndarray) or np.array_equal(a, g)
+                                     for a, g in zip(args, grouped))
+        if not same:
+            raise SimulationError(f"kernel @{name}: running cores in groups gave other results than core by core")
+
     def _launch(self, name: str, n: int, values: list, report: Report) -> None:
         entry = self.kernels.get(name)
         if entry is None:
@@ -249,7 +330,6 @@ class Simulator:
         spec, log, cache, check = self.spec, self._ctx.log, self._timing_cache, self._check
         layout = local_layout(spec)
         self.ub.fill(0)
-        fn = ck.fn
         timings = []
         seen: dict[int, CoreTiming] = {}  # cores with the same trace (by identity of the cache entry)
         self.stats["cores"] += n
@@ -258,36 +338,33 @@ class Simulator:
         # through GM that holds every block); their pipes are scheduled jointly (mix_schedule)
         runs = [(bid, 0, 0) for bid in range(n)] if not mix else \
             [r for c in range(n) for r in ((c, 0, 0), (2 * c, 1, 0), (2 * c + 1, 1, 1))]
-        group: list[list[tuple]] = []
-        for bid, ct, sub in runs:
-            tr: list[tuple] = []
-            try:
-                fn(bid, n, args, tr.append, ct, sub)
-            except SimulationError:
-                raise
-            except DivByZero as e:
-                raise SimulationError(f"{ck.infos[e.sid].describe()}, core {e.bid}: integer division by zero") from None
-            except Exception as e:  # a bug in the simulator or an unsupported construct
-                raise SimulationError(f"kernel @{name}, core {bid}: internal simulator error: "
-                                      f"{type(e).__name__}: {e}") from e
-            if mix:
-                group.append(tr)
-                if len(group) < 3:
-                    continue
-                key = (name, check, tuple(tuple(x) for x in group))
-            else:
-                key = (name, check, tuple(tr))
+        keys = None
+        plan = self._plans.get((name, n, check)) if not mix and name in self.batchable else None
+        if plan is not None:
+            keys = self._group_keys(name, ck, n, args, plan, check)
+            if keys is not None and BATCH_MODE == "verify":
+                self._verify_groups(name, ck, n, args, keys, check)
+            if keys is None:  # a group diverged: core by core, and a new plan from its traces
+                self.ub.fill(0)
+                self._plans.pop((name, n, check), None)
+                self._failures[name] = self._failures.get(name, 0) + 1
+                if self._failures[name] >= self.MAX_GROUP_FAILURES:
+                    self.batchable.discard(name)
+        if keys is None:
+            keys = self._core_keys(name, ck, n, args, runs, check)
+            if not mix and name in self.batchable and BATCH_MODE != "off":
+                self._plan_groups(name, n, check, keys)
+        for core, key in enumerate(keys):
             entry = cache.get(key)
             if entry is None:
                 t0 = time.perf_counter()
-                entry = (schedule_ai_core(group, tabs, bid // 2, check=check, layout=layout) if mix else
-                         [schedule(tr, tabs, bid, check=check, layout=layout)])
+                entry = (schedule_ai_core([list(x) for x in key[2]], tabs, core, check=check, layout=layout) if mix
+                         else [schedule(list(key[2]), tabs, core, check=check, layout=layout)])
                 self.stats["schedules"] += 1
                 self.stats["schedule_seconds"] += time.perf_counter() - t0
                 if len(cache) >= self.CACHE_LIMIT:
                     cache.clear()
                 cache[key] = entry
-            group = []
             for timing in entry:
                 if id(timing) not in seen:
                     seen[id(timing)] = timing
@@ -312,6 +389,14 @@ class Simulator:
                                             overhead * spec.clock_hz, spec.clock_hz, kinds))
         report.seconds += seconds
         report.cycles += cycles + overhead * spec.clock_hz
+
+
+def _raise_run_error(name: str, ck, bid, e: Exception):
+    if isinstance(e, SimulationError):
+        raise e
+    if isinstance(e, DivByZero):
+        raise SimulationError(f"{ck.infos[e.sid].describe()}, core {e.bid}: integer division by zero") from None
+    raise SimulationError(f"kernel @{name}, core {bid}: internal simulator error: {type(e).__name__}: {e}") from e
 
 
 def parse_module(text: str) -> ModuleOp:

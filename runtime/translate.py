@@ -41,6 +41,8 @@ class CompiledKernel:
     infos: list[OpInfo]
     source: str
     num_args: int
+    code: object = None  # the compiled source, also run by a group of cores in other globals (``batched``)
+    env: dict | None = None
 
 
 def _int_width(t) -> int:
@@ -171,7 +173,7 @@ class KernelTranslator:
         source = "\n".join(header + self.lines) + "\n"
         code = compile(source, f"<ascendc kernel @{self.kernel}>", "exec")
         exec(code, self.env)
-        return CompiledKernel(self.kernel, self.env["_kernel"], self.infos, source, len(args))
+        return CompiledKernel(self.kernel, self.env["_kernel"], self.infos, source, len(args), code, self.env)
 
     def _make_fail(self):
         infos = self.infos
@@ -429,8 +431,13 @@ def _sext(x: int, w: int) -> int:
     return x - (1 << w) if x >> (w - 1) else x
 
 
-def scalar_helpers() -> dict:
-    """The helpers the generated scalar code calls (unsigned views, sign extension, division)."""
+def _pick(c, a, b):
+    return a if c else b
+
+
+def scalar_helpers(u=_u, sext=_sext, pick=_pick) -> dict:
+    """The helpers the generated scalar code calls (unsigned views, sign extension, division), built on
+    ``u``, ``sext`` and ``pick(cond, a, b)`` (``batched`` passes versions for per-core vectors)."""
 
     def checked(fn):
         def h(a, b, w, sid, bid):
@@ -442,20 +449,22 @@ def scalar_helpers() -> dict:
 
     def divsi(a, b, w):
         q = abs(a) // abs(b)
-        return _sext(q if (a < 0) == (b < 0) else -q, w)
+        return sext(pick((a < 0) == (b < 0), q, -q), w)
 
     return {
-        "_u": _u,
-        "_sext": _sext,
-        "_divui": checked(lambda a, b, w: _sext(_u(a, w) // _u(b, w), w)),
-        "_remui": checked(lambda a, b, w: _sext(_u(a, w) % _u(b, w), w)),
-        "_ceildivui": checked(lambda a, b, w: _sext(-(-_u(a, w) // _u(b, w)), w)),
+        "_int": int,  # a scalar read from data (one core's; a group reads one per core)
+        "_float": float,
+        "_u": u,
+        "_sext": sext,
+        "_divui": checked(lambda a, b, w: sext(u(a, w) // u(b, w), w)),
+        "_remui": checked(lambda a, b, w: sext(u(a, w) % u(b, w), w)),
+        "_ceildivui": checked(lambda a, b, w: sext(-(-u(a, w) // u(b, w)), w)),
         "_divsi": checked(divsi),
-        "_remsi": checked(lambda a, b, w: _sext(a - b * divsi(a, b, w), w)),
-        "_ceildivsi": checked(lambda a, b, w: _sext(-((-a) // b), w)),
-        "_floordivsi": checked(lambda a, b, w: _sext(a // b, w)),
-        "_minui": lambda a, b, w: a if _u(a, w) <= _u(b, w) else b,
-        "_maxui": lambda a, b, w: a if _u(a, w) >= _u(b, w) else b,
+        "_remsi": checked(lambda a, b, w: sext(a - b * divsi(a, b, w), w)),
+        "_ceildivsi": checked(lambda a, b, w: sext(-((-a) // b), w)),
+        "_floordivsi": checked(lambda a, b, w: sext(a // b, w)),
+        "_minui": lambda a, b, w: pick(u(a, w) <= u(b, w), a, b),
+        "_maxui": lambda a, b, w: pick(u(a, w) >= u(b, w), a, b),
     }
 
 

@@ -42,8 +42,8 @@ if TYPE_CHECKING:
 _INT_OPS = {"arith.addi", "arith.subi", "arith.muli"}
 FLOAT_OPS = {"arith.negf", "arith.addf", "arith.subf", "arith.mulf", "arith.divf"}
 _PYOP = {"arith.addf": "+", "arith.subf": "-", "arith.mulf": "*", "arith.divf": "/"}
-_REDUCE = {"ascendc.reduce_sum": "{x}.sum(axis=1, dtype=np.float32)",
-           "ascendc.reduce_max": "np.max({x}, axis=1)", "ascendc.reduce_min": "np.min({x}, axis=1)"}
+_REDUCE = {"ascendc.reduce_sum": "{x}.sum(axis=-1, dtype=np.float32)",
+           "ascendc.reduce_max": "np.max({x}, axis=-1)", "ascendc.reduce_min": "np.min({x}, axis=-1)"}
 _DTYPES = (np.dtype(np.float16), np.dtype(np.float32))
 
 
@@ -216,7 +216,7 @@ class _Plan:
         form = self._add(self.affine(o.source), self._mul(self.affine(o.index), (es, 0)))
         b = self.region(False, form, es, es, es)
         name = self.fresh()
-        self.lines.append(f"{name} = {self.view(dt, b, form[1], 1)}[:, 0].astype(np.float64)")
+        self.lines.append(f"{name} = {self.view(dt, b, form[1], 1)}[..., 0].astype(np.float64)")
         self.fl[o.result] = ("py", name)
 
     def _operand(self, v, kind_to=None) -> str:
@@ -267,7 +267,7 @@ class _Plan:
             a = self.region(False, fa, n * es, es)
             d = self.region(True, fd, es, es)
             x = self.view(dt, a, fa[1], n)
-            self.lines.append(f"{self.view(dt, d, fd[1], 1)}[:, 0] = {_REDUCE[name].format(x=x)}")
+            self.lines.append(f"{self.view(dt, d, fd[1], 1)}[..., 0] = {_REDUCE[name].format(x=x)}")
             return
         if name in K._BINARY:
             operands, role = [o.dst, o.src0, o.src1], "binary"
@@ -291,7 +291,7 @@ class _Plan:
             kind, _, is_array = self.scalar(o.scalar)
             scal = self._operand(o.scalar, dt if role == "scalar" else None)
             if is_array:
-                scal += "[:, None]"
+                scal += "[..., None]"
         bases = [self.region(i == 0, f, n * es, es) for i, f in enumerate(forms)]
         views = [self.view(dt, b, f[1], n) for b, f in zip(bases, forms)]
         if role == "binary":

@@ -1,0 +1,319 @@
+"""Running a group of cores in one call of a kernel's generated code ("batched" cores).
+
+Cores whose traces were identical in an earlier run of a launch (same ops, costs and UB addresses;
+only their GM offsets and data differ) usually stay identical. The kernel's Python is then executed
+once for the whole group, in a second globals dictionary where
+
+* ``bid`` and every per-core scalar computed from it or read from data is a ``WeakVec``: a (K, 1)
+  array with the promotion rules of the Python number it stands for (NumPy's NEP 50: a Python float
+  meeting a float32 is converted to float32). Where Python needs one value (``if``, ``range``, an
+  index, ``int()``) it gives the cores' common value, and raises ``Diverged`` when they differ;
+* each ``U_<type>`` is a ``BatchedUB``: slicing it gives the (K, n) view of every core's UB (one UB
+  row per core), so every vector op is one NumPy call over the group. The generated code reduces
+  and packs along the last axis, so the same statements serve one core and a group;
+* each GM view is a ``BatchedGM``: a slice whose bounds differ per core gathers (or scatters) the
+  cores' rows, as one strided view when the offsets are evenly spaced;
+* ``_fail`` and ``_find`` raise ``Diverged``: a run that would report something is redone core by
+  core, which names the core and the op exactly.
+
+The simulator compares the group's trace with the one it recorded; any difference, or ``Diverged``,
+and the launch runs core by core again. Kernels that read a GM buffer they also write, MIX kernels and
+kernels with ops outside ``BATCHED_OPS`` always run core by core.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .memory import gm_view, window
+from .translate import _sext as sext_int
+from .translate import scalar_helpers
+
+# ops whose generated code is correct on a group of cores (last-axis reductions, no ``[0]`` indexing)
+BATCHED_OPS = frozenset({
+    "arith.constant", "arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori", "arith.xori",
+    "arith.shli", "arith.shrsi", "arith.divui", "arith.divsi", "arith.remui", "arith.remsi", "arith.ceildivui",
+    "arith.ceildivsi", "arith.floordivsi", "arith.minui", "arith.maxui", "arith.minsi", "arith.maxsi",
+    "arith.cmpi", "arith.cmpf", "arith.select", "arith.index_cast", "arith.index_castui", "arith.extsi",
+    "arith.extui", "arith.trunci", "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf",
+    "arith.maximumf", "arith.minimumf", "arith.sitofp", "arith.uitofp", "arith.extf", "arith.truncf",
+    "arith.fptosi", "arith.fptoui", "scf.for", "scf.if", "scf.yield", "func.return",
+    "ascendc.global_tensor", "ascendc.subview", "ascendc.get_block_idx", "ascendc.get_block_num",
+    "ascendc.local_tensor", "ascendc.tpipe", "ascendc.tque", "ascendc.tbuf", "ascendc.init_buffer",
+    "ascendc.alloc_tensor", "ascendc.enque", "ascendc.deque", "ascendc.free_tensor", "ascendc.tbuf_get",
+    "ascendc.data_copy", "ascendc.data_copy_pad", "ascendc.get_value", "ascendc.set_value",
+    "ascendc.reinterpret_cast", "ascendc.duplicate", "ascendc.cast", "ascendc.set_flag", "ascendc.wait_flag",
+    "ascendc.pipe_barrier", "ascendc.add", "ascendc.sub", "ascendc.mul", "ascendc.div", "ascendc.max",
+    "ascendc.min", "ascendc.exp", "ascendc.ln", "ascendc.abs", "ascendc.sqrt", "ascendc.rsqrt",
+    "ascendc.reciprocal", "ascendc.relu", "ascendc.adds", "ascendc.muls", "ascendc.maxs", "ascendc.mins",
+    "ascendc.reduce_sum", "ascendc.reduce_max", "ascendc.reduce_min", "ascendc.compare", "ascendc.compares",
+    "ascendc.select", "ascendc.select_scalar", "ascendc.create_vec_index", "ascendc.gather",
+})
+
+
+class Diverged(Exception):
+    """The cores of a batched run need different control flow (or something must be reported)."""
+
+
+def _plain(x):
+    return x.view(np.ndarray) if isinstance(x, np.ndarray) else x
+
+
+class WeakVec(np.ndarray):
+    """One Python number per core, shape (K, 1)."""
+
+    def _one(self):
+        a = self.view(np.ndarray)
+        v = a.flat[0]
+        if a.size > 1 and not (a == v).all():
+            raise Diverged
+        return v.item()
+
+    def __bool__(self):
+        return bool(self._one())
+
+    def __index__(self):
+        v = self._one()
+        if not isinstance(v, int):
+            raise TypeError("a float cannot be used as an index")
+        return v
+
+    def __int__(self):
+        return int(self._one())
+
+    def __float__(self):
+        return float(self._one())
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        strong = [np.asarray(x).dtype for x in inputs
+                  if isinstance(x, np.generic) or (isinstance(x, np.ndarray) and not isinstance(x, WeakVec))]
+        if strong:  # NEP 50: the Python number takes the NumPy operand's type (a float meeting ints: float64)
+            target = np.result_type(*strong)
+            conv = []
+            for x in inputs:
+                if isinstance(x, WeakVec):
+                    a = x.view(np.ndarray)
+                    conv.append(a if (a.dtype.kind == "f" and target.kind in "iub") else a.astype(target))
+                else:
+                    conv.append(x)
+            inputs = conv
+        else:
+            inputs = [_plain(x) for x in inputs]
+        if "out" in kwargs:
+            kwargs["out"] = tuple(_plain(o) for o in kwargs["out"])
+        r = getattr(ufunc, method)(*inputs, **kwargs)
+        if strong or "out" in kwargs or not isinstance(r, np.ndarray):
+            return r
+        return r.view(WeakVec)
+
+
+def weak(a) -> WeakVec:
+    """The (K, 1) Python-number vector of an array of per-core values."""
+    a = np.asarray(a)
+    a = a.astype(np.float64 if a.dtype.kind == "f" else np.int64)
+    return a.reshape(-1, 1).view(WeakVec)
+
+
+def _int(x):
+    return weak(x) if isinstance(x, np.ndarray) and x.size > 1 else int(x)
+
+
+def _float(x):
+    return weak(x.astype(np.float64)) if isinstance(x, np.ndarray) and x.size > 1 else float(x)
+
+
+class BatchedUB:
+    """``U_<type>`` of a group: ``[slice]`` is the (K, n) view of every core's UB."""
+
+    __slots__ = ("a",)
+
+    def __init__(self, a: np.ndarray):
+        self.a = a  # (K, UB elements)
+
+    def _key(self, i):
+        if isinstance(i, slice):
+            return (slice(None), i)
+        if isinstance(i, np.ndarray) and i.ndim == 2:  # per-core element offsets (Gather)
+            return (np.arange(self.a.shape[0])[:, None], _plain(i))
+        if isinstance(i, np.ndarray):
+            return (slice(None), i)
+        i = int(i)
+        return (slice(None), slice(i, i + 1))
+
+    def __getitem__(self, i):
+        return self.a[self._key(i)]
+
+    def __setitem__(self, i, v):
+        self.a[self._key(i)] = _plain(v)
+
+
+class BatchedGM:
+    """A GM view of a group: a slice with per-core bounds reads or writes one row per core."""
+
+    __slots__ = ("a", "k")
+
+    def __init__(self, a: np.ndarray, k: int):
+        self.a, self.k = a, k
+
+    @property
+    def shape(self):
+        return self.a.shape
+
+    def _rows(self, start, n: int):
+        """(the cores' rows of ``n`` elements from ``start`` as one strided view, or None when the
+        starts are not evenly spaced; whether the rows are disjoint; the starts)."""
+        s = _plain(start).reshape(-1)
+        if self.k > 1:
+            d = int(s[1] - s[0])
+            if d > 0 and (np.diff(s) == d).all():
+                es = self.a.itemsize
+                return window(self.a, int(s[0]), (self.k, n), (d * es, es)), d >= n, s
+        return None, False, s
+
+    def __getitem__(self, i):
+        if isinstance(i, slice) and isinstance(i.start, np.ndarray):
+            n = int(i.stop - i.start)
+            rows, _, s = self._rows(i.start, n)
+            if rows is not None:
+                return rows
+            es = self.a.itemsize  # every window of n elements, the cores' ones picked (one row copy each)
+            return window(self.a, 0, (self.a.shape[0] - n + 1, n), (es, es))[s]
+        if isinstance(i, np.ndarray):  # GetValue at per-core indices
+            return self.a[_plain(i).reshape(-1)].reshape(-1, 1)
+        return self.a[i]
+
+    def __setitem__(self, i, v):
+        v = _plain(v)
+        if not (isinstance(i, slice) and isinstance(i.start, np.ndarray)):
+            self.a[i] = v[-1] if isinstance(v, np.ndarray) and v.ndim == 2 else v  # the last core writes last
+            return
+        n = int(i.stop - i.start)
+        rows, disjoint, s = self._rows(i.start, n)
+        if rows is not None and disjoint:
+            rows[...] = v
+            return
+        v = np.broadcast_to(v, (self.k, n))
+        for c in range(self.k):  # overlapping rows: core order decides, as core by core
+            self.a[int(s[c]):int(s[c]) + n] = v[c]
+
+
+def _as_int(x) -> int:
+    return int(x)
+
+
+def make_group_env(base: dict, ub2: np.ndarray, k: int, dtypes: dict) -> dict:
+    """The globals of a group run of K cores on the (K, UB bytes) array ``ub2``."""
+    env = dict(base)
+    ubn = ub2.shape[1]
+    for key, dt in dtypes.items():
+        if ubn % dt.itemsize == 0:
+            env[f"U_{key}"] = BatchedUB(ub2.view(dt))
+
+    def gm(buf, dtype, size):
+        g, b = gm_view(buf, dtype, size)
+        return BatchedGM(g, k), BatchedGM(b, k)
+
+    def view3(dt, base_, coef, rows, n):
+        return np.ndarray((k, rows, n), dt, ub2, base_, (ubn, coef, dt.itemsize))
+
+    def pad(to_gm: bool):
+        def run(fail, sid, bid, u, g8w, g, bc, bl, ss, ds):
+            u, bc, bl, ss, ds = (_as_int(x) for x in (u, bc, bl, ss, ds))
+            if bc <= 0 or bl <= 0:
+                return 0, 0
+            blk = (bl + 31) & ~31
+            us, gs = (blk + (ss if to_gm else ds) * 32), bl + (ds if to_gm else ss)
+            span = (bc - 1) * us + blk
+            g8 = g8w.a
+            lo, hi = (int(_plain(g).min()), int(_plain(g).max())) if isinstance(g, np.ndarray) else (g, g)
+            if u % 32 or u < 0 or u + span > ubn or lo < 0 or hi + (bc - 1) * gs + bl > g8.shape[0] or ss < 0 or ds < 0:
+                raise Diverged
+            uv = np.ndarray((k, bc, bl), np.uint8, ub2, u, (ubn, us, 1))
+            if not isinstance(g, np.ndarray):
+                gv = window(g8, g, (bc, bl), (gs, 1))
+                if to_gm:
+                    gv[...] = uv[-1]
+                else:
+                    uv[...] = gv
+                return span, bc * bl
+            starts = _plain(g).reshape(-1)
+            d = int(starts[1] - starts[0]) if k > 1 else 0
+            even = d > 0 and (np.diff(starts) == d).all() and (not to_gm or d >= (bc - 1) * gs + bl)
+            if even:
+                gv = np.ndarray((k, bc, bl), np.uint8, g8, int(starts[0]), (d, gs, 1))
+                if to_gm:
+                    gv[...] = uv
+                else:
+                    uv[...] = gv
+            else:
+                for c in range(k):
+                    gv = window(g8, int(starts[c]), (bc, bl), (gs, 1))
+                    if to_gm:
+                        gv[...] = uv[c]
+                    else:
+                        uv[c] = gv
+            return span, bc * bl
+        return run
+
+    def stop(*_args, **_kw):
+        raise Diverged
+
+    env.update({"_gm": gm, "_V2": view3, "_pad_in": pad(False), "_pad_out": pad(True), "_fail": stop,
+                "_find": stop})
+    env.update(scalar_helpers(_u, _sext, _pick))
+    env.update({"_int": _int, "_float": _float})
+    return env
+
+
+def _u(x, w):
+    if isinstance(x, np.ndarray) and w >= 64 and (_plain(x) < 0).any():
+        raise Diverged  # the unsigned 64-bit view of a negative value is not an int64
+    return x if isinstance(x, np.ndarray) and w >= 64 else x & ((1 << w) - 1)
+
+
+def _sext(x, w):
+    if not isinstance(x, np.ndarray):
+        return sext_int(x, w)
+    if w >= 64:
+        return x
+    m = _plain(x) & ((1 << w) - 1)
+    return weak(np.where(m >> (w - 1), m - (1 << w), m))
+
+
+def _pick(c, a, b):
+    if isinstance(c, np.ndarray):
+        return weak(np.where(_plain(c), _plain(a), _plain(b)))
+    return a if c else b
+
+
+def _gm_arg(value):
+    """The kernel argument a global tensor value views (through subviews), or None."""
+    from pyasc.dialects import ascendc as asc
+
+    owner = value.owner
+    while isinstance(owner, asc.SubviewOp):
+        owner = owner.source.owner
+    return owner.addr if isinstance(owner, asc.GlobalTensorOp) else None
+
+
+def batchable(kernel) -> bool:
+    """Whether a group of cores may run ``kernel`` together: only ``BATCHED_OPS``, and no GM buffer
+    both read and written (a group that diverges is then simply run again core by core)."""
+    from pyasc.dialects import ascendc as asc
+
+    reads, writes = set(), set()
+    for op in kernel.body.walk():
+        if op.name not in BATCHED_OPS:
+            return False
+        pairs = []
+        if op.name in ("ascendc.data_copy", "ascendc.data_copy_pad"):
+            pairs = [(op.dst, writes), (op.src, reads)]
+        elif op.name == "ascendc.get_value":
+            pairs = [(op.source, reads)]
+        for v, into in pairs:
+            if isinstance(v.type, asc.GlobalTensorType):
+                root = _gm_arg(v)
+                if root is None:
+                    return False
+                into.add(root)
+    return not (reads & writes)
