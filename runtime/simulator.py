@@ -4,7 +4,8 @@
 ``run(host, arrays)`` interprets the host function (``memref.alloc``, ``ascendc.launch``, ``func.return``):
 each launch runs the kernel functionally on every core in turn (sharing one UB array), schedules each
 core's trace on its pipes, checks it for races, and combines the cores into the launch's time. Cores whose
-traces are identical (same ops, costs, flags and UB regions; GM offsets do not matter) share one schedule.
+traces are identical (same ops, costs, flags and UB regions; GM offsets do not matter) share one schedule,
+and the next time the launch runs, each such group runs in one call of the kernel's code (``batched``).
 """
 
 from __future__ import annotations
