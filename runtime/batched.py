@@ -23,6 +23,8 @@ kernels with ops outside ``BATCHED_OPS`` always run core by core.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from .memory import gm_view, window
@@ -195,6 +197,20 @@ class BatchedGM:
         v = np.broadcast_to(v, (self.k, n))
         for c in range(self.k):  # overlapping rows: core order decides, as core by core
             self.a[int(s[c]):int(s[c]) + n] = v[c]
+
+
+_POOL = threading.local()  # per thread: UB size -> (cores, UB bytes) array shared by every simulator
+
+
+def group_ub(ub_bytes: int, k: int) -> np.ndarray:
+    """A (>= k, ub_bytes) byte array for groups of this thread (grown when a larger group comes)."""
+    pool = getattr(_POOL, "arrays", None)
+    if pool is None:
+        pool = _POOL.arrays = {}
+    a = pool.get(ub_bytes)
+    if a is None or a.shape[0] < k:
+        a = pool[ub_bytes] = np.zeros((k, ub_bytes), np.uint8)
+    return a
 
 
 def _as_int(x) -> int:

@@ -89,7 +89,7 @@ class Simulator:
         self._plans: dict[tuple, list] = {}  # (kernel, cores, checked) -> [(trace key, cores)]
         self._failures: dict[str, int] = {}
         self._group_fns: dict[tuple, object] = {}
-        self._ub2: np.ndarray | None = None  # one UB row per core of a group
+        self._ub2: np.ndarray | None = None  # one UB row per core of a group (``batched.group_ub``)
         for name, op in self.funcs.items():
             if KERNEL_ATTR in op.attributes:
                 ck = KernelTranslator(op, self.spec, env, self._ctx).translate()
@@ -278,8 +278,9 @@ class Simulator:
 
     def _group_fn(self, name: str, ck, k: int):
         """The kernel's code run by a group of ``k`` cores (``batched``)."""
-        if self._ub2 is None or self._ub2.shape[0] < k:
-            self._ub2 = np.zeros((max(k, 48), self.spec.ub_bytes), np.uint8)
+        ub2 = batched.group_ub(self.spec.ub_bytes, k)
+        if ub2 is not self._ub2:  # a larger array: the functions built on the old one go
+            self._ub2 = ub2
             self._group_fns.clear()
         fn = self._group_fns.get((name, k))
         if fn is None:
