@@ -79,6 +79,8 @@ class Simulator:
         self.funcs: dict[str, func.FuncOp] = {}
         self.kernels: dict[str, tuple[CompiledKernel, KernelTables]] = {}
         self._timing_cache: dict[tuple, tuple] = {}
+        self._steps: dict = {}  # host function -> its steps (``_host_steps``)
+        self._layout = local_layout(self.spec)
         self._arg_specs: dict = {}  # (host, index) -> (type, dtype, shape, size): converting xDSL types is slow
         env = self._base_env()
         for op in module.body.block.ops:
@@ -218,36 +220,55 @@ class Simulator:
             return tmp
         return x
 
-    def _run_host(self, fop: func.FuncOp, args: list, report: Report) -> None:
-        env = dict(zip(fop.body.block.args, args))
+    def _host_steps(self, fop: func.FuncOp) -> list[tuple]:
+        """The host function as steps read from the IR once: ("alloc", value, shape, dtype),
+        ("const", value, number), ("launch", kernel, block_dim, values), ("call", callee, values)."""
+        steps = self._steps.get(fop)
+        if steps is not None:
+            return steps
+        steps = []
         for op in fop.body.block.ops:
             name = op.name
             if name == "memref.alloc":
                 t = op.results[0].type
-                env[op.results[0]] = np.zeros(tuple(t.get_shape()), numpy_dtype(t.element_type))
+                steps.append(("alloc", op.results[0], tuple(t.get_shape()), numpy_dtype(t.element_type)))
             elif name == "memref.dealloc":
                 pass
             elif name == "arith.constant":
                 v = op.value
                 if isinstance(v, IntegerAttr):
-                    env[op.result] = v.value.data
+                    steps.append(("const", op.result, v.value.data))
                 elif isinstance(v, FloatAttr):
-                    env[op.result] = numpy_dtype(v.type).type(v.value.data)
+                    steps.append(("const", op.result, numpy_dtype(v.type).type(v.value.data)))
                 else:
                     raise SimulationError(f"unsupported host constant `{op}`")
             elif name == "ascendc.launch":
-                kernel = op.kernel.root_reference.data
-                n = self.block_dim if self.block_dim is not None else op.block_dim.value.data
-                self._launch(kernel, n, [env[v] for v in op.args], report)
+                steps.append(("launch", op.kernel.root_reference.data, op.block_dim.value.data, list(op.args)))
             elif name == "func.call":
                 callee = self.funcs.get(op.callee.root_reference.data)
                 if callee is None or KERNEL_ATTR in callee.attributes:
                     raise SimulationError(f"host call `{op}` does not name a host function")
-                self._run_host(callee, [env[v] for v in op.arguments], report)
+                steps.append(("call", callee, list(op.arguments)))
             elif name == "func.return":
                 break
             else:
                 raise SimulationError(f"host function @{fop.sym_name.data}: unsupported op `{op}`")
+        self._steps[fop] = steps
+        return steps
+
+    def _run_host(self, fop: func.FuncOp, args: list, report: Report) -> None:
+        env = dict(zip(fop.body.block.args, args))
+        for step in self._host_steps(fop):
+            kind = step[0]
+            if kind == "launch":
+                n = self.block_dim if self.block_dim is not None else step[2]
+                self._launch(step[1], n, [env[v] for v in step[3]], report)
+            elif kind == "alloc":
+                env[step[1]] = np.zeros(step[2], step[3])
+            elif kind == "const":
+                env[step[1]] = step[2]
+            else:
+                self._run_host(step[1], [env[v] for v in step[2]], report)
 
     def _core_keys(self, name: str, ck, n: int, args: list, runs: list, check: bool) -> list[tuple]:
         """Run every core of a launch in turn; the trace key of each core (of each AI Core for MIX:
@@ -330,7 +351,7 @@ class Simulator:
             raise SimulationError(f"ascendc.launch @{name} with block_dim {n}: at least one core is needed")
         args = [v.reshape(-1).view(np.uint8) if isinstance(v, np.ndarray) else v for v in values]
         spec, log, cache, check = self.spec, self._ctx.log, self._timing_cache, self._check
-        layout = local_layout(spec)
+        layout = self._layout
         self.ub.fill(0)
         timings = []
         seen: dict[int, CoreTiming] = {}  # cores with the same trace (by identity of the cache entry)
