@@ -6,12 +6,23 @@ after another and share them). A cube local tensor is a byte address in the memo
 ``TPosition`` names (A1/B1 = L1, A2 = L0A, B2 = L0B, CO1 = L0C), known at translation time from the
 ``ascendc.local_tensor`` the value derives from. The data really moves through the layouts: NumPy
 strided views write the NZ tiles into L1, ``LoadData`` copies (and transposes) 512 B fractals into
-the ZZ/ZN arrangements of L0A/L0B, ``Mmad`` reads those arrangements back as matrices and
-accumulates into NZ fractals of L0C, and ``Fixpipe`` converts NZ to row-major GM. The views a
-``LoadData`` or ``Mmad`` works on are built once per distinct operand addresses and kept; float16 is
-converted to and from float32 on its bits (``_mmad``, ``_f16_bits``), bit-exact with NumPy's casts.
+the ZZ/ZN arrangements of L0A/L0B (L0B keeps each fractal transposed, as 16x16 2-byte units, so that
+its rows are B's and the usual transposing LoadData of B moves whole fractals), ``Mmad`` reads those
+arrangements back as matrices and accumulates into NZ fractals of L0C, and ``Fixpipe`` converts NZ to
+row-major GM. The views a ``LoadData`` or ``Mmad`` works on are built once per distinct operand
+addresses and kept; float16 is converted to and from float32 on its bits (``_widen``, ``_f16_bits``),
+bit-exact with NumPy's casts.
 
-``Mmad`` computes in float32 (float64 for int8, exact), as the cube accumulates in fp32/int32.
+``Mmad`` computes in float32 (float64 for int8, exact), as the cube accumulates in fp32/int32. A
+float16/bfloat16 ``Mmad`` is not multiplied at once: it copies the rows of A and B into the pending
+``Chain`` of its L0C block, which the next Mmads into that block (same address, m1, n1 and dtype, init
+false) extend. A chain is multiplied in one single-threaded GEMM per ``SEGMENT`` of K (OpenBLAS's
+threads spin between products and slow the simulator down more than they speed the product up) and
+stored into L0C before anything else reads or writes L0C: a ``Fixpipe``, an ``Mmad`` that starts
+another chain (another block or dtype, or init) and an int8/float32 ``Mmad``. Only these ops touch L0C
+(and only LoadData and Mmad touch L0A/L0B), so a chain still pending when a core or a launch ends
+(cores share the memories) is stored before its block is read. The sum over K is in fp32 either way,
+in another order than Mmad by Mmad.
 
 Costs: ``Mmad`` ``mmad_fixed_cycles + ceil16(m) * ceil16(n) * ceil_k0(k) / macs_per_cycle`` (16x16x16
 fp16/bf16, x2 int8, x1/4 fp32 per cycle); ``LoadData`` the bytes at ``mte1_l0a/l0b_bytes_per_cycle``;
@@ -37,7 +48,7 @@ from pyasc.dialects import ascendc as asc
 from pyasc.dialects.ascendc import TPosition
 
 from . import kernel_ops
-from .blas import single_thread
+from .cube_mmad import F16, F32, I32, PLANS, V32, Chain, _flush, _max, _min, _mmad, _scratch
 from .costs import MTE2, PIPE_INDEX, dma_efficiency, local_base
 from .dtypes import numpy_dtype
 from .memory import window
@@ -49,9 +60,7 @@ if TYPE_CHECKING:
 
 M_PIPE, MTE1, FIX = PIPE_INDEX["M"], PIPE_INDEX["MTE1"], PIPE_INDEX["FIX"]
 SPACE_OF = {TPosition.A1: "L1", TPosition.B1: "L1", TPosition.A2: "L0A", TPosition.B2: "L0B", TPosition.CO1: "L0C"}
-F16, F32, I32 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.int32)
-V32, V512 = np.dtype("V32"), np.dtype("V512")  # a fractal row of c0 elements; a fractal
-PLANS = 4096  # views kept per cache before it starts over
+V512 = np.dtype("V512")  # a fractal
 
 
 class CubeMemories:
@@ -63,6 +72,9 @@ class CubeMemories:
         self.l1, self.l0a, self.l0b, self.l0c = (self.mem[k] for k in ("L1", "L0A", "L0B", "L0C"))
         self.mm_plans: dict[tuple, tuple] = {}
         self.scratch: dict[tuple, np.ndarray] = {}
+        self.chains: dict[tuple, Chain] = {}  # by (L0C address, m1, n1, input dtype)
+        self.pending: Chain | None = None  # the chain whose product L0C does not hold yet
+        self.pending_key: tuple | None = None
 
 
 def _mems(t: KernelTranslator) -> CubeMemories:
@@ -71,8 +83,8 @@ def _mems(t: KernelTranslator) -> CubeMemories:
         mems = t.env["_CUBE"] = CubeMemories(t.spec)
         for k, a in mems.mem.items():
             t.env[k] = a
-        t.env.update({"_nd2nz": _nd2nz, "_load_plan": _load_plan, "_copyto": np.copyto, "_mmad": _mmad,
-                      "_fixpipe": _fixpipe, "_L2": L2Lines(t.spec), "_dma_eff": dma_efficiency})
+        t.env.update({"_nd2nz": _nd2nz, "_load_plan": _load_plan, "_mmad": _mmad, "_fixpipe": _fixpipe,
+                      "_L2": L2Lines(t.spec), "_dma_eff": dma_efficiency})
     return mems
 
 
@@ -183,12 +195,14 @@ class L2Lines:
         return min(new * self.LINE, rows * row_bytes)
 
 
-def _load_plan(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstride, gap, transpose, plans):
+def _load_plan(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstride, gap, transpose, plans, cycles,
+               src_base, dst_base):
     """Checks a LoadData2D (repeat r copies fractal start + r*sstride to fractal r*(gap+1)) and returns
-    its (destination view, source view, bytes moved, first source byte, source and destination
-    extents in bytes), which ``plans`` keeps for the next call."""
+    its (destination view, source view, cycles (``cycles`` per byte moved), first source byte and source
+    extent in bytes, destination extent, first destination byte; the bytes in the checker's address
+    space, from ``src_base`` and ``dst_base``), which ``plans`` keeps for the next call."""
     if rep <= 0:
-        return _NOTHING
+        return _NOTHING + (0 * cycles, src_base + 0, 0, 0, dst_base + dst)
     lo = src + start * 512
     hi = lo + ((rep - 1) * sstride + 1) * 512
     if lo < 0 or src % 32 or hi > src_mem.shape[0]:
@@ -206,110 +220,12 @@ def _load_plan(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstride, 
         dv = np.ndarray((rep,), V512, dst_mem, dst, ((gap + 1) * 512,))
     if len(plans) >= PLANS:
         plans.clear()
-    p = plans[(src, dst, start, rep, sstride, gap)] = (dv, sv, rep * 512, lo, hi - lo, dhi - dst)
+    p = plans[(src, dst, start, rep, sstride, gap)] = (dv, sv, rep * 512 * cycles, src_base + lo, hi - lo,
+                                                       dhi - dst, dst_base + dst)
     return p
 
 
-_NOTHING = (np.empty(0, np.uint8), np.empty(0, np.uint8), 0, 0, 0, 0)
-
-
-EXACT, FP16, BF16, FP32 = range(4)  # how an Mmad widens its operands
-_max, _min = np.maximum.reduce, np.minimum.reduce
-_KINDS = {"float16": FP16, "bfloat16": BF16, "float32": FP32}
-_F16_BITS = np.int32(-0x70000001)  # 0x8FFFFFFF: clears the copies of the sign left in bits 28-30
-_F16_SCALE = np.float32(2.0 ** 112)  # 2**(127 - 15): from float16's exponent bias to float32's
-
-
-def _scratch(cube, tag: str, size: int, dt: np.dtype) -> np.ndarray:
-    a = cube.scratch.get((tag, size, dt))
-    if a is None:
-        a = cube.scratch[(tag, size, dt)] = np.empty(size, dt)
-    return a
-
-
-def _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt):
-    """The views an ``Mmad`` of these operands works on: L0A (ZZ) and L0B (ZN) as 16-bit or 32-bit
-    integers in the order of row-major A and B batched over its 16-column groups ((n1, K, 16)), or of
-    A^T and B^T ((n1, 16, K), which BLAS takes as transposed operands), whichever transposes fewer
-    elements within fractals; the destinations in the 32-bit scratch; C's NZ fractals in L0C (which
-    the batching over B's column groups yields)."""
-    es = in_dt.itemsize
-    c0 = 32 // es
-    m1, k1, n1 = -(-m // 16), -(-k // c0), -(-n // 16)
-    ea, eb = m1 * 16 * k1 * c0, n1 * k1 * c0 * 16
-    kind = _KINDS.get(in_dt.name, EXACT) if acc_dt == F32 else EXACT
-    wdt = np.dtype(np.int32 if kind != EXACT else np.float64 if acc_dt.kind == "i" else np.float32)
-    wide, r3 = _scratch(cube, "w", ea + eb, wdt), _scratch(cube, "r", n1 * m1 * 256, wdt)
-    wf = wide if kind == EXACT else wide.view(np.float32)
-    raw = in_dt if kind in (EXACT, FP32) else np.dtype(np.int16)
-    src = wf if kind in (EXACT, FP32) else wide
-    a4 = cube.l0a[a:a + ea * es].view(raw).reshape(m1, k1, 16, c0)
-    b4 = cube.l0b[b:b + eb * es].view(raw).reshape(k1, n1, 16, c0)
-    if ea < eb:  # A's fractals transposed, B^T by whole fractal rows
-        asrc, bsrc = a4.transpose(1, 3, 0, 2), b4.transpose(1, 2, 0, 3)
-        adst, bdst = src[:ea].reshape(k1, c0, m1, 16), src[ea:].reshape(n1, 16, k1, c0)
-        av = wf[:ea].reshape(k1 * c0, m1 * 16)[:k].T
-        bv = wf[ea:].reshape(n1, 16, k1 * c0)[:, :, :k].transpose(0, 2, 1)
-    else:  # A by whole fractal rows, B's fractals transposed
-        asrc, bsrc = a4.transpose(0, 2, 1, 3), b4.transpose(1, 0, 3, 2)
-        adst, bdst = src[:ea].reshape(m1, 16, k1, c0), src[ea:].reshape(n1, k1, c0, 16)
-        av, bv = wf[:ea].reshape(m1 * 16, k1 * c0)[:, :k], wf[ea:].reshape(n1, k1 * c0, 16)[:, :k]
-    exact = (wf[:ea].reshape(adst.shape), asrc.view(in_dt), wf[ea:].reshape(bdst.shape), bsrc.view(in_dt))
-    cv = cube.l0c[c:c + n1 * m1 * 1024].view(acc_dt).reshape(n1, m1 * 16, 16)
-    r3 = r3.view(wf.dtype).reshape(cv.shape)
-    if len(cube.mm_plans) >= PLANS:
-        cube.mm_plans.clear()
-    p = (kind, adst, asrc, bdst, bsrc, wide, wf, exact, av, bv, cv, r3)
-    cube.mm_plans[(a, b, c, m, n, k, in_dt, acc_dt)] = p
-    return p
-
-
-def _mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt):
-    """C[:m, :n] (=|+=) A[:m, :k] @ B[:k, :n] with A ZZ in L0A, B ZN in L0B, C NZ in L0C.
-
-    The operands are copied out of L0A/L0B into 32-bit scratch and converted there: float16 by moving
-    its bits into place (sign-extended, shifted, masked, scaled by 2**112: exact, subnormals included,
-    and several times faster than NumPy's cast; an inf or NaN lands at |x| >= 2**16 and sends both
-    operands through NumPy's cast instead), bfloat16 by a shift. The product, batched over the
-    16-column groups of B, comes out in C's NZ layout."""
-    if m <= 0 or n <= 0 or k <= 0:
-        return
-    p = cube.mm_plans.get((a, b, c, m, n, k, in_dt, acc_dt))
-    if p is None:
-        es = in_dt.itemsize
-        c0 = 32 // es
-        m1, k1, n1 = -(-m // 16), -(-k // c0), -(-n // 16)
-        na, nb, nc = m1 * k1 * 512, k1 * n1 * 512, n1 * m1 * 1024
-        l0a, l0b, l0c = cube.l0a, cube.l0b, cube.l0c
-        if a < 0 or a + na > l0a.shape[0] or b < 0 or b + nb > l0b.shape[0] or c < 0 or c + nc > l0c.shape[0]:
-            fail(sid, bid, f"Mmad {m}x{n}x{k} reaches past L0A [{a}, {a + na}), L0B [{b}, {b + nb}) or "
-                           f"L0C [{c}, {c + nc}) (sizes {l0a.shape[0]}, {l0b.shape[0]}, {l0c.shape[0]})")
-        p = _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt)
-    kind, adst, asrc, bdst, bsrc, wide, wf, exact, av, bv, cv, r3 = p
-    np.copyto(adst, asrc)
-    np.copyto(bdst, bsrc)
-    if kind == FP16:
-        np.left_shift(wide, 13, out=wide)
-        np.bitwise_and(wide, _F16_BITS, out=wide)
-        np.multiply(wf, _F16_SCALE, out=wf)
-        if _max(wf) >= 65536.0 or _min(wf) <= -65536.0:
-            np.copyto(exact[0], exact[1])
-            np.copyto(exact[2], exact[3])
-    elif kind == BF16:
-        np.left_shift(wide, 16, out=wide)
-    with single_thread():
-        if kind == EXACT:
-            r = np.matmul(av, bv, out=r3)
-            if acc_dt.kind == "i":
-                r = r.astype(np.int64).astype(np.int32)
-            if init:
-                cv[...] = r
-            else:
-                cv += r
-        elif init:
-            np.matmul(av, bv, out=cv)
-        else:
-            np.add(cv, np.matmul(av, bv, out=r3), out=cv)
+_NOTHING = (np.empty(0, np.uint8), np.empty(0, np.uint8))
 
 
 def _f16_bits(src: np.ndarray, relu: bool, s: np.ndarray) -> np.ndarray | None:
@@ -347,6 +263,8 @@ def _fixpipe(fail, sid, bid, g, goff, cube, c, n, m, src_stride, dst_stride, rel
     """Fixpipe L0C (NZ, src_stride rows per 16 columns) -> GM row-major; returns the bytes written."""
     if m <= 0 or n <= 0:
         return 0
+    if cube.pending is not None:
+        _flush(cube)
     l0c = cube.l0c
     n1 = -(-n // 16)
     nc = n1 * src_stride * 64
@@ -411,16 +329,14 @@ def load_data(t: KernelTranslator, op: asc.LoadDataOp) -> None:
     sid = t.info(op, MTE1, WORK, writes=(False, True), label=f"LoadData L1->{dst}")
     rate = t.spec.mte1_l0a_bytes_per_cycle if dst == "L0A" else t.spec.mte1_l0b_bytes_per_cycle
     args = ", ".join(t.v(x) for x in (op.start_index, op.repeat_times, op.src_stride, op.dst_gap))
-    tr = op.if_transpose is not None
+    tr = (op.if_transpose is not None) != (dst == "L0B")  # L0B holds its fractals transposed (see _mmad)
     plans = t.fresh("LD")
     t.env[plans] = {}
     t.emit(f"_lp = {plans}.get(({t.v(op.src)}, {t.v(op.dst)}, {args}))")
     t.emit(f"if _lp is None: _lp = _load_plan(_fail, {sid}, bid, L1, {t.v(op.src)}, {dst}, {t.v(op.dst)}, {args}, "
-           f"{tr}, {plans})")
-    t.emit("_copyto(_lp[0], _lp[1])")
-    t.emit("_lb = _lp[2]")
-    kernel_ops._record(t, sid, f"_lb * {1.0 / rate!r}", "0",
-                       [(f"{local_base(t.spec, 'L1')} + _lp[3]", "_lp[4]"), (_at(t, dst, op.dst), "_lp[5]")])
+           f"{tr}, {plans}, {1.0 / rate!r}, {local_base(t.spec, 'L1')}, {local_base(t.spec, dst)})")
+    t.emit("_lp[0][...] = _lp[1]")
+    kernel_ops._record(t, sid, "_lp[2]", "0", [("_lp[3]", "_lp[4]"), ("_lp[6]", "_lp[5]")])
 
 
 def mmad(t: KernelTranslator, op: asc.MmadOp) -> None:
@@ -433,15 +349,12 @@ def mmad(t: KernelTranslator, op: asc.MmadOp) -> None:
     in_dt, acc_dt = numpy_dtype(et), numpy_dtype(op.dst.type.element_type)
     k0 = 32 // in_dt.itemsize
     macs = t.spec.cube_macs_per_cycle[et]
-    m, n, k = t.v(op.m), t.v(op.n), t.v(op.k)
-    t.emit(f"_mmad(_fail, {sid}, bid, _CUBE, {t.v(op.fm)}, {t.v(op.filter)}, {t.v(op.dst)}, {m}, {n}, {k}, "
-           f"{t.v(op.init)}, {t.const(in_dt, 'DT')}, {t.const(acc_dt, 'DT')})")
-    cost = (f"{t.spec.mmad_fixed_cycles} + (({m} + 15) // 16) * (({n} + 15) // 16) * (({k} + {k0 - 1}) // {k0}) "
-            f"* {256 * k0 / macs!r}")
-    m1, n1, k1 = f"(({m} + 15) // 16)", f"(({n} + 15) // 16)", f"(({k} + {k0 - 1}) // {k0})"
-    kernel_ops._record(t, sid, cost, "0", [(_at(t, "L0A", op.fm), f"{m1} * {k1} * 512"),
-                                           (_at(t, "L0B", op.filter), f"{k1} * {n1} * 512"),
-                                           (_at(t, "L0C", op.dst), f"{n1} * {m1} * {256 * acc_dt.itemsize}")])
+    rc = (t.spec.mmad_fixed_cycles, k0, 256 * k0 / macs, *(local_base(t.spec, x) for x in ("L0A", "L0B", "L0C")),
+          256 * acc_dt.itemsize)
+    t.emit(f"_mr = _mmad(_fail, {sid}, bid, _CUBE, {t.v(op.fm)}, {t.v(op.filter)}, {t.v(op.dst)}, {t.v(op.m)}, "
+           f"{t.v(op.n)}, {t.v(op.k)}, {t.v(op.init)}, {t.const(in_dt, 'DT')}, {t.const(acc_dt, 'DT')}, "
+           f"{t.const(rc, 'MR')})")
+    kernel_ops._record(t, sid, "_mr[0]", "0", [("_mr[1]", "_mr[2]"), ("_mr[3]", "_mr[4]"), ("_mr[5]", "_mr[6]")])
 
 
 def fixpipe(t: KernelTranslator, op: asc.FixpipeOp) -> None:

@@ -1,0 +1,246 @@
+"""``Mmad`` at run time: the operands widened to float32 on their bits and the products over K
+deferred into chains of an L0C block (see ``kernel_ops_cube`` for the model)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .blas import single_thread
+
+F16, F32, I32 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.int32)
+V32 = np.dtype("V32")  # a fractal row of c0 elements
+PLANS = 4096  # views kept per cache before it starts over
+CHAINS = 16  # Mmad chains (and their operand buffers) kept
+SEGMENT = 1024  # K columns of a chain multiplied at a time
+
+
+EXACT, FP16, BF16 = range(3)  # how an Mmad widens its operands (EXACT: NumPy's cast, multiplied at once)
+_max, _min = np.maximum.reduce, np.minimum.reduce
+_KINDS = {"float16": FP16, "bfloat16": BF16}
+_F16_BITS = np.int32(-0x70000001)  # 0x8FFFFFFF: clears the copies of the sign left in bits 28-30
+_F16_SCALE = np.float32(2.0 ** 112)  # 2**(127 - 15): from float16's exponent bias to float32's
+
+
+def _scratch(cube, tag: str, size: int, dt: np.dtype) -> np.ndarray:
+    a = cube.scratch.get((tag, size, dt))
+    if a is None:
+        a = cube.scratch[(tag, size, dt)] = np.empty(size, dt)
+    return a
+
+
+class Chain:
+    """float16/bfloat16 Mmads accumulating into one L0C block (``cv``, NZ) that L0C does not hold yet:
+    ``acc`` (row-major fp32, once ``summed``) plus the product of the operands copied since, whose raw
+    bits are in ``raw``: A's ``m16`` rows side by side along K (``cols`` columns) then B's rows one under
+    the other (``cols`` rows of ``n16``), of which ``k`` are used. ``init``: the first Mmad's."""
+
+    __slots__ = ("kind", "m16", "n16", "cols", "k", "init", "summed", "raw", "work", "acc", "part", "cv", "views")
+
+    def __init__(self, cube, kind, c, m1, n1):
+        self.kind, self.m16, self.n16, self.cols, self.k, self.init, self.summed = kind, m1 * 16, n1 * 16, 0, 0, 0, 0
+        self.raw = self.work = np.zeros(0, np.int16)
+        self.acc, self.part = np.empty((m1 * 16, n1 * 16), np.float32), np.empty((m1 * 16, n1 * 16), np.float32)
+        self.cv = cube.l0c[c:c + n1 * m1 * 1024].view(np.float32).reshape(n1, m1 * 16, 16)
+        self.views: dict[tuple, tuple] = {}
+
+    def room(self, width: int) -> None:
+        """Makes room for ``width`` more columns: more columns (twice as many, up to ``SEGMENT``), or
+        when a segment is full, its product into ``acc`` first."""
+        need = self.k + width
+        if need <= self.cols:
+            return
+        if self.k and need > SEGMENT:
+            self.multiply()
+            need = width
+        if need > self.cols:
+            self.grow(max(need, min(2 * self.cols, SEGMENT)))
+
+    def grow(self, cols: int) -> None:
+        """``cols`` columns, keeping the ``k`` in use."""
+        k, m16, old = self.k, self.m16, self.cols
+        raw = np.zeros((m16 + self.n16) * cols, np.int16)
+        raw[:m16 * cols].reshape(m16, cols)[:, :k] = self.raw[:m16 * old].reshape(m16, old)[:, :k]
+        raw[m16 * cols:m16 * cols + k * self.n16] = self.raw[m16 * old:m16 * old + k * self.n16]
+        self.raw, self.work, self.cols, self.views = raw, np.empty(raw.shape, np.int32), cols, {}
+
+    def operands(self, cube, a, b, k1):
+        """(destination in ``raw``, source in L0A) for A and the same for B, as 32 B fractal rows:
+        A's ZZ fractals by whole rows, and L0B's fractals, whose rows are B's (see ``_mmad``)."""
+        v = self.views.get((a, b, k1, self.k))
+        if v is None:
+            m1, n1, row = self.m16 // 16, self.n16 // 16, self.cols * 2
+            bk = (self.m16 * self.cols + self.k * self.n16) * 2
+            v = (np.ndarray((m1, 16, k1), V32, self.raw, self.k * 2, (16 * row, row, 32)),
+                 np.ndarray((m1, 16, k1), V32, cube.l0a, a, (k1 * 512, 32, 512)),
+                 np.ndarray((k1, 16, n1), V32, self.raw, bk, (self.n16 * 32, self.n16 * 2, 32)),
+                 np.ndarray((k1, 16, n1), V32, cube.l0b, b, (n1 * 512, 32, 512)))
+            if len(self.views) >= PLANS:
+                self.views.clear()
+            self.views[(a, b, k1, self.k)] = v
+        return v
+
+    def multiply(self) -> None:
+        """The operands copied so far, widened and multiplied (one GEMM in fp32), into ``acc``."""
+        cols, k, m16, n16 = self.cols, self.k, self.m16, self.n16
+        na, nb = m16 * cols, k * n16
+        a = _widen(self.kind, self.raw[:na], self.work[:na]).reshape(m16, cols)[:, :k]
+        b = _widen(self.kind, self.raw[na:na + nb], self.work[na:na + nb]).reshape(k, n16)
+        with single_thread():
+            if self.summed:
+                np.add(self.acc, np.matmul(a, b, out=self.part), out=self.acc)
+            else:
+                np.matmul(a, b, out=self.acc)
+        self.k, self.summed = 0, True
+
+    def store(self) -> None:
+        """The chain's sum stored into (``init``) or added to its L0C block."""
+        if self.k:
+            self.multiply()
+        nz = self.acc.reshape(self.m16, -1, 16).transpose(1, 0, 2)
+        if self.init:
+            np.copyto(self.cv, nz)
+        else:
+            np.add(self.cv, nz, out=self.cv)
+
+
+def _widen(kind, raw: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """float16/bfloat16 bits ``raw`` as float32 in ``w`` (int32 of the same size). float16 moves its bits
+    into place (sign-extended, shifted, masked, scaled by 2**112: exact, subnormals included, and
+    several times faster than NumPy's cast; with an inf or a NaN NumPy's cast instead); bfloat16
+    shifts."""
+    wf = w.view(np.float32)
+    if kind == FP16 and (_max(raw) >= 0x7C00 or _max(raw.view(np.uint16)) >= 0xFC00):
+        np.copyto(wf, raw.view(F16))
+        return wf
+    np.copyto(w, raw)
+    np.left_shift(w, 13 if kind == FP16 else 16, out=w)
+    if kind == FP16:
+        np.bitwise_and(w, _F16_BITS, out=w)
+        np.multiply(wf, _F16_SCALE, out=wf)
+    return wf
+
+
+def _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, record):
+    """How an ``Mmad`` of these operands runs, its ``record`` last. float16/bfloat16 with fp32
+    accumulation: (kind, the key of the chains it extends, its k1). Else (EXACT) the views it works on: L0B's fractals transposed
+    back into scratch (see ``_mmad``); L0A (ZZ) and that scratch (ZN) in the order of row-major A and B
+    batched over its 16-column groups ((n1, K, 16)), or of A^T and B^T ((n1, 16, K), which BLAS takes as
+    transposed operands), whichever transposes fewer elements within fractals; the destinations in
+    the wide scratch; C's NZ fractals in L0C (which the batching over B's column groups yields)."""
+    es = in_dt.itemsize
+    c0 = 32 // es
+    m1, k1, n1 = -(-m // 16), -(-k // c0), -(-n // 16)
+    kind = _KINDS.get(in_dt.name, EXACT) if acc_dt == F32 else EXACT
+    if len(cube.mm_plans) >= PLANS:
+        cube.mm_plans.clear()
+    if kind != EXACT:
+        p = cube.mm_plans[(a, b, c, m, n, k, in_dt, acc_dt)] = (kind, (c, m1, n1, in_dt), k1, record)
+        return p
+    ea, eb = m1 * 16 * k1 * c0, n1 * k1 * c0 * 16
+    wdt = np.dtype(np.float64 if acc_dt.kind == "i" else np.float32)
+    wf, r3 = _scratch(cube, "w", ea + eb, wdt), _scratch(cube, "r", n1 * m1 * 256, wdt)
+    l0b = _scratch(cube, "b", eb * es, np.dtype(np.uint8))
+    untranspose = (l0b.view(np.uint16).reshape(-1, 16, 16),
+                   cube.l0b[b:b + eb * es].view(np.uint16).reshape(-1, 16, 16).transpose(0, 2, 1))
+    a4 = cube.l0a[a:a + ea * es].view(in_dt).reshape(m1, k1, 16, c0)
+    b4 = l0b.view(in_dt).reshape(k1, n1, 16, c0)
+    if ea < eb:  # A's fractals transposed, B^T by whole fractal rows
+        asrc, bsrc = a4.transpose(1, 3, 0, 2), b4.transpose(1, 2, 0, 3)
+        adst, bdst = wf[:ea].reshape(k1, c0, m1, 16), wf[ea:].reshape(n1, 16, k1, c0)
+        av = wf[:ea].reshape(k1 * c0, m1 * 16)[:k].T
+        bv = wf[ea:].reshape(n1, 16, k1 * c0)[:, :, :k].transpose(0, 2, 1)
+    else:  # A by whole fractal rows, B's fractals transposed
+        asrc, bsrc = a4.transpose(0, 2, 1, 3), b4.transpose(1, 0, 3, 2)
+        adst, bdst = wf[:ea].reshape(m1, 16, k1, c0), wf[ea:].reshape(n1, k1, c0, 16)
+        av, bv = wf[:ea].reshape(m1 * 16, k1 * c0)[:, :k], wf[ea:].reshape(n1, k1 * c0, 16)[:, :k]
+    cv = cube.l0c[c:c + n1 * m1 * 1024].view(acc_dt).reshape(n1, m1 * 16, 16)
+    p = cube.mm_plans[(a, b, c, m, n, k, in_dt, acc_dt)] = (EXACT, untranspose, adst, asrc, bdst, bsrc, av, bv,
+                                                             cv, r3.reshape(cv.shape), record)
+    return p
+
+
+def _mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc):
+    """C[:m, :n] (=|+=) A[:m, :k] @ B[:k, :n] with A ZZ in L0A, B ZN in L0B, C NZ in L0C; returns its
+    record (``_record``), from the constants ``rc`` of the op (see ``mmad``).
+
+    L0B holds each 512 B fractal transposed (as 16x16 2-byte units; ``load_data`` writes it so), which
+    makes its rows B's. A float16/bfloat16 Mmad copies whole fractal rows of A and B into the pending
+    chain of its L0C block (``_chain``); the others (int8, float32) multiply now, with L0B's fractals
+    transposed back."""
+    if m <= 0 or n <= 0 or k <= 0:
+        return _mmad_record(a, b, c, m, n, k, rc)
+    p = cube.mm_plans.get((a, b, c, m, n, k, in_dt, acc_dt))
+    if p is None:
+        es = in_dt.itemsize
+        c0 = 32 // es
+        m1, k1, n1 = -(-m // 16), -(-k // c0), -(-n // 16)
+        na, nb, nc = m1 * k1 * 512, k1 * n1 * 512, n1 * m1 * 1024
+        l0a, l0b, l0c = cube.l0a, cube.l0b, cube.l0c
+        if a < 0 or a + na > l0a.shape[0] or b < 0 or b + nb > l0b.shape[0] or c < 0 or c + nc > l0c.shape[0]:
+            fail(sid, bid, f"Mmad {m}x{n}x{k} reaches past L0A [{a}, {a + na}), L0B [{b}, {b + nb}) or "
+                           f"L0C [{c}, {c + nc}) (sizes {l0a.shape[0]}, {l0b.shape[0]}, {l0c.shape[0]})")
+        p = _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, _mmad_record(a, b, c, m, n, k, rc))
+    if p[0] == EXACT:
+        if cube.pending is not None:
+            _flush(cube)
+        _mmad_exact(p, init, acc_dt)
+        return p[-1]
+    ch = _chain(cube, p, init)
+    k1 = p[2]
+    ch.room(k1 * 16)
+    da, sa, db, sb = ch.operands(cube, a, b, k1)
+    da[...] = sa
+    db[...] = sb
+    ch.k += k
+    return p[-1]
+
+
+def _mmad_record(a, b, c, m, n, k, rc) -> tuple:
+    """(cycles, then the address and bytes of the L0A, L0B and L0C regions in the checker's address space)
+    of an Mmad; ``rc``: (fixed cycles, k0, cycles per 16 x 16 x k0, L0A, L0B and L0C bases, L0C bytes per
+    16 x 16)."""
+    fixed, k0, per, abase, bbase, cbase, cb = rc
+    m1, n1, k1 = (m + 15) // 16, (n + 15) // 16, (k + k0 - 1) // k0
+    return fixed + m1 * n1 * k1 * per, abase + a, m1 * k1 * 512, bbase + b, k1 * n1 * 512, cbase + c, n1 * m1 * cb
+
+
+def _chain(cube, p, init) -> Chain:
+    """The pending chain a float16/bfloat16 Mmad extends: the current one if it targets the same block
+    (same address, m1, n1, dtype) and the Mmad accumulates, else a new one (after storing the current)."""
+    key = p[1]
+    ch = cube.pending
+    if ch is not None and not init and cube.pending_key == key:
+        return ch
+    if ch is not None:
+        _flush(cube)
+    ch = cube.chains.get(key)
+    if ch is None:
+        if len(cube.chains) >= CHAINS:
+            cube.chains.clear()
+        ch = cube.chains[key] = Chain(cube, p[0], *key[:3])
+    ch.k, ch.init, ch.summed = 0, init, False
+    cube.pending, cube.pending_key = ch, key
+    return ch
+
+
+def _flush(cube) -> None:
+    """Stores the pending chain into L0C."""
+    ch, cube.pending, cube.pending_key = cube.pending, None, None
+    ch.store()
+
+
+def _mmad_exact(p, init, acc_dt) -> None:
+    """An EXACT Mmad: the operands widened by NumPy's cast (to float64 for int8: every int32 sum is
+    exact) and multiplied now, batched over the 16-column groups of B."""
+    _, untranspose, adst, asrc, bdst, bsrc, av, bv, cv, r3, _ = p
+    np.copyto(*untranspose)
+    np.copyto(adst, asrc)
+    np.copyto(bdst, bsrc)
+    with single_thread():
+        r = np.matmul(av, bv, out=r3)
+    if acc_dt.kind == "i":
+        r = r.astype(np.int64).astype(np.int32)
+    if init:
+        cv[...] = r
+    else:
+        cv += r
