@@ -5,7 +5,7 @@ ascend910b2, and the cost of the hazard checker.
 
 Rows: vector add 2^24 float16, softmax 4096x1024 float16 (if ``pyasc.softmax`` exists), matmul
 1024^3 float16 (if ``pyasc.matmul`` exists). The simulator time is a warm run (translation and
-compilation done once before; the per-core schedules are cached across runs, as in real use),
+compilation done once before; the per-core schedules are cached across runs, as in real use; best of 5),
 "cold" clears the schedule cache first. Targets: simulator <= 3x NumPy; checking <= 1.5x unchecked.
 """
 
@@ -19,7 +19,7 @@ import pyasc
 from pyasc.runtime import Simulator
 
 
-def best(fn, repeat=3):
+def best(fn, repeat=5):
     t = []
     for _ in range(repeat):
         t0 = time.perf_counter()
