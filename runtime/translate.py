@@ -268,6 +268,22 @@ def _helper(fn: str, with_width: bool = True, checked: bool = False):
     return h
 
 
+def _unsigned_by_const(fn: str, pyop: str):
+    """``divui``/``remui`` of a 64-bit value by a positive constant: inline for a non-negative value
+    (index math), else the helper."""
+    general = _helper(fn, checked=True)
+
+    def h(t: KernelTranslator, op: Operation) -> None:
+        b = t.consts.get(op.operands[1])
+        if not (isinstance(b, int) and b > 0 and _int_width(op.operands[0].type) >= 64):
+            general(t, op)
+            return
+        a, sid = t.v(op.operands[0]), t.info(op)
+        t.emit(f"{t.v(op.results[0])} = {a} {pyop} {b} if {a} >= 0 else {fn}({a}, {b}, 64, {sid}, bid)")
+
+    return h
+
+
 _CMPI = {0: "==", 1: "!=", 2: "<", 3: "<=", 4: ">", 5: ">=", 6: "<", 7: "<=", 8: ">", 9: ">="}
 
 
@@ -380,9 +396,9 @@ _HANDLERS = {
     "arith.xori": _binary("^"),
     "arith.shli": _binary("<<"),
     "arith.shrsi": _binary(">>"),
-    "arith.divui": _helper("_divui", checked=True),
+    "arith.divui": _unsigned_by_const("_divui", "//"),
     "arith.divsi": _helper("_divsi", checked=True),
-    "arith.remui": _helper("_remui", checked=True),
+    "arith.remui": _unsigned_by_const("_remui", "%"),
     "arith.remsi": _helper("_remsi", checked=True),
     "arith.ceildivui": _helper("_ceildivui", checked=True),
     "arith.ceildivsi": _helper("_ceildivsi", checked=True),
