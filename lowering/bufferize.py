@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, math, scf
-from xdsl.dialects.builtin import Float16Type, FloatAttr, IntegerAttr, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -54,10 +54,6 @@ def round_mode(src: str, dst: str) -> RoundMode:
     if dst == "bf16":
         return RoundMode.CAST_RINT
     return RoundMode.CAST_NONE
-
-
-# element type -> (the type a copy converts it to, exactly, and the rounding of the way back)
-COPY_THROUGH = {"bf16": (_f32, RoundMode.CAST_RINT), "i8": (Float16Type, RoundMode.CAST_TRUNC)}
 
 
 def _scalar_const(e: OpEmitter, value: float | int, et) -> SSAValue:
@@ -164,11 +160,10 @@ class _KernelBufferizer:
         n = self._count(e, v.type)
         if v in self.splat:
             e.add(ascbuf.VDupOp(dst, self.splat[v], n))
-        elif str(v.type.element_type) in COPY_THROUGH:  # no arithmetic on the type: converted there and back
-            wide_type, back = COPY_THROUGH[str(v.type.element_type)]
-            wide = self._alloc(None, e, 1, TensorType(wide_type(), v.type.get_shape()))
+        elif str(v.type.element_type) == "bf16":  # no bf16 arithmetic: through f32 and back, exactly
+            wide = self._alloc(None, e, 1, TensorType(_f32(), v.type.get_shape()))
             e.add(ascbuf.VCastOp(wide, self.buffer[v], n, RoundMode.CAST_NONE))
-            e.add(ascbuf.VCastOp(dst, wide, n, back))
+            e.add(ascbuf.VCastOp(dst, wide, n, RoundMode.CAST_RINT))
         else:
             one = _scalar_const(e, 1, v.type.element_type)
             e.add(ascbuf.VScalarOp(S.MULS, dst, self.buffer[v], one, n))

@@ -27,7 +27,7 @@ import threading
 
 import numpy as np
 
-from .memory import gm_view, window
+from .memory import gm_view, pad_geometry, window
 from .translate import _sext as sext_int
 from .translate import scalar_helpers
 
@@ -213,10 +213,6 @@ def group_ub(ub_bytes: int, k: int) -> np.ndarray:
     return a
 
 
-def _as_int(x) -> int:
-    return int(x)
-
-
 def make_group_env(base: dict, ub2: np.ndarray, k: int, dtypes: dict) -> dict:
     """The globals of a group run of K cores on the (K, UB bytes) array ``ub2``."""
     env = dict(base)
@@ -234,12 +230,10 @@ def make_group_env(base: dict, ub2: np.ndarray, k: int, dtypes: dict) -> dict:
 
     def pad(to_gm: bool):
         def run(fail, sid, bid, u, g8w, g, bc, bl, ss, ds):
-            u, bc, bl, ss, ds = (_as_int(x) for x in (u, bc, bl, ss, ds))
+            u, bc, bl, ss, ds = (int(x) for x in (u, bc, bl, ss, ds))
             if bc <= 0 or bl <= 0:
                 return 0, 0
-            blk = (bl + 31) & ~31
-            us, gs = (blk + (ss if to_gm else ds) * 32), bl + (ds if to_gm else ss)
-            span = (bc - 1) * us + blk
+            us, gs, span = pad_geometry(to_gm, bc, bl, ss, ds)
             g8 = g8w.a
             lo, hi = (int(_plain(g).min()), int(_plain(g).max())) if isinstance(g, np.ndarray) else (g, g)
             if u % 32 or u < 0 or u + span > ubn or lo < 0 or hi + (bc - 1) * gs + bl > g8.shape[0] or ss < 0 or ds < 0:

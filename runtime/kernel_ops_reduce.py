@@ -9,6 +9,7 @@ down to one repeat, and two whole-repeat reductions (``reduce_repeat_cycles`` ea
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -23,28 +24,10 @@ from .opinfo import WORK
 if TYPE_CHECKING:
     from .translate import KernelTranslator
 
-def _sum(x):
-    return x.sum(axis=-1, dtype=np.float32)
-
-
-def _max(x):
-    return np.max(x, axis=-1)
-
-
-def _min(x):
-    return np.min(x, axis=-1)
-
-
-def _argmax(x):
-    return np.argmax(x, axis=-1)
-
-
-def _argmin(x):
-    return np.argmin(x, axis=-1)
-
-
 # folds along the last axis: one core's view is 1-D, a group's (cores, n) (see ``batched``)
-_FOLD = {"ascendc.reduce_sum": _sum, "ascendc.reduce_max": _max, "ascendc.reduce_min": _min}
+_FOLD = {"ascendc.reduce_sum": partial(np.sum, axis=-1, dtype=np.float32), "ascendc.reduce_max": partial(np.max, axis=-1),
+         "ascendc.reduce_min": partial(np.min, axis=-1)}
+_ARG = {"ascendc.reduce_max": partial(np.argmax, axis=-1), "ascendc.reduce_min": partial(np.argmin, axis=-1)}
 
 
 def reduce_count(t: KernelTranslator, op) -> None:
@@ -57,7 +40,7 @@ def reduce_count(t: KernelTranslator, op) -> None:
     src = K._view(et, sh, a, n)
     t.emit(f"if {n} > 0: {K._view(et, sh, d, '1')}[..., 0] = {t.const(_FOLD[op.name], 'F')}({src})")
     if getattr(op, "cal_index", None) is not None:  # dst[1] = the index of the first extreme, as uint32 bits
-        arg = t.const(_argmax if op.name == "ascendc.reduce_max" else _argmin, "F")
+        arg = t.const(_ARG[op.name], "F")
         t.emit(f"if {n} > 0: {K._view(et, sh, d, '2')}.view(np.uint{8 * es})[..., 1] = {arg}({src})")
     sp = t.spec
     cost = f"{K._vector_cost(t, nb, sp.vector_simple_cycles)} + {2 * sp.reduce_repeat_cycles}"

@@ -72,6 +72,14 @@ def _check_pad(fail, sid, bid, u, span, gstart, gend, glen, ubn, ss, ds):
         fail(sid, bid, f"out-of-bounds GM access: bytes [{gstart}, {gend}) of a global tensor of {glen} bytes")
 
 
+def pad_geometry(to_gm: bool, bc: int, bl: int, ss: int, ds: int) -> tuple[int, int, int]:
+    """(UB stride, GM stride, UB span) in bytes of ``DataCopyPad`` blocks: UB blocks are 32 B aligned
+    plus the UB-side stride in 32 B units, GM blocks are ``bl`` plus the GM-side stride in bytes."""
+    blk = (bl + 31) & ~31
+    us, gs = (blk + ss * 32, bl + ds) if to_gm else (blk + ds * 32, bl + ss)
+    return us, gs, (bc - 1) * us + blk
+
+
 def make_pad_helpers(ub8: np.ndarray, ubn: int):
     """``DataCopyPad`` in both directions on the byte view ``ub8`` of UB.
 
@@ -83,9 +91,7 @@ def make_pad_helpers(ub8: np.ndarray, ubn: int):
     def pad_in(fail, sid, bid, u, g8, g, bc, bl, ss, ds):
         if bc <= 0 or bl <= 0:
             return 0, 0
-        blk = (bl + 31) & ~31
-        us, gs = blk + ds * 32, bl + ss
-        span = (bc - 1) * us + blk
+        us, gs, span = pad_geometry(False, bc, bl, ss, ds)
         gend = g + (bc - 1) * gs + bl
         if u % 32 or u < 0 or u + span > ubn or g < 0 or gend > g8.shape[0] or ss < 0 or ds < 0:
             _check_pad(fail, sid, bid, u, span, g, gend, g8.shape[0], ubn, ss, ds)
@@ -98,9 +104,7 @@ def make_pad_helpers(ub8: np.ndarray, ubn: int):
     def pad_out(fail, sid, bid, u, g8, g, bc, bl, ss, ds):
         if bc <= 0 or bl <= 0:
             return 0, 0
-        blk = (bl + 31) & ~31
-        us, gs = blk + ss * 32, bl + ds
-        span = (bc - 1) * us + blk
+        us, gs, span = pad_geometry(True, bc, bl, ss, ds)
         gend = g + (bc - 1) * gs + bl
         if u % 32 or u < 0 or u + span > ubn or g < 0 or gend > g8.shape[0] or ss < 0 or ds < 0:
             _check_pad(fail, sid, bid, u, span, g, gend, g8.shape[0], ubn, ss, ds)

@@ -290,12 +290,12 @@ class Simulator:
         return keys
 
     def _plan_groups(self, name: str, n: int, check: bool, keys: list[tuple]) -> None:
-        """Remember which cores had identical traces, to run each such group in one call next time."""
+        """Remember which cores had identical traces, to run each such group in one call next time (an
+        empty plan: no two cores alike)."""
         groups: dict[tuple, list[int]] = {}
         for bid, key in enumerate(keys):
             groups.setdefault(key, []).append(bid)
-        if len(groups) < n:
-            self._plans[(name, n, check)] = list(groups.items())
+        self._plans[(name, n, check)] = list(groups.items()) if len(groups) < n else []
 
     def _group_fn(self, name: str, ck, k: int):
         """The kernel's code run by a group of ``k`` cores (``batched``)."""
@@ -362,8 +362,8 @@ class Simulator:
         runs = [(bid, 0, 0) for bid in range(n)] if not mix else \
             [r for c in range(n) for r in ((c, 0, 0), (2 * c, 1, 0), (2 * c + 1, 1, 1))]
         keys = None
-        plan = self._plans.get((name, n, check)) if not mix and name in self.batchable else None
-        if plan is not None:
+        plan = self._plans.get((name, n, check)) if name in self.batchable else None
+        if plan:
             keys = self._group_keys(name, ck, n, args, plan, check)
             if keys is not None and BATCH_MODE == "verify":
                 self._verify_groups(name, ck, n, args, keys, check)
@@ -375,7 +375,7 @@ class Simulator:
                     self.batchable.discard(name)
         if keys is None:
             keys = self._core_keys(name, ck, n, args, runs, check)
-            if not mix and name in self.batchable and BATCH_MODE != "off":
+            if n > 1 and name in self.batchable and BATCH_MODE != "off" and (name, n, check) not in self._plans:
                 self._plan_groups(name, n, check, keys)
         for core, key in enumerate(keys):
             entry = cache.get(key)

@@ -15,7 +15,6 @@ byte address in UB; a queue, buffer or pipe is a small state object (``queues``)
 from __future__ import annotations
 
 import itertools
-import operator
 from dataclasses import dataclass
 
 from xdsl.dialects import func
@@ -452,20 +451,12 @@ def _pick(c, a, b):
     return a if c else b
 
 
-_HALF = {w: 1 << (w - 1) for w in range(1, 65)}  # the first value whose sign bit is set, per width
-
-
 def scalar_helpers(u=_u, sext=_sext, pick=_pick) -> dict:
     """The helpers the generated scalar code calls (unsigned views, sign extension, division), built on
     ``u``, ``sext`` and ``pick(cond, a, b)`` (``batched`` passes versions for per-core vectors)."""
 
-    def checked(fn, unsigned=None):
-        """``fn`` with a zero divisor reported; ``unsigned(a, b)`` directly for two ints that are the
-        same signed and unsigned (non-negative, below 2**(w-1)): the common case of index math."""
-
+    def checked(fn):
         def h(a, b, w, sid, bid):
-            if unsigned is not None and type(a) is int and type(b) is int and 0 <= a < _HALF[w] and 0 < b < _HALF[w]:
-                return unsigned(a, b)
             if b == 0:
                 raise DivByZero(sid, bid)
             return fn(a, b, w)
@@ -481,9 +472,9 @@ def scalar_helpers(u=_u, sext=_sext, pick=_pick) -> dict:
         "_float": float,
         "_u": u,
         "_sext": sext,
-        "_divui": checked(lambda a, b, w: sext(u(a, w) // u(b, w), w), operator.floordiv),
-        "_remui": checked(lambda a, b, w: sext(u(a, w) % u(b, w), w), operator.mod),
-        "_ceildivui": checked(lambda a, b, w: sext(-(-u(a, w) // u(b, w)), w), lambda a, b: -(-a // b)),
+        "_divui": checked(lambda a, b, w: sext(u(a, w) // u(b, w), w)),
+        "_remui": checked(lambda a, b, w: sext(u(a, w) % u(b, w), w)),
+        "_ceildivui": checked(lambda a, b, w: sext(-(-u(a, w) // u(b, w)), w)),
         "_divsi": checked(divsi),
         "_remsi": checked(lambda a, b, w: sext(a - b * divsi(a, b, w), w)),
         "_ceildivsi": checked(lambda a, b, w: sext(-((-a) // b), w)),
