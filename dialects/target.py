@@ -170,12 +170,12 @@ class TargetAttr(ParametrizedAttribute):
 TARGET_KEY = "asc.target"
 
 
-def module_target(module) -> TargetSpec:
-    """The target of a module: its ``asc.target`` attribute, or the default chip."""
+def module_target(module, default: str = DEFAULT_TARGET) -> TargetSpec:
+    """The target of a module: its ``asc.target`` attribute, or the chip named ``default``."""
     attr = module.attributes.get(TARGET_KEY)
     if isinstance(attr, TargetAttr):
         return attr.spec
-    return get_target(DEFAULT_TARGET)
+    return get_target(default)
 
 
 Asc = Dialect("asc", [], [TargetAttr])

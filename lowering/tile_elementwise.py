@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pyasc.dialects import asctensor, asctile
-from pyasc.dialects.target import get_target
+from pyasc.dialects.target import module_target
 from pyasc.dialects.types import element_bytes, is_float
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
@@ -450,7 +450,6 @@ def _planned_bytes(kernel: func.FuncOp, module_attrs) -> int:
     probe.attributes.update(module_attrs)
     BufferizePass().apply(None, probe)
     from pyasc.dialects.ascbuf import MemorySpace
-    from pyasc.dialects.target import module_target
 
     caps = {k: 1 << 62 for k in capacities(module_target(probe))}
     try:
@@ -477,10 +476,8 @@ class TileElementwisePass(ModulePass):
     buffers: int = 2
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from pyasc.dialects.target import TARGET_KEY, TargetAttr
 
-        attr = op.attributes.get(TARGET_KEY)
-        spec = attr.spec if isinstance(attr, TargetAttr) else get_target(self.target)
+        spec = module_target(op, self.target)
         for f in list(op.ops):
             if isinstance(f, func.FuncOp) and kernel_kind(f) in ("elementwise", "rowwise"):
                 new = self._fitted(f, self.cores or spec.vector_cores, spec.ub_usable_bytes, op.attributes)

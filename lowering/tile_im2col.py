@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pyasc.dialects import asctensor, asctile
-from pyasc.dialects.target import TARGET_KEY, TargetAttr, get_target
+from pyasc.dialects.target import module_target
 from pyasc.dialects.types import element_bytes, is_float
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
@@ -179,8 +179,7 @@ class TileIm2colPass(ModulePass):
     cores: int = 0  # 0: every vector core of the target
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        attr = op.attributes.get(TARGET_KEY)
-        spec = attr.spec if isinstance(attr, TargetAttr) else get_target(self.target)
+        spec = module_target(op, self.target)
         for f in list(op.ops):
             if isinstance(f, func.FuncOp) and kernel_kind(f) == IM2COL_KIND:
                 Rewriter.replace_op(f, _Im2colTiler(f, spec, self.cores).run())

@@ -22,7 +22,7 @@ from math import ceil
 
 from pyasc.dialects import asctensor, asctile
 from pyasc.dialects.asctile.matmul import CUBE_KIND
-from pyasc.dialects.target import TARGET_KEY, TargetAttr, TargetSpec, get_target
+from pyasc.dialects.target import TargetSpec, module_target
 from pyasc.dialects.types import element_bytes, element_type
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
@@ -285,8 +285,7 @@ class TileMatmulPass(ModulePass):
     base_n: int = 0  # output block columns; 0: the plan's choice
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        attr = op.attributes.get(TARGET_KEY)
-        spec = attr.spec if isinstance(attr, TargetAttr) else get_target(self.target)
+        spec = module_target(op, self.target)
         for f in list(op.ops):
             if isinstance(f, func.FuncOp) and kernel_kind(f) == "matmul":
                 Rewriter.replace_op(f, _MatmulTiler(f, spec, self.cores, self.base_m, self.base_n).run())

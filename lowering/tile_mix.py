@@ -30,7 +30,7 @@ from math import ceil
 from pyasc.dialects import asctensor, asctile
 from pyasc.dialects.asctile.mix import MIX_KIND, CoreKind, CoreSectionOp, CrossSignalOp, CrossWaitOp, \
     HandoffChannel, SubBlockIdxOp
-from pyasc.dialects.target import TARGET_KEY, TargetAttr, TargetSpec, get_target
+from pyasc.dialects.target import TargetSpec, module_target
 from pyasc.dialects.types import element_bytes
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
@@ -335,8 +335,7 @@ class TileMixPass(ModulePass):
     cores: int = 0  # 0: every AI Core of the target
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        attr = op.attributes.get(TARGET_KEY)
-        spec = attr.spec if isinstance(attr, TargetAttr) else get_target(self.target)
+        spec = module_target(op, self.target)
         for f in list(op.ops):
             if isinstance(f, func.FuncOp) and kernel_kind(f) == MIX_KIND:
                 Rewriter.replace_op(f, _MixTiler(f, spec, self.cores).run())

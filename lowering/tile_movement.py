@@ -40,7 +40,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from pyasc.dialects import asctensor, asctile
-from pyasc.dialects.target import get_target
+from pyasc.dialects.target import module_target
 from pyasc.dialects.types import element_bytes
 
 from .emitter import OpEmitter, copy_loc
@@ -393,10 +393,8 @@ class TileMovementPass(ModulePass):
     buffers: int = 2
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from pyasc.dialects.target import TARGET_KEY, TargetAttr
 
-        attr = op.attributes.get(TARGET_KEY)
-        spec = attr.spec if isinstance(attr, TargetAttr) else get_target(self.target)
+        spec = module_target(op, self.target)
         for f in list(op.ops):
             if isinstance(f, func.FuncOp) and kernel_kind(f) == "movement":
                 new = _MovementTiler(f, self.cores or spec.vector_cores, self.buffers, spec.ub_usable_bytes).run()
