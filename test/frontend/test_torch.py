@@ -1,5 +1,5 @@
 """PyTorch CPU tensors accepted wherever a tensor is, and the tensor API against PyTorch's
-semantics (skipped when PyTorch is not installed: it is an optional test dependency)."""
+semantics (torch is a test dependency: ``pip install -e '.[dev]'``)."""
 
 import numpy as np
 import pytest
@@ -94,3 +94,16 @@ def test_batch_norm_against_torch():
     ref = torch.nn.functional.batch_norm(t, m, v, w, b, training=False, eps=1e-3)
     np.testing.assert_allclose(out.numpy(), ref.numpy(), rtol=1e-5, atol=1e-5)
     assert pyasc.dropout(t, 0.5).numpy().tolist() == torch.nn.functional.dropout(t, 0.5, training=False).tolist()
+
+
+@requires_backend
+def test_int8_conversions_match_torch():
+    t = torch.tensor([[1.7, -2.9, 127.9, -128.9, 300.7, -300.7, 255.5, 1000.25, -0.5, 65000.0]] * 3)
+    for dtype in (torch.float32, torch.float16, torch.bfloat16):
+        src = t.to(dtype)
+        got = pyasc.jit(lambda x: x.to(pyasc.int8))(src)
+        np.testing.assert_array_equal(got.numpy(), src.to(torch.int8).numpy())
+        np.testing.assert_array_equal(pyasc.tensor(src).to(pyasc.int8).numpy(), src.to(torch.int8).numpy())
+    q = torch.arange(-128, 128, dtype=torch.int8).reshape(8, 32)
+    back = pyasc.jit(lambda x: x.to(pyasc.float16))(q)
+    np.testing.assert_array_equal(back.numpy(), q.to(torch.float16).numpy())
