@@ -65,11 +65,10 @@ class WeakVec(np.ndarray):
     """One Python number per core, shape (K, 1)."""
 
     def _one(self):
-        a = self.view(np.ndarray)
-        v = a.flat[0]
-        if a.size > 1 and not (a == v).all():
+        v = _common(self.view(np.ndarray))
+        if v is None:
             raise Diverged
-        return v.item()
+        return v
 
     def __bool__(self):
         return bool(self._one())
@@ -87,6 +86,12 @@ class WeakVec(np.ndarray):
         return float(self._one())
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if method == "__call__" and not kwargs:  # the common case: per-core numbers and Python numbers
+            plain = [x.view(np.ndarray) if type(x) is WeakVec else x for x in inputs]
+            if all(type(x) in _PYTHON_NUMBERS or type(x) is np.ndarray for x in plain) and \
+                    all(type(x) is not np.ndarray or type(y) is WeakVec for x, y in zip(plain, inputs)):
+                r = ufunc(*plain)
+                return _weak_or_common(r) if isinstance(r, np.ndarray) else r
         strong = [np.asarray(x).dtype for x in inputs
                   if isinstance(x, np.generic) or (isinstance(x, np.ndarray) and not isinstance(x, WeakVec))]
         if strong:  # NEP 50: the Python number takes the NumPy operand's type (a float meeting ints: float64)
@@ -106,7 +111,28 @@ class WeakVec(np.ndarray):
         r = getattr(ufunc, method)(*inputs, **kwargs)
         if strong or "out" in kwargs or not isinstance(r, np.ndarray):
             return r
-        return r.view(WeakVec)
+        return _weak_or_common(r)
+
+
+_PYTHON_NUMBERS = (int, float, bool)
+
+
+def _common(a: np.ndarray):
+    """The cores' value as a Python number when every core has the same one (bit for bit, so -0.0
+    and 0.0 stay apart), else None."""
+    flat = a.reshape(-1)
+    bits = flat.view(f"i{flat.dtype.itemsize}") if a.dtype.kind == "f" else flat
+    keys = bits.tolist()
+    if keys.count(keys[0]) != len(keys):
+        return None
+    return flat[0].item()
+
+
+def _weak_or_common(a: np.ndarray):
+    """A per-core number: a plain Python number when the cores agree (the rest of the kernel then runs
+    as scalar Python, exactly as on one core), else the (K, 1) ``WeakVec``."""
+    v = _common(a)
+    return a.reshape(-1, 1).view(WeakVec) if v is None else v
 
 
 def weak(a) -> WeakVec:
@@ -117,11 +143,11 @@ def weak(a) -> WeakVec:
 
 
 def _int(x):
-    return weak(x) if isinstance(x, np.ndarray) and x.size > 1 else int(x)
+    return _weak_or_common(np.asarray(x).astype(np.int64)) if isinstance(x, np.ndarray) and x.size > 1 else int(x)
 
 
 def _float(x):
-    return weak(x.astype(np.float64)) if isinstance(x, np.ndarray) and x.size > 1 else float(x)
+    return _weak_or_common(x.astype(np.float64)) if isinstance(x, np.ndarray) and x.size > 1 else float(x)
 
 
 class BatchedUB:
@@ -287,12 +313,12 @@ def _sext(x, w):
     if w >= 64:
         return x
     m = _plain(x) & ((1 << w) - 1)
-    return weak(np.where(m >> (w - 1), m - (1 << w), m))
+    return _weak_or_common(np.where(m >> (w - 1), m - (1 << w), m))
 
 
 def _pick(c, a, b):
     if isinstance(c, np.ndarray):
-        return weak(np.where(_plain(c), _plain(a), _plain(b)))
+        return _weak_or_common(np.where(_plain(c), _plain(a), _plain(b)))
     return a if c else b
 
 

@@ -3,7 +3,8 @@
 NumPy's OpenBLAS splits every matmul over all cores; for the cube's 128x64x256 tiles the thread
 hand-off costs more than the product (10x slower on a loaded 2-core machine). ``single_thread()``
 sets OpenBLAS to one thread for the duration of a ``with`` block and restores the previous count;
-it does nothing when the OpenBLAS library cannot be found.
+it does nothing when the OpenBLAS library cannot be found. ``matmul_into`` leaves the threads to
+products of at least ``THREADED_MACS`` multiply-adds (a whole chain of Mmads), where they pay.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import glob
 import os
 
 import numpy as np
+
+THREADED_MACS = 1 << 23
 
 _lib = None
 _funcs = None
@@ -61,3 +64,11 @@ class single_thread:
         if self.old is not None:
             _funcs[0](self.old)
         return False
+
+
+def matmul_into(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``out = a @ b``: on one BLAS thread unless the product is large."""
+    if a.shape[0] * a.shape[1] * b.shape[1] >= THREADED_MACS:
+        return np.matmul(a, b, out=out)
+    with single_thread():
+        return np.matmul(a, b, out=out)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .blas import single_thread
+from .blas import matmul_into, single_thread
 
 F16, F32, I32 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.int32)
 V32 = np.dtype("V32")  # a fractal row of c0 elements
@@ -85,11 +85,10 @@ class Chain:
         na, nb = m16 * cols, k * n16
         a = _widen(self.kind, self.raw[:na], self.work[:na]).reshape(m16, cols)[:, :k]
         b = _widen(self.kind, self.raw[na:na + nb], self.work[na:na + nb]).reshape(k, n16)
-        with single_thread():
-            if self.summed:
-                np.add(self.acc, np.matmul(a, b, out=self.part), out=self.acc)
-            else:
-                np.matmul(a, b, out=self.acc)
+        if self.summed:
+            np.add(self.acc, matmul_into(a, b, self.part), out=self.acc)
+        else:
+            matmul_into(a, b, self.acc)
         self.k, self.summed = 0, True
 
     def store(self) -> None:

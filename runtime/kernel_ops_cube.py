@@ -16,9 +16,8 @@ bit-exact with NumPy's casts.
 ``Mmad`` computes in float32 (float64 for int8, exact), as the cube accumulates in fp32/int32. A
 float16/bfloat16 ``Mmad`` is not multiplied at once: it copies the rows of A and B into the pending
 ``Chain`` of its L0C block, which the next Mmads into that block (same address, m1, n1 and dtype, init
-false) extend. A chain is multiplied in one single-threaded GEMM per ``SEGMENT`` of K (OpenBLAS's
-threads spin between products and slow the simulator down more than they speed the product up) and
-stored into L0C before anything else reads or writes L0C: a ``Fixpipe``, an ``Mmad`` that starts
+false) extend. A chain is multiplied in one GEMM per ``SEGMENT`` of K (on BLAS's threads when it is
+large, ``blas.matmul_into``) and stored into L0C before anything else reads or writes L0C: a ``Fixpipe``, an ``Mmad`` that starts
 another chain (another block or dtype, or init) and an int8/float32 ``Mmad``. Only these ops touch L0C
 (and only LoadData and Mmad touch L0A/L0B), so a chain still pending when a core or a launch ends
 (cores share the memories) is stored before its block is read. The sum over K is in fp32 either way,

@@ -1,9 +1,9 @@
 """Emitted projects end to end: written, syntax-checked with g++ against the stubs, built for the
 CPU (pyasc's implementation of the Ascend C subset) and run, compared with the simulator.
 
-Programs of exactly rounded ops (add, sub, mul, div, max, min, sqrt, abs, relu, casts) and of
-exp/ln (both sides evaluate float32 exp/ln in double and round once) must match the simulator bit
-for bit; gelu's composite is compared within the golden tolerance.
+Programs of exactly rounded ops (add, sub, mul, div, max, min, sqrt, abs, relu, casts) must match
+the simulator bit for bit; exp/ln (correctly rounded on the CPU, within 2 ulp in the simulator) and
+gelu's composite are compared within the golden tolerance.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def two_outputs(x, y):
 PROGRAMS = {
     "exact": (exact_prog, True),
     "minmax": (minmax_prog, True),
-    "transcendental": (transcendental_prog, True),
+    "transcendental": (transcendental_prog, False),
     "gelu": (gelu_prog, False),
 }
 

@@ -57,8 +57,12 @@ def test_div(t):
 
 
 def _rounded_once(f):
-    """float32: ``f`` in float64, rounded once to float32 (what the simulator computes); else ``f``."""
-    return lambda a: f(a.astype(np.float64)).astype(a.dtype) if a.dtype == np.float32 else f(a)
+    """``f`` in float64, rounded once to the input's dtype (the correctly rounded result)."""
+    return lambda a: f(a.astype(np.float64)).astype(a.dtype)
+
+
+# ulps the simulator may differ from the correctly rounded result, by op and type (0: exact)
+APPROXIMATE = {("exp", "f32"): 2, ("ln", "f32"): 2}
 
 
 @pytest.mark.parametrize("t", ["f32", "f16"])
@@ -72,7 +76,11 @@ def test_unary(op, ref, t):
     x = _data(t, 1, positive=op in ("ln", "sqrt", "rsqrt"))
     y, z = np.zeros(N, NP[t]), np.zeros(N, NP[t])
     simulate(_elementwise(f"    ascendc.{op} %zl, %xl, %c256 : !ascendc.local_tensor<{t}>", t), x, y, z)
-    np.testing.assert_array_equal(z, ref(x))
+    ulps = APPROXIMATE.get((op, t), 0)
+    if ulps:
+        np.testing.assert_array_max_ulp(z, ref(x), maxulp=ulps)
+    else:
+        np.testing.assert_array_equal(z, ref(x))
     assert z.dtype == NP[t]
 
 

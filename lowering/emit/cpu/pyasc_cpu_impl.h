@@ -784,7 +784,7 @@ PYASC_CPU_BINARY(Min, pyasc_cpu::NpMin(a, b))
             dst.cpuData_[i] = static_cast<T>(EXPR);                                                       \
         }                                                                                                 \
     }
-/* as the simulator: float exp/ln in double, rounded once; 16-bit types through float */
+/* float exp/ln in double, rounded once (correctly rounded); 16-bit types through float */
 #define PYASC_CPU_WIDE(F) \
     static_cast<V>(std::is_same<T, float>::value ? F(static_cast<double>(x)) : static_cast<double>(F(x)))
 PYASC_CPU_UNARY(Exp, PYASC_CPU_WIDE(std::exp))
