@@ -179,8 +179,11 @@ def softmax(b, x: SSAValue, axis: int, log: bool, max_row: int) -> SSAValue:
     shape = w.type.get_shape()
     if trailing(shape, [axis]) and shape[axis] > max_row:
         m, s = _online_stats(b, w, max_row)
+        # log(s) or 1/s right after the statistics, so that the small kernel computing them has it too;
+        # the long row is then scaled by a product (a Muls on the device, not a Div per element)
+        t = b.log(s) if log else b.div(1.0, s)
         shifted = b.sub(w, _bcast(b, m, shape))
-        y = b.sub(shifted, _bcast(b, b.log(s), shape)) if log else b.div(b.exp(shifted), _bcast(b, s, shape))
+        y = b.sub(shifted, _bcast(b, t, shape)) if log else b.mul(b.exp(shifted), _bcast(b, t, shape))
         return b.cast(y, out_type)
     m = _axis_reduce(b, w, ReduceKind.MAX, [axis], max_row)
     shifted = b.sub(w, _bcast(b, m, shape))

@@ -150,6 +150,23 @@ def _float(x):
     return _weak_or_common(x.astype(np.float64)) if isinstance(x, np.ndarray) and x.size > 1 else float(x)
 
 
+SMALL_ROW = 1024  # rows up to this many elements (bytes for DataCopyPad) move by one fancy index
+
+
+def _spacing(starts: list[int]) -> int:
+    """The common positive step of the cores' ``starts``, or 0 when they are not evenly spaced."""
+    if len(starts) < 2:
+        return 0
+    d = starts[1] - starts[0]
+    return d if d > 0 and all(b - a == d for a, b in zip(starts, starts[1:])) else 0
+
+
+def _disjoint(starts: list[int], extent: int) -> bool:
+    """Whether regions of ``extent`` elements from ``starts`` do not overlap."""
+    s = sorted(starts)
+    return all(b - a >= extent for a, b in zip(s, s[1:]))
+
+
 class BatchedUB:
     """``U_<type>`` of a group: ``[slice]`` is the (K, n) view of every core's UB."""
 
@@ -191,11 +208,10 @@ class BatchedGM:
         """(the cores' rows of ``n`` elements from ``start`` as one strided view, or None when the
         starts are not evenly spaced; whether the rows are disjoint; the starts)."""
         s = _plain(start).reshape(-1)
-        if self.k > 1:
-            d = int(s[1] - s[0])
-            if d > 0 and (np.diff(s) == d).all():
-                es = self.a.itemsize
-                return window(self.a, int(s[0]), (self.k, n), (d * es, es)), d >= n, s
+        d = _spacing(s.tolist())
+        if d > 0:
+            es = self.a.itemsize
+            return window(self.a, int(s[0]), (self.k, n), (d * es, es)), d >= n, s
         return None, False, s
 
     def __getitem__(self, i):
@@ -219,6 +235,9 @@ class BatchedGM:
         rows, disjoint, s = self._rows(i.start, n)
         if rows is not None and disjoint:
             rows[...] = v
+            return
+        if rows is None and n <= SMALL_ROW and _disjoint(s.tolist(), n):
+            self.a[s[:, None] + np.arange(n)] = v
             return
         v = np.broadcast_to(v, (self.k, n))
         for c in range(self.k):  # overlapping rows: core order decides, as core by core
@@ -261,7 +280,8 @@ def make_group_env(base: dict, ub2: np.ndarray, k: int, dtypes: dict) -> dict:
                 return 0, 0
             us, gs, span = pad_geometry(to_gm, bc, bl, ss, ds)
             g8 = g8w.a
-            lo, hi = (int(_plain(g).min()), int(_plain(g).max())) if isinstance(g, np.ndarray) else (g, g)
+            starts = _plain(g).reshape(-1).tolist() if isinstance(g, np.ndarray) else None
+            lo, hi = (min(starts), max(starts)) if starts else (g, g)
             if u % 32 or u < 0 or u + span > ubn or lo < 0 or hi + (bc - 1) * gs + bl > g8.shape[0] or ss < 0 or ds < 0:
                 raise Diverged
             uv = np.ndarray((k, bc, bl), np.uint8, ub2, u, (ubn, us, 1))
@@ -272,18 +292,23 @@ def make_group_env(base: dict, ub2: np.ndarray, k: int, dtypes: dict) -> dict:
                 else:
                     uv[...] = gv
                 return span, bc * bl
-            starts = _plain(g).reshape(-1)
-            d = int(starts[1] - starts[0]) if k > 1 else 0
-            even = d > 0 and (np.diff(starts) == d).all() and (not to_gm or d >= (bc - 1) * gs + bl)
-            if even:
-                gv = np.ndarray((k, bc, bl), np.uint8, g8, int(starts[0]), (d, gs, 1))
+            extent = (bc - 1) * gs + bl
+            d = _spacing(starts)
+            if d > 0 and (not to_gm or d >= extent):
+                gv = np.ndarray((k, bc, bl), np.uint8, g8, starts[0], (d, gs, 1))
                 if to_gm:
                     gv[...] = uv
                 else:
                     uv[...] = gv
+            elif bc * bl <= SMALL_ROW and (not to_gm or _disjoint(starts, extent)):
+                idx = np.array(starts)[:, None, None] + (np.arange(bc) * gs)[:, None] + np.arange(bl)
+                if to_gm:
+                    g8[idx] = uv
+                else:
+                    uv[...] = g8[idx]
             else:
                 for c in range(k):
-                    gv = window(g8, int(starts[c]), (bc, bl), (gs, 1))
+                    gv = window(g8, starts[c], (bc, bl), (gs, 1))
                     if to_gm:
                         gv[...] = uv[c]
                     else:

@@ -377,8 +377,11 @@ class Simulator:
             keys = self._core_keys(name, ck, n, args, runs, check)
             if n > 1 and name in self.batchable and BATCH_MODE != "off" and (name, n, check) not in self._plans:
                 self._plan_groups(name, n, check, keys)
+        found: dict[int, list] = {}  # schedules by key object (the cores of a group share one key)
         for core, key in enumerate(keys):
-            entry = cache.get(key)
+            entry = found.get(id(key))
+            if entry is None:
+                entry = found[id(key)] = cache.get(key)
             if entry is None:
                 t0 = time.perf_counter()
                 entry = (schedule_ai_core([list(x) for x in key[2]], tabs, core, check=check, layout=layout) if mix
@@ -387,7 +390,7 @@ class Simulator:
                 self.stats["schedule_seconds"] += time.perf_counter() - t0
                 if len(cache) >= self.CACHE_LIMIT:
                     cache.clear()
-                cache[key] = entry
+                cache[key] = found[id(key)] = entry
             for timing in entry:
                 if id(timing) not in seen:
                     seen[id(timing)] = timing
@@ -403,10 +406,14 @@ class Simulator:
         cycles = max(max(core_cycles, default=0.0), hbm)
         overhead = spec.launch_overhead_us * 1e-6
         seconds = cycles / spec.clock_hz + overhead
-        busy = [{PIPE_NAMES[p]: b for p, b in enumerate(t.busy) if b} for t in timings]
+        per_timing: dict[int, dict] = {}  # one busy table per distinct schedule, shared by its cores
         for t in timings:
-            for p, b in enumerate(t.busy):
-                report.pipe_busy[PIPE_NAMES[p]] += b
+            if id(t) not in per_timing:
+                per_timing[id(t)] = {PIPE_NAMES[p]: b for p, b in enumerate(t.busy) if b}
+        busy = [per_timing[id(t)] for t in timings]
+        for table in busy:
+            for p, b in table.items():
+                report.pipe_busy[p] += b
         kinds = ["aiv" if ct else "aic" for _, ct, _ in runs] if mix else []
         report.launches.append(LaunchReport(name, n, cycles, seconds, core_cycles, busy, gm, hbm, timings,
                                             overhead * spec.clock_hz, spec.clock_hz, kinds))
