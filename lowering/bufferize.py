@@ -77,15 +77,19 @@ class _KernelBufferizer:
                     if op.results and isinstance(op.results[0].type, TensorType) or isinstance(op, asctile.LoadOp)]
         self.buffer: dict[SSAValue, SSAValue] = {}
         self.splat: dict[SSAValue, SSAValue] = {}
+        self.negated: dict[SSAValue, SSAValue] = {}
         self.row_bcast: dict[SSAValue, SSAValue] = {}
         self.prologue_barriers = []
         loads = [op for op in prologue if isinstance(op, asctile.LoadOp)]
         for op in loads:
             e = OpEmitter(InsertPoint.before(loop), op)
+            if _scalar_input(op):
+                self.splat[op.result] = e.value(ascbuf.LoadScalarOp(op.source, op.offset))
+                continue
             dst = self._alloc(op.result, e, 1)
             e.add(ascbuf.CopyInOp(op.source, op.offset, dst, op.rows, op.cols, op.row_stride.value.data,
                                   op.col_stride.value.data, op.dense is not None))
-        if loads:
+        if any(op.result not in self.splat for op in loads):
             self.prologue_barriers.append(OpEmitter(InsertPoint.before(loop)).add(ascbuf.BarrierOp(Pipe.ALL)))
         computed = [op for op in prologue if not isinstance(op, asctile.LoadOp)]
         for op in computed:
@@ -138,6 +142,13 @@ class _KernelBufferizer:
         if value is not None:
             self.buffer[value] = buf
         return buf
+
+    def _negated(self, s: SSAValue) -> SSAValue:
+        """``-s`` of a scalar read by ``load_scalar``, computed once, next to the read."""
+        neg = self.negated.get(s)
+        if neg is None:
+            neg = self.negated[s] = OpEmitter(InsertPoint.after(s.owner), s.owner).value(arith.NegfOp(s))
+        return neg
 
     def _count(self, e: OpEmitter, t) -> SSAValue:
         n = 1
@@ -211,6 +222,8 @@ class _KernelBufferizer:
                     e.add(ascbuf.VScalarOp(SCALAR_FORM[kind], dst, self.buffer[lhs], s, n))
                 elif kind == B.SUB and const is not None:
                     e.add(ascbuf.VScalarOp(S.ADDS, dst, self.buffer[lhs], _scalar_const(e, -const, et), n))
+                elif kind == B.SUB and isinstance(s.owner, ascbuf.LoadScalarOp):  # x - s == x + (-s) exactly
+                    e.add(ascbuf.VScalarOp(S.ADDS, dst, self.buffer[lhs], self._negated(s), n))
                 else:
                     e.add(ascbuf.VBinaryOp(kind, dst, self.buffer[lhs], self._operand(e, rhs), n))
                 return
@@ -235,6 +248,21 @@ class _KernelBufferizer:
             e.add(ascbuf.VCastOp(dst, self._operand(e, src), n, mode))
         else:
             raise ValueError(f"bufferize: no buffer form for {op.name} on {t} in kernel @{self.kernel.sym_name.data}")
+
+
+def _scalar_input(load: asctile.LoadOp) -> bool:
+    """A float16/float32 input that is one value for the whole tile (both strides 0), every use of
+    which has a scalar form (``+``, ``*``, max, min, or subtracting it): read once as a scalar rather
+    than copied and duplicated into a tile."""
+    if load.row_stride.value.data or load.col_stride.value.data or not load.result.uses:
+        return False
+    if str(load.result.type.element_type) not in ("f16", "f32"):
+        return False
+    for use in load.result.uses:
+        kind = BINARY.get(type(use.operation))
+        if kind not in SCALAR_FORM and not (kind == B.SUB and use.index == 1):
+            return False
+    return True
 
 
 ROW_FORMS = {  # (binary kind, row value on the right) -> vrow kind

@@ -248,6 +248,8 @@ class _KernelLowering:
                 m[op.result].name_hint = "blockIdx"
             case ascbuf.CopyInOp():
                 self._copy_in(op, e)
+            case ascbuf.LoadScalarOp():
+                m[op.result] = e.value(ascendc.GetValueOp(self.gm[op.source], m[op.offset]))
             case ascbuf.CopyOutOp():
                 self._copy_out(op, e)
             case ascbuf.VBinaryOp():

@@ -225,6 +225,28 @@ class CopyInOp(IRDLOperation):
 
 
 @irdl_op_definition
+class LoadScalarOp(IRDLOperation):
+    """One element of a GM buffer read by the scalar unit (``GetValue`` on a global tensor): the
+    scalar of ``vscalar`` ops when a kernel input is one value for the whole tensor."""
+
+    name = "ascbuf.load_scalar"
+    source = operand_def(MemRefType)
+    offset = operand_def(IndexType)
+    result = result_def(AnyAttr())
+    assembly_format = "$source `[` $offset `]` attr-dict `:` type($source) `->` type($result)"
+
+    def __init__(self, source, offset):
+        super().__init__(operands=[source, offset], result_types=[source.type.element_type])
+
+    def verify_(self) -> None:
+        if memory_space(self.source.type) not in (None, MemorySpace.GM):
+            raise VerifyException(f"ascbuf.load_scalar reads GM, got {self.source.type}")
+        if self.result.type != self.source.type.element_type:
+            raise VerifyException(f"ascbuf.load_scalar: result type {self.result.type} differs from the buffer's "
+                                  f"element type {self.source.type.element_type}")
+
+
+@irdl_op_definition
 class CopyOutOp(IRDLOperation):
     """Write the valid ``rows x cols`` part of a UB buffer to GM, rows ``row_stride`` apart (MTE3)."""
 
@@ -429,5 +451,5 @@ class BarrierOp(IRDLOperation):
             raise VerifyException("ascbuf.barrier: the scalar pipe is ordered by hardware")
 
 
-OPS = [AllocOp, SlotOp, CopyInOp, CopyOutOp, VBinaryOp, VScalarOp, VUnaryOp, VDupOp, VCastOp, SetFlagOp, WaitFlagOp, BarrierOp]
+OPS = [AllocOp, SlotOp, CopyInOp, LoadScalarOp, CopyOutOp, VBinaryOp, VScalarOp, VUnaryOp, VDupOp, VCastOp, SetFlagOp, WaitFlagOp, BarrierOp]
 ATTRIBUTES = [MemorySpaceAttr, PipeAttr, VBinaryKindAttr, VScalarKindAttr, VUnaryKindAttr]

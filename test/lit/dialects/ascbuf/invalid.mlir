@@ -141,3 +141,20 @@ func.func @f() {
   func.return
 }
 // CHECK: Operation does not verify: ascbuf.barrier: the scalar pipe is ordered by hardware
+
+// -----
+
+func.func @f(%x: memref<64xf16>, %i: index) {
+  %v = ascbuf.load_scalar %x[%i] : memref<64xf16> -> f32
+  func.return
+}
+// CHECK: Operation does not verify: ascbuf.load_scalar: result type f32 differs from the buffer's element type f16
+
+// -----
+
+func.func @f(%i: index) {
+  %a = ascbuf.alloc slots 1 : memref<1x64xf16, #ascbuf.space<ub>>
+  %v = ascbuf.load_scalar %a[%i] : memref<1x64xf16, #ascbuf.space<ub>> -> f16
+  func.return
+}
+// CHECK: Operation does not verify: ascbuf.load_scalar reads GM, got memref<1x64xf16, #ascbuf.space<ub>>

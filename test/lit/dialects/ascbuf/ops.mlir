@@ -13,6 +13,8 @@ func.func @k(%x: memref<4096xf16>, %out: memref<4096xf32>, %i: index) {
   %cs = ascbuf.slot %c[%i] : memref<1x1024xf32, #ascbuf.space<ub>>
   ascbuf.copy_in %x[%i], %as rows %one cols %n strides(0, 1) dense : memref<4096xf16>, memref<1x1024xf16, #ascbuf.space<ub>>
   ascbuf.copy_in %x[%i], %b rows %one cols %n strides(64, 0) : memref<4096xf16>, memref<1x1024xf16, #ascbuf.space<ub>>
+  %v = ascbuf.load_scalar %x[%i] : memref<4096xf16> -> f16
+  ascbuf.vscalar adds %b, %b, %v, %n : memref<1x1024xf16, #ascbuf.space<ub>>, f16
   ascbuf.vbinary add %b, %as, %b, %n : memref<1x1024xf16, #ascbuf.space<ub>>
   ascbuf.vbinary sub %b, %as, %b, %n : memref<1x1024xf16, #ascbuf.space<ub>>
   ascbuf.vbinary mul %b, %as, %b, %n : memref<1x1024xf16, #ascbuf.space<ub>>
@@ -50,6 +52,8 @@ func.func @k(%x: memref<4096xf16>, %out: memref<4096xf32>, %i: index) {
 // CHECK-NEXT:    %cs = ascbuf.slot %c[%i] : memref<1x1024xf32, #ascbuf.space<ub>>
 // CHECK-NEXT:    ascbuf.copy_in %x[%i], %as rows %one cols %n strides(0, 1) dense : memref<4096xf16>, memref<1x1024xf16, #ascbuf.space<ub>>
 // CHECK-NEXT:    ascbuf.copy_in %x[%i], %b rows %one cols %n strides(64, 0) : memref<4096xf16>, memref<1x1024xf16, #ascbuf.space<ub>>
+// CHECK-NEXT:    %v = ascbuf.load_scalar %x[%i] : memref<4096xf16> -> f16
+// CHECK-NEXT:    ascbuf.vscalar adds %b, %b, %v, %n : memref<1x1024xf16, #ascbuf.space<ub>>, f16
 // CHECK-NEXT:    ascbuf.vbinary add %b, %as, %b, %n : memref<1x1024xf16, #ascbuf.space<ub>>
 // CHECK-NEXT:    ascbuf.vbinary sub %b, %as, %b, %n : memref<1x1024xf16, #ascbuf.space<ub>>
 // CHECK-NEXT:    ascbuf.vbinary mul %b, %as, %b, %n : memref<1x1024xf16, #ascbuf.space<ub>>
@@ -81,6 +85,7 @@ func.func @k(%x: memref<4096xf16>, %out: memref<4096xf32>, %i: index) {
 // GENERIC: "ascbuf.alloc"() <{slots = 2 : i64, offset = 0 : i64}> : () -> memref<1x1024xf16, #ascbuf.space<ub>>
 // GENERIC: "ascbuf.alloc"() <{slots = 1 : i64}> : () -> memref<1x1024xf16, #ascbuf.space<ub>>
 // GENERIC: "ascbuf.copy_in"(%x, %i, %b, %one, %n) <{row_stride = 64 : i64, col_stride = 0 : i64}>
+// GENERIC: %v = "ascbuf.load_scalar"(%x, %i) : (memref<4096xf16>, index) -> f16
 // GENERIC: "ascbuf.vbinary"(%b, %as, %b, %n) <{kind = #ascbuf<vbinary_kind add>}>
 // GENERIC: "ascbuf.vscalar"(%b, %b, %s, %n) <{kind = #ascbuf<vscalar_kind adds>}>
 // GENERIC: "ascbuf.vunary"(%b, %b, %n) <{kind = #ascbuf<vunary_kind exp>}>

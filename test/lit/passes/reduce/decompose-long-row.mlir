@@ -2,7 +2,8 @@
 
 // a row of 2^20 floats does not fit in UB: it is viewed as 256 pieces of 4096 (a free reshape);
 // every piece gets its max and its sum of exp (one row-wise kernel), the pieces' statistics are
-// combined online (m = max(m_p), s = sum(s_p * exp(m_p - m))), and the row is normalised
+// combined online (m = max(m_p), s = sum(s_p * exp(m_p - m))), 1/s computed next to them (in their
+// kernel), and the row is scaled by it
 func.func @softmax(%x: tensor<2x1048576xf32>) -> tensor<2x1048576xf32> {
   %y = asctensor.softmax %x axis 1 : tensor<2x1048576xf32>
   func.return %y : tensor<2x1048576xf32>
@@ -17,7 +18,10 @@ func.func @softmax(%x: tensor<2x1048576xf32>) -> tensor<2x1048576xf32> {
 // CHECK:         %[[W:.*]] = math.exp %{{.*}} : tensor<2x256xf32>
 // CHECK-NEXT:    %[[SW:.*]] = arith.mulf %{{.*}}, %[[W]] : tensor<2x256xf32>
 // CHECK-NEXT:    %[[S:.*]] = asctensor.reduce sum %[[SW]] axes [1] keepdims : tensor<2x256xf32> -> tensor<2x1xf32>
-// CHECK:         arith.divf {{.*}} : tensor<2x1048576xf32>
+// CHECK:         %[[R:.*]] = arith.divf %{{.*}}, %[[S]] : tensor<2x1xf32>
+// CHECK:         %[[RB:.*]] = asctensor.broadcast %[[R]] : tensor<2x1xf32> -> tensor<2x1048576xf32>
+// CHECK-NEXT:    arith.mulf %{{.*}}, %[[RB]] : tensor<2x1048576xf32>
+// CHECK-NOT:     arith.divf
 
 // a sum over a row of 300007 floats (no divisor near the UB row): pieces of the aligned maximum
 // plus a tail reduced on its own, the two partial sums added

@@ -2,7 +2,8 @@
 
 // a repeated row is one DataCopyPad per tile row (row i at i * pitch, pitch 104), once before the loop;
 // a column broadcast reads each row's value with GetValue and fills the row with Duplicate;
-// a scalar broadcast is one GetValue and one Duplicate over a whole tile (8 x 104), once before the loop
+// a scalar broadcast that is only subtracted is one GetValue before the loop, negated once, the
+// scalar of an Adds (no buffer, no Duplicate)
 func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, %s: tensor<1xf32>) -> tensor<64x100xf32> {
   %rb = asctensor.broadcast %r : tensor<100xf32> -> tensor<64x100xf32>
   %0 = arith.addf %x, %rb : tensor<64x100xf32>
@@ -25,8 +26,8 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
 // CHECK-NEXT:      ascendc.data_copy_pad %[[ROW]], %[[RG]], {%[[N1]], %{{.*}}, %[[Z]], %[[Z]]} : !ascendc.local_tensor<f32>, !ascendc.global_tensor<f32>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %[[SV:.*]] = ascendc.get_value %sGm[%{{.*}}] : !ascendc.global_tensor<f32> -> f32
-// CHECK-NEXT:    %[[TILE:.*]] = arith.constant 832 : index
-// CHECK-NEXT:    ascendc.duplicate %s_buf, %[[SV]], %[[TILE]] : !ascendc.local_tensor<f32>, f32
+// CHECK-NEXT:    %[[NS:.*]] = arith.negf %[[SV]] : f32
+// CHECK-NOT:     ascendc.duplicate %s_buf
 // CHECK:         scf.for %i =
 // CHECK:           %[[ROWS:.*]] = arith.minui
 // CHECK:         %[[CL:.*]] = ascendc.subview %c_buf[%{{.*}}] : !ascendc.local_tensor<f32>
@@ -41,4 +42,4 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
 // CHECK-NEXT:      ascendc.duplicate %[[CROW]], %[[V]], %[[P2]] : !ascendc.local_tensor<f32>, f32
 // CHECK-NEXT:    }
 // CHECK:         ascendc.mul %tmp_buf_1, %tmp_buf, %[[CL]], %{{.*}}
-// CHECK:         ascendc.sub %{{.*}}, %tmp_buf_1, %s_buf, %{{.*}}
+// CHECK:         ascendc.adds %{{.*}}, %tmp_buf_1, %[[NS]], %{{.*}} : !ascendc.local_tensor<f32>, f32

@@ -19,14 +19,14 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
 // CHECK-NEXT:    %cGm = ascendc.global_tensor %c size 64 : !ascendc.global_tensor<f32>
 // CHECK-NEXT:    %sGm = ascendc.global_tensor %s size 1 : !ascendc.global_tensor<f32>
 // CHECK-NEXT:    %out0Gm = ascendc.global_tensor %out0 size 6400 : !ascendc.global_tensor<f32>
-// the row vector r and the scalar s are loaded once for every tile (one slot each, before the loop)
+// the row vector r is loaded once for every tile (one slot, before the loop); the scalar s needs
+// no buffer (one GetValue, the scalar of an Adds)
 // CHECK-NEXT:    %r_buf = ascendc.local_tensor VECCALC address 0 size 832 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %s_buf = ascendc.local_tensor VECCALC address 3328 size 832 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %x_buf = ascendc.local_tensor VECIN address 6656 size 1664 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %c_buf = ascendc.local_tensor VECCALC address 13312 size 1664 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %tmp_buf = ascendc.local_tensor VECCALC address 26624 size 832 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %tmp_buf_1 = ascendc.local_tensor VECCALC address 29952 size 832 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %out_buf = ascendc.local_tensor VECOUT address 19968 size 1664 : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %x_buf = ascendc.local_tensor VECIN address 3328 size 1664 : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %c_buf = ascendc.local_tensor VECCALC address 9984 size 1664 : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %tmp_buf = ascendc.local_tensor VECCALC address 23296 size 832 : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %tmp_buf_1 = ascendc.local_tensor VECCALC address 26624 size 832 : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %out_buf = ascendc.local_tensor VECOUT address 16640 size 1664 : !ascendc.local_tensor<f32>
 // CHECK:         %blockIdx = ascendc.get_block_idx : index
 // CHECK:         scf.for
 // CHECK:           ascendc.data_copy_pad %{{.*}}, %{{.*}}, {%{{.*}}} : !ascendc.local_tensor<f32>, !ascendc.global_tensor<f32>
@@ -55,7 +55,7 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
 // CHECK-NEXT:      ascendc.wait_flag MTE3_V, %[[EV]]
 // CHECK-NEXT:      ascendc.pipe_barrier PIPE_V
 // CHECK:           %[[OL:.*]] = ascendc.subview %out_buf[%{{.*}}] : !ascendc.local_tensor<f32>
-// CHECK-NEXT:      ascendc.sub %[[OL]], %tmp_buf_1, %{{.*}}, %{{.*}} : !ascendc.local_tensor<f32>
+// CHECK-NEXT:      ascendc.adds %[[OL]], %tmp_buf_1, %{{.*}}, %{{.*}} : !ascendc.local_tensor<f32>, f32
 // CHECK-NEXT:      ascendc.set_flag V_MTE3, %[[EV]]
 // CHECK:           ascendc.wait_flag V_MTE3, %[[EV]]
 // CHECK-NEXT:      %[[OG:.*]] = ascendc.subview %out0Gm[%{{.*}}] : !ascendc.global_tensor<f32>
