@@ -254,6 +254,20 @@ def test_softmax_project_cpu_run(style, tmp_path):
     project_check(compiled, [x], tmp_path, exact=False)
 
 
+@pytest.mark.parametrize("style", ["queue", "flags"])
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_scalar_input_project_cpu_run(style, dtype, tmp_path):
+    """A whole-tensor reduction used as a scalar by the next kernel (read once with GetValue, the scalar
+    of Adds and Muls): bit-exact with the simulator, as both compute x + (-m) and x * m."""
+    rng = np.random.default_rng(5)
+    x = pyasc.tensor(rng.standard_normal((37, 129)), dtype=pyasc.get_dtype(dtype))
+    compiled = pyasc.jit(lambda t: (t - t.max()) * t.min(), options={"sync_style": style}).compile(x)
+    text = compiled.as_text()
+    assert "ascendc.adds" in text and "ascendc.muls" in text and "ascendc.get_value" in text
+    summary = project_check(compiled, [x], tmp_path, exact=True)
+    assert "bit-exact" in summary
+
+
 @pytest.mark.skipif(not _have("matmul"), reason="pyasc.matmul does not exist yet")
 def test_matmul_project_cpu_run(tmp_path):
     rng = np.random.default_rng(4)
