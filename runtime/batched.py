@@ -87,11 +87,18 @@ class WeakVec(np.ndarray):
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         if method == "__call__" and not kwargs:  # the common case: per-core numbers and Python numbers
-            plain = [x.view(np.ndarray) if type(x) is WeakVec else x for x in inputs]
-            if all(type(x) in _PYTHON_NUMBERS or type(x) is np.ndarray for x in plain) and \
-                    all(type(x) is not np.ndarray or type(y) is WeakVec for x, y in zip(plain, inputs)):
+            plain = []
+            for x in inputs:
+                t = type(x)
+                if t is WeakVec:
+                    plain.append(x.view(np.ndarray))
+                elif t is int or t is float or t is bool:
+                    plain.append(x)
+                else:
+                    break
+            else:
                 r = ufunc(*plain)
-                return _weak_or_common(r) if isinstance(r, np.ndarray) else r
+                return _weak_or_common(r) if type(r) is np.ndarray else r
         strong = [np.asarray(x).dtype for x in inputs
                   if isinstance(x, np.generic) or (isinstance(x, np.ndarray) and not isinstance(x, WeakVec))]
         if strong:  # NEP 50: the Python number takes the NumPy operand's type (a float meeting ints: float64)
@@ -114,25 +121,26 @@ class WeakVec(np.ndarray):
         return _weak_or_common(r)
 
 
-_PYTHON_NUMBERS = (int, float, bool)
-
 
 def _common(a: np.ndarray):
     """The cores' value as a Python number when every core has the same one (bit for bit, so -0.0
     and 0.0 stay apart), else None."""
-    flat = a.reshape(-1)
-    bits = flat.view(f"i{flat.dtype.itemsize}") if a.dtype.kind == "f" else flat
-    keys = bits.tolist()
+    keys = (a.view(_BITS[a.dtype.itemsize]) if a.dtype.kind == "f" else a).ravel().tolist()
     if keys.count(keys[0]) != len(keys):
         return None
-    return flat[0].item()
+    return a.flat[0].item()
+
+
+_BITS = {2: np.int16, 4: np.int32, 8: np.int64}
 
 
 def _weak_or_common(a: np.ndarray):
     """A per-core number: a plain Python number when the cores agree (the rest of the kernel then runs
     as scalar Python, exactly as on one core), else the (K, 1) ``WeakVec``."""
     v = _common(a)
-    return a.reshape(-1, 1).view(WeakVec) if v is None else v
+    if v is not None:
+        return v
+    return (a if a.ndim == 2 and a.shape[1] == 1 else a.reshape(-1, 1)).view(WeakVec)
 
 
 def weak(a) -> WeakVec:
