@@ -103,6 +103,7 @@ class _KernelBufferizer:
         body = list(loop.body.block.ops)
         stored = {op.value for op in body if isinstance(op, asctile.StoreOp)}
         loaded = {op.result for op in body if isinstance(op, asctile.LoadOp)}
+        position = {op: i for i, op in enumerate(body)}
         for op in body:
             e = OpEmitter(InsertPoint.before(op), op)
             if isinstance(op, asctile.SplatOp):
@@ -122,7 +123,11 @@ class _KernelBufferizer:
                                        op.dense is not None))
             elif op.results and isinstance(op.results[0].type, TensorType):
                 r = op.results[0]
-                dst = self._alloc(r, e, self.slots if r in stored else 1)
+                dst = None if r in stored else self._in_place(op, position, stored | loaded)
+                if dst is None:
+                    dst = self._alloc(r, e, self.slots if r in stored else 1)
+                else:
+                    self.buffer[r] = dst
                 self._compute(op, dst, e)
         for op in reversed(body):
             if isinstance(op, asctile.LoadOp | asctile.StoreOp | asctile.SplatOp) or (
@@ -142,6 +147,24 @@ class _KernelBufferizer:
         if value is not None:
             self.buffer[value] = buf
         return buf
+
+    def _in_place(self, op: Operation, position: dict, staged: set) -> SSAValue | None:
+        """The temporary buffer of an operand of the elementwise ``op`` that no later op reads, of the
+        result's type: the result is computed in place (the vector unit allows a destination that
+        overlaps its source completely), so a chain of ops needs no new buffer per step."""
+        if not (type(op) in BINARY or type(op) in UNARY or isinstance(op, arith.NegfOp)):
+            return None
+        if any(v in self.row_bcast for v in op.operands):
+            return None
+        here = position[op]
+        for v in op.operands:
+            buf = self.buffer.get(v)
+            if buf is None or v in staged or v.owner not in position or v.type != op.results[0].type \
+                    or not isinstance(buf.owner, ascbuf.AllocOp) or buf.owner.slots.value.data != 1:
+                continue  # a loop-invariant value (computed before the loop) stays for the next tiles
+            if all(position.get(u.operation, here + 1) <= here for u in v.uses):
+                return buf
+        return None
 
     def _negated(self, s: SSAValue) -> SSAValue:
         """``-s`` of a scalar read by ``load_scalar``, computed once, next to the read."""

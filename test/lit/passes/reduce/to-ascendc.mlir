@@ -27,6 +27,6 @@ func.func @sm(%x: tensor<64x16xf32>) -> tensor<64x16xf32> {
 // CHECK:           ascendc.set_flag V_S, %[[E0]]
 // CHECK-NEXT:      ascendc.wait_flag V_S, %[[E0]]
 // CHECK:           scf.for %r_3 =
-// CHECK:             ascendc.get_value %tmp_buf_4[%{{.*}}] : !ascendc.local_tensor<f32> -> f32
+// CHECK:             ascendc.get_value %tmp_buf_{{[0-9]+}}[%{{.*}}] : !ascendc.local_tensor<f32> -> f32
 // CHECK:             ascendc.muls %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : !ascendc.local_tensor<f32>, f32
 // CHECK:           ascendc.set_flag V_MTE3, %[[EV]]

@@ -41,5 +41,5 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
 // CHECK-NEXT:      %[[CROW:.*]] = ascendc.subview %[[CL]][%[[CO]]] : !ascendc.local_tensor<f32>
 // CHECK-NEXT:      ascendc.duplicate %[[CROW]], %[[V]], %[[P2]] : !ascendc.local_tensor<f32>, f32
 // CHECK-NEXT:    }
-// CHECK:         ascendc.mul %tmp_buf_1, %tmp_buf, %[[CL]], %{{.*}}
-// CHECK:         ascendc.adds %{{.*}}, %tmp_buf_1, %[[NS]], %{{.*}} : !ascendc.local_tensor<f32>, f32
+// CHECK:         ascendc.mul %tmp_buf, %tmp_buf, %[[CL]], %{{.*}}
+// CHECK:         ascendc.adds %{{.*}}, %tmp_buf, %[[NS]], %{{.*}} : !ascendc.local_tensor<f32>, f32

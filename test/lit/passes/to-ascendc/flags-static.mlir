@@ -24,8 +24,8 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
 // CHECK-NEXT:    %r_buf = ascendc.local_tensor VECCALC address 0 size 832 : !ascendc.local_tensor<f32>
 // CHECK-NEXT:    %x_buf = ascendc.local_tensor VECIN address 3328 size 1664 : !ascendc.local_tensor<f32>
 // CHECK-NEXT:    %c_buf = ascendc.local_tensor VECCALC address 9984 size 1664 : !ascendc.local_tensor<f32>
+// x + r and its product with c share one temporary (the product is computed in place)
 // CHECK-NEXT:    %tmp_buf = ascendc.local_tensor VECCALC address 23296 size 832 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %tmp_buf_1 = ascendc.local_tensor VECCALC address 26624 size 832 : !ascendc.local_tensor<f32>
 // CHECK-NEXT:    %out_buf = ascendc.local_tensor VECOUT address 16640 size 1664 : !ascendc.local_tensor<f32>
 // CHECK:         %blockIdx = ascendc.get_block_idx : index
 // CHECK:         scf.for
@@ -51,11 +51,11 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
 // CHECK-NEXT:      ascendc.add %tmp_buf, %[[XL]], %{{.*}}, %{{.*}} : !ascendc.local_tensor<f32>
 // CHECK-NEXT:      ascendc.set_flag V_MTE2, %[[EV]]
 // CHECK-NEXT:      ascendc.pipe_barrier PIPE_V
-// CHECK-NEXT:      ascendc.mul %tmp_buf_1, %tmp_buf, %{{.*}}, %{{.*}} : !ascendc.local_tensor<f32>
+// CHECK-NEXT:      ascendc.mul %tmp_buf, %tmp_buf, %{{.*}}, %{{.*}} : !ascendc.local_tensor<f32>
 // CHECK-NEXT:      ascendc.wait_flag MTE3_V, %[[EV]]
 // CHECK-NEXT:      ascendc.pipe_barrier PIPE_V
 // CHECK:           %[[OL:.*]] = ascendc.subview %out_buf[%{{.*}}] : !ascendc.local_tensor<f32>
-// CHECK-NEXT:      ascendc.adds %[[OL]], %tmp_buf_1, %{{.*}}, %{{.*}} : !ascendc.local_tensor<f32>, f32
+// CHECK-NEXT:      ascendc.adds %[[OL]], %tmp_buf, %{{.*}}, %{{.*}} : !ascendc.local_tensor<f32>, f32
 // CHECK-NEXT:      ascendc.set_flag V_MTE3, %[[EV]]
 // CHECK:           ascendc.wait_flag V_MTE3, %[[EV]]
 // CHECK-NEXT:      %[[OG:.*]] = ascendc.subview %out0Gm[%{{.*}}] : !ascendc.global_tensor<f32>
