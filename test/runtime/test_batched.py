@@ -108,3 +108,26 @@ def test_gm_rows_of_a_group_gather_and_scatter_like_core_by_core():
     for c, s in enumerate((0, 2, 4)):
         expect[s:s + 4] = rows[c]
     np.testing.assert_array_equal(g, expect)
+
+
+def test_per_core_numbers_the_cores_agree_on_become_python_numbers():
+    v = batched.weak([3, 5, 7])
+    zero, half = v - v, v * 0 + 2.5
+    assert type(zero) is int and zero == 0
+    assert type(half) is float and half == 2.5
+    assert (v >= 0) is True
+    assert isinstance(v + 1, batched.WeakVec)
+    signs = batched.weak([0.0, -0.0]) * 1.0  # equal but not the same number: kept per core
+    assert isinstance(signs, batched.WeakVec) and np.signbit(signs.reshape(-1)).tolist() == [False, True]
+
+
+def test_uneven_small_rows_scatter_by_one_index_like_core_by_core():
+    g = np.zeros(64, np.float32)
+    gm = batched.BatchedGM(g, 3)
+    starts = batched.weak([0, 7, 30])  # disjoint, not evenly spaced
+    rows = np.arange(12, dtype=np.float32).reshape(3, 4) + 1
+    gm[starts:starts + 4] = rows
+    expect = np.zeros(64, np.float32)
+    for c, s in enumerate((0, 7, 30)):
+        expect[s:s + 4] = rows[c]
+    np.testing.assert_array_equal(g, expect)
