@@ -118,7 +118,7 @@ def test_per_core_numbers_the_cores_agree_on_become_python_numbers():
     assert (v >= 0) is True
     assert isinstance(v + 1, batched.WeakVec)
     signs = batched.weak([0.0, -0.0]) * 1.0  # equal but not the same number: kept per core
-    assert isinstance(signs, batched.WeakVec) and np.signbit(signs.reshape(-1)).tolist() == [False, True]
+    assert isinstance(signs, batched.WeakVec) and np.signbit(signs.view(np.ndarray)).reshape(-1).tolist() == [False, True]
 
 
 def test_uneven_small_rows_scatter_by_one_index_like_core_by_core():
