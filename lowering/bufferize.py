@@ -2,7 +2,9 @@
 
 Every tile value gets its own ``ascbuf.alloc`` (``plan-memory`` shares the memory later):
 loaded and stored tiles rotate through ``asctile.buffers`` slots (multi-buffering), the rest
-have one. Compute writes into its result's buffer; a splat operand becomes the scalar of
+have one, except that an elementwise op whose operand's temporary no later op reads writes into it
+(in place). Compute writes into its result's buffer; a splat operand, or an input that is one value
+for the whole tensor (read once with ``load_scalar``), becomes the scalar of
 ``Adds``/``Muls``/``Maxs``/``Mins`` where the vector unit has such a form, else a ``Duplicate``.
 """
 

@@ -7,7 +7,9 @@ once for the whole group, in a second globals dictionary where
 * ``bid`` and every per-core scalar computed from it or read from data is a ``WeakVec``: a (K, 1)
   array with the promotion rules of the Python number it stands for (NumPy's NEP 50: a Python float
   meeting a float32 is converted to float32). Where Python needs one value (``if``, ``range``, an
-  index, ``int()``) it gives the cores' common value, and raises ``Diverged`` when they differ;
+  index, ``int()``) it gives the cores' common value, and raises ``Diverged`` when they differ. A
+  result on which every core agrees (bit for bit) is a plain Python number again, so the rest of
+  the scalar code runs as on one core;
 * each ``U_<type>`` is a ``BatchedUB``: slicing it gives the (K, n) view of every core's UB (one UB
   row per core), so every vector op is one NumPy call over the group. The generated code reduces
   and packs along the last axis, so the same statements serve one core and a group;
@@ -119,7 +121,6 @@ class WeakVec(np.ndarray):
         if strong or "out" in kwargs or not isinstance(r, np.ndarray):
             return r
         return _weak_or_common(r)
-
 
 
 def _common(a: np.ndarray):
