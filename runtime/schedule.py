@@ -344,8 +344,11 @@ class _RaceCheck:
         name, base, size = layout[-1]
         self.nblk = (base + size + 31) // 32
         self.layout = layout
-        # rows: pipe * 2 + (0 = read, 1 = write); value: op number on that pipe (1-based; 0 = none)
-        self.last = np.zeros((NPIPES * 2, self.nblk), np.int32)
+        # rows: 2 * (the pipe's place among the pipes the trace uses) + (0 = read, 1 = write); value: op
+        # number on that pipe (1-based; 0 = none)
+        self.pipes = [q for q in range(NPIPES) if qs[q]]
+        self.row = {q: 2 * k for k, q in enumerate(self.pipes)}
+        self.last = np.zeros((2 * len(self.pipes), self.nblk), np.int32)
         self.recs, self.tabs, self.qs, self.num = recs, tabs, qs, num
         self.start, self.end, self.core, self.limit = start, end, core, limit
         self.found: dict[tuple[int, int], Finding] = {}
@@ -368,18 +371,18 @@ class _RaceCheck:
                 continue
             regs.append((lo, hi, is_w))
             m = last[:, lo:hi].max(axis=1).tolist()
-            for q in range(NPIPES):
+            for k, q in enumerate(self.pipes):
                 kq = known[q]
-                mw = m[2 * q + 1]
+                mw = m[2 * k + 1]
                 if mw > kq and (q != p or inpipe):
                     self._report(i, j, q, mw, True)
                 if is_w and q != p:
-                    mr = m[2 * q]
+                    mr = m[2 * k]
                     if mr > kq:
                         self._report(i, j, q, mr, False)
-        nm = self.num[i]
+        nm, row = self.num[i], self.row[p]
         for lo, hi, is_w in regs:
-            last[2 * p + (1 if is_w else 0), lo:hi] = nm
+            last[row + (1 if is_w else 0), lo:hi] = nm
 
     def _report(self, i: int, j: int, q: int, number: int, earlier_writes: bool) -> None:
         if len(self.found) >= self.limit:
