@@ -152,7 +152,7 @@ def weak(a) -> WeakVec:
 
 
 def _int(x):
-    return _weak_or_common(np.asarray(x).astype(np.int64)) if isinstance(x, np.ndarray) and x.size > 1 else int(x)
+    return _weak_or_common(x.astype(np.int64)) if isinstance(x, np.ndarray) and x.size > 1 else int(x)
 
 
 def _float(x):
@@ -215,18 +215,19 @@ class BatchedGM:
 
     def _rows(self, start, n: int):
         """(the cores' rows of ``n`` elements from ``start`` as one strided view, or None when the
-        starts are not evenly spaced; whether the rows are disjoint; the starts)."""
+        starts are not evenly spaced; whether the rows are disjoint; the starts, as an array and a list)."""
         s = _plain(start).reshape(-1)
-        d = _spacing(s.tolist())
+        starts = s.tolist()
+        d = _spacing(starts)
         if d > 0:
             es = self.a.itemsize
-            return window(self.a, int(s[0]), (self.k, n), (d * es, es)), d >= n, s
-        return None, False, s
+            return window(self.a, starts[0], (self.k, n), (d * es, es)), d >= n, s, starts
+        return None, False, s, starts
 
     def __getitem__(self, i):
         if isinstance(i, slice) and isinstance(i.start, np.ndarray):
             n = int(i.stop - i.start)
-            rows, _, s = self._rows(i.start, n)
+            rows, _, s, _ = self._rows(i.start, n)
             if rows is not None:
                 return rows
             es = self.a.itemsize  # every window of n elements, the cores' ones picked (one row copy each)
@@ -241,16 +242,16 @@ class BatchedGM:
             self.a[i] = v[-1] if isinstance(v, np.ndarray) and v.ndim == 2 else v  # the last core writes last
             return
         n = int(i.stop - i.start)
-        rows, disjoint, s = self._rows(i.start, n)
+        rows, disjoint, s, starts = self._rows(i.start, n)
         if rows is not None and disjoint:
             rows[...] = v
             return
-        if rows is None and n <= SMALL_ROW and _disjoint(s.tolist(), n):
+        if rows is None and n <= SMALL_ROW and _disjoint(starts, n):
             self.a[s[:, None] + np.arange(n)] = v
             return
         v = np.broadcast_to(v, (self.k, n))
-        for c in range(self.k):  # overlapping rows: core order decides, as core by core
-            self.a[int(s[c]):int(s[c]) + n] = v[c]
+        for c, b in enumerate(starts):  # overlapping rows: core order decides, as core by core
+            self.a[b:b + n] = v[c]
 
 
 _POOL = threading.local()  # per thread: UB size -> (cores, UB bytes) array shared by every simulator

@@ -17,8 +17,9 @@ bit-exact with NumPy's casts.
 float16/bfloat16 ``Mmad`` is not multiplied at once: it copies the rows of A and B into the pending
 ``Chain`` of its L0C block, which the next Mmads into that block (same address, m1, n1 and dtype, init
 false) extend. A chain is multiplied in one GEMM per ``SEGMENT`` of K (on BLAS's threads when it is
-large, ``blas.matmul_into``) and stored into L0C before anything else reads or writes L0C: a ``Fixpipe``, an ``Mmad`` that starts
-another chain (another block or dtype, or init) and an int8/float32 ``Mmad``. Only these ops touch L0C
+large, ``blas.matmul_into``) and stored into L0C before anything else reads or writes L0C: a
+``Fixpipe``, an ``Mmad`` that starts another chain (another block or dtype, or init) and an
+int8/float32 ``Mmad``. Only these ops touch L0C
 (and only LoadData and Mmad touch L0A/L0B), so a chain still pending when a core or a launch ends
 (cores share the memories) is stored before its block is read. The sum over K is in fp32 either way,
 in another order than Mmad by Mmad.

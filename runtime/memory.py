@@ -88,30 +88,21 @@ def make_pad_helpers(ub8: np.ndarray, ubn: int):
     written (valid bytes only) at ``g + i * (bl + dst_stride)``. Returns (UB span, GM bytes).
     """
 
-    def pad_in(fail, sid, bid, u, g8, g, bc, bl, ss, ds):
-        if bc <= 0 or bl <= 0:
-            return 0, 0
-        us, gs, span = pad_geometry(False, bc, bl, ss, ds)
-        gend = g + (bc - 1) * gs + bl
-        if u % 32 or u < 0 or u + span > ubn or g < 0 or gend > g8.shape[0] or ss < 0 or ds < 0:
-            _check_pad(fail, sid, bid, u, span, g, gend, g8.shape[0], ubn, ss, ds)
-        if bc == 1:
-            ub8[u:u + bl] = g8[g:g + bl]
-        else:
-            window(ub8, u, (bc, bl), (us, 1))[...] = window(g8, g, (bc, bl), (gs, 1))
-        return span, bc * bl
+    def pad(to_gm: bool):
+        def run(fail, sid, bid, u, g8, g, bc, bl, ss, ds):
+            if bc <= 0 or bl <= 0:
+                return 0, 0
+            us, gs, span = pad_geometry(to_gm, bc, bl, ss, ds)
+            gend = g + (bc - 1) * gs + bl
+            if u % 32 or u < 0 or u + span > ubn or g < 0 or gend > g8.shape[0] or ss < 0 or ds < 0:
+                _check_pad(fail, sid, bid, u, span, g, gend, g8.shape[0], ubn, ss, ds)
+            uv = ub8[u:u + bl] if bc == 1 else window(ub8, u, (bc, bl), (us, 1))
+            gv = g8[g:g + bl] if bc == 1 else window(g8, g, (bc, bl), (gs, 1))
+            if to_gm:
+                gv[...] = uv
+            else:
+                uv[...] = gv
+            return span, bc * bl
+        return run
 
-    def pad_out(fail, sid, bid, u, g8, g, bc, bl, ss, ds):
-        if bc <= 0 or bl <= 0:
-            return 0, 0
-        us, gs, span = pad_geometry(True, bc, bl, ss, ds)
-        gend = g + (bc - 1) * gs + bl
-        if u % 32 or u < 0 or u + span > ubn or g < 0 or gend > g8.shape[0] or ss < 0 or ds < 0:
-            _check_pad(fail, sid, bid, u, span, g, gend, g8.shape[0], ubn, ss, ds)
-        if bc == 1:
-            g8[g:g + bl] = ub8[u:u + bl]
-        else:
-            window(g8, g, (bc, bl), (gs, 1))[...] = window(ub8, u, (bc, bl), (us, 1))
-        return span, bc * bl
-
-    return pad_in, pad_out
+    return pad(False), pad(True)

@@ -31,7 +31,7 @@ from .numerics import cast_into, rsqrt_into
 from .queues import TBufState, TPipeState, TQueState, init_buffer
 from .report import LaunchReport, Report
 from .mix_schedule import schedule_ai_core
-from .schedule import CoreTiming, KernelTables, schedule
+from .schedule import KernelTables, schedule
 from .translate import CompiledKernel, DivByZero, KernelTranslator, scalar_helpers
 
 
@@ -354,7 +354,7 @@ class Simulator:
         layout = self._layout
         self.ub.fill(0)
         timings = []
-        seen: dict[int, CoreTiming] = {}  # cores with the same trace (by identity of the cache entry)
+        seen: dict[int, dict] = {}  # busy table per distinct schedule (cores with the same trace share one)
         self.stats["cores"] += n
         mix = name in self.mix
         # a MIX kernel runs, per AI Core, the AIC part and then the two AIV parts (the data flows AIC -> AIV
@@ -393,7 +393,7 @@ class Simulator:
                 cache[key] = found[id(key)] = entry
             for timing in entry:
                 if id(timing) not in seen:
-                    seen[id(timing)] = timing
+                    seen[id(timing)] = {PIPE_NAMES[p]: b for p, b in enumerate(timing.busy) if b}
                     log.merge(timing.findings)
                 else:
                     for f in timing.findings:
@@ -406,11 +406,7 @@ class Simulator:
         cycles = max(max(core_cycles, default=0.0), hbm)
         overhead = spec.launch_overhead_us * 1e-6
         seconds = cycles / spec.clock_hz + overhead
-        per_timing: dict[int, dict] = {}  # one busy table per distinct schedule, shared by its cores
-        for t in timings:
-            if id(t) not in per_timing:
-                per_timing[id(t)] = {PIPE_NAMES[p]: b for p, b in enumerate(t.busy) if b}
-        busy = [per_timing[id(t)] for t in timings]
+        busy = [seen[id(t)] for t in timings]
         for table in busy:
             for p, b in table.items():
                 report.pipe_busy[p] += b
