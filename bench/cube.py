@@ -23,20 +23,13 @@ import time
 
 import numpy as np
 
+from timing import best_wall
+
 import pyasc
 from pyasc.dialects.target import get_target
 from pyasc.runtime.blas import single_thread
 
 TARGET = "ascend910b2"
-
-
-def best_wall(fn, repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def roofline_seconds(macs: float, in_dtype: str, moved_bytes: int) -> tuple[float, str]:

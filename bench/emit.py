@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from timing import best_wall
 
 import pyasc
 from pyasc.lowering.emit import kernel_source, write_project
@@ -24,15 +25,6 @@ def fused(x, y, z):
     return pyasc.gelu(t) * pyasc.exp(-pyasc.abs(x)) + pyasc.sqrt(pyasc.abs(z))
 
 
-def best(fn, n=5):
-    times = []
-    for _ in range(n):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
-
-
 def main() -> None:
     rng = np.random.default_rng(0)
     xs = [pyasc.tensor(rng.standard_normal((1024, 1024)), dtype=pyasc.float16) for _ in range(3)]
@@ -40,10 +32,10 @@ def main() -> None:
         c = pyasc.jit(fused, options={"sync_style": style}).compile(*xs)
         tmp = Path(tempfile.mkdtemp(prefix="pyasc-bench-emit-"))
         try:
-            k = best(lambda: kernel_source(c.module))
-            h = best(lambda: host_source(c.module, c.name))
-            p = best(lambda: write_project(c.module, tmp / "p", force=True, host=c.name))
-            d = best(lambda: c.write_project(tmp / "d", force=True, inputs=xs), n=3)
+            k = best_wall(lambda: kernel_source(c.module), 5)
+            h = best_wall(lambda: host_source(c.module, c.name), 5)
+            p = best_wall(lambda: write_project(c.module, tmp / "p", force=True, host=c.name), 5)
+            d = best_wall(lambda: c.write_project(tmp / "d", force=True, inputs=xs), 3)
             print(f"[{style}] kernel text {k * 1e3:.1f} ms, host text {h * 1e3:.1f} ms, "
                   f"project {p * 1e3:.1f} ms ({p:.3f} of the 1 s budget), "
                   f"project with simulated data {d * 1e3:.0f} ms ({d:.2f} of the budget)")

@@ -13,24 +13,13 @@ Prints, from one run on ascend910b2:
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
+from timing import roofline_and_wall
 
 import pyasc
-from pyasc.dialects.target import get_target
 
 TARGET = "ascend910b2"
 REPEATS = 3
-
-
-def best_wall(fn) -> float:
-    best = float("inf")
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def np_softmax(x: np.ndarray) -> np.ndarray:
@@ -46,16 +35,8 @@ def np_layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def measure(name: str, fn, numpy_fn, inputs) -> tuple[dict, np.ndarray]:
-    compiled = pyasc.jit(fn).lower(*inputs).compile()
-    out, report = compiled.simulate(*inputs)
-    arrays = [t.numpy() for t in inputs]
-    sim_wall = best_wall(lambda: compiled.simulate(*inputs))
-    np_wall = best_wall(lambda: numpy_fn(*arrays))
-    moved = sum(a.nbytes for a in arrays) + out.nbytes
-    roofline = moved / get_target(TARGET).hbm_bytes_per_s
-    return {"workload": name, "kernels": len(compiled.kernels), "simulated_us": report.seconds * 1e6,
-            "roofline_us": roofline * 1e6, "efficiency": roofline / report.seconds,
-            "sim_over_numpy": sim_wall / np_wall, "sim_ms": sim_wall * 1e3, "np_ms": np_wall * 1e3}, out
+    row, out = roofline_and_wall(pyasc.jit(fn).lower(*inputs).compile(), inputs, numpy_fn, TARGET, REPEATS)
+    return {"workload": name, **row}, out
 
 
 def main() -> None:

@@ -11,21 +11,12 @@ compilation done once before; the per-core schedules are cached across runs, as 
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
+from timing import best_wall
 
 import pyasc
 from pyasc.runtime import Simulator
-
-
-def best(fn, repeat=5):
-    t = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        t.append(time.perf_counter() - t0)
-    return min(t)
 
 
 def case(name, fn, make_inputs, ref, options=None):
@@ -39,7 +30,7 @@ def case(name, fn, make_inputs, ref, options=None):
     unchecked = Simulator(c.module, hazards="off")
     checked.run(c.name, args)  # warm-up: translation, first schedule
     unchecked.run(c.name, args)
-    warm = best(lambda: checked.run(c.name, args))
+    warm = best_wall(lambda: checked.run(c.name, args), 5)
 
     def cold(sim):
         def run():
@@ -47,9 +38,9 @@ def case(name, fn, make_inputs, ref, options=None):
             sim.run(c.name, args)
         return run
 
-    cold_on = best(cold(checked))
-    cold_off = best(cold(unchecked))
-    t_np = best(lambda: ref(*xs))
+    cold_on = best_wall(cold(checked), 5)
+    cold_off = best_wall(cold(unchecked), 5)
+    t_np = best_wall(lambda: ref(*xs), 5)
     report = checked.run(c.name, args)
     fresh = Simulator(c.module, hazards="ignore")
     fresh.run(c.name, args)
@@ -58,7 +49,7 @@ def case(name, fn, make_inputs, ref, options=None):
     c1 = pyasc.jit(fn, options={**(options or {}), "cores": 1}).lower(*xs).compile()
     one = Simulator(c1.module, hazards="ignore")
     one.run(c1.name, args)
-    t_one = best(lambda: one.run(c1.name, args))
+    t_one = best_wall(lambda: one.run(c1.name, args), 5)
     return {"name": name, "available": True, "sim": warm, "numpy": t_np, "cold_on": cold_on, "cold_off": cold_off,
             "cores": report.launches[0].block_dim, "one_core": t_one, "us": report.seconds * 1e6,
             "findings": len(report.findings), "schedules": st["schedules"], "sched_s": st["schedule_seconds"]}

@@ -1,0 +1,35 @@
+"""What the benches share: best-of-n wall time, and a compiled vector program measured against the
+HBM roofline and against NumPy in one run."""
+
+from __future__ import annotations
+
+import time
+
+from pyasc.dialects.target import get_target
+
+
+def best_wall(fn, repeats: int = 3) -> float:
+    """The shortest of ``repeats`` wall times of ``fn()``, in seconds (this machine is shared)."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def roofline_and_wall(compiled, inputs, numpy_fn, target: str, repeats: int = 3) -> tuple[dict, object]:
+    """Simulate ``compiled`` on ``inputs`` (pyasc tensors): its simulated and roofline times (inputs read
+    once, outputs written once at the target's HBM bandwidth), their ratio (efficiency), and its
+    simulator wall time over ``numpy_fn``'s on the same arrays; also the outputs."""
+    outs, report = compiled.simulate(*inputs)
+    arrays = [t.numpy() for t in inputs]
+    sim_wall = best_wall(lambda: compiled.simulate(*inputs), repeats)
+    np_wall = best_wall(lambda: numpy_fn(*arrays), repeats)
+    out_bytes = sum(o.nbytes for o in (outs if isinstance(outs, tuple) else (outs,)))
+    roofline = (sum(a.nbytes for a in arrays) + out_bytes) / get_target(target).hbm_bytes_per_s
+    return {"kernels": len(compiled.kernels), "simulated_us": report.seconds * 1e6, "roofline_us": roofline * 1e6,
+            "efficiency": roofline / report.seconds, "sim_over_numpy": sim_wall / np_wall,
+            "sim_ms": sim_wall * 1e3, "np_ms": np_wall * 1e3}, outs
+
+
