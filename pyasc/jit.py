@@ -102,13 +102,11 @@ def _check_inputs(where: str, name: str, specs: tuple[TensorSpec, ...], args) ->
     return out
 
 
-class Compiled:
-    """A program lowered to the ``ascendc`` level: emit it, simulate it or call it."""
+class _Program:
+    """What every form of a traced program carries: its name, options and signature."""
 
-    def __init__(self, module: ModuleOp, name: str, options: CompileOptions,
-                 inputs: tuple[TensorSpec, ...], outputs: tuple[TensorSpec, ...], returns_tuple: bool,
-                 constants: tuple[np.ndarray, ...] = ()):
-        self.module = module
+    def __init__(self, name: str, options: CompileOptions, inputs: tuple[TensorSpec, ...],
+                 outputs: tuple[TensorSpec, ...], returns_tuple: bool, constants: tuple[np.ndarray, ...] = ()):
         self.name = name
         self.options = options
         self.inputs = inputs
@@ -116,6 +114,21 @@ class Compiled:
         self.returns_tuple = returns_tuple
         # concrete tensors the traced function used (lifted to extra parameters after the inputs)
         self.constants = tuple(constants)
+
+    def _compiled(self, module: ModuleOp) -> "Compiled":
+        """The ``ascendc`` ``module`` of this program, ready to emit, simulate or call."""
+        return Compiled(module, self.name, self.options, self.inputs, self.outputs, self.returns_tuple,
+                        self.constants)
+
+
+class Compiled(_Program):
+    """A program lowered to the ``ascendc`` level: emit it, simulate it or call it."""
+
+    def __init__(self, module: ModuleOp, name: str, options: CompileOptions,
+                 inputs: tuple[TensorSpec, ...], outputs: tuple[TensorSpec, ...], returns_tuple: bool,
+                 constants: tuple[np.ndarray, ...] = ()):
+        super().__init__(name, options, inputs, outputs, returns_tuple, constants)
+        self.module = module
         self._simulator = None
 
     def __repr__(self) -> str:
@@ -196,19 +209,14 @@ class Compiled:
         return launch(self, args)
 
 
-class Lowered:
+class Lowered(_Program):
     """A traced program and its lowerings; ``as_text(level)`` prints any level."""
 
     def __init__(self, traced: ModuleOp, name: str, options: CompileOptions,
                  inputs: tuple[TensorSpec, ...], outputs: tuple[TensorSpec, ...], returns_tuple: bool,
                  constants: tuple[np.ndarray, ...] = ()):
+        super().__init__(name, options, inputs, outputs, returns_tuple, constants)
         self.traced = traced
-        self.name = name
-        self.options = options
-        self.inputs = inputs
-        self.outputs = outputs
-        self.returns_tuple = returns_tuple
-        self.constants = tuple(constants)
         self._levels: dict[str, ModuleOp] = {}
 
     def module(self, level: str = "ascendc") -> ModuleOp:
@@ -251,8 +259,7 @@ class Lowered:
         return str(self.module(level))
 
     def compile(self) -> Compiled:
-        return Compiled(self.module("ascendc"), self.name, self.options, self.inputs, self.outputs,
-                        self.returns_tuple, self.constants)
+        return self._compiled(self.module("ascendc"))
 
 
 class JitFunction:
@@ -342,8 +349,7 @@ class JitFunction:
         disk_key = cache.make_key(self._source, str(lowered.traced), lowered.options)
         hit = cache.load(disk_key)
         if hit is not None and hit[1].get("outputs") == [str(s) for s in lowered.outputs]:
-            compiled = Compiled(hit[0], lowered.name, lowered.options, lowered.inputs, lowered.outputs,
-                                lowered.returns_tuple, lowered.constants)
+            compiled = lowered._compiled(hit[0])
         else:
             from .progress import progress
 
