@@ -1,39 +1,121 @@
-"""Element-type facts shared by every level: sizes and NumPy dtypes, in one table."""
+"""Element-type facts shared by every level, in one table.
+
+Each row is one MLIR element type (keyed by its printed spelling) with everything any level needs
+to know about it: its size, its NumPy dtype (the simulator's storage), its C++ spelling in a kernel
+and in the host program, its AscendCL enum, and the tolerance at which a result in that type is
+compared with its golden. The front end's ``pyasc.dtypes``, the simulator and the emitters read
+this table; none keeps its own.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import ml_dtypes
 import numpy as np
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, IntegerType, Signedness, i32
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    Signedness,
+)
 from xdsl.ir import Attribute
 
-# printed element type -> (bytes, numpy dtype)
-ELEMENT_TABLE: dict[str, tuple[int, np.dtype]] = {
-    "f16": (2, np.dtype(np.float16)),
-    "bf16": (2, np.dtype(ml_dtypes.bfloat16)),
-    "f32": (4, np.dtype(np.float32)),
-    "i32": (4, np.dtype(np.int32)),
-    "i16": (2, np.dtype(np.int16)),
-    "i8": (1, np.dtype(np.int8)),
-    "ui8": (1, np.dtype(np.uint8)),   # bit masks of Compare/Select (one bit per element)
-    "i1": (1, np.dtype(np.bool_)),    # bool tensors: one byte (0/1) per element in GM and UB
-}
+
+@dataclass(frozen=True)
+class ElementInfo:
+    """One element type: printed name, bytes, NumPy dtype, kernel and host C++ types, ACL enum,
+    float or not, and the (rtol, atol) used to compare a result with its golden."""
+
+    name: str
+    nbytes: int
+    np_dtype: np.dtype
+    kernel_ctype: str
+    host_ctype: str
+    acl: str
+    is_float: bool
+    tolerance: tuple[float, float] = (0.0, 0.0)
+
+    def attr(self) -> Attribute:
+        """The xDSL element type."""
+        if self.name == "f16":
+            return Float16Type()
+        if self.name == "bf16":
+            return BFloat16Type()
+        if self.name == "f32":
+            return Float32Type()
+        if self.name == "f64":
+            return Float64Type()
+        unsigned = self.name.startswith("ui")
+        width = int(self.name.lstrip("ui"))
+        return IntegerType(width, Signedness.UNSIGNED if unsigned else Signedness.SIGNLESS)
 
 
-def element_bytes(t: Attribute) -> int:
-    return ELEMENT_TABLE[str(t)][0]
+def _row(name, nbytes, np_dtype, kernel_ctype, host_ctype, acl, is_float=False, tolerance=(0.0, 0.0)):
+    return name, ElementInfo(name, nbytes, np.dtype(np_dtype), kernel_ctype, host_ctype, acl, is_float, tolerance)
 
 
-def numpy_dtype(t: Attribute) -> np.dtype:
-    return ELEMENT_TABLE[str(t)][1]
+# printed element type -> its facts; f16/bf16 hosts store raw 16-bit patterns
+ELEMENTS: dict[str, ElementInfo] = dict([
+    _row("f16", 2, np.float16, "half", "uint16_t", "F16", True, (4e-3, 1e-3)),          # 2-4 ulp
+    _row("bf16", 2, ml_dtypes.bfloat16, "bfloat16_t", "uint16_t", "BF16", True, (1.6e-2, 1e-2)),  # 2 ulp
+    _row("f32", 4, np.float32, "float", "float", "F32", True, (1e-4, 1e-5)),  # vector exp/ln/sqrt
+    _row("f64", 8, np.float64, "double", "double", "F64", True, (1e-12, 1e-12)),
+    _row("i8", 1, np.int8, "int8_t", "int8_t", "I8"),
+    _row("ui8", 1, np.uint8, "uint8_t", "uint8_t", "U8"),        # Compare/Select bit masks
+    _row("i16", 2, np.int16, "int16_t", "int16_t", "I16"),
+    _row("ui16", 2, np.uint16, "uint16_t", "uint16_t", "U16"),
+    _row("i32", 4, np.int32, "int32_t", "int32_t", "I32"),
+    _row("ui32", 4, np.uint32, "uint32_t", "uint32_t", "U32"),
+    _row("i64", 8, np.int64, "int64_t", "int64_t", "I64"),
+    _row("ui64", 8, np.uint64, "uint64_t", "uint64_t", "U64"),
+    _row("i1", 1, np.bool_, "bool", "bool", "BOOL"),             # bool tensors: one byte per element
+])
+
+FLOAT_TYPES = frozenset(n for n, e in ELEMENTS.items() if e.is_float)
+
+
+def element_info(t: Attribute | str) -> ElementInfo:
+    """The row of an element type (given as an attribute or its printed name); ``ValueError`` if the
+    type has none."""
+    name = t if isinstance(t, str) else str(t)
+    try:
+        return ELEMENTS[name]
+    except KeyError:
+        raise ValueError(f"element type {name} is not supported") from None
+
+
+def element_bytes(t: Attribute | str) -> int:
+    return element_info(t).nbytes
+
+
+def numpy_dtype(t: Attribute | str) -> np.dtype:
+    return element_info(t).np_dtype
 
 
 def element_type(name: str) -> Attribute:
     """The xDSL element type printed as ``name``."""
-    return {"f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type(), "i32": i32,
-            "i16": IntegerType(16), "i8": IntegerType(8), "i1": IntegerType(1),
-            "ui8": IntegerType(8, Signedness.UNSIGNED)}[name]
+    return element_info(name).attr()
 
 
-def is_float(t: Attribute) -> bool:
-    return str(t) in ("f16", "bf16", "f32")
+def is_float(t: Attribute | str) -> bool:
+    return (t if isinstance(t, str) else str(t)) in FLOAT_TYPES
+
+
+def from_numpy(dt: np.dtype) -> ElementInfo:
+    """The row whose NumPy dtype is ``dt``; ``ValueError`` if none."""
+    dt = np.dtype(dt)
+    for e in ELEMENTS.values():
+        if e.np_dtype == dt:
+            return e
+    raise ValueError(f"NumPy dtype {dt} has no element type")
+
+
+def kernel_ctype(t: Attribute) -> str:
+    """The C++ spelling of a scalar type inside a kernel: index -> int64_t, f16 -> half, ..."""
+    if isinstance(t, IndexType):
+        return "int64_t"
+    return element_info(t).kernel_ctype

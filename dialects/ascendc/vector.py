@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import IndexType
 from xdsl.irdl import AnyAttr, IRDLOperation, VarConstraint, base, irdl_op_definition, operand_def, prop_def
 from xdsl.utils.exceptions import VerifyException
@@ -22,134 +23,6 @@ def _check_vector_dtype(op: str, t: LocalTensorType, allowed=_VECTOR_DTYPES) -> 
         raise VerifyException(f"{op} does not support element type {et} (supported: {', '.join(allowed)})")
 
 
-class VectorBinaryOp(IRDLOperation):
-    """Base of ``Op(dst, src0, src1, count)``."""
-
-    T: ClassVar = VarConstraint("T", base(LocalTensorType))
-    dst = operand_def(T)
-    src0 = operand_def(T)
-    src1 = operand_def(T)
-    count = operand_def(IndexType)
-    assembly_format = "$dst `,` $src0 `,` $src1 `,` $count attr-dict `:` type($dst)"
-    DTYPES: ClassVar[tuple[str, ...]] = _VECTOR_DTYPES
-
-    def __init__(self, dst, src0, src1, count):
-        super().__init__(operands=[dst, src0, src1, count])
-
-    def verify_(self) -> None:
-        _check_vector_dtype(self.name, self.dst.type, self.DTYPES)
-
-
-@irdl_op_definition
-class AddOp(VectorBinaryOp):
-    """``Add(dst, src0, src1, count)``: dst = src0 + src1."""
-
-    name = "ascendc.add"
-
-
-@irdl_op_definition
-class SubOp(VectorBinaryOp):
-    """``Sub(dst, src0, src1, count)``: dst = src0 - src1."""
-
-    name = "ascendc.sub"
-
-
-@irdl_op_definition
-class MulOp(VectorBinaryOp):
-    """``Mul(dst, src0, src1, count)``: dst = src0 * src1."""
-
-    name = "ascendc.mul"
-
-
-@irdl_op_definition
-class DivOp(VectorBinaryOp):
-    """``Div(dst, src0, src1, count)``: dst = src0 / src1 (floating point only)."""
-
-    name = "ascendc.div"
-    DTYPES: ClassVar[tuple[str, ...]] = ("f16", "f32")
-
-
-@irdl_op_definition
-class MaxOp(VectorBinaryOp):
-    """``Max(dst, src0, src1, count)``: elementwise maximum."""
-
-    name = "ascendc.max"
-
-
-@irdl_op_definition
-class MinOp(VectorBinaryOp):
-    """``Min(dst, src0, src1, count)``: elementwise minimum."""
-
-    name = "ascendc.min"
-
-
-class VectorUnaryOp(IRDLOperation):
-    """Base of ``Op(dst, src, count)``."""
-
-    T: ClassVar = VarConstraint("T", base(LocalTensorType))
-    dst = operand_def(T)
-    src = operand_def(T)
-    count = operand_def(IndexType)
-    assembly_format = "$dst `,` $src `,` $count attr-dict `:` type($dst)"
-    DTYPES: ClassVar[tuple[str, ...]] = ("f16", "f32")
-
-    def __init__(self, dst, src, count):
-        super().__init__(operands=[dst, src, count])
-
-    def verify_(self) -> None:
-        _check_vector_dtype(self.name, self.dst.type, self.DTYPES)
-
-
-@irdl_op_definition
-class ExpOp(VectorUnaryOp):
-    """``Exp(dst, src, count)``: e to the power src."""
-
-    name = "ascendc.exp"
-
-
-@irdl_op_definition
-class LnOp(VectorUnaryOp):
-    """``Ln(dst, src, count)``: natural logarithm."""
-
-    name = "ascendc.ln"
-
-
-@irdl_op_definition
-class AbsOp(VectorUnaryOp):
-    """``Abs(dst, src, count)``: absolute value."""
-
-    name = "ascendc.abs"
-
-
-@irdl_op_definition
-class SqrtOp(VectorUnaryOp):
-    """``Sqrt(dst, src, count)``: square root."""
-
-    name = "ascendc.sqrt"
-
-
-@irdl_op_definition
-class RsqrtOp(VectorUnaryOp):
-    """``Rsqrt(dst, src, count)``: 1 / sqrt(src)."""
-
-    name = "ascendc.rsqrt"
-
-
-@irdl_op_definition
-class ReciprocalOp(VectorUnaryOp):
-    """``Reciprocal(dst, src, count)``: 1 / src."""
-
-    name = "ascendc.reciprocal"
-
-
-@irdl_op_definition
-class ReluOp(VectorUnaryOp):
-    """``Relu(dst, src, count)``: max(src, 0)."""
-
-    name = "ascendc.relu"
-    DTYPES: ClassVar[tuple[str, ...]] = ("f16", "f32", "i32")
-
-
 class VectorScalarOp(IRDLOperation):
     """Base of ``Op(dst, src, scalar, count)``; the scalar has the tensor's element type."""
 
@@ -159,6 +32,7 @@ class VectorScalarOp(IRDLOperation):
     scalar = operand_def(AnyAttr())
     count = operand_def(IndexType)
     assembly_format = "$dst `,` $src `,` $scalar `,` $count attr-dict `:` type($dst) `,` type($scalar)"
+    API: ClassVar[str]
 
     def __init__(self, dst, src, scalar, count):
         super().__init__(operands=[dst, src, scalar, count])
@@ -175,6 +49,7 @@ class AddsOp(VectorScalarOp):
     """``Adds(dst, src, scalar, count)``: dst = src + scalar."""
 
     name = "ascendc.adds"
+    API: ClassVar[str] = "Adds"
 
 
 @irdl_op_definition
@@ -182,6 +57,7 @@ class MulsOp(VectorScalarOp):
     """``Muls(dst, src, scalar, count)``: dst = src * scalar."""
 
     name = "ascendc.muls"
+    API: ClassVar[str] = "Muls"
 
 
 @irdl_op_definition
@@ -189,6 +65,7 @@ class MaxsOp(VectorScalarOp):
     """``Maxs(dst, src, scalar, count)``: dst = max(src, scalar)."""
 
     name = "ascendc.maxs"
+    API: ClassVar[str] = "Maxs"
 
 
 @irdl_op_definition
@@ -196,6 +73,170 @@ class MinsOp(VectorScalarOp):
     """``Mins(dst, src, scalar, count)``: dst = min(src, scalar)."""
 
     name = "ascendc.mins"
+    API: ClassVar[str] = "Mins"
+
+
+class VectorBinaryOp(IRDLOperation):
+    """Base of ``Op(dst, src0, src1, count)``."""
+
+    T: ClassVar = VarConstraint("T", base(LocalTensorType))
+    dst = operand_def(T)
+    src0 = operand_def(T)
+    src1 = operand_def(T)
+    count = operand_def(IndexType)
+    assembly_format = "$dst `,` $src0 `,` $src1 `,` $count attr-dict `:` type($dst)"
+    DTYPES: ClassVar[tuple[str, ...]] = _VECTOR_DTYPES
+    API: ClassVar[str]
+    IMPLEMENTS: ClassVar[tuple[type, ...]] = ()  # the upstream ops on tensors this instruction computes
+    SCALAR_FORM: ClassVar[type | None] = None  # the ``Op(dst, src, scalar, count)`` form, if any
+
+    def __init__(self, dst, src0, src1, count):
+        super().__init__(operands=[dst, src0, src1, count])
+
+    def verify_(self) -> None:
+        _check_vector_dtype(self.name, self.dst.type, self.DTYPES)
+
+
+@irdl_op_definition
+class AddOp(VectorBinaryOp):
+    """``Add(dst, src0, src1, count)``: dst = src0 + src1."""
+
+    name = "ascendc.add"
+    API: ClassVar[str] = "Add"
+    IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.AddfOp, arith.AddiOp)
+    SCALAR_FORM: ClassVar[type | None] = AddsOp
+
+
+@irdl_op_definition
+class SubOp(VectorBinaryOp):
+    """``Sub(dst, src0, src1, count)``: dst = src0 - src1."""
+
+    name = "ascendc.sub"
+    API: ClassVar[str] = "Sub"
+    IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.SubfOp, arith.SubiOp)
+
+
+@irdl_op_definition
+class MulOp(VectorBinaryOp):
+    """``Mul(dst, src0, src1, count)``: dst = src0 * src1."""
+
+    name = "ascendc.mul"
+    API: ClassVar[str] = "Mul"
+    IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.MulfOp, arith.MuliOp)
+    SCALAR_FORM: ClassVar[type | None] = MulsOp
+
+
+@irdl_op_definition
+class DivOp(VectorBinaryOp):
+    """``Div(dst, src0, src1, count)``: dst = src0 / src1 (floating point only)."""
+
+    name = "ascendc.div"
+    API: ClassVar[str] = "Div"
+    IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.DivfOp,)
+    DTYPES: ClassVar[tuple[str, ...]] = ("f16", "f32")
+
+
+@irdl_op_definition
+class MaxOp(VectorBinaryOp):
+    """``Max(dst, src0, src1, count)``: elementwise maximum."""
+
+    name = "ascendc.max"
+    API: ClassVar[str] = "Max"
+    IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.MaximumfOp, arith.MaxSIOp)
+    SCALAR_FORM: ClassVar[type | None] = MaxsOp
+
+
+@irdl_op_definition
+class MinOp(VectorBinaryOp):
+    """``Min(dst, src0, src1, count)``: elementwise minimum."""
+
+    name = "ascendc.min"
+    API: ClassVar[str] = "Min"
+    IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.MinimumfOp, arith.MinSIOp)
+    SCALAR_FORM: ClassVar[type | None] = MinsOp
+
+
+class VectorUnaryOp(IRDLOperation):
+    """Base of ``Op(dst, src, count)``."""
+
+    T: ClassVar = VarConstraint("T", base(LocalTensorType))
+    dst = operand_def(T)
+    src = operand_def(T)
+    count = operand_def(IndexType)
+    assembly_format = "$dst `,` $src `,` $count attr-dict `:` type($dst)"
+    DTYPES: ClassVar[tuple[str, ...]] = ("f16", "f32")
+    API: ClassVar[str]
+    IMPLEMENTS: ClassVar[tuple[type, ...]] = ()  # the upstream ops on tensors this instruction computes
+
+    def __init__(self, dst, src, count):
+        super().__init__(operands=[dst, src, count])
+
+    def verify_(self) -> None:
+        _check_vector_dtype(self.name, self.dst.type, self.DTYPES)
+
+
+@irdl_op_definition
+class ExpOp(VectorUnaryOp):
+    """``Exp(dst, src, count)``: e to the power src."""
+
+    name = "ascendc.exp"
+    API: ClassVar[str] = "Exp"
+    IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.ExpOp,)
+
+
+@irdl_op_definition
+class LnOp(VectorUnaryOp):
+    """``Ln(dst, src, count)``: natural logarithm."""
+
+    name = "ascendc.ln"
+    API: ClassVar[str] = "Ln"
+    IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.LogOp,)
+
+
+@irdl_op_definition
+class AbsOp(VectorUnaryOp):
+    """``Abs(dst, src, count)``: absolute value."""
+
+    name = "ascendc.abs"
+    API: ClassVar[str] = "Abs"
+    IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.AbsFOp,)
+
+
+@irdl_op_definition
+class SqrtOp(VectorUnaryOp):
+    """``Sqrt(dst, src, count)``: square root."""
+
+    name = "ascendc.sqrt"
+    API: ClassVar[str] = "Sqrt"
+    IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.SqrtOp,)
+
+
+@irdl_op_definition
+class RsqrtOp(VectorUnaryOp):
+    """``Rsqrt(dst, src, count)``: 1 / sqrt(src)."""
+
+    name = "ascendc.rsqrt"
+    API: ClassVar[str] = "Rsqrt"
+    IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.RsqrtOp,)
+
+
+@irdl_op_definition
+class ReciprocalOp(VectorUnaryOp):
+    """``Reciprocal(dst, src, count)``: 1 / src."""
+
+    name = "ascendc.reciprocal"
+    API: ClassVar[str] = "Reciprocal"
+    IMPLEMENTS: ClassVar[tuple[type, ...]] = ()
+
+
+@irdl_op_definition
+class ReluOp(VectorUnaryOp):
+    """``Relu(dst, src, count)``: max(src, 0)."""
+
+    name = "ascendc.relu"
+    API: ClassVar[str] = "Relu"
+    IMPLEMENTS: ClassVar[tuple[type, ...]] = ()
+    DTYPES: ClassVar[tuple[str, ...]] = ("f16", "f32", "i32")
 
 
 @irdl_op_definition
@@ -203,6 +244,7 @@ class DuplicateOp(IRDLOperation):
     """``Duplicate(dst, scalar, count)``: fill ``count`` elements with ``scalar``."""
 
     name = "ascendc.duplicate"
+    API: ClassVar[str] = "Duplicate"
     dst = operand_def(LocalTensorType)
     scalar = operand_def(AnyAttr())
     count = operand_def(IndexType)
@@ -233,6 +275,7 @@ class CastOp(IRDLOperation):
     """``Cast(dst, src, RoundMode::mode, count)``: element type conversion."""
 
     name = "ascendc.cast"
+    API: ClassVar[str] = "Cast"
     dst = operand_def(LocalTensorType)
     src = operand_def(LocalTensorType)
     count = operand_def(IndexType)

@@ -1,0 +1,75 @@
+"""Traits of the buffer-level dialects (``ascbuf``, ``ascendc``): which pipe executes an op and which
+buffers it reads and writes. Analyses (sync insertion, memory planning, the simulator's race check)
+query these, never the op's class.
+
+* ``OnPipe(Pipe.V)``: the op runs on one pipe; ``OnPipe(fn)``: the pipe is a function of the op.
+* ``BufferEffects(reads=("src",), writes=("dst",))``: xDSL memory effects on the named operands
+  (a variadic operand contributes every value), so ``xdsl.traits.get_effects`` sees them too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.ir import Operation, SSAValue
+from xdsl.traits import EffectInstance, MemoryEffect, MemoryEffectKind, OpTrait
+
+from .target import Pipe
+
+
+@dataclass(frozen=True)
+class OnPipe(OpTrait):
+    """The pipe that executes the op: a fixed ``Pipe`` or a function of the op."""
+
+    pipe: Pipe | Callable[[Operation], Pipe]
+
+    def of(self, op: Operation) -> Pipe:
+        return self.pipe(op) if callable(self.pipe) else self.pipe
+
+
+def pipe_of(op: Operation) -> Pipe | None:
+    """The pipe of ``op``, or None for an op that occupies no pipe."""
+    trait = op.get_trait(OnPipe)
+    return None if trait is None else trait.of(op)
+
+
+def _values(op: Operation, names: Sequence[str]) -> list[SSAValue]:
+    out: list[SSAValue] = []
+    for name in names:
+        v = getattr(op, name)
+        if v is None:
+            continue
+        if isinstance(v, SSAValue):
+            out.append(v)
+        else:
+            out.extend(v)
+    return out
+
+
+@dataclass(frozen=True)
+class BufferEffects(MemoryEffect):
+    """Reads and writes of the buffers named by operand: ``reads``/``writes`` are operand names."""
+
+    reads: tuple[str, ...] = ()
+    writes: tuple[str, ...] = ()
+
+    def buffer_reads(self, op: Operation) -> list[SSAValue]:
+        return _values(op, self.reads)
+
+    def buffer_writes(self, op: Operation) -> list[SSAValue]:
+        return _values(op, self.writes)
+
+    def get_effects(self, op: Operation) -> set[EffectInstance]:
+        return ({EffectInstance(MemoryEffectKind.READ, v) for v in self.buffer_reads(op)}
+                | {EffectInstance(MemoryEffectKind.WRITE, v) for v in self.buffer_writes(op)})
+
+
+def buffer_reads(op: Operation) -> list[SSAValue]:
+    """The buffers ``op`` reads ([] for an op without ``BufferEffects``)."""
+    return [v for t in op.get_traits_of_type(BufferEffects) for v in t.buffer_reads(op)]
+
+
+def buffer_writes(op: Operation) -> list[SSAValue]:
+    """The buffers ``op`` writes ([] for an op without ``BufferEffects``)."""
+    return [v for t in op.get_traits_of_type(BufferEffects) for v in t.buffer_writes(op)]
