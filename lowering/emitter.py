@@ -37,8 +37,9 @@ class OpEmitter:
 
     def constant(self, value: float | int, element_type) -> SSAValue:
         """A scalar ``arith.constant`` of ``element_type``."""
-        attr = FloatAttr(float(value), element_type) if is_float(element_type) else IntegerAttr(int(value), element_type)
-        return self.value(arith.ConstantOp(attr))
+        if is_float(element_type):
+            return self.value(arith.ConstantOp(FloatAttr(float(value), element_type)))
+        return self.value(arith.ConstantOp(IntegerAttr(int(value), element_type)))
 
     def index(self, v: int) -> SSAValue:
         """An ``index`` constant (one per value and emitter)."""

@@ -261,7 +261,8 @@ class _KernelSync:
         the first use: an MTE2 -> V wait (flags) before the first vector read of a loaded buffer, or a
         vector barrier / V -> S wait before the first read of a buffer computed in the prologue."""
         block = self.kernel.body.block
-        pre = [op for op in block.ops if op is not loop and block.get_operation_index(op) < block.get_operation_index(loop)]
+        end = block.get_operation_index(loop)
+        pre = [op for op in block.ops if op is not loop and block.get_operation_index(op) < end]
         loaded = {buffer_of(o.dest) for o in pre if isinstance(o, ascbuf.CopyInOp)}
         computed = {buffer_of(v) for o in pre if pipe_of(o) == Pipe.V and accesses(o) is not None
                     for v in accesses(o)[1]}
@@ -275,10 +276,11 @@ class _KernelSync:
             elif bar.pipe.data == Pipe.V:
                 first = _first_reader(ops, computed, Pipe.V)
                 if first is None or any(p == Pipe.V and pos <= first for pos, p in plan.barriers) or any(
-                        e.src == Pipe.V and e.dst == Pipe.S and not e.carried and e.wait_at <= first for e in plan.edges) \
-                        or (self.flags and _primed_round_trip(plan, first)):
+                        e.src == Pipe.V and e.dst == Pipe.S and not e.carried and e.wait_at <= first
+                        for e in plan.edges) or (self.flags and _primed_round_trip(plan, first)):
                     bar.detach()
                     bar.erase()
+
 
 def _first_reader(ops: list[_Access], buffers: set, pipe: Pipe) -> int | None:
     for i, acc in enumerate(ops):

@@ -40,7 +40,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
 from pyasc.dialects import asctensor, asctile
-from pyasc.dialects.asctensor.analysis import MOVEMENT_OPS, VIEW_OPS, kernel_kind
+from pyasc.dialects.asctensor.analysis import MOVEMENT_OPS, kernel_kind
 from pyasc.dialects.target import DEFAULT_TARGET, module_target
 from pyasc.dialects.types import element_bytes
 
