@@ -211,37 +211,3 @@ def get_custom_op(name: str) -> CustomOp:
         return CUSTOM_OPS[name]
     except KeyError:
         raise PyascError("get_custom_op", f"no custom op named '{name}'") from None
-
-
-def inline_custom_ops(module: ModuleOp) -> None:
-    """Replace every call of a custom op by its decomposition and drop the private functions."""
-    callees = {op.sym_name.data: op for op in module.body.block.ops
-               if isinstance(op, func.FuncOp) and CUSTOM_ATTR in op.attributes}
-    if not callees:
-        return
-    rewriter = Rewriter()
-    changed = True
-    while changed:
-        changed = False
-        for call in [op for op in module.walk() if isinstance(op, func.CallOp)]:
-            callee = callees.get(call.callee.root_reference.data)
-            if callee is None:
-                continue
-            mapping = dict(zip(callee.body.block.args, call.arguments))
-            results = None
-            for op in callee.body.block.ops:
-                if isinstance(op, func.ReturnOp):
-                    results = [mapping.get(v, v) for v in op.arguments]
-                    break
-                new = op.clone(value_mapper=mapping)
-                rewriter.insert_op(new, _before(call))
-            rewriter.replace_op(call, [], results)
-            changed = True
-    for fn in callees.values():
-        rewriter.erase_op(fn)
-
-
-def _before(op):
-    from xdsl.rewriter import InsertPoint
-
-    return InsertPoint.before(op)

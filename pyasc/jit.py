@@ -227,7 +227,7 @@ class Lowered(_Program):
             raise PyascError("lower", f"unknown level '{level}'; levels: {TRACED_LEVEL}, {', '.join(LEVELS)}")
         if level not in self._levels:
             from pyasc.lowering.errors import CompileError
-            from pyasc.lowering.pipeline import make_context, stage_passes
+            from pyasc.lowering.pipeline import make_context, run_stage
 
             # one stage at a time from the deepest level already lowered: printing every level
             # costs one compilation
@@ -237,13 +237,7 @@ class Lowered(_Program):
             ctx = make_context()
             try:
                 for lv in LEVELS[start: LEVELS.index(level) + 1]:
-                    module = module.clone()
-                    if lv == LEVELS[0]:
-                        from .custom import inline_custom_ops
-
-                        inline_custom_ops(module)
-                    for p in stage_passes(lv, self.options):
-                        p.apply(ctx, module)
+                    module = run_stage(module.clone(), lv, self.options, ctx)
                     self._levels[lv] = module
                 module.verify()
             except (CompileError, ValueError, NotImplementedError) as err:
