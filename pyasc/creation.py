@@ -62,7 +62,12 @@ def _new(a: np.ndarray, d: dt.DType, op: str, format=None, device=None) -> Tenso
     return Tensor(a, d, format=None if format is None else as_format(format, a.shape, op), device=device)
 
 
-_INT_RANGE = {"int32": (-(2 ** 31), 2 ** 31), "int8": (-(2 ** 7), 2 ** 7)}
+def _int_range(d: dt.DType) -> tuple[int, int] | None:
+    """``[lo, hi)`` of an integer dtype other than bool; None for the others."""
+    if d.is_floating_point or d is dt.bool_:
+        return None
+    info = np.iinfo(d.np_dtype)
+    return int(info.min), int(info.max) + 1
 
 
 def from_any(data, dtype=None, op: str = "tensor", format=None, device=None) -> Tensor:  # noqa: A002
@@ -92,8 +97,9 @@ def from_any(data, dtype=None, op: str = "tensor", format=None, device=None) -> 
     d = _dtype_or(op, dtype, _infer_dtype(a))
     if d is None:
         raise PyascError(op, f"unsupported element type {a.dtype}")
-    if d.name in _INT_RANGE and a.dtype.kind in "iu" and a.size:
-        lo, hi = _INT_RANGE[d.name]
+    bounds = _int_range(d)
+    if bounds is not None and a.dtype.kind in "iu" and a.size:
+        lo, hi = bounds
         if a.min() < lo or a.max() >= hi:
             raise PyascError(op, f"values do not fit in {d.name}", dtypes=[str(a.dtype)])
     with np.errstate(all="ignore"):
@@ -147,8 +153,9 @@ def full(size, fill_value, *, dtype=None, format=None, device=None) -> Tensor:  
     default = (dt.DEFAULT_FLOAT if isinstance(fill_value, float)
                else dt.bool_ if isinstance(fill_value, bool) else dt.DEFAULT_INT)
     d = _dtype_or("full", dtype, default)
-    if d.name in _INT_RANGE and not isinstance(fill_value, float):
-        lo, hi = _INT_RANGE[d.name]
+    bounds = _int_range(d)
+    if bounds is not None and not isinstance(fill_value, float):
+        lo, hi = bounds
         if not lo <= int(fill_value) < hi:
             raise PyascError("full", f"fill value {fill_value} does not fit in {d.name}")
     with np.errstate(all="ignore"):
