@@ -102,20 +102,6 @@ def _use_device(d: Device):
         _current.pop()
 
 
-def copy_to_device(t, dev):
-    """A copy of tensor ``t`` on device ``dev`` (a new storage, as a host-to-device copy)."""
-    from .tensor import Tensor
-
-    if not isinstance(t, Tensor):
-        from .interop import to_pyasc
-
-        t = to_pyasc(t, "copy_to_device")
-    d = as_device(dev, "copy_to_device")
-    data = t._concrete("copy_to_device").copy()
-    out = Tensor(data, t.dtype, format=t.format, device=d)
-    return out
-
-
 # ----------------------------------------------------------------------------- target
 
 _target: list[str] = []
