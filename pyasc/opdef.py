@@ -107,6 +107,11 @@ class OpDef:
         return f"<pyasc op {self.name}>"
 
     @property
+    def elementwise(self) -> bool:
+        """The op has the elementwise signature and rules: its operands promote and broadcast."""
+        return self.signature is None
+
+    @property
     def __signature__(self) -> inspect.Signature:  # noqa: PLW3201 - for help() and IDEs
         fn = self.signature or (self.decompose if self.build is None and self.reference is None else None)
         if fn is not None:
@@ -127,7 +132,7 @@ class OpDef:
     def bind(self, args, kwargs) -> tuple[list, dict]:
         """The call's operands (Tensors, Python numbers, None for an absent optional tensor) and
         its attributes, checked and normalised."""
-        if self.signature is not None:
+        if not self.elementwise:
             return self.signature(*args, **kwargs)
         n = self.arity
         if len(args) < n or len(args) > n + len(self.attrs):
@@ -156,7 +161,7 @@ class OpDef:
 
     def types(self, operands, attrs) -> Types | None:
         """The dtype and shape rule applied to one call; PyascError for operands it does not take."""
-        if self.infer is not None or self.signature is not None:
+        if not self.elementwise:
             return None if self.infer is None else self.infer(operands, attrs)
         kinds = [o.dtype if isinstance(o, Tensor) else o for o in operands]
         if not any(isinstance(o, Tensor) for o in operands):
@@ -205,7 +210,7 @@ class OpDef:
         if self.build is None:
             raise_host_only(self.name, operands)
         loc = user_location()
-        elementwise = self.signature is None
+        elementwise = self.elementwise
         with trace.at(loc):
             values = []
             for o in operands:
@@ -258,7 +263,7 @@ class OpDef:
             results = [_wrap(a, first, d) for a, d in _with_dtypes(out if several else [out], types)]
         for r in results:
             r._device = first._device
-            if self.signature is None and first._format is not Format.ND and r._shape == first._shape:
+            if self.elementwise and first._format is not Format.ND and r._shape == first._shape:
                 r._format = first._format
         return self.pack(results) if several else results[0]
 

@@ -22,17 +22,22 @@ from .formats import Format, as_format
 from .interop import is_torch_tensor, torch_to_numpy
 
 _ND = Format.ND
-_TABLE: dict = {}
+_table: dict | None = None
+
+
+def _ops() -> dict:
+    """The op table. Every op takes and makes Tensors, so the table is built above this module
+    (``pyasc.ops`` imports it); Tensor's operators and methods look it up when first used."""
+    global _table
+    if _table is None:
+        from .ops import OPS
+
+        _table = OPS
+    return _table
 
 
 def _op(name: str):
-    """Op ``name`` of the op table. Every op takes and makes Tensors, so the table is built above this
-    module (``pyasc.ops`` imports it); Tensor's operators and methods look it up when first used."""
-    if not _TABLE:
-        from .ops import OPS
-
-        _TABLE.update(OPS)
-    return _TABLE[name]
+    return (_table or _ops())[name]
 
 
 def _is_device_like(a) -> bool:
@@ -311,18 +316,10 @@ class Tensor:
     # -- methods: the ops of the table marked as methods ------------------------------------
     def __getattr__(self, name: str):
         # only called for names the class does not define: x.exp(), x.sum(1), x.reshape(2, -1)
-        op = None if name.startswith("_") else _op_or_none(name)
+        op = None if name.startswith("_") else _ops().get(name)
         if op is None or not op.method:
             raise AttributeError(f"'Tensor' object has no attribute '{name}'")
         return functools.partial(op, self)
 
     def __dir__(self):
-        if not _TABLE:
-            _op("add")
-        return sorted({*super().__dir__(), *(n for n, op in _TABLE.items() if op.method)})
-
-
-def _op_or_none(name: str):
-    if not _TABLE:
-        _op("add")
-    return _TABLE.get(name)
+        return sorted({*super().__dir__(), *(n for n, op in _ops().items() if op.method)})
