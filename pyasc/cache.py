@@ -101,7 +101,7 @@ def load(key: str):
             raise ValueError("stale or corrupt entry")
         from xdsl.parser import Parser
 
-        from pyasc.lowering.pipeline import make_context
+        from pyasc.dialects import make_context
 
         module = Parser(make_context(), text).parse_module()
         module.verify()

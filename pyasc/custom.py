@@ -12,7 +12,7 @@
 The forward is a decomposition into pyasc ops. Inside a traced function a call becomes **one op**
 of the tensor-level IR, ``func.call @swish_0(...) {pyasc.custom_op = "swish"}``, whose callee is a
 private function holding the decomposition traced for that call's shapes and dtypes; the
-``asctensor`` level inlines it (``inline_custom_ops``), so the rest of the compiler sees ordinary
+``inline-custom-ops`` pass at the start of the ``asctensor`` stage inlines it, so the rest of the compiler sees ordinary
 ops. A custom op is an ``OpDef`` of kind ``custom`` whose builder traces the forward: eagerly a
 call compiles the same one-op program (cached per signature like any eager op); a decomposition
 that uses an op with no compiler lowering yet runs op by op instead (host ops on the host).
@@ -32,8 +32,9 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr
-from xdsl.rewriter import Rewriter
+from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
+
+from pyasc.dialects.asctensor import CUSTOM_OP_ATTR
 
 from . import dtypes as dt
 from .creation import ones_like, to_pyasc
@@ -44,7 +45,7 @@ from .ops import OPS
 from .tensor import Tensor
 from .tracing import Trace, symbol_name
 
-CUSTOM_ATTR = "pyasc.custom_op"
+CUSTOM_ATTR = CUSTOM_OP_ATTR
 CUSTOM_OPS: dict[str, CustomOp] = {}
 
 

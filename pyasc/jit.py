@@ -235,7 +235,8 @@ class Lowered(_Program):
             raise PyascError("lower", f"unknown level '{level}'; levels: {TRACED_LEVEL}, {', '.join(LEVELS)}")
         if level not in self._levels:
             from pyasc.lowering.errors import CompileError
-            from pyasc.lowering.pipeline import make_context, run_stage
+            from pyasc.dialects import make_context
+            from pyasc.lowering.pipeline import run_stage
 
             # one stage at a time from the deepest level already lowered: printing every level
             # costs one compilation
