@@ -256,7 +256,7 @@ def cast(t: KernelTranslator, op: asc.CastOp) -> None:
     t.emit(f"_n = {t.v(op.count)}")
     t.emit(f"_nb = _n * {des}; _sb = _n * {ses}")
     cond = f"_n < 0 or {ub_test([d], '_nb')} or {ub_test([a], '_sb')}"
-    fail_if(t, cond, sid, f"ub_message(({d}, {a}), _nb, _sb)")
+    fail_if(t, cond, sid, f"_ub_msg(({d}, {a}), _nb, _sb)")
     mode = op.round_mode.data.value
     fn = t.const(op.numpy_operation, "F")
     t.emit(f"{fn}({ub_view(det, dsh, d, '_n')}, {ub_view(set_, ssh, a, '_n')}, {mode!r})")
