@@ -36,8 +36,21 @@ from .schedule import KernelTables, schedule
 from .translate import translate_kernel
 
 
-# callables ``listener(simulator, host, report)`` told about every run (the profiler, streams)
+# callables ``listener(simulator, host, report)`` told about every run (the profiler, streams); use
+# ``add_listener``/``remove_listener``
 LISTENERS: list = []
+
+
+def add_listener(fn) -> None:
+    """Tell ``fn(simulator, host, report)`` about every run from now on."""
+    if fn not in LISTENERS:
+        LISTENERS.append(fn)
+
+
+def remove_listener(fn) -> None:
+    """Stop telling ``fn`` about runs (no error if it was not listening)."""
+    if fn in LISTENERS:
+        LISTENERS.remove(fn)
 
 # cores with identical traces run in groups ("on"), always core by core ("off"), or both, compared ("verify")
 BATCH_MODE = os.environ.get("PYASC_SIM_BATCH", "on")
