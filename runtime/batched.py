@@ -31,7 +31,7 @@ import threading
 import numpy as np
 
 from pyasc.dialects import ascendc as asc
-from pyasc.dialects.traits import buffer_reads, buffer_writes
+from pyasc.dialects.traits import BufferEffects
 
 from .memory import gm_view, pad_geometry, window
 from .scalar_ops import scalar_helpers, sign_extend
@@ -51,9 +51,18 @@ UPSTREAM_BATCHED = frozenset({
 
 def op_batchable(op) -> bool:
     """Whether the generated code of ``op`` is correct on a group of cores."""
-    if isinstance(op, asc.AscendCOperation):
-        return op.BATCHABLE
-    return op.name in UPSTREAM_BATCHED
+    return _class_facts(type(op))[0]
+
+
+_FACTS: dict[type, tuple[bool, tuple[BufferEffects, ...]]] = {}  # op class -> (batchable, its BufferEffects)
+
+
+def _class_facts(cls: type) -> tuple[bool, tuple[BufferEffects, ...]]:
+    facts = _FACTS.get(cls)
+    if facts is None:
+        ok = cls.BATCHABLE if issubclass(cls, asc.AscendCOperation) else cls.name in UPSTREAM_BATCHED
+        facts = _FACTS[cls] = (ok, tuple(cls.get_traits_of_type(BufferEffects)))
+    return facts
 
 
 class Diverged(Exception):
@@ -372,13 +381,15 @@ def batchable(kernel) -> bool:
     run again core by core)."""
     reads, writes = set(), set()
     for op in kernel.body.walk():
-        if not op_batchable(op):
+        ok, effects = _class_facts(type(op))
+        if not ok:
             return False
-        for values, into in ((buffer_writes(op), writes), (buffer_reads(op), reads)):
-            for v in values:
-                if isinstance(v.type, asc.GlobalTensorType):
-                    root = _gm_arg(v)
-                    if root is None:
-                        return False
-                    into.add(root)
+        for effect in effects:
+            for values, into in ((effect.buffer_writes(op), writes), (effect.buffer_reads(op), reads)):
+                for v in values:
+                    if isinstance(v.type, asc.GlobalTensorType):
+                        root = _gm_arg(v)
+                        if root is None:
+                            return False
+                        into.add(root)
     return not (reads & writes)

@@ -17,7 +17,7 @@ from xdsl.dialects import func
 from xdsl.ir import Block, Operation, SSAValue
 
 from pyasc.dialects.target import Pipe, TargetSpec
-from pyasc.dialects.traits import pipe_of
+from pyasc.dialects.traits import OnPipe
 from pyasc.dialects.types import numpy_dtype
 
 from .costs import PIPE_INDEX
@@ -211,9 +211,14 @@ class KernelTranslator:
 # ---------------------------------------------------------------------------------------- helpers
 
 
+_ON_PIPE: dict[type, OnPipe | None] = {}  # op class -> its OnPipe trait
+
+
 def pipe_index(op: Operation) -> int:
     """The trace's index of the pipe the op runs on (its ``OnPipe`` trait)."""
-    pipe = pipe_of(op)
+    cls = type(op)
+    trait = _ON_PIPE[cls] if cls in _ON_PIPE else _ON_PIPE.setdefault(cls, cls.get_trait(OnPipe))
+    pipe = None if trait is None else trait.of(op)
     if pipe is None or pipe == Pipe.ALL:
         raise SimulationError(f"`{op.name}` names no single pipe to run on")
     return PIPE_INDEX[pipe.value]
