@@ -6,6 +6,10 @@ The emitter prints this level and the simulator executes it: what is printed is 
 
 Units follow the API: counts are in elements, ``DataCopyPad`` block lengths in bytes, addresses
 of static ``LocalTensor``s in bytes from the start of UB.
+
+Every op class derives from ``AscendCOperation`` (``base.py``) and is the one definition of the op:
+its pipe and buffer effects (traits), its Ascend C name and printing, its simulator semantics and cost
+class (vector ops, ``vector.py``) and whether the simulator may run it for a group of cores at once.
 """
 
 
