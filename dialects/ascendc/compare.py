@@ -25,7 +25,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from ..traits import BufferEffects
-from .base import LocalTensorType
+from .attributes import LocalTensorType
 from .vector import VectorOp
 
 

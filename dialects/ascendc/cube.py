@@ -40,7 +40,8 @@ from xdsl.utils.str_enum import StrEnum
 from ..target import Pipe
 from ..traits import BufferEffects, OnPipe
 from ..types import kernel_ctype
-from .base import AscendCOperation, CallPrinter, GlobalTensorType, LocalTensorType, const_int
+from .attributes import GlobalTensorType, LocalTensorType
+from .base import AscendCOperation, CallPrinter, const_int
 
 
 class QuantMode(StrEnum):

@@ -29,7 +29,8 @@ from pyasc.dialects.asctile.mix import CoreKind, CoreSectionBase, enclosing_core
 
 from ..target import Pipe
 from ..traits import OnPipe
-from .base import AscendCOperation, CallPrinter, PipeAttr, PipeKind, const_int
+from .attributes import PipeAttr, PipeKind
+from .base import AscendCOperation, CallPrinter, const_int
 
 KERNEL_TYPE_ATTR = "ascendc.kernel_type"  # KERNEL_TASK_TYPE_DEFAULT of the emitted kernel
 MIX_AIC_1_2 = "mix_aic_1_2"  # one AIC and its two AIVs per block

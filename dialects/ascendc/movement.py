@@ -16,7 +16,7 @@ from xdsl.irdl import AnyAttr, irdl_op_definition, operand_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
 from ..traits import BufferEffects
-from .base import LocalTensorType
+from .attributes import LocalTensorType
 from .vector import VectorOp
 
 INDEX_DTYPES = ("i16", "f16", "i32", "f32")

@@ -25,7 +25,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from ..target import Pipe
 from ..traits import BufferEffects, OnPipe
-from .base import AscendCOperation, CallPrinter, LocalTensorType
+from .attributes import LocalTensorType
+from .base import AscendCOperation, CallPrinter
 from .vector import VectorOp
 
 

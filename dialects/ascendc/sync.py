@@ -11,7 +11,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from ..target import Pipe
 from ..traits import OnPipe
-from .base import AscendCOperation, HardEvent, HardEventAttr, PipeAttr, PipeKind, const_int
+from .attributes import HardEvent, HardEventAttr, PipeAttr, PipeKind
+from .base import AscendCOperation, const_int
 
 
 class FlagOp(AscendCOperation):

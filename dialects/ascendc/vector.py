@@ -21,7 +21,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from ..target import Pipe, VectorCost
 from ..traits import BufferEffects, OnPipe
-from .base import AscendCOperation, LocalTensorType, RoundMode, RoundModeAttr
+from .attributes import LocalTensorType, RoundMode, RoundModeAttr
+from .base import AscendCOperation
 from .numerics import cast_into, rsqrt_into
 
 
