@@ -397,14 +397,13 @@ class Profiler:
     def __enter__(self):
         from pyasc.runtime import simulator
 
-        simulator.LISTENERS.append(self._on_run)
+        simulator.add_listener(self._on_run)
         return self
 
     def __exit__(self, *exc) -> None:
         from pyasc.runtime import simulator
 
-        if self._on_run in simulator.LISTENERS:
-            simulator.LISTENERS.remove(self._on_run)
+        simulator.remove_listener(self._on_run)
         if self.path is not None and exc[0] is None:
             self.export_chrome_trace(self.path)
 

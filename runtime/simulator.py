@@ -440,21 +440,11 @@ def _raise_run_error(name: str, ck, bid, e: Exception):
 
 def parse_module(text: str) -> ModuleOp:
     """Parse IR text with the upstream (builtin, arith, scf, func, memref, ...) and pyasc dialects."""
-    from xdsl.context import Context
-    from xdsl.dialects import get_all_dialects
     from xdsl.parser import Parser
 
-    from pyasc.dialects import get_all_dialects as pyasc_dialects
+    from pyasc.dialects import make_context
 
-    # the same context as pyasc-opt's (every upstream and pyasc dialect, lazily); to be
-    # ``pyasc.dialects.make_context()`` once the dialects package provides it
-    ctx = Context()
-    for n, f in get_all_dialects().items():
-        ctx.register_dialect(n, f)
-    for n, f in pyasc_dialects().items():
-        if n not in ctx.registered_dialect_names:
-            ctx.register_dialect(n, f)
-    return Parser(ctx, text).parse_module()
+    return Parser(make_context(), text).parse_module()
 
 
 def simulate(module_or_text, *arrays, host: str | None = None, race_check: bool = True,
