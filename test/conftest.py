@@ -3,3 +3,11 @@
 import pyasc.runtime as _rt
 
 _rt.set_hazard_policy("error")
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("torch_diff", "differential suite against PyTorch CPU")
+    group.addoption("--diff-long", action="store_true", default=False,
+                    help="run three shapes of every shape class for every op and dtype (slow)")
+    group.addoption("--diff-observe", action="store_true", default=False,
+                    help="ignore the known-failures table: every failing case fails")

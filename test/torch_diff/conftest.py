@@ -1,6 +1,6 @@
 """Options and counts of the differential suite against PyTorch CPU.
 
-``--diff-long`` runs many more shapes per op (for measurements); ``--diff-observe`` ignores the
+``--diff-long`` (declared in ``test/conftest.py``) runs many more shapes per op (for measurements); ``--diff-observe`` ignores the
 known-failures table. Every case's outcome is counted; the terminal summary shows the counts and
 ``torch_diff_counts.json`` in pytest's temporary folder holds them with each case's result.
 """
@@ -22,14 +22,6 @@ from .harness import Case, DiffFailure  # noqa: E402
 
 _RESULTS: list[dict] = []
 _START = [time.time(), time.process_time()]
-
-
-def pytest_addoption(parser):
-    group = parser.getgroup("torch_diff", "differential suite against PyTorch CPU")
-    group.addoption("--diff-long", action="store_true", default=False,
-                    help="run three shapes of every shape class for every op and dtype (slow)")
-    group.addoption("--diff-observe", action="store_true", default=False,
-                    help="ignore the known-failures table: every failing case fails")
 
 
 def pytest_sessionstart(session):
