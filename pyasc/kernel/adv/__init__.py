@@ -1,0 +1,1 @@
+"""``asc.adv``: the high-level Matmul API."""

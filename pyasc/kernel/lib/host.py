@@ -1,0 +1,1 @@
+"""``asc.lib.host``: host-side tiling (filled in by the matmul tiler)."""
