@@ -300,6 +300,7 @@ def trace_kernel(fn, mode: str, specs: list[ArgSpec], opts: dict, launch: dict, 
             body = Block(arg_types=[IndexType()])
             body.args[0].name_hint = "subIdx"
             t.add(scf.ForOp(t.index(0), t.index(2), t.index(1), [], body))
+            t.body_block = body
             with t.at_end(body):
                 bid = t.val(A.GetBlockIdxOp())
                 two = t.index(2)
@@ -312,7 +313,7 @@ def trace_kernel(fn, mode: str, specs: list[ArgSpec], opts: dict, launch: dict, 
         else:
             interp.run_kernel_body(fn, env)
         t.loc = None
-        from .adv.handoff import finish_core
+        from .adv.handoff import finish_core  # noqa: PLC0415 - adv imports this module
 
         finish_core(t)
         if ({"static_ub", "cube"} & t.used) and "tpipe" not in t.used:
@@ -333,6 +334,8 @@ def _kernel_type(fn, specs, opts, launch):
     used = aiv[1].used
     if not used & {"cube", "matmul", "core_query", "cross_core"}:
         return AIV_ONLY, aiv
+    if "matmul" in used:
+        return MIX_AIC_1_2, aiv
     aic = trace_kernel(fn, "aic", specs, opts, launch)
     used_all = used | aic[1].used
     if "matmul" in used_all or "cross_core" in used_all:

@@ -80,6 +80,7 @@ class Tracer:
         self._consts: dict = {}
         self.pre_block = block
         self.pre_last: Operation | None = None
+        self.body_block = block  # the top level of the kernel's body (inside the AIC's sub-block loop)
         self.block_idx: Scalar | None = None  # GetBlockIdx() override (the AIC of a MIX Matmul kernel)
         self.cache: dict = {}  # per-kernel state of API objects (e.g. the matmul hand-off)
 
@@ -118,25 +119,13 @@ class Tracer:
         finally:
             self.blocks.pop()
 
-    def insert_before_top(self, op: Operation) -> None:
-        """Insert ``op`` in the kernel's top-level block, before the statement that holds the current
-        insertion point (or at the current point when that is the top level)."""
-        blk = self.block
-        anchor = None
-        while blk is not self.pre_block:
-            parent = blk.parent_op()
-            if parent is None:
-                break
-            anchor = parent
-            blk = parent.parent_block()
-            if blk is None:
-                break
-        if anchor is None or blk is not self.pre_block:
-            self.add(op)
-            return
+    def add_top(self, op: Operation) -> Operation:
+        """Append ``op`` to the kernel body's top-level block: while a statement is being traced its own
+        op is not there yet, so ``op`` lands just before it."""
         if self.loc is not None:
             op.attributes[LOC_ATTR] = StringAttr(self.loc)
-        Rewriter.insert_op(op, InsertPoint.before(anchor))
+        self.body_block.add_op(op)
+        return op
 
     # -- constants ---------------------------------------------------------------------------
     def const(self, value, type_) -> SSAValue:

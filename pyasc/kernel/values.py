@@ -24,13 +24,12 @@ from .trace import Scalar, current, static_int, to_index
 def emit(api: str, op):
     """Add ``op`` at the insertion point, verified now so that a mistake names the user's line."""
     t = current()
-    t.add(op)
     try:
         op.verify()
     except VerifyException as e:
-        op.detach()
         op.erase()
         raise KernelError(api, str(e), location=t.loc) from None
+    t.add(op)
     return op
 
 
