@@ -87,7 +87,7 @@ class TQueBind:
 
     def alloc_tensor(self, dtype):
         v = None if self.value is None else current().val(A.AllocTensorOp(self.value, dtype.attr))
-        return LocalTensor(dtype, self.position, _value=v)
+        return LocalTensor(dtype, self.position, _value=v, _wrap=True)
 
     def enque(self, tensor, *args) -> None:
         if args:
@@ -99,7 +99,7 @@ class TQueBind:
         if not hasattr(dtype, "attr"):
             raise unsupported("TQue.deque(tensor)", "pass the data type: que.deque(dtype)")
         v = None if self.value is None else current().val(A.DeQueOp(self.value, dtype.attr))
-        return LocalTensor(dtype, self.position, _value=v)
+        return LocalTensor(dtype, self.position, _value=v, _wrap=True)
 
     def free_tensor(self, tensor) -> None:
         if self.value is not None:
@@ -136,7 +136,7 @@ class TBuf:
     def get(self, dtype, len=None, shape=None):  # noqa: A002
         # Get<T>(len) starts where Get<T>() does: the length only bounds what the ops may touch
         v = None if self.value is None else current().val(A.TBufGetOp(self.value, dtype.attr))
-        return LocalTensor(dtype, self.position, _value=v)
+        return LocalTensor(dtype, self.position, _value=v, _wrap=True)
 
     def get_with_offset(self, *args, **kwargs):
         raise unsupported("TBuf.get_with_offset")

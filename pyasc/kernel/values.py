@@ -164,12 +164,13 @@ class LocalTensor:
     byte ``addr`` of the memory ``pos`` names (UB for VECIN/VECOUT/VECCALC, L1 for A1/B1, L0A/L0B for
     A2/B2, L0C for CO1) with ``tile_size`` elements."""
 
-    def __init__(self, dtype=None, pos=TPosition.VECIN, addr=0, tile_size=0, *, _value=None, _size=None):
+    def __init__(self, dtype=None, pos=TPosition.VECIN, addr=0, tile_size=0, *, _value=None, _size=None,
+                 _wrap: bool = False):
         self.dtype = dtype
         self.position = TPosition(pos)
         self.value: SSAValue | None = _value
         self.size = _size
-        if _value is not None or dtype is None:
+        if _wrap or _value is not None:
             return
         t = current()
         if tile_size is None or (isinstance(tile_size, int) and tile_size == 0):
@@ -195,7 +196,7 @@ class LocalTensor:
     def __getitem__(self, key):
         start = _start_of(key, "LocalTensor[]")
         if self.value is None or (isinstance(start, int) and start == 0):
-            return LocalTensor(self.dtype, self.position, _value=self.value, _size=self.size)
+            return LocalTensor(self.dtype, self.position, _value=self.value, _size=self.size, _wrap=True)
         v = current().val(A.SubviewOp(self.value, to_index(start)))
         return LocalTensor(self.dtype, self.position, _value=v)
 
@@ -214,7 +215,7 @@ class LocalTensor:
 
     def reinterpret_cast(self, dtype):
         if self.value is None:
-            return LocalTensor(dtype, self.position, _value=None)
+            return LocalTensor(dtype, self.position, _wrap=True)
         from pyasc.dialects.ascendc.reduce import ReinterpretCastOp
 
         v = current().val(ReinterpretCastOp(self.value, dtype.attr))
