@@ -6,6 +6,10 @@ parameters are compile-time constants), traces the kernel once per signature int
 module (a ``func.func`` kernel plus a host function with ``ascendc.launch``) and runs it on the
 configured backend (``asc.runtime.config``).
 
+Automatic synchronisation (the official ``insert_sync`` mode, implied by ``asc.LocalTensorAuto``) is
+not implemented yet: it belongs after tracing, as an insert-sync pass over the traced ``ascendc``
+kernel (the ops carry their pipes and buffer effects); ``insert_sync=True`` raises until then.
+
 The kernel type follows the official rules: a kernel using ``asc.adv.Matmul`` is MIX
 (``KERNEL_TYPE_MIX_AIC_1_2``; ``matmul_cube_only=True``: AIC only), one using the cube's basic API
 only is AIC only, one using both basic APIs is MIX, anything else runs on the vector cores (AIV).
@@ -27,6 +31,7 @@ from pyasc.dialects.asctile.mix import CoreKind
 from pyasc.dialects.target import TargetAttr
 
 from . import dtypes, interp
+from .adv.handoff import finish_core
 from .errors import KernelError
 from .structs import KernelStruct, Struct
 from .trace import Scalar, Tracer, activate
@@ -313,8 +318,6 @@ def trace_kernel(fn, mode: str, specs: list[ArgSpec], opts: dict, launch: dict, 
         else:
             interp.run_kernel_body(fn, env)
         t.loc = None
-        from .adv.handoff import finish_core  # noqa: PLC0415 - adv imports this module
-
         finish_core(t)
         if ({"static_ub", "cube"} & t.used) and "tpipe" not in t.used:
             last = block.last_op
@@ -371,6 +374,11 @@ def _written_args(kernel_block: Block) -> set[int]:
 
 def build(fn, core_num: int, opts: dict, specs: list[ArgSpec], target: str) -> Compiled:
     """Trace ``fn`` into a module: the kernel, and a host function launching it on ``core_num`` blocks."""
+    if opts.get("insert_sync"):
+        from .errors import Unsupported
+
+        raise Unsupported("jit(insert_sync=True)", "not supported yet (insert-sync at the ascendc level is not "
+                                                   "implemented; write the flags)", location=fn.__name__)
     launch = {"block_dim": core_num, "specs": specs}
     kt, aiv = _kernel_type(fn, specs, opts, launch)
     name = fn.__name__
@@ -412,6 +420,8 @@ def build(fn, core_num: int, opts: dict, specs: list[ArgSpec], target: str) -> C
         module.verify()
     except Exception as e:  # noqa: BLE001 - a tracer bug or an op the checks above missed
         raise KernelError(name, f"the traced kernel does not verify: {e}", location=f"{name}") from None
+    if opts.get("print_ir_before_all") or opts.get("debug"):
+        print(module)
     return Compiled(module, name, host.sym_name.data, specs, order, kt, core_num, pinned)
 
 

@@ -138,3 +138,42 @@ def make_tiling(m, n, k, dim, c_pos=host.TPosition.GM, bias=False, fix=None):
     tiling = asc.adv.TCubeTiling()
     assert t.get_tiling(tiling) == 0
     return tiling
+
+
+@asc.jit(always_compile=True)
+def matmul_mix_gm_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                         tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress):
+    """MIX, C in GM: each AIV asks for its piece of C (the older 3-argument register_matmul)."""
+    asc.set_sys_workspace(workspace)
+    idx = asc.get_block_idx()
+    m_blocks = tiling.m.ceildiv(tiling.single_core_m)
+    m_idx = idx % m_blocks
+    n_idx = idx // m_blocks
+    a_global = asc.GlobalTensor()
+    b_global = asc.GlobalTensor()
+    c_global = asc.GlobalTensor()
+    a_global.set_global_buffer(a + m_idx * tiling.single_core_m * tiling.k_a)
+    b_global.set_global_buffer(b + n_idx * tiling.single_core_n)
+    c_global.set_global_buffer(c + m_idx * tiling.single_core_m * tiling.n + n_idx * tiling.single_core_n)
+    pipe = asc.TPipe()
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_global.dtype),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_global.dtype),
+                        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_global.dtype))
+    asc.adv.register_matmul(pipe, mm, tiling)
+    if idx < tiling.used_core_num:
+        mm.set_tensor_a(a_global)
+        mm.set_tensor_b(b_global)
+        mm.set_tail(min_of(tiling.single_core_m, tiling.m - m_idx * tiling.single_core_m),
+                    min_of(tiling.single_core_n, tiling.n - n_idx * tiling.single_core_n))
+        mm.iterate_all(c_global)
+        mm.end()
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
+@asc.jit
+def min_of(a: int, b: int):
+    """min(a, b) of run-time integers (a helper inlined into the kernels that call it)."""
+    r = a
+    if b < a:
+        r = b
+    return r

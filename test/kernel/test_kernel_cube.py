@@ -139,3 +139,27 @@ def test_dropping_a_cube_flag_is_reported():
     no_mte1_m[1, rt.current_stream()](a, b, np.zeros((m, n), np.float32), hazards="ignore")
     errors = no_mte1_m.last_report.errors
     assert errors and any("test_kernel_cube.py" in (f.loc or "") for f in errors)
+
+
+def test_matmul_mix_iterate_all_older_register_form():
+    from asc_cube_kernels import matmul_mix_gm_kernel
+
+    m, k, n = 200, 96, 300
+    a, b, ref = _ab(m, k, n, seed=9)
+    tiling = make_tiling(m, n, k, 6)
+    c = np.zeros((m, n), np.float32)
+    cores = -(-tiling.used_core_num // 2)
+    matmul_mix_gm_kernel[cores, rt.current_stream()](a, b, c, tiling, np.zeros(1024, np.uint8))
+    np.testing.assert_array_equal(c, ref)
+    assert matmul_mix_gm_kernel.last_report.findings == []
+
+
+def test_official_module_layout():
+    import pyasc.kernel.adv
+    import pyasc.kernel.lib.host
+    import pyasc.kernel.lib.runtime
+    import pyasc.kernel.runtime.config
+
+    assert asc.runtime.config is pyasc.kernel.runtime.config and asc.lib.host is pyasc.kernel.lib.host
+    assert asc.lib.runtime is pyasc.kernel.lib.runtime and asc.adv.Matmul is pyasc.kernel.adv.Matmul
+    assert asc.runtime.config.Backend.Model.value == "Model" and asc.HardEvent.M_FIX == 17
