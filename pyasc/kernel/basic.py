@@ -243,6 +243,26 @@ reduce_max = _reduce("reduce_max", R.ReduceMaxOp, True)
 reduce_min = _reduce("reduce_min", R.ReduceMinOp, True)
 
 
+def gather(dst, src, src_offset, src_base_addr, *args, **kwargs) -> None:
+    """``Gather(dst, src, srcOffset, srcBaseAddr, count)``: byte offsets in a uint32 tensor."""
+    from pyasc.dialects.ascendc.movement import GatherOp
+
+    count = _count("gather", args, kwargs)
+    if runs_here("aiv"):
+        emit("gather", GatherOp(_v(dst, "gather"), _v(src, "gather"), _v(src_offset, "gather"),
+                                to_index(src_base_addr), to_index(count)))
+
+
+def create_vec_index(dst, first_value, *args, **kwargs) -> None:
+    """``CreateVecIndex(dst, firstValue, count)``: dst[i] = firstValue + i."""
+    from pyasc.dialects.ascendc.movement import CreateVecIndexOp
+
+    count = _count("create_vec_index", args, kwargs)
+    if runs_here("aiv"):
+        emit("create_vec_index", CreateVecIndexOp(_v(dst, "create_vec_index"), scalar_value(first_value, dst.dtype),
+                                                  to_index(count)))
+
+
 # ----------------------------------------------------------------------------------------------
 # synchronisation
 

@@ -157,3 +157,35 @@ def softmax_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, rows_per_core: in
         z_local = out_q.deque(asc.float32)
         asc.data_copy(z_gm[r * cols:], z_local, cols)
         out_q.free_tensor(z_local)
+
+
+@asc.jit
+def select_cast_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, h: asc.GlobalAddress,
+                       n: asc.ConstExpr[int]):
+    """z = where(x > y, x, y) with Compare/Select; h = half(z) with Cast (one block of n floats)."""
+    x_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    h_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    y_gm.set_global_buffer(y)
+    z_gm.set_global_buffer(z)
+    h_gm.set_global_buffer(h)
+    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    y_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, n * 4, n)
+    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * n * 4, n)
+    h_ub = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 3 * n * 4, n)
+    mask = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, 3 * n * 4 + n * 2, n // 8)
+    asc.data_copy(x_ub, x_gm, n)
+    asc.data_copy(y_ub, y_gm, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.compare(mask, x_ub, y_ub, asc.CMPMODE.GT, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_V)
+    asc.select(z_ub, mask, x_ub, y_ub, asc.SelMode.VSEL_TENSOR_TENSOR_MODE, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_V)
+    asc.cast(h_ub, z_ub, asc.RoundMode.CAST_NONE, n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, z_ub, n)
+    asc.data_copy(h_gm, h_ub, n)

@@ -134,3 +134,16 @@ def test_npu_backend_writes_project(tmp_path, capsys):
     assert (out / "CMakeLists.txt").is_file() and (out / "input").is_dir()
     assert "run.sh" in capsys.readouterr().out
     assert not z.any()  # nothing ran
+
+
+def test_compare_select_cast():
+    from asc_kernels import select_cast_kernel
+
+    n = 512
+    x, y = _inputs(n, seed=8)
+    z = np.zeros(n, np.float32)
+    h = np.zeros(n, np.float16)
+    select_cast_kernel[1, rt.current_stream()](x, y, z, h, n)
+    np.testing.assert_array_equal(z, np.maximum(x, y))
+    np.testing.assert_array_equal(h, np.maximum(x, y).astype(np.float16))
+    assert select_cast_kernel.last_report.findings == []
