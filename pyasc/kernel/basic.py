@@ -7,8 +7,6 @@ unit (vector and UB: AIV; cube, L1 and L0: AIC) and is dropped on the other one.
 
 from __future__ import annotations
 
-from xdsl.dialects import arith
-
 from pyasc.dialects import ascendc as A
 from pyasc.dialects.ascendc import compare as C
 from pyasc.dialects.ascendc import reduce as R
@@ -17,7 +15,7 @@ from .enums import CMPMODE, HardEvent, PipeID, RoundMode, SelMode
 from .errors import KernelError, unsupported
 from .params import DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams, DataCopyParams, Nd2NzParams
 from .trace import Scalar, current, static_int, to_index
-from .values import GlobalTensor, LocalTensor, emit, scalar_result, scalar_value
+from .values import GlobalTensor, LocalTensor, emit, scalar_value
 
 
 def runs_here(core: str, kind: str = "vector") -> bool:
@@ -380,9 +378,3 @@ def scalar_cast(value, dtype, round_mode=None):
         return value.cast(dtype)
     return float(value) if dtype.is_float else int(value)
 
-
-def get_value_as(v, dtype):
-    return scalar_result(v, dtype)
-
-
-_ = arith  # re-exported helpers may use arith

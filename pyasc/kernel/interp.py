@@ -104,8 +104,10 @@ class Frame:
 class Interpreter:
     """Traces one function body into the current tracer's block."""
 
-    def __init__(self, frame: Frame):
+    def __init__(self, frame: Frame, entry_block=None):
         self.f = frame
+        self.entry_block = entry_block  # a `return` is allowed only here (not in a traced region)
+        self._env: dict = frame.env
 
     # ------------------------------------------------------------------------------- entry
     def run(self):
@@ -171,10 +173,6 @@ class Interpreter:
                 raise self.err(node, "while", "`while` loops are not supported in kernels; use `for ... in range`")
             case _:
                 raise self.err(node, type(node).__name__.lower(), "this statement is not supported in a kernel")
-
-    @property
-    def entry_block(self):
-        return getattr(self, "_entry", None)
 
     def assign(self, tgt, value, env: dict) -> None:
         match tgt:
@@ -492,8 +490,7 @@ def inline_call(fn, args, kwargs):
         raise KernelError(fn.__name__, f"bad arguments: {e}", location=t.loc) from None
     bound.apply_defaults()
     frame = Frame(fn, dict(bound.arguments))
-    interp = Interpreter(frame)
-    interp._entry = t.block
+    interp = Interpreter(frame, t.block)
     saved = t.loc
     try:
         return interp.run()
@@ -570,6 +567,4 @@ def _select(c: Scalar, a, b):
 
 def run_kernel_body(fn, env: dict) -> Any:
     """Trace the body of the kernel ``fn`` with ``env`` bound to its parameters."""
-    interp = Interpreter(Frame(fn, env))
-    interp._entry = current().block
-    return interp.run()
+    return Interpreter(Frame(fn, env), current().block).run()

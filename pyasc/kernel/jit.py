@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, 
 from xdsl.ir import Block, Region
 
 from pyasc.dialects import ascendc as A
-from pyasc.dialects.ascendc.mix import AIC_ONLY, AIV_ONLY, KERNEL_TYPE_ATTR, MIX_AIC_1_2, CoreKindAttr  # noqa: F401
+from pyasc.dialects.ascendc.mix import AIC_ONLY, AIV_ONLY, KERNEL_TYPE_ATTR, MIX_AIC_1_2
 from pyasc.dialects.asctile.mix import CoreKind
 from pyasc.dialects.target import TargetAttr
 

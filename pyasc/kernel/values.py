@@ -15,8 +15,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from pyasc.dialects import ascendc as A
 
-from . import dtypes
-from .enums import CUBE_POSITIONS, UB_POSITIONS, TPosition
+from .enums import CUBE_POSITIONS, TPosition
 from .errors import KernelError, unsupported
 from .trace import Scalar, current, static_int, to_index
 
@@ -230,8 +229,4 @@ class LocalTensor:
     get_length = get_size
 
 
-def dtype_of(x) -> dtypes.DataType:
-    return x.dtype
-
-
-__all__ = ["GlobalAddress", "GlobalTensor", "LocalTensor", "emit", "hint", "UB_POSITIONS"]
+__all__ = ["GlobalAddress", "GlobalTensor", "LocalTensor", "emit", "hint"]
