@@ -163,3 +163,34 @@ def test_official_module_layout():
     assert asc.runtime.config is pyasc.kernel.runtime.config and asc.lib.host is pyasc.kernel.lib.host
     assert asc.lib.runtime is pyasc.kernel.lib.runtime and asc.adv.Matmul is pyasc.kernel.adv.Matmul
     assert asc.runtime.config.Backend.Model.value == "Model" and asc.HardEvent.M_FIX == 17
+
+
+@pytest.mark.parametrize("drop_wait", [False, True])
+def test_mix_basic_api_cross_core_flags(drop_wait):
+    from asc_cube_kernels import mix_basic_kernel
+
+    m, k, n, cores = 32, 64, 64, 2
+    a, b, ref = _ab(cores * m, k, n, seed=11)
+    c = np.zeros((cores * m, n), np.float32)
+    ws = np.zeros((cores * m, n), np.float32)
+    if not drop_wait:
+        mix_basic_kernel[cores, rt.current_stream()](a, b, c, ws, m, k, n)
+        np.testing.assert_array_equal(c, np.maximum(ref, 0))
+        comp = mix_basic_kernel.last_compiled
+        assert comp.kernel_type == "mix_aic_1_2" and mix_basic_kernel.last_report.findings == []
+        src = comp.kernel_source()
+        assert "if ASCEND_IS_AIC" in src and "AscendC::CrossCoreWaitFlag(1);" in src
+        return
+
+    @asc.jit
+    def no_wait(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, ws: asc.GlobalAddress):
+        if asc.ascend_is_aic():
+            mix_basic_kernel(a, b, c, ws, m, k, n)  # the AIC half, inlined
+        if asc.ascend_is_aiv():
+            w_gm = asc.GlobalTensor()
+            w_gm.set_global_buffer(ws + asc.get_block_idx() * (m // 2) * n)
+            ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, (m // 2) * n)
+            asc.data_copy(ub, w_gm, (m // 2) * n)  # reads the workspace without waiting for the AIC
+
+    no_wait[cores, rt.current_stream()](a, b, c, ws, hazards="ignore")
+    assert no_wait.last_report.findings, "an AIV reading the AIC's workspace without a cross-core wait went unnoticed"
