@@ -297,7 +297,10 @@ def trace_kernel(fn, mode: str, specs: list[ArgSpec], opts: dict, launch: dict, 
     n = sum(1 for s in specs if s.kind != "const")
     block = Block(arg_types=[A.GmAddrType()] * n)
     t = Tracer(mode, fn.__name__, block, opts, launch)
+    fdef, fname = interp.function_ast(fn)
+    entry_loc = f"{fname}:{fdef.lineno}"  # argument reads and the closing code carry the `def` line
     with activate(t):
+        t.loc = entry_loc
         env = _arg_env(block, specs, t)
         if sub_loop:
             # the AIC of a MIX Matmul kernel serves both AIVs of its AI Core: the body once per AIV, with
@@ -313,11 +316,11 @@ def trace_kernel(fn, mode: str, specs: list[ArgSpec], opts: dict, launch: dict, 
                 t.block_idx.value.name_hint = "aivIdx"
                 t.cache["aic_sub"] = Scalar(body.args[0], "int")
                 interp.run_kernel_body(fn, env)
-                t.loc = None
+                t.loc = entry_loc
                 t.add(scf.YieldOp())
         else:
             interp.run_kernel_body(fn, env)
-        t.loc = None
+        t.loc = entry_loc
         finish_core(t)
         if ({"static_ub", "cube"} & t.used) and "tpipe" not in t.used:
             last = block.last_op
