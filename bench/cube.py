@@ -2,7 +2,7 @@
 
 For fp16 matmuls 4096^3 and 1024^3, 4096^3 + bias + gelu (one MIX kernel: the vector cores run the
 epilogue of each block while the cube computes the next) and the conv2d (8,3,224,224) x (64,3,7,7)
-stride 2 padding 3 on ascend910b2, prints from one run:
+stride 2 padding 3 on the default target (``DEFAULT_TARGET``), prints from one run:
 
 * efficiency = roofline time / simulated time, where the roofline time is the longer of the cube
   FLOPs at the target's peak (cube cores x MACs per cycle x clock) and the bytes the program must
@@ -26,10 +26,10 @@ import numpy as np
 from timing import best_wall
 
 import pyasc
-from pyasc.dialects.target import get_target
+from pyasc.dialects.target import DEFAULT_TARGET, get_target
 from pyasc.runtime.blas import single_thread
 
-TARGET = "ascend910b2"
+TARGET = DEFAULT_TARGET
 
 
 def roofline_seconds(macs: float, in_dtype: str, moved_bytes: int) -> tuple[float, str]:

@@ -22,7 +22,6 @@ import numpy as np
 
 import pyasc
 from pyasc.dispatch import infer
-from pyasc.jit import _check_inputs
 
 JIT_TARGET_US = 100.0
 EAGER_TARGET_US = 200.0
@@ -64,7 +63,7 @@ def main(argv=None) -> None:
     t_jit = median_us(lambda: add(a, b), n)
     t_eager = median_us(lambda: a + b, n)
     t_key = median_us(lambda: add._split((a, b), {}), n)
-    t_check = median_us(lambda: _check_inputs("bench", compiled.name, compiled.inputs, (a, b)), n)
+    t_check = median_us(lambda: compiled.check_inputs("bench", (a, b)), n)
     t_infer = median_us(lambda: infer("add", (a, b), {}), n)
     t_simulate = median_us(lambda: compiled.simulate(a, b), n)
     t_call = median_us(lambda: compiled(a, b), n)

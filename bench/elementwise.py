@@ -1,7 +1,7 @@
 """Elementwise benchmarks: efficiency against the HBM roofline and simulator cost against NumPy.
 
 For vector add of 2^24 float16 and the quickstart expression gelu(x * y + 1.5) on
-(4096, 1024) float16, on ascend910b2, prints from one run:
+(4096, 1024) float16, on the default target (``DEFAULT_TARGET``), prints from one run:
 
 * efficiency = roofline time / simulated kernel time, where the roofline time is the bytes the
   program must move to and from GM divided by the target's HBM bandwidth (the simulated time
@@ -22,8 +22,9 @@ import numpy as np
 from timing import roofline_and_wall
 
 import pyasc
+from pyasc.dialects.target import DEFAULT_TARGET
 
-TARGET = "ascend910b2"
+TARGET = DEFAULT_TARGET
 REPEATS = 3
 
 

@@ -1,6 +1,6 @@
 """Row-wise benchmarks: softmax 4096x1024 float32, layer_norm 8192x4096 float16, softmax 1 x 2^20.
 
-Prints, from one run on ascend910b2:
+Prints, from one run on the default target (``DEFAULT_TARGET``):
 
 * efficiency = roofline time / simulated time, the roofline being the bytes the program must
   move (inputs read once, outputs written once) over the HBM bandwidth (the vector work of
@@ -17,8 +17,9 @@ import numpy as np
 from timing import roofline_and_wall
 
 import pyasc
+from pyasc.dialects.target import DEFAULT_TARGET
 
-TARGET = "ascend910b2"
+TARGET = DEFAULT_TARGET
 REPEATS = 3
 
 

@@ -1,5 +1,5 @@
 """Simulator speed: wall time of the simulator against NumPy doing the same math, on all cores of
-ascend910b2, and the cost of the hazard checker.
+the default target, and the cost of the hazard checker.
 
     python bench/simulator.py
 
@@ -16,6 +16,7 @@ import numpy as np
 from timing import best_wall
 
 import pyasc
+from pyasc.dialects.target import DEFAULT_TARGET
 from pyasc.runtime import Simulator
 
 
@@ -74,7 +75,7 @@ def main():
                      lambda: [rng.standard_normal((1024, 1024)).astype(np.float16) for _ in range(2)],
                      lambda a, b: (a.astype(np.float32) @ b.astype(np.float32)).astype(np.float16)))
 
-    print("pyasc simulator benchmark, ascend910b2, all cores")
+    print(f"pyasc simulator benchmark, {DEFAULT_TARGET}, all cores")
     print(f"{'case':<24} {'cores':>5} {'sim ms':>8} {'numpy ms':>9} {'sim/np':>7} {'1-core ms':>9} "
           f"{'cold chk ms':>11} {'cold nochk':>10} {'chk/nochk':>9} {'simulated us':>12}")
     for r in rows:

@@ -1,7 +1,11 @@
-"""IRDL definitions of pyasc's dialects: asctensor, asctile, ascbuf, ascendc and the target."""
+"""IRDL definitions of pyasc's dialects: asctensor, asctile, ascbuf, ascendc and the target.
+
+``get_all_dialects()`` gives lazy factories keyed by name; ``make_context()`` a context with them and
+every upstream xDSL dialect (what ``pyasc-opt``, ``pyasc.jit`` and the cache parse with)."""
 
 from collections.abc import Callable
 
+from xdsl.context import Context
 from xdsl.ir import Dialect
 
 
@@ -40,3 +44,13 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         "ascbuf": get_ascbuf,
         "ascendc": get_ascendc,
     }
+
+
+def make_context() -> Context:
+    """A context with every upstream xDSL dialect and every pyasc dialect registered lazily."""
+    from xdsl.dialects import get_all_dialects as upstream_dialects
+
+    ctx = Context()
+    for name, factory in {**upstream_dialects(), **get_all_dialects()}.items():
+        ctx.register_dialect(name, factory)
+    return ctx

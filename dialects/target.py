@@ -34,6 +34,17 @@ class Pipe(StrEnum):
     ALL = "ALL"
 
 
+class VectorCost(StrEnum):
+    """The cost class of a vector instruction: what one 256 B repeat costs (``TargetSpec.cycles_per_repeat``)."""
+
+    SIMPLE = "simple"  # add, mul, max, abs, relu, ...: ``vector_simple_cycles``
+    TRANSCENDENTAL = "transcendental"  # exp, ln, sqrt, div: ``vector_transcendental_cycles_f32/_f16``
+
+
+# the local memories of a core and the TargetSpec field holding each one's size
+LOCAL_MEMORIES = {"UB": "ub_bytes", "L1": "l1_bytes", "L0A": "l0a_bytes", "L0B": "l0b_bytes", "L0C": "l0c_bytes"}
+
+
 @dataclass(frozen=True)
 class TargetSpec:
     """The numbers of one chip. Cycle figures are per core at ``clock_ghz``."""
@@ -113,6 +124,16 @@ class TargetSpec:
     @property
     def hbm_bytes_per_cycle(self) -> float:
         return self.hbm_bytes_per_s / self.clock_hz
+
+    def memory_bytes(self, memory: str) -> int:
+        """The size of a local memory (``UB``, ``L1``, ``L0A``, ``L0B``, ``L0C``)."""
+        return getattr(self, LOCAL_MEMORIES[memory])
+
+    def cycles_per_repeat(self, cost: VectorCost, elem_bytes: int) -> int:
+        """Cycles of one 256 B repeat of a vector instruction of cost class ``cost`` on ``elem_bytes`` elements."""
+        if cost == VectorCost.TRANSCENDENTAL:
+            return self.vector_transcendental_cycles_f16 if elem_bytes <= 2 else self.vector_transcendental_cycles_f32
+        return self.vector_simple_cycles
 
     def with_overrides(self, **kw) -> TargetSpec:
         return replace(self, **kw)

@@ -4,7 +4,9 @@ query these, never the op's class.
 
 * ``OnPipe(Pipe.V)``: the op runs on one pipe; ``OnPipe(fn)``: the pipe is a function of the op.
 * ``BufferEffects(reads=("src",), writes=("dst",))``: xDSL memory effects on the named operands
-  (a variadic operand contributes every value), so ``xdsl.traits.get_effects`` sees them too.
+  (a variadic operand contributes every value), so ``xdsl.traits.get_effects`` sees them too;
+  ``scalar_reads=("rows",)`` names buffers the scalar unit reads (``GetValue``) before it issues
+  the op's work on its pipe.
 """
 
 from __future__ import annotations
@@ -53,15 +55,19 @@ class BufferEffects(MemoryEffect):
 
     reads: tuple[str, ...] = ()
     writes: tuple[str, ...] = ()
+    scalar_reads: tuple[str, ...] = ()
 
     def buffer_reads(self, op: Operation) -> list[SSAValue]:
         return _values(op, self.reads)
+
+    def buffer_scalar_reads(self, op: Operation) -> list[SSAValue]:
+        return _values(op, self.scalar_reads)
 
     def buffer_writes(self, op: Operation) -> list[SSAValue]:
         return _values(op, self.writes)
 
     def get_effects(self, op: Operation) -> set[EffectInstance]:
-        return ({EffectInstance(MemoryEffectKind.READ, v) for v in self.buffer_reads(op)}
+        return ({EffectInstance(MemoryEffectKind.READ, v) for v in self.buffer_reads(op) + self.buffer_scalar_reads(op)}
                 | {EffectInstance(MemoryEffectKind.WRITE, v) for v in self.buffer_writes(op)})
 
 
@@ -73,3 +79,8 @@ def buffer_reads(op: Operation) -> list[SSAValue]:
 def buffer_writes(op: Operation) -> list[SSAValue]:
     """The buffers ``op`` writes ([] for an op without ``BufferEffects``)."""
     return [v for t in op.get_traits_of_type(BufferEffects) for v in t.buffer_writes(op)]
+
+
+def scalar_reads(op: Operation) -> list[SSAValue]:
+    """The buffers the scalar unit reads for ``op`` before issuing it ([] for most ops)."""
+    return [v for t in op.get_traits_of_type(BufferEffects) for v in t.buffer_scalar_reads(op)]

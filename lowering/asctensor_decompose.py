@@ -6,8 +6,9 @@ and row-wise composites are decomposed as described in ``rowwise_decompose``, ``
 sigmoid, tanh, gelu (erf and tanh forms), erf, relu and pow become ``arith``/``math`` ops the
 vector unit executes directly (Add, Mul, Div, Exp, Ln, Abs, Sqrt, Max...). Composites on
 float16/bfloat16 are computed in float32 and rounded once at the end (as Ascend C's
-high-precision activations do). Since the A2 vector unit computes no bfloat16, every bfloat16
-primitive is legalised to float32 compute with a cast on each side.
+high-precision activations do). A bfloat16 primitive whose vector instruction has no bfloat16 form
+(the ``DTYPES`` of the ``ascendc`` op class that ``IMPLEMENTS`` it: none on A2) is legalised to
+float32 compute with a cast on each side.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from pyasc.dialects import asctensor
+from pyasc.dialects import ascbuf, asctensor
 from pyasc.dialects.target import module_target
 from pyasc.dialects.types import numpy_dtype
 
@@ -35,8 +36,18 @@ ERF_P = 0.3275911
 ERF_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
 GELU_TANH_K = pymath.sqrt(2.0 / pymath.pi)
 
-FLOAT_BINARY = (arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.MaximumfOp, arith.MinimumfOp)
-FLOAT_UNARY = (math.ExpOp, math.LogOp, math.SqrtOp, math.RsqrtOp, math.AbsFOp, arith.NegfOp)
+# upstream op class -> the element types of the vector instruction that computes it
+INSTRUCTION_DTYPES = {impl: inst.DTYPES
+                      for inst in (*ascbuf.BINARY_INSTRUCTIONS.values(), *ascbuf.UNARY_INSTRUCTIONS.values())
+                      for impl in inst.IMPLEMENTS}
+INSTRUCTION_DTYPES[arith.NegfOp] = INSTRUCTION_DTYPES[arith.MulfOp]  # -x is Muls(x, -1)
+
+
+def computes_in_f32(op: Operation) -> bool:
+    """A bf16 primitive whose vector instruction has no bf16 form: computed in float32."""
+    dtypes = INSTRUCTION_DTYPES.get(type(op))
+    return (dtypes is not None and "bf16" not in dtypes
+            and str(getattr(op.results[0].type, "element_type", "")) == "bf16")
 
 
 class TensorBuilder:
@@ -193,11 +204,9 @@ def _decompose(op: Operation, max_row: int = 1 << 62) -> SSAValue | None:
             r = _power(b, b.cast(op.lhs, Float32Type()), b.cast(op.rhs, Float32Type()))
             return b.cast(r, op.result.type.element_type)
         return _power(b, op.lhs, op.rhs)
-    if str(getattr(op.results[0].type, "element_type", "")) == "bf16" and isinstance(op, FLOAT_BINARY + FLOAT_UNARY):
-        f32 = Float32Type()
-        wide = [b.cast(v, f32) for v in op.operands]
-        new = type(op)(*wide) if isinstance(op, FLOAT_BINARY + (arith.NegfOp,)) else type(op)(wide[0])
-        return b.cast(b.e.value(new), op.results[0].type.element_type)
+    if computes_in_f32(op):
+        wide = [b.cast(v, Float32Type()) for v in op.operands]
+        return b.cast(b.e.value(type(op)(*wide)), op.results[0].type.element_type)
     return None
 
 

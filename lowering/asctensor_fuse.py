@@ -18,23 +18,16 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import Float16Type, Float32Type, ModuleOp, StringAttr, TensorType
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import Float16Type, Float32Type, ModuleOp, TensorType
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from pyasc.dialects import asctensor
+from pyasc.dialects.asctensor.analysis import MOVEMENT_OPS, VIEW_OPS, host_functions, is_view_of_input, reduction_rows
 
 from .emitter import copy_loc
-
-
-def _is_kernel(f: func.FuncOp) -> bool:
-    return asctensor.KERNEL_ATTR in f.attributes
-
-
-def host_functions(module: ModuleOp) -> list[func.FuncOp]:
-    return [f for f in module.ops if isinstance(f, func.FuncOp) and not _is_kernel(f)
-            and not f.is_declaration]
+from .outline import outline_group
 
 
 @dataclass
@@ -54,38 +47,7 @@ class _Group:
         return {self.lead, self.lead + (1,) * k}
 
 
-VIEWS = (asctensor.BroadcastOp, asctensor.SliceOp, asctensor.ReshapeOp)
-MOVEMENT = (asctensor.TransposeOp, asctensor.StridedSliceOp, asctensor.ConcatOp)
 STANDALONE = ("colreduce", "movement")  # kinds no other op joins
-
-
-def is_view_of_input(v: SSAValue, members) -> bool:
-    """``v`` is a splat, or a broadcast/slice/reshape chain over a value computed outside ``members``:
-    a kernel rebuilds it from its inputs (loads broadcast, slice and reshape for free)."""
-    owner = v.owner
-    if owner in members:
-        return False
-    if isinstance(owner, asctensor.FullOp):
-        return True
-    if isinstance(owner, VIEWS):
-        src = owner.input
-        return src.owner not in members and (not isinstance(src.owner, VIEWS + (asctensor.FullOp,))
-                                             or is_view_of_input(src, members))
-    return False
-
-
-def reduction_rows(op: Operation) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-    """(input shape, lead dims) of a reduction over trailing axes (size-1 axes do not count);
-    None for other ops. A reduction over leading axes gives lead = None in a 1-tuple."""
-    if isinstance(op, asctensor.ReduceOp):
-        shape, axes = op.input.type.get_shape(), op.axis_list
-    elif isinstance(op, asctensor.ArgReduceOp):
-        shape, axes = op.input.type.get_shape(), (op.axis.value.data,)
-    else:
-        return None
-    first = min(axes)
-    trailing = all(i in axes or shape[i] == 1 for i in range(first, len(shape)))
-    return shape, (shape[:first] if trailing else None)
 
 
 def is_row_concat(op: Operation, group: _Group | None) -> bool:
@@ -111,13 +73,13 @@ def _groups(ops: list[Operation]) -> list[_Group]:
         if is_row_concat(op, cur):  # per-row results side by side: stored by their row-wise kernel
             cur.ops.append(op)
             continue
-        if isinstance(op, MOVEMENT):  # a transpose, strided slice or concat: a kernel of its own
+        if isinstance(op, MOVEMENT_OPS):  # a transpose, strided slice or concat: a kernel of its own
             groups.append(_Group("movement", op.results[0].type.get_shape(), None, [op]))
             continue
-        if isinstance(op, VIEWS) and (cur is None or is_view_of_input(op.results[0], set(cur.ops))
+        if isinstance(op, VIEW_OPS) and (cur is None or is_view_of_input(op.results[0], set(cur.ops))
                                       or not isinstance(op, asctensor.BroadcastOp)):
             continue  # views of kernel inputs are free: cloned into each kernel that reads them
-        if cur is not None and any(isinstance(v.owner, VIEWS) and not is_view_of_input(v, set(cur.ops))
+        if cur is not None and any(isinstance(v.owner, VIEW_OPS) and not is_view_of_input(v, set(cur.ops))
                                    for v in op.operands if not isinstance(v.owner, asctensor.BroadcastOp)):
             cur = None  # a slice/reshape of a value of this kernel: it must be an output first
         rows = reduction_rows(op)
@@ -147,67 +109,6 @@ def _outline(module: ModuleOp, host: func.FuncOp, kind: str, group: list[Operati
     outline_group(host, f"{host.sym_name.data}_k{index}", kind, group, outputs)
 
 
-def outline_group(host: func.FuncOp, name: str, kind: str, group: list[Operation],
-                  outputs: list[SSAValue]) -> func.CallOp:
-    """Move ``group`` into a new kernel ``name`` (marked ``kind``) returning ``outputs``, called from
-    ``host`` in its place. Splats and views of values from outside are rebuilt inside the kernel, so
-    their sources (not the views) become the kernel's inputs."""
-    members = set(group)
-    inputs: list[SSAValue] = []
-
-    def cloned(v: SSAValue) -> bool:  # splats and views of inputs are rebuilt inside the kernel
-        return is_view_of_input(v, members)
-
-    def root(v: SSAValue) -> SSAValue:
-        while isinstance(v.owner, VIEWS) and cloned(v):
-            v = v.owner.input
-        return v
-
-    for op in group:
-        for v in op.operands:
-            v = root(v) if cloned(v) else v
-            if v.owner in members or cloned(v) or v in inputs:
-                continue
-            inputs.append(v)
-
-    block = Block(arg_types=[v.type for v in inputs])
-    mapping: dict[SSAValue, SSAValue] = dict(zip(inputs, block.args))
-    for v, arg in zip(inputs, block.args):
-        if v.name_hint:
-            arg.name_hint = v.name_hint
-
-    def rebuild(v: SSAValue) -> SSAValue:
-        if v not in mapping:
-            if isinstance(v.owner, VIEWS):
-                rebuild(v.owner.input)
-            new = v.owner.clone(value_mapper=mapping)
-            block.add_op(new)
-            mapping[v] = new.results[0]
-        return mapping[v]
-
-    for op in group:
-        for v in op.operands:
-            if v not in mapping and cloned(v):
-                rebuild(v)
-        block.add_op(op.clone(value_mapper=mapping))
-    block.add_op(func.ReturnOp(*[mapping[v] for v in outputs]))
-
-    kernel = func.FuncOp(name, ([v.type for v in inputs], [v.type for v in outputs]), Region(block))
-    kernel.attributes[asctensor.KERNEL_ATTR] = StringAttr(kind)
-    Rewriter.insert_op(kernel, InsertPoint.before(host))
-
-    call = func.CallOp(name, inputs, [v.type for v in outputs])
-    copy_loc(group[0], call)
-    Rewriter.insert_op(call, InsertPoint.after(group[-1]))
-    for old, new in zip(outputs, call.results):
-        if old.name_hint:
-            new.name_hint = old.name_hint
-        old.replace_all_uses_with(new)
-    for op in reversed(group):
-        Rewriter.erase_op(op)
-    return call
-
-
 def _exact_copy(v: SSAValue) -> list[Operation]:
     """Ops computing an exact copy of ``v``; the last one gives it. The vector unit computes no bf16
     (through f32 and back), no int8 (through f16) and no bool (a select of 1.0 or 0.0 compared with 0)."""
@@ -230,7 +131,7 @@ def _copy_returned_inputs(host: func.FuncOp) -> None:
     ret = host.body.block.last_op
     seen: set[SSAValue] = set()
     for i, v in enumerate(list(ret.operands)):
-        if v in host.body.block.args or v in seen or isinstance(v.owner, VIEWS + (asctensor.FullOp,)):
+        if v in host.body.block.args or v in seen or isinstance(v.owner, VIEW_OPS + (asctensor.FullOp,)):
             new_ops = _exact_copy(v)
             for op in new_ops:
                 copy_loc(ret, op)
@@ -252,5 +153,5 @@ class AscTensorFusePass(ModulePass):
             for i, group in enumerate(g for g in _groups(list(host.body.block.ops)) if g.ops):
                 _outline(op, host, group.kind, group.ops, i)
             for inner in reversed(list(host.body.block.ops)):
-                if isinstance(inner, VIEWS + (asctensor.FullOp,)) and not inner.results[0].uses:
+                if isinstance(inner, VIEW_OPS + (asctensor.FullOp,)) and not inner.results[0].uses:
                     Rewriter.erase_op(inner)

@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pyasc.dialects import asctensor
+from pyasc.dialects.asctensor.analysis import IM2COL_KIND, VIEW_OPS, host_functions, is_view_of_input
+from pyasc.dialects.asctile.mix import MIX_KIND
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
@@ -28,12 +30,10 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from .asctensor_fuse import host_functions
 from .emitter import copy_loc
+from .outline import outline_group
 
 MATMUL_KIND = "matmul"
-MIX_KIND = "mix"
-IM2COL_KIND = "im2col"
 
 
 def _full_value(v: SSAValue):
@@ -165,8 +165,6 @@ def _epilogue(mm: Operation, host: func.FuncOp) -> list[Operation]:
     member; its other operands are values of that shape, splats or broadcasts of values from outside.
     The first other op that reads a member ends the epilogue, so every use outside comes later.
     """
-    from .asctensor_fuse import is_view_of_input
-
     shape = mm.results[0].type.get_shape()
     produced = {mm.results[0]}
     members: list[Operation] = []
@@ -188,8 +186,6 @@ def _epilogue(mm: Operation, host: func.FuncOp) -> list[Operation]:
 def _outline_mix(host: func.FuncOp, head: list[Operation], epilogue: list[Operation], name: str) -> None:
     """Outline ``head`` (matmul [+ relu]) and its ``epilogue`` into one ``mix`` kernel whose results
     are the product (the workspace) and the epilogue's values used outside."""
-    from .asctensor_fuse import VIEWS, outline_group
-
     group = head + epilogue
     members = set(group)
     product = head[-1].results[0]
@@ -198,7 +194,7 @@ def _outline_mix(host: func.FuncOp, head: list[Operation], epilogue: list[Operat
     call = outline_group(host, name, MIX_KIND, group, outputs)
     call.results[0].name_hint = "workspace"
     for op in reversed(list(host.body.block.ops)):
-        if isinstance(op, VIEWS + (asctensor.FullOp,)) and not op.results[0].uses:
+        if isinstance(op, VIEW_OPS + (asctensor.FullOp,)) and not op.results[0].uses:
             Rewriter.erase_op(op)
 
 

@@ -30,25 +30,21 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import IndexType, MemRefType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import IndexType, MemRefType, ModuleOp
 from xdsl.ir import Block
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from pyasc.dialects import ascbuf, asctile
 from pyasc.dialects.ascbuf import MemorySpace, MemorySpaceAttr
-from pyasc.dialects.asctile.matmul import CUBE_KIND
+from pyasc.dialects.asctile.analysis import core_parts, is_cube_kernel, is_mix_kernel
+from pyasc.dialects.asctile.mix import CoreKind
 from pyasc.dialects.target import Pipe, module_target
 from pyasc.dialects.types import element_bytes
 
+from .analysis.matmul import l0_step
+from .bufferize_mix import lower_handoffs
 from .emitter import OpEmitter
-from .tile_matmul import l0_step
-
-
-def is_cube_kernel(f) -> bool:
-    attr = f.attributes.get(asctile.KERNEL_ATTR)
-    return isinstance(attr, StringAttr) and attr.data == CUBE_KIND
-
 
 def _buf(shape, et, space: MemorySpace) -> MemRefType:
     return MemRefType(et, shape, memory_space=MemorySpaceAttr(space))
@@ -191,10 +187,6 @@ class BufferizeCubePass(ModulePass):
     name = "bufferize-cube"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from pyasc.dialects.asctile.mix import CoreKind
-
-        from .mix_parts import core_parts, is_mix_kernel, lower_handoffs
-
         spec = module_target(op)
         for f in list(op.ops):
             if isinstance(f, func.FuncOp) and is_cube_kernel(f):

@@ -1,4 +1,5 @@
-"""Comparisons and ``select`` below the tile level (registered into ``bufferize`` and ``to_ascendc``).
+"""Comparisons and ``select`` below the tile level: their buffer forms (``vector_bufferizer``) and their
+Ascend C (``convert-ascbuf-to-ascendc``).
 
 Bool representation. A bool tile value (``tensor<rows x pitch x i1>``) has two buffer forms:
 
@@ -18,17 +19,14 @@ float32 (exact); i32 and bf16 values are selected as float/half bit patterns.
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import Float16Type, FloatAttr, IntegerType, Signedness, TensorType
+from xdsl.dialects.builtin import Float16Type, Float32Type, FloatAttr, IntegerType, Signedness, TensorType
 from xdsl.ir import SSAValue
 from xdsl.rewriter import Rewriter
 
-from pyasc.dialects import ascbuf, ascendc, asctensor
+from pyasc.dialects import ascbuf, ascendc, asctensor, asctile
 from pyasc.dialects.ascendc import CmpMode, PipeKind, RoundMode
-from pyasc.dialects.types import is_float
 
-from .bufferize import BUFFERIZERS, _f32, _scalar_const
 from .emitter import OpEmitter
-from .to_ascendc import TRANSLATORS
 
 UI8 = IntegerType(8, Signedness.UNSIGNED)
 
@@ -40,32 +38,21 @@ def _elems(t) -> int:
     return n
 
 
-def _masks(bz) -> dict:
-    if not hasattr(bz, "masks"):
-        bz.masks = {}
-    return bz.masks
-
-
 def _new_mask(bz, e: OpEmitter, t) -> SSAValue:
-    return bz._alloc(None, e, 1, TensorType(UI8, [-(-_elems(t) // 8)]))
+    return bz.alloc(None, e, 1, TensorType(UI8, [-(-_elems(t) // 8)]))
 
 
 def _mask_of(bz, e: OpEmitter, v: SSAValue) -> SSAValue:
     """The mask buffer of bool tile ``v`` (a loaded bool is converted once)."""
-    masks = _masks(bz)
+    masks = bz.masks
     if v not in masks:
         if v in bz.splat:  # a constant condition: a splat of true/false
             raise ValueError("select on a constant condition should have been folded")
         mask = _new_mask(bz, e, v.type)
-        work = bz._alloc(None, e, 1, TensorType(Float16Type(), v.type.get_shape()))
-        e.add(ascbuf.BoolToMaskOp(mask, bz.buffer[v], work, bz._count(e, v.type)))
+        work = bz.alloc(None, e, 1, TensorType(Float16Type(), v.type.get_shape()))
+        e.add(ascbuf.BoolToMaskOp(mask, bz.buffer[v], work, bz.count(e, v.type)))
         masks[v] = mask
     return masks[v]
-
-
-def _scalar_of(bz, v: SSAValue, et) -> SSAValue | None:
-    s = bz.splat.get(v)
-    return s
 
 
 def _drop_alloc(dst: SSAValue) -> None:
@@ -76,23 +63,23 @@ def _drop_alloc(dst: SSAValue) -> None:
 def bufferize_compare(bz, op: asctensor.CompareOp, dst: SSAValue, e: OpEmitter) -> None:
     lhs, rhs = op.lhs, op.rhs
     t = lhs.type
-    n = bz._count(e, t)
+    n = bz.count(e, t)
     pred = op.pred.value
     mask = _new_mask(bz, e, t)
     wide = str(t.element_type) == "bf16"
 
     def operand(v):
         if not wide:
-            return bz._operand(e, v)
-        w = bz._alloc(None, e, 1, TensorType(_f32(), t.get_shape()))
-        e.add(ascbuf.VCastOp(w, bz._operand(e, v), n, RoundMode.CAST_NONE))
+            return bz.operand(e, v)
+        w = bz.alloc(None, e, 1, TensorType(Float32Type(), t.get_shape()))
+        e.add(ascbuf.VCastOp(w, bz.operand(e, v), n, RoundMode.CAST_NONE))
         return w
 
     def scalar(v):
         s = bz.splat[v]
         if not wide:
             return s
-        return _scalar_const(e, s.owner.value.value.data, _f32())
+        return e.constant(s.owner.value.value.data, Float32Type())
 
     swapped = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "eq": "eq", "ne": "ne"}
     if rhs in bz.splat and lhs not in bz.splat:
@@ -103,11 +90,9 @@ def bufferize_compare(bz, op: asctensor.CompareOp, dst: SSAValue, e: OpEmitter) 
         a = operand(lhs)
         b = a if rhs is lhs else operand(rhs)
         e.add(ascbuf.VCompareOp(pred, mask, a, b, n))
-    _masks(bz)[op.result] = mask
-    from pyasc.dialects import asctile
-
+    bz.masks[op.result] = mask
     if any(isinstance(u.operation, asctile.StoreOp) for u in op.result.uses):
-        work = bz._alloc(None, e, 1, TensorType(Float16Type(), t.get_shape()))
+        work = bz.alloc(None, e, 1, TensorType(Float16Type(), t.get_shape()))
         e.add(ascbuf.MaskToBoolOp(dst, mask, work, n))
     else:
         bz.buffer.pop(op.result, None)
@@ -116,16 +101,13 @@ def bufferize_compare(bz, op: asctensor.CompareOp, dst: SSAValue, e: OpEmitter) 
 
 def bufferize_select(bz, op: asctensor.SelectOp, dst: SSAValue, e: OpEmitter) -> None:
     t = op.result.type
-    n = bz._count(e, t)
+    n = bz.count(e, t)
     mask = _mask_of(bz, e, op.cond)
     x, y = op.true_value, op.false_value
     if y in bz.splat:
-        e.add(ascbuf.VSelectScalarOp(dst, mask, bz._operand(e, x), bz.splat[y], n))
+        e.add(ascbuf.VSelectScalarOp(dst, mask, bz.operand(e, x), bz.splat[y], n))
     else:
-        e.add(ascbuf.VSelectOp(dst, mask, bz._operand(e, x), bz._operand(e, y), n))
-
-
-BUFFERIZERS.update({asctensor.CompareOp: bufferize_compare, asctensor.SelectOp: bufferize_select})
+        e.add(ascbuf.VSelectOp(dst, mask, bz.operand(e, x), bz.operand(e, y), n))
 
 
 # ---------------------------------------------------------------------------------------------- ascendc
@@ -140,7 +122,7 @@ def _count(lw, op):
 
 
 def _selectable(lw, e: OpEmitter, v: SSAValue) -> SSAValue:
-    t = lw._tensor(v, e)
+    t = lw.tensor(v, e)
     name = _AS_SELECTABLE.get(str(v.type.element_type))
     if name is None:
         return t
@@ -168,52 +150,43 @@ def _scalar_bits(lw, e: OpEmitter, op, s: SSAValue) -> SSAValue:
 
 
 def translate_compare(lw, op: ascbuf.VCompareOp, e: OpEmitter) -> None:
-    e.add(ascendc.CompareOp(lw._tensor(op.mask, e), lw._tensor(op.lhs, e), lw._tensor(op.rhs, e),
+    e.add(ascendc.CompareOp(lw.tensor(op.mask, e), lw.tensor(op.lhs, e), lw.tensor(op.rhs, e),
                             _MODES[op.predicate.data.value], _count(lw, op)))
 
 
 def translate_compare_scalar(lw, op: ascbuf.VCompareScalarOp, e: OpEmitter) -> None:
-    e.add(ascendc.ComparesOp(lw._tensor(op.mask, e), lw._tensor(op.src, e), lw.map[op.scalar],
+    e.add(ascendc.ComparesOp(lw.tensor(op.mask, e), lw.tensor(op.src, e), lw.map[op.scalar],
                              _MODES[op.predicate.data.value], _count(lw, op)))
 
 
 def translate_select(lw, op: ascbuf.VSelectOp, e: OpEmitter) -> None:
-    e.add(ascendc.SelectOp(_selectable(lw, e, op.dst), lw._tensor(op.mask, e), _selectable(lw, e, op.x),
+    e.add(ascendc.SelectOp(_selectable(lw, e, op.dst), lw.tensor(op.mask, e), _selectable(lw, e, op.x),
                            _selectable(lw, e, op.y), _count(lw, op)))
 
 
 def translate_select_scalar(lw, op: ascbuf.VSelectScalarOp, e: OpEmitter) -> None:
-    e.add(ascendc.SelectScalarOp(_selectable(lw, e, op.dst), lw._tensor(op.mask, e), _selectable(lw, e, op.x),
+    e.add(ascendc.SelectScalarOp(_selectable(lw, e, op.dst), lw.tensor(op.mask, e), _selectable(lw, e, op.x),
                                  _scalar_bits(lw, e, op, op.scalar), _count(lw, op)))
 
 
 def translate_mask_to_bool(lw, op: ascbuf.MaskToBoolOp, e: OpEmitter) -> None:
     n = _count(lw, op)
-    work, mask = lw._tensor(op.work, e), lw._tensor(op.mask, e)
+    work, mask = lw.tensor(op.work, e), lw.tensor(op.mask, e)
     f16 = Float16Type()
     e.add(ascendc.DuplicateOp(work, e.value(arith.ConstantOp(FloatAttr(1.0, f16))), n))
     e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))
     e.add(ascendc.SelectScalarOp(work, mask, work, e.value(arith.ConstantOp(FloatAttr(0.0, f16))), n))
     e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))
-    dst = e.value(ascendc.ReinterpretCastOp(lw._tensor(op.dst, e), UI8))
+    dst = e.value(ascendc.ReinterpretCastOp(lw.tensor(op.dst, e), UI8))
     e.add(ascendc.CastOp(dst, work, n, RoundMode.CAST_ROUND))
 
 
 def translate_bool_to_mask(lw, op: ascbuf.BoolToMaskOp, e: OpEmitter) -> None:
     n = _count(lw, op)
-    work = lw._tensor(op.work, e)
-    src = e.value(ascendc.ReinterpretCastOp(lw._tensor(op.src, e), UI8))
+    work = lw.tensor(op.work, e)
+    src = e.value(ascendc.ReinterpretCastOp(lw.tensor(op.src, e), UI8))
     e.add(ascendc.CastOp(work, src, n, RoundMode.CAST_NONE))
     e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))
     zero = e.value(arith.ConstantOp(FloatAttr(0.0, Float16Type())))
-    e.add(ascendc.ComparesOp(lw._tensor(op.mask, e), work, zero, CmpMode.NE, n))
+    e.add(ascendc.ComparesOp(lw.tensor(op.mask, e), work, zero, CmpMode.NE, n))
 
-
-TRANSLATORS.update({
-    ascbuf.VCompareOp: translate_compare,
-    ascbuf.VCompareScalarOp: translate_compare_scalar,
-    ascbuf.VSelectOp: translate_select,
-    ascbuf.VSelectScalarOp: translate_select_scalar,
-    ascbuf.MaskToBoolOp: translate_mask_to_bool,
-    ascbuf.BoolToMaskOp: translate_bool_to_mask,
-})

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
+
+from pyasc.dialects.types import is_float
 
 LOC_ATTR = "asc.loc"
 
@@ -32,6 +34,12 @@ class OpEmitter:
 
     def value(self, op: Operation) -> SSAValue:
         return self.add(op).results[0]
+
+    def constant(self, value: float | int, element_type) -> SSAValue:
+        """A scalar ``arith.constant`` of ``element_type``."""
+        if is_float(element_type):
+            return self.value(arith.ConstantOp(FloatAttr(float(value), element_type)))
+        return self.value(arith.ConstantOp(IntegerAttr(int(value), element_type)))
 
     def index(self, v: int) -> SSAValue:
         """An ``index`` constant (one per value and emitter)."""
@@ -101,6 +109,13 @@ class OpEmitter:
         if ca is not None and cb is not None:
             return self.index(min(ca, cb))
         return self.value(arith.MinUIOp(a, b))
+
+    def maxui(self, a: SSAValue | int, b: SSAValue | int) -> SSAValue:
+        a, b = self._as_value(a), self._as_value(b)
+        ca, cb = self._const_of(a), self._const_of(b)
+        if ca is not None and cb is not None:
+            return self.index(max(ca, cb))
+        return self.value(arith.MaxUIOp(a, b))
 
     def _as_value(self, v: SSAValue | int) -> SSAValue:
         return self.index(v) if isinstance(v, int) else v

@@ -1,4 +1,5 @@
-"""Gathers below the tile level (registered into ``bufferize`` and ``to_ascendc``).
+"""Gathers below the tile level: their buffer forms (``vector_bufferizer``) and their Ascend C
+(``convert-ascbuf-to-ascendc``).
 
 ``asctile.gather_offsets`` -> ``ascbuf.gather_offsets`` -> ``CreateVecIndex`` of one row,
 ``Mins`` (lanes past the valid columns repeat the last one, so every offset stays inside the
@@ -18,9 +19,7 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType, Signedness, i32
 from pyasc.dialects import ascbuf, ascendc, asctile
 from pyasc.dialects.ascendc import PipeKind
 
-from .bufferize import BUFFERIZERS
 from .emitter import OpEmitter
-from .to_ascendc import TRANSLATORS
 
 UI32 = IntegerType(32, Signedness.UNSIGNED)
 
@@ -30,10 +29,7 @@ def bufferize_gather_offsets(bz, op: asctile.GatherOffsetsOp, dst, e: OpEmitter)
 
 
 def bufferize_gather(bz, op: asctile.GatherOp, dst, e: OpEmitter) -> None:
-    e.add(ascbuf.GatherOp(dst, bz._operand(e, op.src), bz._operand(e, op.offsets), bz._count(e, op.result.type)))
-
-
-BUFFERIZERS.update({asctile.GatherOffsetsOp: bufferize_gather_offsets, asctile.GatherOp: bufferize_gather})
+    e.add(ascbuf.GatherOp(dst, bz.operand(e, op.src), bz.operand(e, op.offsets), bz.count(e, op.result.type)))
 
 
 def _i32(e: OpEmitter, v: int):
@@ -42,7 +38,7 @@ def _i32(e: OpEmitter, v: int):
 
 def translate_gather_offsets(lw, op: ascbuf.GatherOffsetsOp, e: OpEmitter) -> None:
     rows, pitch = op.dst.type.get_shape()
-    table = lw._tensor(op.dst, e)
+    table = lw.tensor(op.dst, e)
     barrier = lambda: e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))  # noqa: E731
     n = e.index(pitch)
     e.add(ascendc.CreateVecIndexOp(table, _i32(e, 0), n))
@@ -65,9 +61,6 @@ def translate_gather_offsets(lw, op: ascbuf.GatherOffsetsOp, e: OpEmitter) -> No
 
 
 def translate_gather(lw, op: ascbuf.GatherOp, e: OpEmitter) -> None:
-    offsets = e.value(ascendc.ReinterpretCastOp(lw._tensor(op.offsets, e), UI32))
-    e.add(ascendc.GatherOp(lw._tensor(op.dst, e), lw._tensor(op.src, e), offsets, e.index(0),
+    offsets = e.value(ascendc.ReinterpretCastOp(lw.tensor(op.offsets, e), UI32))
+    e.add(ascendc.GatherOp(lw.tensor(op.dst, e), lw.tensor(op.src, e), offsets, e.index(0),
                            lw.map.get(op.count, op.count)))
-
-
-TRANSLATORS.update({ascbuf.GatherOffsetsOp: translate_gather_offsets, ascbuf.GatherOp: translate_gather})

@@ -1,7 +1,9 @@
 """``host-to-gm``: host functions move from tensors to GM ``memref``s, destination passing.
 
 Outputs become trailing arguments, intermediates between kernels ``memref.alloc``, and every
-``func.call`` of a kernel passes its inputs then its outputs. Runs after the kernels are tiled.
+``func.call`` of a kernel passes its inputs then its outputs. Runs after the kernels are tiled: each
+tiling pass left the calls of its kernels on GM buffers between ``builtin.unrealized_conversion_cast``s
+(``kernel_calls``), which resolve here to the host's own buffers.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func, memref
-from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
+from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType, UnrealizedConversionCastOp
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -42,16 +44,23 @@ def _convert_host(host: func.FuncOp) -> func.FuncOp:
     for i, (v, a) in enumerate(zip(results, new_block.args[n_in:])):
         a.name_hint = f"out{i}"
         buffer_of[v] = a
+    for v in results:  # a result held by a tiled call's buffer: the call writes the output argument
+        if isinstance(v.owner, UnrealizedConversionCastOp):
+            buffer_of[v.owner.inputs[0]] = buffer_of[v]
     for op in block.ops:
-        if isinstance(op, func.CallOp):
-            outs = []
-            for r in op.results:
-                if r not in buffer_of:
-                    alloc = memref.AllocOp([], [], _memref(r.type))
-                    new_block.add_op(alloc)
-                    buffer_of[r] = alloc.memref
-                outs.append(buffer_of[r])
-            call = func.CallOp(op.callee, [buffer_of[v] for v in op.arguments] + outs, [])
+        if isinstance(op, UnrealizedConversionCastOp):  # a tensor and the GM buffer holding it: one buffer
+            for src, dst in zip(op.inputs, op.results):
+                buffer_of.setdefault(dst, buffer_of[src])
+        elif isinstance(op, memref.AllocOp):
+            if op.memref not in buffer_of:
+                alloc = memref.AllocOp([], [], op.memref.type)
+                new_block.add_op(alloc)
+                buffer_of[op.memref] = alloc.memref
+        elif isinstance(op, func.CallOp):
+            if op.results or not all(isinstance(v.type, MemRefType) for v in op.arguments):
+                raise CompileError(f"@{host.sym_name.data}: kernel @{op.callee.root_reference.data} is not tiled "
+                                   "(run the tile passes first)")
+            call = func.CallOp(op.callee, [buffer_of[v] for v in op.arguments], [])
             new_block.add_op(copy_loc(op, call))
         elif not isinstance(op, func.ReturnOp):
             raise CompileError(f"@{host.sym_name.data}: {op.name} outside a kernel (run asctensor-fuse first)")

@@ -14,9 +14,11 @@ flag whose set is primed before the loop and whose wait is drained after it. Fla
 loop use the event id ``i mod buffers`` (plus ``buffers`` for a second channel on the same pipe
 pair), so a producer running ``buffers - 1`` tiles ahead never sets a flag that is still set.
 With ``sync_style=queue`` only barriers and the flags of the scalar unit are placed: TQue's
-EnQue/DeQue carry the rest. The scalar unit reading UB (``scalar_reads``, e.g. a row value for a
-per-row op) waits for the vector pipe that wrote it (V -> S); it needs no flag the other way,
-since it finishes its reads before it issues later work.
+EnQue/DeQue carry the rest. The scalar unit reading UB (an op's ``BufferEffects.scalar_reads``,
+e.g. a row value for a per-row op) waits for the vector pipe that wrote it (V -> S); it needs no
+flag the other way, since it finishes its reads before it issues later work.
+
+Pipes and accesses come from the ops' traits through ``pyasc.dialects.ascbuf.analysis``.
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pyasc.dialects import ascbuf, asctile
+from pyasc.dialects.ascbuf.analysis import accesses, buffer_of, pipe_of, scalar_reads
+from pyasc.dialects.asctile.analysis import core_parts, is_mix_kernel, is_vector_kernel
+from pyasc.dialects.asctile.mix import CoreKind
 from pyasc.dialects.target import Pipe, module_target
 from xdsl.context import Context
 from xdsl.dialects import func, scf
@@ -34,18 +39,10 @@ from xdsl.rewriter import InsertPoint
 
 from .emitter import OpEmitter
 from .errors import CompileError
-from .plan_memory import buffer_of
 
 
 class SyncError(CompileError):
     """A kernel needs more event ids than the target provides."""
-
-
-def accesses(op: Operation) -> tuple[list[SSAValue], list[SSAValue]] | None:
-    """(reads, writes) of a buffer op (any op with ``buffer_reads``/``buffer_writes``), else None."""
-    if hasattr(op, "buffer_reads") and hasattr(op, "buffer_writes"):
-        return op.buffer_reads(), op.buffer_writes()
-    return None
 
 
 def _region(v: SSAValue, staged: set):
@@ -197,9 +194,10 @@ class _KernelSync:
             acc = accesses(op)
             if acc is None:
                 continue
-            if hasattr(op, "scalar_reads"):  # the scalar unit reads UB first (GetValue), then issues vector work
-                ops.append(_Access(op, Pipe.S, [_region(v, staged) for v in op.scalar_reads()], []))
-            ops.append(_Access(op, op.PIPE, [_region(v, staged) for v in acc[0]], [_region(v, staged) for v in acc[1]]))
+            if scalar_reads(op):  # the scalar unit reads UB first (GetValue), then issues vector work
+                ops.append(_Access(op, Pipe.S, [_region(v, staged) for v in scalar_reads(op)], []))
+            ops.append(_Access(op, pipe_of(op), [_region(v, staged) for v in acc[0]],
+                               [_region(v, staged) for v in acc[1]]))
         plan = plan_sync(ops, self.flags, self.slots)
         self._drop_covered_prologue_barriers(loop, ops, plan)
         bases: dict[tuple, int] = {}  # (src, dst, carried, channel) -> first event id
@@ -258,36 +256,37 @@ class _KernelSync:
                 post.add(ascbuf.WaitFlagOp(e.src, e.dst, post.index(i)))
 
 
+    def _drop_covered_prologue_barriers(self, loop, ops: list[_Access], plan: _Plan) -> None:
+        """Drop the barriers bufferize put after the loop-invariant prologue when the loop already orders
+        the first use: an MTE2 -> V wait (flags) before the first vector read of a loaded buffer, or a
+        vector barrier / V -> S wait before the first read of a buffer computed in the prologue."""
+        block = self.kernel.body.block
+        end = block.get_operation_index(loop)
+        pre = [op for op in block.ops if op is not loop and block.get_operation_index(op) < end]
+        loaded = {buffer_of(o.dest) for o in pre if isinstance(o, ascbuf.CopyInOp)}
+        computed = {buffer_of(v) for o in pre if pipe_of(o) == Pipe.V and accesses(o) is not None
+                    for v in accesses(o)[1]}
+        for bar in [o for o in pre if isinstance(o, ascbuf.BarrierOp)]:
+            if bar.pipe.data == Pipe.ALL and self.flags and not any(isinstance(o, ascbuf.VectorOp) for o in pre):
+                first = _first_reader(ops, loaded, Pipe.V)
+                if first is None or any(e.src == Pipe.MTE2 and e.dst == Pipe.V and not e.carried and e.wait_at <= first
+                                        for e in plan.edges):
+                    bar.detach()
+                    bar.erase()
+            elif bar.pipe.data == Pipe.V:
+                first = _first_reader(ops, computed, Pipe.V)
+                if first is None or any(p == Pipe.V and pos <= first for pos, p in plan.barriers) or any(
+                        e.src == Pipe.V and e.dst == Pipe.S and not e.carried and e.wait_at <= first
+                        for e in plan.edges) or (self.flags and _primed_round_trip(plan, first)):
+                    bar.detach()
+                    bar.erase()
+
+
 def _first_reader(ops: list[_Access], buffers: set, pipe: Pipe) -> int | None:
     for i, acc in enumerate(ops):
         if acc.pipe == pipe and any(buffer_of(v) in buffers for v in accesses(acc.op)[0]):
             return i
     return None
-
-
-def _drop_covered_prologue_barriers(self, loop, ops: list[_Access], plan: _Plan) -> None:
-    """Drop the barriers bufferize put after the loop-invariant prologue when the loop already orders
-    the first use: an MTE2 -> V wait (flags) before the first vector read of a loaded buffer, or a
-    vector barrier / V -> S wait before the first read of a buffer computed in the prologue."""
-    block = self.kernel.body.block
-    pre = [op for op in block.ops if op is not loop and block.get_operation_index(op) < block.get_operation_index(loop)]
-    loaded = {buffer_of(o.dest) for o in pre if isinstance(o, ascbuf.CopyInOp)}
-    computed = {buffer_of(v) for o in pre if getattr(o, "PIPE", None) == Pipe.V and hasattr(o, "buffer_writes")
-                for v in o.buffer_writes()}
-    for bar in [o for o in pre if isinstance(o, ascbuf.BarrierOp)]:
-        if bar.pipe.data == Pipe.ALL and self.flags and not any(isinstance(o, ascbuf.VectorOp) for o in pre):
-            first = _first_reader(ops, loaded, Pipe.V)
-            if first is None or any(e.src == Pipe.MTE2 and e.dst == Pipe.V and not e.carried and e.wait_at <= first
-                                    for e in plan.edges):
-                bar.detach()
-                bar.erase()
-        elif bar.pipe.data == Pipe.V:
-            first = _first_reader(ops, computed, Pipe.V)
-            if first is None or any(p == Pipe.V and pos <= first for pos, p in plan.barriers) or any(
-                    e.src == Pipe.V and e.dst == Pipe.S and not e.carried and e.wait_at <= first for e in plan.edges) \
-                    or (self.flags and _primed_round_trip(plan, first)):
-                bar.detach()
-                bar.erase()
 
 
 def _primed_round_trip(plan: _Plan, first: int) -> bool:
@@ -297,8 +296,6 @@ def _primed_round_trip(plan: _Plan, first: int) -> bool:
     return any(p.src == Pipe.V and p.carried and q.src == p.dst and q.dst == Pipe.V and not q.carried
                and q.wait_at <= first and p.wait_at <= q.set_at for p in plan.edges for q in plan.edges)
 
-
-_KernelSync._drop_covered_prologue_barriers = _drop_covered_prologue_barriers
 
 
 @dataclass(frozen=True)
@@ -312,15 +309,10 @@ class InsertSyncPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.sync_style not in ("queue", "flags"):
             raise ValueError(f"insert-sync: sync_style must be 'queue' or 'flags', got '{self.sync_style}'")
-        from pyasc.dialects.asctile.mix import CoreKind
-
-        from .mix_parts import core_parts, is_mix_kernel
-
         spec = module_target(op)
         for f in op.ops:
             if isinstance(f, func.FuncOp) and is_mix_kernel(f):  # the AIC part: synchronised by bufferize-cube
                 with core_parts(f) as parts:
                     _KernelSync(parts[CoreKind.AIV], self.sync_style == "flags", spec.usable_event_ids).run()
-            elif isinstance(f, func.FuncOp) and asctile.KERNEL_ATTR in f.attributes \
-                    and getattr(f.attributes[asctile.KERNEL_ATTR], "data", None) != "cube":  # synchronised by bufferize-cube
+            elif isinstance(f, func.FuncOp) and is_vector_kernel(f):  # cube kernels: synchronised by bufferize-cube
                 _KernelSync(f, self.sync_style == "flags", spec.usable_event_ids).run()

@@ -1,8 +1,16 @@
-"""Named pipelines from the traced ``asctensor`` program down to ``ascendc``.
+"""The pipeline from a traced ``asctensor`` program down to ``ascendc``: the one driver.
 
-Every level can be the last: ``lower(module, "ascbuf", options)`` stops after bufferization,
-planning and synchronisation. The passes are ordinary ``ModulePass``es, so the same pipelines
-are available in ``pyasc-opt`` as ``-p to-tile``, ``-p to-buf``, ``-p to-ascendc`` and ``-p compile``.
+The program goes through four stages, one per level; each takes the level before it to its own:
+
+* ``asctensor``: inline-custom-ops, asctensor-decompose, cse, dce, asctensor-fuse-matmul, asctensor-fuse;
+* ``asctile``: tile-movement, tile-elementwise, tile-matmul, tile-mix, tile-im2col, host-to-gm;
+* ``ascbuf``: bufferize, bufferize-cube, plan-memory, insert-sync;
+* ``ascendc``: convert-ascbuf-to-ascendc.
+
+``run_stage(module, level, options, ctx)`` runs one stage in place; ``passes_to(level, options)`` lists
+the passes from a traced program to ``level``. ``pyasc.jit``, ``pyasc-opt -p compile`` (and
+``to-tile``, ``to-buf``, ``to-ascendc``: ``stages.py``) and the ``pyasc`` CLI all run these stages.
+``make_context()`` is the context with every upstream and pyasc dialect.
 """
 
 from __future__ import annotations
@@ -13,6 +21,11 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from pyasc.dialects import make_context
+from pyasc.dialects.target import DEFAULT_TARGET, PRESETS
+
+__all__ = ["LEVELS", "SYNC_STYLES", "CompileOptions", "make_context", "passes_to", "run_stage", "stage_passes"]
+
 LEVELS = ("asctensor", "asctile", "ascbuf", "ascendc")
 SYNC_STYLES = ("queue", "flags")
 
@@ -21,15 +34,13 @@ SYNC_STYLES = ("queue", "flags")
 class CompileOptions:
     """Codegen decisions a user may override; ``None`` means "derive from the target"."""
 
-    target: str = "ascend910b2"
+    target: str = DEFAULT_TARGET
     cores: int | None = None
     tile_size: int | None = None
     buffers: int = 2
     sync_style: str = "queue"
 
     def __post_init__(self):
-        from pyasc.dialects.target import PRESETS
-
         if self.target not in PRESETS:
             raise ValueError(f"unknown target '{self.target}'; known targets: {', '.join(PRESETS)}")
         if self.cores is not None and self.cores < 1:
@@ -51,30 +62,19 @@ class CompileOptions:
         return CompileOptions(**options)
 
 
-def make_context() -> Context:
-    """A context with every upstream and pyasc dialect registered lazily."""
-    from xdsl.dialects import get_all_dialects as upstream
-
-    from pyasc.dialects import get_all_dialects
-
-    ctx = Context()
-    for name, factory in {**upstream(), **get_all_dialects()}.items():
-        ctx.register_dialect(name, factory)
-    return ctx
-
-
 def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
     """The passes that take the previous level to ``level``."""
     if level == "asctensor":
-        from .asctensor_decompose import AscTensorDecomposePass
-        from .asctensor_fuse import AscTensorFusePass
-        from .asctensor_fuse_matmul import AscTensorFuseMatmulPass
-
         from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
         from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 
-        return [AscTensorDecomposePass(), CommonSubexpressionElimination(), DeadCodeElimination(),
-                AscTensorFuseMatmulPass(), AscTensorFusePass()]
+        from .asctensor_decompose import AscTensorDecomposePass
+        from .asctensor_fuse import AscTensorFusePass
+        from .asctensor_fuse_matmul import AscTensorFuseMatmulPass
+        from .inline_custom_ops import InlineCustomOpsPass
+
+        return [InlineCustomOpsPass(), AscTensorDecomposePass(), CommonSubexpressionElimination(),
+                DeadCodeElimination(), AscTensorFuseMatmulPass(), AscTensorFusePass()]
     if level == "asctile":
         from .host_to_gm import HostToGmPass
         from .tile_elementwise import TileElementwisePass
@@ -95,9 +95,11 @@ def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
         from .plan_memory import PlanMemoryPass
 
         return [BufferizePass(), BufferizeCubePass(), PlanMemoryPass(), InsertSyncPass(sync_style=options.sync_style)]
-    from .to_ascendc import ToAscendCPass
+    if level == "ascendc":
+        from .to_ascendc import ToAscendCPass
 
-    return [ToAscendCPass(sync_style=options.sync_style)]
+        return [ToAscendCPass(sync_style=options.sync_style)]
+    raise ValueError(f"unknown level '{level}'; levels: {', '.join(LEVELS)}")
 
 
 def passes_to(level: str, options: CompileOptions) -> list[ModulePass]:
@@ -107,13 +109,12 @@ def passes_to(level: str, options: CompileOptions) -> list[ModulePass]:
     return [p for stage in LEVELS[: LEVELS.index(level) + 1] for p in stage_passes(stage, options)]
 
 
-def lower(module: ModuleOp, level: str = "ascendc", options: CompileOptions | None = None,
-          ctx: Context | None = None) -> ModuleOp:
-    """Run the pipeline up to ``level`` on a copy of ``module`` and return the copy."""
+def run_stage(module: ModuleOp, level: str, options: CompileOptions | None = None,
+              ctx: Context | None = None) -> ModuleOp:
+    """Run the stage that takes ``module`` (at the level before ``level``) to ``level``, in place;
+    returns ``module``."""
     options = options or CompileOptions()
     ctx = ctx or make_context()
-    out = module.clone()
-    for p in passes_to(level, options):
-        p.apply(ctx, out)
-    out.verify()
-    return out
+    for p in stage_passes(level, options):
+        p.apply(ctx, module)
+    return module

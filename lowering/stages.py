@@ -1,8 +1,8 @@
 """The named pipelines as passes: ``to-tile``, ``to-buf``, ``to-ascendc`` and ``compile``.
 
-Each stage takes the level before it to its own level, so ``pyasc-opt`` can start and stop
-anywhere (``-p to-tile``, ``-p to-buf,to-ascendc``); ``compile`` runs them all. The options are
-the user-facing codegen decisions of ``CompileOptions``.
+Each runs stages of ``pipeline.run_stage`` (what ``pyasc.jit`` runs), so ``pyasc-opt`` can start
+and stop anywhere (``-p to-tile``, ``-p to-buf,to-ascendc``); ``compile`` runs them all. The
+options are the user-facing codegen decisions of ``CompileOptions``.
 """
 
 from __future__ import annotations
@@ -13,12 +13,14 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from .pipeline import LEVELS, CompileOptions, stage_passes
+from pyasc.dialects.target import DEFAULT_TARGET
+
+from .pipeline import LEVELS, CompileOptions, run_stage
 
 
 @dataclass(frozen=True)
 class _Stage(ModulePass):
-    target: str = "ascend910b2"
+    target: str = DEFAULT_TARGET
     cores: int = 0
     tile_size: int = 0
     buffers: int = 2
@@ -32,9 +34,9 @@ class _Stage(ModulePass):
         raise NotImplementedError
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        options = self.options()
         for level in self.levels():
-            for p in stage_passes(level, self.options()):
-                p.apply(ctx, op)
+            run_stage(op, level, options, ctx)
 
 
 @dataclass(frozen=True)

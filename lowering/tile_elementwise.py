@@ -1,8 +1,10 @@
-"""``tile-elementwise``: each ``asctensor`` kernel becomes an ``asctile`` kernel over UB tiles.
+"""``tile-elementwise``: each ``elementwise`` or ``rowwise`` ``asctensor`` kernel becomes an ``asctile``
+kernel over UB tiles.
 
 The kernel walks this core's share of the tiles of the collapsed iteration space (see
 ``tiling.py``), loads every input window (broadcasting through its strides), recomputes the
-body on tile values and stores the outputs. Only ``elementwise`` kernels are handled here.
+body on tile values (``tile_body``) and stores the outputs. The tile is the largest whose buffers
+fit UB, as the memory-planning analysis answers (``analysis.memory.tile_kernel_bytes``).
 """
 
 from __future__ import annotations
@@ -10,122 +12,26 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pyasc.dialects import asctensor, asctile
-from pyasc.dialects.target import module_target
-from pyasc.dialects.types import element_bytes, is_float
+from pyasc.dialects.asctensor.analysis import VIEW_OPS, kernel_kind, reduction_rows
+from pyasc.dialects.target import DEFAULT_TARGET, module_target
+from pyasc.dialects.types import element_bytes
 from xdsl.context import Context
-from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import (
-    FloatAttr,
-    IndexType,
-    IntegerAttr,
-    MemRefType,
-    ModuleOp,
-    StringAttr,
-    TensorType,
-    UnitAttr,
-)
+from xdsl.dialects import func, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, TensorType, UnitAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import InsertPoint
 
+from .analysis.memory import tile_kernel_bytes
 from .emitter import OpEmitter, copy_loc
-from .tile_casts import cast_ops
 from .errors import TilingError
-from .tiling import collapse, plan_tiles
-
-
-VIEW_OPS = (asctensor.BroadcastOp, asctensor.SliceOp, asctensor.ReshapeOp)
-
-
-def _row_major(shape) -> tuple[int, ...]:
-    strides, acc = [], 1
-    for d in reversed(tuple(shape)):
-        strides.append(acc)
-        acc *= d
-    return tuple(reversed(strides))
-
-
-def reshaped_strides(shape, strides, new_shape) -> tuple[int, ...] | None:
-    """The element strides of a strided view reshaped to ``new_shape`` without copying, None when
-    the reshape merges dims that are not one run in memory (NumPy's no-copy reshape rule)."""
-    old = [(n, st) for n, st in zip(shape, strides) if n != 1]
-    new = list(new_shape)
-    out = [1] * len(new)
-    oi = ni = 0
-    while oi < len(old) and ni < len(new):
-        oj, nj = oi + 1, ni + 1
-        o_size, n_size = old[oi][0], new[ni]
-        while o_size != n_size:
-            if n_size < o_size:
-                n_size *= new[nj]
-                nj += 1
-            else:
-                o_size *= old[oj][0]
-                oj += 1
-        if any(old[k][1] != old[k + 1][0] * old[k + 1][1] for k in range(oi, oj - 1)):
-            return None
-        out[nj - 1] = old[oj - 1][1]
-        for k in range(nj - 1, ni, -1):
-            out[k - 1] = out[k] * new[k]
-        oi, ni = oj, nj
-    return tuple(out)
-
-
-def _view_source(v: SSAValue, args, views: dict):
-    """(argument, shape, element strides, base offset) of a value that is a kernel argument or a view
-    chain over one; None otherwise."""
-    if v in args:
-        shape = v.type.get_shape()
-        return v, shape, _row_major(shape), 0
-    op = v.owner
-    if not isinstance(op, VIEW_OPS) or op.input not in views:
-        return None
-    arg, shape, strides, base = views[op.input]
-    new_shape = v.type.get_shape()
-    if isinstance(op, asctensor.SliceOp):
-        return arg, new_shape, strides, base + sum(o * st for o, st in zip(op.offset_list, strides))
-    if isinstance(op, asctensor.ReshapeOp):
-        new_strides = reshaped_strides(shape, strides, new_shape)
-        if new_strides is None:
-            raise TilingError(f"asctensor.reshape of a non-contiguous view of @{arg.name_hint or 'input'}: "
-                              f"shape {list(shape)} with strides {list(strides)} cannot be viewed as {list(new_shape)}")
-        return arg, new_shape, new_strides, base
-    from .tiling import element_strides
-
-    return arg, new_shape, element_strides(shape, new_shape, strides), base
-
-
-def kernel_kind(f: func.FuncOp) -> str | None:
-    """The kind of a tensor-level kernel (``elementwise``, ``rowwise``, ``matmul``), None for others."""
-    attr = f.attributes.get(asctensor.KERNEL_ATTR)
-    if attr is None:
-        return None
-    return attr.data if isinstance(attr, StringAttr) else "elementwise"
+from .kernel_calls import replace_kernel
+from .tile_body import TileBodyBuilder, peak_temporaries, view_source
+from .tiling import collapse, element_strides, plan_tiles, row_major
 
 
 def _memref(t: TensorType) -> MemRefType:
     return MemRefType(t.element_type, t.get_shape())
-
-
-def _peak_temporaries(body: list[Operation], loaded: set[SSAValue], outputs: set[SSAValue],
-                      small=frozenset()) -> int:
-    """The most full-tile temporaries alive at once, in program order (what plan-memory will need;
-    row tiles and reduction work areas are planned apart and are small: not counted)."""
-    last_use: dict[SSAValue, int] = {}
-    for i, op in enumerate(body):
-        for v in op.operands:
-            last_use[v] = i
-    peak, live = 0, set()
-    for i, op in enumerate(body):
-        scratch = 1 if isinstance(op, arith.DivfOp) and any(
-            isinstance(v.owner, asctensor.FullOp) for v in op.operands) else 0
-        for r in op.results:
-            if r not in loaded and r not in outputs and r not in small and not isinstance(
-                    op, asctensor.FullOp | asctensor.BroadcastOp | asctensor.ReduceOp):
-                live.add(r)
-        peak = max(peak, len(live) + scratch)
-        live = {v for v in live if last_use.get(v, -1) > i}
-    return peak
 
 
 @dataclass
@@ -153,7 +59,7 @@ class _KernelTiler:
         # and reshapes (a window with its own strides and base offset)
         views: dict[SSAValue, tuple] = {}
         for v in [*args, *(r for op in body for r in op.results)]:
-            src = _view_source(v, args, views)
+            src = view_source(v, args, views)
             if src is not None:
                 views[v] = src
         for v in outputs:
@@ -186,7 +92,7 @@ class _KernelTiler:
         per_elem = self.buffers * (sum(element_bytes(v.type.element_type) for v in loaded if v not in once)
                                    + sum(element_bytes(v.type.element_type) for v in outputs if v not in small))
         per_elem += sum(element_bytes(v.type.element_type) for v in once)
-        per_elem += widest * (_peak_temporaries(body, set(loaded), set(outputs), small) + len(once))
+        per_elem += widest * (peak_temporaries(body, set(loaded), set(outputs), small) + len(once))
         self.align = align
         budget = self.tile_size or self.ub_bytes // per_elem
         if lead is not None and -(-space.C // align) * align > budget:
@@ -257,7 +163,7 @@ class _KernelTiler:
 
         C = space.C
         row_strides = tuple(st // C for st in space.out_strides[:-1]) + (0,)  # a row output: one per row
-        self.vc = vc
+        body_builder = TileBodyBuilder(k, vc, self.row_shapes, self.full, plan.col_tiles == 1)
 
         def dense(row_st: int, col_st: int, es: int) -> bool:
             """Every window is whole 32 B blocks, contiguous in GM and in UB."""
@@ -302,7 +208,7 @@ class _KernelTiler:
                 op.operands and all(v in invariant or isinstance(v.owner, asctensor.FullOp) for v in op.operands)
                 and any(v in invariant for v in op.operands)
                 and not isinstance(op, (asctensor.ReduceOp, asctensor.ArgReduceOp) + VIEW_OPS))
-            mapping[op.results[0]] = self._tile_op(op, mapping, pre if hoist else le, tile_type)
+            mapping[op.results[0]] = body_builder.tile_op(op, mapping, pre if hoist else le, tile_type)
             if hoist:
                 invariant.add(op.results[0])
 
@@ -353,8 +259,6 @@ class _KernelTiler:
 
     def _row_space(self, body: list[Operation]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(full shape, lead dims) of a row-wise kernel, from its reductions."""
-        from .asctensor_fuse import reduction_rows
-
         spaces = {reduction_rows(op) for op in body if reduction_rows(op) is not None}
         if len(spaces) != 1 or next(iter(spaces))[1] is None:
             raise TilingError(f"row-wise kernel @{self.kernel.sym_name.data} needs reductions over the same "
@@ -364,8 +268,6 @@ class _KernelTiler:
     def _rows_view(self, full, lead, in_shapes, in_strides):
         """The kernel's shapes as ``lead x C`` (C = the reduced trailing dims, kept as one dim): each
         input's strides over ``lead`` and over the row (0: one value per row or a row vector)."""
-        from .tiling import element_strides
-
         k = len(lead)
         C = 1
         for d in full[k:]:
@@ -375,88 +277,19 @@ class _KernelTiler:
         for shape, st in zip(in_shapes, in_strides):
             if tuple(shape) in self.row_shapes and tuple(shape) != tuple(full):
                 # one value per row (lead dims, maybe followed by 1s): aligned to the lead dims
-                own = tuple(st) if st is not None else _row_major(shape)
+                own = tuple(st) if st is not None else row_major(shape)
                 strides.append(tuple(0 if shape[j] == 1 and lead[j] > 1 else own[j] for j in range(k)) + (0,))
                 continue
             es = element_strides(shape, full, st)
             tail = es[k:]
             if all(x == 0 for x in tail):
                 strides.append(es[:k] + (0,))
-            elif tail == _row_major(full[k:]):
+            elif tail == row_major(full[k:]):
                 strides.append(es[:k] + (1,))
             else:
                 raise TilingError(f"row-wise kernel @{self.kernel.sym_name.data}: an input of shape {list(shape)} "
                                   f"broadcasts only part of a row of {list(full[k:])}")
         return out, [out] * len(strides), strides
-
-    def _iota(self, op: asctensor.IotaOp, tt: TensorType, le: OpEmitter) -> SSAValue:
-        """The column index of every element of a tile that holds whole rows: the offset table
-        ``min(c, pitch - 1) * 1 + r * 0`` (``CreateVecIndex`` per row)."""
-        shape = op.result.type.get_shape()
-        if (str(tt.element_type) != "i32" or op.dim != len(shape) - 1 or self.plan.col_tiles != 1
-                or tuple(shape) != tuple(self.full)):
-            raise TilingError(f"asctensor.iota {op.result.type} (dimension {op.dim}) in kernel "
-                              f"@{self.kernel.sym_name.data}: only an i32 index along whole rows of a row-wise "
-                              "kernel is supported")
-        rows, pitch = tt.get_shape()
-        return le.value(copy_loc(op, asctile.GatherOffsetsOp(tt, pitch, 1, 0)))
-
-    def _tile_op(self, op: Operation, mapping, le: OpEmitter, tile_type) -> SSAValue:
-        tt = tile_type(op.results[0].type)
-        if isinstance(op, asctensor.FullOp):
-            et = tt.element_type
-            attr = FloatAttr(op.scalar, et) if is_float(et) else IntegerAttr(int(op.scalar), et)
-            c = le.value(copy_loc(op, arith.ConstantOp(attr)))
-            return le.value(copy_loc(op, asctile.SplatOp(c, tt)))
-        if isinstance(op, asctensor.IotaOp):
-            return self._iota(op, tt, le)
-        if isinstance(op, asctensor.BroadcastOp):
-            if isinstance(op.input.owner, asctensor.FullOp):
-                return self._tile_op(op.input.owner, mapping, le, lambda _: tt)
-            if op.input in mapping and op.input.type.get_shape() in self.row_shapes:
-                return le.value(copy_loc(op, asctile.RowBroadcastOp(mapping[op.input], tt)))
-            raise TilingError(f"asctensor.broadcast of a computed value inside kernel "
-                              f"@{self.kernel.sym_name.data}: fusion should have split it")
-        operands = [mapping[v] if v in mapping else self._tile_op(v.owner, mapping, le, tile_type)
-                    for v in op.operands]
-        if isinstance(op, asctensor.ReduceOp):
-            if str(op.input.type.element_type) not in ("f16", "f32"):
-                raise TilingError(f"asctensor.reduce of {op.input.type.element_type} in kernel "
-                                  f"@{self.kernel.sym_name.data}: the vector unit reduces f16 and f32 "
-                                  "(ReduceSum/ReduceMax/ReduceMin); cast to float32 first")
-            return le.value(copy_loc(op, asctile.ReduceOp(op.kind.data.value, operands[0], self.vc, tt)))
-        if isinstance(op, asctensor.ArgReduceOp):
-            if str(op.input.type.element_type) not in ("f16", "f32"):
-                raise TilingError(f"asctensor.arg_reduce of {op.input.type.element_type} in kernel "
-                                  f"@{self.kernel.sym_name.data}: ReduceMax/ReduceMin take f16 and f32")
-            return le.value(copy_loc(op, asctile.ArgReduceOp(op.kind.data.value, operands[0], self.vc, tt)))
-        if isinstance(op, asctensor.CastOp):
-            result = None
-            for c in cast_ops(operands[0], tt):
-                result = le.value(copy_loc(op, c))
-                operands = [result]
-            return result
-        new = type(op).create(operands=operands, result_types=[tt], properties=dict(op.properties),
-                              attributes=dict(op.attributes))
-        return le.value(new)
-
-
-def _planned_bytes(kernel: func.FuncOp, module_attrs) -> int:
-    """The UB bytes the tiled ``kernel`` needs once bufferized and planned (on a copy)."""
-    from .bufferize import BufferizePass
-    from .plan_memory import MemoryPlanError, capacities, plan_kernel
-
-    probe = ModuleOp([kernel.clone()])
-    probe.attributes.update(module_attrs)
-    BufferizePass().apply(None, probe)
-    from pyasc.dialects.ascbuf import MemorySpace
-
-    caps = {k: 1 << 62 for k in capacities(module_target(probe))}
-    try:
-        used = plan_kernel(next(iter(probe.ops)), caps)
-    except MemoryPlanError:
-        return 1 << 62
-    return used.get(MemorySpace.UB, 0)
 
 
 _FIT_ROUNDS = 5  # plans tried per kernel
@@ -470,24 +303,19 @@ class TileElementwisePass(ModulePass):
 
     name = "tile-elementwise"
 
-    target: str = "ascend910b2"
+    target: str = DEFAULT_TARGET
     cores: int = 0  # 0: all vector cores of the target
     tile_size: int = 0  # elements per tile; 0: derived from UB capacity
     buffers: int = 2
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-
         spec = module_target(op, self.target)
         for f in list(op.ops):
             if isinstance(f, func.FuncOp) and kernel_kind(f) in ("elementwise", "rowwise"):
-                new = self._fitted(f, self.cores or spec.vector_cores, spec.ub_usable_bytes, op.attributes)
-                Rewriter.replace_op(f, new)
-        if not any(isinstance(f, func.FuncOp) and asctensor.KERNEL_ATTR in f.attributes for f in op.ops):
-            from .host_to_gm import HostToGmPass  # every kernel is tiled: the hosts can move to GM now
+                new = self._fitted(f, self.cores or spec.vector_cores, spec.ub_usable_bytes)
+                replace_kernel(f, new)
 
-            HostToGmPass().apply(ctx, op)
-
-    def _fitted(self, kernel: func.FuncOp, cores: int, capacity: int, module_attrs) -> func.FuncOp:
+    def _fitted(self, kernel: func.FuncOp, cores: int, capacity: int) -> func.FuncOp:
         """The tiled kernel with the largest tile whose planned buffers fit ``capacity``.
 
         The per-element estimate is checked by planning: a plan that overflows shrinks the budget,
@@ -511,7 +339,7 @@ class TileElementwisePass(ModulePass):
             per_core = -(-tiler.plan.total // tiler.plan.block_dim)
             if min_per_core is None:
                 min_per_core = min(_MIN_TILES_PER_CORE, per_core)
-            used = _planned_bytes(new, module_attrs) if per_core >= min_per_core else None
+            used = tile_kernel_bytes(new) if per_core >= min_per_core else None
             if used is None:  # so big that a core's copies and compute no longer overlap
                 overflows = budget
             elif used <= capacity:

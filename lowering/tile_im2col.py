@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pyasc.dialects import asctensor, asctile
-from pyasc.dialects.target import module_target
+from pyasc.dialects.asctensor.analysis import IM2COL_KIND, kernel_kind
+from pyasc.dialects.target import DEFAULT_TARGET, module_target
 from pyasc.dialects.types import element_bytes, is_float
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
@@ -36,12 +37,12 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import InsertPoint
 
 from .emitter import OpEmitter, copy_loc
-from .tile_elementwise import TilingError, kernel_kind
+from .errors import TilingError
+from .kernel_calls import replace_kernel
 
-IM2COL_KIND = "im2col"
 _TILE_BUFFERS = 6  # data tile, its copy for the store, four zero tiles: each double-buffered
 
 
@@ -49,20 +50,12 @@ def _memref(t) -> MemRefType:
     return MemRefType(t.element_type, t.get_shape())
 
 
-def _maxui(e: OpEmitter, a, b):
-    a, b = e._as_value(a), e._as_value(b)
-    ca, cb = e._const_of(a), e._const_of(b)
-    if ca is not None and cb is not None:
-        return e.index(max(ca, cb))
-    return e.value(arith.MaxUIOp(a, b))
-
-
 def _valid_range(e: OpEmitter, k, d: int, p: int, s: int, size: int, out: int):
     """[lo, hi) of the output positions o whose input position o*s + k*d - p is inside [0, size)."""
     kd = e.muli(k, d)
-    lo = e.divui(e.addi(e.subi(_maxui(e, kd, p), kd), s - 1), s)  # ceil(max(0, p - kd) / s)
-    hi = e.minui(e.divui(e.subi(_maxui(e, kd, size - 1 + p + s), kd), s), out)  # floor((size-1+p-kd)/s)+1
-    return lo, _maxui(e, hi, lo)
+    lo = e.divui(e.addi(e.subi(e.maxui(kd, p), kd), s - 1), s)  # ceil(max(0, p - kd) / s)
+    hi = e.minui(e.divui(e.subi(e.maxui(kd, size - 1 + p + s), kd), s), out)  # floor((size-1+p-kd)/s)+1
+    return lo, e.maxui(hi, lo)
 
 
 @dataclass
@@ -133,9 +126,9 @@ class _Im2colTiler:
         oh0 = b.muli(chunk, rows)
         rv = b.minui(b.subi(oh_, oh0), rows)
         r_lo, r_hi = _valid_range(b, kh, dh, ph, sh, h_, oh_)
-        r_lo = b.subi(b.minui(_maxui(b, r_lo, oh0), b.addi(oh0, rv)), oh0)
-        r_hi = b.subi(b.minui(_maxui(b, r_hi, oh0), b.addi(oh0, rv)), oh0)
-        r_hi = _maxui(b, r_hi, r_lo)
+        r_lo = b.subi(b.minui(b.maxui(r_lo, oh0), b.addi(oh0, rv)), oh0)
+        r_hi = b.subi(b.minui(b.maxui(r_hi, oh0), b.addi(oh0, rv)), oh0)
+        r_hi = b.maxui(r_hi, r_lo)
         c_lo, c_hi = _valid_range(b, kw, dw, pw, sw, w_, ow_)
         mid = b.subi(r_hi, r_lo)
         # destination: the item's rows of col
@@ -146,8 +139,8 @@ class _Im2colTiler:
         ztile = b.value(asctile.SplatOp(zero, zero_t))
         ztile.name_hint = "zeros"
         # the rectangle read from the input
-        h0 = b.subi(b.minui(_maxui(b, b.addi(b.muli(b.addi(oh0, r_lo), sh), b.muli(kh, dh)), ph), ph + h_ - 1), ph)
-        w0 = b.subi(b.minui(_maxui(b, b.addi(b.muli(c_lo, sw), b.muli(kw, dw)), pw), pw + w_ - 1), pw)
+        h0 = b.subi(b.minui(b.maxui(b.addi(b.muli(b.addi(oh0, r_lo), sh), b.muli(kh, dh)), ph), ph + h_ - 1), ph)
+        w0 = b.subi(b.minui(b.maxui(b.addi(b.muli(c_lo, sw), b.muli(kw, dw)), pw), pw + w_ - 1), pw)
         src = b.addi(b.muli(b.addi(b.muli(n, c_), b.addi(c, group * cg)), h_ * w_), b.addi(b.muli(h0, w_), w0))
         dst_mid = b.addi(dst, b.muli(r_lo, ow_))
         ncols = b.subi(c_hi, c_lo)
@@ -175,12 +168,12 @@ class TileIm2colPass(ModulePass):
 
     name = "tile-im2col"
 
-    target: str = "ascend910b2"
+    target: str = DEFAULT_TARGET
     cores: int = 0  # 0: every vector core of the target
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         spec = module_target(op, self.target)
         for f in list(op.ops):
             if isinstance(f, func.FuncOp) and kernel_kind(f) == IM2COL_KIND:
-                Rewriter.replace_op(f, _Im2colTiler(f, spec, self.cores).run())
+                replace_kernel(f, _Im2colTiler(f, spec, self.cores).run())
 

@@ -28,21 +28,25 @@ from dataclasses import dataclass
 from math import ceil
 
 from pyasc.dialects import asctensor, asctile
+from pyasc.dialects.asctensor.analysis import VIEW_OPS, kernel_kind
 from pyasc.dialects.asctile.mix import MIX_KIND, CoreKind, CoreSectionOp, CrossSignalOp, CrossWaitOp, \
     HandoffChannel, SubBlockIdxOp
-from pyasc.dialects.target import TargetSpec, module_target
+from pyasc.dialects.target import DEFAULT_TARGET, TargetSpec, module_target
 from pyasc.dialects.types import element_bytes
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import InsertPoint
 
+from .analysis.matmul import CubePlan, plan_matmul
+from .analysis.memory import tile_kernel_bytes
 from .emitter import OpEmitter, copy_loc
 from .errors import CompileError
-from .tile_elementwise import VIEW_OPS, _KernelTiler, _peak_temporaries, _view_source, kernel_kind
-from .tile_matmul import CubePlan, _MatmulTiler, block_coords, plan_matmul
+from .kernel_calls import replace_kernel
+from .matmul_tiler import MatmulTiler, block_coords
+from .tile_body import TileBodyBuilder, peak_temporaries, view_source
 from .tiling import element_strides
 
 MAX_CREDITS = 15  # a cross-core flag counter holds at most 15 pending sets
@@ -152,7 +156,7 @@ class _MixTiler:
             head.add_op(op.clone(value_mapper=mapping))
         head.add_op(func.ReturnOp(mapping[self.product]))
         probe = func.FuncOp(k.sym_name.data, ([a.type for a in head.args], [self.product.type]), Region(head))
-        cube = _MatmulTiler(probe, self.spec, self.cores, base_m=self.plan.base_m,
+        cube = MatmulTiler(probe, self.spec, self.cores, base_m=self.plan.base_m,
                             base_n=self.plan.base_n).run()
         cb = cube.body.block
         for old, a in zip(cb.args, gm_args):
@@ -179,7 +183,7 @@ class _MixTiler:
         pitch = _up(plan.base_n, align)
         per_elem = self.buffers * (sum(element_bytes(v.type.element_type) for v in self._loaded_values())
                                    + sum(element_bytes(v.type.element_type) for v in self.outputs))
-        per_elem += max(sizes) * _peak_temporaries(self.epilogue, set(self._loaded_values()), set(self.outputs))
+        per_elem += max(sizes) * peak_temporaries(self.epilogue, set(self._loaded_values()), set(self.outputs))
         budget = self.spec.ub_usable_bytes
         rows = max(1, min(half, budget // (per_elem * pitch)))
         while True:
@@ -202,8 +206,6 @@ class _MixTiler:
         return seen
 
     def _fits(self, plan: CubePlan, ep: EpiloguePlan) -> bool:
-        from .tile_elementwise import _planned_bytes
-
         self.plan, self.ep = plan, ep
         probe = func.FuncOp("probe", ([_memref(a.type) for a in self.kernel.body.block.args]
                                       + [_memref(self.product.type)] + [_memref(v.type) for v in self.outputs], []))
@@ -217,7 +219,7 @@ class _MixTiler:
             op.detach()
             pb.add_op(op)
         pb.add_op(func.ReturnOp())
-        return _planned_bytes(probe, {}) <= self.spec.ub_usable_bytes
+        return tile_kernel_bytes(probe) <= self.spec.ub_usable_bytes
 
     def _vector_part(self, block: Block, fb: Block, n_in: int, probe: bool = False) -> None:
         k, plan, ep = self.kernel, self.plan, self.ep
@@ -278,7 +280,7 @@ class _MixTiler:
             le.add(CrossSignalOp(HandoffChannel.FREE))
         views: dict[SSAValue, tuple] = {}
         for v in [*kargs, *(r for op in self.epilogue for r in op.results)]:
-            src = _view_source(v, kargs, views)
+            src = view_source(v, kargs, views)
             if src is not None:
                 views[v] = src
         members = set(self.epilogue)
@@ -300,12 +302,11 @@ class _MixTiler:
                 ld = asctile.LoadOp(gm_of[arg], le.addi(offset(st), base), vr, vn, st[-2], st[-1], tile_t(v.type))
                 mapping[v] = le.value(copy_loc(mm, ld))
             mapping[v].name_hint = arg.name_hint
-        tiler = _KernelTiler(k, 1, 0, self.buffers, self.spec.ub_usable_bytes)
-        tiler.row_shapes, tiler.vc = set(), vn
+        body_builder = TileBodyBuilder(k, vn)
         for op in self.epilogue:
             if op.results and op.results[0] in mapping or isinstance(op, VIEW_OPS) and op.results[0] in views:
                 continue
-            mapping[op.results[0]] = tiler._tile_op(op, mapping, le, tile_t)
+            mapping[op.results[0]] = body_builder.tile_op(op, mapping, le, tile_t)
         for v, dst in zip(self.outputs, out_args):
             st = asctile.StoreOp(mapping[v], dst, offset(row_major), vr, vn, row_major[-2])
             le.add(copy_loc(v.owner, st))
@@ -331,11 +332,11 @@ class TileMixPass(ModulePass):
 
     name = "tile-mix"
 
-    target: str = "ascend910b2"
+    target: str = DEFAULT_TARGET
     cores: int = 0  # 0: every AI Core of the target
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         spec = module_target(op, self.target)
         for f in list(op.ops):
             if isinstance(f, func.FuncOp) and kernel_kind(f) == MIX_KIND:
-                Rewriter.replace_op(f, _MixTiler(f, spec, self.cores).run())
+                replace_kernel(f, _MixTiler(f, spec, self.cores).run())

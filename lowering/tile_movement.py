@@ -37,17 +37,19 @@ from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, TensorType, UnitAttr, i32
 from xdsl.ir import Block, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import InsertPoint
 
 from pyasc.dialects import asctensor, asctile
-from pyasc.dialects.target import module_target
+from pyasc.dialects.asctensor.analysis import MOVEMENT_OPS, kernel_kind
+from pyasc.dialects.target import DEFAULT_TARGET, module_target
 from pyasc.dialects.types import element_bytes
 
 from .emitter import OpEmitter, copy_loc
-from .tile_elementwise import VIEW_OPS, TilingError, _row_major, _view_source, kernel_kind
-from .tiling import MAX_TILE_ROWS
+from .errors import TilingError
+from .kernel_calls import replace_kernel
+from .tile_body import view_source
+from .tiling import MAX_TILE_ROWS, row_major
 
-MOVEMENT_OPS = (asctensor.TransposeOp, asctensor.StridedSliceOp, asctensor.ConcatOp)
 _SPLIT_ROUNDS = 6  # re-plans of pieces whose reversed rows are cut into whole tiles
 GATHER_DTYPES = ("f16", "bf16", "f32", "i32")
 
@@ -59,7 +61,7 @@ def _align(n: int, a: int) -> int:
 def view_of(v: SSAValue, args, views: dict):
     """(argument, shape, element strides, base offset) of ``v``: an argument or a chain of views,
     transposes and strided slices over one; None otherwise."""
-    src = _view_source(v, args, views)
+    src = view_source(v, args, views)
     if src is not None:
         return src
     op = v.owner
@@ -233,7 +235,7 @@ class _MovementTiler:
             src = view_of(v, args, views)
             if src is not None:
                 views[v] = src
-        out_strides = _row_major(out_t.get_shape())
+        out_strides = row_major(out_t.get_shape())
         pieces = []
         if isinstance(mover, asctensor.ConcatOp):
             at = 0
@@ -388,7 +390,7 @@ class TileMovementPass(ModulePass):
 
     name = "tile-movement"
 
-    target: str = "ascend910b2"
+    target: str = DEFAULT_TARGET
     cores: int = 0  # 0: all vector cores of the target
     buffers: int = 2
 
@@ -399,7 +401,7 @@ class TileMovementPass(ModulePass):
             if isinstance(f, func.FuncOp) and kernel_kind(f) == "movement":
                 new = _MovementTiler(f, self.cores or spec.vector_cores, self.buffers, spec.ub_usable_bytes).run()
                 copy_loc(f, new)
-                Rewriter.replace_op(f, new)
+                replace_kernel(f, new)
 
 
-__all__ = ["MOVEMENT_OPS", "TileMovementPass", "VIEW_OPS"]
+__all__ = ["TileMovementPass"]

@@ -41,7 +41,8 @@ class IterationSpace:
         return self.dims[:-2]
 
 
-def _row_major(shape: tuple[int, ...]) -> tuple[int, ...]:
+def row_major(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The element strides of a contiguous tensor of ``shape``."""
     strides, acc = [], 1
     for d in reversed(shape):
         strides.append(acc)
@@ -53,7 +54,7 @@ def element_strides(shape: tuple[int, ...], out_shape: tuple[int, ...], strides=
     """An input's element strides over the output's dims (0 where it broadcasts); ``strides`` are its
     own (row-major when None: a contiguous tensor)."""
     rank = len(out_shape)
-    own = tuple(strides) if strides is not None else _row_major(tuple(shape))
+    own = tuple(strides) if strides is not None else row_major(tuple(shape))
     aligned = (1,) * (rank - len(shape)) + tuple(shape)
     own = (0,) * (rank - len(shape)) + own
     return tuple(0 if aligned[j] == 1 and out_shape[j] > 1 else own[j] for j in range(rank))
@@ -85,7 +86,7 @@ def collapse(out_shape: tuple[int, ...], in_shapes: list, keep_last: bool = Fals
     if any(acc[-1] not in (0, 1) for acc in per_input):  # a strided innermost dim: rows of one element
         dims += (1,)
         per_input = [acc + (1,) for acc in per_input]
-    return IterationSpace(dims, _row_major(dims)), [Access(acc) for acc in per_input]
+    return IterationSpace(dims, row_major(dims)), [Access(acc) for acc in per_input]
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,7 @@
 """``convert-ascbuf-to-ascendc`` for cube kernels: static local tensors in L1/L0 and the cube API.
 
-Registered into ``to_ascendc``: ``KERNEL_LOWERINGS["cube"]`` (a cube kernel always uses static
-``LocalTensor``s at their planned addresses and the explicit flags ``bufferize-cube`` placed) and
-``TRANSLATORS`` for the cube's buffer ops:
+A cube kernel always uses static ``LocalTensor``s at their planned addresses and the explicit flags
+``bufferize-cube`` placed (``lower_cube_kernel``). The cube's buffer ops:
 
 * ``copy_nz`` -> ``DataCopy(l1, gm[off], Nd2NzParams{1, rows, cols, 0, stride, R, 1, 0})`` with ``R``
   the L1 tile's rows (the distance between its column blocks, in 32 B blocks);
@@ -25,15 +24,16 @@ from pyasc.dialects.ascendc import TPosition
 from pyasc.dialects.ascendc.cube import QUANT_OF
 from pyasc.dialects.types import element_bytes
 
-from . import to_ascendc
+from pyasc.dialects.ascbuf.analysis import buffer_of
+
 from .emitter import OpEmitter
 from .errors import CompileError
-from .plan_memory import buffer_of
+from .to_ascendc_kernel import Buffer, KernelLowering
 
 POSITION = {MemorySpace.L0A: TPosition.A2, MemorySpace.L0B: TPosition.B2, MemorySpace.L0C: TPosition.CO1}
 
 
-class _CubeKernelLowering(to_ascendc._KernelLowering):
+class CubeKernelLowering(KernelLowering):
     """The generic kernel lowering with cube positions and static tensors."""
 
     def _classify(self, block: Block) -> None:
@@ -46,16 +46,17 @@ class _CubeKernelLowering(to_ascendc._KernelLowering):
                 else:
                     role = POSITION[space]
                 es = element_bytes(op.result.type.element_type)
-                self.buffers[op] = to_ascendc._Buffer(op, role, op.slot_bytes // es)
+                self.buffers[op] = Buffer(op, role, op.slot_bytes // es)
 
 
-def lower_cube_kernel(kernel, sync_style: str):
-    return _CubeKernelLowering(kernel, False).run()
+def lower_cube_kernel(kernel, sync_style: str, translators):
+    """The ``ascendc`` kernel of a cube ``kernel`` (always static tensors and explicit flags)."""
+    return CubeKernelLowering(kernel, False, translators).run()
 
 
-def _copy_nz(low, op: ascbuf.CopyNzOp, e: OpEmitter) -> None:
+def copy_nz(low, op: ascbuf.CopyNzOp, e: OpEmitter) -> None:
     m = low.map
-    dst = low._tensor(op.dest, e)
+    dst = low.tensor(op.dest, e)
     src = e.value(ascendc.SubviewOp(low.gm[op.source], m[op.offset]))
     rows_cap = op.dest.type.get_shape()[0]
     if op.transposed is None:
@@ -79,7 +80,7 @@ def _copy_nz(low, op: ascbuf.CopyNzOp, e: OpEmitter) -> None:
     be.add(scf.YieldOp())
 
 
-def _load_l0(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
+def load_l0(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
     m = low.map
     et = op.source.type.element_type
     es = element_bytes(et)
@@ -94,8 +95,8 @@ def _load_l0(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
     if flip and es != 2:
         raise CompileError(f"LoadData transposes 16x16 fractals of 2-byte types only; a {et} matmul needs "
                            f"{'A as M x K' if op.is_a else 'B as N x K (transpose_b)'}")
-    src = low._tensor(op.source, e)
-    dst = low._tensor(op.dest, e)
+    src = low.tensor(op.source, e)
+    dst = low.tensor(op.dest, e)
     kk, kv, ext = m[op.step], m[op.kvalid], m[op.extent]
     k1v = e.divui(e.addi(kv, c0 - 1), c0)
     x1v = e.divui(e.addi(ext, 15), 16)  # M1 (A) or N1 (B) of the valid extent
@@ -119,15 +120,15 @@ def _load_l0(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
     be.add(scf.YieldOp())
 
 
-def _mmad(low, op: ascbuf.MmadOp, e: OpEmitter) -> None:
+def mmad(low, op: ascbuf.MmadOp, e: OpEmitter) -> None:
     m = low.map
-    e.add(ascendc.MmadOp(low._tensor(op.dst, e), low._tensor(op.lhs, e), low._tensor(op.rhs, e),
+    e.add(ascendc.MmadOp(low.tensor(op.dst, e), low.tensor(op.lhs, e), low.tensor(op.rhs, e),
                          m[op.m], m[op.n], m[op.k], m[op.init]))
 
 
-def _fixpipe(low, op: ascbuf.FixpipeOp, e: OpEmitter) -> None:
+def fixpipe(low, op: ascbuf.FixpipeOp, e: OpEmitter) -> None:
     m = low.map
-    src = low._tensor(op.source, e)
+    src = low.tensor(op.source, e)
     dst = e.value(ascendc.SubviewOp(low.gm[op.dest], m[op.offset]))
     rows, cols = m[op.rows], m[op.cols]
     src_stride = e.muli(e.divui(e.addi(rows, 15), 16), 16)
@@ -135,7 +136,3 @@ def _fixpipe(low, op: ascbuf.FixpipeOp, e: OpEmitter) -> None:
     e.add(ascendc.FixpipeOp(dst, src, cols, rows, src_stride, e.index(op.stride.value.data), quant,
                             op.relu is not None))
 
-
-to_ascendc.KERNEL_LOWERINGS["cube"] = lower_cube_kernel
-to_ascendc.TRANSLATORS.update({ascbuf.CopyNzOp: _copy_nz, ascbuf.LoadL0Op: _load_l0, ascbuf.MmadOp: _mmad,
-                               ascbuf.FixpipeOp: _fixpipe})

@@ -1,4 +1,4 @@
-"""Ascend C for the buffer-level reductions and per-row ops (registered into ``to_ascendc``).
+"""Ascend C for the buffer-level reductions and per-row ops (translations of ``convert-ascbuf-to-ascendc``).
 
 * ``vreduce``: one ``ReduceSum``/``ReduceMax``/``ReduceMin`` per row, the result at the row's
   slot of the row buffer, each row with its own part of the work buffer;
@@ -20,7 +20,6 @@ from pyasc.dialects.ascendc import PipeKind
 
 from .emitter import OpEmitter
 from .errors import CompileError
-from .to_ascendc import TRANSLATORS
 
 REDUCE = {"sum": ascendc.ReduceSumOp, "max": ascendc.ReduceMaxOp, "min": ascendc.ReduceMinOp}
 SCALAR = {"add": ascendc.AddsOp, "mul": ascendc.MulsOp, "max": ascendc.MaxsOp, "min": ascendc.MinsOp}
@@ -44,7 +43,7 @@ def vreduce(lw, op: ascbuf.VReduceOp, e: OpEmitter) -> None:
     kind = {"argmax": "max", "argmin": "min"}.get(kind, kind)
     if kind not in REDUCE:
         raise CompileError(f"{op.name} {kind}: the vector unit has no {kind} reduction (ReduceSum/Max/Min only)")
-    dst, src, work = lw._tensor(op.dst, e), lw._tensor(op.src, e), lw._tensor(op.work, e)
+    dst, src, work = lw.tensor(op.dst, e), lw.tensor(op.src, e), lw.tensor(op.work, e)
     rows, pitch = op.src.type.get_shape()
     rpitch = op.dst.type.get_shape()[1]
     cols = lw.map[op.cols]
@@ -59,7 +58,7 @@ def vreduce(lw, op: ascbuf.VReduceOp, e: OpEmitter) -> None:
 
 def row_index(lw, op: ascbuf.RowIndexOp, e: OpEmitter) -> None:
     """Per row: the index bits next to the value (element 1 of the row's slot) into the i32 row buffer."""
-    dst, src = lw._tensor(op.dst, e), lw._tensor(op.src, e)
+    dst, src = lw.tensor(op.dst, e), lw.tensor(op.src, e)
     i32 = op.dst.type.element_type
     bits = e.value(ascendc.ReinterpretCastOp(src, i32))
     rows, rpitch = op.src.type.get_shape()
@@ -72,14 +71,14 @@ def row_index(lw, op: ascbuf.RowIndexOp, e: OpEmitter) -> None:
 
 
 def _row_value(lw, op, e: OpEmitter, be: OpEmitter, r):
-    rows_t = lw._tensor(op.rows, e)
+    rows_t = lw.tensor(op.rows, e)
     rpitch = op.rows.type.get_shape()[1]
     return be.value(ascendc.GetValueOp(rows_t, be.muli(r, rpitch)))
 
 
 def vrow(lw, op: ascbuf.VRowOp, e: OpEmitter) -> None:
     kind = op.kind.data.value
-    dst, src = lw._tensor(op.dst, e), lw._tensor(op.src, e)
+    dst, src = lw.tensor(op.dst, e), lw.tensor(op.src, e)
     rows, pitch = op.src.type.get_shape()
     et = op.src.type.element_type
     be, body = _row_loop(e, rows, op)
@@ -108,7 +107,7 @@ def vrow(lw, op: ascbuf.VRowOp, e: OpEmitter) -> None:
 
 
 def vrow_dup(lw, op: ascbuf.VRowDupOp, e: OpEmitter) -> None:
-    dst = lw._tensor(op.dst, e)
+    dst = lw.tensor(op.dst, e)
     rows, pitch = op.dst.type.get_shape()
     be, body = _row_loop(e, rows, op)
     r = body.args[0]
@@ -116,6 +115,3 @@ def vrow_dup(lw, op: ascbuf.VRowDupOp, e: OpEmitter) -> None:
     be.add(ascendc.DuplicateOp(be.value(ascendc.SubviewOp(dst, be.muli(r, pitch))), v, be.index(pitch)))
     _finish(body)
 
-
-TRANSLATORS.update({ascbuf.VReduceOp: vreduce, ascbuf.VRowOp: vrow, ascbuf.VRowDupOp: vrow_dup,
-                    ascbuf.RowIndexOp: row_index})

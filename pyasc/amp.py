@@ -11,8 +11,9 @@
 * ``PYASC_MODE=FP32|FP16|BF16`` sets a precision scope for the whole process (read at import;
   ``set_mode`` changes it later). Unset, ops follow PyTorch's promotion alone.
 
-The casts are ordinary ``cast`` ops: eagerly they run like any op, inside ``pyasc.jit`` they are
-traced (and the jit cache key includes the active policy).
+The policy changes the dtype an elementwise op computes in (``operand_dtypes``): its operands are
+cast to it like to any compute dtype, inside the op's one-op program eagerly and as
+``asctensor.cast`` inside ``pyasc.jit`` (the jit and eager cache keys include the active policy).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def _refresh() -> None:
 
 
 def active() -> bool:
-    """True while any precision policy is in force (the dispatcher's fast check)."""
+    """True while any precision policy is in force (the ops' fast check)."""
     return _active
 
 
@@ -139,20 +140,14 @@ def target_dtype(name: str) -> dt.DType | None:
     return None
 
 
-def adjust(name: str, operands):
-    """The operands with floating tensors cast to the policy's dtype for op ``name``."""
-    from .dispatch import apply
-    from .tensor import Tensor
-
-    d = target_dtype(name)
+def operand_dtypes(name: str, kinds: list) -> list:
+    """The operand dtypes op ``name`` computes from under the active policy: ``kinds`` (dtypes of the
+    tensor operands, Python numbers for the others) with the floating dtypes replaced by the
+    policy's; casts themselves are never adjusted."""
+    d = target_dtype(name) if name != "cast" else None
     if d is None:
-        return operands
-    out = []
-    for o in operands:
-        if isinstance(o, Tensor) and o.dtype.is_floating_point and o.dtype is not d:
-            o = apply("cast", o, dtype=d)
-        out.append(o)
-    return out
+        return kinds
+    return [d if isinstance(k, dt.DType) and k.is_floating_point else k for k in kinds]
 
 
 if os.environ.get("PYASC_MODE"):

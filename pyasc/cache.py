@@ -21,10 +21,16 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import inspect
 import json
 import os
 import tempfile
 from pathlib import Path
+
+import pyasc.dialects
+import pyasc.lowering
+
+from . import __version__
 
 FORMAT = 1
 _fingerprint: list[str] = []
@@ -45,24 +51,17 @@ def cache_dir() -> Path | None:
 def version_fingerprint() -> str:
     """pyasc's version and a hash of the sources of the front end, dialects and passes."""
     if not _fingerprint:
-        import pyasc
-        import pyasc.dialects
-        import pyasc.lowering
-
-        h = hashlib.sha256(pyasc.__version__.encode())
-        for pkg in (pyasc, pyasc.dialects, pyasc.lowering):
-            root = Path(pkg.__file__).parent
+        h = hashlib.sha256(__version__.encode())
+        for root in (Path(__file__).parent, Path(pyasc.dialects.__file__).parent, Path(pyasc.lowering.__file__).parent):
             for f in sorted(root.rglob("*.py")):
                 h.update(str(f.relative_to(root)).encode())
                 h.update(f.read_bytes())
-        _fingerprint.append(f"{pyasc.__version__}+{h.hexdigest()[:16]}")
+        _fingerprint.append(f"{__version__}+{h.hexdigest()[:16]}")
     return _fingerprint[0]
 
 
 def function_source(fn) -> str:
     """The source text of ``fn`` (its code object's bytes and constants when there is none)."""
-    import inspect
-
     try:
         return inspect.getsource(fn)
     except (OSError, TypeError):
@@ -102,7 +101,7 @@ def load(key: str):
             raise ValueError("stale or corrupt entry")
         from xdsl.parser import Parser
 
-        from pyasc.lowering.pipeline import make_context
+        from pyasc.dialects import make_context
 
         module = Parser(make_context(), text).parse_module()
         module.verify()

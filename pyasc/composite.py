@@ -1,10 +1,10 @@
-"""Ops defined by decomposition into other pyasc ops: ``clamp``, ``leaky_relu``, ``norm``, ``dropout``,
-``batch_norm`` (inference), plus the function spellings of comparisons and ``where``.
+"""Ops defined by decomposition into other pyasc ops (``OpDef``s of kind ``composite``): ``clamp``,
+``leaky_relu``, ``norm``, ``dropout`` and ``batch_norm`` (inference).
 
 A decomposition runs wherever its parts run: ``clamp`` is ``minimum(maximum(x, lo), hi)`` and
 compiles to the device eagerly and inside ``pyasc.jit``; ``batch_norm`` is elementwise arithmetic
-on the input and its statistics. ``norm`` uses the device reductions (``pyasc.sum``/``amax``)
-when the op table has them and otherwise reduces on the host (eager only).
+on the input and its statistics; ``norm`` is elementwise ops and the device reductions
+(``pyasc.sum``/``amax``/``amin``).
 """
 
 from __future__ import annotations
@@ -14,46 +14,23 @@ import numbers
 
 import numpy as np
 
-from . import dtypes as dt
-from .dispatch import apply, raise_host_only
-from .errors import PyascError, describe
-from .interop import is_torch_tensor, to_pyasc
-from .ops import OPS
+from .args import dims_arg
+from .creation import generator, to_pyasc
+from .errors import PyascError, describe, raise_host_only
+from .interop import is_torch_tensor
+from .opdef import COMPOSITE, OpDef
+from .ops_compare import GE, WHERE
+from .ops_elementwise import ABS, ADD, CAST, MAXIMUM, MINIMUM, MUL, NEG, POW, RSQRT, SQRT
+from .ops_reduce import AMAX, AMIN, SUM
+from .tensor import Tensor
 
 
 def _as_tensor_arg(x, op):
-    from .tensor import Tensor
-
     if isinstance(x, Tensor):
         return x
     if is_torch_tensor(x) or isinstance(x, np.ndarray):
         return to_pyasc(x, op)
     raise PyascError(op, f"expected a tensor, got {describe(x)}")
-
-
-# ----------------------------------------------------------------------------- comparisons
-
-def eq(x, y): return apply("eq", x, y)
-def ne(x, y): return apply("ne", x, y)
-def lt(x, y): return apply("lt", x, y)
-def le(x, y): return apply("le", x, y)
-def gt(x, y): return apply("gt", x, y)
-def ge(x, y): return apply("ge", x, y)
-def isnan(x): return apply("isnan", x)
-def isinf(x): return apply("isinf", x)
-def isfinite(x): return apply("isfinite", x)
-def logical_not(x): return apply("logical_not", x)
-def logical_and(x, y): return apply("logical_and", x, y)
-def logical_or(x, y): return apply("logical_or", x, y)
-def logical_xor(x, y): return apply("logical_xor", x, y)
-
-
-greater, greater_equal, less, less_equal, equal_values, not_equal = gt, ge, lt, le, eq, ne
-
-
-def where(condition, x, y):
-    """``x`` where ``condition`` (a bool tensor) holds, else ``y``; all three broadcast."""
-    return apply("where", condition, x, y)
 
 
 def clamp(x, min=None, max=None):  # noqa: A002 - PyTorch's names
@@ -64,13 +41,10 @@ def clamp(x, min=None, max=None):  # noqa: A002 - PyTorch's names
                          shapes=[getattr(x, "shape", None)])
     out = x
     if min is not None:
-        out = apply("maximum", out, min)
+        out = MAXIMUM(out, min)
     if max is not None:
-        out = apply("minimum", out, max)
+        out = MINIMUM(out, max)
     return out
-
-
-clip = clamp
 
 
 def leaky_relu(x, negative_slope: float = 0.01):
@@ -79,43 +53,7 @@ def leaky_relu(x, negative_slope: float = 0.01):
     if isinstance(negative_slope, bool) or not isinstance(negative_slope, numbers.Real):
         raise PyascError("leaky_relu", f"negative_slope must be a number, got {describe(negative_slope)}",
                          shapes=[getattr(x, "shape", None)])
-    return apply("where", apply("ge", x, 0), x, apply("mul", x, float(negative_slope)))
-
-
-# ----------------------------------------------------------------------------- norm
-
-def _dims(op, dim, ndim, shape):
-    from .views import _dim
-
-    if dim is None:
-        return tuple(range(ndim))
-    dims = dim if isinstance(dim, tuple | list) else (dim,)
-    out = tuple(sorted({_dim(op, d, ndim, shape) for d in dims}))
-    if len(out) != len(dims):
-        raise PyascError(op, f"dim {dim} repeats a dimension", shapes=[shape])
-    return out
-
-
-def _device_reduction(name):
-    """The device reduction ``name`` of the op table (None until it is registered)."""
-    import pyasc
-
-    return getattr(pyasc, name, None)
-
-
-def _reduce(op, kind, x, dims, keepdim):
-    """Reduce ``x`` over ``dims`` with ``kind`` ("sum", "amax", "amin"): on the device when the
-    op table has the reduction, else on the host (eager only)."""
-    fn = _device_reduction(kind)
-    if fn is not None:
-        return fn(x, dim=dims, keepdim=keepdim)
-    if x.is_traced:
-        raise_host_only(op, [x], "reducing is")
-    from .tensor import Tensor
-
-    a = x.numpy().astype(np.float64)
-    f = {"sum": np.sum, "amax": np.max, "amin": np.min}[kind]
-    return Tensor(f(a, axis=dims, keepdims=keepdim).astype(x.dtype.np_dtype), x.dtype, device=x.device)
+    return WHERE(GE(x, 0), x, MUL(x, float(negative_slope)))
 
 
 def norm(x, p=2, dim=None, keepdim: bool = False):
@@ -130,20 +68,18 @@ def norm(x, p=2, dim=None, keepdim: bool = False):
     if isinstance(p, bool) or not isinstance(p, numbers.Real) or (p <= 0 and p != -math.inf):
         raise PyascError("norm", f"p must be a positive number, inf or -inf, got {describe(p)}",
                          shapes=[x.shape])
-    dims = _dims("norm", dim, x.ndim, x.shape)
+    dims = dims_arg("norm", dim, x.ndim, x.shape)
     if p == 2:
-        return apply("sqrt", _reduce("norm", "sum", apply("mul", x, x), dims, keepdim))
-    a = apply("abs", x)
+        return SQRT(SUM(MUL(x, x), dim=dims, keepdim=keepdim))
+    a = ABS(x)
     if p == math.inf:
-        return _reduce("norm", "amax", a, dims, keepdim)
+        return AMAX(a, dim=dims, keepdim=keepdim)
     if p == -math.inf:
-        return _reduce("norm", "amin", a, dims, keepdim)
+        return AMIN(a, dim=dims, keepdim=keepdim)
     if p == 1:
-        return _reduce("norm", "sum", a, dims, keepdim)
-    return apply("pow", _reduce("norm", "sum", apply("pow", a, float(p)), dims, keepdim), 1.0 / p)
+        return SUM(a, dim=dims, keepdim=keepdim)
+    return POW(SUM(POW(a, float(p)), dim=dims, keepdim=keepdim), 1.0 / p)
 
-
-# ----------------------------------------------------------------------------- nn
 
 def dropout(x, p: float = 0.5, training: bool = False):
     """Dropout. pyasc runs inference, so ``training`` defaults to False and the op is the
@@ -157,14 +93,11 @@ def dropout(x, p: float = 0.5, training: bool = False):
         return x
     if x.is_traced:
         raise_host_only("dropout", [x], "training-mode dropout is")
-    from . import creation
-    from .tensor import Tensor
-
     if p == 1.0:
         return Tensor(np.zeros(x.shape, x.dtype.np_dtype), x.dtype, device=x.device)
-    keep = creation._rng.random(x.shape) >= p
+    keep = generator().random(x.shape) >= p
     mask = Tensor((keep / (1.0 - p)).astype(x.dtype.np_dtype), x.dtype, device=x.device)
-    return apply("mul", x, mask)
+    return MUL(x, mask)
 
 
 def batch_norm(x, running_mean, running_var, weight=None, bias=None, training: bool = False,
@@ -192,12 +125,12 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training: b
     if stats["running_mean"] is None or stats["running_var"] is None:
         raise PyascError("batch_norm", "running_mean and running_var are required in inference mode",
                          shapes=[x.shape])
-    scale = apply("rsqrt", apply("add", stats["running_var"], float(eps)))
+    scale = RSQRT(ADD(stats["running_var"], float(eps)))
     if stats["weight"] is not None:
-        scale = apply("mul", scale, stats["weight"])
-    shift = apply("neg", apply("mul", stats["running_mean"], scale))
+        scale = MUL(scale, stats["weight"])
+    shift = NEG(MUL(stats["running_mean"], scale))
     if stats["bias"] is not None:
-        shift = apply("add", shift, stats["bias"])
+        shift = ADD(shift, stats["bias"])
     trailing = (1,) * (x.ndim - 2)
     if trailing:
         if scale.is_traced or shift.is_traced:
@@ -205,5 +138,14 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training: b
                             f"{x.ndim}-d input (it needs a reshape to ({c}, {', '.join('1' for _ in trailing)})) is")
         scale, shift = scale.reshape(c, *trailing), shift.reshape(c, *trailing)
     if x.dtype.is_floating_point:     # the result keeps the input's dtype (as torch's mixed batch_norm)
-        scale, shift = apply("cast", scale, dtype=x.dtype), apply("cast", shift, dtype=x.dtype)
-    return apply("add", apply("mul", x, scale), shift)
+        scale, shift = CAST(scale, dtype=x.dtype), CAST(shift, dtype=x.dtype)
+    return ADD(MUL(x, scale), shift)
+
+
+OPS = [
+    OpDef("clamp", decompose=clamp, kind=COMPOSITE),
+    OpDef("leaky_relu", decompose=leaky_relu, kind=COMPOSITE, method=False),
+    OpDef("norm", decompose=norm, kind=COMPOSITE),
+    OpDef("dropout", decompose=dropout, kind=COMPOSITE, method=False),
+    OpDef("batch_norm", decompose=batch_norm, kind=COMPOSITE, method=False),
+]

@@ -29,6 +29,11 @@ def manual_seed(seed: int) -> None:
     _rng = np.random.default_rng(seed)
 
 
+def generator() -> np.random.Generator:
+    """The generator behind ``rand``/``randn`` (and dropout's masks)."""
+    return _rng
+
+
 def _dtype_or(op: str, dtype, default: dt.DType) -> dt.DType:
     if dtype is None:
         return default
@@ -62,7 +67,12 @@ def _new(a: np.ndarray, d: dt.DType, op: str, format=None, device=None) -> Tenso
     return Tensor(a, d, format=None if format is None else as_format(format, a.shape, op), device=device)
 
 
-_INT_RANGE = {"int32": (-(2 ** 31), 2 ** 31), "int8": (-(2 ** 7), 2 ** 7)}
+def _int_range(d: dt.DType) -> tuple[int, int] | None:
+    """``[lo, hi)`` of an integer dtype other than bool; None for the others."""
+    if d.is_floating_point or d is dt.bool_:
+        return None
+    info = np.iinfo(d.np_dtype)
+    return int(info.min), int(info.max) + 1
 
 
 def from_any(data, dtype=None, op: str = "tensor", format=None, device=None) -> Tensor:  # noqa: A002
@@ -81,8 +91,6 @@ def from_any(data, dtype=None, op: str = "tensor", format=None, device=None) -> 
         except (ValueError, TypeError) as e:
             raise PyascError(op, f"cannot make a tensor from {describe(data)}: {e}") from None
         if a.dtype == object:
-            from .interop import to_numpy
-
             try:   # lists of tensors
                 a = np.array([to_numpy(v) if isinstance(v, Tensor) or is_torch_tensor(v) else v for v in data])
             except (ValueError, TypeError) as e:
@@ -92,13 +100,47 @@ def from_any(data, dtype=None, op: str = "tensor", format=None, device=None) -> 
     d = _dtype_or(op, dtype, _infer_dtype(a))
     if d is None:
         raise PyascError(op, f"unsupported element type {a.dtype}")
-    if d.name in _INT_RANGE and a.dtype.kind in "iu" and a.size:
-        lo, hi = _INT_RANGE[d.name]
+    bounds = _int_range(d)
+    if bounds is not None and a.dtype.kind in "iu" and a.size:
+        lo, hi = bounds
         if a.min() < lo or a.max() >= hi:
             raise PyascError(op, f"values do not fit in {d.name}", dtypes=[str(a.dtype)])
     with np.errstate(all="ignore"):
         a = (a != 0) if d is dt.bool_ and a.dtype != np.bool_ else a
         return _new(np.array(a, dtype=d.np_dtype, copy=True), d, op, format, device)
+
+
+def to_pyasc(x, op: str = "tensor") -> Tensor:
+    """A pyasc Tensor for ``x``: a Tensor itself, a NumPy array (shared when its dtype is a pyasc
+    dtype) or a torch CPU tensor; PyascError for anything else."""
+    if isinstance(x, Tensor):
+        return x
+    if is_torch_tensor(x):
+        a = torch_to_numpy(x, op)
+    elif isinstance(x, np.ndarray):
+        a = x
+    else:
+        raise PyascError(op, f"expected a tensor, got {describe(x)}")
+    d = dt.from_numpy_dtype(a.dtype)
+    if d is not None and a.dtype == d.np_dtype:
+        return Tensor(a, d)
+    return from_any(a, op=op)
+
+
+def to_numpy(x) -> np.ndarray:
+    """The values of a pyasc Tensor (shared), NumPy array or torch tensor as a NumPy array."""
+    if isinstance(x, Tensor):
+        return x.numpy()
+    if is_torch_tensor(x):
+        return torch_to_numpy(x, "to_numpy")
+    if isinstance(x, np.ndarray):
+        return x
+    return np.asarray(x)
+
+
+def copy_to_device(t, dev) -> Tensor:
+    """A copy of tensor ``t`` on device ``dev`` (a new storage, as a host-to-device copy)."""
+    return to_pyasc(t, "copy_to_device")._copy_to(dev, "copy_to_device")
 
 
 def tensor(data, dtype=None, *, format=None, device=None) -> Tensor:  # noqa: A002
@@ -147,8 +189,9 @@ def full(size, fill_value, *, dtype=None, format=None, device=None) -> Tensor:  
     default = (dt.DEFAULT_FLOAT if isinstance(fill_value, float)
                else dt.bool_ if isinstance(fill_value, bool) else dt.DEFAULT_INT)
     d = _dtype_or("full", dtype, default)
-    if d.name in _INT_RANGE and not isinstance(fill_value, float):
-        lo, hi = _INT_RANGE[d.name]
+    bounds = _int_range(d)
+    if bounds is not None and not isinstance(fill_value, float):
+        lo, hi = bounds
         if not lo <= int(fill_value) < hi:
             raise PyascError("full", f"fill value {fill_value} does not fit in {d.name}")
     with np.errstate(all="ignore"):
@@ -230,8 +273,6 @@ def _like(op, t, dtype, device):
     """Shape, dtype, format and device of ``t`` (a Tensor, NumPy array or torch tensor)."""
     if not isinstance(t, Tensor):
         if is_torch_tensor(t) or isinstance(t, np.ndarray):
-            from .interop import to_pyasc
-
             t = to_pyasc(t, op)
         else:
             raise PyascError(op, f"expected a tensor, got {describe(t)}")

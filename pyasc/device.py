@@ -6,7 +6,7 @@ pyasc runs on a simulator, so a device is a logical place a tensor lives on: ``n
 devices raises ``PyascError`` as in PyTorch, and ``copy_to_device`` / ``Tensor.to(device)`` move
 data. ``with pyasc.device(1):`` makes device 1 the one new tensors are created on.
 
-``set_target("ascend910b2")`` chooses the chip every ``pyasc.jit`` function without an explicit
+``set_target(name)`` chooses the chip every ``pyasc.jit`` function without an explicit
 ``target`` option (and every eager op) compiles for.
 """
 
@@ -15,6 +15,8 @@ from __future__ import annotations
 import os
 import re
 from contextlib import contextmanager
+
+from pyasc.dialects.target import DEFAULT_TARGET, PRESETS
 
 from .errors import PyascError, describe
 
@@ -100,36 +102,20 @@ def _use_device(d: Device):
         _current.pop()
 
 
-def copy_to_device(t, dev):
-    """A copy of tensor ``t`` on device ``dev`` (a new storage, as a host-to-device copy)."""
-    from .tensor import Tensor
-
-    if not isinstance(t, Tensor):
-        from .interop import to_pyasc
-
-        t = to_pyasc(t, "copy_to_device")
-    d = as_device(dev, "copy_to_device")
-    data = t._concrete("copy_to_device").copy()
-    out = Tensor(data, t.dtype, format=t.format, device=d)
-    return out
-
-
 # ----------------------------------------------------------------------------- target
 
 _target: list[str] = []
 
 
 def default_target() -> str:
-    """The target chosen by ``set_target`` (``PYASC_TARGET``, else ``ascend910b2``)."""
+    """The target chosen by ``set_target`` (``PYASC_TARGET``, else the dialects' ``DEFAULT_TARGET``)."""
     if _target:
         return _target[0]
-    return os.environ.get("PYASC_TARGET", "ascend910b2")
+    return os.environ.get("PYASC_TARGET", DEFAULT_TARGET)
 
 
 def set_target(name: str) -> None:
-    """Compile for chip ``name`` (``ascend910b1`` ... ``ascend910b4``) from now on."""
-    from pyasc.dialects.target import PRESETS
-
+    """Compile for chip ``name`` (one of ``pyasc.dialects.target.PRESETS``) from now on."""
     if not isinstance(name, str) or name not in PRESETS:
         raise PyascError("set_target", f"unknown target {name!r}; known targets: {', '.join(PRESETS)}")
     _target[:] = [name]

@@ -5,33 +5,42 @@ The compiler computes in four dtypes: ``float32``, ``float16``, ``bfloat16`` (Nu
 ``int8`` and ``bool`` (the result of comparisons). They can be created, viewed, indexed, converted
 with ``.to()`` (compiled, in ``pyasc.jit`` and eagerly: float -> int8 truncates toward zero and
 keeps the value modulo 256, as NumPy and PyTorch) and used as ``where`` conditions; arithmetic on
-them raises a ``PyascError`` that asks for a conversion to a compute dtype first. Each dtype knows its NumPy dtype, its MLIR element type, its size and the tolerance at
-which results in that dtype are compared with the float64 NumPy reference in tests.
+them raises a ``PyascError`` that asks for a conversion to a compute dtype first. Each dtype knows its
+NumPy dtype, MLIR element type and size (its row of ``pyasc.dialects.types.ELEMENTS``) and the
+tolerance at which results in that dtype are compared with the float64 NumPy reference in tests.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import ml_dtypes
 import numpy as np
-from xdsl.dialects.builtin import IntegerType, TensorType, bf16, f16, f32, i32
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute
+
+from pyasc.dialects.types import ELEMENTS
 
 
 @dataclass(frozen=True, eq=False)
 class DType:
-    """One element type. Compare with ``is``/``==``; ``str(d)`` is the PyTorch-style name."""
+    """One element type. Compare with ``is``/``==``; ``str(d)`` is the PyTorch-style name. Its NumPy
+    dtype, MLIR type, size and kind come from its row of ``pyasc.dialects.types.ELEMENTS``."""
 
     name: str                   # "float16"
-    short: str                  # MLIR spelling: "f16"
-    np_dtype: np.dtype = field(repr=False)
-    mlir: Attribute = field(repr=False)
-    itemsize: int
-    is_floating_point: bool
+    short: str                  # the MLIR element type's spelling, its row of ELEMENTS: "f16"
     rank: int                   # promotion order within a category
     rtol: float                 # test tolerance against the float64 reference
     atol: float
+    np_dtype: np.dtype = field(init=False, repr=False)
+    mlir: Attribute = field(init=False, repr=False)
+    itemsize: int = field(init=False)
+    is_floating_point: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        row = ELEMENTS[self.short]
+        for name, value in (("np_dtype", row.np_dtype), ("mlir", row.attr()), ("itemsize", row.nbytes),
+                            ("is_floating_point", row.is_float)):
+            object.__setattr__(self, name, value)
 
     def __repr__(self) -> str:
         return f"pyasc.{self.name}"
@@ -46,12 +55,12 @@ class DType:
         return TensorType(self.mlir, list(shape))
 
 
-float32 = DType("float32", "f32", np.dtype(np.float32), f32, 4, True, 2, 1.3e-5, 1e-5)
-float16 = DType("float16", "f16", np.dtype(np.float16), f16, 2, True, 1, 4e-3, 1e-3)
-bfloat16 = DType("bfloat16", "bf16", np.dtype(ml_dtypes.bfloat16), bf16, 2, True, 1, 3.2e-2, 1e-2)
-int32 = DType("int32", "i32", np.dtype(np.int32), i32, 4, False, 0, 0.0, 0.0)
-int8 = DType("int8", "i8", np.dtype(np.int8), IntegerType(8), 1, False, -1, 0.0, 0.0)
-bool_ = DType("bool", "i1", np.dtype(np.bool_), IntegerType(1), 1, False, -2, 0.0, 0.0)
+float32 = DType("float32", "f32", 2, 1.3e-5, 1e-5)
+float16 = DType("float16", "f16", 1, 4e-3, 1e-3)
+bfloat16 = DType("bfloat16", "bf16", 1, 3.2e-2, 1e-2)
+int32 = DType("int32", "i32", 0, 0.0, 0.0)
+int8 = DType("int8", "i8", -1, 0.0, 0.0)
+bool_ = DType("bool", "i1", -2, 0.0, 0.0)
 
 ALL_DTYPES: tuple[DType, ...] = (float32, float16, bfloat16, int32)   # the compute dtypes
 STORAGE_DTYPES: tuple[DType, ...] = (int8, bool_)                   # storage only (see above)
@@ -60,13 +69,9 @@ FLOAT_DTYPES: tuple[DType, ...] = (float32, float16, bfloat16)
 DEFAULT_FLOAT = float32
 DEFAULT_INT = int32
 
-_ALIASES = {
-    "float32": float32, "f32": float32, "float": float32, "fp32": float32,
-    "float16": float16, "f16": float16, "half": float16, "fp16": float16,
-    "bfloat16": bfloat16, "bf16": bfloat16,
-    "int32": int32, "i32": int32, "int": int32,
-    "int8": int8, "i8": int8, "bool": bool_, "i1": bool_,
-}
+# names and MLIR spellings, and PyTorch's other spellings
+_ALIASES = {**{d.name: d for d in DTYPES}, **{d.short: d for d in DTYPES},
+            "float": float32, "fp32": float32, "half": float16, "fp16": float16, "int": int32}
 
 
 def get_dtype(spec) -> DType:
@@ -80,10 +85,10 @@ def get_dtype(spec) -> DType:
         except KeyError:
             raise TypeError(f"unknown dtype '{spec}'; supported: {', '.join(d.name for d in DTYPES)}") from None
     if isinstance(spec, Attribute):
-        for d in DTYPES:
-            if d.mlir == spec:
-                return d
-        raise TypeError(f"unsupported element type {spec}")
+        d = _ALIASES.get(str(spec))
+        if d is None or d.mlir != spec:
+            raise TypeError(f"unsupported element type {spec}")
+        return d
     if spec is bool:
         return bool_
     try:

@@ -14,6 +14,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from .dtypes import DType
+
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
@@ -38,9 +40,7 @@ def user_location() -> str:
 
 def describe(x) -> str:
     """A short description of an operand for messages: ``float16[3, 4]`` or ``python float 1.5``."""
-    from .tensor import Tensor
-
-    if isinstance(x, Tensor):
+    if isinstance(getattr(x, "dtype", None), DType):    # a pyasc Tensor
         return f"{x.dtype.name}{list(x.shape)}"
     if isinstance(x, bool | int | float):
         return f"python {type(x).__name__} {x!r}"
@@ -85,3 +85,15 @@ class PyascError(Exception):
 class HostOnlyError(PyascError):
     """An op without a compiler lowering was used inside ``pyasc.jit`` (it only runs eagerly,
     on the host)."""
+
+
+class PyascIndexError(PyascError, IndexError):
+    """An index or dimension out of range (also an ``IndexError``, so iteration protocols work)."""
+
+
+def raise_host_only(name: str, operands=(), what: str = "") -> None:
+    """The error for an op that has no compiler lowering yet, used inside ``pyasc.jit``."""
+    tensors = [o for o in operands if isinstance(getattr(o, "dtype", None), DType)]
+    raise HostOnlyError(name, f"{what or 'is'} not supported inside pyasc.jit yet: the compiler has no lowering "
+                        "for it (outside jit it runs eagerly on the host)",
+                        shapes=[t.shape for t in tensors], dtypes=[t.dtype.name for t in tensors])

@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,11 +31,15 @@ from xdsl.dialects.builtin import ModuleOp
 from pyasc.lowering.pipeline import LEVELS, CompileOptions
 
 from . import amp as _amp
+from . import cache
 from . import dtypes as dt
+from .creation import to_pyasc
 from .device import default_target
 from .dtypes import DType
 from .errors import PyascError, describe
-from .interop import is_torch_tensor, to_pyasc
+from .interop import is_torch_tensor
+from .progress import progress
+from .runtime_api import launch
 from .tensor import Tensor
 from .tracing import Trace
 
@@ -115,6 +120,10 @@ class _Program:
         # concrete tensors the traced function used (lifted to extra parameters after the inputs)
         self.constants = tuple(constants)
 
+    def check_inputs(self, where: str, args) -> list[Tensor]:
+        """``args`` as concrete Tensors of the program's input signature; PyascError otherwise."""
+        return _check_inputs(where, self.name, self.inputs, args)
+
     def _compiled(self, module: ModuleOp) -> "Compiled":
         """The ``ascendc`` ``module`` of this program, ready to emit, simulate or call."""
         return Compiled(module, self.name, self.options, self.inputs, self.outputs, self.returns_tuple,
@@ -122,7 +131,8 @@ class _Program:
 
 
 class Compiled(_Program):
-    """A program lowered to the ``ascendc`` level: emit it, simulate it or call it."""
+    """A program lowered to the ``ascendc`` level: emit it, simulate it or call it. The emitters and
+    the simulator are imported when first used: most programs are only simulated, or only emitted."""
 
     def __init__(self, module: ModuleOp, name: str, options: CompileOptions,
                  inputs: tuple[TensorSpec, ...], outputs: tuple[TensorSpec, ...], returns_tuple: bool,
@@ -204,8 +214,6 @@ class Compiled(_Program):
         """Run on the simulator and return pyasc Tensors (a tuple if the function returned one); on a
         non-default stream (``with pyasc.stream(s):``) the launch is queued and the tensors are filled
         when the stream is synchronised."""
-        from .runtime_api import launch
-
         return launch(self, args)
 
 
@@ -227,7 +235,8 @@ class Lowered(_Program):
             raise PyascError("lower", f"unknown level '{level}'; levels: {TRACED_LEVEL}, {', '.join(LEVELS)}")
         if level not in self._levels:
             from pyasc.lowering.errors import CompileError
-            from pyasc.lowering.pipeline import make_context, stage_passes
+            from pyasc.dialects import make_context
+            from pyasc.lowering.pipeline import run_stage
 
             # one stage at a time from the deepest level already lowered: printing every level
             # costs one compilation
@@ -237,13 +246,7 @@ class Lowered(_Program):
             ctx = make_context()
             try:
                 for lv in LEVELS[start: LEVELS.index(level) + 1]:
-                    module = module.clone()
-                    if lv == LEVELS[0]:
-                        from .custom import inline_custom_ops
-
-                        inline_custom_ops(module)
-                    for p in stage_passes(lv, self.options):
-                        p.apply(ctx, module)
+                    module = run_stage(module.clone(), lv, self.options, ctx)
                     self._levels[lv] = module
                 module.verify()
             except (CompileError, ValueError, NotImplementedError) as err:
@@ -288,8 +291,6 @@ class JitFunction:
 
     def _def_location(self) -> str | None:
         """``"file.py:LINE"`` of the traced function's definition, if known."""
-        import os
-
         code = getattr(self.fn, "__code__", None)
         if code is None:
             return None
@@ -341,8 +342,6 @@ class JitFunction:
         compiled = self._cache.get(key)
         if compiled is not None:
             return compiled
-        from . import cache
-
         lowered = self._lower(tensors, layout, kwargs)
         if self._source is None:
             self._source = cache.function_source(self.fn)
@@ -351,8 +350,6 @@ class JitFunction:
         if hit is not None and hit[1].get("outputs") == [str(s) for s in lowered.outputs]:
             compiled = lowered._compiled(hit[0])
         else:
-            from .progress import progress
-
             with progress(f"compiling {lowered.name}"):
                 compiled = lowered.compile()
             cache.store(disk_key, str(compiled.module),

@@ -1,30 +1,26 @@
-"""Comparisons, ``where`` and the logical ops, registered into the op table (``ops.OPS``).
+"""Comparisons, ``where`` and the logical ops of the tensor API (``OpDef``s of kind ``compare``).
 
 Results of comparisons have dtype ``pyasc.bool`` (PyTorch's ``torch.bool``). All of them compile
 to the device (eagerly and inside ``pyasc.jit``, fused with the elementwise ops around them):
 comparisons become ``asctensor.compare`` (NaN compares false except with ``ne``), ``where`` becomes
 ``asctensor.select``; ``isnan`` is ``x != x``, ``isinf``/``isfinite`` compare ``|x|`` with inf. The
 logical ops go through half 0/1 values (``select(c, 1, 0)``): ``not`` is ``== 0``, ``and`` a product,
-``or`` a maximum, ``xor`` ``!=``. Bool operands are not cast by the tracer (``RAW_BOOL_OPERANDS``):
-the builders convert them.
+``or`` a maximum, ``xor`` ``!=``. Bool operands are not cast by the tracer (``raw_bool``): the
+builders convert them.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from . import dtypes as dt
 from xdsl.dialects import arith
 from xdsl.dialects import math as mathd
 
 from pyasc.dialects import asctensor
 
+from . import dtypes as dt
 from .errors import PyascError
-from .ops import OPS, OpDef
-
-# ops whose bool operands reach the builder uncast (the tracer only broadcasts them)
-RAW_BOOL_OPERANDS = frozenset({"eq", "ne", "lt", "le", "gt", "ge", "logical_not", "logical_and", "logical_or",
-                               "logical_xor", "where"})
+from .opdef import COMPARE, OpDef
 
 
 def compare_rule(operands, attrs):
@@ -84,7 +80,7 @@ def _compute_operand(tr, v, compute):
 
 
 def _compare(pred):
-    def build(tr, operands, result_dtype, attrs):
+    def build(tr, operands, types, attrs):
         a, b = _broadcast_all(tr, operands)
         compute = dt.get_dtype((b if _is_bool(a) else a).type.get_element_type())
         if _is_bool(a) and _is_bool(b):
@@ -94,7 +90,7 @@ def _compare(pred):
 
 
 def _abs_vs_inf(pred):
-    def build(tr, operands, result_dtype, attrs):
+    def build(tr, operands, types, attrs):
         (x,) = operands
         d = dt.get_dtype(x.type.get_element_type())
         a = _emit(tr, mathd.AbsFOp(x))
@@ -102,7 +98,7 @@ def _abs_vs_inf(pred):
     return build
 
 
-def _build_isnan(tr, operands, result_dtype, attrs):
+def _build_isnan(tr, operands, types, attrs):
     (x,) = operands
     return asctensor.CompareOp("ne", x, x)
 
@@ -116,7 +112,7 @@ def _truth(tr, v):
 
 
 def _logical(kind):
-    def build(tr, operands, result_dtype, attrs):
+    def build(tr, operands, types, attrs):
         hs = [_truth(tr, v) for v in _broadcast_all(tr, operands)]
         zero = tr.splat(0.0, dt.float16, hs[0].type.get_shape())
         if kind == "not":
@@ -128,29 +124,31 @@ def _logical(kind):
     return build
 
 
-def _build_where(tr, operands, result_dtype, attrs):
+def _build_where(tr, operands, types, attrs):
     c, x, y = _broadcast_all(tr, operands)
     if not _is_bool(c):
         raise PyascError("where", "the condition must be a bool tensor")
     return asctensor.SelectOp(c, x, y)
 
 
-def _def(name, arity, build, ref, rule, doc, dtypes=dt.ALL_DTYPES):
-    OPS[name] = OpDef(name, arity, build, ref, dtypes, rule, doc=doc)
+_COMPARISON = {"rule": compare_rule, "raw_bool": True, "kind": COMPARE}
+_FLOAT_TEST = {"rule": compare_rule, "dtypes": dt.FLOAT_DTYPES, "kind": COMPARE}
+_LOGICAL = {"rule": logical_rule, "dtypes": (dt.bool_,), "raw_bool": True, "kind": COMPARE}
 
+EQ = OpDef("eq", _compare("eq"), np.equal, 2, **_COMPARISON, doc="x == y")
+NE = OpDef("ne", _compare("ne"), np.not_equal, 2, **_COMPARISON, doc="x != y")
+LT = OpDef("lt", _compare("lt"), np.less, 2, **_COMPARISON, doc="x < y")
+LE = OpDef("le", _compare("le"), np.less_equal, 2, **_COMPARISON, doc="x <= y")
+GT = OpDef("gt", _compare("gt"), np.greater, 2, **_COMPARISON, doc="x > y")
+GE = OpDef("ge", _compare("ge"), np.greater_equal, 2, **_COMPARISON, doc="x >= y")
+ISNAN = OpDef("isnan", _build_isnan, np.isnan, 1, **_FLOAT_TEST, doc="x is NaN")
+ISINF = OpDef("isinf", _abs_vs_inf("eq"), np.isinf, 1, **_FLOAT_TEST, doc="x is +-inf")
+ISFINITE = OpDef("isfinite", _abs_vs_inf("lt"), np.isfinite, 1, **_FLOAT_TEST, doc="x is neither inf nor NaN")
+LOGICAL_NOT = OpDef("logical_not", _logical("not"), lambda x: x == 0, 1, **_LOGICAL, doc="not x")
+LOGICAL_AND = OpDef("logical_and", _logical("and"), lambda x, y: (x != 0) & (y != 0), 2, **_LOGICAL, doc="x and y")
+LOGICAL_OR = OpDef("logical_or", _logical("or"), lambda x, y: (x != 0) | (y != 0), 2, **_LOGICAL, doc="x or y")
+LOGICAL_XOR = OpDef("logical_xor", _logical("xor"), lambda x, y: (x != 0) ^ (y != 0), 2, **_LOGICAL, doc="x xor y")
+WHERE = OpDef("where", _build_where, lambda c, x, y: np.where(c != 0, x, y), 3, rule=where_rule, raw_bool=True,
+              kind=COMPARE, method=False, doc="x where cond else y (NumPy broadcasting of all three)")
 
-_def("eq", 2, _compare("eq"), np.equal, compare_rule, "x == y")
-_def("ne", 2, _compare("ne"), np.not_equal, compare_rule, "x != y")
-_def("lt", 2, _compare("lt"), np.less, compare_rule, "x < y")
-_def("le", 2, _compare("le"), np.less_equal, compare_rule, "x <= y")
-_def("gt", 2, _compare("gt"), np.greater, compare_rule, "x > y")
-_def("ge", 2, _compare("ge"), np.greater_equal, compare_rule, "x >= y")
-_def("isnan", 1, _build_isnan, np.isnan, compare_rule, "x is NaN", dt.FLOAT_DTYPES)
-_def("isinf", 1, _abs_vs_inf("eq"), np.isinf, compare_rule, "x is +-inf", dt.FLOAT_DTYPES)
-_def("isfinite", 1, _abs_vs_inf("lt"), np.isfinite, compare_rule, "x is neither inf nor NaN", dt.FLOAT_DTYPES)
-_def("logical_not", 1, _logical("not"), lambda x: x == 0, logical_rule, "not x", (dt.bool_,))
-_def("logical_and", 2, _logical("and"), lambda x, y: (x != 0) & (y != 0), logical_rule, "x and y", (dt.bool_,))
-_def("logical_or", 2, _logical("or"), lambda x, y: (x != 0) | (y != 0), logical_rule, "x or y", (dt.bool_,))
-_def("logical_xor", 2, _logical("xor"), lambda x, y: (x != 0) ^ (y != 0), logical_rule, "x xor y", (dt.bool_,))
-_def("where", 3, _build_where, lambda c, x, y: np.where(c != 0, x, y), where_rule,
-     "x where cond else y (NumPy broadcasting of all three)")
+OPS = [EQ, NE, LT, LE, GT, GE, ISNAN, ISINF, ISFINITE, LOGICAL_NOT, LOGICAL_AND, LOGICAL_OR, LOGICAL_XOR, WHERE]

@@ -42,7 +42,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from pyasc.dialects.target import get_target
+
+from .device import get_target as current_target
 from .errors import PyascError
+from .tensor import Tensor
 
 # ------------------------------------------------------------------------------------ memory
 
@@ -51,15 +55,7 @@ _SEGMENT = 2 * 2**20
 
 
 def _capacity() -> int:
-    from pyasc.dialects.target import get_target
-
-    try:
-        from .device import get_target as current_target
-
-        name = current_target()
-    except Exception:  # noqa: BLE001 - no device module or no target chosen yet
-        from pyasc.dialects.target import DEFAULT_TARGET as name
-    return get_target(name).hbm_capacity_bytes
+    return get_target(current_target()).hbm_capacity_bytes
 
 
 class _Allocator:
@@ -238,10 +234,7 @@ class Stream:
 
     def launch(self, compiled, args) -> object:
         """Queue ``compiled(*args)``: the result tensors are returned at once, filled when the launch runs."""
-        from .jit import _check_inputs
-        from .tensor import Tensor
-
-        tensors = _check_inputs("launch", compiled.name, compiled.inputs, args)
+        tensors = compiled.check_inputs("launch", args)
         for t in tensors:
             track_tensor(t)
         outputs = [np.empty(s.shape, dtype=s.dtype.np_dtype) for s in compiled.outputs]
@@ -342,8 +335,6 @@ def synchronize() -> None:
 def launch(compiled, args):
     """Run a compiled program on the current stream (at once on the default stream); the entry point
     of ``Compiled.__call__``."""
-    from .tensor import Tensor
-
     s = current_stream()
     if not s.is_default:
         return s.launch(compiled, args)
@@ -406,14 +397,13 @@ class Profiler:
     def __enter__(self):
         from pyasc.runtime import simulator
 
-        simulator.LISTENERS.append(self._on_run)
+        simulator.add_listener(self._on_run)
         return self
 
     def __exit__(self, *exc) -> None:
         from pyasc.runtime import simulator
 
-        if self._on_run in simulator.LISTENERS:
-            simulator.LISTENERS.remove(self._on_run)
+        simulator.remove_listener(self._on_run)
         if self.path is not None and exc[0] is None:
             self.export_chrome_trace(self.path)
 

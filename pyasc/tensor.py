@@ -3,27 +3,44 @@
 Outside ``pyasc.jit`` a tensor holds its values in a NumPy array (bfloat16 through
 ``ml_dtypes``) and every op runs eagerly as a cached one-op compiled program. Inside a traced
 function the arguments are tensors without storage; the same operators then record IR.
+
+Operators and methods are the ops of the op table (``pyasc.ops``): ``x + y`` is ``pyasc.add``, and
+every op marked as a method is one (``x.exp()``, ``x.sum(1)``, ``x.reshape(2, -1)``).
 """
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from . import dtypes as dt
-from .device import as_device, current_device
-from .dispatch import apply
+from .device import Device, as_device, current_device
 from .dtypes import DType
-from .errors import PyascError
+from .errors import PyascError, raise_host_only
 from .formats import Format, as_format
-
-from . import views  # noqa: E402 - host-side views; imports Tensor lazily
+from .interop import is_torch_tensor, torch_to_numpy
 
 _ND = Format.ND
+_table: dict | None = None
+
+
+def _ops() -> dict:
+    """The op table. Every op takes and makes Tensors, so the table is built above this module
+    (``pyasc.ops`` imports it); Tensor's operators and methods look it up when first used."""
+    global _table
+    if _table is None:
+        from .ops import OPS
+
+        _table = OPS
+    return _table
+
+
+def _op(name: str):
+    return (_table or _ops())[name]
 
 
 def _is_device_like(a) -> bool:
-    from .device import Device
-
     return isinstance(a, Device | int) and not isinstance(a, bool) or type(a).__name__ == "device"
 
 
@@ -152,7 +169,7 @@ class Tensor:
 
     def with_format(self, fmt) -> Tensor:
         """The same storage tagged with format ``fmt`` (checked against the rank)."""
-        t = views._wrap(self._data, self) if self._data is not None else self
+        t = Tensor(self._data, self._dtype, device=self._device) if self._data is not None else self
         t._format = as_format(fmt, self._shape, "with_format")
         return t
 
@@ -160,6 +177,11 @@ class Tensor:
     def device(self):
         """The simulated device the tensor lives on (``npu:0`` ...)."""
         return self._device
+
+    def _copy_to(self, dev, op: str = "to") -> Tensor:
+        """A copy on device ``dev`` (a new storage, as a host-to-device copy)."""
+        d = as_device(dev, op)
+        return Tensor(self._concrete(op).copy(), self._dtype, format=self._format, device=d)
 
     def data_ptr(self) -> int:
         """Address of the first element (views of one storage differ by their offset)."""
@@ -174,111 +196,61 @@ class Tensor:
         return st if dim is None else st[dim]
 
     def is_contiguous(self) -> bool:
-        return views.is_contiguous(self)
+        if self._data is None:
+            raise_host_only("is_contiguous", [self])
+        return bool(self._data.flags.c_contiguous)
 
-    def contiguous(self) -> Tensor:
-        return views.contiguous(self)
-
-    # -- views and data movement (host side; see pyasc/views.py) ----------------------------
-    def reshape(self, *shape) -> Tensor: return views.reshape(self, *shape)
-    def view(self, *shape) -> Tensor: return views.view(self, *shape)
-    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
-        return views.flatten(self, start_dim, end_dim)
-    def squeeze(self, dim=None) -> Tensor: return views.squeeze(self, dim)
-    def unsqueeze(self, dim: int) -> Tensor: return views.unsqueeze(self, dim)
-    def transpose(self, dim0: int, dim1: int) -> Tensor: return views.transpose(self, dim0, dim1)
-    def permute(self, *dims) -> Tensor: return views.permute(self, *dims)
-    def t(self) -> Tensor: return views.transpose(self, 0, 1) if self.ndim == 2 else views.permute(self, *range(self.ndim)[::-1])
-    @property
-    def T(self) -> Tensor: return views.permute(self, *range(self.ndim)[::-1])  # noqa: N802
+    # -- views and data movement (pyasc/views.py) -------------------------------------------
+    def t(self) -> Tensor:
+        return self.transpose(0, 1) if self.ndim == 2 else self.permute(*range(self.ndim)[::-1])
 
     @property
-    def mT(self) -> Tensor: return views.transpose(self, -2, -1)  # noqa: N802
+    def T(self) -> Tensor: return self.permute(*range(self.ndim)[::-1])  # noqa: N802
 
-    def split(self, split_size_or_sections, dim: int = 0): return views.split(self, split_size_or_sections, dim)
-    def chunk(self, chunks: int, dim: int = 0): return views.chunk(self, chunks, dim)
-    def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
-        return views.topk(self, k, dim, largest, sorted)
-    def __getitem__(self, idx) -> Tensor: return views.getitem(self, idx)
-    def __setitem__(self, idx, value) -> None: views.setitem(self, idx, value)
+    @property
+    def mT(self) -> Tensor: return self.transpose(-2, -1)  # noqa: N802
+
+    def __getitem__(self, idx) -> Tensor: return _op("getitem")(self, idx)
+    def __setitem__(self, idx, value) -> None: _op("setitem")(self, idx, value)
 
     def __iter__(self):
         if not self._shape:
             raise TypeError("iteration over a 0-d tensor")
         return (self[i] for i in range(self._shape[0]))
 
-    # -- comparisons and logic (host side until the compiler lowers them) --------------------
-    def __eq__(self, other): return apply("eq", self, other)
-    def __ne__(self, other): return apply("ne", self, other)
-    def __lt__(self, other): return apply("lt", self, other)
-    def __le__(self, other): return apply("le", self, other)
-    def __gt__(self, other): return apply("gt", self, other)
-    def __ge__(self, other): return apply("ge", self, other)
-    def __invert__(self): return apply("logical_not", self)
-    def __and__(self, other): return apply("logical_and", self, other)
-    def __rand__(self, other): return apply("logical_and", other, self)
-    def __or__(self, other): return apply("logical_or", self, other)
-    def __ror__(self, other): return apply("logical_or", other, self)
-    def __xor__(self, other): return apply("logical_xor", self, other)
-    def eq(self, other): return apply("eq", self, other)
-    def ne(self, other): return apply("ne", self, other)
-    def lt(self, other): return apply("lt", self, other)
-    def le(self, other): return apply("le", self, other)
-    def gt(self, other): return apply("gt", self, other)
-    def ge(self, other): return apply("ge", self, other)
-
-    def isnan(self): return apply("isnan", self)
-    def isinf(self): return apply("isinf", self)
-    def isfinite(self): return apply("isfinite", self)
-    def logical_not(self): return apply("logical_not", self)
-    def logical_and(self, other): return apply("logical_and", self, other)
-    def logical_or(self, other): return apply("logical_or", self, other)
-    def logical_xor(self, other): return apply("logical_xor", self, other)
+    # -- comparisons and logic --------------------------------------------------------------
+    def __eq__(self, other): return _op("eq")(self, other)
+    def __ne__(self, other): return _op("ne")(self, other)
+    def __lt__(self, other): return _op("lt")(self, other)
+    def __le__(self, other): return _op("le")(self, other)
+    def __gt__(self, other): return _op("gt")(self, other)
+    def __ge__(self, other): return _op("ge")(self, other)
+    def __invert__(self): return _op("logical_not")(self)
+    def __and__(self, other): return _op("logical_and")(self, other)
+    def __rand__(self, other): return _op("logical_and")(other, self)
+    def __or__(self, other): return _op("logical_or")(self, other)
+    def __ror__(self, other): return _op("logical_or")(other, self)
+    def __xor__(self, other): return _op("logical_xor")(self, other)
 
     def where(self, condition, other):
         """``self`` where ``condition`` holds, else ``other`` (``torch.Tensor.where``)."""
-        return apply("where", condition, self, other)
-
-    def clamp(self, min=None, max=None):  # noqa: A002
-        from .composite import clamp
-
-        return clamp(self, min, max)
-
-    def norm(self, p=2, dim=None, keepdim: bool = False):
-        from .composite import norm
-
-        return norm(self, p, dim, keepdim)
+        return _op("where")(condition, self, other)
 
     # matrix products on the cube (pyasc/ops_linalg.py)
-    def __matmul__(self, other):
-        from .ops_linalg import matmul
-
-        return matmul(self, other)
-
-    def __rmatmul__(self, other):
-        from .ops_linalg import matmul
-
-        return matmul(other, self)
-
-    # reductions and row-wise composites (pyasc/ops_reduce.py)
-    def sum(self, dim=None, keepdim: bool = False): return _reduce_ops().sum(self, dim, keepdim)
-    def mean(self, dim=None, keepdim: bool = False): return _reduce_ops().mean(self, dim, keepdim)
-    def prod(self, dim=None, keepdim: bool = False): return _reduce_ops().prod(self, dim, keepdim)
-    def amax(self, dim=None, keepdim: bool = False): return _reduce_ops().amax(self, dim, keepdim)
-    def amin(self, dim=None, keepdim: bool = False): return _reduce_ops().amin(self, dim, keepdim)
-    def max(self, dim=None, keepdim: bool = False): return _reduce_ops().max(self, dim, keepdim)
-    def min(self, dim=None, keepdim: bool = False): return _reduce_ops().min(self, dim, keepdim)
-    def argmax(self, dim=None, keepdim: bool = False): return _reduce_ops().argmax(self, dim, keepdim)
-    def argmin(self, dim=None, keepdim: bool = False): return _reduce_ops().argmin(self, dim, keepdim)
-    def softmax(self, dim: int = -1): return _reduce_ops().softmax(self, dim)
-    def log_softmax(self, dim: int = -1): return _reduce_ops().log_softmax(self, dim)
+    def __matmul__(self, other): return _op("matmul")(self, other)
+    def __rmatmul__(self, other): return _op("matmul")(other, self)
 
     def equal(self, other) -> bool:
         """True when ``other`` has the same shape and values (``torch.equal``)."""
-        from .interop import to_pyasc
-
-        other = to_pyasc(other, "equal")
-        return self._shape == other._shape and bool(np.array_equal(self.numpy(), other.numpy()))
+        if isinstance(other, Tensor):
+            b = other._concrete("equal")
+        elif is_torch_tensor(other):
+            b = torch_to_numpy(other, "equal")
+        elif isinstance(other, np.ndarray):
+            b = other
+        else:
+            raise PyascError("equal", f"expected a tensor, got {type(other).__name__}")
+        return self._shape == tuple(b.shape) and bool(np.array_equal(self.numpy(), b))
 
     # -- conversion -------------------------------------------------------------------------
     def to(self, *args, dtype=None, device=None) -> Tensor:
@@ -293,16 +265,14 @@ class Tensor:
                 dtype = a
         out = self
         if dtype is not None:
-            out = apply("cast", out, dtype=dtype)
+            out = _op("cast")(out, dtype=dtype)
         if device is not None and as_device(device, "to") is not out._device:
-            from .device import copy_to_device
-
-            out = copy_to_device(out, device)
+            out = out._copy_to(device)
         return out
 
     def astype(self, dtype) -> Tensor:
         """The tensor converted to ``dtype`` (NumPy's spelling of ``to(dtype)``)."""
-        return apply("cast", self, dtype=dtype)
+        return _op("cast")(self, dtype=dtype)
 
     def type(self, dtype=None):
         """The dtype's name, or the tensor converted to ``dtype``."""
@@ -327,44 +297,29 @@ class Tensor:
         return self.to(dt.int32)
 
     # -- arithmetic operators ---------------------------------------------------------------
-    def __add__(self, other): return apply("add", self, other)
-    def __radd__(self, other): return apply("add", other, self)
-    def __sub__(self, other): return apply("sub", self, other)
-    def __rsub__(self, other): return apply("sub", other, self)
-    def __mul__(self, other): return apply("mul", self, other)
-    def __rmul__(self, other): return apply("mul", other, self)
-    def __truediv__(self, other): return apply("div", self, other)
-    def __rtruediv__(self, other): return apply("div", other, self)
-    def __pow__(self, other): return apply("pow", self, other)
-    def __rpow__(self, other): return apply("pow", other, self)
-    def __neg__(self): return apply("neg", self)
+    def __add__(self, other): return _op("add")(self, other)
+    def __radd__(self, other): return _op("add")(other, self)
+    def __sub__(self, other): return _op("sub")(self, other)
+    def __rsub__(self, other): return _op("sub")(other, self)
+    def __mul__(self, other): return _op("mul")(self, other)
+    def __rmul__(self, other): return _op("mul")(other, self)
+    def __truediv__(self, other): return _op("div")(self, other)
+    def __rtruediv__(self, other): return _op("div")(other, self)
+    def __pow__(self, other): return _op("pow")(self, other)
+    def __rpow__(self, other): return _op("pow")(other, self)
+    def __neg__(self): return _op("neg")(self)
     def __pos__(self): return self
-    def __abs__(self): return apply("abs", self)
+    def __abs__(self): return _op("abs")(self)
 
     __hash__ = object.__hash__
 
-    # -- methods (the same ops as the pyasc.* functions) ------------------------------------
-    def add(self, other): return apply("add", self, other)
-    def sub(self, other): return apply("sub", self, other)
-    def mul(self, other): return apply("mul", self, other)
-    def div(self, other): return apply("div", self, other)
-    def pow(self, other): return apply("pow", self, other)
-    def maximum(self, other): return apply("maximum", self, other)
-    def minimum(self, other): return apply("minimum", self, other)
-    def neg(self): return apply("neg", self)
-    def exp(self): return apply("exp", self)
-    def log(self): return apply("log", self)
-    def sqrt(self): return apply("sqrt", self)
-    def rsqrt(self): return apply("rsqrt", self)
-    def abs(self): return apply("abs", self)
-    def tanh(self): return apply("tanh", self)
-    def erf(self): return apply("erf", self)
-    def relu(self): return apply("relu", self)
-    def sigmoid(self): return apply("sigmoid", self)
-    def gelu(self, approximate: str = "none"): return apply("gelu", self, approximate=approximate)
+    # -- methods: the ops of the table marked as methods ------------------------------------
+    def __getattr__(self, name: str):
+        # only called for names the class does not define: x.exp(), x.sum(1), x.reshape(2, -1)
+        op = None if name.startswith("_") else _ops().get(name)
+        if op is None or not op.method:
+            raise AttributeError(f"'Tensor' object has no attribute '{name}'")
+        return functools.partial(op, self)
 
-
-def _reduce_ops():
-    from . import ops_reduce
-
-    return ops_reduce
+    def __dir__(self):
+        return sorted({*super().__dir__(), *(n for n, op in _ops().items() if op.method)})

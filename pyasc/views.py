@@ -1,13 +1,13 @@
 """Views and data movement: reshape, view, transpose, permute, squeeze, unsqueeze, flatten,
-contiguous, indexing, cat, stack, split, chunk and topk.
+contiguous, indexing, cat, stack, split, chunk and topk (``OpDef``s of kind ``view``).
 
 Eagerly, views share storage exactly where PyTorch's do and are made on the host with NumPy
 (NumPy's view rules are the same: ``reshape`` of a contiguous tensor, ``view``, ``transpose``,
 ``permute``, ``squeeze``/``unsqueeze``, basic indexing and ``split``/``chunk`` return views;
-``contiguous`` copies only a non-contiguous tensor). The copying ops ``cat``, ``stack`` and
-``topk`` (of a float tensor without NaN) run on the simulated device as compiled programs, compiled
-once per signature like any eager op; operands they have no lowering for (bool tensors, integer
-topk) and advanced indexing are computed on the host.
+``contiguous`` copies only a non-contiguous tensor): their eager path is their NumPy reference on
+the host. The copying ops ``cat``, ``stack`` and ``topk`` (of a float tensor without NaN) run on the
+simulated device as compiled programs, compiled once per signature like any eager op; operands they
+have no lowering for (bool tensors, integer topk) and advanced indexing are computed on the host.
 
 Inside ``pyasc.jit`` (value semantics) the shape changes ``reshape``, ``view``, ``flatten``,
 ``squeeze``, ``unsqueeze`` and ``contiguous``, basic indexing with unit steps (ints, slices,
@@ -19,7 +19,7 @@ size-1 dims move), slices with any other step, negative ones included (``x[::-1]
 unsqueezes and a concat (along a new last dim: a concat along a new first dim and a transpose);
 each of those becomes a data-movement kernel of its own (``lowering/tile_movement.py``; a step
 that walks the last dim backwards gathers with a table counted from the tile's last column).
-Casts to and from bool are a comparison with zero and a selection of 1 or 0 (``dispatch``).
+Casts to and from bool are a comparison with zero and a selection of 1 or 0 (the ``cast`` op).
 ``topk`` of a float tensor is traced as ``asctensor.topk`` (k <= 64): over the last dim it is ONE
 row-wise kernel of ``k`` rounds of row max, argmax and masking (``lowering/topk_decompose.py``),
 over another dim that kernel between two transposes; it returns the values and int32 indices
@@ -28,7 +28,6 @@ ranked inside jit, and integer tensors raise (the vector unit ranks floats only;
 run on the host). Tensor indices and assignment have no compiler lowering yet and raise a
 ``PyascError`` naming the op rather than tracing something wrong.
 """
-
 from __future__ import annotations
 
 import numbers
@@ -36,250 +35,185 @@ from collections import namedtuple
 
 import numpy as np
 
+from pyasc.dialects import asctensor
+
 from . import dtypes as dt
-from .errors import PyascError, describe
+from .args import dim_index, shape_arg, tensor_operand
+from .creation import to_numpy, to_pyasc
+from .errors import PyascError, PyascIndexError, describe, raise_host_only
+from .interop import is_torch_tensor
+from .opdef import COMPOSITE, DEVICE_OR_HOST, HOST, VIEW, OpDef
+from .tensor import Tensor
+
+TopK = namedtuple("TopK", ["values", "indices"])
 
 
-class PyascIndexError(PyascError, IndexError):
-    """An index out of range (also an ``IndexError``, so iteration protocols work)."""
+# ----------------------------------------------------------------------------- IR of the views
+
+def _dtype_of(v) -> dt.DType:
+    return dt.get_dtype(v.type.get_element_type())
 
 
-def _tensor(x, op):
-    from .interop import to_pyasc
-
-    return to_pyasc(x, op)
+def _shape_of(v) -> tuple[int, ...]:
+    return tuple(v.type.get_shape())
 
 
-def _host(op: str, *tensors):
-    """The NumPy storage of the operands; PyascError for traced (jit) tensors."""
-    from .dispatch import raise_host_only
-
-    out = []
-    for t in tensors:
-        if t._trace is not None:
-            raise_host_only(op, tensors)
-        out.append(t._data)
-    return out
+def _emit(tr, op):
+    return tr.emit(op).results[0]
 
 
-def _eager_on_device(op: str, program, tensors, key: tuple):
-    """The copying op ``op`` on concrete tensors run as a compiled program on the simulated device
-    (cached per signature); None when it has no device lowering for them (computed on the host)."""
-    from .eager import run_eager_program
-
-    if any(t._device != tensors[0]._device for t in tensors):
-        return None
-    return run_eager_program(op, program, list(tensors), key)
+def _to_half(tr, v):
+    """A bool or int8 value as float16 (exact): ``select(v, 1, 0)`` or a cast."""
+    if _dtype_of(v) is dt.bool_:
+        shape = _shape_of(v)
+        return _emit(tr, asctensor.SelectOp(v, tr.splat(1.0, dt.float16, shape), tr.splat(0.0, dt.float16, shape)))
+    return tr.cast(v, dt.float16)
 
 
-def _wrap(a: np.ndarray, like, fmt=None):
-    from .tensor import Tensor
-
-    t = Tensor(a, like.dtype, device=like._device)
-    if fmt is not None:
-        t._format = fmt
-    return t
+def _from_half(tr, v, d: dt.DType):
+    """A float16 value holding bool or int8 data back as ``d`` (bool: ``v != 0``)."""
+    if d is dt.bool_:
+        return _emit(tr, asctensor.CompareOp("ne", v, tr.splat(0.0, dt.float16, _shape_of(v))))
+    return tr.cast(v, d)
 
 
-def _dim(op: str, d, ndim: int, shape=()) -> int:
-    if isinstance(d, bool) or not isinstance(d, numbers.Integral):
-        raise PyascError(op, f"dim must be an integer, got {describe(d)}", shapes=[shape])
-    lo, hi = (-ndim, ndim - 1) if ndim else (-1, 0)
-    if not lo <= d <= hi:
-        raise PyascIndexError(op, f"dimension out of range (expected to be in range of [{lo}, {hi}], "
-                              f"but got {d}) for shape {tuple(shape)}", shapes=[shape])
-    return int(d) % max(ndim, 1)
+def _moved(tr, v, build):
+    """``build(v)`` (emitting asctensor ops on a value); int8 and bool data move as float16."""
+    d = _dtype_of(v)
+    if d not in dt.STORAGE_DTYPES:
+        return build(v)
+    return _from_half(tr, build(_to_half(tr, v)), d)
 
 
-def _shape_arg(op: str, shape, numel: int, src) -> tuple[int, ...]:
-    if len(shape) == 1 and isinstance(shape[0], list | tuple):
-        shape = tuple(shape[0])
-    dims = []
-    for d in shape:
-        if isinstance(d, bool) or not isinstance(d, numbers.Integral):
-            raise PyascError(op, f"shape must be integers, got {describe(d)}", shapes=[src])
-        dims.append(int(d))
-    if dims.count(-1) > 1:
-        raise PyascError(op, f"only one dimension can be inferred (-1), got {tuple(dims)}", shapes=[src])
-    if any(d < -1 for d in dims):
-        raise PyascError(op, f"invalid shape dimension in {tuple(dims)}", shapes=[src])
-    known = 1
-    for d in dims:
-        if d != -1:
-            known *= d
-    if -1 in dims:
-        if known == 0 or numel % known:
-            raise PyascError(op, f"shape {tuple(dims)} is invalid for input of size {numel} "
-                             f"(shape {tuple(src)})", shapes=[src])
-        dims[dims.index(-1)] = numel // known
-    elif known != numel:
-        raise PyascError(op, f"shape {tuple(dims)} is invalid for input of size {numel} (shape {tuple(src)})",
-                         shapes=[src])
-    return tuple(dims)
-
-
-def _emit(op: str, x, build, shape):
-    """Trace ``build(value)`` (an asctensor op) with the user's line; a traced Tensor of ``shape``.
-    int8 and bool data move as float16 (exact) and are converted back."""
-    from .errors import user_location
-    from .tensor import Tensor
-
-    if x.dtype in dt.STORAGE_DTYPES:
-        moved = _emit(op, x.to(dt.float16), build, shape)
-        return moved != 0 if x.dtype is dt.bool_ else moved.to(x.dtype)
-    tr = x._trace
-    with tr.at(user_location()):
-        value = tr.emit(build(x._value)).results[0]
-    return Tensor._traced(tr, value, x.dtype, shape)
-
-
-def _traced_reshape(op: str, x, shape):
-    from pyasc.dialects import asctensor
-
+def _reshaped(tr, v, shape):
     shape = tuple(shape)
-    if shape == x.shape:
-        return x
-    return _emit(op, x, lambda v: asctensor.ReshapeOp(v, shape), shape)
+    if shape == _shape_of(v):
+        return v
+    return _moved(tr, v, lambda h: _emit(tr, asctensor.ReshapeOp(h, shape)))
 
 
-def _traced_slice(op: str, x, offsets, sizes):
-    from pyasc.dialects import asctensor
-
-    if tuple(sizes) == x.shape:
-        return x
+def _sliced(op: str, tr, v, offsets, sizes):
+    if tuple(sizes) == _shape_of(v):
+        return v
     if any(n == 0 for n in sizes):
         raise PyascError(op, f"an empty slice of shape {tuple(sizes)} is not supported inside pyasc.jit",
-                         shapes=[x.shape])
-    return _emit(op, x, lambda v: asctensor.SliceOp(v, list(offsets), list(sizes)), tuple(sizes))
+                         shapes=[_shape_of(v)])
+    return _moved(tr, v, lambda h: _emit(tr, asctensor.SliceOp(h, list(offsets), list(sizes))))
 
 
-def reshape(x, *shape):
-    """The tensor with a new shape: a view when the storage allows it, else a copy."""
-    x = _tensor(x, "reshape")
-    if x._trace is not None:
-        return _traced_reshape("reshape", x, _shape_arg("reshape", shape, x.numel(), x.shape))
-    (a,) = _host("reshape", x)
-    return _wrap(a.reshape(_shape_arg("reshape", shape, a.size, x.shape)), x)
+def _permuted(tr, v, perm):
+    """``asctensor.transpose`` by ``perm``; a reshape when the dims longer than 1 keep their order."""
+    shape, perm = _shape_of(v), tuple(perm)
+    if [p for p in perm if shape[p] != 1] == [p for p in range(len(shape)) if shape[p] != 1]:
+        return _reshaped(tr, v, tuple(shape[p] for p in perm))
+    return _moved(tr, v, lambda h: _emit(tr, asctensor.TransposeOp(h, perm)))
 
 
-def view(x, *shape):
-    """A view with a new shape; PyascError when the strides do not allow one (use reshape)."""
-    x = _tensor(x, "view")
-    if x._trace is not None:
-        return _traced_reshape("view", x, _shape_arg("view", shape, x.numel(), x.shape))
-    (a,) = _host("view", x)
-    new = _shape_arg("view", shape, a.size, x.shape)
+def _joined(op: str, tr, values, d: dt.DType, dim: int):
+    """``asctensor.concat`` along ``dim`` of the values converted to dtype ``d``."""
+    if d in dt.STORAGE_DTYPES:  # joined as float16 (exact for int8 and bool), converted back
+        return _from_half(tr, _joined(op, tr, [_to_half(tr, v) for v in values], dt.float16, dim), d)
+    values = [tr.cast(v, d) for v in values]
+    return values[0] if len(values) == 1 else _emit(tr, asctensor.ConcatOp(values, dim))
+
+
+# ----------------------------------------------------------------------------- shape changes
+
+def _build_reshape(tr, values, types, attrs):
+    return _reshaped(tr, values[0], attrs["shape"])
+
+
+def _reshape_ref(a, shape):
+    return a.reshape(shape)
+
+
+def _view_ref(a, shape):
     v = a.view()
     try:
-        v.shape = new
+        v.shape = shape
     except AttributeError:
-        raise PyascError("view", f"view size {new} is not compatible with the input's size and stride "
-                         f"(shape {x.shape}, non-contiguous); use .reshape(...) instead",
-                         shapes=[x.shape]) from None
-    return _wrap(v, x)
+        raise PyascError("view", f"view size {shape} is not compatible with the input's size and stride "
+                         f"(shape {a.shape}, non-contiguous); use .reshape(...) instead", shapes=[a.shape]) from None
+    return v
 
 
-def flatten(x, start_dim: int = 0, end_dim: int = -1):
-    x = _tensor(x, "flatten")
+def _reshape_signature(op: str):
+    def signature(x, *shape):
+        x = tensor_operand(op, x)
+        return [x], {"shape": shape_arg(op, shape, x.numel(), x.shape)}
+    return signature
+
+
+def _flatten_signature(x, start_dim: int = 0, end_dim: int = -1):
+    x = tensor_operand("flatten", x)
     if x.ndim == 0:
-        new = (1,)
-    else:
-        s = _dim("flatten", start_dim, x.ndim, x.shape)
-        e = _dim("flatten", end_dim, x.ndim, x.shape)
-        if s > e:
-            raise PyascError("flatten", f"start_dim {start_dim} comes after end_dim {end_dim}", shapes=[x.shape])
-        n = 1
-        for d in x.shape[s:e + 1]:
-            n *= d
-        new = x.shape[:s] + (n,) + x.shape[e + 1:]
-    if x._trace is not None:
-        return _traced_reshape("flatten", x, new)
-    (a,) = _host("flatten", x)
-    return _wrap(a.reshape(new), x)
+        return [x], {"shape": (1,)}
+    s = dim_index("flatten", start_dim, x.ndim, x.shape)
+    e = dim_index("flatten", end_dim, x.ndim, x.shape)
+    if s > e:
+        raise PyascError("flatten", f"start_dim {start_dim} comes after end_dim {end_dim}", shapes=[x.shape])
+    n = 1
+    for d in x.shape[s:e + 1]:
+        n *= d
+    return [x], {"shape": x.shape[:s] + (n,) + x.shape[e + 1:]}
 
 
-def squeeze(x, dim=None):
-    x = _tensor(x, "squeeze")
+def _squeeze_signature(x, dim=None):
+    x = tensor_operand("squeeze", x)
     if dim is None:
-        new = tuple(d for d in x.shape if d != 1)
-    else:
-        dims = dim if isinstance(dim, tuple | list) else (dim,)
-        axes = {_dim("squeeze", d, x.ndim, x.shape) for d in dims}
-        new = tuple(n for i, n in enumerate(x.shape) if not (i in axes and n == 1))
-    if x._trace is not None:
-        return _traced_reshape("squeeze", x, new)
-    (a,) = _host("squeeze", x)
-    return _wrap(a.reshape(new), x)
+        return [x], {"shape": tuple(d for d in x.shape if d != 1)}
+    dims = dim if isinstance(dim, tuple | list) else (dim,)
+    axes = {dim_index("squeeze", d, x.ndim, x.shape) for d in dims}
+    return [x], {"shape": tuple(n for i, n in enumerate(x.shape) if not (i in axes and n == 1))}
 
 
-def unsqueeze(x, dim: int):
-    x = _tensor(x, "unsqueeze")
-    d = _dim("unsqueeze", dim, x.ndim + 1, x.shape)
-    if x._trace is not None:
-        return _traced_reshape("unsqueeze", x, x.shape[:d] + (1,) + x.shape[d:])
-    (a,) = _host("unsqueeze", x)
-    return _wrap(np.expand_dims(a, d), x)
+def _unsqueeze_signature(x, dim: int):
+    x = tensor_operand("unsqueeze", x)
+    d = dim_index("unsqueeze", dim, x.ndim + 1, x.shape)
+    return [x], {"shape": x.shape[:d] + (1,) + x.shape[d:]}
 
 
-def _traced_permute(op: str, x, perm):
-    """``asctensor.transpose`` by ``perm``; a reshape when the dims longer than 1 keep their order."""
-    from pyasc.dialects import asctensor
-
-    perm = tuple(perm)
-    shape = tuple(x.shape[p] for p in perm)
-    if [p for p in perm if x.shape[p] != 1] == [p for p in range(x.ndim) if x.shape[p] != 1]:
-        return _traced_reshape(op, x, shape)
-    return _emit(op, x, lambda v: asctensor.TransposeOp(v, perm), shape)
+def _build_permute(tr, values, types, attrs):
+    return _permuted(tr, values[0], attrs["perm"])
 
 
-def transpose(x, dim0: int, dim1: int):
-    x = _tensor(x, "transpose")
+def _permute_ref(a, perm):
+    return np.transpose(a, perm)
+
+
+def _transpose_signature(x, dim0: int, dim1: int):
+    x = tensor_operand("transpose", x)
     if x.ndim == 0:
-        return x if x._trace is not None else _wrap(_host("transpose", x)[0], x)
-    d0, d1 = _dim("transpose", dim0, x.ndim, x.shape), _dim("transpose", dim1, x.ndim, x.shape)
-    if x._trace is not None:
-        perm = list(range(x.ndim))
-        perm[d0], perm[d1] = perm[d1], perm[d0]
-        return _traced_permute("transpose", x, perm)
-    (a,) = _host("transpose", x)
-    return _wrap(np.swapaxes(a, d0, d1), x)
+        return [x], {"perm": ()}
+    perm = list(range(x.ndim))
+    d0, d1 = dim_index("transpose", dim0, x.ndim, x.shape), dim_index("transpose", dim1, x.ndim, x.shape)
+    perm[d0], perm[d1] = perm[d1], perm[d0]
+    return [x], {"perm": tuple(perm)}
 
 
-def permute(x, *dims):
-    x = _tensor(x, "permute")
+def _permute_signature(x, *dims):
+    x = tensor_operand("permute", x)
     if len(dims) == 1 and isinstance(dims[0], list | tuple):
         dims = tuple(dims[0])
-    axes = [_dim("permute", d, x.ndim, x.shape) for d in dims]
+    axes = tuple(dim_index("permute", d, x.ndim, x.shape) for d in dims)
     if sorted(axes) != list(range(x.ndim)):
         raise PyascError("permute", f"dims {tuple(dims)} are not a permutation of the {x.ndim} "
                          f"dimensions of shape {x.shape}", shapes=[x.shape])
-    if x._trace is not None:
-        return _traced_permute("permute", x, axes)
-    (a,) = _host("permute", x)
-    return _wrap(np.transpose(a, axes), x)
+    return [x], {"perm": axes}
 
 
-def contiguous(x):
-    """The tensor itself when its storage is row-major contiguous, else a contiguous copy."""
-    x = _tensor(x, "contiguous")
-    if x._trace is not None:
+def _contiguous(x):
+    """The tensor itself when its storage is row-major contiguous (or it is traced), else a contiguous copy."""
+    x = tensor_operand("contiguous", x)
+    if x._trace is not None or x._data.flags.c_contiguous:
         return x
-    (a,) = _host("contiguous", x)
-    if a.flags.c_contiguous:
-        return x
-    return _wrap(np.ascontiguousarray(a), x, x._format)
+    return Tensor(np.ascontiguousarray(x._data), x.dtype, format=x._format, device=x._device)
 
 
-def is_contiguous(x) -> bool:
-    (a,) = _host("is_contiguous", _tensor(x, "is_contiguous"))
-    return bool(a.flags.c_contiguous)
-
+# ----------------------------------------------------------------------------- indexing
 
 def _index(idx):
     """A pyasc/torch index (ints, slices, None, Ellipsis, tensors, lists) as a NumPy index."""
-    from .interop import is_torch_tensor, to_numpy
-    from .tensor import Tensor
-
     if isinstance(idx, tuple):
         return tuple(_index(i) for i in idx)
     if isinstance(idx, Tensor) or is_torch_tensor(idx):
@@ -290,32 +224,45 @@ def _index(idx):
     return idx
 
 
-def _traced_getitem(x, idx):
-    """Basic indexing of a traced tensor: a slice (unit steps) or a strided slice (any other step,
+def _is_basic(item) -> bool:
+    return item is None or item is Ellipsis or isinstance(item, slice) or (
+        isinstance(item, numbers.Integral) and not isinstance(item, bool))
+
+
+def _getitem_signature(x, idx):
+    x = tensor_operand("getitem", x)
+    if x._trace is not None and not all(_is_basic(i) for i in (idx if isinstance(idx, tuple) else (idx,))):
+        raise_host_only("getitem", [x])      # tensor, list or bool indices: not lowered yet
+    return [x], {"index": idx}
+
+
+def _build_getitem(tr, values, types, attrs):
+    """Basic indexing of a traced value: a slice (unit steps) or a strided slice (any other step,
     negative ones included) and one reshape at most."""
+    (v,) = values
+    idx = attrs["index"]
+    shape = _shape_of(v)
+    ndim = len(shape)
     items = idx if isinstance(idx, tuple) else (idx,)
-    if any(not (i is None or i is Ellipsis or isinstance(i, slice)
-                or (isinstance(i, numbers.Integral) and not isinstance(i, bool))) for i in items):
-        _host("getitem", x)      # tensor, list or bool indices: not lowered yet
     n_real = sum(1 for i in items if i is not None and i is not Ellipsis)
-    if n_real > x.ndim:
-        raise PyascIndexError("getitem", f"too many indices ({n_real}) for shape {x.shape}", shapes=[x.shape])
+    if n_real > ndim:
+        raise PyascIndexError("getitem", f"too many indices ({n_real}) for shape {shape}", shapes=[shape])
     if sum(1 for i in items if i is Ellipsis) > 1:
-        raise PyascIndexError("getitem", "an index can only have a single ellipsis", shapes=[x.shape])
+        raise PyascIndexError("getitem", "an index can only have a single ellipsis", shapes=[shape])
     expanded = []
     for i in items:
         if i is Ellipsis:
-            expanded += [slice(None)] * (x.ndim - n_real)
+            expanded += [slice(None)] * (ndim - n_real)
         else:
             expanded.append(i)
     if Ellipsis not in items:
-        expanded += [slice(None)] * (x.ndim - n_real)
+        expanded += [slice(None)] * (ndim - n_real)
     offsets, sizes, steps, out_shape, d = [], [], [], [], 0
     for i in expanded:
         if i is None:
             out_shape.append(1)
             continue
-        n = x.shape[d]
+        n = shape[d]
         if isinstance(i, slice):
             start, stop, step = i.indices(n)
             size = len(range(start, stop, step))
@@ -326,47 +273,44 @@ def _traced_getitem(x, idx):
         else:
             if not -n <= i < n:
                 raise PyascIndexError("getitem", f"index {i} is out of bounds for dimension {d} with size {n} "
-                                      f"(shape {x.shape})", shapes=[x.shape])
+                                      f"(shape {shape})", shapes=[shape])
             offsets.append(int(i) % n)
             sizes.append(1)
             steps.append(1)
         d += 1
     if any(st != 1 for st in steps) and all(n > 0 for n in sizes):
-        from pyasc.dialects import asctensor
-
-        y = _emit("getitem", x, lambda v: asctensor.StridedSliceOp(v, offsets, sizes, steps), tuple(sizes))
+        y = _moved(tr, v, lambda h: _emit(tr, asctensor.StridedSliceOp(h, offsets, sizes, steps)))
     else:
-        y = _traced_slice("getitem", x, offsets, sizes)
-    return _traced_reshape("getitem", y, out_shape)
+        y = _sliced("getitem", tr, v, offsets, sizes)
+    return _reshaped(tr, y, out_shape)
 
 
-def getitem(x, idx):
-    """``x[idx]``: basic indexing (ints, slices, None, ...) gives a view; integer or bool tensor
-    indices give a copy, as in PyTorch."""
-    if x._trace is not None:
-        return _traced_getitem(x, idx)
-    (a,) = _host("getitem", x)
+def _getitem_ref(a, index):
+    """``a[index]``: basic indexing gives a view; integer or bool tensor indices give a copy."""
     try:
-        out = a[_index(idx)]
+        out = a[_index(index)]
     except IndexError as e:
-        raise PyascIndexError("getitem", f"index {describe(idx)} is invalid for shape {x.shape}: {e}",
-                              shapes=[x.shape]) from None
+        raise PyascIndexError("getitem", f"index {describe(index)} is invalid for shape {a.shape}: {e}",
+                              shapes=[a.shape]) from None
     except (TypeError, ValueError) as e:
-        raise PyascError("getitem", f"bad index {describe(idx)} for shape {x.shape}: {e}",
-                         shapes=[x.shape]) from None
+        raise PyascError("getitem", f"bad index {describe(index)} for shape {a.shape}: {e}",
+                         shapes=[a.shape]) from None
     if not isinstance(out, np.ndarray):       # a scalar element: keep a 0-d view-like tensor
         out = np.asarray(out, dtype=a.dtype)
-    return _wrap(out, x)
+    return out
 
 
-def setitem(x, idx, value) -> None:
-    """``x[idx] = value``: writes into ``x``'s storage (host side)."""
-    from .interop import is_torch_tensor, to_numpy
-    from .tensor import Tensor
-
-    (a,) = _host("setitem", x)
-    if isinstance(value, Tensor) or is_torch_tensor(value):
-        v = to_numpy(value) if not isinstance(value, Tensor) else _host("setitem", value)[0]
+def _setitem(x, idx, value) -> None:
+    """``x[idx] = value``: writes into ``x``'s storage (on the host; not inside ``pyasc.jit``)."""
+    if x._trace is not None:
+        raise_host_only("setitem", [x])
+    a = x._data
+    if isinstance(value, Tensor):
+        if value._trace is not None:
+            raise_host_only("setitem", [x, value])
+        v = value._data
+    elif is_torch_tensor(value):
+        v = to_numpy(value)
     else:
         v = value
     try:
@@ -380,112 +324,84 @@ def setitem(x, idx, value) -> None:
                          f"{x.shape}: {e}", shapes=[x.shape]) from None
 
 
-def _sequence(op: str, tensors):
-    from .interop import is_torch_tensor
-    from .tensor import Tensor
+# ----------------------------------------------------------------------------- joining and splitting
 
+def _sequence(op: str, tensors) -> tuple[list[Tensor], dt.DType]:
+    """The tensors of a list or tuple and their promoted dtype."""
     if isinstance(tensors, Tensor) or is_torch_tensor(tensors) or not isinstance(tensors, list | tuple):
         raise PyascError(op, f"expected a list or tuple of tensors, got {describe(tensors)}")
     if not tensors:
         raise PyascError(op, "expected a non-empty list of tensors")
-    ts = [_tensor(t, op) for t in tensors]
+    ts = [to_pyasc(t, op) for t in tensors]
     devices = {t._device for t in ts if t._trace is None}
     if len(devices) > 1:
         raise PyascError(op, f"expected all tensors on the same device, got {', '.join(sorted(map(str, devices)))}")
     d = ts[0].dtype
     for t in ts[1:]:
         d = dt.promote_types(d, t.dtype)
-    if any(t._trace is not None for t in ts):
-        return ts, None, d
-    arrays = _host(op, *ts)
-    return ts, [a.astype(d.np_dtype, copy=False) for a in arrays], d
+    return ts, d
 
 
-def _traced_concat(op: str, ts, d, dim: int, shape):
-    """``asctensor.concat`` of the (traced or constant) tensors ``ts`` converted to dtype ``d``."""
-    from pyasc.dialects import asctensor
-
-    from .errors import user_location
-    from .tensor import Tensor
-
-    traces = {id(t._trace): t._trace for t in ts if t._trace is not None}
-    if len(traces) > 1:
-        raise PyascError(op, "operands come from different traced functions", shapes=[t.shape for t in ts])
-    (tr,) = traces.values()
-    if d in dt.STORAGE_DTYPES:  # joined as float16 (exact for int8 and bool), converted back
-        joined = _traced_concat(op, [t.to(dt.float16) for t in ts], dt.float16, dim, shape)
-        return joined != 0 if d is dt.bool_ else joined.to(d)
-    if len(ts) == 1:
-        return ts[0] if ts[0].dtype is d else ts[0].to(d)
-    with tr.at(user_location()):
-        values = []
-        for t in ts:
-            v = t._value if t._trace is not None else tr.constant(t._data, t.dtype)
-            values.append(tr.cast(v, d))
-        value = tr.emit(asctensor.ConcatOp(values, dim)).results[0]
-    return Tensor._traced(tr, value, d, shape)
-
-
-def cat(tensors, dim: int = 0):
-    """Concatenate along an existing dimension (dtypes promote as in PyTorch)."""
-    from .tensor import Tensor
-
-    ts, arrays, d = _sequence("cat", tensors)
+def _cat_signature(tensors, dim: int = 0):
+    ts, d = _sequence("cat", tensors)
     shapes = [t.shape for t in ts]
     ndim = ts[0].ndim
     if any(t.ndim != ndim for t in ts) or ndim == 0:
         raise PyascError("cat", "tensors must have the same (non-zero) number of dimensions, got shapes "
                          + ", ".join(map(str, shapes)), shapes=shapes)
-    ax = _dim("cat", dim, ndim, ts[0].shape)
+    ax = dim_index("cat", dim, ndim, ts[0].shape)
     for t in ts[1:]:
         if t.shape[:ax] + t.shape[ax + 1:] != ts[0].shape[:ax] + ts[0].shape[ax + 1:]:
             raise PyascError("cat", f"sizes of tensors must match except in dimension {ax}: shapes "
                              + ", ".join(map(str, shapes)), shapes=shapes)
-    if arrays is None:
-        out = list(ts[0].shape)
-        out[ax] = sum(t.shape[ax] for t in ts)
-        if out[ax] == 0:
-            raise PyascError("cat", "an empty result is not supported inside pyasc.jit", shapes=shapes)
-        return _traced_concat("cat", [t for t in ts if t.shape[ax]], d, ax, tuple(out))
-    on_device = _eager_on_device("cat", lambda *xs: cat(xs, ax), ts, (ax,))
-    return on_device if on_device is not None else Tensor(np.concatenate(arrays, axis=ax), d, device=ts[0]._device)
+    return ts, {"dim": ax, "dtype": d}
 
 
-concat = cat
+def _build_cat(tr, values, types, attrs):
+    ax = attrs["dim"]
+    if sum(_shape_of(v)[ax] for v in values) == 0:
+        raise PyascError("cat", "an empty result is not supported inside pyasc.jit",
+                         shapes=[_shape_of(v) for v in values])
+    return _joined("cat", tr, [v for v in values if _shape_of(v)[ax]], attrs["dtype"], ax)
 
 
-def stack(tensors, dim: int = 0):
-    """Join along a new dimension; all shapes must be equal."""
-    from .tensor import Tensor
+def _cat_ref(*arrays, dim, dtype):
+    return np.concatenate([a.astype(dtype.np_dtype, copy=False) for a in arrays], axis=dim)
 
-    ts, arrays, d = _sequence("stack", tensors)
+
+def _stack_signature(tensors, dim: int = 0):
+    ts, d = _sequence("stack", tensors)
     shapes = [t.shape for t in ts]
     if len(set(shapes)) != 1:
         raise PyascError("stack", "expects each tensor to be equal size, got shapes "
                          + ", ".join(map(str, shapes)), shapes=shapes)
-    ax = _dim("stack", dim, ts[0].ndim + 1, ts[0].shape)
-    if arrays is not None:
-        on_device = _eager_on_device("stack", lambda *xs: stack(xs, ax), ts, (ax,))
-        return on_device if on_device is not None else Tensor(np.stack(arrays, axis=ax), d, device=ts[0]._device)
-    if 0 in ts[0].shape:
-        raise PyascError("stack", "an empty result is not supported inside pyasc.jit", shapes=shapes)
-    n, ndim = len(ts), ts[0].ndim
-    if ax < ndim:  # slabs of the result along a new dim: a concat of the unsqueezed inputs
-        parts = [unsqueeze(t, ax) if t._trace is not None else _wrap(np.expand_dims(t._data, ax), t) for t in ts]
-        return _traced_concat("stack", parts, d, ax, ts[0].shape[:ax] + (n,) + ts[0].shape[ax:])
+    return ts, {"dim": dim_index("stack", dim, ts[0].ndim + 1, ts[0].shape), "dtype": d}
+
+
+def _build_stack(tr, values, types, attrs):
+    ax, d = attrs["dim"], attrs["dtype"]
+    shape = _shape_of(values[0])
+    if 0 in shape:
+        raise PyascError("stack", "an empty result is not supported inside pyasc.jit", shapes=[shape] * len(values))
+    if d in dt.STORAGE_DTYPES:  # stacked as float16 (exact for int8 and bool), converted back
+        halves = [_to_half(tr, v) for v in values]
+        return _from_half(tr, _build_stack(tr, halves, types, {"dim": ax, "dtype": dt.float16}), d)
+    if ax < len(shape):   # slabs of the result along a new dim: a concat of the unsqueezed inputs
+        return _joined("stack", tr, [_reshaped(tr, v, shape[:ax] + (1,) + shape[ax:]) for v in values], d, ax)
     # a new last dim: join along a new first dim, then move it to the end
-    parts = [unsqueeze(t, 0) if t._trace is not None else _wrap(t._data[None], t) for t in ts]
-    joined = _traced_concat("stack", parts, d, 0, (n,) + ts[0].shape)
-    return _traced_permute("stack", joined, tuple(range(1, ndim + 1)) + (0,))
+    joined = _joined("stack", tr, [_reshaped(tr, v, (1,) + shape) for v in values], d, 0)
+    return _permuted(tr, joined, tuple(range(1, len(shape) + 1)) + (0,))
 
 
-def split(x, split_size_or_sections, dim: int = 0):
-    """Views of consecutive pieces along ``dim``: pieces of one size (the last may be smaller)
-    or of the given sizes, which must add up to the extent of ``dim``."""
-    x = _tensor(x, "split")
+def _stack_ref(*arrays, dim, dtype):
+    return np.stack([a.astype(dtype.np_dtype, copy=False) for a in arrays], axis=dim)
+
+
+def _split_signature(x, split_size_or_sections, dim: int = 0):
+    x = tensor_operand("split", x)
     if x.ndim == 0:
         raise PyascError("split", "cannot split a 0-d tensor", shapes=[x.shape])
-    ax = _dim("split", dim, x.ndim, x.shape)
+    ax = dim_index("split", dim, x.ndim, x.shape)
     n = x.shape[ax]
     s = split_size_or_sections
     if isinstance(s, numbers.Integral) and not isinstance(s, bool):
@@ -500,100 +416,128 @@ def split(x, split_size_or_sections, dim: int = 0):
     else:
         raise PyascError("split", f"split_size_or_sections must be an int or a list of non-negative ints, "
                          f"got {describe(s)}", shapes=[x.shape])
+    return [x], {"sizes": tuple(sizes), "dim": ax}
+
+
+def _chunk_signature(x, chunks: int, dim: int = 0):
+    x = tensor_operand("chunk", x)
+    if not isinstance(chunks, numbers.Integral) or chunks <= 0:
+        raise PyascError("chunk", f"chunks must be a positive integer, got {describe(chunks)}", shapes=[x.shape])
+    n = x.shape[dim_index("chunk", dim, x.ndim, x.shape)] if x.ndim else 0
+    return _split_signature(x, max(1, -(-n // chunks)), dim)
+
+
+def _build_split(tr, values, types, attrs):
+    (v,) = values
+    shape, ax = _shape_of(v), attrs["dim"]
     out, start = [], 0
-    traced = x._trace is not None
-    a = None if traced else _host("split", x)[0]
-    for size in sizes:
-        if traced:
-            offsets = [0] * x.ndim
-            offsets[ax] = start
-            out.append(_traced_slice("split", x, offsets, x.shape[:ax] + (size,) + x.shape[ax + 1:]))
-        else:
-            index = [slice(None)] * a.ndim
-            index[ax] = slice(start, start + size)
-            out.append(_wrap(a[tuple(index)], x))
+    for size in attrs["sizes"]:
+        offsets = [0] * len(shape)
+        offsets[ax] = start
+        out.append(_sliced("split", tr, v, offsets, shape[:ax] + (size,) + shape[ax + 1:]))
         start += size
     return tuple(out)
 
 
-def chunk(x, chunks: int, dim: int = 0):
-    """``chunks`` views of (nearly) equal size along ``dim`` (PyTorch's rounding: ceil)."""
-    x = _tensor(x, "chunk")
-    if not isinstance(chunks, numbers.Integral) or chunks <= 0:
-        raise PyascError("chunk", f"chunks must be a positive integer, got {describe(chunks)}", shapes=[x.shape])
-    n = x.shape[_dim("chunk", dim, x.ndim, x.shape)] if x.ndim else 0
-    return split(x, max(1, -(-n // chunks)), dim)
+def _split_ref(a, sizes, dim):
+    out, start = [], 0
+    for size in sizes:
+        index = [slice(None)] * a.ndim
+        index[dim] = slice(start, start + size)
+        out.append(a[tuple(index)])
+        start += size
+    return tuple(out)
 
 
-TopK = namedtuple("TopK", ["values", "indices"])
+# ----------------------------------------------------------------------------- topk
 
-
-def _traced_topk(x, k: int, ax: int, largest: bool) -> TopK:
-    """``asctensor.topk`` of a traced float tensor (one row-wise kernel over the last dim)."""
-    from pyasc.dialects import asctensor
-
-    from .errors import user_location
-    from .tensor import Tensor
-
-    if x.dtype not in (dt.float32, dt.float16, dt.bfloat16):
-        raise PyascError("topk", f"of {x.dtype.name} is not supported inside pyasc.jit: the vector unit ranks "
-                         "float16/float32 only (cast to float32 first, or call it outside jit)",
-                         shapes=[x.shape], dtypes=[x.dtype.name])
-    if k == 0:
-        raise PyascError("topk", "an empty result (k = 0) is not supported inside pyasc.jit", shapes=[x.shape])
-    if k > asctensor.MAX_TOPK:
-        raise PyascError("topk", f"k = {k} is more than the {asctensor.MAX_TOPK} supported inside pyasc.jit "
-                         f"(shape {x.shape}, dim {ax})", shapes=[x.shape])
-    v = x if x.ndim else _traced_reshape("topk", x, (1,))
-    tr = v._trace
-    with tr.at(user_location()):
-        op = tr.emit(asctensor.TopKOp(v._value, k, ax, largest))
-    shape = v.shape[:ax] + (k,) + v.shape[ax + 1:]
-    values = Tensor._traced(tr, op.results[0], x.dtype, shape)
-    indices = Tensor._traced(tr, op.results[1], dt.int32, shape)
-    if x.ndim == 0:
-        values, indices = _traced_reshape("topk", values, ()), _traced_reshape("topk", indices, ())
-    return TopK(values, indices)
-
-
-def topk(x, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
-    """The ``k`` largest (or smallest) elements along ``dim`` and their indices (int32; torch:
-    int64), always sorted from best to worst; among equal values the lower index comes first.
-    Eagerly (on the host) NaN counts as larger than any number, as in PyTorch; inside
-    ``pyasc.jit`` NaN is not ranked and float tensors only are supported (``asctensor.topk``,
-    k <= 64, see ``lowering/topk_decompose.py``)."""
-    from .tensor import Tensor
-
-    x = _tensor(x, "topk")
+def _topk_signature(x, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
+    x = tensor_operand("topk", x)
     if x.dtype is dt.bool_:
         raise PyascError("topk", "is not defined for bool tensors", dtypes=["bool"])
-    ndim = max(x.ndim, 1)
-    ax = _dim("topk", dim, ndim, x.shape)
+    ax = dim_index("topk", dim, max(x.ndim, 1), x.shape)
     n = x.shape[ax] if x.ndim else 1
     if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not 0 <= k <= n:
         raise PyascError("topk", f"k ({k}) out of range for dimension {ax} of size {n} (shape {x.shape})",
                          shapes=[x.shape])
-    if x._trace is not None:
-        return _traced_topk(x, int(k), ax, largest)
-    (a,) = _host("topk", x)
-    if x.dtype.is_floating_point and a.ndim and not np.isnan(a).any():  # NaN is ranked on the host only
-        on_device = _eager_on_device("topk", lambda t: tuple(topk(t, k, ax, largest)), [x], (int(k), ax, largest))
-        if on_device is not None:
-            return TopK(*on_device)
+    return [x], {"k": int(k), "dim": ax, "largest": largest}
+
+
+def _topk_eager(x, k, dim, largest) -> str:
+    """NaN is ranked on the host only; integer tensors rank on the host too."""
+    on_device = x.dtype.is_floating_point and x.ndim and not np.isnan(x._data).any()
+    return DEVICE_OR_HOST if on_device else HOST
+
+
+def _build_topk(tr, values, types, attrs):
+    """``asctensor.topk`` of a traced float value (one row-wise kernel over the last dim)."""
+    (v,) = values
+    k, ax, d, shape = attrs["k"], attrs["dim"], _dtype_of(values[0]), _shape_of(values[0])
+    if d not in dt.FLOAT_DTYPES:
+        raise PyascError("topk", f"of {d.name} is not supported inside pyasc.jit: the vector unit ranks "
+                         "float16/float32 only (cast to float32 first, or call it outside jit)",
+                         shapes=[shape], dtypes=[d.name])
+    if k == 0:
+        raise PyascError("topk", "an empty result (k = 0) is not supported inside pyasc.jit", shapes=[shape])
+    if k > asctensor.MAX_TOPK:
+        raise PyascError("topk", f"k = {k} is more than the {asctensor.MAX_TOPK} supported inside pyasc.jit "
+                         f"(shape {shape}, dim {ax})", shapes=[shape])
+    op = tr.emit(asctensor.TopKOp(_reshaped(tr, v, (1,)) if not shape else v, k, ax, attrs["largest"]))
+    if shape:
+        return op
+    return _reshaped(tr, op.results[0], ()), _reshaped(tr, op.results[1], ())
+
+
+def _topk_ref(a, k, dim, largest):
+    """Sorted best first, the lower index first among equal values; NaN ranks first when largest
+    (as in PyTorch), last when smallest."""
     a1 = a.reshape(1) if a.ndim == 0 else a
-    if x.dtype.is_floating_point:
+    if a.dtype.kind == "f" or a.dtype == dt.bfloat16.np_dtype:
         w = a1.astype(np.float64)
-        nan = np.isnan(w)
         key = -w if largest else w
-        # NaN ranks first when largest (as torch), last when smallest
-        key = np.where(nan, -np.inf if largest else np.inf, key)
-        order = np.argsort(key, axis=ax, kind="stable")
+        key = np.where(np.isnan(w), -np.inf if largest else np.inf, key)
+        order = np.argsort(key, axis=dim, kind="stable")
     else:
         w = a1.astype(np.int64)
-        order = np.argsort(-w if largest else w, axis=ax, kind="stable")
-    idx = np.take(order, np.arange(k), axis=ax)
-    values = np.take_along_axis(a1, idx, axis=ax)
+        order = np.argsort(-w if largest else w, axis=dim, kind="stable")
+    idx = np.take(order, np.arange(k), axis=dim)
+    values = np.take_along_axis(a1, idx, axis=dim)
     if a.ndim == 0:
         values, idx = values.reshape(()), idx.reshape(())
-    return TopK(Tensor(np.ascontiguousarray(values), x.dtype, device=x._device),
-                Tensor(idx.astype(np.int32), dt.int32, device=x._device))
+    return np.ascontiguousarray(values), idx.astype(np.int32)
+
+
+# ----------------------------------------------------------------------------- the ops
+
+_SHAPE_CHANGE = {"build": _build_reshape, "reference": _reshape_ref, "eager": HOST, "kind": VIEW}
+_PERMUTATION = {"build": _build_permute, "reference": _permute_ref, "eager": HOST, "kind": VIEW}
+
+OPS = [
+    OpDef("reshape", signature=_reshape_signature("reshape"), **_SHAPE_CHANGE,
+          doc="The tensor with a new shape: a view when the storage allows it, else a copy."),
+    OpDef("view", _build_reshape, _view_ref, signature=_reshape_signature("view"), eager=HOST, kind=VIEW,
+          function=False, doc="A view with a new shape; PyascError when the strides do not allow one (use reshape)."),
+    OpDef("flatten", signature=_flatten_signature, **_SHAPE_CHANGE, doc="Dims start_dim..end_dim as one."),
+    OpDef("squeeze", signature=_squeeze_signature, **_SHAPE_CHANGE, doc="Without the size-1 dims (or those of dim)."),
+    OpDef("unsqueeze", signature=_unsqueeze_signature, **_SHAPE_CHANGE, doc="With a new size-1 dim at dim."),
+    OpDef("transpose", signature=_transpose_signature, **_PERMUTATION, doc="Dims dim0 and dim1 swapped."),
+    OpDef("permute", signature=_permute_signature, **_PERMUTATION, doc="The dims in the given order."),
+    OpDef("contiguous", decompose=_contiguous, kind=COMPOSITE, function=False),
+    OpDef("getitem", _build_getitem, _getitem_ref, signature=_getitem_signature, eager=HOST, kind=VIEW,
+          method=False, function=False, doc=_getitem_ref.__doc__),
+    OpDef("setitem", decompose=_setitem, kind=COMPOSITE, method=False, function=False),
+    OpDef("cat", _build_cat, _cat_ref, signature=_cat_signature, eager=DEVICE_OR_HOST, kind=VIEW, method=False,
+          doc="Concatenate along an existing dimension (dtypes promote as in PyTorch)."),
+    OpDef("stack", _build_stack, _stack_ref, signature=_stack_signature, eager=DEVICE_OR_HOST, kind=VIEW,
+          method=False, doc="Join along a new dimension; all shapes must be equal."),
+    OpDef("split", _build_split, _split_ref, signature=_split_signature, eager=HOST, kind=VIEW,
+          doc="Views of consecutive pieces along dim: pieces of one size (the last may be smaller) or of the "
+              "given sizes, which must add up to the extent of dim."),
+    OpDef("chunk", _build_split, _split_ref, signature=_chunk_signature, eager=HOST, kind=VIEW,
+          doc="chunks views of (nearly) equal size along dim (PyTorch's rounding: ceil)."),
+    OpDef("topk", _build_topk, _topk_ref, signature=_topk_signature, eager=_topk_eager, pack=TopK._make, kind=VIEW,
+          doc="The k largest (or smallest) elements along dim and their indices (int32; torch: int64), always "
+              "sorted from best to worst; among equal values the lower index comes first. Eagerly NaN counts as "
+              "larger than any number, as in PyTorch; inside pyasc.jit NaN is not ranked and float tensors only "
+              "are supported (asctensor.topk, k <= 64)."),
+]

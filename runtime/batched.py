@@ -20,7 +20,8 @@ once for the whole group, in a second globals dictionary where
 
 The simulator compares the group's trace with the one it recorded; any difference, or ``Diverged``,
 and the launch runs core by core again. Kernels that read a GM buffer they also write, MIX kernels and
-kernels with ops outside ``BATCHED_OPS`` always run core by core.
+kernels with an op whose code is not correct for a group (an ``ascendc`` op class without ``BATCHABLE``,
+an upstream op outside :data:`UPSTREAM_BATCHED`) always run core by core.
 """
 
 from __future__ import annotations
@@ -29,12 +30,15 @@ import threading
 
 import numpy as np
 
-from .memory import gm_view, pad_geometry, window
-from .translate import _sext as sext_int
-from .translate import scalar_helpers
+from pyasc.dialects import ascendc as asc
+from pyasc.dialects.traits import BufferEffects
 
-# ops whose generated code is correct on a group of cores (last-axis reductions, no ``[0]`` indexing)
-BATCHED_OPS = frozenset({
+from .memory import gm_view, pad_geometry, window
+from .scalar_ops import scalar_helpers, sign_extend
+
+# the upstream ops (translated by ``scalar_ops``) whose generated code is correct on a group of cores;
+# an ``ascendc`` op says so itself (``AscendCOperation.BATCHABLE``)
+UPSTREAM_BATCHED = frozenset({
     "arith.constant", "arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori", "arith.xori",
     "arith.shli", "arith.shrsi", "arith.divui", "arith.divsi", "arith.remui", "arith.remsi", "arith.ceildivui",
     "arith.ceildivsi", "arith.floordivsi", "arith.minui", "arith.maxui", "arith.minsi", "arith.maxsi",
@@ -42,17 +46,23 @@ BATCHED_OPS = frozenset({
     "arith.extui", "arith.trunci", "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf",
     "arith.maximumf", "arith.minimumf", "arith.sitofp", "arith.uitofp", "arith.extf", "arith.truncf",
     "arith.fptosi", "arith.fptoui", "scf.for", "scf.if", "scf.yield", "func.return",
-    "ascendc.global_tensor", "ascendc.subview", "ascendc.get_block_idx", "ascendc.get_block_num",
-    "ascendc.local_tensor", "ascendc.tpipe", "ascendc.tque", "ascendc.tbuf", "ascendc.init_buffer",
-    "ascendc.alloc_tensor", "ascendc.enque", "ascendc.deque", "ascendc.free_tensor", "ascendc.tbuf_get",
-    "ascendc.data_copy", "ascendc.data_copy_pad", "ascendc.get_value", "ascendc.set_value",
-    "ascendc.reinterpret_cast", "ascendc.duplicate", "ascendc.cast", "ascendc.set_flag", "ascendc.wait_flag",
-    "ascendc.pipe_barrier", "ascendc.add", "ascendc.sub", "ascendc.mul", "ascendc.div", "ascendc.max",
-    "ascendc.min", "ascendc.exp", "ascendc.ln", "ascendc.abs", "ascendc.sqrt", "ascendc.rsqrt",
-    "ascendc.reciprocal", "ascendc.relu", "ascendc.adds", "ascendc.muls", "ascendc.maxs", "ascendc.mins",
-    "ascendc.reduce_sum", "ascendc.reduce_max", "ascendc.reduce_min", "ascendc.compare", "ascendc.compares",
-    "ascendc.select", "ascendc.select_scalar", "ascendc.create_vec_index", "ascendc.gather",
 })
+
+
+def op_batchable(op) -> bool:
+    """Whether the generated code of ``op`` is correct on a group of cores."""
+    return _class_facts(type(op))[0]
+
+
+_FACTS: dict[type, tuple[bool, tuple[BufferEffects, ...]]] = {}  # op class -> (batchable, its BufferEffects)
+
+
+def _class_facts(cls: type) -> tuple[bool, tuple[BufferEffects, ...]]:
+    facts = _FACTS.get(cls)
+    if facts is None:
+        ok = cls.BATCHABLE if issubclass(cls, asc.AscendCOperation) else cls.name in UPSTREAM_BATCHED
+        facts = _FACTS[cls] = (ok, tuple(cls.get_traits_of_type(BufferEffects)))
+    return facts
 
 
 class Diverged(Exception):
@@ -344,7 +354,7 @@ def _u(x, w):
 
 def _sext(x, w):
     if not isinstance(x, np.ndarray):
-        return sext_int(x, w)
+        return sign_extend(x, w)
     if w >= 64:
         return x
     m = _plain(x) & ((1 << w) - 1)
@@ -359,8 +369,6 @@ def _pick(c, a, b):
 
 def _gm_arg(value):
     """The kernel argument a global tensor value views (through subviews), or None."""
-    from pyasc.dialects import ascendc as asc
-
     owner = value.owner
     while isinstance(owner, asc.SubviewOp):
         owner = owner.source.owner
@@ -368,23 +376,20 @@ def _gm_arg(value):
 
 
 def batchable(kernel) -> bool:
-    """Whether a group of cores may run ``kernel`` together: only ``BATCHED_OPS``, and no GM buffer
-    both read and written (a group that diverges is then simply run again core by core)."""
-    from pyasc.dialects import ascendc as asc
-
+    """Whether a group of cores may run ``kernel`` together: only batchable ops (``op_batchable``), and no
+    GM buffer both read and written (by the ops' ``BufferEffects``; a group that diverges is then simply
+    run again core by core)."""
     reads, writes = set(), set()
     for op in kernel.body.walk():
-        if op.name not in BATCHED_OPS:
+        ok, effects = _class_facts(type(op))
+        if not ok:
             return False
-        pairs = []
-        if op.name in ("ascendc.data_copy", "ascendc.data_copy_pad"):
-            pairs = [(op.dst, writes), (op.src, reads)]
-        elif op.name == "ascendc.get_value":
-            pairs = [(op.source, reads)]
-        for v, into in pairs:
-            if isinstance(v.type, asc.GlobalTensorType):
-                root = _gm_arg(v)
-                if root is None:
-                    return False
-                into.add(root)
+        for effect in effects:
+            for values, into in ((effect.buffer_writes(op), writes), (effect.buffer_reads(op), reads)):
+                for v in values:
+                    if isinstance(v.type, asc.GlobalTensorType):
+                        root = _gm_arg(v)
+                        if root is None:
+                            return False
+                        into.add(root)
     return not (reads & writes)

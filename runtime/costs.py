@@ -2,8 +2,9 @@
 
 * vector op: ``vector_fixed_cycles`` per instruction (a count-form call is split into instructions of at
   most ``max_repeats`` repeats) plus ``repeats * cycles_per_repeat``; a repeat is ``repeat_bytes`` of the
-  wider of source and destination dtype. Simple ops take ``vector_simple_cycles`` per repeat, Exp/Ln/Sqrt/
-  Div take ``vector_transcendental_cycles_f32``/``_f16``, Cast runs at ``cast_elems_per_cycle``.
+  wider of source and destination dtype. A repeat costs what the op class's cost class ``COST`` says
+  (``TargetSpec.cycles_per_repeat``: simple ops ``vector_simple_cycles``, transcendental ones such as
+  Exp/Ln/Sqrt/Div ``vector_transcendental_cycles_f32``/``_f16``); Cast runs at ``cast_elems_per_cycle``.
 * DMA: ``dma_fixed_cycles + bytes / (rate * efficiency(bytes))`` with ``mte2_bytes_per_cycle`` (GM->local)
   or ``mte3_bytes_per_cycle`` (local->GM). Transfers below ``dma_full_efficiency_bytes`` (~16 KB [O]) reach
   less than the full rate: ``efficiency = sqrt(bytes / 16 KB)``, [E: the documented fact
@@ -18,9 +19,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from pyasc.dialects.target import TargetSpec
+from pyasc.dialects.target import LOCAL_MEMORIES, TargetSpec
 
 # pipe indices used by the trace and the scheduler
 PIPE_NAMES = ("S", "V", "MTE2", "MTE3", "M", "MTE1", "FIX")
@@ -28,17 +27,12 @@ PIPE_INDEX = {n: i for i, n in enumerate(PIPE_NAMES)}
 S, V, MTE2, MTE3 = 0, 1, 2, 3
 NPIPES = len(PIPE_NAMES)
 
-# the local memories one after another in one address space of the hazard checker (UB first, so UB
-# addresses are its own); each starts on a 512 B boundary
-LOCAL_SPACES = (("UB", "ub_bytes"), ("L1", "l1_bytes"), ("L0A", "l0a_bytes"), ("L0B", "l0b_bytes"),
-                ("L0C", "l0c_bytes"))
-
-
 def local_layout(spec: TargetSpec) -> tuple[tuple[str, int, int], ...]:
-    """(name, base, size) of every local memory in the hazard checker's address space."""
+    """(name, base, size) of every local memory in the hazard checker's address space: the memories one
+    after another (UB first, so UB addresses are its own), each from a 512 B boundary."""
     out, base = [], 0
-    for name, attr in LOCAL_SPACES:
-        size = getattr(spec, attr)
+    for name in LOCAL_MEMORIES:
+        size = spec.memory_bytes(name)
         out.append((name, base, size))
         base += -(-size // 512) * 512
     return tuple(out)
@@ -46,9 +40,6 @@ def local_layout(spec: TargetSpec) -> tuple[tuple[str, int, int], ...]:
 
 def local_base(spec: TargetSpec, space: str) -> int:
     return next(base for name, base, _ in local_layout(spec) if name == space)
-
-
-TRANSCENDENTAL = frozenset({"ascendc.exp", "ascendc.ln", "ascendc.sqrt", "ascendc.div"})
 
 
 DMA_MIN_EFFICIENCY = 0.1
@@ -83,43 +74,3 @@ def make_dma_cost(spec: TargetSpec, to_gm: bool):
         return fixed + nbytes / (rate * dma_efficiency(nbytes, full))
 
     return cost
-
-
-@dataclass(frozen=True)
-class CostModel:
-    """Cost constants of one target, in cycles (derived once per simulator)."""
-
-    spec: TargetSpec
-
-    @property
-    def vector_fixed(self) -> int:
-        return self.spec.vector_fixed_cycles
-
-    @property
-    def dma_fixed(self) -> int:
-        return self.spec.dma_fixed_cycles
-
-    def cycles_per_repeat(self, op_name: str, elem_bytes: int) -> int:
-        """Cycles per 256 B repeat of a vector op working on elements of ``elem_bytes``."""
-        if op_name in TRANSCENDENTAL:
-            if elem_bytes <= 2:
-                return self.spec.vector_transcendental_cycles_f16
-            return self.spec.vector_transcendental_cycles_f32
-        return self.spec.vector_simple_cycles
-
-    def vector_cycles(self, nbytes: int, per_repeat: float) -> float:
-        """The cost of a count-form vector call touching ``nbytes`` of the wider dtype."""
-        rb = self.spec.repeat_bytes
-        rep = -(-nbytes // rb)
-        ninstr = max(1, -(-rep // self.spec.max_repeats))
-        return self.spec.vector_fixed_cycles * ninstr + rep * per_repeat
-
-    def cast_cycles(self, count: int) -> float:
-        ninstr = max(1, -(-count * 4 // self.spec.repeat_bytes // self.spec.max_repeats))
-        return self.spec.vector_fixed_cycles * ninstr + -(-count // self.spec.cast_elems_per_cycle)
-
-    def dma_cycles(self, nbytes: int, to_gm: bool) -> float:
-        return make_dma_cost(self.spec, to_gm)(nbytes)
-
-    def dma_rate(self, to_gm: bool) -> float:
-        return self.spec.mte3_bytes_per_cycle if to_gm else self.spec.mte2_bytes_per_cycle

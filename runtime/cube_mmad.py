@@ -15,13 +15,13 @@ SEGMENT = 1024  # K columns of a chain multiplied at a time
 
 
 EXACT, FP16, BF16 = range(3)  # how an Mmad widens its operands (EXACT: NumPy's cast, multiplied at once)
-_max, _min = np.maximum.reduce, np.minimum.reduce
+reduce_max, reduce_min = np.maximum.reduce, np.minimum.reduce
 _KINDS = {"float16": FP16, "bfloat16": BF16}
 _F16_BITS = np.int32(-0x70000001)  # 0x8FFFFFFF: clears the copies of the sign left in bits 28-30
 _F16_SCALE = np.float32(2.0 ** 112)  # 2**(127 - 15): from float16's exponent bias to float32's
 
 
-def _scratch(cube, tag: str, size: int, dt: np.dtype) -> np.ndarray:
+def scratch(cube, tag: str, size: int, dt: np.dtype) -> np.ndarray:
     a = cube.scratch.get((tag, size, dt))
     if a is None:
         a = cube.scratch[(tag, size, dt)] = np.empty(size, dt)
@@ -65,7 +65,7 @@ class Chain:
 
     def operands(self, cube, a, b, k1):
         """(destination in ``raw``, source in L0A) for A and the same for B, as 32 B fractal rows:
-        A's ZZ fractals by whole rows, and L0B's fractals, whose rows are B's (see ``_mmad``)."""
+        A's ZZ fractals by whole rows, and L0B's fractals, whose rows are B's (see ``mmad``)."""
         v = self.views.get((a, b, k1, self.k))
         if v is None:
             m1, n1, row = self.m16 // 16, self.n16 // 16, self.cols * 2
@@ -108,7 +108,7 @@ def _widen(kind, raw: np.ndarray, w: np.ndarray) -> np.ndarray:
     several times faster than NumPy's cast; with an inf or a NaN NumPy's cast instead); bfloat16
     shifts."""
     wf = w.view(np.float32)
-    if kind == FP16 and (_max(raw) >= 0x7C00 or _max(raw.view(np.uint16)) >= 0xFC00):
+    if kind == FP16 and (reduce_max(raw) >= 0x7C00 or reduce_max(raw.view(np.uint16)) >= 0xFC00):
         np.copyto(wf, raw.view(F16))
         return wf
     np.copyto(w, raw)
@@ -122,7 +122,7 @@ def _widen(kind, raw: np.ndarray, w: np.ndarray) -> np.ndarray:
 def _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, record):
     """How an ``Mmad`` of these operands runs, its ``record`` last. float16/bfloat16 with fp32
     accumulation: (kind, the key of the chains it extends, its k1). Else (EXACT) the views it works on: L0B's fractals transposed
-    back into scratch (see ``_mmad``); L0A (ZZ) and that scratch (ZN) in the order of row-major A and B
+    back into scratch (see ``mmad``); L0A (ZZ) and that scratch (ZN) in the order of row-major A and B
     batched over its 16-column groups ((n1, K, 16)), or of A^T and B^T ((n1, 16, K), which BLAS takes as
     transposed operands), whichever transposes fewer elements within fractals; the destinations in
     the wide scratch; C's NZ fractals in L0C (which the batching over B's column groups yields)."""
@@ -137,8 +137,8 @@ def _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, record):
         return p
     ea, eb = m1 * 16 * k1 * c0, n1 * k1 * c0 * 16
     wdt = np.dtype(np.float64 if acc_dt.kind == "i" else np.float32)
-    wf, r3 = _scratch(cube, "w", ea + eb, wdt), _scratch(cube, "r", n1 * m1 * 256, wdt)
-    l0b = _scratch(cube, "b", eb * es, np.dtype(np.uint8))
+    wf, r3 = scratch(cube, "w", ea + eb, wdt), scratch(cube, "r", n1 * m1 * 256, wdt)
+    l0b = scratch(cube, "b", eb * es, np.dtype(np.uint8))
     untranspose = (l0b.view(np.uint16).reshape(-1, 16, 16),
                    cube.l0b[b:b + eb * es].view(np.uint16).reshape(-1, 16, 16).transpose(0, 2, 1))
     a4 = cube.l0a[a:a + ea * es].view(in_dt).reshape(m1, k1, 16, c0)
@@ -158,7 +158,7 @@ def _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, record):
     return p
 
 
-def _mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc):
+def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc):
     """C[:m, :n] (=|+=) A[:m, :k] @ B[:k, :n] with A ZZ in L0A, B ZN in L0B, C NZ in L0C; returns its
     record (``_record``), from the constants ``rc`` of the op (see ``mmad``).
 
@@ -181,7 +181,7 @@ def _mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc):
         p = _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, _mmad_record(a, b, c, m, n, k, rc))
     if p[0] == EXACT:
         if cube.pending is not None:
-            _flush(cube)
+            flush(cube)
         _mmad_exact(p, init, acc_dt)
         return p[-1]
     ch = _chain(cube, p, init)
@@ -211,7 +211,7 @@ def _chain(cube, p, init) -> Chain:
     if ch is not None and not init and cube.pending_key == key:
         return ch
     if ch is not None:
-        _flush(cube)
+        flush(cube)
     ch = cube.chains.get(key)
     if ch is None:
         if len(cube.chains) >= CHAINS:
@@ -222,7 +222,7 @@ def _chain(cube, p, init) -> Chain:
     return ch
 
 
-def _flush(cube) -> None:
+def flush(cube) -> None:
     """Stores the pending chain into L0C."""
     ch, cube.pending, cube.pending_key = cube.pending, None, None
     ch.store()

@@ -1,75 +1,65 @@
 """Code generation for ``Compare``/``Compares``/``Select`` (the bit masks of the vector unit).
 
 A mask is a ``uint8_t`` tensor with one bit per element, least significant bit first:
-``Compare`` writes ``ceil(count / 8)`` bytes, ``Select`` reads as many. Comparisons follow IEEE
-(NumPy): NaN compares false except with ``NE``. Cost [O]: the fixed cost of a vector instruction
-plus one cycle per 256 B repeat of the compared (or selected) element type.
+``Compare`` writes ``ceil(count / 8)`` bytes, ``Select`` reads as many; the op classes' ``numpy_operation``
+computes them (comparisons follow IEEE: NaN compares false except with ``NE``). Cost [O]: the fixed
+cost of a vector instruction plus one cycle per 256 B repeat of the compared (or selected) element type.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pyasc.dialects import ascendc as asc
 
-import numpy as np
-
-from . import kernel_ops as K
-from .costs import V
+from .codegen import (
+    KernelTranslator,
+    counts,
+    fail_if,
+    negative_test,
+    pipe_index,
+    record,
+    ub_message,
+    ub_test,
+    ub_view,
+    vector_cost,
+)
 from .opinfo import WORK
-
-if TYPE_CHECKING:
-    from .translate import KernelTranslator
-
-_CMP = {"LT": "np.less", "GT": "np.greater", "EQ": "np.equal", "LE": "np.less_equal", "GE": "np.greater_equal",
-        "NE": "np.not_equal"}
-
-
-def _pack(cond):
-    return np.packbits(cond, axis=-1, bitorder="little")
-
-
-def _unpack(mask, n):
-    return np.unpackbits(mask, axis=-1, count=n, bitorder="little").view(np.bool_)
 
 
 def _mask_bytes(n: str) -> str:
     return str(-(-int(n) // 8)) if n.isdigit() else f"(({n} + 7) >> 3)"
 
 
-def compare(t: KernelTranslator, op) -> None:
+def compare(t: KernelTranslator, op: asc.CompareOp | asc.ComparesOp) -> None:
     et, es, sh = t.local_dtype(op.src0)
-    scalar = op.name == "ascendc.compares"
+    scalar = isinstance(op, asc.ComparesOp)
     srcs = [op.src0] if scalar else [op.src0, op.src1]
-    sid = t.info(op, V, WORK, writes=(True,) + (False,) * len(srcs))
+    sid = t.info(op, pipe_index(op), WORK, writes=(True,) + (False,) * len(srcs))
     d = t.v(op.dst)
     addrs = [t.v(x) for x in srcs]
-    n, nb = K._count(t, op, es, False, sid)
+    n, nb = counts(t, op, es, False, sid)
     mb = _mask_bytes(n)
-    K._fail_if(t, K._neg(n) + K._ub_test(addrs, nb) + f" or {K._ub_test([d], mb)}", sid, K._ub_msg([d] + addrs, nb))
-    rhs = t.v(op.scalar) if scalar else K._view(et, sh, addrs[1], n)
-    fn = _CMP[op.cmp_mode.data.value]
-    t.emit(f"_m = {t.const(_pack, 'F')}({fn}({K._view(et, sh, addrs[0], n)}, {rhs}))")
-    t.emit(f"U_ui8[{d}:{d}+_m.shape[-1]] = _m")
+    fail_if(t, negative_test(n) + ub_test(addrs, nb) + f" or {ub_test([d], mb)}", sid,
+            ub_message([d] + addrs, nb))
+    rhs = t.v(op.scalar) if scalar else ub_view(et, sh, addrs[1], n)
+    fn = t.const(op.numpy_operation, "F")
+    t.emit(f"{fn}(U_ui8[{d}:{d}+{mb}], {ub_view(et, sh, addrs[0], n)}, {rhs}, {op.cmp_mode.data.value!r})")
     per = t.spec.vector_simple_cycles
-    K._record(t, sid, K._vector_cost(t, nb, per), "0", [(d, mb)] + [(a, nb) for a in addrs])
+    record(t, sid, vector_cost(t, nb, per), "0", [(d, mb)] + [(a, nb) for a in addrs])
 
 
-def select(t: KernelTranslator, op) -> None:
+def select(t: KernelTranslator, op: asc.SelectOp | asc.SelectScalarOp) -> None:
     et, es, sh = t.local_dtype(op.dst)
-    scalar = op.name == "ascendc.select_scalar"
+    scalar = isinstance(op, asc.SelectScalarOp)
     srcs = [op.src0] if scalar else [op.src0, op.src1]
-    sid = t.info(op, V, WORK, writes=(True, False) + (False,) * len(srcs))
+    sid = t.info(op, pipe_index(op), WORK, writes=(True, False) + (False,) * len(srcs))
     d, m = t.v(op.dst), t.v(op.sel_mask)
     addrs = [t.v(x) for x in srcs]
-    n, nb = K._count(t, op, es, False, sid)
+    n, nb = counts(t, op, es, False, sid)
     mb = _mask_bytes(n)
-    K._fail_if(t, K._neg(n) + K._ub_test([d] + addrs, nb) + f" or {K._ub_test([m], mb)}", sid,
-               K._ub_msg([d, m] + addrs, nb))
-    other = t.v(op.scalar) if scalar else K._view(et, sh, addrs[1], n)
-    cond = f"{t.const(_unpack, 'F')}(U_ui8[{m}:{m}+{mb}], {n})"
-    t.emit(f"{K._view(et, sh, d, n)} = np.where({cond}, {K._view(et, sh, addrs[0], n)}, {other})")
+    fail_if(t, negative_test(n) + ub_test([d] + addrs, nb) + f" or {ub_test([m], mb)}", sid,
+            ub_message([d, m] + addrs, nb))
+    other = t.v(op.scalar) if scalar else ub_view(et, sh, addrs[1], n)
+    fn = t.const(op.numpy_operation, "F")
+    t.emit(f"{fn}({ub_view(et, sh, d, n)}, U_ui8[{m}:{m}+{mb}], {ub_view(et, sh, addrs[0], n)}, {other})")
     per = t.spec.vector_simple_cycles
-    K._record(t, sid, K._vector_cost(t, nb, per), "0", [(d, nb), (m, mb)] + [(a, nb) for a in addrs])
-
-
-K.HANDLERS.update({"ascendc.compare": compare, "ascendc.compares": compare, "ascendc.select": select,
-                   "ascendc.select_scalar": select})
+    record(t, sid, vector_cost(t, nb, per), "0", [(d, nb), (m, mb)] + [(a, nb) for a in addrs])

@@ -40,26 +40,18 @@ between the cube's pipes is a race named with the buffer.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from pyasc.dialects import ascendc as asc
-from pyasc.dialects.ascendc import TPosition
+from pyasc.dialects.types import numpy_dtype
 
-from . import kernel_ops
-from .cube_mmad import F16, F32, I32, PLANS, V32, Chain, _flush, _max, _min, _mmad, _scratch
-from .costs import MTE2, PIPE_INDEX, dma_efficiency, local_base
-from .dtypes import numpy_dtype
-from .memory import window
+from .codegen import KernelTranslator, pipe_index, record
+from .costs import dma_efficiency, local_base
+from .cube_mmad import F16, F32, I32, PLANS, V32, Chain, flush, mmad as run_mmad, reduce_max, reduce_min, scratch
 from .errors import SimulationError
+from .memory import window
 from .opinfo import WORK
 
-if TYPE_CHECKING:
-    from .translate import KernelTranslator
-
-M_PIPE, MTE1, FIX = PIPE_INDEX["M"], PIPE_INDEX["MTE1"], PIPE_INDEX["FIX"]
-SPACE_OF = {TPosition.A1: "L1", TPosition.B1: "L1", TPosition.A2: "L0A", TPosition.B2: "L0B", TPosition.CO1: "L0C"}
 V512 = np.dtype("V512")  # a fractal
 
 
@@ -83,7 +75,7 @@ def _mems(t: KernelTranslator) -> CubeMemories:
         mems = t.env["_CUBE"] = CubeMemories(t.spec)
         for k, a in mems.mem.items():
             t.env[k] = a
-        t.env.update({"_nd2nz": _nd2nz, "_load_plan": _load_plan, "_mmad": _mmad, "_fixpipe": _fixpipe,
+        t.env.update({"_nd2nz": _nd2nz, "_load_plan": _load_plan, "_mmad": run_mmad, "_fixpipe": _fixpipe,
                       "_L2": L2Lines(t.spec), "_dma_eff": dma_efficiency})
     return mems
 
@@ -94,7 +86,7 @@ def space_of(value) -> str:
     while isinstance(owner, asc.SubviewOp):
         owner = owner.source.owner
     if isinstance(owner, asc.LocalTensorOp):
-        return SPACE_OF.get(owner.position.data, "UB")
+        return asc.POSITION_MEMORY.get(owner.position.data, "UB")
     return "UB"
 
 
@@ -240,12 +232,12 @@ def _f16_bits(src: np.ndarray, relu: bool, s: np.ndarray) -> np.ndarray | None:
     else:
         np.copyto(u.view(F32), src)
     np.bitwise_and(u, 0x7FFFFFFF, out=t)
-    if _max(t, axis=None) >= 0x477FF000:  # 65520.0
+    if reduce_max(t, axis=None) >= 0x477FF000:  # 65520.0
         return None
     np.right_shift(u, 16, out=u)
     np.bitwise_and(u, 0x8000, out=u)
     tiny = sub = None
-    if _min(t, axis=None) < 0x38800000:  # below 2**-14: a float16 subnormal or zero
+    if reduce_min(t, axis=None) < 0x38800000:  # below 2**-14: a float16 subnormal or zero
         tiny = t < 0x38800000
         sub = (t.view(F32) + np.float32(0.5)).view(np.int32) - 0x3F000000
     np.right_shift(t, 13, out=v)
@@ -264,7 +256,7 @@ def _fixpipe(fail, sid, bid, g, goff, cube, c, n, m, src_stride, dst_stride, rel
     if m <= 0 or n <= 0:
         return 0
     if cube.pending is not None:
-        _flush(cube)
+        flush(cube)
     l0c = cube.l0c
     n1 = -(-n // 16)
     nc = n1 * src_stride * 64
@@ -282,7 +274,7 @@ def _fixpipe(fail, sid, bid, g, goff, cube, c, n, m, src_stride, dst_stride, rel
         parts.append((window(g, goff + full * 16, (m, rem), (dst_stride * es, es)), nz[full, :m, :rem]))
     fast = g.dtype == F16 and acc_dt == F32
     for out, cv in parts:  # GM written in C's NZ order, converted on the way
-        bits = _f16_bits(cv, relu, _scratch(cube, "f", 3 * cv.size, I32)) if fast else None
+        bits = _f16_bits(cv, relu, scratch(cube, "f", 3 * cv.size, I32)) if fast else None
         if bits is not None:
             np.copyto(out.view(np.uint16), bits, casting="unsafe")
         elif relu:
@@ -311,7 +303,7 @@ def _at(t: KernelTranslator, space: str, value) -> str:
 def data_copy_nd2nz(t: KernelTranslator, op: asc.DataCopyNd2NzOp) -> None:
     _mems(t)
     _space(t, op.dst, op, "L1")
-    sid = t.info(op, MTE2, WORK, writes=(True,), gm=True, label="DataCopy Nd2Nz")
+    sid = t.info(op, pipe_index(op), WORK, writes=(True,), gm=True, label="DataCopy Nd2Nz")
     g, _, _, _ = t.gm_root(op.src, op)
     args = ", ".join(t.v(x) for x in (op.nd_num, op.n_value, op.d_value, op.src_nd_matrix_stride, op.src_d_value,
                                        op.dst_nz_c0_stride, op.dst_nz_n_stride, op.dst_nz_matrix_stride))
@@ -319,24 +311,24 @@ def data_copy_nd2nz(t: KernelTranslator, op: asc.DataCopyNd2NzOp) -> None:
     sp = t.spec
     fixed, full = sp.dma_fixed_cycles, sp.dma_full_efficiency_bytes
     cost = f"{fixed} + _gb * {1.0 / sp.mte2_l2_bytes_per_cycle!r} / _dma_eff(_gb, {full})"
-    kernel_ops._record(t, sid, cost, "_hb", [(_at(t, "L1", op.dst), "_sp")])
+    record(t, sid, cost, "_hb", [(_at(t, "L1", op.dst), "_sp")])
 
 
 def load_data(t: KernelTranslator, op: asc.LoadDataOp) -> None:
     _mems(t)
     _space(t, op.src, op, "L1")
     dst = _space(t, op.dst, op, "L0A", "L0B")
-    sid = t.info(op, MTE1, WORK, writes=(False, True), label=f"LoadData L1->{dst}")
+    sid = t.info(op, pipe_index(op), WORK, writes=(False, True), label=f"LoadData L1->{dst}")
     rate = t.spec.mte1_l0a_bytes_per_cycle if dst == "L0A" else t.spec.mte1_l0b_bytes_per_cycle
     args = ", ".join(t.v(x) for x in (op.start_index, op.repeat_times, op.src_stride, op.dst_gap))
-    tr = (op.if_transpose is not None) != (dst == "L0B")  # L0B holds its fractals transposed (see _mmad)
+    tr = (op.if_transpose is not None) != (dst == "L0B")  # L0B holds its fractals transposed (see cube_mmad.mmad)
     plans = t.fresh("LD")
     t.env[plans] = {}
     t.emit(f"_lp = {plans}.get(({t.v(op.src)}, {t.v(op.dst)}, {args}))")
     t.emit(f"if _lp is None: _lp = _load_plan(_fail, {sid}, bid, L1, {t.v(op.src)}, {dst}, {t.v(op.dst)}, {args}, "
            f"{tr}, {plans}, {1.0 / rate!r}, {local_base(t.spec, 'L1')}, {local_base(t.spec, dst)})")
     t.emit("_lp[0][...] = _lp[1]")
-    kernel_ops._record(t, sid, "_lp[2]", "0", [("_lp[3]", "_lp[4]"), ("_lp[6]", "_lp[5]")])
+    record(t, sid, "_lp[2]", "0", [("_lp[3]", "_lp[4]"), ("_lp[6]", "_lp[5]")])
 
 
 def mmad(t: KernelTranslator, op: asc.MmadOp) -> None:
@@ -344,7 +336,7 @@ def mmad(t: KernelTranslator, op: asc.MmadOp) -> None:
     _space(t, op.fm, op, "L0A")
     _space(t, op.filter, op, "L0B")
     _space(t, op.dst, op, "L0C")
-    sid = t.info(op, M_PIPE, WORK, writes=(False, False, True), label="Mmad")
+    sid = t.info(op, pipe_index(op), WORK, writes=(False, False, True), label="Mmad")
     et = str(op.fm.type.element_type)
     in_dt, acc_dt = numpy_dtype(et), numpy_dtype(op.dst.type.element_type)
     k0 = 32 // in_dt.itemsize
@@ -354,26 +346,18 @@ def mmad(t: KernelTranslator, op: asc.MmadOp) -> None:
     t.emit(f"_mr = _mmad(_fail, {sid}, bid, _CUBE, {t.v(op.fm)}, {t.v(op.filter)}, {t.v(op.dst)}, {t.v(op.m)}, "
            f"{t.v(op.n)}, {t.v(op.k)}, {t.v(op.init)}, {t.const(in_dt, 'DT')}, {t.const(acc_dt, 'DT')}, "
            f"{t.const(rc, 'MR')})")
-    kernel_ops._record(t, sid, "_mr[0]", "0", [("_mr[1]", "_mr[2]"), ("_mr[3]", "_mr[4]"), ("_mr[5]", "_mr[6]")])
+    record(t, sid, "_mr[0]", "0", [("_mr[1]", "_mr[2]"), ("_mr[3]", "_mr[4]"), ("_mr[5]", "_mr[6]")])
 
 
 def fixpipe(t: KernelTranslator, op: asc.FixpipeOp) -> None:
     _mems(t)
     _space(t, op.src, op, "L0C")
-    sid = t.info(op, FIX, WORK, writes=(False,), gm=True, label="Fixpipe")
+    sid = t.info(op, pipe_index(op), WORK, writes=(False,), gm=True, label="Fixpipe")
     g, _, _, _ = t.gm_root(op.dst, op)
     acc_dt = numpy_dtype(op.src.type.element_type)
     args = ", ".join(t.v(x) for x in (op.n_size, op.m_size, op.src_stride, op.dst_stride))
     t.emit(f"_fb = _fixpipe(_fail, {sid}, bid, {g}, {t.v(op.dst)}, _CUBE, {t.v(op.src)}, {args}, "
            f"{op.relu is not None}, {t.const(acc_dt, 'DT')})")
     n1, rows = f"(({t.v(op.n_size)} + 15) // 16)", t.v(op.src_stride)
-    kernel_ops._record(t, sid, f"{t.spec.fix_fixed_cycles} + _fb * {1.0 / t.spec.fix_bytes_per_cycle!r}", "_fb",
+    record(t, sid, f"{t.spec.fix_fixed_cycles} + _fb * {1.0 / t.spec.fix_bytes_per_cycle!r}", "_fb",
                        [(_at(t, "L0C", op.src), f"{n1} * {rows} * {16 * acc_dt.itemsize}")])
-
-
-kernel_ops.HANDLERS.update({
-    "ascendc.data_copy_nd2nz": data_copy_nd2nz,
-    "ascendc.load_data": load_data,
-    "ascendc.mmad": mmad,
-    "ascendc.fixpipe": fixpipe,
-})

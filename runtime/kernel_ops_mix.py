@@ -1,4 +1,4 @@
-"""Code generation for the MIX-kernel ops (registered into ``kernel_ops.HANDLERS``).
+"""Code generation for the MIX-kernel ops.
 
 A MIX kernel's function runs once per core of an AI Core: the generated ``_kernel`` takes the core type
 ``ct`` (0: AIC, 1: AIV) and ``sub`` (``GetSubBlockIdx()``); a ``core_section`` runs only on its core type.
@@ -8,25 +8,18 @@ key ``CROSS_KEY_BASE + id``; ``mix_schedule`` pairs them across the cores of the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from pyasc.dialects import ascendc as asc
 from pyasc.dialects.ascendc.mix import CROSS_FLAG_IDS
 
-from .costs import PIPE_INDEX, S
-from .kernel_ops import HANDLERS, _record
-from .opinfo import SET, WAIT
-from .schedule import CROSS_KEY_BASE
+from .codegen import KernelTranslator, pipe_index, record
+from .opinfo import CROSS_KEY_BASE, SET, WAIT
 
-if TYPE_CHECKING:
-    from .translate import KernelTranslator
-
-CORE_TYPE = {"aic": 0, "aiv": 1}
+CORE_TYPE = {asc.CoreKind.AIC: 0, asc.CoreKind.AIV: 1}
 
 
 def core_section(t: KernelTranslator, op: asc.CoreSectionOp) -> None:
     t.flush()
-    t.emit(f"if ct == {CORE_TYPE[op.core.data.value]}:")
+    t.emit(f"if ct == {CORE_TYPE[op.core.data]}:")
     t.emit_region_block(op.body.block)
 
 
@@ -46,19 +39,10 @@ def _cross_key(t: KernelTranslator, op, sid: int) -> str:
 
 
 def cross_core_set_flag(t: KernelTranslator, op: asc.CrossCoreSetFlagOp) -> None:
-    pipe = op.pipe.data.pipe.value
-    sid = t.info(op, PIPE_INDEX[pipe], SET, label=f"CrossCoreSetFlag {pipe}")
-    _record(t, sid, "0", _cross_key(t, op, sid), [])
+    sid = t.info(op, pipe_index(op), SET, label=f"CrossCoreSetFlag {op.pipe.data.pipe.value}")
+    record(t, sid, "0", _cross_key(t, op, sid), [])
 
 
 def cross_core_wait_flag(t: KernelTranslator, op: asc.CrossCoreWaitFlagOp) -> None:
-    sid = t.info(op, S, WAIT, label="CrossCoreWaitFlag")
-    _record(t, sid, "0", _cross_key(t, op, sid), [])
-
-
-HANDLERS.update({
-    "ascendc.core_section": core_section,
-    "ascendc.get_sub_block_idx": get_sub_block_idx,
-    "ascendc.cross_core_set_flag": cross_core_set_flag,
-    "ascendc.cross_core_wait_flag": cross_core_wait_flag,
-})
+    sid = t.info(op, pipe_index(op), WAIT, label="CrossCoreWaitFlag")
+    record(t, sid, "0", _cross_key(t, op, sid), [])

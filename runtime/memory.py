@@ -11,7 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from .dtypes import NUMPY_DTYPES
+from pyasc.dialects.types import ELEMENTS
+
+# element type name -> NumPy dtype of the simulated memories (``U_<name>`` views of UB)
+NUMPY_DTYPES: dict[str, np.dtype] = {name: e.np_dtype for name, e in ELEMENTS.items()}
 
 
 def window(a: np.ndarray, start: int, shape: tuple[int, ...], strides: tuple[int, ...]) -> np.ndarray:
@@ -26,6 +29,16 @@ def window(a: np.ndarray, start: int, shape: tuple[int, ...], strides: tuple[int
 def ub_views(ub: np.ndarray) -> dict[str, np.ndarray]:
     """``U_<type>``: UB viewed as each element type the simulator knows."""
     return {f"U_{k}": ub.view(dt) for k, dt in NUMPY_DTYPES.items() if ub.nbytes % dt.itemsize == 0}
+
+
+def make_view2(ub: np.ndarray):
+    """``_V2(dtype, base, coef, n_rows, n)``: rows of ``n`` elements at byte ``base + coef * k`` of UB
+    (the row views of a vectorised loop, see ``vectorize``)."""
+
+    def view2(dt, base, coef, rows, n):
+        return np.ndarray((rows, n), dt, ub, base, (coef, dt.itemsize))
+
+    return view2
 
 
 def gm_view(buf: np.ndarray, dtype: np.dtype, size: int) -> tuple[np.ndarray, np.ndarray]:

@@ -12,8 +12,15 @@ from dataclasses import dataclass, field
 
 from xdsl.ir import Operation
 
+from pyasc.dialects.ascendc import HardEvent
+
 WORK, SET, WAIT, BARRIER, BARRIER_ALL = range(5)
 KIND_NAMES = ("work", "set", "wait", "barrier", "barrier_all")
+
+# event keys of sync records: ``EVENTS.index(event) * 8 + id`` for SetFlag/WaitFlag, ``CROSS_KEY_BASE + id``
+# for the cross-core flags of MIX kernels (queues use keys from ``queues.QUEUE_KEY_BASE``)
+EVENTS = list(HardEvent)
+CROSS_KEY_BASE = 1 << 19
 
 
 @dataclass(eq=False)

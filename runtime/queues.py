@@ -11,24 +11,8 @@ from __future__ import annotations
 
 from collections import deque
 
-from pyasc.dialects.ascendc import TPosition
-
-from .costs import MTE2, MTE3, PIPE_INDEX, V
-
 # first synthetic key; real events use ``event_index * 8 + id`` (< 35 * 8)
 QUEUE_KEY_BASE = 1 << 20
-
-# (producer, consumer) pipe of each queue position
-QUEUE_PIPES = {
-    TPosition.VECIN: (MTE2, V),
-    TPosition.VECOUT: (V, MTE3),
-    TPosition.A1: (MTE2, PIPE_INDEX["MTE1"]),
-    TPosition.B1: (MTE2, PIPE_INDEX["MTE1"]),
-    TPosition.A2: (PIPE_INDEX["MTE1"], PIPE_INDEX["M"]),
-    TPosition.B2: (PIPE_INDEX["MTE1"], PIPE_INDEX["M"]),
-    TPosition.CO1: (PIPE_INDEX["M"], PIPE_INDEX["FIX"]),
-    TPosition.CO2: (V, MTE3),
-}
 
 _FREE, _ALLOC, _QUEUED, _TAKEN = 0, 1, 2, 3
 

@@ -36,20 +36,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .costs import NPIPES, PIPE_INDEX, PIPE_NAMES
-from .errors import Finding, SimulationError
-from .kernel_ops import EVENTS
-from .opinfo import BARRIER_ALL, SET, WAIT, WORK, OpInfo
-from .queues import QUEUE_KEY_BASE, describe_key
+from pyasc.dialects.target import DEFAULT_TARGET, get_target
 
-CROSS_KEY_BASE = 1 << 19  # cross-core flag ids of MIX kernels: CROSS_KEY_BASE + id
+from .costs import NPIPES, PIPE_INDEX, PIPE_NAMES, local_layout
+from .errors import Finding, SimulationError
+from .opinfo import BARRIER_ALL, CROSS_KEY_BASE, EVENTS, SET, WAIT, WORK, OpInfo
+from .queues import QUEUE_KEY_BASE, describe_key
 
 
 def is_cross_key(key: int) -> bool:
     return CROSS_KEY_BASE <= key < QUEUE_KEY_BASE
 
 _KINDS = {(True, False): "RAW", (False, True): "WAR", (True, True): "WAW"}
-DEFAULT_LAYOUT = (("UB", 0, 192 * 1024),)
+DEFAULT_LAYOUT = local_layout(get_target(DEFAULT_TARGET))[:1]  # UB alone, of the default chip
 
 # pipes whose consecutive instructions may overlap so that a RAW/WAW inside the pipe needs PipeBarrier;
 # the scalar unit is in order, Mmad accumulation into L0C is ordered by the cube itself, and MTE1 only

@@ -21,22 +21,36 @@ from xdsl.dialects.builtin import FloatAttr, IntegerAttr, MemRefType, ModuleOp
 
 from pyasc.dialects.ascendc import KERNEL_ATTR, KERNEL_TYPE_ATTR, MIX_AIC_1_2
 from pyasc.dialects.target import TargetSpec, module_target
+from pyasc.dialects.types import numpy_dtype
 
 from . import batched, hazards
+from .codegen import CompiledKernel
 from .costs import PIPE_NAMES, local_layout, make_dma_cost, pipe_latencies
-from .dtypes import NUMPY_DTYPES, numpy_dtype
 from .errors import Finding, FindingLog, HazardError, SimulationError
-from .memory import copy_msg, gm_view, make_pad_helpers, ub_msg, ub_views
-from .numerics import cast_into, rsqrt_into
+from .memory import NUMPY_DTYPES, copy_msg, gm_view, make_pad_helpers, make_view2, ub_msg, ub_views
 from .queues import TBufState, TPipeState, TQueState, init_buffer
 from .report import LaunchReport, Report
 from .mix_schedule import schedule_ai_core
+from .scalar_ops import DivByZero, scalar_helpers
 from .schedule import KernelTables, schedule
-from .translate import CompiledKernel, DivByZero, KernelTranslator, scalar_helpers
+from .translate import translate_kernel
 
 
-# callables ``listener(simulator, host, report)`` told about every run (the profiler, streams)
+# callables ``listener(simulator, host, report)`` told about every run (the profiler, streams); use
+# ``add_listener``/``remove_listener``
 LISTENERS: list = []
+
+
+def add_listener(fn) -> None:
+    """Tell ``fn(simulator, host, report)`` about every run from now on."""
+    if fn not in LISTENERS:
+        LISTENERS.append(fn)
+
+
+def remove_listener(fn) -> None:
+    """Stop telling ``fn`` about runs (no error if it was not listening)."""
+    if fn in LISTENERS:
+        LISTENERS.remove(fn)
 
 # cores with identical traces run in groups ("on"), always core by core ("off"), or both, compared ("verify")
 BATCH_MODE = os.environ.get("PYASC_SIM_BATCH", "on")
@@ -94,7 +108,7 @@ class Simulator:
         self._ub2: np.ndarray | None = None  # one UB row per core of a group (``batched.group_ub``)
         for name, op in self.funcs.items():
             if KERNEL_ATTR in op.attributes:
-                ck = KernelTranslator(op, self.spec, env, self._ctx).translate()
+                ck = translate_kernel(op, self.spec, env, self._ctx)
                 self.kernels[name] = (ck, KernelTables(ck.infos, pipe_latencies(self.spec)))
                 if getattr(op.attributes.get(KERNEL_TYPE_ATTR), "data", None) == MIX_AIC_1_2:
                     self.mix.add(name)
@@ -112,8 +126,7 @@ class Simulator:
             "_copy_msg": copy_msg,
             "_pad_in": pad_in,
             "_pad_out": pad_out,
-            "_cast": cast_into,
-            "_rsqrt": rsqrt_into,
+            "_V2": make_view2(self.ub),
             "TPipeState": TPipeState,
             "TQueState": TQueState,
             "TBufState": TBufState,
@@ -427,19 +440,11 @@ def _raise_run_error(name: str, ck, bid, e: Exception):
 
 def parse_module(text: str) -> ModuleOp:
     """Parse IR text with the upstream (builtin, arith, scf, func, memref, ...) and pyasc dialects."""
-    from xdsl.context import Context
-    from xdsl.dialects import get_all_dialects
     from xdsl.parser import Parser
 
-    from pyasc.dialects import get_all_dialects as pyasc_dialects
+    from pyasc.dialects import make_context
 
-    ctx = Context()
-    for n, f in get_all_dialects().items():
-        ctx.register_dialect(n, f)
-    for n, f in pyasc_dialects().items():
-        if n not in ctx.registered_dialect_names:
-            ctx.register_dialect(n, f)
-    return Parser(ctx, text).parse_module()
+    return Parser(make_context(), text).parse_module()
 
 
 def simulate(module_or_text, *arrays, host: str | None = None, race_check: bool = True,

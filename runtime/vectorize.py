@@ -26,38 +26,22 @@ analysis are unchanged.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 
 from pyasc.dialects import ascendc as asc
+from pyasc.dialects.types import numpy_dtype
 
-from . import kernel_ops as K
-from .dtypes import numpy_dtype
-
-if TYPE_CHECKING:
-    from .translate import KernelTranslator
+from .codegen import KernelTranslator
 
 _INT_OPS = {"arith.addi", "arith.subi", "arith.muli"}
-FLOAT_OPS = {"arith.negf", "arith.addf", "arith.subf", "arith.mulf", "arith.divf"}
+FLOAT_OPS = frozenset({"arith.negf", "arith.addf", "arith.subf", "arith.mulf", "arith.divf"})
 _PYOP = {"arith.addf": "+", "arith.subf": "-", "arith.mulf": "*", "arith.divf": "/"}
-_REDUCE = {"ascendc.reduce_sum": "{x}.sum(axis=-1, dtype=np.float32)",
-           "ascendc.reduce_max": "np.max({x}, axis=-1)", "ascendc.reduce_min": "np.min({x}, axis=-1)"}
 _DTYPES = (np.dtype(np.float16), np.dtype(np.float32))
 
 
 class _No(Exception):
     pass
-
-
-def make_view2(ub: np.ndarray):
-    """``_V2(dtype, base, coef, n_rows, n)``: rows of ``n`` elements at byte ``base + coef * k`` of UB."""
-
-    def view2(dt, base, coef, rows, n):
-        return np.ndarray((rows, n), dt, ub, base, (coef, dt.itemsize))
-
-    return view2
 
 
 def _is_wide_int(t) -> bool:
@@ -254,10 +238,9 @@ class _Plan:
         self.fl[o.result] = (res, name)
 
     def _vector(self, o) -> None:
-        name = o.name
         t = self.t
-        if name in _REDUCE:
-            if getattr(o, "cal_index", None) is not None:
+        if isinstance(o, asc.ReduceCountOp):
+            if o.cal_index is not None:
                 raise _No
             dt = self._dt(o.dst)
             es = dt.itemsize
@@ -267,16 +250,16 @@ class _Plan:
             a = self.region(False, fa, n * es, es)
             d = self.region(True, fd, es, es)
             x = self.view(dt, a, fa[1], n)
-            self.lines.append(f"{self.view(dt, d, fd[1], 1)}[..., 0] = {_REDUCE[name].format(x=x)}")
+            self.lines.append(f"{self.view(dt, d, fd[1], 1)}[..., 0] = {t.const(o.numpy_reduce, 'F')}({x})")
             return
-        if name in K._BINARY:
-            operands, role = [o.dst, o.src0, o.src1], "binary"
-        elif name in K._UNARY:
-            operands, role = [o.dst, o.src], "unary"
-        elif name in K._SCALAR:
-            operands, role = [o.dst, o.src], "scalar"
-        elif name == "ascendc.duplicate":
-            operands, role = [o.dst], "dup"
+        if isinstance(o, asc.VectorBinaryOp):
+            operands, scalar = [o.dst, o.src0, o.src1], None
+        elif isinstance(o, asc.VectorUnaryOp):
+            operands, scalar = [o.dst, o.src], None
+        elif isinstance(o, asc.VectorScalarOp):
+            operands, scalar = [o.dst, o.src], o.scalar
+        elif isinstance(o, asc.DuplicateOp):
+            operands, scalar = [o.dst], o.scalar
         else:
             raise _No
         dt = self._dt(o.dst)
@@ -286,23 +269,14 @@ class _Plan:
         es = dt.itemsize
         n = self._count(o)
         forms = [self.affine(x) for x in operands]
-        scal = None
-        if role in ("scalar", "dup"):
-            kind, _, is_array = self.scalar(o.scalar)
-            scal = self._operand(o.scalar, dt if role == "scalar" else None)
-            if is_array:
-                scal += "[..., None]"
+        args = []
+        if scalar is not None:
+            kind, _, is_array = self.scalar(scalar)
+            scal = self._operand(scalar, dt if isinstance(o, asc.VectorScalarOp) else None)
+            args.append(scal + "[..., None]" if is_array else scal)
         bases = [self.region(i == 0, f, n * es, es) for i, f in enumerate(forms)]
         views = [self.view(dt, b, f[1], n) for b, f in zip(bases, forms)]
-        if role == "binary":
-            self.lines.append(f"{K._BINARY[name]}({views[1]}, {views[2]}, out={views[0]})")
-        elif role == "unary":
-            self.lines.append(K._UNARY[name].format(x=views[1], o=views[0], one=t.const(dt.type(1), "C"),
-                                                    zero=t.const(dt.type(0), "C")))
-        elif role == "scalar":
-            self.lines.append(f"{K._SCALAR[name]}({views[1]}, {scal}, out={views[0]})")
-        else:
-            self.lines.append(f"{views[0]}[...] = {scal}")
+        self.lines.append(f"{t.const(o.numpy_operation, 'F')}({', '.join(views + args)})")
 
     # ----------------------------------------------------------------------- run-time guard
     def guard(self) -> str:
@@ -359,11 +333,11 @@ def emit_loop(t: KernelTranslator, op, p: _Plan) -> None:
     t.emit(f"if _N > 1 and {p.guard()}:")
     t.depth += 1
     t.emit(f"for {iv} in range({lb}, {ub}, {step}):")
-    t.no_data = True
+    t.no_data, t.skip_in_trace_only = True, FLOAT_OPS
     try:
         t.emit_region_block(block, pending=1)
     finally:
-        t.no_data = False
+        t.no_data, t.skip_in_trace_only = False, frozenset()
     for line in p.lines:
         t.emit(line)
     t.depth -= 1

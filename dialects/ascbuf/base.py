@@ -19,14 +19,16 @@ from xdsl.irdl import (
     opt_prop_def,
     prop_def,
     result_def,
+    traits_def,
 )
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from ..ascendc import RoundModeAttr
+from ..ascendc import AscendC, RoundModeAttr, VectorBinaryOp, VectorScalarOp, VectorUnaryOp
 from ..target import Pipe
+from ..traits import BufferEffects, OnPipe
 
 
 class MemorySpace(StrEnum):
@@ -80,7 +82,8 @@ def memory_space(t) -> MemorySpace | None:
     return None
 
 
-def _check_ub(op: str, t) -> None:
+def check_ub(op: str, t) -> None:
+    """``t`` is a UB buffer type, else a verification error of ``op``."""
     if not isinstance(t, MemRefType) or not isinstance(t.memory_space, MemorySpaceAttr) \
             or t.memory_space.value != MemorySpace.UB:
         raise VerifyException(f"{op} works on UB buffers (memref in #ascbuf.space<ub>), got {t}")
@@ -91,30 +94,19 @@ class PipeAttr(EnumAttribute[Pipe], SpacedOpaqueSyntaxAttribute):
     name = "ascbuf.pipe"
 
 
-class VBinaryKind(StrEnum):
-    ADD = "add"
-    SUB = "sub"
-    MUL = "mul"
-    DIV = "div"
-    MAX = "max"
-    MIN = "min"
+def _instructions(form: type) -> dict[str, type]:
+    """The ``ascendc`` vector instructions of one form, keyed by their lower-case API name."""
+    return {op.API.lower(): op for op in AscendC.operations if issubclass(op, form)}
 
 
-class VScalarKind(StrEnum):
-    ADDS = "adds"
-    MULS = "muls"
-    MAXS = "maxs"
-    MINS = "mins"
-
-
-class VUnaryKind(StrEnum):
-    EXP = "exp"
-    LN = "ln"
-    ABS = "abs"
-    SQRT = "sqrt"
-    RSQRT = "rsqrt"
-    RECIPROCAL = "reciprocal"
-    RELU = "relu"
+# the kinds of vbinary/vscalar/vunary are the ascendc instructions of each form: a new instruction class
+# in dialects/ascendc/vector.py is a new kind here
+BINARY_INSTRUCTIONS = _instructions(VectorBinaryOp)
+SCALAR_INSTRUCTIONS = _instructions(VectorScalarOp)
+UNARY_INSTRUCTIONS = _instructions(VectorUnaryOp)
+VBinaryKind = StrEnum("VBinaryKind", {kind.upper(): kind for kind in BINARY_INSTRUCTIONS})
+VScalarKind = StrEnum("VScalarKind", {kind.upper(): kind for kind in SCALAR_INSTRUCTIONS})
+VUnaryKind = StrEnum("VUnaryKind", {kind.upper(): kind for kind in UNARY_INSTRUCTIONS})
 
 
 @irdl_attr_definition
@@ -184,6 +176,11 @@ class SlotOp(IRDLOperation):
             raise VerifyException("ascbuf.slot takes the result of an ascbuf.alloc")
 
 
+def _copy_in_pipe(op: CopyInOp) -> Pipe:
+    """A window of whole rows moves on MTE2; a column broadcast is GetValue plus Duplicate on V."""
+    return Pipe.MTE2 if op.col_stride.value.data == 1 else Pipe.V
+
+
 @irdl_op_definition
 class CopyInOp(IRDLOperation):
     """Fill a UB buffer from a ``rows x cols`` window of GM (window as in ``asctile.load``)."""
@@ -199,12 +196,7 @@ class CopyInOp(IRDLOperation):
     dense = opt_prop_def(UnitAttr)
     assembly_format = ("$source `[` $offset `]` `,` $dest `rows` $rows `cols` $cols `strides` `(` $row_stride "
                        "`,` $col_stride `)` (`dense` $dense^)? attr-dict `:` type($source) `,` type($dest)")
-
-    def buffer_reads(self) -> list:
-        return []
-
-    def buffer_writes(self) -> list:
-        return [self.dest]
+    traits = traits_def(OnPipe(_copy_in_pipe), BufferEffects(reads=("source",), writes=("dest",)))
 
     def __init__(self, source, offset, dest, rows, cols, row_stride: int, col_stride: int, dense: bool = False):
         super().__init__(operands=[source, offset, dest, rows, cols],
@@ -212,12 +204,8 @@ class CopyInOp(IRDLOperation):
                                      "col_stride": IntegerAttr(col_stride, 64),
                                      "dense": UnitAttr() if dense else None})
 
-    @property
-    def PIPE(self) -> Pipe:  # noqa: N802 - same name as the class constant of the other ops
-        return Pipe.MTE2 if self.col_stride.value.data == 1 else Pipe.V
-
     def verify_(self) -> None:
-        _check_ub(self.name, self.dest.type)
+        check_ub(self.name, self.dest.type)
         if self.source.type.element_type != self.dest.type.element_type:
             raise VerifyException("ascbuf.copy_in: element types differ")
         if self.col_stride.value.data not in (0, 1):
@@ -261,13 +249,7 @@ class CopyOutOp(IRDLOperation):
     assembly_format = ("$source `,` $dest `[` $offset `]` `rows` $rows `cols` $cols `stride` $row_stride "
                        "(`dense` $dense^)? attr-dict `:` type($source) `,` type($dest)")
 
-    PIPE: ClassVar[Pipe] = Pipe.MTE3
-
-    def buffer_reads(self) -> list:
-        return [self.source]
-
-    def buffer_writes(self) -> list:
-        return []
+    traits = traits_def(OnPipe(Pipe.MTE3), BufferEffects(reads=("source",), writes=("dest",)))
 
     def __init__(self, source, dest, offset, rows, cols, row_stride: int, dense: bool = False):
         super().__init__(operands=[source, dest, offset, rows, cols],
@@ -275,7 +257,7 @@ class CopyOutOp(IRDLOperation):
                                      "dense": UnitAttr() if dense else None})
 
     def verify_(self) -> None:
-        _check_ub(self.name, self.source.type)
+        check_ub(self.name, self.source.type)
         if self.source.type.element_type != self.dest.type.element_type:
             raise VerifyException("ascbuf.copy_out: element types differ")
 
@@ -283,10 +265,7 @@ class CopyOutOp(IRDLOperation):
 class VectorOp(IRDLOperation):
     """Base of the vector ops: ``count`` elements from the start of each buffer, on PIPE_V."""
 
-    PIPE: ClassVar[Pipe] = Pipe.V
-
-    def buffer_writes(self) -> list:
-        return [self.dst]
+    traits = traits_def(OnPipe(Pipe.V))
 
 
 @irdl_op_definition
@@ -301,15 +280,18 @@ class VBinaryOp(VectorOp):
     rhs = operand_def(T)
     count = operand_def(IndexType)
     assembly_format = "$kind $dst `,` $lhs `,` $rhs `,` $count attr-dict `:` type($dst)"
-
-    def buffer_reads(self) -> list:
-        return [self.lhs, self.rhs]
+    traits = traits_def(BufferEffects(reads=("lhs", "rhs"), writes=("dst",)))
 
     def __init__(self, kind: VBinaryKind, dst, lhs, rhs, count):
-        super().__init__(operands=[dst, lhs, rhs, count], properties={"kind": VBinaryKindAttr(kind)})
+        super().__init__(operands=[dst, lhs, rhs, count], properties={"kind": VBinaryKindAttr(VBinaryKind(kind))})
+
+    @property
+    def instruction(self) -> type:
+        """The ``ascendc`` op class that computes this kind."""
+        return BINARY_INSTRUCTIONS[self.kind.data.value]
 
     def verify_(self) -> None:
-        _check_ub(self.name, self.dst.type)
+        check_ub(self.name, self.dst.type)
 
 
 @irdl_op_definition
@@ -324,15 +306,18 @@ class VScalarOp(VectorOp):
     scalar = operand_def(AnyAttr())
     count = operand_def(IndexType)
     assembly_format = "$kind $dst `,` $src `,` $scalar `,` $count attr-dict `:` type($dst) `,` type($scalar)"
-
-    def buffer_reads(self) -> list:
-        return [self.src]
+    traits = traits_def(BufferEffects(reads=("src",), writes=("dst",)))
 
     def __init__(self, kind: VScalarKind, dst, src, scalar, count):
-        super().__init__(operands=[dst, src, scalar, count], properties={"kind": VScalarKindAttr(kind)})
+        super().__init__(operands=[dst, src, scalar, count], properties={"kind": VScalarKindAttr(VScalarKind(kind))})
+
+    @property
+    def instruction(self) -> type:
+        """The ``ascendc`` op class that computes this kind."""
+        return SCALAR_INSTRUCTIONS[self.kind.data.value]
 
     def verify_(self) -> None:
-        _check_ub(self.name, self.dst.type)
+        check_ub(self.name, self.dst.type)
         if self.scalar.type != self.dst.type.element_type:
             raise VerifyException(f"ascbuf.vscalar: scalar type {self.scalar.type} differs from the buffer's "
                                   f"element type {self.dst.type.element_type}")
@@ -349,15 +334,18 @@ class VUnaryOp(VectorOp):
     src = operand_def(T)
     count = operand_def(IndexType)
     assembly_format = "$kind $dst `,` $src `,` $count attr-dict `:` type($dst)"
-
-    def buffer_reads(self) -> list:
-        return [self.src]
+    traits = traits_def(BufferEffects(reads=("src",), writes=("dst",)))
 
     def __init__(self, kind: VUnaryKind, dst, src, count):
-        super().__init__(operands=[dst, src, count], properties={"kind": VUnaryKindAttr(kind)})
+        super().__init__(operands=[dst, src, count], properties={"kind": VUnaryKindAttr(VUnaryKind(kind))})
+
+    @property
+    def instruction(self) -> type:
+        """The ``ascendc`` op class that computes this kind."""
+        return UNARY_INSTRUCTIONS[self.kind.data.value]
 
     def verify_(self) -> None:
-        _check_ub(self.name, self.dst.type)
+        check_ub(self.name, self.dst.type)
 
 
 @irdl_op_definition
@@ -369,15 +357,13 @@ class VDupOp(VectorOp):
     scalar = operand_def(AnyAttr())
     count = operand_def(IndexType)
     assembly_format = "$dst `,` $scalar `,` $count attr-dict `:` type($dst) `,` type($scalar)"
-
-    def buffer_reads(self) -> list:
-        return []
+    traits = traits_def(BufferEffects(writes=("dst",)))
 
     def __init__(self, dst, scalar, count):
         super().__init__(operands=[dst, scalar, count])
 
     def verify_(self) -> None:
-        _check_ub(self.name, self.dst.type)
+        check_ub(self.name, self.dst.type)
         if self.scalar.type != self.dst.type.element_type:
             raise VerifyException("ascbuf.vdup: scalar type differs from the buffer's element type")
 
@@ -392,16 +378,14 @@ class VCastOp(VectorOp):
     count = operand_def(IndexType)
     round_mode = prop_def(RoundModeAttr)
     assembly_format = "$dst `,` $src `,` $round_mode `,` $count attr-dict `:` type($dst) `,` type($src)"
-
-    def buffer_reads(self) -> list:
-        return [self.src]
+    traits = traits_def(BufferEffects(reads=("src",), writes=("dst",)))
 
     def __init__(self, dst, src, count, round_mode):
         super().__init__(operands=[dst, src, count], properties={"round_mode": RoundModeAttr(round_mode)})
 
     def verify_(self) -> None:
-        _check_ub(self.name, self.dst.type)
-        _check_ub(self.name, self.src.type)
+        check_ub(self.name, self.dst.type)
+        check_ub(self.name, self.src.type)
 
 
 class FlagOp(IRDLOperation):

@@ -15,12 +15,22 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
-from xdsl.irdl import AnyAttr, IRDLOperation, VarConstraint, base, irdl_op_definition, operand_def, prop_def
+from xdsl.irdl import (
+    AnyAttr,
+    IRDLOperation,
+    VarConstraint,
+    base,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    traits_def,
+)
 from xdsl.utils.exceptions import VerifyException
 
 from ..asctensor.compare import CmpPredicate, CmpPredicateAttr
 from ..target import Pipe
-from .base import _check_ub
+from ..traits import BufferEffects, OnPipe
+from .base import check_ub
 
 _VALUE_TYPES = ("f16", "f32", "i32", "bf16")
 
@@ -34,7 +44,7 @@ def _elems(t) -> int:
 
 def _check_mask(op: str, t, values) -> None:
     """``t`` is a ui8 UB buffer holding at least one bit per element of the ``values`` buffer type."""
-    _check_ub(op, t)
+    check_ub(op, t)
     et = t.element_type
     if not (isinstance(et, IntegerType) and str(et) == "ui8"):
         raise VerifyException(f"{op}: a mask is a ui8 buffer, got {t}")
@@ -43,14 +53,14 @@ def _check_mask(op: str, t, values) -> None:
 
 
 def _check_values(op: str, t) -> None:
-    _check_ub(op, t)
+    check_ub(op, t)
     if str(t.element_type) not in _VALUE_TYPES:
         raise VerifyException(f"{op} does not support element type {t.element_type} "
                               f"(supported: {', '.join(_VALUE_TYPES)})")
 
 
 class _MaskOp(IRDLOperation):
-    PIPE: ClassVar[Pipe] = Pipe.V
+    traits = traits_def(OnPipe(Pipe.V))
 
 
 @irdl_op_definition
@@ -65,16 +75,11 @@ class VCompareOp(_MaskOp):
     rhs = operand_def(T)
     count = operand_def(IndexType)
     assembly_format = "$predicate $mask `,` $lhs `,` $rhs `,` $count attr-dict `:` type($mask) `,` type($lhs)"
+    traits = traits_def(BufferEffects(reads=("lhs", "rhs"), writes=("mask",)))
 
     def __init__(self, predicate, mask, lhs, rhs, count):
         super().__init__(operands=[mask, lhs, rhs, count],
                          properties={"predicate": CmpPredicateAttr(CmpPredicate(predicate))})
-
-    def buffer_reads(self) -> list:
-        return [self.lhs, self.rhs]
-
-    def buffer_writes(self) -> list:
-        return [self.mask]
 
     def verify_(self) -> None:
         _check_values(self.name, self.lhs.type)
@@ -93,16 +98,11 @@ class VCompareScalarOp(_MaskOp):
     count = operand_def(IndexType)
     assembly_format = ("$predicate $mask `,` $src `,` $scalar `,` $count attr-dict `:` type($mask) `,` type($src) "
                        "`,` type($scalar)")
+    traits = traits_def(BufferEffects(reads=("src",), writes=("mask",)))
 
     def __init__(self, predicate, mask, src, scalar, count):
         super().__init__(operands=[mask, src, scalar, count],
                          properties={"predicate": CmpPredicateAttr(CmpPredicate(predicate))})
-
-    def buffer_reads(self) -> list:
-        return [self.src]
-
-    def buffer_writes(self) -> list:
-        return [self.mask]
 
     def verify_(self) -> None:
         _check_values(self.name, self.src.type)
@@ -124,15 +124,10 @@ class VSelectOp(_MaskOp):
     y = operand_def(T)
     count = operand_def(IndexType)
     assembly_format = "$dst `,` $mask `,` $x `,` $y `,` $count attr-dict `:` type($dst) `,` type($mask)"
+    traits = traits_def(BufferEffects(reads=("mask", "x", "y"), writes=("dst",)))
 
     def __init__(self, dst, mask, x, y, count):
         super().__init__(operands=[dst, mask, x, y, count])
-
-    def buffer_reads(self) -> list:
-        return [self.mask, self.x, self.y]
-
-    def buffer_writes(self) -> list:
-        return [self.dst]
 
     def verify_(self) -> None:
         _check_values(self.name, self.dst.type)
@@ -152,15 +147,10 @@ class VSelectScalarOp(_MaskOp):
     count = operand_def(IndexType)
     assembly_format = ("$dst `,` $mask `,` $x `,` $scalar `,` $count attr-dict `:` type($dst) `,` type($mask) `,` "
                        "type($scalar)")
+    traits = traits_def(BufferEffects(reads=("mask", "x"), writes=("dst",)))
 
     def __init__(self, dst, mask, x, scalar, count):
         super().__init__(operands=[dst, mask, x, scalar, count])
-
-    def buffer_reads(self) -> list:
-        return [self.mask, self.x]
-
-    def buffer_writes(self) -> list:
-        return [self.dst]
 
     def verify_(self) -> None:
         _check_values(self.name, self.dst.type)
@@ -171,11 +161,11 @@ class VSelectScalarOp(_MaskOp):
 
 
 def _check_bool_pair(op: str, bools, mask, work) -> None:
-    _check_ub(op, bools)
+    check_ub(op, bools)
     if str(bools.element_type) != "i1":
         raise VerifyException(f"{op}: a bool buffer has element type i1, got {bools}")
     _check_mask(op, mask, bools)
-    _check_ub(op, work)
+    check_ub(op, work)
     if str(work.element_type) != "f16" or _elems(work) < _elems(bools):
         raise VerifyException(f"{op}: the work buffer must be f16 with one element per bool, got {work}")
 
@@ -190,15 +180,10 @@ class MaskToBoolOp(_MaskOp):
     work = operand_def(MemRefType)
     count = operand_def(IndexType)
     assembly_format = "$dst `,` $mask `,` $work `,` $count attr-dict `:` type($dst) `,` type($mask) `,` type($work)"
+    traits = traits_def(BufferEffects(reads=("mask",), writes=("dst", "work")))
 
     def __init__(self, dst, mask, work, count):
         super().__init__(operands=[dst, mask, work, count])
-
-    def buffer_reads(self) -> list:
-        return [self.mask]
-
-    def buffer_writes(self) -> list:
-        return [self.dst, self.work]
 
     def verify_(self) -> None:
         _check_bool_pair(self.name, self.dst.type, self.mask.type, self.work.type)
@@ -214,15 +199,10 @@ class BoolToMaskOp(_MaskOp):
     work = operand_def(MemRefType)
     count = operand_def(IndexType)
     assembly_format = "$mask `,` $src `,` $work `,` $count attr-dict `:` type($mask) `,` type($src) `,` type($work)"
+    traits = traits_def(BufferEffects(reads=("src",), writes=("mask", "work")))
 
     def __init__(self, mask, src, work, count):
         super().__init__(operands=[mask, src, work, count])
-
-    def buffer_reads(self) -> list:
-        return [self.src]
-
-    def buffer_writes(self) -> list:
-        return [self.mask, self.work]
 
     def verify_(self) -> None:
         _check_bool_pair(self.name, self.src.type, self.mask.type, self.work.type)

@@ -19,13 +19,12 @@ and ``l0c`` (the NZ accumulator). Fractals are 512 B: ``16 x c0`` with ``c0 = 32
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, IntegerType, MemRefType, UnitAttr
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
 from ..target import Pipe
+from ..traits import BufferEffects, OnPipe
 from .base import MemorySpace, memory_space
 
 
@@ -48,18 +47,11 @@ class CopyNzOp(IRDLOperation):
     transposed = opt_prop_def(UnitAttr)
     assembly_format = ("$source `[` $offset `]` `,` $dest `rows` $rows `cols` $cols `stride` $stride "
                        "(`transposed` $transposed^)? attr-dict `:` type($source) `,` type($dest)")
-
-    PIPE: ClassVar[Pipe] = Pipe.MTE2
+    traits = traits_def(OnPipe(Pipe.MTE2), BufferEffects(reads=("source",), writes=("dest",)))
 
     def __init__(self, source, offset, dest, rows, cols, stride: int, transposed: bool = False):
         super().__init__(operands=[source, offset, dest, rows, cols],
                          properties={"stride": IntegerAttr(stride, 64), "transposed": UnitAttr() if transposed else None})
-
-    def buffer_reads(self) -> list:
-        return []
-
-    def buffer_writes(self) -> list:
-        return [self.dest]
 
     def verify_(self) -> None:
         if memory_space(self.source.type) is not None:
@@ -82,18 +74,12 @@ class LoadL0Op(IRDLOperation):
     transposed = opt_prop_def(UnitAttr)
     assembly_format = ("$source `,` $dest `step` $step `k` $kvalid `extent` $extent (`transposed` $transposed^)? "
                        "attr-dict `:` type($source) `,` type($dest)")
-
-    PIPE: ClassVar[Pipe] = Pipe.MTE1
+    traits = traits_def(OnPipe(Pipe.MTE1), BufferEffects(reads=("source",), writes=("dest",)))
 
     def __init__(self, source, dest, step, kvalid, extent, transposed: bool = False):
         super().__init__(operands=[source, dest, step, kvalid, extent],
                          properties={"transposed": UnitAttr() if transposed else None})
 
-    def buffer_reads(self) -> list:
-        return [self.source]
-
-    def buffer_writes(self) -> list:
-        return [self.dest]
 
     @property
     def is_a(self) -> bool:
@@ -120,17 +106,10 @@ class MmadOp(IRDLOperation):
     init = operand_def(IntegerType(1))
     assembly_format = ("$dst `,` $lhs `,` $rhs `m` $m `n` $n `k` $k `init` $init attr-dict "
                        "`:` type($dst) `,` type($lhs) `,` type($rhs)")
-
-    PIPE: ClassVar[Pipe] = Pipe.M
+    traits = traits_def(OnPipe(Pipe.M), BufferEffects(reads=("lhs", "rhs", "dst"), writes=("dst",)))
 
     def __init__(self, dst, lhs, rhs, m, n, k, init):
         super().__init__(operands=[dst, lhs, rhs, m, n, k, init])
-
-    def buffer_reads(self) -> list:
-        return [self.lhs, self.rhs, self.dst]
-
-    def buffer_writes(self) -> list:
-        return [self.dst]
 
     def verify_(self) -> None:
         _check_space(self.name, self.dst.type, MemorySpace.L0C)
@@ -156,18 +135,11 @@ class FixpipeOp(IRDLOperation):
     relu = opt_prop_def(UnitAttr)
     assembly_format = ("$source `,` $dest `[` $offset `]` `rows` $rows `cols` $cols `stride` $stride "
                        "(`relu` $relu^)? attr-dict `:` type($source) `,` type($dest)")
-
-    PIPE: ClassVar[Pipe] = Pipe.FIX
+    traits = traits_def(OnPipe(Pipe.FIX), BufferEffects(reads=("source",), writes=("dest",)))
 
     def __init__(self, source, dest, offset, rows, cols, stride: int, relu: bool = False):
         super().__init__(operands=[source, dest, offset, rows, cols],
                          properties={"stride": IntegerAttr(stride, 64), "relu": UnitAttr() if relu else None})
-
-    def buffer_reads(self) -> list:
-        return [self.source]
-
-    def buffer_writes(self) -> list:
-        return []
 
     def verify_(self) -> None:
         _check_space(self.name, self.source.type, MemorySpace.L0C)

@@ -11,13 +11,12 @@ holds at most 15 pending sets.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from xdsl.dialects.builtin import IndexType, MemRefType
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
-from pyasc.dialects.target import Pipe
+from ..target import Pipe
+from ..traits import BufferEffects, OnPipe
 
 from .base import PipeAttr
 
@@ -77,17 +76,10 @@ class VRepeatRowsOp(IRDLOperation):
     dst = operand_def(MemRefType)
     src = operand_def(MemRefType)
     assembly_format = "$dst `,` $src attr-dict `:` type($dst) `,` type($src)"
-
-    PIPE: ClassVar[Pipe] = Pipe.V
+    traits = traits_def(OnPipe(Pipe.V), BufferEffects(reads=("src", "dst"), writes=("dst",)))
 
     def __init__(self, dst, src):
         super().__init__(operands=[dst, src])
-
-    def buffer_reads(self) -> list:
-        return [self.src, self.dst]
-
-    def buffer_writes(self) -> list:
-        return [self.dst]
 
     def verify_(self) -> None:
         d, s = self.dst.type, self.src.type

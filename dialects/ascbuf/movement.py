@@ -9,14 +9,13 @@ read backwards); ``gather`` sets ``dst[k] = src[offsets[k]]``
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, MemRefType
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
 from ..target import Pipe
-from .base import _check_ub
+from ..traits import BufferEffects, OnPipe
+from .base import check_ub
 
 
 @irdl_op_definition
@@ -30,14 +29,8 @@ class GatherOffsetsOp(IRDLOperation):
     col_bytes = prop_def(IntegerAttr[I64])
     row_bytes = prop_def(IntegerAttr[I64])
     assembly_format = "$dst `cols` $cols `col_bytes` $col_bytes `row_bytes` $row_bytes attr-dict `:` type($dst)"
+    traits = traits_def(OnPipe(Pipe.V), BufferEffects(writes=("dst",)))
 
-    PIPE: ClassVar[Pipe] = Pipe.V
-
-    def buffer_reads(self) -> list:
-        return []
-
-    def buffer_writes(self) -> list:
-        return [self.dst]
 
     def __init__(self, dst, cols: int, col_bytes: int, row_bytes: int):
         super().__init__(operands=[dst], properties={"cols": IntegerAttr(cols, 64),
@@ -45,7 +38,7 @@ class GatherOffsetsOp(IRDLOperation):
                                                      "row_bytes": IntegerAttr(row_bytes, 64)})
 
     def verify_(self) -> None:
-        _check_ub(self.name, self.dst.type)
+        check_ub(self.name, self.dst.type)
         shape = self.dst.type.get_shape()
         if len(shape) != 2 or str(self.dst.type.element_type) != "i32":
             raise VerifyException(f"ascbuf.gather_offsets: the table is a 2-D i32 buffer, got {self.dst.type}")
@@ -63,21 +56,15 @@ class GatherOp(IRDLOperation):
     offsets = operand_def(MemRefType)
     count = operand_def(IndexType)
     assembly_format = "$dst `,` $src `,` $offsets `,` $count attr-dict `:` type($dst) `,` type($src) `,` type($offsets)"
+    traits = traits_def(OnPipe(Pipe.V), BufferEffects(reads=("src", "offsets"), writes=("dst",)))
 
-    PIPE: ClassVar[Pipe] = Pipe.V
-
-    def buffer_reads(self) -> list:
-        return [self.src, self.offsets]
-
-    def buffer_writes(self) -> list:
-        return [self.dst]
 
     def __init__(self, dst, src, offsets, count):
         super().__init__(operands=[dst, src, offsets, count])
 
     def verify_(self) -> None:
         for t in (self.dst.type, self.src.type, self.offsets.type):
-            _check_ub(self.name, t)
+            check_ub(self.name, t)
         if self.dst.type.element_type != self.src.type.element_type:
             raise VerifyException("ascbuf.gather: dst and src element types differ")
         if str(self.offsets.type.element_type) != "i32":

@@ -14,12 +14,22 @@ from typing import ClassVar
 from xdsl.dialects.builtin import IndexType, MemRefType
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
-from xdsl.irdl import IRDLOperation, VarConstraint, base, irdl_attr_definition, irdl_op_definition, operand_def, prop_def
+from xdsl.irdl import (
+    IRDLOperation,
+    VarConstraint,
+    base,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    traits_def,
+)
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from ..target import Pipe
-from .base import _check_ub
+from ..traits import BufferEffects, OnPipe
+from .base import check_ub
 
 
 class VReduceKind(StrEnum):
@@ -55,8 +65,8 @@ class VRowKindAttr(EnumAttribute[VRowKind], SpacedOpaqueSyntaxAttribute):
 
 
 def _check_rows(op: str, full, rows) -> None:
-    _check_ub(op, full)
-    _check_ub(op, rows)
+    check_ub(op, full)
+    check_ub(op, rows)
     if full.get_shape()[0] != rows.get_shape()[0]:
         raise VerifyException(f"{op}: {full} and the row buffer {rows} have different row counts")
     if full.element_type != rows.element_type:
@@ -75,21 +85,14 @@ class VReduceOp(IRDLOperation):
     cols = operand_def(IndexType)
     assembly_format = ("$kind $dst `,` $src `,` $work `cols` $cols attr-dict `:` type($dst) `,` type($src) `,` "
                        "type($work)")
-
-    PIPE: ClassVar[Pipe] = Pipe.V
+    traits = traits_def(OnPipe(Pipe.V), BufferEffects(reads=("src",), writes=("dst", "work")))
 
     def __init__(self, kind: VReduceKind, dst, src, work, cols):
         super().__init__(operands=[dst, src, work, cols], properties={"kind": VReduceKindAttr(VReduceKind(kind))})
 
-    def buffer_reads(self) -> list:
-        return [self.src]
-
-    def buffer_writes(self) -> list:
-        return [self.dst, self.work]
-
     def verify_(self) -> None:
         _check_rows(self.name, self.src.type, self.dst.type)
-        _check_ub(self.name, self.work.type)
+        check_ub(self.name, self.work.type)
         if str(self.src.type.element_type) not in ("f16", "f32"):
             raise VerifyException(f"{self.name}: ReduceSum/Max/Min take f16 or f32, got {self.src.type.element_type}")
 
@@ -105,20 +108,11 @@ class VRowOp(IRDLOperation):
     src = operand_def(T)
     rows = operand_def(MemRefType)
     assembly_format = "$kind $dst `,` $src `,` $rows attr-dict `:` type($dst) `,` type($rows)"
-
-    PIPE: ClassVar[Pipe] = Pipe.V
+    traits = traits_def(OnPipe(Pipe.V), BufferEffects(reads=("src",), writes=("dst",), scalar_reads=("rows",)))
 
     def __init__(self, kind: VRowKind, dst, src, rows):
         super().__init__(operands=[dst, src, rows], properties={"kind": VRowKindAttr(VRowKind(kind))})
 
-    def buffer_reads(self) -> list:
-        return [self.src]
-
-    def buffer_writes(self) -> list:
-        return [self.dst]
-
-    def scalar_reads(self) -> list:
-        return [self.rows]
 
     def verify_(self) -> None:
         _check_rows(self.name, self.src.type, self.rows.type)
@@ -134,20 +128,11 @@ class VRowDupOp(IRDLOperation):
     dst = operand_def(MemRefType)
     rows = operand_def(MemRefType)
     assembly_format = "$dst `,` $rows attr-dict `:` type($dst) `,` type($rows)"
-
-    PIPE: ClassVar[Pipe] = Pipe.V
+    traits = traits_def(OnPipe(Pipe.V), BufferEffects(writes=("dst",), scalar_reads=("rows",)))
 
     def __init__(self, dst, rows):
         super().__init__(operands=[dst, rows])
 
-    def buffer_reads(self) -> list:
-        return []
-
-    def buffer_writes(self) -> list:
-        return [self.dst]
-
-    def scalar_reads(self) -> list:
-        return [self.rows]
 
     def verify_(self) -> None:
         _check_rows(self.name, self.dst.type, self.rows.type)
@@ -162,21 +147,14 @@ class RowIndexOp(IRDLOperation):
     dst = operand_def(MemRefType)
     src = operand_def(MemRefType)
     assembly_format = "$dst `,` $src attr-dict `:` type($dst) `,` type($src)"
-
-    PIPE: ClassVar[Pipe] = Pipe.S
+    traits = traits_def(OnPipe(Pipe.S), BufferEffects(reads=("src",), writes=("dst",)))
 
     def __init__(self, dst, src):
         super().__init__(operands=[dst, src])
 
-    def buffer_reads(self) -> list:
-        return [self.src]
-
-    def buffer_writes(self) -> list:
-        return [self.dst]
-
     def verify_(self) -> None:
-        _check_ub(self.name, self.dst.type)
-        _check_ub(self.name, self.src.type)
+        check_ub(self.name, self.dst.type)
+        check_ub(self.name, self.src.type)
         if str(self.dst.type.element_type) != "i32":
             raise VerifyException(f"{self.name}: dst must hold i32, got {self.dst.type}")
         if self.dst.type.get_shape()[0] != self.src.type.get_shape()[0]:

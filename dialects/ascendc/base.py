@@ -1,265 +1,105 @@
-"""The ``ascendc`` dialect, part 1: enums, types, GM and core queries, TPipe/TQue/TBuf, static
-local tensors, data movement and the host launch (synchronisation: ``sync.py``)."""
+"""The ``ascendc`` dialect, part 1: the base of every op, GM and core queries, TPipe/TQue/TBuf, static
+local tensors, data movement and the host launch (enums and types: ``attributes.py``; synchronisation:
+``sync.py``).
+
+Every op derives from :class:`AscendCOperation`, the one definition of what the op is:
+
+* its pipe and the buffers it reads and writes: the traits ``OnPipe`` and ``BufferEffects``
+  (``dialects/traits.py``; an op without ``OnPipe`` occupies no pipe);
+* its Ascend C name ``API`` and how it prints: ``CALL``, a C++ statement over the op's operand and
+  property names, or an override of ``print_ascendc`` (the kernel emitter calls it);
+* ``BATCHABLE``: whether the simulator's code for the op is correct for a group of cores run at once;
+* vector instructions add their cost class ``COST`` and their NumPy semantics ``numpy_operation``
+  (``vector.py``).
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
-from xdsl.dialects.builtin import (
-    IndexType,
-    IntAttr,
-    IntegerAttr,
-    SymbolRefAttr,
-    I64,
-)
-from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Attribute, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute, TypeAttribute
+from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, SymbolRefAttr
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
     VarConstraint,
     base,
-    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     prop_def,
     result_def,
+    traits_def,
     var_operand_def,
 )
-from xdsl.parser import AttrParser
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.str_enum import StrEnum
 
 from ..target import Pipe
+from ..traits import BufferEffects, OnPipe
+from ..types import kernel_ctype
+from .attributes import (
+    QUEUE_PIPES,
+    GlobalTensorType,
+    GmAddrType,
+    LocalTensorType,
+    TBufType,
+    TensorLike,
+    TPipeType,
+    TPosition,
+    TPositionAttr,
+    TQueType,
+)
 
 # ----------------------------------------------------------------------------------------------
-# enums
+# the base of every op
 
 
-class HardEvent(StrEnum):
-    """``AscendC::HardEvent``: ``SRC_DST``, the DST pipe waits for the SRC pipe."""
+class CallPrinter(Protocol):
+    """What ``AscendCOperation.print_ascendc`` may ask of the kernel emitter."""
 
-    MTE2_MTE1 = "MTE2_MTE1"
-    MTE1_MTE2 = "MTE1_MTE2"
-    MTE1_M = "MTE1_M"
-    M_MTE1 = "M_MTE1"
-    MTE2_V = "MTE2_V"
-    V_MTE2 = "V_MTE2"
-    MTE3_V = "MTE3_V"
-    V_MTE3 = "V_MTE3"
-    M_V = "M_V"
-    V_M = "V_M"
-    V_V = "V_V"
-    MTE3_MTE1 = "MTE3_MTE1"
-    MTE1_MTE3 = "MTE1_MTE3"
-    MTE1_V = "MTE1_V"
-    MTE2_M = "MTE2_M"
-    M_MTE2 = "M_MTE2"
-    V_MTE1 = "V_MTE1"
-    M_FIX = "M_FIX"
-    FIX_M = "FIX_M"
-    MTE3_MTE2 = "MTE3_MTE2"
-    MTE2_MTE3 = "MTE2_MTE3"
-    S_V = "S_V"
-    V_S = "V_S"
-    S_MTE2 = "S_MTE2"
-    MTE2_S = "MTE2_S"
-    S_MTE3 = "S_MTE3"
-    MTE3_S = "MTE3_S"
-    MTE2_FIX = "MTE2_FIX"
-    FIX_MTE2 = "FIX_MTE2"
-    FIX_S = "FIX_S"
-    M_S = "M_S"
-    FIX_MTE3 = "FIX_MTE3"
-    MTE1_FIX = "MTE1_FIX"
-    FIX_MTE1 = "FIX_MTE1"
-    FIX_FIX = "FIX_FIX"
+    def expr(self, value: SSAValue) -> str:
+        """The C++ expression of a value (an inlined literal or a variable)."""
+        ...
 
-    @property
-    def src(self) -> Pipe:
-        return Pipe(self.value.split("_")[0])
+    def expr_as(self, value: SSAValue, ctype: str) -> str:
+        """``value`` for a brace-initialised field of type ``ctype`` (cast unless a literal)."""
+        ...
 
-    @property
-    def dst(self) -> Pipe:
-        return Pipe(self.value.split("_")[1])
+    def declare(self, value: SSAValue) -> str:
+        """The variable a result is declared as."""
+        ...
 
-    @staticmethod
-    def of(src: Pipe, dst: Pipe) -> HardEvent:
-        return HardEvent(f"{src.value}_{dst.value}")
+    def format(self, op: Operation, template: str) -> str:
+        """``template`` with the op's operand and property names, ``api``, ``res``, ``RT`` and ``T`` filled in."""
+        ...
+
+    def section(self, head: str, block: Block) -> None:
+        """Print ``head { block }``."""
+        ...
+
+    def error(self, op: Operation, predicate: str) -> Exception:
+        """The error to raise for an op that cannot be printed here: "op <op> <predicate>"."""
+        ...
 
 
-class TPosition(StrEnum):
-    """``AscendC::TPosition``: the logical place of a local tensor (VECIN/VECOUT/VECCALC = UB)."""
+class AscendCOperation(IRDLOperation):
+    """Base of every ``ascendc`` op (see the module docstring).
 
-    GM = "GM"
-    VECIN = "VECIN"
-    VECOUT = "VECOUT"
-    VECCALC = "VECCALC"
-    A1 = "A1"
-    A2 = "A2"
-    B1 = "B1"
-    B2 = "B2"
-    CO1 = "CO1"
-    CO2 = "CO2"
+    ``CALL`` fields: the op's operand and property names, ``api`` (``API``), ``res`` (the result's
+    variable), ``RT`` (its C++ type) and ``T`` (the element type of the tensors involved).
+    """
 
+    API: ClassVar[str] = ""
+    CALL: ClassVar[str] = ""
+    BATCHABLE: ClassVar[bool] = False
 
-class PipeKind(StrEnum):
-    """``PIPE_*`` for ``PipeBarrier``."""
-
-    PIPE_S = "PIPE_S"
-    PIPE_V = "PIPE_V"
-    PIPE_M = "PIPE_M"
-    PIPE_MTE1 = "PIPE_MTE1"
-    PIPE_MTE2 = "PIPE_MTE2"
-    PIPE_MTE3 = "PIPE_MTE3"
-    PIPE_FIX = "PIPE_FIX"
-    PIPE_ALL = "PIPE_ALL"
-
-    @property
-    def pipe(self) -> Pipe:
-        return Pipe(self.value.removeprefix("PIPE_"))
+    def print_ascendc(self, p: CallPrinter) -> str | list[str]:
+        """The Ascend C statement(s) of this op."""
+        if not self.CALL:
+            raise p.error(self, "has no Ascend C form")
+        return p.format(self, self.CALL)
 
 
-class RoundMode(StrEnum):
-    """``AscendC::RoundMode`` for ``Cast``."""
-
-    CAST_NONE = "CAST_NONE"
-    CAST_RINT = "CAST_RINT"
-    CAST_FLOOR = "CAST_FLOOR"
-    CAST_CEIL = "CAST_CEIL"
-    CAST_ROUND = "CAST_ROUND"
-    CAST_TRUNC = "CAST_TRUNC"
-    CAST_ODD = "CAST_ODD"
-
-
-@irdl_attr_definition
-class HardEventAttr(EnumAttribute[HardEvent], SpacedOpaqueSyntaxAttribute):
-    name = "ascendc.event"
-
-
-@irdl_attr_definition
-class TPositionAttr(EnumAttribute[TPosition], SpacedOpaqueSyntaxAttribute):
-    name = "ascendc.position"
-
-
-@irdl_attr_definition
-class PipeAttr(EnumAttribute[PipeKind], SpacedOpaqueSyntaxAttribute):
-    name = "ascendc.pipe"
-
-
-@irdl_attr_definition
-class RoundModeAttr(EnumAttribute[RoundMode], SpacedOpaqueSyntaxAttribute):
-    name = "ascendc.round_mode"
-
-
-# ----------------------------------------------------------------------------------------------
-# types
-
-
-class _ElementTypeParam(ParametrizedAttribute, TypeAttribute):
-    """A type with a single element-type parameter, printed ``<f16>``."""
-
-    element_type: Attribute
-
-    def __init__(self, element_type: Attribute):
-        super().__init__(element_type)
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser):
-        with parser.in_angle_brackets():
-            return (parser.parse_type(),)
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_attribute(self.element_type)
-
-
-@irdl_attr_definition
-class GlobalTensorType(_ElementTypeParam):
-    """``AscendC::GlobalTensor<T>``: a typed view of global memory."""
-
-    name = "ascendc.global_tensor"
-
-
-@irdl_attr_definition
-class LocalTensorType(_ElementTypeParam):
-    """``AscendC::LocalTensor<T>``: a typed view of on-chip memory."""
-
-    name = "ascendc.local_tensor"
-
-
-@irdl_attr_definition
-class GmAddrType(ParametrizedAttribute, TypeAttribute):
-    """``GM_ADDR`` (``__gm__ uint8_t*``): a kernel argument."""
-
-    name = "ascendc.gm_addr"
-
-
-@irdl_attr_definition
-class TPipeType(ParametrizedAttribute, TypeAttribute):
-    """``AscendC::TPipe``: owns the UB space and event ids of a kernel."""
-
-    name = "ascendc.tpipe"
-
-
-@irdl_attr_definition
-class TQueType(ParametrizedAttribute, TypeAttribute):
-    """``AscendC::TQue<pos, depth>``: a queue of ``depth`` rotating buffers: ``!ascendc.tque<VECIN, 2>``."""
-
-    name = "ascendc.tque"
-
-    position: TPositionAttr
-    depth: IntAttr
-
-    def __init__(self, position: TPosition, depth: int):
-        super().__init__(TPositionAttr(position), IntAttr(depth))
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser):
-        with parser.in_angle_brackets():
-            pos = parser.parse_str_enum(TPosition)
-            parser.parse_punctuation(",")
-            depth = parser.parse_integer()
-        return (TPositionAttr(pos), IntAttr(depth))
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_string(f"{self.position.data.value}, {self.depth.data}")
-
-    def verify(self) -> None:
-        if not 1 <= self.depth.data <= 8:
-            raise VerifyException(f"TQue depth must be in 1..8 (QUE_MAX_EVENT), got {self.depth.data}")
-        if self.position.data not in (TPosition.VECIN, TPosition.VECOUT, TPosition.A1, TPosition.B1,
-                                      TPosition.A2, TPosition.B2, TPosition.CO1, TPosition.CO2):
-            raise VerifyException(f"TQue position {self.position.data.value} is not a queue position")
-
-
-@irdl_attr_definition
-class TBufType(ParametrizedAttribute, TypeAttribute):
-    """``AscendC::TBuf<pos>``: scratch space without queue semantics: ``!ascendc.tbuf<VECCALC>``."""
-
-    name = "ascendc.tbuf"
-
-    position: TPositionAttr
-
-    def __init__(self, position: TPosition = TPosition.VECCALC):
-        super().__init__(TPositionAttr(position))
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser):
-        with parser.in_angle_brackets():
-            return (TPositionAttr(parser.parse_str_enum(TPosition)),)
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_string(self.position.data.value)
-
-
-TensorLike = base(GlobalTensorType) | base(LocalTensorType)
-
-
-def _const_int(value) -> int | None:
+def const_int(value) -> int | None:
     """The integer of an ``arith.constant`` SSA value, else None."""
     from xdsl.dialects.arith import ConstantOp
 
@@ -269,15 +109,34 @@ def _const_int(value) -> int | None:
     return None
 
 
+def producer_pipe(op: Operation) -> Pipe:
+    """The pipe of ``EnQue``/``AllocTensor`` on a queue: its position's producer."""
+    return QUEUE_PIPES[op.queue.type.position.data][0]
+
+
+def consumer_pipe(op: Operation) -> Pipe:
+    """The pipe of ``DeQue``/``FreeTensor`` on a queue: its position's consumer."""
+    return QUEUE_PIPES[op.queue.type.position.data][1]
+
+
+def copy_pipe(op: Operation) -> Pipe:
+    """The pipe of a copy: GM -> local on MTE2, local -> GM on MTE3, local -> local on V."""
+    if isinstance(op.dst.type, GlobalTensorType):
+        return Pipe.MTE3
+    return Pipe.MTE2 if isinstance(op.src.type, GlobalTensorType) else Pipe.V
+
+
 # ----------------------------------------------------------------------------------------------
 # global memory, cores, TPipe / TQue / TBuf, static local tensors
 
 
 @irdl_op_definition
-class GlobalTensorOp(IRDLOperation):
+class GlobalTensorOp(AscendCOperation):
     """``GlobalTensor<T> g; g.SetGlobalBuffer((__gm__ T*)addr, size);`` with ``size`` in elements."""
 
     name = "ascendc.global_tensor"
+    API: ClassVar[str] = "SetGlobalBuffer"
+    BATCHABLE: ClassVar[bool] = True
     addr = operand_def(GmAddrType)
     size = prop_def(IntegerAttr[I64])
     result = result_def(GlobalTensorType)
@@ -287,16 +146,24 @@ class GlobalTensorOp(IRDLOperation):
         super().__init__(operands=[addr], properties={"size": IntegerAttr(size, 64)},
                          result_types=[GlobalTensorType(element_type)])
 
+    def print_ascendc(self, p: CallPrinter) -> list[str]:
+        t = kernel_ctype(self.result.type.element_type)
+        g = p.declare(self.result)
+        return [f"AscendC::GlobalTensor<{t}> {g};",
+                f"{g}.SetGlobalBuffer((__gm__ {t}*){p.expr(self.addr)}, {self.size.value.data});"]
+
     def verify_(self) -> None:
         if self.size.value.data <= 0:
             raise VerifyException(f"global tensor size must be positive, got {self.size.value.data}")
 
 
 @irdl_op_definition
-class SubviewOp(IRDLOperation):
+class SubviewOp(AscendCOperation):
     """``t[offset]``: the tensor starting ``offset`` elements into ``t`` (global or local)."""
 
     name = "ascendc.subview"
+    CALL: ClassVar[str] = "{RT} {res} = {source}[{offset}];"
+    BATCHABLE: ClassVar[bool] = True
     T: ClassVar = VarConstraint("T", TensorLike)
     source = operand_def(T)
     offset = operand_def(IndexType)
@@ -307,16 +174,19 @@ class SubviewOp(IRDLOperation):
         super().__init__(operands=[source, offset], result_types=[source.type])
 
     def verify_(self) -> None:
-        off = _const_int(self.offset)
+        off = const_int(self.offset)
         if off is not None and off < 0:
             raise VerifyException(f"subview offset must be non-negative, got {off}")
 
 
 @irdl_op_definition
-class GetBlockIdxOp(IRDLOperation):
+class GetBlockIdxOp(AscendCOperation):
     """``GetBlockIdx()``: the index of the core running this instance of the kernel."""
 
     name = "ascendc.get_block_idx"
+    API: ClassVar[str] = "GetBlockIdx"
+    CALL: ClassVar[str] = "int64_t {res} = AscendC::{api}();"
+    BATCHABLE: ClassVar[bool] = True
     result = result_def(IndexType)
     assembly_format = "attr-dict `:` type($result)"
 
@@ -325,10 +195,13 @@ class GetBlockIdxOp(IRDLOperation):
 
 
 @irdl_op_definition
-class GetBlockNumOp(IRDLOperation):
+class GetBlockNumOp(AscendCOperation):
     """``GetBlockNum()``: the number of cores the kernel was launched on."""
 
     name = "ascendc.get_block_num"
+    API: ClassVar[str] = "GetBlockNum"
+    CALL: ClassVar[str] = "int64_t {res} = AscendC::{api}();"
+    BATCHABLE: ClassVar[bool] = True
     result = result_def(IndexType)
     assembly_format = "attr-dict `:` type($result)"
 
@@ -337,10 +210,13 @@ class GetBlockNumOp(IRDLOperation):
 
 
 @irdl_op_definition
-class TPipeOp(IRDLOperation):
+class TPipeOp(AscendCOperation):
     """``TPipe pipe;``: one per kernel, owns the UB space handed out by ``InitBuffer``."""
 
     name = "ascendc.tpipe"
+    API: ClassVar[str] = "TPipe"
+    CALL: ClassVar[str] = "AscendC::TPipe {res};"
+    BATCHABLE: ClassVar[bool] = True
     result = result_def(TPipeType)
     assembly_format = "attr-dict `:` type($result)"
 
@@ -349,34 +225,47 @@ class TPipeOp(IRDLOperation):
 
 
 @irdl_op_definition
-class TQueOp(IRDLOperation):
+class TQueOp(AscendCOperation):
     """``TQue<pos, depth> q;``"""
 
     name = "ascendc.tque"
+    API: ClassVar[str] = "TQue"
+    BATCHABLE: ClassVar[bool] = True
     result = result_def(TQueType)
     assembly_format = "attr-dict `:` type($result)"
 
     def __init__(self, position: TPosition, depth: int):
         super().__init__(result_types=[TQueType(position, depth)])
 
+    def print_ascendc(self, p: CallPrinter) -> str:
+        t = self.result.type
+        return f"AscendC::TQue<AscendC::TPosition::{t.position.data.value}, {t.depth.data}> {p.declare(self.result)};"
+
 
 @irdl_op_definition
-class TBufOp(IRDLOperation):
+class TBufOp(AscendCOperation):
     """``TBuf<pos> b;``"""
 
     name = "ascendc.tbuf"
+    API: ClassVar[str] = "TBuf"
+    BATCHABLE: ClassVar[bool] = True
     result = result_def(TBufType)
     assembly_format = "attr-dict `:` type($result)"
 
     def __init__(self, position: TPosition = TPosition.VECCALC):
         super().__init__(result_types=[TBufType(position)])
 
+    def print_ascendc(self, p: CallPrinter) -> str:
+        return f"AscendC::TBuf<AscendC::TPosition::{self.result.type.position.data.value}> {p.declare(self.result)};"
+
 
 @irdl_op_definition
-class InitBufferOp(IRDLOperation):
+class InitBufferOp(AscendCOperation):
     """``pipe.InitBuffer(q, num, len)`` / ``pipe.InitBuffer(buf, len)``: ``num`` buffers of ``len`` bytes."""
 
     name = "ascendc.init_buffer"
+    API: ClassVar[str] = "InitBuffer"
+    BATCHABLE: ClassVar[bool] = True
     pipe = operand_def(TPipeType)
     buffer = operand_def(base(TQueType) | base(TBufType))
     num = prop_def(IntegerAttr[I64])
@@ -386,6 +275,12 @@ class InitBufferOp(IRDLOperation):
     def __init__(self, pipe, buffer, num: int, length: int):
         super().__init__(operands=[pipe, buffer],
                          properties={"num": IntegerAttr(num, 64), "length": IntegerAttr(length, 64)})
+
+    def print_ascendc(self, p: CallPrinter) -> str:
+        pipe, buf, length = p.expr(self.pipe), p.expr(self.buffer), self.length.value.data
+        if isinstance(self.buffer.type, TBufType):
+            return f"{pipe}.InitBuffer({buf}, {length});"
+        return f"{pipe}.InitBuffer({buf}, {self.num.value.data}, {length});"
 
     def verify_(self) -> None:
         if self.length.value.data <= 0 or self.length.value.data % 32:
@@ -398,10 +293,14 @@ class InitBufferOp(IRDLOperation):
 
 
 @irdl_op_definition
-class AllocTensorOp(IRDLOperation):
+class AllocTensorOp(AscendCOperation):
     """``q.AllocTensor<T>()``: the next free buffer of the queue (waits until it was freed)."""
 
     name = "ascendc.alloc_tensor"
+    API: ClassVar[str] = "AllocTensor"
+    CALL: ClassVar[str] = "{RT} {res} = {queue}.AllocTensor<{T}>();"
+    BATCHABLE: ClassVar[bool] = True
+    traits = traits_def(OnPipe(producer_pipe))
     queue = operand_def(TQueType)
     result = result_def(LocalTensorType)
     assembly_format = "$queue attr-dict `:` type($queue) `->` type($result)"
@@ -411,10 +310,14 @@ class AllocTensorOp(IRDLOperation):
 
 
 @irdl_op_definition
-class EnQueOp(IRDLOperation):
+class EnQueOp(AscendCOperation):
     """``q.EnQue(t)``: hand ``t`` to the consumer side once the producer pipe has written it."""
 
     name = "ascendc.enque"
+    API: ClassVar[str] = "EnQue"
+    CALL: ClassVar[str] = "{queue}.EnQue({tensor});"
+    BATCHABLE: ClassVar[bool] = True
+    traits = traits_def(OnPipe(producer_pipe))
     queue = operand_def(TQueType)
     tensor = operand_def(LocalTensorType)
     assembly_format = "$queue `,` $tensor attr-dict `:` type($queue) `,` type($tensor)"
@@ -424,10 +327,14 @@ class EnQueOp(IRDLOperation):
 
 
 @irdl_op_definition
-class DeQueOp(IRDLOperation):
+class DeQueOp(AscendCOperation):
     """``q.DeQue<T>()``: the oldest enqueued tensor; the consumer pipe waits for it."""
 
     name = "ascendc.deque"
+    API: ClassVar[str] = "DeQue"
+    CALL: ClassVar[str] = "{RT} {res} = {queue}.DeQue<{T}>();"
+    BATCHABLE: ClassVar[bool] = True
+    traits = traits_def(OnPipe(consumer_pipe))
     queue = operand_def(TQueType)
     result = result_def(LocalTensorType)
     assembly_format = "$queue attr-dict `:` type($queue) `->` type($result)"
@@ -437,10 +344,14 @@ class DeQueOp(IRDLOperation):
 
 
 @irdl_op_definition
-class FreeTensorOp(IRDLOperation):
+class FreeTensorOp(AscendCOperation):
     """``q.FreeTensor(t)``: give the buffer back once the consumer pipe has read it."""
 
     name = "ascendc.free_tensor"
+    API: ClassVar[str] = "FreeTensor"
+    CALL: ClassVar[str] = "{queue}.FreeTensor({tensor});"
+    BATCHABLE: ClassVar[bool] = True
+    traits = traits_def(OnPipe(consumer_pipe))
     queue = operand_def(TQueType)
     tensor = operand_def(LocalTensorType)
     assembly_format = "$queue `,` $tensor attr-dict `:` type($queue) `,` type($tensor)"
@@ -450,10 +361,13 @@ class FreeTensorOp(IRDLOperation):
 
 
 @irdl_op_definition
-class TBufGetOp(IRDLOperation):
+class TBufGetOp(AscendCOperation):
     """``buf.Get<T>()``: the whole scratch buffer as a tensor of ``T``."""
 
     name = "ascendc.tbuf_get"
+    API: ClassVar[str] = "Get"
+    CALL: ClassVar[str] = "{RT} {res} = {buffer}.Get<{T}>();"
+    BATCHABLE: ClassVar[bool] = True
     buffer = operand_def(TBufType)
     result = result_def(LocalTensorType)
     assembly_format = "$buffer attr-dict `:` type($buffer) `->` type($result)"
@@ -463,10 +377,14 @@ class TBufGetOp(IRDLOperation):
 
 
 @irdl_op_definition
-class LocalTensorOp(IRDLOperation):
+class LocalTensorOp(AscendCOperation):
     """``LocalTensor<T> t(TPosition::pos, address, size)``: a static tensor at a UB byte address."""
 
     name = "ascendc.local_tensor"
+    API: ClassVar[str] = "LocalTensor"
+    # LocalTensor<T>(TPosition pos, uint32_t addr, uint32_t tileSize)
+    CALL: ClassVar[str] = "{RT} {res}(AscendC::TPosition::{position}, {address}, {size});"
+    BATCHABLE: ClassVar[bool] = True
     position = prop_def(TPositionAttr)
     address = prop_def(IntegerAttr[I64])
     size = prop_def(IntegerAttr[I64])
@@ -490,13 +408,17 @@ class LocalTensorOp(IRDLOperation):
 
 
 @irdl_op_definition
-class DataCopyOp(IRDLOperation):
+class DataCopyOp(AscendCOperation):
     """``DataCopy(dst, src, count)``: GM->UB (MTE2), UB->GM (MTE3) or UB->UB (V).
 
     ``count * sizeof(T)`` must be a multiple of 32 B (the hardware rounds down otherwise).
     """
 
     name = "ascendc.data_copy"
+    API: ClassVar[str] = "DataCopy"
+    CALL: ClassVar[str] = "AscendC::DataCopy({dst}, {src}, {count});"
+    BATCHABLE: ClassVar[bool] = True
+    traits = traits_def(OnPipe(copy_pipe), BufferEffects(reads=("src",), writes=("dst",)))
     dst = operand_def(TensorLike)
     src = operand_def(TensorLike)
     count = operand_def(IndexType)
@@ -510,7 +432,7 @@ class DataCopyOp(IRDLOperation):
 
 
 @irdl_op_definition
-class DataCopyPadOp(IRDLOperation):
+class DataCopyPadOp(AscendCOperation):
     """``DataCopyPad(dst, src, DataCopyExtParams{blockCount, blockLen, srcStride, dstStride, 0}, padParams)``.
 
     ``blockLen`` is in bytes. Strides are gaps between blocks: on GM->UB ``srcStride`` is in bytes and
@@ -519,6 +441,9 @@ class DataCopyPadOp(IRDLOperation):
     """
 
     name = "ascendc.data_copy_pad"
+    API: ClassVar[str] = "DataCopyPad"
+    BATCHABLE: ClassVar[bool] = True
+    traits = traits_def(OnPipe(copy_pipe), BufferEffects(reads=("src",), writes=("dst",)))
     dst = operand_def(TensorLike)
     src = operand_def(TensorLike)
     block_count = operand_def(IndexType)
@@ -531,14 +456,27 @@ class DataCopyPadOp(IRDLOperation):
     def __init__(self, dst, src, block_count, block_len, src_stride, dst_stride):
         super().__init__(operands=[dst, src, block_count, block_len, src_stride, dst_stride])
 
+    def print_ascendc(self, p: CallPrinter) -> str:
+        # DataCopyExtParams{uint16_t blockCount, uint32_t blockLen, uint32_t srcStride, uint32_t dstStride,
+        # uint32_t rsv}: brace-initialisation must not narrow, so non-constant values are cast.
+        fields = [p.expr_as(self.block_count, "uint16_t"), p.expr_as(self.block_len, "uint32_t"),
+                  p.expr_as(self.src_stride, "uint32_t"), p.expr_as(self.dst_stride, "uint32_t"), "0"]
+        params = f"AscendC::DataCopyExtParams{{{', '.join(fields)}}}"
+        dst, src = p.expr(self.dst), p.expr(self.src)
+        if isinstance(self.dst.type, LocalTensorType):  # GM -> UB: no padding value
+            t = kernel_ctype(self.dst.type.element_type)
+            return (f"AscendC::DataCopyPad({dst}, {src}, {params}, "
+                    f"AscendC::DataCopyPadExtParams<{t}>{{false, 0, 0, 0}});")
+        return f"AscendC::DataCopyPad({dst}, {src}, {params});"
+
     def verify_(self) -> None:
         _check_copy_types(self.name, self.dst.type, self.src.type)
         if isinstance(self.dst.type, LocalTensorType) == isinstance(self.src.type, LocalTensorType):
             raise VerifyException("ascendc.data_copy_pad copies between global and local memory")
-        n = _const_int(self.block_count)
+        n = const_int(self.block_count)
         if n is not None and not 0 <= n <= 4095:
             raise VerifyException(f"DataCopyPad blockCount must be in 0..4095, got {n}")
-        ln = _const_int(self.block_len)
+        ln = const_int(self.block_len)
         if ln is not None and not 0 <= ln <= 2097151:
             raise VerifyException(f"DataCopyPad blockLen must be in 0..2097151 bytes, got {ln}")
 
@@ -551,11 +489,15 @@ def _check_copy_types(op: str, dst: Attribute, src: Attribute) -> None:
 
 
 @irdl_op_definition
-class GetValueOp(IRDLOperation):
+class GetValueOp(AscendCOperation):
     """``t.GetValue(index)``: a scalar read on the scalar unit, of global memory (through the data
     cache) or of a local tensor in UB (which must be ordered after the pipe that wrote it: V_S)."""
 
     name = "ascendc.get_value"
+    API: ClassVar[str] = "GetValue"
+    CALL: ClassVar[str] = "{RT} {res} = {source}.GetValue({index});"
+    BATCHABLE: ClassVar[bool] = True
+    traits = traits_def(OnPipe(Pipe.S), BufferEffects(reads=("source",)))
     source = operand_def(TensorLike)
     index = operand_def(IndexType)
     result = result_def(AnyAttr())
@@ -575,7 +517,7 @@ class GetValueOp(IRDLOperation):
 
 
 @irdl_op_definition
-class LaunchOp(IRDLOperation):
+class LaunchOp(AscendCOperation):
     """``kernel<<<block_dim, nullptr, stream>>>(args...)`` on the host; args are GM buffers (memrefs)."""
 
     name = "ascendc.launch"
@@ -588,6 +530,9 @@ class LaunchOp(IRDLOperation):
         super().__init__(operands=[args], properties={"kernel": SymbolRefAttr(kernel),
                                                       "block_dim": IntegerAttr(block_dim, 64)})
 
+    def print_ascendc(self, p: CallPrinter) -> str:
+        raise p.error(self, "is a host-side op and cannot appear in a kernel")
+
     def verify_(self) -> None:
         if not 1 <= self.block_dim.value.data <= 65535:
             raise VerifyException(f"block_dim must be in 1..65535, got {self.block_dim.value.data}")
@@ -598,4 +543,3 @@ BLOCK_DIM_ATTR = "ascendc.block_dim"
 
 
 BASE_OPS = [GlobalTensorOp, SubviewOp, GetBlockIdxOp, GetBlockNumOp, TPipeOp, TQueOp, TBufOp, InitBufferOp, AllocTensorOp, EnQueOp, DeQueOp, FreeTensorOp, TBufGetOp, LocalTensorOp, DataCopyOp, DataCopyPadOp, GetValueOp, LaunchOp]
-BASE_ATTRIBUTES = [HardEventAttr, TPositionAttr, PipeAttr, RoundModeAttr, GlobalTensorType, LocalTensorType, GmAddrType, TPipeType, TQueType, TBufType]

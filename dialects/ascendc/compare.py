@@ -15,15 +15,18 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+import numpy as np
 from xdsl.dialects.builtin import IndexType
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
-from xdsl.irdl import (AnyAttr, IRDLOperation, VarConstraint, base, irdl_attr_definition, irdl_op_definition,
-                       operand_def, prop_def)
+from xdsl.irdl import (AnyAttr, VarConstraint, base, irdl_attr_definition, irdl_op_definition, operand_def,
+                       prop_def, traits_def)
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from .base import LocalTensorType
+from ..traits import BufferEffects
+from .attributes import LocalTensorType
+from .vector import VectorOp
 
 
 class CmpMode(StrEnum):
@@ -33,6 +36,21 @@ class CmpMode(StrEnum):
     LE = "LE"
     GE = "GE"
     NE = "NE"
+
+
+# the NumPy comparison of each mode (IEEE: NaN compares false except with NE)
+CMP_UFUNCS = {CmpMode.LT: np.less, CmpMode.GT: np.greater, CmpMode.EQ: np.equal, CmpMode.LE: np.less_equal,
+              CmpMode.GE: np.greater_equal, CmpMode.NE: np.not_equal}
+
+
+def pack_mask(cond: np.ndarray) -> np.ndarray:
+    """Booleans as a bit mask along the last axis, least significant bit first."""
+    return np.packbits(cond, axis=-1, bitorder="little")
+
+
+def unpack_mask(mask: np.ndarray, n: int) -> np.ndarray:
+    """The first ``n`` bits of a bit mask (last axis) as booleans."""
+    return np.unpackbits(mask, axis=-1, count=n, bitorder="little").view(np.bool_)
 
 
 class SelMode(StrEnum):
@@ -66,10 +84,13 @@ def _check(op: str, t, allowed) -> None:
 
 
 @irdl_op_definition
-class CompareOp(IRDLOperation):
+class CompareOp(VectorOp):
     """``Compare(dst, src0, src1, CMPMODE::mode, count)``: a bit mask of ``src0 <mode> src1``."""
 
     name = "ascendc.compare"
+    API: ClassVar[str] = "Compare"
+    CALL: ClassVar[str] = "AscendC::{api}({dst}, {src0}, {src1}, AscendC::CMPMODE::{cmp_mode}, {count});"
+    traits = traits_def(BufferEffects(reads=("src0", "src1"), writes=("dst",)))
     T: ClassVar = VarConstraint("T", base(LocalTensorType))
     dst = operand_def(LocalTensorType)
     src0 = operand_def(T)
@@ -81,16 +102,24 @@ class CompareOp(IRDLOperation):
     def __init__(self, dst, src0, src1, mode: CmpMode, count):
         super().__init__(operands=[dst, src0, src1, count], properties={"cmp_mode": CmpModeAttr(CmpMode(mode))})
 
+    @staticmethod
+    def numpy_operation(dst, src0, src1, mode: str) -> None:
+        """The mask bytes ``dst`` (``ceil(count / 8)``) of ``src0 <mode> src1``."""
+        dst[...] = pack_mask(CMP_UFUNCS[mode](src0, src1))
+
     def verify_(self) -> None:
         _check_mask(self.name, self.dst.type)
         _check(self.name, self.src0.type, COMPARE_DTYPES)
 
 
 @irdl_op_definition
-class ComparesOp(IRDLOperation):
+class ComparesOp(VectorOp):
     """``Compares(dst, src0, scalar, CMPMODE::mode, count)``: a bit mask of ``src0 <mode> scalar``."""
 
     name = "ascendc.compares"
+    API: ClassVar[str] = "Compares"
+    CALL: ClassVar[str] = "AscendC::{api}({dst}, {src0}, {scalar}, AscendC::CMPMODE::{cmp_mode}, {count});"
+    traits = traits_def(BufferEffects(reads=("src0",), writes=("dst",)))
     dst = operand_def(LocalTensorType)
     src0 = operand_def(LocalTensorType)
     scalar = operand_def(AnyAttr())
@@ -102,6 +131,11 @@ class ComparesOp(IRDLOperation):
     def __init__(self, dst, src0, scalar, mode: CmpMode, count):
         super().__init__(operands=[dst, src0, scalar, count], properties={"cmp_mode": CmpModeAttr(CmpMode(mode))})
 
+    @staticmethod
+    def numpy_operation(dst, src0, scalar, mode: str) -> None:
+        """The mask bytes ``dst`` of ``src0 <mode> scalar``."""
+        dst[...] = pack_mask(CMP_UFUNCS[mode](src0, scalar))
+
     def verify_(self) -> None:
         _check_mask(self.name, self.dst.type)
         _check(self.name, self.src0.type, COMPARE_DTYPES)
@@ -111,10 +145,14 @@ class ComparesOp(IRDLOperation):
 
 
 @irdl_op_definition
-class SelectOp(IRDLOperation):
+class SelectOp(VectorOp):
     """``Select(dst, selMask, src0, src1, SELMODE::VSEL_TENSOR_TENSOR_MODE, count)``."""
 
     name = "ascendc.select"
+    API: ClassVar[str] = "Select"
+    CALL: ClassVar[str] = ("AscendC::{api}({dst}, {sel_mask}, {src0}, {src1}, "
+                           "AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, {count});")
+    traits = traits_def(BufferEffects(reads=("sel_mask", "src0", "src1"), writes=("dst",)))
     T: ClassVar = VarConstraint("T", base(LocalTensorType))
     dst = operand_def(T)
     sel_mask = operand_def(LocalTensorType)
@@ -126,16 +164,25 @@ class SelectOp(IRDLOperation):
     def __init__(self, dst, sel_mask, src0, src1, count):
         super().__init__(operands=[dst, sel_mask, src0, src1, count])
 
+    @staticmethod
+    def numpy_operation(dst, sel_mask, src0, src1) -> None:
+        """dst = src0 where the mask bit is set, else src1 (``dst``'s last axis is the count)."""
+        dst[...] = np.where(unpack_mask(sel_mask, dst.shape[-1]), src0, src1)
+
     def verify_(self) -> None:
         _check_mask(self.name, self.sel_mask.type)
         _check(self.name, self.dst.type, SELECT_DTYPES)
 
 
 @irdl_op_definition
-class SelectScalarOp(IRDLOperation):
+class SelectScalarOp(VectorOp):
     """``Select(dst, selMask, src0, scalar, SELMODE::VSEL_TENSOR_SCALAR_MODE, count)``."""
 
     name = "ascendc.select_scalar"
+    API: ClassVar[str] = "Select"
+    CALL: ClassVar[str] = ("AscendC::{api}({dst}, {sel_mask}, {src0}, {scalar}, "
+                           "AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE, {count});")
+    traits = traits_def(BufferEffects(reads=("sel_mask", "src0"), writes=("dst",)))
     T: ClassVar = VarConstraint("T", base(LocalTensorType))
     dst = operand_def(T)
     sel_mask = operand_def(LocalTensorType)
@@ -147,6 +194,11 @@ class SelectScalarOp(IRDLOperation):
 
     def __init__(self, dst, sel_mask, src0, scalar, count):
         super().__init__(operands=[dst, sel_mask, src0, scalar, count])
+
+    @staticmethod
+    def numpy_operation(dst, sel_mask, src0, scalar) -> None:
+        """dst = src0 where the mask bit is set, else the scalar."""
+        dst[...] = np.where(unpack_mask(sel_mask, dst.shape[-1]), src0, scalar)
 
     def verify_(self) -> None:
         _check_mask(self.name, self.sel_mask.type)

@@ -28,14 +28,20 @@ named by their ``TPosition``: A1/B1 = L1, A2 = L0A, B2 = L0B, CO1 = L0C. A fract
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import IndexType, IntegerType, UnitAttr
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
-from xdsl.irdl import IRDLOperation, irdl_attr_definition, irdl_op_definition, operand_def, opt_prop_def, prop_def
+from xdsl.irdl import irdl_attr_definition, irdl_op_definition, operand_def, opt_prop_def, prop_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from .base import GlobalTensorType, LocalTensorType, _const_int
+from ..target import Pipe
+from ..traits import BufferEffects, OnPipe
+from ..types import kernel_ctype
+from .attributes import GlobalTensorType, LocalTensorType
+from .base import AscendCOperation, CallPrinter, const_int
 
 
 class QuantMode(StrEnum):
@@ -62,16 +68,18 @@ def _et(v) -> str:
 
 
 def _check_range(op: str, name: str, value, lo: int, hi: int) -> None:
-    c = _const_int(value)
+    c = const_int(value)
     if c is not None and not lo <= c <= hi:
         raise VerifyException(f"{op}: {name} must be in {lo}..{hi}, got {c}")
 
 
 @irdl_op_definition
-class DataCopyNd2NzOp(IRDLOperation):
+class DataCopyNd2NzOp(AscendCOperation):
     """``DataCopy(dst, src, Nd2NzParams{...})``: GM (ND) -> L1 (NZ) on MTE2."""
 
     name = "ascendc.data_copy_nd2nz"
+    API: ClassVar[str] = "DataCopy"
+    traits = traits_def(OnPipe(Pipe.MTE2), BufferEffects(reads=("src",), writes=("dst",)))
     dst = operand_def(LocalTensorType)
     src = operand_def(GlobalTensorType)
     nd_num = operand_def(IndexType)
@@ -91,6 +99,14 @@ class DataCopyNd2NzOp(IRDLOperation):
         super().__init__(operands=[dst, src, nd_num, n_value, d_value, src_nd_matrix_stride, src_d_value,
                                    dst_nz_c0_stride, dst_nz_n_stride, dst_nz_matrix_stride])
 
+    def print_ascendc(self, p: CallPrinter) -> str:
+        fields = [p.expr_as(v, "uint16_t") for v in (self.nd_num, self.n_value, self.d_value,
+                                                     self.src_nd_matrix_stride, self.src_d_value,
+                                                     self.dst_nz_c0_stride, self.dst_nz_n_stride,
+                                                     self.dst_nz_matrix_stride)]
+        return (f"AscendC::DataCopy({p.expr(self.dst)}, {p.expr(self.src)}, "
+                f"AscendC::Nd2NzParams{{{', '.join(fields)}}});")
+
     def verify_(self) -> None:
         if self.dst.type.element_type != self.src.type.element_type:
             raise VerifyException(f"{self.name} needs one element type, got {self.dst.type} and {self.src.type}")
@@ -100,11 +116,13 @@ class DataCopyNd2NzOp(IRDLOperation):
 
 
 @irdl_op_definition
-class LoadDataOp(IRDLOperation):
+class LoadDataOp(AscendCOperation):
     """``LoadData(dst, src, LoadData2DParams{startIndex, repeatTimes, srcStride, sid, dstGap,
     ifTranspose, 0})``: L1 -> L0A/L0B, fractal by fractal, on MTE1."""
 
     name = "ascendc.load_data"
+    API: ClassVar[str] = "LoadData"
+    traits = traits_def(OnPipe(Pipe.MTE1), BufferEffects(reads=("src",), writes=("dst",)))
     dst = operand_def(LocalTensorType)
     src = operand_def(LocalTensorType)
     start_index = operand_def(IndexType)
@@ -120,6 +138,13 @@ class LoadDataOp(IRDLOperation):
         super().__init__(operands=[dst, src, start_index, repeat_times, src_stride, sid, dst_gap],
                          properties={"if_transpose": UnitAttr() if transpose else None})
 
+    def print_ascendc(self, p: CallPrinter) -> str:
+        fields = [p.expr_as(self.start_index, "uint16_t"), p.expr_as(self.repeat_times, "uint8_t"),
+                  p.expr_as(self.src_stride, "uint16_t"), p.expr_as(self.sid, "uint8_t"),
+                  p.expr_as(self.dst_gap, "uint16_t"), "true" if self.if_transpose is not None else "false", "0"]
+        return (f"AscendC::LoadData({p.expr(self.dst)}, {p.expr(self.src)}, "
+                f"AscendC::LoadData2DParams{{{', '.join(fields)}}});")
+
     def verify_(self) -> None:
         if self.dst.type.element_type != self.src.type.element_type:
             raise VerifyException(f"{self.name} needs one element type, got {self.dst.type} and {self.src.type}")
@@ -133,10 +158,13 @@ class LoadDataOp(IRDLOperation):
 
 
 @irdl_op_definition
-class MmadOp(IRDLOperation):
+class MmadOp(AscendCOperation):
     """``Mmad(dst, fm, filter, MmadParams{m, n, k, 0, false, init})``: L0C (+)= L0A x L0B on PIPE_M."""
 
     name = "ascendc.mmad"
+    API: ClassVar[str] = "Mmad"
+    # without init, dst is accumulated into: read as well as written
+    traits = traits_def(OnPipe(Pipe.M), BufferEffects(reads=("fm", "filter", "dst"), writes=("dst",)))
     dst = operand_def(LocalTensorType)
     fm = operand_def(LocalTensorType)
     filter = operand_def(LocalTensorType)
@@ -149,6 +177,12 @@ class MmadOp(IRDLOperation):
 
     def __init__(self, dst, fm, filter, m, n, k, init):
         super().__init__(operands=[dst, fm, filter, m, n, k, init])
+
+    def print_ascendc(self, p: CallPrinter) -> str:
+        fields = [p.expr_as(self.m, "uint16_t"), p.expr_as(self.n, "uint16_t"), p.expr_as(self.k, "uint16_t"), "0",
+                  "false", p.expr_as(self.init, "bool")]
+        return (f"AscendC::Mmad({p.expr(self.dst)}, {p.expr(self.fm)}, {p.expr(self.filter)}, "
+                f"AscendC::MmadParams{{{', '.join(fields)}}});")
 
     def verify_(self) -> None:
         et = _et(self.fm)
@@ -163,11 +197,13 @@ class MmadOp(IRDLOperation):
 
 
 @irdl_op_definition
-class FixpipeOp(IRDLOperation):
+class FixpipeOp(AscendCOperation):
     """``Fixpipe(dst, src, FixpipeParamsV220{nSize, mSize, srcStride, dstStride, reluEn, quantPre, ...})``:
     L0C (NZ) -> GM (ND) on PIPE_FIX."""
 
     name = "ascendc.fixpipe"
+    API: ClassVar[str] = "Fixpipe"
+    traits = traits_def(OnPipe(Pipe.FIX), BufferEffects(reads=("src",), writes=("dst",)))
     dst = operand_def(GlobalTensorType)
     src = operand_def(LocalTensorType)
     n_size = operand_def(IndexType)
@@ -183,12 +219,21 @@ class FixpipeOp(IRDLOperation):
         super().__init__(operands=[dst, src, n_size, m_size, src_stride, dst_stride],
                          properties={"quant": QuantModeAttr(quant), "relu": UnitAttr() if relu else None})
 
+    def print_ascendc(self, p: CallPrinter) -> str:
+        fields = [p.expr_as(self.n_size, "uint16_t"), p.expr_as(self.m_size, "uint16_t"),
+                  p.expr_as(self.src_stride, "uint16_t"), p.expr_as(self.dst_stride, "uint32_t"),
+                  "true" if self.relu is not None else "false", f"QuantMode_t::{self.quant.data.value}",
+                  "0", "1", "0", "0", "0"]
+        dt, st = kernel_ctype(self.dst.type.element_type), kernel_ctype(self.src.type.element_type)
+        return (f"AscendC::Fixpipe<{dt}, {st}, AscendC::CFG_ROW_MAJOR>({p.expr(self.dst)}, {p.expr(self.src)}, "
+                f"AscendC::FixpipeParamsV220{{{', '.join(fields)}}});")
+
     def verify_(self) -> None:
         pair = (_et(self.src), _et(self.dst))
         if QUANT_OF.get(pair) != self.quant.data:
             raise VerifyException(f"{self.name}: quantPre {self.quant.data.value} does not convert "
                                   f"{pair[0]} to {pair[1]}")
-        if _const_int(self.src_stride) is not None and _const_int(self.src_stride) % 16:
+        if const_int(self.src_stride) is not None and const_int(self.src_stride) % 16:
             raise VerifyException(f"{self.name}: srcStride (rows per 16-column block) must be a multiple of 16")
 
 

@@ -16,23 +16,27 @@ from xdsl.dialects.builtin import I64, IndexType, IntegerAttr
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
-    IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     prop_def,
     result_def,
+    traits_def,
 )
 from xdsl.utils.exceptions import VerifyException
 
 from pyasc.dialects.asctile.mix import CoreKind, CoreSectionBase, enclosing_core
 
-from .base import PipeAttr, PipeKind, _const_int
+from ..target import Pipe
+from ..traits import OnPipe
+from .attributes import PipeAttr, PipeKind
+from .base import AscendCOperation, CallPrinter, const_int
 
 KERNEL_TYPE_ATTR = "ascendc.kernel_type"  # KERNEL_TASK_TYPE_DEFAULT of the emitted kernel
 MIX_AIC_1_2 = "mix_aic_1_2"  # one AIC and its two AIVs per block
 AIC_ONLY = "aic_only"  # cube kernels: only the AICs are started
 AIV_ONLY = "aiv_only"  # vector kernels: only the AIVs are started
+SECTION_MACRO = {CoreKind.AIC: "ASCEND_IS_AIC", CoreKind.AIV: "ASCEND_IS_AIV"}
 CROSS_CORE_MODES = (0, 1, 2)
 CROSS_FLAG_IDS = 11
 
@@ -43,7 +47,7 @@ class CoreKindAttr(EnumAttribute[CoreKind], SpacedOpaqueSyntaxAttribute):
 
 
 def _check_flag_id(op: str, value) -> None:
-    fid = _const_int(value)
+    fid = const_int(value)
     if fid is not None and not 0 <= fid < CROSS_FLAG_IDS:
         raise VerifyException(f"{op}: flag id {fid} is out of range 0..{CROSS_FLAG_IDS - 1}")
 
@@ -53,19 +57,25 @@ def _core_of(op) -> CoreKind | None:
 
 
 @irdl_op_definition
-class CoreSectionOp(CoreSectionBase):
+class CoreSectionOp(CoreSectionBase, AscendCOperation):
     """``if ASCEND_IS_AIC { ... }`` or ``if ASCEND_IS_AIV { ... }`` in a MIX kernel."""
 
     name = "ascendc.core_section"
     core = prop_def(CoreKindAttr)
     CORE_ATTR: ClassVar[type] = CoreKindAttr
 
+    def print_ascendc(self, p: CallPrinter) -> list[str]:
+        p.section(f"if {SECTION_MACRO[self.core.data]}", self.body.block)
+        return []
+
 
 @irdl_op_definition
-class GetSubBlockIdxOp(IRDLOperation):
+class GetSubBlockIdxOp(AscendCOperation):
     """``GetSubBlockIdx()``: 0 or 1, which AIV of its AI Core this is."""
 
     name = "ascendc.get_sub_block_idx"
+    API: ClassVar[str] = "GetSubBlockIdx"
+    CALL: ClassVar[str] = "int64_t {res} = AscendC::{api}();"
     result = result_def(IndexType)
     assembly_format = "attr-dict `:` type($result)"
 
@@ -77,11 +87,17 @@ class GetSubBlockIdxOp(IRDLOperation):
             raise VerifyException(f"{self.name}: GetSubBlockIdx is an AIV query, used in an AIC section")
 
 
+def _flag_pipe(op: CrossCoreSetFlagOp) -> Pipe:
+    return op.pipe.data.pipe
+
+
 @irdl_op_definition
-class CrossCoreSetFlagOp(IRDLOperation):
+class CrossCoreSetFlagOp(AscendCOperation):
     """``CrossCoreSetFlag<mode, pipe>(flag_id)``: issued on ``pipe``, adds one to the flag on the other side."""
 
     name = "ascendc.cross_core_set_flag"
+    API: ClassVar[str] = "CrossCoreSetFlag"
+    traits = traits_def(OnPipe(_flag_pipe))
     mode = prop_def(IntegerAttr[I64])
     pipe = prop_def(PipeAttr)
     flag_id = operand_def(IndexType)
@@ -89,6 +105,10 @@ class CrossCoreSetFlagOp(IRDLOperation):
 
     def __init__(self, mode: int, pipe: PipeKind, flag_id):
         super().__init__(operands=[flag_id], properties={"mode": IntegerAttr(mode, 64), "pipe": PipeAttr(pipe)})
+
+    def print_ascendc(self, p: CallPrinter) -> str:
+        return (f"AscendC::CrossCoreSetFlag<{self.mode.value.data}, {self.pipe.data.value}>"
+                f"({p.expr_as(self.flag_id, 'uint16_t')});")
 
     def verify_(self) -> None:
         if self.mode.value.data not in CROSS_CORE_MODES:
@@ -99,15 +119,21 @@ class CrossCoreSetFlagOp(IRDLOperation):
 
 
 @irdl_op_definition
-class CrossCoreWaitFlagOp(IRDLOperation):
-    """``CrossCoreWaitFlag(flag_id)``: blocks everything after it until the flag's counter is positive."""
+class CrossCoreWaitFlagOp(AscendCOperation):
+    """``CrossCoreWaitFlag(flag_id)``: blocks everything after it until the flag's counter is positive
+    (the scalar unit waits)."""
 
     name = "ascendc.cross_core_wait_flag"
+    API: ClassVar[str] = "CrossCoreWaitFlag"
+    traits = traits_def(OnPipe(Pipe.S))
     flag_id = operand_def(IndexType)
     assembly_format = "$flag_id attr-dict"
 
     def __init__(self, flag_id):
         super().__init__(operands=[flag_id])
+
+    def print_ascendc(self, p: CallPrinter) -> str:
+        return f"AscendC::CrossCoreWaitFlag({p.expr_as(self.flag_id, 'uint16_t')});"
 
     def verify_(self) -> None:
         _check_flag_id(self.name, self.flag_id)

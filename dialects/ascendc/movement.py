@@ -8,21 +8,29 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+import numpy as np
 from xdsl.dialects.builtin import IndexType
-from xdsl.irdl import AnyAttr, IRDLOperation, irdl_op_definition, operand_def
+from xdsl.irdl import AnyAttr, irdl_op_definition, operand_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
-from .base import LocalTensorType
+from ..traits import BufferEffects
+from .attributes import LocalTensorType
+from .vector import VectorOp
 
 INDEX_DTYPES = ("i16", "f16", "i32", "f32")
 GATHER_DTYPES = ("i16", "ui16", "i32", "ui32", "f16", "f32", "bf16")
 
 
 @irdl_op_definition
-class CreateVecIndexOp(IRDLOperation):
+class CreateVecIndexOp(VectorOp):
     """``CreateVecIndex(dst, firstValue, count)``: dst[i] = firstValue + i."""
 
     name = "ascendc.create_vec_index"
+    API: ClassVar[str] = "CreateVecIndex"
+    CALL: ClassVar[str] = "AscendC::{api}({dst}, {first_value}, {count});"
+    traits = traits_def(BufferEffects(writes=("dst",)))
     dst = operand_def(LocalTensorType)
     first_value = operand_def(AnyAttr())
     count = operand_def(IndexType)
@@ -30,6 +38,12 @@ class CreateVecIndexOp(IRDLOperation):
 
     def __init__(self, dst, first_value, count):
         super().__init__(operands=[dst, first_value, count])
+
+    @staticmethod
+    def numpy_operation(dst, first_value) -> None:
+        """dst[..., i] = first_value + i over ``dst``'s last axis."""
+        n = dst.shape[-1]
+        dst[...] = np.arange(first_value, first_value + n).astype(dst.dtype)
 
     def verify_(self) -> None:
         et = str(self.dst.type.element_type)
@@ -41,10 +55,13 @@ class CreateVecIndexOp(IRDLOperation):
 
 
 @irdl_op_definition
-class GatherOp(IRDLOperation):
+class GatherOp(VectorOp):
     """``Gather(dst, src, srcOffset, srcBaseAddr, count)``: dst[i] = src at byte srcBaseAddr + srcOffset[i]."""
 
     name = "ascendc.gather"
+    API: ClassVar[str] = "Gather"
+    CALL: ClassVar[str] = "AscendC::{api}({dst}, {src}, {src_offset}, {src_base_addr}, {count});"
+    traits = traits_def(BufferEffects(reads=("src", "src_offset"), writes=("dst",)))
     dst = operand_def(LocalTensorType)
     src = operand_def(LocalTensorType)
     src_offset = operand_def(LocalTensorType)

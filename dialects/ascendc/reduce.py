@@ -9,25 +9,33 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+import numpy as np
 from xdsl.dialects.builtin import IndexType, UnitAttr
 from xdsl.irdl import (
     AnyAttr,
-    IRDLOperation,
     VarConstraint,
     base,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
     result_def,
+    traits_def,
 )
 from xdsl.utils.exceptions import VerifyException
 
-from .base import LocalTensorType
+from ..target import Pipe
+from ..traits import BufferEffects, OnPipe
+from .attributes import LocalTensorType
+from .base import AscendCOperation, CallPrinter
+from .vector import VectorOp
 
 
-class ReduceCountOp(IRDLOperation):
+class ReduceCountOp(VectorOp):
     """Base of ``Reduce*(dst, src, work, count[, calIndex])``: with ``cal_index`` (max/min only) dst[1]
-    holds the index of the result as the bits of a uint32."""
+    holds the index of the result as the bits of a uint32.
+
+    NumPy semantics: ``numpy_reduce(src)`` folds the last axis (one core's view is 1-D, a group's
+    ``(cores, n)``); ``numpy_index(src)`` is the index of the first extreme (max/min)."""
 
     T: ClassVar = VarConstraint("T", base(LocalTensorType))
     dst = operand_def(T)
@@ -36,9 +44,25 @@ class ReduceCountOp(IRDLOperation):
     count = operand_def(IndexType)
     cal_index = opt_prop_def(UnitAttr)
     assembly_format = "$dst `,` $src `,` $work `,` $count (`cal_index` $cal_index^)? attr-dict `:` type($dst)"
+    traits = traits_def(BufferEffects(reads=("src",), writes=("dst", "work")))
 
     def __init__(self, dst, src, work, count, cal_index: bool = False):
         super().__init__(operands=[dst, src, work, count], properties={"cal_index": UnitAttr() if cal_index else None})
+
+    def print_ascendc(self, p: CallPrinter) -> str:
+        index = ", true" if self.cal_index is not None else ""
+        return (f"AscendC::{self.API}({p.expr(self.dst)}, {p.expr(self.src)}, {p.expr(self.work)}, "
+                f"{p.expr(self.count)}{index});")
+
+    @staticmethod
+    def numpy_reduce(src: np.ndarray):
+        """The fold of ``src`` along its last axis."""
+        raise NotImplementedError
+
+    @staticmethod
+    def numpy_index(src: np.ndarray):
+        """The index of the result along the last axis (``calIndex``)."""
+        raise NotImplementedError
 
     def verify_(self) -> None:
         et = str(self.dst.type.element_type)
@@ -53,6 +77,11 @@ class ReduceSumOp(ReduceCountOp):
     """``ReduceSum(dst, src, work, count)``: dst[0] = sum of src[0:count]."""
 
     name = "ascendc.reduce_sum"
+    API: ClassVar[str] = "ReduceSum"
+
+    @staticmethod
+    def numpy_reduce(src):
+        return np.sum(src, axis=-1, dtype=np.float32)  # float32 accumulation for half, as the binary tree keeps it
 
 
 @irdl_op_definition
@@ -60,6 +89,15 @@ class ReduceMaxOp(ReduceCountOp):
     """``ReduceMax(dst, src, work, count)``: dst[0] = max of src[0:count]."""
 
     name = "ascendc.reduce_max"
+    API: ClassVar[str] = "ReduceMax"
+
+    @staticmethod
+    def numpy_reduce(src):
+        return np.max(src, axis=-1)
+
+    @staticmethod
+    def numpy_index(src):
+        return np.argmax(src, axis=-1)
 
 
 @irdl_op_definition
@@ -67,13 +105,25 @@ class ReduceMinOp(ReduceCountOp):
     """``ReduceMin(dst, src, work, count)``: dst[0] = min of src[0:count]."""
 
     name = "ascendc.reduce_min"
+    API: ClassVar[str] = "ReduceMin"
+
+    @staticmethod
+    def numpy_reduce(src):
+        return np.min(src, axis=-1)
+
+    @staticmethod
+    def numpy_index(src):
+        return np.argmin(src, axis=-1)
 
 
 @irdl_op_definition
-class ReinterpretCastOp(IRDLOperation):
+class ReinterpretCastOp(AscendCOperation):
     """``t.ReinterpretCast<U>()``: the same local memory viewed as elements of another type."""
 
     name = "ascendc.reinterpret_cast"
+    API: ClassVar[str] = "ReinterpretCast"
+    CALL: ClassVar[str] = "{RT} {res} = {source}.ReinterpretCast<{T}>();"
+    BATCHABLE: ClassVar[bool] = True
     source = operand_def(LocalTensorType)
     result = result_def(LocalTensorType)
     assembly_format = "$source attr-dict `:` type($source) `->` type($result)"
@@ -83,11 +133,15 @@ class ReinterpretCastOp(IRDLOperation):
 
 
 @irdl_op_definition
-class SetValueOp(IRDLOperation):
+class SetValueOp(AscendCOperation):
     """``t.SetValue(index, value)``: a scalar write of a local tensor by the scalar unit (the pipes that read
     it afterwards must wait for the scalar pipe: S_V / S_MTE3)."""
 
     name = "ascendc.set_value"
+    API: ClassVar[str] = "SetValue"
+    CALL: ClassVar[str] = "{dest}.SetValue({index}, {value});"
+    BATCHABLE: ClassVar[bool] = True
+    traits = traits_def(OnPipe(Pipe.S), BufferEffects(writes=("dest",)))
     dest = operand_def(LocalTensorType)
     index = operand_def(IndexType)
     value = operand_def(AnyAttr())

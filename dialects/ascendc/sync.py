@@ -3,19 +3,26 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import IndexType
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def
+from xdsl.irdl import irdl_op_definition, operand_def, prop_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
-from .base import HardEvent, HardEventAttr, PipeAttr, PipeKind, _const_int
+from ..target import Pipe
+from ..traits import OnPipe
+from .attributes import HardEvent, HardEventAttr, PipeAttr, PipeKind
+from .base import AscendCOperation, const_int
 
 
-class _FlagOp(IRDLOperation):
+class FlagOp(AscendCOperation):
     """A flag op on a ``HardEvent`` (source and destination pipes) and an event id 0..7."""
 
     event = prop_def(HardEventAttr)
     event_id = operand_def(IndexType)
     assembly_format = "$event `,` $event_id attr-dict"
+    CALL: ClassVar[str] = "AscendC::{api}<AscendC::HardEvent::{event}>({event_id});"
+    BATCHABLE: ClassVar[bool] = True
 
     def __init__(self, event: HardEvent, event_id):
         super().__init__(operands=[event_id], properties={"event": HardEventAttr(event)})
@@ -24,33 +31,54 @@ class _FlagOp(IRDLOperation):
         _check_event_id(self.name, self.event_id)
 
 
+def _source_pipe(op: FlagOp) -> Pipe:
+    return op.event.data.src
+
+
+def _destination_pipe(op: FlagOp) -> Pipe:
+    return op.event.data.dst
+
+
 @irdl_op_definition
-class SetFlagOp(_FlagOp):
+class SetFlagOp(FlagOp):
     """``SetFlag<HardEvent::SRC_DST>(id)``: issued on SRC, fires once earlier SRC work is done."""
 
     name = "ascendc.set_flag"
+    API: ClassVar[str] = "SetFlag"
+    traits = traits_def(OnPipe(_source_pipe))
 
 
 @irdl_op_definition
-class WaitFlagOp(_FlagOp):
+class WaitFlagOp(FlagOp):
     """``WaitFlag<HardEvent::SRC_DST>(id)``: blocks DST until the matching flag is set, then clears it."""
 
     name = "ascendc.wait_flag"
+    API: ClassVar[str] = "WaitFlag"
+    traits = traits_def(OnPipe(_destination_pipe))
 
 
 def _check_event_id(op: str, value) -> None:
-    eid = _const_int(value)
+    eid = const_int(value)
     if eid is not None and not 0 <= eid <= 7:
         raise VerifyException(f"{op} event id {eid} is out of range 0..7")
 
 
+def _barrier_pipe(op: PipeBarrierOp) -> Pipe:
+    return op.pipe.data.pipe
+
+
 @irdl_op_definition
-class PipeBarrierOp(IRDLOperation):
-    """``PipeBarrier<PIPE_X>()``: later work on the pipe waits until earlier work has finished."""
+class PipeBarrierOp(AscendCOperation):
+    """``PipeBarrier<PIPE_X>()``: later work on the pipe waits until earlier work has finished
+    (``PIPE_ALL``: on the scalar unit, for every pipe)."""
 
     name = "ascendc.pipe_barrier"
+    API: ClassVar[str] = "PipeBarrier"
+    CALL: ClassVar[str] = "AscendC::PipeBarrier<{pipe}>();"
+    BATCHABLE: ClassVar[bool] = True
     pipe = prop_def(PipeAttr)
     assembly_format = "$pipe attr-dict"
+    traits = traits_def(OnPipe(_barrier_pipe))
 
     def __init__(self, pipe: PipeKind):
         super().__init__(properties={"pipe": PipeAttr(pipe)})

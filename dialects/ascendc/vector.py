@@ -1,15 +1,29 @@
-"""The ``ascendc`` dialect, part 2: vector compute on PIPE_V, count form ``Op(dst, src..., count)``."""
+"""The ``ascendc`` dialect, part 2: vector compute on PIPE_V, count form ``Op(dst, src..., count)``.
+
+A vector instruction is one class: ``API`` (its Ascend C name, printed by the family's ``CALL``),
+``COST`` (its cost class), ``numpy_operation`` (its semantics: a static method computing into the
+``dst`` view, which the simulator calls on views of UB, one row per core for a group of cores),
+``IMPLEMENTS`` (the upstream ops on tensors it computes), ``DTYPES`` and the traits of its family.
+A new unary instruction is a subclass of ``VectorUnaryOp`` here, plus its declaration in
+``lowering/emit/include/kernel_operator.h`` and its CPU implementation in
+``lowering/emit/cpu/pyasc_cpu_impl.h``.
+"""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+import numpy as np
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import IndexType
-from xdsl.irdl import AnyAttr, IRDLOperation, VarConstraint, base, irdl_op_definition, operand_def, prop_def
+from xdsl.irdl import AnyAttr, VarConstraint, base, irdl_op_definition, operand_def, prop_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
-from .base import LocalTensorType, RoundMode, RoundModeAttr
+from ..target import Pipe, VectorCost
+from ..traits import BufferEffects, OnPipe
+from .attributes import LocalTensorType, RoundMode, RoundModeAttr
+from .base import AscendCOperation
+from .numerics import cast_into, rsqrt_into
 
 
 # vector compute (PIPE_V), count form: ``Op(dst, src..., count)``
@@ -23,7 +37,15 @@ def _check_vector_dtype(op: str, t: LocalTensorType, allowed=_VECTOR_DTYPES) -> 
         raise VerifyException(f"{op} does not support element type {et} (supported: {', '.join(allowed)})")
 
 
-class VectorScalarOp(IRDLOperation):
+class VectorOp(AscendCOperation):
+    """Base of the instructions of the vector unit (PIPE_V): ``COST`` is the cost class of one repeat."""
+
+    COST: ClassVar[VectorCost] = VectorCost.SIMPLE
+    BATCHABLE: ClassVar[bool] = True
+    traits = traits_def(OnPipe(Pipe.V))
+
+
+class VectorScalarOp(VectorOp):
     """Base of ``Op(dst, src, scalar, count)``; the scalar has the tensor's element type."""
 
     T: ClassVar = VarConstraint("T", base(LocalTensorType))
@@ -32,10 +54,16 @@ class VectorScalarOp(IRDLOperation):
     scalar = operand_def(AnyAttr())
     count = operand_def(IndexType)
     assembly_format = "$dst `,` $src `,` $scalar `,` $count attr-dict `:` type($dst) `,` type($scalar)"
-    API: ClassVar[str]
+    traits = traits_def(BufferEffects(reads=("src",), writes=("dst",)))
+    CALL: ClassVar[str] = "AscendC::{api}({dst}, {src}, {scalar}, {count});"
 
     def __init__(self, dst, src, scalar, count):
         super().__init__(operands=[dst, src, scalar, count])
+
+    @staticmethod
+    def numpy_operation(dst: np.ndarray, src: np.ndarray, scalar) -> None:
+        """dst = src <op> scalar, in the tensor's dtype."""
+        raise NotImplementedError
 
     def verify_(self) -> None:
         _check_vector_dtype(self.name, self.dst.type)
@@ -51,6 +79,10 @@ class AddsOp(VectorScalarOp):
     name = "ascendc.adds"
     API: ClassVar[str] = "Adds"
 
+    @staticmethod
+    def numpy_operation(dst, src, scalar) -> None:
+        np.add(src, scalar, out=dst)
+
 
 @irdl_op_definition
 class MulsOp(VectorScalarOp):
@@ -58,6 +90,10 @@ class MulsOp(VectorScalarOp):
 
     name = "ascendc.muls"
     API: ClassVar[str] = "Muls"
+
+    @staticmethod
+    def numpy_operation(dst, src, scalar) -> None:
+        np.multiply(src, scalar, out=dst)
 
 
 @irdl_op_definition
@@ -67,6 +103,10 @@ class MaxsOp(VectorScalarOp):
     name = "ascendc.maxs"
     API: ClassVar[str] = "Maxs"
 
+    @staticmethod
+    def numpy_operation(dst, src, scalar) -> None:
+        np.maximum(src, scalar, out=dst)
+
 
 @irdl_op_definition
 class MinsOp(VectorScalarOp):
@@ -75,8 +115,12 @@ class MinsOp(VectorScalarOp):
     name = "ascendc.mins"
     API: ClassVar[str] = "Mins"
 
+    @staticmethod
+    def numpy_operation(dst, src, scalar) -> None:
+        np.minimum(src, scalar, out=dst)
 
-class VectorBinaryOp(IRDLOperation):
+
+class VectorBinaryOp(VectorOp):
     """Base of ``Op(dst, src0, src1, count)``."""
 
     T: ClassVar = VarConstraint("T", base(LocalTensorType))
@@ -85,13 +129,19 @@ class VectorBinaryOp(IRDLOperation):
     src1 = operand_def(T)
     count = operand_def(IndexType)
     assembly_format = "$dst `,` $src0 `,` $src1 `,` $count attr-dict `:` type($dst)"
+    traits = traits_def(BufferEffects(reads=("src0", "src1"), writes=("dst",)))
+    CALL: ClassVar[str] = "AscendC::{api}({dst}, {src0}, {src1}, {count});"
     DTYPES: ClassVar[tuple[str, ...]] = _VECTOR_DTYPES
-    API: ClassVar[str]
     IMPLEMENTS: ClassVar[tuple[type, ...]] = ()  # the upstream ops on tensors this instruction computes
     SCALAR_FORM: ClassVar[type | None] = None  # the ``Op(dst, src, scalar, count)`` form, if any
 
     def __init__(self, dst, src0, src1, count):
         super().__init__(operands=[dst, src0, src1, count])
+
+    @staticmethod
+    def numpy_operation(dst: np.ndarray, src0: np.ndarray, src1: np.ndarray) -> None:
+        """dst = src0 <op> src1, in the tensor's dtype."""
+        raise NotImplementedError
 
     def verify_(self) -> None:
         _check_vector_dtype(self.name, self.dst.type, self.DTYPES)
@@ -106,6 +156,10 @@ class AddOp(VectorBinaryOp):
     IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.AddfOp, arith.AddiOp)
     SCALAR_FORM: ClassVar[type | None] = AddsOp
 
+    @staticmethod
+    def numpy_operation(dst, src0, src1) -> None:
+        np.add(src0, src1, out=dst)
+
 
 @irdl_op_definition
 class SubOp(VectorBinaryOp):
@@ -114,6 +168,10 @@ class SubOp(VectorBinaryOp):
     name = "ascendc.sub"
     API: ClassVar[str] = "Sub"
     IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.SubfOp, arith.SubiOp)
+
+    @staticmethod
+    def numpy_operation(dst, src0, src1) -> None:
+        np.subtract(src0, src1, out=dst)
 
 
 @irdl_op_definition
@@ -125,6 +183,10 @@ class MulOp(VectorBinaryOp):
     IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.MulfOp, arith.MuliOp)
     SCALAR_FORM: ClassVar[type | None] = MulsOp
 
+    @staticmethod
+    def numpy_operation(dst, src0, src1) -> None:
+        np.multiply(src0, src1, out=dst)
+
 
 @irdl_op_definition
 class DivOp(VectorBinaryOp):
@@ -134,6 +196,11 @@ class DivOp(VectorBinaryOp):
     API: ClassVar[str] = "Div"
     IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.DivfOp,)
     DTYPES: ClassVar[tuple[str, ...]] = ("f16", "f32")
+    COST: ClassVar[VectorCost] = VectorCost.TRANSCENDENTAL
+
+    @staticmethod
+    def numpy_operation(dst, src0, src1) -> None:
+        np.divide(src0, src1, out=dst)
 
 
 @irdl_op_definition
@@ -145,6 +212,10 @@ class MaxOp(VectorBinaryOp):
     IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.MaximumfOp, arith.MaxSIOp)
     SCALAR_FORM: ClassVar[type | None] = MaxsOp
 
+    @staticmethod
+    def numpy_operation(dst, src0, src1) -> None:
+        np.maximum(src0, src1, out=dst)
+
 
 @irdl_op_definition
 class MinOp(VectorBinaryOp):
@@ -155,8 +226,12 @@ class MinOp(VectorBinaryOp):
     IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.MinimumfOp, arith.MinSIOp)
     SCALAR_FORM: ClassVar[type | None] = MinsOp
 
+    @staticmethod
+    def numpy_operation(dst, src0, src1) -> None:
+        np.minimum(src0, src1, out=dst)
 
-class VectorUnaryOp(IRDLOperation):
+
+class VectorUnaryOp(VectorOp):
     """Base of ``Op(dst, src, count)``."""
 
     T: ClassVar = VarConstraint("T", base(LocalTensorType))
@@ -164,12 +239,18 @@ class VectorUnaryOp(IRDLOperation):
     src = operand_def(T)
     count = operand_def(IndexType)
     assembly_format = "$dst `,` $src `,` $count attr-dict `:` type($dst)"
+    traits = traits_def(BufferEffects(reads=("src",), writes=("dst",)))
+    CALL: ClassVar[str] = "AscendC::{api}({dst}, {src}, {count});"
     DTYPES: ClassVar[tuple[str, ...]] = ("f16", "f32")
-    API: ClassVar[str]
     IMPLEMENTS: ClassVar[tuple[type, ...]] = ()  # the upstream ops on tensors this instruction computes
 
     def __init__(self, dst, src, count):
         super().__init__(operands=[dst, src, count])
+
+    @staticmethod
+    def numpy_operation(dst: np.ndarray, src: np.ndarray) -> None:
+        """dst = <op>(src), in the tensor's dtype."""
+        raise NotImplementedError
 
     def verify_(self) -> None:
         _check_vector_dtype(self.name, self.dst.type, self.DTYPES)
@@ -182,6 +263,11 @@ class ExpOp(VectorUnaryOp):
     name = "ascendc.exp"
     API: ClassVar[str] = "Exp"
     IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.ExpOp,)
+    COST: ClassVar[VectorCost] = VectorCost.TRANSCENDENTAL
+
+    @staticmethod
+    def numpy_operation(dst, src) -> None:
+        np.exp(src, out=dst)
 
 
 @irdl_op_definition
@@ -191,6 +277,11 @@ class LnOp(VectorUnaryOp):
     name = "ascendc.ln"
     API: ClassVar[str] = "Ln"
     IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.LogOp,)
+    COST: ClassVar[VectorCost] = VectorCost.TRANSCENDENTAL
+
+    @staticmethod
+    def numpy_operation(dst, src) -> None:
+        np.log(src, out=dst)
 
 
 @irdl_op_definition
@@ -201,6 +292,10 @@ class AbsOp(VectorUnaryOp):
     API: ClassVar[str] = "Abs"
     IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.AbsFOp,)
 
+    @staticmethod
+    def numpy_operation(dst, src) -> None:
+        np.absolute(src, out=dst)
+
 
 @irdl_op_definition
 class SqrtOp(VectorUnaryOp):
@@ -209,6 +304,11 @@ class SqrtOp(VectorUnaryOp):
     name = "ascendc.sqrt"
     API: ClassVar[str] = "Sqrt"
     IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.SqrtOp,)
+    COST: ClassVar[VectorCost] = VectorCost.TRANSCENDENTAL
+
+    @staticmethod
+    def numpy_operation(dst, src) -> None:
+        np.sqrt(src, out=dst)
 
 
 @irdl_op_definition
@@ -219,6 +319,10 @@ class RsqrtOp(VectorUnaryOp):
     API: ClassVar[str] = "Rsqrt"
     IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.RsqrtOp,)
 
+    @staticmethod
+    def numpy_operation(dst, src) -> None:
+        rsqrt_into(dst, src)
+
 
 @irdl_op_definition
 class ReciprocalOp(VectorUnaryOp):
@@ -227,6 +331,10 @@ class ReciprocalOp(VectorUnaryOp):
     name = "ascendc.reciprocal"
     API: ClassVar[str] = "Reciprocal"
     IMPLEMENTS: ClassVar[tuple[type, ...]] = ()
+
+    @staticmethod
+    def numpy_operation(dst, src) -> None:
+        np.divide(1, src, out=dst)
 
 
 @irdl_op_definition
@@ -238,20 +346,30 @@ class ReluOp(VectorUnaryOp):
     IMPLEMENTS: ClassVar[tuple[type, ...]] = ()
     DTYPES: ClassVar[tuple[str, ...]] = ("f16", "f32", "i32")
 
+    @staticmethod
+    def numpy_operation(dst, src) -> None:
+        np.maximum(src, 0, out=dst)
+
 
 @irdl_op_definition
-class DuplicateOp(IRDLOperation):
+class DuplicateOp(VectorOp):
     """``Duplicate(dst, scalar, count)``: fill ``count`` elements with ``scalar``."""
 
     name = "ascendc.duplicate"
     API: ClassVar[str] = "Duplicate"
+    CALL: ClassVar[str] = "AscendC::{api}({dst}, {scalar}, {count});"
     dst = operand_def(LocalTensorType)
     scalar = operand_def(AnyAttr())
     count = operand_def(IndexType)
     assembly_format = "$dst `,` $scalar `,` $count attr-dict `:` type($dst) `,` type($scalar)"
+    traits = traits_def(BufferEffects(writes=("dst",)))
 
     def __init__(self, dst, scalar, count):
         super().__init__(operands=[dst, scalar, count])
+
+    @staticmethod
+    def numpy_operation(dst, scalar) -> None:
+        dst[...] = scalar
 
     def verify_(self) -> None:
         # a fill moves bit patterns: the A2 table lists bfloat16_t next to the 16/32-bit types
@@ -271,19 +389,27 @@ CAST_PAIRS = {
 
 
 @irdl_op_definition
-class CastOp(IRDLOperation):
-    """``Cast(dst, src, RoundMode::mode, count)``: element type conversion."""
+class CastOp(VectorOp):
+    """``Cast(dst, src, RoundMode::mode, count)``: element type conversion (costed by elements converted,
+    ``cast_elems_per_cycle``, not by repeats)."""
 
     name = "ascendc.cast"
     API: ClassVar[str] = "Cast"
+    CALL: ClassVar[str] = "AscendC::{api}({dst}, {src}, AscendC::RoundMode::{round_mode}, {count});"
     dst = operand_def(LocalTensorType)
     src = operand_def(LocalTensorType)
     count = operand_def(IndexType)
     round_mode = prop_def(RoundModeAttr)
     assembly_format = "$dst `,` $src `,` $round_mode `,` $count attr-dict `:` type($dst) `,` type($src)"
+    traits = traits_def(BufferEffects(reads=("src",), writes=("dst",)))
 
     def __init__(self, dst, src, count, round_mode: RoundMode = RoundMode.CAST_NONE):
         super().__init__(operands=[dst, src, count], properties={"round_mode": RoundModeAttr(round_mode)})
+
+    @staticmethod
+    def numpy_operation(dst, src, round_mode: str) -> None:
+        """dst = src converted to dst's dtype, rounded by ``round_mode`` (a ``RoundMode`` value)."""
+        cast_into(dst, src, round_mode)
 
     def verify_(self) -> None:
         pair = (str(self.src.type.element_type), str(self.dst.type.element_type))

@@ -30,6 +30,9 @@ ELEMENT_TYPES = FLOAT_TYPES + INT_TYPES
 CAST_TYPES = ELEMENT_TYPES + ("i8",)  # int8 is a storage type: it is converted, not computed on
 
 KERNEL_ATTR = "asctensor.kernel"
+# on a ``func.call`` of a user-defined op and on its callee (a private function holding the op's
+# decomposition): the op's name; ``inline-custom-ops`` inlines such calls
+CUSTOM_OP_ATTR = "pyasc.custom_op"
 
 
 def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -49,7 +52,7 @@ def _element_name(t: Attribute) -> str:
     return str(t.element_type) if isinstance(t, TensorType) else str(t)
 
 
-def _check_element_type(op: str, t: Attribute, allowed=ELEMENT_TYPES) -> None:
+def check_element_type(op: str, t: Attribute, allowed=ELEMENT_TYPES) -> None:
     name = _element_name(t)
     if name not in allowed:
         raise VerifyException(f"{op} does not support element type {name} (supported: {', '.join(allowed)})")
@@ -95,8 +98,8 @@ class CastOp(IRDLOperation):
         src, dst = self.input.type, self.result.type
         if src.get_shape() != dst.get_shape():
             raise VerifyException(f"asctensor.cast cannot change the shape ({src} -> {dst})")
-        _check_element_type(self.name, src, CAST_TYPES)
-        _check_element_type(self.name, dst, CAST_TYPES)
+        check_element_type(self.name, src, CAST_TYPES)
+        check_element_type(self.name, dst, CAST_TYPES)
 
 
 class UnaryFloatOp(IRDLOperation):
@@ -112,7 +115,7 @@ class UnaryFloatOp(IRDLOperation):
         super().__init__(operands=[input], result_types=[input.type])
 
     def verify_(self) -> None:
-        _check_element_type(self.name, self.result.type, FLOAT_TYPES)
+        check_element_type(self.name, self.result.type, FLOAT_TYPES)
 
 
 @irdl_op_definition
@@ -130,7 +133,7 @@ class ReluOp(IRDLOperation):
         super().__init__(operands=[input], result_types=[input.type])
 
     def verify_(self) -> None:
-        _check_element_type(self.name, self.result.type)
+        check_element_type(self.name, self.result.type)
 
 
 @irdl_op_definition
@@ -167,7 +170,7 @@ class GeluOp(IRDLOperation):
                          properties={"approximate": GeluApproximationAttr(GeluApproximation(approximate))})
 
     def verify_(self) -> None:
-        _check_element_type(self.name, self.result.type, FLOAT_TYPES)
+        check_element_type(self.name, self.result.type, FLOAT_TYPES)
 
 
 @irdl_op_definition
@@ -191,7 +194,7 @@ class FullOp(IRDLOperation):
 
     def verify_(self) -> None:
         et = str(self.result.type.element_type)
-        _check_element_type(self.name, self.result.type)
+        check_element_type(self.name, self.result.type)
         if self.value.type != self.result.type.element_type:
             raise VerifyException(f"asctensor.full: value {self.value} does not suit element type {et}")
 

@@ -23,7 +23,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from .base import ELEMENT_TYPES, _check_element_type
+from .base import ELEMENT_TYPES, check_element_type
 
 
 class CmpPredicate(StrEnum):
@@ -75,7 +75,7 @@ class CompareOp(IRDLOperation):
         a, b, r = self.lhs.type, self.rhs.type, self.result.type
         if a != b:
             raise VerifyException(f"asctensor.compare: operand types differ ({a} vs {b})")
-        _check_element_type(self.name, a, ELEMENT_TYPES)
+        check_element_type(self.name, a, ELEMENT_TYPES)
         if not is_bool(r):
             raise VerifyException(f"asctensor.compare: the result must have element type i1, got {r}")
         if r.get_shape() != a.get_shape():
@@ -108,7 +108,7 @@ class SelectOp(IRDLOperation):
         if c.get_shape() != r.get_shape():
             raise VerifyException(f"asctensor.select: condition shape {list(c.get_shape())} differs from the "
                                   f"result's {list(r.get_shape())}")
-        _check_element_type(self.name, r, ELEMENT_TYPES)
+        check_element_type(self.name, r, ELEMENT_TYPES)
 
 
 OPS = [CompareOp, SelectOp]

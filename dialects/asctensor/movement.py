@@ -13,7 +13,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.irdl import traits_def
 
-from .base import _check_element_type
+from .base import check_element_type
 
 
 @irdl_op_definition
@@ -130,7 +130,7 @@ class ConcatOp(IRDLOperation):
             total += s[d]
         if total != shape[d]:
             raise VerifyException(f"asctensor.concat: the inputs add up to {total} along dim {d}, not {shape[d]}")
-        _check_element_type(self.name, dst)
+        check_element_type(self.name, dst)
 
 
 OPS = [TransposeOp, StridedSliceOp, ConcatOp]

@@ -40,7 +40,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from .base import FLOAT_TYPES, _check_element_type
+from .base import FLOAT_TYPES, check_element_type
 
 
 class ReduceKind(StrEnum):
@@ -115,7 +115,7 @@ class ReduceOp(IRDLOperation):
         if list(self.axis_list) != sorted(self.axis_list):
             raise VerifyException(f"{self.name}: axes must be sorted, got {list(self.axis_list)}")
         kind = self.kind.data
-        _check_element_type(self.name, t, FLOAT_TYPES if kind == ReduceKind.MEAN else FLOAT_TYPES + ("i32",))
+        check_element_type(self.name, t, FLOAT_TYPES if kind == ReduceKind.MEAN else FLOAT_TYPES + ("i32",))
         want = TensorType(t.element_type, reduced_shape(t.get_shape(), self.axis_list, self.keepdims is not None))
         if self.result.type != want:
             raise VerifyException(f"{self.name}: result type must be {want}, got {self.result.type}")
@@ -146,7 +146,7 @@ class ArgReduceOp(IRDLOperation):
         t = self.input.type
         axis = self.axis.value.data
         _check_axes(self.name, (axis,), len(t.get_shape()))
-        _check_element_type(self.name, t)
+        check_element_type(self.name, t)
         want = TensorType(i32_type(), reduced_shape(t.get_shape(), (axis,), self.keepdims is not None))
         if self.result.type != want:
             raise VerifyException(f"{self.name}: result type must be {want}, got {self.result.type}")
@@ -172,7 +172,7 @@ class _AxisOp(IRDLOperation):
         super().__init__(operands=[input], result_types=[input.type], properties={"axis": IntegerAttr(axis, 64)})
 
     def verify_(self) -> None:
-        _check_element_type(self.name, self.input.type, FLOAT_TYPES)
+        check_element_type(self.name, self.input.type, FLOAT_TYPES)
         _check_axes(self.name, (self.axis.value.data,), len(self.input.type.get_shape()))
 
 
@@ -212,7 +212,7 @@ class _NormOp(IRDLOperation):
 
     def verify_(self) -> None:
         t = self.input.type
-        _check_element_type(self.name, t, FLOAT_TYPES)
+        check_element_type(self.name, t, FLOAT_TYPES)
         shape = t.get_shape()
         k = self.dims.value.data
         if not 1 <= k <= len(shape):

@@ -14,7 +14,7 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_d
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from .base import ELEMENT_TYPES, FLOAT_TYPES, _check_element_type
+from .base import ELEMENT_TYPES, FLOAT_TYPES, check_element_type
 
 MAX_TOPK = 64  # the largest k one row-wise kernel selects (k rounds over the row)
 
@@ -38,7 +38,7 @@ class IotaOp(IRDLOperation):
 
     def verify_(self) -> None:
         t = self.result.type
-        _check_element_type(self.name, t, ELEMENT_TYPES)
+        check_element_type(self.name, t, ELEMENT_TYPES)
         if not 0 <= self.dim < len(t.get_shape()):
             raise VerifyException(f"asctensor.iota: dimension {self.dim} is out of range for {t}")
 
@@ -83,7 +83,7 @@ class TopKOp(IRDLOperation):
 
     def verify_(self) -> None:
         t = self.input.type
-        _check_element_type(self.name, t, FLOAT_TYPES)
+        check_element_type(self.name, t, FLOAT_TYPES)
         shape = t.get_shape()
         d, k = self.axis, self.count
         if not 0 <= d < len(shape):

@@ -1,6 +1,6 @@
 """Emitters: ``ascendc``-level modules as Ascend C kernels, an AscendCL host program and a CANN project.
 
-- :mod:`.kernel`: kernel source (table-driven, one Ascend C call per ``ascendc`` op);
+- :mod:`.kernel`: kernel source (one Ascend C call per ``ascendc`` op, which prints itself);
 - :mod:`.host`: ``host/main.cpp`` and the tiling header;
 - :mod:`.project`: :func:`write_project`, the whole CMake project with data files;
 - :mod:`.syntax`: :func:`syntax_check` with ``g++ -fsyntax-only`` against the stubs in ``include/``;

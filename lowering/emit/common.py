@@ -7,20 +7,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    IndexType,
-    IntegerType,
-    MemRefType,
-    ModuleOp,
-    Signedness,
-)
+from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from pyasc.dialects.ascendc import KERNEL_ATTR, GlobalTensorType, GmAddrType, LocalTensorType
+from pyasc.dialects.types import ELEMENTS, kernel_ctype
 
 # dialects above ``ascendc``: a module still holding their ops has not been lowered far enough
 HIGH_LEVEL_DIALECTS = ("asctensor", "asctile", "ascbuf")
@@ -52,51 +43,12 @@ def unsupported(op: Operation, context: str) -> EmitError:
 # ----------------------------------------------------------------------------------------------
 # types
 
-_SCALAR_NAMES = {
-    "f16": "half",
-    "bf16": "bfloat16_t",
-    "f32": "float",
-    "f64": "double",
-}
-
-# element type -> (C++ type on the host side, size in bytes, numpy dtype name)
-HOST_ELEMENT = {
-    "f16": ("uint16_t", 2, "float16"),
-    "bf16": ("uint16_t", 2, "bfloat16"),
-    "f32": ("float", 4, "float32"),
-    "f64": ("double", 8, "float64"),
-    "i8": ("int8_t", 1, "int8"),
-    "ui8": ("uint8_t", 1, "uint8"),
-    "i16": ("int16_t", 2, "int16"),
-    "ui16": ("uint16_t", 2, "uint16"),
-    "i32": ("int32_t", 4, "int32"),
-    "ui32": ("uint32_t", 4, "uint32"),
-    "i64": ("int64_t", 8, "int64"),
-    "ui64": ("uint64_t", 8, "uint64"),
-    "i1": ("bool", 1, "bool"),
-}
-
-
 def scalar_ctype(t: Attribute) -> str:
-    """The C++ spelling of a scalar type: index -> int64_t, f16 -> half, i32 -> int32_t, ..."""
-    if isinstance(t, IndexType):
-        return "int64_t"
-    if isinstance(t, Float16Type):
-        return "half"
-    if isinstance(t, BFloat16Type):
-        return "bfloat16_t"
-    if isinstance(t, Float32Type):
-        return "float"
-    if isinstance(t, Float64Type):
-        return "double"
-    if isinstance(t, IntegerType):
-        width = t.width.data
-        if width == 1:
-            return "bool"
-        if width in (8, 16, 32, 64):
-            unsigned = t.signedness.data == Signedness.UNSIGNED
-            return f"{'u' if unsigned else ''}int{width}_t"
-    raise EmitError(f"no C++ scalar type for {t}")
+    """The C++ spelling of a scalar type in a kernel: index -> int64_t, f16 -> half, i32 -> int32_t, ..."""
+    try:
+        return kernel_ctype(t)
+    except ValueError:
+        raise EmitError(f"no C++ scalar type for {t}") from None
 
 
 def ctype(t: Attribute) -> str:
@@ -121,9 +73,9 @@ def memref_info(t: Attribute) -> tuple[int, str, int]:
     for d in shape:
         n *= d
     et = str(t.element_type)
-    if et not in HOST_ELEMENT:
+    if et not in ELEMENTS:
         raise EmitError(f"no host element type for {et} (in {t})")
-    return n, et, HOST_ELEMENT[et][1]
+    return n, et, ELEMENTS[et].nbytes
 
 
 # ----------------------------------------------------------------------------------------------

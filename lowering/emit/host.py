@@ -29,8 +29,9 @@ from xdsl.ir import SSAValue
 
 from pyasc.dialects import ascendc as A
 
+from pyasc.dialects.types import ELEMENTS
+
 from .common import (
-    HOST_ELEMENT,
     EmitError,
     Namer,
     Writer,
@@ -44,17 +45,8 @@ from .common import (
 
 NUM_OUTPUTS_ATTR = "ascendc.num_outputs"
 
-# (rtol, atol) used to compare an output with its golden, by element type
-TOLERANCE = {
-    "f16": (4e-3, 1e-3),  # 2-4 ulp
-    "bf16": (1.6e-2, 1e-2),  # 2 ulp
-    "f32": (1e-4, 1e-5),  # vector exp/ln/sqrt are not correctly rounded
-    "f64": (1e-12, 1e-12),
-}
-
-_DTYPE_ENUM = {"f16": "F16", "bf16": "BF16", "f32": "F32", "f64": "F64", "i8": "I8", "ui8": "U8",
-               "i16": "I16", "ui16": "U16", "i32": "I32", "ui32": "U32", "i64": "I64", "ui64": "U64",
-               "i1": "BOOL"}
+# (rtol, atol) used to compare a float output with its golden, by element type (integers: exact)
+TOLERANCE = {name: e.tolerance for name, e in ELEMENTS.items() if e.is_float}
 
 
 @dataclass
@@ -497,7 +489,7 @@ def _compare_blocks(plan: HostPlan, w: Writer) -> None:
             w.line(f"std::vector<uint8_t> golden(tiling.{b.name}_bytes);")
             with w.block(f'if (ReadFile("golden/{b.name}.bin", golden))'):
                 w.line(f'ok = Compare("{b.name}", {b.name}Host, golden, tiling.{b.name}_count, '
-                       f"DType::{_DTYPE_ENUM[b.element]}, {rtol!r}, {atol!r}) && ok;")
+                       f"DType::{ELEMENTS[b.element].acl}, {rtol!r}, {atol!r}) && ok;")
             w.lines[-1] += " else {"
             w.level += 1
             w.line(f'std::printf("{b.name}: no golden/{b.name}.bin, not compared\\n");')
@@ -507,7 +499,7 @@ def _compare_blocks(plan: HostPlan, w: Writer) -> None:
 
 def element_numpy_dtype(element: str) -> str:
     """The numpy dtype name of a memref element type (``bfloat16`` comes from ml_dtypes)."""
-    return HOST_ELEMENT[element][2]
+    return ELEMENTS[element].np_dtype.name
 
 
 __all__ = ["Buffer", "HostPlan", "Launch", "host_plan", "host_source", "tiling_header", "TOLERANCE",

@@ -18,7 +18,7 @@ os.environ.setdefault("PYASC_CACHE_DIR", tempfile.mkdtemp(prefix="pyasc-test-cac
 
 import pyasc  # noqa: E402
 from pyasc.dialects.target import get_target  # noqa: E402
-from pyasc.lowering.tile_matmul import CubeTilingError, block_cycles, plan_matmul  # noqa: E402
+from pyasc.lowering.analysis.matmul import CubeTilingError, block_cycles, plan_matmul  # noqa: E402
 from pyasc.ops_linalg import reference_matmul  # noqa: E402
 
 RNG = np.random.default_rng(7)
@@ -177,7 +177,7 @@ def test_tile_plan_from_the_target():
 def test_block_shape_minimises_the_estimated_makespan(monkeypatch):
     """1024^3 on 24 AICs: 128 x 256 blocks make 32 blocks, so 8 AICs run two of them; a narrower
     block that gives every AIC two blocks finishes sooner, by the estimate and in the simulator."""
-    import pyasc.lowering.tile_matmul as tm
+    import pyasc.lowering.matmul_tiler as tm
 
     spec = get_target("ascend910b2")
     chosen = plan_matmul("k", spec, 1, 1024, 1024, 1024, "f16")

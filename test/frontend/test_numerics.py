@@ -7,6 +7,8 @@ import pytest
 
 import pyasc
 from pyasc import eager, ops
+from pyasc.opdef import COMPARE, DEVICE
+from pyasc.opdef import ELEMENTWISE as ELEMENTWISE_KIND
 
 from .conftest import requires_backend
 
@@ -49,7 +51,8 @@ def assert_matches(out, expected, dtype):
                                equal_nan=True)
 
 
-CASES = [(name, d) for name, op in ops.OPS.items() if name != "cast" and not op.host and op.arity <= 2
+ELEMENTWISE = {n: op for n, op in ops.OPS.items() if op.kind in (ELEMENTWISE_KIND, COMPARE)}
+CASES = [(name, d) for name, op in ELEMENTWISE.items() if name != "cast" and op.eager == DEVICE and op.arity <= 2
          for d in DTYPES if d in op.dtypes]
 
 

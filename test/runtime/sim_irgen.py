@@ -3,6 +3,8 @@ to any size, core count, tile and element type (static buffers, double buffering
 
 from __future__ import annotations
 
+from pyasc.dialects.target import DEFAULT_TARGET
+
 ESIZE = {"f16": 2, "f32": 4, "bf16": 2, "i32": 4, "i16": 2}
 
 
@@ -25,7 +27,7 @@ def add_flags_ir(n: int, cores: int, tile: int, dtype: str = "f32", *, drop=None
     if event_id is not None:
         extra = f"      %ev = {event_id}\n"
         ev = "%ev"
-    text = f"""builtin.module attributes {{asc.target = #asc.target<"ascend910b2">}} {{
+    text = f"""builtin.module attributes {{asc.target = #asc.target<"{DEFAULT_TARGET}">}} {{
   func.func @add_k0(%x: !ascendc.gm_addr, %y: !ascendc.gm_addr, %z: !ascendc.gm_addr) attributes {{ascendc.kernel, ascendc.block_dim = {cores} : i64}} {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -105,7 +107,7 @@ def kernel_ir(body: str, gm=(("x", "f32", 1024), ("z", "f32", 1024)), cores: int
     types = ", ".join(f"memref<{s}x{t}>" for _, t, s in gm)
     if host_body is None:
         host_body = f"    ascendc.launch @k<<<{cores}>>>({names}) : {types}\n"
-    return f"""builtin.module attributes {{asc.target = #asc.target<"ascend910b2">}} {{
+    return f"""builtin.module attributes {{asc.target = #asc.target<"{DEFAULT_TARGET}">}} {{
   func.func @k({kargs}) attributes {{ascendc.kernel, ascendc.block_dim = {cores} : i64}} {{
 {consts}
     %bid = ascendc.get_block_idx : index

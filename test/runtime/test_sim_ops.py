@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from pyasc.runtime import simulate
-from pyasc.runtime.numerics import cast_into
+from pyasc.dialects.ascendc.numerics import cast_into
 from sim_irgen import kernel_ir
 
 NP = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i16": np.int16, "bf16": ml_dtypes.bfloat16}
@@ -267,8 +267,8 @@ def test_scalar_control_flow_and_get_value():
 
 
 def _gm_read_cycles():
-    from pyasc.dialects.target import get_target
-    return get_target("ascend910b2").scalar_gm_read_cycles
+    from pyasc.dialects.target import DEFAULT_TARGET, get_target
+    return get_target(DEFAULT_TARGET).scalar_gm_read_cycles
 
 
 def test_scalar_flags_and_pipe_all_barrier_stall_the_scalar_unit():

@@ -1,7 +1,7 @@
 // RUN: pyasc-opt %s --disable-verify -p to-tile,bufferize | filecheck %s --check-prefix=INT
 
 // f32 -> i32 and i32 -> f32 come from asctensor.cast (verification is off: see
-// test/lit/passes/tile/int-cast.mlir for the bug this works around)
+// test/lit/pipelines/tile/int-cast.mlir for the bug this works around)
 func.func @c(%x: tensor<256xf32>) -> tensor<256xf32> {
   %0 = asctensor.cast %x : tensor<256xf32> -> tensor<256xi32>
   %1 = asctensor.cast %0 : tensor<256xi32> -> tensor<256xf32>

@@ -1,5 +1,5 @@
-"""Element-wise numerics that NumPy does not provide directly: ``Cast`` round modes and the
-unary ops built from two ufuncs (``Rsqrt``).
+"""Element-wise numerics of the vector instructions that NumPy does not provide directly: ``Cast``
+round modes and the unary ops built from two ufuncs (``Rsqrt``).
 
 Round modes (``AscendC::RoundMode``): ``CAST_NONE``/``CAST_RINT`` round half to even, ``CAST_TRUNC``
 toward zero, ``CAST_FLOOR`` toward -inf, ``CAST_CEIL`` toward +inf, ``CAST_ROUND`` half away from
@@ -100,13 +100,3 @@ def rsqrt_into(dst: np.ndarray, src: np.ndarray) -> None:
     """``Rsqrt``: 1 / sqrt(src) in the tensor's dtype."""
     np.sqrt(src, out=dst)
     np.divide(dst.dtype.type(1), dst, out=dst)
-
-
-def reciprocal_into(dst: np.ndarray, src: np.ndarray) -> None:
-    """``Reciprocal``: 1 / src in the tensor's dtype."""
-    np.divide(dst.dtype.type(1), src, out=dst)
-
-
-def relu_into(dst: np.ndarray, src: np.ndarray) -> None:
-    """``Relu``: max(src, 0)."""
-    np.maximum(src, dst.dtype.type(0), out=dst)

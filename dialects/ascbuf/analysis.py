@@ -1,0 +1,33 @@
+"""Queries on ``ascbuf`` kernels that several passes share: where a buffer value lives and what an op
+reads and writes. They read the ops' traits (``OnPipe``, ``BufferEffects``), never the op class.
+
+* ``buffer_of(value)``: the ``ascbuf.alloc`` a buffer value comes from (itself or a slot of it);
+* ``accesses(op)``: the on-chip buffers an op on a pipe reads and writes (GM operands are left out);
+* ``scalar_reads(op)``: the buffers the scalar unit reads for ``op`` before issuing it.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation, SSAValue
+
+from ..traits import BufferEffects, buffer_reads, buffer_writes, pipe_of, scalar_reads
+from .base import AllocOp, SlotOp
+
+__all__ = ["accesses", "buffer_of", "pipe_of", "scalar_reads"]
+
+
+def buffer_of(value: SSAValue) -> AllocOp | None:
+    """The alloc a buffer value (an alloc result or a slot of one) comes from, None for GM."""
+    owner = value.owner
+    if isinstance(owner, SlotOp):
+        owner = owner.buffer.owner
+    return owner if isinstance(owner, AllocOp) else None
+
+
+def accesses(op: Operation) -> tuple[list[SSAValue], list[SSAValue]] | None:
+    """(reads, writes) of the on-chip buffers of an op that runs on a pipe and declares its buffer
+    effects; None for any other op (flags, allocs, scalar code, loops)."""
+    if pipe_of(op) is None or op.get_trait(BufferEffects) is None:
+        return None
+    return ([v for v in buffer_reads(op) if buffer_of(v) is not None],
+            [v for v in buffer_writes(op) if buffer_of(v) is not None])

@@ -1,0 +1,151 @@
+"""The cube loop of a matmul kernel on tiles (``tile-matmul``, and the AIC part of ``tile-mix``).
+
+The kernel walks its output blocks (``block_coords``: blocks run along N, then M, then the batch);
+for each, an ``scf.for`` over the L1 stages carries the accumulator. Tails are handled by the valid
+extents (``rows``/``cols``/``k``) of the loads, the mmad and the store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pyasc.dialects import asctensor, asctile
+from pyasc.dialects.asctile.matmul import CUBE_KIND
+from pyasc.dialects.target import TargetSpec
+from pyasc.dialects.types import element_type
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, StringAttr, TensorType
+from xdsl.ir import Block, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from .analysis.matmul import CubePlan, CubeTilingError, plan_matmul
+from .emitter import OpEmitter, copy_loc
+
+
+def block_coords(e: OpEmitter, block: SSAValue, plan: CubePlan):
+    """(batch, first row, first column, valid rows, valid columns) of output block number ``block``
+    (blocks run along N, then M, then the batch)."""
+    nbk = e.remui(block, plan.blocks_n)
+    q = e.divui(block, plan.blocks_n)
+    mbk = e.remui(q, plan.blocks_m)
+    bat = e.divui(q, plan.blocks_m)
+    m0 = e.muli(mbk, plan.base_m)
+    n0 = e.muli(nbk, plan.base_n)
+    return bat, m0, n0, e.minui(e.subi(plan.M, m0), plan.base_m), e.minui(e.subi(plan.N, n0), plan.base_n)
+
+
+def _memref(t: TensorType) -> MemRefType:
+    return MemRefType(t.element_type, t.get_shape())
+
+
+def _view_of(v: SSAValue) -> tuple[SSAValue, int]:
+    """(kernel argument, batch period) of a matmul operand: the argument itself (period 0), or
+    reshapes of it (contiguous, read in place), or the reshape of ``broadcast((1, G, M, K) ->
+    (B, G, M, K))`` (a convolution's weights per group: batch ``b`` reads matrix ``b % G``)."""
+    period = 0
+    while isinstance(v.owner, asctensor.ReshapeOp | asctensor.BroadcastOp):
+        op = v.owner
+        if isinstance(op, asctensor.BroadcastOp):
+            src = op.input.type.get_shape()
+            if len(src) != 4 or src[0] != 1 or period:
+                raise CubeTilingError("a matmul operand broadcast other than (1, G, M, K) -> (B, G, M, K)")
+            period = src[1]
+        v = op.input
+    return v, period
+
+
+@dataclass
+class MatmulTiler:
+    """Tiles one matmul kernel (``run`` returns the ``asctile`` cube kernel)."""
+
+    kernel: func.FuncOp
+    spec: TargetSpec
+    cores: int
+    base_m: int = 0  # 0: from the plan
+    base_n: int = 0  # 0: from the plan
+
+    def run(self) -> func.FuncOp:
+        k = self.kernel
+        views = (asctensor.ReshapeOp, asctensor.BroadcastOp)
+        ops = [op for op in k.body.block.ops if not isinstance(op, (func.ReturnOp, asctensor.FullOp, *views))]
+        mm = ops[0]
+        if not isinstance(mm, asctensor.MatmulOp) or mm.bias is not None:
+            raise CubeTilingError(f"kernel @{k.sym_name.data}: a matmul kernel starts with a matmul without bias")
+        relu = any(isinstance(op, arith.MaximumfOp | arith.MaxSIOp) for op in ops)
+        out_t = k.body.block.last_op.operands[0].type
+        batch_shape, M, K, N = mm.dims()
+        batch = 1
+        for d in batch_shape:
+            batch *= d
+        in_t = mm.lhs.type.element_type
+        plan = plan_matmul(k.sym_name.data, self.spec, batch, M, N, K, str(in_t), self.cores,
+                           base_m=self.base_m, base_n=self.base_n)
+        self.plan = plan
+        args = list(k.body.block.args)
+        new = func.FuncOp(k.sym_name.data, ([_memref(a.type) for a in args] + [_memref(out_t)], []))
+        new.attributes[asctile.KERNEL_ATTR] = StringAttr(CUBE_KIND)
+        new.attributes[asctile.BLOCK_DIM_ATTR] = IntegerAttr(plan.block_dim, 64)
+        new.attributes[asctile.BUFFERS_ATTR] = IntegerAttr(2, 64)
+        nb = new.body.block
+        for old, a in zip(args, nb.args):
+            a.name_hint = old.name_hint
+        nb.args[-1].name_hint = "out"
+        gm = dict(zip(args, nb.args))
+        (a_src, a_period), (b_src, b_period) = _view_of(mm.lhs), _view_of(mm.rhs)
+        a_gm, b_gm, c_gm = gm[a_src], gm[b_src], nb.args[-1]
+        ta, tb = mm.ta, mm.tb
+        a_batched = len(mm.lhs.type.get_shape()) == 3
+        b_batched = len(mm.rhs.type.get_shape()) == 3
+
+        e = OpEmitter(InsertPoint.at_end(nb), mm)
+        bid = e.value(asctile.BlockIdxOp())
+        lo = e.divui(e.muli(bid, plan.blocks), plan.block_dim)
+        hi = e.divui(e.muli(e.addi(bid, 1), plan.blocks), plan.block_dim)
+        body = Block(arg_types=[IndexType()])
+        body.args[0].name_hint = "i"
+        nb.add_op(copy_loc(mm, scf.ForOp(e.index(0), e.subi(hi, lo), e.index(1), [], body)))
+        nb.add_op(func.ReturnOp())
+
+        le = OpEmitter(InsertPoint.at_end(body), mm)
+        bat, m0, n0, vm, vn = block_coords(le, le.addi(lo, body.args[0]), plan)
+        a_base = le.muli(le.remui(bat, a_period) if a_period else bat, M * K if a_batched else 0)
+        b_base = le.muli(le.remui(bat, b_period) if b_period else bat, K * N if b_batched else 0)
+        acc_t = TensorType(element_type("i32" if str(in_t) == "i8" else "f32"), [plan.base_m, plan.base_n])
+        acc0 = le.value(asctile.AccOp(acc_t))
+        kbody = Block(arg_types=[IndexType(), acc_t])
+        kbody.args[0].name_hint = "kt"
+        kbody.args[1].name_hint = "acc"
+        kloop = scf.ForOp(le.index(0), le.index(plan.k_stages), le.index(1), [acc0], kbody)
+        le.add(kloop)
+
+        ke = OpEmitter(InsertPoint.at_end(kbody), mm)
+        kt = kbody.args[0]
+        k0 = ke.muli(kt, plan.k_l1)
+        vk = ke.minui(ke.subi(K, k0), plan.k_l1)
+        # A: M x K row-major (or K x M when transposed); B: K x N (or N x K)
+        if ta:
+            a_off = ke.addi(a_base, ke.addi(ke.muli(k0, M), m0))
+            a_tile = TensorType(in_t, [plan.k_l1, plan.base_m])
+            at = ke.value(asctile.LoadNzOp(a_gm, a_off, vk, vm, M, a_tile))
+        else:
+            a_off = ke.addi(a_base, ke.addi(ke.muli(m0, K), k0))
+            a_tile = TensorType(in_t, [plan.base_m, plan.k_l1])
+            at = ke.value(asctile.LoadNzOp(a_gm, a_off, vm, vk, K, a_tile))
+        if tb:
+            b_off = ke.addi(b_base, ke.addi(ke.muli(n0, K), k0))
+            b_tile = TensorType(in_t, [plan.base_n, plan.k_l1])
+            bt = ke.value(asctile.LoadNzOp(b_gm, b_off, vn, vk, K, b_tile))
+        else:
+            b_off = ke.addi(b_base, ke.addi(ke.muli(k0, N), n0))
+            b_tile = TensorType(in_t, [plan.k_l1, plan.base_n])
+            bt = ke.value(asctile.LoadNzOp(b_gm, b_off, vk, vn, N, b_tile))
+        at.name_hint, bt.name_hint = "a_l1", "b_l1"
+        first = ke.value(arith.CmpiOp(kt, ke.index(0), "eq"))
+        acc = ke.value(asctile.MmadOp(at, bt, kbody.args[1], first, vk, ta, tb))
+        kbody.add_op(scf.YieldOp(acc))
+
+        c_off = le.addi(le.muli(bat, M * N), le.addi(le.muli(m0, N), n0))
+        st = asctile.StoreAccOp(kloop.results[0], c_gm, c_off, vm, vn, N, relu)
+        le.add(copy_loc(ops[-1], st))
+        body.add_op(scf.YieldOp())
+        return new

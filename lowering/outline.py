@@ -1,0 +1,74 @@
+"""Outlining a group of ops of a host function into a kernel function called in their place
+(``asctensor-fuse`` and ``asctensor-fuse-matmul``)."""
+
+from __future__ import annotations
+
+from pyasc.dialects import asctensor
+from pyasc.dialects.asctensor.analysis import VIEW_OPS, is_view_of_input
+from xdsl.dialects import func
+from xdsl.dialects.builtin import StringAttr
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from .emitter import copy_loc
+
+
+def outline_group(host: func.FuncOp, name: str, kind: str, group: list[Operation],
+                  outputs: list[SSAValue]) -> func.CallOp:
+    """Move ``group`` into a new kernel ``name`` (marked ``kind``) returning ``outputs``, called from
+    ``host`` in its place. Splats and views of values from outside are rebuilt inside the kernel, so
+    their sources (not the views) become the kernel's inputs."""
+    members = set(group)
+    inputs: list[SSAValue] = []
+
+    def cloned(v: SSAValue) -> bool:  # splats and views of inputs are rebuilt inside the kernel
+        return is_view_of_input(v, members)
+
+    def root(v: SSAValue) -> SSAValue:
+        while isinstance(v.owner, VIEW_OPS) and cloned(v):
+            v = v.owner.input
+        return v
+
+    for op in group:
+        for v in op.operands:
+            v = root(v) if cloned(v) else v
+            if v.owner in members or cloned(v) or v in inputs:
+                continue
+            inputs.append(v)
+
+    block = Block(arg_types=[v.type for v in inputs])
+    mapping: dict[SSAValue, SSAValue] = dict(zip(inputs, block.args))
+    for v, arg in zip(inputs, block.args):
+        if v.name_hint:
+            arg.name_hint = v.name_hint
+
+    def rebuild(v: SSAValue) -> SSAValue:
+        if v not in mapping:
+            if isinstance(v.owner, VIEW_OPS):
+                rebuild(v.owner.input)
+            new = v.owner.clone(value_mapper=mapping)
+            block.add_op(new)
+            mapping[v] = new.results[0]
+        return mapping[v]
+
+    for op in group:
+        for v in op.operands:
+            if v not in mapping and cloned(v):
+                rebuild(v)
+        block.add_op(op.clone(value_mapper=mapping))
+    block.add_op(func.ReturnOp(*[mapping[v] for v in outputs]))
+
+    kernel = func.FuncOp(name, ([v.type for v in inputs], [v.type for v in outputs]), Region(block))
+    kernel.attributes[asctensor.KERNEL_ATTR] = StringAttr(kind)
+    Rewriter.insert_op(kernel, InsertPoint.before(host))
+
+    call = func.CallOp(name, inputs, [v.type for v in outputs])
+    copy_loc(group[0], call)
+    Rewriter.insert_op(call, InsertPoint.after(group[-1]))
+    for old, new in zip(outputs, call.results):
+        if old.name_hint:
+            new.name_hint = old.name_hint
+        old.replace_all_uses_with(new)
+    for op in reversed(group):
+        Rewriter.erase_op(op)
+    return call

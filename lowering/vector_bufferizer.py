@@ -1,0 +1,318 @@
+"""The bufferization of one vector kernel (``bufferize``; ``analysis.memory`` runs it on a copy to
+size tiles): tile values become UB buffers, tile ops become buffer ops on named pipes.
+
+Every tile value gets its own ``ascbuf.alloc`` (``plan-memory`` shares the memory later):
+loaded and stored tiles rotate through ``asctile.buffers`` slots (multi-buffering), the rest
+have one, except that an elementwise op whose operand's temporary no later op reads writes into it
+(in place). Compute writes into its result's buffer; a splat operand, or an input that is one value
+for the whole tensor (read once with ``load_scalar``), becomes the scalar of
+``Adds``/``Muls``/``Maxs``/``Mins`` where the vector unit has such a form, else a ``Duplicate``.
+
+Which upstream op becomes which ``vbinary``/``vunary`` kind, and which kind has a scalar form, comes
+from the ``ascendc`` instruction classes (``IMPLEMENTS``, ``SCALAR_FORM``). Ops with a buffer form of
+their own (comparisons, gathers, row repeats) are dispatched by class through ``BUFFER_FORMS``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import Float32Type, TensorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from pyasc.dialects import ascbuf, asctensor, asctile
+from pyasc.dialects.ascendc import RoundMode
+from pyasc.dialects.target import Pipe
+from pyasc.dialects.types import element_bytes
+
+from . import bufferize_mix, compare_select, gather
+from .emitter import OpEmitter
+
+B, S, U = ascbuf.VBinaryKind, ascbuf.VScalarKind, ascbuf.VUnaryKind
+# upstream op class -> the vbinary / vunary kind whose instruction computes it
+BINARY = {impl: B(kind) for kind, inst in ascbuf.BINARY_INSTRUCTIONS.items() for impl in inst.IMPLEMENTS}
+UNARY = {impl: U(kind) for kind, inst in ascbuf.UNARY_INSTRUCTIONS.items() for impl in inst.IMPLEMENTS}
+# vbinary kind -> the vscalar kind of its scalar form (``Add`` -> ``Adds``)
+SCALAR_FORM = {B(kind): S(inst.SCALAR_FORM.API.lower())
+               for kind, inst in ascbuf.BINARY_INSTRUCTIONS.items() if inst.SCALAR_FORM is not None}
+CASTS = (arith.ExtFOp, arith.TruncFOp, asctile.CastOp)
+
+# tile op class -> fn(bufferizer, op, dst_buffer, emitter): the ops whose buffer form lives in a module of its own
+BUFFER_FORMS: dict[type, Callable] = {
+    asctensor.CompareOp: compare_select.bufferize_compare,
+    asctensor.SelectOp: compare_select.bufferize_select,
+    asctile.GatherOffsetsOp: gather.bufferize_gather_offsets,
+    asctile.GatherOp: gather.bufferize_gather,
+    asctile.RepeatRowsOp: bufferize_mix.bufferize_repeat_rows,
+}
+
+
+def has_scalar_form(op: Operation) -> bool:
+    """Whether a splat operand of the elementwise ``op`` becomes a scalar rather than a buffer: every op
+    but a binary op whose instruction has no scalar form (x - s is Adds(-s), s - x Muls then Adds)."""
+    kind = BINARY.get(type(op))
+    return kind is None or kind in SCALAR_FORM or kind == B.SUB
+
+
+def round_mode(src: str, dst: str) -> RoundMode:
+    """The rounding of a conversion: to nearest even, except float->int which truncates (as C and torch)."""
+    if dst in ("i32", "i8"):
+        return RoundMode.CAST_TRUNC
+    if dst == "bf16":
+        return RoundMode.CAST_RINT
+    return RoundMode.CAST_NONE
+
+
+ROW_FORMS = {  # (binary kind, row value on the right) -> vrow kind
+    (B.ADD, True): "add", (B.ADD, False): "add", (B.MUL, True): "mul", (B.MUL, False): "mul",
+    (B.MAX, True): "max", (B.MAX, False): "max", (B.MIN, True): "min", (B.MIN, False): "min",
+    (B.SUB, True): "sub", (B.SUB, False): "rsub", (B.DIV, True): "div", (B.DIV, False): "rdiv",
+}
+
+
+@dataclass
+class KernelBufferizer:
+    """Bufferizes one vector kernel in place (``run``); the buffer forms of other modules get it as ``bz``."""
+
+    kernel: func.FuncOp
+
+    def run(self) -> None:
+        k = self.kernel
+        loop = next(op for op in k.body.block.ops if isinstance(op, scf.ForOp))
+        self.iv = loop.body.block.args[0]
+        self.slots = k.attributes[asctile.BUFFERS_ATTR].value.data
+        self.top = OpEmitter(InsertPoint.at_start(k.body.block))
+        # loop-invariant tiles (see tile-elementwise): one copy each, computed once before the loop,
+        # with the pipes drained after the loads and again after the compute
+        prologue = [op for op in k.body.block.ops
+                    if op.results and isinstance(op.results[0].type, TensorType) or isinstance(op, asctile.LoadOp)]
+        self.buffer: dict[SSAValue, SSAValue] = {}
+        self.splat: dict[SSAValue, SSAValue] = {}
+        self.negated: dict[SSAValue, SSAValue] = {}
+        self.row_bcast: dict[SSAValue, SSAValue] = {}
+        self.masks: dict[SSAValue, SSAValue] = {}  # bool tile -> its mask buffer (compare_select)
+        self.prologue_barriers = []
+        loads = [op for op in prologue if isinstance(op, asctile.LoadOp)]
+        for op in loads:
+            e = OpEmitter(InsertPoint.before(loop), op)
+            if _scalar_input(op):
+                self.splat[op.result] = e.value(ascbuf.LoadScalarOp(op.source, op.offset))
+                continue
+            dst = self.alloc(op.result, e, 1)
+            e.add(ascbuf.CopyInOp(op.source, op.offset, dst, op.rows, op.cols, op.row_stride.value.data,
+                                  op.col_stride.value.data, op.dense is not None))
+        if any(op.result not in self.splat for op in loads):
+            self.prologue_barriers.append(OpEmitter(InsertPoint.before(loop)).add(ascbuf.BarrierOp(Pipe.ALL)))
+        computed = [op for op in prologue if not isinstance(op, asctile.LoadOp)]
+        for op in computed:
+            e = OpEmitter(InsertPoint.before(loop), op)
+            if isinstance(op, asctile.SplatOp):
+                self.splat[op.result] = op.value
+                continue
+            self._compute(op, self.alloc(op.results[0], e, 1), e)
+        if any(not isinstance(op, asctile.SplatOp) for op in computed):
+            self.prologue_barriers.append(OpEmitter(InsertPoint.before(loop)).add(ascbuf.BarrierOp(Pipe.V)))
+        body = list(loop.body.block.ops)
+        stored = {op.value for op in body if isinstance(op, asctile.StoreOp)}
+        loaded = {op.result for op in body if isinstance(op, asctile.LoadOp)}
+        position = {op: i for i, op in enumerate(body)}
+        for op in body:
+            e = OpEmitter(InsertPoint.before(op), op)
+            if isinstance(op, asctile.SplatOp):
+                self.splat[op.result] = op.value
+            elif isinstance(op, asctile.RowBroadcastOp) and op.result not in stored:
+                self.row_bcast[op.result] = self.operand(e, op.input)  # materialised only if needed
+            elif isinstance(op, asctile.LoadOp):
+                dst = self.alloc(op.result, e, self.slots)
+                e.add(ascbuf.CopyInOp(op.source, op.offset, dst, op.rows, op.cols,
+                                      op.row_stride.value.data, op.col_stride.value.data, op.dense is not None))
+            elif isinstance(op, asctile.StoreOp):
+                src = self.buffer.get(op.value)
+                if src is None or op.value in loaded:  # a splat or an input stored as is: copy it first
+                    src = self.alloc(None, e, self.slots, op.value.type)
+                    self._copy_into(e, src, op.value)
+                e.add(ascbuf.CopyOutOp(src, op.dest, op.offset, op.rows, op.cols, op.row_stride.value.data,
+                                       op.dense is not None))
+            elif op.results and isinstance(op.results[0].type, TensorType):
+                r = op.results[0]
+                dst = None if r in stored else self._in_place(op, position, stored | loaded)
+                if dst is None:
+                    dst = self.alloc(r, e, self.slots if r in stored else 1)
+                else:
+                    self.buffer[r] = dst
+                self._compute(op, dst, e)
+        for op in reversed(body):
+            if isinstance(op, asctile.LoadOp | asctile.StoreOp | asctile.SplatOp) or (
+                    op.results and isinstance(op.results[0].type, TensorType)):
+                Rewriter.erase_op(op, safe_erase=False)
+        for op in reversed(prologue):
+            Rewriter.erase_op(op, safe_erase=False)
+
+    def alloc(self, value: SSAValue | None, e: OpEmitter, slots: int, type_: TensorType | None = None):
+        t = value.type if value is not None else type_
+        alloc = self.top.add(ascbuf.AllocOp(ascbuf.ub_memref(t.get_shape(), t.element_type), slots))
+        if value is not None and value.name_hint:
+            alloc.result.name_hint = value.name_hint + "_buf"
+        else:
+            alloc.result.name_hint = "out_buf" if slots > 1 else "tmp_buf"
+        buf = e.value(ascbuf.SlotOp(alloc.result, self.iv)) if slots > 1 else alloc.result
+        if value is not None:
+            self.buffer[value] = buf
+        return buf
+
+    def _in_place(self, op: Operation, position: dict, staged: set) -> SSAValue | None:
+        """The temporary buffer of an operand of the elementwise ``op`` that no later op reads, of the
+        result's type: the result is computed in place (the vector unit allows a destination that
+        overlaps its source completely), so a chain of ops needs no new buffer per step."""
+        if not (type(op) in BINARY or type(op) in UNARY or isinstance(op, arith.NegfOp)):
+            return None
+        if any(v in self.row_bcast for v in op.operands):
+            return None
+        here = position[op]
+        for v in op.operands:
+            buf = self.buffer.get(v)
+            if buf is None or v in staged or v.owner not in position or v.type != op.results[0].type \
+                    or not isinstance(buf.owner, ascbuf.AllocOp) or buf.owner.slots.value.data != 1:
+                continue  # a loop-invariant value (computed before the loop) stays for the next tiles
+            if all(position.get(u.operation, here + 1) <= here for u in v.uses):
+                return buf
+        return None
+
+    def _negated(self, s: SSAValue) -> SSAValue:
+        """``-s`` of a scalar read by ``load_scalar``, computed once, next to the read."""
+        neg = self.negated.get(s)
+        if neg is None:
+            neg = self.negated[s] = OpEmitter(InsertPoint.after(s.owner), s.owner).value(arith.NegfOp(s))
+        return neg
+
+    def count(self, e: OpEmitter, t) -> SSAValue:
+        n = 1
+        for d in t.get_shape():
+            n *= d
+        return self.top.index(n)
+
+    def operand(self, e: OpEmitter, v: SSAValue) -> SSAValue:
+        """A buffer holding ``v`` (a splat or a row broadcast is materialised into a fresh one)."""
+        if v in self.buffer:
+            return self.buffer[v]
+        buf = self.alloc(v, e, 1)
+        if v in self.row_bcast:
+            e.add(ascbuf.VRowDupOp(buf, self.row_bcast[v]))
+        else:
+            e.add(ascbuf.VDupOp(buf, self.splat[v], self.count(e, v.type)))
+        return buf
+
+    def _copy_into(self, e: OpEmitter, dst: SSAValue, v: SSAValue) -> None:
+        n = self.count(e, v.type)
+        if v in self.splat:
+            e.add(ascbuf.VDupOp(dst, self.splat[v], n))
+        elif str(v.type.element_type) == "bf16":  # no bf16 arithmetic: through f32 and back, exactly
+            wide = self.alloc(None, e, 1, TensorType(Float32Type(), v.type.get_shape()))
+            e.add(ascbuf.VCastOp(wide, self.buffer[v], n, RoundMode.CAST_NONE))
+            e.add(ascbuf.VCastOp(dst, wide, n, RoundMode.CAST_RINT))
+        else:
+            one = e.constant(1, v.type.element_type)
+            e.add(ascbuf.VScalarOp(S.MULS, dst, self.buffer[v], one, n))
+
+    def _row_op(self, op: Operation, dst: SSAValue, e: OpEmitter) -> bool:
+        """``x <op> row_broadcast(r)`` as one per-row scalar op; False when both sides are row broadcasts."""
+        lhs, rhs = op.operands
+        if (lhs in self.row_bcast) == (rhs in self.row_bcast):
+            return False
+        right = rhs in self.row_bcast
+        full, rows = (lhs, self.row_bcast[rhs]) if right else (rhs, self.row_bcast[lhs])
+        e.add(ascbuf.VRowOp(ROW_FORMS[(BINARY[type(op)], right)], dst, self.operand(e, full), rows))
+        return True
+
+    def _compute(self, op: Operation, dst: SSAValue, e: OpEmitter) -> None:
+        handler = BUFFER_FORMS.get(type(op))
+        if handler is not None:
+            handler(self, op, dst, e)
+            return
+        t = op.results[0].type
+        n = self.count(e, t)
+        et = t.element_type
+        if type(op) in BINARY and any(v in self.row_bcast for v in op.operands) and self._row_op(op, dst, e):
+            return
+        if isinstance(op, asctile.ReduceOp):  # a work area per row, so the rows' reductions do not collide
+            rows, pitch = op.input.type.get_shape()
+            es = element_bytes(op.input.type.element_type)
+            per_row = -(-(-(-pitch * es // 256)) * es // 32) * 32 // es  # one partial per 256 B repeat, 32 B aligned
+            work = self.alloc(None, e, 1, TensorType(op.input.type.element_type, [rows, per_row]))
+            e.add(ascbuf.VReduceOp(op.kind.data.value, dst, self.operand(e, op.input), work, op.cols))
+            return
+        if isinstance(op, asctile.ArgReduceOp):  # value and index bits per row, then the index alone
+            rows, pitch = op.input.type.get_shape()
+            et = op.input.type.element_type
+            es = element_bytes(et)
+            per_row = -(-(-(-pitch * es // 256)) * es // 32) * 32 // es
+            pair = self.alloc(None, e, 1, TensorType(et, [rows, dst.type.get_shape()[1]]))
+            work = self.alloc(None, e, 1, TensorType(et, [rows, per_row]))
+            kind = "argmax" if op.kind.data.value == "max" else "argmin"
+            e.add(ascbuf.VReduceOp(kind, pair, self.operand(e, op.input), work, op.cols))
+            e.add(ascbuf.RowIndexOp(dst, pair))
+            return
+        if isinstance(op, asctile.RowBroadcastOp):  # stored as is
+            e.add(ascbuf.VRowDupOp(dst, self.operand(e, op.input)))
+            return
+        if type(op) in BINARY:
+            kind = BINARY[type(op)]
+            lhs, rhs = op.operands
+            if rhs in self.splat and lhs not in self.splat:
+                s = self.splat[rhs]
+                const = s.owner.value.value.data if isinstance(s.owner, arith.ConstantOp) else None
+                if kind == B.MAX and const == 0:
+                    e.add(ascbuf.VUnaryOp(U.RELU, dst, self.buffer[lhs], n))
+                elif kind in SCALAR_FORM:
+                    e.add(ascbuf.VScalarOp(SCALAR_FORM[kind], dst, self.buffer[lhs], s, n))
+                elif kind == B.SUB and const is not None:
+                    e.add(ascbuf.VScalarOp(S.ADDS, dst, self.buffer[lhs], e.constant(-const, et), n))
+                elif kind == B.SUB and isinstance(s.owner, ascbuf.LoadScalarOp):  # x - s == x + (-s) exactly
+                    e.add(ascbuf.VScalarOp(S.ADDS, dst, self.buffer[lhs], self._negated(s), n))
+                else:
+                    e.add(ascbuf.VBinaryOp(kind, dst, self.buffer[lhs], self.operand(e, rhs), n))
+                return
+            if lhs in self.splat and rhs not in self.splat:
+                s = self.splat[lhs]
+                if kind in SCALAR_FORM:
+                    e.add(ascbuf.VScalarOp(SCALAR_FORM[kind], dst, self.buffer[rhs], s, n))
+                elif kind == B.SUB:
+                    e.add(ascbuf.VScalarOp(S.MULS, dst, self.buffer[rhs], e.constant(-1, et), n))
+                    e.add(ascbuf.VScalarOp(S.ADDS, dst, dst, s, n))
+                else:
+                    e.add(ascbuf.VBinaryOp(kind, dst, self.operand(e, lhs), self.buffer[rhs], n))
+                return
+            e.add(ascbuf.VBinaryOp(kind, dst, self.operand(e, lhs), self.operand(e, rhs), n))
+        elif type(op) in UNARY:
+            e.add(ascbuf.VUnaryOp(UNARY[type(op)], dst, self.operand(e, op.operands[0]), n))
+        elif isinstance(op, arith.NegfOp):
+            e.add(ascbuf.VScalarOp(S.MULS, dst, self.operand(e, op.operands[0]), e.constant(-1, et), n))
+        elif isinstance(op, CASTS):
+            src = op.operands[0]
+            mode = round_mode(str(src.type.element_type), str(et))
+            e.add(ascbuf.VCastOp(dst, self.operand(e, src), n, mode))
+        else:
+            raise ValueError(f"bufferize: no buffer form for {op.name} on {t} in kernel @{self.kernel.sym_name.data}")
+
+
+def _scalar_input(load: asctile.LoadOp) -> bool:
+    """A float16/float32 input that is one value for the whole tile (both strides 0), every use of
+    which has a scalar form (``+``, ``*``, max, min, or subtracting it): read once as a scalar rather
+    than copied and duplicated into a tile."""
+    if load.row_stride.value.data or load.col_stride.value.data or not load.result.uses:
+        return False
+    if str(load.result.type.element_type) not in ("f16", "f32"):
+        return False
+    for use in load.result.uses:
+        kind = BINARY.get(type(use.operation))
+        if kind not in SCALAR_FORM and not (kind == B.SUB and use.index == 1):
+            return False
+    return True
+
+
+def bufferize_vector_kernel(kernel: func.FuncOp) -> None:
+    """Turn the tile-level vector ``kernel`` into ``ascbuf`` buffers and buffer ops, in place."""
+    KernelBufferizer(kernel).run()

@@ -1,0 +1,179 @@
+"""Elementwise arithmetic of the tensor API: ``add`` ... ``gelu`` and ``cast`` (``OpDef``s of kind
+``elementwise``).
+
+One ``OpDef`` per op: its arity and attributes, the compute dtypes it supports, its dtype rule
+(PyTorch's promotion unless given), the builder that emits its ``asctensor``-level IR and its NumPy
+reference (applied to float64/int64 arrays after the operands were rounded to the compute dtype;
+its result is cast to the result dtype). Shapes follow NumPy broadcasting. The tracer inserts
+the ``asctensor.cast``, ``asctensor.broadcast`` and splat constants, so a builder only sees
+operands that already have the compute type. Adding an op is one entry of ``OPS``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.dialects import math as mathd
+from xdsl.ir import Operation, SSAValue
+
+from pyasc.dialects import asctensor
+
+from . import dtypes as dt
+from .args import operand
+from .dtypes import DType
+from .errors import PyascError
+from .interop import is_torch_tensor
+from .opdef import OpDef
+from .ops_compare import NE, WHERE
+from .tensor import Tensor
+
+FLOATS = dt.FLOAT_DTYPES
+ALL = dt.ALL_DTYPES
+
+
+# ----------------------------------------------------------------------------- dtype rules
+
+def true_div_rule(operands, attrs) -> tuple[DType, DType]:
+    """Like ``promote_rule`` but integer operands are first cast to float32 (torch's ``/``)."""
+    d = dt.result_type(*operands)
+    if not d.is_floating_point:
+        d = dt.DEFAULT_FLOAT
+    return d, d
+
+
+def cast_rule(operands, attrs) -> tuple[DType, DType]:
+    """The input's dtype is kept for computing; the result has the requested dtype."""
+    return operands[0], dt.get_dtype(attrs["dtype"])
+
+
+# ----------------------------------------------------------------------------- IR builders
+
+def binary(float_op, int_op=None):
+    """The builder of a binary op: ``float_op`` in a floating compute dtype, else ``int_op``."""
+    def build(tr, operands: list[SSAValue], types, attrs) -> Operation:
+        op_cls = float_op if types.compute.is_floating_point else int_op
+        return op_cls(operands[0], operands[1])
+    return build
+
+
+def unary(op_cls):
+    """The builder of a unary op: one ``op_cls`` on the operand."""
+    def build(tr, operands, types, attrs) -> Operation:
+        return op_cls(operands[0])
+    return build
+
+
+def _build_neg(tr, operands, types, attrs) -> Operation:
+    (x,) = operands
+    if types.compute.is_floating_point:
+        return arith.NegfOp(x)
+    zero = tr.splat(0, types.compute, x.type.get_shape())
+    return arith.SubiOp(zero, x)
+
+
+def _build_gelu(tr, operands, types, attrs) -> Operation:
+    return asctensor.GeluOp(operands[0], attrs["approximate"])
+
+
+def _build_cast(tr, operands, types, attrs) -> SSAValue:
+    return tr.cast(operands[0], types.results[0][0])  # shared with the casts the tracer inserts
+
+
+# ----------------------------------------------------------------------------- references
+
+def _erf(x):
+    """The Gauss error function of an array: SciPy's when it is installed, else ``math.erf``."""
+    try:  # an optional dependency, and slow to import: loaded by the first reference that needs it
+        from scipy.special import erf
+    except ImportError:  # pragma: no cover - depends on the environment
+        return np.vectorize(math.erf, otypes=[np.float64])(x)
+    return erf(x)
+
+
+def _gelu_ref(x, approximate="none"):
+    if approximate == "tanh":
+        return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)))
+    return 0.5 * x * (1.0 + _erf(x / np.sqrt(2.0)))
+
+
+def _safe(fn):
+    """Run a float64 reference with NumPy's floating-point warnings silenced (inf/nan are data)."""
+    def wrapped(*args, **kw):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kw)
+    return wrapped
+
+
+# ----------------------------------------------------------------------------- the table
+
+def _check_gelu(attrs):
+    if attrs["approximate"] not in ("none", "tanh"):
+        raise ValueError(f"approximate must be 'none' or 'tanh', got {attrs['approximate']!r}")
+
+
+def _check_cast(attrs):
+    attrs["dtype"] = dt.get_dtype(attrs["dtype"])
+
+
+def _cast_without_converting(x, dtype=None, **others):
+    """The casts the op does not compute itself: to the operand's own dtype (the operand) and from or
+    to bool: eagerly on the host, inside ``pyasc.jit`` ``x != 0`` and ``where(x, 1, 0)`` (int8 through
+    float16 and int32). ``NotImplemented`` for every other cast."""
+    if others or dtype is None:
+        return NotImplemented
+    if is_torch_tensor(x) or isinstance(x, np.ndarray):
+        x = operand("cast", x)
+    if not isinstance(x, Tensor):
+        return NotImplemented
+    try:
+        d = dt.get_dtype(dtype)
+    except TypeError as e:
+        raise PyascError("cast", str(e)) from None
+    if x.dtype is d:
+        return x
+    if dt.bool_ not in (x.dtype, d):
+        return NotImplemented
+    if x._trace is not None:
+        if d is dt.bool_:  # compiled as a comparison with zero
+            return NE(CAST(x, dtype=dt.float16) if x.dtype is dt.int8 else x, 0)
+        ones = WHERE(x, 1, 0)  # compiled as a selection of 1 or 0
+        return ones if ones.dtype is d else CAST(ones, dtype=d)
+    a = x.numpy()
+    return Tensor(a != 0 if d is dt.bool_ else a.astype(d.np_dtype), d, device=x._device)
+
+
+CAST = OpDef("cast", _build_cast, lambda x, dtype=None: x, dtypes=ALL + (dt.int8,), rule=cast_rule,
+             attrs={"dtype": None}, check_attrs=_check_cast, decompose=_cast_without_converting, method=False,
+             doc="x converted to dtype (float to int truncates toward zero)")
+
+OPS = [
+    OpDef("add", binary(arith.AddfOp, arith.AddiOp), np.add, 2, doc="x + y"),
+    OpDef("sub", binary(arith.SubfOp, arith.SubiOp), np.subtract, 2, doc="x - y"),
+    OpDef("mul", binary(arith.MulfOp, arith.MuliOp), np.multiply, 2, doc="x * y"),
+    OpDef("div", binary(arith.DivfOp), _safe(np.divide), 2, dtypes=FLOATS, rule=true_div_rule,
+          doc="x / y, true division (integer operands give float32, as in PyTorch)"),
+    OpDef("maximum", binary(arith.MaximumfOp, arith.MaxSIOp), np.maximum, 2, doc="elementwise maximum, NaN propagating"),
+    OpDef("minimum", binary(arith.MinimumfOp, arith.MinSIOp), np.minimum, 2, doc="elementwise minimum, NaN propagating"),
+    OpDef("pow", binary(mathd.PowFOp), _safe(np.power), 2, dtypes=FLOATS, doc="x ** y (floating point only)"),
+    OpDef("neg", _build_neg, np.negative, doc="-x"),
+    OpDef("exp", unary(mathd.ExpOp), _safe(np.exp), dtypes=FLOATS, doc="e ** x"),
+    OpDef("log", unary(mathd.LogOp), _safe(np.log), dtypes=FLOATS, doc="natural logarithm"),
+    OpDef("sqrt", unary(mathd.SqrtOp), _safe(np.sqrt), dtypes=FLOATS, doc="square root"),
+    OpDef("rsqrt", unary(mathd.RsqrtOp), _safe(lambda x: 1.0 / np.sqrt(x)), dtypes=FLOATS, doc="1 / sqrt(x)"),
+    OpDef("abs", unary(mathd.AbsFOp), np.abs, dtypes=FLOATS, doc="absolute value (floating point only)"),
+    OpDef("tanh", unary(mathd.TanhOp), np.tanh, dtypes=FLOATS, doc="hyperbolic tangent"),
+    OpDef("erf", unary(mathd.ErfOp), _erf, dtypes=FLOATS, doc="Gauss error function"),
+    OpDef("relu", unary(asctensor.ReluOp), lambda x: np.where(np.isnan(x), x, np.maximum(x, 0)), doc="max(x, 0)"),
+    OpDef("sigmoid", unary(asctensor.SigmoidOp), _safe(lambda x: 1.0 / (1.0 + np.exp(-x))), dtypes=FLOATS,
+          doc="1 / (1 + exp(-x))"),
+    OpDef("gelu", _build_gelu, _safe(_gelu_ref), dtypes=FLOATS, attrs={"approximate": "none"}, check_attrs=_check_gelu,
+          doc="GELU as in PyTorch: x * Phi(x) exactly ('none') or with the tanh approximation"),
+    CAST,
+]
+
+BY_NAME = {op.name: op for op in OPS}
+# the ops other modules build on
+ADD, MUL, NEG, MAXIMUM, MINIMUM, POW, SQRT, RSQRT, ABS = (
+    BY_NAME[n] for n in ("add", "mul", "neg", "maximum", "minimum", "pow", "sqrt", "rsqrt", "abs"))

@@ -1,0 +1,62 @@
+// RUN: pyasc-opt %s -p bufferize-cube | filecheck %s
+
+// a cube kernel's tiles become L1 buffers (two slots: a stage loads while the last one is consumed),
+// L0A/L0B slices of one K step (two slots), one L0C accumulator; the loads, the mmad and the store
+// become copy_nz (MTE2), load_l0 (MTE1), mmad (M) and fixpipe (FIX), ordered by flags whose
+// write-after-read side is primed before the block loop and drained after it
+func.func @f_mm0(%a: memref<64x32xf16>, %b: memref<32x48xf16>, %out: memref<64x48xf16>) attributes {asctile.kernel = "cube", asctile.block_dim = 1 : i64, asctile.buffers = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = arith.constant 64 : index
+  %n = arith.constant 48 : index
+  %k = arith.constant 32 : index
+  scf.for %i = %c0 to %c1 step %c1 {
+    %acc0 = asctile.acc : tensor<64x48xf32>
+    %r = scf.for %kt = %c0 to %c1 step %c1 iter_args(%acc = %acc0) -> (tensor<64x48xf32>) {
+      %a_l1 = asctile.load_nz %a[%c0] rows %m cols %k stride 32 : memref<64x32xf16> -> tensor<64x32xf16>
+      %b_l1 = asctile.load_nz %b[%c0] rows %k cols %n stride 48 : memref<32x48xf16> -> tensor<32x48xf16>
+      %first = arith.cmpi eq, %kt, %c0 : index
+      %p = asctile.mmad %a_l1, %b_l1, %acc init %first k %k : tensor<64x32xf16>, tensor<32x48xf16>, tensor<64x48xf32> -> tensor<64x48xf32>
+      scf.yield %p : tensor<64x48xf32>
+    }
+    asctile.store_acc %r, %out[%c0] rows %m cols %n stride 48 : tensor<64x48xf32>, memref<64x48xf16>
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @f_mm0(
+// CHECK-NEXT:    %[[A1:.*]] = ascbuf.alloc slots 2 : memref<64x32xf16, #ascbuf.space<l1>>
+// CHECK-NEXT:    %[[B1:.*]] = ascbuf.alloc slots 2 : memref<32x48xf16, #ascbuf.space<l1>>
+// CHECK-NEXT:    %[[A0:.*]] = ascbuf.alloc slots 2 : memref<64x32xf16, #ascbuf.space<l0a>>
+// CHECK-NEXT:    %[[B0:.*]] = ascbuf.alloc slots 2 : memref<32x48xf16, #ascbuf.space<l0b>>
+// CHECK-NEXT:    %[[C:.*]] = ascbuf.alloc slots 1 : memref<64x48xf32, #ascbuf.space<l0c>>
+// CHECK:         ascbuf.set_flag MTE1 -> MTE2
+// CHECK:         ascbuf.set_flag M -> MTE1
+// CHECK:         ascbuf.set_flag FIX -> M
+// CHECK:         scf.for %i =
+// CHECK:           ascbuf.wait_flag FIX -> M
+// CHECK:           scf.for %kt =
+// CHECK:             %[[SA:.*]] = ascbuf.slot %[[A1]][%{{.*}}]
+// CHECK-NEXT:        %[[SB:.*]] = ascbuf.slot %[[B1]][%{{.*}}]
+// CHECK-NEXT:        ascbuf.wait_flag MTE1 -> MTE2
+// CHECK:             ascbuf.copy_nz %a[%{{.*}}], %[[SA]] rows %{{.*}} cols %{{.*}} stride 32
+// CHECK-NEXT:        ascbuf.copy_nz %b[%{{.*}}], %[[SB]] rows %{{.*}} cols %{{.*}} stride 48
+// CHECK-NEXT:        ascbuf.set_flag MTE2 -> MTE1
+// CHECK-NEXT:        ascbuf.wait_flag MTE2 -> MTE1
+// CHECK:             scf.for %kk =
+// CHECK:               ascbuf.wait_flag M -> MTE1
+// CHECK-NEXT:          ascbuf.load_l0 %[[SA]], %{{.*}} step %kk
+// CHECK-NEXT:          ascbuf.load_l0 %[[SB]], %{{.*}} step %kk
+// CHECK-NEXT:          ascbuf.set_flag MTE1 -> M
+// CHECK-NEXT:          ascbuf.wait_flag MTE1 -> M
+// CHECK:               ascbuf.mmad %[[C]], %{{.*}}, %{{.*}} m %{{.*}} n %{{.*}} k %{{.*}} init
+// CHECK-NEXT:          ascbuf.set_flag M -> MTE1
+// CHECK:             ascbuf.set_flag MTE1 -> MTE2
+// CHECK:           ascbuf.set_flag M -> FIX
+// CHECK-NEXT:      ascbuf.wait_flag M -> FIX
+// CHECK-NEXT:      ascbuf.fixpipe %[[C]], %out[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 48
+// CHECK-NEXT:      ascbuf.set_flag FIX -> M
+// CHECK:         ascbuf.wait_flag MTE1 -> MTE2
+// CHECK:         ascbuf.wait_flag M -> MTE1
+// CHECK:         ascbuf.wait_flag FIX -> M
+// CHECK-NOT:     asctile.

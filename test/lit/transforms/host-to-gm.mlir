@@ -1,0 +1,27 @@
+// RUN: pyasc-opt %s -p host-to-gm | filecheck %s
+
+// the host moves onto GM buffers: its results become trailing arguments the last kernel writes, an
+// intermediate between two kernels stays a memref.alloc, and the casts a tiling pass put around the
+// calls disappear
+func.func private @f_k0(memref<1024xf32>, memref<1024xf32>)
+func.func private @f_k1(memref<1024xf32>, memref<1024xf32>, memref<1024xf32>)
+func.func @f(%x: tensor<1024xf32>) -> tensor<1024xf32> {
+  %0 = builtin.unrealized_conversion_cast %x : tensor<1024xf32> to memref<1024xf32>
+  %1 = memref.alloc() : memref<1024xf32>
+  func.call @f_k0(%0, %1) {asc.loc = "f.py:3"} : (memref<1024xf32>, memref<1024xf32>) -> ()
+  %e = builtin.unrealized_conversion_cast %1 : memref<1024xf32> to tensor<1024xf32>
+  %2 = builtin.unrealized_conversion_cast %e : tensor<1024xf32> to memref<1024xf32>
+  %3 = builtin.unrealized_conversion_cast %x : tensor<1024xf32> to memref<1024xf32>
+  %4 = memref.alloc() : memref<1024xf32>
+  func.call @f_k1(%2, %3, %4) : (memref<1024xf32>, memref<1024xf32>, memref<1024xf32>) -> ()
+  %r = builtin.unrealized_conversion_cast %4 : memref<1024xf32> to tensor<1024xf32>
+  func.return %r : tensor<1024xf32>
+}
+
+// CHECK-LABEL: func.func @f(%x: memref<1024xf32>, %out0: memref<1024xf32>) {
+// CHECK-NEXT:    %[[E:.*]] = memref.alloc() : memref<1024xf32>
+// CHECK-NEXT:    func.call @f_k0(%x, %[[E]]) {asc.loc = "f.py:3"} : (memref<1024xf32>, memref<1024xf32>) -> ()
+// CHECK-NEXT:    func.call @f_k1(%[[E]], %x, %out0) : (memref<1024xf32>, memref<1024xf32>, memref<1024xf32>) -> ()
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+// CHECK-NOT:   unrealized_conversion_cast

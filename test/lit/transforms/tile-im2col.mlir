@@ -1,0 +1,20 @@
+// RUN: pyasc-opt %s -p 'tile-im2col{cores=2}' | filecheck %s
+
+// 2x2 patches with stride 2 of a (1, 2, 6, 6) input: work items (n, c, kh, kw) of 3 output rows; the
+// stride makes the patch columns every other element of a row, so each item loads a window of whole
+// input rows and gathers with an offset table (two columns apart) built once before the loop; the
+// four stores of zeros around the rectangle cover the padding (none here: empty extents)
+func.func @f_im2col0(%x: tensor<1x2x6x6xf32>) -> tensor<1x8x9xf32> attributes {asctensor.kernel = "im2col"} {
+  %0 = asctensor.im2col %x kernel [2, 2] stride [2, 2] padding [0, 0] dilation [1, 1] channels 2 group 0 : tensor<1x2x6x6xf32> -> tensor<1x8x9xf32>
+  func.return %0 : tensor<1x8x9xf32>
+}
+
+// CHECK:      func.func @f_im2col0(%x: memref<1x2x6x6xf32>, %col: memref<1x8x9xf32>) attributes {asctile.kernel, asctile.block_dim = 2 : i64, asctile.buffers = 2 : i64} {
+// CHECK:        %offsets = asctile.gather_offsets cols 3 col_bytes 8 row_bytes 32 : tensor<3x8xi32>
+// CHECK:        scf.for %i =
+// CHECK:          %zeros = asctile.splat %{{.*}} : f32 -> tensor<3x8xf32>
+// CHECK:          %window = asctile.load %x[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(12, 1) : memref<1x2x6x6xf32> -> tensor<3x8xf32>
+// CHECK-NEXT:     %patch = asctile.gather %window, %offsets : tensor<3x8xf32>, tensor<3x8xi32> -> tensor<3x8xf32>
+// CHECK:          asctile.store %patch, %col[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 3
+// CHECK-COUNT-4:  asctile.store %zeros, %col
+// CHECK-NOT:    asctensor.
