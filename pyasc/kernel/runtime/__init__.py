@@ -1,0 +1,3 @@
+"""``asc.runtime``: ``config`` (backends and platforms)."""
+
+from . import config  # noqa: F401

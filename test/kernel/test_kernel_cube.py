@@ -1,0 +1,196 @@
+"""Cube kernels in the official style: the basic API, the Matmul API (cube only and MIX with an
+epilogue) and our tiler, checked against NumPy, the hazard checker, the emitted source and the CPU run."""
+
+import numpy as np
+import pytest
+
+import pyasc.kernel as asc
+import pyasc.kernel.lib.host as host
+import pyasc.kernel.lib.runtime as rt
+import pyasc.kernel.runtime.config as config
+from asc_cube_kernels import make_tiling, matmul_cube_kernel, matmul_epilogue_kernel, mmad_kernel
+from pyasc.lowering.emit.project import write_project
+from pyasc.lowering.emit.syntax import check_project
+
+
+def _ab(m, k, n, seed=0):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(-4, 4, (m, k)).astype(np.float16)
+    b = rng.integers(-4, 4, (k, n)).astype(np.float16)
+    return a, b, a.astype(np.float32) @ b.astype(np.float32)
+
+
+@pytest.mark.parametrize("out", [np.float32, np.float16])
+def test_basic_api_matmul(out):
+    m, k, n = 32, 64, 48
+    a, b, ref = _ab(2 * m, k, n)
+    c = np.zeros((2 * m, n), out)
+    mmad_kernel[2, rt.current_stream()](a, b, c, m, k, n)
+    np.testing.assert_array_equal(c, ref.astype(out))
+    assert mmad_kernel.last_report.findings == []
+    assert mmad_kernel.last_compiled.kernel_type == "aic_only"
+    src = mmad_kernel.last_compiled.kernel_source()
+    assert "AscendC::Mmad(" in src and "AscendC::LoadData(" in src and "AscendC::Fixpipe" in src
+
+
+def test_tiler_fits_and_covers():
+    spec_tiling = make_tiling(1000, 700, 300, 24)
+    t = spec_tiling
+    assert 1 <= t.used_core_num <= 24
+    assert -(-t.m // t.single_core_m) * -(-t.n // t.single_core_n) == t.used_core_num
+    assert t.base_m % 16 == 0 and t.base_n % 16 == 0 and t.base_k % 16 == 0
+    assert t.base_m * t.base_k * 2 <= 64 * 1024 and t.base_k * t.base_n * 2 <= 64 * 1024
+    assert t.base_m * t.base_n * 4 <= 128 * 1024
+    fixed = make_tiling(1024, 640, 256, 2, fix=(256, 128, -1))
+    assert (fixed.base_m, fixed.base_n) == (256, 128) and fixed.single_core_m % 256 == 0
+    assert fixed.used_core_num == 2 and fixed.iterate_order == 0
+
+
+@pytest.mark.parametrize("m,k,n,dim", [(96, 80, 200, 4), (128, 64, 1024, 8)])
+def test_matmul_api_cube_only_with_tails(m, k, n, dim):
+    a, b, ref = _ab(m, k, n, seed=1)
+    tiling = make_tiling(m, n, k, dim)
+    c = np.zeros((m, n), np.float32)
+    ws = np.zeros(1024, np.uint8)
+    matmul_cube_kernel[tiling.used_core_num, rt.current_stream()](a, b, c, tiling, ws)
+    np.testing.assert_array_equal(c, ref)
+    assert matmul_cube_kernel.last_report.findings == []
+    assert matmul_cube_kernel.last_compiled.kernel_type == "aic_only"
+
+
+def _epilogue_inputs():
+    m, k, n = 256, 128, 256
+    a, b, mm = _ab(m, k, n, seed=2)
+    bias = np.random.default_rng(7).integers(-20, 20, (1, n)).astype(np.float32)
+    scale = 0.5
+    return a, b, bias, scale, np.maximum(mm + bias, 0) * scale, (m, n, k)
+
+
+def test_matmul_api_mix_with_epilogue():
+    a, b, bias, scale, ref, (m, n, k) = _epilogue_inputs()
+    tiling = make_tiling(m, n, k, 2, c_pos=host.TPosition.VECCALC, bias=True, fix=(128, 128, -1))
+    c = np.zeros((m, n), np.float32)
+    ws = np.zeros(4 * 1024 * 1024, np.uint8)
+    matmul_epilogue_kernel[tiling.used_core_num // 2, rt.current_stream()](a, b, c, bias, scale, tiling, ws)
+    np.testing.assert_allclose(c, ref, rtol=1e-6)
+    rep = matmul_epilogue_kernel.last_report
+    assert rep.findings == []
+    comp = matmul_epilogue_kernel.last_compiled
+    assert comp.kernel_type == "mix_aic_1_2"
+    src = comp.kernel_source()
+    assert "CrossCoreSetFlag" in src and "CrossCoreWaitFlag" in src and "KERNEL_TYPE_MIX_AIC_1_2" in src
+
+
+def test_cube_sources_check_and_cpu_runs(tmp_path):
+    # basic API
+    m, k, n = 32, 64, 48
+    a, b, ref = _ab(m, k, n, seed=3)
+    comp = mmad_kernel.compile(1, a, b, np.zeros((m, n), np.float32), m, k, n)
+    write_project(comp.module, tmp_path / "mmad", host=comp.host)
+    results = check_project(tmp_path / "mmad")
+    if any(r.skipped for r in results.values()):
+        pytest.skip("no g++")
+    assert all(r.ok for r in results.values()), results
+    config.set_platform(config.Backend.CPU)
+    c = np.zeros((m, n), np.float32)
+    mmad_kernel[1, rt.current_stream()](a, b, c, m, k, n)
+    np.testing.assert_array_equal(c, ref)
+    # MIX with the epilogue
+    a, b, bias, scale, ref, (m, n, k) = _epilogue_inputs()
+    tiling = make_tiling(m, n, k, 2, c_pos=host.TPosition.VECCALC, bias=True, fix=(128, 128, -1))
+    c = np.zeros((m, n), np.float32)
+    ws = np.zeros(4 * 1024 * 1024, np.uint8)
+    matmul_epilogue_kernel[1, rt.current_stream()](a, b, c, bias, scale, tiling, ws)
+    np.testing.assert_allclose(c, ref, rtol=1e-6)
+    comp = matmul_epilogue_kernel.last_compiled
+    write_project(comp.module, tmp_path / "mix", host=comp.host)
+    assert all(r.ok for r in check_project(tmp_path / "mix").values())
+
+
+def test_dropping_a_cube_flag_is_reported():
+    m, k, n = 32, 64, 48
+
+    @asc.jit
+    def no_mte1_m(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress):
+        a_gm = asc.GlobalTensor()
+        b_gm = asc.GlobalTensor()
+        c_gm = asc.GlobalTensor()
+        a_gm.set_global_buffer(a)
+        b_gm.set_global_buffer(b)
+        c_gm.set_global_buffer(c)
+        a1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, m * k)
+        b1 = asc.LocalTensor(asc.float16, asc.TPosition.B1, m * k * 2, k * n)
+        a2 = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, m * k)
+        b2 = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, k * n)
+        c1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, m * n)
+        asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, m, k, 0, k, m, 1, 0))
+        asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, k, n, 0, n, k, 1, 0))
+        asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+        for i in range(k // 16):
+            asc.load_data(a2[i * 256:], a1, asc.LoadData2DParams(i * (m // 16), m // 16, 1, 0, k // 16 - 1))
+            asc.load_data(b2[i * (n // 16) * 256:], b1, asc.LoadData2DParams(i, n // 16, k // 16, 0, 0, True))
+        asc.mmad(c1, a2, b2, asc.MmadParams(m, n, k))
+        asc.set_flag(asc.HardEvent.M_FIX, 0)
+        asc.wait_flag(asc.HardEvent.M_FIX, 0)
+        asc.fixpipe(c_gm, c1, asc.FixpipeParamsV220(n, m, m, n))
+
+    a, b, _ = _ab(m, k, n)
+    no_mte1_m[1, rt.current_stream()](a, b, np.zeros((m, n), np.float32), hazards="ignore")
+    errors = no_mte1_m.last_report.errors
+    assert errors and any("test_kernel_cube.py" in (f.loc or "") for f in errors)
+
+
+def test_matmul_mix_iterate_all_older_register_form():
+    from asc_cube_kernels import matmul_mix_gm_kernel
+
+    m, k, n = 200, 96, 300
+    a, b, ref = _ab(m, k, n, seed=9)
+    tiling = make_tiling(m, n, k, 6)
+    c = np.zeros((m, n), np.float32)
+    cores = -(-tiling.used_core_num // 2)
+    matmul_mix_gm_kernel[cores, rt.current_stream()](a, b, c, tiling, np.zeros(1024, np.uint8))
+    np.testing.assert_array_equal(c, ref)
+    assert matmul_mix_gm_kernel.last_report.findings == []
+
+
+def test_official_module_layout():
+    import pyasc.kernel.adv
+    import pyasc.kernel.lib.host
+    import pyasc.kernel.lib.runtime
+    import pyasc.kernel.runtime.config
+
+    assert asc.runtime.config is pyasc.kernel.runtime.config and asc.lib.host is pyasc.kernel.lib.host
+    assert asc.lib.runtime is pyasc.kernel.lib.runtime and asc.adv.Matmul is pyasc.kernel.adv.Matmul
+    assert asc.runtime.config.Backend.Model.value == "Model" and asc.HardEvent.M_FIX == 17
+
+
+@pytest.mark.parametrize("drop_wait", [False, True])
+def test_mix_basic_api_cross_core_flags(drop_wait):
+    from asc_cube_kernels import mix_basic_kernel
+
+    m, k, n, cores = 32, 64, 64, 2
+    a, b, ref = _ab(cores * m, k, n, seed=11)
+    c = np.zeros((cores * m, n), np.float32)
+    ws = np.zeros((cores * m, n), np.float32)
+    if not drop_wait:
+        mix_basic_kernel[cores, rt.current_stream()](a, b, c, ws, m, k, n)
+        np.testing.assert_array_equal(c, np.maximum(ref, 0))
+        comp = mix_basic_kernel.last_compiled
+        assert comp.kernel_type == "mix_aic_1_2" and mix_basic_kernel.last_report.findings == []
+        src = comp.kernel_source()
+        assert "if ASCEND_IS_AIC" in src and "AscendC::CrossCoreWaitFlag(1);" in src
+        return
+
+    @asc.jit
+    def no_wait(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, ws: asc.GlobalAddress):
+        if asc.ascend_is_aic():
+            mix_basic_kernel(a, b, c, ws, m, k, n)  # the AIC half, inlined
+        if asc.ascend_is_aiv():
+            w_gm = asc.GlobalTensor()
+            w_gm.set_global_buffer(ws + asc.get_block_idx() * (m // 2) * n)
+            ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, (m // 2) * n)
+            asc.data_copy(ub, w_gm, (m // 2) * n)  # reads the workspace without waiting for the AIC
+
+    no_wait[cores, rt.current_stream()](a, b, c, ws, hazards="ignore")
+    assert no_wait.last_report.findings, "an AIV reading the AIC's workspace without a cross-core wait went unnoticed"
