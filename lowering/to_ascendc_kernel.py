@@ -250,7 +250,9 @@ class KernelLowering:
                 e.add(op.instruction(self.tensor(op.dst, e), self.tensor(op.src, e), m[op.scalar],
                                      m.get(op.count, op.count)))
             case ascbuf.VUnaryOp():
-                e.add(op.instruction(self.tensor(op.dst, e), self.tensor(op.src, e), m.get(op.count, op.count)))
+                scratch = () if op.tmp is None else (self.tensor(op.tmp, e),)
+                e.add(op.instruction(self.tensor(op.dst, e), self.tensor(op.src, e), m.get(op.count, op.count),
+                                     *scratch))
             case ascbuf.VDupOp():
                 e.add(ascendc.DuplicateOp(self.tensor(op.dst, e), m[op.scalar], m.get(op.count, op.count)))
             case ascbuf.VCastOp():

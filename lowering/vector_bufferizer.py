@@ -19,12 +19,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import Float32Type, TensorType
+from xdsl.dialects.builtin import Float32Type, IntegerType, Signedness, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from pyasc.dialects import ascbuf, asctensor, asctile
-from pyasc.dialects.ascendc import RoundMode
+from pyasc.dialects.ascendc import RoundMode, VectorUnaryScratchOp
 from pyasc.dialects.target import Pipe
 from pyasc.dialects.types import element_bytes
 
@@ -94,6 +94,7 @@ class KernelBufferizer:
         self.negated: dict[SSAValue, SSAValue] = {}
         self.row_bcast: dict[SSAValue, SSAValue] = {}
         self.masks: dict[SSAValue, SSAValue] = {}  # bool tile -> its mask buffer (compare_select)
+        self.scratch: dict[int, SSAValue] = {}  # bytes -> the kernel's scratch of that size (math routines)
         self.prologue_barriers = []
         loads = [op for op in prologue if isinstance(op, asctile.LoadOp)]
         for op in loads:
@@ -163,11 +164,26 @@ class KernelBufferizer:
             self.buffer[value] = buf
         return buf
 
+    def scratch_for(self, kind, element_type, count: int) -> SSAValue | None:
+        """The scratch buffer the instruction of ``kind`` needs for one pass over ``count`` elements of
+        ``element_type``, or None; one per size per kernel (the routines run one after another on PIPE_V)."""
+        inst = ascbuf.UNARY_INSTRUCTIONS[kind]
+        if not issubclass(inst, VectorUnaryScratchOp):
+            return None
+        nbytes = inst.scratch_bytes(str(element_type), count)
+        if nbytes not in self.scratch:
+            alloc = self.top.add(ascbuf.AllocOp(ascbuf.ub_memref([nbytes], IntegerType(8, Signedness.UNSIGNED)), 1))
+            alloc.result.name_hint = "scratch_buf"
+            self.scratch[nbytes] = alloc.result
+        return self.scratch[nbytes]
+
     def _in_place(self, op: Operation, position: dict, staged: set) -> SSAValue | None:
         """The temporary buffer of an operand of the elementwise ``op`` that no later op reads, of the
         result's type: the result is computed in place (the vector unit allows a destination that
         overlaps its source completely), so a chain of ops needs no new buffer per step."""
         if not (type(op) in BINARY or type(op) in UNARY or isinstance(op, arith.NegfOp)):
+            return None
+        if type(op) in UNARY and not ascbuf.UNARY_INSTRUCTIONS[UNARY[type(op)]].IN_PLACE:
             return None
         if any(v in self.row_bcast for v in op.operands):
             return None
@@ -287,7 +303,9 @@ class KernelBufferizer:
                 return
             e.add(ascbuf.VBinaryOp(kind, dst, self.operand(e, lhs), self.operand(e, rhs), n))
         elif type(op) in UNARY:
-            e.add(ascbuf.VUnaryOp(UNARY[type(op)], dst, self.operand(e, op.operands[0]), n))
+            kind = UNARY[type(op)]
+            scratch = self.scratch_for(kind, et, t.element_count())
+            e.add(ascbuf.VUnaryOp(kind, dst, self.operand(e, op.operands[0]), n, scratch))
         elif isinstance(op, arith.NegfOp):
             e.add(ascbuf.VScalarOp(S.MULS, dst, self.operand(e, op.operands[0]), e.constant(-1, et), n))
         elif isinstance(op, CASTS):

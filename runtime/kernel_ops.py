@@ -235,6 +235,20 @@ def vector_unary(t: KernelTranslator, op: asc.VectorUnaryOp) -> None:
     record(t, sid, vector_cost(t, nb, per), "0", [(d, nb), (a, nb)])
 
 
+def vector_unary_scratch(t: KernelTranslator, op: asc.VectorUnaryScratchOp) -> None:
+    """A math-library routine: ``INSTRUCTIONS`` vector instructions over the count, clobbering at least
+    the documented minimum of its scratch (which it must not share with dst or src)."""
+    sid, et, sh, (d, a, w), per, n, nb = vector_prologue(t, op, [op.dst, op.src, op.tmp], (True, False, True))
+    scratch = str(op.scratch_bytes(et))
+    fail_if(t, ub_test([w], scratch), sid, ub_message([w], scratch))
+    apart = f"({d} < {a} + {nb} and {a} < {d} + {nb}) or ({w} < {d} + {nb} and {d} < {w} + {scratch}) " \
+            f"or ({w} < {a} + {nb} and {a} < {w} + {scratch})"
+    fail_if(t, apart, sid, f"'{op.API}: dst, src and the scratch must not overlap'")
+    fn = t.const(op.numpy_operation, "F")
+    t.emit(f"{fn}({ub_view(et, sh, d, n)}, {ub_view(et, sh, a, n)})")
+    record(t, sid, f"{op.INSTRUCTIONS} * ({vector_cost(t, nb, per)})", "0", [(d, nb), (a, nb), (w, scratch)])
+
+
 def vector_scalar(t: KernelTranslator, op: asc.VectorScalarOp) -> None:
     sid, et, sh, (d, a), per, n, nb = vector_prologue(t, op, [op.dst, op.src], (True, False))
     fn = t.const(op.numpy_operation, "F")

@@ -57,6 +57,7 @@ ASCENDC_HANDLERS: dict[type[Operation], Handler] = {
     # vector families
     asc.VectorBinaryOp: ops.vector_binary,
     asc.VectorUnaryOp: ops.vector_unary,
+    asc.VectorUnaryScratchOp: ops.vector_unary_scratch,
     asc.VectorScalarOp: ops.vector_scalar,
     asc.DuplicateOp: ops.duplicate,
     asc.CastOp: ops.cast,

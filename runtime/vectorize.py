@@ -252,6 +252,8 @@ class _Plan:
             x = self.view(dt, a, fa[1], n)
             self.lines.append(f"{self.view(dt, d, fd[1], 1)}[..., 0] = {t.const(o.numpy_reduce, 'F')}({x})")
             return
+        if isinstance(o, asc.VectorUnaryScratchOp):
+            raise _No  # its scratch is rewritten by every row
         if isinstance(o, asc.VectorBinaryOp):
             operands, scalar = [o.dst, o.src0, o.src1], None
         elif isinstance(o, asc.VectorUnaryOp):

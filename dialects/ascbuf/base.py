@@ -16,6 +16,7 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     opt_prop_def,
     prop_def,
     result_def,
@@ -26,9 +27,10 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from ..ascendc import AscendC, RoundModeAttr, VectorBinaryOp, VectorScalarOp, VectorUnaryOp
+from ..ascendc import AscendC, RoundModeAttr, VectorBinaryOp, VectorScalarOp, VectorUnaryOp, VectorUnaryScratchOp
 from ..target import Pipe
 from ..traits import BufferEffects, OnPipe
+from ..types import element_bytes
 
 
 class MemorySpace(StrEnum):
@@ -144,8 +146,6 @@ class AllocOp(IRDLOperation):
         n = 1
         for d in t.get_shape():
             n *= d
-        from ..types import element_bytes
-
         return -(-n * element_bytes(t.element_type) // 32) * 32
 
     def verify_(self) -> None:
@@ -333,11 +333,13 @@ class VUnaryOp(VectorOp):
     dst = operand_def(T)
     src = operand_def(T)
     count = operand_def(IndexType)
-    assembly_format = "$kind $dst `,` $src `,` $count attr-dict `:` type($dst)"
-    traits = traits_def(BufferEffects(reads=("src",), writes=("dst",)))
+    tmp = opt_operand_def(MemRefType)  # the scratch of a math-library routine (``instruction.scratch_bytes``)
+    assembly_format = "$kind $dst `,` $src `,` $count (`scratch` $tmp^ `:` type($tmp))? attr-dict `:` type($dst)"
+    traits = traits_def(BufferEffects(reads=("src",), writes=("dst", "tmp")))
 
-    def __init__(self, kind: VUnaryKind, dst, src, count):
-        super().__init__(operands=[dst, src, count], properties={"kind": VUnaryKindAttr(VUnaryKind(kind))})
+    def __init__(self, kind: VUnaryKind, dst, src, count, tmp=None):
+        super().__init__(operands=[dst, src, count, [tmp] if tmp is not None else []],
+                         properties={"kind": VUnaryKindAttr(VUnaryKind(kind))})
 
     @property
     def instruction(self) -> type:
@@ -346,6 +348,17 @@ class VUnaryOp(VectorOp):
 
     def verify_(self) -> None:
         check_ub(self.name, self.dst.type)
+        needs = issubclass(self.instruction, VectorUnaryScratchOp)
+        if needs != (self.tmp is not None):
+            raise VerifyException(f"ascbuf.vunary {self.kind.data.value}: "
+                                  + ("needs a scratch buffer" if needs else "takes no scratch buffer"))
+        if needs:
+            check_ub(self.name, self.tmp.type)
+            have = self.tmp.type.element_count() * element_bytes(self.tmp.type.element_type)
+            want = self.instruction.scratch_bytes(str(self.dst.type.element_type))
+            if have < want:
+                raise VerifyException(f"ascbuf.vunary {self.kind.data.value}: scratch of {have} bytes, "
+                                      f"the routine needs at least {want}")
 
 
 @irdl_op_definition

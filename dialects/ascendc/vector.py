@@ -42,6 +42,7 @@ class VectorOp(AscendCOperation):
 
     COST: ClassVar[VectorCost] = VectorCost.SIMPLE
     BATCHABLE: ClassVar[bool] = True
+    IN_PLACE: ClassVar[bool] = True  # the destination may be one of the sources (complete overlap)
     traits = traits_def(OnPipe(Pipe.V))
 
 
@@ -256,6 +257,46 @@ class VectorUnaryOp(VectorOp):
         _check_vector_dtype(self.name, self.dst.type, self.DTYPES)
 
 
+class VectorUnaryScratchOp(VectorUnaryOp):
+    """Base of the math-library routines ``Op(dst, src, sharedTmpBuffer, count)``: a sequence of
+    vector instructions that needs a scratch ``LocalTensor<uint8_t>``. The scratch is clobbered; dst,
+    src and scratch must not overlap (the pages of Sin, Cos and Tan).
+
+    ``SCRATCH_FACTOR`` is the routine's live temporaries per element (its TmpBufferFactor): the
+    minimum scratch is ``factor * 256`` bytes (one repeat each), and a scratch of ``factor * count *
+    sizeof(T)`` bytes lets the routine do ``count`` elements in one pass (``scratch_bytes``).
+    ``INSTRUCTIONS`` is the number of vector instructions the routine issues per pass."""
+
+    T: ClassVar = VarConstraint("T", base(LocalTensorType))
+    dst = operand_def(T)
+    src = operand_def(T)
+    tmp = operand_def(LocalTensorType)
+    count = operand_def(IndexType)
+    assembly_format = "$dst `,` $src `,` $tmp `,` $count attr-dict `:` type($dst) `,` type($tmp)"
+    traits = traits_def(BufferEffects(reads=("src",), writes=("dst", "tmp")))
+    CALL: ClassVar[str] = "AscendC::{api}({dst}, {src}, {tmp}, {count});"
+    COST: ClassVar[VectorCost] = VectorCost.TRANSCENDENTAL
+    IN_PLACE: ClassVar[bool] = False
+    SCRATCH_FACTOR: ClassVar[dict[str, int]] = {}
+    INSTRUCTIONS: ClassVar[int] = 1
+
+    def __init__(self, dst, src, count, tmp):
+        super(VectorUnaryOp, self).__init__(operands=[dst, src, tmp, count])
+
+    @classmethod
+    def scratch_bytes(cls, element_type: str, count: int = 0) -> int:
+        """The scratch for one pass over ``count`` elements of ``element_type`` (``f16`` or ``f32``); with
+        no count, the documented minimum."""
+        size = 2 if element_type == "f16" else 4
+        return cls.SCRATCH_FACTOR[element_type] * max(-(-count * size // 256) * 256, 256)
+
+    def verify_(self) -> None:
+        super().verify_()
+        if str(self.tmp.type.element_type) != "ui8":
+            raise VerifyException(f"{self.name}: the scratch must be a LocalTensor<uint8_t>, "
+                                  f"got {self.tmp.type.element_type}")
+
+
 @irdl_op_definition
 class ExpOp(VectorUnaryOp):
     """``Exp(dst, src, count)``: e to the power src."""
@@ -417,4 +458,5 @@ class CastOp(VectorOp):
             raise VerifyException(f"ascendc.cast from {pair[0]} to {pair[1]} is not supported")
 
 
-VECTOR_OPS = [AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, LnOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, ReluOp, AddsOp, MulsOp, MaxsOp, MinsOp, DuplicateOp, CastOp]
+VECTOR_OPS = [AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, LnOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, ReluOp,
+              AddsOp, MulsOp, MaxsOp, MinsOp, DuplicateOp, CastOp]

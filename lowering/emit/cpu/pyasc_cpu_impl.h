@@ -797,6 +797,33 @@ PYASC_CPU_UNARY(Reciprocal, V(1) / x)
 PYASC_CPU_UNARY(Relu, pyasc_cpu::NpMax(x, V(0)))
 #undef PYASC_CPU_UNARY
 
+/* Sin, Cos, Tan: computed in float and rounded to T; the scratch must hold the documented minimum
+   (FACTOR live temporaries of one 256 B repeat) and dst, src and scratch must not overlap */
+#define PYASC_CPU_UNARY_SCRATCH(NAME, F, HALF_FACTOR, FLOAT_FACTOR)                                       \
+    template <typename T, bool isReuseSource>                                                             \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                               \
+                     const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount)                \
+    {                                                                                                     \
+        const int64_t count = static_cast<int64_t>(calCount);                                             \
+        const uint32_t need = (sizeof(T) == 2 ? HALF_FACTOR : FLOAT_FACTOR) * 256u;                       \
+        pyasc_cpu::CheckLocal(dst, count, #NAME);                                                         \
+        pyasc_cpu::CheckLocal(src, count, #NAME);                                                         \
+        pyasc_cpu::CheckLocal(sharedTmpBuffer, need, #NAME);                                              \
+        const uint32_t bytes = static_cast<uint32_t>(count * sizeof(T));                                  \
+        const uint32_t d0 = dst.cpuAddr_, s0 = src.cpuAddr_, t0 = sharedTmpBuffer.cpuAddr_;               \
+        if ((d0 < s0 + bytes && s0 < d0 + bytes) || (t0 < d0 + bytes && d0 < t0 + need) ||                \
+            (t0 < s0 + bytes && s0 < t0 + need)) {                                                        \
+            pyasc_cpu::Fail("%s: dst, src and sharedTmpBuffer must not overlap", #NAME);                  \
+        }                                                                                                 \
+        for (int64_t i = 0; i < count; ++i) {                                                             \
+            dst.cpuData_[i] = static_cast<T>(F(static_cast<float>(src.cpuData_[i])));                     \
+        }                                                                                                 \
+        for (uint32_t i = 0; i < need; ++i) {                                                             \
+            sharedTmpBuffer.cpuData_[i] = 0xA5; /* clobbered */                                           \
+        }                                                                                                 \
+    }
+#undef PYASC_CPU_UNARY_SCRATCH
+
 #define PYASC_CPU_SCALAR(NAME, EXPR)                                                                    \
     template <typename T, bool isSetMask>                                                               \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,       \

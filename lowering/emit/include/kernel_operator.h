@@ -339,6 +339,13 @@ PYASC_UNARY(Reciprocal)
 PYASC_UNARY(Relu)
 #undef PYASC_UNARY
 
+/* math-library routines with a caller-provided scratch (sharedTmpBuffer) */
+#define PYASC_UNARY_SCRATCH(NAME)                                                                   \
+    template <typename T, bool isReuseSource = false>                                               \
+    __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                      \
+                         const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount);
+#undef PYASC_UNARY_SCRATCH
+
 #define PYASC_SCALAR(NAME)                                                                          \
     template <typename T, bool isSetMask = true>                                                    \
     __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, \
