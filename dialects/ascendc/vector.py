@@ -297,6 +297,49 @@ class VectorUnaryScratchOp(VectorUnaryOp):
                                   f"got {self.tmp.type.element_type}")
 
 
+def _in_float32(fn):
+    """The routine computes in float32 and rounds the result to the tensor's dtype."""
+    def numpy_operation(dst, src) -> None:
+        dst[...] = fn(src.astype(np.float32))
+    return staticmethod(numpy_operation)
+
+
+@irdl_op_definition
+class SinOp(VectorUnaryScratchOp):
+    """``Sin(dst, src, tmp, count)``: sine (inputs within [-65504, 65504])."""
+
+    name = "ascendc.sin"
+    API: ClassVar[str] = "Sin"
+    IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.SinOp,)
+    SCRATCH_FACTOR: ClassVar[dict[str, int]] = {"f16": 8, "f32": 3}
+    INSTRUCTIONS: ClassVar[int] = 16
+    numpy_operation = _in_float32(np.sin)
+
+
+@irdl_op_definition
+class CosOp(VectorUnaryScratchOp):
+    """``Cos(dst, src, tmp, count)``: cosine (inputs within [-65504, 65504])."""
+
+    name = "ascendc.cos"
+    API: ClassVar[str] = "Cos"
+    IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.CosOp,)
+    SCRATCH_FACTOR: ClassVar[dict[str, int]] = {"f16": 8, "f32": 3}
+    INSTRUCTIONS: ClassVar[int] = 16
+    numpy_operation = _in_float32(np.cos)
+
+
+@irdl_op_definition
+class TanOp(VectorUnaryScratchOp):
+    """``Tan(dst, src, tmp, count)``: tangent (inputs within (-65504, 65504))."""
+
+    name = "ascendc.tan"
+    API: ClassVar[str] = "Tan"
+    IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.TanOp,)
+    SCRATCH_FACTOR: ClassVar[dict[str, int]] = {"f16": 10, "f32": 4}
+    INSTRUCTIONS: ClassVar[int] = 20
+    numpy_operation = _in_float32(np.tan)
+
+
 @irdl_op_definition
 class ExpOp(VectorUnaryOp):
     """``Exp(dst, src, count)``: e to the power src."""
@@ -459,4 +502,5 @@ class CastOp(VectorOp):
 
 
 VECTOR_OPS = [AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, LnOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, ReluOp,
-              AddsOp, MulsOp, MaxsOp, MinsOp, DuplicateOp, CastOp]
+              AddsOp, MulsOp, MaxsOp, MinsOp, DuplicateOp, CastOp,
+              SinOp, CosOp, TanOp]

@@ -2,7 +2,7 @@
 CPU (pyasc's implementation of the Ascend C subset) and run, compared with the simulator.
 
 Programs of exactly rounded ops (add, sub, mul, div, max, min, sqrt, abs, relu, casts) must match
-the simulator bit for bit; exp/ln (correctly rounded on the CPU, within 2 ulp in the simulator) and
+the simulator bit for bit; exp/ln (correctly rounded on the CPU, within 2 ulp in the simulator), sin/cos/tan and
 gelu's composite are compared within the golden tolerance.
 """
 
@@ -39,6 +39,10 @@ def transcendental_prog(x, y):
     return pyasc.exp(x) + pyasc.log(pyasc.abs(y) + 1.0)
 
 
+def trig_prog(x, y):
+    return pyasc.sin(x) + pyasc.cos(y) * pyasc.tan(x * 0.5)
+
+
 def gelu_prog(x, y):
     return pyasc.gelu(x * y + 1.5)
 
@@ -52,6 +56,7 @@ PROGRAMS = {
     "minmax": (minmax_prog, True),
     "transcendental": (transcendental_prog, False),
     "gelu": (gelu_prog, False),
+    "trig": (trig_prog, False),
 }
 
 

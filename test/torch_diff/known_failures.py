@@ -110,7 +110,7 @@ KNOWN: list[tuple] = [
      "*", "*", "empty|empty/0d|empty/bcast", "crash", "empty tensor: 'global tensor size must be positive'"),
     ("eq", "float16", "*", "empty", "crash", "empty tensor: 'global tensor size must be positive'"),
     ("eq|ne", "*", "*", "empty/0d|empty/bcast", "crash", "empty tensor: 'global tensor size must be positive'"),
-    ("exp|log|sqrt|rsqrt|abs|tanh|erf|sigmoid|isnan|isinf|isfinite|sum|prod|amax|min_dim|pow_scalar_int",
+    ("exp|log|sqrt|rsqrt|abs|sin|cos|tan|tanh|erf|sigmoid|isnan|isinf|isfinite|sum|prod|amax|min_dim|pow_scalar_int",
      "bfloat16|float16|float32", "*", "empty", "crash", "empty tensor: 'global tensor size must be positive'"),
     ("ge", "int32", "*", "empty/bcast", "crash", "empty tensor: 'global tensor size must be positive'"),
     ("inplace.iadd_view|inplace.idiv_view|jit_nested|batch_norm",
@@ -181,7 +181,7 @@ KNOWN: list[tuple] = [
     ("inplace.add_|inplace.mul_|inplace.copy_", "*", "eager", "*", "missing", "no such Tensor method"),
     ("inplace.mul_", "bfloat16", "*", "*", "missing", "no such Tensor method"),
     ("masked_fill|expand|repeat|clone|detach|cpu", "*", "*", "*", "missing", "no such Tensor method"),
-    ("sin|cos|tan|log1p|expm1|floor|ceil|round|trunc|sign|square|reciprocal|silu|softplus|hardswish|mish"
+    ("log1p|expm1|floor|ceil|round|trunc|sign|square|reciprocal|silu|softplus|hardswish|mish"
      "|var|std|logsumexp|all|any|cumsum|cumprod|mm|outer|einsum:ij,jk->ik|einsum:bij,bjk->bik"
      "|einsum:ij->ji|einsum:i,j->ij|einsum:ii->|einsum:ijk->j|einsum:bhqd,bhkd->bhqk|sort|argsort"
      "|gather|scatter|index_select|flip|roll|tril|triu|model.mlp:pyasc",
@@ -294,6 +294,7 @@ KNOWN: list[tuple] = [
     ("sigmoid", "int32", "*", "*", "refused", "sigmoid refuses int32"),
     ("sqrt", "int32", "*", "*", "refused", "sqrt refuses int32"),
     ("tanh", "int32", "*", "*", "refused", "tanh refuses int32"),
+    ("sin|cos|tan", "int32", "*", "*", "refused", "sin, cos and tan refuse int32"),
     ("matmul_sliced",
      "*", "jit", "large|odd|one|prime", "refused",
      "view feeding a matmul in jit: 'asctensor.slice outside a kernel'"),

@@ -822,6 +822,9 @@ PYASC_CPU_UNARY(Relu, pyasc_cpu::NpMax(x, V(0)))
             sharedTmpBuffer.cpuData_[i] = 0xA5; /* clobbered */                                           \
         }                                                                                                 \
     }
+PYASC_CPU_UNARY_SCRATCH(Sin, std::sin, 8, 3)
+PYASC_CPU_UNARY_SCRATCH(Cos, std::cos, 8, 3)
+PYASC_CPU_UNARY_SCRATCH(Tan, std::tan, 10, 4)
 #undef PYASC_CPU_UNARY_SCRATCH
 
 #define PYASC_CPU_SCALAR(NAME, EXPR)                                                                    \

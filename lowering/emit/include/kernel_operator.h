@@ -344,6 +344,9 @@ PYASC_UNARY(Relu)
     template <typename T, bool isReuseSource = false>                                               \
     __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                      \
                          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount);
+PYASC_UNARY_SCRATCH(Sin)
+PYASC_UNARY_SCRATCH(Cos)
+PYASC_UNARY_SCRATCH(Tan)
 #undef PYASC_UNARY_SCRATCH
 
 #define PYASC_SCALAR(NAME)                                                                          \

@@ -71,3 +71,29 @@ func.func @k(%x: memref<1024xf32>, %out0: memref<1024xf32>) attributes {asctile.
 // CHECK-NEXT:    }
 // CHECK-NOT:   asctile.
 // CHECK-NOT:   tensor<
+
+// a math-library routine (Sin) gets a scratch buffer of its documented size for the tile (3 live
+// temporaries of 1024 f32 = 12288 B), never computes in place (dst, src and scratch must not overlap),
+// and two routines of one size share the kernel's scratch
+
+func.func @trig(%x: memref<1024xf32>, %out0: memref<1024xf32>) attributes {asctile.kernel, asctile.block_dim = 1 : i64, asctile.buffers = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 1024 : index
+  scf.for %i = %c0 to %c1 step %c1 {
+    %t = asctile.load %x[%c0] rows %c1 cols %n strides(0, 1) dense : memref<1024xf32> -> tensor<1x1024xf32>
+    %e = math.exp %t : tensor<1x1024xf32>
+    %s = math.sin %e : tensor<1x1024xf32>
+    %c = math.cos %s : tensor<1x1024xf32>
+    asctile.store %c, %out0[%c0] rows %c1 cols %n stride 1024 dense : tensor<1x1024xf32>, memref<1024xf32>
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @trig(
+// CHECK:         %[[SCRATCH:.*]] = ascbuf.alloc slots 1 : memref<12288xui8, #ascbuf.space<ub>>
+// CHECK-NOT:     memref<12288xui8
+// CHECK:         scf.for
+// CHECK:           ascbuf.vunary exp %e_buf, %{{.*}}, %{{.*}} : memref<1x1024xf32, #ascbuf.space<ub>>
+// CHECK-NEXT:      ascbuf.vunary sin %s_buf, %e_buf, %{{.*}} scratch %[[SCRATCH]] : memref<12288xui8, #ascbuf.space<ub>> : memref<1x1024xf32, #ascbuf.space<ub>>
+// CHECK:           ascbuf.vunary cos %{{[^,]*}}, %s_buf, %{{.*}} scratch %[[SCRATCH]] : memref<12288xui8, #ascbuf.space<ub>>
