@@ -147,3 +147,25 @@ def test_compare_select_cast():
     np.testing.assert_array_equal(z, np.maximum(x, y))
     np.testing.assert_array_equal(h, np.maximum(x, y).astype(np.float16))
     assert select_cast_kernel.last_report.findings == []
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_leaky_relu_against_numpy_and_cpu(dtype):
+    from asc_kernels import leaky_relu_kernel
+
+    n, alpha = 1024, 0.01
+    x = (np.random.default_rng(12).standard_normal(n) * 100).astype(dtype)
+    want = np.where(x >= 0, x, x * dtype(alpha)).astype(dtype)  # the doc's formula, in the tensor's type
+    z = np.zeros_like(x)
+    leaky_relu_kernel[1, rt.current_stream()](x, z, alpha, n)
+    np.testing.assert_array_equal(z, want)
+    assert leaky_relu_kernel.last_report.findings == []
+    src = leaky_relu_kernel.last_compiled.kernel_source()
+    assert "AscendC::LeakyRelu(" in src
+    res = syntax_check(src)
+    assert res.skipped or res.ok, res.diagnostics
+    z_cpu = np.zeros_like(x)
+    config.set_platform(config.Backend.CPU)
+    leaky_relu_kernel[1, rt.current_stream()](x, z_cpu, alpha, n)
+    rtol = 1e-3 if dtype == np.float16 else 1e-6
+    np.testing.assert_allclose(z_cpu.astype(np.float32), want.astype(np.float32), rtol=rtol)
