@@ -29,7 +29,7 @@ NAMES = (
 
 _WHY = {
     "init_soc_state": "no ascendc op for InitSocState",
-    "LocalTensorAuto": "automatic UB allocation and insert-sync are not implemented at the ascendc level yet",
+    "LocalTensorAuto": "automatic UB allocation is not implemented (automatic flags: @asc.jit(insert_sync=True))",
     "printf": "no ascendc op", "dump_tensor": "no ascendc op",
 }
 
