@@ -29,7 +29,7 @@ from pyasc.dialects.target import Pipe
 
 from .analysis.kernel_sync import Need, analyse, bodies, used_flag_ids
 
-MAX_ROUNDS = 4
+MAX_ROUNDS = 64
 EVENT_IDS = range(8)
 
 
@@ -58,27 +58,39 @@ def _sync_ops(need: Need, used: dict) -> list:
 
 
 def insert_sync(body: Block) -> int:
-    """Add the missing synchronisation to one core's body; how many waits or barriers were added."""
-    added = 0
+    """Add the missing synchronisation to one core's body; how many ops that wait were added. The
+    earliest unordered op in the trace is synchronised first (flags from other pipes before a barrier of
+    its own, which they often make unnecessary), then the kernel is analysed again, so a wait added for
+    one op also serves the ops after it; at the end, an added wait that another one made unnecessary is
+    removed again."""
+    added: list[list] = []
     for _ in range(MAX_ROUNDS):
         needs = analyse(body)
         if not needs:
-            return added
+            break
         used = used_flag_ids(body)
-        placed = set()
-        for need in needs:
-            key = (need.consumer, need.src, need.dst)
-            if key in placed:
-                continue
-            placed.add(key)
+        first = needs[0].consumer
+        mine = [n for n in needs if n.consumer is first]
+        cross = [n for n in mine if n.src != n.dst]
+        for src in dict.fromkeys(n.src for n in (cross or mine)):
+            need = next(n for n in mine if n.src == src)
             ops = _sync_ops(need, used)
-            loc = need.consumer.attributes.get("asc.loc")
+            loc = first.attributes.get("asc.loc")
             for op in ops:
                 if loc is not None:
                     op.attributes["asc.loc"] = loc
-            Rewriter.insert_op(ops, InsertPoint.before(need.consumer))
-            added += 1
-    return added
+            Rewriter.insert_op(ops, InsertPoint.before(first))
+            added.append(ops)
+    else:
+        raise RuntimeError(f"ascendc-insert-sync: still unordered after {MAX_ROUNDS} rounds: "
+                           f"{analyse(body)[0].describe()}")
+    for ops in list(added):
+        if not analyse(body, skip=frozenset(ops)):
+            for op in reversed(ops):
+                op.detach()
+                op.erase()
+            added.remove(ops)
+    return len(added)
 
 
 @dataclass(frozen=True)

@@ -356,26 +356,33 @@ class Redundant:
 
 
 def redundant_syncs(block: Block) -> list[Redundant]:
-    """The set/wait pairs (a set whose every wait is this wait, and back) and the single-pipe barriers
-    whose removal leaves every dependency ordered. Flags that rotate over iterations (a set consumed by
-    several waits, primed before a loop or drained after it) are not judged."""
+    """The user's set/wait pairs (a set whose every wait is this wait, and back) and single-pipe barriers
+    whose removal leaves every dependency ordered. The copies of one source line (an unrolled loop) are
+    judged together. Flags that rotate over iterations (a set consumed by several waits, primed before a
+    loop or drained after it) are not judged."""
     base = walk(block)
     missing = set(base.needs)
-    candidates = []
+    groups: dict = {}
     for wait, sets in base.matched.items():
         if wait in base.unmatched or len(sets) != 1:
             continue
         (setter,) = sets
         if base.consumed_by.get(setter) == {wait}:
-            candidates.append((setter, wait))
+            groups.setdefault(("pair", _where(setter), _where(wait)), []).append((setter, wait))
     for op in block.walk():
         if isinstance(op, A.PipeBarrierOp) and op.pipe.data.pipe != Pipe.ALL:
-            candidates.append((op,))
+            groups.setdefault(("barrier", _where(op)), []).append((op,))
     out = []
-    for ops in candidates:
+    for members in groups.values():
+        ops = frozenset(o for m in members for o in m)
         if set(walk(block, skip=ops).needs) <= missing:
-            out.append(Redundant(ops))
+            out.append(Redundant(members[0]))
     return out
+
+
+def _where(op: Operation):
+    loc = op.attributes.get("asc.loc")
+    return loc.data if loc is not None else op
 
 
 def used_flag_ids(block: Block) -> dict:
