@@ -1,8 +1,10 @@
-"""Mutation test of the official-style kernels: removing any one of their SetFlag/WaitFlag pairs is reported.
+"""Mutation test of the official-style kernels: removing any one of their SetFlag/WaitFlag pairs (or of
+their PipeBarriers on one pipe) is reported.
 
 A kernel is traced once; its flags are grouped into pairs: a WaitFlag and the SetFlag(s) it consumes,
 together with the copies of the same source lines (an unrolled loop) and, for flags that rotate over a
-loop's iterations, the sets primed before the loop and the waits that drain it. Each pair is removed from
+loop's iterations, the sets primed before the loop and the waits that drain it; a PipeBarrier on one pipe
+is a group of its own (with its copies). Each group is removed from
 a copy of the traced kernel, which is then checked twice: statically (``missing-sync``, the analysis
 behind ``ascendc-insert-sync``) and dynamically (the simulator's hazard checker on the same inputs). A
 pair whose removal neither reports is a miss; every pair must be caught.
@@ -18,7 +20,7 @@ import pytest
 from asc_cube_kernels import (
     make_tiling, matmul_cube_kernel, matmul_epilogue_kernel, matmul_mix_gm_kernel, mix_basic_kernel, mmad_kernel,
 )
-from asc_kernels import add_flags_kernel, softmax_kernel, select_cast_kernel
+from asc_kernels import add_flags_kernel, add_relu_queue_kernel, select_cast_kernel, softmax_kernel
 import pyasc.kernel.lib.host as host
 from pyasc.dialects import ascendc as A
 from pyasc.kernel.jit import sync_findings
@@ -37,12 +39,14 @@ def _f16(*shape, seed=0):
 
 def _epilogue():
     tiling = make_tiling(256, 256, 128, 2, c_pos=host.TPosition.VECCALC, bias=True, fix=(128, 128, -1))
-    return (_f16(256, 128), _f16(128, 256), np.zeros((256, 256), np.float32), _f32(1, 256), 0.5, tiling,
+    return (_f16(256, 128), _f16(128, 256), np.zeros((256, 256), np.float32), _f32(1, 256), 0.125, 0.5, tiling,
             np.zeros(4 * 1024 * 1024, np.uint8))
 
 
 CASES = {
     "add_flags": (add_flags_kernel, 2, lambda: (_f32(2048), _f32(2048), np.zeros(2048, np.float32), 1024, 256)),
+    "add_relu_queue": (add_relu_queue_kernel, 2, lambda: (_f32(2048), _f32(2048), np.zeros(2048, np.float32), 1024,
+                                                          256)),
     "softmax": (softmax_kernel, 2, lambda: (_f32(8, 128), np.zeros((8, 128), np.float32), 4, 128)),
     "select_cast": (select_cast_kernel, 1, lambda: (_f32(512), _f32(512, seed=1), np.zeros(512, np.float32),
                                                     np.zeros(512, np.float16), 512)),
@@ -85,6 +89,10 @@ def flag_pairs(kernel) -> list[list]:
     groups: dict = {}
     for op in ops:
         groups.setdefault(find(op), []).append(op)
+    for op in kernel.walk():
+        if isinstance(op, A.PipeBarrierOp) and op.pipe.data != A.PipeKind.PIPE_ALL:
+            loc = op.attributes.get("asc.loc")
+            groups.setdefault(("barrier", op.pipe.data, loc.data if loc is not None else id(op)), []).append(op)
     return list(groups.values())
 
 
@@ -106,7 +114,7 @@ def test_every_flag_pair_removed_is_reported(name):
     compiled = jit_fn.compile(cores, *args)
     _, specs, values = jit_fn._bind(args, {})
     pairs = flag_pairs(next(iter(compiled.module.ops)))
-    assert pairs, f"{name} has no flags"
+    assert pairs, f"{name} has no synchronisation"
     baseline = simulate(compiled, host_arrays(compiled, specs, values)[0], "ignore")
     assert baseline.findings == [], str(baseline)
     missed, static, dynamic = [], 0, 0
@@ -121,6 +129,6 @@ def test_every_flag_pair_removed_is_reported(name):
         static += found_static
         dynamic += found_dynamic
         if not (found_static or found_dynamic):
-            missed.append(sorted({f"{op.event.data.value}@{op.attributes['asc.loc'].data}" for op in pair}))
+            missed.append(sorted({f"{op.name}@{op.attributes['asc.loc'].data}" for op in pair}))
     print(f"{name}: {len(pairs)} pairs, caught statically {static}, by the simulator {dynamic}, missed {len(missed)}")
     assert not missed, f"{name}: removing these pairs went unnoticed: {missed}"
