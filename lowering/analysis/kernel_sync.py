@@ -385,6 +385,42 @@ def _where(op: Operation):
     return loc.data if loc is not None else op
 
 
+def sync_groups(kernel) -> list[list[Operation]]:
+    """The kernel's synchronisation as the units a user writes and removes: a WaitFlag with the SetFlag(s)
+    it consumes, joined with the copies of the same source lines (an unrolled loop) and, for flags that
+    rotate over a loop, the sets primed before it and the waits that drain it; each PipeBarrier on one
+    pipe (with its copies) on its own. In program order of their first op."""
+    flags = [op for op in kernel.walk() if isinstance(op, A.SetFlagOp | A.WaitFlagOp)]
+    parent = {op: op for op in flags}
+
+    def find(op):
+        while parent[op] is not op:
+            parent[op] = parent[parent[op]]
+            op = parent[op]
+        return op
+
+    def union(a, b):
+        parent[find(a)] = find(b)
+
+    for body in bodies(kernel):
+        for wait, sets in walk(body).matched.items():
+            for s in sets:
+                union(wait, s)
+    by_line: dict = {}
+    for op in flags:
+        key = (type(op), op.event.data, _where(op))
+        if key in by_line:
+            union(op, by_line[key])
+        by_line.setdefault(key, op)
+    groups: dict = {}
+    for op in flags:
+        groups.setdefault(find(op), []).append(op)
+    for op in kernel.walk():
+        if isinstance(op, A.PipeBarrierOp) and op.pipe.data.pipe != Pipe.ALL:
+            groups.setdefault(("barrier", op.pipe.data, _where(op)), []).append(op)
+    return list(groups.values())
+
+
 def used_flag_ids(block: Block) -> dict:
     """Per HardEvent, the event ids the kernel's own flags use (None: an id it could not evaluate)."""
     return walk(block).flag_ids

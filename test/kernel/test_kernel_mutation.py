@@ -22,10 +22,9 @@ from asc_cube_kernels import (
 )
 from asc_kernels import add_flags_kernel, add_relu_queue_kernel, select_cast_kernel, softmax_kernel
 import pyasc.kernel.lib.host as host
-from pyasc.dialects import ascendc as A
 from pyasc.kernel.jit import sync_findings
 from pyasc.kernel.launch import host_arrays, simulate
-from pyasc.lowering.analysis.kernel_sync import bodies, walk
+from pyasc.lowering.analysis.kernel_sync import sync_groups
 from pyasc.runtime.errors import SimulationError
 
 
@@ -61,46 +60,11 @@ CASES = {
 }
 
 
-def flag_pairs(kernel) -> list[list]:
-    """The flag ops of ``kernel`` grouped into pairs (see the module docstring), in program order."""
-    ops = [op for op in kernel.walk() if isinstance(op, A.SetFlagOp | A.WaitFlagOp)]
-    parent = {op: op for op in ops}
-
-    def find(op):
-        while parent[op] is not op:
-            parent[op] = parent[parent[op]]
-            op = parent[op]
-        return op
-
-    def union(a, b):
-        parent[find(a)] = find(b)
-
-    for body in bodies(kernel):
-        for wait, sets in walk(body).matched.items():
-            for s in sets:
-                union(wait, s)
-    by_line = {}
-    for op in ops:
-        loc = op.attributes.get("asc.loc")
-        key = (type(op), op.event.data, loc.data if loc is not None else id(op))
-        if key in by_line:
-            union(op, by_line[key])
-        by_line.setdefault(key, op)
-    groups: dict = {}
-    for op in ops:
-        groups.setdefault(find(op), []).append(op)
-    for op in kernel.walk():
-        if isinstance(op, A.PipeBarrierOp) and op.pipe.data != A.PipeKind.PIPE_ALL:
-            loc = op.attributes.get("asc.loc")
-            groups.setdefault(("barrier", op.pipe.data, loc.data if loc is not None else id(op)), []).append(op)
-    return list(groups.values())
-
-
 def _without(compiled, pair_index: int):
     """A copy of ``compiled`` whose kernel lacks the flags of pair ``pair_index``."""
     module = compiled.module.clone()
     kernel = next(iter(module.ops))
-    pair = flag_pairs(kernel)[pair_index]
+    pair = sync_groups(kernel)[pair_index]
     for op in pair:
         op.detach()
         op.erase()
@@ -113,7 +77,7 @@ def test_every_flag_pair_removed_is_reported(name):
     args = make_args()
     compiled = jit_fn.compile(cores, *args)
     _, specs, values = jit_fn._bind(args, {})
-    pairs = flag_pairs(next(iter(compiled.module.ops)))
+    pairs = sync_groups(next(iter(compiled.module.ops)))
     assert pairs, f"{name} has no synchronisation"
     baseline = simulate(compiled, host_arrays(compiled, specs, values)[0], "ignore")
     assert baseline.findings == [], str(baseline)
@@ -130,5 +94,5 @@ def test_every_flag_pair_removed_is_reported(name):
         dynamic += found_dynamic
         if not (found_static or found_dynamic):
             missed.append(sorted({f"{op.name}@{op.attributes['asc.loc'].data}" for op in pair}))
-    print(f"{name}: {len(pairs)} pairs, caught statically {static}, by the simulator {dynamic}, missed {len(missed)}")
+    print(f"{name}: {len(pairs)} groups, caught statically {static}, by the simulator {dynamic}, missed {len(missed)}")
     assert not missed, f"{name}: removing these pairs went unnoticed: {missed}"

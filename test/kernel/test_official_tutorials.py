@@ -7,7 +7,8 @@ the official ``asc`` package is ``pyasc.kernel`` here); every other line runs as
 * runs its own ``*_custom`` function on the simulator (``Backend.Model``), which checks itself with torch;
 * runs its launch function on inputs of ours, compared with NumPy;
 * reports no finding at all (no hazard, no contract warning);
-* has its emitted Ascend C pass the syntax check, and its CPU run (``Backend.CPU``) match NumPy too.
+* has its emitted Ascend C pass the syntax check, and its CPU run (``Backend.CPU``) match NumPy too;
+* with any one of its flag pairs or single-pipe barriers removed, reports the missing synchronisation.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import numpy as np
 import pytest
 
 import pyasc.kernel.runtime.config as config
+from pyasc.kernel.jit import sync_findings
+from pyasc.lowering.analysis.kernel_sync import sync_groups
 from pyasc.lowering.emit.project import write_project
 from pyasc.lowering.emit.syntax import check_project, syntax_check
 
@@ -179,3 +182,19 @@ def test_official_tutorial(tut, request, tmp_path):
     config.set_platform(config.Backend.CPU)
     got_cpu, want = tut.ours(mod)
     np.testing.assert_allclose(got_cpu, want, rtol=1e-6, atol=0)
+
+    # removing any one of its flag pairs or barriers is reported
+    groups = sync_groups(next(iter(comp.module.ops)))
+    missed = []
+    for i in range(len(groups)):
+        mutant = comp.module.clone()
+        kernel_op = next(iter(mutant.ops))
+        removed = sync_groups(kernel_op)[i]
+        where = sorted({f"{op.name}@{op.attributes['asc.loc'].data}" for op in removed})
+        for op in removed:
+            op.detach()
+            op.erase()
+        if not any(f.kind == "missing-sync" for f in sync_findings(kernel_op)):
+            missed.append(where)
+    print(f"{tut.path}: {len(groups)} synchronisation groups, {len(groups) - len(missed)} reported when removed")
+    assert not missed, f"removing these went unnoticed: {missed}"
