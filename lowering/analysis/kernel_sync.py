@@ -96,17 +96,13 @@ class _Walk:
         return None
 
     def _arith(self, op: Operation) -> None:
-        fns = {arith.AddiOp: lambda a, b: a + b, arith.SubiOp: lambda a, b: a - b, arith.MuliOp: lambda a, b: a * b,
-               arith.DivSIOp: _div, arith.DivUIOp: _div, arith.FloorDivSIOp: _div, arith.CeilDivSIOp: _ceildiv,
-               arith.CeilDivUIOp: _ceildiv, arith.RemSIOp: _rem, arith.RemUIOp: _rem,
-               arith.MinSIOp: min, arith.MaxSIOp: max, arith.MinUIOp: min, arith.MaxUIOp: max}
         if isinstance(op, arith.ConstantOp):
             self.env.pop(op.result, None)  # val() reads the constant
             return
         if isinstance(op, arith.IndexCastOp):
             self.env[op.result] = self.val(op.input)
             return
-        fn = fns.get(type(op))
+        fn = _ARITH.get(type(op))
         if fn is not None:
             a, b = self.val(op.lhs), self.val(op.rhs)
             self.env[op.result] = None if a is None or b is None or not isinstance(a, int) else fn(a, b)
@@ -145,20 +141,12 @@ class _Walk:
         return c
 
     def _join(self, pipe: Pipe, clock: dict) -> None:
-        k = self.known[pipe]
-        for p, i in clock.items():
-            if i > k.get(p, -1):
-                k[p] = i
-        if pipe == Pipe.S:  # the scalar unit blocks: everything issued later knows it
-            for q in Pipe:
-                if q != Pipe.S:
-                    self._join_plain(q, clock)
-
-    def _join_plain(self, pipe: Pipe, clock: dict) -> None:
-        k = self.known[pipe]
-        for p, i in clock.items():
-            if i > k.get(p, -1):
-                k[p] = i
+        # the scalar unit blocks in its wait: everything issued after it knows what it learnt
+        for q in (Pipe if pipe == Pipe.S else (pipe,)):
+            k = self.known[q]
+            for p, i in clock.items():
+                if i > k.get(p, -1):
+                    k[p] = i
 
     def set_flag(self, key, src: Pipe, op) -> None:
         self.flags.setdefault(key, []).append((self._clock(src, self.count), op))
@@ -307,6 +295,12 @@ def _ceildiv(a, b):
 
 def _rem(a, b):
     return None if not b else a % b
+
+
+_ARITH = {arith.AddiOp: lambda a, b: a + b, arith.SubiOp: lambda a, b: a - b, arith.MuliOp: lambda a, b: a * b,
+          arith.DivSIOp: _div, arith.DivUIOp: _div, arith.FloorDivSIOp: _div, arith.CeilDivSIOp: _ceildiv,
+          arith.CeilDivUIOp: _ceildiv, arith.RemSIOp: _rem, arith.RemUIOp: _rem,
+          arith.MinSIOp: min, arith.MaxSIOp: max, arith.MinUIOp: min, arith.MaxUIOp: max}
 
 
 def _overlap(r1, r2) -> bool:

@@ -10,7 +10,8 @@ Synchronisation: ``@asc.jit(insert_sync=True)`` (the official insert-sync mode) 
 ``ascendc-insert-sync`` pass over the traced kernel, which adds every flag and barrier the kernel's own
 ones leave missing. Without it, the same analysis reports the user's synchronisation: a dependency
 nothing orders is a ``missing-sync`` finding, a set/wait pair or barrier that orders nothing a
-``redundant-sync`` finding (in the Model backend's report, next to the simulator's own hazard checks).
+``redundant-sync`` finding (in the Model backend's report, next to the simulator's own hazard checks);
+``verify_sync=True`` makes a missing one an error when the kernel is compiled.
 
 The kernel type follows the official rules: a kernel using ``asc.adv.Matmul`` is MIX
 (``KERNEL_TYPE_MIX_AIC_1_2``; ``matmul_cube_only=True``: AIC only), one using the cube's basic API
@@ -428,6 +429,11 @@ def build(fn, core_num: int, opts: dict, specs: list[ArgSpec], target: str) -> C
         print(module)
     c = Compiled(module, name, host.sym_name.data, specs, order, kt, core_num, pinned)
     c.extra["sync_findings"] = sync_findings(kernel)
+    missing = [f for f in c.extra["sync_findings"] if f.kind == "missing-sync"]
+    if opts.get("verify_sync") and missing:
+        text = "\n".join(f"  {f.loc}: {f.message}" for f in missing)
+        raise KernelError(name, f"verify_sync: {len(missing)} missing synchronisation(s):\n{text}",
+                          location=missing[0].loc or name)
     return c
 
 

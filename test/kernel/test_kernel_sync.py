@@ -113,6 +113,8 @@ def test_omitted_flags_are_reported_and_raise():
     assert report.errors, "the simulator's hazard checker sees the races too"
     with pytest.raises(asc.KernelHazardError):
         add_no_flags[4, rt.current_stream()](x, y, np.zeros_like(x), 1024)
+    with pytest.raises(asc.KernelError, match=r"(?s)verify_sync: \d+ missing .*test_kernel_sync\.py:"):
+        add_no_flags.compile(4, x, y, np.zeros_like(x), 1024, verify_sync=True)
 
 
 def test_insert_sync_adds_the_flags():
