@@ -57,18 +57,19 @@ def _sync_ops(need: Need, used: dict) -> list:
     return [c, A.SetFlagOp(ev, c.result), A.WaitFlagOp(ev, c.result)]
 
 
-def insert_sync(body: Block) -> int:
+def insert_sync(body: Block, args: dict | None = None) -> int:
     """Add the missing synchronisation to one core's body; how many ops that wait were added. The
     earliest unordered op in the trace is synchronised first (flags from other pipes before a barrier of
     its own, which they often make unnecessary), then the kernel is analysed again, so a wait added for
     one op also serves the ops after it; at the end, an added wait that another one made unnecessary is
-    removed again."""
+    removed again. ``args``: kernel argument index -> the integer scalar it holds, for a kernel compiled
+    for those values only (see ``kernel_sync.walk``)."""
     added: list[list] = []
     for _ in range(MAX_ROUNDS):
-        needs = analyse(body)
+        needs = analyse(body, args=args)
         if not needs:
             break
-        used = used_flag_ids(body)
+        used = used_flag_ids(body, args)
         first = needs[0].consumer
         mine = [n for n in needs if n.consumer is first]
         cross = [n for n in mine if n.src != n.dst]
@@ -83,9 +84,9 @@ def insert_sync(body: Block) -> int:
             added.append(ops)
     else:
         raise RuntimeError(f"ascendc-insert-sync: still unordered after {MAX_ROUNDS} rounds: "
-                           f"{analyse(body)[0].describe()}")
+                           f"{analyse(body, args=args)[0].describe()}")
     for ops in list(added):
-        if not analyse(body, skip=frozenset(ops)):
+        if not analyse(body, skip=frozenset(ops), args=args):
             for op in reversed(ops):
                 op.detach()
                 op.erase()

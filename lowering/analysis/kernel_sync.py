@@ -1,9 +1,11 @@
 """Which synchronisation an ``ascendc`` kernel needs: a static happens-before analysis of its pipes.
 
 A kernel body (each ``core_section`` of a MIX kernel on its own) is walked into an abstract trace: loops
-are unrolled ``UNROLL`` times (fewer when the trip count is known), index arithmetic on constants and
-loop counters is evaluated, so a double-buffered ``x_ub[(i % 2) * tile:]`` is a different byte range in
-consecutive iterations; a value it cannot evaluate makes the access cover the rest of its tensor.
+are unrolled ``UNROLL`` times (fewer when the trip count is known) and index arithmetic is evaluated as
+linear forms over the values it cannot know (run-time sizes, each a non-negative unknown, fresh in every
+iteration it is computed in), so a double-buffered ``x_ub[(i % 2) * tile:]`` is a different byte range in
+consecutive iterations even when ``tile`` is a run-time value; two accesses overlap unless their ranges
+are provably apart. A product of two unknowns is a new unknown.
 
 Each op on a pipe (its ``OnPipe`` trait) accesses local memory (its ``BufferEffects``): a static
 ``local_tensor`` (its position's memory and byte range), a queue buffer (``alloc_tensor``/``deque``,
@@ -24,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from pyasc.dialects import ascendc as A
 from pyasc.dialects.ascendc.attributes import POSITION_MEMORY, QUEUE_PIPES
@@ -59,6 +61,45 @@ def _text(op: Operation) -> str:
     return getattr(op, "API", None) or op.name
 
 
+class Lin:
+    """``const + sum(coeff * unknown)``: an index value; unknowns are non-negative."""
+
+    __slots__ = ("const", "terms")
+
+    def __init__(self, const: int = 0, terms: dict | None = None):
+        self.const = const
+        self.terms = {k: c for k, c in (terms or {}).items() if c}
+
+    @staticmethod
+    def unknown() -> Lin:
+        return Lin(0, {object(): 1})
+
+    def known(self) -> int | None:
+        return None if self.terms else self.const
+
+    def __add__(self, other: Lin) -> Lin:
+        terms = dict(self.terms)
+        for k, c in other.terms.items():
+            terms[k] = terms.get(k, 0) + c
+        return Lin(self.const + other.const, terms)
+
+    def scale(self, f: int) -> Lin:
+        return Lin(self.const * f, {k: c * f for k, c in self.terms.items()})
+
+    def __sub__(self, other: Lin) -> Lin:
+        return self + other.scale(-1)
+
+    def __mul__(self, other: Lin) -> Lin:
+        if other.known() is not None:
+            return self.scale(other.const)
+        if self.known() is not None:
+            return other.scale(self.const)
+        return Lin.unknown()
+
+    def at_least_zero(self) -> bool:
+        return self.const >= 0 and all(c >= 0 for c in self.terms.values())
+
+
 @dataclass
 class _Access:
     op: Operation
@@ -73,6 +114,7 @@ class _Walk:
     """The abstract execution of one core's body."""
 
     skip: frozenset = frozenset()  # ops treated as absent (to test whether they are needed)
+    args: dict = field(default_factory=dict)  # kernel argument index -> the scalar it holds, when fixed
     env: dict = field(default_factory=dict)  # SSAValue -> int | region root | None
     known: dict = field(default_factory=lambda: {p: {} for p in Pipe})
     flags: dict = field(default_factory=dict)  # key -> [(clock, set op)]
@@ -86,14 +128,25 @@ class _Walk:
     count: int = 0
 
     # ------------------------------------------------------------------ values
-    def val(self, v: SSAValue):
-        if v in self.env:
+    def val(self, v: SSAValue) -> Lin:
+        """The value of an index (or integer) SSA value as a linear form."""
+        if v in self.env and isinstance(self.env[v], Lin):
             return self.env[v]
         op = v.owner
         if isinstance(op, arith.ConstantOp):
             data = getattr(getattr(op.value, "value", None), "data", None)
-            return data if isinstance(data, int) else None
-        return None
+            if isinstance(data, int):
+                return Lin(data)
+        if isinstance(op, A.GetValueOp) and isinstance(op.source.owner, A.GlobalTensorOp):
+            addr = op.source.owner.addr
+            if isinstance(addr, BlockArgument) and addr.index in self.args and self.const(op.index) == 0:
+                return Lin(self.args[addr.index])  # a scalar argument the kernel was specialised for
+        lin = Lin.unknown()
+        self.env[v] = lin
+        return lin
+
+    def const(self, v: SSAValue) -> int | None:
+        return self.val(v).known()
 
     def _arith(self, op: Operation) -> None:
         if isinstance(op, arith.ConstantOp):
@@ -102,37 +155,40 @@ class _Walk:
         if isinstance(op, arith.IndexCastOp):
             self.env[op.result] = self.val(op.input)
             return
+        if isinstance(op, arith.AddiOp | arith.SubiOp | arith.MuliOp):
+            a, b = self.val(op.lhs), self.val(op.rhs)
+            self.env[op.result] = a + b if isinstance(op, arith.AddiOp) else a - b if isinstance(
+                op, arith.SubiOp) else a * b
+            return
         fn = _ARITH.get(type(op))
         if fn is not None:
-            a, b = self.val(op.lhs), self.val(op.rhs)
-            self.env[op.result] = None if a is None or b is None or not isinstance(a, int) else fn(a, b)
-        else:
-            for r in op.results:
-                self.env[r] = None
+            a, b = self.const(op.lhs), self.const(op.rhs)
+            r = None if a is None or b is None else fn(a, b)
+            self.env[op.result] = Lin.unknown() if r is None else Lin(r)
+            return
+        for r in op.results:
+            self.env[r] = Lin.unknown()  # fresh each time it is computed
 
     # ------------------------------------------------------------------ regions
-    def region(self, v: SSAValue, extent_elems, index=0):
-        """(space, lo, hi) in bytes of an access of ``extent_elems`` elements from element ``index`` of tensor
-        ``v`` (None: unknown); None for GM."""
-        offset = index
+    def region(self, v: SSAValue, extent: Lin | None, index: Lin | None = None):
+        """(space, lo, hi) in bytes of an access of ``extent`` elements (None: to the end of the tensor) from
+        element ``index`` of tensor ``v``; None for GM."""
+        offset = index or Lin(0)
         eb = element_bytes(v.type.element_type) if hasattr(v.type, "element_type") else 1
         while isinstance(v.owner, A.SubviewOp):
-            o = self.val(v.owner.offset)
-            offset = None if offset is None or o is None else offset + o
+            offset = offset + self.val(v.owner.offset)
             v = v.owner.source
         root = v.owner
         if isinstance(root, A.LocalTensorOp):
             pos = root.position.data
             space, base, size = POSITION_MEMORY.get(pos, "UB"), root.address.value.data, root.size.value.data * eb
-        elif v in self.env and isinstance(self.env[v], tuple):
+        elif isinstance(self.env.get(v), tuple):
             space, base, size = self.env[v], 0, _REST
         else:
             return None
-        if offset is None:
-            return (space, base, base + size)
-        lo = base + offset * eb
-        hi = base + size if extent_elems is None else min(base + size, lo + extent_elems * eb)
-        return (space, lo, max(hi, lo + 1))
+        lo = Lin(base) + offset.scale(eb)
+        hi = Lin(base + size) if extent is None else lo + extent.scale(eb)
+        return (space, lo, hi)
 
     # ------------------------------------------------------------------ sync
     def _clock(self, pipe: Pipe, index: int) -> dict:
@@ -174,7 +230,7 @@ class _Walk:
         if isinstance(op, scf.ForOp):
             return self._for(op)
         if isinstance(op, scf.IfOp):
-            c = self.val(op.cond)
+            c = self.const(op.cond)
             if c is None or c:
                 self.block(op.true_region.block)
             if (c is None or not c) and op.false_region.blocks:
@@ -185,10 +241,12 @@ class _Walk:
         if op.name.startswith("arith."):
             return self._arith(op)
         self.count += 1
+        for r in op.results:  # computed again: a fresh unknown unless a handler below knows it
+            self.env.pop(r, None)
         if op in self.skip:
             return
         if isinstance(op, A.SetFlagOp | A.WaitFlagOp):
-            eid = self.val(op.event_id)
+            eid = self.const(op.event_id)
             ev = op.event.data
             self.flag_ids.setdefault(ev, set()).add(eid)
             key = ("flag", ev, eid)
@@ -217,18 +275,18 @@ class _Walk:
         self._access(op, pipe)
 
     def _for(self, op: scf.ForOp) -> None:
-        lb, ub, step = self.val(op.lb), self.val(op.ub), self.val(op.step)
+        lb, ub, step = self.const(op.lb), self.const(op.ub), self.const(op.step)
         trips = UNROLL
         if lb is not None and ub is not None and step:
             trips = max(0, min(UNROLL, -(-(ub - lb) // step)))
         iv = op.body.block.args[0]
         for k in range(trips):
-            self.env[iv] = None if lb is None or step is None else lb + k * step
+            self.env[iv] = Lin.unknown() if lb is None or step is None else Lin(lb + k * step)
             for a in op.body.block.args[1:]:
-                self.env[a] = None
+                self.env[a] = Lin.unknown()
             self.block(op.body.block)
         for r in op.results:
-            self.env[r] = None
+            self.env[r] = Lin.unknown()
 
     def _queue(self, op) -> None:
         q = self.queues.setdefault(op.queue, {"alloc": 0, "fifo": []})
@@ -255,9 +313,9 @@ class _Walk:
 
     def _access(self, op: Operation, pipe: Pipe) -> None:
         count = getattr(op, "count", None)
-        n = self.val(count) if isinstance(count, SSAValue) else None
+        n = self.val(count) if isinstance(count, SSAValue) else None  # elements, or to the end
         if isinstance(op, A.GetValueOp):
-            reads = [self.region(op.source, 1, self.val(op.index))]
+            reads = [self.region(op.source, Lin(1), self.val(op.index))]
             writes = []
         else:
             reads = [self.region(v, n) for v in buffer_reads(op)]
@@ -304,7 +362,8 @@ _ARITH = {arith.AddiOp: lambda a, b: a + b, arith.SubiOp: lambda a, b: a - b, ar
 
 
 def _overlap(r1, r2) -> bool:
-    return r1[0] == r2[0] and r1[1] < r2[2] and r2[1] < r1[2]
+    """Same memory and not provably apart (one ends before the other starts)."""
+    return r1[0] == r2[0] and not (r2[1] - r1[2]).at_least_zero() and not (r1[1] - r2[2]).at_least_zero()
 
 
 def _conflict(d: _Access, c: _Access) -> str | None:
@@ -324,15 +383,17 @@ def bodies(kernel) -> list[Block]:
     return [s.body.block for s in sections] or [blk]
 
 
-def walk(block: Block, skip=frozenset()) -> _Walk:
-    w = _Walk(skip=frozenset(skip))
+def walk(block: Block, skip=frozenset(), args: dict | None = None) -> _Walk:
+    """The abstract execution of ``block``; ``args``: kernel argument index -> the integer scalar it holds,
+    for a kernel compiled for those values only."""
+    w = _Walk(skip=frozenset(skip), args=dict(args or {}))
     w.block(block)
     return w
 
 
-def analyse(block: Block, skip=frozenset()) -> list[Need]:
+def analyse(block: Block, skip=frozenset(), args: dict | None = None) -> list[Need]:
     """The dependencies of ``block`` that nothing orders (``skip``: ops taken as absent)."""
-    return list(walk(block, skip).needs.values())
+    return list(walk(block, skip, args).needs.values())
 
 
 @dataclass(frozen=True)
@@ -349,12 +410,12 @@ class Redundant:
                 f"removed")
 
 
-def redundant_syncs(block: Block) -> list[Redundant]:
+def redundant_syncs(block: Block, args: dict | None = None) -> list[Redundant]:
     """The user's set/wait pairs (a set whose every wait is this wait, and back) and single-pipe barriers
     whose removal leaves every dependency ordered. The copies of one source line (an unrolled loop) are
     judged together. Flags that rotate over iterations (a set consumed by several waits, primed before a
     loop or drained after it) are not judged."""
-    base = walk(block)
+    base = walk(block, args=args)
     missing = set(base.needs)
     groups: dict = {}
     for wait, sets in base.matched.items():
@@ -369,7 +430,7 @@ def redundant_syncs(block: Block) -> list[Redundant]:
     out = []
     for members in groups.values():
         ops = frozenset(o for m in members for o in m)
-        if set(walk(block, skip=ops).needs) <= missing:
+        if set(walk(block, skip=ops, args=args).needs) <= missing:
             out.append(Redundant(members[0]))
     return out
 
@@ -415,6 +476,6 @@ def sync_groups(kernel) -> list[list[Operation]]:
     return list(groups.values())
 
 
-def used_flag_ids(block: Block) -> dict:
+def used_flag_ids(block: Block, args: dict | None = None) -> dict:
     """Per HardEvent, the event ids the kernel's own flags use (None: an id it could not evaluate)."""
-    return walk(block).flag_ids
+    return walk(block, args=args).flag_ids

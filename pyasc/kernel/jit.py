@@ -421,14 +421,17 @@ def build(fn, core_num: int, opts: dict, specs: list[ArgSpec], target: str) -> C
         module.verify()
     except Exception as e:  # noqa: BLE001 - a tracer bug or an op the checks above missed
         raise KernelError(name, f"the traced kernel does not verify: {e}", location=f"{name}") from None
+    fixed = fixed_scalars(specs) if pinned else {}
     if opts.get("insert_sync"):
-        from pyasc.lowering.ascendc_insert_sync import AscendCInsertSyncPass
+        from pyasc.lowering.analysis.kernel_sync import bodies
+        from pyasc.lowering.ascendc_insert_sync import insert_sync
 
-        AscendCInsertSyncPass().apply(None, module)
+        for body in bodies(kernel):
+            insert_sync(body, fixed)
     if opts.get("print_ir_before_all") or opts.get("debug"):
         print(module)
     c = Compiled(module, name, host.sym_name.data, specs, order, kt, core_num, pinned)
-    c.extra["sync_findings"] = sync_findings(kernel)
+    c.extra["sync_findings"] = sync_findings(kernel, fixed)
     missing = [f for f in c.extra["sync_findings"] if f.kind == "missing-sync"]
     if opts.get("verify_sync") and missing:
         text = "\n".join(f"  {f.loc}: {f.message}" for f in missing)
@@ -437,19 +440,26 @@ def build(fn, core_num: int, opts: dict, specs: list[ArgSpec], target: str) -> C
     return c
 
 
-def sync_findings(kernel: func.FuncOp) -> list:
+def fixed_scalars(specs: list[ArgSpec]) -> dict[int, int]:
+    """Kernel argument index -> value of the integer scalars, for a kernel traced for those values only."""
+    kargs = [s for s in specs if s.kind != "const"]
+    return {i: int(s.value) for i, s in enumerate(kargs) if s.kind == "scalar" and not s.dtype.is_float}
+
+
+def sync_findings(kernel: func.FuncOp, fixed: dict | None = None) -> list:
     """The kernel's synchronisation as findings: ``missing-sync`` (a dependency nothing orders) and
-    ``redundant-sync`` (a set/wait pair or barrier that orders no dependency)."""
+    ``redundant-sync`` (a set/wait pair or barrier that orders no dependency); ``fixed``: the integer
+    scalar arguments of a kernel traced for those values only."""
     from pyasc.lowering.analysis.kernel_sync import analyse, bodies, redundant_syncs
     from pyasc.runtime.errors import Finding
 
     name = kernel.sym_name.data
     out = []
     for body in bodies(kernel):
-        for n in analyse(body):
+        for n in analyse(body, args=fixed):
             out.append(Finding("missing-sync", n.describe(), name, _op_text(n.consumer), 0,
                                loc=_loc(n.consumer), other=_op_text(n.producer), other_loc=_loc(n.producer)))
-        for r in redundant_syncs(body):
+        for r in redundant_syncs(body, fixed):
             out.append(Finding("redundant-sync", r.describe(), name, _op_text(r.ops[-1]), 0, loc=_loc(r.ops[-1]),
                                other=_op_text(r.ops[0]) if len(r.ops) > 1 else None,
                                other_loc=_loc(r.ops[0]) if len(r.ops) > 1 else None))

@@ -182,3 +182,54 @@ def test_redundant_pair_is_reported():
     redundant = _kinds(add_redundant.last_report, "redundant-sync")
     assert len(redundant) == 1 and "MTE2_V" in redundant[0].message
     assert redundant[0].loc.startswith("test_kernel_sync.py:")
+
+
+@asc.jit
+def add_runtime_tile(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, block_length: int,
+                     tile: int):
+    """Double buffered with rotating flags, the tile a run-time argument (the kernel is specialised for it,
+    since the local tensors' sizes need it)."""
+    offset = asc.get_block_idx() * block_length
+    x_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + offset)
+    y_gm.set_global_buffer(y + offset)
+    z_gm.set_global_buffer(z + offset)
+    x_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 2 * tile)
+    y_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 8 * tile, 2 * tile)
+    z_ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 16 * tile, 2 * tile)
+    asc.set_flag(asc.HardEvent.V_MTE2, 0)
+    asc.set_flag(asc.HardEvent.V_MTE2, 1)
+    asc.set_flag(asc.HardEvent.MTE3_V, 0)
+    asc.set_flag(asc.HardEvent.MTE3_V, 1)
+    for i in range(block_length // tile):
+        b = i % 2
+        asc.wait_flag(asc.HardEvent.V_MTE2, b)
+        asc.data_copy(x_ub[b * tile:], x_gm[i * tile:], tile)
+        asc.data_copy(y_ub[b * tile:], y_gm[i * tile:], tile)
+        asc.set_flag(asc.HardEvent.MTE2_V, b)
+        asc.wait_flag(asc.HardEvent.MTE2_V, b)
+        asc.wait_flag(asc.HardEvent.MTE3_V, b)
+        asc.add(z_ub[b * tile:], x_ub[b * tile:], y_ub[b * tile:], tile)
+        asc.set_flag(asc.HardEvent.V_MTE2, b)
+        asc.set_flag(asc.HardEvent.V_MTE3, b)
+        asc.wait_flag(asc.HardEvent.V_MTE3, b)
+        asc.data_copy(z_gm[i * tile:], z_ub[b * tile:], tile)
+        asc.set_flag(asc.HardEvent.MTE3_V, b)
+    asc.wait_flag(asc.HardEvent.V_MTE2, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE2, 1)
+    asc.wait_flag(asc.HardEvent.MTE3_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE3_V, 1)
+
+
+def test_run_time_sizes_are_analysed_with_the_launch_values():
+    x, y = _xy(2 * 2048, seed=4)
+    z = np.zeros_like(x)
+    add_runtime_tile[2, rt.current_stream()](x, y, z, 2048, 256)
+    np.testing.assert_array_equal(z, x + y)
+    assert add_runtime_tile.last_compiled.pinned
+    assert add_runtime_tile.last_report.findings == [], str(add_runtime_tile.last_report)
+    # the double-buffered flags stay as written
+    auto = add_runtime_tile.compile(2, x, y, z, 2048, 256, insert_sync=True)
+    assert str(auto.module) == str(add_runtime_tile.last_compiled.module)
