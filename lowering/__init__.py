@@ -31,6 +31,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "bufferize": ("bufferize", "BufferizePass"),
         "plan-memory": ("plan_memory", "PlanMemoryPass"),
         "insert-sync": ("insert_sync", "InsertSyncPass"),
+        "ascendc-insert-sync": ("ascendc_insert_sync", "AscendCInsertSyncPass"),
         "convert-ascbuf-to-ascendc": ("to_ascendc", "ToAscendCPass"),
         "to-tile": ("stages", "ToTile"),
         "to-buf": ("stages", "ToBuf"),

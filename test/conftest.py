@@ -11,3 +11,7 @@ def pytest_addoption(parser):
                     help="run three shapes of every shape class for every op and dtype (slow)")
     group.addoption("--diff-observe", action="store_true", default=False,
                     help="ignore the known-failures table: every failing case fails")
+    group = parser.getgroup("asc_tutorials", "the official pyasc tutorials on the kernel DSL")
+    group.addoption("--asc-tutorials", default=None, metavar="DIR",
+                    help="the official pyasc python/tutorials directory (01_add ... 05_matmul_leakyrelu); "
+                         "default: the PYASC_TUTORIALS environment variable; without it the tutorial tests skip")

@@ -121,6 +121,24 @@ class MinsOp(VectorScalarOp):
         np.minimum(src, scalar, out=dst)
 
 
+@irdl_op_definition
+class LeakyReluOp(VectorScalarOp):
+    """``LeakyRelu(dst, src, scalar, count)``: dst = src where src >= 0, else scalar * src (half, float)."""
+
+    name = "ascendc.leaky_relu"
+    API: ClassVar[str] = "LeakyRelu"
+    COST: ClassVar[VectorCost] = VectorCost.SIMPLE
+    DTYPES: ClassVar[tuple[str, ...]] = ("f16", "f32")
+
+    @staticmethod
+    def numpy_operation(dst, src, scalar) -> None:
+        np.copyto(dst, np.where(src >= 0, src, src * src.dtype.type(scalar)))
+
+    def verify_(self) -> None:
+        super().verify_()
+        _check_vector_dtype(self.name, self.dst.type, self.DTYPES)
+
+
 class VectorBinaryOp(VectorOp):
     """Base of ``Op(dst, src0, src1, count)``."""
 
@@ -501,6 +519,28 @@ class CastOp(VectorOp):
             raise VerifyException(f"ascendc.cast from {pair[0]} to {pair[1]} is not supported")
 
 
-VECTOR_OPS = [AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ExpOp, LnOp, AbsOp, SqrtOp, RsqrtOp, ReciprocalOp, ReluOp,
-              AddsOp, MulsOp, MaxsOp, MinsOp, DuplicateOp, CastOp,
-              SinOp, CosOp, TanOp]
+VECTOR_OPS = [
+    AddOp,
+    SubOp,
+    MulOp,
+    DivOp,
+    MaxOp,
+    MinOp,
+    ExpOp,
+    LnOp,
+    AbsOp,
+    SqrtOp,
+    RsqrtOp,
+    ReciprocalOp,
+    ReluOp,
+    AddsOp,
+    MulsOp,
+    MaxsOp,
+    MinsOp,
+    LeakyReluOp,
+    DuplicateOp,
+    CastOp,
+    SinOp,
+    CosOp,
+    TanOp,
+]

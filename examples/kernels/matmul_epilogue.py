@@ -1,4 +1,4 @@
-"""C = relu(A @ B + bias) with the high-level Matmul API in a MIX kernel: the AIC multiplies block by
+"""C = leaky_relu(A @ B + bias) with the high-level Matmul API in a MIX kernel: the AIC multiplies block by
 block, the AIVs add the bias and apply the activation; the tiling comes from pyasc's own tiler.
 
     python examples/kernels/matmul_epilogue.py
@@ -12,8 +12,8 @@ import pyasc.kernel.lib.runtime as rt
 
 
 @asc.jit
-def matmul_relu(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, bias: asc.GlobalAddress,
-                tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress):
+def matmul_leaky_relu(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, bias: asc.GlobalAddress,
+                      alpha: float, tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress):
     idx = asc.get_block_idx()
     m_blocks = tiling.m.ceildiv(tiling.single_core_m)
     m_idx, n_idx = idx % m_blocks, idx // m_blocks
@@ -39,7 +39,7 @@ def matmul_relu(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress
     with mm.iterate() as count:
         out = out_q.alloc_tensor(asc.float32)
         mm.get_tensor_c(out, en_sequential_write=True)
-        asc.relu(out, out, tiling.base_m * tiling.base_n)
+        asc.leaky_relu(out, out, alpha, count=tiling.base_m * tiling.base_n)
         out_q.enque(out)
         out = out_q.deque(asc.float32)
         rounds_m = tiling.single_core_m // tiling.base_m
@@ -79,10 +79,11 @@ def main():
     print(tiling)
     c = np.zeros((m, n), np.float32)
     workspace = np.zeros(16 * 1024 * 1024, np.uint8)
-    matmul_relu[tiling.used_core_num // 2, rt.current_stream()](a, b, c, bias, tiling, workspace)
-    ref = np.maximum(a.astype(np.float32) @ b.astype(np.float32) + bias, 0)
-    np.testing.assert_allclose(c, ref, rtol=1e-6)
-    print(matmul_relu.last_report)
+    alpha = 0.01
+    matmul_leaky_relu[tiling.used_core_num // 2, rt.current_stream()](a, b, c, bias, alpha, tiling, workspace)
+    x = a.astype(np.float32) @ b.astype(np.float32) + bias
+    np.testing.assert_allclose(c, np.where(x >= 0, x, x * np.float32(alpha)), rtol=1e-6)
+    print(matmul_leaky_relu.last_report)
 
 
 if __name__ == "__main__":

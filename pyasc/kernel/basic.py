@@ -172,6 +172,7 @@ adds = _with_scalar("adds", A.AddsOp)
 muls = _with_scalar("muls", A.MulsOp)
 maxs = _with_scalar("maxs", A.MaxsOp)
 mins = _with_scalar("mins", A.MinsOp)
+leaky_relu = _with_scalar("leaky_relu", A.LeakyReluOp)
 
 
 def duplicate(dst, scalar, *args, **kwargs) -> None:

@@ -6,9 +6,12 @@ parameters are compile-time constants), traces the kernel once per signature int
 module (a ``func.func`` kernel plus a host function with ``ascendc.launch``) and runs it on the
 configured backend (``asc.runtime.config``).
 
-Automatic synchronisation (the official ``insert_sync`` mode, implied by ``asc.LocalTensorAuto``) is
-not implemented yet: it belongs after tracing, as an insert-sync pass over the traced ``ascendc``
-kernel (the ops carry their pipes and buffer effects); ``insert_sync=True`` raises until then.
+Synchronisation: ``@asc.jit(insert_sync=True)`` (the official insert-sync mode) runs the
+``ascendc-insert-sync`` pass over the traced kernel, which adds every flag and barrier the kernel's own
+ones leave missing. Without it, the same analysis reports the user's synchronisation: a dependency
+nothing orders is a ``missing-sync`` finding, a set/wait pair or barrier that orders nothing a
+``redundant-sync`` finding (in the Model backend's report, next to the simulator's own hazard checks);
+``verify_sync=True`` makes a missing one an error when the kernel is compiled.
 
 The kernel type follows the official rules: a kernel using ``asc.adv.Matmul`` is MIX
 (``KERNEL_TYPE_MIX_AIC_1_2``; ``matmul_cube_only=True``: AIC only), one using the cube's basic API
@@ -377,11 +380,6 @@ def _written_args(kernel_block: Block) -> set[int]:
 
 def build(fn, core_num: int, opts: dict, specs: list[ArgSpec], target: str) -> Compiled:
     """Trace ``fn`` into a module: the kernel, and a host function launching it on ``core_num`` blocks."""
-    if opts.get("insert_sync"):
-        from .errors import Unsupported
-
-        raise Unsupported("jit(insert_sync=True)", "not supported yet (insert-sync at the ascendc level is not "
-                                                   "implemented; write the flags)", location=fn.__name__)
     launch = {"block_dim": core_num, "specs": specs}
     kt, aiv = _kernel_type(fn, specs, opts, launch)
     name = fn.__name__
@@ -423,9 +421,58 @@ def build(fn, core_num: int, opts: dict, specs: list[ArgSpec], target: str) -> C
         module.verify()
     except Exception as e:  # noqa: BLE001 - a tracer bug or an op the checks above missed
         raise KernelError(name, f"the traced kernel does not verify: {e}", location=f"{name}") from None
+    fixed = fixed_scalars(specs) if pinned else {}
+    if opts.get("insert_sync"):
+        from pyasc.lowering.analysis.kernel_sync import bodies
+        from pyasc.lowering.ascendc_insert_sync import insert_sync
+
+        for body in bodies(kernel):
+            insert_sync(body, fixed)
     if opts.get("print_ir_before_all") or opts.get("debug"):
         print(module)
-    return Compiled(module, name, host.sym_name.data, specs, order, kt, core_num, pinned)
+    c = Compiled(module, name, host.sym_name.data, specs, order, kt, core_num, pinned)
+    c.extra["sync_findings"] = sync_findings(kernel, fixed)
+    missing = [f for f in c.extra["sync_findings"] if f.kind == "missing-sync"]
+    if opts.get("verify_sync") and missing:
+        text = "\n".join(f"  {f.loc}: {f.message}" for f in missing)
+        raise KernelError(name, f"verify_sync: {len(missing)} missing synchronisation(s):\n{text}",
+                          location=missing[0].loc or name)
+    return c
+
+
+def fixed_scalars(specs: list[ArgSpec]) -> dict[int, int]:
+    """Kernel argument index -> value of the integer scalars, for a kernel traced for those values only."""
+    kargs = [s for s in specs if s.kind != "const"]
+    return {i: int(s.value) for i, s in enumerate(kargs) if s.kind == "scalar" and not s.dtype.is_float}
+
+
+def sync_findings(kernel: func.FuncOp, fixed: dict | None = None) -> list:
+    """The kernel's synchronisation as findings: ``missing-sync`` (a dependency nothing orders) and
+    ``redundant-sync`` (a set/wait pair or barrier that orders no dependency); ``fixed``: the integer
+    scalar arguments of a kernel traced for those values only."""
+    from pyasc.lowering.analysis.kernel_sync import analyse, bodies, redundant_syncs
+    from pyasc.runtime.errors import Finding
+
+    name = kernel.sym_name.data
+    out = []
+    for body in bodies(kernel):
+        for n in analyse(body, args=fixed):
+            out.append(Finding("missing-sync", n.describe(), name, _op_text(n.consumer), 0,
+                               loc=_loc(n.consumer), other=_op_text(n.producer), other_loc=_loc(n.producer)))
+        for r in redundant_syncs(body, fixed):
+            out.append(Finding("redundant-sync", r.describe(), name, _op_text(r.ops[-1]), 0, loc=_loc(r.ops[-1]),
+                               other=_op_text(r.ops[0]) if len(r.ops) > 1 else None,
+                               other_loc=_loc(r.ops[0]) if len(r.ops) > 1 else None))
+    return out
+
+
+def _op_text(op) -> str:
+    return getattr(op, "API", None) or op.name
+
+
+def _loc(op) -> str | None:
+    loc = op.attributes.get("asc.loc")
+    return loc.data if loc is not None else None
 
 
 def _host_type(s: ArgSpec) -> MemRefType:

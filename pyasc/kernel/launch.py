@@ -94,6 +94,7 @@ def simulate(c: Compiled, arrays: list, policy: str = "error"):
     if c.simulator is None:
         c.simulator = Simulator(c.module, hazards="ignore")
     report = c.simulator.run(c.host, arrays, raise_errors=True)
+    report.findings.extend(c.extra.get("sync_findings", []))
     c.last_report = report
     errors = report.errors
     if errors and policy != "ignore":

@@ -6,7 +6,7 @@ from .errors import unsupported
 
 NAMES = (
     # vector
-    "leaky_relu", "add_relu", "sub_relu", "bitwise_and", "bitwise_or", "bitwise_not", "fused_mul_add",
+    "add_relu", "sub_relu", "bitwise_and", "bitwise_or", "bitwise_not", "fused_mul_add",
     "fused_mul_add_relu", "mul_add_dst", "add_deq_relu", "mul_cast", "add_relu_cast", "sub_relu_cast", "axpy",
     "shift_left", "shift_right", "cast_deq", "set_deq_scale", "get_cmp_mask", "set_cmp_mask",
     "whole_reduce_max", "whole_reduce_min", "whole_reduce_sum", "block_reduce_sum", "block_reduce_max",
@@ -28,9 +28,8 @@ NAMES = (
 )
 
 _WHY = {
-    "leaky_relu": "no ascendc op for LeakyRelu",
     "init_soc_state": "no ascendc op for InitSocState",
-    "LocalTensorAuto": "automatic UB allocation and insert-sync are not implemented at the ascendc level yet",
+    "LocalTensorAuto": "automatic UB allocation is not implemented (automatic flags: @asc.jit(insert_sync=True))",
     "printf": "no ascendc op", "dump_tensor": "no ascendc op",
 }
 

@@ -75,9 +75,9 @@ def matmul_cube_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.Global
 
 @asc.jit
 def matmul_epilogue_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
-                           bias: asc.GlobalAddress, scale: float, tiling: asc.adv.TCubeTiling,
+                           bias: asc.GlobalAddress, alpha: float, scale: float, tiling: asc.adv.TCubeTiling,
                            workspace: asc.GlobalAddress):
-    """MIX: C = relu(A @ B + bias) * scale, block by block: the AIC multiplies, the AIV finishes."""
+    """MIX: C = leaky_relu(A @ B + bias, alpha) * scale, block by block: the AIC multiplies, the AIV finishes."""
     idx = asc.get_block_idx()
     m_blocks = tiling.m.ceildiv(tiling.single_core_m)
     m_idx = idx % m_blocks
@@ -105,7 +105,7 @@ def matmul_epilogue_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.Gl
     with mm.iterate() as count:
         out = out_q.alloc_tensor(c.dtype)
         mm.get_tensor_c(out, en_sequential_write=True)
-        asc.relu(out, out, elems)
+        asc.leaky_relu(out, out, alpha, count=elems)
         asc.pipe_barrier(asc.PipeID.PIPE_V)
         asc.muls(out, out, scale, count=elems)
         out_q.enque(out)

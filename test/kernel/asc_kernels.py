@@ -189,3 +189,28 @@ def select_cast_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.Global
     asc.wait_flag(asc.HardEvent.V_MTE3, 0)
     asc.data_copy(z_gm, z_ub, n)
     asc.data_copy(h_gm, h_ub, n)
+
+
+@asc.jit
+def leaky_relu_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, alpha: float, n: asc.ConstExpr[int]):
+    """z = leaky_relu(x, alpha) on one block of n elements (half or float)."""
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    pipe = asc.TPipe()
+    in_q = asc.TQue(asc.TPosition.VECIN, 1)
+    out_q = asc.TQue(asc.TPosition.VECOUT, 1)
+    pipe.init_buffer(in_q, 1, n * x.dtype.sizeof())
+    pipe.init_buffer(out_q, 1, n * z.dtype.sizeof())
+    x_local = in_q.alloc_tensor(x.dtype)
+    asc.data_copy(x_local, x_gm, n)
+    in_q.enque(x_local)
+    x_local = in_q.deque(x.dtype)
+    z_local = out_q.alloc_tensor(z.dtype)
+    asc.leaky_relu(z_local, x_local, alpha, count=n)
+    out_q.enque(z_local)
+    in_q.free_tensor(x_local)
+    z_local = out_q.deque(z.dtype)
+    asc.data_copy(z_gm, z_local, n)
+    out_q.free_tensor(z_local)

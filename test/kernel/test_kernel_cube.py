@@ -62,16 +62,17 @@ def _epilogue_inputs():
     m, k, n = 256, 128, 256
     a, b, mm = _ab(m, k, n, seed=2)
     bias = np.random.default_rng(7).integers(-20, 20, (1, n)).astype(np.float32)
-    scale = 0.5
-    return a, b, bias, scale, np.maximum(mm + bias, 0) * scale, (m, n, k)
+    alpha, scale = 0.125, 0.5
+    x = mm + bias
+    return a, b, bias, (alpha, scale), np.where(x >= 0, x, x * np.float32(alpha)) * np.float32(scale), (m, n, k)
 
 
-def test_matmul_api_mix_with_epilogue():
-    a, b, bias, scale, ref, (m, n, k) = _epilogue_inputs()
+def test_matmul_api_mix_with_leaky_relu_epilogue():
+    a, b, bias, factors, ref, (m, n, k) = _epilogue_inputs()
     tiling = make_tiling(m, n, k, 2, c_pos=host.TPosition.VECCALC, bias=True, fix=(128, 128, -1))
     c = np.zeros((m, n), np.float32)
     ws = np.zeros(4 * 1024 * 1024, np.uint8)
-    matmul_epilogue_kernel[tiling.used_core_num // 2, rt.current_stream()](a, b, c, bias, scale, tiling, ws)
+    matmul_epilogue_kernel[tiling.used_core_num // 2, rt.current_stream()](a, b, c, bias, *factors, tiling, ws)
     np.testing.assert_allclose(c, ref, rtol=1e-6)
     rep = matmul_epilogue_kernel.last_report
     assert rep.findings == []
@@ -96,15 +97,26 @@ def test_cube_sources_check_and_cpu_runs(tmp_path):
     mmad_kernel[1, rt.current_stream()](a, b, c, m, k, n)
     np.testing.assert_array_equal(c, ref)
     # MIX with the epilogue
-    a, b, bias, scale, ref, (m, n, k) = _epilogue_inputs()
+    a, b, bias, factors, ref, (m, n, k) = _epilogue_inputs()
     tiling = make_tiling(m, n, k, 2, c_pos=host.TPosition.VECCALC, bias=True, fix=(128, 128, -1))
     c = np.zeros((m, n), np.float32)
     ws = np.zeros(4 * 1024 * 1024, np.uint8)
-    matmul_epilogue_kernel[1, rt.current_stream()](a, b, c, bias, scale, tiling, ws)
+    matmul_epilogue_kernel[1, rt.current_stream()](a, b, c, bias, *factors, tiling, ws)
     np.testing.assert_allclose(c, ref, rtol=1e-6)
     comp = matmul_epilogue_kernel.last_compiled
+    assert "AscendC::LeakyRelu(" in comp.kernel_source()
     write_project(comp.module, tmp_path / "mix", host=comp.host)
     assert all(r.ok for r in check_project(tmp_path / "mix").values())
+    # cube only, with the Matmul API
+    m, k, n = 96, 80, 200
+    a, b, ref = _ab(m, k, n, seed=4)
+    tiling = make_tiling(m, n, k, 4)
+    c = np.zeros((m, n), np.float32)
+    matmul_cube_kernel[tiling.used_core_num, rt.current_stream()](a, b, c, tiling, np.zeros(1024, np.uint8))
+    np.testing.assert_array_equal(c, ref)
+    comp = matmul_cube_kernel.last_compiled
+    write_project(comp.module, tmp_path / "cube", host=comp.host)
+    assert all(r.ok for r in check_project(tmp_path / "cube").values())
 
 
 def test_dropping_a_cube_flag_is_reported():

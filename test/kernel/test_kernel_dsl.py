@@ -118,15 +118,15 @@ def bad_address_kernel(z: asc.GlobalAddress):
 
 
 @asc.jit
-def leaky_kernel(z: asc.GlobalAddress):
+def add_relu_kernel(z: asc.GlobalAddress):
     buf = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 0, 64)
-    asc.leaky_relu(buf, buf, 0.1, count=64)
+    asc.add_relu(buf, buf, buf, count=64)
 
 
 def test_errors_name_the_api_and_line():
     z = np.zeros(64, np.float32)
-    with pytest.raises(asc.Unsupported, match=r"asc\.leaky_relu: not supported yet \(no ascendc op.*test_kernel_dsl\.py:"):
-        leaky_kernel[1](z)
+    with pytest.raises(asc.Unsupported, match=r"asc\.add_relu: not supported yet \(no ascendc op.*test_kernel_dsl\.py:"):
+        add_relu_kernel[1](z)
     with pytest.raises(asc.KernelError, match=r"asc\.LocalTensor: the address must be known.*test_kernel_dsl\.py:"):
         bad_address_kernel[1](z)
     with pytest.raises(asc.KernelError, match="inside an @asc.jit kernel"):

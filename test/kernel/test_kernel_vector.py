@@ -118,6 +118,10 @@ def test_softmax_cpu_run_agrees():
     x = np.random.default_rng(4).standard_normal((rows, cols)).astype(np.float32)
     z_sim, z_cpu = np.zeros_like(x), np.zeros_like(x)
     softmax_kernel[2, rt.current_stream()](x, z_sim, rows // 2, cols)
+    res = syntax_check(softmax_kernel.last_compiled.kernel_source())
+    assert res.skipped or res.ok, res.diagnostics
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(z_sim, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-6)
     config.set_platform(config.Backend.CPU)
     softmax_kernel[2, rt.current_stream()](x, z_cpu, rows // 2, cols)
     np.testing.assert_allclose(z_cpu, z_sim, rtol=1e-5, atol=1e-7)
@@ -147,3 +151,25 @@ def test_compare_select_cast():
     np.testing.assert_array_equal(z, np.maximum(x, y))
     np.testing.assert_array_equal(h, np.maximum(x, y).astype(np.float16))
     assert select_cast_kernel.last_report.findings == []
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_leaky_relu_against_numpy_and_cpu(dtype):
+    from asc_kernels import leaky_relu_kernel
+
+    n, alpha = 1024, 0.01
+    x = (np.random.default_rng(12).standard_normal(n) * 100).astype(dtype)
+    want = np.where(x >= 0, x, x * dtype(alpha)).astype(dtype)  # the doc's formula, in the tensor's type
+    z = np.zeros_like(x)
+    leaky_relu_kernel[1, rt.current_stream()](x, z, alpha, n)
+    np.testing.assert_array_equal(z, want)
+    assert leaky_relu_kernel.last_report.findings == []
+    src = leaky_relu_kernel.last_compiled.kernel_source()
+    assert "AscendC::LeakyRelu(" in src
+    res = syntax_check(src)
+    assert res.skipped or res.ok, res.diagnostics
+    z_cpu = np.zeros_like(x)
+    config.set_platform(config.Backend.CPU)
+    leaky_relu_kernel[1, rt.current_stream()](x, z_cpu, alpha, n)
+    rtol = 1e-3 if dtype == np.float16 else 1e-6
+    np.testing.assert_allclose(z_cpu.astype(np.float32), want.astype(np.float32), rtol=rtol)

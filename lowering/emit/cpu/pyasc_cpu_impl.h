@@ -845,6 +845,8 @@ PYASC_CPU_SCALAR(Adds, a + s)
 PYASC_CPU_SCALAR(Muls, a * s)
 PYASC_CPU_SCALAR(Maxs, pyasc_cpu::NpMax(a, s))
 PYASC_CPU_SCALAR(Mins, pyasc_cpu::NpMin(a, s))
+/* the doc's formula: src where src >= 0, else scalarValue * src */
+PYASC_CPU_SCALAR(LeakyRelu, a >= V(0) ? a : a * s)
 #undef PYASC_CPU_SCALAR
 
 template <typename T>

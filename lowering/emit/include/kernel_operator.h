@@ -357,6 +357,7 @@ PYASC_SCALAR(Adds)
 PYASC_SCALAR(Muls)
 PYASC_SCALAR(Maxs)
 PYASC_SCALAR(Mins)
+PYASC_SCALAR(LeakyRelu)
 #undef PYASC_SCALAR
 
 template <typename T>
