@@ -49,7 +49,8 @@ _NAMES = {
     "precision_scope": ("amp", "precision_scope"),
     **{n: ("runtime_api", n) for n in (
         "Stream", "Event", "stream", "current_stream", "default_stream", "synchronize", "memory_stats",
-        "reset_peak_memory_stats", "empty_cache", "profiler")},
+        "reset_peak_memory_stats", "empty_cache", "profiler", "MemoryPool", "memory_allocator",
+        "memory_release", "memory_allocated", "max_memory_allocated", "memory_reserved")},
 }
 _MODULES = ("amp",)     # public submodules
 # functions named like the module that defines them: the package attribute stays the function

@@ -39,7 +39,7 @@ from .dtypes import DType
 from .errors import PyascError, describe
 from .interop import is_torch_tensor
 from .progress import progress
-from .runtime_api import launch
+from .streams import launch, simulate
 from .tensor import Tensor
 from .tracing import Trace
 
@@ -207,7 +207,7 @@ class Compiled(_Program):
         inputs = [t._data if t._data.flags.c_contiguous else np.ascontiguousarray(t._data)
                   for t in tensors] + list(self.constants)
         outputs = [np.empty(s.shape, dtype=s.dtype.np_dtype) for s in self.outputs]
-        report = self._sim().run(self.name, [*inputs, *outputs])
+        report = simulate(self, [*inputs, *outputs])
         return (tuple(outputs) if self.returns_tuple else outputs[0]), report
 
     def __call__(self, *args):
