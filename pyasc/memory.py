@@ -108,7 +108,8 @@ def device_allocator(device=None) -> DeviceAllocator:
     index = (current_device() if device is None else as_device(device, "memory_stats")).index
     a = _devices.get(index)
     if a is None:
-        a = _devices.setdefault(index, DeviceAllocator(index))
+        with _live_lock:
+            a = _devices.setdefault(index, DeviceAllocator(index))
     return a
 
 
@@ -213,10 +214,16 @@ def current_allocator():
 # ------------------------------------------------------------------------------------ tracking tensors
 
 _live: dict[int, tuple] = {}
+_live_lock = threading.RLock()
 
 
 def track(obj, nbytes: int, device=None, what: str = "tensor") -> None:
     """Count ``obj`` as device memory until it is garbage-collected (once per object)."""
+    with _live_lock:
+        _track(obj, nbytes, device, what)
+
+
+def _track(obj, nbytes: int, device, what: str) -> None:
     key = id(obj)
     if key in _live:
         return
@@ -250,7 +257,8 @@ def _give_back(alloc, size: int, handle) -> None:
 
 
 def _release(key: int) -> None:
-    entry = _live.pop(key, None)
+    with _live_lock:
+        entry = _live.pop(key, None)
     if entry is not None:
         dev, size, alloc, handle = entry
         dev.free(size, isinstance(alloc, MemoryPool))
@@ -289,7 +297,8 @@ def memory_reserved(device=None) -> int:
 def reset_peak_memory_stats(device=None) -> None:
     """Restart ``device``'s peak counter from the memory allocated now."""
     a = device_allocator(device)
-    a.peak = a.allocated
+    with a._lock:
+        a.peak = a.allocated
 
 
 def memory_release(device=None) -> int:

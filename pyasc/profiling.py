@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -179,6 +180,7 @@ class Profiler:
         self._clock = 0.0
         self._peak = 0
         self._paths = _paths(path)
+        self._lock = threading.Lock()       # launches may be simulated by several threads
 
     def __enter__(self):
         from pyasc.runtime import simulator
@@ -215,6 +217,10 @@ class Profiler:
         log.info("profile written to %s", p.get("dir", p["trace"]))
 
     def _on_run(self, sim, host: str, report) -> None:
+        with self._lock:
+            self._record(host, report)
+
+    def _record(self, host: str, report) -> None:
         ctx = launch_context()
         s = ctx.stream
         t = max(self._clock, ctx.start) if s is not None else self._clock

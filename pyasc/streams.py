@@ -17,7 +17,8 @@ recorded after them is, or when a tensor they produce is read (``.numpy()``, ``f
 printing, a host op, or a launch on another stream, which first waits for it). A tensor of a
 queued launch is never readable before that launch ran: unwritten memory is never exposed, and
 a tensor whose launch failed raises the failure when read. Outside ``with pyasc.stream(...)``
-launches go to the default stream, which runs them at once. Every stream keeps a simulated
+launches go to the default stream, which runs them at once. The current stream is per thread,
+as in PyTorch; a stream's queue and clock are updated under its lock. Every stream keeps a simulated
 clock: a launch advances it by the kernel's simulated time, a copy by its bytes over the link's
 bandwidth; ``Event.record`` stamps the clock after the work queued before it.
 """
@@ -163,6 +164,7 @@ class Stream:
     """An in-order queue of kernel launches and copies on the simulated device."""
 
     _count = 0
+    _count_lock = threading.Lock()
 
     def __init__(self, priority: int = 0, *, _default: bool = False):
         self.priority = priority
@@ -170,8 +172,9 @@ class Stream:
         self.clock = 0.0  # simulated seconds at which the stream's queued work ends
         self._queue: list = []
         self._lock = threading.RLock()
-        Stream._count += 1
-        self.id = 0 if _default else Stream._count
+        with Stream._count_lock:
+            Stream._count += 1
+            self.id = 0 if _default else Stream._count
         if not _default:
             _streams.add(self)
 
@@ -248,11 +251,11 @@ class Stream:
                         return
 
     def __enter__(self):
-        _stack.append(self)
+        _stack().append(self)
         return self
 
     def __exit__(self, *exc) -> None:
-        _stack.pop()
+        _stack().pop()
 
 
 class _LaunchCtx(threading.local):
@@ -263,7 +266,19 @@ class _LaunchCtx(threading.local):
 _launch_ctx = _LaunchCtx()
 _default_stream = Stream(_default=True)
 _streams: weakref.WeakSet = weakref.WeakSet()
-_stack: list[Stream] = []
+
+
+class _ThreadStreams(threading.local):
+    def __init__(self) -> None:
+        self.stack: list[Stream] = []
+
+
+_thread_streams = _ThreadStreams()
+
+
+def _stack() -> list[Stream]:
+    """The streams entered by this thread (``with pyasc.stream(s)``), innermost last."""
+    return _thread_streams.stack
 
 
 def launch_context() -> _LaunchCtx:
@@ -294,7 +309,8 @@ def simulate(compiled, arrays):
 
 
 def current_stream() -> Stream:
-    return _stack[-1] if _stack else _default_stream
+    stack = _stack()
+    return stack[-1] if stack else _default_stream
 
 
 def default_stream() -> Stream:
@@ -311,12 +327,12 @@ class stream:  # noqa: N801 - PyTorch's spelling
 
     def __enter__(self):
         if self.s is not None:
-            _stack.append(self.s)
+            _stack().append(self.s)
         return self.s
 
     def __exit__(self, *exc) -> None:
         if self.s is not None:
-            _stack.pop()
+            _stack().pop()
 
 
 def synchronize() -> None:
@@ -338,7 +354,8 @@ def launch(compiled, args):
     s._wait_for_inputs(tensors)      # a tensor another stream still writes: that stream runs first
     with launching(s):
         outs, report = compiled.simulate(*args)
-    s.clock += report.seconds
+    with s._lock:
+        s.clock += report.seconds
     if compiled.returns_tuple:
         res = tuple(Tensor(o, sp.dtype) for o, sp in zip(outs, compiled.outputs))
     else:
@@ -363,5 +380,6 @@ def copy(dst: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
         return s.copy(dst, src, seconds)
     s._wait_for_inputs([src, dst])
     np.copyto(dst._data, src.numpy(), casting="unsafe")
-    s.clock += seconds
+    with s._lock:
+        s.clock += seconds
     return dst
