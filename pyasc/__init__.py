@@ -33,7 +33,9 @@ _NAMES = {
     "bool": ("dtypes", "bool_"),
     "PyascError": ("errors", "PyascError"),
     "Format": ("formats", "Format"), "ND": ("formats", "ND"), "NCHW": ("formats", "NCHW"),
-    "NHWC": ("formats", "NHWC"), "FRACTAL_NZ": ("formats", "FRACTAL_NZ"),
+    "NHWC": ("formats", "NHWC"), "FRACTAL_NZ": ("formats", "FRACTAL_NZ"), "FRACTAL_Z": ("formats", "FRACTAL_Z"),
+    "cann_version": ("device", "cann_version"),
+    "set_debug_level": ("logs", "set_debug_level"), "get_debug_level": ("logs", "get_debug_level"),
     **{n: ("creation", n) for n in (
         "tensor", "as_tensor", "array", "from_numpy", "zeros", "ones", "full", "empty", "eye", "rand", "randn",
         "arange", "zeros_like", "ones_like", "full_like", "empty_like", "rand_like", "randn_like", "manual_seed",

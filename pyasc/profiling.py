@@ -25,7 +25,6 @@ pipes), ``vector`` (V, MTE3), ``HBM`` (global-memory bandwidth) or ``scalar``.
 from __future__ import annotations
 
 import json
-import logging
 import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -35,10 +34,9 @@ from pyasc.dialects.target import get_target
 
 from .device import get_target as current_target
 from .errors import PyascError, describe
+from .logs import log
 from .memory import device_allocator, fmt_bytes
 from .streams import launch_context
-
-log = logging.getLogger("pyasc")
 
 _PIPES = ("V", "MTE2", "MTE3", "S", "M", "MTE1", "FIX")
 UNITS = {"M": "cube", "MTE1": "cube", "FIX": "cube", "V": "vector", "MTE3": "vector", "MTE2": "HBM",

@@ -25,18 +25,16 @@ bandwidth; ``Event.record`` stamps the clock after the work queued before it.
 
 from __future__ import annotations
 
-import logging
 import threading
 import weakref
 
 import numpy as np
 
 from .errors import PyascError
+from .logs import log
 from .memory import track_tensor
 from .progress import progress
 from .tensor import Tensor
-
-log = logging.getLogger("pyasc")
 
 # simulated link bandwidths of a non-blocking copy, bytes/s: host<->device over PCIe 4.0 x16 and
 # device<->device over HCCS (Atlas 800T A2: 56 GB/s per link)
