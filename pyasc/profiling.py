@@ -42,6 +42,7 @@ _PIPES = ("V", "MTE2", "MTE3", "S", "M", "MTE1", "FIX")
 UNITS = {"M": "cube", "MTE1": "cube", "FIX": "cube", "V": "vector", "MTE3": "vector", "MTE2": "HBM",
          "HBM": "HBM", "S": "scalar"}
 EAGER_PREFIX = "eager_"
+TIMELINE_CORES = 2          # cores drawn in the timeline picture a profile directory gets
 
 
 @dataclass
@@ -209,7 +210,7 @@ class Profiler:
         p["summary"].write_text(str(self.summary(print_it=False)) + "\n")
         if self.timeline:
             try:
-                self.plot(p["png"])
+                self.plot(p["png"], max_cores=TIMELINE_CORES)
             except PyascError as e:     # matplotlib missing: the rest of the profile is still written
                 log.warning("%s", e)
         log.info("profile written to %s", p.get("dir", p["trace"]))
@@ -231,7 +232,7 @@ class Profiler:
             t += lr.seconds
         op = host[len(EAGER_PREFIX):] if host.startswith(EAGER_PREFIX) else host
         self.ops.append(OpRecord(op, s.id if s is not None else 0, start, t - start,
-                                 sum(lr.gm_bytes for lr in report.launches), dict(units)))
+                                 int(sum(lr.gm_bytes for lr in report.launches)), dict(units)))
         self._peak = max(self._peak, device_allocator().allocated)
         self._clock = t
 
@@ -277,7 +278,7 @@ class Profiler:
             ev.append({"name": r.kernel, "ph": "X", "pid": "launches", "tid": f"stream {r.stream}",
                        "ts": start_us, "dur": r.seconds * 1e6,
                        "args": {"program": r.program, "cores": lr.block_dim, "cycles": lr.cycles,
-                                "bound": lr.bounding_pipe, "gm_bytes": lr.gm_bytes}})
+                                "bound": lr.bounding_pipe, "gm_bytes": int(lr.gm_bytes)}})
             for c in range(ncores):
                 pid = f"core {c}"
                 for pipe, items in lr.timings[c].timeline().items():
