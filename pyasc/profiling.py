@@ -147,7 +147,8 @@ def summarize(ops: list[OpRecord], peak_allocated: int, hbm_peak: float, kernel_
         for r in rs:
             for u, t in r.units.items():
                 units[u] += t
-        stats.append(OpStats(name, len(rs), sum(ms), sum(ms) / len(ms), min(ms), max(ms),
+        avg = min(max(sum(ms) / len(ms), min(ms)), max(ms))     # no rounding past the extremes
+        stats.append(OpStats(name, len(rs), sum(ms), avg, min(ms), max(ms),
                              sum(r.seconds for r in rs) / total if total > 0 else 0.0,
                              max(units, key=units.get) if units else "-", sum(r.gm_bytes for r in rs)))
     stats.sort(key=lambda s: -s.total_ms)
