@@ -185,10 +185,11 @@ class Tensor:
         return int(self._scalar("__int__"))
 
     def __index__(self) -> int:
-        if self._dtype.is_floating_point or self._dtype is dt.bool_:
+        # TypeError (as PyTorch): NumPy then reads a many-element tensor as an index array
+        if self._dtype.is_floating_point or self._dtype is dt.bool_ or self._data is None or self._data.size != 1:
             raise TypeError(f"only integer tensors of a single element can be converted to an index, "
-                            f"got a {self._dtype.name} tensor")
-        return int(self._scalar("__index__"))
+                            f"got {self._dtype.name}{list(self._shape)}")
+        return int(self.item())
 
     def __format__(self, spec: str) -> str:
         if spec and self._data is not None and self._data.size == 1:
