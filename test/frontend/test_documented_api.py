@@ -191,9 +191,7 @@ def test_doc_pyasc_mode_int8_is_a_clear_error():
     out = _run(code, PYASC_MODE="INT8")
     assert out.returncode != 0
     assert "PyascError: pyasc.PYASC_MODE: INT8 is not a compute precision" in out.stderr
-    assert "Warning" not in out.stderr
-    ok = _run(code.replace("* 2)", "* 2).dtype)").replace("print(", "print(("), PYASC_MODE="FP16")
-    assert ok.returncode == 0 and "float16" in ok.stdout
+    assert "Warning" not in out.stderr     # FP32/FP16/BF16: test_custom_amp_torch.py
 
 
 # -- the progress bar ----------------------------------------------------------------------------
