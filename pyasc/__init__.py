@@ -33,7 +33,9 @@ _NAMES = {
     "bool": ("dtypes", "bool_"),
     "PyascError": ("errors", "PyascError"),
     "Format": ("formats", "Format"), "ND": ("formats", "ND"), "NCHW": ("formats", "NCHW"),
-    "NHWC": ("formats", "NHWC"), "FRACTAL_NZ": ("formats", "FRACTAL_NZ"),
+    "NHWC": ("formats", "NHWC"), "FRACTAL_NZ": ("formats", "FRACTAL_NZ"), "FRACTAL_Z": ("formats", "FRACTAL_Z"),
+    "cann_version": ("device", "cann_version"),
+    "set_debug_level": ("logs", "set_debug_level"), "get_debug_level": ("logs", "get_debug_level"),
     **{n: ("creation", n) for n in (
         "tensor", "as_tensor", "array", "from_numpy", "zeros", "ones", "full", "empty", "eye", "rand", "randn",
         "arange", "zeros_like", "ones_like", "full_like", "empty_like", "rand_like", "randn_like", "manual_seed",
@@ -49,7 +51,8 @@ _NAMES = {
     "precision_scope": ("amp", "precision_scope"),
     **{n: ("runtime_api", n) for n in (
         "Stream", "Event", "stream", "current_stream", "default_stream", "synchronize", "memory_stats",
-        "reset_peak_memory_stats", "empty_cache", "profiler")},
+        "reset_peak_memory_stats", "empty_cache", "profiler", "MemoryPool", "memory_allocator",
+        "memory_release", "memory_allocated", "max_memory_allocated", "memory_reserved")},
 }
 _MODULES = ("amp",)     # public submodules
 # functions named like the module that defines them: the package attribute stays the function

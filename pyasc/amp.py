@@ -150,10 +150,18 @@ def operand_dtypes(name: str, kinds: list) -> list:
     return [d if isinstance(k, dt.DType) and k.is_floating_point else k for k in kinds]
 
 
-if os.environ.get("PYASC_MODE"):
+def _mode_from_environment() -> None:
+    """``PYASC_MODE``: a mode other than FP32/FP16/BF16 is an error at the first op, not a warning."""
+    value = os.environ["PYASC_MODE"].strip()
+    if value.upper() == "INT8":
+        raise PyascError("PYASC_MODE", "INT8 is not a compute precision in pyasc: int8 is a storage dtype "
+                         "(quantised data needs a calibration step and explicit casts, e.g. "
+                         "x.to(pyasc.int8)); set PYASC_MODE to FP32, FP16 or BF16, or unset it")
     try:
-        set_mode(os.environ["PYASC_MODE"])
-    except PyascError as _e:  # a bad environment is reported once, not at every op
-        import warnings
+        set_mode(value)
+    except PyascError as e:
+        raise PyascError("PYASC_MODE", e.detail) from None
 
-        warnings.warn(str(_e), stacklevel=1)
+
+if os.environ.get("PYASC_MODE"):
+    _mode_from_environment()

@@ -18,6 +18,7 @@ from . import dtypes as dt
 from .errors import PyascError, describe
 from .formats import as_format
 from .interop import is_torch_tensor, torch_to_numpy
+from .memory import track_tensor
 from .tensor import Tensor
 
 _rng = np.random.default_rng()
@@ -64,7 +65,10 @@ def _infer_dtype(a: np.ndarray) -> dt.DType | None:
 
 
 def _new(a: np.ndarray, d: dt.DType, op: str, format=None, device=None) -> Tensor:  # noqa: A002
-    return Tensor(a, d, format=None if format is None else as_format(format, a.shape, op), device=device)
+    """A new device tensor, counted as allocated device memory from now on."""
+    t = Tensor(a, d, format=None if format is None else as_format(format, a.shape, op), device=device)
+    track_tensor(t)
+    return t
 
 
 def _int_range(d: dt.DType) -> tuple[int, int] | None:
@@ -138,9 +142,18 @@ def to_numpy(x) -> np.ndarray:
     return np.asarray(x)
 
 
-def copy_to_device(t, dev) -> Tensor:
-    """A copy of tensor ``t`` on device ``dev`` (a new storage, as a host-to-device copy)."""
-    return to_pyasc(t, "copy_to_device")._copy_to(dev, "copy_to_device")
+def copy_to_device(dst, src, *, non_blocking: bool = False) -> Tensor:
+    """``copy_to_device(dst, src)`` copies the values of ``src`` into the tensor ``dst`` (same
+    shape; converted to dst's dtype; any devices) and returns ``dst``; ``copy_to_device(t, dev)``
+    returns a copy of ``t`` on device ``dev``. With ``non_blocking=True`` inside ``with
+    pyasc.stream(s):`` the copy is queued on ``s`` and ``dst`` becomes readable once it ran."""
+    from .streams import copy
+
+    if isinstance(src, Tensor) or is_torch_tensor(src) or isinstance(src, np.ndarray):
+        if not isinstance(dst, Tensor):
+            raise PyascError("copy_to_device", f"the destination must be a pyasc tensor, got {describe(dst)}")
+        return copy(dst, to_pyasc(src, "copy_to_device"), non_blocking)
+    return to_pyasc(dst, "copy_to_device")._copy_to(src, "copy_to_device", non_blocking)
 
 
 def tensor(data, dtype=None, *, format=None, device=None) -> Tensor:  # noqa: A002

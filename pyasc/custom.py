@@ -19,12 +19,37 @@ that uses an op with no compiler lowering yet runs op by op instead (host ops on
 
 Tensor arguments (pyasc, NumPy or torch) are the op's operands; Python numbers and keyword
 arguments are static. The optional ``backward(grad_output, *inputs)`` returns one gradient per
-tensor input, built from pyasc ops as well; pyasc has no autograd engine yet, so it is called
-explicitly through ``op.vjp(*inputs, grad_output=None)`` (eagerly or inside ``jit``).
+tensor input, built from pyasc ops as well; it is called through ``op.vjp(*inputs,
+grad_output=None)`` (eagerly or inside ``jit``).
+
+The documented list form is the other style: a forward with the parameters ``(inputs, attrs)``
+takes a list of tensors and a dict of static attributes (or None) and returns a list of tensors;
+its backward is the op registered as ``<name>Grad``, which receives ``[*output_grads, *outputs]``
+(``dy, y = inputs``) and returns one gradient per forward input::
+
+    @pyasc.register_op("CustomRelu")
+    def relu_forward(inputs, attrs):
+        x = inputs[0]
+        return [pyasc.maximum(x, 0.0)]
+
+    @pyasc.register_op("CustomReluGrad")
+    def relu_backward(inputs, attrs):
+        dy, y = inputs
+        mask = pyasc.cast(y > 0, dy.dtype)
+        return [dy * mask]
+
+    (y,) = relu_forward([x], None)
+    (dx,) = relu_forward.vjp([x], None)          # CustomReluGrad([ones, y], {})
+
+The style follows the forward's parameters (exactly ``inputs, attrs``: the list form) or the
+explicit ``style="list"`` / ``style="args"``. Registering ``<name>Grad`` (before or after
+``<name>``) stores the pair's backward rule on ``<name>``'s definition (its ``backward``).
+A list-form op called with anything but a list of tensors raises PyascError.
 """
 
 from __future__ import annotations
 
+import inspect
 import keyword
 import re
 from collections.abc import Callable
@@ -83,12 +108,82 @@ def _signature(name: str):
     return signature
 
 
+LIST, ARGS = "list", "args"
+GRAD_SUFFIX = "Grad"
+
+
+def _frozen_attrs(name: str, attrs) -> tuple:
+    """The documented ``attrs`` dict as a hashable, sorted tuple of (name, value)."""
+    if attrs is None:
+        return ()
+    if not isinstance(attrs, dict):
+        raise PyascError(name, f"attrs must be a dict of static attributes or None, got {describe(attrs)}")
+    items = []
+    for k, v in sorted(attrs.items()):
+        v = tuple(v) if isinstance(v, list) else v
+        try:
+            hash(v)
+        except TypeError:
+            raise PyascError(name, f"attribute {k!r} must be a Python constant, got {describe(v)}") from None
+        items.append((k, v))
+    return tuple(items)
+
+
+def _list_signature(name: str):
+    def signature(inputs, attrs=None):
+        """The documented form: ``inputs`` a list of tensors, ``attrs`` a dict (or None)."""
+        if not isinstance(inputs, list | tuple):
+            raise PyascError(name, f"takes a list of tensors as inputs, as in `{name}([x], attrs)`; got "
+                             f"{describe(inputs)}")
+        if not inputs:
+            raise PyascError(name, "needs at least one tensor in inputs")
+        tensors = []
+        for i, a in enumerate(inputs):
+            if not _is_tensor_arg(a):
+                raise PyascError(name, f"inputs[{i}] must be a tensor, got {describe(a)}")
+            tensors.append(to_pyasc(a, name))
+        return tensors, {"layout": (None,) * len(tensors), "kwargs": (("attrs", _frozen_attrs(name, attrs)),)}
+    return signature
+
+
+def _list_forward(name: str, forward):
+    """The documented ``forward(inputs, attrs) -> [tensors]`` called in the argument style."""
+    def call(*tensors, attrs=()):
+        out = forward(list(tensors), dict(attrs))
+        if not isinstance(out, list | tuple) or not out or not all(isinstance(t, Tensor) for t in out):
+            raise PyascError(name, f"the forward must return a list of tensors, got {describe(out)}")
+        return list(out)
+    return call
+
+
+def _link_backward(forward_op: CustomOp, grad) -> None:
+    """Store on ``forward_op`` (a list-form op) the backward rule ``grad(inputs, attrs)`` gives:
+    its ``<name>Grad`` op, or a ``backward=`` in the same form. The rule is called in the argument
+    style, ``rule(grad_output(s), *inputs, attrs=...)``, and recomputes the forward's outputs."""
+    def backward(grad_output, *inputs, attrs=()):
+        grads = list(grad_output) if isinstance(grad_output, list | tuple) else [grad_output]
+        outputs = forward_op(list(inputs), dict(attrs))
+        out = grad([*grads, *outputs], dict(attrs))
+        if not isinstance(out, list | tuple):
+            raise PyascError(getattr(grad, "name", forward_op.name), f"the backward must return a list of "
+                             f"tensors, got {describe(out)}")
+        return tuple(out)
+    backward.__name__ = f"{forward_op.name}_backward"
+    backward.grad_op = grad
+    object.__setattr__(forward_op, "backward", backward)
+
+
+def _is_linked(op: CustomOp) -> bool:
+    return op.backward is None or getattr(op.backward, "grad_op", None) is not None
+
+
 @dataclass(frozen=True, eq=False, repr=False)
 class CustomOp(OpDef):
     """A registered op; call it like a function."""
 
     forward: Callable | None = None
     backward: Callable | None = None
+    style: str = ARGS
 
     def __repr__(self) -> str:
         return f"<pyasc custom op '{self.name}'>"
@@ -98,9 +193,12 @@ class CustomOp(OpDef):
         return self.forward(*_merge(operands, attrs["layout"]), **dict(attrs["kwargs"]))
 
     # -- gradients --------------------------------------------------------------------------
-    def vjp(self, *inputs, grad_output=None):
+    def vjp(self, *inputs, grad_output=None, grad_outputs=None):
         """The gradients of the op's tensor inputs given ``grad_output`` (ones by default), from
-        the registered backward; a tuple with one entry per tensor input."""
+        the registered backward; a tuple with one entry per tensor input (a list in the list form:
+        ``op.vjp([x], attrs, grad_outputs=None)``)."""
+        if self.style == LIST:
+            return self._list_vjp(*inputs, grad_outputs=grad_outputs if grad_outputs is not None else grad_output)
         if self.backward is None:
             raise PyascError(self.name, "has no backward; register it with register_op(name, backward=...)")
         tensors, layout = _split(self.name, inputs)
@@ -112,6 +210,19 @@ class CustomOp(OpDef):
         if len(grads) != len(tensors):
             raise PyascError(self.name, f"backward returned {len(grads)} gradient(s) for {len(tensors)} tensor input(s)")
         return grads
+
+    def _list_vjp(self, inputs, attrs=None, grad_outputs=None):
+        if self.backward is None:
+            raise PyascError(self.name, f"has no backward; register the op '{self.name}{GRAD_SUFFIX}'")
+        tensors, bound = self.signature(inputs, attrs)
+        grads = grad_outputs
+        if grads is None:
+            grads = [ones_like(o) if not o.is_traced else 1.0 for o in self(inputs, attrs)]
+        out = self.backward(grads, *tensors, **dict(bound["kwargs"]))
+        if len(out) != len(tensors):
+            raise PyascError(self.name, f"{self.name}{GRAD_SUFFIX} returned {len(out)} gradient(s) for "
+                             f"{len(tensors)} input(s)")
+        return list(out)
 
 
 def _trace_forward(name: str, forward):
@@ -162,8 +273,22 @@ def _trace_forward(name: str, forward):
     return build
 
 
-def register_op(name: str, *, backward=None, replace: bool = False, doc: str | None = None):
-    """Decorator: define op ``name`` by a decomposition into pyasc ops (see the module doc)."""
+def _style_of(forward, style) -> str:
+    if style is not None:
+        if style not in (LIST, ARGS):
+            raise PyascError("register_op", f"style must be {LIST!r} or {ARGS!r}, got {describe(style)}")
+        return style
+    try:
+        params = list(inspect.signature(forward).parameters)
+    except (TypeError, ValueError):
+        return ARGS
+    return LIST if params == ["inputs", "attrs"] else ARGS
+
+
+def register_op(name: str, *, backward=None, replace: bool = False, doc: str | None = None, style=None):
+    """Decorator: define op ``name`` by a decomposition into pyasc ops (see the module doc).
+    ``style``: ``"list"`` (the documented ``forward(inputs, attrs)``), ``"args"``, or None to follow
+    the forward's parameters."""
     if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", name) or keyword.iskeyword(name):
         raise PyascError("register_op", f"op name must be an identifier, got {describe(name)}")
     if backward is not None and not callable(backward):
@@ -174,11 +299,21 @@ def register_op(name: str, *, backward=None, replace: bool = False, doc: str | N
     def decorate(forward):
         if not callable(forward):
             raise PyascError("register_op", f"expected a function, got {describe(forward)}")
-        op = CustomOp(name, _trace_forward(name, forward), signature=_signature(name), eager=DEVICE_OR_HOST,
-                      kind=CUSTOM, method=False,
+        kind = _style_of(forward, style)
+        run = _list_forward(name, forward) if kind == LIST else forward
+        op = CustomOp(name, _trace_forward(name, run), signature=(_list_signature if kind == LIST else _signature)(name),
+                      eager=DEVICE_OR_HOST, kind=CUSTOM, method=False, pack=list if kind == LIST else tuple,
                       function=False, doc=doc or getattr(forward, "__doc__", None) or f"custom op {name}",
-                      forward=forward, backward=backward)
+                      forward=run, backward=None if kind == LIST else backward, style=kind)
         CUSTOM_OPS[name] = op
+        if kind == LIST:     # the documented pair <name> / <name>Grad is the op and its backward
+            fwd, grad = CUSTOM_OPS.get(name[: -len(GRAD_SUFFIX)]), CUSTOM_OPS.get(name + GRAD_SUFFIX)
+            if name.endswith(GRAD_SUFFIX) and fwd is not None and fwd.style == LIST and _is_linked(fwd):
+                _link_backward(fwd, op)
+            if backward is not None:
+                _link_backward(op, backward)
+            elif grad is not None and grad.style == LIST:
+                _link_backward(op, grad)
         return op
 
     return decorate

@@ -104,6 +104,17 @@ def _use_device(d: Device):
 
 # ----------------------------------------------------------------------------- target
 
+# The CANN release whose Ascend C API the emitted kernels and AscendCL host programs follow: the
+# one the user documentation's environment names (CANN 8.0.RC1, tag v8.0.rc1); the API used
+# (TPipe/TQue, DataCopy, the vector and cube intrinsics of Atlas A2) is that release's.
+ASCEND_C_API_VERSION = "8.0.RC1"
+
+
+def cann_version() -> str:
+    """The CANN (Ascend C API) version the emitter targets."""
+    return ASCEND_C_API_VERSION
+
+
 _target: list[str] = []
 
 

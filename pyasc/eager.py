@@ -18,6 +18,7 @@ from . import amp
 from .device import default_target
 from .errors import PyascError
 from .jit import Compiled, jit
+from .logs import log
 
 BACKENDS = ("simulator", "reference")
 _backend = os.environ.get("PYASC_EAGER", "simulator")
@@ -52,6 +53,7 @@ def compiled_program(key: tuple, program, tensors: list, fallible: bool = False)
     full = (*key, default_target(), amp.state_key() if amp.active() else None)
     compiled = _cache.get(full)
     if compiled is None:   # compiled once per signature, through jit's memory and disk caches
+        log.info("eager %s: cache miss", program.__name__)
         try:
             compiled = jit(program).compile(*tensors)
         except PyascError:
@@ -59,6 +61,8 @@ def compiled_program(key: tuple, program, tensors: list, fallible: bool = False)
                 raise
             compiled = False
         _cache[full] = compiled
+    else:
+        log.debug("eager %s: cache hit", program.__name__)
     return compiled or None
 
 

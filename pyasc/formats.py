@@ -1,9 +1,15 @@
-"""Storage formats (layout tags) of tensors: ``ND``, ``NCHW``, ``NHWC`` and ``FRACTAL_NZ``.
+"""Storage formats (layout tags) of tensors: ``ND``, ``NCHW``, ``NHWC``, ``FRACTAL_NZ`` and
+``FRACTAL_Z``.
 
 The format is metadata, as ``torch_npu``'s ``npu_format_cast`` records it: pyasc always stores
 and computes on the logical (row-major) shape, so a format never changes values or the shape a
-program sees. It is checked against the rank (``NCHW``/``NHWC`` need 4 dimensions,
-``FRACTAL_NZ`` at least 2) and carried to the results of elementwise ops.
+program sees. It is checked against the rank and carried to the results of elementwise ops:
+
+* ``NCHW`` / ``NHWC``: 4 dimensions, or 3 for one image without its batch dimension (``CHW`` /
+  ``HWC``, N = 1), as the documentation's ``ones((16, 32, 32), format="NCHW")`` uses it;
+* ``FRACTAL_NZ``: at least 2 dimensions (matrices, tiled 16 x 16 for the cube);
+* ``FRACTAL_Z``: 4 dimensions (a convolution weight ``(Cout, Cin, kH, kW)``, the cube's weight
+  layout).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ class Format(str, Enum):
     NCHW = "NCHW"
     NHWC = "NHWC"
     FRACTAL_NZ = "FRACTAL_NZ"
+    FRACTAL_Z = "FRACTAL_Z"
 
     def __str__(self) -> str:
         return self.value
@@ -25,7 +32,7 @@ class Format(str, Enum):
     __repr__ = lambda self: f"pyasc.{self.value}"  # noqa: E731
 
 
-ND, NCHW, NHWC, FRACTAL_NZ = Format.ND, Format.NCHW, Format.NHWC, Format.FRACTAL_NZ
+ND, NCHW, NHWC, FRACTAL_NZ, FRACTAL_Z = Format.ND, Format.NCHW, Format.NHWC, Format.FRACTAL_NZ, Format.FRACTAL_Z
 
 
 def as_format(spec, shape, op: str = "format") -> Format:
@@ -40,8 +47,12 @@ def as_format(spec, shape, op: str = "format") -> Format:
         except ValueError:
             raise PyascError(op, f"unknown format {describe(spec)}; formats: "
                              + ", ".join(m.value for m in Format)) from None
-    if f in (Format.NCHW, Format.NHWC) and len(shape) != 4:
-        raise PyascError(op, f"format {f.value} needs a 4-d tensor, got shape {tuple(shape)}", shapes=[shape])
+    if f in (Format.NCHW, Format.NHWC) and len(shape) not in (3, 4):
+        raise PyascError(op, f"format {f.value} needs a 4-d tensor (or a 3-d one: a single image, N = 1), "
+                         f"got shape {tuple(shape)}", shapes=[shape])
+    if f is Format.FRACTAL_Z and len(shape) != 4:
+        raise PyascError(op, f"format FRACTAL_Z is the layout of a convolution weight and needs a 4-d tensor "
+                         f"(Cout, Cin, kH, kW), got shape {tuple(shape)}", shapes=[shape])
     if f is Format.FRACTAL_NZ and len(shape) < 2:
         raise PyascError(op, f"format FRACTAL_NZ needs at least 2 dimensions, got shape {tuple(shape)}",
                          shapes=[shape])

@@ -23,6 +23,7 @@ import dataclasses
 import functools
 import inspect
 import os
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,8 +39,9 @@ from .device import default_target
 from .dtypes import DType
 from .errors import PyascError, describe
 from .interop import is_torch_tensor
+from .logs import log
 from .progress import progress
-from .runtime_api import launch
+from .streams import launch, simulate
 from .tensor import Tensor
 from .tracing import Trace
 
@@ -207,7 +209,7 @@ class Compiled(_Program):
         inputs = [t._data if t._data.flags.c_contiguous else np.ascontiguousarray(t._data)
                   for t in tensors] + list(self.constants)
         outputs = [np.empty(s.shape, dtype=s.dtype.np_dtype) for s in self.outputs]
-        report = self._sim().run(self.name, [*inputs, *outputs])
+        report = simulate(self, [*inputs, *outputs])
         return (tuple(outputs) if self.returns_tuple else outputs[0]), report
 
     def __call__(self, *args):
@@ -246,8 +248,10 @@ class Lowered(_Program):
             ctx = make_context()
             try:
                 for lv in LEVELS[start: LEVELS.index(level) + 1]:
+                    t0 = time.perf_counter()
                     module = run_stage(module.clone(), lv, self.options, ctx)
                     self._levels[lv] = module
+                    log.info("compile %s: stage %s in %.3f s", self.name, lv, time.perf_counter() - t0)
                 module.verify()
             except (CompileError, ValueError, NotImplementedError) as err:
                 raise PyascError("jit", f"cannot compile '{self.name}' for inputs "
@@ -266,9 +270,11 @@ class Lowered(_Program):
 
 
 class JitFunction:
-    """A function compiled per input signature; see the module docstring."""
+    """A function compiled per input signature; see the module docstring. ``shape_infer`` (a list
+    with one shape per tensor argument, float32, or a Tensor / (shape, dtype) pair) compiles that
+    signature at once, ahead of the first call."""
 
-    def __init__(self, fn, options=None):
+    def __init__(self, fn, options=None, shape_infer=None):
         if not callable(fn):
             raise PyascError("jit", f"expected a function, got {describe(fn)}")
         self.fn = fn
@@ -284,6 +290,8 @@ class JitFunction:
         except (TypeError, ValueError):
             self._params = []
         functools.update_wrapper(self, fn)
+        if shape_infer is not None:
+            self.compile(*_example_inputs(self.name, shape_infer))
 
     @property
     def name(self) -> str:
@@ -343,13 +351,16 @@ class JitFunction:
         if compiled is not None:
             return compiled
         lowered = self._lower(tensors, layout, kwargs)
+        log.info("jit %s: compiling for (%s)", lowered.name, ", ".join(map(str, lowered.inputs)))
         if self._source is None:
             self._source = cache.function_source(self.fn)
         disk_key = cache.make_key(self._source, str(lowered.traced), lowered.options)
         hit = cache.load(disk_key)
         if hit is not None and hit[1].get("outputs") == [str(s) for s in lowered.outputs]:
             compiled = lowered._compiled(hit[0])
+            log.info("jit %s: disk cache hit %s", lowered.name, disk_key[:12])
         else:
+            log.info("jit %s: cache miss, compiling", lowered.name)
             with progress(f"compiling {lowered.name}"):
                 compiled = lowered.compile()
             cache.store(disk_key, str(compiled.module),
@@ -421,10 +432,35 @@ class JitFunction:
         return len(self._cache)
 
 
-def jit(fn=None, *, options=None):
-    """Compile ``fn`` per input signature; usable as ``@jit`` or ``@jit(options={...})``.
+def _example_inputs(name: str, shape_infer) -> list[np.ndarray]:
+    """Uninitialised arrays of the signature ``shape_infer`` describes (only their specs are used)."""
+    if not isinstance(shape_infer, list | tuple) or not shape_infer:
+        raise PyascError("jit", f"shape_infer must be a list with one shape per tensor argument of {name}, "
+                         f"got {describe(shape_infer)}")
+    out = []
+    for i, spec in enumerate(shape_infer):
+        if isinstance(spec, Tensor):
+            spec = (spec.shape, spec.dtype)
+        if (isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], tuple | list)
+                and not isinstance(spec[1], int)):
+            shape, dtype = spec
+        else:
+            shape, dtype = spec, dt.DEFAULT_FLOAT
+        if not isinstance(shape, tuple | list) or not all(isinstance(d, int) and d >= 0 for d in shape):
+            raise PyascError("jit", f"shape_infer[{i}] of {name} must be a shape such as (1024,), got {describe(spec)}")
+        try:
+            d = dt.get_dtype(dtype)
+        except TypeError as e:
+            raise PyascError("jit", f"shape_infer[{i}] of {name}: {e}") from None
+        out.append(np.empty(tuple(shape), d.np_dtype))
+    return out
+
+
+def jit(fn=None, *, options=None, shape_infer=None):
+    """Compile ``fn`` per input signature; usable as ``@jit``, ``@jit(options={...})`` or
+    ``jit(fn, shape_infer=[(1024,), (1024,)])`` (compiled for those shapes at once).
     ``options`` keys: target, cores, tile_size, buffers, sync_style."""
     if fn is None:
         opts = make_options(options)
-        return lambda f: JitFunction(f, opts)
-    return JitFunction(fn, options)
+        return lambda f: JitFunction(f, opts, shape_infer)
+    return JitFunction(fn, options, shape_infer)

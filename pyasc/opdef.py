@@ -30,6 +30,8 @@ belong to, otherwise it runs eagerly.
 
 from __future__ import annotations
 
+import difflib
+import functools
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -122,12 +124,33 @@ class OpDef:
 
     # -- a call -------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        if kwargs:
+            kwargs = self.keywords(kwargs)
         if self.decompose is not None:
             out = self.decompose(*args, **kwargs)
             if out is not NotImplemented:
                 return out
         operands, attrs = self.bind(args, kwargs)
         return self.apply(operands, attrs)
+
+    def keywords(self, kwargs: dict) -> dict:
+        """The call's keyword arguments with NumPy's spellings (``axis``, ``keepdims``) renamed to
+        the op's (``dim``, ``keepdim``); PyascError naming the op for a keyword it does not take."""
+        accepted, any_name = _accepted_keywords(self)
+        if any_name:
+            return kwargs
+        out = {}
+        for k, v in kwargs.items():
+            name = k if k in accepted else KEYWORD_ALIASES.get(k, k)
+            if name not in accepted:
+                close = difflib.get_close_matches(k, sorted(accepted), n=1)
+                hint = f"; did you mean '{close[0]}'?" if close else \
+                    (f"; it takes {', '.join(sorted(accepted))}" if accepted else "; it takes no keywords")
+                raise PyascError(self.name, f"got an unexpected keyword argument '{k}'{hint}")
+            if name in out:
+                raise PyascError(self.name, f"got '{name}' twice (as '{name}' and as its alias)")
+            out[name] = v
+        return out
 
     def bind(self, args, kwargs) -> tuple[list, dict]:
         """The call's operands (Tensors, Python numbers, None for an absent optional tensor) and
@@ -297,6 +320,26 @@ class OpDef:
         if isinstance(out, tuple | list):
             return tuple(_result(a, d, compute) for a, (d, _) in zip(out, types.results))
         return _result(out, types.results[0][0], compute)
+
+
+# NumPy's keyword spellings, accepted wherever an op takes PyTorch's
+KEYWORD_ALIASES = {"axis": "dim", "keepdims": "keepdim"}
+
+
+@functools.cache
+def _accepted_keywords(op: OpDef) -> tuple[frozenset, bool]:
+    """The keyword names a call of ``op`` takes, and whether it takes any (``**kwargs``)."""
+    if op.elementwise and op.decompose is None:
+        return frozenset(op.attrs), False
+    fn = op.decompose if op.decompose is not None else op.signature
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return frozenset(), True
+    kinds = inspect.Parameter
+    if any(p.kind is kinds.VAR_KEYWORD for p in params):
+        return frozenset(), True
+    return frozenset(p.name for p in params if p.kind in (kinds.POSITIONAL_OR_KEYWORD, kinds.KEYWORD_ONLY)), False
 
 
 def _operand_key(o):

@@ -1,8 +1,10 @@
-"""A progress line for slow work: ``with progress("compiling f"):`` prints nothing for work that
-ends within ``delay`` seconds (about one), and otherwise shows the message with the elapsed time
-on stderr (redrawn in place on a terminal, one line at start and end otherwise).
+"""A progress bar for slow work: ``with progress("compiling f"):`` shows nothing for work that ends
+within ``delay`` seconds (about one), and otherwise a ``tqdm`` bar with the message and the elapsed
+time on stderr, redrawn in place while the work runs.
 
-It is on in the ``pyasc`` command line and off in library use unless ``PYASC_PROGRESS=1``.
+It is shown only when stderr is a terminal; ``PYASC_PROGRESS=0`` turns it off and
+``PYASC_PROGRESS=1`` shows it on any output. Nested work (a compile inside a simulation) shows
+the outermost bar only.
 """
 
 from __future__ import annotations
@@ -13,43 +15,45 @@ import threading
 import time
 from contextlib import contextmanager
 
-_enabled = [os.environ.get("PYASC_PROGRESS", "") not in ("", "0")]
+from tqdm import tqdm
+
+_setting = os.environ.get("PYASC_PROGRESS", "")
+_enabled = [_setting != "0"]
+_forced = _setting not in ("", "0")
+_active = threading.local()
 
 
 def set_enabled(on: bool) -> None:
     _enabled[0] = bool(on)
 
 
-def enabled() -> bool:
-    return _enabled[0]
+def enabled(stream=None) -> bool:
+    """True when a bar would be shown on ``stream`` (default stderr): on, and a terminal (or forced)."""
+    out = stream or sys.stderr
+    return _enabled[0] and (_forced or (hasattr(out, "isatty") and out.isatty()))
 
 
 @contextmanager
 def progress(message: str, delay: float = 1.0, stream=None):
     """Show ``message`` and the elapsed time while the block runs longer than ``delay`` seconds."""
-    if not _enabled[0]:
+    out = stream or sys.stderr
+    if not enabled(out) or getattr(_active, "on", False):
         yield
         return
-    out = stream or sys.stderr
-    tty = hasattr(out, "isatty") and out.isatty()
+    _active.on = True
     done = threading.Event()
-    shown = []
     start = time.perf_counter()
 
     def show():
         if done.wait(delay):
             return
-        shown.append(True)
-        if not tty:
-            out.write(f"pyasc: {message} ...\n")
-            out.flush()
-            return
-        spin = "|/-\\"
-        i = 0
-        while not done.wait(0.1):
-            out.write(f"\rpyasc: {message} {spin[i % 4]} {time.perf_counter() - start:.1f}s")
-            out.flush()
-            i += 1
+        bar = tqdm(total=None, desc=f"pyasc: {message}", file=out, bar_format="{desc} [{elapsed}]",
+                   leave=False, mininterval=0.1)
+        while not done.wait(0.2):
+            bar.refresh()
+        bar.close()
+        out.write(f"pyasc: {message} done in {time.perf_counter() - start:.1f}s\n")
+        out.flush()
 
     th = threading.Thread(target=show, daemon=True)
     th.start()
@@ -58,7 +62,4 @@ def progress(message: str, delay: float = 1.0, stream=None):
     finally:
         done.set()
         th.join()
-        if shown:
-            elapsed = time.perf_counter() - start
-            out.write(("\r" if tty else "") + f"pyasc: {message} done in {elapsed:.1f}s\n")
-            out.flush()
+        _active.on = False

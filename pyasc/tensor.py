@@ -47,7 +47,8 @@ def _is_device_like(a) -> bool:
 class Tensor:
     """An n-dimensional array of one pyasc dtype (float32, float16, bfloat16 or int32)."""
 
-    __slots__ = ("_data", "_dtype", "_shape", "_value", "_trace", "_format", "_device", "__weakref__")
+    __slots__ = ("_storage", "_producer", "_dtype", "_shape", "_value", "_trace", "_format", "_device",
+                 "__weakref__")
     __array_ufunc__ = None          # NumPy defers ``ndarray + Tensor`` to ``Tensor.__radd__``
     __array_priority__ = 1000
 
@@ -55,6 +56,7 @@ class Tensor:
         """Wrap ``data`` (no copy when it already has the dtype's NumPy type). Prefer
         ``pyasc.tensor`` / ``pyasc.from_numpy``, which also convert Python data. ``format`` is a
         layout tag (``pyasc.formats``), ``device`` a simulated device (default: the current one)."""
+        self._producer = None
         dtype = dt.get_dtype(dtype) if dtype is not None else dt.from_numpy_dtype(np.asarray(data).dtype)
         if dtype is None:
             raise PyascError("Tensor", f"unsupported NumPy dtype {np.asarray(data).dtype}")
@@ -69,9 +71,42 @@ class Tensor:
     @classmethod
     def _traced(cls, trace, value, dtype: DType, shape) -> Tensor:
         t = cls.__new__(cls)
+        t._producer = None
         t._data, t._dtype, t._shape, t._value, t._trace = None, dtype, tuple(shape), value, trace
         t._format, t._device = _ND, current_device()
         return t
+
+    # -- storage and the stream producing it ---------------------------------------------------
+    @property
+    def _data(self) -> np.ndarray | None:
+        """The storage; a tensor a queued launch produces is read only after the launch ran: its
+        stream runs up to it first (as PyTorch waits for the producing stream)."""
+        if self._producer is not None:
+            self._wait()
+        return self._storage
+
+    @_data.setter
+    def _data(self, value) -> None:
+        self._storage = value
+
+    def _wait(self) -> None:
+        producer = self._producer
+        producer.synchronize()          # raises when the producing launch failed
+        self._producer = None
+
+    def _produced_by(self, event) -> None:
+        """Mark the storage as unwritten until ``event`` (recorded after the producing launch on
+        its stream) has completed."""
+        self._producer = event
+
+    @property
+    def producer(self):
+        """The event after the queued work that writes this tensor on its stream (None once the
+        values exist); ``producer.stream`` is that stream."""
+        p = self._producer
+        if p is not None and p.query() and p._error is None:
+            self._producer = p = None
+        return p
 
     # -- metadata ---------------------------------------------------------------------------
     @property
@@ -137,6 +172,30 @@ class Tensor:
                              f"got shape {self._shape}", shapes=[self._shape])
         return a.reshape(-1)[0].item() if self._dtype is not dt.bfloat16 else float(a.reshape(-1)[0])
 
+    def _scalar(self, what: str):
+        if self._data is not None and self._data.size != 1:
+            raise PyascError(what, f"only one-element tensors can be converted to Python scalars, "
+                             f"got shape {self._shape}", shapes=[self._shape], dtypes=[self._dtype.name])
+        return self.item()
+
+    def __float__(self) -> float:
+        return float(self._scalar("__float__"))
+
+    def __int__(self) -> int:
+        return int(self._scalar("__int__"))
+
+    def __index__(self) -> int:
+        # TypeError (as PyTorch): NumPy then reads a many-element tensor as an index array
+        if self._dtype.is_floating_point or self._dtype is dt.bool_ or self._data is None or self._data.size != 1:
+            raise TypeError(f"only integer tensors of a single element can be converted to an index, "
+                            f"got {self._dtype.name}{list(self._shape)}")
+        return int(self.item())
+
+    def __format__(self, spec: str) -> str:
+        if spec and self._data is not None and self._data.size == 1:
+            return format(self.item(), spec)
+        return format(repr(self), spec)
+
     def tolist(self):
         a = self._concrete("tolist")
         return a.astype(np.float32).tolist() if self._dtype is dt.bfloat16 else a.tolist()
@@ -178,10 +237,17 @@ class Tensor:
         """The simulated device the tensor lives on (``npu:0`` ...)."""
         return self._device
 
-    def _copy_to(self, dev, op: str = "to") -> Tensor:
-        """A copy on device ``dev`` (a new storage, as a host-to-device copy)."""
+    def _copy_to(self, dev, op: str = "to", non_blocking: bool = False) -> Tensor:
+        """A copy on device ``dev`` (a new storage); with ``non_blocking`` queued on the current stream."""
         d = as_device(dev, op)
-        return Tensor(self._concrete(op).copy(), self._dtype, format=self._format, device=d)
+        if not non_blocking:
+            return Tensor(self._concrete(op).copy(), self._dtype, format=self._format, device=d)
+        from .streams import copy
+
+        if self._trace is not None:
+            self._concrete(op)          # raises: a traced tensor has no values to copy
+        dst = Tensor(np.empty(self._shape, self._dtype.np_dtype), self._dtype, format=self._format, device=d)
+        return copy(dst, self, non_blocking=True)
 
     def data_ptr(self) -> int:
         """Address of the first element (views of one storage differ by their offset)."""
@@ -253,9 +319,10 @@ class Tensor:
         return self._shape == tuple(b.shape) and bool(np.array_equal(self.numpy(), b))
 
     # -- conversion -------------------------------------------------------------------------
-    def to(self, *args, dtype=None, device=None) -> Tensor:
+    def to(self, *args, dtype=None, device=None, non_blocking: bool = False, copy: bool = False) -> Tensor:
         """``to(dtype)``, ``to(device)``, ``to(device, dtype)`` or keywords: the tensor converted
-        (itself when nothing changes). A device move copies, as ``copy_to_device``."""
+        (itself when nothing changes). A device move copies, as ``copy_to_device``; with
+        ``non_blocking=True`` the copy is queued on the current stream."""
         for a in args:
             if isinstance(a, Tensor):
                 dtype, device = a.dtype, a.device
@@ -267,7 +334,9 @@ class Tensor:
         if dtype is not None:
             out = _op("cast")(out, dtype=dtype)
         if device is not None and as_device(device, "to") is not out._device:
-            out = out._copy_to(device)
+            out = out._copy_to(device, "to", non_blocking)
+        elif copy and out is self:
+            out = self._copy_to(self._device, "to", non_blocking)
         return out
 
     def astype(self, dtype) -> Tensor:

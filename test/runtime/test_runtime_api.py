@@ -133,7 +133,7 @@ def test_profiler_summary_trace_and_plot(tmp_path, capsys):
         pyasc.exp(x)
     f(x, x)  # not recorded
     assert [r.kernel for r in prof.records] == ["f_k0", "f_k0", "eager_exp_k0"]
-    text = prof.summary()
+    text = str(prof.summary())
     assert "f_k0" in capsys.readouterr().out
     row = next(line for line in text.splitlines() if line.startswith("f_k0"))
     assert row.split()[1] == "2"
