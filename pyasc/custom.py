@@ -19,8 +19,9 @@ that uses an op with no compiler lowering yet runs op by op instead (host ops on
 
 Tensor arguments (pyasc, NumPy or torch) are the op's operands; Python numbers and keyword
 arguments are static. The optional ``backward(grad_output, *inputs)`` returns one gradient per
-tensor input, built from pyasc ops as well; pyasc has no autograd engine yet, so it is called
-explicitly through ``op.vjp(*inputs, grad_output=None)`` (eagerly or inside ``jit``).
+tensor input, built from pyasc ops as well (without it, a registered op ``<name>Grad`` taking the
+same arguments is the backward). It is the op's gradient rule for autograd, and can be called by
+hand through ``op.vjp(*inputs, grad_output=None)`` (eagerly or inside ``jit``).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from . import dtypes as dt
 from .creation import ones_like, to_pyasc
 from .errors import PyascError, describe
 from .interop import is_torch_tensor
+from .autograd.tape import VJPContext
 from .opdef import CUSTOM, DEVICE_OR_HOST, OpDef
 from .ops import OPS
 from .tensor import Tensor
@@ -97,21 +99,46 @@ class CustomOp(OpDef):
         """Eagerly without a device lowering (or with the reference backend): the forward, op by op."""
         return self.forward(*_merge(operands, attrs["layout"]), **dict(attrs["kwargs"]))
 
-    # -- gradients --------------------------------------------------------------------------
-    def vjp(self, *inputs, grad_output=None):
-        """The gradients of the op's tensor inputs given ``grad_output`` (ones by default), from
-        the registered backward; a tuple with one entry per tensor input."""
-        if self.backward is None:
-            raise PyascError(self.name, "has no backward; register it with register_op(name, backward=...)")
-        tensors, layout = _split(self.name, inputs)
-        if grad_output is None:
-            out = self(*inputs)
-            grad_output = ones_like(out) if not out.is_traced else 1.0
-        grads = self.backward(grad_output, *_merge(tensors, layout))
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "vjp", CustomVJP(self))
+
+
+class CustomVJP:
+    """The gradient of a custom op: its registered ``backward(grad_output, *inputs)``, else the custom
+    op ``<name>Grad`` called the same way. It is the op's VJP rule (``vjp(ctx, grad)``, used by
+    autograd) and can be called by hand: ``op.vjp(*inputs, grad_output=None)`` gives the gradients
+    of the tensor inputs for ``grad_output`` (ones by default), a tuple with one per tensor input."""
+
+    def __init__(self, op: CustomOp):
+        self.op = op
+
+    def _backward(self):
+        if self.op.backward is not None:
+            return self.op.backward
+        grad_op = CUSTOM_OPS.get(f"{self.op.name}Grad")
+        if grad_op is None:
+            raise PyascError(self.op.name, "has no backward; register it with register_op(name, backward=...) "
+                             f"or register the op '{self.op.name}Grad'")
+        return grad_op
+
+    def _gradients(self, grad_output, tensors, layout):
+        grads = self._backward()(grad_output, *_merge(tensors, layout))
         grads = tuple(grads) if isinstance(grads, tuple | list) else (grads,)
         if len(grads) != len(tensors):
-            raise PyascError(self.name, f"backward returned {len(grads)} gradient(s) for {len(tensors)} tensor input(s)")
+            raise PyascError(self.op.name, f"backward returned {len(grads)} gradient(s) for {len(tensors)} "
+                             "tensor input(s)")
         return grads
+
+    def __call__(self, *inputs, grad_output=None):
+        if len(inputs) == 2 and isinstance(inputs[0], VJPContext):   # as the op's VJP rule
+            ctx, grad = inputs
+            return self._gradients(grad, ctx.inputs, ctx.attrs["layout"])
+        tensors, layout = _split(self.op.name, inputs)
+        if grad_output is None:
+            out = self.op(*inputs)
+            grad_output = ones_like(out) if not out.is_traced else 1.0
+        return self._gradients(grad_output, tensors, layout)
 
 
 def _trace_forward(name: str, forward):

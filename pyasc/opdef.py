@@ -39,6 +39,7 @@ import numpy as np
 from xdsl.ir import Operation
 
 from . import amp, eager
+from .autograd import tape
 from . import dtypes as dt
 from .args import operand
 from .dtypes import DType
@@ -96,6 +97,9 @@ class OpDef:
     method: bool = True                     # a method of Tensor too (``x.exp()``)
     function: bool = True                   # a function of the pyasc package (``pyasc.exp``)
     doc: str = ""
+    # its gradient: (ctx, grad of the result(s)) -> one gradient per operand (None: none); see
+    # ``autograd.tape.VJPContext``. An op without one cannot be differentiated.
+    vjp: Callable | None = None
 
     def __post_init__(self) -> None:
         # an op reads like the function it is: its name and documentation
@@ -189,8 +193,10 @@ class OpDef:
         types = self.types(operands, attrs)
         trace = self._trace_of(operands)
         if trace is not None:
-            return self._traced(trace, operands, attrs, types)
-        return self._eagerly(operands, attrs, types)
+            result = self._traced(trace, operands, attrs, types)
+        else:
+            result = self._eagerly(operands, attrs, types)
+        return tape.record(self, operands, attrs, types, result)
 
     # -- inside pyasc.jit ---------------------------------------------------------------------
     def _trace_of(self, operands):
