@@ -11,3 +11,7 @@ def pytest_addoption(parser):
                     help="run three shapes of every shape class for every op and dtype (slow)")
     group.addoption("--diff-observe", action="store_true", default=False,
                     help="ignore the known-failures table: every failing case fails")
+
+    group = parser.getgroup("autograd", "gradients against torch.autograd")
+    group.addoption("--grad-long", action="store_true", default=False,
+                    help="check the gradient of every case in float16 and bfloat16 too (slow)")
