@@ -142,13 +142,6 @@ def _product_ref(a, b, bias, transpose_a, transpose_b, out_dtype):
     return reference_matmul(a, b, bias, transpose_a, transpose_b)
 
 
-def _flat_product(a, g, transpose_b: bool):
-    """``a^T @ g`` (``g^T @ a`` with ``transpose_b``) over every leading dim: the gradient of an
-    operand shared by the whole batch, as one 2-D product."""
-    a2, g2 = a.reshape(-1, a.shape[-1]), g.reshape(-1, g.shape[-1])
-    return _matmul("matmul", g2, a2, transpose_a=True) if transpose_b else _matmul("matmul", a2, g2, transpose_a=True)
-
-
 def _product_vjp(ctx, g):
     """``C = op(A) @ op(B) + bias``: dA = g @ op(B)^T and dB = op(A)^T @ g, transposed back for a
     transposed operand; an operand shared by a batch gets the sum over it."""
@@ -158,9 +151,7 @@ def _product_vjp(ctx, g):
         ga = _matmul("matmul", b, g, transpose_a=tb, transpose_b=True)
     else:
         ga = _matmul("matmul", g, b, transpose_b=not tb)
-    if b.ndim == 2 and g.ndim > 2 and not ta:
-        gb = _flat_product(a, g, tb)
-    elif tb:
+    if tb:
         gb = _matmul("matmul", g, a, transpose_a=True, transpose_b=ta)
     else:
         gb = _matmul("matmul", a, g, transpose_a=not ta)

@@ -23,6 +23,7 @@ from . import dtypes as dt
 from .args import dims_arg, tensor_operand
 from .errors import PyascError
 from .opdef import COMPOSITE, REDUCE, OpDef, Types
+from .ops_compare import WHERE
 
 MaxMin = namedtuple("MaxMin", ["values", "indices"])
 
@@ -90,7 +91,7 @@ def _prod_vjp(ctx, g):
 def _extremum_vjp(ctx, g):
     """amax/amin: the gradient is shared evenly by the elements equal to the result (as PyTorch)."""
     x = ctx.inputs[0]
-    hit = ctx.ones(x.shape, x.dtype).where(x == _kept(ctx, ctx.output), 0.0)
+    hit = WHERE(x == _kept(ctx, ctx.output), 1.0, 0.0).to(x.dtype)
     count = SUM(hit, dim=ctx.attrs["dims"], keepdim=True)
     return hit * ctx.expand(_kept(ctx, g) / count, x)
 

@@ -137,13 +137,13 @@ class VJPContext:
 
         return ones(*shape, dtype=dtype)
 
-    def expand(self, g: Tensor, like: Tensor) -> Tensor:
-        """``g`` broadcast to the shape of ``like`` (NumPy's rules)."""
+    @staticmethod
+    def expand(g: Tensor, like: Tensor) -> Tensor:
+        """``g`` broadcast to the shape of ``like`` (NumPy's rules): a selection between g and itself
+        under a condition of like's shape, whatever its values (also for NaN)."""
         if g.shape == like.shape:
             return g
-        if g.numel() == 1:   # a selection between g and itself: the shape of like, whatever its values
-            return g.where(like == like, g)
-        return g + self.zeros(like.shape, g.dtype)
+        return g.where(like == like, g)
 
     @staticmethod
     def sum_to(g: Tensor, shape) -> Tensor:
