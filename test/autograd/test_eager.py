@@ -31,6 +31,8 @@ def test_backward_accumulates_and_compiles_once():
     f(torch, tx, tw).backward()
     _close(x.grad, tx.grad)
     _close(w.grad, tw.grad)
+    f(pyasc, x, w).backward()          # accumulated into .grad
+    f(torch, tx, tw).backward()
     programs = eager.cache_info()["programs"]
     f(pyasc, x, w).backward()          # the same graph: its backward program is reused
     f(torch, tx, tw).backward()
