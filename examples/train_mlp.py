@@ -3,8 +3,10 @@
 Each training step is two compiled programs on the simulated device: the loss and gradients
 (``pyasc.value_and_grad``: forward and backward traced into one program) and the Adam update
 (``pyasc.optim.Adam``: every parameter in one program). Both compile once, at the first step.
+With ``--eager`` the step is PyTorch-style instead: the forward runs op by op, recording the tape,
+and ``loss.backward()`` runs the recorded backward as one program (compiled at the first step).
 
-    python examples/train_mlp.py [--steps 60]
+    python examples/train_mlp.py [--steps 60] [--eager]
 """
 
 import argparse
@@ -17,7 +19,7 @@ import pyasc
 def make_data(n: int, features: int, classes: int, seed: int = 0):
     """Gaussian blobs around random class centres, with a little overlap."""
     rng = np.random.default_rng(seed)
-    centres = rng.normal(0.0, 2.0, (classes, features))
+    centres = rng.normal(0.0, 0.8, (classes, features))
     labels = rng.integers(0, classes, n)
     x = centres[labels] + rng.normal(0.0, 1.0, (n, features))
     return x.astype(np.float32), labels.astype(np.int32)
@@ -47,16 +49,21 @@ def loss_fn(x, y, *params):
     return pyasc.cross_entropy(mlp(x, *params), y)
 
 
-def main(steps: int = 60, lr: float = 0.05) -> float:
+def main(steps: int = 60, lr: float = 0.01, eager: bool = False) -> float:
     x_np, y_np = make_data(256, 16, 4)
     x, y = pyasc.tensor(x_np), pyasc.tensor(y_np)
     params = init_params([16, 32, 4])
     opt = pyasc.optim.Adam(params, lr=lr)
     step = pyasc.value_and_grad(loss_fn, argnums=tuple(range(2, 2 + len(params))))
     for i in range(steps):
-        loss, grads = step(x, y, *params)
-        for p, g in zip(params, grads):
-            p.grad = g
+        if eager:
+            opt.zero_grad()
+            loss = loss_fn(x, y, *params)
+            loss.backward()
+        else:
+            loss, grads = step(x, y, *params)
+            for p, g in zip(params, grads):
+                p.grad = g
         opt.step()
         if i % 10 == 0 or i == steps - 1:
             print(f"step {i:3d}  loss {loss.item():.4f}")
@@ -70,6 +77,7 @@ def main(steps: int = 60, lr: float = 0.05) -> float:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=60)
-    parser.add_argument("--lr", type=float, default=0.05)
+    parser.add_argument("--lr", type=float, default=0.01)
+    parser.add_argument("--eager", action="store_true", help="loss.backward() on the recorded tape")
     args = parser.parse_args()
-    main(args.steps, args.lr)
+    main(args.steps, args.lr, args.eager)
