@@ -20,6 +20,9 @@ at run time) and collected into the op table by ``ops.py``. The OpDef holds all 
   ``eager.py``), ``HOST`` (the reference on the host: views share storage as in PyTorch) or
   ``DEVICE_OR_HOST`` (compiled when the compiler lowers the call, else on the host); or a
   function of the operands and attributes giving one of them.
+* optionally its **gradient** ``vjp(ctx, grad)``: one gradient per operand (None where there is
+  none), written with tensor ops (``autograd.tape.VJPContext``); autograd applies it eagerly and
+  inside ``pyasc.jit`` alike. A composite differentiates through the ops it decomposes into.
 * optionally its **decomposition** ``decompose``, called first with the call's arguments: a
   composite is nothing else; an op may decompose some calls only (a cast to bool is ``x != 0``)
   and return ``NotImplemented`` for the others.

@@ -188,7 +188,7 @@ VJP = {
     "abs": _abs_vjp,
     "tanh": lambda ctx, g: g * (1.0 - ctx.output * ctx.output),
     "erf": _erf_vjp,
-    "relu": lambda ctx, g: g * WHERE(ctx.output > 0, 1.0, 0.0),   # a float mask: fuses into a product's epilogue
+    "relu": lambda ctx, g: g * WHERE(ctx.output > 0, 1.0, 0.0).to(g.dtype),  # a float mask: no bool crosses kernels
     "sigmoid": lambda ctx, g: g * ctx.output * (1.0 - ctx.output),
     "gelu": _gelu_vjp,
     "cast": lambda ctx, g: g,

@@ -147,12 +147,15 @@ class VJPContext:
 
     @staticmethod
     def sum_to(g: Tensor, shape) -> Tensor:
-        """``g`` summed over the dimensions broadcasting added to reach its shape from ``shape``."""
+        """``g`` summed over the dimensions broadcasting added to reach its shape from ``shape``:
+        the leading ones dropped, the size-1 ones kept."""
         shape = tuple(shape)
         if g.shape == shape:
             return g
         lead = g.ndim - len(shape)
-        dims = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(shape) if d == 1 and g.shape[lead + i] != 1)
-        if dims:
-            g = g.sum(dim=dims, keepdim=True)
+        if lead:
+            g = g.sum(dim=tuple(range(lead)))
+        ones = tuple(i for i, d in enumerate(shape) if d == 1 and g.shape[i] != 1)
+        if ones:
+            g = g.sum(dim=ones, keepdim=True)
         return g.reshape(*shape) if g.shape != shape else g

@@ -15,6 +15,7 @@ TORCH = SimpleNamespace(**{n: getattr(torch, n) for n in dir(torch) if not n.sta
 for _n in ("gelu", "relu", "layer_norm", "linear", "softmax", "log_softmax", "leaky_relu", "mse_loss", "cross_entropy",
            "rms_norm"):
     setattr(TORCH, _n, getattr(F, _n))
+TORCH.norm = lambda a, p=2, dim=None, keepdim=False: torch.linalg.vector_norm(a, p, dim, keepdim)
 TORCH.amax = torch.amax
 TORCH.amin = torch.amin
 
@@ -112,5 +113,12 @@ CASES: list[GradCase] = [
     GradCase("cat", lambda m, a, b: m.cat([a, b], 1).exp(), (((4, 8), N), ((4, 16), N)), "view"),
     GradCase("stack", lambda m, a, b: m.stack([a, b], 0).exp(), (((4, 8), N), ((4, 8), N)), "view"),
     GradCase("split", lambda m, a: (lambda p: p[0] * p[1])(m.split(a, 8, 1)), (((4, 16), N),), "view"),
+    GradCase("prod", lambda m, a: m.prod(a, 1), (((4, 6), P),), "reduce"),
+    GradCase("rms_norm", lambda m, a, w: m.rms_norm(a, (16,), w), (((4, 16), N), ((16,), N)), "rowwise"),
+    GradCase("addmm", lambda m, c, a, b: m.addmm(c, a, b), (((16,), N), ((4, 8), N), ((8, 16), N)), "2d"),
+    GradCase("view", lambda m, a: a.view(2, 16).exp(), (((4, 8), N),), "view"),
+    GradCase("squeeze", lambda m, a: a.squeeze(1).exp(), (((4, 1, 8), N),), "view"),
+    GradCase("chunk", lambda m, a: (lambda p: p[0] * p[1].exp())(a.chunk(2, 0)), (((4, 8), N),), "view"),
+    GradCase("norm", lambda m, a: m.norm(a, 2, 1), (((4, 8), N),), "composite"),
     GradCase("mse_loss", lambda m, a, b: m.mse_loss(a, b), (((4, 8), N), ((4, 8), N)), "loss"),
 ]
