@@ -1,6 +1,6 @@
 // RUN: python %S/Inputs/vjp_programs.py > %t
 // RUN: filecheck %s < %t
-// RUN: pyasc-opt %t --split-input-file -p asctensor-fuse | filecheck %s --check-prefix=FUSED
+// RUN: pyasc-opt --split-input-file -p asctensor-fuse < %t | filecheck %s --check-prefix=FUSED
 
 // The VJP rules record the backward after the forward in the traced asctensor program
 // (pyasc.vjp inside pyasc.jit); the fusion passes then treat it as any program.
