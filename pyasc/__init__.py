@@ -49,12 +49,15 @@ _NAMES = {
     "register_op": ("custom", "register_op"), "get_custom_op": ("custom", "get_custom_op"),
     "CUSTOM_OPS": ("custom", "CUSTOM_OPS"),
     "precision_scope": ("amp", "precision_scope"),
+    **{n: ("autograd.functional", n) for n in ("grad", "value_and_grad", "vjp")},
+    **{n: ("autograd.tape", n) for n in ("no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled")},
+    **{n: ("autograd.losses", n) for n in ("cross_entropy", "mse_loss")},
     **{n: ("runtime_api", n) for n in (
         "Stream", "Event", "stream", "current_stream", "default_stream", "synchronize", "memory_stats",
         "reset_peak_memory_stats", "empty_cache", "profiler", "MemoryPool", "memory_allocator",
         "memory_release", "memory_allocated", "max_memory_allocated", "memory_reserved")},
 }
-_MODULES = ("amp",)     # public submodules
+_MODULES = ("amp", "autograd", "optim")     # public submodules
 # functions named like the module that defines them: the package attribute stays the function
 _SHADOWED = frozenset({"jit", "tensor", "device"})
 

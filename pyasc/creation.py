@@ -156,10 +156,12 @@ def copy_to_device(dst, src, *, non_blocking: bool = False) -> Tensor:
     return to_pyasc(dst, "copy_to_device")._copy_to(src, "copy_to_device", non_blocking)
 
 
-def tensor(data, dtype=None, *, format=None, device=None) -> Tensor:  # noqa: A002
+def tensor(data, dtype=None, *, format=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
     """A new tensor copying ``data``; the dtype is inferred as in PyTorch (floats -> float32,
-    integers -> int32, bools -> bool, float16/bfloat16 arrays keep their dtype) unless given."""
-    return from_any(data, dtype, "tensor", format, device)
+    integers -> int32, bools -> bool, float16/bfloat16 arrays keep their dtype) unless given.
+    ``requires_grad=True`` makes it a leaf of automatic differentiation."""
+    t = from_any(data, dtype, "tensor", format, device)
+    return t.requires_grad_() if requires_grad else t
 
 
 def array(data, dtype=None, *, format=None, device=None) -> Tensor:  # noqa: A002

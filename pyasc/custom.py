@@ -19,8 +19,9 @@ that uses an op with no compiler lowering yet runs op by op instead (host ops on
 
 Tensor arguments (pyasc, NumPy or torch) are the op's operands; Python numbers and keyword
 arguments are static. The optional ``backward(grad_output, *inputs)`` returns one gradient per
-tensor input, built from pyasc ops as well; it is called through ``op.vjp(*inputs,
-grad_output=None)`` (eagerly or inside ``jit``).
+tensor input, built from pyasc ops as well (without it, a registered op ``<name>Grad`` taking the
+same arguments is the backward). It is the op's gradient rule for autograd, and can be called by
+hand through ``op.vjp(*inputs, grad_output=None)`` (eagerly or inside ``jit``).
 
 The documented list form is the other style: a forward with the parameters ``(inputs, attrs)``
 takes a list of tensors and a dict of static attributes (or None) and returns a list of tensors;
@@ -65,6 +66,7 @@ from . import dtypes as dt
 from .creation import ones_like, to_pyasc
 from .errors import PyascError, describe
 from .interop import is_torch_tensor
+from .autograd.tape import VJPContext
 from .opdef import CUSTOM, DEVICE_OR_HOST, OpDef
 from .ops import OPS
 from .tensor import Tensor
@@ -193,25 +195,8 @@ class CustomOp(OpDef):
         return self.forward(*_merge(operands, attrs["layout"]), **dict(attrs["kwargs"]))
 
     # -- gradients --------------------------------------------------------------------------
-    def vjp(self, *inputs, grad_output=None, grad_outputs=None):
-        """The gradients of the op's tensor inputs given ``grad_output`` (ones by default), from
-        the registered backward; a tuple with one entry per tensor input (a list in the list form:
-        ``op.vjp([x], attrs, grad_outputs=None)``)."""
-        if self.style == LIST:
-            return self._list_vjp(*inputs, grad_outputs=grad_outputs if grad_outputs is not None else grad_output)
-        if self.backward is None:
-            raise PyascError(self.name, "has no backward; register it with register_op(name, backward=...)")
-        tensors, layout = _split(self.name, inputs)
-        if grad_output is None:
-            out = self(*inputs)
-            grad_output = ones_like(out) if not out.is_traced else 1.0
-        grads = self.backward(grad_output, *_merge(tensors, layout))
-        grads = tuple(grads) if isinstance(grads, tuple | list) else (grads,)
-        if len(grads) != len(tensors):
-            raise PyascError(self.name, f"backward returned {len(grads)} gradient(s) for {len(tensors)} tensor input(s)")
-        return grads
-
     def _list_vjp(self, inputs, attrs=None, grad_outputs=None):
+        """``op.vjp([x], attrs, grad_outputs=None)`` of a list-form op: a list of input gradients."""
         if self.backward is None:
             raise PyascError(self.name, f"has no backward; register the op '{self.name}{GRAD_SUFFIX}'")
         tensors, bound = self.signature(inputs, attrs)
@@ -223,6 +208,50 @@ class CustomOp(OpDef):
             raise PyascError(self.name, f"{self.name}{GRAD_SUFFIX} returned {len(out)} gradient(s) for "
                              f"{len(tensors)} input(s)")
         return list(out)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "vjp", CustomVJP(self))
+
+
+class CustomVJP:
+    """The gradient of a custom op: its registered ``backward(grad_output, *inputs)``, else the custom
+    op ``<name>Grad`` called the same way. It is the op's VJP rule (``vjp(ctx, grad)``, used by
+    autograd) and can be called by hand: ``op.vjp(*inputs, grad_output=None)`` gives the gradients
+    of the tensor inputs for ``grad_output`` (ones by default), a tuple with one per tensor input."""
+
+    def __init__(self, op: CustomOp):
+        self.op = op
+
+    def _backward(self):
+        if self.op.backward is not None:
+            return self.op.backward
+        grad_op = CUSTOM_OPS.get(f"{self.op.name}Grad")
+        if grad_op is None:
+            raise PyascError(self.op.name, "has no backward; register it with register_op(name, backward=...) "
+                             f"or register the op '{self.op.name}Grad'")
+        return grad_op
+
+    def _gradients(self, grad_output, tensors, layout, **kwargs):
+        grads = self._backward()(grad_output, *_merge(tensors, layout), **kwargs)
+        grads = tuple(grads) if isinstance(grads, tuple | list) else (grads,)
+        if len(grads) != len(tensors):
+            raise PyascError(self.op.name, f"backward returned {len(grads)} gradient(s) for {len(tensors)} "
+                             "tensor input(s)")
+        return grads
+
+    def __call__(self, *inputs, grad_output=None, grad_outputs=None):
+        if len(inputs) == 2 and isinstance(inputs[0], VJPContext):   # as the op's VJP rule
+            ctx, grad = inputs
+            kwargs = dict(ctx.attrs["kwargs"]) if self.op.style == LIST else {}
+            return self._gradients(grad, ctx.inputs, ctx.attrs["layout"], **kwargs)
+        if self.op.style == LIST:
+            return self.op._list_vjp(*inputs, grad_outputs=grad_outputs if grad_outputs is not None else grad_output)
+        tensors, layout = _split(self.op.name, inputs)
+        if grad_output is None:
+            out = self.op(*inputs)
+            grad_output = ones_like(out) if not out.is_traced else 1.0
+        return self._gradients(grad_output, tensors, layout)
 
 
 def _trace_forward(name: str, forward):

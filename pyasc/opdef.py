@@ -20,6 +20,9 @@ at run time) and collected into the op table by ``ops.py``. The OpDef holds all 
   ``eager.py``), ``HOST`` (the reference on the host: views share storage as in PyTorch) or
   ``DEVICE_OR_HOST`` (compiled when the compiler lowers the call, else on the host); or a
   function of the operands and attributes giving one of them.
+* optionally its **gradient** ``vjp(ctx, grad)``: one gradient per operand (None where there is
+  none), written with tensor ops (``autograd.tape.VJPContext``); autograd applies it eagerly and
+  inside ``pyasc.jit`` alike. A composite differentiates through the ops it decomposes into.
 * optionally its **decomposition** ``decompose``, called first with the call's arguments: a
   composite is nothing else; an op may decompose some calls only (a cast to bool is ``x != 0``)
   and return ``NotImplemented`` for the others.
@@ -41,6 +44,7 @@ import numpy as np
 from xdsl.ir import Operation
 
 from . import amp, eager
+from .autograd import tape
 from . import dtypes as dt
 from .args import operand
 from .dtypes import DType
@@ -98,6 +102,9 @@ class OpDef:
     method: bool = True                     # a method of Tensor too (``x.exp()``)
     function: bool = True                   # a function of the pyasc package (``pyasc.exp``)
     doc: str = ""
+    # its gradient: (ctx, grad of the result(s)) -> one gradient per operand (None: none); see
+    # ``autograd.tape.VJPContext``. An op without one cannot be differentiated.
+    vjp: Callable | None = None
 
     def __post_init__(self) -> None:
         # an op reads like the function it is: its name and documentation
@@ -212,8 +219,10 @@ class OpDef:
         types = self.types(operands, attrs)
         trace = self._trace_of(operands)
         if trace is not None:
-            return self._traced(trace, operands, attrs, types)
-        return self._eagerly(operands, attrs, types)
+            result = self._traced(trace, operands, attrs, types)
+        else:
+            result = self._eagerly(operands, attrs, types)
+        return tape.record(self, operands, attrs, types, result)
 
     # -- inside pyasc.jit ---------------------------------------------------------------------
     def _trace_of(self, operands):

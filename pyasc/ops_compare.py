@@ -131,6 +131,12 @@ def _build_where(tr, operands, types, attrs):
     return asctensor.SelectOp(c, x, y)
 
 
+def _where_vjp(ctx, g):
+    """The gradient goes to the operand selected: ``x`` where the condition holds, else ``y``."""
+    c = ctx.inputs[0]
+    return None, WHERE(c, g, 0.0), WHERE(c, 0.0, g)
+
+
 _COMPARISON = {"rule": compare_rule, "raw_bool": True, "kind": COMPARE}
 _FLOAT_TEST = {"rule": compare_rule, "dtypes": dt.FLOAT_DTYPES, "kind": COMPARE}
 _LOGICAL = {"rule": logical_rule, "dtypes": (dt.bool_,), "raw_bool": True, "kind": COMPARE}
@@ -149,6 +155,6 @@ LOGICAL_AND = OpDef("logical_and", _logical("and"), lambda x, y: (x != 0) & (y !
 LOGICAL_OR = OpDef("logical_or", _logical("or"), lambda x, y: (x != 0) | (y != 0), 2, **_LOGICAL, doc="x or y")
 LOGICAL_XOR = OpDef("logical_xor", _logical("xor"), lambda x, y: (x != 0) ^ (y != 0), 2, **_LOGICAL, doc="x xor y")
 WHERE = OpDef("where", _build_where, lambda c, x, y: np.where(c != 0, x, y), 3, rule=where_rule, raw_bool=True,
-              kind=COMPARE, method=False, doc="x where cond else y (NumPy broadcasting of all three)")
+              kind=COMPARE, method=False, vjp=_where_vjp, doc="x where cond else y (NumPy broadcasting of all three)")
 
 OPS = [EQ, NE, LT, LE, GT, GE, ISNAN, ISINF, ISFINITE, LOGICAL_NOT, LOGICAL_AND, LOGICAL_OR, LOGICAL_XOR, WHERE]

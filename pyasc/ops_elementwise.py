@@ -106,6 +106,98 @@ def _safe(fn):
     return wrapped
 
 
+# ----------------------------------------------------------------------------- gradients
+# ``vjp(ctx, g)``: one gradient per operand, of the broadcast shape (autograd sums it back to the
+# operand's shape and casts it to its dtype); ``ctx.inputs`` / ``ctx.output`` are the call's tensors.
+
+def _tensor(x) -> bool:
+    return isinstance(x, Tensor)
+
+
+def _add_vjp(ctx, g):
+    return g, g
+
+
+def _sub_vjp(ctx, g):
+    return g, -g
+
+
+def _mul_vjp(ctx, g):
+    x, y = ctx.inputs
+    return (g * y if _tensor(x) else None), (g * x if _tensor(y) else None)
+
+
+def _div_vjp(ctx, g):
+    x, y = ctx.inputs
+    gx = g / y
+    return gx, (-gx * ctx.output if _tensor(y) else None)
+
+
+def _extremum_vjp(pick):
+    """maximum/minimum: the gradient goes to the operand picked, split evenly on ties (as PyTorch)."""
+    def vjp(ctx, g):
+        x, y = ctx.inputs
+        half = g * 0.5
+        gx = g.where(pick(x, y), half.where(x == y, 0.0))
+        gy = g.where(pick(y, x), half.where(x == y, 0.0))
+        return gx, gy
+    return vjp
+
+
+def _pow_vjp(ctx, g):
+    x, y = ctx.inputs
+    gx = g * y * x ** (y - 1) if _tensor(x) else None
+    gy = g * ctx.output * (LOG(x) if _tensor(x) else math.log(x)) if _tensor(y) else None
+    return gx, gy
+
+
+def _abs_vjp(ctx, g):
+    (x,) = ctx.inputs
+    return g.where(x > 0, (-g).where(x < 0, 0.0))
+
+
+def _erf_vjp(ctx, g):
+    (x,) = ctx.inputs
+    return g * (2.0 / math.sqrt(math.pi)) * (-(x * x)).exp()
+
+
+def _gelu_vjp(ctx, g):
+    (x,) = ctx.inputs
+    if ctx.attrs["approximate"] == "tanh":
+        k, c = math.sqrt(2.0 / math.pi), 0.044715
+        t = (k * (x + c * x * x * x)).tanh()
+        return g * (0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * k * (1.0 + 3.0 * c * x * x))
+    cdf = 0.5 * (1.0 + (x * (1.0 / math.sqrt(2.0))).erf())
+    pdf = (-0.5 * x * x).exp() * (1.0 / math.sqrt(2.0 * math.pi))
+    return g * (cdf + x * pdf)
+
+
+VJP = {
+    "add": _add_vjp,
+    "sub": _sub_vjp,
+    "mul": _mul_vjp,
+    "div": _div_vjp,
+    "maximum": _extremum_vjp(lambda a, b: a > b),
+    "minimum": _extremum_vjp(lambda a, b: a < b),
+    "pow": _pow_vjp,
+    "neg": lambda ctx, g: -g,
+    "exp": lambda ctx, g: g * ctx.output,
+    "log": lambda ctx, g: g / ctx.inputs[0],
+    "sqrt": lambda ctx, g: g * 0.5 / ctx.output,
+    "rsqrt": lambda ctx, g: g * -0.5 * ctx.output * ctx.output * ctx.output,
+    "abs": _abs_vjp,
+    "sin": lambda ctx, g: g * ctx.inputs[0].cos(),
+    "cos": lambda ctx, g: -g * ctx.inputs[0].sin(),
+    "tan": lambda ctx, g: g * (1.0 + ctx.output * ctx.output),
+    "tanh": lambda ctx, g: g * (1.0 - ctx.output * ctx.output),
+    "erf": _erf_vjp,
+    "relu": lambda ctx, g: g * WHERE(ctx.output > 0, 1.0, 0.0).to(g.dtype),  # a float mask: no bool crosses kernels
+    "sigmoid": lambda ctx, g: g * ctx.output * (1.0 - ctx.output),
+    "gelu": _gelu_vjp,
+    "cast": lambda ctx, g: g,
+}
+
+
 # ----------------------------------------------------------------------------- the table
 
 def _check_gelu(attrs):
@@ -145,38 +237,38 @@ def _cast_without_converting(x, dtype=None, **others):
 
 
 CAST = OpDef("cast", _build_cast, lambda x, dtype=None: x, dtypes=ALL + (dt.int8,), rule=cast_rule,
-             attrs={"dtype": None}, check_attrs=_check_cast, decompose=_cast_without_converting, method=False,
+             attrs={"dtype": None}, check_attrs=_check_cast, decompose=_cast_without_converting, method=False, vjp=VJP["cast"],
              doc="x converted to dtype (float to int truncates toward zero)")
 
 OPS = [
-    OpDef("add", binary(arith.AddfOp, arith.AddiOp), np.add, 2, doc="x + y"),
-    OpDef("sub", binary(arith.SubfOp, arith.SubiOp), np.subtract, 2, doc="x - y"),
-    OpDef("mul", binary(arith.MulfOp, arith.MuliOp), np.multiply, 2, doc="x * y"),
+    OpDef("add", binary(arith.AddfOp, arith.AddiOp), np.add, 2, vjp=VJP["add"], doc="x + y"),
+    OpDef("sub", binary(arith.SubfOp, arith.SubiOp), np.subtract, 2, vjp=VJP["sub"], doc="x - y"),
+    OpDef("mul", binary(arith.MulfOp, arith.MuliOp), np.multiply, 2, vjp=VJP["mul"], doc="x * y"),
     OpDef("div", binary(arith.DivfOp), _safe(np.divide), 2, dtypes=FLOATS, rule=true_div_rule,
-          doc="x / y, true division (integer operands give float32, as in PyTorch)"),
-    OpDef("maximum", binary(arith.MaximumfOp, arith.MaxSIOp), np.maximum, 2, doc="elementwise maximum, NaN propagating"),
-    OpDef("minimum", binary(arith.MinimumfOp, arith.MinSIOp), np.minimum, 2, doc="elementwise minimum, NaN propagating"),
-    OpDef("pow", binary(mathd.PowFOp), _safe(np.power), 2, dtypes=FLOATS, doc="x ** y (floating point only)"),
-    OpDef("neg", _build_neg, np.negative, doc="-x"),
-    OpDef("exp", unary(mathd.ExpOp), _safe(np.exp), dtypes=FLOATS, doc="e ** x"),
-    OpDef("log", unary(mathd.LogOp), _safe(np.log), dtypes=FLOATS, doc="natural logarithm"),
-    OpDef("sqrt", unary(mathd.SqrtOp), _safe(np.sqrt), dtypes=FLOATS, doc="square root"),
-    OpDef("rsqrt", unary(mathd.RsqrtOp), _safe(lambda x: 1.0 / np.sqrt(x)), dtypes=FLOATS, doc="1 / sqrt(x)"),
-    OpDef("abs", unary(mathd.AbsFOp), np.abs, dtypes=FLOATS, doc="absolute value (floating point only)"),
-    OpDef("sin", unary(mathd.SinOp), np.sin, dtypes=FLOATS, doc="sine"),
-    OpDef("cos", unary(mathd.CosOp), np.cos, dtypes=FLOATS, doc="cosine"),
-    OpDef("tan", unary(mathd.TanOp), _safe(np.tan), dtypes=FLOATS, doc="tangent"),
-    OpDef("tanh", unary(mathd.TanhOp), np.tanh, dtypes=FLOATS, doc="hyperbolic tangent"),
-    OpDef("erf", unary(mathd.ErfOp), _erf, dtypes=FLOATS, doc="Gauss error function"),
-    OpDef("relu", unary(asctensor.ReluOp), lambda x: np.where(np.isnan(x), x, np.maximum(x, 0)), doc="max(x, 0)"),
+          vjp=VJP["div"], doc="x / y, true division (integer operands give float32, as in PyTorch)"),
+    OpDef("maximum", binary(arith.MaximumfOp, arith.MaxSIOp), np.maximum, 2, vjp=VJP["maximum"], doc="elementwise maximum, NaN propagating"),
+    OpDef("minimum", binary(arith.MinimumfOp, arith.MinSIOp), np.minimum, 2, vjp=VJP["minimum"], doc="elementwise minimum, NaN propagating"),
+    OpDef("pow", binary(mathd.PowFOp), _safe(np.power), 2, dtypes=FLOATS, vjp=VJP["pow"], doc="x ** y (floating point only)"),
+    OpDef("neg", _build_neg, np.negative, vjp=VJP["neg"], doc="-x"),
+    OpDef("exp", unary(mathd.ExpOp), _safe(np.exp), dtypes=FLOATS, vjp=VJP["exp"], doc="e ** x"),
+    OpDef("log", unary(mathd.LogOp), _safe(np.log), dtypes=FLOATS, vjp=VJP["log"], doc="natural logarithm"),
+    OpDef("sqrt", unary(mathd.SqrtOp), _safe(np.sqrt), dtypes=FLOATS, vjp=VJP["sqrt"], doc="square root"),
+    OpDef("rsqrt", unary(mathd.RsqrtOp), _safe(lambda x: 1.0 / np.sqrt(x)), dtypes=FLOATS, vjp=VJP["rsqrt"], doc="1 / sqrt(x)"),
+    OpDef("abs", unary(mathd.AbsFOp), np.abs, dtypes=FLOATS, vjp=VJP["abs"], doc="absolute value (floating point only)"),
+    OpDef("sin", unary(mathd.SinOp), np.sin, dtypes=FLOATS, vjp=VJP["sin"], doc="sine"),
+    OpDef("cos", unary(mathd.CosOp), np.cos, dtypes=FLOATS, vjp=VJP["cos"], doc="cosine"),
+    OpDef("tan", unary(mathd.TanOp), _safe(np.tan), dtypes=FLOATS, vjp=VJP["tan"], doc="tangent"),
+    OpDef("tanh", unary(mathd.TanhOp), np.tanh, dtypes=FLOATS, vjp=VJP["tanh"], doc="hyperbolic tangent"),
+    OpDef("erf", unary(mathd.ErfOp), _erf, dtypes=FLOATS, vjp=VJP["erf"], doc="Gauss error function"),
+    OpDef("relu", unary(asctensor.ReluOp), lambda x: np.where(np.isnan(x), x, np.maximum(x, 0)), vjp=VJP["relu"], doc="max(x, 0)"),
     OpDef("sigmoid", unary(asctensor.SigmoidOp), _safe(lambda x: 1.0 / (1.0 + np.exp(-x))), dtypes=FLOATS,
-          doc="1 / (1 + exp(-x))"),
+          vjp=VJP["sigmoid"], doc="1 / (1 + exp(-x))"),
     OpDef("gelu", _build_gelu, _safe(_gelu_ref), dtypes=FLOATS, attrs={"approximate": "none"}, check_attrs=_check_gelu,
-          doc="GELU as in PyTorch: x * Phi(x) exactly ('none') or with the tanh approximation"),
+          vjp=VJP["gelu"], doc="GELU as in PyTorch: x * Phi(x) exactly ('none') or with the tanh approximation"),
     CAST,
 ]
 
 BY_NAME = {op.name: op for op in OPS}
 # the ops other modules build on
-ADD, MUL, NEG, MAXIMUM, MINIMUM, POW, SQRT, RSQRT, ABS = (
-    BY_NAME[n] for n in ("add", "mul", "neg", "maximum", "minimum", "pow", "sqrt", "rsqrt", "abs"))
+ADD, MUL, NEG, MAXIMUM, MINIMUM, POW, SQRT, RSQRT, ABS, LOG = (
+    BY_NAME[n] for n in ("add", "mul", "neg", "maximum", "minimum", "pow", "sqrt", "rsqrt", "abs", "log"))

@@ -142,9 +142,25 @@ def _product_ref(a, b, bias, transpose_a, transpose_b, out_dtype):
     return reference_matmul(a, b, bias, transpose_a, transpose_b)
 
 
+def _product_vjp(ctx, g):
+    """``C = op(A) @ op(B) + bias``: dA = g @ op(B)^T and dB = op(A)^T @ g, transposed back for a
+    transposed operand; an operand shared by a batch gets the sum over it."""
+    a, b, bias = ctx.inputs
+    ta, tb = ctx.attrs["transpose_a"], ctx.attrs["transpose_b"]
+    if ta:
+        ga = _matmul("matmul", b, g, transpose_a=tb, transpose_b=True)
+    else:
+        ga = _matmul("matmul", g, b, transpose_b=not tb)
+    if tb:
+        gb = _matmul("matmul", g, a, transpose_a=True, transpose_b=ta)
+    else:
+        gb = _matmul("matmul", a, g, transpose_a=not ta)
+    return ga, gb, (g if bias is not None else None)
+
+
 def _product(name: str, signature, doc: str, decompose=None) -> OpDef:
     return OpDef(name, _build_product, _product_ref, signature=signature, infer=_product_infer(name),
-                 decompose=decompose, kind=MATRIX, method=False, doc=doc)
+                 decompose=decompose, kind=MATRIX, method=False, vjp=_product_vjp, doc=doc)
 
 
 def _bmm_signature(a, b, out_dtype=None):

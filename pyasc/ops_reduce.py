@@ -23,6 +23,7 @@ from . import dtypes as dt
 from .args import dims_arg, tensor_operand
 from .errors import PyascError
 from .opdef import COMPOSITE, REDUCE, OpDef, Types
+from .ops_compare import WHERE
 
 MaxMin = namedtuple("MaxMin", ["values", "indices"])
 
@@ -40,7 +41,7 @@ def _reduce_signature(name: str):
     def signature(x, dim=None, keepdim: bool = False):
         x = tensor_operand(name, x)
         _float_only(name, x)
-        return [x], {"dims": dims_arg(name, dim, x.ndim, x.shape), "keepdim": keepdim}
+        return [x], {"dims": dims_arg(name, dim, x.ndim, x), "keepdim": keepdim}
     return signature
 
 
@@ -60,20 +61,86 @@ def _reduce_infer(operands, attrs) -> Types:
     return Types(x.dtype, ((x.dtype, asctensor.reduced_shape(x.shape, attrs["dims"], attrs["keepdim"])),))
 
 
-def _reduction(name: str, kind: ReduceKind, reference) -> OpDef:
+# ------------------------------------------------------------------------------------- gradients
+# ``vjp(ctx, g)`` of each op (see ``autograd.tape.VJPContext``); reductions broadcast g back.
+
+def _kept(ctx, t):
+    """A reduction's result (or its gradient) with the reduced dims kept as size 1."""
+    x = ctx.inputs[0]
+    shape = asctensor.reduced_shape(x.shape, ctx.attrs["dims"], True)
+    return t if t.shape == shape else t.reshape(*shape)
+
+
+def _sum_vjp(ctx, g):
+    return ctx.expand(_kept(ctx, g), ctx.inputs[0])
+
+
+def _mean_vjp(ctx, g):
+    x = ctx.inputs[0]
+    n = 1
+    for d in ctx.attrs["dims"]:
+        n *= x.shape[d]
+    return ctx.expand(_kept(ctx, g) * (1.0 / n), x)
+
+
+def _prod_vjp(ctx, g):
+    x = ctx.inputs[0]
+    return ctx.expand(_kept(ctx, g * ctx.output), x) / x
+
+
+def _extremum_vjp(ctx, g):
+    """amax/amin: the gradient is shared evenly by the elements equal to the result (as PyTorch)."""
+    x = ctx.inputs[0]
+    hit = WHERE(x == _kept(ctx, ctx.output), 1.0, 0.0).to(x.dtype)
+    count = SUM(hit, dim=ctx.attrs["dims"], keepdim=True)
+    return hit * ctx.expand(_kept(ctx, g) / count, x)
+
+
+def _softmax_vjp(ctx, g):
+    y, axis = ctx.output, ctx.attrs["axis"]
+    return y * (g - SUM(g * y, dim=axis, keepdim=True))
+
+
+def _log_softmax_vjp(ctx, g):
+    y, axis = ctx.output, ctx.attrs["axis"]
+    return g - y.exp() * SUM(g, dim=axis, keepdim=True)
+
+
+def _norm_vjp(rms: bool):
+    """layer_norm / rms_norm: the normalised input is recomputed from x (float32 for half inputs)."""
+    def vjp(ctx, g):
+        x, w, b = ctx.inputs
+        k = len(ctx.attrs["normalized_shape"])
+        axes = tuple(range(x.ndim - k, x.ndim))
+        lead = tuple(range(x.ndim - k))
+        xf, gf = x.to(dt.float32), g.to(dt.float32)
+        centred = xf if rms else xf - MEAN(xf, dim=axes, keepdim=True)
+        rstd = (MEAN(centred * centred, dim=axes, keepdim=True) + ctx.attrs["eps"]).rsqrt()
+        xhat = centred * rstd
+        gw = SUM(gf * xhat, dim=lead) if w is not None and lead else (gf * xhat if w is not None else None)
+        gb = (SUM(gf, dim=lead) if lead else gf) if b is not None else None
+        gh = gf * w.to(dt.float32) if w is not None else gf
+        inner = gh - xhat * MEAN(gh * xhat, dim=axes, keepdim=True)
+        if not rms:
+            inner = inner - MEAN(gh, dim=axes, keepdim=True)
+        return rstd * inner, gw, gb
+    return vjp
+
+
+def _reduction(name: str, kind: ReduceKind, reference, vjp=None) -> OpDef:
     def build(tr, values, types, attrs):
         return asctensor.ReduceOp(kind, values[0], attrs["dims"], attrs["keepdim"])
 
     return OpDef(name, build, lambda a, dims, keepdim: reference(a, axis=dims, keepdims=keepdim),
                  signature=_reduce_signature(name), infer=_reduce_infer, decompose=_nothing_to_reduce(name),
-                 kind=REDUCE, doc=f"{kind.value} of x over dim (all dims by default); keepdim keeps them as size 1.")
+                 kind=REDUCE, vjp=vjp, doc=f"{kind.value} of x over dim (all dims by default); keepdim keeps them as size 1.")
 
 
-SUM = _reduction("sum", ReduceKind.SUM, np.sum)
-MEAN = _reduction("mean", ReduceKind.MEAN, np.mean)
-PROD = _reduction("prod", ReduceKind.PROD, np.prod)
-AMAX = _reduction("amax", ReduceKind.MAX, np.max)
-AMIN = _reduction("amin", ReduceKind.MIN, np.min)
+SUM = _reduction("sum", ReduceKind.SUM, np.sum, _sum_vjp)
+MEAN = _reduction("mean", ReduceKind.MEAN, np.mean, _mean_vjp)
+PROD = _reduction("prod", ReduceKind.PROD, np.prod, _prod_vjp)
+AMAX = _reduction("amax", ReduceKind.MAX, np.max, _extremum_vjp)
+AMIN = _reduction("amin", ReduceKind.MIN, np.min, _extremum_vjp)
 
 
 def _arg_signature(name: str):
@@ -81,7 +148,7 @@ def _arg_signature(name: str):
         x = tensor_operand(name, x)
         _float_only(name, x)
         if dim is not None:
-            (dim,) = dims_arg(name, dim, x.ndim, x.shape)
+            (dim,) = dims_arg(name, dim, x.ndim, x)
         return [x], {"dim": dim, "keepdim": keepdim}
     return signature
 
@@ -137,14 +204,15 @@ MIN = _max_min("min", AMIN, ARGMIN)
 
 def _same_as_input(operands, attrs) -> Types:
     x = operands[0]
-    return Types(x.dtype, ((x.dtype, x.shape),))
+    return Types(x.dtype, ((x.dtype, x),))
 
 
 def _softmax(name: str, op_cls, log: bool) -> OpDef:
+    vjp = _log_softmax_vjp if log else _softmax_vjp
     def signature(x, dim: int = -1):
         x = tensor_operand(name, x)
         _float_only(name, x)
-        (axis,) = dims_arg(name, dim, x.ndim, x.shape)
+        (axis,) = dims_arg(name, dim, x.ndim, x)
         return [x], {"axis": axis}
 
     def build(tr, values, types, attrs):
@@ -155,7 +223,7 @@ def _softmax(name: str, op_cls, log: bool) -> OpDef:
         lse = np.log(np.exp(s).sum(axis=axis, keepdims=True))
         return s - lse if log else np.exp(s - lse)
 
-    return OpDef(name, build, reference, signature=signature, infer=_same_as_input, kind=REDUCE,
+    return OpDef(name, build, reference, signature=signature, infer=_same_as_input, kind=REDUCE, vjp=vjp,
                  doc=f"{'log of the ' if log else ''}softmax of x along dim.")
 
 
@@ -203,7 +271,7 @@ def _norm(name: str, op_cls, rms: bool) -> OpDef:
         return y
 
     return OpDef(name, build, reference, signature=signature, infer=_same_as_input, kind=REDUCE, method=False,
-                 doc=f"{'root-mean-square' if rms else 'layer'} normalisation over the trailing normalized_shape "
+                 vjp=_norm_vjp(rms), doc=f"{'root-mean-square' if rms else 'layer'} normalisation over the trailing normalized_shape "
                      "dims, with optional affine weight and bias (cast to the input's dtype).")
 
 

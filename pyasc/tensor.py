@@ -48,7 +48,7 @@ class Tensor:
     """An n-dimensional array of one pyasc dtype (float32, float16, bfloat16 or int32)."""
 
     __slots__ = ("_storage", "_producer", "_dtype", "_shape", "_value", "_trace", "_format", "_device",
-                 "__weakref__")
+                 "_requires_grad", "_grad", "_grad_fn", "__weakref__")
     __array_ufunc__ = None          # NumPy defers ``ndarray + Tensor`` to ``Tensor.__radd__``
     __array_priority__ = 1000
 
@@ -67,6 +67,7 @@ class Tensor:
         self._trace = None
         self._format = _ND if format is None else as_format(format, self._shape, "Tensor")
         self._device = current_device() if device is None else as_device(device, "Tensor")
+        self._requires_grad, self._grad, self._grad_fn = False, None, None
 
     @classmethod
     def _traced(cls, trace, value, dtype: DType, shape) -> Tensor:
@@ -74,6 +75,7 @@ class Tensor:
         t._producer = None
         t._data, t._dtype, t._shape, t._value, t._trace = None, dtype, tuple(shape), value, trace
         t._format, t._device = _ND, current_device()
+        t._requires_grad, t._grad, t._grad_fn = False, None, None
         return t
 
     # -- storage and the stream producing it ---------------------------------------------------
@@ -219,6 +221,58 @@ class Tensor:
         body = np.array2string(a, separator=", ", prefix="tensor(", threshold=200)
         suffix = "" if self._dtype in (dt.float32, dt.int32) else f", dtype=pyasc.{self._dtype.name}"
         return f"tensor({body}{suffix})"
+
+    # -- automatic differentiation (pyasc/autograd/) -----------------------------------------
+    @property
+    def requires_grad(self) -> bool:
+        """True when ops on this tensor are recorded for differentiation."""
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self.requires_grad_(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Make this leaf tensor require a gradient (in place); returns the tensor."""
+        if self._grad_fn is not None and not requires_grad:
+            raise PyascError("requires_grad_", "only a leaf tensor can stop requiring grad; use detach()",
+                             shapes=[self._shape])
+        if requires_grad and not self._dtype.is_floating_point:
+            raise PyascError("requires_grad_", f"only floating point tensors can require gradients, got "
+                             f"{self._dtype.name}", shapes=[self._shape], dtypes=[self._dtype.name])
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def grad(self) -> Tensor | None:
+        """The accumulated gradient of a leaf after ``backward()`` (None before)."""
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        self._grad = value
+
+    @property
+    def grad_fn(self):
+        """The recorded op that made this tensor (None for a leaf)."""
+        return self._grad_fn
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._grad_fn is None
+
+    def backward(self, gradient=None) -> None:
+        """Accumulate the gradient of this tensor into the ``.grad`` of the leaves it depends on."""
+        from .autograd.engine import backward
+
+        backward(self, gradient)
+
+    def detach(self) -> Tensor:
+        """The same values (shared storage) outside the recorded graph."""
+        t = Tensor._traced(self._trace, self._value, self._dtype, self._shape) if self._data is None else \
+            Tensor(self._data, self._dtype, device=self._device)
+        t._format = self._format
+        return t
 
     # -- layout, device, storage -------------------------------------------------------------
     @property

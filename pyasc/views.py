@@ -509,13 +509,45 @@ def _topk_ref(a, k, dim, largest):
 
 # ----------------------------------------------------------------------------- the ops
 
-_SHAPE_CHANGE = {"build": _build_reshape, "reference": _reshape_ref, "eager": HOST, "kind": VIEW}
-_PERMUTATION = {"build": _build_permute, "reference": _permute_ref, "eager": HOST, "kind": VIEW}
+# ----------------------------------------------------------------------------- gradients
+# ``vjp(ctx, g)`` of each op (see ``autograd.tape.VJPContext``): the gradient moved back.
+
+def _reshape_vjp(ctx, g):
+    return g.reshape(*ctx.inputs[0].shape)
+
+
+def _permute_vjp(ctx, g):
+    perm = ctx.attrs["perm"]
+    inverse = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inverse[p] = i
+    return g.permute(*inverse) if perm else g
+
+
+def _cat_vjp(ctx, g):
+    ax = ctx.attrs["dim"]
+    return g.split([t.shape[ax] for t in ctx.inputs], ax)
+
+
+def _stack_vjp(ctx, g):
+    ax = ctx.attrs["dim"]
+    return tuple(p.reshape(*t.shape) for p, t in zip(g.split(1, ax), ctx.inputs))
+
+
+def _split_vjp(ctx, g):
+    return g[0] if len(g) == 1 else CAT(list(g), ctx.attrs["dim"])
+
+
+_SHAPE_CHANGE = {"build": _build_reshape, "reference": _reshape_ref, "eager": HOST, "kind": VIEW,
+                 "vjp": _reshape_vjp}
+_PERMUTATION = {"build": _build_permute, "reference": _permute_ref, "eager": HOST, "kind": VIEW,
+                "vjp": _permute_vjp}
 
 OPS = [
     OpDef("reshape", signature=_reshape_signature("reshape"), **_SHAPE_CHANGE,
           doc="The tensor with a new shape: a view when the storage allows it, else a copy."),
     OpDef("view", _build_reshape, _view_ref, signature=_reshape_signature("view"), eager=HOST, kind=VIEW,
+          vjp=_reshape_vjp,
           function=False, doc="A view with a new shape; PyascError when the strides do not allow one (use reshape)."),
     OpDef("flatten", signature=_flatten_signature, **_SHAPE_CHANGE, doc="Dims start_dim..end_dim as one."),
     OpDef("squeeze", signature=_squeeze_signature, **_SHAPE_CHANGE, doc="Without the size-1 dims (or those of dim)."),
@@ -527,13 +559,15 @@ OPS = [
           method=False, function=False, doc=_getitem_ref.__doc__),
     OpDef("setitem", decompose=_setitem, kind=COMPOSITE, method=False, function=False),
     OpDef("cat", _build_cat, _cat_ref, signature=_cat_signature, eager=DEVICE_OR_HOST, kind=VIEW, method=False,
+          vjp=_cat_vjp,
           doc="Concatenate along an existing dimension (dtypes promote as in PyTorch)."),
     OpDef("stack", _build_stack, _stack_ref, signature=_stack_signature, eager=DEVICE_OR_HOST, kind=VIEW,
+          vjp=_stack_vjp,
           method=False, doc="Join along a new dimension; all shapes must be equal."),
-    OpDef("split", _build_split, _split_ref, signature=_split_signature, eager=HOST, kind=VIEW,
+    OpDef("split", _build_split, _split_ref, signature=_split_signature, eager=HOST, kind=VIEW, vjp=_split_vjp,
           doc="Views of consecutive pieces along dim: pieces of one size (the last may be smaller) or of the "
               "given sizes, which must add up to the extent of dim."),
-    OpDef("chunk", _build_split, _split_ref, signature=_chunk_signature, eager=HOST, kind=VIEW,
+    OpDef("chunk", _build_split, _split_ref, signature=_chunk_signature, eager=HOST, kind=VIEW, vjp=_split_vjp,
           doc="chunks views of (nearly) equal size along dim (PyTorch's rounding: ceil)."),
     OpDef("topk", _build_topk, _topk_ref, signature=_topk_signature, eager=_topk_eager, pack=TopK._make, kind=VIEW,
           doc="The k largest (or smallest) elements along dim and their indices (int32; torch: int64), always "
@@ -541,3 +575,5 @@ OPS = [
               "larger than any number, as in PyTorch; inside pyasc.jit NaN is not ranked and float tensors only "
               "are supported (asctensor.topk, k <= 64)."),
 ]
+
+CAT = next(op for op in OPS if op.name == "cat")

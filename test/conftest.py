@@ -15,3 +15,7 @@ def pytest_addoption(parser):
     group.addoption("--asc-tutorials", default=None, metavar="DIR",
                     help="the official pyasc python/tutorials directory (01_add ... 05_matmul_leakyrelu); "
                          "default: the PYASC_TUTORIALS environment variable; without it the tutorial tests skip")
+
+    group = parser.getgroup("autograd", "gradients against torch.autograd")
+    group.addoption("--grad-long", action="store_true", default=False,
+                    help="check the gradient of every case in float16 and bfloat16 too (slow)")

@@ -1,0 +1,133 @@
+"""Function transforms in the style of JAX: ``grad``, ``value_and_grad`` and ``vjp``.
+
+``pyasc.grad(f)(x)`` differentiates ``f`` with respect to its argument(s) ``argnums``. Called with
+concrete tensors, the forward and the backward are traced into one program and compiled once per
+input signature (as ``pyasc.jit``): the backward kernels fuse with the forward's. Called inside a
+``pyasc.jit`` function (traced tensors), they record into the enclosing program. A ``pyasc.jit``
+function can be differentiated (its Python function is traced).
+"""
+
+from __future__ import annotations
+
+import functools
+import numbers
+
+from ..creation import ones
+from ..errors import PyascError, describe
+from ..jit import JitFunction
+from ..tensor import Tensor
+from .engine import gradients
+from .tape import enable_grad
+
+
+def _leaf(x: Tensor) -> Tensor:
+    """A new leaf requiring a gradient with the values (or traced value) of ``x``."""
+    t = x.detach()
+    if not t.dtype.is_floating_point:
+        raise PyascError("grad", f"can only differentiate with respect to floating point tensors, got "
+                         f"{describe(x)}", shapes=[x.shape], dtypes=[x.dtype.name])
+    t._requires_grad = True
+    return t
+
+
+def _argnums(argnums, nargs: int) -> tuple[tuple[int, ...], bool]:
+    single = isinstance(argnums, numbers.Integral)
+    nums = (argnums,) if single else tuple(argnums)
+    for i in nums:
+        if not isinstance(i, numbers.Integral) or not -nargs <= i < nargs:
+            raise PyascError("grad", f"argnums {argnums!r} does not name a positional argument of the {nargs} given")
+    return tuple(i % nargs for i in nums), single
+
+
+def _python_fn(fn):
+    return fn.fn if isinstance(fn, JitFunction) else fn
+
+
+def _value_and_grads(fn, argnums, args, kwargs):
+    """Trace-or-eager core: ``(value, grads)`` with the gradients in the order of ``argnums``."""
+    nums, single = _argnums(argnums, len(args))
+    args = list(args)
+    leaves = []
+    for i in nums:
+        if not isinstance(args[i], Tensor):
+            raise PyascError("grad", f"argument {i} is differentiated but is {describe(args[i])}, not a tensor")
+        args[i] = _leaf(args[i])
+        leaves.append(args[i])
+    with enable_grad():
+        value = fn(*args, **kwargs)
+    if not isinstance(value, Tensor) or value.numel() != 1:
+        raise PyascError("grad", "the differentiated function must return a one-element tensor, got "
+                         f"{describe(value)} (use pyasc.vjp for other outputs)")
+    if not value.dtype.is_floating_point:
+        raise PyascError("grad", f"the differentiated function returned {describe(value)}, not a floating "
+                         "point tensor")
+    if not value.requires_grad:
+        grads = [t.detach() * 0.0 for t in leaves]
+    else:
+        grads = [g if g is not None else t.detach() * 0.0
+                 for g, t in zip(gradients([value], [ones(*value.shape, dtype=value.dtype)], leaves), leaves)]
+    return value.detach(), (grads[0] if single else tuple(grads))
+
+
+def value_and_grad(fn, argnums=0):
+    """``fn`` -> a function returning ``(fn(*args), gradient)``; the gradient is a tensor for an
+    int ``argnums`` and a tuple for a sequence of them."""
+    py = _python_fn(fn)
+    programs: dict = {}
+
+    @functools.wraps(py)
+    def wrapped(*args, **kwargs):
+        if any(isinstance(a, Tensor) and a.is_traced for a in args):
+            return _value_and_grads(py, argnums, args, kwargs)
+        nums, single = _argnums(argnums, len(args))
+        program = programs.get(nums)
+        if program is None:
+            def traced(*targs, **tkwargs):
+                value, grads = _value_and_grads(py, nums, targs, tkwargs)
+                return (value, *grads)
+            traced.__name__ = traced.__qualname__ = f"value_and_grad_{getattr(py, '__name__', 'fn')}"
+            program = programs[nums] = JitFunction(traced, getattr(fn, "options", None))
+        value, *grads = program(*args, **kwargs)
+        return value, (grads[0] if single else tuple(grads))
+
+    return wrapped
+
+
+def grad(fn, argnums=0):
+    """``fn`` -> a function returning the gradient of ``fn`` (a one-element tensor) with respect to
+    argument(s) ``argnums``, usable inside and around ``pyasc.jit``."""
+    both = value_and_grad(fn, argnums)
+
+    @functools.wraps(_python_fn(fn))
+    def wrapped(*args, **kwargs):
+        return both(*args, **kwargs)[1]
+
+    return wrapped
+
+
+def vjp(fn, *primals):
+    """``(fn(*primals), pullback)``: ``pullback(cotangent)`` gives the vector-Jacobian products, one
+    per primal (a tuple). Eagerly the forward runs op by op and the pullback as one compiled program."""
+    py = _python_fn(fn)
+    leaves = [_leaf(p) if isinstance(p, Tensor) else p for p in primals]
+    with enable_grad():
+        out = py(*leaves)
+    several = isinstance(out, tuple | list)
+    outs = list(out) if several else [out]
+    targets = [t for t in leaves if isinstance(t, Tensor)]
+
+    def pullback(cotangent):
+        cts = list(cotangent) if several else [cotangent]
+        if len(cts) != len(outs):
+            raise PyascError("vjp", f"got {len(cts)} cotangent(s) for {len(outs)} output(s)")
+        live = [(o, c) for o, c in zip(outs, cts) if o.requires_grad]
+        if not live:
+            return tuple(t.detach() * 0.0 for t in targets)
+        from .engine import _roots_and_grads
+
+        roots, grads = _roots_and_grads("vjp", [o for o, _ in live], [c for _, c in live])
+        got = gradients(roots, grads, targets)
+        return tuple(g if g is not None else t.detach() * 0.0 for g, t in zip(got, targets))
+
+    detached = tuple(o.detach() for o in outs)
+    return (detached if several else detached[0]), pullback
