@@ -75,6 +75,9 @@ CASES: list[GradCase] = [
     *_unary("sqrt", lambda m, a: m.sqrt(a), P),
     *_unary("rsqrt", lambda m, a: m.rsqrt(a), P),
     *_unary("abs", lambda m, a: m.abs(a), U),
+    *_unary("sin", lambda m, a: m.sin(a)),
+    *_unary("cos", lambda m, a: m.cos(a)),
+    *_unary("tan", lambda m, a: m.tan(a * 0.3), U),  # away from the poles
     *_unary("tanh", lambda m, a: m.tanh(a)),
     *_unary("erf", lambda m, a: m.erf(a)),
     *_unary("relu", lambda m, a: m.relu(a), U),
