@@ -1,0 +1,660 @@
+"""Copies, repetitions, masks, scans, selections and sorting written with the device ops
+(``OpDef``s of kind ``composite``; each compiles as one program, ``fused.py``).
+
+``clone``, ``detach``, ``cpu`` (no computation: a copy or the same storage), ``expand``,
+``repeat``, ``mm``, ``outer``, ``masked_fill``, ``tril``, ``triu``, ``flip``, ``roll``,
+``cumsum``, ``cumprod``, ``index_select``, ``gather``, ``scatter``, ``sort``, ``argsort`` and
+``einsum``.
+
+* Scans (``cumsum``/``cumprod``) take ``ceil(log2(n))`` steps, each adding (multiplying) the
+  input rolled by ``2**i`` along ``dim`` with its first ``2**i`` positions masked.
+* Selections (``gather``, ``index_select``, ``scatter``, the reordering of ``sort``) compare the
+  indices with ``0..n-1`` and sum the one selected element per output (exact: the others are 0).
+  int32 data is selected as two halves exact in float32 (``x = hi * 4096 + lo``), bool and int8
+  data as float16.
+* ``sort`` ranks each element by counting the elements before it (``x_j < x_i``, ties by index,
+  so it is stable; NaN sorts as the largest value, as in PyTorch): n x n comparisons per row.
+* ``einsum`` takes the diagonal of repeated indices, sums indices used once, and contracts two
+  operands at a time with a batched matmul on the cube (a product of broadcasts when nothing is
+  contracted).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections import namedtuple
+
+import numpy as np
+
+from . import dtypes as dt
+from .args import dim_index, dims_arg, operand, tensor_operand
+from .errors import PyascError, describe
+from .fused import fused_op
+from .opdef import OpDef
+from .ops_compare import EQ, GT, ISNAN, LT, WHERE
+from .ops_compare import OPS as _COMPARE
+from .ops_elementwise import BY_NAME as EW
+from .ops_elementwise import CAST
+from .ops_linalg import MATMUL
+from .ops_math import floor32
+from .ops_reduce import AMAX, SUM
+from .tensor import Tensor
+from .views import OPS as _VIEWS
+
+ADD, SUB, MUL, DIV = (EW[n] for n in ("add", "sub", "mul", "div"))
+CAT = next(op for op in _VIEWS if op.name == "cat")
+LOGICAL_AND = next(op for op in _COMPARE if op.name == "logical_and")
+F16, F32, I32 = dt.float16, dt.float32, dt.int32
+Sorted = namedtuple("Sorted", ["values", "indices"])
+
+
+def _sig(name: str, *params: str):
+    """A signature: a tensor, then ``params`` (names with defaults given by ``defaults``)."""
+    def signature(x, *args, **kwargs):
+        x = tensor_operand(name, x)
+        attrs = dict(zip(params, args))
+        if len(args) > len(params):
+            raise PyascError(name, f"takes at most {len(params)} argument(s) after the tensor", shapes=[x.shape])
+        unknown = set(kwargs) - set(params)
+        if unknown:
+            raise PyascError(name, f"got unexpected keyword argument(s) {sorted(unknown)}", shapes=[x.shape])
+        attrs.update(kwargs)
+        return [x], attrs
+    return signature
+
+
+def _const(a: np.ndarray, d: dt.DType | None = None) -> Tensor:
+    return Tensor(np.ascontiguousarray(a), d)
+
+
+def _moved(x: Tensor, fn):
+    """``fn(x)`` with bool and int8 data carried as float16 (exact) and converted back."""
+    if x.dtype not in dt.STORAGE_DTYPES:
+        return fn(x)
+    return CAST(fn(CAST(x, dtype=F16)), dtype=x.dtype)
+
+
+def broadcast_to(x: Tensor, shape) -> Tensor:
+    """``x`` (of rank ``len(shape)``) broadcast to ``shape`` (a copy). The first dim that grows
+    from 1 is copied by a concat when it is the source's first dim longer than 1 (the compiler's
+    row broadcast of a one-row source fails to bufferize), the others are broadcast."""
+    shape = tuple(shape)
+    if x.shape == shape:
+        return x
+    if not x.is_traced:
+        return Tensor(np.broadcast_to(x.numpy(), shape).copy(), x.dtype)
+    j = next(i for i, n in enumerate(shape) if n > 1)
+    if x.shape[j] == 1:
+        x = CAT([x] * shape[j], dim=j)
+        if x.shape == shape:
+            return x
+
+    def go(v):
+        tr = v._trace
+        return Tensor._traced(tr, tr.broadcast(v._value, shape), v.dtype, shape)
+    return _moved(x, go)
+
+
+# ----------------------------------------------------------------------------- copies
+
+def _clone(x, *, memory_format=None):
+    """A copy of x with its own storage."""
+    x = tensor_operand("clone", x)
+    if x.is_traced:
+        return x
+    return Tensor(x.numpy().copy(), x.dtype, format=x.format, device=x.device)
+
+
+def _detach(x):
+    """x sharing its storage, outside any gradient tracking."""
+    x = tensor_operand("detach", x)
+    if x.is_traced:
+        return x
+    return Tensor(x.numpy(), x.dtype, format=x.format, device=x.device)
+
+
+def _cpu(x):
+    """The values of x in host memory (a copy)."""
+    x = tensor_operand("cpu", x)
+    if x.is_traced:
+        return x
+    return Tensor(x.numpy().copy(), x.dtype, format=x.format, device=x.device)
+
+
+# ----------------------------------------------------------------------------- expand and repeat
+
+def _sizes(name, x, sizes):
+    if len(sizes) == 1 and isinstance(sizes[0], tuple | list):
+        sizes = tuple(sizes[0])
+    for s in sizes:
+        if isinstance(s, bool) or not isinstance(s, numbers.Integral):
+            raise PyascError(name, f"sizes must be integers, got {describe(s)}", shapes=[x.shape])
+    return tuple(int(s) for s in sizes)
+
+
+def _expand_signature(x, *sizes):
+    x = tensor_operand("expand", x)
+    sizes = _sizes("expand", x, sizes)
+    extra = len(sizes) - x.ndim
+    if extra < 0:
+        raise PyascError("expand", f"the number of sizes ({len(sizes)}) must be at least the number of dims "
+                         f"({x.ndim})", shapes=[x.shape])
+    out = []
+    for i, s in enumerate(sizes):
+        src = x.shape[i - extra] if i >= extra else None
+        if s == -1:
+            if src is None:
+                raise PyascError("expand", f"-1 is not allowed in a new leading dim ({sizes})", shapes=[x.shape])
+            s = src
+        if s < 0 or (src is not None and src != 1 and src != s):
+            raise PyascError("expand", f"the expanded size {s} must match the existing size {src} at dim {i} "
+                             f"(sizes {sizes})", shapes=[x.shape])
+        out.append(s)
+    return [x], {"shape": tuple(out)}
+
+
+def _expand(x, shape):
+    """x broadcast to ``shape`` (-1 keeps a size; new dims lead)."""
+    return broadcast_to(x.reshape((1,) * (len(shape) - x.ndim) + x.shape), shape)
+
+
+def _repeat_signature(x, *repeats):
+    x = tensor_operand("repeat", x)
+    reps = _sizes("repeat", x, repeats)
+    if len(reps) < x.ndim or any(r < 0 for r in reps):
+        raise PyascError("repeat", f"needs one non-negative count per dim (at least {x.ndim}), got {reps}",
+                         shapes=[x.shape])
+    return [x], {"repeats": reps}
+
+
+def _repeat(x, repeats):
+    """x tiled ``repeats[i]`` times along dim i (leading repeats add dims)."""
+    out = x.reshape((1,) * (len(repeats) - x.ndim) + x.shape)
+    for d, r in enumerate(repeats):
+        if r != 1:
+            out = CAT([out] * r, dim=d)
+    return out if out is not x else (MUL(x, 1) if x.dtype not in dt.STORAGE_DTYPES else CAST(CAST(x, dtype=F16),
+                                                                                                dtype=x.dtype))
+
+
+# ----------------------------------------------------------------------------- products
+
+def _mm_signature(a, b):
+    a, b = tensor_operand("mm", a), tensor_operand("mm", b)
+    if a.ndim != 2 or b.ndim != 2:
+        raise PyascError("mm", f"expects two 2-D tensors, got {a.shape} and {b.shape}", shapes=[a.shape, b.shape])
+    return [a, b], {}
+
+
+def _mm(a, b):
+    """The matrix product of two 2-D tensors."""
+    return MATMUL(a, b)
+
+
+def _outer_signature(a, b):
+    a, b = tensor_operand("outer", a), tensor_operand("outer", b)
+    if a.ndim != 1 or b.ndim != 1:
+        raise PyascError("outer", f"expects two 1-D tensors, got {a.shape} and {b.shape}", shapes=[a.shape, b.shape])
+    return [a, b], {}
+
+
+def _outer(a, b):
+    """a[i] * b[j]"""
+    return MUL(a.reshape(a.shape[0], 1), b.reshape(1, b.shape[0]))
+
+
+# ----------------------------------------------------------------------------- masks
+
+def _masked_fill_signature(x, mask, value):
+    x, mask = tensor_operand("masked_fill", x), tensor_operand("masked_fill", mask)
+    if mask.dtype is not dt.bool_:
+        raise PyascError("masked_fill", f"the mask must be a bool tensor, got {mask.dtype.name}",
+                         shapes=[x.shape, mask.shape])
+    try:
+        ok = np.broadcast_shapes(mask.shape, x.shape) == x.shape
+    except ValueError:
+        ok = False
+    if not ok:
+        raise PyascError("masked_fill", f"the mask of shape {mask.shape} does not broadcast to {x.shape}",
+                         shapes=[x.shape, mask.shape])
+    value = operand("masked_fill", value)
+    if isinstance(value, Tensor) and value.ndim:
+        raise PyascError("masked_fill", f"value must be a number or a 0-d tensor, got shape {value.shape}")
+    return [x, mask, value], {}
+
+
+def _masked_fill(x, mask, value):
+    """x with the elements where mask holds set to value."""
+    def go(v):
+        val = CAST(value, dtype=v.dtype) if isinstance(value, Tensor) else (
+            float(value) if v.dtype.is_floating_point else int(value))
+        return WHERE(mask, val, v)
+    return _moved(x, go)
+
+
+def _tri_signature(name):
+    def signature(x, diagonal=0):
+        x = tensor_operand(name, x)
+        if x.ndim < 2:
+            raise PyascError(name, f"needs a tensor of at least 2 dims, got {x.shape}", shapes=[x.shape])
+        return [x], {"diagonal": int(diagonal)}
+    return signature
+
+
+def _tri(lower: bool):
+    def fn(x, diagonal):
+        n, m = x.shape[-2:]
+        keep = (np.tril if lower else np.triu)(np.ones((n, m), bool), diagonal)
+        if x.dtype is dt.bool_:
+            return LOGICAL_AND(x, _const(keep))
+        return _moved(x, lambda v: WHERE(_const(keep), v, 0))
+    fn.__doc__ = f"x with the elements {'above' if lower else 'below'} the diagonal set to 0"
+    return fn
+
+
+# ----------------------------------------------------------------------------- flip and roll
+
+def _flip_signature(x, dims):
+    x = tensor_operand("flip", x)
+    return [x], {"dims": dims_arg("flip", dims, x.ndim, x.shape)}
+
+
+def _flip(x, dims):
+    """x with the order of the elements along ``dims`` reversed."""
+    dims = [d for d in dims if x.shape[d] > 1]
+    if not dims:
+        return MUL(x, 1) if x.dtype not in dt.STORAGE_DTYPES else x
+    return x[tuple(slice(None, None, -1) if i in dims else slice(None) for i in range(x.ndim))]
+
+
+def _roll_signature(x, shifts, dims=None):
+    x = tensor_operand("roll", x)
+    shifts = tuple(shifts) if isinstance(shifts, tuple | list) else (shifts,)
+    if dims is None:
+        if len(shifts) != 1:
+            raise PyascError("roll", f"shifts {shifts} need dims", shapes=[x.shape])
+        return [x], {"shifts": shifts, "dims": None}
+    dims = tuple(dims) if isinstance(dims, tuple | list) else (dims,)
+    if len(dims) != len(shifts):
+        raise PyascError("roll", f"shifts {shifts} and dims {dims} must have the same length", shapes=[x.shape])
+    return [x], {"shifts": tuple(int(s) for s in shifts), "dims": tuple(dim_index("roll", d, x.ndim, x.shape)
+                                                                          for d in dims)}
+
+
+def _sl(ndim, dim, start, stop):
+    return tuple(slice(start, stop) if i == dim else slice(None) for i in range(ndim))
+
+
+def roll_along(x, shift: int, dim: int):
+    n = x.shape[dim]
+    s = shift % n if n else 0
+    if s == 0:
+        return x
+    return CAT([x[_sl(x.ndim, dim, n - s, None)], x[_sl(x.ndim, dim, 0, n - s)]], dim=dim)
+
+
+def _roll(x, shifts, dims):
+    """x with its elements shifted by ``shifts`` along ``dims`` (wrapping around; all elements as one
+    row when dims is None)."""
+    if dims is None:
+        return roll_along(x.reshape(-1), shifts[0], 0).reshape(x.shape)
+    out = x
+    for s, d in zip(shifts, dims):
+        out = roll_along(out, s, d)
+    return out if out is not x else (MUL(x, 1) if x.dtype not in dt.STORAGE_DTYPES else x)
+
+
+# ----------------------------------------------------------------------------- scans
+
+def _scan_signature(name):
+    def signature(x, dim, *, dtype=None):
+        x = tensor_operand(name, x)
+        return [x], {"dim": dim_index(name, dim, x.ndim, x.shape), "dtype": None if dtype is None else
+                     dt.get_dtype(dtype)}
+    return signature
+
+
+def _scan(combine, identity):
+    def fn(x, dim, dtype):
+        res = dtype or (x.dtype if x.dtype.is_floating_point else I32)
+        work = F32 if res.is_floating_point else I32
+        v = CAST(x, dtype=work)
+        if v is x:
+            v = MUL(x, 1)
+        n = x.shape[dim] if x.ndim else 1
+        if x.ndim == 0:
+            return CAST(v, dtype=res)
+        pos = np.broadcast_to(np.arange(n).reshape([n if i == dim else 1 for i in range(x.ndim)]), x.shape)
+        k = 1
+        while k < n:
+            shifted = WHERE(_const(pos >= k), roll_along(v, k, dim), identity)
+            v = combine(v, shifted)
+            k *= 2
+        return CAST(v, dtype=res)
+    return fn
+
+
+def _cumsum(x, dim, dtype):
+    """Running sums along dim (integers give int32)."""
+    return _scan(ADD, 0)(x, dim, dtype)
+
+
+def _cumprod(x, dim, dtype):
+    """Running products along dim (integers give int32)."""
+    return _scan(MUL, 1)(x, dim, dtype)
+
+
+# ----------------------------------------------------------------------------- selections
+
+def pick(onehot: Tensor, x: Tensor) -> Tensor:
+    """Sum over the last dim of ``where(onehot, x, 0)`` (broadcast): the element of x each row of
+    ``onehot`` marks, exactly, in x's dtype."""
+    d = x.dtype
+    if d.is_floating_point:
+        return SUM(WHERE(onehot, x, 0.0), dim=-1)
+    if d in dt.STORAGE_DTYPES:
+        return CAST(pick(onehot, CAST(x, dtype=F16)), dtype=d)
+    hi = CAST(floor32(DIV(CAST(x, dtype=F32), 4096.0)), dtype=I32)
+    lo = SUB(x, MUL(hi, 4096))
+    under = WHERE(LT(lo, 0), 1, 0)
+    hi, lo = SUB(hi, under), ADD(lo, MUL(under, 4096))
+    over = WHERE(LT(lo, 4096), 0, 1)
+    hi, lo = ADD(hi, over), SUB(lo, MUL(over, 4096))
+    his = CAST(pick(onehot, CAST(hi, dtype=F32)), dtype=I32)
+    los = CAST(pick(onehot, CAST(lo, dtype=F32)), dtype=I32)
+    return ADD(MUL(his, 4096), los)
+
+
+def _check_index(name, index, n, shapes):
+    if index.dtype is not I32:
+        raise PyascError(name, f"the index must be an integer tensor, got {index.dtype.name}", shapes=shapes)
+    if not index.is_traced and index.numel() and (index.numpy().min() < -n or index.numpy().max() >= n):
+        raise PyascError(name, f"index out of range for a dimension of size {n}", shapes=shapes)
+
+
+def _last(x: Tensor, dim: int) -> Tensor:
+    return x if dim == x.ndim - 1 else x.transpose(dim, -1)
+
+
+def _iota(n: int, d=I32) -> Tensor:
+    return _const(np.arange(n), d)
+
+
+def _wrapped(index, n):
+    """Negative indices counted from the end."""
+    return WHERE(LT(index, 0), ADD(index, n), index)
+
+
+def _index_select_signature(x, dim, index):
+    x, index = tensor_operand("index_select", x), tensor_operand("index_select", index)
+    dim = dim_index("index_select", dim, x.ndim, x.shape)
+    if index.ndim > 1:
+        raise PyascError("index_select", f"the index must be 0-d or 1-D, got {index.shape}",
+                         shapes=[x.shape, index.shape])
+    _check_index("index_select", index, x.shape[dim] if x.ndim else 1, [x.shape, index.shape])
+    return [x, index], {"dim": dim}
+
+
+def _index_select(x, index, dim):
+    """The slices of x along dim at ``index``."""
+    if x.ndim == 0:
+        return MUL(x, 1) if index.ndim == 0 else broadcast_to(x.reshape(1), index.shape)
+    n, k = x.shape[dim], index.numel()
+    idx = _wrapped(index.reshape(k, 1), n)
+    out = pick(EQ(idx, _iota(n)), _last(x, dim).unsqueeze(-2))
+    return _last(out, dim)
+
+
+def _gather_signature(x, dim, index, *, sparse_grad=False):
+    x, index = tensor_operand("gather", x), tensor_operand("gather", index)
+    dim = dim_index("gather", dim, x.ndim, x.shape)
+    shapes = [x.shape, index.shape]
+    if index.ndim != x.ndim or any(index.shape[i] > x.shape[i] for i in range(x.ndim) if i != dim):
+        raise PyascError("gather", f"index of shape {index.shape} does not fit the input of shape {x.shape} "
+                         f"(same number of dims, no larger except along dim {dim})", shapes=shapes)
+    _check_index("gather", index, x.shape[dim] if x.ndim else 1, shapes)
+    return [x, index], {"dim": dim}
+
+
+def _gather(x, index, dim):
+    """out[..., i, ...] = x[..., index[..., i, ...], ...] along dim."""
+    if x.ndim == 0:
+        return MUL(x, 1)
+    n = x.shape[dim]
+    xs = x[tuple(slice(None) if i == dim else slice(0, index.shape[i]) for i in range(x.ndim))]
+    idx = _wrapped(_last(index, dim).unsqueeze(-1), n)
+    out = pick(EQ(idx, _iota(n)), _last(xs, dim).unsqueeze(-2))
+    return _last(out, dim)
+
+
+def _scatter_signature(x, dim, index, src=None, *, value=None, reduce=None):
+    x, index = tensor_operand("scatter", x), tensor_operand("scatter", index)
+    dim = dim_index("scatter", dim, x.ndim, x.shape)
+    if reduce is not None:
+        raise PyascError("scatter", f"reduce={reduce!r} is not supported")
+    src = value if src is None else src
+    if src is None:
+        raise PyascError("scatter", "needs src or value")
+    src = operand("scatter", src)
+    shapes = [x.shape, index.shape] + ([src.shape] if isinstance(src, Tensor) else [])
+    if index.ndim != x.ndim or any(index.shape[i] > x.shape[i] for i in range(x.ndim) if i != dim):
+        raise PyascError("scatter", f"index of shape {index.shape} does not fit the input of shape {x.shape}",
+                         shapes=shapes)
+    if isinstance(src, Tensor):
+        if src.dtype is not x.dtype:
+            raise PyascError("scatter", f"src must have the input's dtype {x.dtype.name}, got {src.dtype.name}",
+                             shapes=shapes)
+        if src.ndim != x.ndim or any(index.shape[i] > src.shape[i] for i in range(x.ndim)):
+            raise PyascError("scatter", f"src of shape {src.shape} is smaller than the index {index.shape}",
+                             shapes=shapes)
+    _check_index("scatter", index, x.shape[dim] if x.ndim else 1, shapes)
+    return [x, index, src], {"dim": dim}
+
+
+def _scatter(x, index, src, dim):
+    """x with x[..., index[..., i, ...], ...] = src[..., i, ...] along dim."""
+    if index.numel() == 0:
+        return MUL(x, 1) if x.dtype not in dt.STORAGE_DTYPES else x
+    n, r = x.shape[dim], x.ndim
+    region = tuple(slice(None) if i == dim else slice(0, index.shape[i]) for i in range(r))
+    idx = _wrapped(_last(index, dim).unsqueeze(-2), n)                # (..., 1, k)
+    hits = EQ(idx, _iota(n).reshape(n, 1))                            # (..., n, k)
+    hit = GT(AMAX(WHERE(hits, 1.0, 0.0), dim=-1), 0.0)                # (..., n)
+    xr = x[region]
+    if isinstance(src, Tensor):
+        vals = _last(pick(hits, _last(src[tuple(slice(0, s) for s in index.shape)], dim).unsqueeze(-2)), dim)
+    else:
+        vals = src
+    block = _moved(xr, lambda v: WHERE(_last(hit, dim), vals if not isinstance(vals, Tensor)
+                                       else CAST(vals, dtype=v.dtype), v))
+    done = {dim}
+    for i in range(r):          # the rest of x around the block
+        if i == dim:
+            continue
+        if index.shape[i] < x.shape[i]:
+            rest = x[tuple(slice(None) if j in done or j == dim else
+                           (slice(index.shape[i], None) if j == i else slice(0, index.shape[j])) for j in range(r))]
+            block = CAT([block, rest], dim=i)
+        done.add(i)
+    return block
+
+
+# ----------------------------------------------------------------------------- sorting
+
+def _sort_signature(x, dim=-1, descending=False, *, stable=False):
+    x = tensor_operand("sort", x)
+    if x.dtype in dt.STORAGE_DTYPES:
+        raise PyascError("sort", f"does not support dtype {x.dtype.name}", shapes=[x.shape])
+    return [x], {"dim": dim_index("sort", dim, x.ndim, x.shape), "descending": bool(descending)}
+
+
+def _argsort_signature(x, dim=-1, descending=False, *, stable=False):
+    return _sort_signature(x, dim, descending)
+
+
+def _ranks(x, descending):
+    """The position of each element of the last dim in the sorted order (float32)."""
+    n = x.shape[-1]
+    if x.dtype.is_floating_point:
+        k = CAST(x, dtype=F32)
+        f = WHERE(ISNAN(k), 1.0, 0.0)
+        k = WHERE(ISNAN(k), math.inf, k)
+    else:
+        k, f = x, None
+    ki, kj = k.unsqueeze(-1), k.unsqueeze(-2)
+    first = GT if descending else LT
+    before = WHERE(first(kj, ki), 1.0, 0.0)
+    tie = WHERE(EQ(kj, ki), 1.0, 0.0)
+    if f is not None:
+        fi, fj = f.unsqueeze(-1), f.unsqueeze(-2)
+        before = ADD(before, MUL(tie, WHERE(first(fj, fi), 1.0, 0.0)))
+        tie = MUL(tie, WHERE(EQ(fj, fi), 1.0, 0.0))
+    earlier = _const(np.tril(np.ones((n, n), np.float32), -1))
+    return SUM(ADD(before, MUL(tie, earlier)), dim=-1)
+
+
+def _sorted(x, dim, descending, values: bool):
+    if x.ndim == 0:
+        return (MUL(x, 1), _const(np.zeros((), np.int32))) if values else _const(np.zeros((), np.int32))
+    xt = _last(x, dim)
+    n = xt.shape[-1]
+    onehot = EQ(_ranks(xt, descending).unsqueeze(-2), _iota(n, F32).reshape(n, 1))     # (..., rank, i)
+    idx = _last(CAST(pick(onehot, _iota(n, F32)), dtype=I32), dim)
+    if not values:
+        return idx
+    return _last(pick(onehot, xt.unsqueeze(-2)), dim), idx
+
+
+def _sort(x, dim, descending):
+    """(values, indices) of x sorted along dim (stable; NaN last, or first when descending)."""
+    return _sorted(x, dim, descending, True)
+
+
+def _argsort(x, dim, descending):
+    """The indices that sort x along dim (stable)."""
+    return _sorted(x, dim, descending, False)
+
+
+# ----------------------------------------------------------------------------- einsum
+
+def _einsum_signature(equation, *operands):
+    if len(operands) == 1 and isinstance(operands[0], tuple | list):
+        operands = tuple(operands[0])
+    if not isinstance(equation, str):
+        raise PyascError("einsum", f"the equation must be a string, got {describe(equation)}")
+    ts = [tensor_operand("einsum", o) for o in operands]
+    eq = equation.replace(" ", "")
+    lhs, arrow, out = eq.partition("->")
+    terms = lhs.split(",")
+    shapes = [t.shape for t in ts]
+    if "." in eq:
+        raise PyascError("einsum", "ellipsis ('...') is not supported", shapes=shapes)
+    if len(terms) != len(ts) or not all(t.isalpha() or t == "" for t in terms + [out]):
+        raise PyascError("einsum", f"equation {equation!r} does not match {len(ts)} operand(s)", shapes=shapes)
+    sizes = {}
+    for t, x in zip(terms, ts):
+        if len(t) != x.ndim:
+            raise PyascError("einsum", f"term {t!r} has {len(t)} indices for an operand of shape {x.shape}",
+                             shapes=shapes)
+        for c, s in zip(t, x.shape):
+            if sizes.setdefault(c, s) != s:
+                raise PyascError("einsum", f"index {c!r} has sizes {sizes[c]} and {s}", shapes=shapes)
+    if not arrow:
+        out = "".join(sorted(c for c in sizes if lhs.count(c) == 1))
+    if len(set(out)) != len(out) or any(c not in sizes for c in out):
+        raise PyascError("einsum", f"output {out!r} of {equation!r} is invalid", shapes=shapes)
+    names = [t.dtype.name for t in ts]
+    if len(set(names)) > 1:
+        raise PyascError("einsum", f"operands must have one dtype, got {names}", shapes=shapes, dtypes=names)
+    return ts, {"terms": tuple(terms), "out": out}
+
+
+def _diagonal(x, term):
+    """x and its term with every repeated index reduced to its diagonal."""
+    while len(set(term)) < len(term):
+        c = next(c for c in term if term.count(c) > 1)
+        i = term.index(c)
+        j = term.index(c, i + 1)
+        n = x.shape[i]
+        shape = [n if a in (i, j) else 1 for a in range(x.ndim)]
+        eye = _const(np.eye(n, dtype=bool).reshape(shape))
+        x = SUM(WHERE(eye, x, 0), dim=j)
+        term = term[:j] + term[j + 1:]
+    return x, term
+
+
+def _permuted(x, term, order):
+    if term == order:
+        return x
+    return x.permute(*[term.index(c) for c in order])
+
+
+def _contract(a, ta, b, tb, keep):
+    """The product of a and b summed over their shared indices not in ``keep``; its term. One
+    index of each kind is a (batched) matmul of the operands transposed in place; other forms
+    multiply broadcasts in float32 (products of half inputs are exact there) and sum."""
+    batch = [c for c in ta if c in tb and c in keep]
+    summed = [c for c in ta if c in tb and c not in keep]
+    left = [c for c in ta if c not in tb]
+    right = [c for c in tb if c not in ta]
+    size = dict(zip(ta, a.shape)) | dict(zip(tb, b.shape))
+    if len(batch) <= 1 and len(left) == len(summed) == len(right) == 1:
+        prod = MATMUL(_permuted(a, ta, "".join(batch + left + summed)), _permuted(b, tb, "".join(batch + summed + right)))
+        return prod, "".join(batch + left + right)
+    order = "".join(batch + left + summed + right)
+
+    def aligned(x, t):
+        own = "".join(c for c in order if c in t)
+        return CAST(_permuted(x, t, own), dtype=F32).reshape(tuple(size[c] if c in t else 1 for c in order))
+    prod = MUL(aligned(a, ta), aligned(b, tb))
+    if summed:
+        prod = SUM(prod, dim=tuple(order.index(c) for c in summed))
+    return CAST(prod, dtype=a.dtype), "".join(c for c in order if c not in summed)
+
+
+def _einsum(*xs, terms, out):
+    """Einstein summation: products of the operands summed over the indices not in the output."""
+    pairs = [_diagonal(x, t) for x, t in zip(xs, terms)]
+    for k, (x, t) in enumerate(pairs):      # indices only this operand has and the output lacks
+        others = out + "".join(tt for j, (_, tt) in enumerate(pairs) if j != k)
+        lone = [i for i, c in enumerate(t) if c not in others]
+        if lone:
+            pairs[k] = (SUM(x, dim=tuple(lone)), "".join(c for c in t if c not in [t[i] for i in lone]))
+    x, t = pairs[0]
+    for k in range(1, len(pairs)):
+        b, tb = pairs[k]
+        keep = out + "".join(tt for _, tt in pairs[k + 1:])
+        x, t = _contract(x, t, b, tb, keep)
+        lone = [i for i, c in enumerate(t) if c not in keep]
+        if lone:
+            x, t = SUM(x, dim=tuple(lone)), "".join(c for c in t if c in keep)
+    if t == out:
+        return MUL(x, 1) if any(x is y for y in xs) else x
+    return _permuted(x, t, out)
+
+
+# ----------------------------------------------------------------------------- the table
+
+OPS = [
+    OpDef("clone", decompose=_clone, method=True),
+    OpDef("detach", decompose=_detach, method=True),
+    OpDef("cpu", decompose=_cpu, method=True, function=False),
+    fused_op("expand", _expand, _expand_signature, function=False),
+    fused_op("repeat", _repeat, _repeat_signature, function=False),
+    fused_op("mm", _mm, _mm_signature),
+    fused_op("outer", _outer, _outer_signature),
+    fused_op("masked_fill", _masked_fill, _masked_fill_signature),
+    fused_op("tril", _tri(True), _tri_signature("tril")),
+    fused_op("triu", _tri(False), _tri_signature("triu")),
+    fused_op("flip", _flip, _flip_signature),
+    fused_op("roll", _roll, _roll_signature),
+    fused_op("cumsum", _cumsum, _scan_signature("cumsum")),
+    fused_op("cumprod", _cumprod, _scan_signature("cumprod")),
+    fused_op("index_select", _index_select, _index_select_signature),
+    fused_op("gather", _gather, _gather_signature),
+    fused_op("scatter", _scatter, _scatter_signature),
+    fused_op("sort", _sort, _sort_signature, pack=Sorted._make),
+    fused_op("argsort", _argsort, _argsort_signature),
+    fused_op("einsum", _einsum, _einsum_signature, method=False),
+]
