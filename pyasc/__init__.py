@@ -51,7 +51,7 @@ _NAMES = {
         "Stream", "Event", "stream", "current_stream", "default_stream", "synchronize", "memory_stats",
         "reset_peak_memory_stats", "empty_cache", "profiler")},
 }
-_MODULES = ("amp",)     # public submodules
+_MODULES = ("amp", "nn")     # public submodules
 # functions named like the module that defines them: the package attribute stays the function
 _SHADOWED = frozenset({"jit", "tensor", "device"})
 
