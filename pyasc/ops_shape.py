@@ -1,19 +1,12 @@
-"""Copies, repetitions, masks, scans, selections and sorting written with the device ops
+"""Copies, repetitions, masks, scans and einsum written with the device ops
 (``OpDef``s of kind ``composite``; each compiles as one program, ``fused.py``).
 
 ``clone``, ``detach``, ``cpu`` (no computation: a copy or the same storage), ``expand``,
 ``repeat``, ``mm``, ``outer``, ``masked_fill``, ``tril``, ``triu``, ``flip``, ``roll``,
-``cumsum``, ``cumprod``, ``index_select``, ``gather``, ``scatter``, ``sort``, ``argsort`` and
-``einsum``.
+``cumsum``, ``cumprod`` and ``einsum`` (selections and sorting: ``ops_select``).
 
 * Scans (``cumsum``/``cumprod``) take ``ceil(log2(n))`` steps, each adding (multiplying) the
   input rolled by ``2**i`` along ``dim`` with its first ``2**i`` positions masked.
-* Selections (``gather``, ``index_select``, ``scatter``, the reordering of ``sort``) compare the
-  indices with ``0..n-1`` and sum the one selected element per output (exact: the others are 0).
-  int32 data is selected as two halves exact in float32 (``x = hi * 4096 + lo``), bool and int8
-  data as float16.
-* ``sort`` ranks each element by counting the elements before it (``x_j < x_i``, ties by index,
-  so it is stable; NaN sorts as the largest value, as in PyTorch): n x n comparisons per row.
 * ``einsum`` takes the diagonal of repeated indices, sums indices used once, and contracts two
   operands at a time with a batched matmul on the cube (a product of broadcasts when nothing is
   contracted).
@@ -21,9 +14,7 @@
 
 from __future__ import annotations
 
-import math
 import numbers
-from collections import namedtuple
 
 import numpy as np
 
@@ -32,43 +23,26 @@ from .args import dim_index, dims_arg, operand, tensor_operand
 from .errors import PyascError, describe
 from .fused import fused_op
 from .opdef import OpDef
-from .ops_compare import EQ, GT, ISNAN, LT, WHERE
+from .ops_compare import WHERE
 from .ops_compare import OPS as _COMPARE
 from .ops_elementwise import BY_NAME as EW
 from .ops_elementwise import CAST
 from .ops_linalg import MATMUL
-from .ops_math import floor32
-from .ops_reduce import AMAX, SUM
+from .ops_reduce import SUM
 from .tensor import Tensor
 from .views import OPS as _VIEWS
 
-ADD, SUB, MUL, DIV = (EW[n] for n in ("add", "sub", "mul", "div"))
+ADD, MUL = EW["add"], EW["mul"]
 CAT = next(op for op in _VIEWS if op.name == "cat")
 LOGICAL_AND = next(op for op in _COMPARE if op.name == "logical_and")
 F16, F32, I32 = dt.float16, dt.float32, dt.int32
-Sorted = namedtuple("Sorted", ["values", "indices"])
 
 
-def _sig(name: str, *params: str):
-    """A signature: a tensor, then ``params`` (names with defaults given by ``defaults``)."""
-    def signature(x, *args, **kwargs):
-        x = tensor_operand(name, x)
-        attrs = dict(zip(params, args))
-        if len(args) > len(params):
-            raise PyascError(name, f"takes at most {len(params)} argument(s) after the tensor", shapes=[x.shape])
-        unknown = set(kwargs) - set(params)
-        if unknown:
-            raise PyascError(name, f"got unexpected keyword argument(s) {sorted(unknown)}", shapes=[x.shape])
-        attrs.update(kwargs)
-        return [x], attrs
-    return signature
-
-
-def _const(a: np.ndarray, d: dt.DType | None = None) -> Tensor:
+def constant(a: np.ndarray, d: dt.DType | None = None) -> Tensor:
     return Tensor(np.ascontiguousarray(a), d)
 
 
-def _moved(x: Tensor, fn):
+def moved_as_half(x: Tensor, fn):
     """``fn(x)`` with bool and int8 data carried as float16 (exact) and converted back."""
     if x.dtype not in dt.STORAGE_DTYPES:
         return fn(x)
@@ -93,7 +67,7 @@ def broadcast_to(x: Tensor, shape) -> Tensor:
     def go(v):
         tr = v._trace
         return Tensor._traced(tr, tr.broadcast(v._value, shape), v.dtype, shape)
-    return _moved(x, go)
+    return moved_as_half(x, go)
 
 
 # ----------------------------------------------------------------------------- copies
@@ -230,7 +204,7 @@ def _masked_fill(x, mask, value):
         val = CAST(value, dtype=v.dtype) if isinstance(value, Tensor) else (
             float(value) if v.dtype.is_floating_point else int(value))
         return WHERE(mask, val, v)
-    return _moved(x, go)
+    return moved_as_half(x, go)
 
 
 def _tri_signature(name):
@@ -247,8 +221,8 @@ def _tri(lower: bool):
         n, m = x.shape[-2:]
         keep = (np.tril if lower else np.triu)(np.ones((n, m), bool), diagonal)
         if x.dtype is dt.bool_:
-            return LOGICAL_AND(x, _const(keep))
-        return _moved(x, lambda v: WHERE(_const(keep), v, 0))
+            return LOGICAL_AND(x, constant(keep))
+        return moved_as_half(x, lambda v: WHERE(constant(keep), v, 0))
     fn.__doc__ = f"x with the elements {'above' if lower else 'below'} the diagonal set to 0"
     return fn
 
@@ -328,7 +302,7 @@ def _scan(combine, identity):
         pos = np.broadcast_to(np.arange(n).reshape([n if i == dim else 1 for i in range(x.ndim)]), x.shape)
         k = 1
         while k < n:
-            shifted = WHERE(_const(pos >= k), roll_along(v, k, dim), identity)
+            shifted = WHERE(constant(pos >= k), roll_along(v, k, dim), identity)
             v = combine(v, shifted)
             k *= 2
         return CAST(v, dtype=res)
@@ -343,197 +317,6 @@ def _cumsum(x, dim, dtype):
 def _cumprod(x, dim, dtype):
     """Running products along dim (integers give int32)."""
     return _scan(MUL, 1)(x, dim, dtype)
-
-
-# ----------------------------------------------------------------------------- selections
-
-def pick(onehot: Tensor, x: Tensor) -> Tensor:
-    """Sum over the last dim of ``where(onehot, x, 0)`` (broadcast): the element of x each row of
-    ``onehot`` marks, exactly, in x's dtype."""
-    d = x.dtype
-    if d.is_floating_point:
-        return SUM(WHERE(onehot, x, 0.0), dim=-1)
-    if d in dt.STORAGE_DTYPES:
-        return CAST(pick(onehot, CAST(x, dtype=F16)), dtype=d)
-    hi = CAST(floor32(DIV(CAST(x, dtype=F32), 4096.0)), dtype=I32)
-    lo = SUB(x, MUL(hi, 4096))
-    under = WHERE(LT(lo, 0), 1, 0)
-    hi, lo = SUB(hi, under), ADD(lo, MUL(under, 4096))
-    over = WHERE(LT(lo, 4096), 0, 1)
-    hi, lo = ADD(hi, over), SUB(lo, MUL(over, 4096))
-    his = CAST(pick(onehot, CAST(hi, dtype=F32)), dtype=I32)
-    los = CAST(pick(onehot, CAST(lo, dtype=F32)), dtype=I32)
-    return ADD(MUL(his, 4096), los)
-
-
-def _check_index(name, index, n, shapes):
-    if index.dtype is not I32:
-        raise PyascError(name, f"the index must be an integer tensor, got {index.dtype.name}", shapes=shapes)
-    if not index.is_traced and index.numel() and (index.numpy().min() < -n or index.numpy().max() >= n):
-        raise PyascError(name, f"index out of range for a dimension of size {n}", shapes=shapes)
-
-
-def _last(x: Tensor, dim: int) -> Tensor:
-    return x if dim == x.ndim - 1 else x.transpose(dim, -1)
-
-
-def _iota(n: int, d=I32) -> Tensor:
-    return _const(np.arange(n), d)
-
-
-def _wrapped(index, n):
-    """Negative indices counted from the end."""
-    return WHERE(LT(index, 0), ADD(index, n), index)
-
-
-def _index_select_signature(x, dim, index):
-    x, index = tensor_operand("index_select", x), tensor_operand("index_select", index)
-    dim = dim_index("index_select", dim, x.ndim, x.shape)
-    if index.ndim > 1:
-        raise PyascError("index_select", f"the index must be 0-d or 1-D, got {index.shape}",
-                         shapes=[x.shape, index.shape])
-    _check_index("index_select", index, x.shape[dim] if x.ndim else 1, [x.shape, index.shape])
-    return [x, index], {"dim": dim}
-
-
-def _index_select(x, index, dim):
-    """The slices of x along dim at ``index``."""
-    if x.ndim == 0:
-        return MUL(x, 1) if index.ndim == 0 else broadcast_to(x.reshape(1), index.shape)
-    n, k = x.shape[dim], index.numel()
-    idx = _wrapped(index.reshape(k, 1), n)
-    out = pick(EQ(idx, _iota(n)), _last(x, dim).unsqueeze(-2))
-    return _last(out, dim)
-
-
-def _gather_signature(x, dim, index, *, sparse_grad=False):
-    x, index = tensor_operand("gather", x), tensor_operand("gather", index)
-    dim = dim_index("gather", dim, x.ndim, x.shape)
-    shapes = [x.shape, index.shape]
-    if index.ndim != x.ndim or any(index.shape[i] > x.shape[i] for i in range(x.ndim) if i != dim):
-        raise PyascError("gather", f"index of shape {index.shape} does not fit the input of shape {x.shape} "
-                         f"(same number of dims, no larger except along dim {dim})", shapes=shapes)
-    _check_index("gather", index, x.shape[dim] if x.ndim else 1, shapes)
-    return [x, index], {"dim": dim}
-
-
-def _gather(x, index, dim):
-    """out[..., i, ...] = x[..., index[..., i, ...], ...] along dim."""
-    if x.ndim == 0:
-        return MUL(x, 1)
-    n = x.shape[dim]
-    xs = x[tuple(slice(None) if i == dim else slice(0, index.shape[i]) for i in range(x.ndim))]
-    idx = _wrapped(_last(index, dim).unsqueeze(-1), n)
-    out = pick(EQ(idx, _iota(n)), _last(xs, dim).unsqueeze(-2))
-    return _last(out, dim)
-
-
-def _scatter_signature(x, dim, index, src=None, *, value=None, reduce=None):
-    x, index = tensor_operand("scatter", x), tensor_operand("scatter", index)
-    dim = dim_index("scatter", dim, x.ndim, x.shape)
-    if reduce is not None:
-        raise PyascError("scatter", f"reduce={reduce!r} is not supported")
-    src = value if src is None else src
-    if src is None:
-        raise PyascError("scatter", "needs src or value")
-    src = operand("scatter", src)
-    shapes = [x.shape, index.shape] + ([src.shape] if isinstance(src, Tensor) else [])
-    if index.ndim != x.ndim or any(index.shape[i] > x.shape[i] for i in range(x.ndim) if i != dim):
-        raise PyascError("scatter", f"index of shape {index.shape} does not fit the input of shape {x.shape}",
-                         shapes=shapes)
-    if isinstance(src, Tensor):
-        if src.dtype is not x.dtype:
-            raise PyascError("scatter", f"src must have the input's dtype {x.dtype.name}, got {src.dtype.name}",
-                             shapes=shapes)
-        if src.ndim != x.ndim or any(index.shape[i] > src.shape[i] for i in range(x.ndim)):
-            raise PyascError("scatter", f"src of shape {src.shape} is smaller than the index {index.shape}",
-                             shapes=shapes)
-    _check_index("scatter", index, x.shape[dim] if x.ndim else 1, shapes)
-    return [x, index, src], {"dim": dim}
-
-
-def _scatter(x, index, src, dim):
-    """x with x[..., index[..., i, ...], ...] = src[..., i, ...] along dim."""
-    if index.numel() == 0:
-        return MUL(x, 1) if x.dtype not in dt.STORAGE_DTYPES else x
-    n, r = x.shape[dim], x.ndim
-    region = tuple(slice(None) if i == dim else slice(0, index.shape[i]) for i in range(r))
-    idx = _wrapped(_last(index, dim).unsqueeze(-2), n)                # (..., 1, k)
-    hits = EQ(idx, _iota(n).reshape(n, 1))                            # (..., n, k)
-    hit = GT(AMAX(WHERE(hits, 1.0, 0.0), dim=-1), 0.0)                # (..., n)
-    xr = x[region]
-    if isinstance(src, Tensor):
-        vals = _last(pick(hits, _last(src[tuple(slice(0, s) for s in index.shape)], dim).unsqueeze(-2)), dim)
-    else:
-        vals = src
-    block = _moved(xr, lambda v: WHERE(_last(hit, dim), vals if not isinstance(vals, Tensor)
-                                       else CAST(vals, dtype=v.dtype), v))
-    done = {dim}
-    for i in range(r):          # the rest of x around the block
-        if i == dim:
-            continue
-        if index.shape[i] < x.shape[i]:
-            rest = x[tuple(slice(None) if j in done or j == dim else
-                           (slice(index.shape[i], None) if j == i else slice(0, index.shape[j])) for j in range(r))]
-            block = CAT([block, rest], dim=i)
-        done.add(i)
-    return block
-
-
-# ----------------------------------------------------------------------------- sorting
-
-def _sort_signature(x, dim=-1, descending=False, *, stable=False):
-    x = tensor_operand("sort", x)
-    if x.dtype in dt.STORAGE_DTYPES:
-        raise PyascError("sort", f"does not support dtype {x.dtype.name}", shapes=[x.shape])
-    return [x], {"dim": dim_index("sort", dim, x.ndim, x.shape), "descending": bool(descending)}
-
-
-def _argsort_signature(x, dim=-1, descending=False, *, stable=False):
-    return _sort_signature(x, dim, descending)
-
-
-def _ranks(x, descending):
-    """The position of each element of the last dim in the sorted order (float32)."""
-    n = x.shape[-1]
-    if x.dtype.is_floating_point:
-        k = CAST(x, dtype=F32)
-        f = WHERE(ISNAN(k), 1.0, 0.0)
-        k = WHERE(ISNAN(k), math.inf, k)
-    else:
-        k, f = x, None
-    ki, kj = k.unsqueeze(-1), k.unsqueeze(-2)
-    first = GT if descending else LT
-    before = WHERE(first(kj, ki), 1.0, 0.0)
-    tie = WHERE(EQ(kj, ki), 1.0, 0.0)
-    if f is not None:
-        fi, fj = f.unsqueeze(-1), f.unsqueeze(-2)
-        before = ADD(before, MUL(tie, WHERE(first(fj, fi), 1.0, 0.0)))
-        tie = MUL(tie, WHERE(EQ(fj, fi), 1.0, 0.0))
-    earlier = _const(np.tril(np.ones((n, n), np.float32), -1))
-    return SUM(ADD(before, MUL(tie, earlier)), dim=-1)
-
-
-def _sorted(x, dim, descending, values: bool):
-    if x.ndim == 0:
-        return (MUL(x, 1), _const(np.zeros((), np.int32))) if values else _const(np.zeros((), np.int32))
-    xt = _last(x, dim)
-    n = xt.shape[-1]
-    onehot = EQ(_ranks(xt, descending).unsqueeze(-2), _iota(n, F32).reshape(n, 1))     # (..., rank, i)
-    idx = _last(CAST(pick(onehot, _iota(n, F32)), dtype=I32), dim)
-    if not values:
-        return idx
-    return _last(pick(onehot, xt.unsqueeze(-2)), dim), idx
-
-
-def _sort(x, dim, descending):
-    """(values, indices) of x sorted along dim (stable; NaN last, or first when descending)."""
-    return _sorted(x, dim, descending, True)
-
-
-def _argsort(x, dim, descending):
-    """The indices that sort x along dim (stable)."""
-    return _sorted(x, dim, descending, False)
 
 
 # ----------------------------------------------------------------------------- einsum
@@ -578,7 +361,7 @@ def _diagonal(x, term):
         j = term.index(c, i + 1)
         n = x.shape[i]
         shape = [n if a in (i, j) else 1 for a in range(x.ndim)]
-        eye = _const(np.eye(n, dtype=bool).reshape(shape))
+        eye = constant(np.eye(n, dtype=bool).reshape(shape))
         x = SUM(WHERE(eye, x, 0), dim=j)
         term = term[:j] + term[j + 1:]
     return x, term
@@ -651,10 +434,5 @@ OPS = [
     fused_op("roll", _roll, _roll_signature),
     fused_op("cumsum", _cumsum, _scan_signature("cumsum")),
     fused_op("cumprod", _cumprod, _scan_signature("cumprod")),
-    fused_op("index_select", _index_select, _index_select_signature),
-    fused_op("gather", _gather, _gather_signature),
-    fused_op("scatter", _scatter, _scatter_signature),
-    fused_op("sort", _sort, _sort_signature, pack=Sorted._make),
-    fused_op("argsort", _argsort, _argsort_signature),
     fused_op("einsum", _einsum, _einsum_signature, method=False),
 ]

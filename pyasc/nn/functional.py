@@ -14,7 +14,7 @@ from ..args import operand, tensor_operand
 from ..errors import PyascError
 from ..fused import fused_op
 from ..ops import OPS
-from ..ops_shape import pick
+from ..ops_select import pick
 from ..tensor import Tensor
 
 relu = OPS["relu"]
