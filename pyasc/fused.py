@@ -27,10 +27,11 @@ def _wrap_traced(tr, v):
     return v
 
 
-def _values(out):
+def _values(tr, out):
+    """The IR values of the results (a concrete result becomes a constant of the trace)."""
     if isinstance(out, tuple | list):
-        return tuple(o._value for o in out)
-    return out._value
+        return tuple(_values(tr, o) for o in out)
+    return out._value if out.is_traced else tr.constant(out.numpy(), out.dtype)
 
 
 def _numpy(out):
@@ -50,7 +51,7 @@ def fused_op(name: str, fn: Callable, signature: Callable, *, kind: str = COMPOS
     signature(*args, **kwargs)``; ``fn`` applies pyasc ops to Tensors (traced or concrete)."""
 
     def build(tr, values, types, attrs):
-        return _values(fn(*[_wrap_traced(tr, v) for v in values], **attrs))
+        return _values(tr, fn(*[_wrap_traced(tr, v) for v in values], **attrs))
 
     def reference(*arrays, **attrs):
         operands = [Tensor(a) if isinstance(a, np.ndarray) else a for a in arrays]

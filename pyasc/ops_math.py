@@ -234,9 +234,29 @@ def _int_quotient(a, b):
     return ADD(q, above), SUB(r, MUL(above, b))
 
 
+def _both(x, y):
+    """x and y, each a bool tensor or a Python bool."""
+    if x is False or y is False:
+        return False
+    return y if x is True else x if y is True else x & y
+
+
 def _float_quotient(a, b):
+    """floor(a / b) and a - floor(a / b) * b; a finite a over an infinite b gives 0 and a, or -1
+    and b when their signs differ (PyTorch's rule)."""
     q = floor32(DIV(a, b))
-    return q, SUB(a, MUL(q, b))
+    r = SUB(a, MUL(q, b))
+    if isinstance(a, Tensor):          # an infinite a has no floor quotient: NaN, as in PyTorch
+        q = WHERE(ISINF(a), math.nan, q)
+    by_inf = _both(ISINF(b) if isinstance(b, Tensor) else math.isinf(b),
+                   LT(ABS(a), math.inf) if isinstance(a, Tensor) else math.isfinite(a))
+    if by_inf is False:
+        return q, r
+    apart = LT(MUL(a, b), 0.0)
+    q_inf, r_inf = WHERE(apart, -1.0, 0.0), WHERE(apart, b, a)
+    if by_inf is True:
+        return q_inf, r_inf
+    return WHERE(by_inf, q_inf, q), WHERE(by_inf, r_inf, r)
 
 
 def _divided(a, b, which: int):
@@ -317,9 +337,12 @@ def _truth_signature(name: str):
 
 def _truth(reduce):
     def fn(x, dims, keepdim):
-        b = x if x.dtype is dt.bool_ else NE(x, 0)
+        if x.dtype is dt.bool_:
+            b = x if dims else NE(CAST(x, dtype=dt.float16), 0)       # a copy when nothing is reduced
+        else:
+            b = NE(CAST(x, dtype=dt.float16) if x.dtype is dt.int8 else x, 0)
         if not dims:
-            return b if b is not x else NE(CAST(x, dtype=dt.float16), 0)
+            return b
         return NE(reduce(WHERE(b, 1.0, 0.0), dim=dims, keepdim=keepdim), 0.0)
     return fn
 

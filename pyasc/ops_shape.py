@@ -20,10 +20,11 @@ import numpy as np
 
 from . import dtypes as dt
 from .args import dim_index, dims_arg, operand, tensor_operand
+from .creation import zeros_like
 from .errors import PyascError, describe
 from .fused import fused_op
 from .opdef import OpDef
-from .ops_compare import WHERE
+from .ops_compare import EQ, GE, LE, WHERE
 from .ops_compare import OPS as _COMPARE
 from .ops_elementwise import BY_NAME as EW
 from .ops_elementwise import CAST
@@ -35,11 +36,27 @@ from .views import OPS as _VIEWS
 ADD, MUL = EW["add"], EW["mul"]
 CAT = next(op for op in _VIEWS if op.name == "cat")
 LOGICAL_AND = next(op for op in _COMPARE if op.name == "logical_and")
+
 F16, F32, I32 = dt.float16, dt.float32, dt.int32
 
 
 def constant(a: np.ndarray, d: dt.DType | None = None) -> Tensor:
     return Tensor(np.ascontiguousarray(a), d)
+
+
+def mask(test, grid: np.ndarray, value) -> Tensor | bool:
+    """The bool tensor ``test(grid, value)`` of an int32 grid of positions (a comparison computed
+    on the device: bool constants and broadcasts of bools have no device form); a Python bool when
+    every position gives the same answer."""
+    flat = np.asarray(grid).reshape(-1)
+    if flat.size and (flat == flat[0]).all():
+        return bool(test(constant(flat[:1].astype(np.int32)), value).numpy()[0])
+    return test(constant(np.ascontiguousarray(grid, dtype=np.int32)), value)
+
+
+def _copy(x: Tensor) -> Tensor:
+    """A copy of x computed on the device."""
+    return moved_as_half(x, lambda v: MUL(v, 1))
 
 
 def moved_as_half(x: Tensor, fn):
@@ -192,6 +209,8 @@ def _masked_fill_signature(x, mask, value):
     if not ok:
         raise PyascError("masked_fill", f"the mask of shape {mask.shape} does not broadcast to {x.shape}",
                          shapes=[x.shape, mask.shape])
+    if mask.shape != x.shape and not mask.is_traced:   # the device has no broadcast of bools
+        mask = Tensor(np.broadcast_to(mask.numpy(), x.shape).copy(), dt.bool_)
     value = operand("masked_fill", value)
     if isinstance(value, Tensor) and value.ndim:
         raise PyascError("masked_fill", f"value must be a number or a 0-d tensor, got shape {value.shape}")
@@ -219,10 +238,15 @@ def _tri_signature(name):
 def _tri(lower: bool):
     def fn(x, diagonal):
         n, m = x.shape[-2:]
-        keep = (np.tril if lower else np.triu)(np.ones((n, m), bool), diagonal)
+        offset = np.broadcast_to(np.arange(m)[None, :] - np.arange(n)[:, None], x.shape)   # j - i
+        keep = mask(LE if lower else GE, offset, diagonal)
+        if keep is True:
+            return _copy(x)
+        if keep is False:
+            return moved_as_half(x, zeros_like)
         if x.dtype is dt.bool_:
-            return LOGICAL_AND(x, constant(keep))
-        return moved_as_half(x, lambda v: WHERE(constant(keep), v, 0))
+            return LOGICAL_AND(x, keep)
+        return moved_as_half(x, lambda v: WHERE(keep, v, 0))
     fn.__doc__ = f"x with the elements {'above' if lower else 'below'} the diagonal set to 0"
     return fn
 
@@ -302,7 +326,7 @@ def _scan(combine, identity):
         pos = np.broadcast_to(np.arange(n).reshape([n if i == dim else 1 for i in range(x.ndim)]), x.shape)
         k = 1
         while k < n:
-            shifted = WHERE(constant(pos >= k), roll_along(v, k, dim), identity)
+            shifted = WHERE(mask(GE, pos, k), roll_along(v, k, dim), identity)
             v = combine(v, shifted)
             k *= 2
         return CAST(v, dtype=res)
@@ -360,9 +384,9 @@ def _diagonal(x, term):
         i = term.index(c)
         j = term.index(c, i + 1)
         n = x.shape[i]
-        shape = [n if a in (i, j) else 1 for a in range(x.ndim)]
-        eye = constant(np.eye(n, dtype=bool).reshape(shape))
-        x = SUM(WHERE(eye, x, 0), dim=j)
+        grid = np.indices(x.shape)
+        eye = mask(EQ, grid[i] - grid[j], 0)
+        x = SUM(x if eye is True else WHERE(eye, x, 0), dim=j)
         term = term[:j] + term[j + 1:]
     return x, term
 
