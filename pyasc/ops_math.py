@@ -22,7 +22,7 @@ from . import dtypes as dt
 from .args import dims_arg, operand, tensor_operand
 from .errors import PyascError, describe
 from .fused import fused_op
-from .ops_compare import EQ, GT, ISINF, ISNAN, LT, NE, WHERE
+from .ops_compare import EQ, GT, ISINF, LT, NE, WHERE
 from .ops_elementwise import BY_NAME as EW
 from .ops_elementwise import CAST
 from .ops_reduce import AMAX, AMIN, MEAN, SUM
