@@ -12,7 +12,7 @@ from pyasc.runtime import simulator
 
 from .conftest import requires_backend
 
-pytestmark = [requires_backend, pytest.mark.filterwarnings("ignore:var\(\)\: degrees of freedom:UserWarning")]
+pytestmark = [requires_backend, pytest.mark.filterwarnings(r"ignore:var\(\). degrees of freedom:UserWarning")]
 
 
 def _launches(fn, *args):
