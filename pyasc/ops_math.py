@@ -18,6 +18,8 @@ from __future__ import annotations
 import math
 import numbers
 
+import numpy as np
+
 from . import dtypes as dt
 from .args import dims_arg, operand, tensor_operand
 from .errors import PyascError, describe
@@ -26,6 +28,7 @@ from .ops_compare import EQ, GT, ISINF, LT, NE, WHERE
 from .ops_elementwise import BY_NAME as EW
 from .ops_elementwise import CAST
 from .ops_reduce import AMAX, AMIN, MEAN, SUM
+from .ops_shape import broadcast_mask
 from .tensor import Tensor
 
 ADD, SUB, MUL, DIV, MAXIMUM, MINIMUM = (EW[n] for n in ("add", "sub", "mul", "div", "maximum", "minimum"))
@@ -242,16 +245,20 @@ def _both(x, y):
 
 
 def _float_quotient(a, b):
-    """floor(a / b) and a - floor(a / b) * b; a finite a over an infinite b gives 0 and a, or -1
-    and b when their signs differ (PyTorch's rule)."""
+    """floor(a / b) and a - floor(a / b) * b; as in PyTorch, an infinite a has no quotient (NaN)
+    and a finite a over an infinite b gives 0 and a, or -1 and b when their signs differ. The
+    masks are float 0/1 until they have the result's shape (bools do not broadcast on the device)."""
     q = floor32(DIV(a, b))
     r = SUB(a, MUL(q, b))
-    if isinstance(a, Tensor):          # an infinite a has no floor quotient: NaN, as in PyTorch
-        q = WHERE(ISINF(a), math.nan, q)
-    by_inf = _both(ISINF(b) if isinstance(b, Tensor) else math.isinf(b),
-                   LT(ABS(a), math.inf) if isinstance(a, Tensor) else math.isfinite(a))
-    if by_inf is False:
+    if isinstance(a, Tensor):
+        q = ADD(q, WHERE(ISINF(a), math.nan, 0.0))
+    inf_b = WHERE(ISINF(b), 1.0, 0.0) if isinstance(b, Tensor) else float(math.isinf(b))
+    finite_a = WHERE(LT(ABS(a), math.inf), 1.0, 0.0) if isinstance(a, Tensor) else float(math.isfinite(a))
+    if 0.0 in [v for v in (inf_b, finite_a) if isinstance(v, float)]:
         return q, r
+    by_inf = True
+    if isinstance(inf_b, Tensor) or isinstance(finite_a, Tensor):
+        by_inf = broadcast_mask(GT(MUL(inf_b, finite_a), 0.5), q.shape)
     apart = LT(MUL(a, b), 0.0)
     q_inf, r_inf = WHERE(apart, -1.0, 0.0), WHERE(apart, b, a)
     if by_inf is True:
@@ -337,6 +344,9 @@ def _truth_signature(name: str):
 
 def _truth(reduce):
     def fn(x, dims, keepdim):
+        if not x.is_traced and x.numel() == 0:      # nothing to reduce: torch's empty all/any
+            whole = np.all if reduce is AMIN else np.any
+            return Tensor(np.asarray(whole(x.numpy() != 0, axis=dims, keepdims=keepdim)), dt.bool_)
         if x.dtype is dt.bool_:
             b = x if dims else NE(CAST(x, dtype=dt.float16), 0)       # a copy when nothing is reduced
         else:

@@ -19,7 +19,7 @@ from . import dtypes as dt
 from .args import tensor_operand
 from .errors import PyascError, describe
 from .fused import fused_op
-from .ops_compare import ISNAN, WHERE
+from .ops_compare import EQ, ISNAN, WHERE
 from .ops_elementwise import BY_NAME as EW
 from .ops_elementwise import CAST
 from .ops_reduce import MEAN
@@ -42,19 +42,19 @@ def _pair(name: str, what: str, v, allow_none: bool = False):
     raise PyascError(name, f"{what} must be an int or a pair of ints, got {describe(v)}")
 
 
-def _image(name: str, x):
+def _image(name: str, x, integers: bool = False):
     x = tensor_operand(name, x)
     if x.ndim not in (3, 4):
         raise PyascError(name, f"expects a 3-D (C, H, W) or 4-D (N, C, H, W) input, got {x.shape}", shapes=[x.shape])
-    if not x.dtype.is_floating_point:
-        raise PyascError(name, f"does not support dtype {x.dtype.name} (floating point only)", shapes=[x.shape],
+    if not x.dtype.is_floating_point and not (integers and x.dtype is dt.int32):
+        raise PyascError(name, f"does not support dtype {x.dtype.name}", shapes=[x.shape],
                          dtypes=[x.dtype.name])
     return x
 
 
 def _window_signature(name: str, average: bool):
     def signature(input, kernel_size, stride=None, padding=0, *args, **kwargs):  # noqa: A002
-        x = _image(name, input)
+        x = _image(name, input, integers=not average)
         k = _pair(name, "kernel_size", kernel_size)
         s = k if stride is None or stride == [] else _pair(name, "stride", stride)
         p = _pair(name, "padding", padding)
@@ -90,7 +90,7 @@ def _padded(x, p, value):
     for axis, n in ((-2, p[0]), (-1, p[1])):
         if n:
             edge = x[..., :n, :] if axis == -2 else x[..., :n]
-            border = WHERE(ISNAN(edge), value, value)
+            border = WHERE(ISNAN(edge) if edge.dtype.is_floating_point else EQ(edge, edge), value, value)
             x = CAT([border, x, border], dim=x.ndim + axis)
     return x
 
@@ -104,7 +104,7 @@ def _windows(x, kernel, stride, out):
 
 def _max_pool2d(x, kernel, stride, padding, out):
     """The maximum of each window (NaN propagates)."""
-    xp = _padded(x, padding, -math.inf)
+    xp = _padded(x, padding, -math.inf if x.dtype.is_floating_point else -(2 ** 31))
     result = None
     for win in _windows(xp, kernel, stride, out):
         result = win if result is None else MAXIMUM(result, win)

@@ -27,7 +27,7 @@ from .ops_elementwise import BY_NAME as EW
 from .ops_elementwise import CAST
 from .ops_math import floor32
 from .ops_reduce import AMAX, SUM
-from .ops_shape import CAT, broadcast_to, constant, moved_as_half
+from .ops_shape import CAT, broadcast_mask, broadcast_to, constant, moved_as_half
 from .tensor import Tensor
 
 ADD, SUB, MUL, DIV = (EW[n] for n in ("add", "sub", "mul", "div"))
@@ -39,6 +39,7 @@ def pick(onehot: Tensor, x: Tensor) -> Tensor:
     """Sum over the last dim of ``where(onehot, x, 0)`` (broadcast): the element of x each row of
     ``onehot`` marks, exactly, in x's dtype."""
     d = x.dtype
+    onehot = broadcast_mask(onehot, np.broadcast_shapes(onehot.shape, x.shape))
     if d.is_floating_point:
         return SUM(WHERE(onehot, x, 0.0), dim=-1)
     if d in dt.STORAGE_DTYPES:

@@ -24,7 +24,7 @@ from .creation import zeros_like
 from .errors import PyascError, describe
 from .fused import fused_op
 from .opdef import OpDef
-from .ops_compare import EQ, GE, LE, WHERE
+from .ops_compare import GT, WHERE
 from .ops_compare import OPS as _COMPARE
 from .ops_elementwise import BY_NAME as EW
 from .ops_elementwise import CAST
@@ -45,13 +45,22 @@ def constant(a: np.ndarray, d: dt.DType | None = None) -> Tensor:
 
 
 def mask(test, grid: np.ndarray, value) -> Tensor | bool:
-    """The bool tensor ``test(grid, value)`` of an int32 grid of positions (a comparison computed
-    on the device: bool constants and broadcasts of bools have no device form); a Python bool when
-    every position gives the same answer."""
-    flat = np.asarray(grid).reshape(-1)
+    """The bool constant ``test(grid, value)`` (a NumPy comparison of a grid of positions); a
+    Python bool when every position gives the same answer (the device has no bool splat)."""
+    m = np.ascontiguousarray(test(grid, value))
+    flat = m.reshape(-1)
     if flat.size and (flat == flat[0]).all():
-        return bool(test(constant(flat[:1].astype(np.int32)), value).numpy()[0])
-    return test(constant(np.ascontiguousarray(grid, dtype=np.int32)), value)
+        return bool(flat[0])
+    return constant(m, dt.bool_)
+
+
+def broadcast_mask(m: Tensor, shape) -> Tensor:
+    """A bool tensor broadcast to ``shape``, through float 0/1 (bools do not broadcast on the device)."""
+    shape = tuple(shape)
+    if m.shape == shape:
+        return m
+    ones = WHERE(m, 1.0, 0.0).reshape((1,) * (len(shape) - m.ndim) + m.shape)
+    return GT(broadcast_to(ones, shape), 0.5)
 
 
 def _copy(x: Tensor) -> Tensor:
@@ -222,7 +231,7 @@ def _masked_fill(x, mask, value):
     def go(v):
         val = CAST(value, dtype=v.dtype) if isinstance(value, Tensor) else (
             float(value) if v.dtype.is_floating_point else int(value))
-        return WHERE(mask, val, v)
+        return WHERE(broadcast_mask(mask, v.shape), val, v)
     return moved_as_half(x, go)
 
 
@@ -239,7 +248,7 @@ def _tri(lower: bool):
     def fn(x, diagonal):
         n, m = x.shape[-2:]
         offset = np.broadcast_to(np.arange(m)[None, :] - np.arange(n)[:, None], x.shape)   # j - i
-        keep = mask(LE if lower else GE, offset, diagonal)
+        keep = mask(np.less_equal if lower else np.greater_equal, offset, diagonal)
         if keep is True:
             return _copy(x)
         if keep is False:
@@ -326,7 +335,7 @@ def _scan(combine, identity):
         pos = np.broadcast_to(np.arange(n).reshape([n if i == dim else 1 for i in range(x.ndim)]), x.shape)
         k = 1
         while k < n:
-            shifted = WHERE(mask(GE, pos, k), roll_along(v, k, dim), identity)
+            shifted = WHERE(mask(np.greater_equal, pos, k), roll_along(v, k, dim), identity)
             v = combine(v, shifted)
             k *= 2
         return CAST(v, dtype=res)
@@ -385,7 +394,7 @@ def _diagonal(x, term):
         j = term.index(c, i + 1)
         n = x.shape[i]
         grid = np.indices(x.shape)
-        eye = mask(EQ, grid[i] - grid[j], 0)
+        eye = mask(np.equal, grid[i] - grid[j], 0)
         x = SUM(x if eye is True else WHERE(eye, x, 0), dim=j)
         term = term[:j] + term[j + 1:]
     return x, term
