@@ -15,6 +15,7 @@ accuracy near 0 with Goldberg's correction (``log(u) * x / (u - 1)`` with ``u = 
 
 from __future__ import annotations
 
+import inspect
 import math
 import numbers
 
@@ -61,7 +62,7 @@ def _float_signature(name: str, **defaults):
             raise PyascError(name, f"does not support dtype {x.dtype.name} (floating point only)",
                              shapes=[x.shape], dtypes=[x.dtype.name])
         return [x], _attrs(name, defaults, args, kwargs, x)
-    return signature
+    return _signature_of(signature, defaults)
 
 
 def _numeric_signature(name: str, **defaults):
@@ -71,6 +72,14 @@ def _numeric_signature(name: str, **defaults):
             raise PyascError(name, f"does not support dtype {x.dtype.name}; convert with .to(pyasc.int32) first",
                              shapes=[x.shape], dtypes=[x.dtype.name])
         return [x], _attrs(name, defaults, args, kwargs, x)
+    return _signature_of(signature, defaults)
+
+
+def _signature_of(signature, defaults):
+    """``signature`` reading as ``(x, <defaults>)`` in help() and IDEs."""
+    P = inspect.Parameter
+    signature.__signature__ = inspect.Signature(
+        [P("x", P.POSITIONAL_OR_KEYWORD)] + [P(k, P.POSITIONAL_OR_KEYWORD, default=v) for k, v in defaults.items()])
     return signature
 
 
