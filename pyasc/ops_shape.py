@@ -23,7 +23,7 @@ from .args import dim_index, dims_arg, operand, tensor_operand
 from .creation import zeros_like
 from .errors import PyascError, describe
 from .fused import fused_op
-from .opdef import OpDef
+from .opdef import COMPOSITE, OpDef
 from .ops_compare import GT, WHERE
 from .ops_compare import OPS as _COMPARE
 from .ops_elementwise import BY_NAME as EW
@@ -453,9 +453,9 @@ def _einsum(*xs, terms, out):
 # ----------------------------------------------------------------------------- the table
 
 OPS = [
-    OpDef("clone", decompose=_clone, method=True),
-    OpDef("detach", decompose=_detach, method=True),
-    OpDef("cpu", decompose=_cpu, method=True, function=False),
+    OpDef("clone", decompose=_clone, kind=COMPOSITE),
+    OpDef("detach", decompose=_detach, kind=COMPOSITE),
+    OpDef("cpu", decompose=_cpu, kind=COMPOSITE, function=False),
     fused_op("expand", _expand, _expand_signature, function=False),
     fused_op("repeat", _repeat, _repeat_signature, function=False),
     fused_op("mm", _mm, _mm_signature),
