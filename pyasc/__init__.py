@@ -57,7 +57,7 @@ _NAMES = {
         "reset_peak_memory_stats", "empty_cache", "profiler", "MemoryPool", "memory_allocator",
         "memory_release", "memory_allocated", "max_memory_allocated", "memory_reserved")},
 }
-_MODULES = ("amp", "autograd", "optim")     # public submodules
+_MODULES = ("amp", "autograd", "optim", "nn")     # public submodules
 # functions named like the module that defines them: the package attribute stays the function
 _SHADOWED = frozenset({"jit", "tensor", "device"})
 

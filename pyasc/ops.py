@@ -7,11 +7,13 @@ methods of ``Tensor`` are the ops of this table.
 
 from __future__ import annotations
 
-from . import composite, eager, ops_compare, ops_elementwise, ops_linalg, ops_reduce, views
+from . import (composite, eager, ops_compare, ops_elementwise, ops_linalg, ops_loss, ops_math, ops_pool,
+               ops_reduce, ops_select, ops_shape, views)
 from .opdef import OpDef
 
 OPS: dict[str, OpDef] = {op.name: op for module in (ops_elementwise, ops_compare, ops_reduce, ops_linalg, views,
-                                                     composite) for op in module.OPS}
+                                                     composite, ops_math, ops_shape, ops_select,
+                                                     ops_pool, ops_loss) for op in module.OPS}
 
 # other names of ops of the table (as in PyTorch)
 ALIASES = {"clip": "clamp", "concat": "cat"}

@@ -86,6 +86,7 @@ class Row:
     dtype_kw: bool = False       # pass the case dtype's name as the ``dtype`` keyword
     bcast: bool = False          # operands broadcast: the shape class notes "/bcast" or "/0d"
     light: bool = False          # default mode tries one float32 shape per mode only
+    device: bool = False         # the result must come from kernels run on the device
 
     def torch_fn(self):
         return self.torch or self.pyasc
@@ -339,10 +340,22 @@ FUNCTIONAL = [
 ]
 
 
+# rows whose op must compile to device kernels (``clone``, ``detach`` and ``cpu`` compute nothing:
+# a copy of the storage, the same storage, a copy in host memory)
+ON_DEVICE = frozenset(
+    "square reciprocal expand repeat mm outer silu softplus hardswish mish masked_fill tril triu all any var std "
+    "logsumexp floordiv mod floordiv_scalar mod_scalar sign log1p expm1 floor ceil round trunc flip roll "
+    "index_select gather scatter cumsum cumprod sort argsort max_pool2d avg_pool2d adaptive_avg_pool2d "
+    "F.silu F.cross_entropy".split()) | {r.name for r in MATRIX if r.name.startswith("einsum:")}
+
+
 def all_rows():
+    from dataclasses import replace
+
     from .catalogue_extra import EXTRA
 
     rows = ELEMENTWISE + REDUCTIONS + MATRIX + VIEWS + CREATION + FUNCTIONAL + EXTRA
+    rows = [replace(r, device=True) if r.name in ON_DEVICE else r for r in rows]
     names = [r.name for r in rows]
     assert len(names) == len(set(names)), "duplicate row names"
     return {r.name: r for r in rows}

@@ -50,7 +50,11 @@ class WrongShape(DiffFailure):
     category = "wrong shape"
 
 
-CATEGORIES = {c.category: c for c in (Missing, Refused, Crash, WrongValue, WrongDtype, WrongShape)}
+class OnHost(DiffFailure):
+    category = "host"           # a result computed on the host where the op must run on the device
+
+
+CATEGORIES = {c.category: c for c in (Missing, Refused, Crash, WrongValue, WrongDtype, WrongShape, OnHost)}
 
 
 def classify(exc: BaseException) -> DiffFailure:
@@ -318,10 +322,33 @@ def run(mode: str, fn, inputs):
     return pyasc.jit(lambda *xs: fn(*xs))(*inputs)
 
 
+def run_counting_launches(mode: str, fn, inputs):
+    """``run`` and the number of kernel launches the simulator ran meanwhile."""
+    from pyasc.runtime import simulator
+
+    launches = []
+
+    def listen(sim, host, report):
+        launches.extend(report.launches)
+
+    simulator.add_listener(listen)
+    try:
+        return run(mode, fn, inputs), len(launches)
+    finally:
+        simulator.remove_listener(listen)
+
+
+def _elements(out) -> int:
+    if isinstance(out, tuple | list):
+        return sum(_elements(o) for o in out)
+    return out.numel() if isinstance(out, pyasc.Tensor) else 1
+
+
 def check(mode: str, pyasc_fn, torch_fn, torch_inputs, pyasc_inputs, acc: int = 1,
-          check_values: bool = True) -> None:
+          check_values: bool = True, device: bool = False) -> None:
     """Run torch and pyasc on the same values and compare; raise a DiffFailure on a difference.
-    When torch rejects the inputs, pyasc must reject them too (with a PyascError)."""
+    When torch rejects the inputs, pyasc must reject them too (with a PyascError). With ``device``,
+    a non-empty result of non-empty inputs must come from kernels run on the (simulated) device."""
     try:
         with warnings.catch_warnings():     # torch's own notes (e.g. var with correction >= n)
             warnings.simplefilter("ignore", UserWarning)
@@ -336,7 +363,9 @@ def check(mode: str, pyasc_fn, torch_fn, torch_inputs, pyasc_inputs, acc: int = 
             raise classify(e2) from None
         raise WrongValue(f"pyasc returned a result where torch raises ({torch_error})")
     try:
-        out = run(mode, pyasc_fn, pyasc_inputs)
+        out, launches = run_counting_launches(mode, pyasc_fn, pyasc_inputs)
     except Exception as e:  # noqa: BLE001 - classified
         raise classify(e) from None
     compare(out, ref, acc, check_values)
+    if device and launches == 0 and _elements(out) > 0 and all(_elements(p) > 0 for p in pyasc_inputs):
+        raise OnHost(f"no kernel ran on the device ({mode})")

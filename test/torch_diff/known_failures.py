@@ -169,23 +169,21 @@ KNOWN: list[tuple] = [
      "bfloat16|float16|float32", "*", "empty|one", "crash",
      "output pixel that sees only padding: DataCopyPad blockLen < 0"),
     ("pow", "bfloat16", "*", "prime/bcast", "crash", "simulator hazard (race) in the kernel"),
+    ("square|reciprocal|silu|softplus|hardswish|log1p|trunc|logsumexp|all|avg_pool2d|adaptive_avg_pool2d"
+     "|einsum:ij->ji|einsum:ijk->j|F.softmax|F.log_softmax",
+     "*", "jit", "empty", "crash", "empty tensor: 'global tensor size must be positive'"),
+    ("F.gelu|F.layer_norm", "*", "eager", "empty", "crash", "empty tensor: 'global tensor size must be positive'"),
+    ("expm1|ceil|cumprod|flip|floordiv|index_select|F.relu",
+     "*", "jit", "empty", "crash", "KeyError on asctile.splat in bufferize"),
+    ("outer|einsum:i,j->ij|einsum:bhqd,bhkd->bhqk", "*", "jit", "empty", "crash", "IndexError in lowering"),
+    ("F.cross_entropy", "*", "jit", "empty", "crash", "ZeroDivisionError in lowering"),
+    ("F.linear|linear_const", "*", "eager", "empty", "crash", "ZeroDivisionError in lowering"),
+    ("F.conv2d", "bfloat16|float16|float32", "*", "empty|one", "crash",
+     "output pixel that sees only padding: DataCopyPad blockLen < 0"),
     # missing
-    ("mod|mod_scalar", "*", "*", "*", "missing", "no Tensor operator %"),
-    ("floordiv|floordiv_scalar", "*", "*", "*", "missing", "no Tensor operator //"),
-    ("max_pool2d|avg_pool2d|adaptive_avg_pool2d|F.relu|F.gelu|F.silu|F.softmax|F.log_softmax|F.layer_norm"
-     "|F.cross_entropy|autocast_f16.layer_norm|autocast_f16.gelu|autocast_bf16.layer_norm"
-     "|autocast_bf16.gelu|F.dropout|F.linear|F.conv2d|autocast_f16.linear|autocast_bf16.linear"
-     "|linear_const|model.encoder:F|model.resnet_basic:F|model.resnet_down:F|model.mlp:F",
-     "*", "*", "*", "missing", "no pyasc.nn.functional"),
     ("inplace.add_|inplace.mul_|inplace.copy_", "*", "*", "large|odd|one|prime", "missing", "no such Tensor method"),
     ("inplace.add_|inplace.mul_|inplace.copy_", "*", "eager", "*", "missing", "no such Tensor method"),
     ("inplace.mul_", "bfloat16", "*", "*", "missing", "no such Tensor method"),
-    ("masked_fill|expand|repeat|clone|detach|cpu", "*", "*", "*", "missing", "no such Tensor method"),
-    ("log1p|expm1|floor|ceil|round|trunc|sign|square|reciprocal|silu|softplus|hardswish|mish"
-     "|var|std|logsumexp|all|any|cumsum|cumprod|mm|outer|einsum:ij,jk->ik|einsum:bij,bjk->bik"
-     "|einsum:ij->ji|einsum:i,j->ij|einsum:ii->|einsum:ijk->j|einsum:bhqd,bhkd->bhqk|sort|argsort"
-     "|gather|scatter|index_select|flip|roll|tril|triu|model.mlp:pyasc",
-     "*", "*", "*", "missing", "no such pyasc function"),
     # refused
     ("abs", "int32", "*", "*", "refused", "abs refuses int32"),
     ("add_op", "bool|int8", "*", "*", "refused", "add refuses bool/int8"),
@@ -204,6 +202,12 @@ KNOWN: list[tuple] = [
      "int32", "*", "odd", "refused",
      "conv2d refuses int32", "2x4x21x11_5x4x3x3 stride=2,padding=0,dilation=1,groups=1"),
     ("conv2d|conv2d_const", "int32", "*", "*", "refused", "conv2d refuses int32"),
+    ("F.conv2d", "int32", "*", "*", "refused", "conv2d refuses int32"),
+    ("mm|einsum:ij,jk->ik|einsum:bij,bjk->bik|F.linear|linear_const", "int32", "*", "*", "refused",
+     "matmul refuses int32"),
+    ("einsum:ii->|einsum:ijk->j", "int32", "*", "*", "refused", "reductions refuse integer and bool inputs"),
+    ("model.encoder:F", "*", "*", "*", "refused", "matmul takes 2-D/3-D operands only"),
+    ("gather|cumsum", "*", "jit", "empty", "refused", "jit refuses empty results"),
     ("eq", "int8", "*", "*", "refused", "eq refuses int8"),
     ("erf", "int32", "*", "*", "refused", "erf refuses int32"),
     ("exp", "int32", "*", "*", "refused", "exp refuses int32"),
@@ -302,6 +306,10 @@ KNOWN: list[tuple] = [
      "bfloat16|float16", "jit", "*", "refused", "view feeding a matmul in jit: 'asctensor.slice outside a kernel'"),
     ("where", "bool|int8", "*", "*", "refused", "where refuses bool/int8"),
     # wrong dtype
+    ("autocast_f16.linear", "float32", "*", "large|odd|one|prime", "wrong dtype",
+     "linear under autocast keeps its input dtype"),
+    ("autocast_bf16.linear", "float16|float32", "*", "large|odd|one|prime", "wrong dtype",
+     "linear under autocast keeps its input dtype"),
     ("and_op", "*", "*", "one|prime", "wrong dtype", "gives bool where torch gives int32"),
     ("invert", "int32", "*", "large|odd|one|prime", "wrong dtype", "gives bool where torch gives int32"),
     ("or_op", "int32", "*", "odd|one|prime|prime/bcast", "wrong dtype", "gives bool where torch gives int32"),

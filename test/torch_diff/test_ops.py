@@ -122,4 +122,4 @@ def test_op(case: Case):
             return pyasc_fn(*[captured[i] if i in captured else next(it) for i in range(len(pin))])
 
     acc = row.acc(case.specs, kw) if row.acc else 1
-    check(case.mode, fn, torch_fn, tin, args, acc=acc, check_values=row.values)
+    check(case.mode, fn, torch_fn, tin, args, acc=acc, check_values=row.values, device=row.device)

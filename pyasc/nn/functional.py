@@ -1,0 +1,64 @@
+"""``pyasc.nn.functional``: the functional forms of ``torch.nn.functional``.
+
+Every name here is an op of the op table (``pyasc.ops.OPS``) under PyTorch's functional signature;
+only ``dropout`` (training by default, as ``F.dropout``) and ``softmax``/``log_softmax`` (``dim``
+keyword) are defined here.
+"""
+
+from __future__ import annotations
+
+from ..args import tensor_operand
+from ..ops import OPS
+
+relu = OPS["relu"]
+gelu = OPS["gelu"]
+silu = OPS["silu"]
+sigmoid = OPS["sigmoid"]
+tanh = OPS["tanh"]
+leaky_relu = OPS["leaky_relu"]
+softplus = OPS["softplus"]
+hardswish = OPS["hardswish"]
+mish = OPS["mish"]
+layer_norm = OPS["layer_norm"]
+rms_norm = OPS["rms_norm"]
+batch_norm = OPS["batch_norm"]
+linear = OPS["linear"]
+conv2d = OPS["conv2d"]
+max_pool2d = OPS["max_pool2d"]
+avg_pool2d = OPS["avg_pool2d"]
+adaptive_avg_pool2d = OPS["adaptive_avg_pool2d"]
+logsumexp = OPS["logsumexp"]
+
+_CAST = OPS["cast"]
+
+
+def _dim_and_dtype(x, dim, dtype):
+    x = tensor_operand("softmax", x)
+    if dim is None:     # PyTorch's implicit choice
+        dim = 0 if x.ndim in (0, 1, 3) else 1
+    return (x if dtype is None else _CAST(x, dtype=dtype)), dim
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002 - PyTorch's names
+    """softmax of input along dim (cast to dtype first when given)."""
+    x, dim = _dim_and_dtype(input, dim, dtype)
+    return OPS["softmax"](x, dim)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002
+    """log of the softmax of input along dim."""
+    x, dim = _dim_and_dtype(input, dim, dtype)
+    return OPS["log_softmax"](x, dim)
+
+
+def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    """Dropout with PyTorch's functional default (training=True): elements zeroed with probability p,
+    the others scaled by 1 / (1 - p); the identity when training is False."""
+    return OPS["dropout"](input, p, training=training)
+
+
+cross_entropy = OPS["cross_entropy"]
+
+__all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "conv2d", "cross_entropy", "dropout", "gelu",
+           "hardswish", "layer_norm", "leaky_relu", "linear", "log_softmax", "logsumexp", "max_pool2d", "mish",
+           "relu", "rms_norm", "sigmoid", "silu", "softmax", "softplus", "tanh"]

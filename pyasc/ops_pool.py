@@ -1,0 +1,164 @@
+"""2-D pooling of NCHW (or CHW) tensors written with the device ops (``OpDef``s of kind
+``composite``, each compiled as one program: ``fused.py``): ``max_pool2d``, ``avg_pool2d`` and
+``adaptive_avg_pool2d``, as ``torch.nn.functional``.
+
+A pool of a ``kh x kw`` window is ``kh * kw`` strided slices of the (padded) input combined by
+``maximum`` or summed; padding is a concat of -inf (max) or 0 (average) borders. The adaptive
+average takes the mean of each band of rows, then of each band of columns (PyTorch's bands:
+``floor(i * H / out)`` to ``ceil((i + 1) * H / out)``). Half inputs are summed in float32.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from . import dtypes as dt
+from .args import tensor_operand
+from .errors import PyascError, describe
+from .fused import fused_op
+from .ops_compare import EQ, ISNAN, WHERE
+from .ops_elementwise import BY_NAME as EW
+from .ops_elementwise import CAST
+from .ops_reduce import MEAN
+from .tensor import Tensor
+from .views import OPS as _VIEWS
+
+ADD, MUL, DIV, MAXIMUM = (EW[n] for n in ("add", "mul", "div", "maximum"))
+CAT = next(op for op in _VIEWS if op.name == "cat")
+F32 = dt.float32
+
+
+def _pair(name: str, what: str, v, allow_none: bool = False):
+    if allow_none and v is None:
+        return None
+    if isinstance(v, numbers.Integral) and not isinstance(v, bool):
+        return int(v), int(v)
+    if isinstance(v, tuple | list) and len(v) == 2 and all(
+            (isinstance(a, numbers.Integral) and not isinstance(a, bool)) or (allow_none and a is None) for a in v):
+        return tuple(None if a is None else int(a) for a in v)
+    raise PyascError(name, f"{what} must be an int or a pair of ints, got {describe(v)}")
+
+
+def _image(name: str, x, integers: bool = False):
+    x = tensor_operand(name, x)
+    if x.ndim not in (3, 4):
+        raise PyascError(name, f"expects a 3-D (C, H, W) or 4-D (N, C, H, W) input, got {x.shape}", shapes=[x.shape])
+    if not x.dtype.is_floating_point and not (integers and x.dtype is dt.int32):
+        raise PyascError(name, f"does not support dtype {x.dtype.name}", shapes=[x.shape],
+                         dtypes=[x.dtype.name])
+    return x
+
+
+def _window_signature(name: str, average: bool):
+    def signature(input, kernel_size, stride=None, padding=0, *args, **kwargs):  # noqa: A002
+        x = _image(name, input, integers=not average)
+        k = _pair(name, "kernel_size", kernel_size)
+        s = k if stride is None or stride == [] else _pair(name, "stride", stride)
+        p = _pair(name, "padding", padding)
+        names = ("ceil_mode", "count_include_pad", "divisor_override") if average else \
+            ("dilation", "ceil_mode", "return_indices")
+        extra = dict(zip(names, args))
+        unknown = set(kwargs) - set(names)
+        if unknown:
+            raise PyascError(name, f"got unexpected keyword argument(s) {sorted(unknown)}", shapes=[x.shape])
+        extra.update(kwargs)
+        if extra.get("ceil_mode") or extra.get("return_indices") or _pair(name, "dilation",
+                                                                            extra.get("dilation", 1)) != (1, 1):
+            raise PyascError(name, "ceil_mode, return_indices and dilation other than 1 are not supported",
+                             shapes=[x.shape])
+        if min(k) < 1 or min(s) < 1 or min(p) < 0 or p[0] > k[0] // 2 or p[1] > k[1] // 2:
+            raise PyascError(name, f"kernel_size {k} and stride {s} must be positive and padding {p} at most half "
+                             "the kernel size", shapes=[x.shape])
+        h, w = x.shape[-2:]
+        oh, ow = (h + 2 * p[0] - k[0]) // s[0] + 1, (w + 2 * p[1] - k[1]) // s[1] + 1
+        if oh < 1 or ow < 1:
+            raise PyascError(name, f"the output size ({oh}, {ow}) is too small for input {x.shape}", shapes=[x.shape])
+        attrs = {"kernel": k, "stride": s, "padding": p, "out": (oh, ow)}
+        if average:
+            attrs["count_include_pad"] = bool(extra.get("count_include_pad", True))
+            attrs["divisor"] = extra.get("divisor_override")
+        return [x], attrs
+    return signature
+
+
+def _padded(x, p, value):
+    """x with borders of ``value``: ``p[0]`` rows above and below, ``p[1]`` columns left and right.
+    A border is computed from a slice of x (a concat joins computed tensors, not constants)."""
+    for axis, n in ((-2, p[0]), (-1, p[1])):
+        if n:
+            edge = x[..., :n, :] if axis == -2 else x[..., :n]
+            border = WHERE(ISNAN(edge) if edge.dtype.is_floating_point else EQ(edge, edge), value, value)
+            x = CAT([border, x, border], dim=x.ndim + axis)
+    return x
+
+
+def _windows(x, kernel, stride, out):
+    (kh, kw), (sh, sw), (oh, ow) = kernel, stride, out
+    for i in range(kh):
+        for j in range(kw):
+            yield x[..., i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw]
+
+
+def _max_pool2d(x, kernel, stride, padding, out):
+    """The maximum of each window (NaN propagates)."""
+    xp = _padded(x, padding, -math.inf if x.dtype.is_floating_point else -(2 ** 31))
+    result = None
+    for win in _windows(xp, kernel, stride, out):
+        result = win if result is None else MAXIMUM(result, win)
+    return result if result is not x else MUL(x, 1)
+
+
+def _avg_pool2d(x, kernel, stride, padding, out, count_include_pad, divisor):
+    """The mean of each window (padding counted unless count_include_pad is False)."""
+    xp = _padded(CAST(x, dtype=F32), padding, 0.0)
+    total = None
+    for win in _windows(xp, kernel, stride, out):
+        total = win if total is None else ADD(total, win)
+    if divisor is not None:
+        return CAST(DIV(total, float(divisor)), dtype=x.dtype)
+    if count_include_pad or padding == (0, 0):
+        return CAST(DIV(total, float(kernel[0] * kernel[1])), dtype=x.dtype)
+    h, w = x.shape[-2:]
+    counts = np.zeros(out, np.float32)
+    for a in range(out[0]):
+        r0 = a * stride[0] - padding[0]
+        rows = min(r0 + kernel[0], h) - max(r0, 0)
+        for b in range(out[1]):
+            c0 = b * stride[1] - padding[1]
+            counts[a, b] = rows * (min(c0 + kernel[1], w) - max(c0, 0))
+    return CAST(DIV(total, Tensor(counts)), dtype=x.dtype)
+
+
+def _adaptive_signature(input, output_size):  # noqa: A002
+    x = _image("adaptive_avg_pool2d", input)
+    oh, ow = _pair("adaptive_avg_pool2d", "output_size", output_size, allow_none=True)
+    oh, ow = oh or x.shape[-2], ow or x.shape[-1]
+    if oh < 1 or ow < 1:
+        raise PyascError("adaptive_avg_pool2d", f"output_size must be positive, got {(oh, ow)}", shapes=[x.shape])
+    return [x], {"out": (oh, ow)}
+
+
+def _bands(x, axis, n_out):
+    n = x.shape[axis]
+    parts = []
+    for i in range(n_out):
+        lo, hi = (i * n) // n_out, -(-((i + 1) * n) // n_out)
+        index = tuple(slice(lo, hi) if a == x.ndim + axis else slice(None) for a in range(x.ndim))
+        parts.append(MEAN(x[index], dim=axis, keepdim=True))
+    return parts[0] if len(parts) == 1 else CAT(parts, dim=x.ndim + axis)
+
+
+def _adaptive_avg_pool2d(x, out):
+    """The mean over PyTorch's adaptive bands of rows and columns."""
+    y = _bands(_bands(CAST(x, dtype=F32), -2, out[0]), -1, out[1])
+    return CAST(y, dtype=x.dtype)
+
+
+OPS = [
+    fused_op("max_pool2d", _max_pool2d, _window_signature("max_pool2d", False), method=False),
+    fused_op("avg_pool2d", _avg_pool2d, _window_signature("avg_pool2d", True), method=False),
+    fused_op("adaptive_avg_pool2d", _adaptive_avg_pool2d, _adaptive_signature, method=False),
+]
