@@ -15,6 +15,10 @@
 Positional arguments are tensors (pyasc Tensors or NumPy arrays) and become the traced
 function's parameters; Python numbers among them, and keyword arguments, are static: they are
 baked into the trace and are part of the cache key.
+
+A jit function may be called from many threads at once: tracing and compiling take one lock
+(a signature is compiled once), and the calls of a compiled program simulate on state of their
+own (``pyasc.runtime.simulator``), so each thread gets its own, correct outputs.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import dataclasses
 import functools
 import inspect
 import os
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,6 +49,9 @@ from .tensor import Tensor
 from .tracing import Trace
 
 TRACED_LEVEL = "traced"
+# tracing keeps the current trace in a process-wide stack and the passes are not written for
+# concurrent use: one thread at a time traces and compiles (re-entrant: a trace may compile an op)
+_COMPILE_LOCK = threading.RLock()
 
 
 def make_options(options) -> CompileOptions:
@@ -140,6 +148,7 @@ class Compiled(_Program):
         super().__init__(name, options, inputs, outputs, returns_tuple, constants)
         self.module = module
         self._simulator = None
+        self._sim_lock = threading.Lock()
 
     def __repr__(self) -> str:
         ins = ", ".join(map(str, self.inputs))
@@ -197,7 +206,9 @@ class Compiled(_Program):
         if self._simulator is None:
             from pyasc.runtime import Simulator
 
-            self._simulator = Simulator(self.module)
+            with self._sim_lock:
+                if self._simulator is None:
+                    self._simulator = Simulator(self.module)
         return self._simulator
 
     def simulate(self, *args):
@@ -233,6 +244,10 @@ class Lowered(_Program):
             return self.traced
         if level not in LEVELS:
             raise PyascError("lower", f"unknown level '{level}'; levels: {TRACED_LEVEL}, {', '.join(LEVELS)}")
+        with _COMPILE_LOCK:
+            return self._module(level)
+
+    def _module(self, level: str) -> ModuleOp:
         if level not in self._levels:
             from pyasc.lowering.errors import CompileError
             from pyasc.dialects import make_context
@@ -342,6 +357,13 @@ class JitFunction:
         compiled = self._cache.get(key)
         if compiled is not None:
             return compiled
+        with _COMPILE_LOCK:
+            compiled = self._cache.get(key)
+            if compiled is None:
+                compiled = self._compile_new(tensors, layout, kwargs, key)
+        return compiled
+
+    def _compile_new(self, tensors, layout, kwargs, key) -> Compiled:
         lowered = self._lower(tensors, layout, kwargs)
         if self._source is None:
             self._source = cache.function_source(self.fn)
@@ -369,6 +391,10 @@ class JitFunction:
         return self._lower(tensors, layout, kwargs)
 
     def _lower(self, tensors, layout, kwargs) -> Lowered:
+        with _COMPILE_LOCK:
+            return self._trace(tensors, layout, kwargs)
+
+    def _trace(self, tensors, layout, kwargs) -> Lowered:
         specs = tuple(TensorSpec.of(t) for t in tensors)
         names = [v for k, v in layout if k == "tensor"]
         options = self.effective_options()

@@ -29,6 +29,13 @@ Profiler::
     prof.summary()                       # table per kernel (also printed)
     prof.export_chrome_trace("t.json")   # Chrome trace / Perfetto: a track per core and pipe
     prof.plot("timeline.png")            # matplotlib (optional dependency)
+
+Threads: everything here may be used from many threads at once. Compiled programs and eager ops
+called concurrently each simulate on their own simulator state (see ``pyasc.runtime.simulator``)
+and give the same outputs as when called one at a time. The current stream (``with
+pyasc.stream(s)``) is per thread, like PyTorch's; a stream's queue, its clock, the memory counters
+and a profiler's records are updated under locks. A stream shared by several threads runs its
+launches in the order they were queued.
 """
 
 from __future__ import annotations
@@ -69,7 +76,7 @@ class _Allocator:
         self.num_frees = 0
         self.capacity: int | None = None  # None: the target's HBM capacity
         self._live: dict[int, int] = {}  # id(array base) -> bytes
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
 
     def limit(self) -> int:
         return self.capacity if self.capacity is not None else _capacity()
@@ -98,17 +105,19 @@ class _Allocator:
     def track(self, obj, nbytes: int, what: str = "tensor") -> None:
         """Count ``obj`` (a Tensor or array) as device memory until it is garbage-collected."""
         key = id(obj)
-        if key in self._live:
-            return
-        size = self.alloc(nbytes, what)
-        self._live[key] = size
+        with self._lock:
+            if key in self._live:
+                return
+            size = self.alloc(nbytes, what)
+            self._live[key] = size
         try:
             weakref.finalize(obj, self._release, key)
         except TypeError:  # not weak-referenceable: count it as a transient allocation
             self._release(key)
 
     def _release(self, key: int) -> None:
-        size = self._live.pop(key, None)
+        with self._lock:
+            size = self._live.pop(key, None)
         if size is not None:
             self.free(size)
 
@@ -143,12 +152,14 @@ def memory_reserved() -> int:
 
 def reset_peak_memory_stats() -> None:
     """Restart the peak counter from the memory allocated now."""
-    _alloc.peak = _alloc.allocated
+    with _alloc._lock:
+        _alloc.peak = _alloc.allocated
 
 
 def empty_cache() -> None:
     """Return the cache's free segments: reserved shrinks to what allocated tensors need."""
-    _alloc.reserved = -(-_alloc.allocated // _SEGMENT) * _SEGMENT
+    with _alloc._lock:
+        _alloc.reserved = -(-_alloc.allocated // _SEGMENT) * _SEGMENT
 
 
 def set_memory_capacity(nbytes: int | None) -> None:
@@ -213,14 +224,17 @@ class Stream:
     """An in-order queue of kernel launches on the simulated device."""
 
     _count = 0
+    _count_lock = threading.Lock()
 
     def __init__(self, priority: int = 0, *, _default: bool = False):
         self.priority = priority
         self.is_default = _default
         self.clock = 0.0  # simulated seconds at which the stream's queued work ends
         self._queue: list[tuple] = []
-        Stream._count += 1
-        self.id = 0 if _default else Stream._count
+        self._lock = threading.RLock()  # the queue and the clock
+        with Stream._count_lock:
+            Stream._count += 1
+            self.id = 0 if _default else Stream._count
         if not _default:
             _streams.add(self)
 
@@ -228,7 +242,8 @@ class Stream:
         return f"<pyasc.Stream {self.id}{' (default)' if self.is_default else ''}, {len(self._queue)} pending>"
 
     def _enqueue(self, item: tuple) -> None:
-        self._queue.append(item)
+        with self._lock:
+            self._queue.append(item)
         if self.is_default:
             self.synchronize()
 
@@ -259,6 +274,10 @@ class Stream:
         self._run_until(None)
 
     def _run_until(self, marker) -> None:
+        with self._lock:
+            self._run_queue(marker)
+
+    def _run_queue(self, marker) -> None:
         while self._queue:
             item = self._queue.pop(0)
             kind = item[0]
@@ -286,11 +305,11 @@ class Stream:
                 self.clock += report.seconds
 
     def __enter__(self):
-        _stack.append(self)
+        _stack().append(self)
         return self
 
     def __exit__(self, *exc) -> None:
-        _stack.pop()
+        _stack().pop()
 
 
 class _LaunchCtx(threading.local):
@@ -298,14 +317,25 @@ class _LaunchCtx(threading.local):
     start: float = 0.0
 
 
+class _ThreadStreams(threading.local):
+    def __init__(self) -> None:
+        self.stack: list[Stream] = []
+
+
 _launch_ctx = _LaunchCtx()
 _default_stream = Stream(_default=True)
 _streams: weakref.WeakSet = weakref.WeakSet()
-_stack: list[Stream] = []
+_thread_streams = _ThreadStreams()
+
+
+def _stack() -> list[Stream]:
+    """The streams entered by this thread (``with pyasc.stream(s)``), innermost last."""
+    return _thread_streams.stack
 
 
 def current_stream() -> Stream:
-    return _stack[-1] if _stack else _default_stream
+    stack = _stack()
+    return stack[-1] if stack else _default_stream
 
 
 def default_stream() -> Stream:
@@ -318,11 +348,11 @@ def stream(s: Stream | None):
     if s is None:
         yield None
         return
-    _stack.append(s)
+    _stack().append(s)
     try:
         yield s
     finally:
-        _stack.pop()
+        _stack().pop()
 
 
 def synchronize() -> None:
@@ -347,7 +377,8 @@ def launch(compiled, args):
         outs, report = compiled.simulate(*args)
     finally:
         _launch_ctx.stream = None
-    s.clock += report.seconds
+    with s._lock:
+        s.clock += report.seconds
     if compiled.returns_tuple:
         res = tuple(Tensor(o, sp.dtype) for o, sp in zip(outs, compiled.outputs))
     else:
@@ -393,6 +424,7 @@ class Profiler:
         self.records: list[LaunchRecord] = []
         self.max_trace_cores = max_trace_cores
         self._clock = 0.0
+        self._lock = threading.Lock()
 
     def __enter__(self):
         from pyasc.runtime import simulator
@@ -409,12 +441,13 @@ class Profiler:
 
     def _on_run(self, sim, host: str, report) -> None:
         s = _launch_ctx.stream
-        t = max(self._clock, _launch_ctx.start) if s is not None else self._clock
-        for lr in report.launches:
-            self.records.append(LaunchRecord(lr.kernel, host, s.id if s is not None else 0, t, lr.seconds, lr,
-                                             len(report.errors)))
-            t += lr.seconds
-        self._clock = t
+        with self._lock:
+            t = max(self._clock, _launch_ctx.start) if s is not None else self._clock
+            for lr in report.launches:
+                self.records.append(LaunchRecord(lr.kernel, host, s.id if s is not None else 0, t, lr.seconds, lr,
+                                                 len(report.errors)))
+                t += lr.seconds
+            self._clock = t
 
     # -- analysis -----------------------------------------------------------------------------
     def stats(self) -> dict[str, KernelStats]:
