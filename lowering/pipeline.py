@@ -22,12 +22,14 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from pyasc.dialects import make_context
-from pyasc.dialects.target import DEFAULT_TARGET, PRESETS
+from pyasc.dialects.target import DEFAULT_TARGET
+
+from .levels import apply_pass
+from .options import SYNC_STYLES, OptionError, check_option
 
 __all__ = ["LEVELS", "SYNC_STYLES", "CompileOptions", "make_context", "passes_to", "run_stage", "stage_passes"]
 
 LEVELS = ("asctensor", "asctile", "ascbuf", "ascendc")
-SYNC_STYLES = ("queue", "flags")
 
 
 @dataclass(frozen=True)
@@ -41,16 +43,12 @@ class CompileOptions:
     sync_style: str = "queue"
 
     def __post_init__(self):
-        if self.target not in PRESETS:
-            raise ValueError(f"unknown target '{self.target}'; known targets: {', '.join(PRESETS)}")
-        if self.cores is not None and self.cores < 1:
-            raise ValueError(f"option 'cores' must be at least 1, got {self.cores}")
-        if self.tile_size is not None and self.tile_size < 1:
-            raise ValueError(f"option 'tile_size' must be at least 1, got {self.tile_size}")
-        if not 1 <= self.buffers <= 4:
-            raise ValueError(f"option 'buffers' must be in 1..4, got {self.buffers}")
-        if self.sync_style not in SYNC_STYLES:
-            raise ValueError(f"option 'sync_style' must be one of {SYNC_STYLES}, got '{self.sync_style}'")
+        """Every option checked by ``options.check_option`` (type and range); ``OptionError`` otherwise."""
+        check_option("target", self.target)
+        for name in ("cores", "tile_size", "buffers", "sync_style"):
+            value = getattr(self, name)
+            if value is not None or name in ("buffers", "sync_style"):
+                check_option(name, value, self.target)
 
     @staticmethod
     def from_dict(options: dict | None) -> CompileOptions:
@@ -58,7 +56,7 @@ class CompileOptions:
         options = dict(options or {})
         unknown = set(options) - known
         if unknown:
-            raise ValueError(f"unknown compile option(s) {sorted(unknown)}; known options: {sorted(known)}")
+            raise OptionError(f"unknown compile option(s) {sorted(unknown)}; known options: {sorted(known)}")
         return CompileOptions(**options)
 
 
@@ -116,5 +114,5 @@ def run_stage(module: ModuleOp, level: str, options: CompileOptions | None = Non
     options = options or CompileOptions()
     ctx = ctx or make_context()
     for p in stage_passes(level, options):
-        p.apply(ctx, module)
+        apply_pass(p, ctx, module)
     return module

@@ -44,6 +44,7 @@ class ToTile(_Stage):
     """asctensor (traced) -> decomposed, fused, tiled asctile kernels."""
 
     name = "to-tile"
+    INPUT_LEVEL = "asctensor"
 
     def levels(self):
         return ("asctensor", "asctile")
@@ -54,6 +55,7 @@ class ToBuf(_Stage):
     """asctile -> ascbuf: bufferize, plan-memory, insert-sync."""
 
     name = "to-buf"
+    INPUT_LEVEL = "asctile"
 
     def levels(self):
         return ("ascbuf",)
@@ -64,6 +66,7 @@ class ToAscendC(_Stage):
     """ascbuf -> ascendc."""
 
     name = "to-ascendc"
+    INPUT_LEVEL = "ascbuf-planned"
 
     def levels(self):
         return ("ascendc",)
@@ -74,6 +77,7 @@ class Compile(_Stage):
     """asctensor (traced) -> ascendc: every stage."""
 
     name = "compile"
+    INPUT_LEVEL = "asctensor"
 
     def levels(self):
         return LEVELS
