@@ -2,8 +2,9 @@
 
 Every pass class declares ``INPUT_LEVEL``, one of ``INPUT_LEVELS``:
 
-* ``asctensor``: traced or decomposed ``asctensor`` programs; the tiling passes also see the
-  ``asctile`` kernels the tiling passes before them made;
+* ``asctensor``: traced, decomposed or fused ``asctensor`` programs (no kernels yet);
+* ``tiling``: ``asctensor`` programs being tiled: the tiling passes also see the ``asctile`` kernels
+  the tiling passes before them made;
 * ``asctile``: tiled kernels (bufferize-cube also sees what bufferize made of the vector kernels);
 * ``ascbuf``: bufferized kernels, no ``asctensor`` or ``asctile`` op on tiles left in them;
 * ``ascbuf-planned``: the same with every ``ascbuf.alloc`` at a planned offset.
@@ -25,13 +26,13 @@ from xdsl.utils.exceptions import DiagnosticException
 from .errors import CompileError
 from .options import check_pass_options
 
-INPUT_LEVELS = ("asctensor", "asctile", "ascbuf", "ascbuf-planned")
+INPUT_LEVELS = ("asctensor", "tiling", "asctile", "ascbuf", "ascbuf-planned")
 
 # rank of each pyasc dialect in the pipeline (upstream dialects are allowed at every level)
 DIALECT_RANK = {"asctensor": 0, "asctile": 1, "ascbuf": 2, "ascendc": 3}
 
 # per input level: (lowest rank an op of a kernel may have, highest rank an op anywhere may have)
-RANKS = {"asctensor": (0, 1), "asctile": (0, 2), "ascbuf": (2, 2), "ascbuf-planned": (2, 2)}
+RANKS = {"asctensor": (0, 0), "tiling": (0, 1), "asctile": (0, 2), "ascbuf": (2, 2), "ascbuf-planned": (2, 2)}
 
 KERNEL_ATTRS = ("asctile.kernel", "asctensor.kernel")
 BLOCK_DIM_ATTR = "asctile.block_dim"
@@ -114,6 +115,10 @@ def check_input_level(pass_name: str, level: str, module: Operation) -> None:
                       f"(in kernel @{fn.sym_name.data}): run the passes before {pass_name} first")
             if level == "ascbuf-planned" and op.name == "ascbuf.alloc" and op.offset is None:
                 _fail(pass_name, level, op, "has no planned offset: run plan-memory first")
+        for attr in fn.attributes:
+            rank = DIALECT_RANK.get(attr.split(".", 1)[0])
+            if rank is not None and rank > high:
+                _fail(pass_name, level, fn, f"has the {attr} attribute, of a later level")
 
 
 USER_ERRORS = (CompileError, DiagnosticException)

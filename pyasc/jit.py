@@ -249,8 +249,9 @@ class Lowered(_Program):
 
     def _module(self, level: str) -> ModuleOp:
         if level not in self._levels:
-            from pyasc.lowering.errors import CompileError
             from pyasc.dialects import make_context
+            from pyasc.lowering.errors import CompileError
+            from pyasc.lowering.levels import InternalPassError
             from pyasc.lowering.pipeline import run_stage
 
             # one stage at a time from the deepest level already lowered: printing every level
@@ -264,6 +265,10 @@ class Lowered(_Program):
                     module = run_stage(module.clone(), lv, self.options, ctx)
                     self._levels[lv] = module
                 module.verify()
+            except InternalPassError as err:
+                raise PyascError("jit", f"{err} (compiling '{self.name}' for inputs "
+                                 f"{', '.join(str(s) for s in self.inputs)}); this is a bug in pyasc, "
+                                 "please report it") from err
             except (CompileError, ValueError, NotImplementedError) as err:
                 raise PyascError("jit", f"cannot compile '{self.name}' for inputs "
                                  f"{', '.join(str(s) for s in self.inputs)}: {err}",
@@ -395,6 +400,10 @@ class JitFunction:
             return self._trace(tensors, layout, kwargs)
 
     def _trace(self, tensors, layout, kwargs) -> Lowered:
+        if not tensors:
+            raise PyascError(self.name, "a pyasc.jit function is compiled for its tensor inputs, and this call "
+                             "passes none; pass at least one tensor (a function of no tensors is a constant: "
+                             "compute it eagerly, without pyasc.jit)")
         specs = tuple(TensorSpec.of(t) for t in tensors)
         names = [v for k, v in layout if k == "tensor"]
         options = self.effective_options()

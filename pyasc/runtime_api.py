@@ -132,6 +132,17 @@ def _fmt(n: int) -> str:
 _alloc = _Allocator()
 
 
+def check_fits(shapes, itemsizes, what: str = "the inputs", target: str | None = None) -> None:
+    """Raise ``PyascError`` when tensors of ``shapes`` (elements of ``itemsizes`` bytes) cannot fit in
+    the device memory of ``target`` (default: the current one), before anything is allocated."""
+    spec = get_target(target or current_target())
+    total = sum(int(np.prod(s, dtype=object)) * b for s, b in zip(shapes, itemsizes))
+    cap = _alloc.capacity if _alloc.capacity is not None else spec.hbm_capacity_bytes
+    if total > cap:
+        raise PyascError("memory", f"{what} ({', '.join('x'.join(map(str, s)) for s in shapes)}) do not fit in device "
+                         f"memory ({total / 2**30:.2f} GiB of {cap / 2**30:.2f} GiB on {spec.name})")
+
+
 def memory_stats() -> dict[str, int]:
     """Device memory counters in bytes: allocated, peak_allocated, reserved (and alloc/free counts)."""
     return {"allocated": _alloc.allocated, "peak_allocated": _alloc.peak, "reserved": _alloc.reserved,

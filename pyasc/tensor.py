@@ -137,6 +137,24 @@ class Tensor:
                              f"got shape {self._shape}", shapes=[self._shape])
         return a.reshape(-1)[0].item() if self._dtype is not dt.bfloat16 else float(a.reshape(-1)[0])
 
+    def __float__(self) -> float:
+        return float(self._scalar("float"))
+
+    def __int__(self) -> int:
+        return int(self._scalar("int"))
+
+    def _scalar(self, what: str):
+        """The one value of a concrete one-element tensor (``float(t)``, ``int(t)``)."""
+        if self._data is None:
+            raise PyascError(what, f"{what}() of a traced tensor ({self._dtype.name}{list(self._shape)}): traced "
+                             "values have no value while pyasc.jit traces the function; keep the computation "
+                             "in tensor ops (or pass the number as a static argument)",
+                             shapes=[self._shape], dtypes=[self._dtype.name])
+        if self._data.size != 1:
+            raise PyascError(what, f"only one-element tensors can be converted to Python scalars, got shape "
+                             f"{self._shape}", shapes=[self._shape])
+        return self.item()
+
     def tolist(self):
         a = self._concrete("tolist")
         return a.astype(np.float32).tolist() if self._dtype is dt.bfloat16 else a.tolist()
