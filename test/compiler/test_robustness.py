@@ -226,3 +226,42 @@ def test_a_shape_larger_than_device_memory_is_refused_before_allocation(tmp_path
     code = main(["run", f"{src}:f", "--shape", "1048576x1048576"])
     err = capsys.readouterr().err
     assert code != 0 and "do not fit in device memory (4096.00 GiB of" in err and "Traceback" not in err
+
+
+# -- verifiers ---------------------------------------------------------------------------------------
+
+LAUNCH = """func.func @k(%a: !ascendc.gm_addr) attributes {ascendc.kernel, ascendc.block_dim = BD} {
+  func.return
+}
+func.func @h(%x: memref<64xf32>) {
+  ascendc.launch @k<<<4>>>(%x) : memref<64xf32>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("block_dim, message", [
+    ("0 : i64", "launch of @k on 4 cores, but the kernel declares ascendc.block_dim = 0"),
+    ("2.0 : f32", "launch of @k on 4 cores, but the kernel declares ascendc.block_dim"),
+    ("4 : i64", None),
+])
+def test_launch_and_kernel_agree(tmp_path, block_dim, message):
+    code, out = opt(tmp_path, LAUNCH.replace("BD", block_dim))
+    assert "Traceback" not in out
+    if message is None:
+        assert code == 0, out
+    else:
+        assert code == 1 and message in out
+
+
+@pytest.mark.parametrize("address, size, ok", [(0, 1024, True), (196576, 8, True), (196608, 8, False),
+                                               (0, 10**6, False)])
+def test_local_tensor_addresses_stay_within_their_memory(tmp_path, address, size, ok):
+    text = ("func.func @k() attributes {ascendc.kernel, ascendc.block_dim = 1 : i64} {\n"
+            f"  %t = ascendc.local_tensor VECCALC address {address} size {size} : !ascendc.local_tensor<f32>\n"
+            "  func.return\n}\n")
+    code, out = opt(tmp_path, text)
+    assert "Traceback" not in out
+    assert (code == 0) == ok, out
+    if not ok:
+        assert "past the 196608 B of UB" in out
