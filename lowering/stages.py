@@ -15,7 +15,7 @@ from xdsl.passes import ModulePass
 
 from pyasc.dialects.target import DEFAULT_TARGET
 
-from .pipeline import LEVELS, CompileOptions, run_stage
+from .pipeline import LEVELS, CompileBudget, CompileOptions, run_stage
 
 
 @dataclass(frozen=True)
@@ -35,8 +35,9 @@ class _Stage(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         options = self.options()
+        budget = CompileBudget()
         for level in self.levels():
-            run_stage(op, level, options, ctx)
+            run_stage(op, level, options, ctx, budget)
 
 
 @dataclass(frozen=True)

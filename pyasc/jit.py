@@ -252,7 +252,7 @@ class Lowered(_Program):
             from pyasc.dialects import make_context
             from pyasc.lowering.errors import CompileError
             from pyasc.lowering.levels import InternalPassError
-            from pyasc.lowering.pipeline import run_stage
+            from pyasc.lowering.pipeline import CompileBudget, run_stage
 
             # one stage at a time from the deepest level already lowered: printing every level
             # costs one compilation
@@ -260,9 +260,10 @@ class Lowered(_Program):
             module = self._levels[done[-1]] if done else self.traced
             start = LEVELS.index(done[-1]) + 1 if done else 0
             ctx = make_context()
+            budget = CompileBudget()
             try:
                 for lv in LEVELS[start: LEVELS.index(level) + 1]:
-                    module = run_stage(module.clone(), lv, self.options, ctx)
+                    module = run_stage(module.clone(), lv, self.options, ctx, budget)
                     self._levels[lv] = module
                 module.verify()
             except InternalPassError as err:

@@ -265,3 +265,26 @@ def test_local_tensor_addresses_stay_within_their_memory(tmp_path, address, size
     assert (code == 0) == ok, out
     if not ok:
         assert "past the 196608 B of UB" in out
+
+
+# -- compile limits ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("limit, message", [({"ops": 20}, "more than 20 operations, the limit"),
+                                            ({"seconds": 1e-9}, "more than the limit of 1e-09 s")])
+def test_compile_limits_stop_a_compilation_with_a_clear_error(limit, message, tmp_path, monkeypatch):
+    from pyasc.lowering import pipeline
+
+    monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path / "cache"))  # compiled here, not found on disk
+
+    saved = (pipeline.LIMITS.seconds, pipeline.LIMITS.ops)
+    pipeline.set_compile_limits(**limit)
+    try:
+        f = pyasc.jit(lambda x: pyasc.exp(x) * 2.0 + x)
+        with pytest.raises(pyasc.PyascError, match=message):
+            f(np.ones((8, 64), np.float32))
+    finally:
+        pipeline.set_compile_limits(*saved)
+    with pytest.raises(OptionError, match="must be a positive number"):
+        pipeline.set_compile_limits(ops=0)
+    out = pyasc.jit(lambda x: pyasc.exp(x) * 2.0 + x)(np.ones((8, 64), np.float32)).numpy()
+    np.testing.assert_allclose(out, np.exp(1.0) * 2.0 + 1.0, rtol=1e-5)
