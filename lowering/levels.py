@@ -23,6 +23,8 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
 
+from pyasc.dialects.target import module_target
+
 from .errors import CompileError
 from .options import check_pass_options
 
@@ -98,6 +100,11 @@ def check_input_level(pass_name: str, level: str, module: Operation) -> None:
     if level not in RANKS:
         raise ValueError(f"unknown input level '{level}' of pass {pass_name}; levels: {', '.join(INPUT_LEVELS)}")
     low, high = RANKS[level]
+    if isinstance(module, ModuleOp):
+        try:
+            module_target(module)
+        except ValueError as e:
+            raise LevelError(f"pass {pass_name}: {e}") from None
     for fn in module.walk():
         if not isinstance(fn, func.FuncOp):
             continue
@@ -110,9 +117,10 @@ def check_input_level(pass_name: str, level: str, module: Operation) -> None:
                 continue
             if rank > high:
                 _fail(pass_name, level, op, f"is a {op.name.split('.')[0]} op, of a later level")
-            if kernel and rank < low and _on_tensors(op):
+            # bufferized programs keep scalar queries of the tile level in kernels, and no tensor op at all
+            if rank < low and (_on_tensors(op) if kernel else rank == 0):
                 _fail(pass_name, level, op, f"is a {op.name.split('.')[0]} op, of an earlier level "
-                      f"(in kernel @{fn.sym_name.data}): run the passes before {pass_name} first")
+                      f"(in @{fn.sym_name.data}): run the passes before {pass_name} first")
             if level == "ascbuf-planned" and op.name == "ascbuf.alloc" and op.offset is None:
                 _fail(pass_name, level, op, "has no planned offset: run plan-memory first")
         for attr in fn.attributes:

@@ -9,6 +9,7 @@ cannot compile) are one diagnostic; no error prints a Python traceback unless ``
 from __future__ import annotations
 
 import os
+import struct
 import sys
 import traceback
 from collections.abc import Sequence
@@ -91,6 +92,10 @@ def main(args: Sequence[str] | None = None) -> None:
         sys.exit(1)
     except (ValueError, NotImplementedError, OSError) as err:  # options, targets, files of the driver
         print(f"pyasc-opt: error: {err}", file=sys.stderr)
+        sys.exit(1)
+    except struct.error as err:  # xDSL packs a dense array without checking its integers' range
+        print(f"pyasc-opt: error: an integer of a dense array is out of range for its element type ({err})",
+              file=sys.stderr)
         sys.exit(1)
     except RecursionError as err:
         print(f"pyasc-opt: error: the input is nested too deeply ({err})", file=sys.stderr)

@@ -288,3 +288,19 @@ def test_compile_limits_stop_a_compilation_with_a_clear_error(limit, message, tm
         pipeline.set_compile_limits(ops=0)
     out = pyasc.jit(lambda x: pyasc.exp(x) * 2.0 + x)(np.ones((8, 64), np.float32)).numpy()
     np.testing.assert_allclose(out, np.exp(1.0) * 2.0 + 1.0, rtol=1e-5)
+
+
+def test_dense_array_integers_out_of_range_in_custom_syntax(tmp_path):
+    text = ("func.func @f(%x: tensor<4x8xf16>) -> tensor<2x4xf16> {\n"
+            "  %s = asctensor.strided_slice %x offsets [1, 99999999999999999999] strides [2, 3] : "
+            "tensor<4x8xf16> -> tensor<2x4xf16>\n  func.return %s : tensor<2x4xf16>\n}\n")
+    code, out = opt(tmp_path, text, "-p", "compile")
+    assert code == 1 and "out of range" in out and "Traceback" not in out and "internal error" not in out
+
+
+def test_unknown_target_of_a_module_is_a_diagnostic(tmp_path):
+    text = ('builtin.module attributes {asc.target = #asc.target<"ascend310p">} {\n'
+            "  func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {\n    func.return %x : tensor<8xf32>\n  }\n}\n")
+    code, out = opt(tmp_path, text, "-p", "compile")
+    assert code == 1 and "Traceback" not in out and "internal error" not in out, out
+    assert "ascend310p" in out
