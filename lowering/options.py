@@ -42,7 +42,8 @@ def check_option(name: str, value, target: str | None = None) -> None:
     allowed = allowed(target)
     if kind == "choice":
         if not isinstance(value, str) or value not in allowed:
-            raise OptionError(f"option '{name}' must be one of {', '.join(allowed)}; got {value!r}")
+            unknown = f"unknown target {value!r}; " if name == "target" else ""
+            raise OptionError(f"{unknown}option '{name}' must be one of {', '.join(allowed)}; got {value!r}")
         return
     low, high = allowed
     if isinstance(value, bool) or not isinstance(value, int):
