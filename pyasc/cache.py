@@ -27,6 +27,7 @@ import json
 import logging
 import os
 import tempfile
+import threading
 from pathlib import Path
 
 import pyasc.dialects
@@ -67,6 +68,13 @@ def check_entry(entry, key: str) -> None:
 
 _fingerprint: list[str] = []
 _stats = {"hits": 0, "misses": 0, "stores": 0, "rejected": 0}
+_stats_lock = threading.Lock()
+
+
+def _count(*names: str) -> None:
+    with _stats_lock:
+        for name in names:
+            _stats[name] += 1
 
 
 def cache_dir() -> Path | None:
@@ -122,7 +130,7 @@ def load(key: str):
     """``(module, meta)`` of a valid entry, or None (missing, disabled or rejected)."""
     path = _path(key)
     if path is None or not path.is_file():
-        _stats["misses"] += 1
+        _count("misses")
         return None
     try:
         entry = json.loads(path.read_text())
@@ -135,8 +143,7 @@ def load(key: str):
         module.verify()
         meta = entry["meta"]
     except Exception as e:  # noqa: BLE001 - any defect means: discard, recompile, do not trust
-        _stats["rejected"] += 1
-        _stats["misses"] += 1
+        _count("rejected", "misses")
         log.warning("pyasc cache: discarding bad entry %s (%s: %s); recompiling", path, type(e).__name__,
                     str(e).splitlines()[0] if str(e) else "")
         try:
@@ -144,7 +151,7 @@ def load(key: str):
         except OSError:
             pass
         return None
-    _stats["hits"] += 1
+    _count("hits")
     return module, meta
 
 
@@ -165,7 +172,7 @@ def store(key: str, module_text: str, meta: dict) -> None:
         except BaseException:
             os.unlink(tmp)
             raise
-        _stats["stores"] += 1
+        _count("stores")
     except OSError:
         pass
 
