@@ -21,6 +21,7 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Operation
+from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import DiagnosticException
 
 from pyasc.dialects.target import module_target
@@ -95,6 +96,16 @@ def _check_kernel_attrs(pass_name: str, level: str, fn: func.FuncOp) -> None:
               f"in 1..{MAX_BUFFERS}")
 
 
+def _check_calls(pass_name: str, level: str, module: Operation, host: func.FuncOp) -> None:
+    """A bufferized host calls kernels of the module only (what becomes a launch)."""
+    for op in host.walk():
+        if isinstance(op, func.CallOp):
+            callee = SymbolTable.lookup_symbol(module, op.callee) if isinstance(module, ModuleOp) else None
+            if not isinstance(callee, func.FuncOp) or not _is_kernel(callee):
+                _fail(pass_name, level, op, f"calls @{op.callee.root_reference.data}, which is not a kernel "
+                      "of the module")
+
+
 def check_input_level(pass_name: str, level: str, module: Operation) -> None:
     """Raise ``LevelError`` unless ``module`` is a valid input of a pass taking ``level``."""
     if level not in RANKS:
@@ -123,6 +134,8 @@ def check_input_level(pass_name: str, level: str, module: Operation) -> None:
                       f"(in @{fn.sym_name.data}): run the passes before {pass_name} first")
             if level == "ascbuf-planned" and op.name == "ascbuf.alloc" and op.offset is None:
                 _fail(pass_name, level, op, "has no planned offset: run plan-memory first")
+        if level == "ascbuf-planned" and not kernel:
+            _check_calls(pass_name, level, module, fn)
         for attr in fn.attributes:
             rank = DIALECT_RANK.get(attr.split(".", 1)[0])
             if rank is not None and rank > high:

@@ -304,3 +304,11 @@ def test_unknown_target_of_a_module_is_a_diagnostic(tmp_path):
     code, out = opt(tmp_path, text, "-p", "compile")
     assert code == 1 and "Traceback" not in out and "internal error" not in out, out
     assert "ascend310p" in out
+
+
+def test_a_bufferized_host_calls_kernels_only(tmp_path):
+    text = ("func.func private @f_k0(memref<1024xf32>, memref<1024xf32>)\n"
+            "func.func @f(%x: memref<1024xf32>, %y: memref<1024xf32>) {\n"
+            "  func.call @f_k0(%x, %y) : (memref<1024xf32>, memref<1024xf32>) -> ()\n  func.return\n}\n")
+    code, out = opt(tmp_path, text, "-p", "convert-ascbuf-to-ascendc")
+    assert code == 1 and "calls @f_k0, which is not a kernel of the module" in out and "Traceback" not in out
