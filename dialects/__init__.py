@@ -47,8 +47,13 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
 
 def make_context() -> Context:
-    """A context with every upstream xDSL dialect and every pyasc dialect registered lazily."""
+    """A context with every upstream xDSL dialect and every pyasc dialect registered lazily (and the
+    lexer's string-literal pattern made linear-time: ``lexer_fix``)."""
     from xdsl.dialects import get_all_dialects as upstream_dialects
+
+    from .lexer_fix import install
+
+    install()
 
     ctx = Context()
     for name, factory in {**upstream_dialects(), **get_all_dialects()}.items():

@@ -215,6 +215,7 @@ class AscTensorDecomposePass(ModulePass):
     """Decompose composite tensor ops into vector-unit primitives (see the module docstring)."""
 
     name = "asctensor-decompose"
+    INPUT_LEVEL = "asctensor"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         max_row = module_target(op).ub_usable_bytes // MAX_ROW_BYTES_PER_ELEMENT

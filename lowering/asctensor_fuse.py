@@ -146,6 +146,7 @@ class AscTensorFusePass(ModulePass):
     """Outline each run of same-shape elementwise ops into one kernel function."""
 
     name = "asctensor-fuse"
+    INPUT_LEVEL = "asctensor"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for host in host_functions(op):

@@ -203,6 +203,7 @@ class AscTensorFuseMatmulPass(ModulePass):
     """Outline matmuls (with a following ReLU) and convolutions into cube kernels."""
 
     name = "asctensor-fuse-matmul"
+    INPUT_LEVEL = "asctensor"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for host in host_functions(op):

@@ -24,6 +24,7 @@ class BufferizePass(ModulePass):
     """Turn every ``asctile`` vector kernel into ``ascbuf`` buffers and buffer ops."""
 
     name = "bufferize"
+    INPUT_LEVEL = "asctile"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for f in list(op.ops):

@@ -185,6 +185,7 @@ class BufferizeCubePass(ModulePass):
     """Bufferize every cube kernel and synchronise its pipes (see the module docstring)."""
 
     name = "bufferize-cube"
+    INPUT_LEVEL = "asctile"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         spec = module_target(op)

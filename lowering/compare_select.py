@@ -27,6 +27,7 @@ from pyasc.dialects import ascbuf, ascendc, asctensor, asctile
 from pyasc.dialects.ascendc import CmpMode, PipeKind, RoundMode
 
 from .emitter import OpEmitter
+from .errors import CompileError
 
 UI8 = IntegerType(8, Signedness.UNSIGNED)
 
@@ -143,7 +144,7 @@ def _scalar_bits(lw, e: OpEmitter, op, s: SSAValue) -> SSAValue:
 
     raw = s.owner.value.value.data if isinstance(s.owner, arith.ConstantOp) else None
     if raw is None:
-        raise ValueError(f"{op.name}: the scalar of a {et} select must be a constant")
+        raise CompileError(f"{op.name}: the scalar of a {et} select must be a constant")
     src_dt, dst_name = numpy_dtype(op.dst.type.element_type), _AS_SELECTABLE[et]
     bits = np.asarray(raw, dtype=src_dt).view(numpy_dtype(element_type(dst_name)))
     return e.value(arith.ConstantOp(FloatAttr(float(bits), element_type(dst_name))))

@@ -74,6 +74,7 @@ class HostToGmPass(ModulePass):
     """Rewrite every host function (a ``func.func`` that is not a kernel) onto GM buffers."""
 
     name = "host-to-gm"
+    INPUT_LEVEL = "asctile"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for f in list(op.ops):

@@ -51,6 +51,7 @@ class InlineCustomOpsPass(ModulePass):
     """Inline every call of a user-defined op (see the module docstring)."""
 
     name = "inline-custom-ops"
+    INPUT_LEVEL = "asctensor"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         inline_custom_ops(op)

@@ -303,6 +303,7 @@ class InsertSyncPass(ModulePass):
     """Place the minimal flags (``sync_style=flags``) or barriers only (``sync_style=queue``)."""
 
     name = "insert-sync"
+    INPUT_LEVEL = "ascbuf-planned"
 
     sync_style: str = "queue"
 

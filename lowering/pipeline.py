@@ -11,10 +11,16 @@ The program goes through four stages, one per level; each takes the level before
 the passes from a traced program to ``level``. ``pyasc.jit``, ``pyasc-opt -p compile`` (and
 ``to-tile``, ``to-buf``, ``to-ascendc``: ``stages.py``) and the ``pyasc`` CLI all run these stages.
 ``make_context()`` is the context with every upstream and pyasc dialect.
+
+Limits: a compilation stops with a ``CompileError`` once it has run longer than
+``LIMITS.seconds`` (checked between passes) or the program has more than ``LIMITS.ops`` operations;
+set them with ``set_compile_limits`` or ``PYASC_COMPILE_SECONDS`` / ``PYASC_COMPILE_MAX_OPS``.
 """
 
 from __future__ import annotations
 
+import os
+import time
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -22,12 +28,16 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from pyasc.dialects import make_context
-from pyasc.dialects.target import DEFAULT_TARGET, PRESETS
+from pyasc.dialects.target import DEFAULT_TARGET
 
-__all__ = ["LEVELS", "SYNC_STYLES", "CompileOptions", "make_context", "passes_to", "run_stage", "stage_passes"]
+from .errors import CompileError
+from .levels import apply_pass
+from .options import SYNC_STYLES, OptionError, check_option
+
+__all__ = ["LEVELS", "LIMITS", "SYNC_STYLES", "CompileBudget", "CompileOptions", "make_context", "passes_to",
+           "run_stage", "set_compile_limits", "stage_passes"]
 
 LEVELS = ("asctensor", "asctile", "ascbuf", "ascendc")
-SYNC_STYLES = ("queue", "flags")
 
 
 @dataclass(frozen=True)
@@ -41,16 +51,12 @@ class CompileOptions:
     sync_style: str = "queue"
 
     def __post_init__(self):
-        if self.target not in PRESETS:
-            raise ValueError(f"unknown target '{self.target}'; known targets: {', '.join(PRESETS)}")
-        if self.cores is not None and self.cores < 1:
-            raise ValueError(f"option 'cores' must be at least 1, got {self.cores}")
-        if self.tile_size is not None and self.tile_size < 1:
-            raise ValueError(f"option 'tile_size' must be at least 1, got {self.tile_size}")
-        if not 1 <= self.buffers <= 4:
-            raise ValueError(f"option 'buffers' must be in 1..4, got {self.buffers}")
-        if self.sync_style not in SYNC_STYLES:
-            raise ValueError(f"option 'sync_style' must be one of {SYNC_STYLES}, got '{self.sync_style}'")
+        """Every option checked by ``options.check_option`` (type and range); ``OptionError`` otherwise."""
+        check_option("target", self.target)
+        for name in ("cores", "tile_size", "buffers", "sync_style"):
+            value = getattr(self, name)
+            if value is not None or name in ("buffers", "sync_style"):
+                check_option(name, value, self.target)
 
     @staticmethod
     def from_dict(options: dict | None) -> CompileOptions:
@@ -58,8 +64,56 @@ class CompileOptions:
         options = dict(options or {})
         unknown = set(options) - known
         if unknown:
-            raise ValueError(f"unknown compile option(s) {sorted(unknown)}; known options: {sorted(known)}")
+            raise OptionError(f"unknown compile option(s) {sorted(unknown)}; known options: {sorted(known)}")
         return CompileOptions(**options)
+
+
+def _env_number(name: str, default: float) -> float:
+    try:
+        value = float(os.environ.get(name, default))
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
+@dataclass
+class CompileLimits:
+    """How long a compilation may run (seconds) and how many operations the program may have."""
+
+    seconds: float = _env_number("PYASC_COMPILE_SECONDS", 600.0)
+    ops: int = int(_env_number("PYASC_COMPILE_MAX_OPS", 2_000_000))
+
+
+LIMITS = CompileLimits()
+
+
+def set_compile_limits(seconds: float | None = None, ops: int | None = None) -> None:
+    """Change the compile limits of this process (None: keep the current value)."""
+    for name, value in (("seconds", seconds), ("ops", ops)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            raise OptionError(f"compile limit '{name}' must be a positive number; got {value!r}")
+        setattr(LIMITS, name, type(getattr(LIMITS, name))(value))
+
+
+class CompileBudget:
+    """The limits of one compilation, checked between passes (``run_stage``)."""
+
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+
+    def check(self, module: ModuleOp, where: str) -> None:
+        seconds = time.perf_counter() - self.start
+        if seconds > LIMITS.seconds:
+            raise CompileError(f"compilation stopped {where}: it ran {seconds:.1f} s, more than the limit of "
+                               f"{LIMITS.seconds:g} s (set_compile_limits / PYASC_COMPILE_SECONDS)")
+        n = 0
+        for _ in module.walk():
+            n += 1
+            if n > LIMITS.ops:
+                raise CompileError(f"compilation stopped {where}: the program has more than {LIMITS.ops} "
+                                   "operations, the limit (set_compile_limits / PYASC_COMPILE_MAX_OPS)")
 
 
 def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
@@ -110,11 +164,14 @@ def passes_to(level: str, options: CompileOptions) -> list[ModulePass]:
 
 
 def run_stage(module: ModuleOp, level: str, options: CompileOptions | None = None,
-              ctx: Context | None = None) -> ModuleOp:
+              ctx: Context | None = None, budget: CompileBudget | None = None) -> ModuleOp:
     """Run the stage that takes ``module`` (at the level before ``level``) to ``level``, in place;
-    returns ``module``."""
+    returns ``module``. ``budget``: the limits of the whole compilation (default: of this stage)."""
     options = options or CompileOptions()
     ctx = ctx or make_context()
+    budget = budget or CompileBudget()
+    budget.check(module, f"before the {level} stage")
     for p in stage_passes(level, options):
-        p.apply(ctx, module)
+        apply_pass(p, ctx, module)
+        budget.check(module, f"after pass {p.name}")
     return module

@@ -29,6 +29,7 @@ class PlanMemoryPass(ModulePass):
     """Assign UB offsets with liveness-based reuse; overflow is an error."""
 
     name = "plan-memory"
+    INPUT_LEVEL = "ascbuf"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         capacity = capacities(module_target(op))

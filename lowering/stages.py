@@ -15,7 +15,7 @@ from xdsl.passes import ModulePass
 
 from pyasc.dialects.target import DEFAULT_TARGET
 
-from .pipeline import LEVELS, CompileOptions, run_stage
+from .pipeline import LEVELS, CompileBudget, CompileOptions, run_stage
 
 
 @dataclass(frozen=True)
@@ -35,8 +35,9 @@ class _Stage(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         options = self.options()
+        budget = CompileBudget()
         for level in self.levels():
-            run_stage(op, level, options, ctx)
+            run_stage(op, level, options, ctx, budget)
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,7 @@ class ToTile(_Stage):
     """asctensor (traced) -> decomposed, fused, tiled asctile kernels."""
 
     name = "to-tile"
+    INPUT_LEVEL = "asctensor"
 
     def levels(self):
         return ("asctensor", "asctile")
@@ -54,6 +56,7 @@ class ToBuf(_Stage):
     """asctile -> ascbuf: bufferize, plan-memory, insert-sync."""
 
     name = "to-buf"
+    INPUT_LEVEL = "asctile"
 
     def levels(self):
         return ("ascbuf",)
@@ -64,6 +67,7 @@ class ToAscendC(_Stage):
     """ascbuf -> ascendc."""
 
     name = "to-ascendc"
+    INPUT_LEVEL = "ascbuf-planned"
 
     def levels(self):
         return ("ascendc",)
@@ -74,6 +78,7 @@ class Compile(_Stage):
     """asctensor (traced) -> ascendc: every stage."""
 
     name = "compile"
+    INPUT_LEVEL = "asctensor"
 
     def levels(self):
         return LEVELS

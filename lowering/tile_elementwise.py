@@ -302,6 +302,7 @@ class TileElementwisePass(ModulePass):
     """Tile every ``asctensor`` kernel onto the vector cores and UB; options override the derived plan."""
 
     name = "tile-elementwise"
+    INPUT_LEVEL = "tiling"
 
     target: str = DEFAULT_TARGET
     cores: int = 0  # 0: all vector cores of the target

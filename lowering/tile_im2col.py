@@ -167,6 +167,7 @@ class TileIm2colPass(ModulePass):
     """Tile every ``im2col`` kernel into a gather kernel on the vector cores (see the module docstring)."""
 
     name = "tile-im2col"
+    INPUT_LEVEL = "tiling"
 
     target: str = DEFAULT_TARGET
     cores: int = 0  # 0: every vector core of the target

@@ -36,6 +36,7 @@ class TileMatmulPass(ModulePass):
     """Tile every ``matmul`` kernel onto the cube cores (see the module docstring)."""
 
     name = "tile-matmul"
+    INPUT_LEVEL = "tiling"
 
     target: str = DEFAULT_TARGET
     cores: int = 0  # 0: every cube core of the target

@@ -331,6 +331,7 @@ class TileMixPass(ModulePass):
     """Tile every matmul-with-epilogue kernel into one MIX kernel (see the module docstring)."""
 
     name = "tile-mix"
+    INPUT_LEVEL = "tiling"
 
     target: str = DEFAULT_TARGET
     cores: int = 0  # 0: every AI Core of the target

@@ -389,6 +389,7 @@ class TileMovementPass(ModulePass):
     """Tile every ``movement`` kernel (transpose, strided slice, concat) onto the vector cores."""
 
     name = "tile-movement"
+    INPUT_LEVEL = "tiling"
 
     target: str = DEFAULT_TARGET
     cores: int = 0  # 0: all vector cores of the target

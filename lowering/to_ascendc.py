@@ -62,6 +62,7 @@ class ToAscendCPass(ModulePass):
     """Lower ``ascbuf`` kernels to ``ascendc`` (``sync_style`` = ``queue`` or ``flags``) and calls to launches."""
 
     name = "convert-ascbuf-to-ascendc"
+    INPUT_LEVEL = "ascbuf-planned"
 
     sync_style: str = "queue"
 

@@ -25,6 +25,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from pyasc.dialects import ascbuf, asctensor, asctile
 from pyasc.dialects.ascendc import RoundMode, VectorUnaryScratchOp
+
+from .errors import CompileError
 from pyasc.dialects.target import Pipe
 from pyasc.dialects.types import element_bytes
 
@@ -313,7 +315,7 @@ class KernelBufferizer:
             mode = round_mode(str(src.type.element_type), str(et))
             e.add(ascbuf.VCastOp(dst, self.operand(e, src), n, mode))
         else:
-            raise ValueError(f"bufferize: no buffer form for {op.name} on {t} in kernel @{self.kernel.sym_name.data}")
+            raise CompileError(f"bufferize: no buffer form for {op.name} on {t} in kernel @{self.kernel.sym_name.data}")
 
 
 def _scalar_input(load: asctile.LoadOp) -> bool:

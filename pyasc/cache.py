@@ -8,9 +8,10 @@ values of any closure the function used), the compile options and pyasc's versio
 a fingerprint of the compiler's own source files, so editing a pass never reuses a stale entry.
 
 Entries are written atomically (a temporary file in the same folder, then ``os.replace``) and
-carry a SHA-256 of the module text. Loading re-parses and re-verifies the text: an entry that is
-unreadable, truncated, tampered with or from another version is ignored and recompiled (and then
-overwritten), never trusted.
+carry a SHA-256 of the module text. Loading checks the entry against ``SCHEMA`` (every field and
+the metadata's fields with their types), then re-parses and re-verifies the text: an entry that is
+unreadable, truncated, of the wrong shape, tampered with or from another version is deleted,
+logged (a warning of the ``"pyasc"`` logger) and recompiled, never trusted.
 
 ``PYASC_DUMP_PATH=dir`` writes, for every program compiled, ``dir/<name>-<key>/`` with the IR of
 every level (``0-traced.mlir`` ... ``4-ascendc.mlir``), the Ascend C kernel (``kernel.cpp``) and
@@ -23,8 +24,10 @@ import dataclasses
 import hashlib
 import inspect
 import json
+import logging
 import os
 import tempfile
+import threading
 from pathlib import Path
 
 import pyasc.dialects
@@ -33,8 +36,45 @@ import pyasc.lowering
 from . import __version__
 
 FORMAT = 1
+log = logging.getLogger("pyasc")
+
+# field -> type of a cache entry and of its metadata (lists: of strings)
+SCHEMA = {"format": int, "key": str, "version": str, "sha256": str, "meta": dict, "module": str}
+META_SCHEMA = {"name": str, "inputs": list, "outputs": list, "returns_tuple": bool}
+
+
+class BadEntry(ValueError):
+    """A cache entry that does not match ``SCHEMA`` or its key, version or checksum."""
+
+
+def check_entry(entry, key: str) -> None:
+    """Raise ``BadEntry`` unless ``entry`` (a decoded JSON file) is a valid entry for ``key``."""
+    if not isinstance(entry, dict):
+        raise BadEntry(f"the entry is a {type(entry).__name__}, not an object")
+    for table, obj, where in ((SCHEMA, entry, "entry"), (META_SCHEMA, entry.get("meta"), "meta")):
+        for name, typ in table.items():
+            value = obj.get(name) if isinstance(obj, dict) else None
+            if type(value) is not typ:  # exact: a bool is not an int
+                raise BadEntry(f"{where} field '{name}' is {type(value).__name__}, expected {typ.__name__}")
+    meta = entry["meta"]
+    for name in ("inputs", "outputs"):
+        if not all(isinstance(x, str) for x in meta[name]):
+            raise BadEntry(f"meta field '{name}' must be a list of strings")
+    if entry["format"] != FORMAT or entry["key"] != key or entry["version"] != version_fingerprint():
+        raise BadEntry("an entry of another format, key or pyasc version")
+    if hashlib.sha256(entry["module"].encode()).hexdigest() != entry["sha256"]:
+        raise BadEntry("the module text does not match its checksum")
+
+
 _fingerprint: list[str] = []
 _stats = {"hits": 0, "misses": 0, "stores": 0, "rejected": 0}
+_stats_lock = threading.Lock()
+
+
+def _count(*names: str) -> None:
+    with _stats_lock:
+        for name in names:
+            _stats[name] += 1
 
 
 def cache_dir() -> Path | None:
@@ -90,27 +130,28 @@ def load(key: str):
     """``(module, meta)`` of a valid entry, or None (missing, disabled or rejected)."""
     path = _path(key)
     if path is None or not path.is_file():
-        _stats["misses"] += 1
+        _count("misses")
         return None
     try:
         entry = json.loads(path.read_text())
-        text = entry["module"]
-        if (entry.get("format") != FORMAT or entry.get("key") != key
-                or entry.get("version") != version_fingerprint()
-                or hashlib.sha256(text.encode()).hexdigest() != entry.get("sha256")):
-            raise ValueError("stale or corrupt entry")
+        check_entry(entry, key)
         from xdsl.parser import Parser
 
         from pyasc.dialects import make_context
 
-        module = Parser(make_context(), text).parse_module()
+        module = Parser(make_context(), entry["module"]).parse_module()
         module.verify()
         meta = entry["meta"]
-    except Exception:  # noqa: BLE001 - any defect means: recompile, do not trust
-        _stats["rejected"] += 1
-        _stats["misses"] += 1
+    except Exception as e:  # noqa: BLE001 - any defect means: discard, recompile, do not trust
+        _count("rejected", "misses")
+        log.warning("pyasc cache: discarding bad entry %s (%s: %s); recompiling", path, type(e).__name__,
+                    str(e).splitlines()[0] if str(e) else "")
+        try:
+            path.unlink()
+        except OSError:
+            pass
         return None
-    _stats["hits"] += 1
+    _count("hits")
     return module, meta
 
 
@@ -131,7 +172,7 @@ def store(key: str, module_text: str, meta: dict) -> None:
         except BaseException:
             os.unlink(tmp)
             raise
-        _stats["stores"] += 1
+        _count("stores")
     except OSError:
         pass
 

@@ -128,6 +128,12 @@ def build(args):
         dtypes = [pyasc.get_dtype(d) for d in dtype_names]
     except TypeError as e:
         raise CliError(str(e)) from None
+    from pyasc.runtime_api import check_fits
+
+    try:
+        check_fits(shapes, [d.itemsize for d in dtypes], "the input tensors", jf.effective_options().target)
+    except PyascError as e:
+        raise CliError(e.detail) from None
     rng = np.random.default_rng(args.seed)
     inputs = []
     for shape, d in zip(shapes, dtypes):

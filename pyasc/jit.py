@@ -15,6 +15,10 @@
 Positional arguments are tensors (pyasc Tensors or NumPy arrays) and become the traced
 function's parameters; Python numbers among them, and keyword arguments, are static: they are
 baked into the trace and are part of the cache key.
+
+A jit function may be called from many threads at once: tracing and compiling take one lock
+(a signature is compiled once), and the calls of a compiled program simulate on state of their
+own (``pyasc.runtime.simulator``), so each thread gets its own, correct outputs.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import dataclasses
 import functools
 import inspect
 import os
+import threading
 import time
 from dataclasses import dataclass
 
@@ -46,6 +51,9 @@ from .tensor import Tensor
 from .tracing import Trace
 
 TRACED_LEVEL = "traced"
+# tracing keeps the current trace in a process-wide stack and the passes are not written for
+# concurrent use: one thread at a time traces and compiles (re-entrant: a trace may compile an op)
+_COMPILE_LOCK = threading.RLock()
 
 
 def make_options(options) -> CompileOptions:
@@ -142,6 +150,7 @@ class Compiled(_Program):
         super().__init__(name, options, inputs, outputs, returns_tuple, constants)
         self.module = module
         self._simulator = None
+        self._sim_lock = threading.Lock()
 
     def __repr__(self) -> str:
         ins = ", ".join(map(str, self.inputs))
@@ -199,7 +208,9 @@ class Compiled(_Program):
         if self._simulator is None:
             from pyasc.runtime import Simulator
 
-            self._simulator = Simulator(self.module)
+            with self._sim_lock:
+                if self._simulator is None:
+                    self._simulator = Simulator(self.module)
         return self._simulator
 
     def simulate(self, *args):
@@ -235,10 +246,15 @@ class Lowered(_Program):
             return self.traced
         if level not in LEVELS:
             raise PyascError("lower", f"unknown level '{level}'; levels: {TRACED_LEVEL}, {', '.join(LEVELS)}")
+        with _COMPILE_LOCK:
+            return self._module(level)
+
+    def _module(self, level: str) -> ModuleOp:
         if level not in self._levels:
-            from pyasc.lowering.errors import CompileError
             from pyasc.dialects import make_context
-            from pyasc.lowering.pipeline import run_stage
+            from pyasc.lowering.errors import CompileError
+            from pyasc.lowering.levels import InternalPassError
+            from pyasc.lowering.pipeline import CompileBudget, run_stage
 
             # one stage at a time from the deepest level already lowered: printing every level
             # costs one compilation
@@ -246,13 +262,18 @@ class Lowered(_Program):
             module = self._levels[done[-1]] if done else self.traced
             start = LEVELS.index(done[-1]) + 1 if done else 0
             ctx = make_context()
+            budget = CompileBudget()
             try:
                 for lv in LEVELS[start: LEVELS.index(level) + 1]:
                     t0 = time.perf_counter()
-                    module = run_stage(module.clone(), lv, self.options, ctx)
+                    module = run_stage(module.clone(), lv, self.options, ctx, budget)
                     self._levels[lv] = module
                     log.info("compile %s: stage %s in %.3f s", self.name, lv, time.perf_counter() - t0)
                 module.verify()
+            except InternalPassError as err:
+                raise PyascError("jit", f"{err} (compiling '{self.name}' for inputs "
+                                 f"{', '.join(str(s) for s in self.inputs)}); this is a bug in pyasc, "
+                                 "please report it") from err
             except (CompileError, ValueError, NotImplementedError) as err:
                 raise PyascError("jit", f"cannot compile '{self.name}' for inputs "
                                  f"{', '.join(str(s) for s in self.inputs)}: {err}",
@@ -350,6 +371,13 @@ class JitFunction:
         compiled = self._cache.get(key)
         if compiled is not None:
             return compiled
+        with _COMPILE_LOCK:
+            compiled = self._cache.get(key)
+            if compiled is None:
+                compiled = self._compile_new(tensors, layout, kwargs, key)
+        return compiled
+
+    def _compile_new(self, tensors, layout, kwargs, key) -> Compiled:
         lowered = self._lower(tensors, layout, kwargs)
         log.info("jit %s: compiling for (%s)", lowered.name, ", ".join(map(str, lowered.inputs)))
         if self._source is None:
@@ -380,6 +408,14 @@ class JitFunction:
         return self._lower(tensors, layout, kwargs)
 
     def _lower(self, tensors, layout, kwargs) -> Lowered:
+        with _COMPILE_LOCK:
+            return self._trace(tensors, layout, kwargs)
+
+    def _trace(self, tensors, layout, kwargs) -> Lowered:
+        if not tensors:
+            raise PyascError(self.name, "a pyasc.jit function is compiled for its tensor inputs, and this call "
+                             "passes none; pass at least one tensor (a function of no tensors is a constant: "
+                             "compute it eagerly, without pyasc.jit)")
         specs = tuple(TensorSpec.of(t) for t in tensors)
         names = [v for k, v in layout if k == "tensor"]
         options = self.effective_options()

@@ -175,16 +175,22 @@ class Tensor:
         return a.reshape(-1)[0].item() if self._dtype is not dt.bfloat16 else float(a.reshape(-1)[0])
 
     def _scalar(self, what: str):
-        if self._data is not None and self._data.size != 1:
-            raise PyascError(what, f"only one-element tensors can be converted to Python scalars, "
-                             f"got shape {self._shape}", shapes=[self._shape], dtypes=[self._dtype.name])
+        """The one value of a concrete one-element tensor (``float(t)``, ``int(t)``)."""
+        if self._data is None:
+            raise PyascError(what, f"{what}() of a traced tensor ({self._dtype.name}{list(self._shape)}): traced "
+                             "values have no value while pyasc.jit traces the function; keep the computation "
+                             "in tensor ops (or pass the number as a static argument)",
+                             shapes=[self._shape], dtypes=[self._dtype.name])
+        if self._data.size != 1:
+            raise PyascError(what, f"only one-element tensors can be converted to Python scalars, got shape "
+                             f"{self._shape}", shapes=[self._shape])
         return self.item()
 
     def __float__(self) -> float:
-        return float(self._scalar("__float__"))
+        return float(self._scalar("float"))
 
     def __int__(self) -> int:
-        return int(self._scalar("__int__"))
+        return int(self._scalar("int"))
 
     def __index__(self) -> int:
         # TypeError (as PyTorch): NumPy then reads a many-element tensor as an index array

@@ -6,11 +6,18 @@ each launch runs the kernel functionally on every core in turn (sharing one UB a
 core's trace on its pipes, checks it for races, and combines the cores into the launch's time. Cores whose
 traces are identical (same ops, costs, flags and UB regions; GM offsets do not matter) share one schedule,
 and the next time the launch runs, each such group runs in one call of the kernel's code (``batched``).
+
+Threads: ``run`` may be called from many threads at once. The state a run writes (UB and the other
+local memories, the findings, the kernels' code bound to them) lives in a ``Machine``; each run takes
+a machine of its own from the simulator's pool (translating the kernels again for a new machine the
+first time more runs overlap than there are machines), so concurrent runs never share memory. What
+runs share is read-only or keyed by the trace (the schedules, the group plans), guarded by a lock.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 import time
 import warnings
 from functools import partial
@@ -39,25 +46,30 @@ from .translate import translate_kernel
 # callables ``listener(simulator, host, report)`` told about every run (the profiler, streams); use
 # ``add_listener``/``remove_listener``
 LISTENERS: list = []
+_LISTENERS_LOCK = threading.Lock()
 
 
 def add_listener(fn) -> None:
     """Tell ``fn(simulator, host, report)`` about every run from now on."""
-    if fn not in LISTENERS:
-        LISTENERS.append(fn)
+    with _LISTENERS_LOCK:
+        if fn not in LISTENERS:
+            LISTENERS.append(fn)
 
 
 def remove_listener(fn) -> None:
     """Stop telling ``fn`` about runs (no error if it was not listening)."""
-    if fn in LISTENERS:
-        LISTENERS.remove(fn)
+    with _LISTENERS_LOCK:
+        if fn in LISTENERS:
+            LISTENERS.remove(fn)
 
 # cores with identical traces run in groups ("on"), always core by core ("off"), or both, compared ("verify")
 BATCH_MODE = os.environ.get("PYASC_SIM_BATCH", "on")
 
 
 def _notify(sim, host: str, report) -> None:
-    for fn in list(LISTENERS):
+    with _LISTENERS_LOCK:
+        listeners = list(LISTENERS)
+    for fn in listeners:
         fn(sim, host, report)
 
 
@@ -66,6 +78,22 @@ class _RunContext:
 
     def __init__(self) -> None:
         self.log = FindingLog()
+
+
+class Machine:
+    """The state one run writes: UB, the run's findings and the kernels translated onto them (each
+    kernel's generated code holds its own local memories, L1/L0, and plans); one run at a time."""
+
+    def __init__(self, sim: "Simulator") -> None:
+        self.ub = np.zeros(sim.spec.ub_bytes, np.uint8)
+        self.ctx = _RunContext()
+        self.check = sim.race_check
+        env = sim._base_env(self.ub)
+        self.kernels: dict[str, CompiledKernel] = {
+            name: translate_kernel(op, sim.spec, env, self.ctx)
+            for name, op in sim.funcs.items() if KERNEL_ATTR in op.attributes}
+        self.ub2: np.ndarray | None = None  # one UB row per core of a group (``batched.group_ub``)
+        self.group_fns: dict[tuple, object] = {}
 
 
 class Simulator:
@@ -84,19 +112,15 @@ class Simulator:
         self.spec = target or module_target(module)
         self.race_check = race_check
         self.hazards = hazards  # None: the global hazard policy
-        self._check = race_check
         self._warned: set = set()
         # cores whose traces are identical share one schedule and hazard analysis
         self.stats = {"cores": 0, "schedules": 0, "schedule_seconds": 0.0}
-        self.ub = np.zeros(self.spec.ub_bytes, np.uint8)
-        self._ctx = _RunContext()
         self.funcs: dict[str, func.FuncOp] = {}
-        self.kernels: dict[str, tuple[CompiledKernel, KernelTables]] = {}
+        self._lock = threading.Lock()  # the shared tables below and the machine pool
         self._timing_cache: dict[tuple, tuple] = {}
         self._steps: dict = {}  # host function -> its steps (``_host_steps``)
         self._layout = local_layout(self.spec)
         self._arg_specs: dict = {}  # (host, index) -> (type, dtype, shape, size): converting xDSL types is slow
-        env = self._base_env()
         for op in module.body.block.ops:
             if isinstance(op, func.FuncOp):
                 self.funcs[op.sym_name.data] = op
@@ -104,20 +128,33 @@ class Simulator:
         self.batchable: set[str] = set()  # kernels whose cores may run in groups (``batched``)
         self._plans: dict[tuple, list] = {}  # (kernel, cores, checked) -> [(trace key, cores)]
         self._failures: dict[str, int] = {}
-        self._group_fns: dict[tuple, object] = {}
-        self._ub2: np.ndarray | None = None  # one UB row per core of a group (``batched.group_ub``)
-        for name, op in self.funcs.items():
-            if KERNEL_ATTR in op.attributes:
-                ck = translate_kernel(op, self.spec, env, self._ctx)
-                self.kernels[name] = (ck, KernelTables(ck.infos, pipe_latencies(self.spec)))
-                if getattr(op.attributes.get(KERNEL_TYPE_ATTR), "data", None) == MIX_AIC_1_2:
-                    self.mix.add(name)
-                elif batched.batchable(op):
-                    self.batchable.add(name)
+        first = Machine(self)
+        self._idle: list[Machine] = [first]  # machines no run holds
+        self.machines = 1
+        self.ub = first.ub
+        self.kernels: dict[str, tuple[CompiledKernel, KernelTables]] = {}
+        for name, ck in first.kernels.items():
+            op = self.funcs[name]
+            self.kernels[name] = (ck, KernelTables(ck.infos, pipe_latencies(self.spec)))
+            if getattr(op.attributes.get(KERNEL_TYPE_ATTR), "data", None) == MIX_AIC_1_2:
+                self.mix.add(name)
+            elif batched.batchable(op):
+                self.batchable.add(name)
 
-    def _base_env(self) -> dict:
+    def _acquire(self) -> Machine:
+        with self._lock:
+            if self._idle:
+                return self._idle.pop()
+            self.machines += 1
+        return Machine(self)
+
+    def _release(self, machine: Machine) -> None:
+        with self._lock:
+            self._idle.append(machine)
+
+    def _base_env(self, ub: np.ndarray) -> dict:
         ubn = self.spec.ub_bytes
-        pad_in, pad_out = make_pad_helpers(self.ub, ubn)
+        pad_in, pad_out = make_pad_helpers(ub, ubn)
         env = {
             "np": np,
             "UBN": ubn,
@@ -126,7 +163,7 @@ class Simulator:
             "_copy_msg": copy_msg,
             "_pad_in": pad_in,
             "_pad_out": pad_out,
-            "_V2": make_view2(self.ub),
+            "_V2": make_view2(ub),
             "TPipeState": TPipeState,
             "TQueState": TQueState,
             "TBufState": TBufState,
@@ -134,7 +171,7 @@ class Simulator:
             "_dma2": make_dma_cost(self.spec, False),
             "_dma3": make_dma_cost(self.spec, True),
         }
-        env.update(ub_views(self.ub))
+        env.update(ub_views(ub))
         env.update(scalar_helpers())
         return env
 
@@ -160,7 +197,6 @@ class Simulator:
         if fop is None or KERNEL_ATTR in fop.attributes:
             raise SimulationError(f"no host function @{host} in the module (host functions: "
                                   f"{', '.join(self.host_functions) or 'none'})")
-        self._ctx.log = FindingLog()
         report = Report(self.spec.name, self.spec.clock_hz)
         report.pipe_busy = {p: 0.0 for p in PIPE_NAMES}
         block = fop.body.block
@@ -170,12 +206,14 @@ class Simulator:
         for i, (a, x) in enumerate(zip(block.args, args)):
             bound.append(self._bind_arg(host, i, a.type, x, copies))
         policy = self.hazards or hazards.get_hazard_policy()
-        self._check = self.race_check and policy != "off"
+        m = self._acquire()
+        m.ctx.log = FindingLog()
+        m.check = self.race_check and policy != "off"
         try:
             with np.errstate(all="ignore"):
-                self._run_host(fop, bound, report)
+                self._run_host(m, fop, bound, report)
         except SimulationError as e:
-            report.findings = self._ctx.log.items()
+            report.findings = m.ctx.log.items()
             kind = getattr(e, "kind", "error")
             msg = str(e)
             report.error = Finding(kind if kind == "deadlock" else "error", msg, host, "", 0, loc=getattr(e, "loc", None))
@@ -185,9 +223,11 @@ class Simulator:
             if raise_errors:
                 raise
             return report
+        finally:
+            self._release(m)
         for orig, tmp in copies:
             orig[...] = tmp
-        report.findings = self._ctx.log.items()
+        report.findings = m.ctx.log.items()
         _notify(self, host, report)
         errors = report.errors
         if errors and policy == "error":
@@ -269,24 +309,25 @@ class Simulator:
         self._steps[fop] = steps
         return steps
 
-    def _run_host(self, fop: func.FuncOp, args: list, report: Report) -> None:
+    def _run_host(self, m: Machine, fop: func.FuncOp, args: list, report: Report) -> None:
         env = dict(zip(fop.body.block.args, args))
         for step in self._host_steps(fop):
             kind = step[0]
             if kind == "launch":
                 n = self.block_dim if self.block_dim is not None else step[2]
-                self._launch(step[1], n, [env[v] for v in step[3]], report)
+                self._launch(m, step[1], n, [env[v] for v in step[3]], report)
             elif kind == "alloc":
                 env[step[1]] = np.zeros(step[2], step[3])
             elif kind == "const":
                 env[step[1]] = step[2]
             else:
-                self._run_host(step[1], [env[v] for v in step[2]], report)
+                self._run_host(m, step[1], [env[v] for v in step[2]], report)
 
-    def _core_keys(self, name: str, ck, n: int, args: list, runs: list, check: bool) -> list[tuple]:
+    def _core_keys(self, m: Machine, name: str, n: int, args: list, runs: list, check: bool) -> list[tuple]:
         """Run every core of a launch in turn; the trace key of each core (of each AI Core for MIX:
         its AIC and two AIV traces)."""
         keys, group = [], []
+        ck = m.kernels[name]
         for bid, ct, sub in runs:
             tr: list[tuple] = []
             try:
@@ -310,30 +351,31 @@ class Simulator:
             groups.setdefault(key, []).append(bid)
         self._plans[(name, n, check)] = list(groups.items()) if len(groups) < n else []
 
-    def _group_fn(self, name: str, ck, k: int):
-        """The kernel's code run by a group of ``k`` cores (``batched``)."""
+    def _group_fn(self, m: Machine, name: str, k: int):
+        """The kernel's code run by a group of ``k`` cores (``batched``) on the group UB of this thread."""
         ub2 = batched.group_ub(self.spec.ub_bytes, k)
-        if ub2 is not self._ub2:  # a larger array: the functions built on the old one go
-            self._ub2 = ub2
-            self._group_fns.clear()
-        fn = self._group_fns.get((name, k))
+        if ub2 is not m.ub2:  # another array (a larger one, another thread's): the functions built on the old one go
+            m.ub2 = ub2
+            m.group_fns.clear()
+        fn = m.group_fns.get((name, k))
         if fn is None:
-            env = batched.make_group_env(ck.env, self._ub2[:k], k, NUMPY_DTYPES)
+            ck = m.kernels[name]
+            env = batched.make_group_env(ck.env, ub2[:k], k, NUMPY_DTYPES)
             exec(ck.code, env)
-            fn = self._group_fns[(name, k)] = env["_kernel"]
+            fn = m.group_fns[(name, k)] = env["_kernel"]
         return fn
 
-    def _group_keys(self, name: str, ck, n: int, args: list, plan: list, check: bool) -> list[tuple] | None:
+    def _group_keys(self, m: Machine, name: str, n: int, args: list, plan: list, check: bool) -> list[tuple] | None:
         """The trace key of every core, each group of the plan run in one call; None when a group's
         cores diverged or its trace differs from the recorded one."""
         keys: list = [None] * n
         for key, bids in plan:
             if len(bids) == 1:
-                keys[bids[0]] = self._core_keys(name, ck, n, args, [(bids[0], 0, 0)], check)[0]
+                keys[bids[0]] = self._core_keys(m, name, n, args, [(bids[0], 0, 0)], check)[0]
                 continue
             tr: list[tuple] = []
             try:
-                self._group_fn(name, ck, len(bids))(batched.weak(bids), n, args, tr.append, 0, 0)
+                self._group_fn(m, name, len(bids))(batched.weak(bids), n, args, tr.append, 0, 0)
                 same = tuple(tr) == key[2]
             except Exception:  # noqa: BLE001 - Diverged, or anything a group cannot do: core by core
                 same = False
@@ -343,17 +385,17 @@ class Simulator:
                 keys[b] = key
         return keys
 
-    def _verify_groups(self, name: str, ck, n: int, args: list, keys: list, check: bool) -> None:
+    def _verify_groups(self, m: Machine, name: str, n: int, args: list, keys: list, check: bool) -> None:
         """Run the launch again core by core and require the same outputs and traces."""
         grouped = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        self.ub.fill(0)
-        again = self._core_keys(name, ck, n, args, [(b, 0, 0) for b in range(n)], check)
+        m.ub.fill(0)
+        again = self._core_keys(m, name, n, args, [(b, 0, 0) for b in range(n)], check)
         same = again == keys and all(not isinstance(a, np.ndarray) or np.array_equal(a, g)
                                      for a, g in zip(args, grouped))
         if not same:
             raise SimulationError(f"kernel @{name}: running cores in groups gave other results than core by core")
 
-    def _launch(self, name: str, n: int, values: list, report: Report) -> None:
+    def _launch(self, m: Machine, name: str, n: int, values: list, report: Report) -> None:
         entry = self.kernels.get(name)
         if entry is None:
             raise SimulationError(f"ascendc.launch of @{name}, which is not a kernel of the module")
@@ -363,12 +405,13 @@ class Simulator:
         if n <= 0:
             raise SimulationError(f"ascendc.launch @{name} with block_dim {n}: at least one core is needed")
         args = [v.reshape(-1).view(np.uint8) if isinstance(v, np.ndarray) else v for v in values]
-        spec, log, cache, check = self.spec, self._ctx.log, self._timing_cache, self._check
+        spec, log, cache, check = self.spec, m.ctx.log, self._timing_cache, m.check
         layout = self._layout
-        self.ub.fill(0)
+        m.ub.fill(0)
         timings = []
         seen: dict[int, dict] = {}  # busy table per distinct schedule (cores with the same trace share one)
-        self.stats["cores"] += n
+        with self._lock:
+            self.stats["cores"] += n
         mix = name in self.mix
         # a MIX kernel runs, per AI Core, the AIC part and then the two AIV parts (the data flows AIC -> AIV
         # through GM that holds every block); their pipes are scheduled jointly (mix_schedule)
@@ -377,19 +420,21 @@ class Simulator:
         keys = None
         plan = self._plans.get((name, n, check)) if name in self.batchable else None
         if plan:
-            keys = self._group_keys(name, ck, n, args, plan, check)
+            keys = self._group_keys(m, name, n, args, plan, check)
             if keys is not None and BATCH_MODE == "verify":
-                self._verify_groups(name, ck, n, args, keys, check)
+                self._verify_groups(m, name, n, args, keys, check)
             if keys is None:  # a group diverged: core by core, and a new plan from its traces
-                self.ub.fill(0)
-                self._plans.pop((name, n, check), None)
-                self._failures[name] = self._failures.get(name, 0) + 1
-                if self._failures[name] >= self.MAX_GROUP_FAILURES:
-                    self.batchable.discard(name)
+                m.ub.fill(0)
+                with self._lock:
+                    self._plans.pop((name, n, check), None)
+                    self._failures[name] = self._failures.get(name, 0) + 1
+                    if self._failures[name] >= self.MAX_GROUP_FAILURES:
+                        self.batchable.discard(name)
         if keys is None:
-            keys = self._core_keys(name, ck, n, args, runs, check)
+            keys = self._core_keys(m, name, n, args, runs, check)
             if n > 1 and name in self.batchable and BATCH_MODE != "off" and (name, n, check) not in self._plans:
-                self._plan_groups(name, n, check, keys)
+                with self._lock:
+                    self._plan_groups(name, n, check, keys)
         found: dict[int, list] = {}  # schedules by key object (the cores of a group share one key)
         for core, key in enumerate(keys):
             entry = found.get(id(key))
@@ -399,11 +444,12 @@ class Simulator:
                 t0 = time.perf_counter()
                 entry = (schedule_ai_core([list(x) for x in key[2]], tabs, core, check=check, layout=layout) if mix
                          else [schedule(list(key[2]), tabs, core, check=check, layout=layout)])
-                self.stats["schedules"] += 1
-                self.stats["schedule_seconds"] += time.perf_counter() - t0
-                if len(cache) >= self.CACHE_LIMIT:
-                    cache.clear()
-                cache[key] = found[id(key)] = entry
+                with self._lock:
+                    self.stats["schedules"] += 1
+                    self.stats["schedule_seconds"] += time.perf_counter() - t0
+                    if len(cache) >= self.CACHE_LIMIT:
+                        cache.clear()
+                    cache[key] = found[id(key)] = entry
             for timing in entry:
                 if id(timing) not in seen:
                     seen[id(timing)] = {PIPE_NAMES[p]: b for p, b in enumerate(timing.busy) if b}

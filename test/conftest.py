@@ -19,3 +19,9 @@ def pytest_addoption(parser):
     group = parser.getgroup("autograd", "gradients against torch.autograd")
     group.addoption("--grad-long", action="store_true", default=False,
                     help="check the gradient of every case in float16 and bfloat16 too (slow)")
+
+    group = parser.getgroup("robustness", "fuzzing and random programs")
+    group.addoption("--fuzz-long", action="store_true", default=False,
+                    help="fuzz pyasc-opt with 3,000 mutants and every pipeline (slow)")
+    group.addoption("--random-long", action="store_true", default=False,
+                    help="run 5,000 random programs against NumPy (slow)")

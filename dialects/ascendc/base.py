@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import ClassVar, Protocol
 
-from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, SymbolRefAttr
+from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, ModuleOp, SymbolRefAttr
+from xdsl.traits import SymbolTable
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
@@ -33,10 +34,11 @@ from xdsl.irdl import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from ..target import Pipe
+from ..target import LOCAL_MEMORIES, Pipe, module_target
 from ..traits import BufferEffects, OnPipe
-from ..types import kernel_ctype
+from ..types import element_bytes, kernel_ctype
 from .attributes import (
+    POSITION_MEMORY,
     QUEUE_PIPES,
     GlobalTensorType,
     GmAddrType,
@@ -401,6 +403,21 @@ class LocalTensorOp(AscendCOperation):
             raise VerifyException(f"local tensor address {self.address.value.data} is not 32 B aligned")
         if self.size.value.data <= 0:
             raise VerifyException(f"local tensor size must be positive, got {self.size.value.data}")
+        memory = POSITION_MEMORY.get(self.position.data, "UB")
+        top = self
+        while top.parent_op() is not None:
+            top = top.parent_op()
+        spec = module_target(top)
+        capacity = getattr(spec, LOCAL_MEMORIES[memory])
+        try:
+            nbytes = element_bytes(self.result.type.element_type)
+        except ValueError as e:
+            raise VerifyException(f"local tensor: {e}") from None
+        end = self.address.value.data + self.size.value.data * nbytes
+        if end > capacity:
+            raise VerifyException(f"local tensor at {memory} address {self.address.value.data} with "
+                                  f"{self.size.value.data} elements ends at byte {end}, past the {capacity} B of "
+                                  f"{memory} on {spec.name}")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -534,8 +551,26 @@ class LaunchOp(AscendCOperation):
         raise p.error(self, "is a host-side op and cannot appear in a kernel")
 
     def verify_(self) -> None:
-        if not 1 <= self.block_dim.value.data <= 65535:
-            raise VerifyException(f"block_dim must be in 1..65535, got {self.block_dim.value.data}")
+        n = self.block_dim.value.data
+        if not 1 <= n <= 65535:
+            raise VerifyException(f"block_dim must be in 1..65535, got {n}")
+        top = self
+        while top.parent_op() is not None:
+            top = top.parent_op()
+        if not isinstance(top, ModuleOp):
+            return
+        kernel = SymbolTable.lookup_symbol(top, self.kernel)
+        if kernel is None or KERNEL_ATTR not in kernel.attributes:
+            return  # a launch of no kernel of this module is reported where it runs or is emitted
+        name = self.kernel.root_reference.data
+        declared = kernel.attributes.get(BLOCK_DIM_ATTR)
+        if declared is not None and (not isinstance(declared, IntegerAttr) or declared.value.data != n):
+            raise VerifyException(f"launch of @{name} on {n} cores, but the kernel declares "
+                                  f"{BLOCK_DIM_ATTR} = {declared}")
+        inputs = getattr(getattr(kernel, "function_type", None), "inputs", None)
+        if inputs is not None and len(inputs.data) != len(self.args):
+            raise VerifyException(f"launch of @{name} passes {len(self.args)} arguments, the kernel takes "
+                                  f"{len(inputs.data)}")
 
 
 KERNEL_ATTR = "ascendc.kernel"

@@ -69,7 +69,7 @@ def test_dump_jit_function_keeps_and_overrides_options(program, capsys):
     (["dump", "{p}", "--shape", "4"], "expected path/file.py:function"),
     (["dump", "{p}:quickstart", "--shape", "4xq"], "bad shape '4xq'"),
     (["dump", "{p}:quickstart", "--shape", "4", "--dtype", "float64"], "unknown dtype 'float64'"),
-    (["dump", "{p}:quickstart", "--shape", "4", "--option", "cores=0"], "bad --option: option 'cores' must be at least 1"),
+    (["dump", "{p}:quickstart", "--shape", "4", "--option", "cores=0"], "bad --option: option 'cores' must be an integer in 1..65535; got 0"),
     (["dump", "{p}:quickstart", "--shape", "4", "--option", "cores"], "bad option 'cores'"),
     (["dump", "{p}:quickstart", "--shape", "4", "--shape", "4", "--shape", "4"], "takes 2 tensor parameter(s) but 3 --shape"),
     (["dump", "{p}:quickstart"], "give the input shapes with --shape"),

@@ -2,7 +2,8 @@
 
 Each mutation takes the text of a lit input and a ``random.Random`` and returns mutated bytes:
 line deletion and duplication, token swaps, element-type and shape changes, integer attributes set to
-0, -1 or a huge value, dropped operands, truncation, and invalid UTF-8.
+0, -1 or a huge value or to a float, dropped operands, truncation, an unterminated string literal, and
+invalid UTF-8.
 """
 
 from __future__ import annotations
@@ -83,6 +84,25 @@ def change_int_attr(text: str, rng: random.Random) -> str:
     return text[:m.start()] + rng.choice(HUGE) + text[m.end():]
 
 
+def float_attr(text: str, rng: random.Random) -> str:
+    hits = list(_INT_ATTR_RE.finditer(text))
+    if not hits:
+        return text
+    m = rng.choice(hits)
+    return text[:m.start()] + rng.choice(("2.0", "1.5", "-0.5", "1e30")) + text[m.end():]
+
+
+def unterminated_string(text: str, rng: random.Random) -> str:
+    lines, body = _lines(text), _body_lines(text)
+    if not body:
+        return text
+    i = rng.choice(body)
+    ln = lines[i]
+    k = len(ln) - len(ln.lstrip())
+    lines[i] = ln[:k] + '"' + ln[k:]
+    return "".join(lines)
+
+
 def drop_operand(text: str, rng: random.Random) -> str:
     hits = list(_OPERAND_LIST_RE.finditer(text))
     if not hits:
@@ -101,8 +121,8 @@ def invalid_utf8(text: str, rng: random.Random) -> bytes:
     return data[:i] + rng.choice([b"\xff", b"\xc3\x28", b"\xe2\x82", b"\x80\x80"]) + data[i:]
 
 
-MUTATIONS = (delete_line, duplicate_line, swap_tokens, change_type, change_shape, change_int_attr,
-             drop_operand, truncate, invalid_utf8)
+MUTATIONS = (delete_line, duplicate_line, swap_tokens, change_type, change_shape, change_int_attr, float_attr,
+             drop_operand, truncate, unterminated_string, invalid_utf8)
 
 
 def mutate(text: str, rng: random.Random) -> tuple[str, bytes]:

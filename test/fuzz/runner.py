@@ -45,7 +45,23 @@ def run_opt_in_process(args: list[str]) -> tuple[int, str]:
     return code, err.getvalue() + out.getvalue()
 
 
+def warm_up() -> None:
+    """Import every dialect and pass once, so that no run pays for an import inside its timeout."""
+    from pyasc.dialects import get_all_dialects
+    from pyasc.lowering import get_all_passes
+
+    for factory in get_all_dialects().values():
+        factory()
+    for factory in get_all_passes().values():
+        factory()
+    from xdsl.dialects import get_all_dialects as upstream
+
+    for name in ("builtin", "func", "arith", "scf", "memref", "math", "tensor"):
+        upstream()[name]()
+
+
 def _worker(conn) -> None:
+    warm_up()
     workdir = tempfile.mkdtemp(prefix="pyasc-fuzz-")
     path = os.path.join(workdir, "input.mlir")
     while True:

@@ -19,9 +19,12 @@ func.func @k(%x: !ascendc.gm_addr) attributes {ascendc.kernel, ascendc.block_dim
   ascendc.pipe_barrier PIPE_ALL
   func.return
 }
+func.func @wide(%x: !ascendc.gm_addr) attributes {ascendc.kernel, ascendc.block_dim = 65535 : i64} {
+  func.return
+}
 func.func @host(%a: memref<64xf32>, %b: memref<64xf32>) {
   ascendc.launch @k<<<2>>>(%a) : memref<64xf32>
-  ascendc.launch @k<<<65535>>>(%b) : memref<64xf32>
+  ascendc.launch @wide<<<65535>>>(%b) : memref<64xf32>
   func.return
 }
 
@@ -41,7 +44,7 @@ func.func @host(%a: memref<64xf32>, %b: memref<64xf32>) {
 // CHECK-NEXT:    func.return
 // CHECK-LABEL: func.func @host(%a: memref<64xf32>, %b: memref<64xf32>) {
 // CHECK-NEXT:    ascendc.launch @k<<<2>>> (%a) : memref<64xf32>
-// CHECK-NEXT:    ascendc.launch @k<<<65535>>> (%b) : memref<64xf32>
+// CHECK-NEXT:    ascendc.launch @wide<<<65535>>> (%b) : memref<64xf32>
 
 // GENERIC: "ascendc.set_flag"(%c0) <{event = #ascendc<event MTE2_V>}> : (index) -> ()
 // GENERIC: "ascendc.pipe_barrier"() <{pipe = #ascendc<pipe PIPE_V>}> : () -> ()

@@ -1,0 +1,314 @@
+"""Bad options, attributes, cache entries and front-end edges give clear errors; pyasc-opt never
+prints a traceback: passes check their input level, internal errors are reported by pass."""
+
+import contextlib
+import hashlib
+import io
+import json
+import logging
+
+import numpy as np
+import pytest
+
+import pyasc
+from pyasc import cache
+from pyasc.lowering.levels import InternalPassError, LevelError, apply_pass, check_input_level
+from pyasc.lowering.options import OptionError, check_option
+from pyasc.lowering.pipeline import CompileOptions
+
+
+def opt(tmp_path, text: str, *args: str) -> tuple[int, str]:
+    """Run pyasc-opt on ``text`` in-process: (exit code, stderr + stdout)."""
+    from pyasc.opt import main
+
+    f = tmp_path / "in.mlir"
+    f.write_text(text)
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main([str(f), *args])
+        except SystemExit as e:
+            code = e.code
+    return code, err.getvalue() + out.getvalue()
+
+
+# -- options ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, value, message", [
+    ("cores", 1.5, r"'cores' must be an integer in 1\.\.65535; got 1\.5 \(float\)"),
+    ("cores", True, r"'cores' must be an integer in 1\.\.65535; got True \(bool\)"),
+    ("cores", 10**6, r"'cores' must be an integer in 1\.\.65535; got 1000000"),
+    ("cores", "four", r"'cores' must be an integer in 1\.\.65535; got 'four'"),
+    ("cores", 0, r"'cores' must be an integer in 1\.\.65535; got 0"),
+    ("buffers", 2.5, r"'buffers' must be an integer in 1\.\.4; got 2\.5"),
+    ("buffers", 5, r"'buffers' must be an integer in 1\.\.4; got 5"),
+    ("tile_size", -1, r"'tile_size' must be an integer in 1\.\.\d+; got -1"),
+    ("tile_size", 2.0, r"'tile_size' must be an integer in 1\.\.\d+; got 2\.0"),
+    ("sync_style", "fast", r"'sync_style' must be one of queue, flags; got 'fast'"),
+    ("target", "ascend999", r"'target' must be one of .*ascend910b4.*; got 'ascend999'"),
+])
+def test_bad_options_are_refused_with_the_allowed_range(name, value, message):
+    with pytest.raises(OptionError, match=message):
+        CompileOptions(**{name: value})
+    with pytest.raises(pyasc.PyascError, match=message):
+        pyasc.jit(lambda x: x + 1.0, options={name: value})
+
+
+def test_good_options_pass():
+    for name, value in (("cores", 1), ("cores", 65535), ("buffers", 4), ("tile_size", 1024),
+                        ("sync_style", "flags")):
+        check_option(name, value, "ascend910b4")
+    assert CompileOptions(cores=8, buffers=1).cores == 8
+
+
+def test_pass_options_from_pyasc_opt_are_checked(tmp_path):
+    code, text = opt(tmp_path, "func.func @f() {\n  func.return\n}\n", "-p", "compile{cores=-3}")
+    assert code == 1 and "'cores' must be an integer in 1..65535; got -3" in text and "Traceback" not in text
+
+
+# -- input levels and internal errors ---------------------------------------------------------------
+
+ASCBUF = """func.func @k(%x: memref<1024xf32>) attributes {asctile.kernel, asctile.block_dim = 1 : i64} {
+  %a = ascbuf.alloc slots 1 : memref<1x1024xf32, #ascbuf.space<ub>>
+  func.return
+}
+"""
+
+
+def test_a_pass_given_a_later_level_names_itself_the_op_and_the_level(tmp_path):
+    code, text = opt(tmp_path, ASCBUF, "-p", "asctensor-fuse")
+    assert code == 1 and "Traceback" not in text
+    assert "pass asctensor-fuse expects its input at the asctensor level" in text
+    assert "ascbuf.alloc" in text and "later level" in text
+
+
+def test_to_ascendc_needs_planned_buffers(tmp_path):
+    code, text = opt(tmp_path, ASCBUF, "-p", "convert-ascbuf-to-ascendc")
+    assert code == 1 and "has no planned offset: run plan-memory first" in text and "Traceback" not in text
+
+
+@pytest.mark.parametrize("attrs, message", [
+    ("asctile.kernel", "has no asctile.block_dim attribute"),
+    ("asctile.kernel, asctile.block_dim = 0 : i64", "it must be an integer >= 1"),
+    ("asctile.kernel, asctile.block_dim = 1 : i64, asctile.buffers = 2.0 : f64", "asctile.buffers"),
+    ("asctile.kernel, asctile.block_dim = 2.5 : f32", "asctile.block_dim"),
+])
+def test_kernel_attributes_are_checked(tmp_path, attrs, message):
+    text = ASCBUF.replace("asctile.kernel, asctile.block_dim = 1 : i64", attrs)
+    code, out = opt(tmp_path, text, "-p", "plan-memory")
+    assert code == 1 and message in out and "Traceback" not in out
+
+
+def test_level_check_directly():
+    from pyasc.runtime.simulator import parse_module
+
+    module = parse_module(ASCBUF)
+    check_input_level("plan-memory", "ascbuf", module)  # at its level
+    with pytest.raises(LevelError, match="pass tile-movement expects its input at the asctensor level, but "
+                       "`%a = ascbuf.alloc .*` is a ascbuf op, of a later level"):
+        check_input_level("tile-movement", "asctensor", module)
+
+
+def test_every_pass_declares_its_input_level():
+    from pyasc.lowering import get_all_passes
+    from pyasc.lowering.levels import INPUT_LEVELS
+
+    for name, factory in get_all_passes().items():
+        assert getattr(factory(), "INPUT_LEVEL", None) in INPUT_LEVELS, name
+
+
+def test_an_exception_inside_a_pass_is_an_internal_error_naming_it():
+    from dataclasses import dataclass
+
+    from xdsl.passes import ModulePass
+
+    from pyasc.dialects import make_context
+    from pyasc.runtime.simulator import parse_module
+
+    @dataclass(frozen=True)
+    class Broken(ModulePass):
+        name = "broken"
+
+        def apply(self, ctx, op):
+            min([])
+
+    with pytest.raises(InternalPassError, match="internal error in pass broken: ValueError: min"):
+        apply_pass(Broken(), make_context(), parse_module("func.func @f() {\n  func.return\n}\n"))
+
+
+def test_pyasc_opt_prints_internal_errors_without_traceback(tmp_path, monkeypatch):
+    import pyasc.lowering.plan_memory as pm
+
+    def boom(self, ctx, op):
+        raise KeyError("asctile.block_dim")
+
+    monkeypatch.setattr(pm.PlanMemoryPass, "apply", boom)
+    code, text = opt(tmp_path, ASCBUF, "-p", "plan-memory")
+    assert code == 2 and "Traceback" not in text
+    assert "internal error in pass plan-memory: KeyError" in text and "please report it" in text
+
+
+@pytest.mark.parametrize("text, message", [
+    ('%x = "test.op"() {v = array<i8: 300>} : () -> ()', "300"),
+    ('%x = "test.op"() {v = array<i32: 99999999999999999999>} : () -> ()', "99999999999999999999"),
+    ('%x = "test.op"() {v = dense<70000> : tensor<2xi16>} : () -> ()', "70000"),
+])
+def test_out_of_range_integers_are_diagnostics(tmp_path, text, message):
+    code, out = opt(tmp_path, text + "\n")
+    assert code == 1 and "Traceback" not in out and "internal error" not in out, out
+
+
+# -- the disk cache -----------------------------------------------------------------------------------
+
+def _scale(x):
+    return pyasc.sigmoid(x) * 3.0
+
+
+@pytest.mark.parametrize("damage", ["meta_list", "meta_field", "bool_format", "not_object"])
+def test_bad_cache_entries_are_discarded_logged_and_recompiled(tmp_path, monkeypatch, caplog, damage):
+    monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path / "cache"))
+    cache.clear()
+    x = pyasc.from_numpy(np.linspace(-2, 2, 16, dtype=np.float32))
+    pyasc.jit(_scale)(x)
+    (path,) = sorted((tmp_path / "cache").rglob("*.json"))
+    entry = json.loads(path.read_text())
+    if damage == "meta_list":
+        entry["meta"] = ["not", "a", "dict"]
+    elif damage == "meta_field":
+        entry["meta"]["outputs"] = "float32[16]"
+    elif damage == "bool_format":
+        entry["format"] = True
+    else:
+        entry = [entry]
+    path.write_text(json.dumps(entry))
+    with caplog.at_level(logging.WARNING, logger="pyasc"):
+        out = pyasc.jit(_scale)(x).numpy()
+    want = 3.0 / (1.0 + np.exp(-x.numpy()))
+    np.testing.assert_allclose(out, want, rtol=1e-5)
+    assert cache.stats()["rejected"] == 1 and cache.stats()["stores"] == 2
+    assert any("discarding bad entry" in r.getMessage() for r in caplog.records)
+    good = json.loads(path.read_text())
+    cache.check_entry(good, good["key"])  # rewritten valid
+    assert good["sha256"] == hashlib.sha256(good["module"].encode()).hexdigest()
+
+
+# -- front-end edges ------------------------------------------------------------------------------
+
+def test_float_of_a_traced_value_says_it_has_no_value():
+    @pyasc.jit
+    def f(x):
+        return x * float(x[0, 0])
+
+    with pytest.raises(pyasc.PyascError, match="traced values have no value while pyasc.jit traces"):
+        f(np.ones((4, 8), np.float32))
+    assert float(pyasc.from_numpy(np.array([[2.5]], np.float32))) == 2.5
+    assert int(pyasc.from_numpy(np.array([7], np.int32))) == 7
+
+
+def test_a_jit_function_without_tensor_inputs_is_a_clear_error():
+    @pyasc.jit
+    def g():
+        return pyasc.ones(4, 8) * 2.0
+
+    with pytest.raises(pyasc.PyascError, match="passes none; pass at least one tensor"):
+        g()
+
+
+def test_a_shape_larger_than_device_memory_is_refused_before_allocation(tmp_path, capsys):
+    from pyasc.cli import main
+    from pyasc.runtime_api import check_fits
+
+    with pytest.raises(pyasc.PyascError, match=r"do not fit in device memory \(4096\.00 GiB of \d+\.00 GiB"):
+        check_fits([(1048576, 1048576)], [4])
+    src = tmp_path / "f.py"
+    src.write_text("import pyasc\n\ndef f(x):\n    return x + 1.0\n")
+    code = main(["run", f"{src}:f", "--shape", "1048576x1048576"])
+    err = capsys.readouterr().err
+    assert code != 0 and "do not fit in device memory (4096.00 GiB of" in err and "Traceback" not in err
+
+
+# -- verifiers ---------------------------------------------------------------------------------------
+
+LAUNCH = """func.func @k(%a: !ascendc.gm_addr) attributes {ascendc.kernel, ascendc.block_dim = BD} {
+  func.return
+}
+func.func @h(%x: memref<64xf32>) {
+  ascendc.launch @k<<<4>>>(%x) : memref<64xf32>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("block_dim, message", [
+    ("0 : i64", "launch of @k on 4 cores, but the kernel declares ascendc.block_dim = 0"),
+    ("2.0 : f32", "launch of @k on 4 cores, but the kernel declares ascendc.block_dim"),
+    ("4 : i64", None),
+])
+def test_launch_and_kernel_agree(tmp_path, block_dim, message):
+    code, out = opt(tmp_path, LAUNCH.replace("BD", block_dim))
+    assert "Traceback" not in out
+    if message is None:
+        assert code == 0, out
+    else:
+        assert code == 1 and message in out
+
+
+@pytest.mark.parametrize("address, size, ok", [(0, 1024, True), (196576, 8, True), (196608, 8, False),
+                                               (0, 10**6, False)])
+def test_local_tensor_addresses_stay_within_their_memory(tmp_path, address, size, ok):
+    text = ("func.func @k() attributes {ascendc.kernel, ascendc.block_dim = 1 : i64} {\n"
+            f"  %t = ascendc.local_tensor VECCALC address {address} size {size} : !ascendc.local_tensor<f32>\n"
+            "  func.return\n}\n")
+    code, out = opt(tmp_path, text)
+    assert "Traceback" not in out
+    assert (code == 0) == ok, out
+    if not ok:
+        assert "past the 196608 B of UB" in out
+
+
+# -- compile limits ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("limit, message", [({"ops": 20}, "more than 20 operations, the limit"),
+                                            ({"seconds": 1e-9}, "more than the limit of 1e-09 s")])
+def test_compile_limits_stop_a_compilation_with_a_clear_error(limit, message, tmp_path, monkeypatch):
+    from pyasc.lowering import pipeline
+
+    monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path / "cache"))  # compiled here, not found on disk
+
+    saved = (pipeline.LIMITS.seconds, pipeline.LIMITS.ops)
+    pipeline.set_compile_limits(**limit)
+    try:
+        f = pyasc.jit(lambda x: pyasc.exp(x) * 2.0 + x)
+        with pytest.raises(pyasc.PyascError, match=message):
+            f(np.ones((8, 64), np.float32))
+    finally:
+        pipeline.set_compile_limits(*saved)
+    with pytest.raises(OptionError, match="must be a positive number"):
+        pipeline.set_compile_limits(ops=0)
+    out = pyasc.jit(lambda x: pyasc.exp(x) * 2.0 + x)(np.ones((8, 64), np.float32)).numpy()
+    np.testing.assert_allclose(out, np.exp(1.0) * 2.0 + 1.0, rtol=1e-5)
+
+
+def test_dense_array_integers_out_of_range_in_custom_syntax(tmp_path):
+    text = ("func.func @f(%x: tensor<4x8xf16>) -> tensor<2x4xf16> {\n"
+            "  %s = asctensor.strided_slice %x offsets [1, 99999999999999999999] strides [2, 3] : "
+            "tensor<4x8xf16> -> tensor<2x4xf16>\n  func.return %s : tensor<2x4xf16>\n}\n")
+    code, out = opt(tmp_path, text, "-p", "compile")
+    assert code == 1 and "out of range" in out and "Traceback" not in out and "internal error" not in out
+
+
+def test_unknown_target_of_a_module_is_a_diagnostic(tmp_path):
+    text = ('builtin.module attributes {asc.target = #asc.target<"ascend310p">} {\n'
+            "  func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {\n    func.return %x : tensor<8xf32>\n  }\n}\n")
+    code, out = opt(tmp_path, text, "-p", "compile")
+    assert code == 1 and "Traceback" not in out and "internal error" not in out, out
+    assert "ascend310p" in out
+
+
+def test_a_bufferized_host_calls_kernels_only(tmp_path):
+    text = ("func.func private @f_k0(memref<1024xf32>, memref<1024xf32>)\n"
+            "func.func @f(%x: memref<1024xf32>, %y: memref<1024xf32>) {\n"
+            "  func.call @f_k0(%x, %y) : (memref<1024xf32>, memref<1024xf32>) -> ()\n  func.return\n}\n")
+    code, out = opt(tmp_path, text, "-p", "convert-ascbuf-to-ascendc")
+    assert code == 1 and "calls @f_k0, which is not a kernel of the module" in out and "Traceback" not in out
