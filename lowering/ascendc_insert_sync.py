@@ -99,6 +99,7 @@ class AscendCInsertSyncPass(ModulePass):
     """Complete the synchronisation of every ``ascendc`` kernel (``ascendc.kernel`` functions)."""
 
     name = "ascendc-insert-sync"
+    INPUT_LEVEL = "ascendc"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for f in op.ops:

@@ -7,7 +7,8 @@ Every pass class declares ``INPUT_LEVEL``, one of ``INPUT_LEVELS``:
   the tiling passes before them made;
 * ``asctile``: tiled kernels (bufferize-cube also sees what bufferize made of the vector kernels);
 * ``ascbuf``: bufferized kernels, no ``asctensor`` or ``asctile`` op on tiles left in them;
-* ``ascbuf-planned``: the same with every ``ascbuf.alloc`` at a planned offset.
+* ``ascbuf-planned``: the same with every ``ascbuf.alloc`` at a planned offset;
+* ``ascendc``: ``ascendc`` kernels only (hand-written or traced by the kernel DSL).
 
 ``apply_pass(p, ctx, module)`` (run by ``pipeline.run_stage`` and by ``pyasc-opt`` for every pass)
 checks the input and raises ``LevelError`` naming the pass, the first offending op and the level
@@ -29,13 +30,14 @@ from pyasc.dialects.target import module_target
 from .errors import CompileError
 from .options import check_pass_options
 
-INPUT_LEVELS = ("asctensor", "tiling", "asctile", "ascbuf", "ascbuf-planned")
+INPUT_LEVELS = ("asctensor", "tiling", "asctile", "ascbuf", "ascbuf-planned", "ascendc")
 
 # rank of each pyasc dialect in the pipeline (upstream dialects are allowed at every level)
 DIALECT_RANK = {"asctensor": 0, "asctile": 1, "ascbuf": 2, "ascendc": 3}
 
 # per input level: (lowest rank an op of a kernel may have, highest rank an op anywhere may have)
-RANKS = {"asctensor": (0, 0), "tiling": (0, 1), "asctile": (0, 2), "ascbuf": (2, 2), "ascbuf-planned": (2, 2)}
+RANKS = {"asctensor": (0, 0), "tiling": (0, 1), "asctile": (0, 2), "ascbuf": (2, 2), "ascbuf-planned": (2, 2),
+         "ascendc": (3, 3)}
 
 KERNEL_ATTRS = ("asctile.kernel", "asctensor.kernel")
 BLOCK_DIM_ATTR = "asctile.block_dim"

@@ -274,6 +274,23 @@ def track_tensor(t) -> None:
 # ------------------------------------------------------------------------------------ the public calls
 
 
+def check_fits(shapes, itemsizes, what: str = "the inputs", target: str | None = None) -> None:
+    """Raise ``PyascError`` when tensors of ``shapes`` (elements of ``itemsizes`` bytes) cannot fit in
+    the device memory of ``target`` (default: the current one), before anything is allocated."""
+    spec = get_target(target or current_target())
+    total = 0
+    for shape, size in zip(shapes, itemsizes):
+        n = 1
+        for d in shape:
+            n *= int(d)
+        total += n * size
+    alloc = device_allocator()
+    cap = alloc.capacity if alloc.capacity is not None else spec.hbm_capacity_bytes
+    if total > cap:
+        raise PyascError("memory", f"{what} ({', '.join('x'.join(map(str, s)) for s in shapes)}) do not fit in "
+                         f"device memory ({total / 2**30:.2f} GiB of {cap / 2**30:.2f} GiB on {spec.name})")
+
+
 def memory_stats(device=None) -> dict[str, int]:
     """Device memory counters in bytes of ``device`` (default: the current one): allocated,
     peak_allocated, reserved, capacity and the alloc/free counts."""
