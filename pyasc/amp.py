@@ -8,8 +8,8 @@
 * ``with pyasc.precision_scope(pyasc.float16):`` is blunter: every op computes in the scope's
   dtype (floating operands are cast to it, so results have it). Integer and bool operands are
   never touched.
-* ``PYASC_MODE=FP32|FP16|BF16`` sets a precision scope for the whole process (read at import;
-  ``set_mode`` changes it later). Unset, ops follow PyTorch's promotion alone.
+* ``PYASC_MODE=FP32|FP16|BF16`` sets a precision scope for the whole process (read when an op
+  runs; ``set_mode`` overrides it until the variable changes). Unset, ops follow PyTorch's promotion alone.
 
 The policy changes the dtype an elementwise op computes in (``operand_dtypes``): its operands are
 cast to it like to any compute dtype, inside the op's one-op program eagerly and as
@@ -41,8 +41,26 @@ def _refresh() -> None:
     _active = bool(_stack) or _mode[0] is not None
 
 
+_env_seen: list[str | None] = [None]
+
+
+def _sync_env() -> None:
+    """Follow ``PYASC_MODE`` when it changes (read each time an op runs, not only at import)."""
+    env = os.environ.get("PYASC_MODE") or None
+    if env == _env_seen[0]:
+        return
+    _env_seen[0] = env
+    try:
+        set_mode(env)
+    except PyascError as e:  # a bad environment is reported once, not at every op
+        import warnings
+
+        warnings.warn(str(e), stacklevel=3)
+
+
 def active() -> bool:
     """True while any precision policy is in force (the ops' fast check)."""
+    _sync_env()
     return _active
 
 
@@ -109,6 +127,7 @@ def _policy(kind, d):
 
 
 def policy() -> tuple[str, dt.DType] | None:
+    _sync_env()
     if _stack:
         return _stack[-1]
     if _mode[0] is not None:
@@ -150,10 +169,4 @@ def operand_dtypes(name: str, kinds: list) -> list:
     return [d if isinstance(k, dt.DType) and k.is_floating_point else k for k in kinds]
 
 
-if os.environ.get("PYASC_MODE"):
-    try:
-        set_mode(os.environ["PYASC_MODE"])
-    except PyascError as _e:  # a bad environment is reported once, not at every op
-        import warnings
-
-        warnings.warn(str(_e), stacklevel=1)
+_sync_env()
