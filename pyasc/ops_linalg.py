@@ -152,14 +152,14 @@ def _product(name: str, signature, doc: str, decompose=None) -> OpDef:
 
 
 def _expand(t, shape):
-    """``t`` broadcast to ``shape`` (a materialised copy eagerly, ``asctensor.broadcast`` traced)."""
+    """``t`` broadcast to ``shape``, materialised (on the host eagerly, by a copy kernel traced)."""
     shape = tuple(shape)
     if t.shape == shape:
         return t
-    if t._trace is not None:
+    if t._trace is not None:   # written out (an exact ``* 1``), so that reshapes of it are views
         with t._trace.at(user_location()):
             v = t._trace.broadcast(t._value, shape)
-        return Tensor._traced(t._trace, v, t.dtype, shape)
+        return MUL(Tensor._traced(t._trace, v, t.dtype, shape), 1)
     return Tensor(np.ascontiguousarray(np.broadcast_to(t._concrete("matmul"), shape)), t.dtype, device=t._device)
 
 
