@@ -1,10 +1,12 @@
 """Matrix products and convolution of the tensor API (PyTorch semantics), on the cube (``OpDef``s of
 kind ``matrix``).
 
-``matmul(a, b)`` (also ``a @ b``; 2-D, or 3-D batched with a 2-D operand shared by every batch),
+``matmul(a, b)`` (also ``a @ b``; NumPy's semantics: 1-D operands, batch dims that broadcast, folded
+onto the 2-D and 3-D products of the cube),
 ``bmm(a, b)``, ``linear(x, weight, bias)`` (``x @ weight.T + bias``), ``addmm(input, mat1, mat2,
 beta=1, alpha=1)`` and ``conv2d(input, weight, bias, stride, padding, dilation, groups)`` (NCHW).
-float16/bfloat16/float32 inputs accumulate in float32 and give the input dtype (``out_dtype`` picks
+The precision policy (``pyasc.amp``) casts the floating operands first. float16/bfloat16/float32
+inputs accumulate in float32 and give the input dtype (``out_dtype`` picks
 float16, bfloat16 or float32); int8 inputs accumulate and give int32. Inside ``pyasc.jit`` each call
 emits its ``asctensor`` op; eagerly it runs a cached one-op program on the simulator
 (``pyasc.set_eager_backend("reference")`` runs the NumPy reference, ``reference_*`` here).
