@@ -374,7 +374,7 @@ class Tensor:
         if self._trace is None or value._trace is not self._trace or self._trace is not current_trace():
             raise PyascError(op, "an in-place update mixes a traced tensor with a concrete one inside pyasc.jit",
                              shapes=[self._shape, value._shape])
-        if _is_view_value(self._value):
+        if id(self) in self._trace.view_ids or _is_view_value(self._value):
             raise PyascError(op, "an in-place update of a view (a slice, reshape or transpose of another tensor) "
                              "inside pyasc.jit: write the update as an out-of-place op instead",
                              shapes=[self._shape, value._shape])
