@@ -169,8 +169,6 @@ KNOWN: list[tuple] = [
      "*", "*", "*", "missing", "no pyasc.nn.functional"),
     ("inplace.add_|inplace.mul_|inplace.copy_", "*", "jit", "large|odd|one|prime", "refused",
      "jit: an in-place update of a view is refused (not functionalized)"),
-    ("inplace.add_|inplace.mul_|inplace.copy_", "*", "eager", "*", "missing", "no such Tensor method"),
-    ("inplace.mul_", "bfloat16", "*", "*", "missing", "no such Tensor method"),
     ("masked_fill|expand|repeat|clone|detach|cpu", "*", "*", "*", "missing", "no such Tensor method"),
     ("sin|cos|tan|log1p|expm1|floor|ceil|round|trunc|sign|square|reciprocal|silu|softplus|hardswish|mish"
      "|var|std|logsumexp|all|any|cumsum|cumprod|mm|outer|einsum:ij,jk->ik|einsum:bij,bjk->bik"
@@ -250,8 +248,9 @@ KNOWN: list[tuple] = [
     ("linear|linear_nobias", "int32", "*", "*", "refused", "linear refuses int32"),
     ("log", "int32", "*", "*", "refused", "log refuses int32"),
     ("lt", "int8", "*", "*", "refused", "lt refuses int8"),
-    ("matmul|matmul_3d|matmul_sliced|matmul_relu|matmul_ones|matmul_const",
+    ("matmul|matmul_3d|matmul_sliced|matmul_relu|matmul_ones|matmul_const|matmul_4d|matmul_bcast|matmul_vec",
      "int32", "*", "*", "refused", "matmul refuses int32"),
+    ("matmul_4d", "*", "jit", "empty", "refused", "jit refuses empty results"),
     ("ne", "int8", "*", "*", "refused", "ne refuses int8"),
     ("pow|pow_scalar_int", "int32", "*", "*", "refused", "pow refuses int32"),
     ("argmin",
