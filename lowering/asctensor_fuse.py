@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import Float16Type, Float32Type, ModuleOp, TensorType
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -26,7 +26,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from pyasc.dialects import asctensor
 from pyasc.dialects.asctensor.analysis import MOVEMENT_OPS, VIEW_OPS, host_functions, is_view_of_input, reduction_rows
 
-from .emitter import copy_loc
+from .emitter import copy_loc, exact_copy
 from .outline import outline_group
 
 
@@ -109,22 +109,6 @@ def _outline(module: ModuleOp, host: func.FuncOp, kind: str, group: list[Operati
     outline_group(host, f"{host.sym_name.data}_k{index}", kind, group, outputs)
 
 
-def _exact_copy(v: SSAValue) -> list[Operation]:
-    """Ops computing an exact copy of ``v``; the last one gives it. The vector unit computes no bf16
-    (through f32 and back), no int8 (through f16) and no bool (a select of 1.0 or 0.0 compared with 0)."""
-    et, shape = str(v.type.element_type), v.type.get_shape()
-    if et in ("bf16", "i8"):
-        wide = asctensor.CastOp(v, TensorType(Float32Type() if et == "bf16" else Float16Type(), shape))
-        return [wide, asctensor.CastOp(wide.result, v.type)]
-    if et == "i1":
-        one, zero = (asctensor.FullOp(c, TensorType(Float16Type(), shape)) for c in (1.0, 0.0))
-        sel = asctensor.SelectOp(v, one.result, zero.result)
-        return [one, zero, sel, asctensor.CompareOp("ne", sel.result, zero.result)]
-    one = asctensor.FullOp(1 if et in asctensor.INT_TYPES else 1.0, v.type)
-    mul = arith.MuliOp if et in asctensor.INT_TYPES else arith.MulfOp
-    return [one, mul(v, one.result)]
-
-
 def _copy_returned_inputs(host: func.FuncOp) -> None:
     """A result that is an argument, or returned twice, gets its own copy (``x * 1``, exact), so
     every output is written by a kernel."""
@@ -132,7 +116,7 @@ def _copy_returned_inputs(host: func.FuncOp) -> None:
     seen: set[SSAValue] = set()
     for i, v in enumerate(list(ret.operands)):
         if v in host.body.block.args or v in seen or isinstance(v.owner, VIEW_OPS + (asctensor.FullOp,)):
-            new_ops = _exact_copy(v)
+            new_ops = exact_copy(v)
             for op in new_ops:
                 copy_loc(ret, op)
                 Rewriter.insert_op(op, InsertPoint.before(ret))

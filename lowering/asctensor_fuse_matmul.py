@@ -25,12 +25,12 @@ from pyasc.dialects.asctensor.analysis import IM2COL_KIND, VIEW_OPS, host_functi
 from pyasc.dialects.asctile.mix import MIX_KIND
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import Float32Type, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from .emitter import copy_loc
+from .emitter import copy_loc, exact_copy
 from .outline import outline_group
 
 MATMUL_KIND = "matmul"
@@ -56,20 +56,60 @@ def _insert(op: Operation, anchor: Operation, after: Operation | None = None) ->
     return op
 
 
+def _add_bias(anchor: Operation, last: Operation, product: SSAValue, bias: SSAValue, shape) -> Operation:
+    """``product + broadcast(bias)`` inserted after ``last``; a bf16 product adds in f32 (the
+    accumulator's precision; the vector unit has no bf16 add) and rounds once at the end."""
+    rt = anchor.results[0].type
+    et = rt.element_type
+    wide = Float32Type() if str(et) == "bf16" else et
+    if product.type.element_type != wide:
+        last = _insert(asctensor.CastOp(product, TensorType(wide, rt.get_shape())), anchor, last)
+        product = last.result
+    if bias.type.element_type != wide:
+        last = _insert(asctensor.CastOp(bias, TensorType(wide, bias.type.get_shape())), anchor, last)
+        bias = last.result
+    if tuple(bias.type.get_shape()) != tuple(shape):
+        last = _insert(asctensor.ReshapeOp(bias, list(shape)), anchor, last)
+        bias = last.result
+    last = _insert(asctensor.BroadcastOp(bias, TensorType(wide, rt.get_shape())), anchor, last)
+    add_cls = arith.AddiOp if str(wide) == "i32" else arith.AddfOp
+    last = _insert(add_cls(product, last.results[0]), anchor, last)
+    if wide != et:
+        last = _insert(asctensor.CastOp(last.results[0], rt), anchor, last)
+    return last
+
+
 def _split_bias(mm: asctensor.MatmulOp) -> None:
     """``matmul(a, b, bias)`` -> ``matmul(a, b) + broadcast(bias)``."""
     rt = mm.result.type
-    new = _insert(asctensor.MatmulOp(mm.lhs, mm.rhs, rt, None, mm.ta, mm.tb), mm)
-    bias = mm.bias
-    last = new
-    if bias.type.element_type != rt.element_type:
-        last = _insert(asctensor.CastOp(bias, TensorType(rt.element_type, bias.type.get_shape())), mm, last)
-        bias = last.result
-    last = _insert(asctensor.BroadcastOp(bias, rt), mm, last)
-    add_cls = arith.AddiOp if str(rt.element_type) == "i32" else arith.AddfOp
-    last = _insert(add_cls(new.result, last.result), mm, last)
+    bf16 = str(rt.element_type) == "bf16"
+    new = _insert(asctensor.MatmulOp(mm.lhs, mm.rhs, TensorType(Float32Type(), rt.get_shape()) if bf16 else rt,
+                                     None, mm.ta, mm.tb), mm)
+    last = _add_bias(mm, new, new.result, mm.bias, mm.bias.type.get_shape())
     mm.result.replace_all_uses_with(last.results[0])
     Rewriter.erase_op(mm)
+
+
+def _in_memory(mm: asctensor.MatmulOp) -> None:
+    """Each operand of ``mm`` as the cube reads it: a kernel argument or reshapes of one (cloned in
+    front of ``mm``, outlined with it and read in place); a constant, slice or broadcast is first
+    written out by an exact copy (an elementwise kernel that reads through the view)."""
+    for i, v in enumerate((mm.lhs, mm.rhs)):
+        chain = []
+        root = v
+        while isinstance(root.owner, asctensor.ReshapeOp):
+            chain.append(root.owner)
+            root = root.owner.input
+        if isinstance(root.owner, VIEW_OPS + (asctensor.FullOp,)):
+            copies = exact_copy(v)
+            for op in copies:
+                _insert(op, mm)
+            mm.operands[i] = copies[-1].results[0]
+        elif chain:
+            src = root
+            for op in reversed(chain):
+                src = _insert(asctensor.ReshapeOp(src, list(op.result.type.get_shape())), mm).result
+            mm.operands[i] = src
 
 
 def _conv_to_matmul(conv: asctensor.Conv2dOp) -> list[Operation]:
@@ -98,17 +138,22 @@ def _conv_to_matmul(conv: asctensor.Conv2dOp) -> list[Operation]:
     result = out.result
     last = out
     if conv.bias is not None:
-        bias = conv.bias
-        if bias.type.element_type != et:
-            last = _insert(asctensor.CastOp(bias, TensorType(et, bias.type.get_shape())), conv, last)
-            bias = last.result
-        last = _insert(asctensor.ReshapeOp(bias, [oc, 1, 1]), conv, last)
-        last = _insert(asctensor.BroadcastOp(last.result, r), conv, last)
-        add_cls = arith.AddiOp if str(et) == "i32" else arith.AddfOp
-        result = _insert(add_cls(result, last.results[0]), conv, last).results[0]
+        result = _add_bias(conv, last, result, conv.bias, [oc, 1, 1]).results[0]
     conv.result.replace_all_uses_with(result)
     Rewriter.erase_op(conv)
     return [w3, wb, lhs, rhs, mm, out]
+
+
+def _reshape_chains(ops: list[Operation]) -> list[Operation]:
+    """The reshapes ``ops`` and the reshapes they read, in program order."""
+    out: list[Operation] = []
+    for op in ops:
+        chain = []
+        while isinstance(op, asctensor.ReshapeOp):
+            chain.append(op)
+            op = op.input.owner
+        out.extend(o for o in reversed(chain) if o not in out)
+    return out
 
 
 def _outline(host: func.FuncOp, group: list[Operation], name: str, kind: str) -> None:
@@ -215,6 +260,9 @@ class AscTensorFuseMatmulPass(ModulePass):
             for inner in list(host.body.block.ops):
                 if isinstance(inner, asctensor.MatmulOp) and inner.bias is not None:
                     _split_bias(inner)
+            for inner in list(host.body.block.ops):
+                if isinstance(inner, asctensor.MatmulOp) and inner not in conv_groups:
+                    _in_memory(inner)
             index = 0
             for inner in list(host.body.block.ops):
                 if inner in conv_groups:
@@ -222,7 +270,8 @@ class AscTensorFuseMatmulPass(ModulePass):
                     index += 1
                 elif isinstance(inner, asctensor.MatmulOp):
                     relu = relu_of(inner.result)
-                    group = [inner] + ([relu] if relu is not None else [])
+                    views = [v.owner for v in (inner.lhs, inner.rhs) if isinstance(v.owner, asctensor.ReshapeOp)]
+                    group = _reshape_chains(views) + [inner] + ([relu] if relu is not None else [])
                     epilogue = _epilogue(group[-1], host)
                     if epilogue:
                         _outline_mix(host, group, epilogue, f"{host.sym_name.data}_mm{index}")

@@ -1,12 +1,13 @@
-"""A small helper to build op sequences in front of an op, carrying its source location."""
+"""Small helpers to build op sequences in front of an op, carrying its source location."""
 
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr
+from xdsl.dialects.builtin import Float16Type, Float32Type, FloatAttr, IndexType, IntegerAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from pyasc.dialects import asctensor
 from pyasc.dialects.types import is_float
 
 LOC_ATTR = "asc.loc"
@@ -16,6 +17,22 @@ def copy_loc(src: Operation, dst: Operation) -> Operation:
     if LOC_ATTR in src.attributes and LOC_ATTR not in dst.attributes:
         dst.attributes[LOC_ATTR] = src.attributes[LOC_ATTR]
     return dst
+
+
+def exact_copy(v: SSAValue) -> list[Operation]:
+    """Ops computing an exact copy of ``v``; the last one gives it. The vector unit computes no bf16
+    (through f32 and back), no int8 (through f16) and no bool (a select of 1.0 or 0.0 compared with 0)."""
+    et, shape = str(v.type.element_type), v.type.get_shape()
+    if et in ("bf16", "i8"):
+        wide = asctensor.CastOp(v, TensorType(Float32Type() if et == "bf16" else Float16Type(), shape))
+        return [wide, asctensor.CastOp(wide.result, v.type)]
+    if et == "i1":
+        one, zero = (asctensor.FullOp(c, TensorType(Float16Type(), shape)) for c in (1.0, 0.0))
+        sel = asctensor.SelectOp(v, one.result, zero.result)
+        return [one, zero, sel, asctensor.CompareOp("ne", sel.result, zero.result)]
+    one = asctensor.FullOp(1 if et in asctensor.INT_TYPES else 1.0, v.type)
+    mul = arith.MuliOp if et in asctensor.INT_TYPES else arith.MulfOp
+    return [one, mul(v, one.result)]
 
 
 class OpEmitter:

@@ -208,9 +208,12 @@ class _KernelTiler:
                 op.operands and all(v in invariant or isinstance(v.owner, asctensor.FullOp) for v in op.operands)
                 and any(v in invariant for v in op.operands)
                 and not isinstance(op, (asctensor.ReduceOp, asctensor.ArgReduceOp) + VIEW_OPS))
-            mapping[op.results[0]] = body_builder.tile_op(op, mapping, pre if hoist else le, tile_type)
-            if hoist:
+            if hoist:  # its splat operands are made again before the loop (the loop's own are inside it)
+                local = {v: t for v, t in mapping.items() if not isinstance(v.owner, asctensor.FullOp)}
+                mapping[op.results[0]] = body_builder.tile_op(op, local, pre, tile_type)
                 invariant.add(op.results[0])
+            else:
+                mapping[op.results[0]] = body_builder.tile_op(op, mapping, le, tile_type)
 
         out_off = offset(space.out_strides)
         for v, dst in zip(outputs, out_args):

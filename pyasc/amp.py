@@ -1,18 +1,18 @@
 """Mixed precision: ``pyasc.amp.autocast``, ``pyasc.precision_scope`` and ``PYASC_MODE``.
 
-* ``with pyasc.amp.autocast(pyasc.float16):`` follows ``torch.autocast``: ops that profit from
-  lower precision (``LOWER_PRECISION_OPS``: matmul, conv2d, linear...) cast their floating
-  operands to the autocast dtype; ops that need range or accuracy (``FP32_OPS``: exp, log, pow,
-  sum, softmax, norms...) cast them to float32; every other op runs in the promoted dtype of its
-  operands. ``register(name, "lower" | "fp32")`` adds an op to a list.
+* ``with pyasc.amp.autocast(pyasc.float16):`` follows ``torch.autocast("cpu")``: ops that profit
+  from lower precision (``LOWER_PRECISION_OPS``: matmul, bmm, linear, addmm, conv2d...) cast their
+  floating operands to the autocast dtype; ops that need range or accuracy (``FP32_OPS``: prod and
+  the losses) cast them to float32; every other op runs in the promoted dtype of its operands. ``register(name, "lower" | "fp32")`` adds an op to a list.
 * ``with pyasc.precision_scope(pyasc.float16):`` is blunter: every op computes in the scope's
   dtype (floating operands are cast to it, so results have it). Integer and bool operands are
   never touched.
-* ``PYASC_MODE=FP32|FP16|BF16`` sets a precision scope for the whole process (read at import;
-  ``set_mode`` changes it later). Unset, ops follow PyTorch's promotion alone.
+* ``PYASC_MODE=FP32|FP16|BF16`` sets a precision scope for the whole process (read when an op
+  runs; ``set_mode`` overrides it until the variable changes). Unset, ops follow PyTorch's promotion alone.
 
-The policy changes the dtype an elementwise op computes in (``operand_dtypes``): its operands are
-cast to it like to any compute dtype, inside the op's one-op program eagerly and as
+The policy changes the dtype an op computes in: an elementwise op's compute dtype
+(``operand_dtypes``), the operands of reductions, row-wise composites, matrix products and
+convolutions (``target_dtype``, cast before the op). The casts run like any op: eagerly, or as
 ``asctensor.cast`` inside ``pyasc.jit`` (the jit and eager cache keys include the active policy).
 """
 
@@ -24,9 +24,11 @@ from contextlib import contextmanager
 from . import dtypes as dt
 from .errors import PyascError
 
-LOWER_PRECISION_OPS = {"matmul", "bmm", "mm", "linear", "conv2d", "addmm", "baddbmm"}
-FP32_OPS = {"exp", "log", "pow", "rsqrt", "erf", "sum", "mean", "prod", "softmax", "log_softmax",
-            "layer_norm", "rms_norm", "batch_norm", "norm", "cumsum"}
+# PyTorch's CPU autocast lists (torch.autocast("cpu")), restricted to names of tensor-API ops
+LOWER_PRECISION_OPS = {"matmul", "bmm", "mm", "linear", "conv1d", "conv2d", "conv3d", "addmm", "baddbmm", "addbmm",
+                       "prelu", "scaled_dot_product_attention"}
+FP32_OPS = {"prod", "cross_entropy", "nll_loss", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "kl_div",
+            "binary_cross_entropy", "binary_cross_entropy_with_logits"}
 
 _MODES = {"FP32": dt.float32, "FP16": dt.float16, "BF16": dt.bfloat16}
 
@@ -41,8 +43,28 @@ def _refresh() -> None:
     _active = bool(_stack) or _mode[0] is not None
 
 
+_env_seen: list[str | None] = [None]
+
+
+def _sync_env() -> None:
+    """Follow ``PYASC_MODE`` when it changes (read each time an op runs, not only at import)."""
+    env = (os.environ.get("PYASC_MODE") or "").strip() or None
+    if env == _env_seen[0]:
+        return
+    if env is not None and env.upper() == "INT8":  # an error at every op, never a warning
+        raise PyascError("PYASC_MODE", "INT8 is not a compute precision in pyasc: int8 is a storage dtype "
+                         "(quantised data needs a calibration step and explicit casts, e.g. "
+                         "x.to(pyasc.int8)); set PYASC_MODE to FP32, FP16 or BF16, or unset it")
+    try:
+        set_mode(env)
+    except PyascError as e:
+        raise PyascError("PYASC_MODE", e.detail) from None
+    _env_seen[0] = env
+
+
 def active() -> bool:
     """True while any precision policy is in force (the ops' fast check)."""
+    _sync_env()
     return _active
 
 
@@ -109,6 +131,7 @@ def _policy(kind, d):
 
 
 def policy() -> tuple[str, dt.DType] | None:
+    _sync_env()
     if _stack:
         return _stack[-1]
     if _mode[0] is not None:
@@ -148,20 +171,3 @@ def operand_dtypes(name: str, kinds: list) -> list:
     if d is None:
         return kinds
     return [d if isinstance(k, dt.DType) and k.is_floating_point else k for k in kinds]
-
-
-def _mode_from_environment() -> None:
-    """``PYASC_MODE``: a mode other than FP32/FP16/BF16 is an error at the first op, not a warning."""
-    value = os.environ["PYASC_MODE"].strip()
-    if value.upper() == "INT8":
-        raise PyascError("PYASC_MODE", "INT8 is not a compute precision in pyasc: int8 is a storage dtype "
-                         "(quantised data needs a calibration step and explicit casts, e.g. "
-                         "x.to(pyasc.int8)); set PYASC_MODE to FP32, FP16 or BF16, or unset it")
-    try:
-        set_mode(value)
-    except PyascError as e:
-        raise PyascError("PYASC_MODE", e.detail) from None
-
-
-if os.environ.get("PYASC_MODE"):
-    _mode_from_environment()

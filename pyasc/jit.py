@@ -48,7 +48,7 @@ from .logs import log
 from .progress import progress
 from .streams import launch, simulate
 from .tensor import Tensor
-from .tracing import Trace
+from .tracing import Trace, current_trace
 
 TRACED_LEVEL = "traced"
 # tracing keeps the current trace in a process-wide stack and the passes are not written for
@@ -448,6 +448,8 @@ class JitFunction:
         return self._compiled(tensors, layout, kwargs, key)
 
     def __call__(self, *args, **kwargs):
+        if current_trace() is not None:   # called while another jit function traces: inlined
+            return self.fn(*args, **kwargs)
         # fast path for the common call: concrete pyasc tensors only, no keyword arguments
         if not kwargs and not _amp.active():
             fast = [(a._shape, a._dtype) for a in args if type(a) is Tensor and a._trace is None]

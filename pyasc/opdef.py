@@ -268,6 +268,8 @@ class OpDef:
                 outs = [trace.cast(v, types.results[0][0]) for v in outs]
         results = [Tensor._traced(trace, v, dt.get_dtype(v.type.get_element_type()), v.type.get_shape())
                    for v in outs]
+        if self.kind == VIEW:
+            trace.view_ids.update(id(r) for r in results)
         return self.pack(results) if several else results[0]
 
     # -- eagerly ------------------------------------------------------------------------------

@@ -1,10 +1,12 @@
 """Matrix products and convolution of the tensor API (PyTorch semantics), on the cube (``OpDef``s of
 kind ``matrix``).
 
-``matmul(a, b)`` (also ``a @ b``; 2-D, or 3-D batched with a 2-D operand shared by every batch),
+``matmul(a, b)`` (also ``a @ b``; NumPy's semantics: 1-D operands, batch dims that broadcast, folded
+onto the 2-D and 3-D products of the cube),
 ``bmm(a, b)``, ``linear(x, weight, bias)`` (``x @ weight.T + bias``), ``addmm(input, mat1, mat2,
 beta=1, alpha=1)`` and ``conv2d(input, weight, bias, stride, padding, dilation, groups)`` (NCHW).
-float16/bfloat16/float32 inputs accumulate in float32 and give the input dtype (``out_dtype`` picks
+The precision policy (``pyasc.amp``) casts the floating operands first. float16/bfloat16/float32
+inputs accumulate in float32 and give the input dtype (``out_dtype`` picks
 float16, bfloat16 or float32); int8 inputs accumulate and give int32. Inside ``pyasc.jit`` each call
 emits its ``asctensor`` op; eagerly it runs a cached one-op program on the simulator
 (``pyasc.set_eager_backend("reference")`` runs the NumPy reference, ``reference_*`` here).
@@ -12,17 +14,20 @@ emits its ``asctensor`` op; eagerly it runs a cached one-op program on the simul
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
 
 from pyasc.dialects import asctensor
 
+from . import amp
 from . import dtypes as dt
 from .args import tensor_operand
-from .errors import PyascError, describe
+from .errors import PyascError, describe, user_location
 from .opdef import MATRIX, OpDef, Types
 from .ops_elementwise import ADD, MUL
+from .tensor import Tensor
 
 _FLOATS = tuple(d.name for d in dt.FLOAT_DTYPES)
 
@@ -113,6 +118,7 @@ def reference_conv2d(x, w, bias=None, stride=(1, 1), padding=(0, 0), dilation=(1
 def _bound(op: str, a, b, bias=None, transpose_a=False, transpose_b=False, out_dtype=None):
     a, b = tensor_operand(op, a), tensor_operand(op, b)
     bias = None if bias is None else tensor_operand(op, bias)
+    a, b, bias = _autocast(op, [a, b, bias])
     return [a, b, bias], {"transpose_a": transpose_a, "transpose_b": transpose_b, "out_dtype": out_dtype}
 
 
@@ -163,6 +169,94 @@ def _product(name: str, signature, doc: str, decompose=None) -> OpDef:
                  decompose=decompose, kind=MATRIX, method=False, vjp=_product_vjp, doc=doc)
 
 
+def _expand(t, shape):
+    """``t`` broadcast to ``shape``, materialised (on the host eagerly, by a copy kernel traced)."""
+    shape = tuple(shape)
+    if t.shape == shape:
+        return t
+    if t._trace is not None:   # written out (an exact ``* 1``), so that reshapes of it are views
+        with t._trace.at(user_location()):
+            v = t._trace.broadcast(t._value, shape)
+        return MUL(Tensor._traced(t._trace, v, t.dtype, shape), 1)
+    return Tensor(np.ascontiguousarray(np.broadcast_to(t._concrete("matmul"), shape)), t.dtype, device=t._device)
+
+
+def _nd_product(op: str, a, b, bias=None, transpose_a=False, transpose_b=False, out_dtype=None):
+    """A product with NumPy's matmul semantics, folded onto the 2-D/3-D products the cube computes:
+    a 1-D operand gets a unit dim (dropped from the result), batch dims broadcast, a batch that
+    only one operand has folds into the rows of a 2-D product (or shares the other operand), and
+    an empty result or an empty K gives zeros without a launch. NotImplemented when the operands
+    are already 2-D/3-D products the op takes as they are."""
+    a, b = tensor_operand(op, a), tensor_operand(op, b)
+    bias = None if bias is None else tensor_operand(op, bias)
+    a, b, bias = _autocast(op, [a, b, bias])
+    native = a.ndim in (2, 3) and b.ndim in (2, 3) and not isinstance(
+        asctensor.matmul_shapes(a.shape, b.shape, transpose_a, transpose_b), str)
+    if native and 0 not in a.shape + b.shape:
+        return _PRODUCTS[op].apply(*_bound(op, a, b, bias, transpose_a, transpose_b, out_dtype))
+    shapes, names = [a.shape, b.shape], [a.dtype.name, b.dtype.name]
+    if a.ndim == 0 or b.ndim == 0:
+        raise PyascError(op, f"both operands need at least one dimension, got shapes {a.shape} and {b.shape}",
+                         shapes=shapes, dtypes=names)
+    res = _out_dtype(op, [a, b], out_dtype)
+    drop_m, drop_n = a.ndim == 1, b.ndim == 1
+    if drop_m:
+        a, transpose_a = a.reshape(1, a.shape[0]), False
+    if drop_n:
+        b, transpose_b = b.reshape(b.shape[0], 1), False
+    m, ka = (a.shape[-1], a.shape[-2]) if transpose_a else (a.shape[-2], a.shape[-1])
+    kb, n = (b.shape[-1], b.shape[-2]) if transpose_b else (b.shape[-2], b.shape[-1])
+    if ka != kb:
+        raise PyascError(op, f"inner dimensions do not match: {list(shapes[0])} x {list(shapes[1])} "
+                         f"(K = {ka} vs {kb})", shapes=shapes, dtypes=names)
+    batch = asctensor.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    if batch is None:
+        raise PyascError(op, f"batch dimensions do not broadcast: {list(shapes[0])} x {list(shapes[1])}",
+                         shapes=shapes, dtypes=names)
+    if bias is not None:
+        _check_bias(op, bias, a.dtype, n, shapes)
+    out_shape = (*batch, m, n)
+    final = tuple(d for i, d in enumerate(out_shape)
+                  if not (drop_m and i == len(out_shape) - 2) and not (drop_n and i == len(out_shape) - 1))
+    if math.prod(out_shape) == 0 or ka == 0:
+        return _empty_product(op, a, res, out_shape, bias).reshape(*final)
+    nb_a, nb_b = math.prod(a.shape[:-2]), math.prod(b.shape[:-2])
+    if nb_b == 1 and not transpose_a:      # the batch folds into the rows of one 2-D product
+        a2 = _expand(a, (*batch, *a.shape[-2:])).reshape(-1, ka)
+        r = _matmul(op, a2, b.reshape(*b.shape[-2:]), bias, False, transpose_b, out_dtype)
+    elif nb_a == 1:                         # a 2-D left operand shared by every batch
+        b3 = _expand(b, (*batch, *b.shape[-2:])).reshape(-1, *b.shape[-2:])
+        r = _matmul(op, a.reshape(*a.shape[-2:]), b3, bias, transpose_a, transpose_b, out_dtype)
+    else:
+        a3 = _expand(a, (*batch, *a.shape[-2:])).reshape(-1, *a.shape[-2:])
+        b3 = _expand(b, (*batch, *b.shape[-2:])).reshape(-1, *b.shape[-2:])
+        r = _matmul(op, a3, b3, bias, transpose_a, transpose_b, out_dtype)
+    return r.reshape(*final)
+
+
+def _empty_product(op: str, like, res: dt.DType, shape, bias):
+    """The result of a product with no terms: zeros (plus the bias) of ``shape``."""
+    if like._trace is not None and math.prod(shape) == 0:
+        raise PyascError(op, f"an empty result {shape} inside pyasc.jit (compute it eagerly)", shapes=[shape])
+    z = Tensor(np.zeros(shape, res.np_dtype), res, device=like._device) if like._trace is None else None
+    if z is None:
+        with like._trace.at(user_location()):
+            v = like._trace.splat(0, res, shape)
+        z = Tensor._traced(like._trace, v, res, shape)
+    return z if bias is None else ADD(z, bias.to(res))
+
+
+def _autocast(op: str, tensors: list) -> list:
+    """The floating operands cast to the dtype the active precision policy gives op ``op``."""
+    if not amp.active():
+        return tensors
+    want = amp.target_dtype(op)
+    if want is None:
+        return tensors
+    return [t.to(want) if t is not None and t.dtype.is_floating_point and t.dtype is not want else t
+            for t in tensors]
+
+
 def _bmm_signature(a, b, out_dtype=None):
     a, b = tensor_operand("bmm", a), tensor_operand("bmm", b)
     if a.ndim != 3 or b.ndim != 3:
@@ -176,7 +270,7 @@ def _addmm_signature(input, mat1, mat2, *, beta=1, alpha=1):  # noqa: A002 - PyT
 
 def _addmm_composite(input, mat1, mat2, *, beta=1, alpha=1):  # noqa: A002
     """``beta * input + alpha * (mat1 @ mat2)`` unless ``input`` is a 1-D bias of the product."""
-    input = tensor_operand("addmm", input)
+    input, mat1, mat2 = _autocast("addmm", [tensor_operand("addmm", t) for t in (input, mat1, mat2)])
     if input.ndim == 1 and beta == 1 and alpha == 1 and (input.dtype.is_floating_point or input.dtype is dt.int32):
         return NotImplemented
     prod = _matmul("addmm", mat1, mat2)
@@ -186,10 +280,12 @@ def _addmm_composite(input, mat1, mat2, *, beta=1, alpha=1):  # noqa: A002
 
 
 MATMUL = _product("matmul", lambda a, b, out_dtype=None: _bound("matmul", a, b, out_dtype=out_dtype),
-                  "a @ b: 2-D, or batched (3-D; a 2-D operand is shared by every batch).")
+                  "a @ b with NumPy's semantics: 1-D operands, batch dims that broadcast.",
+                  decompose=lambda a, b, out_dtype=None: _nd_product("matmul", a, b, out_dtype=out_dtype))
 BMM = _product("bmm", _bmm_signature, "Batched a @ b of two 3-D tensors (B, M, K) x (B, K, N).")
 LINEAR = _product("linear", lambda x, weight, bias=None: _bound("linear", x, weight, bias, transpose_b=True),
-                  "x @ weight.T + bias with weight of shape (out_features, in_features).")
+                  "x @ weight.T + bias with weight of shape (out_features, in_features); x of any rank.",
+                  decompose=lambda x, weight, bias=None: _nd_product("linear", x, weight, bias, transpose_b=True))
 ADDMM = _product("addmm", _addmm_signature, "beta * input + alpha * (mat1 @ mat2); a 1-D input with "
                  "beta = alpha = 1 is the product's bias.", decompose=_addmm_composite)
 _PRODUCTS = {op.name: op for op in (MATMUL, BMM, LINEAR, ADDMM)}
@@ -220,6 +316,7 @@ def _conv2d_signature(input, weight, bias=None, stride=1, padding=0, dilation=1,
     if min(stride) < 1 or min(dilation) < 1 or min(padding) < 0:
         raise PyascError(op, f"stride {stride} and dilation {dilation} must be >= 1, padding {padding} >= 0")
     bias = None if bias is None else tensor_operand(op, bias)
+    x, w, bias = _autocast(op, [x, w, bias])
     return [x, w, bias], {"stride": stride, "padding": padding, "dilation": dilation, "groups": int(groups)}
 
 

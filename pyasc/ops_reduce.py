@@ -19,11 +19,13 @@ import numpy as np
 from pyasc.dialects import asctensor
 from pyasc.dialects.asctensor import ArgKind, ReduceKind
 
+from . import amp
 from . import dtypes as dt
 from .args import dims_arg, tensor_operand
 from .errors import PyascError
 from .opdef import COMPOSITE, REDUCE, OpDef, Types
 from .ops_compare import WHERE
+from .tensor import Tensor
 
 MaxMin = namedtuple("MaxMin", ["values", "indices"])
 
@@ -37,22 +39,67 @@ def _float_only(op: str, x) -> None:
 
 # ------------------------------------------------------------------------------------- reductions
 
+def _policy(name: str, x):
+    """``x`` cast to the dtype the active precision policy computes op ``name`` in."""
+    if amp.active() and x.dtype.is_floating_point:
+        want = amp.target_dtype(name)
+        if want is not None and want is not x.dtype:
+            return x.to(want)
+    return x
+
+
 def _reduce_signature(name: str):
     def signature(x, dim=None, keepdim: bool = False):
-        x = tensor_operand(name, x)
+        x = _policy(name, tensor_operand(name, x))
         _float_only(name, x)
         return [x], {"dims": dims_arg(name, dim, x.ndim, x), "keepdim": keepdim}
     return signature
 
 
-def _nothing_to_reduce(name: str):
+# results of integer and bool reductions (PyTorch's, with int64 as int32)
+_COUNTS = {"sum", "prod"}            # sums and products count in int32
+_EXACT_F32 = 2 ** 24                 # float32 holds every integer up to this
+
+
+def integer_reduction(name: str, x, reference, dims, keepdim: bool, result: dt.DType):
+    """An integer or bool reduction: eagerly exact on the host (the vector unit reduces floats
+    only); inside ``pyasc.jit`` through float32 where that is exact (bool and int8 inputs whose
+    sum stays below 2**24), else a PyascError."""
+    if x._trace is None:
+        a = x._concrete(name)
+        wide = a.astype(np.int64) if a.dtype != np.bool_ or name in _COUNTS else a
+        r = reference(wide, dims, keepdim)
+        return Tensor(np.asarray(r).astype(result.np_dtype), result, device=x._device)
+    bound = 1 if x.dtype is dt.bool_ else 128
+    span = 1
+    for d in (dims if dims is not None else range(x.ndim)):
+        span *= x.shape[d]
+    if x.dtype not in (dt.bool_, dt.int8) or name == "prod" or span * bound >= _EXACT_F32:
+        raise PyascError(name, f"of {x.dtype.name} inside pyasc.jit: the vector unit reduces floats and float32 "
+                         f"is not exact for this input (convert with .float() where that is acceptable)",
+                         shapes=[x.shape], dtypes=[x.dtype.name])
+    return None
+
+
+def _nothing_to_reduce(name: str, reference, op_ref):
     def decompose(x, dim=None, keepdim: bool = False):
-        """``x`` itself when ``dim`` names no dimension."""
+        """``x`` itself when ``dim`` names no dimension; integer and bool inputs (see
+        ``integer_reduction``)."""
         if isinstance(dim, tuple | list) and not dim or dim is None and getattr(x, "ndim", None) == 0:
             x = tensor_operand(name, x)
+            if name in _COUNTS and not x.dtype.is_floating_point:
+                return x.to(dt.int32)
             _float_only(name, x)
             return x
-        return NotImplemented
+        x = tensor_operand(name, x)
+        if x.dtype.is_floating_point or name == "mean":
+            return NotImplemented
+        result = dt.int32 if name in _COUNTS else x.dtype
+        dims = dims_arg(name, dim, x.ndim, x.shape)
+        out = integer_reduction(name, x, lambda a, d, k: reference(a, axis=d, keepdims=k), dims, keepdim, result)
+        if out is not None:
+            return out
+        return op_ref()(x.to(dt.float32), dim, keepdim).to(result)
     return decompose
 
 
@@ -132,7 +179,8 @@ def _reduction(name: str, kind: ReduceKind, reference, vjp=None) -> OpDef:
         return asctensor.ReduceOp(kind, values[0], attrs["dims"], attrs["keepdim"])
 
     return OpDef(name, build, lambda a, dims, keepdim: reference(a, axis=dims, keepdims=keepdim),
-                 signature=_reduce_signature(name), infer=_reduce_infer, decompose=_nothing_to_reduce(name),
+                 signature=_reduce_signature(name), infer=_reduce_infer,
+                 decompose=_nothing_to_reduce(name, reference, lambda: _REDUCTIONS[name]),
                  kind=REDUCE, vjp=vjp, doc=f"{kind.value} of x over dim (all dims by default); keepdim keeps them as size 1.")
 
 
@@ -141,11 +189,12 @@ MEAN = _reduction("mean", ReduceKind.MEAN, np.mean, _mean_vjp)
 PROD = _reduction("prod", ReduceKind.PROD, np.prod, _prod_vjp)
 AMAX = _reduction("amax", ReduceKind.MAX, np.max, _extremum_vjp)
 AMIN = _reduction("amin", ReduceKind.MIN, np.min, _extremum_vjp)
+_REDUCTIONS = {op.name: op for op in (SUM, MEAN, PROD, AMAX, AMIN)}
 
 
 def _arg_signature(name: str):
     def signature(x, dim=None, keepdim: bool = False):
-        x = tensor_operand(name, x)
+        x = _policy(name, tensor_operand(name, x))
         _float_only(name, x)
         if dim is not None:
             (dim,) = dims_arg(name, dim, x.ndim, x)
@@ -177,12 +226,25 @@ def _arg_reduction(name: str, kind: ArgKind, reference) -> OpDef:
         r = reference(a, axis=dim)
         return np.expand_dims(r, dim) if keepdim else r
 
-    return OpDef(name, build, ref, signature=_arg_signature(name), infer=_arg_infer, kind=REDUCE,
+    def decompose(x, dim=None, keepdim: bool = False):
+        """Integer and bool inputs (see ``integer_reduction``)."""
+        x = tensor_operand(name, x)
+        if x.dtype.is_floating_point:
+            return NotImplemented
+        dims = None if dim is None else dims_arg(name, dim, x.ndim, x.shape)
+        out = integer_reduction(name, x, lambda a, d, k: ref(a, None if d is None else d[0], k), dims, keepdim,
+                                dt.int32)
+        if out is not None:
+            return out
+        return _ARGS[name](x.to(dt.float32), dim, keepdim)
+
+    return OpDef(name, build, ref, signature=_arg_signature(name), infer=_arg_infer, kind=REDUCE, decompose=decompose,
                  doc=f"index of the first {kind.value} of x along dim (int32; all elements by default).")
 
 
 ARGMAX = _arg_reduction("argmax", ArgKind.MAX, np.argmax)
 ARGMIN = _arg_reduction("argmin", ArgKind.MIN, np.argmin)
+_ARGS = {"argmax": ARGMAX, "argmin": ARGMIN}
 
 
 def _max_min(name: str, whole: OpDef, arg: OpDef) -> OpDef:
@@ -210,7 +272,7 @@ def _same_as_input(operands, attrs) -> Types:
 def _softmax(name: str, op_cls, log: bool) -> OpDef:
     vjp = _log_softmax_vjp if log else _softmax_vjp
     def signature(x, dim: int = -1):
-        x = tensor_operand(name, x)
+        x = _policy(name, tensor_operand(name, x))
         _float_only(name, x)
         (axis,) = dims_arg(name, dim, x.ndim, x)
         return [x], {"axis": axis}
@@ -233,7 +295,7 @@ LOG_SOFTMAX = _softmax("log_softmax", asctensor.LogSoftmaxOp, True)
 
 def _norm(name: str, op_cls, rms: bool) -> OpDef:
     def signature(x, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
-        x = tensor_operand(name, x)
+        x = _policy(name, tensor_operand(name, x))
         _float_only(name, x)
         if isinstance(normalized_shape, numbers.Integral):
             normalized_shape = (int(normalized_shape),)

@@ -40,6 +40,21 @@ def _op(name: str):
     return (_table or _ops())[name]
 
 
+def _can_cast(src: DType, dst: DType) -> bool:
+    """PyTorch's in-place rule: no float result into an integer tensor, no number into a bool one."""
+    if src.is_floating_point and not dst.is_floating_point:
+        return False
+    return dst is not dt.bool_ or src is dt.bool_
+
+
+def _is_view_value(v) -> bool:
+    """``v`` (an SSA value of a trace) is a view of another traced value."""
+    from pyasc.dialects import asctensor
+
+    return isinstance(v.owner, asctensor.SliceOp | asctensor.ReshapeOp | asctensor.TransposeOp
+                      | asctensor.StridedSliceOp | asctensor.BroadcastOp)
+
+
 def _is_device_like(a) -> bool:
     return isinstance(a, Device | int) and not isinstance(a, bool) or type(a).__name__ == "device"
 
@@ -443,6 +458,63 @@ class Tensor:
     def __neg__(self): return _op("neg")(self)
     def __pos__(self): return self
     def __abs__(self): return _op("abs")(self)
+
+    # -- in-place updates (PyTorch semantics: they write through views) ------------------------
+    def __iadd__(self, other): return self._update("add", _op("add")(self, other))
+    def __isub__(self, other): return self._update("sub", _op("sub")(self, other))
+    def __imul__(self, other): return self._update("mul", _op("mul")(self, other))
+    def __itruediv__(self, other): return self._update("div", _op("div")(self, other))
+
+    def add_(self, other, *, alpha=1):
+        return self._update("add_", _op("add")(self, other if alpha == 1 else _op("mul")(other, alpha)))
+
+    def sub_(self, other, *, alpha=1):
+        return self._update("sub_", _op("sub")(self, other if alpha == 1 else _op("mul")(other, alpha)))
+
+    def mul_(self, other): return self._update("mul_", _op("mul")(self, other))
+    def div_(self, other): return self._update("div_", _op("div")(self, other))
+
+    def copy_(self, src):
+        """Copy ``src`` (broadcast, converted to this tensor's dtype) into this tensor."""
+        from .args import operand
+
+        src = operand("copy_", src)
+        if not isinstance(src, Tensor):
+            raise PyascError("copy_", f"expected a tensor, got {type(src).__name__}", shapes=[self._shape])
+        return self._update("copy_", src, cast=True)
+
+    def _update(self, op: str, value: Tensor, cast: bool = False) -> Tensor:
+        """Store ``value`` into this tensor: eagerly into its storage (shared with its base and views),
+        inside ``pyasc.jit`` by rebinding it to the new value (functionalized)."""
+        shapes, dtypes = [self._shape, value._shape], [self._dtype.name, value._dtype.name]
+        if not cast and not _can_cast(value._dtype, self._dtype):
+            raise PyascError(op, f"result type {value._dtype.name} can't be cast to the desired output type "
+                             f"{self._dtype.name}", shapes=shapes, dtypes=dtypes)
+        out = np.broadcast_shapes(self._shape, value._shape) if value._shape != self._shape else self._shape
+        if out != self._shape:
+            raise PyascError(op, f"a result of shape {value._shape} does not fit the tensor of shape {self._shape} "
+                             "it updates in place", shapes=shapes, dtypes=dtypes)
+        value = value.to(self._dtype) if value._dtype is not self._dtype else value
+        if self._trace is not None or value._trace is not None:
+            return self._rebind(op, value)
+        with np.errstate(all="ignore"):
+            self._concrete(op)[...] = value._concrete(op)
+        return self
+
+    def _rebind(self, op: str, value: Tensor) -> Tensor:
+        from .tracing import current_trace
+
+        if self._trace is None or value._trace is not self._trace or self._trace is not current_trace():
+            raise PyascError(op, "an in-place update mixes a traced tensor with a concrete one inside pyasc.jit",
+                             shapes=[self._shape, value._shape])
+        if id(self) in self._trace.view_ids or _is_view_value(self._value):
+            raise PyascError(op, "an in-place update of a view (a slice, reshape or transpose of another tensor) "
+                             "inside pyasc.jit: write the update as an out-of-place op instead",
+                             shapes=[self._shape, value._shape])
+        if value._shape != self._shape:
+            value = value + _op("zeros_like")(self)
+        self._value = value._value
+        return self
 
     __hash__ = object.__hash__
 

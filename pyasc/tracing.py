@@ -88,6 +88,7 @@ class Trace:
         self.callee_names: dict = {}         # custom op call signature -> symbol
         self._loc: str | None = None
         self._derived: dict = {}  # (value, "cast"/"broadcast", target) -> value: no duplicate casts
+        self.view_ids: set[int] = set()   # ids of the Tensors made by view ops (in-place updates refuse them)
 
     # -- context management -----------------------------------------------------------------
     def __enter__(self) -> Trace:

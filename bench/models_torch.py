@@ -1,0 +1,63 @@
+"""The three models of the differential suite (``test/torch_diff/test_models.py``: a transformer
+encoder block, ResNet basic and downsampling blocks, an MLP with cross-entropy), compiled by
+``pyasc.jit`` in float32 and float16: the number of kernels of each program and its simulated
+time, next to PyTorch CPU's wall time for the same ``torch.nn`` module (median of several calls).
+
+    python bench/models_torch.py [--calls N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+import pyasc
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test"))
+from torch_diff.test_models import MODELS  # noqa: E402 - the models live with their tests
+
+
+def torch_ms(run, calls: int) -> float:
+    run()
+    times = []
+    for _ in range(calls):
+        t = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - t)
+    return float(np.median(times) * 1e3)
+
+
+def bench(name: str, dtype: str, calls: int) -> str:
+    torch.manual_seed(0)
+    ref, run_torch, inputs, build, _ = MODELS[name](dtype, "pyasc")
+    tdtype = getattr(torch, dtype)
+    tin = [t.to(tdtype) if t.is_floating_point() else t for t in inputs]
+    ref = ref.to(tdtype)
+    with torch.no_grad():
+        cpu = torch_ms(lambda: run_torch(ref, tin), calls)
+    args = [pyasc.tensor(t if t.is_floating_point() else t.to(torch.int32)) for t in tin]
+    try:
+        compiled = pyasc.jit(build(pyasc)).compile(*args)
+        _, report = compiled.simulate(*args)
+    except (pyasc.PyascError, AttributeError) as e:  # an op the model needs is missing or refused
+        return f"{name:13s} {dtype:8s} {'-':>8s} {'-':>14s} {cpu:12.3f}   not compiled: {str(e).splitlines()[0][:70]}"
+    return f"{name:13s} {dtype:8s} {len(compiled.kernels):8d} {report.seconds * 1e6:14.2f} {cpu:12.3f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=20, help="PyTorch calls timed per model")
+    args = parser.parse_args()
+    print(f"{'model':13s} {'dtype':8s} {'kernels':>8s} {'simulated us':>14s} {'torch CPU ms':>12s}")
+    for name in MODELS:
+        for dtype in ("float32", "float16"):
+            print(bench(name, dtype, args.calls), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,217 @@
+"""Small programs written the PyTorch way, each compared with PyTorch CPU: matmul with NumPy
+semantics, views and constants feeding the cube, masks that broadcast, integer reductions,
+in-place updates through views, nested jit and the precision policy."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+import torch
+
+import pyasc
+
+RNG = np.random.default_rng(7)
+
+
+def _pair(*shape, dtype="float32"):
+    a = RNG.standard_normal(shape).astype(np.float32)
+    t = torch.from_numpy(a).to(getattr(torch, dtype))
+    return pyasc.tensor(t), t
+
+
+def _close(got, want, tol=2e-3):
+    assert got.shape == tuple(want.shape)
+    assert got.dtype.name == str(want.dtype).removeprefix("torch.").replace("int64", "int32")
+    g = got.float().numpy().astype(np.float64) if got.dtype.is_floating_point else got.numpy()
+    np.testing.assert_allclose(g, want.double().numpy(), rtol=tol, atol=tol)
+
+
+def _run(fn, mode, *args):
+    return (pyasc.jit(fn) if mode == "jit" else fn)(*args)
+
+
+MODES = ("eager", "jit")
+
+
+# ----------------------------------------------------------------------------- matmul
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("sa,sb", [((1, 5, 4), (3, 4, 2)), ((4,), (4, 3)), ((2, 3), (3,)), ((5,), (5,)),
+                                   ((2, 1, 6, 4), (3, 4, 5)), ((7,), (2, 7, 3))])
+def test_matmul_broadcasts_batches_and_vectors(mode, sa, sb):
+    (a, ta), (b, tb) = _pair(*sa), _pair(*sb)
+    _close(_run(lambda x, y: x @ y, mode, a, b), ta @ tb)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_attention_scores_on_4d_operands(mode):
+    (q, tq), (k, tk) = _pair(2, 3, 7, 8), _pair(2, 3, 7, 8)
+    _close(_run(lambda q, k: q @ k.transpose(-2, -1) / 8 ** 0.5, mode, q, k), tq @ tk.transpose(-2, -1) / 8 ** 0.5)
+
+
+def _lin(m):
+    return m.nn.functional.linear if m is torch else m.linear
+
+
+@pytest.mark.parametrize("fn", [
+    lambda m, x, w: x[1:5] @ w,
+    lambda m, x, w: (x[:, 2:] @ w[2:]).relu().exp(),
+    lambda m, x, w: x.reshape(4, 32) @ w.reshape(32, 2),
+    lambda m, x, w: _lin(m)(x[:, :8], w[:8].t()).sigmoid(),
+    lambda m, x, w: m.bmm(x.reshape(2, 4, 16), w.reshape(2, 8, 4).transpose(1, 2).reshape(2, 16, 2)),
+])
+def test_views_feed_the_cube_inside_jit(fn):
+    (x, tx), (w, tw) = _pair(8, 16), _pair(16, 4)
+    _close(pyasc.jit(lambda x, w: fn(pyasc, x, w))(x, w), fn(torch, tx, tw))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_constant_operand(mode):
+    (a, ta), = [_pair(8, 16)]
+    _close(_run(lambda x: x @ pyasc.ones(16, 4), mode, a), ta @ torch.ones(16, 4))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("op", ["linear", "addmm"])
+def test_bf16_product_with_bias(mode, op):
+    (x, tx), (w, tw), (b, tb) = _pair(9, 16, dtype="bfloat16"), _pair(5, 16, dtype="bfloat16"), \
+        _pair(5, dtype="bfloat16")
+    if op == "linear":
+        got, want = _run(pyasc.linear, mode, x, w, b), torch.nn.functional.linear(tx, tw, tb)
+    else:
+        got = _run(lambda b, x, w: pyasc.addmm(b, x, w.t()), mode, b, x, w)
+        want = torch.addmm(tb, tx, tw.t())
+    _close(got, want, tol=3e-2)
+
+
+def test_empty_products_give_zeros_without_a_launch():
+    (a, ta), (b, tb) = _pair(0, 5), _pair(5, 3)
+    _close(a @ b, ta @ tb)
+    (a, ta), (b, tb) = _pair(4, 0), _pair(0, 3)
+    _close(a @ b, ta @ tb)
+
+
+# ----------------------------------------------------------------------------- masks
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mshape,xshape", [((1, 8), (4, 8)), ((8,), (4, 8)), ((6, 6), (6, 6, 6))])
+def test_bool_mask_broadcast_along_leading_dims(mode, mshape, xshape):
+    tm = torch.from_numpy(RNG.random(mshape) > 0.5)
+    x, tx = _pair(*xshape)
+    m = pyasc.tensor(tm)
+    _close(_run(lambda m, x: pyasc.where(m, float("-inf"), x), mode, m, x),
+           torch.where(tm, float("-inf"), tx))
+
+
+# ----------------------------------------------------------------------------- integer reductions
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_bool_sum_counts(mode):
+    x, tx = _pair(5, 7)
+    _close(_run(lambda x: (x > 0).sum(), mode, x), (tx > 0).sum())
+    _close(_run(lambda x: (x > 0).sum(1), mode, x), (tx > 0).sum(1))
+
+
+def test_int32_reductions_eagerly():
+    t = torch.from_numpy(RNG.integers(-1000, 1000, (6, 9)).astype(np.int32))
+    x = pyasc.tensor(t)
+    for got, want in ((x.sum(), t.sum()), (x.sum(0), t.sum(0)), (x.amax(1), t.amax(1)), (x.argmin(1), t.argmin(1)),
+                      (x.prod(1) if False else x.amin(), t.amin())):
+        _close(got, want)
+
+
+# ----------------------------------------------------------------------------- in-place
+
+
+def test_inplace_writes_through_views():
+    tu = torch.from_numpy(RNG.standard_normal((3, 5)).astype(np.float32))
+    u = pyasc.tensor(tu.clone())
+    for f in (lambda u: u[1].__iadd__(1), lambda u: u[:, 1:].__isub__(2), lambda u: u.transpose(0, 1).__imul__(3),
+              lambda u: u[0].__itruediv__(2), lambda u: u[2].add_(u[0]), lambda u: u[:, :1].mul_(3),
+              lambda u: u[1].copy_(u[0])):
+        f(u)
+        f(tu)
+    _close(u, tu)
+
+
+def test_inplace_on_int_rejects_float_result():
+    u = pyasc.zeros(3, dtype=pyasc.int32)
+    with pytest.raises(pyasc.PyascError, match="can't be cast"):
+        u += 0.5
+
+
+def test_inplace_inside_jit_is_functional():
+    def f(u, y):
+        z = u
+        z += y
+        z *= 2
+        return u
+    (u, tu), (y, ty) = _pair(4, 6), _pair(6)
+    _close(pyasc.jit(f)(u, y), (tu + ty) * 2)
+
+
+def test_inplace_of_a_view_inside_jit_is_refused():
+    def f(u):
+        v = u[1]
+        v += 1
+        return u
+    with pytest.raises(pyasc.PyascError, match="in-place update of a view"):
+        pyasc.jit(f)(pyasc.zeros(3, 4))
+
+
+# ----------------------------------------------------------------------------- nested jit
+
+
+def test_nested_jit_inlines():
+    inner = pyasc.jit(lambda a: a * 2 + 1)
+    outer = pyasc.jit(lambda x: inner(x).exp())
+    x, tx = _pair(3, 5)
+    _close(outer(x), (tx * 2 + 1).exp())
+
+
+# ----------------------------------------------------------------------------- precision policy
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_autocast_products_follow_torch(mode, dtype):
+    (x, tx), (w, tw), (b, tb) = _pair(6, 8), _pair(4, 8), _pair(4)
+    img, timg = _pair(1, 2, 5, 5)
+    k, tk = _pair(3, 2, 3, 3)
+    progs = [(lambda m, x, w, b: x @ w.t()), (lambda m, x, w, b: m.nn.functional.linear(x, w, b)
+                                               if m is torch else m.linear(x, w, b)),
+             (lambda m, x, w, b: m.addmm(b, x, w.t())), (lambda m, x, w, b: x.sum()),
+             (lambda m, x, w, b: m.softmax(x, -1)), (lambda m, x, w, b: x.prod(1))]
+    for p in progs:
+        with torch.autocast("cpu", dtype=getattr(torch, dtype)):
+            want = p(torch, tx, tw, tb)
+        with pyasc.amp.autocast(getattr(pyasc, dtype)):
+            got = _run(lambda x, w, b: p(pyasc, x, w, b), mode, x, w, b)
+        _close(got, want, tol=5e-2)
+    with torch.autocast("cpu", dtype=getattr(torch, dtype)):
+        want = torch.conv2d(timg, tk, padding=1)
+    with pyasc.amp.autocast(getattr(pyasc, dtype)):
+        got = _run(lambda i, k: pyasc.conv2d(i, k, padding=1), mode, img, k)
+    _close(got, want, tol=5e-2)
+
+
+def test_precision_scope_reaches_products_and_reductions():
+    (x, tx), (w, tw) = _pair(6, 8), _pair(8, 4)
+    with pyasc.precision_scope(pyasc.float16):
+        assert (x @ w).dtype is pyasc.float16
+        assert x.sum().dtype is pyasc.float16
+        assert pyasc.softmax(x, -1).dtype is pyasc.float16
+
+
+def test_pyasc_mode_is_read_when_an_op_runs(monkeypatch):
+    (x, _), (w, _) = _pair(6, 8), _pair(8, 4)
+    monkeypatch.setenv("PYASC_MODE", "FP16")
+    assert (x @ w).dtype is pyasc.float16 and x.sum().dtype is pyasc.float16
+    monkeypatch.delenv("PYASC_MODE")
+    assert (x @ w).dtype is pyasc.float32
+    assert os.environ.get("PYASC_MODE") is None
