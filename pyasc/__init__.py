@@ -47,6 +47,7 @@ _NAMES = {
     "register_op": ("custom", "register_op"), "get_custom_op": ("custom", "get_custom_op"),
     "CUSTOM_OPS": ("custom", "CUSTOM_OPS"),
     "precision_scope": ("amp", "precision_scope"),
+    **{n: ("model", n) for n in ("OMModel", "load_model", "shape_inference")},
     **{n: ("runtime_api", n) for n in (
         "Stream", "Event", "stream", "current_stream", "default_stream", "synchronize", "memory_stats",
         "reset_peak_memory_stats", "empty_cache", "profiler")},
