@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import types
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,6 +85,17 @@ def _value_info(vi, float_dtype: str) -> ValueInfo:
     return ValueInfo(vi.name, shape, float_dtype if name == "float" else name)
 
 
+def _apply(convert, node, values):
+    return convert(node, values)
+
+
+def _located(file: str, line: int):
+    """``_apply`` as if defined at ``file:line``: the IR of a node is tagged with the model file and
+    the node's position (``model.onnx:12``), not with the caller's line, so the traced program, and
+    its compile-cache key, depend on the model only."""
+    return types.FunctionType(_apply.__code__.replace(co_filename=file, co_firstlineno=line), {})
+
+
 class OnnxGraph:
     """An ONNX model ready to replay: its inputs, outputs, constants and nodes."""
 
@@ -96,6 +108,8 @@ class OnnxGraph:
         self.float_dtype = pyasc.float16 if dtype == "float16" else pyasc.float32
         g = self.proto.graph
         self.name = re.sub(r"[^A-Za-z0-9_]", "_", g.name or "model").strip("_") or "model"
+        self.file = os.path.basename(os.fspath(source)) if isinstance(source, str | os.PathLike) \
+            else f"{self.name}.onnx"
         self.opsets = {o.domain or "": o.version for o in self.proto.opset_import}
         init_names = {t.name for t in g.initializer}
         self.constants = {t.name: self._const(numpy_helper.to_array(t)) for t in g.initializer}
@@ -117,12 +131,12 @@ class OnnxGraph:
         """The outputs of the graph on ``args`` (traced tensors in input order)."""
         env: dict = dict(self.constants)
         env.update((i.name, a) for i, a in zip(self.inputs, args))
-        for node in self.nodes:
+        for index, node in enumerate(self.nodes):
             values = [env[name] if name else None for name in node.input]
             if all(v is None or is_const(v) for v in values):
                 outs = self._fold(node, values)
             else:
-                outs = self._convert(node, values)
+                outs = self._convert(node, values, index)
             for name, v in zip(node.output, outs):
                 if name:
                     env[name] = v
@@ -144,7 +158,7 @@ class OnnxGraph:
             raise UnsupportedOnnxError(node.op_type, node.name, f"cannot be folded at import: {e}") from None
         return [self._const(np.asarray(o)) for o in outs]
 
-    def _convert(self, node, values) -> list:
+    def _convert(self, node, values, index: int) -> list:
         entry = OPS.get(node.op_type)
         n = self._node(node)
         if entry is None:
@@ -154,7 +168,7 @@ class OnnxGraph:
             if attr not in entry.attrs:
                 n.fail("is not supported", attr)
         try:
-            out = entry.convert(n, values)
+            out = _located(self.file, index + 1)(entry.convert, n, values)
         except UnsupportedOnnxError:
             raise
         except PyascError as e:
