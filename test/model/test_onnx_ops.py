@@ -47,6 +47,10 @@ CASES = {
                        {"w": _f(4, 1, 3, 3)}),
     "BatchNormalization": ([_n("BatchNormalization", ["x", "s", "b", "m", "v"], epsilon=1e-3)],
                            {"x": _f(2, 4, 5, 5)}, {"s": _f(4), "b": _f(4), "m": _f(4), "v": _f(4, low=0.5)}),
+    "BatchNormalization/after-conv": ([_n("Conv", ["x", "w", "cb"], "c", pads=[1, 1, 1, 1]),
+                                       _n("BatchNormalization", ["c", "s", "b", "m", "v"], epsilon=1e-3)],
+                                      {"x": _f(2, 4, 6, 6)}, {"w": _f(8, 4, 3, 3), "cb": _f(8), "s": _f(8), "b": _f(8),
+                                                              "m": _f(8), "v": _f(8, low=0.5)}),
     "Relu": _unary("Relu"), "Sigmoid": _unary("Sigmoid"), "Tanh": _unary("Tanh"), "Exp": _unary("Exp"),
     "Log": _unary("Log", low=0.1), "Sqrt": _unary("Sqrt", low=0.1), "Reciprocal": _unary("Reciprocal", low=0.5),
     "Erf": _unary("Erf"), "Neg": _unary("Neg"), "Abs": _unary("Abs"),
@@ -122,3 +126,9 @@ def test_op_against_onnxruntime(name):
     out = pyasc.OMModel(proto).infer(list(inputs.values())).numpy()
     assert out.shape == ref.shape
     np.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-5)
+
+
+def test_batch_norm_after_conv_folds_into_it():
+    nodes, inputs, inits = CASES["BatchNormalization/after-conv"]
+    model = pyasc.OMModel(_model(nodes, inputs, inits))
+    assert [n.op_type for n in model.graph.nodes] == ["Conv"]
