@@ -34,6 +34,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from timing import best_wall  # noqa: E402
 
 import pyasc  # noqa: E402
+from pyasc import cache  # noqa: E402
 from pyasc.dialects import asctensor  # noqa: E402
 from pyasc.dialects.target import DEFAULT_TARGET, get_target  # noqa: E402
 
@@ -88,9 +89,12 @@ def bench(name: str, arch, hw: int, dtype: str, cache_root: Path) -> dict:
     m = pyasc.OMModel(str(path), dtype=dtype)
     c1 = m.compile(x1)
     cold = time.perf_counter() - start
+    hits = cache.stats()["hits"]
     start = time.perf_counter()
     pyasc.OMModel(str(path), dtype=dtype).compile(x1)
     cached = time.perf_counter() - start
+    if cache.stats()["hits"] != hits + 1:
+        raise RuntimeError(f"{name}: the second compilation was not served from the disk cache")
 
     arrays1 = m._arrays(x1)
     start = time.perf_counter()

@@ -195,3 +195,12 @@ def test_unsupported_op_and_attribute_are_named():
     m = pyasc.OMModel(one_node(helper.make_node("Relu", ["x"], ["y"], name="relu_1", frobnicate=1)))
     with pytest.raises(UnsupportedOnnxError, match=r"'relu_1' \(Relu\): attribute 'frobnicate'"):
         m.infer(_images(1, (8, 8)))
+
+
+def test_profiler_sees_the_model_kernels(model):
+    x = _images(1, seed=8)
+    with pyasc.profiler() as prof:
+        model.infer(x)
+    stats = prof.stats()
+    assert set(stats) == set(model.compile(x).kernels)
+    assert "main_graph" in prof.summary(print_it=False)
