@@ -437,28 +437,27 @@ def _window_indices(node, x, kind: str):
     return out
 
 
-def _max_pool(node, inputs):
-    x = inputs[0]
-    rows, cols = _window_indices(node, x, "max")
+def _pool(node, x, kind: str, combine):
+    """A window reduction, separable: over the rows of each window, then over its columns."""
+    rows, cols = _window_indices(node, x, kind)
     y = None
     for r in rows:
-        xr = take(x, 2, r)
-        for c in cols:
-            v = take(xr, 3, c)
-            y = v if y is None else pyasc.maximum(y, v)
-    return y
+        v = take(x, 2, r)
+        y = v if y is None else combine(y, v)
+    out = None
+    for c in cols:
+        v = take(y, 3, c)
+        out = v if out is None else combine(out, v)
+    return out, len(rows) * len(cols)
+
+
+def _max_pool(node, inputs):
+    return _pool(node, inputs[0], "max", pyasc.maximum)[0]
 
 
 def _average_pool(node, inputs):
-    x = inputs[0]
-    rows, cols = _window_indices(node, x, "avg")
-    y = None
-    for r in rows:
-        xr = take(x, 2, r)
-        for c in cols:
-            v = take(xr, 3, c)
-            y = v if y is None else y + v
-    return y * (1.0 / (len(rows) * len(cols)))
+    total, n = _pool(node, inputs[0], "avg", pyasc.add)
+    return total * (1.0 / n)
 
 
 # ------------------------------------------------------------------------------------- the table
