@@ -96,7 +96,7 @@ def bench(name: str, arch, hw: int, dtype: str, cache_root: Path) -> dict:
     if cache.stats()["hits"] != hits + 1:
         raise RuntimeError(f"{name}: the second compilation was not served from the disk cache")
 
-    arrays1 = m._arrays(x1)
+    arrays1 = m.prepare_inputs(x1)
     start = time.perf_counter()
     _, r1 = c1.simulate(*arrays1)
     sim_wall = time.perf_counter() - start
@@ -105,9 +105,9 @@ def bench(name: str, arch, hw: int, dtype: str, cache_root: Path) -> dict:
 
     m.set_dynamic_batch([1, 8])
     c8 = m.compile(x8)
-    arrays8 = m._arrays(x8)
+    arrays8 = m.prepare_inputs(x8)
     _, r8 = c8.simulate(*arrays8)
-    lowered = m._fn.lower(*arrays8)
+    lowered = m.lower(x8)
     moved = sum(a.nbytes for a in arrays8) + sum(a.nbytes for a in c8.constants) + \
         sum(int(np.prod(s.shape)) * s.dtype.itemsize for s in c8.outputs)
     roof = roofline_seconds(cube_macs(lowered.traced), moved, dtype)

@@ -109,7 +109,9 @@ class OMModel:
                                      shapes=[shape])
 
     # -- inputs -----------------------------------------------------------------------------
-    def _arrays(self, x) -> list[pyasc.Tensor]:
+    def prepare_inputs(self, x) -> list[pyasc.Tensor]:
+        """``x`` (one array, a list or a dict by input name) as the program's input tensors, in the
+        model's dtypes; ModelError for a wrong name, count or rank, or a shape matching no gear."""
         names = [i.name for i in self.graph.inputs]
         if isinstance(x, dict):
             missing, extra = set(names) - set(x), set(x) - set(names)
@@ -137,17 +139,25 @@ class OMModel:
     # -- compilation and inference ------------------------------------------------------------
     def compile(self, x) -> pyasc.Compiled:
         """The compiled program for the signature of ``x`` (compiled once; disk-cached)."""
-        return self._fn.compile(*self._arrays(x))
+        return self._fn.compile(*self.prepare_inputs(x))
+
+    def lower(self, x) -> pyasc.Lowered:
+        """The traced program for the signature of ``x`` and its lowerings (``as_text(level)``)."""
+        return self._fn.lower(*self.prepare_inputs(x))
+
+    def cache_size(self) -> int:
+        """The number of input signatures (gears) compiled so far."""
+        return self._fn.cache_size()
 
     def infer(self, x):
         """Run one inference: the output tensor, or a list of them for several outputs."""
-        arrays = self._arrays(x)
+        arrays = self.prepare_inputs(x)
         outs = self._fn.compile(*arrays)(*arrays)
         return list(outs) if isinstance(outs, tuple) else outs
 
     def infer_async(self, x, stream=None) -> InferFuture:
         """Queue one inference on ``stream`` (default: the current stream) and return its future."""
-        arrays = self._arrays(x)
+        arrays = self.prepare_inputs(x)
         compiled = self._fn.compile(*arrays)
         s = stream if stream is not None else pyasc.current_stream()
         with pyasc.stream(s):

@@ -99,9 +99,9 @@ def test_dynamic_batch_gears(tiny_cnn_onnx):
     for b in (1, 4):
         x = _images(b, seed=b)
         np.testing.assert_allclose(model.infer(x).numpy(), _ort(tiny_cnn_onnx, x), rtol=1e-4, atol=1e-4)
-    assert model._fn.cache_size() == 2                      # one compilation per gear used
+    assert model.cache_size() == 2                      # one compilation per gear used
     model.infer(_images(4, seed=9))
-    assert model._fn.cache_size() == 2
+    assert model.cache_size() == 2
     with pytest.raises(ModelError, match=r"batch size 3 .* no gear .*\[1, 4, 8\]"):
         model.infer(_images(3))
 
