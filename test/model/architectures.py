@@ -153,15 +153,30 @@ def randomize_batch_norm(model: nn.Module, seed: int = 0) -> nn.Module:
     return model
 
 
+def calibrate_batch_norm(model: nn.Module, seed: int = 0, hw: int = 32) -> nn.Module:
+    """Running statistics measured on random images (as a trained network's are on its data), so
+    every layer keeps its activations in range and the logits depend on the input."""
+    bns = [m for m in model.modules() if isinstance(m, nn.BatchNorm2d)]
+    for m in bns:
+        m.reset_running_stats()
+        m.momentum = None          # a cumulative average over the calibration batches
+    model.train()
+    g = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for _ in range(2):
+            model(torch.randn(16, 3, hw, hw, generator=g))
+    return model
+
+
 def build(name: str, seed: int = 0) -> tuple[nn.Module, tuple[int, ...], torch.dtype]:
     """The model ``name`` in eval mode, its per-sample input shape and input dtype."""
     torch.manual_seed(seed)
     if name == "resnet18":
-        return randomize_batch_norm(resnet18(), seed).eval(), (3, 224, 224), torch.float32
+        return calibrate_batch_norm(resnet18(), seed).eval(), (3, 224, 224), torch.float32
     if name == "resnet50":
-        return randomize_batch_norm(resnet50(), seed).eval(), (3, 224, 224), torch.float32
+        return calibrate_batch_norm(resnet50(), seed).eval(), (3, 224, 224), torch.float32
     if name == "mobilenetv2":
-        return randomize_batch_norm(MobileNetV2(), seed).eval(), (3, 224, 224), torch.float32
+        return calibrate_batch_norm(MobileNetV2(), seed).eval(), (3, 224, 224), torch.float32
     if name == "transformer":
         return EncoderClassifier().eval(), (16,), torch.int64
     raise ValueError(name)
