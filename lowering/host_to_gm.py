@@ -62,6 +62,9 @@ def _convert_host(host: func.FuncOp) -> func.FuncOp:
                                    "(run the tile passes first)")
             call = func.CallOp(op.callee, [buffer_of[v] for v in op.arguments], [])
             new_block.add_op(copy_loc(op, call))
+        elif isinstance(op, asctensor.ReshapeOp) and op.input in buffer_of:
+            # a reshape between kernels: the same contiguous GM buffer, read with the new shape
+            buffer_of[op.result] = buffer_of[op.input]
         elif not isinstance(op, func.ReturnOp):
             raise CompileError(f"@{host.sym_name.data}: {op.name} outside a kernel (run asctensor-fuse first)")
     new_block.add_op(func.ReturnOp())

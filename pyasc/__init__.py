@@ -52,6 +52,7 @@ _NAMES = {
     **{n: ("autograd.functional", n) for n in ("grad", "value_and_grad", "vjp")},
     **{n: ("autograd.tape", n) for n in ("no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled")},
     **{n: ("autograd.losses", n) for n in ("cross_entropy", "mse_loss")},
+    **{n: ("model", n) for n in ("OMModel", "load_model", "shape_inference")},
     **{n: ("runtime_api", n) for n in (
         "Stream", "Event", "stream", "current_stream", "default_stream", "synchronize", "memory_stats",
         "reset_peak_memory_stats", "empty_cache", "profiler", "MemoryPool", "memory_allocator",

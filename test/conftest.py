@@ -25,3 +25,9 @@ def pytest_addoption(parser):
                     help="fuzz pyasc-opt with 3,000 mutants and every pipeline (slow)")
     group.addoption("--random-long", action="store_true", default=False,
                     help="run 5,000 random programs against NumPy (slow)")
+
+    group = parser.getgroup("models", "ONNX model import against onnxruntime")
+    group.addoption("--models", action="store_true", default=False,
+                    help="run ResNet-18, MobileNetV2 and the transformer encoder against onnxruntime (slow)")
+    group.addoption("--models-full", action="store_true", default=False,
+                    help="with --models: 224x224 images and 32 images per check instead of reduced sizes")

@@ -1,0 +1,525 @@
+"""The ONNX operator table: one entry per ONNX op type, converting a node into calls of the
+tensor API (``pyasc.conv2d``, ``pyasc.matmul``, ...) on traced tensors.
+
+A value is either a traced :class:`~pyasc.tensor.Tensor` (computed on the device) or a NumPy
+array (a constant: an initializer, a ``Constant`` or a folded shape computation). A node whose
+inputs are all constants never reaches this table: the importer folds it on the host with the
+ONNX reference implementation. An entry lists the attributes it understands (any other attribute
+present on the node is an error) and checks their values with ``node.fail``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from onnx import TensorProto
+
+import pyasc
+
+from .errors import UnsupportedOnnxError
+
+
+@dataclass
+class Node:
+    """One ONNX node as the table sees it."""
+
+    op_type: str
+    name: str
+    attrs: dict
+    n_outputs: int
+    float_dtype: object      # the model's float dtype (pyasc.float32 or pyasc.float16)
+
+    def attr(self, name: str, default=None):
+        return self.attrs.get(name, default)
+
+    def fail(self, detail: str, attribute: str | None = None):
+        raise UnsupportedOnnxError(self.op_type, self.name, detail, attribute)
+
+
+@dataclass(frozen=True)
+class OnnxOp:
+    """How one ONNX op type converts: ``convert(node, inputs) -> output or list of outputs``."""
+
+    convert: Callable
+    attrs: frozenset = frozenset()
+
+
+def _op(convert: Callable, *attrs: str) -> OnnxOp:
+    return OnnxOp(convert, frozenset(attrs))
+
+
+# ------------------------------------------------------------------------------------- helpers
+
+def is_const(v) -> bool:
+    return isinstance(v, np.ndarray)
+
+
+def const_tensor(node: Node, a: np.ndarray, like=None):
+    """A constant as a concrete pyasc tensor: floats in the dtype of ``like`` (else the model's)."""
+    if a.dtype.kind == "f":
+        d = like.dtype if like is not None and like.dtype.is_floating_point else node.float_dtype
+        return pyasc.tensor(a, dtype=d)
+    if a.dtype.kind == "b":
+        return pyasc.tensor(a, dtype=pyasc.bool_)
+    return pyasc.tensor(a.astype(np.int32), dtype=pyasc.int32)
+
+
+def operand(node: Node, v, like=None):
+    """A value as an operand of an elementwise op: a one-element constant becomes a Python number
+    (a splat), any other constant a concrete tensor."""
+    if not is_const(v):
+        return v
+    if v.size == 1 and (like is None or v.ndim <= like.ndim):
+        x = v.reshape(-1)[0].item()
+        return float(x) if v.dtype.kind == "f" else x
+    return const_tensor(node, v, like)
+
+
+def _traced_of(values):
+    return next((v for v in values if v is not None and not is_const(v)), None)
+
+
+def ints(v) -> list[int]:
+    return [int(i) for i in np.asarray(v).reshape(-1)]
+
+
+def scalar(node: Node, v, what: str) -> float:
+    if v is None:
+        return None
+    if not is_const(v) or v.size != 1:
+        node.fail(f"the {what} input must be a constant scalar")
+    return float(v.reshape(-1)[0])
+
+
+def _axis(axis: int, ndim: int) -> int:
+    return axis + ndim if axis < 0 else axis
+
+
+def _axes_input(node: Node, inputs, index: int) -> list[int] | None:
+    """Axes given as the ``index``-th input (recent opsets) or as the ``axes`` attribute."""
+    if len(inputs) > index and inputs[index] is not None:
+        if not is_const(inputs[index]):
+            node.fail("axes must be a constant")
+        return ints(inputs[index])
+    axes = node.attr("axes")
+    return None if axes is None else list(axes)
+
+
+# ------------------------------------------------------------------------------------- elementwise
+
+def _unary(fn):
+    return lambda node, inputs: fn(inputs[0])
+
+
+def _binary(fn):
+    def convert(node, inputs):
+        a, b = inputs
+        like = _traced_of([a, b])
+        return fn(operand(node, a, like), operand(node, b, like))
+    return convert
+
+
+def _clip(node, inputs):
+    x = inputs[0]
+    lo = scalar(node, inputs[1], "min") if len(inputs) > 1 else node.attr("min")
+    hi = scalar(node, inputs[2], "max") if len(inputs) > 2 else node.attr("max")
+    return pyasc.clamp(x, lo, hi)
+
+
+def _hard_sigmoid(node, inputs):
+    return pyasc.clamp(inputs[0] * node.attr("alpha", 0.2) + node.attr("beta", 0.5), 0.0, 1.0)
+
+
+def _hard_swish(node, inputs):
+    x = inputs[0]
+    return x * pyasc.clamp(x * (1 / 6) + 0.5, 0.0, 1.0)
+
+
+def _gelu(node, inputs):
+    approx = node.attr("approximate", "none")
+    if approx not in ("none", "tanh"):
+        node.fail(f"value '{approx}' is not supported (none, tanh)", "approximate")
+    return pyasc.gelu(inputs[0], approximate=approx)
+
+
+def _where(node, inputs):
+    c, a, b = inputs
+    like = _traced_of([a, b])
+    c = const_tensor(node, c) if is_const(c) else c
+    return pyasc.where(c, operand(node, a, like), operand(node, b, like))
+
+
+_CASTS = {TensorProto.FLOAT: None, TensorProto.FLOAT16: pyasc.float16, TensorProto.BFLOAT16: pyasc.bfloat16,
+          TensorProto.INT32: pyasc.int32, TensorProto.INT64: pyasc.int32, TensorProto.INT8: pyasc.int8,
+          TensorProto.BOOL: pyasc.bool_}
+
+
+def _cast(node, inputs):
+    to = node.attr("to")
+    if to not in _CASTS:
+        node.fail(f"casts to {TensorProto.DataType.Name(to)} are not supported", "to")
+    return pyasc.cast(inputs[0], dtype=_CASTS[to] or node.float_dtype)
+
+
+def _pass_through(node, inputs):
+    if node.n_outputs > 1:
+        node.fail("only the first output (inference mode) is supported")
+    return inputs[0]
+
+
+# ------------------------------------------------------------------------------------- shapes
+
+def _shape(node, inputs):
+    shape = np.array(inputs[0].shape, dtype=np.int64)
+    return shape[node.attr("start", 0): node.attr("end", len(shape))]
+
+
+def _reshape(node, inputs):
+    x, shape = inputs
+    if not is_const(shape):
+        node.fail("the shape input must be computable at import (a constant or a shape computation)")
+    target = ints(shape)
+    if not node.attr("allowzero", 0):
+        target = [x.shape[i] if d == 0 else d for i, d in enumerate(target)]
+    return pyasc.reshape(x, *target)
+
+
+def _flatten(node, inputs):
+    x = inputs[0]
+    axis = _axis(node.attr("axis", 1), x.ndim)
+    return pyasc.reshape(x, int(np.prod(x.shape[:axis], dtype=np.int64)), -1)
+
+
+def _squeeze(node, inputs):
+    x = inputs[0]
+    axes = _axes_input(node, inputs, 1)
+    axes = [i for i, d in enumerate(x.shape) if d == 1] if axes is None else [_axis(a, x.ndim) for a in axes]
+    return pyasc.reshape(x, *[d for i, d in enumerate(x.shape) if i not in axes])
+
+
+def _unsqueeze(node, inputs):
+    x = inputs[0]
+    axes = _axes_input(node, inputs, 1)
+    ndim = x.ndim + len(axes)
+    axes = sorted(_axis(a, ndim) for a in axes)
+    shape = list(x.shape)
+    for a in axes:
+        shape.insert(a, 1)
+    return pyasc.reshape(x, *shape)
+
+
+def _transpose(node, inputs):
+    x = inputs[0]
+    perm = node.attr("perm", list(range(x.ndim))[::-1])
+    return pyasc.permute(x, *perm)
+
+
+def _expand(node, inputs):
+    x, shape = inputs
+    out = np.broadcast_shapes(tuple(x.shape), tuple(ints(shape)))
+    return x if tuple(out) == tuple(x.shape) else x + pyasc.zeros(out, dtype=x.dtype)
+
+
+def _concat(node, inputs):
+    like = _traced_of(inputs)
+    return pyasc.cat([const_tensor(node, v, like) if is_const(v) else v for v in inputs], node.attr("axis"))
+
+
+def _split(node, inputs):
+    x = inputs[0]
+    axis = _axis(node.attr("axis", 0), x.ndim)
+    sizes = node.attr("split")
+    if len(inputs) > 1 and inputs[1] is not None:
+        sizes = ints(inputs[1])
+    if sizes is None:
+        n = node.attr("num_outputs", node.n_outputs)
+        each = -(-x.shape[axis] // n)
+        sizes = [min(each, x.shape[axis] - i * each) for i in range(n)]
+    return list(pyasc.split(x, list(sizes), axis))
+
+
+def _slice(node, inputs):
+    x = inputs[0]
+    if not all(is_const(v) for v in inputs[1:] if v is not None):
+        node.fail("starts, ends, axes and steps must be constants")
+    starts, ends = ints(inputs[1]), ints(inputs[2])
+    axes = ints(inputs[3]) if len(inputs) > 3 and inputs[3] is not None else list(range(len(starts)))
+    steps = ints(inputs[4]) if len(inputs) > 4 and inputs[4] is not None else [1] * len(starts)
+    index = [slice(None)] * x.ndim
+    for s, e, a, st in zip(starts, ends, axes, steps):
+        a = _axis(a, x.ndim)
+        n = x.shape[a]
+        index[a] = slice(*slice(s, e, st).indices(n))
+        if index[a].stop < 0:
+            index[a] = slice(index[a].start, None, index[a].step)
+    return x[tuple(index)]
+
+
+def _runs(idx: np.ndarray) -> list[slice]:
+    """``idx`` as consecutive slices of constant positive step (for gathers of views)."""
+    out, i = [], 0
+    while i < len(idx):
+        j = i
+        if i + 1 < len(idx) and idx[i + 1] > idx[i]:
+            step = idx[i + 1] - idx[i]
+            while j + 1 < len(idx) and idx[j + 1] - idx[j] == step:
+                j += 1
+            out.append(slice(int(idx[i]), int(idx[j]) + 1, int(step)))
+        else:
+            out.append(slice(int(idx[i]), int(idx[i]) + 1, 1))
+        i = j + 1
+    return out
+
+
+def take(x, axis: int, idx) -> object:
+    """``x`` at indices ``idx`` (a constant 1-D array) along ``axis``: views joined by ``cat``."""
+    parts = []
+    for s in _runs(np.asarray(idx)):
+        index = [slice(None)] * x.ndim
+        index[axis] = s
+        parts.append(x[tuple(index)])
+    return parts[0] if len(parts) == 1 else pyasc.cat(parts, axis)
+
+
+def _gather(node, inputs):
+    data, indices = inputs
+    axis = node.attr("axis", 0)
+    if not is_const(data) and is_const(indices):
+        axis = _axis(axis, data.ndim)
+        n = data.shape[axis]
+        idx = np.where(indices < 0, indices + n, indices)
+        if idx.ndim == 0:
+            index = [slice(None)] * data.ndim
+            index[axis] = int(idx)
+            return data[tuple(index)]
+        if idx.ndim != 1:
+            node.fail(f"constant indices of rank {idx.ndim} on a computed tensor are not supported")
+        return take(data, axis, idx)
+    if is_const(data) and not is_const(indices) and axis == 0 and data.ndim == 2:
+        # an embedding lookup: one-hot rows times the table (a matrix product on the cube unit)
+        vocab = np.arange(data.shape[0], dtype=np.int32)
+        hot = pyasc.cast(pyasc.eq(pyasc.unsqueeze(indices, -1), pyasc.tensor(vocab)), dtype=node.float_dtype)
+        return pyasc.matmul(hot.reshape(-1, data.shape[0]) if hot.ndim > 3 else hot,
+                            const_tensor(node, data)).reshape(*indices.shape, data.shape[1])
+    return node.fail("only a constant table indexed by computed indices (axis 0, 2-D) or constant "
+                     "indices into a computed tensor are supported")
+
+
+# ------------------------------------------------------------------------------------- linear algebra
+
+def _matmul(node, inputs):
+    a, b = (const_tensor(node, v) if is_const(v) else v for v in inputs)
+    if a.ndim < 2 or b.ndim < 2:
+        node.fail(f"operands of rank {a.ndim} and {b.ndim} are not supported (rank >= 2)")
+    if a.ndim <= 3 and b.ndim == 2 or a.ndim == b.ndim <= 3:
+        return pyasc.matmul(a, b)
+    batch = np.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
+    if tuple(a.shape[:-2]) != batch or tuple(b.shape[:-2]) not in (batch, ()):
+        node.fail(f"batch dims of {a.shape} and {b.shape} must agree")
+    m, n = a.shape[-2], b.shape[-1]
+    a3 = a.reshape(-1, m, a.shape[-1])
+    b3 = b if b.ndim == 2 else b.reshape(-1, *b.shape[-2:])
+    return pyasc.matmul(a3, b3).reshape(*batch, m, n)
+
+
+def _gemm(node, inputs):
+    a, b = inputs[0], inputs[1]
+    c = inputs[2] if len(inputs) > 2 else None
+    alpha, beta = node.attr("alpha", 1.0), node.attr("beta", 1.0)
+    if node.attr("transA", 0):
+        a = a.T if is_const(a) else pyasc.permute(a, 1, 0)
+    if is_const(b):
+        weight = const_tensor(node, b if node.attr("transB", 0) else b.T)
+    else:
+        weight = b if node.attr("transB", 0) else pyasc.permute(b, 1, 0)
+    a = const_tensor(node, a) if is_const(a) else a
+    bias = None
+    if c is not None and is_const(c) and c.ndim <= 1 and c.size == weight.shape[0]:
+        bias, c = const_tensor(node, c.reshape(-1) * (beta / alpha), a), None
+    y = pyasc.linear(a, weight, bias)
+    if alpha != 1.0:
+        y = y * alpha
+    if c is not None:
+        y = y + (operand(node, c * beta, y) if is_const(c) else c * beta)
+    return y
+
+
+def _conv(node, inputs):
+    x, w = inputs[0], inputs[1]
+    bias = inputs[2] if len(inputs) > 2 else None
+    if x.ndim != 4:
+        node.fail(f"only 2-D convolutions (NCHW input) are supported, got an input of shape {x.shape}")
+    if node.attr("auto_pad", "NOTSET") not in ("NOTSET", "VALID"):
+        node.fail(f"value '{node.attr('auto_pad')}' is not supported (NOTSET, VALID)", "auto_pad")
+    pads = node.attr("pads", [0, 0, 0, 0])
+    if pads[0] != pads[2] or pads[1] != pads[3]:
+        node.fail(f"asymmetric pads {pads} are not supported", "pads")
+    w = const_tensor(node, w, x) if is_const(w) else w
+    bias = const_tensor(node, bias, x) if bias is not None and is_const(bias) else bias
+    return pyasc.conv2d(x, w, bias, stride=tuple(node.attr("strides", [1, 1])), padding=(pads[0], pads[1]),
+                        dilation=tuple(node.attr("dilations", [1, 1])), groups=node.attr("group", 1))
+
+
+def _batch_norm(node, inputs):
+    x, scale, shift, mean, var = inputs
+    if node.attr("training_mode", 0):
+        node.fail("training mode is not supported (inference only)", "training_mode")
+    if not all(is_const(v) for v in (scale, shift, mean, var)):
+        node.fail("scale, bias, mean and variance must be constants")
+    k = scale / np.sqrt(var + node.attr("epsilon", 1e-5))
+    shape = (-1,) + (1,) * (x.ndim - 2)
+    return x * const_tensor(node, k.reshape(shape), x) + const_tensor(node, (shift - mean * k).reshape(shape), x)
+
+
+def _layer_norm(node, inputs):
+    x, scale = inputs[0], inputs[1]
+    bias = inputs[2] if len(inputs) > 2 else None
+    axis = _axis(node.attr("axis", -1), x.ndim)
+    return pyasc.layer_norm(x, tuple(x.shape[axis:]), const_tensor(node, scale, x) if is_const(scale) else scale,
+                            None if bias is None else const_tensor(node, bias, x) if is_const(bias) else bias,
+                            eps=node.attr("epsilon", 1e-5))
+
+
+# ------------------------------------------------------------------------------------- reductions
+
+def _reduce(fn):
+    def convert(node, inputs):
+        x = inputs[0]
+        axes = _axes_input(node, inputs, 1)
+        if not axes:
+            if node.attr("noop_with_empty_axes", 0):
+                return x
+            axes = list(range(x.ndim))
+        dims = tuple(_axis(a, x.ndim) for a in axes)
+        return fn(x, dim=dims, keepdim=bool(node.attr("keepdims", 1)))
+    return convert
+
+
+def _softmax(fn):
+    return lambda node, inputs: fn(inputs[0], dim=node.attr("axis", -1))
+
+
+def _global_average_pool(node, inputs):
+    x = inputs[0]
+    return pyasc.mean(x, dim=tuple(range(2, x.ndim)), keepdim=True)
+
+
+def _window_indices(node, x, kind: str):
+    """Per spatial axis and kernel offset, the input indices of every output position (padding
+    positions are replaced by an index of the same window, which a maximum ignores)."""
+    if x.ndim != 4:
+        node.fail(f"only 2-D pooling (NCHW input) is supported, got an input of shape {x.shape}")
+    if node.attr("ceil_mode", 0):
+        node.fail("ceil_mode=1 is not supported", "ceil_mode")
+    if node.attr("auto_pad", "NOTSET") not in ("NOTSET", "VALID"):
+        node.fail(f"value '{node.attr('auto_pad')}' is not supported (NOTSET, VALID)", "auto_pad")
+    if node.attr("storage_order", 0):
+        node.fail("column-major indices are not supported", "storage_order")
+    if node.n_outputs > 1:
+        node.fail("the Indices output is not supported")
+    k = node.attr("kernel_shape")
+    s = node.attr("strides", [1, 1])
+    d = node.attr("dilations", [1, 1])
+    p = node.attr("pads", [0, 0, 0, 0])
+    if kind == "avg" and any(p):
+        node.fail(f"padded average pooling (pads {p}) is not supported", "pads")
+    out = []
+    for i in range(2):
+        n = x.shape[2 + i]
+        n_out = (n + p[i] + p[i + 2] - d[i] * (k[i] - 1) - 1) // s[i] + 1
+        base = np.arange(n_out) * s[i] - p[i]
+        # the first in-range index of each window stands in for its padding positions
+        first = np.clip(base, 0, n - 1)
+        out.append([np.where((base + o * d[i] >= 0) & (base + o * d[i] < n), base + o * d[i], first)
+                    for o in range(k[i])])
+    return out
+
+
+def _pool(node, x, kind: str, combine):
+    """A window reduction, separable: over the rows of each window, then over its columns."""
+    rows, cols = _window_indices(node, x, kind)
+    y = None
+    for r in rows:
+        v = take(x, 2, r)
+        y = v if y is None else combine(y, v)
+    out = None
+    for c in cols:
+        v = take(y, 3, c)
+        out = v if out is None else combine(out, v)
+    return out, len(rows) * len(cols)
+
+
+def _max_pool(node, inputs):
+    return _pool(node, inputs[0], "max", pyasc.maximum)[0]
+
+
+def _average_pool(node, inputs):
+    total, n = _pool(node, inputs[0], "avg", pyasc.add)
+    return total * (1.0 / n)
+
+
+# ------------------------------------------------------------------------------------- the table
+
+OPS: dict[str, OnnxOp] = {
+    "Conv": _op(_conv, "group", "dilations", "pads", "strides", "kernel_shape", "auto_pad"),
+    "BatchNormalization": _op(_batch_norm, "epsilon", "momentum", "training_mode", "spatial"),
+    "Relu": _op(_unary(pyasc.relu)),
+    "Clip": _op(_clip, "min", "max"),
+    "LeakyRelu": _op(lambda node, inputs: pyasc.leaky_relu(inputs[0], node.attr("alpha", 0.01)), "alpha"),
+    "Sigmoid": _op(_unary(pyasc.sigmoid)),
+    "Tanh": _op(_unary(pyasc.tanh)),
+    "Gelu": _op(_gelu, "approximate"),
+    "Erf": _op(_unary(pyasc.erf)),
+    "HardSigmoid": _op(_hard_sigmoid, "alpha", "beta"),
+    "HardSwish": _op(_hard_swish),
+    "Add": _op(_binary(pyasc.add)),
+    "Sub": _op(_binary(pyasc.sub)),
+    "Mul": _op(_binary(pyasc.mul)),
+    "Div": _op(_binary(pyasc.div)),
+    "Pow": _op(_binary(pyasc.pow)),
+    "Sqrt": _op(_unary(pyasc.sqrt)),
+    "Reciprocal": _op(lambda node, inputs: 1.0 / inputs[0]),
+    "Exp": _op(_unary(pyasc.exp)),
+    "Log": _op(_unary(pyasc.log)),
+    "Neg": _op(_unary(pyasc.neg)),
+    "Abs": _op(_unary(pyasc.abs)),
+    "MatMul": _op(_matmul),
+    "Gemm": _op(_gemm, "alpha", "beta", "transA", "transB"),
+    "Reshape": _op(_reshape, "allowzero"),
+    "Flatten": _op(_flatten, "axis"),
+    "Transpose": _op(_transpose, "perm"),
+    "Squeeze": _op(_squeeze, "axes"),
+    "Unsqueeze": _op(_unsqueeze, "axes"),
+    "Concat": _op(_concat, "axis"),
+    "Split": _op(_split, "axis", "split", "num_outputs"),
+    "Slice": _op(_slice),
+    "Gather": _op(_gather, "axis"),
+    "Softmax": _op(_softmax(pyasc.softmax), "axis"),
+    "LogSoftmax": _op(_softmax(pyasc.log_softmax), "axis"),
+    "LayerNormalization": _op(_layer_norm, "axis", "epsilon", "stash_type"),
+    "ReduceMean": _op(_reduce(pyasc.mean), "axes", "keepdims", "noop_with_empty_axes"),
+    "ReduceSum": _op(_reduce(pyasc.sum), "axes", "keepdims", "noop_with_empty_axes"),
+    "ReduceMax": _op(_reduce(pyasc.amax), "axes", "keepdims", "noop_with_empty_axes"),
+    "GlobalAveragePool": _op(_global_average_pool),
+    "AveragePool": _op(_average_pool, "kernel_shape", "strides", "pads", "auto_pad", "ceil_mode",
+                       "count_include_pad"),
+    "MaxPool": _op(_max_pool, "kernel_shape", "strides", "pads", "dilations", "auto_pad", "ceil_mode",
+                   "storage_order"),
+    "Where": _op(_where),
+    "Equal": _op(_binary(pyasc.eq)),
+    "Less": _op(_binary(pyasc.lt)),
+    "Greater": _op(_binary(pyasc.gt)),
+    "Not": _op(_unary(pyasc.logical_not)),
+    "Cast": _op(_cast, "to", "saturate"),
+    "Shape": _op(_shape, "start", "end"),
+    "Expand": _op(_expand),
+    "Identity": _op(_pass_through),
+    "Dropout": _op(_pass_through, "seed"),
+    # folded at import whenever their inputs are constants (they never see a computed tensor)
+    "Constant": _op(lambda node, inputs: node.fail("unreachable")),
+    "ConstantOfShape": _op(lambda node, inputs: node.fail("the shape input must be computable at import"),
+                           "value"),
+}
+"""ONNX op type -> conversion. Every op of the default domain also folds on constant inputs."""

@@ -1,0 +1,134 @@
+"""Every entry of the ONNX operator table, in a small graph, against onnxruntime."""
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+import pyasc
+from pyasc.model.onnx_ops import OPS
+
+R = np.random.default_rng(0)
+
+
+def _f(*shape, low=-2.0, high=2.0):
+    return R.uniform(low, high, shape).astype(np.float32)
+
+
+def _model(nodes, inputs: dict, inits: dict, opset: int = 17):
+    ins = [helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(a.dtype), list(a.shape))
+           for n, a in inputs.items()]
+    out = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    graph = helper.make_graph(nodes, "ops", ins, [out], [numpy_helper.from_array(a, n) for n, a in inits.items()])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+
+
+def _n(op, ins, out="y", **attrs):
+    outs = [out] if isinstance(out, str) else out
+    return helper.make_node(op, ins, outs, name=f"{op.lower()}_{outs[0]}", **attrs)
+
+
+def _unary(op, low=-2.0, **attrs):
+    return [_n(op, ["x"], **attrs)], {"x": _f(2, 3, 4, 8, low=low)}, {}
+
+
+def _binary(op, c):
+    return [_n(op, ["x", "c"])], {"x": _f(2, 4, 8, low=0.5)}, {"c": c}
+
+
+def _to_float(node_op, ins, **attrs):
+    return [_n(node_op, ins, "b", **attrs), _n("Cast", ["b"], to=TensorProto.FLOAT)]
+
+
+CASES = {
+    "Conv": ([_n("Conv", ["x", "w", "b"], group=2, dilations=[2, 2], pads=[2, 2, 2, 2], strides=[2, 2])],
+             {"x": _f(1, 4, 9, 9)}, {"w": _f(6, 2, 3, 3), "b": _f(6)}),
+    "Conv/depthwise": ([_n("Conv", ["x", "w"], group=4, pads=[1, 1, 1, 1])], {"x": _f(2, 4, 6, 6)},
+                       {"w": _f(4, 1, 3, 3)}),
+    "BatchNormalization": ([_n("BatchNormalization", ["x", "s", "b", "m", "v"], epsilon=1e-3)],
+                           {"x": _f(2, 4, 5, 5)}, {"s": _f(4), "b": _f(4), "m": _f(4), "v": _f(4, low=0.5)}),
+    "BatchNormalization/after-conv": ([_n("Conv", ["x", "w", "cb"], "c", pads=[1, 1, 1, 1]),
+                                       _n("BatchNormalization", ["c", "s", "b", "m", "v"], epsilon=1e-3)],
+                                      {"x": _f(2, 4, 6, 6)}, {"w": _f(8, 4, 3, 3), "cb": _f(8), "s": _f(8), "b": _f(8),
+                                                              "m": _f(8), "v": _f(8, low=0.5)}),
+    "Relu": _unary("Relu"), "Sigmoid": _unary("Sigmoid"), "Tanh": _unary("Tanh"), "Exp": _unary("Exp"),
+    "Log": _unary("Log", low=0.1), "Sqrt": _unary("Sqrt", low=0.1), "Reciprocal": _unary("Reciprocal", low=0.5),
+    "Erf": _unary("Erf"), "Neg": _unary("Neg"), "Abs": _unary("Abs"),
+    "LeakyRelu": _unary("LeakyRelu", alpha=0.2), "HardSigmoid": _unary("HardSigmoid", alpha=0.3, beta=0.4),
+    "HardSwish": ([_n("HardSwish", ["x"])], {"x": _f(2, 3, 4, 8, low=-5, high=5)}, {}),
+    "Gelu": ([_n("Gelu", ["x"], approximate="tanh")], {"x": _f(2, 3, 8)}, {}, 20),
+    "Clip": ([_n("Clip", ["x", "lo", "hi"])], {"x": _f(2, 3, 8)},
+             {"lo": np.array(-0.5, np.float32), "hi": np.array(1.0, np.float32)}),
+    "Add": _binary("Add", _f(8)), "Sub": _binary("Sub", _f(4, 1)), "Mul": _binary("Mul", _f(2, 4, 8)),
+    "Div": _binary("Div", _f(8, low=0.5)), "Pow": _binary("Pow", np.array(2.0, np.float32)),
+    "MatMul": ([_n("MatMul", ["x", "w"])], {"x": _f(2, 16, 32)}, {"w": _f(32, 24)}),
+    "MatMul/4d": ([_n("MatMul", ["x", "x2"])], {"x": _f(2, 2, 8, 16), "x2": _f(2, 2, 16, 8)}, {}),
+    "Gemm": ([_n("Gemm", ["x", "w", "b"], transB=1, alpha=0.5, beta=2.0)], {"x": _f(4, 32)},
+             {"w": _f(16, 32), "b": _f(16)}),
+    "Reshape": ([_n("Reshape", ["x", "s"])], {"x": _f(2, 4, 6)}, {"s": np.array([0, -1, 3], np.int64)}),
+    "Flatten": ([_n("Flatten", ["x"], axis=2)], {"x": _f(2, 3, 4, 5)}, {}),
+    "Transpose": ([_n("Transpose", ["x"], perm=[0, 2, 1])], {"x": _f(2, 16, 24)}, {}),
+    "Squeeze": ([_n("Squeeze", ["x", "a"])], {"x": _f(2, 1, 8)}, {"a": np.array([1], np.int64)}),
+    "Unsqueeze": ([_n("Unsqueeze", ["x", "a"])], {"x": _f(2, 8)}, {"a": np.array([0, 2], np.int64)}),
+    "Concat": ([_n("Concat", ["x", "c"], axis=1)], {"x": _f(2, 3, 8)}, {"c": _f(2, 5, 8)}),
+    "Split": ([_n("Split", ["x", "s"], ["a", "b"], axis=2), _n("Sub", ["a", "b"])], {"x": _f(2, 3, 16)},
+              {"s": np.array([8, 8], np.int64)}),
+    "Slice": ([_n("Slice", ["x", "st", "en", "ax", "sp"])], {"x": _f(2, 12, 16)},
+              {"st": np.array([1, 0], np.int64), "en": np.array([10, 16], np.int64),
+               "ax": np.array([1, 2], np.int64), "sp": np.array([2, 1], np.int64)}),
+    "Gather": ([_n("Gather", ["x", "i"], axis=1)], {"x": _f(2, 12, 16)}, {"i": np.array([0, 3, 4, 5, 11], np.int64)}),
+    "Gather/embedding": ([_n("Gather", ["t", "ids"])], {"ids": R.integers(0, 50, (2, 8)).astype(np.int64)},
+                         {"t": _f(50, 16)}),
+    "Softmax": ([_n("Softmax", ["x"], axis=-1)], {"x": _f(2, 4, 16)}, {}),
+    "LogSoftmax": ([_n("LogSoftmax", ["x"], axis=-1)], {"x": _f(2, 4, 16)}, {}),
+    "LayerNormalization": ([_n("LayerNormalization", ["x", "s", "b"], axis=-1, epsilon=1e-5)], {"x": _f(2, 4, 32)},
+                           {"s": _f(32), "b": _f(32)}),
+    "ReduceMean": ([_n("ReduceMean", ["x"], axes=[-1], keepdims=1)], {"x": _f(2, 4, 16)}, {}, 17),
+    "ReduceSum": ([_n("ReduceSum", ["x", "a"], keepdims=0)], {"x": _f(2, 4, 16)}, {"a": np.array([2], np.int64)}),
+    "ReduceMax": ([_n("ReduceMax", ["x"], axes=[2], keepdims=0)], {"x": _f(2, 4, 16)}, {}),
+    "GlobalAveragePool": ([_n("GlobalAveragePool", ["x"])], {"x": _f(2, 4, 6, 6)}, {}),
+    "AveragePool": ([_n("AveragePool", ["x"], kernel_shape=[2, 2], strides=[2, 2])], {"x": _f(2, 4, 8, 8)}, {}),
+    "MaxPool": ([_n("MaxPool", ["x"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])],
+                {"x": _f(2, 4, 9, 9)}, {}),
+    "Where": ([_n("Greater", ["x", "z"], "g"), _n("Where", ["g", "x", "c"])], {"x": _f(2, 16)},
+              {"z": np.array(0.0, np.float32), "c": _f(16)}),
+    "Equal": (_to_float("Equal", ["x", "c"]), {"x": np.round(_f(2, 16))}, {"c": np.round(_f(16))}),
+    "Less": (_to_float("Less", ["x", "c"]), {"x": _f(2, 16)}, {"c": _f(16)}),
+    "Greater": (_to_float("Greater", ["x", "c"]), {"x": _f(2, 16)}, {"c": _f(16)}),
+    "Not": ([_n("Less", ["x", "c"], "l"), *_to_float("Not", ["l"])], {"x": _f(2, 16)}, {"c": _f(16)}),
+    "Cast": ([_n("Cast", ["x"], "h", to=TensorProto.FLOAT16), _n("Cast", ["h"], to=TensorProto.FLOAT)],
+             {"x": _f(2, 16)}, {}),
+    # a shape subgraph: Shape -> Gather -> Unsqueeze -> Concat -> Reshape folds at import
+    "Shape": ([_n("Shape", ["x"], "s"), _n("Gather", ["s", "zero"], "n", axis=0), _n("Unsqueeze", ["n", "ax"], "n1"),
+               _n("Concat", ["n1", "m1"], "shape", axis=0), _n("Reshape", ["x", "shape"])],
+              {"x": _f(2, 3, 8)}, {"zero": np.array(0, np.int64), "ax": np.array([0], np.int64),
+                                   "m1": np.array([-1], np.int64)}),
+    "ConstantOfShape": ([_n("Shape", ["x"], "s"), helper.make_node(
+        "ConstantOfShape", ["s"], ["k"], value=numpy_helper.from_array(np.array([1.5], np.float32))),
+        _n("Mul", ["x", "k"])], {"x": _f(2, 8)}, {}),
+    "Constant": ([helper.make_node("Constant", [], ["k"], value=numpy_helper.from_array(_f(8))), _n("Add", ["x", "k"])],
+                 {"x": _f(2, 8)}, {}),
+    "Expand": ([_n("Expand", ["x", "s"])], {"x": _f(2, 1, 8)}, {"s": np.array([2, 3, 8], np.int64)}),
+    "Identity": ([_n("Identity", ["x"], "i"), _n("Relu", ["i"])], {"x": _f(2, 8)}, {}),
+    "Dropout": ([_n("Dropout", ["x"], "d"), _n("Relu", ["d"])], {"x": _f(2, 8)}, {}),
+}
+
+
+def test_every_table_entry_is_tested():
+    assert set(OPS) <= {name.split("/")[0] for name in CASES}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_op_against_onnxruntime(name):
+    nodes, inputs, inits, *opset = CASES[name]
+    proto = _model(nodes, inputs, inits, *opset)
+    ref = ort.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, inputs)[0]
+    out = pyasc.OMModel(proto).infer(list(inputs.values())).numpy()
+    assert out.shape == ref.shape
+    np.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-5)
+
+
+def test_batch_norm_after_conv_folds_into_it():
+    nodes, inputs, inits = CASES["BatchNormalization/after-conv"]
+    model = pyasc.OMModel(_model(nodes, inputs, inits))
+    assert [n.op_type for n in model.graph.nodes] == ["Conv"]
