@@ -20,6 +20,7 @@ from pyasc.dialects.target import Pipe, TargetSpec
 from pyasc.dialects.traits import OnPipe
 from pyasc.dialects.types import numpy_dtype
 
+from .contract import kernel_findings, make_rule
 from .costs import PIPE_INDEX
 from .errors import SimulationError
 from .opinfo import WORK, OpInfo
@@ -45,7 +46,8 @@ class KernelTranslator:
     """Translates one kernel function into Python source and compiles it.
 
     ``env`` is the dictionary of globals shared by the generated code (UB views, helpers, constants);
-    the translator adds its own constants and the ``_fail``/``_find`` helpers. ``handler_for(op)`` is the
+    the translator adds its own constants and the ``_fail``/``_find``/``_rule`` helpers (``_rule``: a
+    finding that names a documented rule, ``contract``). ``handler_for(op)`` is the
     code generator of an op, or None when the simulator does not support it.
     """
 
@@ -153,6 +155,9 @@ class KernelTranslator:
             self.bind(a, n)
         self.env["_fail"] = self._make_fail()
         self.env["_find"] = self._make_find()
+        self.env["_rule"] = make_rule(self.infos, self.run_ctx)
+        for rule_id, op, detail in kernel_findings(self.func):
+            self.emit(f"_rule({rule_id!r}, {self.info(op)}, bid, {detail!r})")
         self.emit_block(self.func.body.block)
         self.flush()
         if not self.lines or self.lines[-1].strip() != "return s":

@@ -302,6 +302,10 @@ def wait_flag(t: KernelTranslator, op: asc.WaitFlagOp) -> None:
     record(t, sid, "0", key, [])
 
 
+def init_soc_state(t: KernelTranslator, op: asc.InitSocStateOp) -> None:
+    """Nothing to simulate: the simulated core starts in the reset state."""
+
+
 def pipe_barrier(t: KernelTranslator, op: asc.PipeBarrierOp) -> None:
     kind = op.pipe.data
     if kind == asc.PipeKind.PIPE_ALL:

@@ -1137,6 +1137,10 @@ inline void PipeBarrier()
 {
 }
 
+inline void InitSocState()
+{
+}
+
 template <uint8_t modeId, pipe_t pipe>
 inline void CrossCoreSetFlag(uint16_t flagId)
 {

@@ -1,0 +1,71 @@
+"""The simulator's side of the documented Ascend C contract (the rules: ``ascendc.contract.RULES``).
+
+Rules that depend on run-time values (counts, addresses, what memory was written) are checked by the
+code the op handlers generate: they call ``_rule(rule_id, sid, bid, detail)``, which adds a finding of
+kind ``contract`` naming the op, its source line, the rule and its doc page. Under the hazard policy
+``"error"`` (the test suite's) a run with such a finding fails.
+
+Rules about a kernel's structure (a kernel without a TPipe: the APIs it may call, ``InitSocState`` at
+entry and ``PipeBarrier<PIPE_ALL>`` at the end) are checked once per kernel by ``kernel_findings`` and
+reported on every run.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import func
+from xdsl.ir import Operation
+
+from pyasc.dialects import ascendc as asc
+from pyasc.dialects.ascendc.contract import RULES
+
+# APIs that take event ids from the TPipe (absent from the A2 list of APIs allowed without one)
+NEEDS_TPIPE: tuple[type[Operation], ...] = (asc.ReduceCountOp, asc.CreateVecIndexOp, asc.SelectOp,
+                                            asc.SelectScalarOp)
+
+
+def make_rule(infos, ctx):
+    """``_rule(rule_id, sid, bid, detail)`` for the generated code of one kernel."""
+
+    def _rule(rule_id: str, sid: int, bid: int, detail: str) -> None:
+        r = RULES[rule_id]
+        i = infos[sid]
+        ctx.log.add("contract", f"{detail}: {r.statement} (doc: {r.doc})", i.kernel, i.text, bid, key=(rule_id,),
+                    loc=i.loc, rule=rule_id)
+
+    return _rule
+
+
+def _walk(op: Operation):
+    for region in op.regions:
+        for block in region.blocks:
+            for o in block.ops:
+                yield o
+                yield from _walk(o)
+
+
+def kernel_findings(kernel: func.FuncOp) -> list[tuple[str, Operation, str]]:
+    """(rule id, op, detail) for each structural rule the kernel breaks."""
+    ops = list(_walk(kernel))
+    if any(isinstance(o, asc.TPipeOp) for o in ops):
+        return []
+    out = []
+    for o in ops:
+        if isinstance(o, NEEDS_TPIPE):
+            out.append(("static-api-whitelist-a2", o, f"{o.API} in a kernel without a TPipe"))
+    body = [o for o in kernel.body.block.ops if not isinstance(o, func.ReturnOp)]
+    if any(isinstance(o, asc.CoreSectionOp) for o in body):
+        sections = [o for o in body if isinstance(o, asc.CoreSectionOp)]
+        bodies = [list(s.body.block.ops) for s in sections]
+    else:
+        bodies = [body]
+    for ops_ in bodies:
+        ops_ = [o for o in ops_ if not isinstance(o, (func.ReturnOp,)) and o.name != "scf.yield"]
+        if not ops_:
+            continue
+        first = next((o for o in ops_ if isinstance(o, asc.AscendCOperation)), ops_[0])
+        if not isinstance(first, asc.InitSocStateOp):
+            out.append(("initsoc-static-entry", first, "the kernel does not start with InitSocState()"))
+        last = ops_[-1]
+        if not (isinstance(last, asc.PipeBarrierOp) and last.pipe.data == asc.PipeKind.PIPE_ALL):
+            out.append(("kernel-end-pipe-all", last, "the kernel does not end with PipeBarrier<PIPE_ALL>()"))
+    return out
