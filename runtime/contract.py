@@ -18,11 +18,6 @@ from xdsl.ir import Operation
 from pyasc.dialects import ascendc as asc
 from pyasc.dialects.ascendc.contract import RULES
 
-# APIs that take event ids from the TPipe (absent from the A2 list of APIs allowed without one)
-NEEDS_TPIPE: tuple[type[Operation], ...] = (asc.ReduceCountOp, asc.CreateVecIndexOp, asc.SelectOp,
-                                            asc.SelectScalarOp)
-
-
 def make_rule(infos, ctx):
     """``_rule(rule_id, sid, bid, detail)`` for the generated code of one kernel."""
 
@@ -43,6 +38,13 @@ def _walk(op: Operation):
                 yield from _walk(o)
 
 
+def core_bodies(kernel: func.FuncOp) -> list[list[Operation]]:
+    """The ops each core runs at the top level: the kernel's, or each core section's (MIX)."""
+    body = list(kernel.body.block.ops)
+    sections = [o for o in body if isinstance(o, asc.CoreSectionOp)]
+    return [list(s.body.block.ops) for s in sections] if sections else [body]
+
+
 def kernel_findings(kernel: func.FuncOp) -> list[tuple[str, Operation, str]]:
     """(rule id, op, detail) for each structural rule the kernel breaks."""
     ops = list(_walk(kernel))
@@ -50,19 +52,13 @@ def kernel_findings(kernel: func.FuncOp) -> list[tuple[str, Operation, str]]:
         return []
     out = []
     for o in ops:
-        if isinstance(o, NEEDS_TPIPE):
+        if getattr(o, "NEEDS_TPIPE", False):
             out.append(("static-api-whitelist-a2", o, f"{o.API} in a kernel without a TPipe"))
-    body = [o for o in kernel.body.block.ops if not isinstance(o, func.ReturnOp)]
-    if any(isinstance(o, asc.CoreSectionOp) for o in body):
-        sections = [o for o in body if isinstance(o, asc.CoreSectionOp)]
-        bodies = [list(s.body.block.ops) for s in sections]
-    else:
-        bodies = [body]
-    for ops_ in bodies:
-        ops_ = [o for o in ops_ if not isinstance(o, (func.ReturnOp,)) and o.name != "scf.yield"]
+    for ops_ in core_bodies(kernel):
+        ops_ = [o for o in ops_ if not isinstance(o, func.ReturnOp)]
         if not ops_:
             continue
-        first = next((o for o in ops_ if isinstance(o, asc.AscendCOperation)), ops_[0])
+        first = ops_[0]
         if not isinstance(first, asc.InitSocStateOp):
             out.append(("initsoc-static-entry", first, "the kernel does not start with InitSocState()"))
         last = ops_[-1]

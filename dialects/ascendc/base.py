@@ -8,6 +8,7 @@ Every op derives from :class:`AscendCOperation`, the one definition of what the 
   (``dialects/traits.py``; an op without ``OnPipe`` occupies no pipe);
 * its Ascend C name ``API`` and how it prints: ``CALL``, a C++ statement over the op's operand and
   property names, or an override of ``print_ascendc`` (the kernel emitter calls it);
+* ``NEEDS_TPIPE``: the API fetches event ids through the kernel's TPipe (``contract.py``);
 * ``BATCHABLE``: whether the simulator's code for the op is correct for a group of cores run at once;
 * vector instructions add their cost class ``COST`` and their NumPy semantics ``numpy_operation``
   (``vector.py``).
@@ -91,6 +92,8 @@ class AscendCOperation(IRDLOperation):
     API: ClassVar[str] = ""
     CALL: ClassVar[str] = ""
     BATCHABLE: ClassVar[bool] = False
+    # the API takes event ids from the TPipe: not allowed in a kernel without one (static-api-whitelist-a2)
+    NEEDS_TPIPE: ClassVar[bool] = False
 
     def print_ascendc(self, p: CallPrinter) -> str | list[str]:
         """The Ascend C statement(s) of this op."""

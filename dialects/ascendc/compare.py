@@ -164,6 +164,7 @@ class ComparesOp(VectorOp):
 class SelectOp(VectorOp):
     """``Select(dst, selMask, src0, src1, SELMODE::VSEL_TENSOR_TENSOR_MODE, count)``."""
 
+    NEEDS_TPIPE: ClassVar[bool] = True
     name = "ascendc.select"
     API: ClassVar[str] = "Select"
     CALL: ClassVar[str] = ("AscendC::{api}({dst}, {sel_mask}, {src0}, {src1}, "
@@ -194,6 +195,7 @@ class SelectOp(VectorOp):
 class SelectScalarOp(VectorOp):
     """``Select(dst, selMask, src0, scalar, SELMODE::VSEL_TENSOR_SCALAR_MODE, count)``."""
 
+    NEEDS_TPIPE: ClassVar[bool] = True
     name = "ascendc.select_scalar"
     API: ClassVar[str] = "Select"
     CALL: ClassVar[str] = ("AscendC::{api}({dst}, {sel_mask}, {src0}, {scalar}, "

@@ -37,6 +37,7 @@ class ReduceCountOp(VectorOp):
     NumPy semantics: ``numpy_reduce(src)`` folds the last axis (one core's view is 1-D, a group's
     ``(cores, n)``); ``numpy_index(src)`` is the index of the first extreme (max/min)."""
 
+    NEEDS_TPIPE: ClassVar[bool] = True
     T: ClassVar = VarConstraint("T", base(LocalTensorType))
     dst = operand_def(T)
     src = operand_def(T)
