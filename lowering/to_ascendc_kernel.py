@@ -6,7 +6,8 @@ rotating buffer is one tensor of ``slots`` copies, indexed by ``i mod slots``), 
 placed by ``insert-sync`` become ``SetFlag``/``WaitFlag``/``PipeBarrier``.
 
 ``sync_style=queue``: TPipe owns UB; a buffer filled by MTE2 is a VECIN ``TQue`` and one drained
-by MTE3 a VECOUT ``TQue`` (``buffers`` deep), everything else a ``TBuf`` (buffers that
+by MTE3 a VECOUT ``TQue`` (``buffers`` deep; fewer when a position's queues would need more than
+its 8 event ids), everything else a ``TBuf`` (buffers that
 plan-memory placed at one address share a TBuf). ``AllocTensor``/``EnQue``/``DeQue``/``FreeTensor``
 around the first and last use in each iteration carry the cross-pipe ordering.
 
@@ -32,6 +33,7 @@ from pyasc.dialects.target import Pipe
 from pyasc.dialects.types import element_bytes
 
 from .emitter import OpEmitter
+from .errors import CompileError
 
 
 def _elems(t) -> int:
@@ -123,10 +125,12 @@ class KernelLowering:
         pipe = e.value(ascendc.TPipeOp())
         pipe.name_hint = "pipe"
         shared: dict[int, SSAValue] = {}
+        nums = self._queue_buffer_counts()
         for b in self.buffers.values():
             slots = b.alloc.slots.value.data
             nbytes = b.alloc.slot_bytes
             if b.queue:
+                slots = nums[b.alloc]
                 q = e.value(ascendc.TQueOp(b.role, slots))
                 e.add(ascendc.InitBufferOp(pipe, q, slots, nbytes))
             else:
@@ -142,6 +146,28 @@ class KernelLowering:
                 shared[key] = q
             q.name_hint = (b.alloc.result.name_hint or "buf").removesuffix("_buf") + ("Que" if b.queue else "Buf")
             b.handle = q
+
+    def _queue_buffer_counts(self) -> dict:
+        """The buffer count of each queue: its slots, unless the queues of its TPosition would need more
+        than the position's 8 event ids; then single buffers first, and double ones while they fit."""
+        nums = {}
+        by_position: dict[TPosition, list[Buffer]] = {}
+        for b in self.buffers.values():
+            if b.queue:
+                nums[b.alloc] = b.alloc.slots.value.data
+                by_position.setdefault(b.role, []).append(b)
+        for role, queues in by_position.items():
+            if sum(nums[b.alloc] for b in queues) <= ascendc.MAX_QUEUE_BUFFERS:
+                continue
+            if len(queues) > ascendc.MAX_QUEUE_BUFFERS:
+                raise CompileError(f"kernel @{self.kernel.sym_name.data} needs {len(queues)} queues on "
+                                   f"{role.value}, more than its {ascendc.MAX_QUEUE_BUFFERS} event ids")
+            spare = ascendc.MAX_QUEUE_BUFFERS - len(queues)
+            for b in queues:
+                want = b.alloc.slots.value.data - 1
+                nums[b.alloc] = 1 + min(want, spare)
+                spare -= nums[b.alloc] - 1
+        return nums
 
     # ------------------------------------------------------------------------------------------
     def _translate_block(self, old: Block, new: Block, e: OpEmitter) -> None:

@@ -37,6 +37,7 @@ from xdsl.utils.exceptions import VerifyException
 from ..target import Pipe
 from ..traits import BufferEffects, OnPipe
 from ..types import kernel_ctype
+from .contract import violation
 from .attributes import (
     QUEUE_PIPES,
     GlobalTensorType,
@@ -131,6 +132,8 @@ def copy_pipe(op: Operation) -> Pipe:
 
 # ----------------------------------------------------------------------------------------------
 # global memory, cores, TPipe / TQue / TBuf, static local tensors
+
+MAX_QUEUE_BUFFERS = 8  # queue buffers per TPosition on arch 2201: one hardware event id each
 
 
 @irdl_op_definition
@@ -293,6 +296,19 @@ class InitBufferOp(AscendCOperation):
             raise VerifyException(f"InitBuffer num {self.num.value.data} must be in 1..{t.depth.data} (queue depth)")
         if isinstance(t, TBufType) and self.num.value.data != 1:
             raise VerifyException("InitBuffer of a TBuf takes num = 1")
+        if isinstance(t, TQueType):
+            self._verify_position_buffers(t.position.data)
+
+    def _verify_position_buffers(self, position: TPosition) -> None:
+        """The queue buffers on one TPosition, summed over the kernel's InitBuffers, are at most 8."""
+        block = self.parent_block()
+        if block is None:
+            return
+        total = sum(o.num.value.data for o in block.ops if isinstance(o, InitBufferOp)
+                    and isinstance(o.buffer.type, TQueType) and o.buffer.type.position.data == position)
+        if total > MAX_QUEUE_BUFFERS:
+            raise violation("tque-max-buffers-per-pos-8",
+                            f"{total} queue buffers on {position.value} (InitBuffer num summed over the kernel)")
 
 
 @irdl_op_definition
