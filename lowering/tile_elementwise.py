@@ -292,7 +292,7 @@ class _KernelTiler:
         return out, [out] * len(strides), strides
 
 
-_FIT_ROUNDS = 5  # plans tried per kernel
+_FIT_ROUNDS = 8  # plans tried per kernel
 _GROW_BELOW = 0.8  # a fitting plan using less than this share of UB is grown
 _MIN_TILES_PER_CORE = 2  # a grown plan keeps double buffering busy
 
@@ -333,7 +333,7 @@ class TileElementwisePass(ModulePass):
             if tiler.plan in tried:
                 if fits is not None:
                     break
-                budget = int(budget * 0.9)  # still overflowing: shrink until the plan changes
+                budget = int(budget * 0.5)  # still overflowing: shrink until the plan changes
                 continue
             tried.add(tiler.plan)
             per_core = -(-tiler.plan.total // tiler.plan.block_dim)
