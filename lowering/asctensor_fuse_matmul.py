@@ -7,8 +7,9 @@ Runs after ``asctensor-decompose`` and before ``asctensor-fuse``:
   image and group, which gives the output directly in NCHW (see ``_conv_to_matmul``); the views
   of the weight, the patches and the result are outlined with the matmul and read in place;
 * a ``bias`` operand is split off into a broadcast add after the matmul (vector epilogue);
-* a matmul of 4- or 1-byte elements takes A as M x K and B as N x K: other layouts are transposed
-  first (``_cube_operands``), as the cube's data path transposes only 2-byte fractals;
+* a matmul of 4- or 1-byte elements, or with K not a multiple of 16, takes A as M x K and B as N x K:
+  other layouts are transposed first (``_cube_operands``): the cube's data path transposes only
+  2-byte fractals, and only a row's tail (K) is zero-filled in L1;
 * each matmul is outlined into ``@<host>_mm<i>`` marked ``asctensor.kernel = "matmul"``, together
   with a following ReLU (``max(x, 0)``), which FixPipe applies on the way out;
 * a matmul followed by an elementwise epilogue FixPipe cannot do (bias add, activations, residual
@@ -89,10 +90,14 @@ def _swap_last(v: SSAValue, anchor: Operation) -> SSAValue:
 
 
 def _cube_operands(mm: asctensor.MatmulOp) -> asctensor.MatmulOp:
-    """A matmul of 4- or 1-byte elements with A as M x K and B as N x K (``transpose_b``), transposed
-    before the matmul (movement kernels) when they are not: LoadData transposes only 2-byte fractals,
-    and an ND2NZ transpose (one-element rows) pads each row to 32 B, overwriting its neighbours."""
-    if element_bytes(mm.lhs.type.element_type) == 2 or (mm.tb and not mm.ta):
+    """A matmul with A as M x K and B as N x K (``transpose_b``), transposed before the matmul
+    (movement kernels) when they are not, for 4- and 1-byte elements (LoadData transposes only 2-byte
+    fractals, and an ND2NZ transpose, one-element rows, pads each row to 32 B over its neighbours) and
+    when K is not a whole number of 16-row fractals (ND2NZ zero-pads a row's tail to 32 B, but leaves
+    the rows past K of the last fractal unwritten, and Mmad reads them)."""
+    shape = mm.lhs.type.get_shape()
+    k = shape[-2] if mm.ta else shape[-1]
+    if (element_bytes(mm.lhs.type.element_type) == 2 and k % 16 == 0) or (mm.tb and not mm.ta):
         return mm
     lhs = _swap_last(mm.lhs, mm) if mm.ta else mm.lhs
     rhs = mm.rhs if mm.tb else _swap_last(mm.rhs, mm)

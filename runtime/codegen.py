@@ -163,6 +163,8 @@ class KernelTranslator:
         if not self.lines or self.lines[-1].strip() != "return s":
             self.emit("return s")
         header = ["def _kernel(bid, bnum, args, T, ct=0, sub=0):", "    s = 0"]
+        if "_CUBE" in self.env:  # the cube's memories start each core as garbage (``CubeMemories.poison``)
+            header.append("    if not ct: _CUBE.poison()")
         if arg_names:
             header.append(f"    {', '.join(arg_names)}, = args")
         source = "\n".join(header + self.lines) + "\n"

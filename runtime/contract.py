@@ -12,6 +12,9 @@ reported on every run.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+import numpy as np
 from xdsl.dialects import func
 from xdsl.ir import Operation
 
@@ -65,3 +68,18 @@ def kernel_findings(kernel: func.FuncOp) -> list[tuple[str, Operation, str]]:
         if not (isinstance(last, asc.PipeBarrierOp) and last.pipe.data == asc.PipeKind.PIPE_ALL):
             out.append(("kernel-end-pipe-all", last, "the kernel does not end with PipeBarrier<PIPE_ALL>()"))
     return out
+
+
+@lru_cache(maxsize=256)
+def nd2nz_overlap(nd: int, n: int, d: int, es: int, c0_stride: int, n_stride: int, mat_stride: int) -> bool:
+    """Whether an ND2NZ copy writes some 32 B block of L1 twice: each row of each matrix writes
+    ``ceil(d * es / 32)`` blocks (zero-padded), block ``j`` of row ``r`` of matrix ``i`` at byte
+    ``i * mat_stride * es + (j * c0_stride + r * n_stride) * 32``."""
+    if nd <= 0 or n <= 0 or d <= 0:
+        return False
+    blocks = -(-d * es // 32)
+    starts = (np.arange(nd, dtype=np.int64)[:, None, None] * (mat_stride * es)
+              + np.arange(blocks, dtype=np.int64)[None, :, None] * (c0_stride * 32)
+              + np.arange(n, dtype=np.int64)[None, None, :] * (n_stride * 32)).ravel()
+    starts.sort()
+    return bool(np.any(np.diff(starts) < 32))

@@ -73,12 +73,13 @@ def apply(module: ModuleOp, m: Mutation) -> ModuleOp:
 
 
 def detected(module: ModuleOp, host: str, arrays: list[np.ndarray]) -> tuple[bool, str]:
-    """Simulate; (True, why) when the run reports a deadlock, a race or a flag error."""
+    """Simulate; (True, why) when the run reports a deadlock, a race, a flag error or a broken
+    documented rule (a ``contract`` finding)."""
     sim = Simulator(module, hazards="ignore")
     report = sim.run(host, [a.copy() for a in arrays], raise_errors=False)
     if report.error is not None:
         return True, report.error.message
-    bad = [f for f in report.findings if f.kind in ("race", "double-set", "unpaired-flag")]
+    bad = [f for f in report.findings if f.kind in ("race", "double-set", "unpaired-flag", "contract")]
     if bad:
         return True, bad[0].message
     return False, str(report)

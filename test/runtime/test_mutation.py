@@ -17,6 +17,7 @@ def _outputs(c):
     return [np.zeros(s.shape, s.dtype.np_dtype) for s in c.outputs]
 
 
+@pytest.mark.contract_findings
 @pytest.mark.parametrize("buffers", [1, 2])
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_every_sync_deletion_is_detected(name, buffers):
