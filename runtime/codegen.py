@@ -20,7 +20,7 @@ from pyasc.dialects.target import Pipe, TargetSpec
 from pyasc.dialects.traits import OnPipe
 from pyasc.dialects.types import numpy_dtype
 
-from .contract import kernel_findings, make_rule
+from .contract import check_extents, kernel_findings, make_rule
 from .costs import PIPE_INDEX
 from .errors import SimulationError
 from .opinfo import WORK, OpInfo
@@ -324,5 +324,6 @@ def vector_prologue(t: KernelTranslator, op, operands: list, writes: tuple[bool,
     addrs = [t.v(x) for x in operands]
     n, nb = counts(t, op, es, False, sid)
     fail_if(t, negative_test(n) + ub_test(addrs, nb), sid, ub_message(addrs, nb))
+    check_extents(t, sid, op.API, [(x, a, nb) for x, a in zip(operands, addrs)])
     per = t.spec.cycles_per_repeat(op.COST, es)
     return sid, et, sh, addrs, per, n, nb

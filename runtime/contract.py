@@ -20,6 +20,7 @@ from xdsl.ir import Operation
 
 from pyasc.dialects import ascendc as asc
 from pyasc.dialects.ascendc.contract import RULES
+from pyasc.dialects.types import numpy_dtype
 
 def make_rule(infos, ctx):
     """``_rule(rule_id, sid, bid, detail)`` for the generated code of one kernel."""
@@ -83,3 +84,38 @@ def nd2nz_overlap(nd: int, n: int, d: int, es: int, c0_stride: int, n_stride: in
               + np.arange(n, dtype=np.int64)[None, None, :] * (n_stride * 32)).ravel()
     starts.sort()
     return bool(np.any(np.diff(starts) < 32))
+
+
+def _root(value):
+    """The op that allocated the local tensor ``value`` (through subviews and reinterpret casts)."""
+    owner = value.owner
+    while isinstance(owner, asc.SubviewOp | asc.ReinterpretCastOp):
+        owner = owner.operands[0].owner
+    return owner
+
+
+def extent_of(t, value) -> tuple[str, str] | None:
+    """(base address, length in bytes) expressions of the buffer a local tensor value lies in: a static
+    tensor's, a queue buffer's (InitBuffer len) or a TBuf's; None when it is not known."""
+    root = _root(value)
+    if isinstance(root, asc.LocalTensorOp):
+        es = numpy_dtype(root.result.type.element_type).itemsize
+        return str(root.address.value.data), str(root.size.value.data * es)
+    if isinstance(root, asc.AllocTensorOp | asc.DeQueOp):
+        return t.v(root.result), f"{t.v(root.queue)}.length"
+    if isinstance(root, asc.TBufGetOp):
+        return t.v(root.result), f"{t.v(root.buffer)}.length"
+    return None
+
+
+def check_extents(t, sid: int, api: str, operands: list[tuple]) -> None:
+    """Emit the ``local-extent`` check of each (local tensor value, address expression, bytes expression)."""
+    for value, addr, nbytes in operands:
+        ext = extent_of(t, value)
+        if ext is None:
+            continue
+        base, length = ext
+        t.emit(f"if {addr} < {base} or {addr} + {nbytes} > {base} + {length}: _rule('local-extent', {sid}, bid, "
+               f"f'{api} accesses bytes [{{{addr}}}, {{{addr} + {nbytes}}}) of a buffer at [{{{base}}}, "
+               f"{{{base} + {length}}})')")
+
