@@ -52,9 +52,9 @@ def core_bodies(kernel: func.FuncOp) -> list[list[Operation]]:
 def kernel_findings(kernel: func.FuncOp) -> list[tuple[str, Operation, str]]:
     """(rule id, op, detail) for each structural rule the kernel breaks."""
     ops = list(_walk(kernel))
+    out = overlap_findings(kernel)
     if any(isinstance(o, asc.TPipeOp) for o in ops):
-        return []
-    out = []
+        return out
     for o in ops:
         if getattr(o, "NEEDS_TPIPE", False):
             out.append(("static-api-whitelist-a2", o, f"{o.API} in a kernel without a TPipe"))
@@ -119,3 +119,43 @@ def check_extents(t, sid: int, api: str, operands: list[tuple]) -> None:
                f"f'{api} accesses bytes [{{{addr}}}, {{{addr} + {nbytes}}}) of a buffer at [{{{base}}}, "
                f"{{{base} + {length}}})')")
 
+
+
+def _live_range(value, index: dict) -> tuple[int, int] | None:
+    """(first, last) walk index of the ops using a local tensor, through subviews and casts."""
+    lo = hi = None
+    work = [value]
+    while work:
+        v = work.pop()
+        for use in v.uses:
+            op = use.operation
+            if isinstance(op, asc.SubviewOp | asc.ReinterpretCastOp):
+                work.append(op.results[0])
+                continue
+            i = index.get(op)
+            if i is not None:
+                lo = i if lo is None else min(lo, i)
+                hi = i if hi is None else max(hi, i)
+    return None if lo is None else (lo, hi)
+
+
+def overlap_findings(kernel: func.FuncOp) -> list[tuple[str, Operation, str]]:
+    """``local-no-overlap``: static local tensors of one memory whose bytes and live ranges (first to
+    last use in program order) both overlap."""
+    ops = list(_walk(kernel))
+    index = {o: i for i, o in enumerate(ops)}
+    tensors = []
+    for o in ops:
+        if isinstance(o, asc.LocalTensorOp):
+            live = _live_range(o.result, index)
+            if live is not None:
+                es = numpy_dtype(o.result.type.element_type).itemsize
+                mem = asc.POSITION_MEMORY.get(o.position.data, "UB")
+                tensors.append((o, mem, o.address.value.data, o.address.value.data + o.size.value.data * es, live))
+    out = []
+    for i, (a, ma, a0, a1, la) in enumerate(tensors):
+        for b, mb, b0, b1, lb in tensors[i + 1:]:
+            if ma == mb and a0 < b1 and b0 < a1 and la[0] <= lb[1] and lb[0] <= la[1]:
+                out.append(("local-no-overlap", b, f"{mb} bytes [{b0}, {b1}) overlap [{a0}, {a1}) of another "
+                                                   f"local tensor live at the same time"))
+    return out
