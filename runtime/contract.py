@@ -109,13 +109,15 @@ def extent_of(t, value) -> tuple[str, str] | None:
 
 
 def check_extents(t, sid: int, api: str, operands: list[tuple]) -> None:
-    """Emit the ``local-extent`` check of each (local tensor value, address expression, bytes expression)."""
-    for value, addr, nbytes in operands:
+    """Emit the extent check of each (local tensor value, address expression, bytes expression[, rule id];
+    the rule: ``local-extent`` unless given)."""
+    for value, addr, nbytes, *rule in operands:
+        rule_id = rule[0] if rule else "local-extent"
         ext = extent_of(t, value)
         if ext is None:
             continue
         base, length = ext
-        t.emit(f"if {addr} < {base} or {addr} + {nbytes} > {base} + {length}: _rule('local-extent', {sid}, bid, "
+        t.emit(f"if {addr} < {base} or {addr} + {nbytes} > {base} + {length}: _rule('{rule_id}', {sid}, bid, "
                f"f'{api} accesses bytes [{{{addr}}}, {{{addr} + {nbytes}}}) of a buffer at [{{{base}}}, "
                f"{{{base} + {length}}})')")
 

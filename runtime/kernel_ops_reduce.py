@@ -39,7 +39,7 @@ def reduce_count(t: KernelTranslator, op: asc.ReduceCountOp) -> None:
     checks = [(op.src, a, nb), (op.dst, d, str(es * (2 if cal else 1)))]
     if not isinstance(op, asc.ReduceSumOp):  # ReduceSum's count form does not use its work area
         t.env["_reduce_work"] = op.work_elems
-        checks.append((op.work, w, f"_reduce_work({n}, {es}, {cal}) * {es}"))
+        checks.append((op.work, w, f"_reduce_work({n}, {es}, {cal}) * {es}", "reducemax-tmp-size"))
     check_extents(t, sid, op.API, checks)
     src = ub_view(et, sh, a, n)
     t.emit(f"if {n} > 0: {ub_view(et, sh, d, '1')}[..., 0] = {t.const(op.numpy_reduce, 'F')}({src})")

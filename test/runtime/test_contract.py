@@ -151,3 +151,54 @@ def test_nd2nz_rows_padded_over_each_other_is_a_finding():
     assert "ND2NZ" in f.message and RULES["nd2nz-no-overlap-l1"].doc in f.message
     # the matrices 16 rows (512 B) apart
     assert "nd2nz-no-overlap-l1" not in _rules(_run(_module(_nd2nz(1, 128), n=1024), n=1024))
+
+
+def _add(size_x: int, addr_z: int = 2048) -> str:
+    return f"""    %a = ascendc.local_tensor VECIN address 0 size {size_x} : !ascendc.local_tensor<f32>
+    %zb = ascendc.local_tensor VECOUT address {addr_z} size 256 : !ascendc.local_tensor<f32>
+    %n = arith.constant 256 : index
+    ascendc.data_copy %a, %xg, %n : !ascendc.local_tensor<f32>, !ascendc.global_tensor<f32>
+    ascendc.set_flag MTE2_V, %c0
+    ascendc.wait_flag MTE2_V, %c0
+    ascendc.add %zb, %a, %a, %n : !ascendc.local_tensor<f32>
+    ascendc.set_flag V_MTE3, %c0
+    ascendc.wait_flag V_MTE3, %c0
+    ascendc.data_copy %zg, %zb, %n : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32>"""
+
+
+def test_access_past_a_local_tensor_is_a_finding():
+    report = _run(_module(_add(128)))
+    assert "local-extent" in _rules(report)
+    f = next(f for f in report.findings if f.rule == "local-extent")
+    assert "Add accesses bytes [0, 1024) of a buffer at [0, 512)" in f.message
+    assert "local-extent" not in _rules(_run(_module(_add(256))))
+
+
+def test_two_live_local_tensors_overlapping_is_a_finding():
+    report = _run(_module(_add(256, addr_z=512)))
+    assert "local-no-overlap" in _rules(report)
+    assert "local-no-overlap" not in _rules(_run(_module(_add(256, addr_z=1024))))
+
+
+def _reduce_max(work: int) -> str:
+    return REDUCE.replace("%w = ascendc.local_tensor VECCALC address 1024 size 256",
+                          f"%w = ascendc.local_tensor VECCALC address 1024 size {work}")
+
+
+def test_reduce_max_work_buffer_below_the_documented_size_is_a_finding():
+    # 256 floats: 4 repeats, 2 partials each, rounded to a 32 B block: 8 elements
+    pipe = "    %pipe = ascendc.tpipe : !ascendc.tpipe\n"
+    report = _run(_module(pipe + _reduce_max(4), frame=False))
+    assert "reducemax-tmp-size" in _rules(report)
+    f = next(f for f in report.findings if f.rule == "reducemax-tmp-size")
+    assert "ReduceMax accesses bytes [1024, 1056)" in f.message
+    assert _rules(_run(_module(pipe + _reduce_max(8), frame=False))) == set()
+
+
+def test_reduce_work_size_matches_the_documented_examples():
+    from pyasc.dialects.ascendc import ReduceCountOp
+
+    # ReduceMax.md: half, 8320 elements with the index: 176 elements; float, 130 repeats: 288
+    assert ReduceCountOp.work_elems(8320, 2, True) == 176
+    assert ReduceCountOp.work_elems(130 * 64, 4, True) == 288
+
