@@ -183,9 +183,9 @@ class KernelTranslator:
     def _make_find(self):
         infos, ctx = self.infos, self.run_ctx
 
-        def _find(kind: str, sid: int, bid: int, msg: str):
+        def _find(kind: str, sid: int, bid: int, msg: str, rule: str | None = None):
             i = infos[sid]
-            ctx.log.add(kind, msg, i.kernel, i.text, bid, loc=i.loc)
+            ctx.log.add(kind, msg, i.kernel, i.text, bid, loc=i.loc, rule=rule)
 
         return _find
 
@@ -269,7 +269,7 @@ def counts(t: KernelTranslator, op, es: int, copy: bool, sid: int) -> tuple[str,
         nb = c * es
         if copy and nb % 32:
             t.emit(f"_find('copy-rounding', {sid}, bid, 'DataCopy of {nb} bytes is not a multiple of 32 B: "
-                   f"the hardware moves {nb & ~31}')")
+                   f"the hardware moves {nb & ~31}', 'datacopy-count-32b-floor')")
             nb &= ~31
             c = nb // es
         return str(c), str(nb)
@@ -278,7 +278,7 @@ def counts(t: KernelTranslator, op, es: int, copy: bool, sid: int) -> tuple[str,
     if copy:
         t.emit("if _nb & 31:")
         t.emit(f"    _find('copy-rounding', {sid}, bid, f'DataCopy of {{_nb}} bytes is not a multiple of 32 B: "
-               f"the hardware moves {{_nb & ~31}}')")
+               f"the hardware moves {{_nb & ~31}}', 'datacopy-count-32b-floor')")
         t.emit(f"    _nb &= ~31; _n = _nb // {es}")
     return "_n", "_nb"
 

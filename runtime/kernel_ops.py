@@ -279,7 +279,7 @@ def _event_key(t: KernelTranslator, op, sid: int) -> str:
             t.fail_line(sid, f"event id {c} is out of range 0..{n - 1}")
         elif c >= t.spec.usable_event_ids:
             t.emit(f"_find('reserved-event-id', {sid}, bid, 'event id {c} is reserved for the system / TPipe "
-                   f"(hand-written code should use 0..{t.spec.usable_event_ids - 1})')")
+                   f"(hand-written code should use 0..{t.spec.usable_event_ids - 1})', 'flag-static-ids-0-5')")
         return str(base + c)
     e = t.v(op.event_id)
     if op.event_id not in t.checked:

@@ -33,8 +33,6 @@ class Rule:
 
 
 RULES: dict[str, Rule] = {r.id: r for r in (
-    Rule("gen-ub-align-32b", "docs/api/SIMD-API/通用说明和约束.md",
-         "Unified Buffer operands start 32 B aligned"),
     Rule("datacopy-count-32b-floor", _MV + "数据搬运/GM与UB数据搬运/GM与UB连续数据搬运(DataCopy).md",
          "DataCopy count*sizeof(T) must be a multiple of 32 B (else it is rounded down)"),
     Rule("cmp-dtypes-modes-a2", _MV + "比较与选择/Compare.md",
@@ -48,8 +46,6 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "at most 8 queue buffers (InitBuffer num summed) per TPosition: one event id each"),
     Rule("flag-static-ids-0-5", _SYNC + "SetFlag-WaitFlag(ISASI).md",
          "kernels use event ids 0-5; 6 is reserved and 7 belongs to TPipe's automatic synchronisation"),
-    Rule("flag-tpipe-ids-from-pipe", _SYNC + "SetFlag-WaitFlag(ISASI).md",
-         "with TPipe/TQue, event ids come from AllocEventID or FetchEventID"),
     Rule("static-api-whitelist-a2", _STATIC,
          "without a TPipe only the listed APIs may be used (ReduceMax/Min/Sum, CreateVecIndex and Select "
          "take event ids from the TPipe)"),
@@ -61,8 +57,6 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "ND2NZ rows of dValue*sizeof(T) not a multiple of 32 B are zero-padded to 32 B in L1"),
     Rule("nd2nz-no-overlap-l1", _ND2NZ,
          "ND2NZ writes to L1 must not overlap (their order is not guaranteed)"),
-    Rule("alloc-content-undefined", _PQ + "TQue/AllocTensor.md",
-         "local memory holds garbage until written: reading never-written memory is undefined (initcheck)"),
     Rule("local-extent", _PQ + "TPipe/InitBuffer.md",
          "an access stays inside the local tensor's allocated buffer (InitBuffer len, TBuf length)"),
     Rule("local-no-overlap", _PQ + "TPipe/InitBuffer.md",
