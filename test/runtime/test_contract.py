@@ -170,7 +170,7 @@ def test_access_past_a_local_tensor_is_a_finding():
     report = _run(_module(_add(128)))
     assert "local-extent" in _rules(report)
     f = next(f for f in report.findings if f.rule == "local-extent")
-    assert "Add accesses bytes [0, 1024) of a buffer at [0, 512)" in f.message
+    assert "accesses bytes [0, 1024) of a buffer at [0, 512)" in f.message
     assert "local-extent" not in _rules(_run(_module(_add(256))))
 
 
@@ -202,3 +202,17 @@ def test_reduce_work_size_matches_the_documented_examples():
     assert ReduceCountOp.work_elems(8320, 2, True) == 176
     assert ReduceCountOp.work_elems(130 * 64, 4, True) == 288
 
+
+
+def test_reserved_event_id_names_its_rule():
+    body = COPY.replace("ascendc.set_flag MTE2_MTE3, %c0\n    ascendc.wait_flag MTE2_MTE3, %c0",
+                        "%c7 = arith.constant 7 : index\n    ascendc.set_flag MTE2_MTE3, %c7\n"
+                        "    ascendc.wait_flag MTE2_MTE3, %c7")
+    report = _run(_module(body))
+    assert any(f.rule == "flag-static-ids-0-5" and f.kind == "reserved-event-id" for f in report.findings)
+
+
+def test_data_copy_rounded_down_names_its_rule():
+    body = COPY.replace("%n = arith.constant 256 : index", "%n = arith.constant 250 : index")
+    report = _run(_module(body))
+    assert any(f.rule == "datacopy-count-32b-floor" and f.kind == "copy-rounding" for f in report.findings)
