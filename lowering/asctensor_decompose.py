@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float32Type, ModuleOp, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float16Type, Float32Type, ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -169,6 +169,24 @@ def _power(b: TensorBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
     return b.exp(b.mul(b.log(x), y))
 
 
+def _bool_not(b: TensorBuilder, m: SSAValue) -> SSAValue:
+    """``not m``: a half select of 0 or 1, compared with 1 (no bit inversion on the vector unit)."""
+    t = TensorType(Float16Type(), m.type.get_shape())
+    one, zero = (b.e.value(asctensor.FullOp(c, t)) for c in (1.0, 0.0))
+    return b.e.value(asctensor.CompareOp("eq", b.e.value(asctensor.SelectOp(m, zero, one)), one))
+
+
+def _int32_compare(b: TensorBuilder, op: asctensor.CompareOp) -> SSAValue:
+    """An int32 comparison with EQ only, as A2's Compare has (Compare.md): ``a <= b`` is
+    ``max(a, b) == b``, ``a >= b`` is ``max(a, b) == a``; ``<``, ``>`` and ``!=`` are complements."""
+    x, y, pred = op.lhs, op.rhs, op.pred.value
+    if pred == "ne":
+        return _bool_not(b, b.e.value(asctensor.CompareOp("eq", x, y)))
+    top = b.e.value(arith.MaxSIOp(x, y))
+    m = b.e.value(asctensor.CompareOp("eq", top, y if pred in ("le", "gt") else x))
+    return m if pred in ("le", "ge") else _bool_not(b, m)
+
+
 def _decompose(op: Operation, max_row: int = 1 << 62) -> SSAValue | None:
     """The primitive replacement of a composite op, or None if ``op`` is a primitive."""
     if len(op.results) != 1 or not isinstance(op.results[0].type, TensorType):
@@ -184,6 +202,8 @@ def _decompose(op: Operation, max_row: int = 1 << 62) -> SSAValue | None:
     rowwise = decompose_rowwise(b, op, max_row)
     if rowwise is not None:
         return rowwise
+    if isinstance(op, asctensor.CompareOp) and str(op.lhs.type.element_type) == "i32" and op.pred.value != "eq":
+        return _int32_compare(b, op)
     if isinstance(op, asctensor.ReluOp):
         if str(op.result.type.element_type) == "i32":
             return b.e.value(arith.MaxSIOp(op.input, b.full(0, op.input)))

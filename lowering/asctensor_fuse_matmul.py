@@ -7,6 +7,9 @@ Runs after ``asctensor-decompose`` and before ``asctensor-fuse``:
   image and group, which gives the output directly in NCHW (see ``_conv_to_matmul``); the views
   of the weight, the patches and the result are outlined with the matmul and read in place;
 * a ``bias`` operand is split off into a broadcast add after the matmul (vector epilogue);
+* a matmul of 4- or 1-byte elements, or with K not a multiple of 16, takes A as M x K and B as N x K:
+  other layouts are transposed first (``_cube_operands``): the cube's data path transposes only
+  2-byte fractals, and only a row's tail (K) is zero-filled in L1;
 * each matmul is outlined into ``@<host>_mm<i>`` marked ``asctensor.kernel = "matmul"``, together
   with a following ReLU (``max(x, 0)``), which FixPipe applies on the way out;
 * a matmul followed by an elementwise epilogue FixPipe cannot do (bias add, activations, residual
@@ -23,9 +26,10 @@ from dataclasses import dataclass
 from pyasc.dialects import asctensor
 from pyasc.dialects.asctensor.analysis import IM2COL_KIND, VIEW_OPS, host_functions, is_view_of_input
 from pyasc.dialects.asctile.mix import MIX_KIND
+from pyasc.dialects.types import element_bytes
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import Float32Type, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import Float16Type, Float32Type, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -112,6 +116,37 @@ def _in_memory(mm: asctensor.MatmulOp) -> None:
             mm.operands[i] = src
 
 
+def _swap_last(v: SSAValue, anchor: Operation) -> SSAValue:
+    """``v`` with its last two dims swapped; int8 through float16 (exact), as gathers move no bytes."""
+    shape = list(v.type.get_shape())
+    rank = len(shape)
+    perm = list(range(rank - 2)) + [rank - 1, rank - 2]
+    et = v.type.element_type
+    if element_bytes(et) == 1:
+        wide = _insert(asctensor.CastOp(v, TensorType(Float16Type(), shape)), anchor).result
+        moved = _insert(asctensor.TransposeOp(wide, perm), anchor).result
+        return _insert(asctensor.CastOp(moved, TensorType(et, moved.type.get_shape())), anchor).result
+    return _insert(asctensor.TransposeOp(v, perm), anchor).result
+
+
+def _cube_operands(mm: asctensor.MatmulOp) -> asctensor.MatmulOp:
+    """A matmul with A as M x K and B as N x K (``transpose_b``), transposed before the matmul
+    (movement kernels) when they are not, for 4- and 1-byte elements (LoadData transposes only 2-byte
+    fractals, and an ND2NZ transpose, one-element rows, pads each row to 32 B over its neighbours) and
+    when K is not a whole number of 16-row fractals (ND2NZ zero-pads a row's tail to 32 B, but leaves
+    the rows past K of the last fractal unwritten, and Mmad reads them)."""
+    shape = mm.lhs.type.get_shape()
+    k = shape[-2] if mm.ta else shape[-1]
+    if (element_bytes(mm.lhs.type.element_type) == 2 and k % 16 == 0) or (mm.tb and not mm.ta):
+        return mm
+    lhs = _swap_last(mm.lhs, mm) if mm.ta else mm.lhs
+    rhs = mm.rhs if mm.tb else _swap_last(mm.rhs, mm)
+    new = _insert(asctensor.MatmulOp(lhs, rhs, mm.result.type, mm.bias, False, True), mm)
+    mm.result.replace_all_uses_with(new.result)
+    Rewriter.erase_op(mm)
+    return new
+
+
 def _conv_to_matmul(conv: asctensor.Conv2dOp) -> list[Operation]:
     """conv2d -> im2col (a gather kernel) + one batched matmul giving NCHW; returns the matmul's group.
 
@@ -141,6 +176,9 @@ def _conv_to_matmul(conv: asctensor.Conv2dOp) -> list[Operation]:
         result = _add_bias(conv, last, result, conv.bias, [oc, 1, 1]).results[0]
     conv.result.replace_all_uses_with(result)
     Rewriter.erase_op(conv)
+    cube_mm = _cube_operands(mm)
+    if cube_mm is not mm:  # the patches are transposed by a kernel of their own
+        return [w3, wb, lhs, cube_mm, out]
     return [w3, wb, lhs, rhs, mm, out]
 
 
@@ -256,13 +294,14 @@ class AscTensorFuseMatmulPass(ModulePass):
             for inner in list(host.body.block.ops):
                 if isinstance(inner, asctensor.Conv2dOp):
                     group = _conv_to_matmul(inner)
-                    conv_groups[group[4]] = group
+                    conv_groups[group[-2]] = group
             for inner in list(host.body.block.ops):
                 if isinstance(inner, asctensor.MatmulOp) and inner.bias is not None:
                     _split_bias(inner)
             for inner in list(host.body.block.ops):
                 if isinstance(inner, asctensor.MatmulOp) and inner not in conv_groups:
                     _in_memory(inner)
+                    _cube_operands(inner)
             index = 0
             for inner in list(host.body.block.ops):
                 if inner in conv_groups:

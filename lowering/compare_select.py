@@ -24,7 +24,8 @@ from xdsl.ir import SSAValue
 from xdsl.rewriter import Rewriter
 
 from pyasc.dialects import ascbuf, ascendc, asctensor, asctile
-from pyasc.dialects.ascendc import CmpMode, PipeKind, RoundMode
+from pyasc.dialects.ascendc import CmpMode, PipeKind, RoundMode, const_int
+from pyasc.dialects.types import element_bytes
 
 from .emitter import OpEmitter
 from .errors import CompileError
@@ -150,14 +151,26 @@ def _scalar_bits(lw, e: OpEmitter, op, s: SSAValue) -> SSAValue:
     return e.value(arith.ConstantOp(FloatAttr(float(bits), element_type(dst_name))))
 
 
+def _whole_repeats(lw, op, src: SSAValue, e: OpEmitter) -> SSAValue:
+    """The count of a Compare rounded up to whole 256 B repeats (the hardware computes no partial one;
+    UB buffers are sized in whole repeats, and the mask bits past the count are never read)."""
+    per = 256 // element_bytes(src.type.element_type)
+    n = _count(lw, op)
+    c = const_int(n)
+    if c is not None:
+        return e.index(-(-c // per) * per)
+    up = e.value(arith.AddiOp(n, e.index(per - 1)))
+    return e.value(arith.MuliOp(e.value(arith.DivUIOp(up, e.index(per))), e.index(per)))
+
+
 def translate_compare(lw, op: ascbuf.VCompareOp, e: OpEmitter) -> None:
     e.add(ascendc.CompareOp(lw.tensor(op.mask, e), lw.tensor(op.lhs, e), lw.tensor(op.rhs, e),
-                            _MODES[op.predicate.data.value], _count(lw, op)))
+                            _MODES[op.predicate.data.value], _whole_repeats(lw, op, op.lhs, e)))
 
 
 def translate_compare_scalar(lw, op: ascbuf.VCompareScalarOp, e: OpEmitter) -> None:
     e.add(ascendc.ComparesOp(lw.tensor(op.mask, e), lw.tensor(op.src, e), lw.map[op.scalar],
-                             _MODES[op.predicate.data.value], _count(lw, op)))
+                             _MODES[op.predicate.data.value], _whole_repeats(lw, op, op.src, e)))
 
 
 def translate_select(lw, op: ascbuf.VSelectOp, e: OpEmitter) -> None:
@@ -189,5 +202,5 @@ def translate_bool_to_mask(lw, op: ascbuf.BoolToMaskOp, e: OpEmitter) -> None:
     e.add(ascendc.CastOp(work, src, n, RoundMode.CAST_NONE))
     e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))
     zero = e.value(arith.ConstantOp(FloatAttr(0.0, Float16Type())))
-    e.add(ascendc.ComparesOp(lw.tensor(op.mask, e), work, zero, CmpMode.NE, n))
+    e.add(ascendc.ComparesOp(lw.tensor(op.mask, e), work, zero, CmpMode.NE, _whole_repeats(lw, op, op.work, e)))
 

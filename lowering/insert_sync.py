@@ -12,7 +12,8 @@ planned byte ranges overlap). For every dependency (RAW, WAR or WAW):
 Dependencies from iteration ``i`` to a later one (write-after-read of a rotating slot) get a
 flag whose set is primed before the loop and whose wait is drained after it. Flags inside the
 loop use the event id ``i mod buffers`` (plus ``buffers`` for a second channel on the same pipe
-pair), so a producer running ``buffers - 1`` tiles ahead never sets a flag that is still set.
+pair), so a producer running ``buffers - 1`` tiles ahead never sets a flag that is still set. A dependency
+whose pipe pair has no event id left is ordered by a ``PipeBarrier<PIPE_ALL>`` before its consumer.
 With ``sync_style=queue`` only barriers and the flags of the scalar unit are placed: TQue's
 EnQue/DeQue carry the rest. The scalar unit reading UB (an op's ``BufferEffects.scalar_reads``,
 e.g. a row value for a per-row op) waits for the vector pipe that wrote it (V -> S); it needs no
@@ -206,11 +207,14 @@ class _KernelSync:
             if e.dst == Pipe.S:  # the scalar unit itself waits: it cannot set the next one early
                 continue
             if key not in bases:
-                base = sum(1 for k in bases if k[:2] == (e.src, e.dst)) * self.slots
-                if base + self.slots > self.usable_ids:
-                    raise SyncError(f"kernel @{self.kernel.sym_name.data} needs more than {self.usable_ids} event "
-                                    f"ids on {e.src.value}->{e.dst.value}; use fewer buffers")
-                bases[key] = base
+                base = sum(1 for k in bases if k[:2] == (e.src, e.dst) and bases[k] >= 0) * self.slots
+                # past the pipe pair's event ids, the wait becomes a PipeBarrier<PIPE_ALL> (which orders
+                # everything issued before it, in this iteration and earlier ones)
+                bases[key] = base if base + self.slots <= self.usable_ids else -1
+        barrier_all = [e for e in plan.edges if e.dst != Pipe.S and bases[(e.src, e.dst, e.carried, e.channel)] < 0]
+        plan.edges = [e for e in plan.edges if e not in barrier_all]
+        for pos in sorted({e.wait_at for e in barrier_all}):
+            plan.barriers.append((pos, Pipe.ALL))
 
         head = OpEmitter(InsertPoint.at_start(body))
         ids: dict = {}

@@ -337,7 +337,7 @@ class TileElementwisePass(ModulePass):
             if tiler.plan in tried:
                 if fits is not None:
                     break
-                budget = int(budget * 0.8)  # still overflowing: shrink until the plan changes
+                budget = int(budget * 0.5)  # still overflowing: shrink until the plan changes
                 continue
             tried.add(tiler.plan)
             per_core = -(-tiler.plan.total // tiler.plan.block_dim)

@@ -4,7 +4,8 @@ style (``sync_style`` = ``queue`` or ``flags``; see ``to_ascendc_kernel``), and 
 The ops with a lowering of their own are dispatched by class through ``TRANSLATORS`` (reductions and
 per-row ops, comparisons, gathers, the cube's data path, cross-core flags), kernels of another core
 type through ``KERNEL_LOWERINGS`` (cube kernels: static L1/L0 tensors; MIX kernels: a section per core).
-A ``vbinary``/``vscalar``/``vunary`` becomes the ``ascendc`` instruction its kind names.
+A ``vbinary``/``vscalar``/``vunary`` becomes the ``ascendc`` instruction its kind names. A kernel without
+a TPipe gets the static-tensor frame (``kernel_frame``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pyasc.dialects.asctile.mix import MIX_KIND, SubBlockIdxOp
 
 from . import compare_select, gather, to_ascendc_cube, to_ascendc_mix, to_ascendc_reduce
 from .emitter import copy_loc
+from .kernel_frame import add_kernel_frame
 from .to_ascendc_kernel import KernelLowering
 
 # op class -> fn(lowering, op, emitter)
@@ -76,6 +78,7 @@ class ToAscendCPass(ModulePass):
                 custom = KERNEL_LOWERINGS.get(kind)
                 new = (custom(f, self.sync_style, TRANSLATORS) if custom
                        else KernelLowering(f, self.sync_style == "queue", TRANSLATORS).run())
+                add_kernel_frame(new)
                 if ascendc.KERNEL_TYPE_ATTR not in new.attributes:  # only the cores that work are started
                     new.attributes[ascendc.KERNEL_TYPE_ATTR] = StringAttr(
                         ascendc.AIC_ONLY if kind == CUBE_KIND else ascendc.AIV_ONLY)

@@ -6,7 +6,8 @@ rotating buffer is one tensor of ``slots`` copies, indexed by ``i mod slots``), 
 placed by ``insert-sync`` become ``SetFlag``/``WaitFlag``/``PipeBarrier``.
 
 ``sync_style=queue``: TPipe owns UB; a buffer filled by MTE2 is a VECIN ``TQue`` and one drained
-by MTE3 a VECOUT ``TQue`` (``buffers`` deep), everything else a ``TBuf`` (buffers that
+by MTE3 a VECOUT ``TQue`` (``buffers`` deep; fewer when a position's queues would need more than
+its 8 event ids; past 8 queues, a TBuf whose copies are fenced by PipeBarrier<PIPE_ALL>), everything else a ``TBuf`` (buffers that
 plan-memory placed at one address share a TBuf). ``AllocTensor``/``EnQue``/``DeQue``/``FreeTensor``
 around the first and last use in each iteration carry the cross-pipe ordering.
 
@@ -62,6 +63,7 @@ class KernelLowering:
     queue_style: bool
     translators: Mapping[type, Callable] = field(default_factory=dict)
     buffers: dict = field(default_factory=dict)
+    fenced: set = field(default_factory=set)  # staged buffers past a position's event ids (``_fenced``)
 
     def run(self) -> func.FuncOp:
         k = self.kernel
@@ -123,10 +125,12 @@ class KernelLowering:
         pipe = e.value(ascendc.TPipeOp())
         pipe.name_hint = "pipe"
         shared: dict[int, SSAValue] = {}
+        nums = self._queue_buffer_counts()
         for b in self.buffers.values():
             slots = b.alloc.slots.value.data
             nbytes = b.alloc.slot_bytes
             if b.queue:
+                slots = nums[b.alloc]
                 q = e.value(ascendc.TQueOp(b.role, slots))
                 e.add(ascendc.InitBufferOp(pipe, q, slots, nbytes))
             else:
@@ -142,6 +146,40 @@ class KernelLowering:
                 shared[key] = q
             q.name_hint = (b.alloc.result.name_hint or "buf").removesuffix("_buf") + ("Que" if b.queue else "Buf")
             b.handle = q
+
+    def _fenced(self, buf: SSAValue, e: OpEmitter, copy) -> None:
+        """A copy of a staged buffer without a queue: PipeBarrier<PIPE_ALL> before it (earlier uses of the
+        buffer are done) and after it (the data has moved before the next use)."""
+        fence = self.buffers[buffer_of(buf)].alloc in self.fenced
+        if fence:
+            e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_ALL))
+        copy()
+        if fence:
+            e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_ALL))
+
+    def _queue_buffer_counts(self) -> dict:
+        """The buffer count of each queue: its slots, unless the queues of its TPosition would need more
+        than the position's 8 event ids; then single buffers first, and double ones while they fit."""
+        nums = {}
+        by_position: dict[TPosition, list[Buffer]] = {}
+        for b in self.buffers.values():
+            if b.queue:
+                nums[b.alloc] = b.alloc.slots.value.data
+                by_position.setdefault(b.role, []).append(b)
+        for role, queues in by_position.items():
+            if sum(nums[b.alloc] for b in queues) <= ascendc.MAX_QUEUE_BUFFERS:
+                continue
+            for b in queues[ascendc.MAX_QUEUE_BUFFERS:]:  # no event id left: a TBuf, fenced (``_fenced``)
+                b.queue = False
+                self.fenced.add(b.alloc)
+                del nums[b.alloc]
+            queues = queues[:ascendc.MAX_QUEUE_BUFFERS]
+            spare = ascendc.MAX_QUEUE_BUFFERS - len(queues)
+            for b in queues:
+                want = b.alloc.slots.value.data - 1
+                nums[b.alloc] = 1 + min(want, spare)
+                spare -= nums[b.alloc] - 1
+        return nums
 
     # ------------------------------------------------------------------------------------------
     def _translate_block(self, old: Block, new: Block, e: OpEmitter) -> None:
@@ -238,11 +276,11 @@ class KernelLowering:
                 m[op.result] = e.value(ascendc.GetBlockIdxOp())
                 m[op.result].name_hint = "blockIdx"
             case ascbuf.CopyInOp():
-                self._copy_in(op, e)
+                self._fenced(op.dest, e, lambda: self._copy_in(op, e))
             case ascbuf.LoadScalarOp():
                 m[op.result] = e.value(ascendc.GetValueOp(self.gm[op.source], m[op.offset]))
             case ascbuf.CopyOutOp():
-                self._copy_out(op, e)
+                self._fenced(op.source, e, lambda: self._copy_out(op, e))
             case ascbuf.VBinaryOp():
                 e.add(op.instruction(self.tensor(op.dst, e), self.tensor(op.lhs, e), self.tensor(op.rhs, e),
                                      m.get(op.count, op.count)))

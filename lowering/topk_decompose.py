@@ -68,8 +68,8 @@ def topk_last(b, x: SSAValue, k: int, largest: bool) -> tuple[SSAValue, SSAValue
         indices.append(i)
         if j + 1 < k:
             spread = b.e.value(asctensor.BroadcastOp(i, TensorType(i32, shape)))
-            keep = b.e.value(asctensor.CompareOp("ne", iota, spread))
-            key = b.e.value(asctensor.SelectOp(keep, key, sentinel))
+            taken = b.e.value(asctensor.CompareOp("eq", iota, spread))  # int32 Compare has only EQ
+            key = b.e.value(asctensor.SelectOp(taken, sentinel, key))
     if k == 1:
         return values[0], indices[0]
     return b.e.value(asctensor.ConcatOp(values, last)), b.e.value(asctensor.ConcatOp(indices, last))

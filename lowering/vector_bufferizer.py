@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import Float32Type, IntegerType, Signedness, TensorTy
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from pyasc.dialects import ascbuf, asctensor, asctile
+from pyasc.dialects import ascbuf, ascendc, asctensor, asctile
 from pyasc.dialects.ascendc import RoundMode, VectorUnaryScratchOp
 
 from .errors import CompileError
@@ -258,7 +258,7 @@ class KernelBufferizer:
         if isinstance(op, asctile.ReduceOp):  # a work area per row, so the rows' reductions do not collide
             rows, pitch = op.input.type.get_shape()
             es = element_bytes(op.input.type.element_type)
-            per_row = -(-(-(-pitch * es // 256)) * es // 32) * 32 // es  # one partial per 256 B repeat, 32 B aligned
+            per_row = ascendc.ReduceCountOp.work_elems(pitch, es, False)  # as the ReduceMax page sizes it
             work = self.alloc(None, e, 1, TensorType(op.input.type.element_type, [rows, per_row]))
             e.add(ascbuf.VReduceOp(op.kind.data.value, dst, self.operand(e, op.input), work, op.cols))
             return
@@ -266,7 +266,7 @@ class KernelBufferizer:
             rows, pitch = op.input.type.get_shape()
             et = op.input.type.element_type
             es = element_bytes(et)
-            per_row = -(-(-(-pitch * es // 256)) * es // 32) * 32 // es
+            per_row = ascendc.ReduceCountOp.work_elems(pitch, es, True)
             pair = self.alloc(None, e, 1, TensorType(et, [rows, dst.type.get_shape()[1]]))
             work = self.alloc(None, e, 1, TensorType(et, [rows, per_row]))
             kind = "argmax" if op.kind.data.value == "max" else "argmin"

@@ -15,7 +15,7 @@ once for the whole group, in a second globals dictionary where
   and packs along the last axis, so the same statements serve one core and a group;
 * each GM view is a ``BatchedGM``: a slice whose bounds differ per core gathers (or scatters) the
   cores' rows, as one strided view when the offsets are evenly spaced;
-* ``_fail`` and ``_find`` raise ``Diverged``: a run that would report something is redone core by
+* ``_fail``, ``_find`` and ``_rule`` raise ``Diverged``: a run that would report something is redone core by
   core, which names the core and the op exactly.
 
 The simulator compares the group's trace with the one it recorded; any difference, or ``Diverged``,
@@ -340,7 +340,7 @@ def make_group_env(base: dict, ub2: np.ndarray, k: int, dtypes: dict) -> dict:
         raise Diverged
 
     env.update({"_gm": gm, "_V2": view3, "_pad_in": pad(False), "_pad_out": pad(True), "_fail": stop,
-                "_find": stop})
+                "_find": stop, "_rule": stop})
     env.update(scalar_helpers(_u, _sext, _pick))
     env.update({"_int": _int, "_float": _float})
     return env

@@ -20,6 +20,7 @@ from pyasc.dialects.target import Pipe, TargetSpec
 from pyasc.dialects.traits import OnPipe
 from pyasc.dialects.types import numpy_dtype
 
+from .contract import check_extents, kernel_findings, make_rule
 from .costs import PIPE_INDEX
 from .errors import SimulationError
 from .opinfo import WORK, OpInfo
@@ -45,7 +46,8 @@ class KernelTranslator:
     """Translates one kernel function into Python source and compiles it.
 
     ``env`` is the dictionary of globals shared by the generated code (UB views, helpers, constants);
-    the translator adds its own constants and the ``_fail``/``_find`` helpers. ``handler_for(op)`` is the
+    the translator adds its own constants and the ``_fail``/``_find``/``_rule`` helpers (``_rule``: a
+    finding that names a documented rule, ``contract``). ``handler_for(op)`` is the
     code generator of an op, or None when the simulator does not support it.
     """
 
@@ -153,11 +155,16 @@ class KernelTranslator:
             self.bind(a, n)
         self.env["_fail"] = self._make_fail()
         self.env["_find"] = self._make_find()
+        self.env["_rule"] = make_rule(self.infos, self.run_ctx)
+        for rule_id, op, detail in kernel_findings(self.func):
+            self.emit(f"_rule({rule_id!r}, {self.info(op)}, bid, {detail!r})")
         self.emit_block(self.func.body.block)
         self.flush()
         if not self.lines or self.lines[-1].strip() != "return s":
             self.emit("return s")
         header = ["def _kernel(bid, bnum, args, T, ct=0, sub=0):", "    s = 0"]
+        if "_CUBE" in self.env:  # the cube's memories start each core as garbage (``CubeMemories.poison``)
+            header.append("    if not ct: _CUBE.poison()")
         if arg_names:
             header.append(f"    {', '.join(arg_names)}, = args")
         source = "\n".join(header + self.lines) + "\n"
@@ -176,9 +183,9 @@ class KernelTranslator:
     def _make_find(self):
         infos, ctx = self.infos, self.run_ctx
 
-        def _find(kind: str, sid: int, bid: int, msg: str):
+        def _find(kind: str, sid: int, bid: int, msg: str, rule: str | None = None):
             i = infos[sid]
-            ctx.log.add(kind, msg, i.kernel, i.text, bid, loc=i.loc)
+            ctx.log.add(kind, msg, i.kernel, i.text, bid, loc=i.loc, rule=rule)
 
         return _find
 
@@ -262,7 +269,7 @@ def counts(t: KernelTranslator, op, es: int, copy: bool, sid: int) -> tuple[str,
         nb = c * es
         if copy and nb % 32:
             t.emit(f"_find('copy-rounding', {sid}, bid, 'DataCopy of {nb} bytes is not a multiple of 32 B: "
-                   f"the hardware moves {nb & ~31}')")
+                   f"the hardware moves {nb & ~31}', 'datacopy-count-32b-floor')")
             nb &= ~31
             c = nb // es
         return str(c), str(nb)
@@ -271,7 +278,7 @@ def counts(t: KernelTranslator, op, es: int, copy: bool, sid: int) -> tuple[str,
     if copy:
         t.emit("if _nb & 31:")
         t.emit(f"    _find('copy-rounding', {sid}, bid, f'DataCopy of {{_nb}} bytes is not a multiple of 32 B: "
-               f"the hardware moves {{_nb & ~31}}')")
+               f"the hardware moves {{_nb & ~31}}', 'datacopy-count-32b-floor')")
         t.emit(f"    _nb &= ~31; _n = _nb // {es}")
     return "_n", "_nb"
 
@@ -317,5 +324,6 @@ def vector_prologue(t: KernelTranslator, op, operands: list, writes: tuple[bool,
     addrs = [t.v(x) for x in operands]
     n, nb = counts(t, op, es, False, sid)
     fail_if(t, negative_test(n) + ub_test(addrs, nb), sid, ub_message(addrs, nb))
+    check_extents(t, sid, op.API, [(x, a, nb) for x, a in zip(operands, addrs)])
     per = t.spec.cycles_per_repeat(op.COST, es)
     return sid, et, sh, addrs, per, n, nb

@@ -146,12 +146,12 @@ def _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, record):
     if ea < eb:  # A's fractals transposed, B^T by whole fractal rows
         asrc, bsrc = a4.transpose(1, 3, 0, 2), b4.transpose(1, 2, 0, 3)
         adst, bdst = wf[:ea].reshape(k1, c0, m1, 16), wf[ea:].reshape(n1, 16, k1, c0)
-        av = wf[:ea].reshape(k1 * c0, m1 * 16)[:k].T
-        bv = wf[ea:].reshape(n1, 16, k1 * c0)[:, :, :k].transpose(0, 2, 1)
+        av = wf[:ea].reshape(k1 * c0, m1 * 16).T
+        bv = wf[ea:].reshape(n1, 16, k1 * c0).transpose(0, 2, 1)
     else:  # A by whole fractal rows, B's fractals transposed
         asrc, bsrc = a4.transpose(0, 2, 1, 3), b4.transpose(1, 0, 3, 2)
         adst, bdst = wf[:ea].reshape(m1, 16, k1, c0), wf[ea:].reshape(n1, k1, c0, 16)
-        av, bv = wf[:ea].reshape(m1 * 16, k1 * c0)[:, :k], wf[ea:].reshape(n1, k1 * c0, 16)[:, :k]
+        av, bv = wf[:ea].reshape(m1 * 16, k1 * c0), wf[ea:].reshape(n1, k1 * c0, 16)
     cv = cube.l0c[c:c + n1 * m1 * 1024].view(acc_dt).reshape(n1, m1 * 16, 16)
     p = cube.mm_plans[(a, b, c, m, n, k, in_dt, acc_dt)] = (EXACT, untranspose, adst, asrc, bdst, bsrc, av, bv,
                                                              cv, r3.reshape(cv.shape), record)
@@ -160,7 +160,8 @@ def _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, record):
 
 def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc):
     """C[:m, :n] (=|+=) A[:m, :k] @ B[:k, :n] with A ZZ in L0A, B ZN in L0B, C NZ in L0C; returns its
-    record (``_record``), from the constants ``rc`` of the op (see ``mmad``).
+    record (``_record``; K is read in whole fractals, ``ceil(k / c0) * c0``, as the cube does: A's
+    columns and B's rows past ``k`` must hold zeros), from the constants ``rc`` of the op (see ``mmad``).
 
     L0B holds each 512 B fractal transposed (as 16x16 2-byte units; ``load_data`` writes it so), which
     makes its rows B's. A float16/bfloat16 Mmad copies whole fractal rows of A and B into the pending
@@ -190,7 +191,7 @@ def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc):
     da, sa, db, sb = ch.operands(cube, a, b, k1)
     da[...] = sa
     db[...] = sb
-    ch.k += k
+    ch.k += k1 * 16
     return p[-1]
 
 

@@ -24,7 +24,7 @@ class HazardError(SimulationError):
 
 
 # finding kinds that mean the program is wrong (results withheld by ``simulate``); the others warn
-ERROR_KINDS = frozenset({"race", "deadlock", "double-set", "unpaired-flag", "error", "copy-rounding"})
+ERROR_KINDS = frozenset({"race", "deadlock", "double-set", "unpaired-flag", "error", "copy-rounding", "contract"})
 
 
 @dataclass
@@ -45,6 +45,7 @@ class Finding:
     loc: str | None = None  # the user's source line (``file.py:LINE``) of ``op``, when known
     other: str | None = None  # the other op of a race
     other_loc: str | None = None
+    rule: str | None = None  # the documented rule a ``contract`` finding breaks (``ascendc.contract.RULES``)
 
     @property
     def severity(self) -> str:
@@ -55,7 +56,8 @@ class Finding:
         at = f"\n    at: {self.op}" + (f"  [{self.loc}]" if self.loc else "")
         if self.other:
             at += f"\n    and: {self.other}" + (f"  [{self.other_loc}]" if self.other_loc else "")
-        return f"[{self.kind}] {self.kernel}, core {self.core}: {self.message}{times}{at}"
+        head = f"[{self.kind}] " + (f"[{self.rule}] " if self.rule else "")
+        return f"{head}{self.kernel}, core {self.core}: {self.message}{times}{at}"
 
 
 class FindingLog:
@@ -76,7 +78,7 @@ class FindingLog:
     def merge(self, other: list[Finding], core: int | None = None) -> None:
         for f in other:
             self.add(f.kind, f.message, f.kernel, f.op, f.core if core is None else core, key=f.key, count=f.count,
-                     loc=f.loc, other=f.other, other_loc=f.other_loc)
+                     loc=f.loc, other=f.other, other_loc=f.other_loc, rule=f.rule)
 
     def items(self) -> list[Finding]:
         return list(self._items.values())

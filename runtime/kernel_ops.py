@@ -24,6 +24,7 @@ from .codegen import (
     vector_cost,
     vector_prologue,
 )
+from .contract import check_extents
 from .costs import S, make_dma_cost
 from .opinfo import BARRIER, BARRIER_ALL, EVENTS, SET, WAIT, WORK
 
@@ -158,6 +159,7 @@ def data_copy(t: KernelTranslator, op: asc.DataCopyOp) -> None:
         sid = t.info(op, pipe_index(op), WORK, writes=(True, False))
         n, nb = counts(t, op, es, True, sid)
         fail_if(t, negative_test(n) + ub_test([d, s_], nb), sid, ub_message([d, s_], nb))
+        check_extents(t, sid, op.API, [(op.dst, d, nb), (op.src, s_, nb)])
         t.emit(f"{ub_view(et, sh, d, n)} = {ub_view(et, sh, s_, n)}")
         record(t, sid, vector_cost(t, nb, sp.vector_simple_cycles), "0", [(d, nb), (s_, nb)])
         return
@@ -169,6 +171,7 @@ def data_copy(t: KernelTranslator, op: asc.DataCopyOp) -> None:
     gneg = "" if g_off.isdigit() else f" or {g_off} < 0"
     cond = negative_test(n) + ub_test([u], nb) + f"{gneg} or {g_off} + {n} > {gl}"
     fail_if(t, cond, sid, f"_copy_msg({u}, {nb}, {g_off}, {n}, {gl}, UBN)")
+    check_extents(t, sid, op.API, [(op.src if to_gm else op.dst, u, nb)])
     gv = f"{g}[{g_off}:{g_off}+{n}]"
     uv = ub_view(et, sh, u, n)
     t.emit(f"{gv} = {uv}" if to_gm else f"{uv} = {gv}")
@@ -184,6 +187,7 @@ def data_copy_pad(t: KernelTranslator, op: asc.DataCopyPadOp) -> None:
     args = ", ".join(t.v(x) for x in (op.block_count, op.block_len, op.src_stride, op.dst_stride))
     fn = "_pad_out" if to_gm else "_pad_in"
     t.emit(f"_sp, _gb = {fn}(_fail, {sid}, bid, {t.v(u_val)}, {b}, {t.v(g_val)} * {es}, {args})")
+    check_extents(t, sid, op.API, [(u_val, t.v(u_val), "_sp")])
     record(t, sid, f"{'_dma3' if to_gm else '_dma2'}(_gb)", "_gb", [(t.v(u_val), "_sp")])
 
 
@@ -271,6 +275,7 @@ def cast(t: KernelTranslator, op: asc.CastOp) -> None:
     t.emit(f"_nb = _n * {des}; _sb = _n * {ses}")
     cond = f"_n < 0 or {ub_test([d], '_nb')} or {ub_test([a], '_sb')}"
     fail_if(t, cond, sid, f"_ub_msg(({d}, {a}), _nb, _sb)")
+    check_extents(t, sid, op.API, [(op.dst, d, "_nb"), (op.src, a, "_sb")])
     mode = op.round_mode.data.value
     fn = t.const(op.numpy_operation, "F")
     t.emit(f"{fn}({ub_view(det, dsh, d, '_n')}, {ub_view(set_, ssh, a, '_n')}, {mode!r})")
@@ -293,7 +298,7 @@ def _event_key(t: KernelTranslator, op, sid: int) -> str:
             t.fail_line(sid, f"event id {c} is out of range 0..{n - 1}")
         elif c >= t.spec.usable_event_ids:
             t.emit(f"_find('reserved-event-id', {sid}, bid, 'event id {c} is reserved for the system / TPipe "
-                   f"(hand-written code should use 0..{t.spec.usable_event_ids - 1})')")
+                   f"(hand-written code should use 0..{t.spec.usable_event_ids - 1})', 'flag-static-ids-0-5')")
         return str(base + c)
     e = t.v(op.event_id)
     if op.event_id not in t.checked:
@@ -314,6 +319,10 @@ def wait_flag(t: KernelTranslator, op: asc.WaitFlagOp) -> None:
     sid = t.info(op, pipe_index(op), WAIT, label=f"WaitFlag {ev.value}")
     key = _event_key(t, op, sid)
     record(t, sid, "0", key, [])
+
+
+def init_soc_state(t: KernelTranslator, op: asc.InitSocStateOp) -> None:
+    """Nothing to simulate: the simulated core starts in the reset state."""
 
 
 def pipe_barrier(t: KernelTranslator, op: asc.PipeBarrierOp) -> None:

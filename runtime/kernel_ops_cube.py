@@ -46,6 +46,7 @@ from pyasc.dialects import ascendc as asc
 from pyasc.dialects.types import numpy_dtype
 
 from .codegen import KernelTranslator, pipe_index, record
+from .contract import nd2nz_overlap
 from .costs import dma_efficiency, local_base
 from .cube_mmad import F16, F32, I32, PLANS, V32, Chain, flush, mmad as run_mmad, reduce_max, reduce_min, scratch
 from .errors import SimulationError
@@ -67,6 +68,13 @@ class CubeMemories:
         self.chains: dict[tuple, Chain] = {}  # by (L0C address, m1, n1, input dtype)
         self.pending: Chain | None = None  # the chain whose product L0C does not hold yet
         self.pending_key: tuple | None = None
+
+    def poison(self) -> None:
+        """Fill L1, L0A and L0B with NaN bytes (0xFF) at a core's start: memory holds garbage until
+        written, so a kernel that reads what it never wrote computes NaN rather than a lucky zero."""
+        self.l1.fill(0xFF)
+        self.l0a.fill(0xFF)
+        self.l0b.fill(0xFF)
 
 
 def _mems(t: KernelTranslator) -> CubeMemories:
@@ -113,8 +121,7 @@ def _nd2nz(fail, sid, bid, l1, dst, g, goff, nd, n, d, src_nd, src_d, c0_stride,
     c0 = 32 // es
     blocks = -(-d // c0)
     # to the last byte written: the last matrix's last row in its last 32 B column block
-    span = ((blocks - 1) * c0_stride + (n - 1) * n_stride) * 32 + (nd - 1) * mat_stride * es \
-        + (d - (blocks - 1) * c0) * es
+    span = ((blocks - 1) * c0_stride + (n - 1) * n_stride) * 32 + (nd - 1) * mat_stride * es + 32
     if dst < 0 or dst % 32 or dst + span > l1.shape[0]:
         fail(sid, bid, _oob("L1", dst, dst + span, l1.shape[0]) if dst % 32 == 0 else
              f"L1 address {dst} is not 32 B aligned")
@@ -130,6 +137,7 @@ def _nd2nz(fail, sid, bid, l1, dst, g, goff, nd, n, d, src_nd, src_d, c0_stride,
         if rem:
             o = window(l1.view(dt), out // es + full * c0_stride * c0, (n, c0), (n_stride * 32, es))
             o[:, :rem] = window(g, src // es + full * c0, (n, rem), (src_d * es, es))
+            o[:, rem:] = 0  # a row's tail is zero-padded to 32 B
     total = nd * n * d * es
     if l2 is None:
         return total, total, span
@@ -308,6 +316,12 @@ def data_copy_nd2nz(t: KernelTranslator, op: asc.DataCopyNd2NzOp) -> None:
     args = ", ".join(t.v(x) for x in (op.nd_num, op.n_value, op.d_value, op.src_nd_matrix_stride, op.src_d_value,
                                        op.dst_nz_c0_stride, op.dst_nz_n_stride, op.dst_nz_matrix_stride))
     t.emit(f"_gb, _hb, _sp = _nd2nz(_fail, {sid}, bid, L1, {t.v(op.dst)}, {g}, {t.v(op.src)}, {args}, _L2, args)")
+    t.env.setdefault("_nd2nz_overlap", nd2nz_overlap)
+    geo = ", ".join(t.v(x) for x in (op.nd_num, op.n_value, op.d_value))
+    es = numpy_dtype(op.dst.type.element_type).itemsize
+    strides = ", ".join(t.v(x) for x in (op.dst_nz_c0_stride, op.dst_nz_n_stride, op.dst_nz_matrix_stride))
+    t.emit(f"if _nd2nz_overlap({geo}, {es}, {strides}): _rule('nd2nz-no-overlap-l1', {sid}, bid, "
+           f"'ND2NZ rows padded to 32 B write the same L1 block twice')")
     sp = t.spec
     fixed, full = sp.dma_fixed_cycles, sp.dma_full_efficiency_bytes
     cost = f"{fixed} + _gb * {1.0 / sp.mte2_l2_bytes_per_cycle!r} / _dma_eff(_gb, {full})"

@@ -24,6 +24,7 @@ from .codegen import (
     ub_view,
     vector_cost,
 )
+from .contract import check_extents
 from .opinfo import WORK
 
 
@@ -34,6 +35,12 @@ def reduce_count(t: KernelTranslator, op: asc.ReduceCountOp) -> None:
     n, nb = counts(t, op, es, False, sid)
     fail_if(t, negative_test(n) + ub_test([a, w], nb) + f" or {ub_test([d], str(es))}", sid,
             ub_message([d, a, w], nb))
+    cal = op.cal_index is not None
+    checks = [(op.src, a, nb), (op.dst, d, str(es * (2 if cal else 1)))]
+    if not isinstance(op, asc.ReduceSumOp):  # ReduceSum's count form does not use its work area
+        t.env["_reduce_work"] = op.work_elems
+        checks.append((op.work, w, f"_reduce_work({n}, {es}, {cal}) * {es}", "reducemax-tmp-size"))
+    check_extents(t, sid, op.API, checks)
     src = ub_view(et, sh, a, n)
     t.emit(f"if {n} > 0: {ub_view(et, sh, d, '1')}[..., 0] = {t.const(op.numpy_reduce, 'F')}({src})")
     if op.cal_index is not None:  # dst[1] = the index of the first extreme, as uint32 bits

@@ -457,7 +457,7 @@ class Simulator:
                 else:
                     for f in timing.findings:
                         log.add(f.kind, f.message, f.kernel, f.op, f.core, key=f.key, count=f.count,
-                                loc=f.loc, other=f.other, other_loc=f.other_loc)
+                                loc=f.loc, other=f.other, other_loc=f.other_loc, rule=f.rule)
                 timings.append(timing)
         core_cycles = [t.cycles for t in timings]
         gm = sum(t.gm_bytes for t in timings)

@@ -65,6 +65,7 @@ ASCENDC_HANDLERS: dict[type[Operation], Handler] = {
     asc.SetFlagOp: ops.set_flag,
     asc.WaitFlagOp: ops.wait_flag,
     asc.PipeBarrierOp: ops.pipe_barrier,
+    asc.InitSocStateOp: ops.init_soc_state,
     # reductions and scalar access to local tensors
     asc.ReduceCountOp: reduce.reduce_count,
     asc.ReinterpretCastOp: reduce.reinterpret_cast,

@@ -141,12 +141,14 @@ class AllocOp(IRDLOperation):
 
     @property
     def slot_bytes(self) -> int:
-        """Bytes of one copy, rounded up to the 32 B UB block."""
+        """Bytes of one copy, rounded up to the 32 B block; a UB buffer to the 256 B repeat of the
+        vector unit, so an instruction that works in whole repeats (Compare) stays inside it."""
         t = self.result.type
         n = 1
         for d in t.get_shape():
             n *= d
-        return -(-n * element_bytes(t.element_type) // 32) * 32
+        unit = 256 if memory_space(t) == MemorySpace.UB else 32
+        return -(-n * element_bytes(t.element_type) // unit) * unit
 
     def verify_(self) -> None:
         if memory_space(self.result.type) in (None, MemorySpace.GM):

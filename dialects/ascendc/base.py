@@ -8,6 +8,7 @@ Every op derives from :class:`AscendCOperation`, the one definition of what the 
   (``dialects/traits.py``; an op without ``OnPipe`` occupies no pipe);
 * its Ascend C name ``API`` and how it prints: ``CALL``, a C++ statement over the op's operand and
   property names, or an override of ``print_ascendc`` (the kernel emitter calls it);
+* ``NEEDS_TPIPE``: the API fetches event ids through the kernel's TPipe (``contract.py``);
 * ``BATCHABLE``: whether the simulator's code for the op is correct for a group of cores run at once;
 * vector instructions add their cost class ``COST`` and their NumPy semantics ``numpy_operation``
   (``vector.py``).
@@ -37,6 +38,7 @@ from xdsl.utils.exceptions import VerifyException
 from ..target import LOCAL_MEMORIES, Pipe, module_target
 from ..traits import BufferEffects, OnPipe
 from ..types import element_bytes, kernel_ctype
+from .contract import violation
 from .attributes import (
     POSITION_MEMORY,
     QUEUE_PIPES,
@@ -93,6 +95,8 @@ class AscendCOperation(IRDLOperation):
     API: ClassVar[str] = ""
     CALL: ClassVar[str] = ""
     BATCHABLE: ClassVar[bool] = False
+    # the API takes event ids from the TPipe: not allowed in a kernel without one (static-api-whitelist-a2)
+    NEEDS_TPIPE: ClassVar[bool] = False
 
     def print_ascendc(self, p: CallPrinter) -> str | list[str]:
         """The Ascend C statement(s) of this op."""
@@ -130,6 +134,8 @@ def copy_pipe(op: Operation) -> Pipe:
 
 # ----------------------------------------------------------------------------------------------
 # global memory, cores, TPipe / TQue / TBuf, static local tensors
+
+MAX_QUEUE_BUFFERS = 8  # queue buffers per TPosition on arch 2201: one hardware event id each
 
 
 @irdl_op_definition
@@ -292,6 +298,19 @@ class InitBufferOp(AscendCOperation):
             raise VerifyException(f"InitBuffer num {self.num.value.data} must be in 1..{t.depth.data} (queue depth)")
         if isinstance(t, TBufType) and self.num.value.data != 1:
             raise VerifyException("InitBuffer of a TBuf takes num = 1")
+        if isinstance(t, TQueType):
+            self._verify_position_buffers(t.position.data)
+
+    def _verify_position_buffers(self, position: TPosition) -> None:
+        """The queue buffers on one TPosition, summed over the kernel's InitBuffers, are at most 8."""
+        block = self.parent_block()
+        if block is None:
+            return
+        total = sum(o.num.value.data for o in block.ops if isinstance(o, InitBufferOp)
+                    and isinstance(o.buffer.type, TQueType) and o.buffer.type.position.data == position)
+        if total > MAX_QUEUE_BUFFERS:
+            raise violation("tque-max-buffers-per-pos-8",
+                            f"{total} queue buffers on {position.value} (InitBuffer num summed over the kernel)")
 
 
 @irdl_op_definition

@@ -26,6 +26,8 @@ from xdsl.utils.str_enum import StrEnum
 
 from ..traits import BufferEffects
 from .attributes import LocalTensorType
+from .base import const_int
+from .contract import violation
 from .vector import VectorOp
 
 
@@ -78,6 +80,18 @@ def _check_mask(op: str, t) -> None:
         raise VerifyException(f"{op}: the mask tensor must be uint8_t (ui8), got {t.element_type}")
 
 
+def _check_contract(op) -> None:
+    """int32 compares only for equality, and the count fills whole 256 B blocks (when it is a constant)."""
+    et = str(op.src0.type.element_type)
+    mode = op.cmp_mode.data
+    if et == "i32" and mode != CmpMode.EQ:
+        raise violation("cmp-dtypes-modes-a2", f"{op.API} of int32_t with CMPMODE::{mode.value}")
+    n = const_int(op.count)
+    es = {"f16": 2, "f32": 4, "i32": 4}.get(et)
+    if n is not None and es is not None and n * es % 256:
+        raise violation("cmp-count-256b", f"{op.API} of {n} x {et} ({n * es} B)")
+
+
 def _check(op: str, t, allowed) -> None:
     if str(t.element_type) not in allowed:
         raise VerifyException(f"{op} does not support element type {t.element_type} (supported: {', '.join(allowed)})")
@@ -110,6 +124,7 @@ class CompareOp(VectorOp):
     def verify_(self) -> None:
         _check_mask(self.name, self.dst.type)
         _check(self.name, self.src0.type, COMPARE_DTYPES)
+        _check_contract(self)
 
 
 @irdl_op_definition
@@ -139,6 +154,7 @@ class ComparesOp(VectorOp):
     def verify_(self) -> None:
         _check_mask(self.name, self.dst.type)
         _check(self.name, self.src0.type, COMPARE_DTYPES)
+        _check_contract(self)
         if self.scalar.type != self.src0.type.element_type:
             raise VerifyException(f"{self.name}: scalar type {self.scalar.type} differs from the tensor's "
                                   f"element type {self.src0.type.element_type}")
@@ -148,6 +164,7 @@ class ComparesOp(VectorOp):
 class SelectOp(VectorOp):
     """``Select(dst, selMask, src0, src1, SELMODE::VSEL_TENSOR_TENSOR_MODE, count)``."""
 
+    NEEDS_TPIPE: ClassVar[bool] = True
     name = "ascendc.select"
     API: ClassVar[str] = "Select"
     CALL: ClassVar[str] = ("AscendC::{api}({dst}, {sel_mask}, {src0}, {src1}, "
@@ -178,6 +195,7 @@ class SelectOp(VectorOp):
 class SelectScalarOp(VectorOp):
     """``Select(dst, selMask, src0, scalar, SELMODE::VSEL_TENSOR_SCALAR_MODE, count)``."""
 
+    NEEDS_TPIPE: ClassVar[bool] = True
     name = "ascendc.select_scalar"
     API: ClassVar[str] = "Select"
     CALL: ClassVar[str] = ("AscendC::{api}({dst}, {sel_mask}, {src0}, {scalar}, "

@@ -27,6 +27,7 @@ GATHER_DTYPES = ("i16", "ui16", "i32", "ui32", "f16", "f32", "bf16")
 class CreateVecIndexOp(VectorOp):
     """``CreateVecIndex(dst, firstValue, count)``: dst[i] = firstValue + i."""
 
+    NEEDS_TPIPE: ClassVar[bool] = True
     name = "ascendc.create_vec_index"
     API: ClassVar[str] = "CreateVecIndex"
     CALL: ClassVar[str] = "AscendC::{api}({dst}, {first_value}, {count});"

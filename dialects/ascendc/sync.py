@@ -88,4 +88,19 @@ class PipeBarrierOp(AscendCOperation):
             raise VerifyException("PipeBarrier<PIPE_S> is not allowed: the scalar pipe is ordered by hardware")
 
 
-OPS = [SetFlagOp, WaitFlagOp, PipeBarrierOp]
+@irdl_op_definition
+class InitSocStateOp(AscendCOperation):
+    """``InitSocState()``: resets the core's state (atomic mode, masks, Load3D settings); a kernel
+    without a TPipe calls it at entry (a TPipe's constructor does it otherwise)."""
+
+    name = "ascendc.init_soc_state"
+    API: ClassVar[str] = "InitSocState"
+    CALL: ClassVar[str] = "AscendC::InitSocState();"
+    BATCHABLE: ClassVar[bool] = True
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__()
+
+
+OPS = [SetFlagOp, WaitFlagOp, PipeBarrierOp, InitSocStateOp]

@@ -51,6 +51,7 @@ PROGRAM = f"""
 builtin.module attributes {{asc.target = #asc.target<"ascend910b2">}} {{
   func.func @k(%a: !ascendc.gm_addr, %b: !ascendc.gm_addr, %o: !ascendc.gm_addr) attributes {{ascendc.kernel,
       ascendc.block_dim = 1 : i64, ascendc.kernel_type = "aic_only"}} {{
+    ascendc.init_soc_state
     {chr(10).join(f"    %i{v} = arith.constant {v} : index" for v in CONSTANTS).strip()}
     %t = arith.constant true
     %f = arith.constant false
@@ -72,6 +73,7 @@ builtin.module attributes {{asc.target = #asc.target<"ascend910b2">}} {{
     {_loads(0)}
     {_loads(1)}
     {chr(10).join("    " + s for s in STEPS).strip()}
+    ascendc.pipe_barrier PIPE_ALL
     func.return
   }}
   func.func @host(%a: memref<{M * K}xf16>, %b: memref<{K * N}xf16>, %o: memref<{OUTS * M * N}xf32>) {{

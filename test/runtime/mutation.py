@@ -1,4 +1,6 @@
-"""Sync mutations of explicit-flag kernels: delete one synchronisation edge or one barrier.
+"""Mutations of explicit-flag kernels: delete one synchronisation edge or one barrier (``mutations``);
+move a wait or a set, change an event id, make two live buffers overlap, shrink a buffer
+(``MUTATION_CLASSES``).
 
 A *synchronisation edge* is a ``set_flag`` and the ``wait_flag`` that consumes it: ops of one event,
 in one block, whose event id is the same SSA value (inside the tile loop: the slot-derived id) or
@@ -13,9 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from pyasc.dialects.ascendc import KERNEL_ATTR
+from pyasc.dialects.traits import OnPipe
+from pyasc.dialects.types import numpy_dtype
 from pyasc.runtime import Simulator
 
 SYNC_OPS = ("ascendc.set_flag", "ascendc.wait_flag", "ascendc.pipe_barrier")
@@ -26,6 +31,9 @@ class Mutation:
     kernel: str
     ops: tuple[int, ...]  # indices in the kernel's walk order
     what: str
+    kind: str = "delete"  # delete ops; "address"/"size" of ops[0] := arg; "after"/"before": move ops[0]
+    # next to ops[1]; "event": the event id of ops[0] := arg
+    arg: int = 0
 
 
 def _id_key(v):
@@ -65,20 +73,135 @@ def apply(module: ModuleOp, m: Mutation) -> ModuleOp:
     for f in mod.body.block.ops:
         if KERNEL_ATTR in f.attributes and f.sym_name.data == m.kernel:
             walk = list(f.walk())
-            for i in sorted(m.ops, reverse=True):
-                assert walk[i].name in SYNC_OPS
-                walk[i].detach()
-                walk[i].erase()
+            op = walk[m.ops[0]]
+            if m.kind == "delete":
+                for i in sorted(m.ops, reverse=True):
+                    assert walk[i].name in SYNC_OPS
+                    walk[i].detach()
+                    walk[i].erase()
+            elif m.kind in ("address", "size"):
+                op.properties[m.kind] = IntegerAttr(m.arg, 64)
+            elif m.kind in ("after", "before"):
+                op.detach()
+                anchor = walk[m.ops[1]]
+                Rewriter.insert_op(op, InsertPoint.after(anchor) if m.kind == "after" else InsertPoint.before(anchor))
+            elif m.kind == "event":
+                c = arith.ConstantOp(IntegerAttr(m.arg, IndexType()))
+                Rewriter.insert_op(c, InsertPoint.before(op))
+                op.operands[0] = c.result
     return mod
 
 
+def _work(op) -> bool:
+    """An op that occupies a pipe with data work (not a flag, barrier or queue op)."""
+    trait = type(op).get_trait(OnPipe) if hasattr(type(op), "get_trait") else None
+    return trait is not None and op.name not in SYNC_OPS
+
+
+def _flag_ops(f):
+    walk = list(f.walk())
+    return walk, [(i, op) for i, op in enumerate(walk) if op.name in ("ascendc.set_flag", "ascendc.wait_flag")]
+
+
+def moved_flags(module: ModuleOp) -> list[Mutation]:
+    """Each wait moved past the next work op of its block; each set moved before the previous one."""
+    out = []
+    for f in _kernels(module):
+        walk, flags = _flag_ops(f)
+        index = {op: i for i, op in enumerate(walk)}
+        for i, op in flags:
+            block = list(op.parent_block().ops)
+            k = block.index(op)
+            if op.name == "ascendc.wait_flag":
+                nxt = next((o for o in block[k + 1:] if _work(o)), None)
+                if nxt is not None:
+                    out.append(Mutation(f.sym_name.data, (i, index[nxt]), f"`{op}` moved after `{nxt}`", "after"))
+            else:
+                prev = next((o for o in reversed(block[:k]) if _work(o)), None)
+                if prev is not None:
+                    out.append(Mutation(f.sym_name.data, (i, index[prev]), f"`{op}` moved before `{prev}`",
+                                        "before"))
+    return out
+
+
+def changed_event_ids(module: ModuleOp) -> list[Mutation]:
+    """Each set or wait given another event id (0..5) than its own."""
+    out = []
+    for f in _kernels(module):
+        _, flags = _flag_ops(f)
+        for i, op in flags:
+            k = _id_key(op.event_id)
+            new = (k[1] + 1) % 6 if k[0] == "c" else 5
+            out.append(Mutation(f.sym_name.data, (i,), f"`{op}` with event id {new}", "event", new))
+    return out
+
+
+def _local_tensors(f):
+    walk = list(f.walk())
+    return walk, [(i, op) for i, op in enumerate(walk) if op.name == "ascendc.local_tensor"
+                  and op.position.data.value in ("VECIN", "VECOUT", "VECCALC")]
+
+
+def _live(op, index) -> tuple[int, int]:
+    uses, work = [], [op.results[0]]
+    while work:
+        v = work.pop()
+        for u in v.uses:
+            if u.operation.name in ("ascendc.subview", "ascendc.reinterpret_cast"):
+                work.append(u.operation.results[0])
+            else:
+                uses.append(index[u.operation])
+    return (min(uses), max(uses)) if uses else (0, -1)
+
+
+def _bytes(op) -> tuple[int, int]:
+    a = op.address.value.data
+    return a, a + op.size.value.data * numpy_dtype(op.results[0].type.element_type).itemsize
+
+
+def overlapping_buffers(module: ModuleOp) -> list[Mutation]:
+    """For each two UB tensors live at the same time in disjoint memory: the second moved onto the first."""
+    out = []
+    for f in _kernels(module):
+        walk, tensors = _local_tensors(f)
+        index = {op: i for i, op in enumerate(walk)}
+        for j, (i, a) in enumerate(tensors):
+            for k, b in tensors[j + 1:]:
+                (a0, a1), (b0, b1) = _bytes(a), _bytes(b)
+                la, lb = _live(a, index), _live(b, index)
+                if (a1 <= b0 or b1 <= a0) and la[0] <= lb[1] and lb[0] <= la[1]:
+                    out.append(Mutation(f.sym_name.data, (k,), f"`{b}` moved onto `{a}`", "address", a0))
+    return out
+
+
+def shrunken_buffers(module: ModuleOp) -> list[Mutation]:
+    """Each UB tensor of 512 B or more (a tile, not a row value) halved."""
+    out = []
+    for f in _kernels(module):
+        _, tensors = _local_tensors(f)
+        for i, op in tensors:
+            lo, hi = _bytes(op)
+            if hi - lo >= 512:
+                out.append(Mutation(f.sym_name.data, (i,), f"`{op}` halved", "size", op.size.value.data // 2))
+    return out
+
+
+MUTATION_CLASSES = {"overlapping buffers": overlapping_buffers, "shrunken buffers": shrunken_buffers,
+                    "moved waits and sets": moved_flags, "changed event ids": changed_event_ids}
+
+
+def _kernels(module: ModuleOp):
+    return [f for f in module.body.block.ops if KERNEL_ATTR in f.attributes]
+
+
 def detected(module: ModuleOp, host: str, arrays: list[np.ndarray]) -> tuple[bool, str]:
-    """Simulate; (True, why) when the run reports a deadlock, a race or a flag error."""
+    """Simulate; (True, why) when the run reports a deadlock, a race, a flag error or a broken
+    documented rule (a ``contract`` finding)."""
     sim = Simulator(module, hazards="ignore")
     report = sim.run(host, [a.copy() for a in arrays], raise_errors=False)
     if report.error is not None:
         return True, report.error.message
-    bad = [f for f in report.findings if f.kind in ("race", "double-set", "unpaired-flag")]
+    bad = [f for f in report.findings if f.kind in ("race", "double-set", "unpaired-flag", "contract")]
     if bad:
         return True, bad[0].message
     return False, str(report)

@@ -29,6 +29,7 @@ def add_flags_ir(n: int, cores: int, tile: int, dtype: str = "f32", *, drop=None
         ev = "%ev"
     text = f"""builtin.module attributes {{asc.target = #asc.target<"{DEFAULT_TARGET}">}} {{
   func.func @add_k0(%x: !ascendc.gm_addr, %y: !ascendc.gm_addr, %z: !ascendc.gm_addr) attributes {{ascendc.kernel, ascendc.block_dim = {cores} : i64}} {{
+    ascendc.init_soc_state
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -80,6 +81,7 @@ def add_flags_ir(n: int, cores: int, tile: int, dtype: str = "f32", *, drop=None
     ascendc.wait_flag V_MTE2, %c1
     ascendc.wait_flag MTE3_V, %c0
     ascendc.wait_flag MTE3_V, %c1
+    ascendc.pipe_barrier PIPE_ALL
     func.return
   }}
   func.func @add(%x: memref<{n}x{T}>, %y: memref<{n}x{T}>, %z: memref<{n}x{T}>) {{
@@ -107,13 +109,17 @@ def kernel_ir(body: str, gm=(("x", "f32", 1024), ("z", "f32", 1024)), cores: int
     types = ", ".join(f"memref<{s}x{t}>" for _, t, s in gm)
     if host_body is None:
         host_body = f"    ascendc.launch @k<<<{cores}>>>({names}) : {types}\n"
+    # a kernel without a TPipe starts with InitSocState and ends with PipeBarrier<PIPE_ALL> (static tensors)
+    static = "ascendc.tpipe" not in body
+    start = "    ascendc.init_soc_state\n" if static else ""
+    end = "    ascendc.pipe_barrier PIPE_ALL\n" if static else ""
     return f"""builtin.module attributes {{asc.target = #asc.target<"{DEFAULT_TARGET}">}} {{
   func.func @k({kargs}) attributes {{ascendc.kernel, ascendc.block_dim = {cores} : i64}} {{
-{consts}
+{start}{consts}
     %bid = ascendc.get_block_idx : index
 {gts}
 {body}
-    func.return
+{end}    func.return
   }}
   func.func @host({hargs}) {{
 {host_body}    func.return

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import pyasc
-from mutation import apply, detected, mutations
+from mutation import MUTATION_CLASSES, apply, detected, mutations
 from mutation_programs import PROGRAMS, compile_flags
 
 _totals = {"deletions": 0, "detected": 0}
@@ -17,6 +17,7 @@ def _outputs(c):
     return [np.zeros(s.shape, s.dtype.np_dtype) for s in c.outputs]
 
 
+@pytest.mark.contract_findings
 @pytest.mark.parametrize("buffers", [1, 2])
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_every_sync_deletion_is_detected(name, buffers):
@@ -34,6 +35,30 @@ def test_every_sync_deletion_is_detected(name, buffers):
         if not hit:
             missed.append(m.what)
     assert not missed, f"deletions not reported (redundant synchronisation): {missed}"
+
+
+_class_totals: dict[str, list[int]] = {}
+
+
+@pytest.mark.contract_findings
+@pytest.mark.parametrize("kind", sorted(MUTATION_CLASSES))
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_every_mutation_of_a_class_is_detected(name, kind):
+    """Overlapping live buffers, halved tile buffers, waits moved after their consumer and sets before
+    their producer, changed event ids: each mutant is reported (a race, a flag error, a deadlock or a
+    contract finding)."""
+    c, xs = compile_flags(name, 2)
+    arrays = xs + _outputs(c)
+    missed = []
+    ms = MUTATION_CLASSES[kind](c.module)
+    for m in ms:
+        hit, _ = detected(apply(c.module, m), c.name, arrays)
+        counts = _class_totals.setdefault(kind, [0, 0])
+        counts[0] += 1
+        counts[1] += hit
+        if not hit:
+            missed.append(m.what)
+    assert not missed, f"{kind}: {len(missed)} of {len(ms)} mutants not reported: {missed[:5]}"
 
 
 def test_mutation_totals():

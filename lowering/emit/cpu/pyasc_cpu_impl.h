@@ -924,6 +924,20 @@ inline bool PyascCmpOp(V a, V b, AscendC::CMPMODE m)
     }
 }
 
+/* Compare.md on A2: only whole 256 B repeats are computed (the bits of a partial one are left as they
+ * were), and int32_t compares for equality whatever the mode */
+template <typename T>
+inline uint32_t PyascWholeRepeats(uint32_t count)
+{
+    return count * sizeof(T) / 256 * 256 / sizeof(T);
+}
+
+template <typename T>
+inline CMPMODE PyascCmpModeA2(CMPMODE mode)
+{
+    return std::is_same_v<T, int32_t> ? CMPMODE::EQ : mode;
+}
+
 template <typename T, typename U>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                     CMPMODE cmpMode, uint32_t count)
@@ -933,9 +947,11 @@ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const
     pyasc_cpu::CheckLocal(src1, count, "Compare");
     pyasc_cpu::CheckLocal(dst, (count + 7) / 8, "Compare");
     uint8_t* bits = reinterpret_cast<uint8_t*>(dst.cpuData_);
-    for (uint32_t i = 0; i < (count + 7) / 8; ++i) bits[i] = 0;
-    for (uint32_t i = 0; i < count; ++i) {
-        if (PyascCmpOp(static_cast<V>(src0.cpuData_[i]), static_cast<V>(src1.cpuData_[i]), cmpMode))
+    const uint32_t valid = PyascWholeRepeats<T>(count);
+    const CMPMODE mode = PyascCmpModeA2<T>(cmpMode);
+    for (uint32_t i = 0; i < valid / 8; ++i) bits[i] = 0;
+    for (uint32_t i = 0; i < valid; ++i) {
+        if (PyascCmpOp(static_cast<V>(src0.cpuData_[i]), static_cast<V>(src1.cpuData_[i]), mode))
             bits[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
     }
 }
@@ -948,9 +964,11 @@ inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, cons
     pyasc_cpu::CheckLocal(src0, count, "Compares");
     pyasc_cpu::CheckLocal(dst, (count + 7) / 8, "Compares");
     uint8_t* bits = reinterpret_cast<uint8_t*>(dst.cpuData_);
-    for (uint32_t i = 0; i < (count + 7) / 8; ++i) bits[i] = 0;
-    for (uint32_t i = 0; i < count; ++i) {
-        if (PyascCmpOp(static_cast<V>(src0.cpuData_[i]), static_cast<V>(src1), cmpMode))
+    const uint32_t valid = PyascWholeRepeats<T>(count);
+    const CMPMODE mode = PyascCmpModeA2<T>(cmpMode);
+    for (uint32_t i = 0; i < valid / 8; ++i) bits[i] = 0;
+    for (uint32_t i = 0; i < valid; ++i) {
+        if (PyascCmpOp(static_cast<V>(src0.cpuData_[i]), static_cast<V>(src1), mode))
             bits[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
     }
 }
@@ -1166,6 +1184,10 @@ inline void WaitFlag(int32_t eventID)
 
 template <pipe_t pipe>
 inline void PipeBarrier()
+{
+}
+
+inline void InitSocState()
 {
 }
 

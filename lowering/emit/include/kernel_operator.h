@@ -549,6 +549,8 @@ __aicore__ void PipeBarrier();
 
 __aicore__ int64_t GetBlockIdx();
 __aicore__ int64_t GetBlockNum();
+/* resets the core's state; a kernel without a TPipe calls it at entry */
+__aicore__ void InitSocState();
 
 /* ---- MIX kernels (one AIC and two AIVs per AI Core) ----------------------------------------- */
 

@@ -48,6 +48,7 @@ func.func @f(%x: memref<4096xf32>, %out0: memref<4096xf32>) {
 }
 
 // CHECK:      func.func @k(%x: !ascendc.gm_addr, %out0: !ascendc.gm_addr) attributes {ascendc.kernel, ascendc.block_dim = 2 : i64, ascendc.kernel_type = "aiv_only"} {
+// CHECK-NEXT:   ascendc.init_soc_state
 // CHECK-NEXT:   %xGm = ascendc.global_tensor %x size 4096 : !ascendc.global_tensor<f32>
 // CHECK-NEXT:   %out0Gm = ascendc.global_tensor %out0 size 4096 : !ascendc.global_tensor<f32>
 // CHECK-NEXT:   %x_buf = ascendc.local_tensor VECIN address 0 size 4096 : !ascendc.local_tensor<f32>
@@ -68,6 +69,8 @@ func.func @f(%x: memref<4096xf32>, %out0: memref<4096xf32>) {
 // CHECK-NEXT:     ascendc.muls %[[OS]], %[[OS]], %two, %n : !ascendc.local_tensor<f32>, f32
 // CHECK:          ascendc.data_copy %{{.*}}, %[[OS]], %{{.*}} : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32>
 // CHECK-NEXT:     ascendc.set_flag MTE3_V, %[[ID]]
+// CHECK:          ascendc.pipe_barrier PIPE_ALL
+// CHECK-NEXT:     func.return
 // CHECK:        func.func @f(%x: memref<4096xf32>, %out0: memref<4096xf32>) {
 // CHECK-NEXT:     ascendc.launch @k<<<2>>> (%x, %out0) : memref<4096xf32>, memref<4096xf32>
 // CHECK-NOT:    ascbuf.

@@ -16,7 +16,8 @@ func.func @s(%x: tensor<8192xf32>, %y: tensor<8192xf32>) -> tensor<8192xf32> {
 // FLAGS:         ascendc.wait_flag MTE2_V
 // FLAGS:         ascendc.set_flag V_MTE3
 // FLAGS-NOT:     ascendc.tque
-// FLAGS-NOT:     PIPE_ALL
+// FLAGS:         ascendc.pipe_barrier PIPE_ALL
+// FLAGS-NEXT:    func.return
 // FLAGS:         ascendc.launch @s_k0<<<4>>>
 
 // 8192 / 512 = 16 tiles over at most 48 cores: 16 blocks, queues of depth 1 of 2048 B

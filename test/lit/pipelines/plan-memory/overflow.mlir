@@ -9,4 +9,4 @@ func.func @f(%x: tensor<1000000xf32>) -> tensor<1000000xf32> {
 }
 
 // CHECK-NOT: Traceback
-// CHECK:     pyasc-opt: error: UB overflow in kernel @f_k0: its buffers need 400000 bytes (320000 B of rotating and staged tiles, temporaries: 1 of 80000 B) but the target has 188416 B of UB; use a smaller tile_size
+// CHECK:     pyasc-opt: error: UB overflow in kernel @f_k0: its buffers need 400640 bytes (320512 B of rotating and staged tiles, temporaries: 1 of 80128 B) but the target has 188416 B of UB; use a smaller tile_size

@@ -14,6 +14,7 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
 }
 
 // CHECK-LABEL: func.func @b_k0(%x: !ascendc.gm_addr, %r: !ascendc.gm_addr, %c: !ascendc.gm_addr, %s: !ascendc.gm_addr, %out0: !ascendc.gm_addr) attributes {ascendc.kernel, ascendc.block_dim = 8 : i64, ascendc.kernel_type = "aiv_only"} {
+// CHECK-NEXT:    ascendc.init_soc_state
 // CHECK-NEXT:    %xGm = ascendc.global_tensor %x size 6400 : !ascendc.global_tensor<f32>
 // CHECK-NEXT:    %rGm = ascendc.global_tensor %r size 100 : !ascendc.global_tensor<f32>
 // CHECK-NEXT:    %cGm = ascendc.global_tensor %c size 64 : !ascendc.global_tensor<f32>

@@ -21,8 +21,8 @@ func.func @top2(%x: tensor<4x37xf16>) -> (tensor<4x2xf16>, tensor<4x2xi32>) {
 // CHECK-NEXT:    %[[S0:.*]] = asctensor.select %[[C0]], %[[LO]], %[[M0]] : tensor<4x1xi1>, tensor<4x1xf32>
 // CHECK-NEXT:    %[[V0:.*]] = asctensor.cast %[[S0]] : tensor<4x1xf32> -> tensor<4x1xf16>
 // CHECK-NEXT:    %[[B0:.*]] = asctensor.broadcast %[[I0]] : tensor<4x1xi32> -> tensor<4x37xi32>
-// CHECK-NEXT:    %[[KEEP:.*]] = asctensor.compare ne %[[IOTA]], %[[B0]] : tensor<4x37xi32> -> tensor<4x37xi1>
-// CHECK-NEXT:    %[[K1:.*]] = asctensor.select %[[KEEP]], %[[K]], %[[NEG]] : tensor<4x37xi1>, tensor<4x37xf32>
+// CHECK-NEXT:    %[[KEEP:.*]] = asctensor.compare eq %[[IOTA]], %[[B0]] : tensor<4x37xi32> -> tensor<4x37xi1>
+// CHECK-NEXT:    %[[K1:.*]] = asctensor.select %[[KEEP]], %[[NEG]], %[[K]] : tensor<4x37xi1>, tensor<4x37xf32>
 // CHECK-NEXT:    %{{.*}} = asctensor.reduce max %[[K1]] axes [1] keepdims
 // CHECK-NEXT:    %[[I1:.*]] = asctensor.arg_reduce max %[[K1]] axis 1 keepdims
 // CHECK:         %[[V1:.*]] = asctensor.cast %{{.*}} : tensor<4x1xf32> -> tensor<4x1xf16>

@@ -1,0 +1,81 @@
+"""The documented Ascend C contract on Atlas A2 (arch 2201): one table of rules, each with its doc page.
+
+A rule is checked where its inputs are known: from constants in an op's verifier (``violation`` builds
+the ``VerifyException``), from run-time values in the simulator (``runtime/contract.py`` reports a
+finding of kind ``contract`` naming the rule). Doc pages are paths in the ``docs/`` tree of the
+``asc-devkit`` repository; ``B/`` abbreviates ``docs/api/SIMD-API/基础API/``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.utils.exceptions import VerifyException
+
+_B = "docs/api/SIMD-API/基础API/"
+_MV = _B + "Memory矢量计算/"
+_PQ = _B + "资源管理/Pipe和Que框架/"
+_SYNC = _B + "同步控制/核内同步/"
+_STATIC = "docs/guide/编程指南/编程模型/AI-Core-SIMD编程/基于Tensor的CPP编程/静态Tensor编程.md"
+_ND2NZ = _B + "矩阵计算（ISASI）/矩阵计算的搬入/矩阵数据搬入至L1-Buffer/GMToL1随路转换-ND2NZ搬运（DataCopy）.md"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One documented requirement: its id, the doc page it comes from and what it says."""
+
+    id: str
+    doc: str
+    statement: str
+
+    def cite(self) -> str:
+        return f"[{self.id}] {self.statement} (doc: {self.doc})"
+
+
+RULES: dict[str, Rule] = {r.id: r for r in (
+    Rule("datacopy-count-32b-floor", _MV + "数据搬运/GM与UB数据搬运/GM与UB连续数据搬运(DataCopy).md",
+         "DataCopy count*sizeof(T) must be a multiple of 32 B (else it is rounded down)"),
+    Rule("cmp-dtypes-modes-a2", _MV + "比较与选择/Compare.md",
+         "Compare/Compares on int32_t support only CMPMODE::EQ (half and float: every mode)"),
+    Rule("cmp-count-256b", _MV + "比较与选择/Compare.md",
+         "Compare/Compares count*sizeof(T) must be a multiple of 256 B; a partial block is not computed"),
+    Rule("reducemax-tmp-size", _MV + "归约计算/ReduceMax.md",
+         "ReduceMax/ReduceMin need a work buffer of ceil(2*repeats/E_blk)*E_blk elements "
+         "(more with calIndex)"),
+    Rule("tque-max-buffers-per-pos-8", _PQ + "TQue/TQue简介.md",
+         "at most 8 queue buffers (InitBuffer num summed) per TPosition: one event id each"),
+    Rule("flag-static-ids-0-5", _SYNC + "SetFlag-WaitFlag(ISASI).md",
+         "kernels use event ids 0-5; 6 is reserved and 7 belongs to TPipe's automatic synchronisation"),
+    Rule("static-api-whitelist-a2", _STATIC,
+         "without a TPipe only the listed APIs may be used (ReduceMax/Min/Sum, CreateVecIndex and Select "
+         "take event ids from the TPipe)"),
+    Rule("initsoc-static-entry", _B + "工具接口/系统初始化/InitSocState.md",
+         "a kernel without a TPipe calls InitSocState() at entry"),
+    Rule("kernel-end-pipe-all", _STATIC,
+         "a kernel without a TPipe ends with PipeBarrier<PIPE_ALL>() (the TPipe's destructor does it otherwise)"),
+    Rule("nd2nz-zero-pad-32b", _ND2NZ,
+         "ND2NZ rows of dValue*sizeof(T) not a multiple of 32 B are zero-padded to 32 B in L1"),
+    Rule("nd2nz-no-overlap-l1", _ND2NZ,
+         "ND2NZ writes to L1 must not overlap (their order is not guaranteed)"),
+    Rule("local-extent", _PQ + "TPipe/InitBuffer.md",
+         "an access stays inside the local tensor's allocated buffer (InitBuffer len, TBuf length)"),
+    Rule("local-no-overlap", _PQ + "TPipe/InitBuffer.md",
+         "two live local buffers do not share memory"),
+)}
+
+
+class ContractError(VerifyException):
+    """An op whose constants break a documented rule; ``rule`` is the ``Rule``."""
+
+    def __init__(self, rule: Rule, detail: str):
+        super().__init__(f"{detail}: {rule.cite()}")
+        self.rule = rule
+
+
+def violation(rule_id: str, detail: str) -> ContractError:
+    """The verifier error for rule ``rule_id`` (``detail`` names the values that break it)."""
+    return ContractError(RULES[rule_id], detail)
+
+
+def rule(rule_id: str) -> Rule:
+    return RULES[rule_id]

@@ -1,0 +1,218 @@
+"""The documented Ascend C contract: each rule, broken on purpose in a small hand-written ``ascendc``
+kernel, is reported naming the rule and its doc page (a verifier error for constants, a ``contract``
+finding of the simulator for run-time values); the same kernels with the rule kept report nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xdsl.utils.exceptions import VerifyException
+
+from pyasc.dialects.ascendc.contract import RULES
+from pyasc.runtime.simulator import Simulator, parse_module
+
+pytestmark = pytest.mark.contract_findings
+
+HEAD = 'builtin.module attributes {asc.target = #asc.target<"ascend910b2">} {\n'
+
+
+def _module(body: str, n: int = 256, dtype: str = "f32", frame: bool = True) -> str:
+    """A one-core kernel over ``x`` and ``z`` (``n`` elements of ``dtype``) with ``body`` inside;
+    ``frame``: the static-tensor entry and exit (InitSocState, PipeBarrier<PIPE_ALL>)."""
+    start = "    ascendc.init_soc_state\n" if frame else ""
+    end = "    ascendc.pipe_barrier PIPE_ALL\n" if frame else ""
+    return HEAD + f"""  func.func @k(%x: !ascendc.gm_addr, %z: !ascendc.gm_addr) attributes {{ascendc.kernel, ascendc.block_dim = 1 : i64}} {{
+{start}    %c0 = arith.constant 0 : index
+    %xg = ascendc.global_tensor %x size {n} : !ascendc.global_tensor<{dtype}>
+    %zg = ascendc.global_tensor %z size {n} : !ascendc.global_tensor<{dtype}>
+{body}
+{end}    func.return
+  }}
+  func.func @host(%x: memref<{n}x{dtype}>, %z: memref<{n}x{dtype}>) {{
+    ascendc.launch @k<<<1>>>(%x, %z) : memref<{n}x{dtype}>, memref<{n}x{dtype}>
+    func.return
+  }}
+}}
+"""
+
+
+def _run(text: str, n: int = 256, dtype=np.float32):
+    sim = Simulator(parse_module(text), hazards="ignore")
+    x = np.arange(n).astype(dtype)
+    return sim.run("host", [x, np.zeros(n, dtype)], raise_errors=False)
+
+
+def _rules(report) -> set[str]:
+    return {f.rule for f in report.findings if f.kind == "contract"}
+
+
+COPY = """    %a = ascendc.local_tensor VECIN address 0 size 256 : !ascendc.local_tensor<f32>
+    %n = arith.constant 256 : index
+    ascendc.data_copy %a, %xg, %n : !ascendc.local_tensor<f32>, !ascendc.global_tensor<f32>
+    ascendc.set_flag MTE2_MTE3, %c0
+    ascendc.wait_flag MTE2_MTE3, %c0
+    ascendc.data_copy %zg, %a, %n : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32>"""
+
+
+def test_a_framed_static_kernel_keeps_the_contract():
+    report = _run(_module(COPY))
+    assert report.error is None and _rules(report) == set(), report
+
+
+def test_static_kernel_without_init_soc_state_or_final_barrier():
+    report = _run(_module(COPY, frame=False))
+    assert {"initsoc-static-entry", "kernel-end-pipe-all"} <= _rules(report)
+    f = next(f for f in report.findings if f.rule == "initsoc-static-entry")
+    assert RULES["initsoc-static-entry"].doc in f.message and "InitSocState" in str(f)
+
+
+REDUCE = """    %a = ascendc.local_tensor VECIN address 0 size 256 : !ascendc.local_tensor<f32>
+    %w = ascendc.local_tensor VECCALC address 1024 size 256 : !ascendc.local_tensor<f32>
+    %d = ascendc.local_tensor VECOUT address 2048 size 8 : !ascendc.local_tensor<f32>
+    %n = arith.constant 256 : index
+    ascendc.data_copy %a, %xg, %n : !ascendc.local_tensor<f32>, !ascendc.global_tensor<f32>
+    ascendc.set_flag MTE2_V, %c0
+    ascendc.wait_flag MTE2_V, %c0
+    ascendc.reduce_max %d, %a, %w, %n : !ascendc.local_tensor<f32>"""
+
+
+def test_api_needing_a_tpipe_in_a_kernel_without_one():
+    report = _run(_module(REDUCE))
+    assert "static-api-whitelist-a2" in _rules(report)
+    f = next(f for f in report.findings if f.rule == "static-api-whitelist-a2")
+    assert "ReduceMax" in f.message and "reduce_max" in f.op
+
+
+def _compare(mode: str, dtype: str, count: str) -> str:
+    return f"""    %a = ascendc.local_tensor VECIN address 0 size 256 : !ascendc.local_tensor<{dtype}>
+    %m = ascendc.local_tensor VECOUT address 2048 size 64 : !ascendc.local_tensor<ui8>
+    %n = {count}
+    ascendc.compare %m, %a, %a, {mode}, %n : !ascendc.local_tensor<ui8>, !ascendc.local_tensor<{dtype}>"""
+
+
+def test_int32_compare_other_than_eq_is_a_verifier_error():
+    with pytest.raises(VerifyException, match=r"\[cmp-dtypes-modes-a2\].*Compare\.md"):
+        parse_module(_module(_compare("NE", "i32", "arith.constant 64 : index"), dtype="i32")).verify()
+    parse_module(_module(_compare("EQ", "i32", "arith.constant 64 : index"), dtype="i32")).verify()
+
+
+def test_constant_compare_count_not_filling_256_bytes_is_a_verifier_error():
+    with pytest.raises(VerifyException, match=r"\[cmp-count-256b\]"):
+        parse_module(_module(_compare("LT", "f32", "arith.constant 100 : index"))).verify()
+    parse_module(_module(_compare("LT", "f32", "arith.constant 128 : index"))).verify()
+
+
+def test_run_time_compare_count_not_filling_256_bytes_is_a_finding():
+    # a count only known at run time: the block count times 100 elements
+    body = f"""    %a = ascendc.local_tensor VECIN address 0 size 256 : !ascendc.local_tensor<f32>
+    %m = ascendc.local_tensor VECOUT address 2048 size 64 : !ascendc.local_tensor<ui8>
+    %b = ascendc.get_block_num : index
+    %h = arith.constant 100 : index
+    %n = arith.muli %b, %h : index
+    ascendc.compare %m, %a, %a, LT, %n : !ascendc.local_tensor<ui8>, !ascendc.local_tensor<f32>"""
+    report = _run(_module(body))
+    assert "cmp-count-256b" in _rules(report)
+    body64 = body.replace("arith.constant 100", "arith.constant 64")
+    assert "cmp-count-256b" not in _rules(_run(_module(body64)))
+
+
+def _queues(count: int, num: int) -> str:
+    lines = ["    %pipe = ascendc.tpipe : !ascendc.tpipe"]
+    for i in range(count):
+        lines.append(f"    %q{i} = ascendc.tque : !ascendc.tque<VECIN, {num}>")
+        lines.append(f"    ascendc.init_buffer %pipe, %q{i} num {num} len 256 : !ascendc.tque<VECIN, {num}>")
+    return "\n".join(lines)
+
+
+def test_more_than_eight_queue_buffers_on_a_position_is_a_verifier_error():
+    with pytest.raises(VerifyException, match=r"\[tque-max-buffers-per-pos-8\].*TQue简介\.md"):
+        parse_module(_module(_queues(5, 2), frame=False)).verify()
+    parse_module(_module(_queues(4, 2), frame=False)).verify()
+
+
+def _nd2nz(d: int, mat_stride: int, nd: int = 8) -> str:
+    return f"""    %l1 = ascendc.local_tensor B1 address 0 size 4096 : !ascendc.local_tensor<f32>
+    %nd = arith.constant {nd} : index
+    %nv = arith.constant 16 : index
+    %dv = arith.constant {d} : index
+    %sm = arith.constant 16 : index
+    %sd = arith.constant 16 : index
+    %c0s = arith.constant 16 : index
+    %ns = arith.constant 1 : index
+    %ms = arith.constant {mat_stride} : index
+    ascendc.data_copy_nd2nz %l1, %xg, {{%nd, %nv, %dv, %sm, %sd, %c0s, %ns, %ms}} : !ascendc.local_tensor<f32>, !ascendc.global_tensor<f32>"""
+
+
+def test_nd2nz_rows_padded_over_each_other_is_a_finding():
+    # one-element rows one element apart: each row's 32 B zero padding covers the next matrices'
+    report = _run(_module(_nd2nz(1, 1), n=1024), n=1024)
+    assert "nd2nz-no-overlap-l1" in _rules(report)
+    f = next(f for f in report.findings if f.rule == "nd2nz-no-overlap-l1")
+    assert "ND2NZ" in f.message and RULES["nd2nz-no-overlap-l1"].doc in f.message
+    # the matrices 16 rows (512 B) apart
+    assert "nd2nz-no-overlap-l1" not in _rules(_run(_module(_nd2nz(1, 128), n=1024), n=1024))
+
+
+def _add(size_x: int, addr_z: int = 2048) -> str:
+    return f"""    %a = ascendc.local_tensor VECIN address 0 size {size_x} : !ascendc.local_tensor<f32>
+    %zb = ascendc.local_tensor VECOUT address {addr_z} size 256 : !ascendc.local_tensor<f32>
+    %n = arith.constant 256 : index
+    ascendc.data_copy %a, %xg, %n : !ascendc.local_tensor<f32>, !ascendc.global_tensor<f32>
+    ascendc.set_flag MTE2_V, %c0
+    ascendc.wait_flag MTE2_V, %c0
+    ascendc.add %zb, %a, %a, %n : !ascendc.local_tensor<f32>
+    ascendc.set_flag V_MTE3, %c0
+    ascendc.wait_flag V_MTE3, %c0
+    ascendc.data_copy %zg, %zb, %n : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32>"""
+
+
+def test_access_past_a_local_tensor_is_a_finding():
+    report = _run(_module(_add(128)))
+    assert "local-extent" in _rules(report)
+    f = next(f for f in report.findings if f.rule == "local-extent")
+    assert "accesses bytes [0, 1024) of a buffer at [0, 512)" in f.message
+    assert "local-extent" not in _rules(_run(_module(_add(256))))
+
+
+def test_two_live_local_tensors_overlapping_is_a_finding():
+    report = _run(_module(_add(256, addr_z=512)))
+    assert "local-no-overlap" in _rules(report)
+    assert "local-no-overlap" not in _rules(_run(_module(_add(256, addr_z=1024))))
+
+
+def _reduce_max(work: int) -> str:
+    return REDUCE.replace("%w = ascendc.local_tensor VECCALC address 1024 size 256",
+                          f"%w = ascendc.local_tensor VECCALC address 1024 size {work}")
+
+
+def test_reduce_max_work_buffer_below_the_documented_size_is_a_finding():
+    # 256 floats: 4 repeats, 2 partials each, rounded to a 32 B block: 8 elements
+    pipe = "    %pipe = ascendc.tpipe : !ascendc.tpipe\n"
+    report = _run(_module(pipe + _reduce_max(4), frame=False))
+    assert "reducemax-tmp-size" in _rules(report)
+    f = next(f for f in report.findings if f.rule == "reducemax-tmp-size")
+    assert "ReduceMax accesses bytes [1024, 1056)" in f.message
+    assert _rules(_run(_module(pipe + _reduce_max(8), frame=False))) == set()
+
+
+def test_reduce_work_size_matches_the_documented_examples():
+    from pyasc.dialects.ascendc import ReduceCountOp
+
+    # ReduceMax.md: half, 8320 elements with the index: 176 elements; float, 130 repeats: 288
+    assert ReduceCountOp.work_elems(8320, 2, True) == 176
+    assert ReduceCountOp.work_elems(130 * 64, 4, True) == 288
+
+
+
+def test_reserved_event_id_names_its_rule():
+    body = COPY.replace("ascendc.set_flag MTE2_MTE3, %c0\n    ascendc.wait_flag MTE2_MTE3, %c0",
+                        "%c7 = arith.constant 7 : index\n    ascendc.set_flag MTE2_MTE3, %c7\n"
+                        "    ascendc.wait_flag MTE2_MTE3, %c7")
+    report = _run(_module(body))
+    assert any(f.rule == "flag-static-ids-0-5" and f.kind == "reserved-event-id" for f in report.findings)
+
+
+def test_data_copy_rounded_down_names_its_rule():
+    body = COPY.replace("%n = arith.constant 256 : index", "%n = arith.constant 250 : index")
+    report = _run(_module(body))
+    assert any(f.rule == "datacopy-count-32b-floor" and f.kind == "copy-rounding" for f in report.findings)
