@@ -295,6 +295,7 @@ class VectorUnaryScratchOp(VectorUnaryOp):
     CALL: ClassVar[str] = "AscendC::{api}({dst}, {src}, {tmp}, {count});"
     COST: ClassVar[VectorCost] = VectorCost.TRANSCENDENTAL
     IN_PLACE: ClassVar[bool] = False
+    NEEDS_TPIPE: ClassVar[bool] = True  # not among the APIs the static-tensor guide allows without a TPipe
     SCRATCH_FACTOR: ClassVar[dict[str, int]] = {}
     INSTRUCTIONS: ClassVar[int] = 1
 
