@@ -51,7 +51,7 @@ _NAMES = {
     "precision_scope": ("amp", "precision_scope"),
     **{n: ("autograd.functional", n) for n in ("grad", "value_and_grad", "vjp")},
     **{n: ("autograd.tape", n) for n in ("no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled")},
-    **{n: ("autograd.losses", n) for n in ("cross_entropy", "mse_loss")},
+    "mse_loss": ("autograd.losses", "mse_loss"),
     **{n: ("model", n) for n in ("OMModel", "load_model", "shape_inference")},
     **{n: ("runtime_api", n) for n in (
         "Stream", "Event", "stream", "current_stream", "default_stream", "synchronize", "memory_stats",

@@ -91,6 +91,7 @@ def set_mode(mode: str | None) -> None:
 
 
 def get_mode() -> str | None:
+    _sync_env()
     for k, v in _MODES.items():
         if _mode[0] is v:
             return k
