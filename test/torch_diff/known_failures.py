@@ -195,7 +195,6 @@ KNOWN: list[tuple] = [
     ("mm|einsum:ij,jk->ik|einsum:bij,bjk->bik|F.linear|linear_const", "int32", "*", "*", "refused",
      "matmul refuses int32"),
     ("einsum:ii->|einsum:ijk->j", "int32", "*", "*", "refused", "reductions refuse integer and bool inputs"),
-    ("model.encoder:F", "*", "*", "*", "refused", "matmul takes 2-D/3-D operands only"),
     ("gather|cumsum", "*", "jit", "empty", "refused", "jit refuses empty results"),
     ("eq", "int8", "*", "*", "refused", "eq refuses int8"),
     ("erf", "int32", "*", "*", "refused", "erf refuses int32"),
