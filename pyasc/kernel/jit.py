@@ -28,6 +28,7 @@ from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, StringAttr, UnitAttr
 from xdsl.ir import Block, Region
 
+from pyasc.lowering.kernel_frame import add_kernel_frame
 from pyasc.dialects import ascendc as A
 from pyasc.dialects.ascendc.mix import AIC_ONLY, AIV_ONLY, KERNEL_TYPE_ATTR, MIX_AIC_1_2
 from pyasc.dialects.asctile.mix import CoreKind
@@ -411,6 +412,7 @@ def build(fn, core_num: int, opts: dict, specs: list[ArgSpec], target: str) -> C
     for a, s in zip(kb.args, [s for s in specs if s.kind != "const"]):
         a.name_hint = s.name
     kb.add_op(func.ReturnOp())
+    add_kernel_frame(kernel)  # InitSocState()/PIPE_ALL of a kernel without a TPipe, as the guide requires
     kernel.attributes[A.KERNEL_ATTR] = UnitAttr()
     kernel.attributes[A.BLOCK_DIM_ATTR] = IntegerAttr(core_num, 64)
     kernel.attributes[KERNEL_TYPE_ATTR] = StringAttr(kt)
