@@ -52,7 +52,7 @@ def _reduce_signature(name: str):
     def signature(x, dim=None, keepdim: bool = False):
         x = _policy(name, tensor_operand(name, x))
         _float_only(name, x)
-        return [x], {"dims": dims_arg(name, dim, x.ndim, x), "keepdim": keepdim}
+        return [x], {"dims": dims_arg(name, dim, x.ndim, x.shape), "keepdim": keepdim}
     return signature
 
 
@@ -197,7 +197,7 @@ def _arg_signature(name: str):
         x = _policy(name, tensor_operand(name, x))
         _float_only(name, x)
         if dim is not None:
-            (dim,) = dims_arg(name, dim, x.ndim, x)
+            (dim,) = dims_arg(name, dim, x.ndim, x.shape)
         return [x], {"dim": dim, "keepdim": keepdim}
     return signature
 
@@ -274,7 +274,7 @@ def _softmax(name: str, op_cls, log: bool) -> OpDef:
     def signature(x, dim: int = -1):
         x = _policy(name, tensor_operand(name, x))
         _float_only(name, x)
-        (axis,) = dims_arg(name, dim, x.ndim, x)
+        (axis,) = dims_arg(name, dim, x.ndim, x.shape)
         return [x], {"axis": axis}
 
     def build(tr, values, types, attrs):

@@ -126,7 +126,8 @@ class Trace:
         kernels read it from global memory like any input, with no size limit)."""
         key = (id(array), dtype.name)
         if key not in self._consts:
-            a = np.ascontiguousarray(array, dtype=dtype.np_dtype)
+            a = np.asarray(array, dtype=dtype.np_dtype)
+            a = a if a.flags.c_contiguous else a.copy()  # (np.ascontiguousarray would make a 0-d array 1-d)
             bits = a.reshape(-1).view(f"u{dtype.itemsize}")  # compare bit patterns: NaN-safe
             if bits.size and (bits == bits[0]).all():
                 value = self.splat(a.reshape(-1)[0].item(), dtype, a.shape)
