@@ -62,8 +62,8 @@ def classify(exc: BaseException) -> DiffFailure:
     if isinstance(exc, DiffFailure):
         return exc
     text = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
-    if isinstance(exc, pyasc.PyascError):
-        return Refused(text)
+    if isinstance(exc, pyasc.PyascError):  # a compiler bug reported as such is a crash, not a refusal
+        return Crash(text) if "internal error in pass" in str(exc) else Refused(text)
     if isinstance(exc, AttributeError) and ("pyasc" in str(exc) or "'Tensor' object" in str(exc)):
         return Missing(text)
     if isinstance(exc, ModuleNotFoundError) and "pyasc" in str(exc):
