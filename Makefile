@@ -1,6 +1,6 @@
 # Two entry points, each doing its own set-up in a fresh virtual environment (.venv):
 #   make demo   - install pyasc and run the quickstart on the built-in default (ascend910b2)
-#   make test   - install pyasc with the dev extra and run every test (pytest, then lit)
+#   make test   - install pyasc with the dev extra and run every test (pytest in two processes, then lit)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -15,9 +15,16 @@ demo: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	$(BIN)/python examples/quickstart.py out/quickstart
 
+# the pytest suites run as two processes (one per core): the differential and model suites, and the rest
+PYTEST := $(BIN)/python -m pytest -p no:cacheprovider
+SUITES_A := test/torch_diff/ test/autograd/ test/kernel/ test/model/ test/compiler/ test/fuzz/
+SUITES_B := $(filter-out $(SUITES_A) test/lit/ test/fixtures/,$(sort $(dir $(wildcard test/*/))))
+
 test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	$(BIN)/python -m pytest -p no:cacheprovider test
+	$(PYTEST) $(SUITES_A) > .pytest-a.log 2>&1 & a=$$!; \
+	$(PYTEST) $(SUITES_B); b=$$?; wait $$a; ra=$$?; cat .pytest-a.log; rm -f .pytest-a.log; \
+	test $$ra -eq 0 && test $$b -eq 0
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv test/lit
 
 bench: $(BIN)/python
