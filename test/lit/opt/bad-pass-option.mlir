@@ -9,13 +9,13 @@ func.func @f(%x: tensor<64xf32>) -> tensor<64xf32> {
 }
 
 // STYLE-NOT:  Traceback
-// STYLE:      pyasc-opt: error: option 'sync_style' must be one of ('queue', 'flags'), got 'fences'
+// STYLE:      pyasc-opt: error: option 'sync_style' must be one of queue, flags; got 'fences'
 // BUF-NOT:    Traceback
-// BUF:        pyasc-opt: error: option 'buffers' must be in 1..4, got 9
+// BUF:        pyasc-opt: error: option 'buffers' must be an integer in 1..4; got 9
 // TARGET-NOT: Traceback
-// TARGET:     pyasc-opt: error: unknown target 'ascend310p'; known targets: ascend910b1, ascend910b2, ascend910b3, ascend910b4
+// TARGET:     pyasc-opt: error: unknown target 'ascend310p'; option 'target' must be one of ascend910b1, ascend910b2, ascend910b3, ascend910b4; got 'ascend310p'
 // SYNC-NOT:   Traceback
-// SYNC:       pyasc-opt: error: insert-sync: sync_style must be 'queue' or 'flags', got 'none'
+// SYNC:       pyasc-opt: error: option 'sync_style' must be one of queue, flags; got 'none'
 
 // RUN: not pyasc-opt %s -p "to-tile{cores=" 2>&1 | filecheck %s --check-prefix=SPEC
 // SPEC-NOT:   Traceback
