@@ -8,7 +8,11 @@ values of any closure the function used), the compile options and pyasc's versio
 a fingerprint of the compiler's own source files, so editing a pass never reuses a stale entry.
 
 Entries are written atomically (a temporary file in the same folder, then ``os.replace``) and
-carry a SHA-256 of the module text. Loading checks the entry against ``SCHEMA`` (every field and
+carry a SHA-256 of the module text. Beside each entry, ``<key>.pkl`` holds the same module pickled:
+re-parsing a large module's text costs seconds (ResNet-18's 11,000 ops), unpickling it a fraction of
+that. The pickle is bound to the text by the text's checksum and checked by its own; any doubt about
+it (missing, stale, damaged) falls back to parsing the text. Like ``__pycache__``, the cache folder
+is trusted as much as the Python installation: whoever can write it can run code in pyasc. Loading checks the entry against ``SCHEMA`` (every field and
 the metadata's fields with their types), then re-parses and re-verifies the text: an entry that is
 unreadable, truncated, of the wrong shape, tampered with or from another version is deleted,
 logged (a warning of the ``"pyasc"`` logger) and recompiled, never trusted.
@@ -26,6 +30,8 @@ import inspect
 import json
 import logging
 import os
+import pickle
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -126,6 +132,76 @@ def _path(key: str) -> Path | None:
     return None if d is None else d / key[:2] / f"{key}.json"
 
 
+# ----------------------------------------------------------------------------- the pickled module
+
+_DEEP_STACK = 512 * 2**20       # bytes of stack for the thread that pickles: IR graphs nest deeply
+_DEEP_RECURSION = 200_000
+_deep_lock = threading.Lock()
+
+
+def _deep_call(fn, *args):
+    """``fn(*args)`` in a thread with a large stack and recursion limit (pickle recurses along the
+    IR's links); the process-wide recursion limit is restored afterwards."""
+    out: dict = {}
+
+    def run():
+        try:
+            out["value"] = fn(*args)
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller
+            out["error"] = e
+
+    with _deep_lock:
+        old_stack = threading.stack_size(_DEEP_STACK)
+        try:
+            worker = threading.Thread(target=run, name="pyasc-cache-pickle")
+        finally:
+            threading.stack_size(old_stack)
+        old_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old_limit, _DEEP_RECURSION))
+        try:
+            worker.start()
+            worker.join()
+        finally:
+            sys.setrecursionlimit(old_limit)
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
+def _pickle_path(path: Path) -> Path:
+    return path.with_suffix(".pkl")
+
+
+def _fast_bytes(module, text_sha: str) -> bytes:
+    blob = _deep_call(pickle.dumps, module, pickle.HIGHEST_PROTOCOL)
+    header = json.dumps({"format": FORMAT, "text_sha256": text_sha, "sha256": hashlib.sha256(blob).hexdigest()})
+    return header.encode() + b"\n" + blob
+
+
+def _load_fast(path: Path, text_sha: str):
+    """The pickled module beside ``path`` when it matches the entry's text, else None."""
+    from xdsl.dialects.builtin import ModuleOp
+
+    fast = _pickle_path(path)
+    if not fast.is_file():
+        return None
+    try:
+        data = fast.read_bytes()
+        head, _, blob = data.partition(b"\n")
+        header = json.loads(head)
+        if not isinstance(header, dict) or header.get("format") != FORMAT or \
+                header.get("text_sha256") != text_sha or header.get("sha256") != hashlib.sha256(blob).hexdigest():
+            raise BadEntry("a pickled module of another text or damaged")
+        module = _deep_call(pickle.loads, blob)
+        if not isinstance(module, ModuleOp):
+            raise BadEntry(f"the pickled object is a {type(module).__name__}")
+        return module
+    except Exception as e:  # noqa: BLE001 - the text is still there: parse it instead
+        log.info("pyasc cache: not using %s (%s); parsing the module text", fast, type(e).__name__)
+        fast.unlink(missing_ok=True)
+        return None
+
+
 def load(key: str):
     """``(module, meta)`` of a valid entry, or None (missing, disabled or rejected)."""
     path = _path(key)
@@ -135,46 +211,59 @@ def load(key: str):
     try:
         entry = json.loads(path.read_text())
         check_entry(entry, key)
-        from xdsl.parser import Parser
+        module = _load_fast(path, entry["sha256"])
+        if module is None:
+            from xdsl.parser import Parser
 
-        from pyasc.dialects import make_context
+            from pyasc.dialects import make_context
 
-        module = Parser(make_context(), entry["module"]).parse_module()
-        module.verify()
+            module = Parser(make_context(), entry["module"]).parse_module()
+            module.verify()
         meta = entry["meta"]
     except Exception as e:  # noqa: BLE001 - any defect means: discard, recompile, do not trust
         _count("rejected", "misses")
         log.warning("pyasc cache: discarding bad entry %s (%s: %s); recompiling", path, type(e).__name__,
                     str(e).splitlines()[0] if str(e) else "")
-        try:
-            path.unlink()
-        except OSError:
-            pass
+        for stale in (path, _pickle_path(path)):
+            stale.unlink(missing_ok=True)
         return None
     _count("hits")
     return module, meta
 
 
-def store(key: str, module_text: str, meta: dict) -> None:
-    """Write an entry atomically; a failure to write (read-only folder, full disk) is ignored."""
+def _write_atomically(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def store(key: str, module, meta: dict) -> None:
+    """Write an entry atomically, with the pickled module beside it; a failure to write (read-only
+    folder, full disk) is ignored, and so is a module that does not pickle (its text is enough)."""
     path = _path(key)
     if path is None:
         return
+    module_text = module if isinstance(module, str) else str(module)
+    text_sha = hashlib.sha256(module_text.encode()).hexdigest()
     entry = {"format": FORMAT, "key": key, "version": version_fingerprint(),
-             "sha256": hashlib.sha256(module_text.encode()).hexdigest(), "meta": meta, "module": module_text}
+             "sha256": text_sha, "meta": meta, "module": module_text}
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-        try:
-            with os.fdopen(fd, "w") as f:
-                json.dump(entry, f)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        _write_atomically(path, json.dumps(entry).encode())
         _count("stores")
     except OSError:
-        pass
+        return
+    if isinstance(module, str):
+        return
+    try:
+        _write_atomically(_pickle_path(path), _fast_bytes(module, text_sha))
+    except (OSError, pickle.PicklingError, RecursionError, TypeError, AttributeError) as e:
+        log.info("pyasc cache: %s not pickled (%s); the text will be parsed", key[:12], type(e).__name__)
 
 
 def stats() -> dict:
@@ -188,8 +277,9 @@ def clear(disk: bool = False) -> None:
         _stats[k] = 0
     d = cache_dir()
     if disk and d is not None and d.is_dir():
-        for f in d.rglob("*.json"):
-            f.unlink(missing_ok=True)
+        for pattern in ("*.json", "*.pkl"):
+            for f in d.rglob(pattern):
+                f.unlink(missing_ok=True)
 
 
 # ----------------------------------------------------------------------------- dump

@@ -391,7 +391,7 @@ class JitFunction:
             log.info("jit %s: cache miss, compiling", lowered.name)
             with progress(f"compiling {lowered.name}"):
                 compiled = lowered.compile()
-            cache.store(disk_key, str(compiled.module),
+            cache.store(disk_key, compiled.module,
                         {"name": lowered.name, "inputs": [str(s) for s in lowered.inputs],
                          "outputs": [str(s) for s in lowered.outputs], "returns_tuple": lowered.returns_tuple})
         if cache.dump_path() is not None:

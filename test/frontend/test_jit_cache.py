@@ -188,3 +188,24 @@ def test_lifted_constants_on_a_non_default_stream():
         y = f(pyasc.ones(2, 3))
     s.synchronize()
     np.testing.assert_array_equal(y.numpy(), [[3, 4, 5], [3, 4, 5]])
+
+
+def test_pickled_module_is_served_and_a_damaged_one_falls_back_to_the_text(disk, monkeypatch):
+    x = pyasc.randn(8, 40)
+    expected = _fresh(scale)(x).numpy()
+    (fast,) = sorted(disk.rglob("*.pkl"))
+    import xdsl.parser
+
+    def no_parse(*args, **kwargs):
+        raise AssertionError("the module text was parsed although its pickle is valid")
+
+    with monkeypatch.context() as m:
+        m.setattr(xdsl.parser.Parser, "parse_module", no_parse)
+        np.testing.assert_array_equal(_fresh(scale)(x).numpy(), expected)
+    assert cache.stats()["hits"] == 1
+    data = bytearray(fast.read_bytes())
+    data[-10] ^= 0xFF                                         # damaged: its checksum no longer matches
+    fast.write_bytes(bytes(data))
+    np.testing.assert_array_equal(_fresh(scale)(x).numpy(), expected)
+    assert cache.stats()["hits"] == 2 and cache.stats()["rejected"] == 0     # served from the text
+    assert not fast.exists()                                  # the bad pickle is dropped
