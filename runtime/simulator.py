@@ -102,7 +102,10 @@ class Simulator:
     ``race_check`` turns the UB race check on or off; ``target`` overrides the module's target.
     """
 
-    CACHE_LIMIT = 256
+    # schedules kept per simulator, least recently used dropped first: a whole model (ResNet-18 has
+    # 93 launches, up to 24 distinct core traces each) must fit, or every call reschedules everything
+    CACHE_LIMIT = 8192
+    CACHE_RECORDS = 2_000_000  # trace records held by the cached keys, at most
     MAX_GROUP_FAILURES = 3  # launches whose groups diverged before a kernel is always run core by core
 
     def __init__(self, module: ModuleOp, *, race_check: bool = True, target: TargetSpec | None = None,
@@ -118,6 +121,7 @@ class Simulator:
         self.funcs: dict[str, func.FuncOp] = {}
         self._lock = threading.Lock()  # the shared tables below and the machine pool
         self._timing_cache: dict[tuple, tuple] = {}
+        self._cached_records = 0
         self._steps: dict = {}  # host function -> its steps (``_host_steps``)
         self._layout = local_layout(self.spec)
         self._arg_specs: dict = {}  # (host, index) -> (type, dtype, shape, size): converting xDSL types is slow
@@ -395,6 +399,10 @@ class Simulator:
         if not same:
             raise SimulationError(f"kernel @{name}: running cores in groups gave other results than core by core")
 
+    def _trace_records(self, key: tuple) -> int:
+        """Records held by a schedule key (a MIX key holds the AIC and two AIV traces)."""
+        return sum(map(len, key[2])) if key[0] in self.mix else len(key[2])
+
     def _launch(self, m: Machine, name: str, n: int, values: list, report: Report) -> None:
         entry = self.kernels.get(name)
         if entry is None:
@@ -439,7 +447,10 @@ class Simulator:
         for core, key in enumerate(keys):
             entry = found.get(id(key))
             if entry is None:
-                entry = found[id(key)] = cache.get(key)
+                with self._lock:
+                    entry = found[id(key)] = cache.pop(key, None)
+                    if entry is not None:
+                        cache[key] = entry  # most recently used last
             if entry is None:
                 t0 = time.perf_counter()
                 entry = (schedule_ai_core([list(x) for x in key[2]], tabs, core, check=check, layout=layout) if mix
@@ -447,9 +458,14 @@ class Simulator:
                 with self._lock:
                     self.stats["schedules"] += 1
                     self.stats["schedule_seconds"] += time.perf_counter() - t0
-                    if len(cache) >= self.CACHE_LIMIT:
-                        cache.clear()
+                    size = self._trace_records(key)
+                    while cache and (len(cache) >= self.CACHE_LIMIT or
+                                     self._cached_records + size > self.CACHE_RECORDS):
+                        oldest = next(iter(cache))  # the least recently used
+                        del cache[oldest]
+                        self._cached_records -= self._trace_records(oldest)
                     cache[key] = found[id(key)] = entry
+                    self._cached_records += size
             for timing in entry:
                 if id(timing) not in seen:
                     seen[id(timing)] = {PIPE_NAMES[p]: b for p, b in enumerate(timing.busy) if b}

@@ -131,3 +131,20 @@ def test_uneven_small_rows_scatter_by_one_index_like_core_by_core():
     for c, s in enumerate((0, 7, 30)):
         expect[s:s + 4] = rows[c]
     np.testing.assert_array_equal(g, expect)
+
+
+def test_schedules_are_reused_across_calls_and_the_cache_stays_bounded(monkeypatch):
+    x = RNG.standard_normal((96, 300)).astype(np.float32)
+    compiled = pyasc.jit(lambda x: pyasc.softmax(x, -1) * 2.0 + 1.0).compile(pyasc.tensor(x))
+    sim = Simulator(compiled.module, hazards="ignore")
+    out = np.zeros(compiled.outputs[0].shape, np.float32)
+    first = sim.run(compiled.name, [x, out])
+    scheduled = sim.stats["schedules"]
+    again = sim.run(compiled.name, [x, out])
+    assert sim.stats["schedules"] == scheduled and again.cycles == first.cycles     # every schedule reused
+    np.testing.assert_allclose(out, _softmax(x) * 2.0 + 1.0, rtol=2e-5, atol=2e-5)
+    monkeypatch.setattr(Simulator, "CACHE_RECORDS", 1)                               # room for one key
+    small = Simulator(compiled.module, hazards="ignore")
+    assert small.run(compiled.name, [x, out]).cycles == first.cycles
+    assert len(small._timing_cache) <= 1
+    assert small._cached_records == sum(small._trace_records(k) for k in small._timing_cache)
