@@ -44,6 +44,7 @@ _NAMES = {
         "Device", "device", "set_device", "current_device", "get_device_count", "set_target", "get_target")},
     "Compiled": ("jit", "Compiled"), "JitFunction": ("jit", "JitFunction"), "Lowered": ("jit", "Lowered"),
     "jit": ("jit", "jit"),
+    "autotune": ("autotune", "autotune"),
     "set_eager_backend": ("eager", "set_eager_backend"), "get_eager_backend": ("eager", "get_eager_backend"),
     "OPS": ("ops", "OPS"), "reference": ("ops", "reference"),
     "register_op": ("custom", "register_op"), "get_custom_op": ("custom", "get_custom_op"),
@@ -60,7 +61,7 @@ _NAMES = {
 }
 _MODULES = ("amp", "autograd", "optim", "nn")     # public submodules
 # functions named like the module that defines them: the package attribute stays the function
-_SHADOWED = frozenset({"jit", "tensor", "device"})
+_SHADOWED = frozenset({"jit", "tensor", "device", "autotune"})
 
 
 def _op_names() -> list[str]:
@@ -102,13 +103,19 @@ def __dir__() -> list[str]:
 
 
 class _Package(_types.ModuleType):
-    """Keeps ``pyasc.jit``, ``pyasc.tensor`` and ``pyasc.device`` the functions when the import system
-    binds the submodules of those names to the package."""
+    """Keeps ``pyasc.jit``, ``pyasc.tensor``, ``pyasc.device`` and ``pyasc.autotune`` the functions when
+    the import system binds the submodules of those names to the package."""
 
     def __setattr__(self, name: str, value) -> None:
         if name in _SHADOWED and isinstance(value, _types.ModuleType):
             return
         super().__setattr__(name, value)
+
+    def __reduce__(self):
+        """Pickled by name, as plain modules are (a function shipped to a worker refers to pyasc)."""
+        import importlib
+
+        return importlib.import_module, (self.__name__,)
 
 
 _sys.modules[__name__].__class__ = _Package

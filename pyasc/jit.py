@@ -303,6 +303,7 @@ class JitFunction:
         # without an explicit target the program compiles for pyasc.set_target's chip
         self._target_given = (isinstance(options, dict) and "target" in options) or \
             (isinstance(options, CompileOptions) and options.target != CompileOptions().target)
+        self._tunable = options is None or options == {}   # no explicit options: autotuned ones apply
         self._cache: dict = {}
         self._fast: dict = {}       # (shapes and dtypes, target) -> Compiled, for all-tensor calls
         self._source: str | None = None
@@ -382,7 +383,15 @@ class JitFunction:
         log.info("jit %s: compiling for (%s)", lowered.name, ", ".join(map(str, lowered.inputs)))
         if self._source is None:
             self._source = cache.function_source(self.fn)
-        disk_key = cache.make_key(self._source, str(lowered.traced), lowered.options)
+        traced_text = str(lowered.traced)
+        if self._tunable:
+            from .autotune import lookup
+
+            tuned = lookup(self._source, traced_text, lowered.options.target)
+            if tuned:
+                lowered.options = CompileOptions.from_dict({**tuned, "target": lowered.options.target})
+                log.info("jit %s: autotuned options %s", lowered.name, tuned)
+        disk_key = cache.make_key(self._source, traced_text, lowered.options)
         hit = cache.load(disk_key)
         if hit is not None and hit[1].get("outputs") == [str(s) for s in lowered.outputs]:
             compiled = lowered._compiled(hit[0])
