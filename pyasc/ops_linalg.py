@@ -340,8 +340,29 @@ def _build_conv2d(tr, values, types, attrs):
                               attrs["padding"], attrs["dilation"], attrs["groups"])
 
 
+def _conv2d_vjp(ctx, g):
+    """``y = conv2d(x, w) + bias`` (groups 1): dw correlates the input with the output gradient (a
+    convolution of the batch-transposed tensors, the stride and dilation exchanged), dx convolves
+    the output gradient with the flipped, channel-transposed kernel (stride 1), dbias sums g."""
+    x, w, bias = ctx.inputs
+    stride, padding, dilation = ctx.attrs["stride"], ctx.attrs["padding"], ctx.attrs["dilation"]
+    kernel = tuple(w.shape[2:])
+    back = tuple(d * (k - 1) - p for d, k, p in zip(dilation, kernel, padding))
+    if ctx.attrs["groups"] != 1 or stride != (1, 1) or min(back) < 0:
+        raise PyascError("conv2d", f"the gradient is written for groups 1, stride 1 and padding at most "
+                         f"dilation * (kernel - 1); got groups {ctx.attrs['groups']}, stride {stride}, padding "
+                         f"{padding}, kernel {kernel}", shapes=[x.shape, w.shape])
+    gw = CONV2D(x.transpose(0, 1), g.transpose(0, 1), None, stride=dilation, padding=padding,
+                dilation=stride).transpose(0, 1)
+    if tuple(gw.shape[2:]) != kernel:
+        gw = gw[:, :, :kernel[0], :kernel[1]]
+    flipped = w.transpose(0, 1)[:, :, ::-1, ::-1]
+    gx = CONV2D(g, flipped, None, padding=back, dilation=dilation)
+    return gx, gw, (g.sum(dim=(0, 2, 3)) if bias is not None else None)
+
+
 CONV2D = OpDef("conv2d", _build_conv2d, reference_conv2d, signature=_conv2d_signature, infer=_conv2d_infer,
-               kind=MATRIX, method=False,
+               kind=MATRIX, method=False, vjp=_conv2d_vjp,
                doc="NCHW 2-D convolution: input (N, C, H, W), weight (OC, C/groups, KH, KW), bias (OC,).")
 
 OPS = [MATMUL, BMM, LINEAR, ADDMM, CONV2D]

@@ -28,7 +28,7 @@ from ..tensor import Tensor
 from ..tracing import LOC_KEY, Trace, declare_lifted
 from .tape import Node, VJPContext, no_grad
 
-_FLOAT, _DTYPE, _STR = "float:", "dtype:", "str:"
+_FLOAT, _DTYPE, _STR, _SLICE, _ELLIPSIS = "float:", "dtype:", "str:", "slice:", "ellipsis:"
 TENSOR = "%"   # a tensor operand in a layout
 
 
@@ -45,7 +45,11 @@ def _encode(value, op: str):
     if isinstance(value, dt.DType):
         return _DTYPE + value.name
     if isinstance(value, str):
-        return _STR + value if value.startswith((_FLOAT, _DTYPE, _STR, TENSOR)) else value
+        return _STR + value if value.startswith((_FLOAT, _DTYPE, _STR, _SLICE, _ELLIPSIS, TENSOR)) else value
+    if value is Ellipsis:
+        return _ELLIPSIS
+    if isinstance(value, slice):
+        return _SLICE + repr((_encode(value.start, op), _encode(value.stop, op), _encode(value.step, op)))
     if isinstance(value, tuple):
         return tuple(_encode(v, op) for v in value)
     if isinstance(value, list):
@@ -61,7 +65,8 @@ def encode(value, op: str) -> str:
 
 def _decode(value):
     if isinstance(value, str):
-        for prefix, make in ((_FLOAT, float), (_DTYPE, dt.get_dtype), (_STR, str)):
+        for prefix, make in ((_FLOAT, float), (_DTYPE, dt.get_dtype), (_STR, str),
+                             (_SLICE, lambda t: slice(*_decode(ast.literal_eval(t)))), (_ELLIPSIS, lambda _: ...)):
             if value.startswith(prefix):
                 return make(value[len(prefix):])
         return value
