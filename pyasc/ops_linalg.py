@@ -161,7 +161,20 @@ def _product_vjp(ctx, g):
         gb = _matmul("matmul", g, a, transpose_a=True, transpose_b=ta)
     else:
         gb = _matmul("matmul", a, g, transpose_a=not ta)
-    return ga, gb, (g if bias is not None else None)
+    return ga, gb, (_bias_gradient(g, bias) if bias is not None else None)
+
+
+def _bias_gradient(g, bias):
+    """The gradient of a bias of shape (N,) added to rows of g (..., N): one product on the cube,
+    ones(1, M) @ g, rather than a cast and a two-stage column reduction; other biases get g (summed
+    back over the broadcast dimensions by autograd)."""
+    if bias.ndim != 1 or g.ndim < 2 or g.shape[-1] != bias.shape[0]:
+        return g
+    from .creation import ones
+
+    rows = math.prod(g.shape[:-1])
+    flat = g.reshape(rows, g.shape[-1]) if g.ndim != 2 else g
+    return _matmul("matmul", ones(1, rows, dtype=g.dtype), flat).reshape(bias.shape[0])
 
 
 def _product(name: str, signature, doc: str, decompose=None) -> OpDef:
