@@ -3,8 +3,8 @@
 For an MLP and a transformer encoder block (float16 activations and parameters; the loss is
 ``sum(output * cotangent)`` so the backward starts from a given gradient), each program is traced
 and compiled once with ``pyasc.jit``: the forward alone, and the forward with the vector-Jacobian
-products of every parameter and the input (``pyasc.vjp`` inside the traced function, so the
-backward kernels fuse with the forward's). Prints the simulated seconds and kernel launches of both
+products of every parameter and the input (``pyasc.vjp`` inside the traced function; the
+``asctensor-autodiff`` pass builds the backward and the pipeline fuses it with the forward). Prints the simulated seconds and kernel launches of both
 and their ratio; a ratio of about 2-3 is what a good compiler gets (the backward of a product is
 two products).
 
