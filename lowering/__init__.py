@@ -17,6 +17,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         return factory
 
     table = {
+        "asctensor-autodiff": ("asctensor_autodiff", "AscTensorAutodiffPass"),
         "inline-custom-ops": ("inline_custom_ops", "InlineCustomOpsPass"),
         "asctensor-decompose": ("asctensor_decompose", "AscTensorDecomposePass"),
         "asctensor-fuse": ("asctensor_fuse", "AscTensorFusePass"),

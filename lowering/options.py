@@ -64,3 +64,15 @@ def check_pass_options(p) -> None:
         if name in ("cores", "tile_size") and value == 0 and not isinstance(value, bool) and isinstance(value, int):
             continue
         check_option(name, value, target if name != "target" else None)
+
+
+def check_argnums(pass_name: str, option: str, positions, count: int) -> None:
+    """Raise ``OptionError`` unless ``positions`` are distinct argument positions of a function of
+    ``count`` arguments (0..count-1)."""
+    positions = tuple(positions)
+    for p in positions:
+        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < count:
+            raise OptionError(f"{pass_name}: option '{option}' must list argument positions in 0..{count - 1}; "
+                              f"got {p!r}")
+    if len(set(positions)) != len(positions):
+        raise OptionError(f"{pass_name}: option '{option}' names an argument twice: {list(positions)}")

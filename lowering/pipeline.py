@@ -2,7 +2,7 @@
 
 The program goes through four stages, one per level; each takes the level before it to its own:
 
-* ``asctensor``: inline-custom-ops, asctensor-decompose, cse, dce, asctensor-fuse-matmul, asctensor-fuse;
+* ``asctensor``: asctensor-autodiff, inline-custom-ops, asctensor-decompose, cse, dce, asctensor-fuse-matmul, asctensor-fuse;
 * ``asctile``: tile-movement, tile-elementwise, tile-matmul, tile-mix, tile-im2col, host-to-gm;
 * ``ascbuf``: bufferize, bufferize-cube, plan-memory, insert-sync;
 * ``ascendc``: convert-ascbuf-to-ascendc.
@@ -122,12 +122,13 @@ def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
         from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
         from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 
+        from .asctensor_autodiff import AscTensorAutodiffPass
         from .asctensor_decompose import AscTensorDecomposePass
         from .asctensor_fuse import AscTensorFusePass
         from .asctensor_fuse_matmul import AscTensorFuseMatmulPass
         from .inline_custom_ops import InlineCustomOpsPass
 
-        return [InlineCustomOpsPass(), AscTensorDecomposePass(), CommonSubexpressionElimination(),
+        return [AscTensorAutodiffPass(), InlineCustomOpsPass(), AscTensorDecomposePass(), CommonSubexpressionElimination(),
                 DeadCodeElimination(), AscTensorFuseMatmulPass(), AscTensorFusePass()]
     if level == "asctile":
         from .host_to_gm import HostToGmPass

@@ -69,9 +69,10 @@ def _vjp_through(fn: Callable) -> Callable:
 
 
 def fused_op(name: str, fn: Callable, signature: Callable, *, kind: str = COMPOSITE, method: bool = True,
-             function: bool = True, pack: Callable = tuple, doc: str = "") -> OpDef:
+             function: bool = True, pack: Callable = tuple, vjp: Callable | None = None, doc: str = "") -> OpDef:
     """The op ``name`` computing ``fn(*operands, **attrs)`` with ``(operands, attrs) =
-    signature(*args, **kwargs)``; ``fn`` applies pyasc ops to Tensors (traced or concrete)."""
+    signature(*args, **kwargs)``; ``fn`` applies pyasc ops to Tensors (traced or concrete). Its
+    gradient is ``vjp`` when given (a rule cheaper than the composition's), else the composition's."""
 
     def build(tr, values, types, attrs):
         return _values(tr, fn(*[_wrap_traced(tr, v) for v in values], **attrs))
@@ -82,4 +83,4 @@ def fused_op(name: str, fn: Callable, signature: Callable, *, kind: str = COMPOS
             return _numpy(fn(*operands, **attrs))
 
     return OpDef(name, build, reference, signature=signature, eager=_where_to_run, kind=kind, method=method,
-                 function=function, pack=pack, vjp=_vjp_through(fn), doc=doc or (fn.__doc__ or ""))
+                 function=function, pack=pack, vjp=vjp or _vjp_through(fn), doc=doc or (fn.__doc__ or ""))

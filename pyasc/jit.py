@@ -32,6 +32,7 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from pyasc.lowering.pipeline import LEVELS, CompileOptions
@@ -267,6 +268,8 @@ class Lowered(_Program):
                 for lv in LEVELS[start: LEVELS.index(level) + 1]:
                     t0 = time.perf_counter()
                     module = run_stage(module.clone(), lv, self.options, ctx, budget)
+                    if lv == LEVELS[0]:
+                        self._take_lifted(module)
                     self._levels[lv] = module
                     log.info("compile %s: stage %s in %.3f s", self.name, lv, time.perf_counter() - t0)
                 module.verify()
@@ -280,6 +283,14 @@ class Lowered(_Program):
                                  shapes=[s.shape for s in self.inputs],
                                  dtypes=[s.dtype for s in self.inputs]) from None
         return self._levels[level]
+
+    def _take_lifted(self, module: ModuleOp) -> None:
+        """The constants a pass lifted to parameters (the backward's masks) join the program's."""
+        from pyasc.tracing import lifted_constants
+
+        for op in module.ops:
+            if isinstance(op, func.FuncOp) and op.sym_name.data == self.name:
+                self.constants = (*self.constants, *lifted_constants(op))
 
     def as_text(self, level: str = "asctensor") -> str:
         """The IR text at ``level``: "traced", "asctensor" (after decompose and fuse), "asctile",
@@ -394,6 +405,8 @@ class JitFunction:
         disk_key = cache.make_key(self._source, traced_text, lowered.options)
         hit = cache.load(disk_key)
         if hit is not None and hit[1].get("outputs") == [str(s) for s in lowered.outputs]:
+            if "asctensor.vjp" in str(lowered.traced):
+                lowered.module("asctensor")   # the constants the backward lifts
             compiled = lowered._compiled(hit[0])
             log.info("jit %s: disk cache hit %s", lowered.name, disk_key[:12])
         else:

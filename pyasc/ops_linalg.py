@@ -161,7 +161,20 @@ def _product_vjp(ctx, g):
         gb = _matmul("matmul", g, a, transpose_a=True, transpose_b=ta)
     else:
         gb = _matmul("matmul", a, g, transpose_a=not ta)
-    return ga, gb, (g if bias is not None else None)
+    return ga, gb, (_bias_gradient(g, bias) if bias is not None else None)
+
+
+def _bias_gradient(g, bias):
+    """The gradient of a bias of shape (N,) added to rows of g (..., N): one product on the cube,
+    ones(1, M) @ g, rather than a cast and a two-stage column reduction; other biases get g (summed
+    back over the broadcast dimensions by autograd)."""
+    if bias.ndim != 1 or g.ndim < 2 or g.shape[-1] != bias.shape[0]:
+        return g
+    from .creation import ones
+
+    rows = math.prod(g.shape[:-1])
+    flat = g.reshape(rows, g.shape[-1]) if g.ndim != 2 else g
+    return _matmul("matmul", ones(1, rows, dtype=g.dtype), flat).reshape(bias.shape[0])
 
 
 def _product(name: str, signature, doc: str, decompose=None) -> OpDef:
@@ -340,8 +353,29 @@ def _build_conv2d(tr, values, types, attrs):
                               attrs["padding"], attrs["dilation"], attrs["groups"])
 
 
+def _conv2d_vjp(ctx, g):
+    """``y = conv2d(x, w) + bias`` (groups 1): dw correlates the input with the output gradient (a
+    convolution of the batch-transposed tensors, the stride and dilation exchanged), dx convolves
+    the output gradient with the flipped, channel-transposed kernel (stride 1), dbias sums g."""
+    x, w, bias = ctx.inputs
+    stride, padding, dilation = ctx.attrs["stride"], ctx.attrs["padding"], ctx.attrs["dilation"]
+    kernel = tuple(w.shape[2:])
+    back = tuple(d * (k - 1) - p for d, k, p in zip(dilation, kernel, padding))
+    if ctx.attrs["groups"] != 1 or stride != (1, 1) or min(back) < 0:
+        raise PyascError("conv2d", f"the gradient is written for groups 1, stride 1 and padding at most "
+                         f"dilation * (kernel - 1); got groups {ctx.attrs['groups']}, stride {stride}, padding "
+                         f"{padding}, kernel {kernel}", shapes=[x.shape, w.shape])
+    gw = CONV2D(x.transpose(0, 1), g.transpose(0, 1), None, stride=dilation, padding=padding,
+                dilation=stride).transpose(0, 1)
+    if tuple(gw.shape[2:]) != kernel:
+        gw = gw[:, :, :kernel[0], :kernel[1]]
+    flipped = w.transpose(0, 1)[:, :, ::-1, ::-1]
+    gx = CONV2D(g, flipped, None, padding=back, dilation=dilation)
+    return gx, gw, (g.sum(dim=(0, 2, 3)) if bias is not None else None)
+
+
 CONV2D = OpDef("conv2d", _build_conv2d, reference_conv2d, signature=_conv2d_signature, infer=_conv2d_infer,
-               kind=MATRIX, method=False,
+               kind=MATRIX, method=False, vjp=_conv2d_vjp,
                doc="NCHW 2-D convolution: input (N, C, H, W), weight (OC, C/groups, KH, KW), bias (OC,).")
 
 OPS = [MATMUL, BMM, LINEAR, ADDMM, CONV2D]

@@ -347,6 +347,14 @@ def _cumsum(x, dim, dtype):
     return _scan(ADD, 0)(x, dim, dtype)
 
 
+def _cumsum_vjp(ctx, g):
+    """The running sums of the gradient from the end: flip, cumsum, flip back."""
+    dim = ctx.attrs["dim"]
+    if ctx.inputs[0].ndim == 0:
+        return g
+    return _flip(_cumsum(_flip(g, [dim]), dim, None), [dim])
+
+
 def _cumprod(x, dim, dtype):
     """Running products along dim (integers give int32)."""
     return _scan(MUL, 1)(x, dim, dtype)
@@ -465,7 +473,7 @@ OPS = [
     fused_op("triu", _tri(False), _tri_signature("triu")),
     fused_op("flip", _flip, _flip_signature),
     fused_op("roll", _roll, _roll_signature),
-    fused_op("cumsum", _cumsum, _scan_signature("cumsum")),
+    fused_op("cumsum", _cumsum, _scan_signature("cumsum"), vjp=_cumsum_vjp),
     fused_op("cumprod", _cumprod, _scan_signature("cumprod")),
     fused_op("einsum", _einsum, _einsum_signature, method=False),
 ]

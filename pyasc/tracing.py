@@ -16,7 +16,15 @@ from contextlib import contextmanager
 import numpy as np
 from xdsl.builder import Builder
 from xdsl.dialects import func
-from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, FunctionType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    FunctionType,
+    ModuleOp,
+    StringAttr,
+)
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -28,6 +36,7 @@ from .dtypes import DType
 from .errors import PyascError, user_location
 
 LOC_KEY = "asc.loc"
+LIFTED_ATTR = "asctensor.lifted"   # the value of a parameter a pass added (``declare_lifted``)
 
 _TRACES: list[Trace] = []
 
@@ -89,6 +98,18 @@ class Trace:
         self._loc: str | None = None
         self._derived: dict = {}  # (value, "cast"/"broadcast", target) -> value: no duplicate casts
         self.view_ids: set[int] = set()   # ids of the Tensors made by view ops (in-place updates refuse them)
+        self.rewriting: list | None = None   # (parameter, array) added to a function being rewritten
+        self.location: str | None = None     # when set, the location of every op emitted ("": none)
+
+    @classmethod
+    def before(cls, op: Operation, target: str) -> Trace:
+        """A trace emitting in front of ``op`` of an existing function (what a pass builds with
+        tensor ops); the constants it lifts are listed in ``rewriting`` (see :func:`declare_lifted`)."""
+        t = cls("rewrite", [], target)
+        t.block = op.parent_block()
+        t.builder = Builder(InsertPoint.before(op))
+        t.rewriting = []
+        return t
 
     # -- context management -----------------------------------------------------------------
     def __enter__(self) -> Trace:
@@ -111,7 +132,10 @@ class Trace:
 
     def emit(self, op: Operation, loc: str | None = None) -> Operation:
         """Insert ``op`` at the end of the function, tagged with the user's source line."""
-        op.attributes[LOC_KEY] = StringAttr(loc or self._loc or user_location())
+        if self.location is None:
+            op.attributes[LOC_KEY] = StringAttr(loc or self._loc or user_location())
+        elif self.location:
+            op.attributes[LOC_KEY] = StringAttr(self.location)
         self.builder.insert(op)
         return op
 
@@ -135,6 +159,8 @@ class Trace:
                 value = self.block.insert_arg(dtype.tensor_type(a.shape), len(self.block.args))
                 value.name_hint = f"const{len(self.lifted)}"
                 self.lifted.append(a)
+                if self.rewriting is not None:
+                    self.rewriting.append((value, a, dtype))
             self._consts[key] = (array, value)
         return self._consts[key][1]
 
@@ -173,6 +199,36 @@ class Trace:
         self.emit(func.ReturnOp(*results))
         ftype = FunctionType.from_lists([a.type for a in self.block.args], [r.type for r in results])
         return func.FuncOp(sym, ftype, Region(self.block), visibility="private")
+
+
+def declare_lifted(fn: func.FuncOp, lifted: list) -> None:
+    """Give ``fn`` the parameters a rewriting trace lifted (its ``rewriting`` list): its type gets
+    them and each carries its value as the argument attribute ``LIFTED_ATTR``, for the caller to
+    pass (``lifted_constants``)."""
+    args = fn.body.block.args
+    old = list(fn.arg_attrs.data) if fn.arg_attrs is not None else []
+    old += [DictionaryAttr({})] * (len(args) - len(lifted) - len(old))
+    old += [DictionaryAttr({LIFTED_ATTR: dense_attr(a, d)}) for _, a, d in lifted]
+    fn.arg_attrs = ArrayAttr(old)
+    fn.function_type = FunctionType.from_lists([a.type for a in args], list(fn.function_type.outputs.data))
+
+
+def lifted_constants(fn: func.FuncOp) -> list[np.ndarray]:
+    """The values of the parameters of ``fn`` a pass lifted (``declare_lifted``), in order; their
+    attributes are removed."""
+    if fn.arg_attrs is None:
+        return []
+    out, kept = [], []
+    for attr in fn.arg_attrs.data:
+        dense = attr.data.get(LIFTED_ATTR)
+        if dense is not None:
+            d = dt.get_dtype(dense.type.element_type)
+            out.append(np.frombuffer(dense.data.data, dtype=d.np_dtype.newbyteorder("<"))
+                       .astype(d.np_dtype).reshape(dense.type.get_shape()))
+            attr = DictionaryAttr({k: v for k, v in attr.data.items() if k != LIFTED_ATTR})
+        kept.append(attr)
+    fn.arg_attrs = ArrayAttr(kept) if any(a.data for a in kept) else None
+    return out
 
 
 def broadcast_shapes_or_raise(op: str, shapes: list, dtypes: list) -> tuple[int, ...]:

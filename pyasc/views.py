@@ -236,12 +236,9 @@ def _getitem_signature(x, idx):
     return [x], {"index": idx}
 
 
-def _build_getitem(tr, values, types, attrs):
-    """Basic indexing of a traced value: a slice (unit steps) or a strided slice (any other step,
-    negative ones included) and one reshape at most."""
-    (v,) = values
-    idx = attrs["index"]
-    shape = _shape_of(v)
+def _basic_index(shape, idx):
+    """The offsets, sizes and steps a basic index selects from each dimension of ``shape``, and
+    the result's shape (ints drop a dimension, None adds one)."""
     ndim = len(shape)
     items = idx if isinstance(idx, tuple) else (idx,)
     n_real = sum(1 for i in items if i is not None and i is not Ellipsis)
@@ -278,11 +275,38 @@ def _build_getitem(tr, values, types, attrs):
             sizes.append(1)
             steps.append(1)
         d += 1
+    return offsets, sizes, steps, out_shape
+
+
+def _build_getitem(tr, values, types, attrs):
+    """Basic indexing of a traced value: a slice (unit steps) or a strided slice (any other step,
+    negative ones included) and one reshape at most."""
+    (v,) = values
+    offsets, sizes, steps, out_shape = _basic_index(_shape_of(v), attrs["index"])
     if any(st != 1 for st in steps) and all(n > 0 for n in sizes):
         y = _moved(tr, v, lambda h: _emit(tr, asctensor.StridedSliceOp(h, offsets, sizes, steps)))
     else:
         y = _sliced("getitem", tr, v, offsets, sizes)
     return _reshaped(tr, y, out_shape)
+
+
+def _getitem_vjp(ctx, g):
+    """The gradient of a basic index: the output gradient put back where the elements were read,
+    zeros elsewhere; along each sliced dimension a product with the 0/1 matrix of the selection."""
+    (x,) = ctx.inputs
+    offsets, sizes, steps, _ = _basic_index(tuple(x.shape), ctx.attrs["index"])
+    g = g.reshape(*sizes) if tuple(g.shape) != tuple(sizes) else g
+    for d, (off, size, step) in enumerate(zip(offsets, sizes, steps)):
+        n = x.shape[d]
+        if (off, size, step) == (0, n, 1):
+            continue
+        select = np.zeros((n, size), np.float32)
+        select[[off + i * step for i in range(size)], list(range(size))] = 1.0
+        last = g.ndim - 1
+        moved = g.transpose(d, last) if d != last else g
+        spread = moved @ to_pyasc(np.ascontiguousarray(select.T).astype(g.dtype.np_dtype), "getitem")
+        g = spread.transpose(d, last) if d != last else spread
+    return g
 
 
 def _getitem_ref(a, index):
@@ -488,6 +512,23 @@ def _build_topk(tr, values, types, attrs):
     return _reshaped(tr, op.results[0], ()), _reshaped(tr, op.results[1], ())
 
 
+def _topk_vjp(ctx, grads):
+    """The values' gradient put back at the indices they came from (their one-hot rows summed);
+    the indices have none."""
+    g = grads[0]
+    (x,) = ctx.inputs
+    idx = ctx.outputs[1]
+    if x.ndim == 0:
+        return g
+    ax, last = ctx.attrs["dim"], x.ndim - 1
+    if ax != last:
+        g, idx = g.transpose(ax, last), idx.transpose(ax, last)
+    positions = to_pyasc(np.arange(x.shape[ax], dtype=np.int32), "topk")
+    hit = idx.unsqueeze(-1) == positions
+    out = g.unsqueeze(-1).where(hit, 0.0).sum(dim=-2)
+    return out.transpose(ax, last) if ax != last else out
+
+
 def _topk_ref(a, k, dim, largest):
     """Sorted best first, the lower index first among equal values; NaN ranks first when largest
     (as in PyTorch), last when smallest."""
@@ -556,7 +597,7 @@ OPS = [
     OpDef("permute", signature=_permute_signature, **_PERMUTATION, doc="The dims in the given order."),
     OpDef("contiguous", decompose=_contiguous, kind=COMPOSITE, function=False),
     OpDef("getitem", _build_getitem, _getitem_ref, signature=_getitem_signature, eager=HOST, kind=VIEW,
-          method=False, function=False, doc=_getitem_ref.__doc__),
+          method=False, function=False, vjp=_getitem_vjp, doc=_getitem_ref.__doc__),
     OpDef("setitem", decompose=_setitem, kind=COMPOSITE, method=False, function=False),
     OpDef("cat", _build_cat, _cat_ref, signature=_cat_signature, eager=DEVICE_OR_HOST, kind=VIEW, method=False,
           vjp=_cat_vjp,
@@ -570,6 +611,7 @@ OPS = [
     OpDef("chunk", _build_split, _split_ref, signature=_chunk_signature, eager=HOST, kind=VIEW, vjp=_split_vjp,
           doc="chunks views of (nearly) equal size along dim (PyTorch's rounding: ceil)."),
     OpDef("topk", _build_topk, _topk_ref, signature=_topk_signature, eager=_topk_eager, pack=TopK._make, kind=VIEW,
+          vjp=_topk_vjp,
           doc="The k largest (or smallest) elements along dim and their indices (int32; torch: int64), always "
               "sorted from best to worst; among equal values the lower index comes first. Eagerly NaN counts as "
               "larger than any number, as in PyTorch; inside pyasc.jit NaN is not ranked and float tensors only "

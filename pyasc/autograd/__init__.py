@@ -2,10 +2,12 @@
 
 * The **tape** (``tape.py``): while a tensor that requires a gradient takes part in an op, the op is
   recorded as a node of the backward graph (eagerly and inside ``pyasc.jit`` alike).
-* The **engine** (``engine.py``): ``y.backward()`` and ``pyasc.autograd.grad`` walk the graph in
-  reverse and apply each op's VJP rule (the ``vjp`` of its ``OpDef``). Inside ``pyasc.jit`` the
-  rules record the backward into the same program; eagerly the backward of a graph is traced into one
-  program, compiled once per graph signature and run on the simulated device.
+* The **engine** (``engine.py``): ``y.backward()`` and ``pyasc.autograd.grad`` take the graph the
+  roots depend on. Inside ``pyasc.jit`` it is written into the program as an ``asctensor.vjp`` op
+  holding a record of each call (``program.py``); eagerly such a program of the recorded tensors
+  is compiled once per graph signature and run on the simulated device. The ``asctensor-autodiff``
+  pass builds the backward: it walks the records in reverse and applies each op's VJP rule (the
+  ``vjp`` of its ``OpDef``), and the pipeline fuses the result like any program.
 * The **functional transforms** (``functional.py``): ``pyasc.grad``, ``pyasc.value_and_grad`` and
   ``pyasc.vjp``; called with concrete tensors, forward and backward compile into one program.
 * The **losses** (``losses.py``): ``cross_entropy`` and ``mse_loss``.

@@ -4,9 +4,10 @@ The nodes reachable from the differentiated tensors are visited consumers first;
 op's VJP rule to the gradients of its results and adds the gradients of its operands (summed back
 over broadcast dimensions and cast to the operand's dtype). The rules are tensor ops, so:
 
-* inside ``pyasc.jit`` (traced tensors) they record the backward into the traced program, which
-  the compiler then fuses like any program;
-* eagerly, the backward of the graph is traced as one program of the tensors the rules read (the
+* inside ``pyasc.jit`` (traced tensors) the graph is written into the traced program as an
+  ``asctensor.vjp`` op holding a record of each call (``program.py``); the ``asctensor-autodiff``
+  pass replaces it with the rules' ops, which the compiler then fuses like any program;
+* eagerly, the backward of the graph is such a program of the tensors the rules read (the
   recorded operands and results) and the incoming gradients, compiled once per graph signature
   (the ops, attributes, shapes, dtypes and how the tensors connect) and run on the simulated
   device; with the ``"reference"`` eager backend the rules run op by op on the host.
@@ -18,6 +19,7 @@ from .. import eager
 from ..creation import ones
 from ..errors import PyascError, describe
 from ..tensor import Tensor
+from .program import emit_vjp
 from .tape import Node, VJPContext, no_grad
 
 
@@ -68,14 +70,17 @@ def _rule(node: Node):
     return rule
 
 
-def propagate(nodes: list[Node], seeds: dict[int, Tensor], value) -> dict[int, Tensor]:
+def propagate(nodes: list[Node], seeds: dict[int, Tensor], value, visit=None) -> dict[int, Tensor]:
     """Gradients by ``id`` of the recorded tensors, from the ``seeds`` (gradients of the roots);
-    ``value`` gives the tensor the rules use for a recorded one (itself, or a traced stand-in)."""
+    ``value`` gives the tensor the rules use for a recorded one (itself, or a traced stand-in);
+    ``visit(node)`` is called before each rule is applied."""
     grads = dict(seeds)
     for node in reversed(nodes):
         gs = [grads.get(id(o)) for o in node.outputs]
         if all(g is None for g in gs):
             continue
+        if visit is not None:
+            visit(node)
         rule = _rule(node)
         outs = [value(o) for o in node.outputs]
         gs = [VJPContext.zeros(o.shape, o.dtype) if g is None else g for g, o in zip(gs, outs)]
@@ -108,11 +113,15 @@ def gradients(roots: list[Tensor], root_grads: list[Tensor], targets: list[Tenso
     nodes = graph(roots)
     reached = _reached(nodes, roots)
     wanted = [t for t in targets if id(t) in reached]
-    traced = any(t._trace is not None for t in [*roots, *root_grads])
-    if traced or not nodes or eager.get_eager_backend() == "reference":
+    traced = [t._trace for t in [*roots, *root_grads] if t._trace is not None]
+    if not nodes or (not traced and eager.get_eager_backend() == "reference"):
         with no_grad():
             grads = propagate(nodes, {id(r): g for r, g in zip(roots, root_grads)}, lambda t: t)
         return [grads.get(id(t)) for t in targets]
+    if traced:
+        # the backward is built by the asctensor-autodiff pass from the recorded calls
+        out = dict(zip(map(id, wanted), emit_vjp(traced[0], nodes, roots, root_grads, wanted)))
+        return [out.get(id(t)) for t in targets]
     saved: list[Tensor] = []
     index: dict[int, int] = {}
 
@@ -128,10 +137,10 @@ def gradients(roots: list[Tensor], root_grads: list[Tensor], targets: list[Tenso
     key = (*key, tuple((t.shape, t.dtype.name) for t in inputs))
 
     def backward(*proxies):
-        seeds = {id(r): proxies[len(saved) + i] for i, r in enumerate(roots)}
-        with no_grad():
-            grads = propagate(nodes, seeds, lambda t: proxies[index[id(t)]])
-        return tuple(grads[id(t)] for t in wanted)
+        def value(t: Tensor) -> Tensor:
+            return proxies[index[id(t)]]
+        seeds = list(proxies[len(saved):])
+        return tuple(emit_vjp(proxies[0]._trace, nodes, roots, seeds, wanted, value))
 
     compiled = eager.compiled_program(key, backward, inputs)
     out = dict(zip(map(id, wanted), compiled(*inputs)))

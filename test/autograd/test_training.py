@@ -74,6 +74,68 @@ def test_transformer_block_gradients_match_torch():
     _check(grads, [tx, *tp], 2e-4)
 
 
+def multi_head_block(x, wq, bq, wk, bk, wv, bv, wo, bo, g1, c1, g2, c2, w1, d1, w2, d2, heads=4):
+    """``nn.TransformerEncoderLayer(norm_first=True, activation="gelu", batch_first=True)`` without
+    dropout, its attention split in ``heads`` heads (4-D products)."""
+    b, s, d = x.shape
+    dh = d // heads
+
+    def split(t):
+        return t.reshape(b, s, heads, dh).permute(0, 2, 1, 3)
+
+    h = pyasc.layer_norm(x, (d,), g1, c1)
+    q, k, v = (split(pyasc.linear(h, w, c)) for w, c in ((wq, bq), (wk, bk), (wv, bv)))
+    att = pyasc.softmax(pyasc.matmul(q, k.transpose(-2, -1)) * (1.0 / np.sqrt(dh)), -1)
+    o = pyasc.matmul(att, v).permute(0, 2, 1, 3).reshape(b, s, d)
+    x = x + pyasc.linear(o, wo, bo)
+    return x + pyasc.linear(pyasc.gelu(pyasc.linear(pyasc.layer_norm(x, (d,), g2, c2), w1, d1)), w2, d2)
+
+
+def _torch_layer(params, d, ff, heads):
+    """The torch layer holding the same weights as ``params`` (in ``multi_head_block``'s order)."""
+    wq, bq, wk, bk, wv, bv, wo, bo, g1, c1, g2, c2, w1, d1, w2, d2 = (torch.tensor(p) for p in params)
+    layer = torch.nn.TransformerEncoderLayer(d, heads, ff, dropout=0.0, activation="gelu", batch_first=True,
+                                             norm_first=True)
+    with torch.no_grad():
+        layer.self_attn.in_proj_weight.copy_(torch.cat([wq, wk, wv]))
+        layer.self_attn.in_proj_bias.copy_(torch.cat([bq, bk, bv]))
+        for mod, w, c in ((layer.self_attn.out_proj, wo, bo), (layer.linear1, w1, d1), (layer.linear2, w2, d2),
+                          (layer.norm1, g1, c1), (layer.norm2, g2, c2)):
+            mod.weight.copy_(w)
+            mod.bias.copy_(c)
+    return layer
+
+
+def test_multi_head_encoder_layer_step_matches_torch_layer():
+    """One training step (mse loss, gradients of the input and every parameter) of a 4-head encoder
+    layer against ``torch.nn.TransformerEncoderLayer`` holding the same weights."""
+    b, s, d, ff, heads = 2, 8, 16, 32, 4
+    shapes = [(d, d), (d,)] * 4 + [(d,)] * 4 + [(ff, d), (ff,), (d, ff), (d,)]
+    params = _params(shapes, 4)
+    for i in (8, 10):
+        params[i] = params[i] + 1.0
+    rng = np.random.default_rng(5)
+    x, target = rng.normal(size=(b, s, d)).astype(np.float32), rng.normal(size=(b, s, d)).astype(np.float32)
+    step = pyasc.value_and_grad(lambda x, t, *p: pyasc.mse_loss(multi_head_block(x, *p, heads=heads), t),
+                                argnums=(0, *range(2, 18)))
+    loss, grads = step(x, target, *params)
+    layer = _torch_layer(params, d, ff, heads)
+    tx = torch.tensor(x, requires_grad=True)
+    tloss = F.mse_loss(layer(tx), torch.tensor(target))
+    tloss.backward()
+    assert abs(loss.item() - tloss.item()) < 1e-5 * max(1.0, abs(tloss.item()))
+    sa = layer.self_attn
+    dq, dk, dv = sa.in_proj_weight.grad.split(d)
+    eq, ek, ev = sa.in_proj_bias.grad.split(d)
+    refs = [tx.grad, dq, eq, dk, ek, dv, ev, sa.out_proj.weight.grad, sa.out_proj.bias.grad,
+            layer.norm1.weight.grad, layer.norm1.bias.grad, layer.norm2.weight.grad, layer.norm2.bias.grad,
+            layer.linear1.weight.grad, layer.linear1.bias.grad, layer.linear2.weight.grad, layer.linear2.bias.grad]
+    for i, (g, ref) in enumerate(zip(grads, refs)):
+        ref = ref.numpy()
+        scale = max(1.0, float(np.abs(ref).max()))
+        np.testing.assert_allclose(g.numpy(), ref, rtol=2e-4, atol=2e-4 * scale, err_msg=f"gradient {i}")
+
+
 def test_losses_match_torch():
     rng = np.random.default_rng(4)
     logits, labels = rng.normal(size=(6, 4)).astype(np.float32), rng.integers(0, 4, 6).astype(np.int32)

@@ -1,9 +1,20 @@
 // RUN: python %S/Inputs/vjp_programs.py > %t
-// RUN: filecheck %s < %t
-// RUN: pyasc-opt --split-input-file -p asctensor-fuse < %t | filecheck %s --check-prefix=FUSED
+// RUN: filecheck %s --check-prefix=TRACED < %t
+// RUN: pyasc-opt --split-input-file -p asctensor-autodiff < %t | filecheck %s
+// RUN: pyasc-opt --split-input-file -p asctensor-autodiff,asctensor-fuse < %t | filecheck %s --check-prefix=FUSED
 
-// The VJP rules record the backward after the forward in the traced asctensor program
-// (pyasc.vjp inside pyasc.jit); the fusion passes then treat it as any program.
+// pyasc.vjp inside pyasc.jit traces the forward and an asctensor.vjp op holding a record of each
+// differentiated call; asctensor-autodiff replaces it with the VJP rules' ops, after the forward,
+// and the fusion passes then treat the backward as any program.
+
+// TRACED-LABEL: func.func @vjp_exp_mul(
+// TRACED:         %[[E:.*]] = math.exp %args
+// TRACED:         %[[P:.*]] = arith.mulf %[[E]], %arg1
+// TRACED:         %[[GX:.*]], %[[GY:.*]] = asctensor.vjp of(%[[P]]) by(%arg2) wrt(%args, %arg1) {
+// TRACED-NEXT:      asctensor.primal "exp"(%args) -> (%[[E]]) attrs "{}" layout "['%']"
+// TRACED-NEXT:      asctensor.primal "mul"(%[[E]], %arg1) -> (%[[P]]) attrs "{}" layout "['%', '%']"
+// TRACED-NEXT:    }
+// TRACED:         func.return {{.*}}%[[GX]], %[[GY]]
 
 // d(exp(x) * y): dx = ct * y * exp(x), dy = ct * exp(x); the backward reuses the forward's exp
 // CHECK-LABEL: func.func @vjp_exp_mul(%args: tensor<4x8xf32>, %arg1: tensor<4x8xf32>, %arg2: tensor<4x8xf32>)

@@ -1,5 +1,5 @@
 """Print the traced asctensor programs of small vector-Jacobian products (``pyasc.vjp`` inside
-``pyasc.jit``): the forward followed by the backward the VJP rules record."""
+``pyasc.jit``): the forward followed by the ``asctensor.vjp`` op holding the records of its calls."""
 
 import numpy as np
 
