@@ -98,7 +98,7 @@ def tpipe(t: KernelTranslator, op) -> None:
 def tque(t: KernelTranslator, op) -> None:
     qid = t.num_queues
     t.num_queues += 1
-    t.emit(f"{t.v(op.result)} = TQueState({qid}, _fail)")
+    t.emit(f"{t.v(op.result)} = TQueState({qid}, _fail, {op.result.type.depth.data})")
 
 
 def tbuf(t: KernelTranslator, op) -> None:

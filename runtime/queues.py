@@ -48,12 +48,14 @@ class TBufState:
 
 
 class TQueState:
-    """``TQue``: ``num`` buffers taken round robin, a FIFO of enqueued buffers, one key per call."""
+    """``TQue``: ``num`` buffers taken round robin, a FIFO of at most ``depth`` enqueued buffers (the
+    template argument: EnQue calls in a row without a DeQue), one key per call."""
 
-    __slots__ = ("qid", "base", "length", "num", "allocs", "fifo", "state", "k", "fail", "kb")
+    __slots__ = ("qid", "depth", "base", "length", "num", "allocs", "fifo", "state", "k", "fail", "kb")
 
-    def __init__(self, qid: int, fail) -> None:
+    def __init__(self, qid: int, fail, depth: int = 0) -> None:
         self.qid = qid
+        self.depth = depth
         self.base = -1
         self.length = 0
         self.num = 0
@@ -88,6 +90,9 @@ class TQueState:
         slot = self._slot(addr, sid, bid)
         if self.state[slot] != _ALLOC:
             self.fail(sid, bid, f"EnQue of buffer {slot}, which is not allocated (or already enqueued)")
+        if self.depth and len(self.fifo) >= self.depth:
+            self.fail(sid, bid, f"EnQue on a TQue of depth {self.depth} that already holds {len(self.fifo)} "
+                                f"tensor(s): DeQue first, or declare the queue deeper")
         self.state[slot] = _QUEUED
         self.fifo.append(slot)
         self.k = self.kb + slot * 2

@@ -582,6 +582,10 @@ inline bool TQue<pos, depth, mask>::EnQue(const LocalTensor<T>& tensor)
     if (cpu_.count >= cpu_.num) {
         pyasc_cpu::Fail("TQue::EnQue on a full queue");
     }
+    if (depth > 0 && cpu_.count >= static_cast<uint32_t>(depth)) {
+        pyasc_cpu::Fail("TQue::EnQue: the queue's depth is %d and it already holds %u tensors (DeQue first)",
+                        static_cast<int>(depth), cpu_.count);
+    }
     cpu_.fifo[(cpu_.head + cpu_.count) % 16u] = rel / cpu_.len;
     ++cpu_.count;
     return true;
