@@ -28,12 +28,32 @@ def describe_key(key: int) -> tuple[int, int, str]:
 
 
 class TPipeState:
-    """``TPipe``: hands out UB from address 0, each buffer 32 B aligned."""
+    """``TPipe``: hands out UB from address 0, each buffer 32 B aligned; per HardEvent (by index) the bit
+    mask of the event ids ``AllocEventID`` holds."""
 
-    __slots__ = ("next",)
+    __slots__ = ("next", "events")
 
     def __init__(self) -> None:
         self.next = 0
+        self.events: dict[int, int] = {}
+
+    def alloc_event(self, event: int) -> int:
+        """``AllocEventID``: the lowest id of ``event`` not held (the pool's size when all are held, as
+        the hardware's find-first-zero gives)."""
+        used = self.events.get(event, 0)
+        eid = 0
+        while used >> eid & 1:
+            eid += 1
+        self.events[event] = used | 1 << eid
+        return eid
+
+    def release_event(self, event: int, eid: int) -> bool:
+        """``ReleaseEventID``: False when ``eid`` was not held."""
+        used = self.events.get(event, 0)
+        if eid < 0 or not used >> eid & 1:
+            return False
+        self.events[event] = used & ~(1 << eid)
+        return True
 
 
 class TBufState:
