@@ -428,7 +428,7 @@ def _kernel_decls(module: ModuleOp, plan: HostPlan, w: Writer, flow: str) -> Non
 
 
 def host_source(module: ModuleOp, name: str | None = None, plan: HostPlan | None = None,
-                flow: str = "ascendc_library") -> str:
+                flow: str = "asc") -> str:
     """The host program of the host function: ``host/main.asc`` (``flow="asc"``) or ``host/main.cpp``
     (``"ascendc_library"``)."""
     from ..options import check_option

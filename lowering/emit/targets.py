@@ -1,4 +1,5 @@
-"""xDSL targets for ``pyasc-opt -t ascendc`` (kernel source) and ``-t ascendc-host`` (main.cpp)."""
+"""xDSL targets for ``pyasc-opt -t ascendc`` (kernel source), ``-t ascendc-host`` (the host program) and
+``-t ascendc-project`` (the CANN project)."""
 
 from __future__ import annotations
 
@@ -26,12 +27,14 @@ class AscendCTarget(Target):
 
 @dataclass(frozen=True)
 class AscendCHostTarget(Target):
-    """The AscendCL host program (``host/main.cpp``) of the module's host function."""
+    """The AscendCL host program of the module's host function: ``host/main.asc`` (``build_flow=asc``, the
+    default) or ``host/main.cpp`` (``-t 'ascendc-host{build_flow=ascendc_library}'``)."""
 
     name = "ascendc-host"
+    build_flow: str = "asc"
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        output.write(host_source(module))
+        output.write(host_source(module, flow=self.build_flow))
 
 
 @dataclass(frozen=True)
