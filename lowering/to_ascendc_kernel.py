@@ -277,6 +277,9 @@ class KernelLowering:
             case asctile.BlockIdxOp():
                 m[op.result] = e.value(ascendc.GetBlockIdxOp())
                 m[op.result].name_hint = "blockIdx"
+            case asctile.BlockNumOp():
+                m[op.result] = e.value(ascendc.GetBlockNumOp())
+                m[op.result].name_hint = "blockNum"
             case ascbuf.CopyInOp():
                 self._fenced(op.dest, e, lambda: self._copy_in(op, e))
             case ascbuf.LoadScalarOp():
