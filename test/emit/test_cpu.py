@@ -410,3 +410,42 @@ def test_both_build_flows_run_on_the_cpu_against_numpy(flow, style, tmp_path):
     if style == "flags":  # a TPipe kernel: its event ids from the pipe, none written as a literal
         assert "AllocEventID<" in kernel and "ReleaseEventID<" in kernel
         assert not re.search(r"(Set|Wait)Flag<[^>]*>\(\d+\)", kernel), kernel
+
+
+def _run_cpu_snippet(tmp_path, body: str) -> subprocess.CompletedProcess:
+    """Build a main() of Ascend C calls (CPU mode) and run it."""
+    from pyasc.lowering.emit.project import CPU_DIR
+    from pyasc.lowering.emit.syntax import INCLUDE_DIR
+
+    src = tmp_path / "snippet.cpp"
+    src.write_text('#include "kernel_operator.h"\nint main() {\n' + body + "\n    return 0;\n}\n")
+    exe = tmp_path / "snippet"
+    build = subprocess.run([GXX, "-std=c++17", "-DPYASC_CPU", f"-I{INCLUDE_DIR}", f"-I{CPU_DIR}", str(src),
+                            str(CPU_DIR / "pyasc_cpu.cpp"), "-o", str(exe)], capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr
+    return subprocess.run([str(exe)], capture_output=True, text=True)
+
+
+def test_cpu_mode_queue_depth_and_event_id_pool(tmp_path):
+    """The CPU mode keeps the TQue depth apart from the buffer count and the TPipe's 8 event ids per
+    HardEvent, as the TQue, AllocEventID and ReleaseEventID pages say."""
+    pipe = "    AscendC::TPipe pipe;\n"
+    queue = (pipe + "    AscendC::TQue<AscendC::TPosition::VECIN, 1> q;\n    pipe.InitBuffer(q, 2, 256);\n"
+             "    auto a = q.AllocTensor<float>();\n    auto b = q.AllocTensor<float>();\n    q.EnQue(a);\n")
+    # two buffers, depth 1: EnQue, DeQue, EnQue is fine; two EnQue in a row are not
+    ok = _run_cpu_snippet(tmp_path, queue + "    a = q.DeQue<float>();\n    q.EnQue(b);\n    b = q.DeQue<float>();")
+    assert ok.returncode == 0, ok.stderr
+    bad = _run_cpu_snippet(tmp_path, queue + "    q.EnQue(b);")
+    assert bad.returncode != 0 and "depth is 1" in bad.stderr + bad.stdout
+    # 8 ids of one event, released and taken again; a ninth without a release fails
+    eight = "".join(f"    auto e{i} = pipe.AllocEventID<AscendC::HardEvent::MTE2_V>();\n" for i in range(8))
+    ok = _run_cpu_snippet(tmp_path, pipe + eight + "    pipe.ReleaseEventID<AscendC::HardEvent::MTE2_V>(e3);\n"
+                          "    auto again = pipe.AllocEventID<AscendC::HardEvent::MTE2_V>();\n"
+                          "    if (again != e3) return 2;\n"
+                          "    auto other = pipe.AllocEventID<AscendC::HardEvent::V_MTE2>();\n"
+                          "    if (other != 0) return 3;")
+    assert ok.returncode == 0, ok.stderr
+    bad = _run_cpu_snippet(tmp_path, pipe + eight + "    pipe.AllocEventID<AscendC::HardEvent::MTE2_V>();")
+    assert bad.returncode != 0 and "all 8 event ids" in bad.stderr + bad.stdout
+    bad = _run_cpu_snippet(tmp_path, pipe + "    pipe.ReleaseEventID<AscendC::HardEvent::V_S>(0);")
+    assert bad.returncode != 0 and "was not taken by AllocEventID" in bad.stderr + bad.stdout
