@@ -2,8 +2,10 @@
 
 The TPipe hands out the event ids of each ``HardEvent`` (``AllocEventID``, 8 per event on arch 2201) to
 its queues and to the library routines that synchronise inside (ReduceMax, Select, ... fetch a free id of
-``V_S``). A literal id in such a kernel can be the one a queue or a routine holds at that moment; the
-TPipe page asks for ``AllocEventID``/``ReleaseEventID`` instead. So, per core with a TPipe:
+``V_S``). A literal id in such a kernel can be the one a queue or a routine holds at that moment (the
+static-tensor guide: APIs off its list "depend on TPipe to allocate event IDs, which may conflict with the
+developer's event IDs"); the TPipe pages ask for ``AllocEventID``/``ReleaseEventID``. So, per core with a
+TPipe:
 
 * every event id ``k`` of ``HardEvent`` ``E`` the kernel's flags use (a constant, or an index expression
   whose values are known: ``(i mod n) + base``) gets ``eIdk = pipe.AllocEventID<E>()`` right after
@@ -13,7 +15,8 @@ TPipe page asks for ``AllocEventID``/``ReleaseEventID`` instead. So, per core wi
 
 The mapping from the kernel's ids to the allocated ones is one to one per event, so every set still meets
 the wait it met before. A core whose flag ids cannot all be evaluated is left as it is. Kernels without a
-TPipe (static tensors) keep the fixed ids the static-tensor guide documents.
+TPipe (static tensors) keep the fixed ids the static-tensor guide documents (the developer manages them;
+not 6 and 7).
 """
 
 from __future__ import annotations
