@@ -99,8 +99,9 @@ class MatmulTiler:
 
         e = OpEmitter(InsertPoint.at_end(nb), mm)
         bid = e.value(asctile.BlockIdxOp())
-        lo = e.divui(e.muli(bid, plan.blocks), plan.block_dim)
-        hi = e.divui(e.muli(e.addi(bid, 1), plan.blocks), plan.block_dim)
+        bnum = e.value(asctile.BlockNumOp())  # GetBlockNum(): the launch's block_dim
+        lo = e.divui(e.muli(bid, plan.blocks), bnum)
+        hi = e.divui(e.muli(e.addi(bid, 1), plan.blocks), bnum)
         body = Block(arg_types=[IndexType()])
         body.args[0].name_hint = "i"
         nb.add_op(copy_loc(mm, scf.ForOp(e.index(0), e.subi(hi, lo), e.index(1), [], body)))

@@ -13,6 +13,9 @@ from pyasc.dialects.target import PRESETS
 from .errors import CompileError
 
 SYNC_STYLES = ("queue", "flags")
+# the CMake flow of an emitted CANN project: the devkit's current one (find_package(ASC), .asc sources,
+# CANN >= 9.0.0) or the legacy ascendc_library one of CANN's ascendc_kernel_cmake (older CANN)
+BUILD_FLOWS = ("asc", "ascendc_library")
 MAX_BLOCK_DIM = 65535  # the largest block_dim of an Ascend C kernel launch
 MAX_BUFFERS = 4
 
@@ -33,6 +36,7 @@ OPTIONS = {
     "tile_size": ("int", lambda target: (1, _ub_bytes(target))),
     "buffers": ("int", lambda target: (1, MAX_BUFFERS)),
     "sync_style": ("choice", lambda target: SYNC_STYLES),
+    "build_flow": ("choice", lambda target: BUILD_FLOWS),
 }
 
 

@@ -5,7 +5,7 @@ The program goes through four stages, one per level; each takes the level before
 * ``asctensor``: asctensor-autodiff, inline-custom-ops, asctensor-decompose, cse, dce, asctensor-fuse-matmul, asctensor-fuse;
 * ``asctile``: tile-movement, tile-elementwise, tile-matmul, tile-mix, tile-im2col, host-to-gm;
 * ``ascbuf``: bufferize, bufferize-cube, plan-memory, insert-sync;
-* ``ascendc``: convert-ascbuf-to-ascendc.
+* ``ascendc``: convert-ascbuf-to-ascendc, ascendc-alloc-event-ids.
 
 ``run_stage(module, level, options, ctx)`` runs one stage in place; ``passes_to(level, options)`` lists
 the passes from a traced program to ``level``. ``pyasc.jit``, ``pyasc-opt -p compile`` (and
@@ -151,9 +151,10 @@ def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
 
         return [BufferizePass(), BufferizeCubePass(), PlanMemoryPass(), InsertSyncPass(sync_style=options.sync_style)]
     if level == "ascendc":
+        from .ascendc_alloc_event_ids import AscendCAllocEventIdsPass
         from .to_ascendc import ToAscendCPass
 
-        return [ToAscendCPass(sync_style=options.sync_style)]
+        return [ToAscendCPass(sync_style=options.sync_style), AscendCAllocEventIdsPass()]
     raise ValueError(f"unknown level '{level}'; levels: {', '.join(LEVELS)}")
 
 

@@ -123,8 +123,9 @@ class _KernelTiler:
 
         e = OpEmitter(InsertPoint.at_end(nb))
         bid = e.value(asctile.BlockIdxOp())
-        lo = e.divui(e.muli(bid, plan.total), plan.block_dim)
-        hi = e.divui(e.muli(e.addi(bid, 1), plan.total), plan.block_dim)
+        bnum = e.value(asctile.BlockNumOp())  # GetBlockNum(): the launch's block_dim
+        lo = e.divui(e.muli(bid, plan.total), bnum)
+        hi = e.divui(e.muli(e.addi(bid, 1), plan.total), bnum)
         count = e.subi(hi, lo)
         loop_body = Block(arg_types=[IndexType()])
         loop_body.args[0].name_hint = "i"

@@ -101,8 +101,9 @@ class _Im2colTiler:
 
         e = OpEmitter(InsertPoint.at_end(nb), op)
         bid = e.value(asctile.BlockIdxOp())
-        lo = e.divui(e.muli(bid, items), block_dim)
-        hi = e.divui(e.muli(e.addi(bid, 1), items), block_dim)
+        bnum = e.value(asctile.BlockNumOp())  # GetBlockNum(): the launch's block_dim
+        lo = e.divui(e.muli(bid, items), bnum)
+        hi = e.divui(e.muli(e.addi(bid, 1), items), bnum)
         body = Block(arg_types=[IndexType()])
         body.args[0].name_hint = "i"
         nb.add_op(copy_loc(op, scf.ForOp(e.index(0), e.subi(hi, lo), e.index(1), [], body)))

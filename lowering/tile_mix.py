@@ -237,8 +237,10 @@ class _MixTiler:
         bid = e.value(asctile.BlockIdxOp())
         sub = e.value(SubBlockIdxOp()) if not probe else e.index(0)
         core = e.divui(bid, 2)
-        lo = e.divui(e.muli(core, plan.blocks), plan.block_dim)
-        hi = e.divui(e.muli(e.addi(core, 1), plan.blocks), plan.block_dim)
+        # GetBlockNum(): the AI Cores (the probe runs core 0 of the real launch on one block)
+        bnum = e.value(asctile.BlockNumOp()) if not probe else e.index(plan.block_dim)
+        lo = e.divui(e.muli(core, plan.blocks), bnum)
+        hi = e.divui(e.muli(e.addi(core, 1), plan.blocks), bnum)
         count = e.muli(e.subi(hi, lo), ep.tiles)
         body = Block(arg_types=[IndexType()])
         body.args[0].name_hint = "i"

@@ -275,8 +275,9 @@ class _MovementTiler:
 
         e = OpEmitter(InsertPoint.at_end(nb), mover)
         bid = e.value(asctile.BlockIdxOp())
-        lo = e.divui(e.muli(bid, total), block_dim)
-        hi = e.divui(e.muli(e.addi(bid, 1), total), block_dim)
+        bnum = e.value(asctile.BlockNumOp())  # GetBlockNum(): the launch's block_dim
+        lo = e.divui(e.muli(bid, total), bnum)
+        hi = e.divui(e.muli(e.addi(bid, 1), total), bnum)
         loop_body = Block(arg_types=[IndexType()])
         loop_body.args[0].name_hint = "i"
         loop = scf.ForOp(e.index(0), e.subi(hi, lo), e.index(1), [], loop_body)

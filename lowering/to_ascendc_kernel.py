@@ -6,8 +6,9 @@ rotating buffer is one tensor of ``slots`` copies, indexed by ``i mod slots``), 
 placed by ``insert-sync`` become ``SetFlag``/``WaitFlag``/``PipeBarrier``.
 
 ``sync_style=queue``: TPipe owns UB; a buffer filled by MTE2 is a VECIN ``TQue`` and one drained
-by MTE3 a VECOUT ``TQue`` (``buffers`` deep; fewer when a position's queues would need more than
-its 8 event ids; past 8 queues, a TBuf whose copies are fenced by PipeBarrier<PIPE_ALL>), everything else a ``TBuf`` (buffers that
+by MTE3 a VECOUT ``TQue`` of depth 1 (each EnQue is followed by its DeQue) with ``buffers`` buffers (fewer
+when a position's queues would need more than its 8 event ids; past 8 queues, a TBuf whose copies are fenced
+by PipeBarrier<PIPE_ALL>), everything else a ``TBuf`` (buffers that
 plan-memory placed at one address share a TBuf). ``AllocTensor``/``EnQue``/``DeQue``/``FreeTensor``
 around the first and last use in each iteration carry the cross-pipe ordering.
 
@@ -131,7 +132,8 @@ class KernelLowering:
             nbytes = b.alloc.slot_bytes
             if b.queue:
                 slots = nums[b.alloc]
-                q = e.value(ascendc.TQueOp(b.role, slots))
+                # depth 1: each EnQue is followed by its DeQue; double buffering is the buffer count
+                q = e.value(ascendc.TQueOp(b.role, 1))
                 e.add(ascendc.InitBufferOp(pipe, q, slots, nbytes))
             else:
                 key = b.alloc.offset.value.data
@@ -275,6 +277,9 @@ class KernelLowering:
             case asctile.BlockIdxOp():
                 m[op.result] = e.value(ascendc.GetBlockIdxOp())
                 m[op.result].name_hint = "blockIdx"
+            case asctile.BlockNumOp():
+                m[op.result] = e.value(ascendc.GetBlockNumOp())
+                m[op.result].name_hint = "blockNum"
             case ascbuf.CopyInOp():
                 self._fenced(op.dest, e, lambda: self._copy_in(op, e))
             case ascbuf.LoadScalarOp():

@@ -3,6 +3,7 @@
 ::
 
     pyasc compile model.py:fn --shape 4096x1024 --dtype float16 --out build/ [--force] [--option cores=8]
+                  [--build-flow asc|ascendc_library]
     pyasc run     model.py:fn --shape 4096x1024 --shape 1024 --dtype float16
     pyasc dump    model.py:fn --shape 4096x1024 --dtype float16 --level asctile
 
@@ -147,12 +148,14 @@ def build(args):
 
 def cmd_compile(args) -> int:
     from pyasc.lowering.emit.common import EmitError
+    from pyasc.lowering.options import OptionError
 
     jf, inputs = build(args)
     compiled = jf.compile(*inputs)
     try:
-        compiled.write_project(args.out, force=args.force, inputs=None if args.no_data else inputs)
-    except EmitError as e:
+        compiled.write_project(args.out, force=args.force, inputs=None if args.no_data else inputs,
+                               flow=args.build_flow)
+    except (EmitError, OptionError) as e:
         raise CliError(str(e)) from None
     print(f"wrote {args.out} (kernels: {', '.join(compiled.kernels) or 'none'})")
     if args.cpu_run:
@@ -244,6 +247,9 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-data", action="store_true", help="write no input/ and golden/ data")
     p.add_argument("--cpu-run", action="store_true", help="also build the project with g++ for the CPU, run it "
                    "and compare its outputs with the simulator's")
+    p.add_argument("--build-flow", default="asc", metavar="FLOW",
+                   help="the project's CMake flow: asc (default: find_package(ASC), .asc sources, CANN >= 9.0.0) "
+                        "or ascendc_library (the legacy flow)")
     p.set_defaults(run=cmd_compile)
 
     p = sub.add_parser("run", help="simulate a function on random inputs (or a .mlir file of the ascendc "

@@ -181,11 +181,12 @@ class Compiled(_Program):
 
         return host_source(self.module, self.name)
 
-    def write_project(self, out_dir, force: bool = False, inputs=None):
+    def write_project(self, out_dir, force: bool = False, inputs=None, flow: str = "asc"):
         """Write the Ascend C project (kernels, host, CMake) to ``out_dir`` and return the written
         paths. An existing non-empty folder is only overwritten with ``force=True``. With
         ``inputs`` (the program's input tensors) their data and the simulated outputs are written
-        too, as ``input/*.bin`` and ``golden/*.bin``."""
+        too, as ``input/*.bin`` and ``golden/*.bin``. ``flow``: the CMake flow, ``"asc"`` (the
+        devkit's find_package(ASC) flow) or ``"ascendc_library"`` (the legacy one)."""
         from pathlib import Path
 
         from pyasc.lowering.emit.host import host_plan
@@ -202,7 +203,7 @@ class Compiled(_Program):
             plan = host_plan(self.module, self.name)
             data = {b.name: np.asarray(_to_tensor(t).numpy()) for b, t in zip(plan.inputs, [*inputs, *self.constants])}
             goldens = {b.name: o for b, o in zip(plan.outputs, outs)}
-        return write_project(self.module, out, inputs=data, goldens=goldens, force=force, host=self.name)
+        return write_project(self.module, out, inputs=data, goldens=goldens, force=force, host=self.name, flow=flow)
 
     # -- execution --------------------------------------------------------------------------
     def _sim(self):

@@ -98,7 +98,7 @@ def tpipe(t: KernelTranslator, op) -> None:
 def tque(t: KernelTranslator, op) -> None:
     qid = t.num_queues
     t.num_queues += 1
-    t.emit(f"{t.v(op.result)} = TQueState({qid}, _fail)")
+    t.emit(f"{t.v(op.result)} = TQueState({qid}, _fail, {op.result.type.depth.data})")
 
 
 def tbuf(t: KernelTranslator, op) -> None:
@@ -319,6 +319,26 @@ def wait_flag(t: KernelTranslator, op: asc.WaitFlagOp) -> None:
     sid = t.info(op, pipe_index(op), WAIT, label=f"WaitFlag {ev.value}")
     key = _event_key(t, op, sid)
     record(t, sid, "0", key, [])
+
+
+def alloc_event_id(t: KernelTranslator, op: asc.AllocEventIdOp) -> None:
+    """A TPipe's event id: the lowest free one of the event's pool; past the pool a contract finding (the id
+    returned is then out of range, as on the chip, and a flag using it fails)."""
+    ev = op.event.data
+    sid = t.info(op, label=f"AllocEventID {ev.value}")
+    r = t.v(op.result)
+    n = t.spec.event_ids
+    t.emit(f"{r} = {t.v(op.pipe)}.alloc_event({EVENTS.index(ev)})")
+    t.emit(f"if {r} >= {n}: _rule('tpipe-event-pool-8', {sid}, bid, 'AllocEventID<{ev.value}> with all {n} "
+           f"ids of {ev.value} taken')")
+
+
+def release_event_id(t: KernelTranslator, op: asc.ReleaseEventIdOp) -> None:
+    ev = op.event.data
+    sid = t.info(op, label=f"ReleaseEventID {ev.value}")
+    e = t.v(op.event_id)
+    t.emit(f"if not {t.v(op.pipe)}.release_event({EVENTS.index(ev)}, {e}): _rule('release-event-id-paired', "
+           f"{sid}, bid, f'ReleaseEventID<{ev.value}>({{{e}}}) of an id AllocEventID<{ev.value}> did not take')")
 
 
 def init_soc_state(t: KernelTranslator, op: asc.InitSocStateOp) -> None:

@@ -28,12 +28,32 @@ def describe_key(key: int) -> tuple[int, int, str]:
 
 
 class TPipeState:
-    """``TPipe``: hands out UB from address 0, each buffer 32 B aligned."""
+    """``TPipe``: hands out UB from address 0, each buffer 32 B aligned; per HardEvent (by index) the bit
+    mask of the event ids ``AllocEventID`` holds."""
 
-    __slots__ = ("next",)
+    __slots__ = ("next", "events")
 
     def __init__(self) -> None:
         self.next = 0
+        self.events: dict[int, int] = {}
+
+    def alloc_event(self, event: int) -> int:
+        """``AllocEventID``: the lowest id of ``event`` not held (the pool's size when all are held, as
+        the hardware's find-first-zero gives)."""
+        used = self.events.get(event, 0)
+        eid = 0
+        while used >> eid & 1:
+            eid += 1
+        self.events[event] = used | 1 << eid
+        return eid
+
+    def release_event(self, event: int, eid: int) -> bool:
+        """``ReleaseEventID``: False when ``eid`` was not held."""
+        used = self.events.get(event, 0)
+        if eid < 0 or not used >> eid & 1:
+            return False
+        self.events[event] = used & ~(1 << eid)
+        return True
 
 
 class TBufState:
@@ -48,12 +68,14 @@ class TBufState:
 
 
 class TQueState:
-    """``TQue``: ``num`` buffers taken round robin, a FIFO of enqueued buffers, one key per call."""
+    """``TQue``: ``num`` buffers taken round robin, a FIFO of at most ``depth`` enqueued buffers (the
+    template argument: EnQue calls in a row without a DeQue), one key per call."""
 
-    __slots__ = ("qid", "base", "length", "num", "allocs", "fifo", "state", "k", "fail", "kb")
+    __slots__ = ("qid", "depth", "base", "length", "num", "allocs", "fifo", "state", "k", "fail", "kb")
 
-    def __init__(self, qid: int, fail) -> None:
+    def __init__(self, qid: int, fail, depth: int = 0) -> None:
         self.qid = qid
+        self.depth = depth
         self.base = -1
         self.length = 0
         self.num = 0
@@ -88,6 +110,9 @@ class TQueState:
         slot = self._slot(addr, sid, bid)
         if self.state[slot] != _ALLOC:
             self.fail(sid, bid, f"EnQue of buffer {slot}, which is not allocated (or already enqueued)")
+        if self.depth and len(self.fifo) >= self.depth:
+            self.fail(sid, bid, f"EnQue on a TQue of depth {self.depth} that already holds {len(self.fifo)} "
+                                f"tensor(s): DeQue first, or declare the queue deeper")
         self.state[slot] = _QUEUED
         self.fifo.append(slot)
         self.k = self.kb + slot * 2

@@ -66,6 +66,8 @@ ASCENDC_HANDLERS: dict[type[Operation], Handler] = {
     asc.WaitFlagOp: ops.wait_flag,
     asc.PipeBarrierOp: ops.pipe_barrier,
     asc.InitSocStateOp: ops.init_soc_state,
+    asc.AllocEventIdOp: ops.alloc_event_id,
+    asc.ReleaseEventIdOp: ops.release_event_id,
     # reductions and scalar access to local tensors
     asc.ReduceCountOp: reduce.reduce_count,
     asc.ReinterpretCastOp: reduce.reinterpret_cast,

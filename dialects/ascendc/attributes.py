@@ -206,7 +206,9 @@ class TPipeType(ParametrizedAttribute, TypeAttribute):
 
 @irdl_attr_definition
 class TQueType(ParametrizedAttribute, TypeAttribute):
-    """``AscendC::TQue<pos, depth>``: a queue of ``depth`` rotating buffers: ``!ascendc.tque<VECIN, 2>``."""
+    """``AscendC::TQue<pos, depth>``: ``!ascendc.tque<VECIN, 1>``. ``depth`` is how many EnQue calls may
+    follow each other without a DeQue, not the buffer count (``InitBuffer num``, 2 for double buffering);
+    the TQue page recommends 1."""
 
     name = "ascendc.tque"
 

@@ -294,8 +294,9 @@ class InitBufferOp(AscendCOperation):
         if self.length.value.data <= 0 or self.length.value.data % 32:
             raise VerifyException(f"InitBuffer length must be a positive multiple of 32 B, got {self.length.value.data}")
         t = self.buffer.type
-        if isinstance(t, TQueType) and not 1 <= self.num.value.data <= t.depth.data:
-            raise VerifyException(f"InitBuffer num {self.num.value.data} must be in 1..{t.depth.data} (queue depth)")
+        # num is the buffer count (2: double buffering); the depth (EnQue calls in a row) is independent of it
+        if isinstance(t, TQueType) and not 1 <= self.num.value.data <= MAX_QUEUE_BUFFERS:
+            raise VerifyException(f"InitBuffer num {self.num.value.data} must be in 1..{MAX_QUEUE_BUFFERS}")
         if isinstance(t, TBufType) and self.num.value.data != 1:
             raise VerifyException("InitBuffer of a TBuf takes num = 1")
         if isinstance(t, TQueType):

@@ -44,6 +44,12 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "(more with calIndex)"),
     Rule("tque-max-buffers-per-pos-8", _PQ + "TQue/TQue简介.md",
          "at most 8 queue buffers (InitBuffer num summed) per TPosition: one event id each"),
+    Rule("tpipe-event-pool-8", _PQ + "TPipe/AllocEventID.md",
+         "AllocEventID takes one of the 8 event ids of its HardEvent (TQue简介.md: 8 on A2, shared with the "
+         "TQue buffers) until ReleaseEventID; with all 8 taken there is none to allocate"),
+    Rule("release-event-id-paired", _PQ + "TPipe/ReleaseEventID.md",
+         "AllocEventID and ReleaseEventID come in pairs: ReleaseEventID gives back an id AllocEventID of the "
+         "same HardEvent took"),
     Rule("flag-static-ids-0-5", _SYNC + "SetFlag-WaitFlag(ISASI).md",
          "kernels use event ids 0-5; 6 is reserved and 7 belongs to TPipe's automatic synchronisation"),
     Rule("static-api-whitelist-a2", _STATIC,

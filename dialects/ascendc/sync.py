@@ -1,17 +1,18 @@
 """The ``ascendc`` dialect: synchronisation inside a core (``SetFlag``/``WaitFlag`` on a
-``HardEvent`` and an event id, ``PipeBarrier`` on a pipe)."""
+``HardEvent`` and an event id, ``PipeBarrier`` on a pipe, and a TPipe's event ids: ``AllocEventID`` /
+``ReleaseEventID``)."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
 from xdsl.dialects.builtin import IndexType
-from xdsl.irdl import irdl_op_definition, operand_def, prop_def, traits_def
+from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
 from ..target import Pipe
 from ..traits import OnPipe
-from .attributes import HardEvent, HardEventAttr, PipeAttr, PipeKind
+from .attributes import HardEvent, HardEventAttr, PipeAttr, PipeKind, TPipeType
 from .base import AscendCOperation, const_int
 
 
@@ -103,4 +104,41 @@ class InitSocStateOp(AscendCOperation):
         super().__init__()
 
 
-OPS = [SetFlagOp, WaitFlagOp, PipeBarrierOp, InitSocStateOp]
+@irdl_op_definition
+class AllocEventIdOp(AscendCOperation):
+    """``pipe.AllocEventID<HardEvent::SRC_DST>()``: takes the lowest free id of the event's pool (8 ids per
+    HardEvent on arch 2201, shared with the TQue buffers' EnQue/FreeTensor) until ``ReleaseEventID``
+    gives it back. Scalar bookkeeping like the TPipe itself: no pipe, no buffer (doc: TPipe/AllocEventID.md, rule ``tpipe-event-pool-8``)."""
+
+    name = "ascendc.alloc_event_id"
+    API: ClassVar[str] = "AllocEventID"
+    CALL: ClassVar[str] = "AscendC::TEventID {res} = {pipe}.{api}<AscendC::HardEvent::{event}>();"
+    BATCHABLE: ClassVar[bool] = True
+    pipe = operand_def(TPipeType)
+    event = prop_def(HardEventAttr)
+    result = result_def(IndexType)
+    assembly_format = "$pipe `,` $event attr-dict `:` type($result)"
+
+    def __init__(self, pipe, event: HardEvent):
+        super().__init__(operands=[pipe], result_types=[IndexType()], properties={"event": HardEventAttr(event)})
+
+
+@irdl_op_definition
+class ReleaseEventIdOp(AscendCOperation):
+    """``pipe.ReleaseEventID<HardEvent::SRC_DST>(id)``: gives back an id taken by ``AllocEventID`` of the
+    same event (doc: TPipe/ReleaseEventID.md, rule ``release-event-id-paired``)."""
+
+    name = "ascendc.release_event_id"
+    API: ClassVar[str] = "ReleaseEventID"
+    CALL: ClassVar[str] = "{pipe}.{api}<AscendC::HardEvent::{event}>({event_id});"
+    BATCHABLE: ClassVar[bool] = True
+    pipe = operand_def(TPipeType)
+    event = prop_def(HardEventAttr)
+    event_id = operand_def(IndexType)
+    assembly_format = "$pipe `,` $event `,` $event_id attr-dict"
+
+    def __init__(self, pipe, event: HardEvent, event_id):
+        super().__init__(operands=[pipe, event_id], properties={"event": HardEventAttr(event)})
+
+
+OPS = [SetFlagOp, WaitFlagOp, PipeBarrierOp, InitSocStateOp, AllocEventIdOp, ReleaseEventIdOp]

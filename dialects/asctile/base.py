@@ -30,6 +30,18 @@ class BlockIdxOp(IRDLOperation):
 
 
 @irdl_op_definition
+class BlockNumOp(IRDLOperation):
+    """The number of cores the kernel was launched on (``GetBlockNum()``)."""
+
+    name = "asctile.block_num"
+    result = result_def(IndexType)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self):
+        super().__init__(result_types=[IndexType()])
+
+
+@irdl_op_definition
 class LoadOp(IRDLOperation):
     """Load a ``rows x cols`` window of a GM tensor into a tile (see the module docstring)."""
 
@@ -129,5 +141,5 @@ class CastOp(IRDLOperation):
             raise VerifyException(f"asctile.cast cannot change the tile shape ({self.input.type} -> {self.result.type})")
 
 
-OPS = [BlockIdxOp, LoadOp, StoreOp, SplatOp, CastOp]
+OPS = [BlockIdxOp, BlockNumOp, LoadOp, StoreOp, SplatOp, CastOp]
 ATTRIBUTES = []

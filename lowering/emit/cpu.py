@@ -4,7 +4,8 @@ The project's ``include/kernel_operator.h`` declares the Ascend C subset pyasc e
 ``-DPYASC_CPU -Icpu`` it gets the definitions of ``cpu/pyasc_cpu_impl.h`` (sequential semantics on
 host memory, IEEE binary16 ``half`` and ``bfloat16_t``), and ``cpu/pyasc_cpu.cpp`` supplies the
 on-chip memories, the block loop behind the launch and CPU stand-ins for AscendCL. The program is
-the project's own ``host/main.cpp``: it reads ``input/``, writes ``output/`` and compares with
+the project's own host program (``host/main.asc`` with the kernels included, or ``host/main.cpp`` and
+``kernel/*.cpp`` in the legacy flow): it reads ``input/``, writes ``output/`` and compares with
 ``golden/`` when present.
 
 - :func:`build_project` compiles a written project into ``build/main_cpu``;
@@ -101,11 +102,14 @@ def build_project(project: str | os.PathLike, cxx: str | None = None) -> Path:
     flags = [*CXX_FLAGS, f"-I{include}", f"-I{cpu}", f"-I{host}"]
     t0 = time.perf_counter()
     objs = [_runtime_object(cxx, build, cpu, include)]
-    sources = sorted((out / "kernel").glob("*.cpp")) + [host / "main.cpp"]
+    if (host / "main.asc").is_file():  # the find_package(ASC) flow: one .asc unit, the kernels included
+        sources = [host / "main.asc"]
+    else:  # the ascendc_library flow: the kernels and the host program apart
+        sources = sorted((out / "kernel").glob("*.cpp")) + [host / "main.cpp"]
     procs = []
     for src in sources:  # compile the translation units in parallel
         obj = build / f"{src.parent.name}_{src.stem}.o"
-        cmd = [cxx, *flags, "-c", str(src), "-o", str(obj)]
+        cmd = [cxx, *flags, "-x", "c++", "-c", str(src), "-o", str(obj)]
         procs.append((src, cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
         objs.append(obj)
     errors = []

@@ -49,7 +49,7 @@ def syntax_check(path_or_source: str | os.PathLike, include_dir: str | os.PathLi
     if exe is None:
         return SyntaxResult(None, f"skipped: {compiler} not found on PATH")
     include_dir = INCLUDE_DIR if include_dir is None else include_dir
-    flags = ["-std=c++17", "-fsyntax-only", f"-I{include_dir}"]
+    flags = ["-std=c++17", "-fsyntax-only", "-x", "c++", f"-I{include_dir}"]  # -x c++: .asc sources too
     flags += [f"-I{d}" for d in extra_includes]
     flags += [f"-D{d}" for d in defines]
     with tempfile.TemporaryDirectory(prefix="pyasc-syntax-") as tmp:
@@ -66,13 +66,14 @@ def syntax_check(path_or_source: str | os.PathLike, include_dir: str | os.PathLi
 
 
 def check_project(out_dir: str | os.PathLike) -> dict[str, SyntaxResult]:
-    """Syntax-check every kernel and the host program of a project written by ``write_project``."""
+    """Syntax-check every kernel and the host program of a project written by ``write_project`` (either
+build flow: ``.cpp`` or ``.asc`` sources)."""
     out = Path(out_dir)
     include = out / "include"
     results = {}
-    for k in sorted((out / "kernel").glob("*.cpp")):
+    for k in sorted([*(out / "kernel").glob("*.cpp"), *(out / "kernel").glob("*.asc")]):
         results[str(k.relative_to(out))] = syntax_check(k, include)
-    main = out / "host" / "main.cpp"
-    if main.is_file():
-        results["host/main.cpp"] = syntax_check(main, include, defines=[SYNTAX_ONLY_DEFINE])
+    for main in (out / "host" / "main.cpp", out / "host" / "main.asc"):
+        if main.is_file():
+            results[str(main.relative_to(out))] = syntax_check(main, include, defines=[SYNTAX_ONLY_DEFINE])
     return results

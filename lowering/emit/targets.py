@@ -1,4 +1,5 @@
-"""xDSL targets for ``pyasc-opt -t ascendc`` (kernel source) and ``-t ascendc-host`` (main.cpp)."""
+"""xDSL targets for ``pyasc-opt -t ascendc`` (kernel source), ``-t ascendc-host`` (the host program) and
+``-t ascendc-project`` (the CANN project)."""
 
 from __future__ import annotations
 
@@ -26,12 +27,14 @@ class AscendCTarget(Target):
 
 @dataclass(frozen=True)
 class AscendCHostTarget(Target):
-    """The AscendCL host program (``host/main.cpp``) of the module's host function."""
+    """The AscendCL host program of the module's host function: ``host/main.asc`` (``build_flow=asc``, the
+    default) or ``host/main.cpp`` (``-t 'ascendc-host{build_flow=ascendc_library}'``)."""
 
     name = "ascendc-host"
+    build_flow: str = "asc"
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        output.write(host_source(module))
+        output.write(host_source(module, flow=self.build_flow))
 
 
 @dataclass(frozen=True)
@@ -40,8 +43,9 @@ class AscendCProjectTarget(Target):
 
     Options: ``out`` (the folder, required), ``force`` (overwrite a non-empty folder), ``data``
     (default true: write random inputs to ``input/`` and the simulator's outputs for them to
-    ``golden/``), ``seed`` (of the inputs), ``host`` (the host function, when there are several).
-    The list of written files is printed to the output.
+    ``golden/``), ``seed`` (of the inputs), ``host`` (the host function, when there are several),
+    ``build_flow`` (``asc``, the default: find_package(ASC) and ``.asc`` sources; ``ascendc_library``:
+    the legacy flow). The list of written files is printed to the output.
     """
 
     name = "ascendc-project"
@@ -50,6 +54,7 @@ class AscendCProjectTarget(Target):
     data: bool = True
     seed: int = 0
     host: str = ""
+    build_flow: str = "asc"
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         from pathlib import Path
@@ -64,7 +69,8 @@ class AscendCProjectTarget(Target):
         inputs = goldens = None
         if self.data:
             inputs, goldens = simulated_data(module, host, seed=self.seed)
-        written = write_project(module, self.out, inputs=inputs, goldens=goldens, force=self.force, host=host)
+        written = write_project(module, self.out, inputs=inputs, goldens=goldens, force=self.force, host=host,
+                                flow=self.build_flow)
         root = Path(self.out)
         output.write(f"// wrote {len(written)} files to {root}\n")
         for p in written:

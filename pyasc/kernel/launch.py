@@ -141,7 +141,7 @@ def write_npu_project(c: Compiled, arrays: list, out_dir=None):
     write_project(c.module, out, inputs=inputs, force=True, host=c.host)
     msg = (f"asc.{c.kernel}: there is no NPU here; the Ascend C project is in {os.path.abspath(out)}.\n"
            f"  On a machine with CANN and an {soc_version(c.module)} NPU: source <CANN>/set_env.sh, then\n"
-           f"  `cd {out} && SOC_VERSION={config.platform().value} ./run.sh` builds it with bisheng and runs it\n"
+           f"  `cd {out} && ./run.sh` builds it (CMake, find_package(ASC)) and runs it\n"
            f"  (`./run.sh cpu` runs it on the CPU with g++). Outputs were not computed.")
     log.warning(msg)
     print(msg)

@@ -102,7 +102,9 @@ def test_queue_style_uses_tpipe_and_tque():
     x = pyasc.randn(4096, dtype=F16)
     src = pyasc.jit(quickstart).lower(x, x).compile().ascendc_source()
     assert "AscendC::TPipe pipe;" in src
-    assert "TQue<AscendC::TPosition::VECIN, 2>" in src and "TQue<AscendC::TPosition::VECOUT, 2>" in src
+    # depth 1 (the TQue page's recommendation); double buffering is InitBuffer's buffer count
+    assert "TQue<AscendC::TPosition::VECIN, 1>" in src and "TQue<AscendC::TPosition::VECOUT, 1>" in src
+    assert re.search(r"pipe\.InitBuffer\(\w+, 2, \d+\);", src)
     assert "EnQue" in src and "DeQue" in src and "SetFlag" not in src
 
 

@@ -8,6 +8,7 @@ gelu's composite are compared within the golden tolerance.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -312,10 +313,18 @@ def test_opt_project_target(tmp_path):
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert "wrote 15 files" in r.stdout
-    for rel in ["kernel/f_k0.cpp", "host/main.cpp", "host/f_tiling.h", "CMakeLists.txt", "run.sh", "README.md",
+    for rel in ["kernel/f_k0.asc", "host/main.asc", "host/f_tiling.h", "CMakeLists.txt", "run.sh", "README.md",
                 "include/kernel_operator.h", "cpu/pyasc_cpu.cpp", "input/x.bin", "golden/out0.bin"]:
         assert (out / rel).is_file(), rel
     run = subprocess.run(["bash", str(out / "run.sh"), "cpu"], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    # the legacy ascendc_library flow builds and runs on the CPU too
+    legacy = tmp_path / "legacy"
+    r = subprocess.run([*opt, str(mlir), "-p", "compile", "-t",
+                        f'ascendc-project{{out="{legacy}" build_flow=ascendc_library}}'], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert (legacy / "kernel" / "f_k0.cpp").is_file() and (legacy / "host" / "main.cpp").is_file()
+    run = subprocess.run(["bash", str(legacy / "run.sh"), "cpu"], capture_output=True, text=True)
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
     # not overwritten without force
     r = subprocess.run([*opt, str(mlir), "-p", "compile", "-t", f'ascendc-project{{out="{out}"}}'],
@@ -356,7 +365,7 @@ def test_matmul_epilogue_mix_project_cpu_run(style, tmp_path):
     compiled = pyasc.jit(lambda x, w, b, r: pyasc.gelu(x @ w + b) + r, options={"sync_style": style}).compile(x, w, b, r)
     assert len(compiled.kernels) == 1
     project_check(compiled, [x, w, b, r], tmp_path, exact=False)
-    src = (tmp_path / "proj").rglob("*.cpp")
+    src = [*(tmp_path / "proj" / "kernel").glob("*.asc"), tmp_path / "proj" / "host" / "main.asc"]
     text = "\n".join(p.read_text() for p in src)
     for needle in ("KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2)", "if ASCEND_IS_AIC", "if ASCEND_IS_AIV",
                    "CrossCoreSetFlag<2, PIPE_FIX>", "CrossCoreWaitFlag(", "GetSubBlockIdx()", "aclrtMalloc"):
@@ -375,3 +384,68 @@ def test_int8_conversions_cpu_run_bit_exact(style, tmp_path):
     compiled = pyasc.jit(qdq, options={"sync_style": style}).compile(x)
     summary = project_check(compiled, [x], tmp_path, exact=True)
     assert "i8" in summary and "bit-exact" in summary
+
+
+@pytest.mark.parametrize("flow", ["asc", "ascendc_library"])
+@pytest.mark.parametrize("style", ["queue", "flags"])
+def test_both_build_flows_run_on_the_cpu_against_numpy(flow, style, tmp_path):
+    """softmax (in flags style a TPipe kernel whose event ids come from AllocEventID) built in either CMake
+    flow's layout, run on the CPU and compared with NumPy."""
+    from pyasc.lowering.emit.cpu import build_project, run_project
+    from pyasc.lowering.emit.host import host_plan
+
+    x = np.random.default_rng(8).standard_normal((37, 300)).astype(np.float32)
+    compiled = pyasc.jit(lambda t: pyasc.softmax(t, -1), options={"sync_style": style}).compile(pyasc.tensor(x))
+    out = tmp_path / "proj"
+    compiled.write_project(out, inputs=[pyasc.tensor(x)], flow=flow)
+    src = (out / "host" / ("main.asc" if flow == "asc" else "main.cpp")).read_text()
+    assert ("#include \"../kernel/" in src) == (flow == "asc")
+    res = run_project(out, build_project(out), host_plan(compiled.module, compiled.name))
+    assert res.passed, res.stdout + res.stderr
+    want = np.exp(x - x.max(-1, keepdims=True))
+    want /= want.sum(-1, keepdims=True)
+    got = next(iter(res.outputs.values())).reshape(want.shape)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    kernel = next((out / "kernel").iterdir()).read_text()
+    if style == "flags":  # a TPipe kernel: its event ids from the pipe, none written as a literal
+        assert "AllocEventID<" in kernel and "ReleaseEventID<" in kernel
+        assert not re.search(r"(Set|Wait)Flag<[^>]*>\(\d+\)", kernel), kernel
+
+
+def _run_cpu_snippet(tmp_path, body: str) -> subprocess.CompletedProcess:
+    """Build a main() of Ascend C calls (CPU mode) and run it."""
+    from pyasc.lowering.emit.project import CPU_DIR
+    from pyasc.lowering.emit.syntax import INCLUDE_DIR
+
+    src = tmp_path / "snippet.cpp"
+    src.write_text('#include "kernel_operator.h"\nint main() {\n' + body + "\n    return 0;\n}\n")
+    exe = tmp_path / "snippet"
+    build = subprocess.run([GXX, "-std=c++17", "-DPYASC_CPU", f"-I{INCLUDE_DIR}", f"-I{CPU_DIR}", str(src),
+                            str(CPU_DIR / "pyasc_cpu.cpp"), "-o", str(exe)], capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr
+    return subprocess.run([str(exe)], capture_output=True, text=True)
+
+
+def test_cpu_mode_queue_depth_and_event_id_pool(tmp_path):
+    """The CPU mode keeps the TQue depth apart from the buffer count and the TPipe's 8 event ids per
+    HardEvent, as the TQue, AllocEventID and ReleaseEventID pages say."""
+    pipe = "    AscendC::TPipe pipe;\n"
+    queue = (pipe + "    AscendC::TQue<AscendC::TPosition::VECIN, 1> q;\n    pipe.InitBuffer(q, 2, 256);\n"
+             "    auto a = q.AllocTensor<float>();\n    auto b = q.AllocTensor<float>();\n    q.EnQue(a);\n")
+    # two buffers, depth 1: EnQue, DeQue, EnQue is fine; two EnQue in a row are not
+    ok = _run_cpu_snippet(tmp_path, queue + "    a = q.DeQue<float>();\n    q.EnQue(b);\n    b = q.DeQue<float>();")
+    assert ok.returncode == 0, ok.stderr
+    bad = _run_cpu_snippet(tmp_path, queue + "    q.EnQue(b);")
+    assert bad.returncode != 0 and "depth is 1" in bad.stderr + bad.stdout
+    # 8 ids of one event, released and taken again; a ninth without a release fails
+    eight = "".join(f"    auto e{i} = pipe.AllocEventID<AscendC::HardEvent::MTE2_V>();\n" for i in range(8))
+    ok = _run_cpu_snippet(tmp_path, pipe + eight + "    pipe.ReleaseEventID<AscendC::HardEvent::MTE2_V>(e3);\n"
+                          "    auto again = pipe.AllocEventID<AscendC::HardEvent::MTE2_V>();\n"
+                          "    if (again != e3) return 2;\n"
+                          "    auto other = pipe.AllocEventID<AscendC::HardEvent::V_MTE2>();\n"
+                          "    if (other != 0) return 3;")
+    assert ok.returncode == 0, ok.stderr
+    bad = _run_cpu_snippet(tmp_path, pipe + eight + "    pipe.AllocEventID<AscendC::HardEvent::MTE2_V>();")
+    assert bad.returncode != 0 and "all 8 event ids" in bad.stderr + bad.stdout
+    bad = _run_cpu_snippet(tmp_path, pipe + "    pipe.ReleaseEventID<AscendC::HardEvent::V_S>(0);")
+    assert bad.returncode != 0 and "was not taken by AllocEventID" in bad.stderr + bad.stdout

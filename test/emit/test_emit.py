@@ -30,6 +30,7 @@ from pyasc.lowering.emit import (
     write_project,
 )
 from pyasc.lowering.emit.syntax import INCLUDE_DIR, SYNTAX_ONLY_DEFINE
+from pyasc.lowering.options import OptionError
 
 HERE = Path(__file__).resolve().parent
 GXX = shutil.which("g++")
@@ -231,13 +232,19 @@ def test_num_outputs_override(add_flags):
     assert [b.role for b in host_plan(add_flags).buffers] == ["input", "output", "output"]
 
 
-def test_host_key_lines(add_queue):
-    src = host_source(add_queue)
+@pytest.mark.parametrize("flow", ["asc", "ascendc_library"])
+def test_host_key_lines(add_queue, flow):
+    src = host_source(add_queue, flow=flow)
     ls = lines(src)
     assert '#include "acl/acl.h"' in ls and '#include "add_tiling.h"' in ls
     assert "#define CHECK_ACL(expr)                                                                     \\" in \
         src.splitlines()
-    assert 'extern "C" __global__ __aicore__ void add_k0(GM_ADDR x, GM_ADDR y, GM_ADDR z);' in ls
+    if flow == "asc":  # one .asc unit with the kernels, as in the devkit's samples
+        assert '#include "../kernel/add_k0.asc"' in ls and "extern" not in src and "ACLRT_LAUNCH" not in src
+    else:
+        assert 'extern "C" __global__ __aicore__ void add_k0(GM_ADDR x, GM_ADDR y, GM_ADDR z);' in ls
+        assert ("CHECK_ACL(static_cast<aclError>(ACLRT_LAUNCH_KERNEL(add_k0)(tiling.add_k0_block_dim, stream, "
+                "xDevice, yDevice, zDevice)));") in ls
     for call in ["CHECK_ACL(aclInit(nullptr));", "CHECK_ACL(aclrtSetDevice(deviceId));",
                  "CHECK_ACL(aclrtCreateStream(&stream));", "CHECK_ACL(aclrtSynchronizeStream(stream));",
                  "CHECK_ACL(aclrtDestroyStream(stream));", "CHECK_ACL(aclrtResetDevice(deviceId));",
@@ -249,7 +256,10 @@ def test_host_key_lines(add_queue):
     assert ("CHECK_ACL(aclrtMemcpy(xDevice, tiling.x_bytes, xHost.data(), tiling.x_bytes, "
             "ACL_MEMCPY_HOST_TO_DEVICE));") in ls
     assert "add_k0<<<tiling.add_k0_block_dim, nullptr, stream>>>(xDevice, yDevice, zDevice);" in ls
-    assert "ACLRT_LAUNCH_KERNEL(add_k0)(tiling.add_k0_block_dim, stream, xDevice, yDevice, zDevice);" in ls
+    # every launch's return code is checked: the runtime's error right after it
+    launch = ls.index("add_k0<<<tiling.add_k0_block_dim, nullptr, stream>>>(xDevice, yDevice, zDevice);")
+    assert ls[launch + 1:launch + 3] == ["#endif", "CHECK_ACL(aclrtGetLastError(ACL_RT_THREAD_LEVEL));  // the "
+                                                    "launch's error, if any"]
     assert ("CHECK_ACL(aclrtMemcpy(zHost.data(), tiling.z_bytes, zDevice, tiling.z_bytes, "
             "ACL_MEMCPY_DEVICE_TO_HOST));") in ls
     assert 'ok = WriteFile("output/z.bin", zHost) && ok;' in ls
@@ -275,7 +285,7 @@ def test_tiling_header(add_flags):
 def test_host_passes_gxx(name, request, tmp_path):
     module = request.getfixturevalue(name)
     plan = host_plan(module)
-    (tmp_path / "main.cpp").write_text(host_source(module))
+    (tmp_path / "main.cpp").write_text(host_source(module, flow="ascendc_library"))
     (tmp_path / plan.tiling_header).write_text(tiling_header(module))
     ok, diag = syntax_check(tmp_path / "main.cpp", INCLUDE_DIR, defines=[SYNTAX_ONLY_DEFINE])
     assert ok, diag
@@ -301,6 +311,7 @@ aclError aclrtMemcpy(void* d, size_t dmax, const void* s, size_t n, aclrtMemcpyK
     std::memcpy(d, s, n);
     return ACL_SUCCESS;
 }
+aclError aclrtGetLastError(aclrtLastErrLevel) { return ACL_SUCCESS; }
 // z = x + y in float32, standing in for the device kernel
 void add_k0(uint8_t* x, uint8_t* y, uint8_t* z) {
     for (int i = 0; i < 4096; ++i) {
@@ -321,7 +332,7 @@ def test_host_program_runs_against_a_cpu_acl(add_flags, tmp_path):
     rng = np.random.default_rng(0)
     x, y = rng.standard_normal(4096).astype(np.float32), rng.standard_normal(4096).astype(np.float32)
     out = tmp_path / "proj"
-    write_project(add_flags, out, inputs={"x": x, "y": y}, goldens={"z": x + y})
+    write_project(add_flags, out, inputs={"x": x, "y": y}, goldens={"z": x + y}, flow="ascendc_library")
     (tmp_path / "fake_acl.cpp").write_text(FAKE_ACL)
     exe = tmp_path / "main"
     build = subprocess.run([GXX, "-std=c++17", "-DPYASC_SYNTAX_ONLY", f"-I{out / 'include'}",
@@ -342,34 +353,59 @@ def test_host_program_runs_against_a_cpu_acl(add_flags, tmp_path):
 # project
 
 
-def test_write_project_layout(add_queue, tmp_path):
+@pytest.mark.parametrize("flow", ["asc", "ascendc_library"])
+def test_write_project_layout(add_queue, tmp_path, flow):
     x = np.linspace(-1, 1, 1000)
     out = tmp_path / "proj"
-    written = write_project(add_queue, out, inputs={"x": x, "y": x}, goldens={"z": x})
+    written = write_project(add_queue, out, inputs={"x": x, "y": x}, goldens={"z": x}, flow=flow)
     rel = sorted(str(p.relative_to(out)) for p in written)
-    assert rel == sorted(["kernel/add_k0.cpp", "host/main.cpp", "host/add_tiling.h", "CMakeLists.txt", "run.sh",
-                          "README.md", "include/kernel_operator.h", "include/acl/acl.h", "input/x.bin",
+    ext = "asc" if flow == "asc" else "cpp"
+    assert rel == sorted([f"kernel/add_k0.{ext}", f"host/main.{ext}", "host/add_tiling.h", "CMakeLists.txt",
+                          "run.sh", "README.md", "include/kernel_operator.h", "include/acl/acl.h", "input/x.bin",
                           "input/y.bin", "golden/z.bin", "cpu/pyasc_cpu_state.h", "cpu/pyasc_cpu_impl.h",
                           "cpu/pyasc_cpu_launch.h", "cpu/pyasc_cpu.cpp"])
     assert all(p.is_file() for p in written)
     # data converted to the buffer's element type
     assert np.array_equal(np.fromfile(out / "input" / "x.bin", dtype=np.float16), x.astype(np.float16))
     cmake = (out / "CMakeLists.txt").read_text()
-    assert "include(${ASCENDC_CMAKE_DIR}/ascendc.cmake)" in cmake
-    assert "ascendc_library(pyasc_kernels STATIC" in cmake and "kernel/add_k0.cpp" in cmake
-    assert "add_executable(main ${CMAKE_CURRENT_SOURCE_DIR}/host/main.cpp)" in cmake
-    assert "ascendcl" in cmake and 'set(SOC_VERSION "Ascend910B2"' in cmake
-    assert "ASCEND_CANN_PACKAGE_PATH" in cmake
+    if flow == "asc":  # as the devkit's samples: find_package(ASC) first, then the ASC language, .asc sources
+        assert cmake.index("find_package(ASC REQUIRED)") < cmake.index("project(pyasc_add LANGUAGES ASC CXX)")
+        assert "add_executable(main\n    host/main.asc\n)" in cmake
+        assert "$<$<COMPILE_LANGUAGE:ASC>:--npu-arch=${CMAKE_ASC_ARCHITECTURES}>" in cmake
+        assert 'set(CMAKE_ASC_ARCHITECTURES "dav-2201"' in cmake
+        assert "ascendc_library" not in cmake and "ascendc.cmake" not in cmake
+        host = (out / "host" / "main.asc").read_text()
+        assert '#include "../kernel/add_k0.asc"' in host and "add_k0<<<tiling.add_k0_block_dim, nullptr, stream>>>" in host
+        assert "-DCMAKE_ASC_ARCHITECTURES" in (out / "run.sh").read_text()
+    else:
+        assert "include(${ASCENDC_CMAKE_DIR}/ascendc.cmake)" in cmake
+        assert "ascendc_library(pyasc_kernels STATIC" in cmake and "kernel/add_k0.cpp" in cmake
+        assert "add_executable(main ${CMAKE_CURRENT_SOURCE_DIR}/host/main.cpp)" in cmake
+        assert "ascendcl" in cmake and 'set(SOC_VERSION "Ascend910B2"' in cmake
+        assert "ASCEND_CANN_PACKAGE_PATH" in cmake and "find_package(ASC" not in cmake
+    host = (out / "host" / f"main.{ext}").read_text()
+    # every launch is followed by its error check, and every AscendCL call is checked
+    assert host.count("<<<tiling.") == host.count("CHECK_ACL(aclrtGetLastError(ACL_RT_THREAD_LEVEL));") == 1
+    calls = re.findall(r"^\s*(acl\w+)\(", host, re.M)
+    assert not calls, f"unchecked AscendCL calls: {calls}"
     assert (out / "run.sh").stat().st_mode & 0o111
     readme = (out / "README.md").read_text()
     assert "run.sh" in readme and "PYASC_SYNTAX_ONLY" in readme
 
 
+def test_write_project_checks_the_build_flow(add_flags, tmp_path):
+    with pytest.raises(OptionError, match="option 'build_flow' must be one of asc, ascendc_library; got 'cmake'"):
+        write_project(add_flags, tmp_path / "p", flow="cmake")
+    assert not (tmp_path / "p").exists()
+
+
 @needs_gxx
-def test_written_project_passes_gxx(add_flags, tmp_path):
-    write_project(add_flags, tmp_path / "p")
+@pytest.mark.parametrize("flow", ["asc", "ascendc_library"])
+def test_written_project_passes_gxx(add_flags, tmp_path, flow):
+    write_project(add_flags, tmp_path / "p", flow=flow)
     results = check_project(tmp_path / "p")
-    assert set(results) == {"kernel/add_k0.cpp", "host/main.cpp"}
+    ext = "asc" if flow == "asc" else "cpp"
+    assert set(results) == {f"kernel/add_k0.{ext}", f"host/main.{ext}"}
     for name, (ok, diag) in results.items():
         assert ok, f"{name}: {diag}"
 
@@ -383,7 +419,7 @@ def test_write_project_refuses_non_empty_dir(add_flags, tmp_path):
     assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
     written = write_project(add_flags, out, force=True)
     assert (out / "keep.txt").read_text() == "mine"
-    assert out / "host" / "main.cpp" in written
+    assert out / "host" / "main.asc" in written
     # an empty existing directory is fine
     (tmp_path / "empty").mkdir()
     write_project(add_flags, tmp_path / "empty")

@@ -108,8 +108,16 @@ def test_compile_writes_project(program, tmp_path, capsys):
     out = tmp_path / "proj"
     assert main(["compile", f"{program}:quickstart", "--shape", "64x128", "--dtype", "float16",
                  "--out", str(out)]) == 0
-    assert (out / "CMakeLists.txt").exists() and (out / "host" / "main.cpp").exists()
-    assert list((out / "kernel").glob("*.cpp"))
+    assert (out / "CMakeLists.txt").exists() and (out / "host" / "main.asc").exists()
+    assert list((out / "kernel").glob("*.asc"))
+    assert "find_package(ASC REQUIRED)" in (out / "CMakeLists.txt").read_text()
+    legacy = tmp_path / "legacy"
+    assert main(["compile", f"{program}:quickstart", "--shape", "64x128", "--out", str(legacy), "--no-data",
+                 "--build-flow", "ascendc_library"]) == 0
+    assert (legacy / "host" / "main.cpp").exists() and list((legacy / "kernel").glob("*.cpp"))
+    assert main(["compile", f"{program}:quickstart", "--shape", "64x128", "--out", str(tmp_path / "bad"),
+                 "--build-flow", "make"]) == 1
+    assert "option 'build_flow' must be one of asc, ascendc_library; got 'make'" in capsys.readouterr().err
     assert main(["compile", f"{program}:quickstart", "--shape", "64x128", "--out", str(out)]) == 1
     assert "exists and is not empty" in capsys.readouterr().err
     assert main(["compile", f"{program}:quickstart", "--shape", "64x128", "--out", str(out), "--force",

@@ -134,7 +134,7 @@ def test_npu_backend_writes_project(tmp_path, capsys):
     z = np.zeros_like(x)
     add_flags_kernel[2, rt.current_stream()](x, y, z, 1024, 256)
     out = tmp_path / "add_flags_kernel"
-    assert (out / "kernel" / "add_flags_kernel.cpp").is_file()
+    assert (out / "kernel" / "add_flags_kernel.asc").is_file() and (out / "host" / "main.asc").is_file()
     assert (out / "CMakeLists.txt").is_file() and (out / "input").is_dir()
     assert "run.sh" in capsys.readouterr().out
     assert not z.any()  # nothing ran

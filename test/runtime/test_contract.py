@@ -216,3 +216,46 @@ def test_data_copy_rounded_down_names_its_rule():
     body = COPY.replace("%n = arith.constant 256 : index", "%n = arith.constant 250 : index")
     report = _run(_module(body))
     assert any(f.rule == "datacopy-count-32b-floor" and f.kind == "copy-rounding" for f in report.findings)
+
+
+def _pipe_copy(allocs: int, release: bool = True, stray_release: bool = False) -> str:
+    """COPY in a TPipe kernel whose flag id comes from AllocEventID<MTE2_MTE3>; ``allocs - 1`` more ids of
+    the same event are taken before it (held to the end), all released at the end when ``release``."""
+    lines = ["    %pipe = ascendc.tpipe : !ascendc.tpipe"]
+    lines += [f"    %h{i} = ascendc.alloc_event_id %pipe, MTE2_MTE3 : index" for i in range(allocs - 1)]
+    lines.append("    %ev = ascendc.alloc_event_id %pipe, MTE2_MTE3 : index")
+    body = COPY.replace("MTE2_MTE3, %c0", "MTE2_MTE3, %ev")
+    lines.append(body)
+    if release:
+        lines += [f"    ascendc.release_event_id %pipe, MTE2_MTE3, %h{i}" for i in range(allocs - 1)]
+        lines.append("    ascendc.release_event_id %pipe, MTE2_MTE3, %ev")
+    if stray_release:
+        lines.append("    ascendc.release_event_id %pipe, V_S, %c0")
+    return "\n".join(lines)
+
+
+def test_event_ids_from_the_tpipe_keep_the_contract():
+    report = _run(_module(_pipe_copy(8), frame=False))
+    assert report.error is None and _rules(report) == set(), report
+
+
+def test_a_ninth_event_id_of_one_hardevent_is_a_finding():
+    # 8 ids of MTE2_MTE3 are held; the ninth AllocEventID finds none (the copy's flag then fails on id 8)
+    report = _run(_module(_pipe_copy(9), frame=False))
+    assert "tpipe-event-pool-8" in _rules(report), report
+    f = next(f for f in report.findings if f.rule == "tpipe-event-pool-8")
+    assert "AllocEventID<MTE2_MTE3>" in str(f) and RULES["tpipe-event-pool-8"].doc in f.message
+    assert "ascendc.alloc_event_id" in str(f)
+
+
+def test_released_ids_are_allocated_again():
+    body = ("    %pipe = ascendc.tpipe : !ascendc.tpipe\n"
+            + "".join(f"    %e{i} = ascendc.alloc_event_id %pipe, V_S : index\n"
+                      f"    ascendc.release_event_id %pipe, V_S, %e{i}\n" for i in range(20)))
+    report = _run(_module(body, frame=False))
+    assert report.error is None and _rules(report) == set(), report
+
+
+def test_release_of_an_id_never_allocated_is_a_finding():
+    report = _run(_module(_pipe_copy(1, stray_release=True), frame=False))
+    assert "release-event-id-paired" in _rules(report), report

@@ -179,6 +179,20 @@ def test_alloc_more_than_num_buffers():
         _run(body)
 
 
+def test_enque_past_the_queue_depth():
+    # two buffers (double buffering) but depth 1: a second EnQue before the DeQue breaks the depth
+    q = "!ascendc.tque<VECIN, 1>"
+    body = ("    %p = ascendc.tpipe : !ascendc.tpipe\n"
+            f"    %q = ascendc.tque : {q}\n"
+            f"    ascendc.init_buffer %p, %q num 2 len 256 : {q}\n"
+            f"    %t0 = ascendc.alloc_tensor %q : {q} -> !ascendc.local_tensor<f32>\n"
+            f"    %t1 = ascendc.alloc_tensor %q : {q} -> !ascendc.local_tensor<f32>\n"
+            f"    ascendc.enque %q, %t0 : {q}, !ascendc.local_tensor<f32>\n"
+            f"    ascendc.enque %q, %t1 : {q}, !ascendc.local_tensor<f32>")
+    with pytest.raises(SimulationError, match=r"ascendc.enque.*EnQue on a TQue of depth 1 that already holds 1"):
+        _run(body)
+
+
 def test_integer_division_by_zero_names_the_op():
     with pytest.raises(SimulationError, match=r"arith.divui.*core 0: integer division by zero"):
         _run("    %d = arith.divui %c1, %bid : index")

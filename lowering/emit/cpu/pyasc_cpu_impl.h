@@ -554,6 +554,31 @@ inline bool TPipe::InitBuffer(TBuf<bufPos>& buf, uint32_t len)
     return true;
 }
 
+template <HardEvent evt>
+inline TEventID TPipe::AllocEventID()
+{
+    uint32_t& used = cpu_.events[static_cast<int>(evt)];
+    for (int id = 0; id < pyasc_cpu::kEventPool; ++id) {
+        if (!(used & (1u << id))) {
+            used |= 1u << id;
+            return static_cast<TEventID>(id);
+        }
+    }
+    pyasc_cpu::Fail("TPipe::AllocEventID: all %d event ids of HardEvent %d are taken (ReleaseEventID missing?)",
+                    pyasc_cpu::kEventPool, static_cast<int>(evt));
+}
+
+template <HardEvent evt>
+inline void TPipe::ReleaseEventID(TEventID id)
+{
+    uint32_t& used = cpu_.events[static_cast<int>(evt)];
+    if (id < 0 || id >= pyasc_cpu::kEventPool || !(used & (1u << id))) {
+        pyasc_cpu::Fail("TPipe::ReleaseEventID: id %d of HardEvent %d was not taken by AllocEventID", static_cast<int>(id),
+                        static_cast<int>(evt));
+    }
+    used &= ~(1u << id);
+}
+
 template <TPosition pos, int32_t depth, auto mask>
 template <typename T>
 inline LocalTensor<T> TQue<pos, depth, mask>::AllocTensor()
@@ -581,6 +606,10 @@ inline bool TQue<pos, depth, mask>::EnQue(const LocalTensor<T>& tensor)
     }
     if (cpu_.count >= cpu_.num) {
         pyasc_cpu::Fail("TQue::EnQue on a full queue");
+    }
+    if (depth > 0 && cpu_.count >= static_cast<uint32_t>(depth)) {
+        pyasc_cpu::Fail("TQue::EnQue: the queue's depth is %d and it already holds %u tensors (DeQue first)",
+                        static_cast<int>(depth), cpu_.count);
     }
     cpu_.fifo[(cpu_.head + cpu_.count) % 16u] = rel / cpu_.len;
     ++cpu_.count;

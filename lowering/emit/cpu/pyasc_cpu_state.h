@@ -44,9 +44,11 @@ struct BufState {
     bool initialised = false;
 };
 
-/* TPipe: a bump allocator per memory. */
+/* TPipe: a bump allocator per memory, and per HardEvent the bit mask of event ids AllocEventID holds. */
+constexpr int kEventPool = 8;
 struct PipeState {
     uint32_t next[static_cast<int>(Mem::COUNT)] = {};
+    uint32_t events[64] = {};
 };
 
 }  // namespace pyasc_cpu

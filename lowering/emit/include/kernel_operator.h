@@ -232,6 +232,8 @@ public:
     PYASC_CPU_TBUF_STATE
 };
 
+using TEventID = int8_t;
+
 class TPipe {
 public:
     __aicore__ TPipe() {}
@@ -239,6 +241,11 @@ public:
     __aicore__ bool InitBuffer(T& que, uint8_t num, uint32_t len);
     template <TPosition bufPos>
     __aicore__ bool InitBuffer(TBuf<bufPos>& buf, uint32_t len);
+    /* an event id of `evt` held until ReleaseEventID (8 per HardEvent, shared with the TQue buffers) */
+    template <HardEvent evt>
+    __aicore__ TEventID AllocEventID();
+    template <HardEvent evt>
+    __aicore__ void ReleaseEventID(TEventID id);
     PYASC_CPU_TPIPE_STATE
 };
 

@@ -1,4 +1,6 @@
-// RUN: pyasc-opt %s -t ascendc-host | filecheck %s
+// RUN: pyasc-opt %s -t 'ascendc-host{build_flow=ascendc_library}' | filecheck %s
+// RUN: pyasc-opt %s -t ascendc-host | filecheck %s --check-prefix=ASC
+// RUN: not pyasc-opt %s -t 'ascendc-host{build_flow=cmake}' 2>&1 | filecheck %s --check-prefix=BAD
 
 builtin.module {
   func.func @scale_k(%x: !ascendc.gm_addr, %y: !ascendc.gm_addr) attributes {ascendc.kernel, ascendc.block_dim = 8 : i64} {
@@ -38,12 +40,13 @@ builtin.module {
 // CHECK:      #if defined(PYASC_SYNTAX_ONLY)
 // CHECK-NEXT:     scale_k(inDevice, midDevice);
 // CHECK-NEXT: #elif defined(PYASC_ACLRT_LAUNCH)
-// CHECK-NEXT:     ACLRT_LAUNCH_KERNEL(scale_k)(tiling.scale_k_block_dim, stream, inDevice, midDevice);
+// CHECK-NEXT:     CHECK_ACL(static_cast<aclError>(ACLRT_LAUNCH_KERNEL(scale_k)(tiling.scale_k_block_dim, stream, inDevice, midDevice)));
 // CHECK-NEXT: #elif defined(PYASC_CPU)
 // CHECK-NEXT:     PYASC_CPU_LAUNCH(scale_k, tiling.scale_k_block_dim, stream, inDevice, midDevice);
 // CHECK-NEXT: #else
 // CHECK-NEXT:     scale_k<<<tiling.scale_k_block_dim, nullptr, stream>>>(inDevice, midDevice);
 // CHECK-NEXT: #endif
+// CHECK-NEXT:     CHECK_ACL(aclrtGetLastError(ACL_RT_THREAD_LEVEL));  // the launch's error, if any
 // CHECK:          scale_k<<<tiling.scale_k_block_dim_1, nullptr, stream>>>(midDevice, outDevice);
 // CHECK:          CHECK_ACL(aclrtSynchronizeStream(stream));
 // CHECK:          CHECK_ACL(aclrtMemcpy(outHost.data(), tiling.out_bytes, outDevice, tiling.out_bytes, ACL_MEMCPY_DEVICE_TO_HOST));
@@ -55,3 +58,23 @@ builtin.module {
 // CHECK-NEXT:     CHECK_ACL(aclrtResetDevice(deviceId));
 // CHECK-NEXT:     CHECK_ACL(aclFinalize());
 // CHECK-NEXT:     std::printf("%s\n", ok ? "PASS" : "FAIL");
+
+// The devkit's flow: the kernel source is included (one .asc unit), the launch is <<<>>> and its error is checked.
+// ASC:          #include "pyasc_cpu_launch.h"
+// ASC:          #include "../kernel/scale_k.asc"
+// ASC-NOT:      extern "C"
+// ASC-NOT:      ACLRT_LAUNCH_KERNEL
+// ASC:      #if defined(PYASC_SYNTAX_ONLY)
+// ASC-NEXT:     scale_k(inDevice, midDevice);
+// ASC-NEXT: #elif defined(PYASC_CPU)
+// ASC-NEXT:     PYASC_CPU_LAUNCH(scale_k, tiling.scale_k_block_dim, stream, inDevice, midDevice);
+// ASC-NEXT: #else
+// ASC-NEXT:     scale_k<<<tiling.scale_k_block_dim, nullptr, stream>>>(inDevice, midDevice);
+// ASC-NEXT: #endif
+// ASC-NEXT:     CHECK_ACL(aclrtGetLastError(ACL_RT_THREAD_LEVEL));  // the launch's error, if any
+// ASC:          scale_k<<<tiling.scale_k_block_dim_1, nullptr, stream>>>(midDevice, outDevice);
+// ASC-NEXT: #endif
+// ASC-NEXT:     CHECK_ACL(aclrtGetLastError(ACL_RT_THREAD_LEVEL));  // the launch's error, if any
+// ASC-NEXT:     CHECK_ACL(aclrtSynchronizeStream(stream));
+
+// BAD: option 'build_flow' must be one of asc, ascendc_library; got 'cmake'

@@ -1,5 +1,8 @@
 // RUN: rm -rf %t && pyasc-opt %s -t 'ascendc-project{out="%t"}' | filecheck %s
-// RUN: cat %t/host/main.cpp | filecheck %s --check-prefix=HOST
+// RUN: cat %t/host/main.asc | filecheck %s --check-prefix=HOST
+// RUN: cat %t/CMakeLists.txt | filecheck %s --check-prefix=CMAKE
+// RUN: rm -rf %t.legacy && pyasc-opt %s -t 'ascendc-project{out="%t.legacy" build_flow=ascendc_library}' | filecheck %s --check-prefix=LEGACY
+// RUN: cat %t.legacy/CMakeLists.txt | filecheck %s --check-prefix=LEGACY-CMAKE
 // RUN: not pyasc-opt %s -t 'ascendc-project{out="%t"}' 2>&1 | filecheck %s --check-prefix=EXISTS
 // RUN: pyasc-opt %s -t 'ascendc-project{out="%t" force=true data=false}' | filecheck %s --check-prefix=NODATA
 // The whole project: kernels, host, tiling header, CMake, run.sh, README, stubs, CPU mode, data.
@@ -61,8 +64,8 @@ builtin.module attributes {asc.target = #asc.target<"ascend910b2">} {
 }
 
 // CHECK:      // wrote 15 files to
-// CHECK-NEXT: //   kernel/add_k0.cpp
-// CHECK-NEXT: //   host/main.cpp
+// CHECK-NEXT: //   kernel/add_k0.asc
+// CHECK-NEXT: //   host/main.asc
 // CHECK-NEXT: //   host/add_tiling.h
 // CHECK-NEXT: //   CMakeLists.txt
 // CHECK-NEXT: //   run.sh
@@ -81,6 +84,27 @@ builtin.module attributes {asc.target = #asc.target<"ascend910b2">} {
 // HOST-NEXT: PYASC_CPU_LAUNCH(add_k0, tiling.add_k0_block_dim, stream, xDevice, yDevice, zDevice);
 // HOST-NEXT: #else
 // HOST-NEXT: add_k0<<<tiling.add_k0_block_dim, nullptr, stream>>>(xDevice, yDevice, zDevice);
+// HOST-NEXT: #endif
+// HOST-NEXT: CHECK_ACL(aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+
+// The devkit's current flow (its samples' CMakeLists): find_package(ASC) before project(... ASC CXX).
+// CMAKE:      set(CMAKE_ASC_ARCHITECTURES "dav-2201"
+// CMAKE:      find_package(ASC REQUIRED)
+// CMAKE:      project(pyasc_add LANGUAGES ASC CXX)
+// CMAKE:      add_executable(main
+// CMAKE-NEXT:     host/main.asc
+// CMAKE-NEXT: )
+// CMAKE:      $<$<COMPILE_LANGUAGE:ASC>:--npu-arch=${CMAKE_ASC_ARCHITECTURES}>
+// CMAKE-NOT:  ascendc_library
+
+// LEGACY:      // wrote 15 files to
+// LEGACY-NEXT: //   kernel/add_k0.cpp
+// LEGACY-NEXT: //   host/main.cpp
+
+// LEGACY-CMAKE: include(${ASCENDC_CMAKE_DIR}/ascendc.cmake)
+// LEGACY-CMAKE: ascendc_library(pyasc_kernels STATIC
+// LEGACY-CMAKE-NEXT: ${CMAKE_CURRENT_SOURCE_DIR}/kernel/add_k0.cpp
+// LEGACY-CMAKE-NOT: find_package(ASC
 
 // EXISTS: pyasc-opt: error: {{.*}} already exists and is not empty; pass force=True
 

@@ -101,10 +101,10 @@ func.func @q(%x: memref<4096xf32>, %out0: memref<4096xf32>) attributes {asctile.
 
 // QUEUE:      func.func @q(
 // QUEUE:        %pipe = ascendc.tpipe : !ascendc.tpipe
-// QUEUE-NEXT:   %xQue = ascendc.tque : !ascendc.tque<VECIN, 2>
-// QUEUE-NEXT:   ascendc.init_buffer %pipe, %xQue num 2 len 8192 : !ascendc.tque<VECIN, 2>
-// QUEUE-NEXT:   %outQue = ascendc.tque : !ascendc.tque<VECOUT, 2>
-// QUEUE-NEXT:   ascendc.init_buffer %pipe, %outQue num 2 len 8192 : !ascendc.tque<VECOUT, 2>
+// QUEUE-NEXT:   %xQue = ascendc.tque : !ascendc.tque<VECIN, 1>
+// QUEUE-NEXT:   ascendc.init_buffer %pipe, %xQue num 2 len 8192 : !ascendc.tque<VECIN, 1>
+// QUEUE-NEXT:   %outQue = ascendc.tque : !ascendc.tque<VECOUT, 1>
+// QUEUE-NEXT:   ascendc.init_buffer %pipe, %outQue num 2 len 8192 : !ascendc.tque<VECOUT, 1>
 // QUEUE:        scf.for %i =
 // QUEUE:          %xLocal = ascendc.alloc_tensor %xQue
 // QUEUE:          ascendc.data_copy %xLocal,

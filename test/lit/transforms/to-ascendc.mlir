@@ -26,8 +26,8 @@ func.func @f(%x: memref<2048xf32>, %out0: memref<2048xf32>) {
 }
 
 // CHECK:      func.func @k(%x: !ascendc.gm_addr, %out0: !ascendc.gm_addr)
-// CHECK:        %xQue = ascendc.tque : !ascendc.tque<VECIN, 2>
-// CHECK:        %outQue = ascendc.tque : !ascendc.tque<VECOUT, 2>
+// CHECK:        %xQue = ascendc.tque : !ascendc.tque<VECIN, 1>
+// CHECK:        %outQue = ascendc.tque : !ascendc.tque<VECOUT, 1>
 // CHECK:        ascendc.abs %{{.*}}, %{{.*}}, %n : !ascendc.local_tensor<f32>
 // CHECK:      func.func @f(
 // CHECK-NEXT:   ascendc.launch @k<<<1>>> (%x, %out0)

@@ -31,6 +31,10 @@ typedef enum aclrtMemcpyKind {
     ACL_MEMCPY_DEVICE_TO_DEVICE,
 } aclrtMemcpyKind;
 
+typedef enum aclrtLastErrLevel {
+    ACL_RT_THREAD_LEVEL = 0,
+} aclrtLastErrLevel;
+
 aclError aclInit(const char* configPath);
 aclError aclFinalize();
 aclError aclrtSetDevice(int32_t deviceId);
@@ -41,6 +45,7 @@ aclError aclrtSynchronizeStream(aclrtStream stream);
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy);
 aclError aclrtFree(void* devPtr);
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind);
+aclError aclrtGetLastError(aclrtLastErrLevel level);
 
 #ifdef __cplusplus
 }

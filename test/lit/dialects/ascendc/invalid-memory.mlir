@@ -40,11 +40,11 @@ func.func @f() {
 
 func.func @f() {
   %p = ascendc.tpipe : !ascendc.tpipe
-  %q = ascendc.tque : !ascendc.tque<VECIN, 2>
-  ascendc.init_buffer %p, %q num 3 len 128 : !ascendc.tque<VECIN, 2>
+  %q = ascendc.tque : !ascendc.tque<VECIN, 1>
+  ascendc.init_buffer %p, %q num 9 len 128 : !ascendc.tque<VECIN, 1>
   func.return
 }
-// CHECK: Operation does not verify: InitBuffer num 3 must be in 1..2 (queue depth)
+// CHECK: Operation does not verify: InitBuffer num 9 must be in 1..8
 
 // -----
 

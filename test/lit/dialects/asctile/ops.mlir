@@ -4,6 +4,7 @@
 
 func.func @k(%x: memref<64x100xf16>, %r: memref<100xf16>, %out: memref<64x100xf16>) attributes {asctile.kernel, asctile.block_dim = 4 : i64, asctile.buffers = 2 : i64} {
   %bid = asctile.block_idx : index
+  %bnum = asctile.block_num : index
   %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index
   %c100 = arith.constant 100 : index
@@ -21,6 +22,7 @@ func.func @k(%x: memref<64x100xf16>, %r: memref<100xf16>, %out: memref<64x100xf1
 
 // CHECK-LABEL: func.func @k(%x: memref<64x100xf16>, %r: memref<100xf16>, %out: memref<64x100xf16>) attributes {asctile.kernel, asctile.block_dim = 4 : i64, asctile.buffers = 2 : i64} {
 // CHECK-NEXT:    %bid = asctile.block_idx : index
+// CHECK-NEXT:    %bnum = asctile.block_num : index
 // CHECK:         %t = asctile.load %x[%c0] rows %c16 cols %c100 strides(100, 1) : memref<64x100xf16> -> tensor<16x112xf16>
 // CHECK-NEXT:    %rt = asctile.load %r[%c0] rows %c16 cols %c100 strides(0, 1) : memref<100xf16> -> tensor<16x112xf16>
 // CHECK-NEXT:    %ct = asctile.load %x[%c0] rows %c16 cols %c100 strides(100, 0) : memref<64x100xf16> -> tensor<16x112xf16>
@@ -33,6 +35,7 @@ func.func @k(%x: memref<64x100xf16>, %r: memref<100xf16>, %out: memref<64x100xf1
 // CHECK-NEXT:    func.return
 
 // GENERIC: "asctile.block_idx"() : () -> index
+// GENERIC: "asctile.block_num"() : () -> index
 // GENERIC: "asctile.load"(%x, %c0, %c16, %c100) <{row_stride = 100 : i64, col_stride = 1 : i64}> : (memref<64x100xf16>, index, index, index) -> tensor<16x112xf16>
 // GENERIC: "asctile.load"(%x, %c0, %c16, %c100) <{row_stride = 0 : i64, col_stride = 1 : i64, dense}> : (memref<64x100xf16>, index, index, index) -> tensor<16x112xf16>
 // GENERIC: "asctile.splat"(%s) : (f16) -> tensor<16x112xf16>

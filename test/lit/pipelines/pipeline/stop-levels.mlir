@@ -38,7 +38,7 @@ builtin.module attributes {asc.target = #asc.target<"ascend910b2">} {
 
 // ASC-LABEL:  func.func @quickstart_k0(%x: !ascendc.gm_addr, %y: !ascendc.gm_addr, %out0: !ascendc.gm_addr) attributes {ascendc.kernel, ascendc.block_dim = 48 : i64, ascendc.kernel_type = "aiv_only"} {
 // ASC:          %pipe = ascendc.tpipe : !ascendc.tpipe
-// ASC:          %xQue = ascendc.tque : !ascendc.tque<VECIN, 2>
+// ASC:          %xQue = ascendc.tque : !ascendc.tque<VECIN, 1>
 // ASC:          ascendc.data_copy %xLocal,
 // ASC:          ascendc.cast %{{.*}}, %{{.*}}, CAST_NONE, %{{.*}} : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>
 // ASC:          ascendc.exp

@@ -10,9 +10,9 @@ func.func @p(%x: tensor<8191xf32>) -> tensor<8191xf32> {
 
 // CHECK:       func.func @p_k0(%x: memref<8191xf32>, %out0: memref<8191xf32>) attributes {asctile.kernel, asctile.block_dim = 4 : i64, asctile.buffers = 2 : i64} {
 // CHECK-NEXT:    %[[BID:.*]] = asctile.block_idx : index
+// CHECK-NEXT:    %[[CORES:.*]] = asctile.block_num : index
 // CHECK-NEXT:    %[[TOTAL:.*]] = arith.constant 9 : index
 // CHECK-NEXT:    %[[A:.*]] = arith.muli %[[BID]], %[[TOTAL]] : index
-// CHECK-NEXT:    %[[CORES:.*]] = arith.constant 4 : index
 // CHECK-NEXT:    %[[LO:.*]] = arith.divui %[[A]], %[[CORES]] : index
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    %[[B1:.*]] = arith.addi %[[BID]], %[[ONE]] : index

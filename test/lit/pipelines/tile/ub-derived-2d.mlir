@@ -11,9 +11,9 @@ func.func @r(%x: tensor<4096x100xf32>, %r: tensor<100xf32>) -> tensor<4096x100xf
 
 // CHECK:       func.func @r_k0(%x: memref<4096x100xf32>, %r: memref<100xf32>, %out0: memref<4096x100xf32>) attributes {asctile.kernel, asctile.block_dim = 48 : i64, asctile.buffers = 2 : i64} {
 // CHECK-NEXT:    %[[BID:.*]] = asctile.block_idx : index
+// CHECK-NEXT:    %[[CORES:.*]] = asctile.block_num : index
 // CHECK-NEXT:    %[[TOTAL:.*]] = arith.constant 96 : index
 // CHECK-NEXT:    %[[T:.*]] = arith.muli %[[BID]], %[[TOTAL]] : index
-// CHECK-NEXT:    %[[CORES:.*]] = arith.constant 48 : index
 // CHECK-NEXT:    %[[LO:.*]] = arith.divui %[[T]], %[[CORES]] : index
 // the row vector is the same for every tile: one load of a whole tile of rows, before the loop
 // CHECK:         %[[RROWS:.*]] = arith.constant 43 : index
