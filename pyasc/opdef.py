@@ -36,6 +36,7 @@ from __future__ import annotations
 import difflib
 import functools
 import inspect
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -241,6 +242,10 @@ class OpDef:
     def _traced(self, trace, operands, attrs, types):
         if self.build is None:
             raise_host_only(self.name, operands)
+        if types is not None and all(0 in shape for _, shape in types.results):
+            # an empty result is known from its shape: a constant of the trace, no IR
+            results = [Tensor(np.empty(shape, d.np_dtype), d) for d, shape in types.results]
+            return self.pack(results) if len(results) > 1 or self.pack is not tuple else results[0]
         loc = user_location()
         elementwise = self.elementwise
         with trace.at(loc):
@@ -266,8 +271,7 @@ class OpDef:
             outs = list(built.results if isinstance(built, Operation) else built if several else [built])
             if elementwise:
                 outs = [trace.cast(v, types.results[0][0]) for v in outs]
-        results = [Tensor._traced(trace, v, dt.get_dtype(v.type.get_element_type()), v.type.get_shape())
-                   for v in outs]
+        results = [_traced_or_empty(trace, v) for v in outs]
         if self.kind == VIEW:
             trace.view_ids.update(id(r) for r in results)
         return self.pack(results) if several else results[0]
@@ -281,6 +285,8 @@ class OpDef:
                 raise PyascError(self.name, f"expected all tensors on the same device, got {first._device} "
                                  f"and {t._device} (use pyasc.copy_to_device)", shapes=[t.shape for t in tensors])
         mode = self.eager(*operands, **attrs) if callable(self.eager) else self.eager
+        if self.reference is not None and _has_empty(operands, types):
+            mode = HOST     # nothing to compute: no kernel is ever launched on a zero-size tensor
         compiled = None
         if mode != HOST and eager.get_eager_backend() != "reference":
             key = (self, tuple(_operand_key(o) for o in operands),
@@ -325,7 +331,15 @@ class OpDef:
             if isinstance(o, Tensor):
                 o = o._concrete(self.name)
             arrays.append(o if compute is None or o is None else _as_compute(o, compute))
-        out = self.reference(*arrays, **attrs)
+        try:
+            with warnings.catch_warnings():   # the mean of nothing is NaN, as in PyTorch, silently
+                warnings.simplefilter("ignore", RuntimeWarning)
+                out = self.reference(*arrays, **attrs)
+        except ValueError as e:       # NumPy's reductions of nothing (max of an empty array, ...)
+            if not any(isinstance(a, np.ndarray) and a.size == 0 for a in arrays):
+                raise
+            raise PyascError(self.name, f"cannot be computed on an empty tensor ({e})",
+                             shapes=[a.shape for a in arrays if isinstance(a, np.ndarray)]) from None
         if types is None:
             return out
         if isinstance(out, tuple | list):
@@ -351,6 +365,23 @@ def _accepted_keywords(op: OpDef) -> tuple[frozenset, bool]:
     if any(p.kind is kinds.VAR_KEYWORD for p in params):
         return frozenset(), True
     return frozenset(p.name for p in params if p.kind in (kinds.POSITIONAL_OR_KEYWORD, kinds.KEYWORD_ONLY)), False
+
+
+def _traced_or_empty(trace, v) -> Tensor:
+    """The traced tensor of IR value ``v``; a zero-size one is a constant empty tensor instead
+    (the ops that made it are dead code)."""
+    d, shape = dt.get_dtype(v.type.get_element_type()), tuple(v.type.get_shape())
+    if 0 in shape:
+        return Tensor(np.empty(shape, d.np_dtype), d)
+    return Tensor._traced(trace, v, d, shape)
+
+
+def _has_empty(operands, types: Types | None) -> bool:
+    """Whether a call has a zero-size tensor operand or result (its result then follows from the
+    shapes alone: empty, or the reduction of nothing)."""
+    if any(isinstance(o, Tensor) and 0 in o._shape for o in operands):
+        return True
+    return types is not None and any(0 in shape for _, shape in types.results)
 
 
 def _operand_key(o):

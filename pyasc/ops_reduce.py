@@ -281,7 +281,7 @@ def _softmax(name: str, op_cls, log: bool) -> OpDef:
         return op_cls(values[0], attrs["axis"])
 
     def reference(a, axis):
-        s = a - a.max(axis=axis, keepdims=True)
+        s = a - a.max(axis=axis, keepdims=True, initial=-np.inf)   # (initial: an empty row)
         lse = np.log(np.exp(s).sum(axis=axis, keepdims=True))
         return s - lse if log else np.exp(s - lse)
 

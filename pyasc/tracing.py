@@ -19,6 +19,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, FunctionType, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
+from xdsl.transforms.dead_code_elimination import region_dce
 
 from pyasc.dialects import asctensor
 from pyasc.dialects.target import TARGET_KEY, TargetAttr
@@ -129,7 +130,9 @@ class Trace:
             a = np.asarray(array, dtype=dtype.np_dtype)
             a = a if a.flags.c_contiguous else a.copy()  # (np.ascontiguousarray would make a 0-d array 1-d)
             bits = a.reshape(-1).view(f"u{dtype.itemsize}")  # compare bit patterns: NaN-safe
-            if bits.size and (bits == bits[0]).all():
+            if not bits.size:       # an empty tensor is never a parameter of the kernels
+                value = self.splat(0, dtype, a.shape)
+            elif (bits == bits[0]).all():
                 value = self.splat(a.reshape(-1)[0].item(), dtype, a.shape)
             else:
                 value = self.block.insert_arg(dtype.tensor_type(a.shape), len(self.block.args))
@@ -164,6 +167,7 @@ class Trace:
         self.emit(func.ReturnOp(*results), loc)
         ftype = FunctionType.from_lists([a.type for a in self.block.args], [r.type for r in results])
         fn = func.FuncOp(self.name, ftype, Region(self.block))
+        region_dce(fn.body)     # ops whose results were folded away (zero-size tensors) go
         module = ModuleOp([fn, *self.callees], attributes={TARGET_KEY: TargetAttr(self.target)})
         module.verify()
         return module
