@@ -24,7 +24,8 @@ from . import dtypes as dt
 from .args import dims_arg, tensor_operand
 from .errors import PyascError
 from .opdef import COMPOSITE, REDUCE, OpDef, Types
-from .ops_compare import WHERE
+from .ops_compare import EQ, WHERE
+from .ops_elementwise import BY_NAME
 from .tensor import Tensor
 
 MaxMin = namedtuple("MaxMin", ["values", "indices"])
@@ -63,8 +64,8 @@ _EXACT_F32 = 2 ** 24                 # float32 holds every integer up to this
 
 def integer_reduction(name: str, x, reference, dims, keepdim: bool, result: dt.DType):
     """An integer or bool reduction: eagerly exact on the host (the vector unit reduces floats
-    only); inside ``pyasc.jit`` through float32 where that is exact (bool and int8 inputs whose
-    sum stays below 2**24), else a PyascError."""
+    only); inside ``pyasc.jit`` through float32 where that is exact (bool and int8 sums below
+    2**24), else exactly in int32 by halving (``int32_reduction``)."""
     if x._trace is None:
         a = x._concrete(name)
         wide = a.astype(np.int64) if a.dtype != np.bool_ or name in _COUNTS else a
@@ -75,10 +76,57 @@ def integer_reduction(name: str, x, reference, dims, keepdim: bool, result: dt.D
     for d in (dims if dims is not None else range(x.ndim)):
         span *= x.shape[d]
     if x.dtype not in (dt.bool_, dt.int8) or name == "prod" or span * bound >= _EXACT_F32:
-        raise PyascError(name, f"of {x.dtype.name} inside pyasc.jit: the vector unit reduces floats and float32 "
-                         f"is not exact for this input (convert with .float() where that is acceptable)",
-                         shapes=[x.shape], dtypes=[x.dtype.name])
+        return int32_reduction(name, x, dims, keepdim).to(result)
     return None
+
+
+# the int32 elementwise op combining two halves, and the op's name for the index reductions
+_COMBINE = {"sum": "add", "prod": "mul", "amax": "maximum", "amin": "minimum", "max": "maximum",
+            "min": "minimum", "argmax": "maximum", "argmin": "minimum"}
+
+
+def _halve(combine, v, dim: int):
+    """``v`` reduced along ``dim`` to size 1 by combining halves elementwise (log2 n steps; the
+    element an odd length leaves over is combined at the end)."""
+    def sl(start, stop):
+        return tuple(slice(start, stop) if i == dim else slice(None) for i in range(v.ndim))
+
+    left = []
+    while v.shape[dim] > 1:
+        n = v.shape[dim]
+        h = n // 2
+        if n % 2:
+            left.append(v[sl(n - 1, n)])
+        v = combine(v[sl(0, h)], v[sl(h, 2 * h)])
+    for rest in left:
+        v = combine(v, rest)
+    return v
+
+
+def int32_reduction(name: str, x, dims, keepdim: bool):
+    """An integer or bool reduction inside ``pyasc.jit``, exact in int32: the vector unit has no
+    integer ReduceSum/ReduceMax, so halves are combined with int32 Add/Mul/Max/Min (sums and
+    products wrap around modulo 2**32 as PyTorch's int32 do). ``argmax``/``argmin`` give the first
+    index where x equals its extremum. ``dims`` None: over all elements."""
+    combine = BY_NAME[_COMBINE[name]]
+    v = x.to(dt.int32)
+    if dims is None:
+        v, dims = v.reshape(-1), (0,)
+    if name in ("argmax", "argmin"):
+        (d,) = dims
+        n = v.shape[d]
+        best = _halve(combine, v, d)
+        pos = np.arange(n, dtype=np.int32).reshape([n if i == d else 1 for i in range(v.ndim)])
+        pos = Tensor(np.ascontiguousarray(np.broadcast_to(pos, v.shape)), dt.int32)
+        first = WHERE(EQ(v, best), pos, n)
+        r = _halve(BY_NAME["minimum"], first, d)
+    else:
+        r = v
+        for d in sorted(dims, reverse=True):
+            r = _halve(combine, r, d)
+    if not keepdim:
+        r = r.reshape(*asctensor.reduced_shape(v.shape, tuple(dims), False))
+    return r
 
 
 def _nothing_to_reduce(name: str, reference, op_ref):
