@@ -242,10 +242,9 @@ class OpDef:
     def _traced(self, trace, operands, attrs, types):
         if self.build is None:
             raise_host_only(self.name, operands)
-        if types is not None and all(0 in shape for _, shape in types.results):
-            # an empty result is known from its shape: a constant of the trace, no IR
-            results = [Tensor(np.empty(shape, d.np_dtype), d) for d, shape in types.results]
-            return self.pack(results) if len(results) > 1 or self.pack is not tuple else results[0]
+        empty = self._empty_results(operands, attrs, types)
+        if empty is not None:       # an empty result is known from its shape: a constant, no IR
+            return self.pack(empty) if len(empty) > 1 or self.pack is not tuple else empty[0]
         loc = user_location()
         elementwise = self.elementwise
         with trace.at(loc):
@@ -275,6 +274,31 @@ class OpDef:
         if self.kind == VIEW:
             trace.view_ids.update(id(r) for r in results)
         return self.pack(results) if several else results[0]
+
+    def _empty_results(self, operands, attrs, types):
+        """The results of a traced call as concrete empty tensors when they all have a zero-size
+        shape (else None). Without a shape rule, a call with an empty operand learns its result
+        shapes from the reference run on zeros in place of the traced operands."""
+        if types is not None:
+            if not all(0 in shape for _, shape in types.results):
+                return None
+            return [Tensor(np.empty(shape, d.np_dtype), d) for d, shape in types.results]
+        if self.reference is None or not any(isinstance(o, Tensor) and 0 in o._shape for o in operands):
+            return None
+        stand_ins = [Tensor(np.zeros(o._shape, o._dtype.np_dtype), o._dtype) if isinstance(o, Tensor) and
+                     o._trace is not None else o for o in operands]
+        try:
+            out = self.evaluate(stand_ins, attrs)
+        except (PyascError, ValueError, IndexError, TypeError):
+            return None
+        outs = list(out) if isinstance(out, tuple | list) else [out]
+        arrays = [o.numpy() if isinstance(o, Tensor) else np.asarray(o) for o in outs]
+        if not arrays or any(a.size for a in arrays):
+            return None
+        try:
+            return [Tensor(np.empty(a.shape, a.dtype), dt.get_dtype(a.dtype)) for a in arrays]
+        except TypeError:           # a reference dtype pyasc has no tensors of
+            return None
 
     # -- eagerly ------------------------------------------------------------------------------
     def _eagerly(self, operands, attrs, types):

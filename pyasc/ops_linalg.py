@@ -242,8 +242,8 @@ def _nd_product(op: str, a, b, bias=None, transpose_a=False, transpose_b=False, 
 
 def _empty_product(op: str, like, res: dt.DType, shape, bias):
     """The result of a product with no terms: zeros (plus the bias) of ``shape``."""
-    if like._trace is not None and math.prod(shape) == 0:
-        raise PyascError(op, f"an empty result {shape} inside pyasc.jit (compute it eagerly)", shapes=[shape])
+    if math.prod(shape) == 0:        # known from the shapes, traced or not
+        return Tensor(np.zeros(shape, res.np_dtype), res, device=like._device)
     z = Tensor(np.zeros(shape, res.np_dtype), res, device=like._device) if like._trace is None else None
     if z is None:
         with like._trace.at(user_location()):
@@ -286,6 +286,8 @@ def _addmm_composite(input, mat1, mat2, *, beta=1, alpha=1):  # noqa: A002
     """``beta * input + alpha * (mat1 @ mat2)`` unless ``input`` is a 1-D bias of the product."""
     input, mat1, mat2 = _autocast("addmm", [tensor_operand("addmm", t) for t in (input, mat1, mat2)])
     if input.ndim == 1 and beta == 1 and alpha == 1 and (input.dtype.is_floating_point or input.dtype is dt.int32):
+        if 0 in mat1.shape + mat2.shape:          # no terms: the bias (broadcast) or an empty result
+            return _nd_product("addmm", mat1, mat2, input)
         if mat1.dtype is dt.int32:
             return _matmul("addmm", mat1, mat2, input)
         return NotImplemented

@@ -69,7 +69,11 @@ def integer_reduction(name: str, x, reference, dims, keepdim: bool, result: dt.D
     if x._trace is None:
         a = x._concrete(name)
         wide = a.astype(np.int64) if a.dtype != np.bool_ or name in _COUNTS else a
-        r = reference(wide, dims, keepdim)
+        try:
+            r = reference(wide, dims, keepdim)
+        except ValueError as e:     # the extremum of nothing (PyTorch raises too)
+            raise PyascError(name, f"cannot reduce an empty tensor ({e})", shapes=[x.shape],
+                             dtypes=[x.dtype.name]) from None
         return Tensor(np.asarray(r).astype(result.np_dtype), result, device=x._device)
     bound = 1 if x.dtype is dt.bool_ else 128
     span = 1
@@ -314,7 +318,7 @@ MIN = _max_min("min", AMIN, ARGMIN)
 
 def _same_as_input(operands, attrs) -> Types:
     x = operands[0]
-    return Types(x.dtype, ((x.dtype, x),))
+    return Types(x.dtype, ((x.dtype, x.shape),))
 
 
 def _softmax(name: str, op_cls, log: bool) -> OpDef:
