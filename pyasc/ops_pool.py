@@ -105,7 +105,8 @@ def _padded(x, before, after, value):
             while n > 0:
                 m = min(n, x.shape[axis])
                 edge = x[..., :m, :] if axis == -2 else x[..., :m]
-                piece = WHERE(ISNAN(edge) if edge.dtype.is_floating_point else EQ(edge, edge), value, value)
+                piece = CAST(WHERE(ISNAN(edge) if edge.dtype.is_floating_point else EQ(edge, edge), value, value),
+                             dtype=x.dtype)
                 border = piece if border is None else CAT([border, piece], dim=x.ndim + axis)
                 n -= m
             parts.append(border)
