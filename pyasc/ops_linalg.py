@@ -7,7 +7,8 @@ onto the 2-D and 3-D products of the cube),
 beta=1, alpha=1)`` and ``conv2d(input, weight, bias, stride, padding, dilation, groups)`` (NCHW).
 The precision policy (``pyasc.amp``) casts the floating operands first. float16/bfloat16/float32
 inputs accumulate in float32 and give the input dtype (``out_dtype`` picks
-float16, bfloat16 or float32); int8 inputs accumulate and give int32. Inside ``pyasc.jit`` each call
+float16, bfloat16 or float32); int8 inputs accumulate and give int32; int32 inputs give int32, exact
+modulo 2**32 as in PyTorch, through int8 digits (see "int32 products" below). Inside ``pyasc.jit`` each call
 emits its ``asctensor`` op; eagerly it runs a cached one-op program on the simulator
 (``pyasc.set_eager_backend("reference")`` runs the NumPy reference, ``reference_*`` here).
 """

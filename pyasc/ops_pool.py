@@ -3,7 +3,10 @@
 ``adaptive_avg_pool2d``, as ``torch.nn.functional``.
 
 A pool of a ``kh x kw`` window is ``kh * kw`` strided slices of the (padded) input combined by
-``maximum`` or summed; padding is a concat of -inf (max) or 0 (average) borders. The adaptive
+``maximum`` or summed; padding is a concat of -inf (max) or 0 (average) borders, and
+``ceil_mode``'s last partial windows read extra border rows and columns. ``max_pool2d`` takes
+``dilation`` (spread-out slices) and ``return_indices`` (the flat index of each maximum in its
+input plane, carried along with the maximum by ``where``). The adaptive
 average takes the mean of each band of rows, then of each band of columns (PyTorch's bands:
 ``floor(i * H / out)`` to ``ceil((i + 1) * H / out)``). Half inputs are summed in float32.
 """

@@ -6,7 +6,9 @@
 ``layer_norm(x, normalized_shape, weight, bias, eps)`` and ``rms_norm``. Inside ``pyasc.jit`` each
 call emits its ``asctensor`` op; eagerly it runs a cached one-op program on the simulator
 (``pyasc.set_eager_backend("reference")`` runs the NumPy reference instead, computed in float64).
-The vector unit reduces and normalises floating-point tensors only.
+The vector unit reduces and normalises floating-point tensors only: integer and bool reductions
+run on the host eagerly and, inside ``pyasc.jit``, in float32 where that is exact or else by
+combining halves with int32 vector arithmetic (``int32_reduction``).
 """
 
 from __future__ import annotations
