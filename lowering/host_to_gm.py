@@ -83,5 +83,6 @@ class HostToGmPass(ModulePass):
         for f in list(op.ops):
             if (isinstance(f, func.FuncOp) and not f.is_declaration and asctile.KERNEL_ATTR not in f.attributes
                     and asctensor.KERNEL_ATTR not in f.attributes
-                    and any(isinstance(t, TensorType) for t in f.function_type.inputs.data)):
+                    and any(isinstance(t, TensorType)
+                            for t in (*f.function_type.inputs.data, *f.function_type.outputs.data))):
                 Rewriter.replace_op(f, _convert_host(f))

@@ -86,10 +86,6 @@ class TensorSpec:
         return TensorSpec(t.shape, t.dtype)
 
 
-def _spec_of_type(t) -> TensorSpec:
-    return TensorSpec(tuple(t.get_shape()), dt.get_dtype(t.get_element_type()))
-
-
 def _to_tensor(x):
     if isinstance(x, Tensor):
         return x
@@ -130,6 +126,11 @@ class _Program:
         self.returns_tuple = returns_tuple
         # concrete tensors the traced function used (lifted to extra parameters after the inputs)
         self.constants = tuple(constants)
+
+    @property
+    def launches_kernels(self) -> bool:
+        """Whether a call runs kernels: not when every output is a zero-size tensor."""
+        return any(not _is_empty(s.shape) for s in self.outputs)
 
     def check_inputs(self, where: str, args) -> list[Tensor]:
         """``args`` as concrete Tensors of the program's input signature; PyascError otherwise."""
@@ -201,8 +202,9 @@ class Compiled(_Program):
             outs, _ = self.simulate(*inputs)
             outs = outs if self.returns_tuple else (outs,)
             plan = host_plan(self.module, self.name)
-            data = {b.name: np.asarray(_to_tensor(t).numpy()) for b, t in zip(plan.inputs, [*inputs, *self.constants])}
-            goldens = {b.name: o for b, o in zip(plan.outputs, outs)}
+            arrays = [np.asarray(_to_tensor(t).numpy()) for t in [*inputs, *self.constants]]
+            data = {b.name: a for b, a in zip(plan.inputs, device_arrays(arrays))}
+            goldens = {b.name: o for b, o in zip(plan.outputs, device_arrays(outs))}
         return write_project(self.module, out, inputs=data, goldens=goldens, force=force, host=self.name, flow=flow)
 
     # -- execution --------------------------------------------------------------------------
@@ -299,6 +301,8 @@ class Lowered(_Program):
         return str(self.module(level))
 
     def compile(self) -> Compiled:
+        if not self.launches_kernels:     # nothing to compute: the traced module, never launched
+            return self._compiled(self.traced)
         return self._compiled(self.module("ascendc"))
 
 
@@ -442,19 +446,26 @@ class JitFunction:
         specs = tuple(TensorSpec.of(t) for t in tensors)
         names = [v for k, v in layout if k == "tensor"]
         options = self.effective_options()
-        with Trace(self.name, [(s.shape, s.dtype, n) for s, n in zip(specs, names)],
-                   options.target) as tr:
-            proxies = iter(Tensor._traced(tr, v, s.dtype, s.shape) for v, s in zip(tr.block.args, specs))
+        # a zero-size input is known entirely from its shape: it is a constant of the trace, not a
+        # parameter, and the ops on it fold at trace time (no kernel sees a zero-size tensor)
+        traced = [(s.shape, s.dtype, n) for s, n in zip(specs, names) if not _is_empty(s.shape)]
+        with Trace(self.name, traced, options.target) as tr:
+            params = iter(tr.block.args)
+            proxies = iter(Tensor(np.empty(s.shape, s.dtype.np_dtype), s.dtype) if _is_empty(s.shape)
+                           else Tensor._traced(tr, next(params), s.dtype, s.shape) for s in specs)
             call_args = [next(proxies) if k == "tensor" else v for k, v in layout]
             result = self.fn(*call_args, **kwargs)
             returns_tuple = isinstance(result, tuple | list)
             results = list(result) if returns_tuple else [result]
             if not results:
                 raise PyascError(self.name, "the function must return at least one tensor")
-            values = []
+            values, outputs = [], []
             for i, r in enumerate(results):
                 if not isinstance(r, Tensor):
                     raise PyascError(self.name, f"result {i} must be a tensor, got {describe(r)}")
+                outputs.append(TensorSpec(tuple(r.shape), r.dtype))
+                if _is_empty(r.shape):
+                    continue            # a zero-size result is no output of the kernels
                 if r._trace is None:
                     values.append(tr.constant(r.numpy(), r.dtype))
                 elif r._trace is not tr:
@@ -462,8 +473,7 @@ class JitFunction:
                 else:
                     values.append(r._value)
             module = tr.finish(values, self._def_location())
-        outputs = tuple(_spec_of_type(v.type) for v in values)
-        return Lowered(module, tr.name, options, specs, outputs, returns_tuple, tuple(tr.lifted))
+        return Lowered(module, tr.name, options, specs, tuple(outputs), returns_tuple, tuple(tr.lifted))
 
     def compile(self, *args, **kwargs) -> Compiled:
         """The compiled program for these arguments (cached per signature)."""
@@ -491,6 +501,16 @@ class JitFunction:
     def cache_size(self) -> int:
         """Number of signatures compiled so far."""
         return len(self._cache)
+
+
+def _is_empty(shape) -> bool:
+    return 0 in tuple(shape)
+
+
+def device_arrays(arrays) -> list[np.ndarray]:
+    """The arrays of a call (inputs, constants, outputs) that the kernels see: zero-size tensors
+    are no parameters of the compiled program."""
+    return [a for a in arrays if a.size]
 
 
 def _example_inputs(name: str, shape_infer) -> list[np.ndarray]:

@@ -36,6 +36,7 @@ from __future__ import annotations
 import difflib
 import functools
 import inspect
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -241,6 +242,9 @@ class OpDef:
     def _traced(self, trace, operands, attrs, types):
         if self.build is None:
             raise_host_only(self.name, operands)
+        empty = self._empty_results(operands, attrs, types)
+        if empty is not None:       # an empty result is known from its shape: a constant, no IR
+            return self.pack(empty) if len(empty) > 1 or self.pack is not tuple else empty[0]
         loc = user_location()
         elementwise = self.elementwise
         with trace.at(loc):
@@ -266,11 +270,35 @@ class OpDef:
             outs = list(built.results if isinstance(built, Operation) else built if several else [built])
             if elementwise:
                 outs = [trace.cast(v, types.results[0][0]) for v in outs]
-        results = [Tensor._traced(trace, v, dt.get_dtype(v.type.get_element_type()), v.type.get_shape())
-                   for v in outs]
+        results = [_traced_or_empty(trace, v) for v in outs]
         if self.kind == VIEW:
             trace.view_ids.update(id(r) for r in results)
         return self.pack(results) if several else results[0]
+
+    def _empty_results(self, operands, attrs, types):
+        """The results of a traced call as concrete empty tensors when they all have a zero-size
+        shape (else None). Without a shape rule, a call with an empty operand learns its result
+        shapes from the reference run on zeros in place of the traced operands."""
+        if types is not None:
+            if not all(0 in shape for _, shape in types.results):
+                return None
+            return [Tensor(np.empty(shape, d.np_dtype), d) for d, shape in types.results]
+        if self.reference is None or not any(isinstance(o, Tensor) and 0 in o._shape for o in operands):
+            return None
+        stand_ins = [Tensor(np.zeros(o._shape, o._dtype.np_dtype), o._dtype) if isinstance(o, Tensor) and
+                     o._trace is not None else o for o in operands]
+        try:
+            out = self.evaluate(stand_ins, attrs)
+        except (PyascError, ValueError, IndexError, TypeError):
+            return None
+        outs = list(out) if isinstance(out, tuple | list) else [out]
+        arrays = [o.numpy() if isinstance(o, Tensor) else np.asarray(o) for o in outs]
+        if not arrays or any(a.size for a in arrays):
+            return None
+        try:
+            return [Tensor(np.empty(a.shape, a.dtype), dt.get_dtype(a.dtype)) for a in arrays]
+        except TypeError:           # a reference dtype pyasc has no tensors of
+            return None
 
     # -- eagerly ------------------------------------------------------------------------------
     def _eagerly(self, operands, attrs, types):
@@ -281,6 +309,8 @@ class OpDef:
                 raise PyascError(self.name, f"expected all tensors on the same device, got {first._device} "
                                  f"and {t._device} (use pyasc.copy_to_device)", shapes=[t.shape for t in tensors])
         mode = self.eager(*operands, **attrs) if callable(self.eager) else self.eager
+        if self.reference is not None and _has_empty(operands, types):
+            mode = HOST     # nothing to compute: no kernel is ever launched on a zero-size tensor
         compiled = None
         if mode != HOST and eager.get_eager_backend() != "reference":
             key = (self, tuple(_operand_key(o) for o in operands),
@@ -325,7 +355,15 @@ class OpDef:
             if isinstance(o, Tensor):
                 o = o._concrete(self.name)
             arrays.append(o if compute is None or o is None else _as_compute(o, compute))
-        out = self.reference(*arrays, **attrs)
+        try:
+            with warnings.catch_warnings():   # the mean of nothing is NaN, as in PyTorch, silently
+                warnings.simplefilter("ignore", RuntimeWarning)
+                out = self.reference(*arrays, **attrs)
+        except ValueError as e:       # NumPy's reductions of nothing (max of an empty array, ...)
+            if not any(isinstance(a, np.ndarray) and a.size == 0 for a in arrays):
+                raise
+            raise PyascError(self.name, f"cannot be computed on an empty tensor ({e})",
+                             shapes=[a.shape for a in arrays if isinstance(a, np.ndarray)]) from None
         if types is None:
             return out
         if isinstance(out, tuple | list):
@@ -351,6 +389,23 @@ def _accepted_keywords(op: OpDef) -> tuple[frozenset, bool]:
     if any(p.kind is kinds.VAR_KEYWORD for p in params):
         return frozenset(), True
     return frozenset(p.name for p in params if p.kind in (kinds.POSITIONAL_OR_KEYWORD, kinds.KEYWORD_ONLY)), False
+
+
+def _traced_or_empty(trace, v) -> Tensor:
+    """The traced tensor of IR value ``v``; a zero-size one is a constant empty tensor instead
+    (the ops that made it are dead code)."""
+    d, shape = dt.get_dtype(v.type.get_element_type()), tuple(v.type.get_shape())
+    if 0 in shape:
+        return Tensor(np.empty(shape, d.np_dtype), d)
+    return Tensor._traced(trace, v, d, shape)
+
+
+def _has_empty(operands, types: Types | None) -> bool:
+    """Whether a call has a zero-size tensor operand or result (its result then follows from the
+    shapes alone: empty, or the reduction of nothing)."""
+    if any(isinstance(o, Tensor) and 0 in o._shape for o in operands):
+        return True
+    return types is not None and any(0 in shape for _, shape in types.results)
 
 
 def _operand_key(o):

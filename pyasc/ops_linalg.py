@@ -7,7 +7,8 @@ onto the 2-D and 3-D products of the cube),
 beta=1, alpha=1)`` and ``conv2d(input, weight, bias, stride, padding, dilation, groups)`` (NCHW).
 The precision policy (``pyasc.amp``) casts the floating operands first. float16/bfloat16/float32
 inputs accumulate in float32 and give the input dtype (``out_dtype`` picks
-float16, bfloat16 or float32); int8 inputs accumulate and give int32. Inside ``pyasc.jit`` each call
+float16, bfloat16 or float32); int8 inputs accumulate and give int32; int32 inputs give int32, exact
+modulo 2**32 as in PyTorch, through int8 digits (see "int32 products" below). Inside ``pyasc.jit`` each call
 emits its ``asctensor`` op; eagerly it runs a cached one-op program on the simulator
 (``pyasc.set_eager_backend("reference")`` runs the NumPy reference, ``reference_*`` here).
 """
@@ -26,28 +27,34 @@ from . import dtypes as dt
 from .args import tensor_operand
 from .errors import PyascError, describe, user_location
 from .opdef import MATRIX, OpDef, Types
-from .ops_elementwise import ADD, MUL
+from .fused import fused_op
+from .ops_compare import GT, LT, WHERE
+from .ops_elementwise import ADD, CAST, MUL
+from .ops_elementwise import BY_NAME as _EW
 from .tensor import Tensor
 
 _FLOATS = tuple(d.name for d in dt.FLOAT_DTYPES)
+SUB, DIV = _EW["sub"], _EW["div"]
 
 
-def _out_dtype(op: str, tensors, out_dtype) -> dt.DType:
+def _out_dtype(op: str, tensors, out_dtype, ints=(dt.int8, dt.int32)) -> dt.DType:
+    """The result dtype of a product of ``tensors`` (integer inputs ``ints`` give int32)."""
     a = tensors[0]
     names = [t.dtype.name for t in tensors]
     if len(set(names)) != 1:
         raise PyascError(op, f"operands must have one dtype, got {', '.join(names)} (convert with .to())",
                          shapes=[t.shape for t in tensors], dtypes=names)
-    if a.dtype is dt.int8:
+    if a.dtype in ints:
         res = dt.int32
     elif a.dtype.is_floating_point:
         res = a.dtype
     else:
-        raise PyascError(op, f"does not support dtype {a.dtype.name} (supported: {', '.join(_FLOATS)}, int8)",
+        raise PyascError(op, f"does not support dtype {a.dtype.name} (supported: "
+                         f"{', '.join(_FLOATS + tuple(d.name for d in ints))})",
                          shapes=[t.shape for t in tensors], dtypes=names)
     if out_dtype is not None:
         want = dt.get_dtype(out_dtype)
-        allowed = ("int32",) if a.dtype is dt.int8 else _FLOATS
+        allowed = ("int32",) if not a.dtype.is_floating_point else _FLOATS
         if want.name not in allowed:
             raise PyascError(op, f"out_dtype {want.name} is not produced from {a.dtype.name} inputs "
                              f"(choose {', '.join(allowed)})", dtypes=names)
@@ -59,10 +66,10 @@ def _check_bias(op: str, bias, inputs_dtype, n: int, shapes) -> None:
     if bias.ndim != 1 or bias.shape[0] != n:
         raise PyascError(op, f"bias of shape {bias.shape} does not match the {n} output features (expected ({n},))",
                          shapes=[*shapes, bias.shape])
-    if inputs_dtype is dt.int8 and bias.dtype is not dt.int32:
-        raise PyascError(op, f"an int8 product takes an int32 bias, got {bias.dtype.name}",
-                         shapes=[*shapes, bias.shape], dtypes=["int8", bias.dtype.name])
-    if inputs_dtype is not dt.int8 and not bias.dtype.is_floating_point:
+    if not inputs_dtype.is_floating_point and bias.dtype is not dt.int32:
+        raise PyascError(op, f"an {inputs_dtype.name} product takes an int32 bias, got {bias.dtype.name}",
+                         shapes=[*shapes, bias.shape], dtypes=[inputs_dtype.name, bias.dtype.name])
+    if inputs_dtype.is_floating_point and not bias.dtype.is_floating_point:
         raise PyascError(op, f"a floating-point product takes a floating-point bias, got {bias.dtype.name}",
                          shapes=[*shapes, bias.shape], dtypes=[inputs_dtype.name, bias.dtype.name])
 
@@ -206,7 +213,7 @@ def _nd_product(op: str, a, b, bias=None, transpose_a=False, transpose_b=False, 
     native = a.ndim in (2, 3) and b.ndim in (2, 3) and not isinstance(
         asctensor.matmul_shapes(a.shape, b.shape, transpose_a, transpose_b), str)
     if native and 0 not in a.shape + b.shape:
-        return _PRODUCTS[op].apply(*_bound(op, a, b, bias, transpose_a, transpose_b, out_dtype))
+        return _matmul(op, a, b, bias, transpose_a, transpose_b, out_dtype)
     shapes, names = [a.shape, b.shape], [a.dtype.name, b.dtype.name]
     if a.ndim == 0 or b.ndim == 0:
         raise PyascError(op, f"both operands need at least one dimension, got shapes {a.shape} and {b.shape}",
@@ -249,8 +256,8 @@ def _nd_product(op: str, a, b, bias=None, transpose_a=False, transpose_b=False, 
 
 def _empty_product(op: str, like, res: dt.DType, shape, bias):
     """The result of a product with no terms: zeros (plus the bias) of ``shape``."""
-    if like._trace is not None and math.prod(shape) == 0:
-        raise PyascError(op, f"an empty result {shape} inside pyasc.jit (compute it eagerly)", shapes=[shape])
+    if math.prod(shape) == 0:        # known from the shapes, traced or not
+        return Tensor(np.zeros(shape, res.np_dtype), res, device=like._device)
     z = Tensor(np.zeros(shape, res.np_dtype), res, device=like._device) if like._trace is None else None
     if z is None:
         with like._trace.at(user_location()):
@@ -281,10 +288,22 @@ def _addmm_signature(input, mat1, mat2, *, beta=1, alpha=1):  # noqa: A002 - PyT
     return _bound("addmm", mat1, mat2, input)
 
 
+def _int32_bmm(a, b, out_dtype):
+    """bmm of int32 operands through int8 digits; NotImplemented for the others."""
+    operands, _ = _bmm_signature(a, b, out_dtype)
+    if operands[0].dtype is not dt.int32 or out_dtype is not None:
+        return NotImplemented
+    return _matmul("bmm", *operands[:2])
+
+
 def _addmm_composite(input, mat1, mat2, *, beta=1, alpha=1):  # noqa: A002
     """``beta * input + alpha * (mat1 @ mat2)`` unless ``input`` is a 1-D bias of the product."""
     input, mat1, mat2 = _autocast("addmm", [tensor_operand("addmm", t) for t in (input, mat1, mat2)])
     if input.ndim == 1 and beta == 1 and alpha == 1 and (input.dtype.is_floating_point or input.dtype is dt.int32):
+        if 0 in mat1.shape + mat2.shape:          # no terms: the bias (broadcast) or an empty result
+            return _nd_product("addmm", mat1, mat2, input)
+        if mat1.dtype is dt.int32:
+            return _matmul("addmm", mat1, mat2, input)
         return NotImplemented
     prod = _matmul("addmm", mat1, mat2)
     if alpha != 1:
@@ -295,7 +314,8 @@ def _addmm_composite(input, mat1, mat2, *, beta=1, alpha=1):  # noqa: A002
 MATMUL = _product("matmul", lambda a, b, out_dtype=None: _bound("matmul", a, b, out_dtype=out_dtype),
                   "a @ b with NumPy's semantics: 1-D operands, batch dims that broadcast.",
                   decompose=lambda a, b, out_dtype=None: _nd_product("matmul", a, b, out_dtype=out_dtype))
-BMM = _product("bmm", _bmm_signature, "Batched a @ b of two 3-D tensors (B, M, K) x (B, K, N).")
+BMM = _product("bmm", _bmm_signature, "Batched a @ b of two 3-D tensors (B, M, K) x (B, K, N).",
+               decompose=lambda a, b, out_dtype=None: _int32_bmm(a, b, out_dtype))
 LINEAR = _product("linear", lambda x, weight, bias=None: _bound("linear", x, weight, bias, transpose_b=True),
                   "x @ weight.T + bias with weight of shape (out_features, in_features); x of any rank.",
                   decompose=lambda x, weight, bias=None: _nd_product("linear", x, weight, bias, transpose_b=True))
@@ -305,8 +325,63 @@ _PRODUCTS = {op.name: op for op in (MATMUL, BMM, LINEAR, ADDMM)}
 
 
 def _matmul(op: str, a, b, bias=None, transpose_a=False, transpose_b=False, out_dtype=None):
-    """The product ``op`` (matmul, bmm, linear or addmm) with every option spelled out."""
-    return _PRODUCTS[op].apply(*_bound(op, a, b, bias, transpose_a, transpose_b, out_dtype))
+    """The product ``op`` (matmul, bmm, linear or addmm) with every option spelled out; int32
+    operands go through int8 digits (``INT32_PRODUCT``)."""
+    operands, attrs = _bound(op, a, b, bias, transpose_a, transpose_b, out_dtype)
+    if operands[0].dtype is dt.int32 and operands[1].dtype is dt.int32:
+        _PRODUCTS[op].types(operands, attrs)          # the shape and bias checks, named after op
+        return INT32_PRODUCT(*operands[:2], operands[2], transpose_a=transpose_a, transpose_b=transpose_b)
+    return _PRODUCTS[op].apply(operands, attrs)
+
+
+# ------------------------------------------------------------------------------------- int32 products
+# The cube multiplies int8 x int8 into int32 (Mmad's data type table; there is no int32 x int32).
+# An int32 matrix is the sum of four int8 matrices of balanced base-256 digits, X = sum 256^i X_i
+# with X_i in [-128, 127] (the top digit taken modulo 256: products are modulo 2**32 anyway, as
+# PyTorch's int32 products wrap around), so A @ B = sum over i + j <= 3 of 256^(i+j) A_i @ B_j:
+# ten int8 products accumulated in int32 on the cube, combined with int32 vector arithmetic.
+
+
+def _next_digit(x):
+    """``(d, rest)`` with ``x = d + 256 * rest`` (modulo 2**32) and ``d`` in [-128, 127]: the
+    quotient estimated in float32 (within 1 of floor(x / 256)) and corrected exactly in int32."""
+    rest = CAST(DIV(CAST(x, dtype=dt.float32), 256.0), dtype=dt.int32)
+    d = SUB(x, MUL(rest, 256))
+    for _ in range(2):
+        carry = SUB(WHERE(GT(d, 127), 1, 0), WHERE(LT(d, -128), 1, 0))
+        d, rest = SUB(d, MUL(carry, 256)), ADD(rest, carry)
+    return d, rest
+
+
+def _int8_digits(x) -> list:
+    digits = []
+    for _ in range(3):
+        d, x = _next_digit(x)
+        digits.append(CAST(d, dtype=dt.int8))
+    d, _ = _next_digit(x)          # the top digit: x modulo 256
+    digits.append(CAST(d, dtype=dt.int8))
+    return digits
+
+
+def _int32_product(a, b, bias, transpose_a=False, transpose_b=False):
+    """``op(a) @ op(b) + bias`` of int32 operands, exact modulo 2**32 (see above)."""
+    da, db = _int8_digits(a), _int8_digits(b)
+    out = None
+    for s in (3, 2, 1, 0):           # Horner: ((P3 * 256 + P2) * 256 + P1) * 256 + P0
+        p = None
+        for i in range(s + 1):
+            term = _PRODUCTS["matmul"].apply(*_bound("matmul", da[i], db[s - i], None, transpose_a, transpose_b))
+            p = term if p is None else ADD(p, term)
+        out = p if out is None else ADD(MUL(out, 256), p)
+    return out if bias is None else ADD(out, bias)
+
+
+def _int32_signature(a, b, bias=None, transpose_a=False, transpose_b=False):
+    return [a, b, bias], {"transpose_a": transpose_a, "transpose_b": transpose_b}
+
+
+INT32_PRODUCT = fused_op("int32_matmul", _int32_product, _int32_signature, kind=MATRIX, method=False,
+                         function=False)
 
 
 # ------------------------------------------------------------------------------------- convolution
@@ -335,7 +410,7 @@ def _conv2d_signature(input, weight, bias=None, stride=1, padding=0, dilation=1,
 
 def _conv2d_infer(operands, attrs) -> Types:
     x, w, bias = operands
-    res = _out_dtype("conv2d", [x, w], None)
+    res = _out_dtype("conv2d", [x, w], None, ints=(dt.int8,))
     shapes = [x.shape, w.shape]
     shape = asctensor.conv2d_output_shape(x.shape, w.shape, attrs["stride"], attrs["padding"], attrs["dilation"],
                                           attrs["groups"])

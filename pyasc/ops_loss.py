@@ -53,6 +53,8 @@ def _cross_entropy_signature(input, target, weight=None, size_average=None, igno
         if label_smoothing:
             raise PyascError("cross_entropy", "weight together with label_smoothing is not supported",
                              shapes=shapes)
+    if not probs and t.is_traced and t.numel() and x.shape[-1] == 0:
+        raise PyascError("cross_entropy", "no classes (C = 0): every target is out of bounds", shapes=shapes)
     if not probs and not t.is_traced and t.numel():
         a = t.numpy()
         bad = (a != ignore_index) & ((a < 0) | (a >= x.shape[-1]))

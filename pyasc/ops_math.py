@@ -335,6 +335,10 @@ def _logsumexp_signature(x, dim, keepdim=False):
 
 def _logsumexp(x, dims, keepdim):
     """log(sum(exp(x))) over ``dim``, computed from the maximum (no overflow)."""
+    res = x.dtype if x.dtype.is_floating_point else F32
+    if not x.is_traced and x.numel() == 0:      # the sum of nothing is 0: -inf, or an empty result
+        shape = tuple(1 if d in dims else n for d, n in enumerate(x.shape) if keepdim or d not in dims)
+        return Tensor(np.full(shape, -np.inf, res.np_dtype), res)
     x32 = CAST(x, dtype=F32)
     m = AMAX(x32, dim=dims, keepdim=True)
     m = WHERE(ISINF(m), 0.0, m)

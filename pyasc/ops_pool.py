@@ -3,7 +3,10 @@
 ``adaptive_avg_pool2d``, as ``torch.nn.functional``.
 
 A pool of a ``kh x kw`` window is ``kh * kw`` strided slices of the (padded) input combined by
-``maximum`` or summed; padding is a concat of -inf (max) or 0 (average) borders. The adaptive
+``maximum`` or summed; padding is a concat of -inf (max) or 0 (average) borders, and
+``ceil_mode``'s last partial windows read extra border rows and columns. ``max_pool2d`` takes
+``dilation`` (spread-out slices) and ``return_indices`` (the flat index of each maximum in its
+input plane, carried along with the maximum by ``where``). The adaptive
 average takes the mean of each band of rows, then of each band of columns (PyTorch's bands:
 ``floor(i * H / out)`` to ``ceil((i + 1) * H / out)``). Half inputs are summed in float32.
 """
@@ -19,7 +22,7 @@ from . import dtypes as dt
 from .args import tensor_operand
 from .errors import PyascError, describe
 from .fused import fused_op
-from .ops_compare import EQ, ISNAN, WHERE
+from .ops_compare import EQ, GT, ISNAN, WHERE
 from .ops_elementwise import BY_NAME as EW
 from .ops_elementwise import CAST
 from .ops_reduce import MEAN
@@ -65,70 +68,125 @@ def _window_signature(name: str, average: bool):
         if unknown:
             raise PyascError(name, f"got unexpected keyword argument(s) {sorted(unknown)}", shapes=[x.shape])
         extra.update(kwargs)
-        if extra.get("ceil_mode") or extra.get("return_indices") or _pair(name, "dilation",
-                                                                            extra.get("dilation", 1)) != (1, 1):
-            raise PyascError(name, "ceil_mode, return_indices and dilation other than 1 are not supported",
-                             shapes=[x.shape])
-        if min(k) < 1 or min(s) < 1 or min(p) < 0 or p[0] > k[0] // 2 or p[1] > k[1] // 2:
-            raise PyascError(name, f"kernel_size {k} and stride {s} must be positive and padding {p} at most half "
-                             "the kernel size", shapes=[x.shape])
-        h, w = x.shape[-2:]
-        oh, ow = (h + 2 * p[0] - k[0]) // s[0] + 1, (w + 2 * p[1] - k[1]) // s[1] + 1
-        if oh < 1 or ow < 1:
-            raise PyascError(name, f"the output size ({oh}, {ow}) is too small for input {x.shape}", shapes=[x.shape])
-        attrs = {"kernel": k, "stride": s, "padding": p, "out": (oh, ow)}
+        d = _pair(name, "dilation", extra.get("dilation", 1))
+        ceil = bool(extra.get("ceil_mode", False))
+        if min(k) < 1 or min(s) < 1 or min(d) < 1 or min(p) < 0 or p[0] > k[0] // 2 or p[1] > k[1] // 2:
+            raise PyascError(name, f"kernel_size {k}, stride {s} and dilation {d} must be positive and padding {p} "
+                             "at most half the kernel size", shapes=[x.shape])
+        out = tuple(_out_size(n, kk, ss, pp, dd, ceil) for n, kk, ss, pp, dd in zip(x.shape[-2:], k, s, p, d))
+        if min(out) < 1:
+            raise PyascError(name, f"the output size {out} is too small for input {x.shape}", shapes=[x.shape])
+        attrs = {"kernel": k, "stride": s, "padding": p, "out": out}
         if average:
             attrs["count_include_pad"] = bool(extra.get("count_include_pad", True))
             attrs["divisor"] = extra.get("divisor_override")
+        else:
+            attrs["dilation"] = d
+            attrs["indices"] = bool(extra.get("return_indices", False))
         return [x], attrs
     return signature
 
 
-def _padded(x, p, value):
-    """x with borders of ``value``: ``p[0]`` rows above and below, ``p[1]`` columns left and right.
-    A border is computed from a slice of x (a concat joins computed tensors, not constants)."""
-    for axis, n in ((-2, p[0]), (-1, p[1])):
-        if n:
-            edge = x[..., :n, :] if axis == -2 else x[..., :n]
-            border = WHERE(ISNAN(edge) if edge.dtype.is_floating_point else EQ(edge, edge), value, value)
-            x = CAT([border, x, border], dim=x.ndim + axis)
+def _out_size(n: int, k: int, s: int, p: int, d: int, ceil: bool) -> int:
+    """PyTorch's pooled size: with ceil_mode a last partial window counts unless it would start
+    in the bottom/right padding."""
+    span = n + 2 * p - d * (k - 1) - 1
+    out = (-(-span // s) if ceil else span // s) + 1
+    if ceil and (out - 1) * s >= n + p:
+        out -= 1
+    return out
+
+
+def _padded(x, before, after, value):
+    """x with borders of ``value``: ``before[0]`` rows above, ``after[0]`` below, ``before[1]``
+    and ``after[1]`` columns left and right. A border is computed from a slice of x (a concat joins
+    computed tensors, not constants)."""
+    for axis in (-2, -1):
+        parts = []
+        for n in (before[axis], after[axis]):
+            border = None
+            while n > 0:
+                m = min(n, x.shape[axis])
+                edge = x[..., :m, :] if axis == -2 else x[..., :m]
+                piece = CAST(WHERE(ISNAN(edge) if edge.dtype.is_floating_point else EQ(edge, edge), value, value),
+                             dtype=x.dtype)
+                border = piece if border is None else CAT([border, piece], dim=x.ndim + axis)
+                n -= m
+            parts.append(border)
+        if parts[0] is not None or parts[1] is not None:
+            x = CAT([b for b in (parts[0], x, parts[1]) if b is not None], dim=x.ndim + axis)
     return x
 
 
-def _windows(x, kernel, stride, out):
-    (kh, kw), (sh, sw), (oh, ow) = kernel, stride, out
+def _extra(x, kernel, stride, padding, out, dilation=(1, 1)):
+    """Rows and columns beyond the right/bottom padding that ceil_mode's last windows reach."""
+    return tuple(max(0, (o - 1) * s + d * (k - 1) + 1 - (n + 2 * p))
+                 for o, s, d, k, n, p in zip(out, stride, dilation, kernel, x.shape[-2:], padding))
+
+
+def _windows(x, kernel, stride, out, dilation=(1, 1)):
+    """``(i, j, window)`` for every kernel offset: the strided slice of the padded x it sees."""
+    (kh, kw), (sh, sw), (oh, ow), (dh, dw) = kernel, stride, out, dilation
     for i in range(kh):
         for j in range(kw):
-            yield x[..., i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw]
+            yield i, j, x[..., i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw]
 
 
-def _max_pool2d(x, kernel, stride, padding, out):
-    """The maximum of each window (NaN propagates)."""
-    xp = _padded(x, padding, -math.inf if x.dtype.is_floating_point else -(2 ** 31))
+def _max_pool2d(x, kernel, stride, padding, out, dilation, indices):
+    """The maximum of each window (NaN propagates); with ``indices`` also the flat index in the
+    input plane of each maximum (PyTorch's: the first maximum, the last NaN)."""
+    low = -math.inf if x.dtype.is_floating_point else -(2 ** 31)
+    xp = _padded(x, padding, tuple(p + e for p, e in zip(padding, _extra(x, kernel, stride, padding, out, dilation))),
+                 low)
+    if indices:
+        return _max_with_indices(x, xp, kernel, stride, padding, out, dilation)
     result = None
-    for win in _windows(xp, kernel, stride, out):
+    for _, _, win in _windows(xp, kernel, stride, out, dilation):
         result = win if result is None else MAXIMUM(result, win)
     return result if result is not x else MUL(x, 1)
 
 
+def _max_with_indices(x, xp, kernel, stride, padding, out, dilation):
+    h, w = x.shape[-2:]
+    rows = np.arange(out[0])[:, None] * stride[0] - padding[0]
+    cols = np.arange(out[1])[None, :] * stride[1] - padding[1]
+    first = (np.maximum(rows, 0) * w + np.maximum(cols, 0)).astype(np.int32)   # where PyTorch starts
+    low = -math.inf if x.dtype.is_floating_point else -(2 ** 31)
+    best, where = low, Tensor(np.ascontiguousarray(np.broadcast_to(first, out)), dt.int32)
+    for i, j, win in _windows(xp, kernel, stride, out, dilation):
+        at = Tensor(np.ascontiguousarray(((rows + i * dilation[0]) * w + cols + j * dilation[1])
+                                         .astype(np.int32)), dt.int32)
+        take = GT(win, best)
+        new_best, where = WHERE(take, win, best), WHERE(take, at, where)
+        if x.dtype.is_floating_point:        # a NaN is taken wherever it is (the last one wins)
+            nan = ISNAN(win)
+            new_best, where = WHERE(nan, win, new_best), WHERE(nan, at, where)
+        best = new_best
+    return best, where
+
+
 def _avg_pool2d(x, kernel, stride, padding, out, count_include_pad, divisor):
-    """The mean of each window (padding counted unless count_include_pad is False)."""
-    xp = _padded(CAST(x, dtype=F32), padding, 0.0)
+    """The mean of each window (padding counted unless count_include_pad is False; with
+    ceil_mode, the part of a last window beyond the padding is never counted)."""
+    extra = _extra(x, kernel, stride, padding, out)
+    xp = _padded(CAST(x, dtype=F32), padding, tuple(p + e for p, e in zip(padding, extra)), 0.0)
     total = None
-    for win in _windows(xp, kernel, stride, out):
+    for _, _, win in _windows(xp, kernel, stride, out):
         total = win if total is None else ADD(total, win)
     if divisor is not None:
         return CAST(DIV(total, float(divisor)), dtype=x.dtype)
-    if count_include_pad or padding == (0, 0):
+    if (count_include_pad or padding == (0, 0)) and extra == (0, 0):
         return CAST(DIV(total, float(kernel[0] * kernel[1])), dtype=x.dtype)
     h, w = x.shape[-2:]
     counts = np.zeros(out, np.float32)
+    lo = (0, 0) if not count_include_pad else (-padding[0], -padding[1])
+    hi = (h, w) if not count_include_pad else (h + padding[0], w + padding[1])
     for a in range(out[0]):
         r0 = a * stride[0] - padding[0]
-        rows = min(r0 + kernel[0], h) - max(r0, 0)
+        rows = min(r0 + kernel[0], hi[0]) - max(r0, lo[0])
         for b in range(out[1]):
             c0 = b * stride[1] - padding[1]
-            counts[a, b] = rows * (min(c0 + kernel[1], w) - max(c0, 0))
+            counts[a, b] = rows * (min(c0 + kernel[1], hi[1]) - max(c0, lo[1]))
     return CAST(DIV(total, Tensor(counts)), dtype=x.dtype)
 
 

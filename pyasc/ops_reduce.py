@@ -6,7 +6,9 @@
 ``layer_norm(x, normalized_shape, weight, bias, eps)`` and ``rms_norm``. Inside ``pyasc.jit`` each
 call emits its ``asctensor`` op; eagerly it runs a cached one-op program on the simulator
 (``pyasc.set_eager_backend("reference")`` runs the NumPy reference instead, computed in float64).
-The vector unit reduces and normalises floating-point tensors only.
+The vector unit reduces and normalises floating-point tensors only: integer and bool reductions
+run on the host eagerly and, inside ``pyasc.jit``, in float32 where that is exact or else by
+combining halves with int32 vector arithmetic (``int32_reduction``).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from . import dtypes as dt
 from .args import dims_arg, tensor_operand
 from .errors import PyascError
 from .opdef import COMPOSITE, REDUCE, OpDef, Types
-from .ops_compare import WHERE
+from .ops_compare import EQ, WHERE
+from .ops_elementwise import BY_NAME
 from .tensor import Tensor
 
 MaxMin = namedtuple("MaxMin", ["values", "indices"])
@@ -63,22 +66,73 @@ _EXACT_F32 = 2 ** 24                 # float32 holds every integer up to this
 
 def integer_reduction(name: str, x, reference, dims, keepdim: bool, result: dt.DType):
     """An integer or bool reduction: eagerly exact on the host (the vector unit reduces floats
-    only); inside ``pyasc.jit`` through float32 where that is exact (bool and int8 inputs whose
-    sum stays below 2**24), else a PyascError."""
+    only); inside ``pyasc.jit`` through float32 where that is exact (bool and int8 sums below
+    2**24), else exactly in int32 by halving (``int32_reduction``)."""
     if x._trace is None:
         a = x._concrete(name)
         wide = a.astype(np.int64) if a.dtype != np.bool_ or name in _COUNTS else a
-        r = reference(wide, dims, keepdim)
+        try:
+            r = reference(wide, dims, keepdim)
+        except ValueError as e:     # the extremum of nothing (PyTorch raises too)
+            raise PyascError(name, f"cannot reduce an empty tensor ({e})", shapes=[x.shape],
+                             dtypes=[x.dtype.name]) from None
         return Tensor(np.asarray(r).astype(result.np_dtype), result, device=x._device)
     bound = 1 if x.dtype is dt.bool_ else 128
     span = 1
     for d in (dims if dims is not None else range(x.ndim)):
         span *= x.shape[d]
     if x.dtype not in (dt.bool_, dt.int8) or name == "prod" or span * bound >= _EXACT_F32:
-        raise PyascError(name, f"of {x.dtype.name} inside pyasc.jit: the vector unit reduces floats and float32 "
-                         f"is not exact for this input (convert with .float() where that is acceptable)",
-                         shapes=[x.shape], dtypes=[x.dtype.name])
+        return int32_reduction(name, x, dims, keepdim).to(result)
     return None
+
+
+# the int32 elementwise op combining two halves, and the op's name for the index reductions
+_COMBINE = {"sum": "add", "prod": "mul", "amax": "maximum", "amin": "minimum", "max": "maximum",
+            "min": "minimum", "argmax": "maximum", "argmin": "minimum"}
+
+
+def _halve(combine, v, dim: int):
+    """``v`` reduced along ``dim`` to size 1 by combining halves elementwise (log2 n steps; the
+    element an odd length leaves over is combined at the end)."""
+    def sl(start, stop):
+        return tuple(slice(start, stop) if i == dim else slice(None) for i in range(v.ndim))
+
+    left = []
+    while v.shape[dim] > 1:
+        n = v.shape[dim]
+        h = n // 2
+        if n % 2:
+            left.append(v[sl(n - 1, n)])
+        v = combine(v[sl(0, h)], v[sl(h, 2 * h)])
+    for rest in left:
+        v = combine(v, rest)
+    return v
+
+
+def int32_reduction(name: str, x, dims, keepdim: bool):
+    """An integer or bool reduction inside ``pyasc.jit``, exact in int32: the vector unit has no
+    integer ReduceSum/ReduceMax, so halves are combined with int32 Add/Mul/Max/Min (sums and
+    products wrap around modulo 2**32 as PyTorch's int32 do). ``argmax``/``argmin`` give the first
+    index where x equals its extremum. ``dims`` None: over all elements."""
+    combine = BY_NAME[_COMBINE[name]]
+    v = x.to(dt.int32)
+    if dims is None:
+        v, dims = v.reshape(-1), (0,)
+    if name in ("argmax", "argmin"):
+        (d,) = dims
+        n = v.shape[d]
+        best = _halve(combine, v, d)
+        pos = np.arange(n, dtype=np.int32).reshape([n if i == d else 1 for i in range(v.ndim)])
+        pos = Tensor(np.ascontiguousarray(np.broadcast_to(pos, v.shape)), dt.int32)
+        first = WHERE(EQ(v, best), pos, n)
+        r = _halve(BY_NAME["minimum"], first, d)
+    else:
+        r = v
+        for d in sorted(dims, reverse=True):
+            r = _halve(combine, r, d)
+    if not keepdim:
+        r = r.reshape(*asctensor.reduced_shape(v.shape, tuple(dims), False))
+    return r
 
 
 def _nothing_to_reduce(name: str, reference, op_ref):
@@ -266,7 +320,7 @@ MIN = _max_min("min", AMIN, ARGMIN)
 
 def _same_as_input(operands, attrs) -> Types:
     x = operands[0]
-    return Types(x.dtype, ((x.dtype, x),))
+    return Types(x.dtype, ((x.dtype, x.shape),))
 
 
 def _softmax(name: str, op_cls, log: bool) -> OpDef:
@@ -281,7 +335,7 @@ def _softmax(name: str, op_cls, log: bool) -> OpDef:
         return op_cls(values[0], attrs["axis"])
 
     def reference(a, axis):
-        s = a - a.max(axis=axis, keepdims=True)
+        s = a - a.max(axis=axis, keepdims=True, initial=-np.inf)   # (initial: an empty row)
         lse = np.log(np.exp(s).sum(axis=axis, keepdims=True))
         return s - lse if log else np.exp(s - lse)
 

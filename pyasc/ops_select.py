@@ -26,7 +26,7 @@ from .ops_compare import EQ, GT, ISNAN, LT, WHERE
 from .ops_elementwise import BY_NAME as EW
 from .ops_elementwise import CAST
 from .ops_math import floor32
-from .ops_reduce import AMAX, SUM
+from .ops_reduce import AMAX, PROD, SUM
 from .ops_shape import CAT, broadcast_mask, broadcast_to, constant, moved_as_half
 from .tensor import Tensor
 
@@ -120,8 +120,10 @@ def _gather(x, index, dim):
 def _scatter_signature(x, dim, index, src=None, *, value=None, reduce=None):
     x, index = tensor_operand("scatter", x), tensor_operand("scatter", index)
     dim = dim_index("scatter", dim, x.ndim, x.shape)
-    if reduce is not None:
-        raise PyascError("scatter", f"reduce={reduce!r} is not supported")
+    if reduce not in (None, "add", "multiply"):
+        raise PyascError("scatter", f"reduce must be 'add' or 'multiply', got {reduce!r}", shapes=[x.shape])
+    if reduce is not None and x.dtype is dt.bool_:
+        raise PyascError("scatter", f"reduce={reduce!r} of a bool tensor", shapes=[x.shape])
     src = value if src is None else src
     if src is None:
         raise PyascError("scatter", "needs src or value")
@@ -138,25 +140,29 @@ def _scatter_signature(x, dim, index, src=None, *, value=None, reduce=None):
             raise PyascError("scatter", f"src of shape {src.shape} is smaller than the index {index.shape}",
                              shapes=shapes)
     _check_index("scatter", index, x.shape[dim] if x.ndim else 1, shapes)
-    return [x, index, src], {"dim": dim}
+    return [x, index, src], {"dim": dim, "reduce": reduce}
 
 
-def _scatter(x, index, src, dim):
-    """x with x[..., index[..., i, ...], ...] = src[..., i, ...] along dim."""
+def _scatter(x, index, src, dim, reduce=None):
+    """x with x[..., index[..., i, ...], ...] = src[..., i, ...] along dim; ``reduce`` "add" or
+    "multiply" combines every src element sent to a place with x's element there instead."""
     if index.numel() == 0:
         return MUL(x, 1) if x.dtype not in dt.STORAGE_DTYPES else x
     n, r = x.shape[dim], x.ndim
     region = tuple(slice(None) if i == dim else slice(0, index.shape[i]) for i in range(r))
     idx = _wrapped(_last(index, dim).unsqueeze(-2), n)                # (..., 1, k)
     hits = EQ(idx, _iota(n).reshape(n, 1))                            # (..., n, k)
-    hit = GT(AMAX(WHERE(hits, 1.0, 0.0), dim=-1), 0.0)                # (..., n)
     xr = x[region]
-    if isinstance(src, Tensor):
-        vals = _last(pick(hits, _last(src[tuple(slice(0, s) for s in index.shape)], dim).unsqueeze(-2)), dim)
+    if reduce is not None:
+        block = _scatter_reduce(xr, hits, src, index, dim, reduce)
     else:
-        vals = src
-    block = moved_as_half(xr, lambda v: WHERE(_last(hit, dim), vals if not isinstance(vals, Tensor)
-                                       else CAST(vals, dtype=v.dtype), v))
+        hit = GT(AMAX(WHERE(hits, 1.0, 0.0), dim=-1), 0.0)            # (..., n)
+        if isinstance(src, Tensor):
+            vals = _last(pick(hits, _last(src[tuple(slice(0, s) for s in index.shape)], dim).unsqueeze(-2)), dim)
+        else:
+            vals = src
+        block = moved_as_half(xr, lambda v: WHERE(_last(hit, dim), vals if not isinstance(vals, Tensor)
+                                           else CAST(vals, dtype=v.dtype), v))
     done = {dim}
     for i in range(r):          # the rest of x around the block
         if i == dim:
@@ -167,6 +173,24 @@ def _scatter(x, index, src, dim):
             block = CAT([block, rest], dim=i)
         done.add(i)
     return block
+
+
+def _scatter_reduce(xr, hits, src, index, dim, reduce):
+    """The region of x the index covers, with the src elements sent to each place added to or
+    multiplied into it (floats in float32, integers in int32, cast back to x's dtype)."""
+    work = F32 if xr.dtype.is_floating_point else I32
+    if isinstance(src, Tensor):
+        s = CAST(_last(src[tuple(slice(0, k) for k in index.shape)], dim), dtype=work).unsqueeze(-2)  # (..., 1, k)
+    else:
+        s = float(src) if work is F32 else int(src)
+    full = broadcast_mask(hits, np.broadcast_shapes(hits.shape, s.shape if isinstance(s, Tensor) else ()))
+    if reduce == "add":
+        terms = SUM(WHERE(full, s, 0.0 if work is F32 else 0), dim=-1)
+        out = ADD(CAST(xr, dtype=work), _last(terms, dim))
+    else:
+        factors = PROD(WHERE(full, s, 1.0 if work is F32 else 1), dim=-1)
+        out = MUL(CAST(xr, dtype=work), _last(factors, dim))
+    return CAST(out, dtype=xr.dtype)
 
 
 # ----------------------------------------------------------------------------- sorting

@@ -373,7 +373,8 @@ def _einsum_signature(equation, *operands):
     terms = lhs.split(",")
     shapes = [t.shape for t in ts]
     if "." in eq:
-        raise PyascError("einsum", "ellipsis ('...') is not supported", shapes=shapes)
+        terms, out, ts = _without_ellipsis(equation, terms, out, arrow, ts)
+        arrow = "->"
     if len(terms) != len(ts) or not all(t.isalpha() or t == "" for t in terms + [out]):
         raise PyascError("einsum", f"equation {equation!r} does not match {len(ts)} operand(s)", shapes=shapes)
     sizes = {}
@@ -392,6 +393,39 @@ def _einsum_signature(equation, *operands):
     if len(set(names)) > 1:
         raise PyascError("einsum", f"operands must have one dtype, got {names}", shapes=shapes, dtypes=names)
     return ts, {"terms": tuple(terms), "out": out}
+
+
+def _without_ellipsis(equation, terms, out, arrow, ts):
+    """The equation with each '...' spelled as letters of its own (the broadcast dims, aligned on
+    the right; an operand's size-1 dims among them expanded), and the output made explicit."""
+    shapes = [t.shape for t in ts]
+    if len(terms) != len(ts) or any(t.count("...") > 1 or t.replace("...", "").count(".") for t in terms + [out]):
+        raise PyascError("einsum", f"equation {equation!r} has a malformed '...'", shapes=shapes)
+    ranks = [x.ndim - len(t.replace("...", "")) if "..." in t else 0 for t, x in zip(terms, ts)]
+    if min(ranks) < 0:
+        raise PyascError("einsum", f"equation {equation!r} has more indices than an operand has dims", shapes=shapes)
+    free = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in equation][:max(ranks)]
+    parts = [x.shape[t.index("..."):t.index("...") + e] if "..." in t else () for t, x, e in zip(terms, ts, ranks)]
+    try:
+        bshape = np.broadcast_shapes(*parts)
+    except ValueError:
+        raise PyascError("einsum", f"the '...' dims {parts} do not broadcast", shapes=shapes) from None
+    new_terms, new_ts = [], []
+    for t, x, e, part in zip(terms, ts, ranks, parts):
+        if "..." in t:
+            want = bshape[len(bshape) - e:]
+            if part != want:
+                i = t.index("...")
+                x = x.expand(*x.shape[:i], *want, *x.shape[i + e:])
+            t = t.replace("...", "".join(free[len(free) - e:]))
+        new_terms.append(t)
+        new_ts.append(x)
+    if arrow:        # (an output without '...' sums over those dims)
+        out = out.replace("...", "".join(free))
+    else:
+        lhs = "".join(terms).replace("...", "")
+        out = "".join(free) + "".join(sorted(c for c in set(lhs) if lhs.count(c) == 1))
+    return new_terms, out, new_ts
 
 
 def _diagonal(x, term):

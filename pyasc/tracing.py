@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
+from xdsl.transforms.dead_code_elimination import region_dce
 
 from pyasc.dialects import asctensor
 from pyasc.dialects.target import TARGET_KEY, TargetAttr
@@ -143,6 +144,14 @@ class Trace:
         """A tensor of ``shape`` filled with ``value`` (``asctensor.full``: a scalar, never materialised)."""
         return self.emit(asctensor.FullOp(scalar_value(value, dtype), dtype.tensor_type(tuple(shape)))).results[0]
 
+    def narrow_splat(self, value, dtype: DType, shape) -> SSAValue:
+        """A bool or int8 tensor filled with ``value``: ``asctensor.full`` has no 8-bit form, so a
+        half splat compared with 0 (bool) or an int32 splat cast down (int8)."""
+        if dtype is dt.bool_:
+            half = self.splat(float(bool(value)), dt.float16, shape)
+            return self.emit(asctensor.CompareOp("ne", half, self.splat(0.0, dt.float16, shape))).results[0]
+        return self.cast(self.splat(int(value), dt.int32, shape), dtype)
+
     def constant(self, array: np.ndarray, dtype: DType) -> SSAValue:
         """The value of a concrete tensor used inside the traced function: a splat
         ``asctensor.full`` when all its elements are equal, otherwise an extra parameter of the
@@ -153,7 +162,11 @@ class Trace:
             a = np.asarray(array, dtype=dtype.np_dtype)
             a = a if a.flags.c_contiguous else a.copy()  # (np.ascontiguousarray would make a 0-d array 1-d)
             bits = a.reshape(-1).view(f"u{dtype.itemsize}")  # compare bit patterns: NaN-safe
-            if bits.size and (bits == bits[0]).all():
+            if not bits.size:       # an empty tensor is never a parameter of the kernels
+                value = self.splat(0, dtype, a.shape)
+            elif (bits == bits[0]).all() and dtype in (dt.bool_, dt.int8):
+                value = self.narrow_splat(a.reshape(-1)[0].item(), dtype, a.shape)
+            elif (bits == bits[0]).all():
                 value = self.splat(a.reshape(-1)[0].item(), dtype, a.shape)
             else:
                 value = self.block.insert_arg(dtype.tensor_type(a.shape), len(self.block.args))
@@ -190,6 +203,7 @@ class Trace:
         self.emit(func.ReturnOp(*results), loc)
         ftype = FunctionType.from_lists([a.type for a in self.block.args], [r.type for r in results])
         fn = func.FuncOp(self.name, ftype, Region(self.block))
+        region_dce(fn.body)     # ops whose results were folded away (zero-size tensors) go
         module = ModuleOp([fn, *self.callees], attributes={TARGET_KEY: TargetAttr(self.target)})
         module.verify()
         return module

@@ -448,6 +448,8 @@ def _chunk_signature(x, chunks: int, dim: int = 0):
     if not isinstance(chunks, numbers.Integral) or chunks <= 0:
         raise PyascError("chunk", f"chunks must be a positive integer, got {describe(chunks)}", shapes=[x.shape])
     n = x.shape[dim_index("chunk", dim, x.ndim, x.shape)] if x.ndim else 0
+    if n == 0 and x.ndim:       # PyTorch: `chunks` empty pieces
+        return _split_signature(x, [0] * chunks, dim)
     return _split_signature(x, max(1, -(-n // chunks)), dim)
 
 

@@ -141,12 +141,13 @@ def test_einsum_forms_and_bad_equations():
     _same(pyasc.einsum("ii", pyasc.tensor(a[:, :3])), torch.einsum("ii", ta[:, :3]))
     with pytest.raises(pyasc.PyascError, match="einsum.*sizes"):
         pyasc.einsum("ij,ij->i", pyasc.tensor(a), pyasc.tensor(b))
-    with pytest.raises(pyasc.PyascError, match="einsum.*ellipsis"):
-        pyasc.einsum("...j->j", pyasc.tensor(a))
+    _same(pyasc.einsum("...j->j", pyasc.tensor(a)), torch.einsum("...j->j", ta), atol=1e-5 * 4)
+    with pytest.raises(pyasc.PyascError, match="einsum.*'...'"):
+        pyasc.einsum("....j->j", pyasc.tensor(a))
     del tb
 
 
-def test_pools_match_torch_with_padding_and_refuse_ceil_mode():
+def test_pools_match_torch_with_padding_ceil_mode_dilation_and_indices():
     x = np.random.default_rng(4).standard_normal((2, 3, 7, 9)).astype(np.float32)
     F, TF = pyasc.nn.functional, torch.nn.functional
     t = torch.from_numpy(x)
@@ -154,8 +155,14 @@ def test_pools_match_torch_with_padding_and_refuse_ceil_mode():
     _same(F.avg_pool2d(pyasc.tensor(x), 3, 2, 1, count_include_pad=False),
           TF.avg_pool2d(t, 3, 2, 1, count_include_pad=False))
     _same(F.adaptive_avg_pool2d(pyasc.tensor(x), (3, None)), TF.adaptive_avg_pool2d(t, (3, None)))
-    with pytest.raises(pyasc.PyascError, match="max_pool2d.*ceil_mode"):
-        F.max_pool2d(pyasc.tensor(x), 2, ceil_mode=True)
+    _same(F.max_pool2d(pyasc.tensor(x), 2, ceil_mode=True), TF.max_pool2d(t, 2, ceil_mode=True))
+    _same(F.max_pool2d(pyasc.tensor(x), 3, 1, 1, dilation=2), TF.max_pool2d(t, 3, 1, 1, dilation=2))
+    v, i = F.max_pool2d(pyasc.tensor(x), 3, 2, 1, return_indices=True, ceil_mode=True)
+    tv, ti = TF.max_pool2d(t, 3, 2, 1, return_indices=True, ceil_mode=True)
+    _same(v, tv)
+    np.testing.assert_array_equal(i.numpy(), ti.numpy())
+    with pytest.raises(pyasc.PyascError, match="max_pool2d.*dilation"):
+        F.max_pool2d(pyasc.tensor(x), 2, dilation=0)
 
 
 def test_cross_entropy_weights_ignore_index_smoothing_and_probabilities():

@@ -259,8 +259,16 @@ MATRIX = [
     R("avg_pool2d", lambda m, x, **kw: F(m).avg_pool2d(x, **kw), gen=g.pool(), acc=acc_pool),
     R("adaptive_avg_pool2d", lambda m, x, **kw: F(m).adaptive_avg_pool2d(x, **kw), gen=g.pool(True),
       acc=acc_pool),
+    R("max_pool2d:ceil", lambda m, x, **kw: F(m).max_pool2d(x, **kw), gen=g.pool(ceil_mode=(True,)), nan=True),
+    R("max_pool2d:dilation", lambda m, x, **kw: F(m).max_pool2d(x, **kw),
+      gen=g.pool(dilation=(2, 3), ceil_mode=(False, True)), nan=True),
+    R("max_pool2d:indices", lambda m, x, **kw: tuple(F(m).max_pool2d(x, **kw)),
+      gen=g.pool(return_indices=(True,), ceil_mode=(False, True), dilation=(1, 2)), nan=True),
+    R("avg_pool2d:ceil", lambda m, x, **kw: F(m).avg_pool2d(x, **kw),
+      gen=g.pool(ceil_mode=(True,), count_include_pad=(True, False)), acc=acc_pool),
 ] + [R(f"einsum:{f}", lambda m, *xs, eq: m.einsum(eq, *xs), gen=g.einsum(f), acc=acc_mm)
-     for f in ("ij,jk->ik", "bij,bjk->bik", "ij->ji", "i,j->ij", "ii->", "ijk->j", "bhqd,bhkd->bhqk")]
+     for f in ("ij,jk->ik", "bij,bjk->bik", "ij->ji", "i,j->ij", "ii->", "ijk->j", "bhqd,bhkd->bhqk",
+               "...ij,...jk->...ik", "...ij,jk", "b...->b", "...ii->...i")]
 
 VIEWS = [
     R("reshape", lambda m, x, shape: x.reshape(shape), gen=g.reshape, dtypes=ALL),
@@ -287,6 +295,10 @@ VIEWS = [
     R("gather", lambda m, x, i, dim: m.gather(x, dim, i), gen=g.gather(), dtypes=ALL),
     R("scatter", lambda m, x, i, src, dim: m.scatter(x, dim, i, src), gen=g.gather(scatter=True), dtypes=ALL),
     R("index_select", lambda m, x, i, dim: m.index_select(x, dim, i), gen=g.gather(select=True), dtypes=ALL),
+    R("scatter:add", lambda m, x, i, src, dim, reduce: x.scatter(dim, i, src, reduce=reduce),
+      gen=g.gather(reduce="add")),
+    R("scatter:multiply", lambda m, x, i, src, dim, reduce: x.scatter(dim, i, src, reduce=reduce),
+      gen=g.gather(reduce="multiply"), domain="pos"),
     R("masked_fill", lambda m, x, mask, value: x.masked_fill(mask, value), gen=g.masked, bcast=True),
     R("expand", lambda m, x, size: x.expand(*size), gen=g.expand, dtypes=ALL),
     R("repeat", lambda m, x, repeats: x.repeat(*repeats), gen=g.repeat, dtypes=ALL),
@@ -346,7 +358,8 @@ ON_DEVICE = frozenset(
     "square reciprocal expand repeat mm outer silu softplus hardswish mish masked_fill tril triu all any var std "
     "logsumexp floordiv mod floordiv_scalar mod_scalar sign log1p expm1 floor ceil round trunc flip roll "
     "index_select gather scatter cumsum cumprod sort argsort max_pool2d avg_pool2d adaptive_avg_pool2d "
-    "F.silu F.cross_entropy".split()) | {r.name for r in MATRIX if r.name.startswith("einsum:")}
+    "F.silu F.cross_entropy max_pool2d:ceil max_pool2d:dilation max_pool2d:indices avg_pool2d:ceil scatter:add "
+    "scatter:multiply".split()) | {r.name for r in MATRIX if r.name.startswith("einsum:")}
 
 
 def all_rows():

@@ -223,7 +223,9 @@ def _conv2d(rng, cls, bias):
     return specs, {"stride": stride, "padding": pad, "dilation": dil, "groups": groups}
 
 
-def pool(adaptive=False):
+def pool(adaptive=False, **options):
+    """An NCHW input and a window; ``options`` (ceil_mode, dilation, return_indices,
+    count_include_pad) are drawn from their given choices."""
     def gen(rng, cls):
         n = 0 if cls == "empty" else 1
         c = int(rng.choice((1, 3)))
@@ -235,7 +237,12 @@ def pool(adaptive=False):
         k = int(rng.choice((1, 2, 3))) if min(h, w) >= 3 else 1
         s = int(rng.choice((1, k)))
         p = int(rng.integers(0, k // 2 + 1))
-        return [(n, c, h, w)], {"kernel_size": k, "stride": s, "padding": p}
+        kw = {"kernel_size": k, "stride": s, "padding": p}
+        for name, choices in options.items():
+            kw[name] = choices[int(rng.integers(0, len(choices)))]
+        if kw.get("dilation", 1) > 1 and min(h, w) < kw["dilation"] * (k - 1) + 1:
+            kw["dilation"] = 1
+        return [(n, c, h, w)], kw
     return gen
 
 
@@ -343,8 +350,9 @@ def sort(rng, cls):
     return [a], {"dim": _pick_dim(rng, cls, a), "descending": bool(rng.random() < 0.5)}
 
 
-def gather(scatter=False, select=False):
-    """A tensor, ``dim`` and an int64 index (and a ``src`` for scatter)."""
+def gather(scatter=False, select=False, reduce=None):
+    """A tensor, ``dim`` and an int64 index (and a ``src`` for scatter; with ``reduce``, targets
+    repeat and the reduce= keyword is set)."""
     def gen(rng, cls):
         a = shape(rng, cls, 1, 3, _cap(cls))
         d = int(rng.integers(0, len(a)))
@@ -352,6 +360,9 @@ def gather(scatter=False, select=False):
             idx = rng.integers(0, max(a[d], 1), size=int(rng.integers(1, 5)) if a[d] else 0)
             return [a, Fixed(idx)], {"dim": d}
         ishape = tuple(int(rng.integers(0 if cls == "empty" else 1, n + 1)) if n else 0 for n in a)
+        if reduce is not None:     # repeated targets: every src element is combined
+            idx = rng.integers(0, max(a[d], 1), size=ishape) if a[d] else np.zeros(ishape, np.int64)
+            return [a, Fixed(idx), ishape], {"dim": d, "reduce": reduce}
         if scatter:    # distinct targets per column so the result does not depend on write order
             other = ishape[:d] + ishape[d + 1:]
             cols = [rng.permutation(a[d])[: ishape[d]] for _ in range(math.prod(other))]
@@ -420,6 +431,8 @@ def einsum(form):
         b = 2
         shapes = {"ij,jk->ik": [(m, k), (k, n)], "bij,bjk->bik": [(b, m, k), (b, k, n)],
                   "ij->ji": [(m, k)], "i,j->ij": [(m,), (n,)], "ii->": [(m, m)], "ijk->j": [(m, k, n)],
-                  "bhqd,bhkd->bhqk": [(1, b, m, k), (1, b, n, k)]}[form]
+                  "bhqd,bhkd->bhqk": [(1, b, m, k), (1, b, n, k)],
+                  "...ij,...jk->...ik": [(b, 3, m, k), (b, 3, k, n)], "...ij,jk": [(b, m, k), (k, n)],
+                  "b...->b": [(b, m, k)], "...ii->...i": [(b, m, m)]}[form]
         return shapes, {"eq": form}
     return gen
