@@ -1,0 +1,52 @@
+"""Corner cases of programs written the PyTorch way, each compared with PyTorch CPU: reductions
+over a size-1 dim, convolutions whose output pixels see only padding or add a constant bias,
+batch_norm with its statistics as jit arguments, logical ops over broadcast masks and in-place
+updates of views inside jit."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import pyasc
+
+RNG = np.random.default_rng(11)
+MODES = ("eager", "jit")
+
+
+def _pair(*shape, dtype="float32"):
+    a = RNG.standard_normal(shape).astype(np.float32)
+    t = torch.from_numpy(a).to(getattr(torch, dtype))
+    return pyasc.tensor(t), t
+
+
+def _close(got, want, tol=2e-3):
+    assert got.shape == tuple(want.shape)
+    assert got.dtype.name == str(want.dtype).removeprefix("torch.").replace("int64", "int32")
+    g = got.float().numpy().astype(np.float64) if got.dtype.is_floating_point else got.numpy()
+    np.testing.assert_allclose(g, want.double().numpy(), rtol=tol, atol=tol)
+
+
+def _run(fn, mode, *args):
+    return (pyasc.jit(fn) if mode == "jit" else fn)(*args)
+
+
+# ------------------------------------------------------------------------ reductions
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("op", ["argmax", "argmin"])
+@pytest.mark.parametrize("shape,dim,keepdim", [((1, 7), 0, False), ((7, 31, 1, 3), 2, False),
+                                               ((1, 1, 1, 19), 0, True), ((5, 1), -1, False)])
+def test_arg_reduction_over_a_size_one_dim(mode, op, shape, dim, keepdim):
+    x, t = _pair(*shape)
+    _close(_run(lambda v: getattr(v, op)(dim=dim, keepdim=keepdim), mode, x), getattr(t, op)(dim=dim, keepdim=keepdim))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_max_over_a_size_one_dim_gives_values_and_indices(mode):
+    x, t = _pair(1, 19, 31, dtype="bfloat16")
+    got, want = _run(lambda v: v.max(dim=0), mode, x), t.max(dim=0)
+    _close(got[0], want[0], tol=0)
+    _close(got[1], want[1], tol=0)
