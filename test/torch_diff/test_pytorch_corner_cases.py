@@ -50,3 +50,40 @@ def test_max_over_a_size_one_dim_gives_values_and_indices(mode):
     got, want = _run(lambda v: v.max(dim=0), mode, x), t.max(dim=0)
     _close(got[0], want[0], tol=0)
     _close(got[1], want[1], tol=0)
+
+
+# ------------------------------------------------------------------------ convolutions
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("xshape,wshape,stride,padding", [((1, 1, 1, 1), (4, 1, 1, 1), 2, 1),
+                                                          ((2, 3, 1, 2), (5, 3, 1, 1), 2, 1),
+                                                          ((1, 2, 3, 3), (4, 2, 3, 3), 3, 1)])
+def test_conv2d_output_pixels_that_see_only_padding(mode, dtype, xshape, wshape, stride, padding):
+    (x, tx), (w, tw), (b, tb) = _pair(*xshape, dtype=dtype), _pair(*wshape, dtype=dtype), _pair(wshape[0], dtype=dtype)
+    want = torch.nn.functional.conv2d(tx.float(), tw.float(), tb.float(), stride=stride, padding=padding)
+    got = _run(lambda x, w, b: pyasc.conv2d(x, w, b, stride=stride, padding=padding), mode, x, w, b)
+    _close(got, want.to(tx.dtype), tol=2e-3 if dtype == "float32" else 3e-2)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("bias", ["splat", "distinct"])
+def test_conv2d_with_a_constant_closure_bias_inside_jit(dtype, bias):
+    (x, tx), (w, tw) = _pair(1, 3, 1, 1, dtype=dtype), _pair(2, 3, 1, 1, dtype=dtype)
+    tb = torch.full((2,), 0.75) if bias == "splat" else torch.tensor([0.5, -1.25])
+    tb = tb.to(tx.dtype)
+    b = pyasc.tensor(tb)
+    got = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, b, stride=2, padding=1))(x, w)
+    want = torch.nn.functional.conv2d(tx.float(), tw.float(), tb.float(), stride=2, padding=1)
+    _close(got, want.to(tx.dtype), tol=2e-3 if dtype == "float32" else 3e-2)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+def test_linear_with_a_constant_closure_bias_inside_jit(dtype):
+    (x, tx), (w, tw) = _pair(5, 8, dtype=dtype), _pair(3, 8, dtype=dtype)
+    tb = torch.full((3,), -0.5).to(tx.dtype)
+    b = pyasc.tensor(tb)
+    got = pyasc.jit(lambda x, w: pyasc.linear(x, w, b))(x, w)
+    want = torch.nn.functional.linear(tx.float(), tw.float(), tb.float())
+    _close(got, want.to(tx.dtype), tol=2e-3 if dtype == "float32" else 3e-2)
