@@ -87,3 +87,15 @@ def test_linear_with_a_constant_closure_bias_inside_jit(dtype):
     got = pyasc.jit(lambda x, w: pyasc.linear(x, w, b))(x, w)
     want = torch.nn.functional.linear(tx.float(), tw.float(), tb.float())
     _close(got, want.to(tx.dtype), tol=2e-3 if dtype == "float32" else 3e-2)
+
+
+# ------------------------------------------------------------------------ batch_norm
+
+
+@pytest.mark.parametrize("xshape", [(2, 3, 4, 5), (3, 7, 5), (1, 4, 3, 2, 3), (2, 17, 9, 33)])
+def test_batch_norm_with_statistics_as_jit_arguments(xshape):
+    c = xshape[1]
+    (x, tx), (m, tm), (w, tw), (b, tb) = _pair(*xshape), _pair(c), _pair(c), _pair(c)
+    tv = torch.rand(c) + 0.5
+    got = pyasc.jit(lambda x, m, v, w, b: pyasc.batch_norm(x, m, v, w, b))(x, m, pyasc.tensor(tv), w, b)
+    _close(got, torch.nn.functional.batch_norm(tx, tm, tv, tw, tb, training=False), tol=1e-4)
