@@ -146,6 +146,9 @@ KNOWN: list[tuple] = [
      "bfloat16|float16|float32", "*", "empty", "crash", "empty tensor: IndexError in tile-movement"),
     ("batch_norm", "*", "jit", "empty", "crash", "empty tensor: 'global tensor size must be positive'"),
     ("pow", "bfloat16", "*", "prime/bcast", "crash", "simulator hazard (race) in the kernel"),
+    ("inplace.iadd_view|inplace.isub_slice|inplace.imul_transpose|inplace.add_|inplace.mul_|inplace.copy_",
+     "bool|int8", "jit", "large|odd|one|prime", "refused",
+     "jit: an in-place update of a bool or int8 view is refused (they move as float16)"),
     ("square|reciprocal|silu|softplus|hardswish|log1p|trunc|logsumexp|all|avg_pool2d|adaptive_avg_pool2d"
      "|einsum:ij->ji|einsum:ijk->j|F.softmax|F.log_softmax",
      "*", "jit", "empty", "crash", "empty tensor: 'global tensor size must be positive'"),
@@ -156,8 +159,6 @@ KNOWN: list[tuple] = [
     ("F.cross_entropy", "*", "jit", "empty", "crash", "ZeroDivisionError in lowering"),
     ("F.linear", "*", "eager", "empty", "crash", "ZeroDivisionError in lowering"),
     # missing
-    ("inplace.add_|inplace.mul_|inplace.copy_", "*", "jit", "large|odd|one|prime", "refused",
-     "jit: an in-place update of a view is refused (not functionalized)"),
     # refused
     ("abs", "int32", "*", "*", "refused", "abs refuses int32"),
     ("add_op", "bool|int8", "*", "*", "refused", "add refuses bool/int8"),
@@ -292,8 +293,6 @@ KNOWN: list[tuple] = [
     ("batch_norm_const",
      "bfloat16", "*", "one", "wrong value",
      "statistics folded in the input's low-precision dtype: several roundings", "1x31x23x1_31_31_31_31 "),
-    ("inplace.iadd_view|inplace.imul_transpose|inplace.idiv_view|inplace.isub_slice",
-     "*", "jit", "large|odd|one|prime", "refused", "jit: an in-place update of a view is refused (not functionalized)"),
 ]
 
 

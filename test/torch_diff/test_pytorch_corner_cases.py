@@ -99,3 +99,57 @@ def test_batch_norm_with_statistics_as_jit_arguments(xshape):
     tv = torch.rand(c) + 0.5
     got = pyasc.jit(lambda x, m, v, w, b: pyasc.batch_norm(x, m, v, w, b))(x, m, pyasc.tensor(tv), w, b)
     _close(got, torch.nn.functional.batch_norm(tx, tm, tv, tw, tb, training=False), tol=1e-4)
+
+
+# ------------------------------------------------------------------------ in-place updates of views in jit
+
+
+def _u_view_add(u, y):
+    v = u[1]
+    v += 1
+    return u
+
+
+def _slice_mul(u, y):
+    u[:, 1:].mul_(3)
+    return u
+
+
+def _transpose_imul(u, y):
+    u.transpose(0, 1).__imul__(y[0])
+    return u
+
+
+def _sibling_view_sees_update(u, y):
+    v, w = u[1], u[:, 2]
+    v.add_(y)
+    return u + w[:, None]
+
+
+def _view_of_view(u, y):
+    a = u[1:3]
+    b = a[:, 1:3]
+    b += 10
+    return a * 2
+
+
+def _view_after_root_update(u, y):
+    v = u.reshape(-1)
+    v -= 2
+    u += 1
+    return v
+
+
+def _copy_into_row(u, y):
+    u[0].copy_(y)
+    return u
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32"])
+@pytest.mark.parametrize("fn", [_u_view_add, _slice_mul, _transpose_imul, _sibling_view_sees_update, _view_of_view,
+                                _view_after_root_update, _copy_into_row])
+def test_inplace_update_of_a_view_inside_jit_is_functionalized(fn, dtype):
+    tu = torch.from_numpy(RNG.integers(-4, 5, (4, 6)).astype(np.float32)).to(getattr(torch, dtype))
+    ty = torch.from_numpy(RNG.integers(-4, 5, (6,)).astype(np.float32)).to(getattr(torch, dtype))
+    got = pyasc.jit(fn)(pyasc.tensor(tu.clone()), pyasc.tensor(ty))
+    _close(got, fn(tu.clone(), ty), tol=0)
