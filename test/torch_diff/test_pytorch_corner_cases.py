@@ -153,3 +153,20 @@ def test_inplace_update_of_a_view_inside_jit_is_functionalized(fn, dtype):
     ty = torch.from_numpy(RNG.integers(-4, 5, (6,)).astype(np.float32)).to(getattr(torch, dtype))
     got = pyasc.jit(fn)(pyasc.tensor(tu.clone()), pyasc.tensor(ty))
     _close(got, fn(tu.clone(), ty), tol=0)
+
+
+# ------------------------------------------------------------------------ logical ops over broadcast masks
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("op", ["logical_and", "logical_or", "logical_xor"])
+@pytest.mark.parametrize("dtype", ["bool", "float16", "int32"])
+@pytest.mark.parametrize("sa,sb", [((4, 8), (1, 8)), ((5, 5, 9, 3), (3,)), ((1, 13, 1, 5), (1, 1, 1, 5))])
+def test_logical_ops_with_a_broadcast_mask(mode, op, dtype, sa, sb):
+    """The broadcast operand becomes a mask once, before the tile loop (compare, duplicate,
+    select): its dependent vector steps need barriers there too (the suite fails on races)."""
+    a, b = (RNG.integers(-1, 2, s) for s in (sa, sb))
+    ta, tb = (torch.from_numpy(v) != 0 if dtype == "bool" else torch.from_numpy(v).to(getattr(torch, dtype))
+              for v in (a, b))
+    got = _run(lambda x, y: getattr(pyasc, op)(x, y), mode, pyasc.tensor(ta), pyasc.tensor(tb))
+    _close(got, getattr(torch, op)(ta, tb), tol=0)
