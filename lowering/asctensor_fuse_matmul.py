@@ -69,13 +69,16 @@ def _add_bias(anchor: Operation, last: Operation, product: SSAValue, bias: SSAVa
     if product.type.element_type != wide:
         last = _insert(asctensor.CastOp(product, TensorType(wide, rt.get_shape())), anchor, last)
         product = last.result
-    if bias.type.element_type != wide:
-        last = _insert(asctensor.CastOp(bias, TensorType(wide, bias.type.get_shape())), anchor, last)
-        bias = last.result
-    if tuple(bias.type.get_shape()) != tuple(shape):
-        last = _insert(asctensor.ReshapeOp(bias, list(shape)), anchor, last)
-        bias = last.result
-    last = _insert(asctensor.BroadcastOp(bias, TensorType(wide, rt.get_shape())), anchor, last)
+    if isinstance(bias.owner, asctensor.FullOp):  # a splat bias: a splat of the product's shape
+        last = _insert(asctensor.FullOp(bias.owner.scalar, TensorType(wide, rt.get_shape())), anchor, last)
+    else:
+        if bias.type.element_type != wide:
+            last = _insert(asctensor.CastOp(bias, TensorType(wide, bias.type.get_shape())), anchor, last)
+            bias = last.result
+        if tuple(bias.type.get_shape()) != tuple(shape):
+            last = _insert(asctensor.ReshapeOp(bias, list(shape)), anchor, last)
+            bias = last.result
+        last = _insert(asctensor.BroadcastOp(bias, TensorType(wide, rt.get_shape())), anchor, last)
     add_cls = arith.AddiOp if str(wide) == "i32" else arith.AddfOp
     last = _insert(add_cls(product, last.results[0]), anchor, last)
     if wide != et:

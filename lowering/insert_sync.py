@@ -9,6 +9,9 @@ planned byte ranges overlap). For every dependency (RAW, WAR or WAW):
 * on one pipe, a ``barrier`` before the consumer for RAW and WAW (instructions in one queue
   issue in order but overlap), unless one already separates them.
 
+The loop-invariant prologue (computed once before the loop) gets the barriers of its own in-pipe
+RAW and WAW dependencies.
+
 Dependencies from iteration ``i`` to a later one (write-after-read of a rotating slot) get a
 flag whose set is primed before the loop and whose wait is drained after it. Flags inside the
 loop use the event id ``i mod buffers`` (plus ``buffers`` for a second channel on the same pipe
@@ -201,6 +204,7 @@ class _KernelSync:
                                [_region(v, staged) for v in acc[1]]))
         plan = plan_sync(ops, self.flags, self.slots)
         self._drop_covered_prologue_barriers(loop, ops, plan)
+        _order_prologue(self.kernel.body.block, loop)
         bases: dict[tuple, int] = {}  # (src, dst, carried, channel) -> first event id
         for e in plan.edges:
             key = (e.src, e.dst, e.carried, e.channel)
@@ -284,6 +288,29 @@ class _KernelSync:
                         for e in plan.edges) or (self.flags and _primed_round_trip(plan, first)):
                     bar.detach()
                     bar.erase()
+
+
+def _order_prologue(block, loop) -> None:
+    """A barrier before each op of the loop-invariant prologue that reads or rewrites what an earlier
+    op on its pipe wrote, unless a barrier of that pipe (or of all pipes) already separates them."""
+    done: list[_Access] = []
+    for op in list(block.ops):
+        if op is loop:
+            return
+        if isinstance(op, ascbuf.BarrierOp):
+            if op.pipe.data == Pipe.ALL:
+                done = []
+            else:
+                done = [d for d in done if d.pipe != op.pipe.data]
+            continue
+        acc = accesses(op)
+        if acc is None:
+            continue
+        c = _Access(op, pipe_of(op), [_region(v, set()) for v in acc[0]], [_region(v, set()) for v in acc[1]])
+        if c.pipe != Pipe.S and any(d.pipe == c.pipe and _dependencies(d, c)[1] for d in done):
+            OpEmitter(InsertPoint.before(op)).add(ascbuf.BarrierOp(c.pipe))
+            done = [d for d in done if d.pipe != c.pipe]
+        done.append(c)
 
 
 def _first_reader(ops: list[_Access], buffers: set, pipe: Pipe) -> int | None:

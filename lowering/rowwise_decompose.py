@@ -273,6 +273,8 @@ def arg_reduce(b, op: asctensor.ArgReduceOp, max_row: int) -> SSAValue | None:
     x = op.input
     shape = x.type.get_shape()
     out_shape = asctensor.reduced_shape(shape, (axis,), keep)
+    if shape[axis] == 1:  # one candidate: every index is 0
+        return b.e.value(asctensor.FullOp(0, TensorType(i32, out_shape)))
     wide = b.cast(x, Float32Type()) if str(x.type.element_type) in ("f16", "bf16") else x
     if trailing(shape, (axis,)) and shape[axis] <= max_row:
         if wide is x:

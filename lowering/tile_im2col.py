@@ -55,6 +55,7 @@ def _valid_range(e: OpEmitter, k, d: int, p: int, s: int, size: int, out: int):
     kd = e.muli(k, d)
     lo = e.divui(e.addi(e.subi(e.maxui(kd, p), kd), s - 1), s)  # ceil(max(0, p - kd) / s)
     hi = e.minui(e.divui(e.subi(e.maxui(kd, size - 1 + p + s), kd), s), out)  # floor((size-1+p-kd)/s)+1
+    lo = e.minui(lo, out)  # no valid position at all: an empty range at the end
     return lo, e.maxui(hi, lo)
 
 
@@ -148,7 +149,7 @@ class _Im2colTiler:
         if sw == 1:
             tile = b.value(asctile.LoadOp(x_gm, src, mid, ncols, sh * w_, 1, zero_t))
         else:  # the span (ncols - 1) * sw + 1 of every row (0 when ncols is 0), then every sw-th element
-            span = b.minui(b.muli(ncols, sw), b.addi(b.muli(b.subi(ncols, 1), sw), 1))
+            span = b.subi(b.maxui(b.muli(ncols, sw), sw - 1), sw - 1)  # never below 0 on the way
             window = b.value(asctile.LoadOp(x_gm, src, mid, span, sh * w_, 1, span_t))
             window.name_hint = "window"
             tile = b.value(asctile.GatherOp(window, table, zero_t))

@@ -133,9 +133,6 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training: b
         shift = ADD(shift, stats["bias"])
     trailing = (1,) * (x.ndim - 2)
     if trailing:
-        if scale.is_traced or shift.is_traced:
-            raise_host_only("batch_norm", [x, scale], "batch_norm with traced statistics on a "
-                            f"{x.ndim}-d input (it needs a reshape to ({c}, {', '.join('1' for _ in trailing)})) is")
         scale, shift = scale.reshape(c, *trailing), shift.reshape(c, *trailing)
     if x.dtype.is_floating_point:     # the result keeps the input's dtype (as torch's mixed batch_norm)
         scale, shift = CAST(scale, dtype=x.dtype), CAST(shift, dtype=x.dtype)

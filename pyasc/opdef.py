@@ -50,6 +50,7 @@ from . import dtypes as dt
 from .args import operand
 from .dtypes import DType
 from .errors import PyascError, describe, raise_host_only, user_location
+from .functionalize import record_views
 from .formats import Format
 from .tensor import Tensor
 from .tracing import broadcast_shapes_or_raise, current_trace
@@ -273,6 +274,8 @@ class OpDef:
         results = [_traced_or_empty(trace, v) for v in outs]
         if self.kind == VIEW:
             trace.view_ids.update(id(r) for r in results)
+            if isinstance(operands[0], Tensor) and operands[0]._trace is trace:
+                record_views(trace, operands[0], results)
         return self.pack(results) if several else results[0]
 
     def _empty_results(self, operands, attrs, types):

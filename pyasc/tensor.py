@@ -507,13 +507,18 @@ class Tensor:
         if self._trace is None or value._trace is not self._trace or self._trace is not current_trace():
             raise PyascError(op, "an in-place update mixes a traced tensor with a concrete one inside pyasc.jit",
                              shapes=[self._shape, value._shape])
-        if id(self) in self._trace.view_ids or _is_view_value(self._value):
-            raise PyascError(op, "an in-place update of a view (a slice, reshape or transpose of another tensor) "
-                             "inside pyasc.jit: write the update as an out-of-place op instead",
-                             shapes=[self._shape, value._shape])
+        from .functionalize import is_root, refresh_views, update_view
+
         if value._shape != self._shape:
             value = value + _op("zeros_like")(self)
+        if update_view(self._trace, self, value._value):
+            return self
+        if id(self) in self._trace.view_ids or (_is_view_value(self._value) and not is_root(self._trace, self)):
+            raise PyascError(op, "an in-place update of this view (a strided slice, a broadcast, or a view of "
+                             "bool or int8 data) inside pyasc.jit: write the update as an out-of-place op instead",
+                             shapes=[self._shape, value._shape])
         self._value = value._value
+        refresh_views(self._trace, self)
         return self
 
     __hash__ = object.__hash__

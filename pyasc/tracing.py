@@ -98,7 +98,8 @@ class Trace:
         self.callee_names: dict = {}         # custom op call signature -> symbol
         self._loc: str | None = None
         self._derived: dict = {}  # (value, "cast"/"broadcast", target) -> value: no duplicate casts
-        self.view_ids: set[int] = set()   # ids of the Tensors made by view ops (in-place updates refuse them)
+        self.view_ids: set[int] = set()   # ids of the Tensors made by view ops
+        self.view_records: dict = {}      # id of a view Tensor -> its ``functionalize.ViewRecord``
         self.rewriting: list | None = None   # (parameter, array) added to a function being rewritten
         self.location: str | None = None     # when set, the location of every op emitted ("": none)
 

@@ -74,3 +74,45 @@ func.func @f_k0(%x: memref<64x256xf32>, %y: memref<64x256xf32>, %out0: memref<64
 // QUEUE-NEXT:    ascbuf.vunary exp
 // QUEUE-NOT:     ascbuf.set_flag
 // QUEUE-NOT:     ascbuf.wait_flag
+
+// A loop-invariant prologue (a broadcast operand turned into a mask once): the compare writes the
+// mask the select reads, so a V barrier separates them; the duplicate between them writes another
+// buffer and needs none. The PIPE_ALL after the load orders the load before the compare.
+func.func @g_k0(%y: memref<1x32xi32>, %out0: memref<4x32xf16>) attributes {asctile.kernel, asctile.block_dim = 1 : i64, asctile.buffers = 2 : i64} {
+  %y_buf = ascbuf.alloc slots 1 offset 0 : memref<1x32xi32, #ascbuf.space<ub>>
+  %mask = ascbuf.alloc slots 1 offset 256 : memref<4xui8, #ascbuf.space<ub>>
+  %sel = ascbuf.alloc slots 1 offset 512 : memref<1x32xf16, #ascbuf.space<ub>>
+  %ones = ascbuf.alloc slots 1 offset 768 : memref<1x32xf16, #ascbuf.space<ub>>
+  %out_buf = ascbuf.alloc slots 2 offset 1024 : memref<1x32xf16, #ascbuf.space<ub>>
+  %n = arith.constant 32 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zi = arith.constant 0 : i32
+  %zh = arith.constant 0.000000e+00 : f16
+  %oh = arith.constant 1.000000e+00 : f16
+  ascbuf.copy_in %y[%c0], %y_buf rows %c1 cols %n strides(0, 1) : memref<1x32xi32>, memref<1x32xi32, #ascbuf.space<ub>>
+  ascbuf.barrier ALL
+  ascbuf.vcompare_scalar eq %mask, %y_buf, %zi, %n : memref<4xui8, #ascbuf.space<ub>>, memref<1x32xi32, #ascbuf.space<ub>>, i32
+  ascbuf.vdup %ones, %oh, %n : memref<1x32xf16, #ascbuf.space<ub>>, f16
+  ascbuf.vselect_scalar %sel, %mask, %ones, %zh, %n : memref<1x32xf16, #ascbuf.space<ub>>, memref<4xui8, #ascbuf.space<ub>>, f16
+  scf.for %i = %c0 to %c4 step %c1 {
+    %off = arith.muli %i, %n : index
+    %os = ascbuf.slot %out_buf[%i] : memref<1x32xf16, #ascbuf.space<ub>>
+    ascbuf.vunary exp %os, %sel, %n : memref<1x32xf16, #ascbuf.space<ub>>
+    ascbuf.copy_out %os, %out0[%off] rows %c1 cols %n stride 32 dense : memref<1x32xf16, #ascbuf.space<ub>>, memref<4x32xf16>
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @g_k0(
+// CHECK:         ascbuf.barrier ALL
+// CHECK-NEXT:    ascbuf.vcompare_scalar eq
+// CHECK-NEXT:    ascbuf.vdup
+// CHECK-NEXT:    ascbuf.barrier V
+// CHECK-NEXT:    ascbuf.vselect_scalar
+
+// QUEUE-LABEL: func.func @g_k0(
+// QUEUE:         ascbuf.vdup
+// QUEUE-NEXT:    ascbuf.barrier V
+// QUEUE-NEXT:    ascbuf.vselect_scalar

@@ -1,0 +1,172 @@
+"""Corner cases of programs written the PyTorch way, each compared with PyTorch CPU: reductions
+over a size-1 dim, convolutions whose output pixels see only padding or add a constant bias,
+batch_norm with its statistics as jit arguments, logical ops over broadcast masks and in-place
+updates of views inside jit."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import pyasc
+
+RNG = np.random.default_rng(11)
+MODES = ("eager", "jit")
+
+
+def _pair(*shape, dtype="float32"):
+    a = RNG.standard_normal(shape).astype(np.float32)
+    t = torch.from_numpy(a).to(getattr(torch, dtype))
+    return pyasc.tensor(t), t
+
+
+def _close(got, want, tol=2e-3):
+    assert got.shape == tuple(want.shape)
+    assert got.dtype.name == str(want.dtype).removeprefix("torch.").replace("int64", "int32")
+    g = got.float().numpy().astype(np.float64) if got.dtype.is_floating_point else got.numpy()
+    np.testing.assert_allclose(g, want.double().numpy(), rtol=tol, atol=tol)
+
+
+def _run(fn, mode, *args):
+    return (pyasc.jit(fn) if mode == "jit" else fn)(*args)
+
+
+# ------------------------------------------------------------------------ reductions
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("op", ["argmax", "argmin"])
+@pytest.mark.parametrize("shape,dim,keepdim", [((1, 7), 0, False), ((7, 31, 1, 3), 2, False),
+                                               ((1, 1, 1, 19), 0, True), ((5, 1), -1, False)])
+def test_arg_reduction_over_a_size_one_dim(mode, op, shape, dim, keepdim):
+    x, t = _pair(*shape)
+    _close(_run(lambda v: getattr(v, op)(dim=dim, keepdim=keepdim), mode, x), getattr(t, op)(dim=dim, keepdim=keepdim))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_max_over_a_size_one_dim_gives_values_and_indices(mode):
+    x, t = _pair(1, 19, 31, dtype="bfloat16")
+    got, want = _run(lambda v: v.max(dim=0), mode, x), t.max(dim=0)
+    _close(got[0], want[0], tol=0)
+    _close(got[1], want[1], tol=0)
+
+
+# ------------------------------------------------------------------------ convolutions
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("xshape,wshape,stride,padding", [((1, 1, 1, 1), (4, 1, 1, 1), 2, 1),
+                                                          ((2, 3, 1, 2), (5, 3, 1, 1), 2, 1),
+                                                          ((1, 2, 3, 3), (4, 2, 3, 3), 3, 1)])
+def test_conv2d_output_pixels_that_see_only_padding(mode, dtype, xshape, wshape, stride, padding):
+    (x, tx), (w, tw), (b, tb) = _pair(*xshape, dtype=dtype), _pair(*wshape, dtype=dtype), _pair(wshape[0], dtype=dtype)
+    want = torch.nn.functional.conv2d(tx.float(), tw.float(), tb.float(), stride=stride, padding=padding)
+    got = _run(lambda x, w, b: pyasc.conv2d(x, w, b, stride=stride, padding=padding), mode, x, w, b)
+    _close(got, want.to(tx.dtype), tol=2e-3 if dtype == "float32" else 3e-2)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("bias", ["splat", "distinct"])
+def test_conv2d_with_a_constant_closure_bias_inside_jit(dtype, bias):
+    (x, tx), (w, tw) = _pair(1, 3, 1, 1, dtype=dtype), _pair(2, 3, 1, 1, dtype=dtype)
+    tb = torch.full((2,), 0.75) if bias == "splat" else torch.tensor([0.5, -1.25])
+    tb = tb.to(tx.dtype)
+    b = pyasc.tensor(tb)
+    got = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, b, stride=2, padding=1))(x, w)
+    want = torch.nn.functional.conv2d(tx.float(), tw.float(), tb.float(), stride=2, padding=1)
+    _close(got, want.to(tx.dtype), tol=2e-3 if dtype == "float32" else 3e-2)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+def test_linear_with_a_constant_closure_bias_inside_jit(dtype):
+    (x, tx), (w, tw) = _pair(5, 8, dtype=dtype), _pair(3, 8, dtype=dtype)
+    tb = torch.full((3,), -0.5).to(tx.dtype)
+    b = pyasc.tensor(tb)
+    got = pyasc.jit(lambda x, w: pyasc.linear(x, w, b))(x, w)
+    want = torch.nn.functional.linear(tx.float(), tw.float(), tb.float())
+    _close(got, want.to(tx.dtype), tol=2e-3 if dtype == "float32" else 3e-2)
+
+
+# ------------------------------------------------------------------------ batch_norm
+
+
+@pytest.mark.parametrize("xshape", [(2, 3, 4, 5), (3, 7, 5), (1, 4, 3, 2, 3), (2, 17, 9, 33)])
+def test_batch_norm_with_statistics_as_jit_arguments(xshape):
+    c = xshape[1]
+    (x, tx), (m, tm), (w, tw), (b, tb) = _pair(*xshape), _pair(c), _pair(c), _pair(c)
+    tv = torch.rand(c) + 0.5
+    got = pyasc.jit(lambda x, m, v, w, b: pyasc.batch_norm(x, m, v, w, b))(x, m, pyasc.tensor(tv), w, b)
+    _close(got, torch.nn.functional.batch_norm(tx, tm, tv, tw, tb, training=False), tol=1e-4)
+
+
+# ------------------------------------------------------------------------ in-place updates of views in jit
+
+
+def _u_view_add(u, y):
+    v = u[1]
+    v += 1
+    return u
+
+
+def _slice_mul(u, y):
+    u[:, 1:].mul_(3)
+    return u
+
+
+def _transpose_imul(u, y):
+    u.transpose(0, 1).__imul__(y[0])
+    return u
+
+
+def _sibling_view_sees_update(u, y):
+    v, w = u[1], u[:, 2]
+    v.add_(y)
+    return u + w[:, None]
+
+
+def _view_of_view(u, y):
+    a = u[1:3]
+    b = a[:, 1:3]
+    b += 10
+    return a * 2
+
+
+def _view_after_root_update(u, y):
+    v = u.reshape(-1)
+    v -= 2
+    u += 1
+    return v
+
+
+def _copy_into_row(u, y):
+    u[0].copy_(y)
+    return u
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32"])
+@pytest.mark.parametrize("fn", [_u_view_add, _slice_mul, _transpose_imul, _sibling_view_sees_update, _view_of_view,
+                                _view_after_root_update, _copy_into_row])
+def test_inplace_update_of_a_view_inside_jit_is_functionalized(fn, dtype):
+    tu = torch.from_numpy(RNG.integers(-4, 5, (4, 6)).astype(np.float32)).to(getattr(torch, dtype))
+    ty = torch.from_numpy(RNG.integers(-4, 5, (6,)).astype(np.float32)).to(getattr(torch, dtype))
+    got = pyasc.jit(fn)(pyasc.tensor(tu.clone()), pyasc.tensor(ty))
+    _close(got, fn(tu.clone(), ty), tol=0)
+
+
+# ------------------------------------------------------------------------ logical ops over broadcast masks
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("op", ["logical_and", "logical_or", "logical_xor"])
+@pytest.mark.parametrize("dtype", ["bool", "float16", "int32"])
+@pytest.mark.parametrize("sa,sb", [((4, 8), (1, 8)), ((5, 5, 9, 3), (3,)), ((1, 13, 1, 5), (1, 1, 1, 5))])
+def test_logical_ops_with_a_broadcast_mask(mode, op, dtype, sa, sb):
+    """The broadcast operand becomes a mask once, before the tile loop (compare, duplicate,
+    select): its dependent vector steps need barriers there too (the suite fails on races)."""
+    a, b = (RNG.integers(-1, 2, s) for s in (sa, sb))
+    ta, tb = (torch.from_numpy(v) != 0 if dtype == "bool" else torch.from_numpy(v).to(getattr(torch, dtype))
+              for v in (a, b))
+    got = _run(lambda x, y: getattr(pyasc, op)(x, y), mode, pyasc.tensor(ta), pyasc.tensor(tb))
+    _close(got, getattr(torch, op)(ta, tb), tol=0)
