@@ -8,13 +8,12 @@ even integral ones: ``cores=1.5`` or ``cores=True`` is an error, never 1 core.
 
 from __future__ import annotations
 
+from pyasc.dialects.discardable import MAX_BLOCK_DIM, MAX_BUFFERS
 from pyasc.dialects.target import PRESETS
 
 from .errors import CompileError
 
 SYNC_STYLES = ("queue", "flags")
-MAX_BLOCK_DIM = 65535  # the largest block_dim of an Ascend C kernel launch
-MAX_BUFFERS = 4
 
 
 class OptionError(CompileError):
