@@ -15,7 +15,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.ir import Operation
 from xdsl.irdl import IRDLOperation
-from xdsl.irdl.constraints import ConstraintContext
+from xdsl.irdl.constraints import VerificationContext
 from xdsl.utils.exceptions import VerifyException
 
 DIALECTS = ("asctensor", "asctile", "ascbuf", "ascendc")
@@ -77,6 +77,6 @@ def check_properties(op: Operation) -> None:
         if attr is None:
             continue
         try:
-            prop.constr.verify(attr, ConstraintContext())
+            prop.constr.verify(attr, VerificationContext())
         except VerifyException as e:
             raise VerifyException(f"`{op.name}` has {name} = {attr}: {e}") from None
