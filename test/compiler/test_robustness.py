@@ -309,6 +309,12 @@ def test_launch_and_kernel_agree(tmp_path, block_dim, message):
         assert code == 1 and message in out
 
 
+def test_a_launch_passes_the_arguments_its_kernel_takes(tmp_path):
+    two = LAUNCH.replace("BD", "4 : i64").replace("(%a: !ascendc.gm_addr)", "(%a: !ascendc.gm_addr, %b: !ascendc.gm_addr)")
+    code, out = opt(tmp_path, two)
+    assert code == 1 and "launch of @k passes 1 arguments, the kernel takes 2" in out and "Traceback" not in out
+
+
 @pytest.mark.parametrize("address, size, ok", [(0, 1024, True), (196576, 8, True), (196608, 8, False),
                                                (0, 10**6, False)])
 def test_local_tensor_addresses_stay_within_their_memory(tmp_path, address, size, ok):
