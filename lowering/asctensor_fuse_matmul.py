@@ -35,7 +35,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from .emitter import copy_loc, exact_copy
-from .outline import outline_group
+from .outline import free_symbol, outline_group
 
 MATMUL_KIND = "matmul"
 
@@ -218,6 +218,7 @@ def _outline(host: func.FuncOp, group: list[Operation], name: str, kind: str) ->
                 mapping[v] = const.result
         block.add_op(op.clone(value_mapper=mapping))
     block.add_op(func.ReturnOp(mapping[out]))
+    name = free_symbol(host, name)
     kernel = func.FuncOp(name, ([v.type for v in inputs], [out.type]), Region(block))
     kernel.attributes[asctensor.KERNEL_ATTR] = StringAttr(kind)
     Rewriter.insert_op(kernel, InsertPoint.before(host))

@@ -25,6 +25,7 @@ from xdsl.ir import Operation
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import DiagnosticException
 
+from pyasc.dialects.discardable import MAX_BUFFERS
 from pyasc.dialects.target import module_target
 
 from .errors import CompileError
@@ -42,7 +43,6 @@ RANKS = {"asctensor": (0, 0), "tiling": (0, 1), "asctile": (0, 2), "ascbuf": (2,
 KERNEL_ATTRS = ("asctile.kernel", "asctensor.kernel")
 BLOCK_DIM_ATTR = "asctile.block_dim"
 BUFFERS_ATTR = "asctile.buffers"
-MAX_BUFFERS = 4
 
 
 class LevelError(CompileError):

@@ -8,6 +8,7 @@ even integral ones: ``cores=1.5`` or ``cores=True`` is an error, never 1 core.
 
 from __future__ import annotations
 
+from pyasc.dialects.discardable import MAX_BLOCK_DIM, MAX_BUFFERS
 from pyasc.dialects.target import PRESETS
 
 from .errors import CompileError
@@ -16,8 +17,6 @@ SYNC_STYLES = ("queue", "flags")
 # the CMake flow of an emitted CANN project: the devkit's current one (find_package(ASC), .asc sources,
 # CANN >= 9.0.0) or the legacy ascendc_library one of CANN's ascendc_kernel_cmake (older CANN)
 BUILD_FLOWS = ("asc", "ascendc_library")
-MAX_BLOCK_DIM = 65535  # the largest block_dim of an Ascend C kernel launch
-MAX_BUFFERS = 4
 
 
 class OptionError(CompileError):

@@ -13,6 +13,18 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from .emitter import copy_loc
 
 
+def free_symbol(host: func.FuncOp, name: str) -> str:
+    """``name``, or ``name_1``, ``name_2``, ... if the module of ``host`` already defines it (a module
+    may hold kernels outlined earlier under the names a pass would pick)."""
+    module = host.parent_op()
+    taken = {op.sym_name.data for op in module.walk() if isinstance(op, func.FuncOp)} if module else set()
+    free, n = name, 0
+    while free in taken:
+        n += 1
+        free = f"{name}_{n}"
+    return free
+
+
 def outline_group(host: func.FuncOp, name: str, kind: str, group: list[Operation],
                   outputs: list[SSAValue]) -> func.CallOp:
     """Move ``group`` into a new kernel ``name`` (marked ``kind``) returning ``outputs``, called from
@@ -58,6 +70,7 @@ def outline_group(host: func.FuncOp, name: str, kind: str, group: list[Operation
         block.add_op(op.clone(value_mapper=mapping))
     block.add_op(func.ReturnOp(*[mapping[v] for v in outputs]))
 
+    name = free_symbol(host, name)
     kernel = func.FuncOp(name, ([v.type for v in inputs], [v.type for v in outputs]), Region(block))
     kernel.attributes[asctensor.KERNEL_ATTR] = StringAttr(kind)
     Rewriter.insert_op(kernel, InsertPoint.before(host))

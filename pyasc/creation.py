@@ -18,7 +18,7 @@ from . import dtypes as dt
 from .errors import PyascError, describe
 from .formats import as_format
 from .interop import is_torch_tensor, torch_to_numpy
-from .memory import track_tensor
+from .memory import check_tensor_fits, track_tensor
 from .tensor import Tensor
 
 _rng = np.random.default_rng()
@@ -64,8 +64,15 @@ def _infer_dtype(a: np.ndarray) -> dt.DType | None:
     return dt.from_numpy_dtype(a.dtype)
 
 
+def _fits(op: str, shape: tuple[int, ...], d: dt.DType, device) -> tuple[int, ...]:
+    """``shape``, once a tensor of it is known to fit in device memory (checked before allocating)."""
+    check_tensor_fits(op, shape, d.itemsize, d.name, device)
+    return shape
+
+
 def _new(a: np.ndarray, d: dt.DType, op: str, format=None, device=None) -> Tensor:  # noqa: A002
     """A new device tensor, counted as allocated device memory from now on."""
+    _fits(op, a.shape, d, device)
     t = Tensor(a, d, format=None if format is None else as_format(format, a.shape, op), device=device)
     track_tensor(t)
     return t
@@ -109,6 +116,7 @@ def from_any(data, dtype=None, op: str = "tensor", format=None, device=None) -> 
         lo, hi = bounds
         if a.min() < lo or a.max() >= hi:
             raise PyascError(op, f"values do not fit in {d.name}", dtypes=[str(a.dtype)])
+    _fits(op, a.shape, d, device)
     with np.errstate(all="ignore"):
         a = (a != 0) if d is dt.bool_ and a.dtype != np.bool_ else a
         return _new(np.array(a, dtype=d.np_dtype, copy=True), d, op, format, device)
@@ -188,6 +196,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
     if d is None or array.dtype.kind not in "biufV":
         raise PyascError("from_numpy", f"unsupported NumPy dtype {array.dtype}")
     if array.dtype == d.np_dtype:
+        _fits("from_numpy", array.shape, d, None)
         return Tensor(array, d)
     return from_any(array, d, "from_numpy")
 
@@ -210,32 +219,32 @@ def full(size, fill_value, *, dtype=None, format=None, device=None) -> Tensor:  
         if not lo <= int(fill_value) < hi:
             raise PyascError("full", f"fill value {fill_value} does not fit in {d.name}")
     with np.errstate(all="ignore"):
-        return _new(np.full(shape, fill_value, dtype=d.np_dtype), d, "full", format, device)
+        return _new(np.full(_fits("full", shape, d, device), fill_value, dtype=d.np_dtype), d, "full", format, device)
 
 
 def zeros(*size, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     """A tensor of zeros (default float32)."""
     d = _dtype_or("zeros", dtype, dt.DEFAULT_FLOAT)
-    return _new(np.zeros(_size("zeros", size), dtype=d.np_dtype), d, "zeros", format, device)
+    return _new(np.zeros(_fits("zeros", _size("zeros", size), d, device), dtype=d.np_dtype), d, "zeros", format, device)
 
 
 def ones(*size, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     """A tensor of ones (default float32)."""
     d = _dtype_or("ones", dtype, dt.DEFAULT_FLOAT)
-    return _new(np.ones(_size("ones", size), dtype=d.np_dtype), d, "ones", format, device)
+    return _new(np.ones(_fits("ones", _size("ones", size), d, device), dtype=d.np_dtype), d, "ones", format, device)
 
 
 def empty(*size, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     """An uninitialised tensor (pyasc zero-fills it)."""
     d = _dtype_or("empty", dtype, dt.DEFAULT_FLOAT)
-    return _new(np.zeros(_size("empty", size), dtype=d.np_dtype), d, "empty", format, device)
+    return _new(np.zeros(_fits("empty", _size("empty", size), d, device), dtype=d.np_dtype), d, "empty", format, device)
 
 
 def eye(n: int, m: int | None = None, *, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     """The n x m identity matrix (default float32)."""
     d = _dtype_or("eye", dtype, dt.DEFAULT_FLOAT)
     shape = _size("eye", (n, n if m is None else m))
-    return _new(np.eye(*shape, dtype=d.np_dtype), d, "eye", format, device)
+    return _new(np.eye(*_fits("eye", shape, d, device), dtype=d.np_dtype), d, "eye", format, device)
 
 
 def _random_float(op: str, dtype) -> dt.DType:
@@ -248,13 +257,15 @@ def _random_float(op: str, dtype) -> dt.DType:
 def rand(*size, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     """Uniform samples in [0, 1) (default float32)."""
     d = _random_float("rand", dtype)
-    return _new(_rng.random(_size("rand", size)).astype(d.np_dtype), d, "rand", format, device)
+    shape = _fits("rand", _size("rand", size), d, device)
+    return _new(_rng.random(shape).astype(d.np_dtype), d, "rand", format, device)
 
 
 def randn(*size, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     """Standard normal samples (default float32)."""
     d = _random_float("randn", dtype)
-    return _new(_rng.standard_normal(_size("randn", size)).astype(d.np_dtype), d, "randn", format, device)
+    shape = _fits("randn", _size("randn", size), d, device)
+    return _new(_rng.standard_normal(shape).astype(d.np_dtype), d, "randn", format, device)
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None) -> Tensor:
@@ -276,6 +287,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None) -> Tensor:
     all_int = all(isinstance(v, numbers.Integral) for v in (start, end, step))
     d = _dtype_or("arange", dtype, dt.DEFAULT_INT if all_int else dt.DEFAULT_FLOAT)
     n = max(0, math.ceil((end - start) / step))
+    _fits("arange", (n,), d, device)
     if all_int:
         values = start + step * np.arange(n, dtype=np.int64)
     else:

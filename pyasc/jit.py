@@ -46,6 +46,7 @@ from .dtypes import DType
 from .errors import PyascError, describe
 from .interop import is_torch_tensor
 from .logs import log
+from .memory import check_tensor_fits
 from .progress import progress
 from .streams import launch, simulate
 from .tensor import Tensor
@@ -136,6 +137,18 @@ class _Program:
         """``args`` as concrete Tensors of the program's input signature; PyascError otherwise."""
         return _check_inputs(where, self.name, self.inputs, args)
 
+    def check_outputs_fit(self) -> None:
+        """PyascError naming the program and the shape when an output cannot fit in device memory."""
+        for i, spec in enumerate(self.outputs):
+            check_tensor_fits(self.name, spec.shape, spec.dtype.itemsize, spec.dtype.name,
+                              role=f"result {i}" if len(self.outputs) > 1 else "the result")
+
+    def new_outputs(self) -> list[np.ndarray]:
+        """Uninitialised arrays for the outputs (every element is written by the launch), once each is
+        known to fit in device memory."""
+        self.check_outputs_fit()
+        return [np.empty(s.shape, dtype=s.dtype.np_dtype) for s in self.outputs]
+
     def _compiled(self, module: ModuleOp) -> "Compiled":
         """The ``ascendc`` ``module`` of this program, ready to emit, simulate or call."""
         return Compiled(module, self.name, self.options, self.inputs, self.outputs, self.returns_tuple,
@@ -223,7 +236,7 @@ class Compiled(_Program):
         tensors = _check_inputs("simulate", self.name, self.inputs, args)
         inputs = [t._data if t._data.flags.c_contiguous else np.ascontiguousarray(t._data)
                   for t in tensors] + list(self.constants)
-        outputs = [np.empty(s.shape, dtype=s.dtype.np_dtype) for s in self.outputs]
+        outputs = self.new_outputs()
         report = simulate(self, [*inputs, *outputs])
         return (tuple(outputs) if self.returns_tuple else outputs[0]), report
 
@@ -473,7 +486,9 @@ class JitFunction:
                 else:
                     values.append(r._value)
             module = tr.finish(values, self._def_location())
-        return Lowered(module, tr.name, options, specs, tuple(outputs), returns_tuple, tuple(tr.lifted))
+        lowered = Lowered(module, tr.name, options, specs, tuple(outputs), returns_tuple, tuple(tr.lifted))
+        lowered.check_outputs_fit()  # before compiling a program whose results cannot exist
+        return lowered
 
     def compile(self, *args, **kwargs) -> Compiled:
         """The compiled program for these arguments (cached per signature)."""

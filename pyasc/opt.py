@@ -54,16 +54,23 @@ class PyascOptMain(xDSLOptMain):
 
         from pyasc.lowering.levels import InternalPassError, apply_pass
 
+        from pyasc.dialects.discardable import verify_integer_attributes
+
         passes, callback = self.pipeline.passes, self.pipeline.callback
+        verify = not self.args.disable_verify
+        if verify:
+            verify_integer_attributes(prog)
         if callback is not None:
             callback(None, prog, passes[0] if passes else None)
         for i, p in enumerate(passes):
             apply_pass(p, self.ctx, prog)
-            if callback is not None:
-                try:
+            try:
+                if verify:
+                    verify_integer_attributes(prog)
+                if callback is not None:
                     callback(p, prog, passes[i + 1] if i + 1 < len(passes) else None)
-                except DiagnosticException as e:
-                    raise InternalPassError(p.name, e) from e
+            except DiagnosticException as e:
+                raise InternalPassError(p.name, e) from e
 
 
 def _internal(where: str, err: BaseException) -> None:

@@ -199,7 +199,7 @@ class Stream:
         for t in tensors:
             track_tensor(t)
         self._wait_for_inputs(tensors)
-        outputs = [np.empty(s.shape, dtype=s.dtype.np_dtype) for s in compiled.outputs]
+        outputs = compiled.new_outputs()
         results = [Tensor(o, s.dtype) for o, s in zip(outputs, compiled.outputs)]
         item = _Launch(compiled, tensors, outputs)
         self._queue_producing(item, results)

@@ -11,6 +11,7 @@ op with the user's source line as ``asc.loc = "file.py:LINE"``.
 from __future__ import annotations
 
 import re
+import threading
 from contextlib import contextmanager
 
 import numpy as np
@@ -39,12 +40,21 @@ from .errors import PyascError, user_location
 LOC_KEY = "asc.loc"
 LIFTED_ATTR = "asctensor.lifted"   # the value of a parameter a pass added (``declare_lifted``)
 
-_TRACES: list[Trace] = []
+class _Traces(threading.local):
+    """The traces being recorded, innermost last, per thread: a function traced by one thread
+    never sees (or records into) another thread's trace."""
+
+    def __init__(self):
+        self.stack: list[Trace] = []
+
+
+_TRACES = _Traces()
 
 
 def current_trace() -> Trace | None:
-    """The innermost trace being recorded, or None outside ``pyasc.jit`` tracing."""
-    return _TRACES[-1] if _TRACES else None
+    """The innermost trace this thread is recording, or None outside ``pyasc.jit`` tracing."""
+    stack = _TRACES.stack
+    return stack[-1] if stack else None
 
 
 def scalar_bytes(value, dtype: DType) -> bytes:
@@ -115,12 +125,13 @@ class Trace:
 
     # -- context management -----------------------------------------------------------------
     def __enter__(self) -> Trace:
-        _TRACES.append(self)
+        _TRACES.stack.append(self)
         return self
 
     def __exit__(self, *exc) -> None:
-        assert _TRACES and _TRACES[-1] is self
-        _TRACES.pop()
+        stack = _TRACES.stack
+        assert stack and stack[-1] is self
+        stack.pop()
 
     # -- emission helpers -------------------------------------------------------------------
     @contextmanager

@@ -6,6 +6,7 @@ import hashlib
 import io
 import json
 import logging
+import re
 
 import numpy as np
 import pytest
@@ -90,7 +91,8 @@ def test_to_ascendc_needs_planned_buffers(tmp_path):
 
 @pytest.mark.parametrize("attrs, message", [
     ("asctile.kernel", "has no asctile.block_dim attribute"),
-    ("asctile.kernel, asctile.block_dim = 0 : i64", "it must be an integer >= 1"),
+    ("asctile.kernel, asctile.block_dim = 0 : i64", "asctile.block_dim (the cores a kernel runs on) must be an "
+     "integer in 1..65535"),
     ("asctile.kernel, asctile.block_dim = 1 : i64, asctile.buffers = 2.0 : f64", "asctile.buffers"),
     ("asctile.kernel, asctile.block_dim = 2.5 : f32", "asctile.block_dim"),
 ])
@@ -228,6 +230,57 @@ def test_a_shape_larger_than_device_memory_is_refused_before_allocation(tmp_path
     assert code != 0 and "do not fit in device memory (4096.00 GiB of" in err and "Traceback" not in err
 
 
+GIANT = (1 << 20, 1 << 20)
+GIANT_MESSAGE = (r"a (float32|float16|int32) tensor of shape \(1048576, 1048576\) does not fit in device memory "
+                 r"\(\d+\.00 GiB of \d+\.00 GiB on ascend")
+
+
+def _giant_view(dtype=np.float32):
+    return np.broadcast_to(np.zeros(1, dtype), GIANT)  # 4 TiB that take no memory
+
+
+@pytest.mark.parametrize("op, make", [
+    ("zeros", lambda: pyasc.zeros(*GIANT)),
+    ("ones", lambda: pyasc.ones(GIANT, dtype=pyasc.float16)),
+    ("empty", lambda: pyasc.empty(GIANT)),
+    ("full", lambda: pyasc.full(GIANT, 2.0)),
+    ("rand", lambda: pyasc.rand(*GIANT)),
+    ("randn", lambda: pyasc.randn(*GIANT)),
+    ("eye", lambda: pyasc.eye(1 << 20)),
+    ("zeros", lambda: pyasc.zeros_like(_giant_view())),
+    ("tensor", lambda: pyasc.tensor(_giant_view())),
+    ("from_numpy", lambda: pyasc.from_numpy(_giant_view())),
+    ("arange", lambda: pyasc.arange(0, 1 << 40)),
+])
+def test_creating_a_tensor_larger_than_device_memory_is_refused_before_allocation(op, make):
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(pyasc.PyascError, match=rf"^pyasc\.{op}: ") as e:
+            make()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert "does not fit in device memory" in str(e.value)
+    if op != "arange":
+        assert re.search(GIANT_MESSAGE, str(e.value)), str(e.value)
+    assert peak < 2**20, f"{peak} B allocated before the error"  # NumPy allocations are traced too
+    assert pyasc.zeros(4, 8).numpy().sum() == 0 and pyasc.ones(2).numpy().sum() == 2  # small ones still fine
+
+
+def test_a_result_larger_than_device_memory_is_refused_before_compiling(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path / "cache"))
+    row, col = pyasc.ones(1, 1 << 20), pyasc.ones(1 << 20, 1)  # 4 MiB each, their sum 4 TiB
+    f = pyasc.jit(lambda a, b: a + b)
+    with pytest.raises(pyasc.PyascError, match="the result, " + GIANT_MESSAGE):
+        f(row, col)
+    with pytest.raises(pyasc.PyascError, match="the result, " + GIANT_MESSAGE):
+        row + col  # eager
+    assert f.cache_size() == 0  # nothing was compiled
+    np.testing.assert_array_equal((pyasc.ones(1, 8) + pyasc.ones(4, 1)).numpy(), np.full((4, 8), 2.0, np.float32))
+
+
 # -- verifiers ---------------------------------------------------------------------------------------
 
 LAUNCH = """func.func @k(%a: !ascendc.gm_addr) attributes {ascendc.kernel, ascendc.block_dim = BD} {
@@ -241,8 +294,10 @@ func.func @h(%x: memref<64xf32>) {
 
 
 @pytest.mark.parametrize("block_dim, message", [
-    ("0 : i64", "launch of @k on 4 cores, but the kernel declares ascendc.block_dim = 0"),
-    ("2.0 : f32", "launch of @k on 4 cores, but the kernel declares ascendc.block_dim"),
+    ("0 : i64", "ascendc.block_dim = 0 : i64; ascendc.block_dim (the cores a kernel runs on) must be an integer in "
+     "1..65535"),
+    ("2.0 : f32", "ascendc.block_dim (the cores a kernel runs on) must be an integer"),
+    ("2 : i64", "launch of @k on 4 cores, but the kernel declares ascendc.block_dim = 2"),
     ("4 : i64", None),
 ])
 def test_launch_and_kernel_agree(tmp_path, block_dim, message):
@@ -252,6 +307,12 @@ def test_launch_and_kernel_agree(tmp_path, block_dim, message):
         assert code == 0, out
     else:
         assert code == 1 and message in out
+
+
+def test_a_launch_passes_the_arguments_its_kernel_takes(tmp_path):
+    two = LAUNCH.replace("BD", "4 : i64").replace("(%a: !ascendc.gm_addr)", "(%a: !ascendc.gm_addr, %b: !ascendc.gm_addr)")
+    code, out = opt(tmp_path, two)
+    assert code == 1 and "launch of @k passes 1 arguments, the kernel takes 2" in out and "Traceback" not in out
 
 
 @pytest.mark.parametrize("address, size, ok", [(0, 1024, True), (196576, 8, True), (196608, 8, False),
@@ -312,3 +373,24 @@ def test_a_bufferized_host_calls_kernels_only(tmp_path):
             "  func.call @f_k0(%x, %y) : (memref<1024xf32>, memref<1024xf32>) -> ()\n  func.return\n}\n")
     code, out = opt(tmp_path, text, "-p", "convert-ascbuf-to-ascendc")
     assert code == 1 and "calls @f_k0, which is not a kernel of the module" in out and "Traceback" not in out
+
+
+def test_outlined_kernels_never_redefine_a_symbol_of_the_module():
+    """A module holding an outlined kernel (``f_im2col0``) next to a host whose convolution would be
+    outlined under the same name compiles: the new kernel takes a free name."""
+    from pathlib import Path
+
+    from pyasc.opt import main
+
+    src = Path(__file__).parents[1] / "lit" / "pipelines" / "cube" / "tile-im2col.mlir"
+    buf, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(err):
+        try:
+            main([str(src), "-p", "compile"])
+            code = 0
+        except SystemExit as e:
+            code = e.code
+    text = buf.getvalue()
+    assert code == 0, err.getvalue()
+    names = re.findall(r"func\.func @(\w+)", text)
+    assert len(names) == len(set(names)) and {"f_im2col0", "f_im2col0_1", "f"} <= set(names)

@@ -45,9 +45,18 @@ def jobs(n: int, seed: int, every_pipeline: bool = True) -> list[tuple[str, list
     return out
 
 
+def unmutated_jobs() -> list[tuple[str, list[str], bytes]]:
+    """Every lit input as it is, with ``-p compile`` and ``-p to-ascendc``."""
+    return [(str(f.relative_to(LIT_ROOT)), ["%s", *p], f.read_bytes()) for f in lit_inputs() for p in EXTRA_PIPELINES]
+
+
 def fuzz(n: int, seed: int = 0, workers: int = 2, timeout: float = 20.0, every_pipeline: bool = True) -> Results:
     """Run ``n`` mutants on ``workers`` worker processes; the counts of every outcome."""
-    todo = jobs(n, seed, every_pipeline)
+    return run_jobs(jobs(n, seed, every_pipeline), workers, timeout)
+
+
+def run_jobs(todo: list[tuple[str, list[str], bytes]], workers: int = 2, timeout: float = 20.0) -> Results:
+    """Run the jobs ``(label, args, input bytes)`` on ``workers`` worker processes."""
     results = Results()
     lock = threading.Lock()
 

@@ -71,7 +71,8 @@ def _worker(conn) -> None:
         args, data = job
         with open(path, "wb") as f:
             f.write(data)
-        conn.send(run_opt_in_process([path if a == "%s" else a for a in args]))
+        out = os.path.join(workdir, "out")  # lit's %t: outputs go to the worker's folder
+        conn.send(run_opt_in_process([path if a == "%s" else a.replace("%t", out) for a in args]))
 
 
 def classify(code: int, text: str) -> str:

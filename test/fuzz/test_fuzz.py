@@ -2,7 +2,9 @@
 
 The default run is the fast, seeded mode: 300 mutants, each with one of its pipelines (the file's
 RUN pipeline, ``-p compile``, ``-p to-ascendc`` in turn). ``--fuzz-long`` runs 3,000 mutants with
-every pipeline.
+every pipeline. Every lit input as it is goes through ``-p compile`` and ``-p to-ascendc`` too: a
+diagnostic (an input at another level, a program the compiler refuses) is fine there, an internal
+error is not.
 """
 
 import sys
@@ -10,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fuzz import fuzz  # noqa: E402
+from fuzz import fuzz, run_jobs, unmutated_jobs  # noqa: E402
 from mutate import MUTATIONS  # noqa: E402
 
 FAST_MUTANTS = 300
@@ -33,3 +35,11 @@ def test_pyasc_opt_on_mutants_gives_no_traceback_and_no_timeout(request):
     assert r.counts["traceback"] == 0 and r.counts["timeout"] == 0, report
     assert sum(r.counts.values()) >= n
     assert r.counts["ok"] > 0 and r.counts["diagnostic"] > 0  # the mutants reach both outcomes
+
+
+def test_pyasc_opt_on_every_unmutated_lit_input_gives_no_traceback_and_no_internal_error():
+    r = run_jobs(unmutated_jobs(), workers=2, timeout=60.0)
+    print(f"{sum(r.counts.values())} runs: " + ", ".join(f"{k} {v}" for k, v in sorted(r.counts.items())))
+    report = "\n".join(f"--- {o}: {label} {' '.join(args)}\n{text[-800:]}" for o, label, args, text in r.failures[:10])
+    assert not r.failures, report
+    assert sum(r.counts.values()) >= 200 and r.counts["ok"] > 0

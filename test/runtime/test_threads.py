@@ -101,3 +101,72 @@ def test_streams_and_memory_stats_from_threads():
     assert pyasc.current_stream() is pyasc.default_stream()
     stats = pyasc.memory_stats()
     assert 0 <= stats["allocated"] <= stats["peak_allocated"]
+
+
+def test_a_fresh_function_from_threads_compiles_once_and_is_correct(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path / "cache"))  # compiled here, not found on disk
+
+    @pyasc.jit
+    def k(a, b):
+        return pyasc.maximum(a, b) - 0.5
+
+    def work(t, i):
+        if i >= 3:
+            return True
+        a, b = _data(t, i, (8, 256)), _data(t, i + 100, (8, 256))
+        return np.allclose(k(a, b).numpy(), np.maximum(a, b) - 0.5, rtol=1e-6, atol=1e-6)
+
+    from pyasc import cache
+
+    before = cache.stats()["stores"]
+    assert all(_run_threads(work))
+    assert k.cache_size() == 1
+    assert cache.stats()["stores"] - before == 1  # compiled once: every other thread waited for it
+
+
+def test_the_profiler_records_every_launch_of_every_thread():
+    @pyasc.jit
+    def p(a):
+        return a * 3.0
+
+    p(_data(0, 0, (16, 128)))
+    with pyasc.profiler() as prof:
+        ok = _run_threads(lambda t, i: np.allclose(p(_data(t, i, (16, 128))).numpy(), 3.0 * _data(t, i, (16, 128)),
+                                                   rtol=1e-6) if i < 5 else True)
+    assert all(ok)
+    assert len(prof.records) == len(prof.ops) == THREADS * 5
+    assert all(r.kernel == "p_k0" for r in prof.records)
+
+
+def test_a_trace_belongs_to_the_thread_that_records_it():
+    """While one thread traces a function, another thread is outside any trace: its jit calls are
+    compiled and run, not inlined into the first thread's trace."""
+    import threading
+
+    from pyasc.tracing import current_trace
+
+    tracing, release = threading.Event(), threading.Event()
+
+    @pyasc.jit
+    def slow(a):
+        tracing.set()
+        release.wait(60)  # the trace stays open until the other thread has looked
+        return a + 1.0
+
+    seen = {}
+    pyasc.exp(_data(4, 4, (4, 64)))  # compiled before, so that running it needs no compile lock
+
+    def other():
+        tracing.wait(60)
+        seen["trace"] = current_trace()
+        x = _data(5, 5, (4, 64))
+        seen["ok"] = np.allclose(pyasc.exp(x).numpy(), np.exp(x), rtol=1e-5)  # run eagerly, not traced
+        release.set()
+
+    t = threading.Thread(target=other)
+    t.start()
+    x = _data(6, 6, (4, 64))
+    out = slow(x).numpy()
+    t.join(120)
+    assert seen == {"trace": None, "ok": True}
+    np.testing.assert_allclose(out, x + 1.0, rtol=1e-6)

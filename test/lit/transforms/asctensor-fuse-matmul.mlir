@@ -26,3 +26,24 @@ func.func @f(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>, %bias: tensor<48xf16>
 // CHECK-NEXT:   %[[C1:.*]] = func.call @f_mm1(%a, %b)
 // CHECK-NEXT:   %workspace, %[[C0:.*]] = func.call @f_mm0(%a, %b, %bias, %[[C1]])
 // CHECK-NEXT:   func.return %[[C0]]
+
+// a module that already defines the names the pass would pick (an input that holds kernels outlined
+// before, next to a host still to outline) gets fresh names, never a second definition
+func.func @g_im2col0(%x: tensor<1x1x4x4xf16>) -> tensor<1x4x9xf16> attributes {asctensor.kernel = "im2col"} {
+  %0 = asctensor.im2col %x kernel [2, 2] stride [1, 1] padding [0, 0] dilation [1, 1] channels 1 group 0 : tensor<1x1x4x4xf16> -> tensor<1x4x9xf16>
+  func.return %0 : tensor<1x4x9xf16>
+}
+func.func @g_mm1(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>) -> tensor<16x16xf16> {
+  %0 = asctensor.matmul %a, %b : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf16>
+  func.return %0 : tensor<16x16xf16>
+}
+func.func @g(%x: tensor<2x4x8x8xf16>, %w: tensor<6x2x3x3xf16>) -> tensor<2x6x4x4xf16> {
+  %0 = asctensor.conv2d %x, %w stride [2, 2] padding [1, 1] dilation [1, 1] groups 2 : tensor<2x4x8x8xf16>, tensor<6x2x3x3xf16> -> tensor<2x6x4x4xf16>
+  func.return %0 : tensor<2x6x4x4xf16>
+}
+// CHECK:     func.func @g_im2col0(%{{.*}}: tensor<1x1x4x4xf16>) -> tensor<1x4x9xf16> attributes {asctensor.kernel = "im2col"}
+// CHECK:     func.func @g_im2col0_1(%{{.*}}: tensor<2x4x8x8xf16>) -> tensor<2x36x16xf16> attributes {asctensor.kernel = "im2col"}
+// CHECK:     func.func @g_mm1_1(
+// CHECK:     func.func @g(
+// CHECK:       func.call @g_im2col0_1
+// CHECK:       func.call @g_mm1_1
