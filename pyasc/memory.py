@@ -293,16 +293,16 @@ def check_fits(shapes, itemsizes, what: str = "the inputs", target: str | None =
 
 def check_tensor_fits(op: str, shape, itemsize: int, dtype: str = "", device=None, role: str = "") -> None:
     """Raise ``PyascError`` naming ``op`` and the shape when one tensor of ``shape`` (elements of
-    ``itemsize`` bytes) is larger than the device memory of ``device`` (default: the current one);
+    ``itemsize`` bytes) is larger than the HBM of the target's chip (on ``device``, default: the current one);
     called before the tensor's data is allocated. ``role`` (such as "result 0") says which tensor of
     ``op`` it is."""
     n = itemsize
     for d in shape:
         n *= int(d)
-    a = device_allocator(None if device is None else as_device(device, op))
-    cap = a.limit()
+    device_allocator(None if device is None else as_device(device, op))   # checks the device
+    spec = get_target(current_target())
+    cap = spec.hbm_capacity_bytes   # the chip's memory; a smaller set_memory_capacity is an allocation error
     if n > cap:
-        spec = get_target(current_target())
         what = (f"{role}, " if role else "") + (f"a {dtype} tensor" if dtype else "a tensor")
         raise PyascError(op, f"{what} of shape {tuple(int(d) for d in shape)} does not fit in device memory "
                          f"({n / 2**30:.2f} GiB of {cap / 2**30:.2f} GiB on {spec.name})",
