@@ -140,3 +140,17 @@ def test_vjp_eager_pullback():
     (torch.sigmoid(tx) * tx).backward(torch.tensor(ct))
     _close(g, tx.grad)
     _close(out, torch.sigmoid(tx) * tx)
+
+
+@pytest.mark.parametrize("bshape", [(8,), (4, 1)])
+def test_value_and_grad_eager_with_a_bias_over_part_of_the_row(bshape):
+    # the forward and backward of a whole-tensor sum read a bias broadcast over part of the reduced
+    # row: the compiler puts them in different kernels instead of failing
+    a = np.random.default_rng(2).normal(size=(4, 8)).astype(np.float32)
+    c = np.random.default_rng(3).normal(size=bshape).astype(np.float32)
+    value, gx = pyasc.value_and_grad(lambda x, b: (pyasc.tanh(x + b) * x.exp()).sum())(a, c)
+    tx, tb = torch.tensor(a, requires_grad=True), torch.tensor(c)
+    tv = (torch.tanh(tx + tb) * tx.exp()).sum()
+    tv.backward()
+    np.testing.assert_allclose(np.asarray(value.numpy()), tv.detach().numpy(), rtol=1e-5, atol=1e-4)
+    _close(gx, tx.grad, 1e-5)
