@@ -5,7 +5,8 @@ Consecutive ops of the host function that iterate over the same shape form one g
 change starts a new group. A reduction over the trailing axes of the group's shape joins it and
 makes it ``rowwise``: the per-row results (shape ``lead`` or ``lead x 1...``), elementwise ops on
 them, their broadcasts back to the row and a concat of them along the last dim (the ``k`` columns
-of a top-k) stay in the same kernel (softmax and topk are one kernel each). A
+of a top-k) stay in the same kernel (softmax and topk are one kernel each), unless an input is
+broadcast over only part of the row (the reduction then starts a kernel of its own). A
 reduction over leading axes is a ``colreduce`` kernel of its own, and so is a transpose, strided
 slice or concat (a ``movement`` kernel). Each group is outlined into ``@<host>_k<i>`` marked
 ``asctensor.kernel`` and called with ``func.call``; splat constants are cloned into every kernel
@@ -61,6 +62,25 @@ def is_row_concat(op: Operation, group: _Group | None) -> bool:
         v in members and v.type.get_shape() == group.lead + (1,) for v in op.inputs)
 
 
+def _splits_a_row(ops: list[Operation], full: tuple[int, ...], lead: tuple[int, ...]) -> bool:
+    """An operand of ``ops`` broadcasts a kernel input over only part of the row ``full[len(lead):]``
+    (a bias over the columns of a whole-tensor sum): a row-wise kernel reads each input as one value
+    per row or as whole rows, so such ops and the reduction go to different kernels."""
+    k = len(lead)
+    for op in ops:
+        for v in op.operands:
+            owner = v.owner
+            while isinstance(owner, VIEW_OPS):
+                if isinstance(owner, asctensor.BroadcastOp) and owner.result.type.get_shape() == full:
+                    src = owner.input.type.get_shape()
+                    aligned = (1,) * (len(full) - len(src)) + tuple(src)
+                    tail = [j for j in range(k, len(full)) if full[j] > 1]
+                    if not (all(aligned[j] == 1 for j in tail) or all(aligned[j] == full[j] for j in tail)):
+                        return True
+                owner = owner.input.owner
+    return False
+
+
 def _groups(ops: list[Operation]) -> list[_Group]:
     groups: list[_Group] = []
     for op in ops:
@@ -87,7 +107,8 @@ def _groups(ops: list[Operation]) -> list[_Group]:
             shape, lead = rows
             if lead is None:
                 groups.append(_Group("colreduce", shape, None, [op]))
-            elif cur is not None and cur.full == shape and cur.kind not in STANDALONE and cur.lead in (None, lead):
+            elif cur is not None and cur.full == shape and cur.kind not in STANDALONE and cur.lead in (None, lead) \
+                    and not _splits_a_row(cur.ops + [op], shape, lead):
                 cur.kind, cur.lead = "rowwise", lead
                 cur.ops.append(op)
             else:
@@ -96,7 +117,8 @@ def _groups(ops: list[Operation]) -> list[_Group]:
         s = op.results[0].type.get_shape()
         if cur is not None and cur.kind not in STANDALONE and (s == cur.full or s in cur.row_shapes()) \
                 and not any(isinstance(v.owner, asctensor.SliceOp | asctensor.ReshapeOp) and v.owner.input.owner
-                            in cur.ops for v in op.operands):
+                            in cur.ops for v in op.operands) \
+                and not (cur.kind == "rowwise" and _splits_a_row([op], cur.full, cur.lead)):
             cur.ops.append(op)
         else:
             groups.append(_Group("elementwise", s, None, [op]))

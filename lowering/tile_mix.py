@@ -177,7 +177,8 @@ class _MixTiler:
     def _epilogue_plan(self, plan: CubePlan) -> EpiloguePlan:
         """The row tile: the UB budget over the live tiles, checked by planning the buffers."""
         half = ceil(plan.base_m / 2)
-        values = [r for op in self.epilogue for r in op.results] + [self.product]
+        # every tile is ``pitch`` wide: its rows are 32 B aligned for the narrowest element, loaded ones included
+        values = [r for op in self.epilogue for r in op.results] + self._loaded_values()
         sizes = [element_bytes(v.type.element_type) for v in values]
         align = 32 // min(sizes)
         pitch = _up(plan.base_n, align)

@@ -25,6 +25,7 @@ from pyasc.dialects import asctensor
 from . import amp
 from . import dtypes as dt
 from .args import tensor_operand
+from .creation import to_pyasc
 from .errors import PyascError, describe, user_location
 from .opdef import MATRIX, OpDef, Types
 from .fused import fused_op
@@ -32,6 +33,7 @@ from .ops_compare import GT, LT, WHERE
 from .ops_elementwise import ADD, CAST, MUL
 from .ops_elementwise import BY_NAME as _EW
 from .tensor import Tensor
+from .views import OPS as _VIEWS
 
 _FLOATS = tuple(d.name for d in dt.FLOAT_DTYPES)
 SUB, DIV = _EW["sub"], _EW["div"]
@@ -322,6 +324,7 @@ LINEAR = _product("linear", lambda x, weight, bias=None: _bound("linear", x, wei
 ADDMM = _product("addmm", _addmm_signature, "beta * input + alpha * (mat1 @ mat2); a 1-D input with "
                  "beta = alpha = 1 is the product's bias.", decompose=_addmm_composite)
 _PRODUCTS = {op.name: op for op in (MATMUL, BMM, LINEAR, ADDMM)}
+_VIEW = {op.name: op for op in _VIEWS}
 
 
 def _matmul(op: str, a, b, bias=None, transpose_a=False, transpose_b=False, out_dtype=None):
@@ -428,24 +431,55 @@ def _build_conv2d(tr, values, types, attrs):
                               attrs["padding"], attrs["dilation"], attrs["groups"])
 
 
-def _conv2d_vjp(ctx, g):
-    """``y = conv2d(x, w) + bias`` (groups 1): dw correlates the input with the output gradient (a
-    convolution of the batch-transposed tensors, the stride and dilation exchanged), dx convolves
-    the output gradient with the flipped, channel-transposed kernel (stride 1), dbias sums g."""
-    x, w, bias = ctx.inputs
-    stride, padding, dilation = ctx.attrs["stride"], ctx.attrs["padding"], ctx.attrs["dilation"]
+def _interleave_zeros(g, axis: int, stride: int, keep: int):
+    """``g`` with ``stride - 1`` zeros after each element along ``axis`` (2 or 3), cut to ``keep``
+    elements: the output gradient of a strided convolution spread over the input grid, a product
+    with the 0/1 matrix of the positions."""
+    n = g.shape[axis]
+    spread = np.zeros((n, keep), np.float32)
+    spread[range(n), [i * stride for i in range(n)]] = 1.0
+    moved = g.transpose(axis, 3) if axis != 3 else g
+    out = moved @ to_pyasc(spread.astype(g.dtype.np_dtype), "conv2d")
+    return out.transpose(axis, 3) if axis != 3 else out
+
+
+def _conv2d_grads(x, w, g, stride, padding, dilation, groups):
+    """(dx, dw) of ``y = conv2d(x, w, groups)``. dw correlates the input with the output gradient (a
+    convolution of the batch-transposed tensors, the stride and dilation exchanged; with groups the
+    blocks of each group's channels of the all-pairs result); dx convolves the output gradient,
+    spread over the input grid with zeros between its elements (stride > 1), with the flipped kernel
+    whose channels are transposed within each group (a convolution with the same groups)."""
     kernel = tuple(w.shape[2:])
-    back = tuple(d * (k - 1) - p for d, k, p in zip(dilation, kernel, padding))
-    if ctx.attrs["groups"] != 1 or stride != (1, 1) or min(back) < 0:
-        raise PyascError("conv2d", f"the gradient is written for groups 1, stride 1 and padding at most "
-                         f"dilation * (kernel - 1); got groups {ctx.attrs['groups']}, stride {stride}, padding "
-                         f"{padding}, kernel {kernel}", shapes=[x.shape, w.shape])
     gw = CONV2D(x.transpose(0, 1), g.transpose(0, 1), None, stride=dilation, padding=padding,
                 dilation=stride).transpose(0, 1)
     if tuple(gw.shape[2:]) != kernel:
         gw = gw[:, :, :kernel[0], :kernel[1]]
-    flipped = w.transpose(0, 1)[:, :, ::-1, ::-1]
-    gx = CONV2D(g, flipped, None, padding=back, dilation=dilation)
+    cin, cout = x.shape[1] // groups, w.shape[0] // groups
+    if groups > 1:
+        gw = _VIEW["cat"]([gw[i * cout:(i + 1) * cout, i * cin:(i + 1) * cin] for i in range(groups)], dim=0)
+    for axis in (2, 3):
+        s = stride[axis - 2]
+        if s > 1:  # the rows (columns) of x after the last window get no gradient: kept as zeros
+            keep = x.shape[axis] + 2 * padding[axis - 2] - dilation[axis - 2] * (kernel[axis - 2] - 1)
+            g = _interleave_zeros(g, axis, s, keep)
+    back = tuple(d * (k - 1) - p for d, k, p in zip(dilation, kernel, padding))
+    pad = tuple(max(b, 0) for b in back)
+    if groups > 1:
+        wt = w.reshape(groups, cout, cin, *kernel).transpose(1, 2).reshape(x.shape[1], cout, *kernel)
+    else:
+        wt = w.transpose(0, 1)
+    gx = CONV2D(g, wt[:, :, ::-1, ::-1], None, padding=pad, dilation=dilation, groups=groups)
+    if pad != back:  # padding beyond the kernel's reach: the border of the full correlation is cut
+        top, left = pad[0] - back[0], pad[1] - back[1]
+        gx = gx[:, :, top:top + x.shape[2], left:left + x.shape[3]]
+    return gx, gw
+
+
+def _conv2d_vjp(ctx, g):
+    """``y = conv2d(x, w) + bias``: (dx, dw) from ``_conv2d_grads``, dbias sums g."""
+    x, w, bias = ctx.inputs
+    gx, gw = _conv2d_grads(x, w, g, ctx.attrs["stride"], ctx.attrs["padding"], ctx.attrs["dilation"],
+                           ctx.attrs["groups"])
     return gx, gw, (g.sum(dim=(0, 2, 3)) if bias is not None else None)
 
 

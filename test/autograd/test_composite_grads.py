@@ -24,6 +24,7 @@ CASES = {
     "log1p": (lambda m, a: m.log1p(a * a), None),
     "flip": (lambda m, a: m.flip(a, [1]) * a, None),
     "roll": (lambda m, a: m.roll(a, 2, 1) * a, None),
+    "cumprod": (lambda m, a: m.cumprod(a, 1), None),
 }
 
 

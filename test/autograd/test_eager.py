@@ -77,12 +77,23 @@ def test_autograd_grad_leaves_dot_grad_alone():
     assert x.grad is None
 
 
-def test_a_gradient_not_written_names_the_op():
-    x = pyasc.tensor(np.random.default_rng(0).normal(size=(1, 2, 5, 5)).astype(np.float32), requires_grad=True)
-    w = pyasc.tensor(np.ones((3, 2, 3, 3), np.float32))
-    y = pyasc.conv2d(x, w, stride=2).sum()
-    with pytest.raises(pyasc.PyascError, match=r"pyasc\.conv2d: the gradient is written for groups 1, stride 1"):
-        y.backward()
+def test_an_op_without_a_backward_is_named():
+    @pyasc.register_op("grad_test_no_backward", replace=True)
+    def no_backward(x):
+        return x * pyasc.sigmoid(x)
+
+    x, _ = _pair((4, 8))
+    with pytest.raises(pyasc.PyascError, match=r"grad_test_no_backward: has no backward"):
+        no_backward(x).sum().backward()
+
+
+def test_strided_grouped_conv2d_backward():
+    x, tx = _pair((1, 4, 7, 7))
+    w, tw = _pair((6, 2, 3, 3), 1)
+    (pyasc.conv2d(x, w, stride=2, padding=1, groups=2) ** 2).sum().backward()
+    (torch.nn.functional.conv2d(tx, tw, stride=2, padding=1, groups=2) ** 2).sum().backward()
+    _close(x.grad, tx.grad, 1e-4)
+    _close(w.grad, tw.grad, 1e-4)
 
 
 def test_custom_op_backward_is_its_rule():
@@ -140,3 +151,17 @@ def test_vjp_eager_pullback():
     (torch.sigmoid(tx) * tx).backward(torch.tensor(ct))
     _close(g, tx.grad)
     _close(out, torch.sigmoid(tx) * tx)
+
+
+@pytest.mark.parametrize("bshape", [(8,), (4, 1)])
+def test_value_and_grad_eager_with_a_bias_over_part_of_the_row(bshape):
+    # the forward and backward of a whole-tensor sum read a bias broadcast over part of the reduced
+    # row: the compiler puts them in different kernels instead of failing
+    a = np.random.default_rng(2).normal(size=(4, 8)).astype(np.float32)
+    c = np.random.default_rng(3).normal(size=bshape).astype(np.float32)
+    value, gx = pyasc.value_and_grad(lambda x, b: (pyasc.tanh(x + b) * x.exp()).sum())(a, c)
+    tx, tb = torch.tensor(a, requires_grad=True), torch.tensor(c)
+    tv = (torch.tanh(tx + tb) * tx.exp()).sum()
+    tv.backward()
+    np.testing.assert_allclose(np.asarray(value.numpy()), tv.detach().numpy(), rtol=1e-5, atol=1e-4)
+    _close(gx, tx.grad, 1e-5)

@@ -34,6 +34,7 @@ DEFAULT = {
     "layer_norm-rowwise-4_16x16x16": ("float32", "float16"), "matmul-batched-2_4_8x8_16": ("float32",),
     "linear-batched-2_4_8x16_8x16": ("float32", "bfloat16"), "split-view-4_16": ("float32",),
     "conv2d-conv-2_3_6_6x4_3_3_3x4": ("float32", "float16"), "getitem-view-4_6_5": ("float32",),
+    "conv2d-strided_grouped-1_2_9_9x4_1_3_3": ("float32", "bfloat16"),
     "topk-select-4_12": ("float32",), "cumsum-scan-4_12": ("float32",),
 }
 

@@ -19,3 +19,16 @@ func.func @chain(%x: tensor<1024xf16>, %y: tensor<1024xf16>) -> tensor<1024xf16>
 // CHECK-NEXT:    %[[R:.*]] = func.call @chain_k0(%x, %y) : (tensor<1024xf16>, tensor<1024xf16>) -> tensor<1024xf16>
 // CHECK-NEXT:    func.return %[[R]] : tensor<1024xf16>
 // CHECK-NEXT:  }
+
+// a whole-tensor sum of values that read a bias broadcast over part of the row: the elementwise ops
+// and the reduction are two kernels (a row-wise kernel reads whole rows or one value per row)
+func.func @part_row(%x: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<f32> {
+  %0 = asctensor.broadcast %b : tensor<8xf32> -> tensor<4x8xf32>
+  %1 = arith.addf %x, %0 : tensor<4x8xf32>
+  %2 = asctensor.reduce sum %1 axes [0, 1] : tensor<4x8xf32> -> tensor<f32>
+  func.return %2 : tensor<f32>
+}
+
+// CHECK:       func.func @part_row_k0(%x: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> attributes {asctensor.kernel = "elementwise"} {
+// CHECK:       func.func @part_row_k1(%{{.*}}: tensor<4x8xf32>) -> tensor<f32> attributes {asctensor.kernel = "rowwise"} {
+// CHECK-NEXT:    %{{.*}} = asctensor.reduce sum

@@ -32,3 +32,17 @@ func.func @f_mm0(%a: tensor<128x64xf16>, %b: tensor<64x64xf16>, %r: tensor<128x6
 // CHECK-NEXT:       %[[S:.*]] = arith.addf %[[P]], %[[R]] : tensor<64x64xf16>
 // CHECK:            asctile.store %[[S]], %out0[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 64 : tensor<64x64xf16>, memref<128x64xf16>
 // CHECK-NOT:    asctensor.
+
+// an epilogue that reads a bool mask: the tiles are as wide as 32 B of the narrowest element the
+// kernel loads (32 columns of i1), not of the product's f16
+func.func @g_mm0(%a: tensor<32x16xf16>, %b: tensor<16x9xf16>, %m: tensor<32x9xi1>, %r: tensor<32x9xf16>) -> (tensor<32x9xf16>, tensor<32x9xf16>) attributes {asctensor.kernel = "mix"} {
+  %0 = asctensor.matmul %a, %b : tensor<32x16xf16>, tensor<16x9xf16> -> tensor<32x9xf16>
+  %1 = asctensor.select %m, %0, %r : tensor<32x9xi1>, tensor<32x9xf16>
+  func.return %0, %1 : tensor<32x9xf16>, tensor<32x9xf16>
+}
+
+// CHECK:      func.func @g_mm0(
+// CHECK:        asctile.core_section aiv {
+// CHECK:          asctile.load %workspace[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(9, 1) : memref<32x9xf16> -> tensor<16x32xf16>
+// CHECK:          asctile.load %m[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(9, 1) : memref<32x9xi1> -> tensor<16x32xi1>
+// CHECK:          asctensor.select %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x32xi1>, tensor<16x32xf16>
