@@ -360,7 +360,9 @@ def mmad(t: KernelTranslator, op: asc.MmadOp) -> None:
     t.emit(f"_mr = _mmad(_fail, {sid}, bid, _CUBE, {t.v(op.fm)}, {t.v(op.filter)}, {t.v(op.dst)}, {t.v(op.m)}, "
            f"{t.v(op.n)}, {t.v(op.k)}, {t.v(op.init)}, {t.const(in_dt, 'DT')}, {t.const(acc_dt, 'DT')}, "
            f"{t.const(rc, 'MR')})")
-    record(t, sid, "_mr[0]", "0", [("_mr[1]", "_mr[2]"), ("_mr[3]", "_mr[4]"), ("_mr[5]", "_mr[6]")])
+    # aux 1: the Mmad accumulates into (reads) its L0C block (``initcheck``)
+    record(t, sid, "_mr[0]", f"(0 if {t.v(op.init)} else 1)",
+           [("_mr[1]", "_mr[2]"), ("_mr[3]", "_mr[4]"), ("_mr[5]", "_mr[6]")])
 
 
 def fixpipe(t: KernelTranslator, op: asc.FixpipeOp) -> None:

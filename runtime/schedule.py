@@ -40,6 +40,7 @@ from pyasc.dialects.target import DEFAULT_TARGET, get_target
 
 from .costs import NPIPES, PIPE_INDEX, PIPE_NAMES, local_layout
 from .errors import Finding, SimulationError
+from .initcheck import initcheck
 from .opinfo import BARRIER_ALL, CROSS_KEY_BASE, EVENTS, SET, WAIT, WORK, OpInfo
 from .queues import QUEUE_KEY_BASE, describe_key
 
@@ -331,6 +332,7 @@ def schedule(recs: list[tuple], tabs: KernelTables, core: int, check: bool = Tru
             findings.append(Finding("unpaired-flag", f"{info.where()} is never waited for: {key_name(key)} stays "
                                     "set when the kernel ends and leaks into the next operator",
                                     info.kernel, info.text, core, loc=info.loc))
+    findings += initcheck(recs, tabs, core, layout)
     cross_waits = {k: v for k, v in waits.items() if is_cross_key(k)}
     return CoreTiming(recs, start, end, last, busy, gm, findings, tabs.infos, cross_sets, cross_waits)
 

@@ -216,3 +216,39 @@ def test_data_copy_rounded_down_names_its_rule():
     body = COPY.replace("%n = arith.constant 256 : index", "%n = arith.constant 250 : index")
     report = _run(_module(body))
     assert any(f.rule == "datacopy-count-32b-floor" and f.kind == "copy-rounding" for f in report.findings)
+
+
+def _add_of(b_written: int | None) -> str:
+    """``z = a + b`` over 256 floats, ``a`` copied in and ``b`` given its first ``b_written`` elements by a
+    Duplicate (None: never written)."""
+    dup = "" if b_written is None else (
+        f"    %bn = arith.constant {b_written} : index\n    %one = arith.constant 1.0 : f32\n"
+        "    ascendc.duplicate %b, %one, %bn : !ascendc.local_tensor<f32>, f32\n")
+    return _add(256).replace("    ascendc.set_flag MTE2_V, %c0", dup + "    ascendc.set_flag MTE2_V, %c0").replace(
+        "%zb = ascendc.local_tensor VECOUT", "%b = ascendc.local_tensor VECCALC address 1024 size 256 : "
+        "!ascendc.local_tensor<f32>\n    %zb = ascendc.local_tensor VECOUT").replace(
+        "ascendc.add %zb, %a, %a, %n", "ascendc.add %zb, %a, %b, %n")
+
+
+def _initcheck(report) -> list:
+    return [f for f in report.findings if f.rule == "local-initcheck" and f.kind == "initcheck"]
+
+
+def test_reading_a_never_written_ub_tensor_is_a_finding():
+    report = _run(_module(_add_of(None)))
+    assert _rules(report) == set() and report.error is None, report
+    (f,) = _initcheck(report)
+    assert "ascendc.add" in f.op and "Add reads UB bytes [1024, 2048), of which [1024, 2048) were never written" \
+        in f.message and RULES["local-initcheck"].doc in f.message
+    # half of it written: the other half is reported
+    (f,) = _initcheck(_run(_module(_add_of(128))))
+    assert "of which [1536, 2048) were never written" in f.message
+    report = _run(_module(_add_of(256)))
+    assert _rules(report) == set() and _initcheck(report) == []
+
+
+def test_reading_past_a_rounded_down_copy_is_a_finding():
+    # 250 floats round down to 248: the Add reads the last two, never written
+    body = _add(256).replace("%n = arith.constant 256 : index", "%n = arith.constant 250 : index")
+    (f,) = _initcheck(_run(_module(body)))
+    assert "Add reads UB bytes [0, 1000), of which [992, 1000) were never written" in f.message
