@@ -2,9 +2,10 @@
 core wrote is a finding naming the op, its source line and the rule ``local-initcheck`` (memory handed
 out by ``AllocTensor``, a TBuf or a static ``LocalTensor`` holds whatever was there before).
 
-The finding's kind is ``KIND``: ``initcheck``, a warning, while compiled kernels still compute whole tiles
-over the part a tail tile's copy-in leaves unwritten (the results of those lanes are never stored); it
-becomes ``contract`` (an error) once the lowering writes every byte it reads.
+The check runs when the simulator is made with ``initcheck=True`` (like a sanitizer's tool, asked for):
+some compiled kernels still read bytes they never wrote (lanes whose results are never stored: rows of
+per-row results at a 16-element pitch, Compare's whole 256 B repeats past a tail, the rows of an L1
+fractal past M). Once the lowering writes every byte it reads it can be on for every simulation.
 
 The trace records, per op, the local regions it touches in the hazard checker's address space
 (``costs.local_layout``) and ``OpInfo.writes`` says which of them it writes. A shadow of one byte per
@@ -24,7 +25,6 @@ from pyasc.dialects.ascendc.contract import RULES
 from .errors import Finding
 
 RULE = "local-initcheck"
-KIND = "initcheck"
 _ONES = memoryview(b"\x01" * (1 << 21))
 
 
@@ -77,5 +77,5 @@ def _finding(info, core: int, layout, a: int, b: int, hole: int, shadow: bytearr
     api = getattr(info.op, "API", info.name)
     detail = (f"{api} reads {mem} bytes [{a - base}, {b - base}), of which [{hole - base}, {stop - base}) were never "
               f"written on this core")
-    return Finding(KIND, f"{detail}: {r.statement} (doc: {r.doc})", info.kernel, info.text, core,
+    return Finding("contract", f"{detail}: {r.statement} (doc: {r.doc})", info.kernel, info.text, core,
                    key=(RULE,), loc=info.loc, rule=RULE)

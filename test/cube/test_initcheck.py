@@ -6,18 +6,21 @@ reads never-written L0A, and an Mmad that accumulates into a never-written L0C b
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from pyasc.dialects.ascendc.contract import RULES
 from pyasc.runtime import Simulator
 from pyasc.runtime.simulator import parse_module
 from .test_mmad_chains import K, M, N, OUTS, PROGRAM, _mmad
 
+pytestmark = pytest.mark.contract_findings
+
 
 def _initcheck(program: str) -> list:
     rng = np.random.default_rng(3)
     a = rng.standard_normal(M * K).astype(np.float16)
     b = rng.standard_normal(K * N).astype(np.float16)
-    report = Simulator(parse_module(program), hazards="off").run("host", [a, b, np.zeros(OUTS * M * N, np.float32)])
+    report = Simulator(parse_module(program), hazards="off", initcheck=True).run("host", [a, b, np.zeros(OUTS * M * N, np.float32)])
     return [f for f in report.findings if f.rule == "local-initcheck"]
 
 
@@ -37,7 +40,7 @@ def test_load_data_from_never_written_l1():
     found = _initcheck(_without("ascendc.data_copy_nd2nz %b1"))
     assert len(found) == 4  # the four LoadData of B's fractals
     for f in found:
-        assert f.kind == "initcheck" and f.op.startswith("ascendc.load_data %bs")
+        assert f.kind == "contract" and f.op.startswith("ascendc.load_data %bs")
         assert f.message.startswith("LoadData reads L1 bytes") and RULES["local-initcheck"].doc in f.message
 
 

@@ -155,9 +155,6 @@ def test_dynamic_copy_rounding_counts_occurrences():
     fs = report.findings_of("copy-rounding")
     assert len(fs) == 3  # the tail tile's three copies, on the second core, once each
     assert all(f.count == 1 and f.core == 1 and "944 bytes" in f.message for f in fs)
-    # the Add then reads the 16 B the rounded-down copies left unwritten
-    (f,) = [f for f in report.findings_of("initcheck") if f.rule == "local-initcheck"]
-    assert f.core == 1 and "[1952, 1968) were never written" in f.message
     np.testing.assert_array_equal(z[:1000], (x + y)[:1000])
     assert not z[1000:].any()
 
