@@ -109,8 +109,9 @@ class Simulator:
     MAX_GROUP_FAILURES = 3  # launches whose groups diverged before a kernel is always run core by core
 
     def __init__(self, module: ModuleOp, *, race_check: bool = True, target: TargetSpec | None = None,
-                 hazards: str | None = None, block_dim: int | None = None):
+                 hazards: str | None = None, block_dim: int | None = None, initcheck: bool = False):
         self.module = module
+        self.initcheck = initcheck  # reads of never-written local memory are findings (``initcheck``)
         self.block_dim = block_dim
         self.spec = target or module_target(module)
         self.race_check = race_check
@@ -453,8 +454,10 @@ class Simulator:
                         cache[key] = entry  # most recently used last
             if entry is None:
                 t0 = time.perf_counter()
-                entry = (schedule_ai_core([list(x) for x in key[2]], tabs, core, check=check, layout=layout) if mix
-                         else [schedule(list(key[2]), tabs, core, check=check, layout=layout)])
+                init = self.initcheck
+                entry = (schedule_ai_core([list(x) for x in key[2]], tabs, core, check=check, layout=layout,
+                                          initcheck=init) if mix
+                         else [schedule(list(key[2]), tabs, core, check=check, layout=layout, initcheck=init)])
                 with self._lock:
                     self.stats["schedules"] += 1
                     self.stats["schedule_seconds"] += time.perf_counter() - t0
