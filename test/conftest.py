@@ -54,6 +54,11 @@ def pytest_addoption(parser):
     group.addoption("--random-long", action="store_true", default=False,
                     help="run 5,000 random programs against NumPy (slow)")
 
+    group = parser.getgroup("mutation", "mutation test of the hazard and contract checks")
+    group.addoption("--mutation-long", action="store_true", default=False,
+                    help="simulate every mutant of every class instead of a seeded sample of a few per class "
+                         "and program (slow)")
+
     group = parser.getgroup("models", "ONNX model import against onnxruntime")
     group.addoption("--models", action="store_true", default=False,
                     help="run ResNet-18, MobileNetV2 and the transformer encoder against onnxruntime (slow)")
