@@ -2,7 +2,8 @@
 core wrote is a finding naming the op, its source line and the rule ``local-initcheck`` (memory handed
 out by ``AllocTensor``, a TBuf or a static ``LocalTensor`` holds whatever was there before).
 
-The check runs when the simulator is made with ``initcheck=True`` (like a sanitizer's tool, asked for):
+The check runs when the simulator is made with ``initcheck=True``, or without the keyword while the
+default (``set_initcheck_default``, off; the test suite's ``--initcheck`` turns it on) is on:
 some compiled kernels still read bytes they never wrote (lanes whose results are never stored: rows of
 per-row results at a 16-element pitch, Compare's whole 256 B repeats past a tail, the rows of an L1
 fractal past M). Once the lowering writes every byte it reads it can be on for every simulation.
@@ -25,6 +26,16 @@ from pyasc.dialects.ascendc.contract import RULES
 from .errors import Finding
 
 RULE = "local-initcheck"
+_DEFAULT = [False]
+
+
+def set_initcheck_default(on: bool) -> None:
+    """Whether simulators made without ``initcheck=`` check reads of never-written local memory."""
+    _DEFAULT[0] = bool(on)
+
+
+def get_initcheck_default() -> bool:
+    return _DEFAULT[0]
 _ONES = memoryview(b"\x01" * (1 << 21))
 
 

@@ -9,6 +9,7 @@ import pytest
 from xdsl.utils.exceptions import VerifyException
 
 from pyasc.dialects.ascendc.contract import RULES
+from pyasc.runtime import get_initcheck_default, set_initcheck_default
 from pyasc.runtime.simulator import Simulator, parse_module
 
 pytestmark = pytest.mark.contract_findings
@@ -37,7 +38,7 @@ def _module(body: str, n: int = 256, dtype: str = "f32", frame: bool = True) -> 
 
 
 def _run(text: str, n: int = 256, dtype=np.float32):
-    sim = Simulator(parse_module(text), hazards="ignore")
+    sim = Simulator(parse_module(text), hazards="ignore", initcheck=False)  # the other rules, one at a time
     x = np.arange(n).astype(dtype)
     return sim.run("host", [x, np.zeros(n, dtype)], raise_errors=False)
 
@@ -281,7 +282,7 @@ def _initcheck(text: str) -> list:
 
 
 def test_reading_a_never_written_ub_tensor_is_a_finding():
-    assert _rules(_run(_module(_add_of(None)))) == set()  # without initcheck=True: not checked
+    assert _rules(_run(_module(_add_of(None)))) == set()  # with initcheck=False: not checked
     (f,) = _initcheck(_module(_add_of(None)))
     assert "ascendc.add" in f.op and "Add reads UB bytes [1024, 2048), of which [1024, 2048) were never written" \
         in f.message and RULES["local-initcheck"].doc in f.message
@@ -289,6 +290,22 @@ def test_reading_a_never_written_ub_tensor_is_a_finding():
     (f,) = _initcheck(_module(_add_of(128)))
     assert "of which [1536, 2048) were never written" in f.message
     assert _initcheck(_module(_add_of(256))) == []
+
+
+def test_the_initcheck_default_applies_to_simulators_made_without_the_keyword():
+    text = _module(_add_of(None))
+    args = lambda: [np.arange(256).astype(np.float32), np.zeros(256, np.float32)]  # noqa: E731
+    before = get_initcheck_default()
+    try:
+        set_initcheck_default(True)
+        sim = Simulator(parse_module(text), hazards="ignore")
+        assert [f.rule for f in sim.run("host", args(), raise_errors=False).findings] == ["local-initcheck"]
+        off = Simulator(parse_module(text), hazards="ignore", initcheck=False)  # the opt-out
+        assert off.run("host", args(), raise_errors=False).findings == []
+        set_initcheck_default(False)
+        assert Simulator(parse_module(text), hazards="ignore").run("host", args(), raise_errors=False).findings == []
+    finally:
+        set_initcheck_default(before)
 
 
 def test_reading_past_a_rounded_down_copy_is_a_finding():
