@@ -24,7 +24,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from pyasc.dialects import ascbuf, ascendc, asctensor, asctile
-from pyasc.dialects.ascendc import RoundMode, VectorUnaryScratchOp
+from pyasc.dialects.ascendc import RoundMode, VectorUnaryScratchOp, const_int
 
 from .errors import CompileError
 from pyasc.dialects.target import Pipe
@@ -87,6 +87,7 @@ class KernelBufferizer:
         self.iv = loop.body.block.args[0]
         self.slots = k.attributes[asctile.BUFFERS_ATTR].value.data
         self.top = OpEmitter(InsertPoint.at_start(k.body.block))
+        self.valid: tuple[int, SSAValue] | None = None  # see ``count``
         # loop-invariant tiles (see tile-elementwise): one copy each, computed once before the loop,
         # with the pipes drained after the loads and again after the compute
         prologue = [op for op in k.body.block.ops
@@ -122,6 +123,7 @@ class KernelBufferizer:
         stored = {op.value for op in body if isinstance(op, asctile.StoreOp)}
         loaded = {op.result for op in body if isinstance(op, asctile.LoadOp)}
         position = {op: i for i, op in enumerate(body)}
+        self.valid = _valid_count(body)
         for op in body:
             e = OpEmitter(InsertPoint.before(op), op)
             if isinstance(op, asctile.SplatOp):
@@ -147,6 +149,7 @@ class KernelBufferizer:
                 else:
                     self.buffer[r] = dst
                 self._compute(op, dst, e)
+        self.valid = None
         for op in reversed(body):
             if isinstance(op, asctile.LoadOp | asctile.StoreOp | asctile.SplatOp) or (
                     op.results and isinstance(op.results[0].type, TensorType)):
@@ -207,9 +210,14 @@ class KernelBufferizer:
         return neg
 
     def count(self, e: OpEmitter, t) -> SSAValue:
+        """The elements an op over a tile of type ``t`` computes: the whole tile, or in a loop whose tiles
+        are all loaded and stored densely, the elements the tile's copy-in wrote (a tail tile computes
+        no lane it did not load)."""
         n = 1
         for d in t.get_shape():
             n *= d
+        if self.valid is not None and n == self.valid[0]:
+            return self.valid[1]
         return self.top.index(n)
 
     def operand(self, e: OpEmitter, v: SSAValue) -> SSAValue:
@@ -316,6 +324,28 @@ class KernelBufferizer:
             e.add(ascbuf.VCastOp(dst, self.operand(e, src), n, mode))
         else:
             raise CompileError(f"bufferize: no buffer form for {op.name} on {t} in kernel @{self.kernel.sym_name.data}")
+
+
+def _valid_count(body: list[Operation]) -> tuple[int, SSAValue] | None:
+    """(tile elements, rows x cols) when every tile the loop body loads or stores is moved densely with
+    the same row and column counts, not known to fill the tile, and no tile op comes before the first
+    load; else None."""
+    moves = [op for op in body if isinstance(op, asctile.LoadOp | asctile.StoreOp) and not
+             (isinstance(op, asctile.LoadOp) and _scalar_input(op))]
+    if not moves or any(op.dense is None for op in moves):
+        return None
+    first = moves[0]
+    if not isinstance(first, asctile.LoadOp) or any(op.rows != first.rows or op.cols != first.cols for op in moves):
+        return None
+    before = body[:body.index(first)]
+    if any(op.results and isinstance(op.results[0].type, TensorType) for op in before):
+        return None
+    shape = first.result.type.get_shape()
+    rows, cols = const_int(first.rows), const_int(first.cols)
+    if rows is not None and cols is not None and rows * cols == shape[0] * shape[1]:
+        return None  # every tile full: the tile's own count
+    valid = OpEmitter(InsertPoint.before(first), first).muli(first.rows, first.cols)
+    return shape[0] * shape[1], valid
 
 
 def _scalar_input(load: asctile.LoadOp) -> bool:

@@ -46,7 +46,7 @@ from pyasc.dialects import ascendc as asc
 from pyasc.dialects.types import numpy_dtype
 
 from .codegen import KernelTranslator, pipe_index, record
-from .contract import nd2nz_overlap
+from .contract import check_extents, nd2nz_overlap
 from .costs import dma_efficiency, local_base
 from .cube_mmad import F16, F32, I32, PLANS, V32, Chain, flush, mmad as run_mmad, reduce_max, reduce_min, scratch
 from .errors import SimulationError
@@ -316,6 +316,7 @@ def data_copy_nd2nz(t: KernelTranslator, op: asc.DataCopyNd2NzOp) -> None:
     args = ", ".join(t.v(x) for x in (op.nd_num, op.n_value, op.d_value, op.src_nd_matrix_stride, op.src_d_value,
                                        op.dst_nz_c0_stride, op.dst_nz_n_stride, op.dst_nz_matrix_stride))
     t.emit(f"_gb, _hb, _sp = _nd2nz(_fail, {sid}, bid, L1, {t.v(op.dst)}, {g}, {t.v(op.src)}, {args}, _L2, args)")
+    check_extents(t, sid, op.API, [(op.dst, t.v(op.dst), "_sp")])
     t.env.setdefault("_nd2nz_overlap", nd2nz_overlap)
     geo = ", ".join(t.v(x) for x in (op.nd_num, op.n_value, op.d_value))
     es = numpy_dtype(op.dst.type.element_type).itemsize
@@ -341,6 +342,8 @@ def load_data(t: KernelTranslator, op: asc.LoadDataOp) -> None:
     t.emit(f"_lp = {plans}.get(({t.v(op.src)}, {t.v(op.dst)}, {args}))")
     t.emit(f"if _lp is None: _lp = _load_plan(_fail, {sid}, bid, L1, {t.v(op.src)}, {dst}, {t.v(op.dst)}, {args}, "
            f"{tr}, {plans}, {1.0 / rate!r}, {local_base(t.spec, 'L1')}, {local_base(t.spec, dst)})")
+    check_extents(t, sid, op.API, [(op.src, f"(_lp[3] - {local_base(t.spec, 'L1')})", "_lp[4]"),
+                                   (op.dst, t.v(op.dst), "_lp[5]")])
     t.emit("_lp[0][...] = _lp[1]")
     record(t, sid, "_lp[2]", "0", [("_lp[3]", "_lp[4]"), ("_lp[6]", "_lp[5]")])
 
@@ -360,7 +363,11 @@ def mmad(t: KernelTranslator, op: asc.MmadOp) -> None:
     t.emit(f"_mr = _mmad(_fail, {sid}, bid, _CUBE, {t.v(op.fm)}, {t.v(op.filter)}, {t.v(op.dst)}, {t.v(op.m)}, "
            f"{t.v(op.n)}, {t.v(op.k)}, {t.v(op.init)}, {t.const(in_dt, 'DT')}, {t.const(acc_dt, 'DT')}, "
            f"{t.const(rc, 'MR')})")
-    record(t, sid, "_mr[0]", "0", [("_mr[1]", "_mr[2]"), ("_mr[3]", "_mr[4]"), ("_mr[5]", "_mr[6]")])
+    check_extents(t, sid, op.API, [(op.fm, t.v(op.fm), "_mr[2]"), (op.filter, t.v(op.filter), "_mr[4]"),
+                                   (op.dst, t.v(op.dst), "_mr[6]")])
+    # aux 1: the Mmad accumulates into (reads) its L0C block (``initcheck``)
+    record(t, sid, "_mr[0]", f"(0 if {t.v(op.init)} else 1)",
+           [("_mr[1]", "_mr[2]"), ("_mr[3]", "_mr[4]"), ("_mr[5]", "_mr[6]")])
 
 
 def fixpipe(t: KernelTranslator, op: asc.FixpipeOp) -> None:
@@ -373,5 +380,6 @@ def fixpipe(t: KernelTranslator, op: asc.FixpipeOp) -> None:
     t.emit(f"_fb = _fixpipe(_fail, {sid}, bid, {g}, {t.v(op.dst)}, _CUBE, {t.v(op.src)}, {args}, "
            f"{op.relu is not None}, {t.const(acc_dt, 'DT')})")
     n1, rows = f"(({t.v(op.n_size)} + 15) // 16)", t.v(op.src_stride)
+    check_extents(t, sid, op.API, [(op.src, t.v(op.src), f"{n1} * {rows} * {16 * acc_dt.itemsize}")])
     record(t, sid, f"{t.spec.fix_fixed_cycles} + _fb * {1.0 / t.spec.fix_bytes_per_cycle!r}", "_fb",
                        [(_at(t, "L0C", op.src), f"{n1} * {rows} * {16 * acc_dt.itemsize}")])

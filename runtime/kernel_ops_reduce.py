@@ -49,7 +49,7 @@ def reduce_count(t: KernelTranslator, op: asc.ReduceCountOp) -> None:
     sp = t.spec
     cost = f"{vector_cost(t, nb, sp.vector_simple_cycles)} + {2 * sp.reduce_repeat_cycles}"
     work_bytes = f"(({nb} + {sp.repeat_bytes - 1}) // {sp.repeat_bytes}) * {es}"
-    record(t, sid, cost, "0", [(d, str(es)), (a, nb), (w, work_bytes)])
+    record(t, sid, cost, "0", [(d, str(es * (2 if cal else 1))), (a, nb), (w, work_bytes)])
 
 
 def reinterpret_cast(t: KernelTranslator, op: asc.ReinterpretCastOp) -> None:

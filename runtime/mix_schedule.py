@@ -42,7 +42,7 @@ def _to_aic(aiv_sets: list[dict[int, list[float]]]) -> dict[int, list[float]]:
 
 
 def schedule_ai_core(traces: list[list[tuple]], tabs: KernelTables, core: int, check: bool = True,
-                     layout: tuple = DEFAULT_LAYOUT) -> list[CoreTiming]:
+                     layout: tuple = DEFAULT_LAYOUT, initcheck: bool = False) -> list[CoreTiming]:
     """Schedule AI Core ``core``: ``traces`` = [AIC, AIV 0, AIV 1]; returns their timings (same order)."""
     aic_tr, aiv_trs = traces[0], traces[1:]
     ids = [core] + [2 * core + i for i in range(len(aiv_trs))]
@@ -51,8 +51,9 @@ def schedule_ai_core(traces: list[list[tuple]], tabs: KernelTables, core: int, c
     to_aic = _to_aic([{k: [0.0] * len(v) for k, v in s.items()} for s in set_recs[1:]])
     rounds = 2 + sum(len(v) for s in set_recs for v in s.values())
     for _ in range(rounds):
-        aic = schedule(aic_tr, tabs, ids[0], check, layout, external=to_aic)
-        aivs = [schedule(tr, tabs, ids[i + 1], check, layout, external=to_aiv) for i, tr in enumerate(aiv_trs)]
+        aic = schedule(aic_tr, tabs, ids[0], check, layout, external=to_aic, initcheck=initcheck)
+        aivs = [schedule(tr, tabs, ids[i + 1], check, layout, external=to_aiv, initcheck=initcheck)
+                for i, tr in enumerate(aiv_trs)]
         new_to_aiv = aic.cross_sets
         new_to_aic = _to_aic([t.cross_sets for t in aivs])
         if new_to_aiv == to_aiv and new_to_aic == to_aic:

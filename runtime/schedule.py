@@ -40,6 +40,7 @@ from pyasc.dialects.target import DEFAULT_TARGET, get_target
 
 from .costs import NPIPES, PIPE_INDEX, PIPE_NAMES, local_layout
 from .errors import Finding, SimulationError
+from .initcheck import initcheck as check_init
 from .opinfo import BARRIER_ALL, CROSS_KEY_BASE, EVENTS, SET, WAIT, WORK, OpInfo
 from .queues import QUEUE_KEY_BASE, describe_key
 
@@ -105,13 +106,14 @@ class KernelTables:
 
 def schedule(recs: list[tuple], tabs: KernelTables, core: int, check: bool = True,
              layout: tuple = DEFAULT_LAYOUT, limit: int = 20,
-             external: dict[int, list[float]] | None = None) -> CoreTiming:
+             external: dict[int, list[float]] | None = None, initcheck: bool = False) -> CoreTiming:
     """Schedule the trace ``recs`` of one core and (``check``) find its races.
 
     ``layout`` places the local memories (UB, L1, L0A, L0B, L0C) in the race check's address space
     (``costs.local_layout``); the trace records their accesses at those addresses.
 
-    ``external`` gives the fire times of the cross-core sets this core's waits consume.
+    ``external`` gives the fire times of the cross-core sets this core's waits consume; ``initcheck``:
+    also report reads of never-written local memory (``initcheck``).
     Raises ``SimulationError`` on deadlock. Double sets, unconsumed sets and races are findings.
     """
     pipe_of, kind_of, lat = tabs.pipe, tabs.kind, tabs.latency
@@ -331,6 +333,8 @@ def schedule(recs: list[tuple], tabs: KernelTables, core: int, check: bool = Tru
             findings.append(Finding("unpaired-flag", f"{info.where()} is never waited for: {key_name(key)} stays "
                                     "set when the kernel ends and leaks into the next operator",
                                     info.kernel, info.text, core, loc=info.loc))
+    if initcheck:
+        findings += check_init(recs, tabs, core, layout)
     cross_waits = {k: v for k, v in waits.items() if is_cross_key(k)}
     return CoreTiming(recs, start, end, last, busy, gm, findings, tabs.infos, cross_sets, cross_waits)
 

@@ -34,6 +34,7 @@ from . import batched, hazards
 from .codegen import CompiledKernel
 from .costs import PIPE_NAMES, local_layout, make_dma_cost, pipe_latencies
 from .errors import Finding, FindingLog, HazardError, SimulationError
+from .initcheck import get_initcheck_default
 from .memory import NUMPY_DTYPES, copy_msg, gm_view, make_pad_helpers, make_view2, ub_msg, ub_views
 from .queues import TBufState, TPipeState, TQueState, init_buffer
 from .report import LaunchReport, Report
@@ -109,8 +110,10 @@ class Simulator:
     MAX_GROUP_FAILURES = 3  # launches whose groups diverged before a kernel is always run core by core
 
     def __init__(self, module: ModuleOp, *, race_check: bool = True, target: TargetSpec | None = None,
-                 hazards: str | None = None, block_dim: int | None = None):
+                 hazards: str | None = None, block_dim: int | None = None, initcheck: bool | None = None):
         self.module = module
+        # reads of never-written local memory are findings (``initcheck``); None: the default at construction
+        self.initcheck = get_initcheck_default() if initcheck is None else initcheck
         self.block_dim = block_dim
         self.spec = target or module_target(module)
         self.race_check = race_check
@@ -453,8 +456,10 @@ class Simulator:
                         cache[key] = entry  # most recently used last
             if entry is None:
                 t0 = time.perf_counter()
-                entry = (schedule_ai_core([list(x) for x in key[2]], tabs, core, check=check, layout=layout) if mix
-                         else [schedule(list(key[2]), tabs, core, check=check, layout=layout)])
+                init = self.initcheck
+                entry = (schedule_ai_core([list(x) for x in key[2]], tabs, core, check=check, layout=layout,
+                                          initcheck=init) if mix
+                         else [schedule(list(key[2]), tabs, core, check=check, layout=layout, initcheck=init)])
                 with self._lock:
                     self.stats["schedules"] += 1
                     self.stats["schedule_seconds"] += time.perf_counter() - t0

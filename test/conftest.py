@@ -12,6 +12,7 @@ _rt.set_hazard_policy("error")
 
 
 def pytest_configure(config):
+    _rt.set_initcheck_default(config.getoption("--initcheck"))
     config.addinivalue_line("markers", "contract_findings: the test expects documented-contract findings")
 
 
@@ -53,6 +54,16 @@ def pytest_addoption(parser):
                     help="fuzz pyasc-opt with 3,000 mutants and every pipeline (slow)")
     group.addoption("--random-long", action="store_true", default=False,
                     help="run 5,000 random programs against NumPy (slow)")
+
+    group = parser.getgroup("contract", "the documented Ascend C contract")
+    group.addoption("--initcheck", action="store_true", default=False,
+                    help="every simulation made without initcheck= also reports reads of never-written local "
+                         "memory (a contract finding, so it fails the test)")
+
+    group = parser.getgroup("mutation", "mutation test of the hazard and contract checks")
+    group.addoption("--mutation-long", action="store_true", default=False,
+                    help="simulate every mutant of every class instead of a seeded sample of a few per class "
+                         "and program (slow)")
 
     group = parser.getgroup("models", "ONNX model import against onnxruntime")
     group.addoption("--models", action="store_true", default=False,

@@ -65,6 +65,8 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "ND2NZ writes to L1 must not overlap (their order is not guaranteed)"),
     Rule("local-extent", _PQ + "TPipe/InitBuffer.md",
          "an access stays inside the local tensor's allocated buffer (InitBuffer len, TBuf length)"),
+    Rule("local-initcheck", _PQ + "TQue/AllocTensor.md",
+         "local memory is written before it is read: an allocated tensor's content may be random values"),
     Rule("local-no-overlap", _PQ + "TPipe/InitBuffer.md",
          "two live local buffers do not share memory"),
 )}

@@ -18,7 +18,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from pyasc.dialects.ascendc import KERNEL_ATTR
+from pyasc.dialects.ascendc import KERNEL_ATTR, POSITION_MEMORY
 from pyasc.dialects.traits import OnPipe
 from pyasc.dialects.types import numpy_dtype
 from pyasc.runtime import Simulator
@@ -74,9 +74,9 @@ def apply(module: ModuleOp, m: Mutation) -> ModuleOp:
         if KERNEL_ATTR in f.attributes and f.sym_name.data == m.kernel:
             walk = list(f.walk())
             op = walk[m.ops[0]]
-            if m.kind == "delete":
+            if m.kind in ("delete", "erase"):  # erase: any op without results
                 for i in sorted(m.ops, reverse=True):
-                    assert walk[i].name in SYNC_OPS
+                    assert walk[i].name in SYNC_OPS or m.kind == "erase" and not walk[i].results
                     walk[i].detach()
                     walk[i].erase()
             elif m.kind in ("address", "size"):
@@ -138,8 +138,7 @@ def changed_event_ids(module: ModuleOp) -> list[Mutation]:
 
 def _local_tensors(f):
     walk = list(f.walk())
-    return walk, [(i, op) for i, op in enumerate(walk) if op.name == "ascendc.local_tensor"
-                  and op.position.data.value in ("VECIN", "VECOUT", "VECCALC")]
+    return walk, [(i, op) for i, op in enumerate(walk) if op.name == "ascendc.local_tensor"]
 
 
 def _live(op, index) -> tuple[int, int]:
@@ -159,8 +158,13 @@ def _bytes(op) -> tuple[int, int]:
     return a, a + op.size.value.data * numpy_dtype(op.results[0].type.element_type).itemsize
 
 
+def _memory(op) -> str:
+    return POSITION_MEMORY.get(op.position.data, "UB")
+
+
 def overlapping_buffers(module: ModuleOp) -> list[Mutation]:
-    """For each two UB tensors live at the same time in disjoint memory: the second moved onto the first."""
+    """For each two local tensors of one memory (UB, L1, L0A, L0B, L0C) live at the same time in disjoint
+    bytes: the second moved onto the first."""
     out = []
     for f in _kernels(module):
         walk, tensors = _local_tensors(f)
@@ -169,13 +173,13 @@ def overlapping_buffers(module: ModuleOp) -> list[Mutation]:
             for k, b in tensors[j + 1:]:
                 (a0, a1), (b0, b1) = _bytes(a), _bytes(b)
                 la, lb = _live(a, index), _live(b, index)
-                if (a1 <= b0 or b1 <= a0) and la[0] <= lb[1] and lb[0] <= la[1]:
+                if _memory(a) == _memory(b) and (a1 <= b0 or b1 <= a0) and la[0] <= lb[1] and lb[0] <= la[1]:
                     out.append(Mutation(f.sym_name.data, (k,), f"`{b}` moved onto `{a}`", "address", a0))
     return out
 
 
 def shrunken_buffers(module: ModuleOp) -> list[Mutation]:
-    """Each UB tensor of 512 B or more (a tile, not a row value) halved."""
+    """Each local tensor of 512 B or more (a tile or a fractal block, not a row value) halved."""
     out = []
     for f in _kernels(module):
         _, tensors = _local_tensors(f)
@@ -186,18 +190,34 @@ def shrunken_buffers(module: ModuleOp) -> list[Mutation]:
     return out
 
 
+def deleted_writes(module: ModuleOp) -> list[Mutation]:
+    """Each copy into a local tensor (DataCopy, DataCopyPad and ND2NZ from GM, LoadData from L1) and each
+    Duplicate deleted: what it wrote is read never written."""
+    out = []
+    for f in _kernels(module):
+        for i, op in enumerate(f.walk()):
+            into_local = op.name in ("ascendc.data_copy", "ascendc.data_copy_pad") and \
+                "local_tensor" in str(op.operands[0].type)
+            if into_local or op.name in ("ascendc.duplicate", "ascendc.data_copy_nd2nz", "ascendc.load_data"):
+                out.append(Mutation(f.sym_name.data, (i,), f"`{op}` deleted", "erase"))
+    return out
+
+
 MUTATION_CLASSES = {"overlapping buffers": overlapping_buffers, "shrunken buffers": shrunken_buffers,
-                    "moved waits and sets": moved_flags, "changed event ids": changed_event_ids}
+                    "moved waits and sets": moved_flags, "changed event ids": changed_event_ids,
+                    "deleted writes": deleted_writes}
+# the finding kinds that report a mutant of each class (``detected``); a deleted write is read never written
+CLASS_KINDS = {"deleted writes": ("initcheck",)}  # "initcheck": simulate with the initcheck on
 
 
 def _kernels(module: ModuleOp):
     return [f for f in module.body.block.ops if KERNEL_ATTR in f.attributes]
 
 
-def detected(module: ModuleOp, host: str, arrays: list[np.ndarray]) -> tuple[bool, str]:
+def detected(module: ModuleOp, host: str, arrays: list[np.ndarray], also: tuple[str, ...] = ()) -> tuple[bool, str]:
     """Simulate; (True, why) when the run reports a deadlock, a race, a flag error or a broken
-    documented rule (a ``contract`` finding)."""
-    sim = Simulator(module, hazards="ignore")
+    documented rule (a ``contract`` finding); ``also`` holding "initcheck": with the initcheck on."""
+    sim = Simulator(module, hazards="ignore", initcheck="initcheck" in also)
     report = sim.run(host, [a.copy() for a in arrays], raise_errors=False)
     if report.error is not None:
         return True, report.error.message

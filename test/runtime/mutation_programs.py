@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 import pyasc
@@ -118,9 +120,11 @@ def inputs(specs, seed: int = 0) -> list[np.ndarray]:
     return out
 
 
+@functools.cache
 def compile_flags(name: str, buffers: int):
     """The program ``name`` compiled with explicit flags on 2 cores with small tiles (several tiles
-    per core, so that every buffer slot is reused), and its input arrays."""
+    per core, so that every buffer slot is reused), and its input arrays (compiled once per run; the
+    callers copy the arrays before simulating)."""
     fn, specs = PROGRAMS[name]
     xs = inputs(specs)
     opts = {"sync_style": "flags", "buffers": buffers, "cores": 2, "tile_size": 1024}

@@ -9,6 +9,7 @@ import pytest
 from xdsl.utils.exceptions import VerifyException
 
 from pyasc.dialects.ascendc.contract import RULES
+from pyasc.runtime import get_initcheck_default, set_initcheck_default
 from pyasc.runtime.simulator import Simulator, parse_module
 
 pytestmark = pytest.mark.contract_findings
@@ -37,7 +38,7 @@ def _module(body: str, n: int = 256, dtype: str = "f32", frame: bool = True) -> 
 
 
 def _run(text: str, n: int = 256, dtype=np.float32):
-    sim = Simulator(parse_module(text), hazards="ignore")
+    sim = Simulator(parse_module(text), hazards="ignore", initcheck=False)  # the other rules, one at a time
     x = np.arange(n).astype(dtype)
     return sim.run("host", [x, np.zeros(n, dtype)], raise_errors=False)
 
@@ -259,3 +260,56 @@ def test_released_ids_are_allocated_again():
 def test_release_of_an_id_never_allocated_is_a_finding():
     report = _run(_module(_pipe_copy(1, stray_release=True), frame=False))
     assert "release-event-id-paired" in _rules(report), report
+
+
+def _add_of(b_written: int | None) -> str:
+    """``z = a + b`` over 256 floats, ``a`` copied in and ``b`` given its first ``b_written`` elements by a
+    Duplicate (None: never written)."""
+    dup = "" if b_written is None else (
+        f"    %bn = arith.constant {b_written} : index\n    %one = arith.constant 1.0 : f32\n"
+        "    ascendc.duplicate %b, %one, %bn : !ascendc.local_tensor<f32>, f32\n")
+    return _add(256).replace("    ascendc.set_flag MTE2_V, %c0", dup + "    ascendc.set_flag MTE2_V, %c0").replace(
+        "%zb = ascendc.local_tensor VECOUT", "%b = ascendc.local_tensor VECCALC address 1024 size 256 : "
+        "!ascendc.local_tensor<f32>\n    %zb = ascendc.local_tensor VECOUT").replace(
+        "ascendc.add %zb, %a, %a, %n", "ascendc.add %zb, %a, %b, %n")
+
+
+def _initcheck(text: str) -> list:
+    sim = Simulator(parse_module(text), hazards="ignore", initcheck=True)
+    report = sim.run("host", [np.arange(256).astype(np.float32), np.zeros(256, np.float32)], raise_errors=False)
+    assert report.error is None
+    return [f for f in report.findings if f.kind == "contract" and f.rule == "local-initcheck"]
+
+
+def test_reading_a_never_written_ub_tensor_is_a_finding():
+    assert _rules(_run(_module(_add_of(None)))) == set()  # with initcheck=False: not checked
+    (f,) = _initcheck(_module(_add_of(None)))
+    assert "ascendc.add" in f.op and "Add reads UB bytes [1024, 2048), of which [1024, 2048) were never written" \
+        in f.message and RULES["local-initcheck"].doc in f.message
+    # half of it written: the other half is reported
+    (f,) = _initcheck(_module(_add_of(128)))
+    assert "of which [1536, 2048) were never written" in f.message
+    assert _initcheck(_module(_add_of(256))) == []
+
+
+def test_the_initcheck_default_applies_to_simulators_made_without_the_keyword():
+    text = _module(_add_of(None))
+    args = lambda: [np.arange(256).astype(np.float32), np.zeros(256, np.float32)]  # noqa: E731
+    before = get_initcheck_default()
+    try:
+        set_initcheck_default(True)
+        sim = Simulator(parse_module(text), hazards="ignore")
+        assert [f.rule for f in sim.run("host", args(), raise_errors=False).findings] == ["local-initcheck"]
+        off = Simulator(parse_module(text), hazards="ignore", initcheck=False)  # the opt-out
+        assert off.run("host", args(), raise_errors=False).findings == []
+        set_initcheck_default(False)
+        assert Simulator(parse_module(text), hazards="ignore").run("host", args(), raise_errors=False).findings == []
+    finally:
+        set_initcheck_default(before)
+
+
+def test_reading_past_a_rounded_down_copy_is_a_finding():
+    # 250 floats round down to 248: the Add reads the last two, never written
+    body = _add(256).replace("%n = arith.constant 256 : index", "%n = arith.constant 250 : index")
+    (f,) = _initcheck(_module(body))
+    assert "Add reads UB bytes [0, 1000), of which [992, 1000) were never written" in f.message

@@ -249,7 +249,8 @@ def test_scalar_control_flow_and_get_value():
     ascendc.duplicate %b8, %ri, %c8 : !ascendc.local_tensor<i32>, i32
     %b16 = arith.constant 16 : index
     %bb = ascendc.subview %b[%b16] : !ascendc.local_tensor<i32>
-    ascendc.duplicate %bb, %ci, %c8 : !ascendc.local_tensor<i32>, i32
+    %c16 = arith.constant 16 : index
+    ascendc.duplicate %bb, %ci, %c16 : !ascendc.local_tensor<i32>, i32
     ascendc.set_flag V_MTE3, %c0
     ascendc.wait_flag V_MTE3, %c0
     ascendc.data_copy %zg, %a, %cnt : !ascendc.global_tensor<i32>, !ascendc.local_tensor<i32>
@@ -262,7 +263,7 @@ def test_scalar_control_flow_and_get_value():
         _, report = simulate(kernel_ir(body, (("x", "i32", 1024), ("z", "i32", 1024))), x, z)
         assert z[:expect].tolist() == [1] * expect and not z[expect:256].any()
         # divsi truncates toward zero: -7 / 2 = -3, remsi -7 % 2 = -1, ceildivui 9 / 4 = 3
-        assert z[256:264].tolist() == [5] * 8 and z[264:272].tolist() == [7] * 8 and z[272:280].tolist() == [3] * 8
+        assert z[256:264].tolist() == [5] * 8 and z[264:272].tolist() == [7] * 8 and z[272:288].tolist() == [3] * 16
         assert report.pipe_busy["S"] == _gm_read_cycles()
 
 
