@@ -60,19 +60,15 @@ KNOWN: list[tuple] = [
     ("where_mixed", "bfloat16", "*", "odd/bcast", "crash", "KeyError on asctile.splat in bufferize", "1x1_25x27 "),
     ("add_mixed_float32|mul_mixed_int32|add_scalar_int|add_scalar_float",
      "bool", "*", "[!e]*", "crash", "bool operand: asctensor.cast has no i1"),
-    ("logical_and",
-     "int32|int8", "*", "large|odd/bcast|one|prime|prime/bcast", "crash",
-     "int8 constant: asctensor.full has no i8"),
     ("logical_not|invert|logical_and|logical_or|logical_xor|and_op|or_op",
      "int8", "*", "[!e]*", "crash", "int8 constant: asctensor.full has no i8"),
-    ("zeros_like|ones_like|full_like|empty_like",
-     "bool|int8", "jit", "[!e]*", "crash", "int8 constant: asctensor.full has no i8"),
     ("pow", "bfloat16", "*", "prime/bcast", "crash", "simulator hazard (race) in the kernel"),
     ("inplace.iadd_view|inplace.isub_slice|inplace.imul_transpose|inplace.add_|inplace.mul_|inplace.copy_",
      "bool|int8", "jit", "large|odd|one|prime", "refused",
      "jit: an in-place update of a bool or int8 view is refused (they move as float16)"),
     # missing
     # refused
+    ("split_sections", "*", "jit", "[!e]*", "refused", "jit: a split with an empty section", "*split=[[]0,*"),
     ("abs", "int32", "*", "*", "refused", "abs refuses int32"),
     ("add_op", "bool|int8", "*", "*", "refused", "add refuses bool/int8"),
     ("add_scalar_int", "int8", "*", "*", "refused", "add refuses int8"),
@@ -110,6 +106,7 @@ KNOWN: list[tuple] = [
     ("sin|cos|tan", "int32", "*", "*", "refused", "sin, cos and tan refuse int32"),
     ("where", "bool|int8", "*", "*", "refused", "where refuses bool/int8"),
     # wrong dtype
+    ("addmm_scaled", "int32", "eager", "*", "wrong dtype", "gives float32 where torch gives int32 (float alpha, beta)"),
     ("and_op", "*", "*", "one|prime", "wrong dtype", "gives bool where torch gives int32"),
     ("and_op", "int32", "*", "*", "wrong dtype", "gives bool where torch gives int32"),
     ("invert", "int32", "*", "large|odd|one|prime", "wrong dtype", "gives bool where torch gives int32"),
