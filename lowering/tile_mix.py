@@ -94,8 +94,11 @@ class _MixTiler:
         body = [op for op in k.body.block.ops if not isinstance(op, func.ReturnOp)]
         ret = k.body.block.last_op
         product, outputs = ret.operands[0], list(ret.operands[1:])
+        mm = next((op for op in body if isinstance(op, asctensor.MatmulOp)), None)
+        if mm is None or product.owner is not mm:
+            raise MixTilingError(f"kernel @{k.sym_name.data}: a MIX kernel returns the result of its asctensor.matmul "
+                                 "first, then the epilogue's results")
         head_end = body.index(product.owner)
-        mm = next(op for op in body if isinstance(op, asctensor.MatmulOp))
         self.mm, self.product, self.outputs = mm, product, outputs
         self.epilogue = body[head_end + 1:]
         args = list(k.body.block.args)

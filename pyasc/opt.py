@@ -110,6 +110,11 @@ def main(args: Sequence[str] | None = None) -> None:
     except (SystemExit, KeyboardInterrupt):
         raise
     except Exception as err:  # noqa: BLE001 - a bug outside the passes (parser, printer, emitter)
+        simulation = sys.modules.get("pyasc.runtime.errors")   # loaded if a target simulated the program
+        if simulation is not None and isinstance(err, simulation.SimulationError):
+            # an ascendc-level input that deadlocks or faults (a target runs it for its golden outputs)
+            print(f"pyasc-opt: error: the program fails in simulation: {err}", file=sys.stderr)
+            sys.exit(1)
         _internal(f"internal error: {type(err).__name__}: {err}", err)
 
 
