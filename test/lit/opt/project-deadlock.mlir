@@ -4,7 +4,6 @@
 // simulates it for its golden outputs: an error in the input, not an internal error
 // CHECK: pyasc-opt: error: the program fails in simulation: deadlock: `ascendc.wait_flag MTE3_V, %c1` in kernel @add_k0
 // CHECK-NOT: internal error
-// The whole project: kernels, host, tiling header, CMake, run.sh, README, stubs, CPU mode, data.
 
 builtin.module attributes {asc.target = #asc.target<"ascend910b2">} {
   func.func @add_k0(%x: !ascendc.gm_addr, %y: !ascendc.gm_addr, %z: !ascendc.gm_addr) attributes {ascendc.kernel, ascendc.block_dim = 4 : i64} {
