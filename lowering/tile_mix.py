@@ -95,12 +95,14 @@ class _MixTiler:
         ret = k.body.block.last_op
         product, outputs = ret.operands[0], list(ret.operands[1:])
         mm = next((op for op in body if isinstance(op, asctensor.MatmulOp)), None)
-        if mm is None or product.owner is not mm:
-            raise MixTilingError(f"kernel @{k.sym_name.data}: a MIX kernel returns the result of its asctensor.matmul "
-                                 "first, then the epilogue's results")
-        head_end = body.index(product.owner)
-        self.mm, self.product, self.outputs = mm, product, outputs
+        head_end = body.index(product.owner) if product.owner in body else -1
         self.epilogue = body[head_end + 1:]
+        epilogue = set(self.epilogue)
+        stray = [v for v in outputs if v is not product and v.owner not in epilogue]
+        if mm is None or head_end < body.index(mm) or stray:
+            raise MixTilingError(f"kernel @{k.sym_name.data}: a MIX kernel returns its product (the asctensor.matmul "
+                                 "and the ops before the epilogue) first, then results of the epilogue")
+        self.mm, self.product, self.outputs = mm, product, outputs
         args = list(k.body.block.args)
         batch_shape, M, K, N = mm.dims()
         in_t = str(mm.lhs.type.element_type)

@@ -9,5 +9,5 @@ func.func @f_mm0(%a: tensor<256x64xf16>, %b: tensor<64x128xf16>, %bias: tensor<1
   func.return %2, %0 : tensor<256x128xf16>, tensor<256x128xf16>
 }
 
-// CHECK: pyasc-opt: error: kernel @f_mm0: a MIX kernel returns the result of its asctensor.matmul first, then the epilogue's results
+// CHECK: pyasc-opt: error: kernel @f_mm0: a MIX kernel returns its product (the asctensor.matmul and the ops before the epilogue) first, then results of the epilogue
 // CHECK-NOT: internal error
