@@ -67,3 +67,20 @@ def simulator_eager():
     pyasc.set_eager_backend("simulator")
     yield
     pyasc.set_eager_backend(saved)
+
+
+def count_launches(fn, *args):
+    """``fn(*args)`` and the number of kernel launches the simulator ran for it."""
+    from pyasc.runtime import simulator
+
+    seen = []
+
+    def listen(sim, host, report):
+        seen.extend(report.launches)
+
+    simulator.add_listener(listen)
+    try:
+        out = fn(*args)
+    finally:
+        simulator.remove_listener(listen)
+    return out, len(seen)

@@ -8,21 +8,10 @@ import pytest
 import torch
 
 import pyasc
-from pyasc.runtime import simulator
+from .conftest import count_launches
 
 
-def _launches(fn, *args):
-    seen = []
-
-    def listen(sim, host, report):
-        seen.extend(report.launches)
-
-    simulator.add_listener(listen)
-    try:
-        out = fn(*args)
-    finally:
-        simulator.remove_listener(listen)
-    return out, len(seen)
+_launches = count_launches
 
 
 @pytest.mark.parametrize("mode", ["eager", "jit"])

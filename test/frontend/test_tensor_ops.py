@@ -8,25 +8,13 @@ import pytest
 import torch
 
 import pyasc
-from pyasc.runtime import simulator
 
-from .conftest import requires_backend
+from .conftest import count_launches, requires_backend
 
 pytestmark = [requires_backend, pytest.mark.filterwarnings(r"ignore:var\(\). degrees of freedom:UserWarning")]
 
 
-def _launches(fn, *args):
-    seen = []
-
-    def listen(sim, host, report):
-        seen.extend(report.launches)
-
-    simulator.add_listener(listen)
-    try:
-        out = fn(*args)
-    finally:
-        simulator.remove_listener(listen)
-    return out, len(seen)
+_launches = count_launches
 
 
 def _same(out, ref, rtol=1.3e-6, atol=1e-5):

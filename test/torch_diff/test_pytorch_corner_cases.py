@@ -11,25 +11,17 @@ import torch
 
 import pyasc
 
+from .torch_pairs import close, pair, run
+
 RNG = np.random.default_rng(11)
 MODES = ("eager", "jit")
 
 
 def _pair(*shape, dtype="float32"):
-    a = RNG.standard_normal(shape).astype(np.float32)
-    t = torch.from_numpy(a).to(getattr(torch, dtype))
-    return pyasc.tensor(t), t
+    return pair(RNG, *shape, dtype=dtype)
 
 
-def _close(got, want, tol=2e-3):
-    assert got.shape == tuple(want.shape)
-    assert got.dtype.name == str(want.dtype).removeprefix("torch.").replace("int64", "int32")
-    g = got.float().numpy().astype(np.float64) if got.dtype.is_floating_point else got.numpy()
-    np.testing.assert_allclose(g, want.double().numpy(), rtol=tol, atol=tol)
-
-
-def _run(fn, mode, *args):
-    return (pyasc.jit(fn) if mode == "jit" else fn)(*args)
+_close, _run = close, run
 
 
 # ------------------------------------------------------------------------ reductions

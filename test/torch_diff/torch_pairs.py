@@ -1,0 +1,26 @@
+"""What the hand-written PyTorch comparisons share: a pyasc tensor and the torch tensor of the same
+values, the comparison of a result with torch's (shape, dtype and values), and a call in a mode."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+import pyasc
+
+
+def pair(rng, *shape, dtype="float32"):
+    a = rng.standard_normal(shape).astype(np.float32)
+    t = torch.from_numpy(a).to(getattr(torch, dtype))
+    return pyasc.tensor(t), t
+
+
+def close(got, want, tol=2e-3):
+    assert got.shape == tuple(want.shape)
+    assert got.dtype.name == str(want.dtype).removeprefix("torch.").replace("int64", "int32")
+    g = got.float().numpy().astype(np.float64) if got.dtype.is_floating_point else got.numpy()
+    np.testing.assert_allclose(g, want.double().numpy(), rtol=tol, atol=tol)
+
+
+def run(fn, mode, *args):
+    return (pyasc.jit(fn) if mode == "jit" else fn)(*args)
