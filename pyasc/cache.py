@@ -25,6 +25,7 @@ the AscendCL host program (``host.cpp``).
 from __future__ import annotations
 
 import dataclasses
+import gc
 import hashlib
 import inspect
 import json
@@ -141,14 +142,21 @@ _deep_lock = threading.Lock()
 
 def _deep_call(fn, *args):
     """``fn(*args)`` in a thread with a large stack and recursion limit (pickle recurses along the
-    IR's links); the process-wide recursion limit is restored afterwards."""
+    IR's links); the process-wide recursion limit is restored afterwards. The cyclic garbage
+    collector is paused meanwhile: (un)pickling creates only live objects, and the collections it
+    would trigger every few hundred allocations make loading a large module several times slower."""
     out: dict = {}
 
     def run():
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             out["value"] = fn(*args)
         except BaseException as e:  # noqa: BLE001 - re-raised in the caller
             out["error"] = e
+        finally:
+            if collecting:
+                gc.enable()
 
     with _deep_lock:
         old_stack = threading.stack_size(_DEEP_STACK)

@@ -423,7 +423,7 @@ class JitFunction:
         disk_key = cache.make_key(self._source, traced_text, lowered.options)
         hit = cache.load(disk_key)
         if hit is not None and hit[1].get("outputs") == [str(s) for s in lowered.outputs]:
-            if "asctensor.vjp" in str(lowered.traced):
+            if "asctensor.vjp" in traced_text:
                 lowered.module("asctensor")   # the constants the backward lifts
             compiled = lowered._compiled(hit[0])
             log.info("jit %s: disk cache hit %s", lowered.name, disk_key[:12])
