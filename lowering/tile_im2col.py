@@ -41,6 +41,7 @@ from xdsl.rewriter import InsertPoint
 
 from .emitter import OpEmitter, copy_loc
 from .errors import TilingError
+from .analysis.memory import tile_kernel_bytes
 from .kernel_calls import replace_kernel
 
 _TILE_BUFFERS = 6  # data tile, its copy for the store, four zero tiles: each double-buffered
@@ -66,27 +67,54 @@ class _Im2colTiler:
     cores: int
 
     def run(self) -> func.FuncOp:
+        """The gather kernel with the most output rows per tile whose planned buffers fit UB (the
+        estimate from the tile sizes first; the planner rounds each buffer up, so it is checked)."""
         k = self.kernel
         op = next(o for o in k.body.block.ops if isinstance(o, asctensor.Im2colOp))
         if op.input not in k.body.block.args:
             raise TilingError(f"kernel @{k.sym_name.data}: im2col reads a kernel input")
+        (_, sw), _, _, _, _ = op.params()[1:]
+        es = element_bytes(op.result.type.element_type)
+        oh_, ow_ = self._output_rows(op)
+        pitch, span_pitch = self._pitches(ow_, sw, es)
+        # per output row: the tiles of the module docstring, plus the span tile and the offset table
+        per_row = 2 * _TILE_BUFFERS * pitch * es + (0 if sw == 1 else 2 * span_pitch * es + 4 * pitch)
+        budget = self.spec.ub_usable_bytes
+        if per_row > budget:
+            raise TilingError(f"kernel @{k.sym_name.data}: an output row of {ow_} elements does not fit UB")
+        rows = max(1, min(oh_, budget // per_row))
+        while True:
+            new = self._build(op, rows)
+            if rows == 1 or tile_kernel_bytes(new) <= budget:
+                return new
+            rows -= 1
+
+    @staticmethod
+    def _output_rows(op) -> tuple[int, int]:
+        (kh_, _), (sh, _), (ph, _), (dh, _), _, _ = op.params()
+        h_ = op.input.type.get_shape()[2]
+        oh_ = (h_ + 2 * ph - dh * (kh_ - 1) - 1) // sh + 1
+        return oh_, op.result.type.get_shape()[2] // oh_
+
+    @staticmethod
+    def _pitches(ow_: int, sw: int, es: int) -> tuple[int, int]:
+        align = 32 // es
+        pitch = -(-ow_ // align) * align
+        span_pitch = -(-(sw * (ow_ - 1) + 1) // align) * align  # a row's span of input columns
+        return pitch, span_pitch
+
+    def _build(self, op, rows: int) -> func.FuncOp:
+        """The gather kernel with tiles of ``rows`` output rows."""
+        k = self.kernel
         (kh_, kw_), (sh, sw), (ph, pw), (dh, dw), cg, group = op.params()
         n_, c_, h_, w_ = op.input.type.get_shape()
         ohw = op.result.type.get_shape()[2]
         et = op.result.type.element_type
         es = element_bytes(et)
-        oh_ = (h_ + 2 * ph - dh * (kh_ - 1) - 1) // sh + 1
-        ow_ = ohw // oh_
-        align = 32 // es
-        pitch = -(-ow_ // align) * align
-        span_pitch = -(-(sw * (ow_ - 1) + 1) // align) * align  # a row's span of input columns
-        # per output row: the tiles of the module docstring, plus the span tile and the offset table
-        per_row = 2 * _TILE_BUFFERS * pitch * es + (0 if sw == 1 else 2 * span_pitch * es + 4 * pitch)
-        rows = max(1, min(oh_, (self.spec.ub_bytes - 8192) // per_row))
+        oh_, ow_ = self._output_rows(op)
+        pitch, span_pitch = self._pitches(ow_, sw, es)
         zero_t = TensorType(et, [rows, pitch])
         span_t = TensorType(et, [rows, span_pitch])
-        if rows * per_row > self.spec.ub_bytes - 8192:
-            raise TilingError(f"kernel @{k.sym_name.data}: an output row of {ow_} elements does not fit UB")
         chunks = -(-oh_ // rows)
         items = n_ * cg * kh_ * kw_ * chunks
         block_dim = max(1, min(self.cores or self.spec.vector_cores, items))

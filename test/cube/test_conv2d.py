@@ -66,6 +66,19 @@ def test_resnet_stem_conv2d_full_size():
     _check(pyasc.tensor(out), x, w, None, 2, 3, 1, 1)
 
 
+def test_depthwise_conv2d_f32_wide_rows_fits_ub():
+    """A float32 depthwise 3x3 conv over 112-column rows (MobileNetV2's second layer, fewer rows):
+    the im2col tile estimate ignored the planner's rounding of each buffer and overflowed UB."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((1, 2, 40, 112)).astype(np.float32)
+    w = rng.standard_normal((2, 1, 3, 3)).astype(np.float32)
+    out = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, None, stride=1, padding=1, groups=2))(
+        pyasc.from_numpy(x), pyasc.from_numpy(w))
+    ref = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w), None, 1, 1, 1, 2).numpy()
+    np.testing.assert_allclose(out.numpy(), ref, rtol=1e-5, atol=1e-5)
+
+
 @pytest.mark.parametrize("dtype", [np.float16, np.float32])
 def test_conv2d_bias_jit(dtype):
     x, w, b = _rand((2, 4, 8, 8), dtype), _rand((6, 2, 3, 3), dtype), _rand((6,), dtype)
