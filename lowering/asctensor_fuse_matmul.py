@@ -171,7 +171,9 @@ def _conv_to_matmul(conv: asctensor.Conv2dOp) -> list[Operation]:
     w3 = _insert(asctensor.ReshapeOp(conv.weight, [1, groups, ocg, kg]), conv, rhs)
     wb = _insert(asctensor.BroadcastOp(w3.result, TensorType(it, [n, groups, ocg, kg])), conv, w3)
     lhs = _insert(asctensor.ReshapeOp(wb.result, [n * groups, ocg, kg]), conv, wb)
-    mm = _insert(asctensor.MatmulOp(lhs.result, rhs.result, TensorType(et, [n * groups, ocg, oh * ow])), conv, lhs)
+    # a bf16 product with a bias stays f32 (the accumulator) until the bias is added: one rounding
+    pt = Float32Type() if conv.bias is not None and str(et) == "bf16" else et
+    mm = _insert(asctensor.MatmulOp(lhs.result, rhs.result, TensorType(pt, [n * groups, ocg, oh * ow])), conv, lhs)
     out = _insert(asctensor.ReshapeOp(mm.result, [n, oc, oh, ow]), conv, mm)
     result = out.result
     last = out

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -449,9 +450,10 @@ def _permuted(x, term, order):
 
 
 def _contract(a, ta, b, tb, keep):
-    """The product of a and b summed over their shared indices not in ``keep``; its term. One
-    index of each kind is a (batched) matmul of the operands transposed in place; other forms
-    multiply broadcasts in float32 (products of half inputs are exact there) and sum."""
+    """The product of a and b summed over their shared indices not in ``keep``; its term. A sum
+    over shared indices is a (batched) matmul of the operands permuted, their batch, free and summed
+    indices each flattened into one (as PyTorch contracts, so autocast applies); a product with
+    nothing summed multiplies broadcasts in float32 (products of half inputs are exact there)."""
     batch = [c for c in ta if c in tb and c in keep]
     summed = [c for c in ta if c in tb and c not in keep]
     left = [c for c in ta if c not in tb]
@@ -460,15 +462,17 @@ def _contract(a, ta, b, tb, keep):
     if len(batch) <= 1 and len(left) == len(summed) == len(right) == 1:
         prod = MATMUL(_permuted(a, ta, "".join(batch + left + summed)), _permuted(b, tb, "".join(batch + summed + right)))
         return prod, "".join(batch + left + right)
+    if summed:
+        bs, ls, ss, rs = ([size[c] for c in group] for group in (batch, left, summed, right))
+        am = _permuted(a, ta, "".join(batch + left + summed)).reshape(math.prod(bs), math.prod(ls), math.prod(ss))
+        bm = _permuted(b, tb, "".join(batch + summed + right)).reshape(math.prod(bs), math.prod(ss), math.prod(rs))
+        return MATMUL(am, bm).reshape(*bs, *ls, *rs), "".join(batch + left + right)
     order = "".join(batch + left + summed + right)
 
     def aligned(x, t):
         own = "".join(c for c in order if c in t)
         return CAST(_permuted(x, t, own), dtype=F32).reshape(tuple(size[c] if c in t else 1 for c in order))
-    prod = MUL(aligned(a, ta), aligned(b, tb))
-    if summed:
-        prod = SUM(prod, dim=tuple(order.index(c) for c in summed))
-    return CAST(prod, dtype=a.dtype), "".join(c for c in order if c not in summed)
+    return CAST(MUL(aligned(a, ta), aligned(b, tb)), dtype=a.dtype), order
 
 
 def _einsum(*xs, terms, out):

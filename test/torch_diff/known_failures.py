@@ -157,6 +157,8 @@ KNOWN: list[tuple] = [
     ("batch_norm_const",
      "bfloat16", "*", "one", "wrong value",
      "statistics folded in the input's low-precision dtype: several roundings", "1x31x23x1_31_31_31_31 "),
+    ("autocast.index_tensor|autocast.index_bool|autocast.inplace.setitem_tensor|autocast.inplace.setitem_scalar",
+     "*", "jit", "*", "refused", "jit: getitem and setitem have no lowering"),
 ]
 
 

@@ -47,3 +47,16 @@ func.func @g(%x: tensor<2x4x8x8xf16>, %w: tensor<6x2x3x3xf16>) -> tensor<2x6x4x4
 // CHECK:     func.func @g(
 // CHECK:       func.call @g_im2col0_1
 // CHECK:       func.call @g_mm1_1
+
+// a bf16 convolution with a bias: the product leaves the cube in f32 (the accumulator) and the bias
+// is added in f32 before the one rounding to bf16
+func.func @conv_bf16_bias(%x: tensor<1x4x6x6xbf16>, %w: tensor<8x1x1x1xbf16>, %b: tensor<8xbf16>) -> tensor<1x8x6x6xbf16> {
+  %0 = asctensor.conv2d %x, %w bias %b stride [1, 1] padding [0, 0] dilation [1, 1] groups 4 : tensor<1x4x6x6xbf16>, tensor<8x1x1x1xbf16>, tensor<8xbf16> -> tensor<1x8x6x6xbf16>
+  func.return %0 : tensor<1x8x6x6xbf16>
+}
+
+// CHECK:      func.func @conv_bf16_bias_mm{{[0-9]+}}(
+// CHECK:        asctensor.matmul %{{.*}}, %{{.*}} transpose_b : tensor<4x2x1xbf16>, tensor<4x36x1xbf16> -> tensor<4x2x36xf32>
+// CHECK:      func.func @conv_bf16_bias(
+// CHECK:        %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}} : tensor<1x8x6x6xf32>
+// CHECK-NEXT:   asctensor.cast %[[SUM]] : tensor<1x8x6x6xf32> -> tensor<1x8x6x6xbf16>
