@@ -35,12 +35,20 @@ ALL = dt.ALL_DTYPES
 
 # ----------------------------------------------------------------------------- dtype rules
 
-def true_div_rule(operands, attrs) -> tuple[DType, DType]:
-    """Like ``promote_rule`` but integer operands are first cast to float32 (torch's ``/``)."""
+def float_rule(operands, attrs) -> tuple[DType, DType]:
+    """Like ``promote_rule`` but integer and bool operands are first cast to float32 (torch's ``/``
+    and its floating-point functions: ``exp`` of an int32 tensor is float32)."""
     d = dt.result_type(*operands)
     if not d.is_floating_point:
         d = dt.DEFAULT_FLOAT
     return d, d
+
+
+def storage_rule(operands, attrs) -> tuple[DType, DType]:
+    """Like ``promote_rule``, but an int8 or bool result is computed in int32 and converted back
+    (int8 wraps modulo 256, bool is ``!= 0``: ``+`` of bools is ``or``, ``*`` is ``and``), as PyTorch."""
+    d = dt.result_type(*operands)
+    return (dt.int32 if d in dt.STORAGE_DTYPES else d), d
 
 
 def cast_rule(operands, attrs) -> tuple[DType, DType]:
@@ -71,6 +79,16 @@ def _build_neg(tr, operands, types, attrs) -> Operation:
         return arith.NegfOp(x)
     zero = tr.splat(0, types.compute, x.type.get_shape())
     return arith.SubiOp(zero, x)
+
+
+def _build_abs(tr, operands, types, attrs) -> Operation:
+    """``|x|``: ``math.absf`` in floating point, ``max(x, 0 - x)`` on integers (int32 ``abs(-2**31)``
+    wraps to itself, as in PyTorch)."""
+    (x,) = operands
+    if types.compute.is_floating_point:
+        return mathd.AbsFOp(x)
+    neg = tr.emit(arith.SubiOp(tr.splat(0, types.compute, x.type.get_shape()), x)).results[0]
+    return arith.MaxSIOp(x, neg)
 
 
 def _build_gelu(tr, operands, types, attrs) -> Operation:
@@ -241,27 +259,27 @@ CAST = OpDef("cast", _build_cast, lambda x, dtype=None: x, dtypes=ALL + (dt.int8
              doc="x converted to dtype (float to int truncates toward zero)")
 
 OPS = [
-    OpDef("add", binary(arith.AddfOp, arith.AddiOp), np.add, 2, vjp=VJP["add"], doc="x + y"),
+    OpDef("add", binary(arith.AddfOp, arith.AddiOp), np.add, 2, rule=storage_rule, vjp=VJP["add"], doc="x + y"),
     OpDef("sub", binary(arith.SubfOp, arith.SubiOp), np.subtract, 2, vjp=VJP["sub"], doc="x - y"),
-    OpDef("mul", binary(arith.MulfOp, arith.MuliOp), np.multiply, 2, vjp=VJP["mul"], doc="x * y"),
-    OpDef("div", binary(arith.DivfOp), _safe(np.divide), 2, dtypes=FLOATS, rule=true_div_rule,
+    OpDef("mul", binary(arith.MulfOp, arith.MuliOp), np.multiply, 2, rule=storage_rule, vjp=VJP["mul"], doc="x * y"),
+    OpDef("div", binary(arith.DivfOp), _safe(np.divide), 2, dtypes=FLOATS, rule=float_rule,
           vjp=VJP["div"], doc="x / y, true division (integer operands give float32, as in PyTorch)"),
-    OpDef("maximum", binary(arith.MaximumfOp, arith.MaxSIOp), np.maximum, 2, vjp=VJP["maximum"], doc="elementwise maximum, NaN propagating"),
-    OpDef("minimum", binary(arith.MinimumfOp, arith.MinSIOp), np.minimum, 2, vjp=VJP["minimum"], doc="elementwise minimum, NaN propagating"),
+    OpDef("maximum", binary(arith.MaximumfOp, arith.MaxSIOp), np.maximum, 2, rule=storage_rule, vjp=VJP["maximum"], doc="elementwise maximum, NaN propagating"),
+    OpDef("minimum", binary(arith.MinimumfOp, arith.MinSIOp), np.minimum, 2, rule=storage_rule, vjp=VJP["minimum"], doc="elementwise minimum, NaN propagating"),
     OpDef("pow", binary(mathd.PowFOp), _safe(np.power), 2, dtypes=FLOATS, vjp=VJP["pow"], doc="x ** y (floating point only)"),
     OpDef("neg", _build_neg, np.negative, vjp=VJP["neg"], doc="-x"),
-    OpDef("exp", unary(mathd.ExpOp), _safe(np.exp), dtypes=FLOATS, vjp=VJP["exp"], doc="e ** x"),
-    OpDef("log", unary(mathd.LogOp), _safe(np.log), dtypes=FLOATS, vjp=VJP["log"], doc="natural logarithm"),
-    OpDef("sqrt", unary(mathd.SqrtOp), _safe(np.sqrt), dtypes=FLOATS, vjp=VJP["sqrt"], doc="square root"),
-    OpDef("rsqrt", unary(mathd.RsqrtOp), _safe(lambda x: 1.0 / np.sqrt(x)), dtypes=FLOATS, vjp=VJP["rsqrt"], doc="1 / sqrt(x)"),
-    OpDef("abs", unary(mathd.AbsFOp), np.abs, dtypes=FLOATS, vjp=VJP["abs"], doc="absolute value (floating point only)"),
-    OpDef("sin", unary(mathd.SinOp), np.sin, dtypes=FLOATS, vjp=VJP["sin"], doc="sine"),
-    OpDef("cos", unary(mathd.CosOp), np.cos, dtypes=FLOATS, vjp=VJP["cos"], doc="cosine"),
-    OpDef("tan", unary(mathd.TanOp), _safe(np.tan), dtypes=FLOATS, vjp=VJP["tan"], doc="tangent"),
-    OpDef("tanh", unary(mathd.TanhOp), np.tanh, dtypes=FLOATS, vjp=VJP["tanh"], doc="hyperbolic tangent"),
-    OpDef("erf", unary(mathd.ErfOp), _erf, dtypes=FLOATS, vjp=VJP["erf"], doc="Gauss error function"),
+    OpDef("exp", unary(mathd.ExpOp), _safe(np.exp), dtypes=FLOATS, rule=float_rule, vjp=VJP["exp"], doc="e ** x"),
+    OpDef("log", unary(mathd.LogOp), _safe(np.log), dtypes=FLOATS, rule=float_rule, vjp=VJP["log"], doc="natural logarithm"),
+    OpDef("sqrt", unary(mathd.SqrtOp), _safe(np.sqrt), dtypes=FLOATS, rule=float_rule, vjp=VJP["sqrt"], doc="square root"),
+    OpDef("rsqrt", unary(mathd.RsqrtOp), _safe(lambda x: 1.0 / np.sqrt(x)), dtypes=FLOATS, rule=float_rule, vjp=VJP["rsqrt"], doc="1 / sqrt(x)"),
+    OpDef("abs", _build_abs, np.abs, vjp=VJP["abs"], doc="absolute value"),
+    OpDef("sin", unary(mathd.SinOp), np.sin, dtypes=FLOATS, rule=float_rule, vjp=VJP["sin"], doc="sine"),
+    OpDef("cos", unary(mathd.CosOp), np.cos, dtypes=FLOATS, rule=float_rule, vjp=VJP["cos"], doc="cosine"),
+    OpDef("tan", unary(mathd.TanOp), _safe(np.tan), dtypes=FLOATS, rule=float_rule, vjp=VJP["tan"], doc="tangent"),
+    OpDef("tanh", unary(mathd.TanhOp), np.tanh, dtypes=FLOATS, rule=float_rule, vjp=VJP["tanh"], doc="hyperbolic tangent"),
+    OpDef("erf", unary(mathd.ErfOp), _erf, dtypes=FLOATS, rule=float_rule, vjp=VJP["erf"], doc="Gauss error function"),
     OpDef("relu", unary(asctensor.ReluOp), lambda x: np.where(np.isnan(x), x, np.maximum(x, 0)), vjp=VJP["relu"], doc="max(x, 0)"),
-    OpDef("sigmoid", unary(asctensor.SigmoidOp), _safe(lambda x: 1.0 / (1.0 + np.exp(-x))), dtypes=FLOATS,
+    OpDef("sigmoid", unary(asctensor.SigmoidOp), _safe(lambda x: 1.0 / (1.0 + np.exp(-x))), dtypes=FLOATS, rule=float_rule,
           vjp=VJP["sigmoid"], doc="1 / (1 + exp(-x))"),
     OpDef("gelu", _build_gelu, _safe(_gelu_ref), dtypes=FLOATS, attrs={"approximate": "none"}, check_attrs=_check_gelu,
           vjp=VJP["gelu"], doc="GELU as in PyTorch: x * Phi(x) exactly ('none') or with the tanh approximation"),
