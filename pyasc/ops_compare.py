@@ -107,16 +107,9 @@ def _build_isnan(tr, operands, types, attrs):
     return asctensor.CompareOp("ne", x, x)
 
 
-def _truth(tr, v):
-    """Half 0/1 of ``v != 0`` (``v`` itself when it is bool)."""
-    if not _is_bool(v):
-        v = tr.cast(v, dt.bool_)
-    return _half(tr, v)
-
-
 def _logical(kind):
     def build(tr, operands, types, attrs):
-        hs = [_truth(tr, v) for v in _broadcast_all(tr, operands)]
+        hs = [_half(tr, v) for v in _broadcast_all(tr, [tr.cast(v, dt.bool_) for v in operands])]
         zero = tr.splat(0.0, dt.float16, hs[0].type.get_shape())
         if kind == "not":
             return asctensor.CompareOp("eq", hs[0], zero)

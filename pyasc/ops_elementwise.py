@@ -26,10 +26,11 @@ from .dtypes import DType
 from .errors import PyascError
 from .interop import is_torch_tensor
 from .opdef import OpDef
-from .ops_compare import NE, WHERE
+from .ops_compare import LOGICAL_NOT, NE, WHERE
 from .tensor import Tensor
 
 FLOATS = dt.FLOAT_DTYPES
+INTEGER = (dt.int32,)   # int8 and bool are computed in int32 (``storage_rule``)
 ALL = dt.ALL_DTYPES
 
 
@@ -89,6 +90,26 @@ def _build_abs(tr, operands, types, attrs) -> Operation:
         return mathd.AbsFOp(x)
     neg = tr.emit(arith.SubiOp(tr.splat(0, types.compute, x.type.get_shape()), x)).results[0]
     return arith.MaxSIOp(x, neg)
+
+
+def _build_bitwise_xor(tr, operands, types, attrs) -> Operation:
+    """``x ^ y`` as ``(x | y) - (x & y)`` (the bits set in one operand only; exact modulo 2**32)."""
+    x, y = operands
+    both = tr.emit(arith.AndIOp(x, y)).results[0]
+    return arith.SubiOp(tr.emit(arith.OrIOp(x, y)).results[0], both)
+
+
+def _build_bitwise_not(tr, operands, types, attrs) -> Operation:
+    """``~x`` as ``-1 - x`` (two's complement)."""
+    (x,) = operands
+    return arith.SubiOp(tr.splat(-1, types.compute, x.type.get_shape()), x)
+
+
+def _logical_not_of_bool(x):
+    """``~`` of a bool tensor is ``logical_not`` (PyTorch); ``NotImplemented`` for integers."""
+    if isinstance(x, Tensor) and x.dtype is dt.bool_:
+        return LOGICAL_NOT(x)
+    return NotImplemented
 
 
 def _build_gelu(tr, operands, types, attrs) -> Operation:
@@ -283,6 +304,14 @@ OPS = [
           vjp=VJP["sigmoid"], doc="1 / (1 + exp(-x))"),
     OpDef("gelu", _build_gelu, _safe(_gelu_ref), dtypes=FLOATS, attrs={"approximate": "none"}, check_attrs=_check_gelu,
           vjp=VJP["gelu"], doc="GELU as in PyTorch: x * Phi(x) exactly ('none') or with the tanh approximation"),
+    OpDef("bitwise_and", binary(None, arith.AndIOp), np.bitwise_and, 2, dtypes=INTEGER, rule=storage_rule,
+          doc="x & y, bit by bit (integer and bool tensors; bool: logical and)"),
+    OpDef("bitwise_or", binary(None, arith.OrIOp), np.bitwise_or, 2, dtypes=INTEGER, rule=storage_rule,
+          doc="x | y, bit by bit (integer and bool tensors; bool: logical or)"),
+    OpDef("bitwise_xor", _build_bitwise_xor, np.bitwise_xor, 2, dtypes=INTEGER, rule=storage_rule,
+          doc="x ^ y, bit by bit (integer and bool tensors; bool: logical xor)"),
+    OpDef("bitwise_not", _build_bitwise_not, np.invert, dtypes=INTEGER, rule=storage_rule,
+          decompose=_logical_not_of_bool, doc="~x, bit by bit (integer tensors; bool: logical not)"),
     CAST,
 ]
 
