@@ -92,6 +92,53 @@ def _build_abs(tr, operands, types, attrs) -> Operation:
     return arith.MaxSIOp(x, neg)
 
 
+def _build_pow(tr, operands, types, attrs):
+    """``x ** y``: ``math.powf`` in floating point; on integers exact and wrapping as PyTorch, by
+    squaring and multiplying: unrolled for a constant exponent (a negative one is an error, as in
+    PyTorch), else over the 31 low bits of ``y`` (a negative ``y`` gives 0 unless ``x`` is 1 or -1)."""
+    x, y = operands
+    if types.compute.is_floating_point:
+        return tr.emit(mathd.PowFOp(x, y)).results[0]
+    d, shape = types.compute, x.type.get_shape()
+
+    def emit(op):
+        return tr.emit(op).results[0]
+
+    exponent = y.owner.scalar if isinstance(y.owner, asctensor.FullOp) else None
+    if exponent is not None:
+        if exponent < 0:
+            raise PyascError("pow", f"integers to negative integer powers are not allowed (exponent {exponent})",
+                             dtypes=[d.name], shapes=[tuple(shape)])
+        result, base = tr.splat(1, d, shape), x
+        while exponent:
+            if exponent & 1:
+                result = emit(arith.MuliOp(result, base))
+            exponent >>= 1
+            if exponent:
+                base = emit(arith.MuliOp(base, base))
+        return result
+    zero = tr.splat(0, d, shape)
+    result, base = tr.splat(1, d, shape), x
+    for k in range(31):
+        bit = emit(asctensor.CompareOp("ne", emit(arith.AndIOp(y, tr.splat(1 << k, d, shape))), zero))
+        result = emit(asctensor.SelectOp(bit, emit(arith.MuliOp(result, base)), result))
+        if k < 30:
+            base = emit(arith.MuliOp(base, base))
+    unit = emit(asctensor.SelectOp(emit(asctensor.CompareOp("eq", x, tr.splat(-1, d, shape))), result, zero))
+    unit = emit(asctensor.SelectOp(emit(asctensor.CompareOp("eq", x, tr.splat(1, d, shape))), result, unit))
+    return emit(asctensor.SelectOp(emit(asctensor.CompareOp("lt", y, zero)), unit, result))
+
+
+def _int_power(x, y):
+    """NumPy's power with PyTorch's integer rule for negative exponents (0 unless x is 1 or -1)."""
+    if np.issubdtype(np.result_type(x, y), np.integer):
+        x, y = np.broadcast_arrays(np.asarray(x), np.asarray(y))
+        neg = y < 0
+        out = np.power(x, np.where(neg, -y, y))
+        return np.where(neg, np.where(x == 1, 1, np.where(x == -1, out, 0)), out)
+    return _safe(np.power)(x, y)
+
+
 def _build_bitwise_xor(tr, operands, types, attrs) -> Operation:
     """``x ^ y`` as ``(x | y) - (x & y)`` (the bits set in one operand only; exact modulo 2**32)."""
     x, y = operands
@@ -287,7 +334,8 @@ OPS = [
           vjp=VJP["div"], doc="x / y, true division (integer operands give float32, as in PyTorch)"),
     OpDef("maximum", binary(arith.MaximumfOp, arith.MaxSIOp), np.maximum, 2, rule=storage_rule, vjp=VJP["maximum"], doc="elementwise maximum, NaN propagating"),
     OpDef("minimum", binary(arith.MinimumfOp, arith.MinSIOp), np.minimum, 2, rule=storage_rule, vjp=VJP["minimum"], doc="elementwise minimum, NaN propagating"),
-    OpDef("pow", binary(mathd.PowFOp), _safe(np.power), 2, dtypes=FLOATS, vjp=VJP["pow"], doc="x ** y (floating point only)"),
+    OpDef("pow", _build_pow, _int_power, 2, dtypes=FLOATS + (dt.int32,), vjp=VJP["pow"],
+          doc="x ** y (integers: exact, wrapping as PyTorch's)"),
     OpDef("neg", _build_neg, np.negative, vjp=VJP["neg"], doc="-x"),
     OpDef("exp", unary(mathd.ExpOp), _safe(np.exp), dtypes=FLOATS, rule=float_rule, vjp=VJP["exp"], doc="e ** x"),
     OpDef("log", unary(mathd.LogOp), _safe(np.log), dtypes=FLOATS, rule=float_rule, vjp=VJP["log"], doc="natural logarithm"),
