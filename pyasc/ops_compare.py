@@ -6,7 +6,8 @@ comparisons become ``asctensor.compare`` (NaN compares false except with ``ne``)
 ``asctensor.select``; ``isnan`` is ``x != x``, ``isinf``/``isfinite`` compare ``|x|`` with inf. The
 logical ops go through half 0/1 values (``select(c, 1, 0)``): ``not`` is ``== 0``, ``and`` a product,
 ``or`` a maximum, ``xor`` ``!=``. Bool operands are not cast by the tracer (``raw_bool``): the
-builders convert them.
+builders convert them. int8 operands are compared and selected as half. On integers, ``isnan`` and
+``isinf`` are false and ``isfinite`` true.
 """
 
 from __future__ import annotations

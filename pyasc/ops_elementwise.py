@@ -1,5 +1,7 @@
-"""Elementwise arithmetic of the tensor API: ``add`` ... ``gelu`` and ``cast`` (``OpDef``s of kind
-``elementwise``).
+"""Elementwise arithmetic of the tensor API: ``add`` ... ``gelu``, the bitwise ops and ``cast``
+(``OpDef``s of kind ``elementwise``). As in PyTorch, the floating-point functions of integer
+tensors give float32 (``float_rule``) and int8 and bool results of ``+``, ``*``, max, min and the
+bitwise ops are computed in int32 (``storage_rule``).
 
 One ``OpDef`` per op: its arity and attributes, the compute dtypes it supports, its dtype rule
 (PyTorch's promotion unless given), the builder that emits its ``asctensor``-level IR and its NumPy
@@ -326,29 +328,33 @@ CAST = OpDef("cast", _build_cast, lambda x, dtype=None: x, dtypes=ALL + (dt.int8
              attrs={"dtype": None}, check_attrs=_check_cast, decompose=_cast_without_converting, method=False, vjp=VJP["cast"],
              doc="x converted to dtype (float to int truncates toward zero)")
 
+FLOAT_FN = {"dtypes": FLOATS, "rule": float_rule}   # a floating-point function (int32 -> float32)
+
 OPS = [
     OpDef("add", binary(arith.AddfOp, arith.AddiOp), np.add, 2, rule=storage_rule, vjp=VJP["add"], doc="x + y"),
     OpDef("sub", binary(arith.SubfOp, arith.SubiOp), np.subtract, 2, vjp=VJP["sub"], doc="x - y"),
     OpDef("mul", binary(arith.MulfOp, arith.MuliOp), np.multiply, 2, rule=storage_rule, vjp=VJP["mul"], doc="x * y"),
-    OpDef("div", binary(arith.DivfOp), _safe(np.divide), 2, dtypes=FLOATS, rule=float_rule,
+    OpDef("div", binary(arith.DivfOp), _safe(np.divide), 2, **FLOAT_FN,
           vjp=VJP["div"], doc="x / y, true division (integer operands give float32, as in PyTorch)"),
-    OpDef("maximum", binary(arith.MaximumfOp, arith.MaxSIOp), np.maximum, 2, rule=storage_rule, vjp=VJP["maximum"], doc="elementwise maximum, NaN propagating"),
-    OpDef("minimum", binary(arith.MinimumfOp, arith.MinSIOp), np.minimum, 2, rule=storage_rule, vjp=VJP["minimum"], doc="elementwise minimum, NaN propagating"),
+    OpDef("maximum", binary(arith.MaximumfOp, arith.MaxSIOp), np.maximum, 2, rule=storage_rule, vjp=VJP["maximum"],
+          doc="elementwise maximum, NaN propagating"),
+    OpDef("minimum", binary(arith.MinimumfOp, arith.MinSIOp), np.minimum, 2, rule=storage_rule, vjp=VJP["minimum"],
+          doc="elementwise minimum, NaN propagating"),
     OpDef("pow", _build_pow, _int_power, 2, dtypes=FLOATS + (dt.int32,), vjp=VJP["pow"],
           doc="x ** y (integers: exact, wrapping as PyTorch's)"),
     OpDef("neg", _build_neg, np.negative, vjp=VJP["neg"], doc="-x"),
-    OpDef("exp", unary(mathd.ExpOp), _safe(np.exp), dtypes=FLOATS, rule=float_rule, vjp=VJP["exp"], doc="e ** x"),
-    OpDef("log", unary(mathd.LogOp), _safe(np.log), dtypes=FLOATS, rule=float_rule, vjp=VJP["log"], doc="natural logarithm"),
-    OpDef("sqrt", unary(mathd.SqrtOp), _safe(np.sqrt), dtypes=FLOATS, rule=float_rule, vjp=VJP["sqrt"], doc="square root"),
-    OpDef("rsqrt", unary(mathd.RsqrtOp), _safe(lambda x: 1.0 / np.sqrt(x)), dtypes=FLOATS, rule=float_rule, vjp=VJP["rsqrt"], doc="1 / sqrt(x)"),
+    OpDef("exp", unary(mathd.ExpOp), _safe(np.exp), **FLOAT_FN, vjp=VJP["exp"], doc="e ** x"),
+    OpDef("log", unary(mathd.LogOp), _safe(np.log), **FLOAT_FN, vjp=VJP["log"], doc="natural logarithm"),
+    OpDef("sqrt", unary(mathd.SqrtOp), _safe(np.sqrt), **FLOAT_FN, vjp=VJP["sqrt"], doc="square root"),
+    OpDef("rsqrt", unary(mathd.RsqrtOp), _safe(lambda x: 1.0 / np.sqrt(x)), **FLOAT_FN, vjp=VJP["rsqrt"], doc="1 / sqrt(x)"),
     OpDef("abs", _build_abs, np.abs, vjp=VJP["abs"], doc="absolute value"),
-    OpDef("sin", unary(mathd.SinOp), np.sin, dtypes=FLOATS, rule=float_rule, vjp=VJP["sin"], doc="sine"),
-    OpDef("cos", unary(mathd.CosOp), np.cos, dtypes=FLOATS, rule=float_rule, vjp=VJP["cos"], doc="cosine"),
-    OpDef("tan", unary(mathd.TanOp), _safe(np.tan), dtypes=FLOATS, rule=float_rule, vjp=VJP["tan"], doc="tangent"),
-    OpDef("tanh", unary(mathd.TanhOp), np.tanh, dtypes=FLOATS, rule=float_rule, vjp=VJP["tanh"], doc="hyperbolic tangent"),
-    OpDef("erf", unary(mathd.ErfOp), _erf, dtypes=FLOATS, rule=float_rule, vjp=VJP["erf"], doc="Gauss error function"),
+    OpDef("sin", unary(mathd.SinOp), np.sin, **FLOAT_FN, vjp=VJP["sin"], doc="sine"),
+    OpDef("cos", unary(mathd.CosOp), np.cos, **FLOAT_FN, vjp=VJP["cos"], doc="cosine"),
+    OpDef("tan", unary(mathd.TanOp), _safe(np.tan), **FLOAT_FN, vjp=VJP["tan"], doc="tangent"),
+    OpDef("tanh", unary(mathd.TanhOp), np.tanh, **FLOAT_FN, vjp=VJP["tanh"], doc="hyperbolic tangent"),
+    OpDef("erf", unary(mathd.ErfOp), _erf, **FLOAT_FN, vjp=VJP["erf"], doc="Gauss error function"),
     OpDef("relu", unary(asctensor.ReluOp), lambda x: np.where(np.isnan(x), x, np.maximum(x, 0)), vjp=VJP["relu"], doc="max(x, 0)"),
-    OpDef("sigmoid", unary(asctensor.SigmoidOp), _safe(lambda x: 1.0 / (1.0 + np.exp(-x))), dtypes=FLOATS, rule=float_rule,
+    OpDef("sigmoid", unary(asctensor.SigmoidOp), _safe(lambda x: 1.0 / (1.0 + np.exp(-x))), **FLOAT_FN,
           vjp=VJP["sigmoid"], doc="1 / (1 + exp(-x))"),
     OpDef("gelu", _build_gelu, _safe(_gelu_ref), dtypes=FLOATS, attrs={"approximate": "none"}, check_attrs=_check_gelu,
           vjp=VJP["gelu"], doc="GELU as in PyTorch: x * Phi(x) exactly ('none') or with the tanh approximation"),
