@@ -1,7 +1,7 @@
 """Corner cases of programs written the PyTorch way, each compared with PyTorch CPU: reductions
 over a size-1 dim, convolutions whose output pixels see only padding or add a constant bias,
-batch_norm with its statistics as jit arguments, logical ops over broadcast masks and in-place
-updates of views inside jit."""
+batch_norm with its statistics as jit arguments, logical ops over broadcast masks, in-place
+updates of views inside jit and ops on int32, int8 and bool operands."""
 
 from __future__ import annotations
 
