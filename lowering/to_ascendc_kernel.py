@@ -31,7 +31,7 @@ from pyasc.dialects import ascbuf, ascendc, asctile
 from pyasc.dialects.ascbuf.analysis import accesses, buffer_of, pipe_of
 from pyasc.dialects.ascendc import HardEvent, PipeKind, TPosition
 from pyasc.dialects.target import Pipe
-from pyasc.dialects.types import element_bytes
+from pyasc.dialects.types import element_bytes, element_type
 
 from .emitter import OpEmitter
 
@@ -287,8 +287,13 @@ class KernelLowering:
             case ascbuf.CopyOutOp():
                 self._fenced(op.source, e, lambda: self._copy_out(op, e))
             case ascbuf.VBinaryOp():
-                e.add(op.instruction(self.tensor(op.dst, e), self.tensor(op.lhs, e), self.tensor(op.rhs, e),
-                                     m.get(op.count, op.count)))
+                operands = [self.tensor(v, e) for v in (op.dst, op.lhs, op.rhs)]
+                count = m.get(op.count, op.count)
+                inst, et = op.instruction, str(op.dst.type.element_type)
+                if issubclass(inst, ascendc.VectorBitwiseOp) and et not in inst.DTYPES:  # a wider integer's bits
+                    operands = [e.value(ascendc.ReinterpretCastOp(t, element_type(inst.BITS))) for t in operands]
+                    count = e.muli(count, element_bytes(et) // element_bytes(inst.BITS))
+                e.add(op.instruction(*operands, count))
             case ascbuf.VScalarOp():
                 e.add(op.instruction(self.tensor(op.dst, e), self.tensor(op.src, e), m[op.scalar],
                                      m.get(op.count, op.count)))

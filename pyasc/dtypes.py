@@ -4,8 +4,10 @@ The compiler computes in four dtypes: ``float32``, ``float16``, ``bfloat16`` (Nu
 ``ml_dtypes``) and ``int32`` (``ALL_DTYPES``). Two more are storage dtypes (``STORAGE_DTYPES``):
 ``int8`` and ``bool`` (the result of comparisons). They can be created, viewed, indexed, converted
 with ``.to()`` (compiled, in ``pyasc.jit`` and eagerly: float -> int8 truncates toward zero and
-keeps the value modulo 256, as NumPy and PyTorch) and used as ``where`` conditions; arithmetic on
-them raises a ``PyascError`` that asks for a conversion to a compute dtype first. Each dtype knows its
+keeps the value modulo 256, as NumPy and PyTorch) and used as ``where`` conditions. ``+``, ``*``,
+maximum, minimum and the bitwise ops compute them in int32, comparisons and ``where`` in half (which
+holds every int8), with PyTorch's result dtype; other arithmetic on them raises a ``PyascError``
+that asks for a conversion to a compute dtype first. Each dtype knows its
 NumPy dtype, MLIR element type and size (its row of ``pyasc.dialects.types.ELEMENTS``) and the
 tolerance at which results in that dtype are compared with the float64 NumPy reference in tests.
 """

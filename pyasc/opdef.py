@@ -195,7 +195,7 @@ class OpDef:
         """The dtype and shape rule applied to one call; PyascError for operands it does not take."""
         if not self.elementwise:
             return None if self.infer is None else self.infer(operands, attrs)
-        kinds = [o.dtype if isinstance(o, Tensor) else o for o in operands]
+        kinds = _zero_dim_kinds(operands)
         if not any(isinstance(o, Tensor) for o in operands):
             raise PyascError(self.name, "needs at least one tensor operand, got "
                              + ", ".join(describe(o) for o in operands))
@@ -392,6 +392,27 @@ def _accepted_keywords(op: OpDef) -> tuple[frozenset, bool]:
     if any(p.kind is kinds.VAR_KEYWORD for p in params):
         return frozenset(), True
     return frozenset(p.name for p in params if p.kind in (kinds.POSITIONAL_OR_KEYWORD, kinds.KEYWORD_ONLY)), False
+
+
+def _zero_dim_kinds(operands) -> list:
+    """What the dtype rule of an elementwise op sees of each operand: a tensor's dtype, a Python
+    number as it is. As in PyTorch, a 0-d tensor next to tensors with dimensions takes part in the
+    promotion only with a higher category (bool < integer < floating point): ``bfloat16`` with a 0-d
+    ``float32`` is ``bfloat16``, ``int8`` with a 0-d ``int32`` is ``int8``; otherwise it is seen as
+    the dtype of the others."""
+    kinds = [o.dtype if isinstance(o, Tensor) else o for o in operands]
+    dims = [o.dtype for o in operands if isinstance(o, Tensor) and o.ndim > 0]
+    if not dims or len(dims) == sum(isinstance(o, Tensor) for o in operands):
+        return kinds
+    d = functools.reduce(dt.promote_types, dims)
+    for i, o in enumerate(operands):
+        if isinstance(o, Tensor) and o.ndim == 0 and o.dtype is not dt.bool_ and _category(o.dtype) == _category(d):
+            kinds[i] = d
+    return kinds
+
+
+def _category(d: DType) -> int:
+    return 2 if d.is_floating_point else 0 if d is dt.bool_ else 1
 
 
 def _traced_or_empty(trace, v) -> Tensor:

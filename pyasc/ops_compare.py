@@ -6,7 +6,8 @@ comparisons become ``asctensor.compare`` (NaN compares false except with ``ne``)
 ``asctensor.select``; ``isnan`` is ``x != x``, ``isinf``/``isfinite`` compare ``|x|`` with inf. The
 logical ops go through half 0/1 values (``select(c, 1, 0)``): ``not`` is ``== 0``, ``and`` a product,
 ``or`` a maximum, ``xor`` ``!=``. Bool operands are not cast by the tracer (``raw_bool``): the
-builders convert them.
+builders convert them. int8 operands are compared and selected as half. On integers, ``isnan`` and
+``isinf`` are false and ``isfinite`` true.
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ from .opdef import COMPARE, OpDef
 
 
 def compare_rule(operands, attrs):
-    """Operands are compared in their promoted dtype (bool with bool: as half 0/1); the result is bool."""
+    """Operands are compared in their promoted dtype (bool with bool and int8 with int8: as half,
+    which holds every int8 exactly); the result is bool."""
     d = dt.result_type(*operands)
-    return (dt.float16 if d is dt.bool_ else d), dt.bool_
+    return (dt.float16 if d in dt.STORAGE_DTYPES else d), dt.bool_
 
 
 def logical_rule(operands, attrs):
@@ -34,14 +36,15 @@ def logical_rule(operands, attrs):
 
 
 def where_rule(operands, attrs):
-    """``where(cond, x, y)``: the condition must be bool; the result promotes x and y."""
+    """``where(cond, x, y)``: the condition must be bool; the result promotes x and y (bool and int8
+    values are selected as half, which holds them exactly)."""
     cond = operands[0]
     if cond is not dt.bool_:
         what = cond.name if isinstance(cond, dt.DType) else f"python {type(cond).__name__}"
         raise PyascError("where", f"the condition must be a bool tensor, got {what} "
                          "(compare first, e.g. x > 0)", dtypes=[what])
     d = dt.result_type(*operands[1:])
-    return d, d
+    return (dt.float16 if d in dt.STORAGE_DTYPES else d), d
 
 
 def _is_bool(v) -> bool:
@@ -93,6 +96,8 @@ def _abs_vs_inf(pred):
     def build(tr, operands, types, attrs):
         (x,) = operands
         d = dt.get_dtype(x.type.get_element_type())
+        if not d.is_floating_point:  # an integer is finite: x == x holds, x != x does not
+            return asctensor.CompareOp("ne" if pred == "eq" else "eq", x, x)
         a = _emit(tr, mathd.AbsFOp(x))
         return asctensor.CompareOp(pred, a, tr.splat(float("inf"), d, x.type.get_shape()))
     return build
@@ -103,17 +108,9 @@ def _build_isnan(tr, operands, types, attrs):
     return asctensor.CompareOp("ne", x, x)
 
 
-def _truth(tr, v):
-    """Half 0/1 of ``v != 0`` (``v`` itself when it is bool)."""
-    if not _is_bool(v):
-        d = dt.get_dtype(v.type.get_element_type())
-        v = _emit(tr, asctensor.CompareOp("ne", v, tr.splat(0, d, v.type.get_shape())))
-    return _half(tr, v)
-
-
 def _logical(kind):
     def build(tr, operands, types, attrs):
-        hs = [_truth(tr, v) for v in _broadcast_all(tr, operands)]
+        hs = [_half(tr, v) for v in _broadcast_all(tr, [tr.cast(v, dt.bool_) for v in operands])]
         zero = tr.splat(0.0, dt.float16, hs[0].type.get_shape())
         if kind == "not":
             return asctensor.CompareOp("eq", hs[0], zero)
@@ -128,7 +125,7 @@ def _build_where(tr, operands, types, attrs):
     c, x, y = _broadcast_all(tr, operands)
     if not _is_bool(c):
         raise PyascError("where", "the condition must be a bool tensor")
-    return asctensor.SelectOp(c, x, y)
+    return asctensor.SelectOp(c, tr.cast(x, types.compute), tr.cast(y, types.compute))
 
 
 def _where_vjp(ctx, g):
@@ -138,7 +135,7 @@ def _where_vjp(ctx, g):
 
 
 _COMPARISON = {"rule": compare_rule, "raw_bool": True, "kind": COMPARE}
-_FLOAT_TEST = {"rule": compare_rule, "dtypes": dt.FLOAT_DTYPES, "kind": COMPARE}
+_FLOAT_TEST = {"rule": compare_rule, "kind": COMPARE}   # integers are finite, never NaN
 _LOGICAL = {"rule": logical_rule, "dtypes": (dt.bool_,), "raw_bool": True, "kind": COMPARE}
 
 EQ = OpDef("eq", _compare("eq"), np.equal, 2, **_COMPARISON, doc="x == y")

@@ -1,5 +1,7 @@
-"""Elementwise arithmetic of the tensor API: ``add`` ... ``gelu`` and ``cast`` (``OpDef``s of kind
-``elementwise``).
+"""Elementwise arithmetic of the tensor API: ``add`` ... ``gelu``, the bitwise ops and ``cast``
+(``OpDef``s of kind ``elementwise``). As in PyTorch, the floating-point functions of integer
+tensors give float32 (``float_rule``) and int8 and bool results of ``+``, ``*``, max, min and the
+bitwise ops are computed in int32 (``storage_rule``).
 
 One ``OpDef`` per op: its arity and attributes, the compute dtypes it supports, its dtype rule
 (PyTorch's promotion unless given), the builder that emits its ``asctensor``-level IR and its NumPy
@@ -26,21 +28,30 @@ from .dtypes import DType
 from .errors import PyascError
 from .interop import is_torch_tensor
 from .opdef import OpDef
-from .ops_compare import NE, WHERE
+from .ops_compare import LOGICAL_NOT, NE, WHERE
 from .tensor import Tensor
 
 FLOATS = dt.FLOAT_DTYPES
+INTEGER = (dt.int32,)   # int8 and bool are computed in int32 (``storage_rule``)
 ALL = dt.ALL_DTYPES
 
 
 # ----------------------------------------------------------------------------- dtype rules
 
-def true_div_rule(operands, attrs) -> tuple[DType, DType]:
-    """Like ``promote_rule`` but integer operands are first cast to float32 (torch's ``/``)."""
+def float_rule(operands, attrs) -> tuple[DType, DType]:
+    """Like ``promote_rule`` but integer and bool operands are first cast to float32 (torch's ``/``
+    and its floating-point functions: ``exp`` of an int32 tensor is float32)."""
     d = dt.result_type(*operands)
     if not d.is_floating_point:
         d = dt.DEFAULT_FLOAT
     return d, d
+
+
+def storage_rule(operands, attrs) -> tuple[DType, DType]:
+    """Like ``promote_rule``, but an int8 or bool result is computed in int32 and converted back
+    (int8 wraps modulo 256, bool is ``!= 0``: ``+`` of bools is ``or``, ``*`` is ``and``), as PyTorch."""
+    d = dt.result_type(*operands)
+    return (dt.int32 if d in dt.STORAGE_DTYPES else d), d
 
 
 def cast_rule(operands, attrs) -> tuple[DType, DType]:
@@ -71,6 +82,83 @@ def _build_neg(tr, operands, types, attrs) -> Operation:
         return arith.NegfOp(x)
     zero = tr.splat(0, types.compute, x.type.get_shape())
     return arith.SubiOp(zero, x)
+
+
+def _build_abs(tr, operands, types, attrs) -> Operation:
+    """``|x|``: ``math.absf`` in floating point, ``max(x, 0 - x)`` on integers (int32 ``abs(-2**31)``
+    wraps to itself, as in PyTorch)."""
+    (x,) = operands
+    if types.compute.is_floating_point:
+        return mathd.AbsFOp(x)
+    neg = tr.emit(arith.SubiOp(tr.splat(0, types.compute, x.type.get_shape()), x)).results[0]
+    return arith.MaxSIOp(x, neg)
+
+
+def _build_pow(tr, operands, types, attrs):
+    """``x ** y``: ``math.powf`` in floating point; on integers exact and wrapping as PyTorch, by
+    squaring and multiplying: unrolled for a constant exponent (a negative one is an error, as in
+    PyTorch), else over the 31 low bits of ``y`` (a negative ``y`` gives 0 unless ``x`` is 1 or -1)."""
+    x, y = operands
+    if types.compute.is_floating_point:
+        return tr.emit(mathd.PowFOp(x, y)).results[0]
+    d, shape = types.compute, x.type.get_shape()
+
+    def emit(op):
+        return tr.emit(op).results[0]
+
+    exponent = y.owner.scalar if isinstance(y.owner, asctensor.FullOp) else None
+    if exponent is not None:
+        if exponent < 0:
+            raise PyascError("pow", f"integers to negative integer powers are not allowed (exponent {exponent})",
+                             dtypes=[d.name], shapes=[tuple(shape)])
+        result, base = tr.splat(1, d, shape), x
+        while exponent:
+            if exponent & 1:
+                result = emit(arith.MuliOp(result, base))
+            exponent >>= 1
+            if exponent:
+                base = emit(arith.MuliOp(base, base))
+        return result
+    zero = tr.splat(0, d, shape)
+    result, base = tr.splat(1, d, shape), x
+    for k in range(31):
+        bit = emit(asctensor.CompareOp("ne", emit(arith.AndIOp(y, tr.splat(1 << k, d, shape))), zero))
+        result = emit(asctensor.SelectOp(bit, emit(arith.MuliOp(result, base)), result))
+        if k < 30:
+            base = emit(arith.MuliOp(base, base))
+    unit = emit(asctensor.SelectOp(emit(asctensor.CompareOp("eq", x, tr.splat(-1, d, shape))), result, zero))
+    unit = emit(asctensor.SelectOp(emit(asctensor.CompareOp("eq", x, tr.splat(1, d, shape))), result, unit))
+    return emit(asctensor.SelectOp(emit(asctensor.CompareOp("lt", y, zero)), unit, result))
+
+
+def _int_power(x, y):
+    """NumPy's power with PyTorch's integer rule for negative exponents (0 unless x is 1 or -1)."""
+    if np.issubdtype(np.result_type(x, y), np.integer):
+        x, y = np.broadcast_arrays(np.asarray(x), np.asarray(y))
+        neg = y < 0
+        out = np.power(x, np.where(neg, -y, y))
+        return np.where(neg, np.where(x == 1, 1, np.where(x == -1, out, 0)), out)
+    return _safe(np.power)(x, y)
+
+
+def _build_bitwise_xor(tr, operands, types, attrs) -> Operation:
+    """``x ^ y`` as ``(x | y) - (x & y)`` (the bits set in one operand only; exact modulo 2**32)."""
+    x, y = operands
+    both = tr.emit(arith.AndIOp(x, y)).results[0]
+    return arith.SubiOp(tr.emit(arith.OrIOp(x, y)).results[0], both)
+
+
+def _build_bitwise_not(tr, operands, types, attrs) -> Operation:
+    """``~x`` as ``-1 - x`` (two's complement)."""
+    (x,) = operands
+    return arith.SubiOp(tr.splat(-1, types.compute, x.type.get_shape()), x)
+
+
+def _logical_not_of_bool(x):
+    """``~`` of a bool tensor is ``logical_not`` (PyTorch); ``NotImplemented`` for integers."""
+    if isinstance(x, Tensor) and x.dtype is dt.bool_:
+        return LOGICAL_NOT(x)
+    return NotImplemented
 
 
 def _build_gelu(tr, operands, types, attrs) -> Operation:
@@ -240,31 +328,44 @@ CAST = OpDef("cast", _build_cast, lambda x, dtype=None: x, dtypes=ALL + (dt.int8
              attrs={"dtype": None}, check_attrs=_check_cast, decompose=_cast_without_converting, method=False, vjp=VJP["cast"],
              doc="x converted to dtype (float to int truncates toward zero)")
 
+FLOAT_FN = {"dtypes": FLOATS, "rule": float_rule}   # a floating-point function (int32 -> float32)
+
 OPS = [
-    OpDef("add", binary(arith.AddfOp, arith.AddiOp), np.add, 2, vjp=VJP["add"], doc="x + y"),
+    OpDef("add", binary(arith.AddfOp, arith.AddiOp), np.add, 2, rule=storage_rule, vjp=VJP["add"], doc="x + y"),
     OpDef("sub", binary(arith.SubfOp, arith.SubiOp), np.subtract, 2, vjp=VJP["sub"], doc="x - y"),
-    OpDef("mul", binary(arith.MulfOp, arith.MuliOp), np.multiply, 2, vjp=VJP["mul"], doc="x * y"),
-    OpDef("div", binary(arith.DivfOp), _safe(np.divide), 2, dtypes=FLOATS, rule=true_div_rule,
+    OpDef("mul", binary(arith.MulfOp, arith.MuliOp), np.multiply, 2, rule=storage_rule, vjp=VJP["mul"], doc="x * y"),
+    OpDef("div", binary(arith.DivfOp), _safe(np.divide), 2, **FLOAT_FN,
           vjp=VJP["div"], doc="x / y, true division (integer operands give float32, as in PyTorch)"),
-    OpDef("maximum", binary(arith.MaximumfOp, arith.MaxSIOp), np.maximum, 2, vjp=VJP["maximum"], doc="elementwise maximum, NaN propagating"),
-    OpDef("minimum", binary(arith.MinimumfOp, arith.MinSIOp), np.minimum, 2, vjp=VJP["minimum"], doc="elementwise minimum, NaN propagating"),
-    OpDef("pow", binary(mathd.PowFOp), _safe(np.power), 2, dtypes=FLOATS, vjp=VJP["pow"], doc="x ** y (floating point only)"),
+    OpDef("maximum", binary(arith.MaximumfOp, arith.MaxSIOp), np.maximum, 2, rule=storage_rule, vjp=VJP["maximum"],
+          doc="elementwise maximum, NaN propagating"),
+    OpDef("minimum", binary(arith.MinimumfOp, arith.MinSIOp), np.minimum, 2, rule=storage_rule, vjp=VJP["minimum"],
+          doc="elementwise minimum, NaN propagating"),
+    OpDef("pow", _build_pow, _int_power, 2, dtypes=FLOATS + (dt.int32,), vjp=VJP["pow"],
+          doc="x ** y (integers: exact, wrapping as PyTorch's)"),
     OpDef("neg", _build_neg, np.negative, vjp=VJP["neg"], doc="-x"),
-    OpDef("exp", unary(mathd.ExpOp), _safe(np.exp), dtypes=FLOATS, vjp=VJP["exp"], doc="e ** x"),
-    OpDef("log", unary(mathd.LogOp), _safe(np.log), dtypes=FLOATS, vjp=VJP["log"], doc="natural logarithm"),
-    OpDef("sqrt", unary(mathd.SqrtOp), _safe(np.sqrt), dtypes=FLOATS, vjp=VJP["sqrt"], doc="square root"),
-    OpDef("rsqrt", unary(mathd.RsqrtOp), _safe(lambda x: 1.0 / np.sqrt(x)), dtypes=FLOATS, vjp=VJP["rsqrt"], doc="1 / sqrt(x)"),
-    OpDef("abs", unary(mathd.AbsFOp), np.abs, dtypes=FLOATS, vjp=VJP["abs"], doc="absolute value (floating point only)"),
-    OpDef("sin", unary(mathd.SinOp), np.sin, dtypes=FLOATS, vjp=VJP["sin"], doc="sine"),
-    OpDef("cos", unary(mathd.CosOp), np.cos, dtypes=FLOATS, vjp=VJP["cos"], doc="cosine"),
-    OpDef("tan", unary(mathd.TanOp), _safe(np.tan), dtypes=FLOATS, vjp=VJP["tan"], doc="tangent"),
-    OpDef("tanh", unary(mathd.TanhOp), np.tanh, dtypes=FLOATS, vjp=VJP["tanh"], doc="hyperbolic tangent"),
-    OpDef("erf", unary(mathd.ErfOp), _erf, dtypes=FLOATS, vjp=VJP["erf"], doc="Gauss error function"),
+    OpDef("exp", unary(mathd.ExpOp), _safe(np.exp), **FLOAT_FN, vjp=VJP["exp"], doc="e ** x"),
+    OpDef("log", unary(mathd.LogOp), _safe(np.log), **FLOAT_FN, vjp=VJP["log"], doc="natural logarithm"),
+    OpDef("sqrt", unary(mathd.SqrtOp), _safe(np.sqrt), **FLOAT_FN, vjp=VJP["sqrt"], doc="square root"),
+    OpDef("rsqrt", unary(mathd.RsqrtOp), _safe(lambda x: 1.0 / np.sqrt(x)), **FLOAT_FN, vjp=VJP["rsqrt"], doc="1 / sqrt(x)"),
+    OpDef("abs", _build_abs, np.abs, vjp=VJP["abs"], doc="absolute value"),
+    OpDef("sin", unary(mathd.SinOp), np.sin, **FLOAT_FN, vjp=VJP["sin"], doc="sine"),
+    OpDef("cos", unary(mathd.CosOp), np.cos, **FLOAT_FN, vjp=VJP["cos"], doc="cosine"),
+    OpDef("tan", unary(mathd.TanOp), _safe(np.tan), **FLOAT_FN, vjp=VJP["tan"], doc="tangent"),
+    OpDef("tanh", unary(mathd.TanhOp), np.tanh, **FLOAT_FN, vjp=VJP["tanh"], doc="hyperbolic tangent"),
+    OpDef("erf", unary(mathd.ErfOp), _erf, **FLOAT_FN, vjp=VJP["erf"], doc="Gauss error function"),
     OpDef("relu", unary(asctensor.ReluOp), lambda x: np.where(np.isnan(x), x, np.maximum(x, 0)), vjp=VJP["relu"], doc="max(x, 0)"),
-    OpDef("sigmoid", unary(asctensor.SigmoidOp), _safe(lambda x: 1.0 / (1.0 + np.exp(-x))), dtypes=FLOATS,
+    OpDef("sigmoid", unary(asctensor.SigmoidOp), _safe(lambda x: 1.0 / (1.0 + np.exp(-x))), **FLOAT_FN,
           vjp=VJP["sigmoid"], doc="1 / (1 + exp(-x))"),
     OpDef("gelu", _build_gelu, _safe(_gelu_ref), dtypes=FLOATS, attrs={"approximate": "none"}, check_attrs=_check_gelu,
           vjp=VJP["gelu"], doc="GELU as in PyTorch: x * Phi(x) exactly ('none') or with the tanh approximation"),
+    OpDef("bitwise_and", binary(None, arith.AndIOp), np.bitwise_and, 2, dtypes=INTEGER, rule=storage_rule,
+          doc="x & y, bit by bit (integer and bool tensors; bool: logical and)"),
+    OpDef("bitwise_or", binary(None, arith.OrIOp), np.bitwise_or, 2, dtypes=INTEGER, rule=storage_rule,
+          doc="x | y, bit by bit (integer and bool tensors; bool: logical or)"),
+    OpDef("bitwise_xor", _build_bitwise_xor, np.bitwise_xor, 2, dtypes=INTEGER, rule=storage_rule,
+          doc="x ^ y, bit by bit (integer and bool tensors; bool: logical xor)"),
+    OpDef("bitwise_not", _build_bitwise_not, np.invert, dtypes=INTEGER, rule=storage_rule,
+          decompose=_logical_not_of_bool, doc="~x, bit by bit (integer tensors; bool: logical not)"),
     CAST,
 ]
 

@@ -366,12 +366,13 @@ class Tensor:
     def __le__(self, other): return _op("le")(self, other)
     def __gt__(self, other): return _op("gt")(self, other)
     def __ge__(self, other): return _op("ge")(self, other)
-    def __invert__(self): return _op("logical_not")(self)
-    def __and__(self, other): return _op("logical_and")(self, other)
-    def __rand__(self, other): return _op("logical_and")(other, self)
-    def __or__(self, other): return _op("logical_or")(self, other)
-    def __ror__(self, other): return _op("logical_or")(other, self)
-    def __xor__(self, other): return _op("logical_xor")(self, other)
+    def __invert__(self): return _op("bitwise_not")(self)
+    def __and__(self, other): return _op("bitwise_and")(self, other)
+    def __rand__(self, other): return _op("bitwise_and")(other, self)
+    def __or__(self, other): return _op("bitwise_or")(self, other)
+    def __ror__(self, other): return _op("bitwise_or")(other, self)
+    def __xor__(self, other): return _op("bitwise_xor")(self, other)
+    def __rxor__(self, other): return _op("bitwise_xor")(other, self)
 
     def where(self, condition, other):
         """``self`` where ``condition`` holds, else ``other`` (``torch.Tensor.where``)."""

@@ -153,7 +153,10 @@ class Trace:
         return op
 
     def splat(self, value, dtype: DType, shape) -> SSAValue:
-        """A tensor of ``shape`` filled with ``value`` (``asctensor.full``: a scalar, never materialised)."""
+        """A tensor of ``shape`` filled with ``value`` (``asctensor.full``: a scalar, never materialised;
+        bool and int8 through ``narrow_splat``)."""
+        if dtype in dt.STORAGE_DTYPES:
+            return self.narrow_splat(value, dtype, shape)
         return self.emit(asctensor.FullOp(scalar_value(value, dtype), dtype.tensor_type(tuple(shape)))).results[0]
 
     def narrow_splat(self, value, dtype: DType, shape) -> SSAValue:
@@ -190,12 +193,25 @@ class Trace:
         return self._consts[key][1]
 
     def cast(self, value: SSAValue, dtype: DType) -> SSAValue:
-        if _tensor_dtype(value) is dtype:
+        """``value`` converted to ``dtype`` (``asctensor.cast``); ``asctensor.cast`` has no bool, so a
+        bool becomes half 1/0 (``select``) first, and a conversion to bool is a comparison with 0."""
+        src = _tensor_dtype(value)
+        if src is dtype:
             return value
         key = (value, "cast", dtype.name)
         if key not in self._derived:
-            t = dtype.tensor_type(value.type.get_shape())
-            self._derived[key] = self.emit(asctensor.CastOp(value, t)).results[0]
+            shape = value.type.get_shape()
+            if src is dt.bool_:
+                half = self.emit(asctensor.SelectOp(value, self.splat(1.0, dt.float16, shape),
+                                                    self.splat(0.0, dt.float16, shape))).results[0]
+                out = self.cast(half, dtype)
+            elif dtype is dt.bool_:
+                v = self.cast(value, dt.float16) if src is dt.int8 else value
+                zero = self.splat(0, _tensor_dtype(v), shape)
+                out = self.emit(asctensor.CompareOp("ne", v, zero)).results[0]
+            else:
+                out = self.emit(asctensor.CastOp(value, dtype.tensor_type(shape))).results[0]
+            self._derived[key] = out
         return self._derived[key]
 
     def broadcast(self, value: SSAValue, shape) -> SSAValue:

@@ -250,6 +250,40 @@ class MinOp(VectorBinaryOp):
         np.minimum(src0, src1, out=dst)
 
 
+class VectorBitwiseOp(VectorBinaryOp):
+    """Base of the bitwise instructions: int16/uint16 on A2; the bits of an int32 tensor are computed
+    through its ``ReinterpretCast`` to ``BITS`` with twice the count (the documented way)."""
+
+    DTYPES: ClassVar[tuple[str, ...]] = ("i16", "ui16")
+    BITS: ClassVar[str] = "i16"
+
+
+@irdl_op_definition
+class AndOp(VectorBitwiseOp):
+    """``And(dst, src0, src1, count)``: dst = src0 & src1, bit by bit."""
+
+    name = "ascendc.and"
+    API: ClassVar[str] = "And"
+    IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.AndIOp,)
+
+    @staticmethod
+    def numpy_operation(dst, src0, src1) -> None:
+        np.bitwise_and(src0, src1, out=dst)
+
+
+@irdl_op_definition
+class OrOp(VectorBitwiseOp):
+    """``Or(dst, src0, src1, count)``: dst = src0 | src1, bit by bit."""
+
+    name = "ascendc.or"
+    API: ClassVar[str] = "Or"
+    IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.OrIOp,)
+
+    @staticmethod
+    def numpy_operation(dst, src0, src1) -> None:
+        np.bitwise_or(src0, src1, out=dst)
+
+
 class VectorUnaryOp(VectorOp):
     """Base of ``Op(dst, src, count)``."""
 
@@ -527,6 +561,8 @@ VECTOR_OPS = [
     DivOp,
     MaxOp,
     MinOp,
+    AndOp,
+    OrOp,
     ExpOp,
     LnOp,
     AbsOp,

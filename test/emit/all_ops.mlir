@@ -47,6 +47,10 @@ builtin.module attributes {asc.target = #asc.target<"ascend910b2">} {
     ascendc.mins %y, %y, %f, %n : !ascendc.local_tensor<f32>, f32
     ascendc.duplicate %hx, %h, %n : !ascendc.local_tensor<f16>, f16
     ascendc.duplicate %ix, %i7, %n : !ascendc.local_tensor<i32>, i32
+    %ixh = ascendc.reinterpret_cast %ix : !ascendc.local_tensor<i32> -> !ascendc.local_tensor<i16>
+    %n2 = arith.constant 256 : index
+    ascendc.and %ixh, %ixh, %ixh, %n2 : !ascendc.local_tensor<i16>
+    ascendc.or %ixh, %ixh, %ixh, %n2 : !ascendc.local_tensor<i16>
     ascendc.cast %y, %hx, CAST_NONE, %n : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>
     ascendc.cast %hx, %y, CAST_RINT, %n : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f32>
     %t = ascendc.alloc_tensor %q : !ascendc.tque<VECIN, 1> -> !ascendc.local_tensor<f16>

@@ -449,3 +449,14 @@ def test_cpu_mode_queue_depth_and_event_id_pool(tmp_path):
     assert bad.returncode != 0 and "all 8 event ids" in bad.stderr + bad.stdout
     bad = _run_cpu_snippet(tmp_path, pipe + "    pipe.ReleaseEventID<AscendC::HardEvent::V_S>(0);")
     assert bad.returncode != 0 and "was not taken by AllocEventID" in bad.stderr + bad.stdout
+
+
+@pytest.mark.parametrize("style", ["queue", "flags"])
+def test_int32_bitwise_ops_cpu_run_bit_exact(style, tmp_path):
+    """And/Or on the int16 views of int32 buffers, built and run on the CPU, bit-exact with the simulator
+    (whose results test_pytorch_corner_cases compares with torch)."""
+    rng = np.random.default_rng(7)
+    x, y = (pyasc.tensor(rng.integers(-2 ** 31, 2 ** 31, (9, 70)).astype(np.int32)) for _ in range(2))
+    compiled = pyasc.jit(lambda x, y: ((x & y) | ~x) ^ y, options={"sync_style": style}).compile(x, y)
+    summary = project_check(compiled, [x, y], tmp_path, exact=True)
+    assert "bit-exact" in summary

@@ -105,6 +105,7 @@ def test_all_ops_kernel(all_ops):
     assert "AscendC::Muls(y, y, first, 128);" in ls
     assert "AscendC::Duplicate(hx, h, 128);" in ls
     assert "AscendC::Duplicate(ix, 7, 128);" in ls
+    assert "AscendC::And(ixh, ixh, ixh, 256);" in ls and "AscendC::Or(ixh, ixh, ixh, 256);" in ls
     assert "AscendC::Cast(y, hx, AscendC::RoundMode::CAST_NONE, 128);" in ls
     assert "AscendC::Cast(hx, y, AscendC::RoundMode::CAST_RINT, 128);" in ls
     assert "float first = ags.GetValue(0);" in ls

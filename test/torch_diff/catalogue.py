@@ -34,7 +34,10 @@ def D(m, name):
 
 
 def _rms_norm_torch(m, x, *w, ns):
-    """RMSNorm as PyTorch users write it: in float32, then back to the input dtype."""
+    """RMSNorm as PyTorch users write it: in float32, then back to the input dtype (integer inputs
+    are refused, as by ``torch.nn.functional.rms_norm``)."""
+    if not x.is_floating_point():
+        return F(m).rms_norm(x, ns)
     xf = x.float()
     y = xf * torch.rsqrt(xf.pow(2).mean(tuple(range(x.ndim - len(ns), x.ndim)), keepdim=True) + 1e-5)
     return (y * w[0].float() if w else y).to(x.dtype)

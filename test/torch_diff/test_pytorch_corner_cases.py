@@ -1,7 +1,7 @@
 """Corner cases of programs written the PyTorch way, each compared with PyTorch CPU: reductions
 over a size-1 dim, convolutions whose output pixels see only padding or add a constant bias,
-batch_norm with its statistics as jit arguments, logical ops over broadcast masks and in-place
-updates of views inside jit."""
+batch_norm with its statistics as jit arguments, logical ops over broadcast masks, in-place
+updates of views inside jit and ops on int32, int8 and bool operands."""
 
 from __future__ import annotations
 
@@ -162,3 +162,101 @@ def test_logical_ops_with_a_broadcast_mask(mode, op, dtype, sa, sb):
               for v in (a, b))
     got = _run(lambda x, y: getattr(pyasc, op)(x, y), mode, pyasc.tensor(ta), pyasc.tensor(tb))
     _close(got, getattr(torch, op)(ta, tb), tol=0)
+
+
+# ------------------------------------------------------------------------ integer and bool operands
+
+
+def _int_pair(shape, dtype, lo=-9, hi=10):
+    a = np.asarray(RNG.random(shape) < 0.5) if dtype == "bool" else np.asarray(RNG.integers(lo, hi, shape))
+    t = torch.from_numpy(a).to(getattr(torch, dtype))
+    return pyasc.tensor(t.clone()), t
+
+
+def _on_device(fn, mode, *args):
+    """``fn`` run in ``mode``; the simulator must have run at least one kernel meanwhile."""
+    from .harness import run_counting_launches
+
+    out, launches = run_counting_launches(mode, fn, list(args))
+    assert launches > 0, "computed on the host"
+    return out
+
+
+INT_CASES = [  # name, fn(module, *tensors), operand (shape, dtype)s
+    ("bitwise_and", lambda m, x, y: x & y, [((5, 7), "int32"), ((7,), "int32")]),
+    ("bitwise_or", lambda m, x, y: x | y, [((3, 9), "int8"), ((), "int8")]),
+    ("bitwise_xor", lambda m, x, y: x ^ y, [((4, 6), "int32"), ((4, 6), "int32")]),
+    ("bitwise_not", lambda m, x: ~x, [((3, 11), "int32")]),
+    ("bitwise_not_int8", lambda m, x: ~x, [((2, 3, 5), "int8")]),
+    ("bitwise_not_bool", lambda m, x: ~x, [((2, 13), "bool")]),
+    ("bitwise_or_bool", lambda m, x, y: x | y, [((5, 7), "bool"), ((5, 1), "bool")]),
+    ("exp_int32", lambda m, x: m.exp(x), [((3, 5), "int32")]),
+    ("sigmoid_int32", lambda m, x: m.sigmoid(x), [((17,), "int32")]),
+    ("erf_int32", lambda m, x: m.erf(x), [((2, 9), "int32")]),
+    ("abs_int32", lambda m, x: m.abs(x), [((3, 7), "int32")]),
+    ("isfinite_int32", lambda m, x: m.isfinite(x), [((3, 7), "int32")]),
+    ("isnan_int32", lambda m, x: m.isnan(x), [((3, 7), "int32")]),
+    ("isinf_int32", lambda m, x: m.isinf(x), [((3, 7), "int32")]),
+    ("lt_int8", lambda m, x, y: x < y, [((3, 5), "int8"), ((5,), "int8")]),
+    ("eq_int8_0d", lambda m, x, y: m.eq(x, y), [((11,), "int8"), ((), "int8")]),
+    ("where_int8", lambda m, c, x, y: m.where(c, x, y), [((7,), "bool"), ((7,), "int8"), ((7,), "int8")]),
+    ("where_bool", lambda m, c, x, y: m.where(c, x, y), [((5, 7), "bool"), ((5, 7), "bool"), ((7,), "bool")]),
+    ("add_int8", lambda m, x, y: x + y, [((13, 11, 2), "int8"), ((13, 1, 1), "int8")]),
+    ("add_bool", lambda m, x, y: x + y, [((9,), "bool"), ((), "bool")]),
+    ("add_scalar_bool", lambda m, x: x + 2, [((4, 3), "bool")]),
+    ("add_float_bool", lambda m, x, y: x + y, [((2, 3), "bool"), ((3,), "float32")]),
+    ("mul_int8_0d_int32", lambda m, x, y: x * y, [((2, 3), "int8"), ((), "int32")]),
+    ("add_bf16_0d_f32", lambda m, x, y: x + y, [((2, 3), "bfloat16"), ((), "float32")]),
+    ("where_bf16_0d_f32", lambda m, c, x, y: m.where(c, x, y), [((2, 3), "bool"), ((2, 3), "bfloat16"), ((), "float32")]),
+    ("logical_xor_int8_0d", lambda m, x, y: m.logical_xor(x, y), [((), "int8"), ((3, 7), "int8")]),
+    ("pow_int32_scalar", lambda m, x: x ** 3, [((3, 23), "int32")]),
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name,fn,specs", INT_CASES, ids=[c[0] for c in INT_CASES])
+def test_integer_and_bool_operands_as_torch(mode, name, fn, specs):
+    """Results, dtypes (torch's promotion, 0-d operands included) and values of ops on int32, int8
+    and bool tensors, computed by kernels."""
+    pairs = [_int_pair(s, d) for s, d in specs]
+    got = _on_device(lambda *xs: fn(pyasc, *xs), mode, *[p for p, _ in pairs])
+    _close(got, fn(torch, *[t for _, t in pairs]), tol=1e-3 if got.dtype.is_floating_point else 0)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_int32_bitwise_ops_on_all_bits(mode):
+    """And/Or run on the int16 view of int32 buffers: values over the whole int32 range."""
+    a, b = (torch.from_numpy(RNG.integers(-2 ** 31, 2 ** 31, (37, 53)).astype(np.int32)) for _ in range(2))
+    got = _on_device(lambda x, y: ((x & y) | ~x) ^ y, mode, pyasc.tensor(a), pyasc.tensor(b))
+    _close(got, ((a & b) | ~a) ^ b, tol=0)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_int32_pow_with_a_tensor_exponent(mode):
+    """Exact and wrapping as torch's, negative exponents included (0 unless the base is 1 or -1)."""
+    x = torch.tensor([[1, -1, 0, 2, -3, 7, 9], [-1, 1, 5, -2, 3, 10, -9]], dtype=torch.int32)
+    y = torch.tensor([-3, -4, -1, 30, 7, 12, 9], dtype=torch.int32)
+    got = _on_device(lambda a, b: pyasc.pow(a, b), mode, pyasc.tensor(x), pyasc.tensor(y))
+    _close(got, torch.pow(x, y), tol=0)
+
+
+def test_int32_pow_with_a_negative_scalar_exponent_is_refused_as_by_torch():
+    with pytest.raises(RuntimeError):
+        torch.ones(3, dtype=torch.int32) ** -1
+    with pytest.raises(pyasc.PyascError, match="negative integer powers"):
+        pyasc.ones(3, dtype=pyasc.int32) ** -1
+
+
+@pytest.mark.parametrize("op", ["bitwise_and", "bitwise_or", "bitwise_xor"])
+def test_bitwise_ops_on_floats_are_refused_as_by_torch(op):
+    with pytest.raises(RuntimeError):
+        getattr(torch, op)(torch.ones(3), torch.ones(3))
+    with pytest.raises(pyasc.PyascError, match="does not support dtype float32"):
+        getattr(pyasc, op)(pyasc.ones(3), pyasc.ones(3))
+
+
+def test_rms_norm_of_int32_is_refused_as_by_torch():
+    with pytest.raises(NotImplementedError):
+        torch.nn.functional.rms_norm(torch.ones(2, 4, dtype=torch.int32), (4,))
+    with pytest.raises(pyasc.PyascError, match="rms_norm"):
+        pyasc.rms_norm(pyasc.ones(2, 4, dtype=pyasc.int32), (4,))

@@ -799,6 +799,8 @@ PYASC_CPU_BINARY(Mul, a * b)
 PYASC_CPU_BINARY(Div, a / b)
 PYASC_CPU_BINARY(Max, pyasc_cpu::NpMax(a, b))
 PYASC_CPU_BINARY(Min, pyasc_cpu::NpMin(a, b))
+PYASC_CPU_BINARY(And, a & b)
+PYASC_CPU_BINARY(Or, a | b)
 #undef PYASC_CPU_BINARY
 
 #define PYASC_CPU_UNARY(NAME, EXPR)                                                                       \

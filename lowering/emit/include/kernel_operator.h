@@ -332,6 +332,8 @@ PYASC_BINARY(Mul)
 PYASC_BINARY(Div)
 PYASC_BINARY(Max)
 PYASC_BINARY(Min)
+PYASC_BINARY(And)
+PYASC_BINARY(Or)
 #undef PYASC_BINARY
 
 #define PYASC_UNARY(NAME)                                                                           \

@@ -117,3 +117,38 @@ func.func @q(%x: memref<4096xf32>, %out0: memref<4096xf32>) attributes {asctile.
 // QUEUE-NEXT:     %[[OD:.*]] = ascendc.deque %outQue
 // QUEUE:          ascendc.data_copy %{{.*}}, %[[OD]],
 // QUEUE-NEXT:     ascendc.free_tensor %outQue, %[[OD]]
+
+// -----
+
+// the bitwise instructions take int16/uint16: an int32 buffer is viewed as int16 (ReinterpretCast) with twice
+// the count
+func.func @bits(%x: memref<64xi32>, %y: memref<64xi32>, %out0: memref<64xi32>) attributes {asctile.kernel, asctile.block_dim = 1 : i64, asctile.buffers = 1 : i64} {
+  %x_buf = ascbuf.alloc slots 1 offset 0 : memref<1x64xi32, #ascbuf.space<ub>>
+  %y_buf = ascbuf.alloc slots 1 offset 256 : memref<1x64xi32, #ascbuf.space<ub>>
+  %out_buf = ascbuf.alloc slots 1 offset 512 : memref<1x64xi32, #ascbuf.space<ub>>
+  %n = arith.constant 64 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c1 step %c1 {
+    ascbuf.copy_in %x[%c0], %x_buf rows %c1 cols %n strides(0, 1) dense : memref<64xi32>, memref<1x64xi32, #ascbuf.space<ub>>
+    ascbuf.copy_in %y[%c0], %y_buf rows %c1 cols %n strides(0, 1) dense : memref<64xi32>, memref<1x64xi32, #ascbuf.space<ub>>
+    ascbuf.barrier ALL
+    ascbuf.vbinary and %out_buf, %x_buf, %y_buf, %n : memref<1x64xi32, #ascbuf.space<ub>>
+    ascbuf.vbinary or %out_buf, %out_buf, %y_buf, %n : memref<1x64xi32, #ascbuf.space<ub>>
+    ascbuf.barrier ALL
+    ascbuf.copy_out %out_buf, %out0[%c0] rows %c1 cols %n stride 64 dense : memref<1x64xi32, #ascbuf.space<ub>>, memref<64xi32>
+  }
+  func.return
+}
+
+// CHECK:      func.func @bits(
+// CHECK:        scf.for %i =
+// CHECK:          %[[D:.*]] = ascendc.reinterpret_cast %out_buf : !ascendc.local_tensor<i32> -> !ascendc.local_tensor<i16>
+// CHECK-NEXT:     %[[A:.*]] = ascendc.reinterpret_cast %x_buf : !ascendc.local_tensor<i32> -> !ascendc.local_tensor<i16>
+// CHECK-NEXT:     %[[B:.*]] = ascendc.reinterpret_cast %y_buf : !ascendc.local_tensor<i32> -> !ascendc.local_tensor<i16>
+// CHECK:          %[[N2:.*]] = arith.constant 128 : index
+// CHECK-NEXT:     ascendc.and %[[D]], %[[A]], %[[B]], %[[N2]] : !ascendc.local_tensor<i16>
+// CHECK:          ascendc.or %{{.*}}, %{{.*}}, %{{.*}}, %[[N2]] : !ascendc.local_tensor<i16>
+
+// QUEUE:      func.func @bits(
+// QUEUE:          ascendc.and %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : !ascendc.local_tensor<i16>

@@ -1,5 +1,5 @@
-// RUN: pyasc-opt %s -p 'tile-elementwise{tile_size=2048 cores=2}' | filecheck %s
-// RUN: pyasc-opt %s -p tile-elementwise | filecheck %s --check-prefix=DERIVED
+// RUN: pyasc-opt %s --split-input-file -p 'tile-elementwise{tile_size=2048 cores=2}' | filecheck %s
+// RUN: pyasc-opt %s --split-input-file -p tile-elementwise | filecheck %s --check-prefix=DERIVED
 
 // an elementwise kernel becomes a loop over this core's tiles: load every input window, the body on
 // tile values (a splat for the constant), store the output; the host's call now passes GM buffers,
@@ -41,3 +41,33 @@ builtin.module attributes {asc.target = #asc.target<"ascend910b2">} {
 // derived from the target: every one of the 48 vector cores gets a share of the 16384 elements
 // DERIVED:    asctile.block_dim = 48 : i64
 // DERIVED:    asctile.load %x[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(0, 1) dense : memref<64x256xf32> -> tensor<1x344xf32>
+
+// -----
+
+// an op on loop-invariant operands is computed once before the loop; a splat it reads is made there
+// too (the loop body makes its own), so nothing before the loop reads a value of the loop body
+builtin.module attributes {asc.target = #asc.target<"ascend910b2">} {
+  func.func @g_k0(%x: tensor<4x64xf32>, %b: tensor<64xf32>) -> tensor<4x64xf32> attributes {asctensor.kernel = "elementwise"} {
+    %c = asctensor.full 2.000000e+00 : f32 -> tensor<4x64xf32>
+    %bb = asctensor.broadcast %b : tensor<64xf32> -> tensor<4x64xf32>
+    %m = arith.mulf %bb, %c : tensor<4x64xf32>
+    %s = arith.addf %x, %m : tensor<4x64xf32>
+    %t = arith.addf %s, %c : tensor<4x64xf32>
+    func.return %t : tensor<4x64xf32>
+  }
+  func.func @g(%x: tensor<4x64xf32>, %b: tensor<64xf32>) -> tensor<4x64xf32> {
+    %0 = func.call @g_k0(%x, %b) : (tensor<4x64xf32>, tensor<64xf32>) -> tensor<4x64xf32>
+    func.return %0 : tensor<4x64xf32>
+  }
+}
+
+// CHECK:      func.func @g_k0(
+// CHECK:        %[[B:.*]] = asctile.load %b[
+// CHECK-NEXT:   %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:   %[[S:.*]] = asctile.splat %[[TWO]] : f32 -> tensor<4x64xf32>
+// CHECK-NEXT:   %[[M:.*]] = arith.mulf %[[B]], %[[S]] : tensor<4x64xf32>
+// CHECK-NEXT:   scf.for %i =
+// CHECK:          %[[X:.*]] = asctile.load %x[
+// CHECK:          %[[S2:.*]] = asctile.splat %{{.*}} : f32 -> tensor<4x64xf32>
+// CHECK-NEXT:     %[[A:.*]] = arith.addf %[[X]], %[[M]] : tensor<4x64xf32>
+// CHECK-NEXT:     arith.addf %[[A]], %[[S2]] : tensor<4x64xf32>
