@@ -307,6 +307,8 @@ def _addmm_composite(input, mat1, mat2, *, beta=1, alpha=1):  # noqa: A002
         if mat1.dtype is dt.int32:
             return _matmul("addmm", mat1, mat2, input)
         return NotImplemented
+    if not mat1.dtype.is_floating_point:      # PyTorch truncates the scalars to the integer dtype
+        beta, alpha = int(beta), int(alpha)
     prod = _matmul("addmm", mat1, mat2)
     if alpha != 1:
         prod = MUL(prod, alpha)

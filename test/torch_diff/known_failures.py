@@ -106,7 +106,6 @@ KNOWN: list[tuple] = [
     ("sin|cos|tan", "int32", "*", "*", "refused", "sin, cos and tan refuse int32"),
     ("where", "bool|int8", "*", "*", "refused", "where refuses bool/int8"),
     # wrong dtype
-    ("addmm_scaled", "int32", "eager", "*", "wrong dtype", "gives float32 where torch gives int32 (float alpha, beta)"),
     ("and_op", "*", "*", "one|prime", "wrong dtype", "gives bool where torch gives int32"),
     ("and_op", "int32", "*", "*", "wrong dtype", "gives bool where torch gives int32"),
     ("invert", "int32", "*", "large|odd|one|prime", "wrong dtype", "gives bool where torch gives int32"),
