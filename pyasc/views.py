@@ -453,6 +453,20 @@ def _chunk_signature(x, chunks: int, dim: int = 0):
     return _split_signature(x, max(1, -(-n // chunks)), dim)
 
 
+def _split_empty_sections(x, split_size_or_sections, dim: int = 0):
+    """Inside ``pyasc.jit``, a split with empty sections: the pieces that have elements are one
+    split; the empty ones are constant empty tensors (they hold nothing to move)."""
+    if not isinstance(x, Tensor) or x._trace is None or 0 in x.shape:
+        return NotImplemented
+    (x,), attrs = _split_signature(x, split_size_or_sections, dim)
+    sizes, ax = attrs["sizes"], attrs["dim"]
+    if 0 not in sizes:
+        return NotImplemented
+    pieces = iter(SPLIT(x, [n for n in sizes if n], ax))
+    empty = x.shape[:ax] + (0,) + x.shape[ax + 1:]
+    return tuple(next(pieces) if n else Tensor(np.empty(empty, x.dtype.np_dtype), x.dtype) for n in sizes)
+
+
 def _build_split(tr, values, types, attrs):
     (v,) = values
     shape, ax = _shape_of(v), attrs["dim"]
@@ -608,6 +622,7 @@ OPS = [
           vjp=_stack_vjp,
           method=False, doc="Join along a new dimension; all shapes must be equal."),
     OpDef("split", _build_split, _split_ref, signature=_split_signature, eager=HOST, kind=VIEW, vjp=_split_vjp,
+          decompose=_split_empty_sections,
           doc="Views of consecutive pieces along dim: pieces of one size (the last may be smaller) or of the "
               "given sizes, which must add up to the extent of dim."),
     OpDef("chunk", _build_split, _split_ref, signature=_chunk_signature, eager=HOST, kind=VIEW, vjp=_split_vjp,
@@ -621,3 +636,4 @@ OPS = [
 ]
 
 CAT = next(op for op in OPS if op.name == "cat")
+SPLIT = next(op for op in OPS if op.name == "split")

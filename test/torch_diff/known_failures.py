@@ -68,7 +68,6 @@ KNOWN: list[tuple] = [
      "jit: an in-place update of a bool or int8 view is refused (they move as float16)"),
     # missing
     # refused
-    ("split_sections", "*", "jit", "[!e]*", "refused", "jit: a split with an empty section", "*split=[[]0,*"),
     ("abs", "int32", "*", "*", "refused", "abs refuses int32"),
     ("add_op", "bool|int8", "*", "*", "refused", "add refuses bool/int8"),
     ("add_scalar_int", "int8", "*", "*", "refused", "add refuses int8"),
