@@ -63,9 +63,6 @@ KNOWN: list[tuple] = [
     ("logical_not|invert|logical_and|logical_or|logical_xor|and_op|or_op",
      "int8", "*", "[!e]*", "crash", "int8 constant: asctensor.full has no i8"),
     ("pow", "bfloat16", "*", "prime/bcast", "crash", "simulator hazard (race) in the kernel"),
-    ("inplace.iadd_view|inplace.isub_slice|inplace.imul_transpose|inplace.add_|inplace.mul_|inplace.copy_",
-     "bool|int8", "jit", "large|odd|one|prime", "refused",
-     "jit: an in-place update of a bool or int8 view is refused (they move as float16)"),
     # missing
     # refused
     ("abs", "int32", "*", "*", "refused", "abs refuses int32"),
