@@ -41,6 +41,7 @@ from . import dtypes as dt
 from .args import dim_index, shape_arg, tensor_operand
 from .creation import to_numpy, to_pyasc
 from .errors import PyascError, PyascIndexError, describe, raise_host_only
+from .indexing import getitem_by_tensor, setitem_traced
 from .interop import is_torch_tensor
 from .opdef import COMPOSITE, DEVICE_OR_HOST, HOST, VIEW, OpDef
 from .tensor import Tensor
@@ -325,13 +326,12 @@ def _getitem_ref(a, index):
 
 
 def _setitem(x, idx, value) -> None:
-    """``x[idx] = value``: writes into ``x``'s storage (on the host; not inside ``pyasc.jit``)."""
-    if x._trace is not None:
-        raise_host_only("setitem", [x])
+    """``x[idx] = value``: writes into ``x``'s storage (on the host); inside ``pyasc.jit``
+    functionalized (``indexing.setitem_traced``)."""
+    if x._trace is not None or isinstance(value, Tensor) and value._trace is not None:
+        return setitem_traced(x, idx, value, _index)
     a = x._data
     if isinstance(value, Tensor):
-        if value._trace is not None:
-            raise_host_only("setitem", [x, value])
         v = value._data
     elif is_torch_tensor(value):
         v = to_numpy(value)
@@ -613,7 +613,7 @@ OPS = [
     OpDef("permute", signature=_permute_signature, **_PERMUTATION, doc="The dims in the given order."),
     OpDef("contiguous", decompose=_contiguous, kind=COMPOSITE, function=False),
     OpDef("getitem", _build_getitem, _getitem_ref, signature=_getitem_signature, eager=HOST, kind=VIEW,
-          method=False, function=False, vjp=_getitem_vjp, doc=_getitem_ref.__doc__),
+          method=False, function=False, vjp=_getitem_vjp, decompose=getitem_by_tensor, doc=_getitem_ref.__doc__),
     OpDef("setitem", decompose=_setitem, kind=COMPOSITE, method=False, function=False),
     OpDef("cat", _build_cat, _cat_ref, signature=_cat_signature, eager=DEVICE_OR_HOST, kind=VIEW, method=False,
           vjp=_cat_vjp,
