@@ -510,7 +510,7 @@ class Tensor:
         from .functionalize import is_root, refresh_views, update_view
 
         if value._shape != self._shape:
-            value = value + _op("zeros_like")(self)
+            value = _op("expand")(value, *self._shape)
         if update_view(self._trace, self, value._value):
             return self
         if id(self) in self._trace.view_ids or (_is_view_value(self._value) and not is_root(self._trace, self)):

@@ -1,7 +1,8 @@
 """Corner cases of programs written the PyTorch way, each compared with PyTorch CPU: reductions
 over a size-1 dim, convolutions whose output pixels see only padding or add a constant bias,
 batch_norm with its statistics as jit arguments, logical ops over broadcast masks and in-place
-updates of views inside jit."""
+updates of views inside jit (bool and int8 too), int32 convolutions and scaled products, splits
+with empty sections, tensor indices and item assignment inside jit."""
 
 from __future__ import annotations
 
@@ -137,7 +138,7 @@ def _copy_into_row(u, y):
     return u
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float16", "int32"])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32", "int8"])
 @pytest.mark.parametrize("fn", [_u_view_add, _slice_mul, _transpose_imul, _sibling_view_sees_update, _view_of_view,
                                 _view_after_root_update, _copy_into_row])
 def test_inplace_update_of_a_view_inside_jit_is_functionalized(fn, dtype):
@@ -162,3 +163,103 @@ def test_logical_ops_with_a_broadcast_mask(mode, op, dtype, sa, sb):
               for v in (a, b))
     got = _run(lambda x, y: getattr(pyasc, op)(x, y), mode, pyasc.tensor(ta), pyasc.tensor(tb))
     _close(got, getattr(torch, op)(ta, tb), tol=0)
+
+
+def _copy_into_transposed_column(u, y):
+    u.transpose(0, 1)[2].copy_(y[:4])
+    return u
+
+
+def _copy_into_rows(u, y):
+    u[1:3].copy_(y)
+    return u
+
+
+@pytest.mark.parametrize("fn", [_copy_into_row, _copy_into_rows, _copy_into_transposed_column])
+def test_inplace_copy_into_a_bool_view_inside_jit(fn):
+    tu, ty = torch.from_numpy(RNG.random((4, 6)) < 0.5), torch.from_numpy(RNG.random(6) < 0.5)
+    got = pyasc.jit(fn)(pyasc.tensor(tu.clone()), pyasc.tensor(ty))
+    _close(got, fn(tu.clone(), ty), tol=0)
+
+
+# ------------------------------------------------------------------------ int32 products and convolutions
+
+
+def _int32(*shape):
+    return torch.from_numpy(RNG.integers(-2 ** 31, 2 ** 31, size=shape, dtype=np.int64).astype(np.int32))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("xshape,wshape,kw", [((2, 3, 7, 6), (4, 3, 3, 3), dict(stride=2, padding=1)),
+                                              ((1, 4, 5, 5), (6, 2, 3, 3), dict(groups=2, dilation=2, padding=2)),
+                                              ((1, 1, 1, 1), (3, 1, 1, 1), dict(stride=2, padding=1))])
+def test_int32_conv2d_wraps_around_as_torch(mode, xshape, wshape, kw):
+    tx, tw, tb = _int32(*xshape), _int32(*wshape), _int32(wshape[0])
+    got = _run(lambda x, w, b: pyasc.conv2d(x, w, b, **kw), mode, *map(pyasc.tensor, (tx, tw, tb)))
+    _close(got, torch.nn.functional.conv2d(tx, tw, tb, **kw), tol=0)
+
+
+def test_int32_conv2d_summing_more_terms_than_float32_holds_exactly():
+    """130 channels x 3 x 3 = 1170 products per output: the sum is split over the channels."""
+    tx, tw = _int32(1, 130, 3, 3), _int32(2, 130, 3, 3)
+    got = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, padding=1))(pyasc.tensor(tx), pyasc.tensor(tw))
+    _close(got, torch.nn.functional.conv2d(tx, tw, padding=1), tol=0)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("beta,alpha", [(0.5, 2.0), (1.5, 2.5), (-0.5, 1), (1, 0.5)])
+def test_int32_addmm_truncates_float_scalars_as_torch(mode, beta, alpha):
+    tc, ta, tb = (torch.from_numpy(RNG.integers(-50, 50, s).astype(np.int32)) for s in ((3, 4), (3, 5), (5, 4)))
+    got = _run(lambda c, a, b: pyasc.addmm(c, a, b, beta=beta, alpha=alpha), mode, *map(pyasc.tensor, (tc, ta, tb)))
+    _close(got, torch.addmm(tc, ta, tb, beta=beta, alpha=alpha), tol=0)
+
+
+# ------------------------------------------------------------------------ split, indices and item assignment in jit
+
+
+@pytest.mark.parametrize("sizes,dim", [([0, 3], 0), ([1, 0, 2, 0, 3], 1), ([6, 0], 1), ([0, 0, 3], 0)])
+def test_split_with_empty_sections_inside_jit(sizes, dim):
+    x, t = _pair(3, 6)
+    got = pyasc.jit(lambda v: tuple(p * 2 for p in v.split(sizes, dim=dim)))(x)
+    want = [p * 2 for p in t.split(sizes, dim=dim)]
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        _close(g, w, tol=0)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16", "int32", "int8", "bool"])
+@pytest.mark.parametrize("xshape,index", [((5, 3), [4, -1, 2, 0]), ((7,), [[1, 6], [0, 0]]), ((4, 2, 3), [3])])
+def test_getitem_with_an_index_tensor_inside_jit(dtype, xshape, index):
+    t = torch.from_numpy(RNG.standard_normal(xshape).astype(np.float32) * 4)
+    t = t > 0 if dtype == "bool" else t.to(getattr(torch, dtype))
+    if dtype == "float32":
+        t.view(-1)[0], t.view(-1)[-1] = float("nan"), float("-inf")
+    ti = torch.tensor(index)
+    got = pyasc.jit(lambda v, i: v[i])(pyasc.tensor(t), pyasc.tensor(ti.to(torch.int32)))
+    want = t[ti]
+    assert got.shape == tuple(want.shape) and got.dtype.name == str(want.dtype).removeprefix("torch.")
+    np.testing.assert_array_equal(got.float().numpy() if dtype == "bfloat16" else got.numpy(),
+                                  want.float().numpy() if dtype == "bfloat16" else want.numpy())
+
+
+def test_getitem_with_a_traced_bool_mask_inside_jit_is_refused():
+    x, t = _pair(4, 5)
+    with pytest.raises(pyasc.PyascError, match="depends on the mask's values"):
+        pyasc.jit(lambda v, m: v[m])(x, pyasc.tensor(t > 0))
+
+
+def _setitems(m, u, y):
+    u[1] = y
+    u[:, 0] = 5
+    u[::2, 2] = -1
+    u[m.tensor([3, 0])] = 7
+    u[u.shape[0] - 1, 1:] = y[1:]
+    return u
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32", "int8", "bool"])
+def test_setitem_inside_jit_is_functionalized(dtype):
+    tu = torch.from_numpy(RNG.integers(-4, 5, (5, 3))).to(getattr(torch, dtype))
+    ty = torch.from_numpy(RNG.integers(-4, 5, (3,))).to(getattr(torch, dtype))
+    got = pyasc.jit(lambda u, y: _setitems(pyasc, u, y))(pyasc.tensor(tu.clone()), pyasc.tensor(ty))
+    _close(got, _setitems(torch, tu.clone(), ty), tol=0)
