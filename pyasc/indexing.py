@@ -1,5 +1,6 @@
 """Indexing inside ``pyasc.jit`` beyond basic views (PyTorch semantics).
 
+* A basic index selecting no element gives a constant empty tensor.
 * ``x[idx]`` with one integer index tensor (traced or not) takes rows of ``x`` along dim 0: each
   output row picks its row by comparing ``idx`` with the positions 0..n-1 and summing the one
   selected row with zeros (exact for every dtype: ``select`` never multiplies, so NaN and inf
@@ -65,7 +66,16 @@ def take_rows(x: Tensor, idx: Tensor) -> Tensor:
 def getitem_by_tensor(x, idx):
     """The decomposition of ``getitem`` inside ``pyasc.jit`` for one integer index tensor;
     NotImplemented for the other calls (basic indices are views, eager calls run on the host)."""
-    if not isinstance(x, Tensor) or not (_traced(x) or _traced(idx)) or not isinstance(idx, Tensor):
+    if not isinstance(x, Tensor) or not (_traced(x) or _traced(idx)):
+        return NotImplemented
+    items = idx if isinstance(idx, tuple) else (idx,)
+    if all(_is_basic(i) for i in items):       # a view; an empty one is a constant (no elements to move)
+        try:
+            shape = np.broadcast_to(np.empty((), np.int8), x.shape)[idx].shape
+        except (IndexError, TypeError):
+            return NotImplemented              # (the view op reports the error)
+        return Tensor(np.empty(shape, x.dtype.np_dtype), x.dtype) if 0 in shape else NotImplemented
+    if not isinstance(idx, Tensor):
         return NotImplemented
     if idx.dtype is dt.bool_:
         if _traced(idx):

@@ -505,6 +505,10 @@ def _int32_conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, gro
         raise PyascError("conv2d", shape, shapes=shapes, dtypes=[x.dtype.name, w.dtype.name])
     if b is not None:
         _check_bias("conv2d", b, x.dtype, w.shape[0], shapes)
+    if attrs["dilation"] != (1, 1):
+        raise PyascError("conv2d", f"a dilated convolution (dilation {attrs['dilation']}) of int32 tensors is not "
+                         "supported (nor is it by PyTorch)", shapes=shapes, dtypes=["int32", "int32"])
+    x, w = _traced_alike(x, w), _traced_alike(w, x)
     if w.shape[1] * w.shape[2] * w.shape[3] > _EXACT_TERMS:
         out = _int32_conv2d_by_channels(x, w, attrs)
     else:
@@ -517,6 +521,15 @@ def _int32_conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, gro
                 p = term if p is None else ADD(p, term)
             out = p if out is None else ADD(MUL(out, 256), p)
     return out if b is None else ADD(out, b.reshape(-1, 1, 1))
+
+
+def _traced_alike(t, other):
+    """``t`` as a traced constant when ``other`` is traced and ``t`` is not, so that its digits
+    are computed in the kernels rather than folded into constants (the cube takes no splat)."""
+    trace = other._trace
+    if t._trace is not None or trace is None:
+        return t
+    return Tensor._traced(trace, trace.constant(t.numpy(), t.dtype), t.dtype, t.shape)
 
 
 def _int32_conv2d_by_channels(x, w, attrs):

@@ -191,12 +191,29 @@ def _int32(*shape):
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("xshape,wshape,kw", [((2, 3, 7, 6), (4, 3, 3, 3), dict(stride=2, padding=1)),
-                                              ((1, 4, 5, 5), (6, 2, 3, 3), dict(groups=2, dilation=2, padding=2)),
+                                              ((1, 4, 5, 5), (6, 2, 3, 3), dict(groups=2, stride=(1, 2), padding=2)),
                                               ((1, 1, 1, 1), (3, 1, 1, 1), dict(stride=2, padding=1))])
 def test_int32_conv2d_wraps_around_as_torch(mode, xshape, wshape, kw):
     tx, tw, tb = _int32(*xshape), _int32(*wshape), _int32(wshape[0])
     got = _run(lambda x, w, b: pyasc.conv2d(x, w, b, **kw), mode, *map(pyasc.tensor, (tx, tw, tb)))
     _close(got, torch.nn.functional.conv2d(tx, tw, tb, **kw), tol=0)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_int32_conv2d_with_constant_operands_inside_jit(mode):
+    """A closure weight (small values: digits that are all 0 or all -1) and a closure bias."""
+    tx, tw, tb = _int32(1, 3, 7, 3), torch.tensor([[-3], [-1], [-7]], dtype=torch.int32).reshape(1, 3, 1, 1), _int32(1)
+    w, b = pyasc.tensor(tw), pyasc.tensor(tb)
+    got = _run(lambda x: pyasc.conv2d(x, w, b, stride=2, padding=1), mode, pyasc.tensor(tx))
+    _close(got, torch.nn.functional.conv2d(tx, tw, tb, stride=2, padding=1), tol=0)
+
+
+def test_int32_dilated_conv2d_is_refused_as_by_torch():
+    tx, tw = _int32(1, 2, 7, 7), _int32(3, 2, 3, 3)
+    with pytest.raises(NotImplementedError):
+        torch.nn.functional.conv2d(tx, tw, dilation=2)
+    with pytest.raises(pyasc.PyascError, match="dilated"):
+        pyasc.conv2d(pyasc.tensor(tx), pyasc.tensor(tw), dilation=2)
 
 
 def test_int32_conv2d_summing_more_terms_than_float32_holds_exactly():
