@@ -45,6 +45,7 @@ from .indexing import getitem_by_tensor, setitem_traced
 from .interop import is_torch_tensor
 from .opdef import COMPOSITE, DEVICE_OR_HOST, HOST, VIEW, OpDef
 from .tensor import Tensor
+from .topk_rounds import topk_in_rounds
 
 TopK = namedtuple("TopK", ["values", "indices"])
 
@@ -509,6 +510,16 @@ def _topk_eager(x, k, dim, largest) -> str:
     return DEVICE_OR_HOST if on_device else HOST
 
 
+def _topk_rounds(x, k, dim=-1, largest=True, sorted=True):  # noqa: A002
+    """Inside ``pyasc.jit``, float16/bfloat16 with k above one kernel's rounds: ``topk_rounds``."""
+    if not isinstance(x, Tensor) or x._trace is None or x.dtype not in (dt.float16, dt.bfloat16):
+        return NotImplemented
+    (x,), attrs = _topk_signature(x, k, dim, largest, sorted)
+    if attrs["k"] <= asctensor.MAX_TOPK:
+        return NotImplemented
+    return TopK._make(topk_in_rounds(TOPK, CAT, x, attrs["k"], attrs["dim"], attrs["largest"]))
+
+
 def _build_topk(tr, values, types, attrs):
     """``asctensor.topk`` of a traced float value (one row-wise kernel over the last dim)."""
     (v,) = values
@@ -628,12 +639,13 @@ OPS = [
     OpDef("chunk", _build_split, _split_ref, signature=_chunk_signature, eager=HOST, kind=VIEW, vjp=_split_vjp,
           doc="chunks views of (nearly) equal size along dim (PyTorch's rounding: ceil)."),
     OpDef("topk", _build_topk, _topk_ref, signature=_topk_signature, eager=_topk_eager, pack=TopK._make, kind=VIEW,
-          vjp=_topk_vjp,
+          vjp=_topk_vjp, decompose=_topk_rounds,
           doc="The k largest (or smallest) elements along dim and their indices (int32; torch: int64), always "
               "sorted from best to worst; among equal values the lower index comes first. Eagerly NaN counts as "
               "larger than any number, as in PyTorch; inside pyasc.jit NaN is not ranked and float tensors only "
-              "are supported (asctensor.topk, k <= 64)."),
+              "are supported (asctensor.topk, k <= 64; float16 and bfloat16 in rounds of 64 beyond)."),
 ]
 
 CAT = next(op for op in OPS if op.name == "cat")
 SPLIT = next(op for op in OPS if op.name == "split")
+TOPK = next(op for op in OPS if op.name == "topk")

@@ -77,7 +77,6 @@ KNOWN: list[tuple] = [
     ("isinf", "int32", "*", "*", "refused", "isinf refuses int32"),
     ("isnan", "int32", "*", "*", "refused", "isnan refuses int32"),
     ("topk", "int32", "jit", "[!e]*", "refused", "jit topk refuses integers"),
-    ("topk", "bfloat16|float16", "jit", "large", "refused", "jit topk supports k <= 64 only"),
     ("index_bool", "*", "jit", "[!e]*", "refused",
      "jit: x[mask] with a traced mask has a shape that depends on the mask's values (shapes are fixed when compiled)"),
     ("le", "int8", "*", "*", "refused", "le refuses int8"),
