@@ -511,7 +511,8 @@ def _topk_eager(x, k, dim, largest) -> str:
 
 
 def _topk_rounds(x, k, dim=-1, largest=True, sorted=True):  # noqa: A002
-    """Inside ``pyasc.jit``: k = 0 gives constant empty results; float16/bfloat16 with k above
+    """Inside ``pyasc.jit``: k = 0 gives constant empty results, a dim of one element x itself;
+    float16/bfloat16 with k above
     one kernel's rounds run in rounds (``topk_rounds``)."""
     if not isinstance(x, Tensor) or x._trace is None:
         return NotImplemented
@@ -519,6 +520,8 @@ def _topk_rounds(x, k, dim=-1, largest=True, sorted=True):  # noqa: A002
     if attrs["k"] == 0 and x.ndim:
         shape = tuple(0 if d == attrs["dim"] else n for d, n in enumerate(x.shape))
         return TopK(Tensor(np.empty(shape, x.dtype.np_dtype), x.dtype), Tensor(np.empty(shape, np.int32), dt.int32))
+    if x.ndim and x.shape[attrs["dim"]] == 1:      # k = 1 of one element: x itself, at index 0
+        return TopK(x, Tensor(np.zeros(x.shape, np.int32), dt.int32))
     if attrs["k"] <= asctensor.MAX_TOPK or x.dtype not in (dt.float16, dt.bfloat16):
         return NotImplemented
     return TopK._make(topk_in_rounds(TOPK, CAT, x, attrs["k"], attrs["dim"], attrs["largest"]))
