@@ -514,8 +514,8 @@ class Tensor:
         if update_view(self._trace, self, value._value):
             return self
         if id(self) in self._trace.view_ids or (_is_view_value(self._value) and not is_root(self._trace, self)):
-            raise PyascError(op, "an in-place update of this view (a strided slice, a broadcast, or a view of "
-                             "bool or int8 data) inside pyasc.jit: write the update as an out-of-place op instead",
+            raise PyascError(op, "an in-place update of this view (a strided slice or a broadcast) "
+                             "inside pyasc.jit: write the update as an out-of-place op instead",
                              shapes=[self._shape, value._shape])
         self._value = value._value
         refresh_views(self._trace, self)
