@@ -76,7 +76,7 @@ KNOWN: list[tuple] = [
     ("isfinite", "int32", "*", "*", "refused", "isfinite refuses int32"),
     ("isinf", "int32", "*", "*", "refused", "isinf refuses int32"),
     ("isnan", "int32", "*", "*", "refused", "isnan refuses int32"),
-    ("topk", "int32", "jit", "[!e]*", "refused", "jit topk refuses integers"),
+    ("topk", "int32", "jit", "large|odd|prime", "refused", "jit topk refuses integers", "* k=[1-9]*"),
     ("index_bool", "*", "jit", "[!e]*", "refused",
      "jit: x[mask] with a traced mask has a shape that depends on the mask's values (shapes are fixed when compiled)"),
     ("le", "int8", "*", "*", "refused", "le refuses int8"),
