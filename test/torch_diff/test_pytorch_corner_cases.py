@@ -138,7 +138,7 @@ def _copy_into_row(u, y):
     return u
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float16", "int32", "int8"])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32"])
 @pytest.mark.parametrize("fn", [_u_view_add, _slice_mul, _transpose_imul, _sibling_view_sees_update, _view_of_view,
                                 _view_after_root_update, _copy_into_row])
 def test_inplace_update_of_a_view_inside_jit_is_functionalized(fn, dtype):
@@ -175,9 +175,12 @@ def _copy_into_rows(u, y):
     return u
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8"])
 @pytest.mark.parametrize("fn", [_copy_into_row, _copy_into_rows, _copy_into_transposed_column])
-def test_inplace_copy_into_a_bool_view_inside_jit(fn):
-    tu, ty = torch.from_numpy(RNG.random((4, 6)) < 0.5), torch.from_numpy(RNG.random(6) < 0.5)
+def test_inplace_copy_into_a_bool_or_int8_view_inside_jit(fn, dtype):
+    """bool and int8 data move as float16: the update undoes the carrier's conversions."""
+    tu, ty = (torch.from_numpy(RNG.integers(-100, 100, s)) for s in ((4, 6), (6,)))
+    tu, ty = (t > 0 if dtype == "bool" else t.to(torch.int8) for t in (tu, ty))
     got = pyasc.jit(fn)(pyasc.tensor(tu.clone()), pyasc.tensor(ty))
     _close(got, fn(tu.clone(), ty), tol=0)
 
