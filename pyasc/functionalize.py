@@ -5,8 +5,10 @@ steps that made it from the root's value. ``v += 1`` on a view computes the new 
 it back into a new root value (the inverse steps: reshape back, transpose back, and for a slice the
 untouched blocks of the old root concatenated around it), rebinds the root, and makes every view of
 that root again from the new root value. A later read of the root or of any of its views therefore
-sees the update, as in eager PyTorch. Views through other ops (a strided slice, a broadcast, the
-float16 carrier of bool and int8 data) are not recorded, and updating them stays refused.
+sees the update, as in eager PyTorch. bool and int8 data move as float16 (exact), so their views
+also pass through the carrier's conversions (a cast, or ``select(v, 1, 0)`` and ``v != 0`` for
+bool), which the update undoes in reverse like the other steps. Views through other ops (a strided
+slice, a broadcast) are not recorded, and updating them stays refused.
 """
 
 from __future__ import annotations
@@ -17,7 +19,12 @@ from xdsl.ir import Operation, SSAValue
 
 from pyasc.dialects import asctensor
 
-STEPS = (asctensor.SliceOp, asctensor.ReshapeOp, asctensor.TransposeOp)
+from . import dtypes as dt
+
+# view steps, and the conversions of the float16 carrier of bool and int8 data; the walk from a
+# view to its root's value only meets ops that the view ops emitted
+STEPS = (asctensor.SliceOp, asctensor.ReshapeOp, asctensor.TransposeOp, asctensor.CastOp, asctensor.SelectOp,
+         asctensor.CompareOp)
 
 
 @dataclass
@@ -68,10 +75,27 @@ def _place(trace, src: SSAValue, value: SSAValue, offsets) -> SSAValue:
     return value
 
 
+def _convert_back(trace, value: SSAValue, src: SSAValue) -> SSAValue:
+    """``value`` converted to the element type of ``src`` (undoing a carrier conversion)."""
+    want = dt.get_dtype(src.type.get_element_type())
+    have = dt.get_dtype(value.type.get_element_type())
+    shape = tuple(value.type.get_shape())
+    if want is have:
+        return value
+    if have is dt.bool_:
+        one, zero = trace.splat(1.0, want, shape), trace.splat(0.0, want, shape)
+        return trace.emit(asctensor.SelectOp(value, one, zero)).results[0]
+    if want is dt.bool_:
+        return trace.emit(asctensor.CompareOp("ne", value, trace.splat(0.0, have, shape))).results[0]
+    return trace.emit(asctensor.CastOp(value, want.tensor_type(shape))).results[0]
+
+
 def _scatter(trace, steps: list[Operation], value: SSAValue) -> SSAValue:
     for op in reversed(steps):
         src = op.operands[0]
-        if isinstance(op, asctensor.ReshapeOp):
+        if isinstance(op, asctensor.CastOp | asctensor.SelectOp | asctensor.CompareOp):
+            value = _convert_back(trace, value, src)
+        elif isinstance(op, asctensor.ReshapeOp):
             value = trace.emit(asctensor.ReshapeOp(value, tuple(src.type.get_shape()))).results[0]
         elif isinstance(op, asctensor.TransposeOp):
             inverse = [0] * len(op.perm)

@@ -307,6 +307,8 @@ def _addmm_composite(input, mat1, mat2, *, beta=1, alpha=1):  # noqa: A002
         if mat1.dtype is dt.int32:
             return _matmul("addmm", mat1, mat2, input)
         return NotImplemented
+    if not mat1.dtype.is_floating_point:      # PyTorch truncates the scalars to the integer dtype
+        beta, alpha = int(beta), int(alpha)
     prod = _matmul("addmm", mat1, mat2)
     if alpha != 1:
         prod = MUL(prod, alpha)
@@ -356,13 +358,14 @@ def _next_digit(x):
     return d, rest
 
 
-def _int8_digits(x) -> list:
+def _int8_digits(x, dtype=dt.int8) -> list:
+    """The four balanced base-256 digits of int32 ``x`` (as ``dtype``, which holds them exactly)."""
     digits = []
     for _ in range(3):
         d, x = _next_digit(x)
-        digits.append(CAST(d, dtype=dt.int8))
+        digits.append(CAST(d, dtype=dtype))
     d, _ = _next_digit(x)          # the top digit: x modulo 256
-    digits.append(CAST(d, dtype=dt.int8))
+    digits.append(CAST(d, dtype=dtype))
     return digits
 
 
@@ -483,8 +486,73 @@ def _conv2d_vjp(ctx, g):
     return gx, gw, (g.sum(dim=(0, 2, 3)) if bias is not None else None)
 
 
+_EXACT_TERMS = 2 ** 24 // 2 ** 14      # products of digits (< 2**14) float32 sums exactly
+
+
+def _int32_conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):  # noqa: A002
+    """A convolution of int32 operands, exact modulo 2**32 as PyTorch's: like the int32 products,
+    the sum over i + j <= 3 of 256^(i+j) conv2d(X_i, W_j) of the base-256 digits, here float32
+    convolutions on the cube, exact while each output sums at most ``_EXACT_TERMS`` products of
+    digits (more: the sum over slices of the input channels, ``_int32_conv2d_by_channels``);
+    NotImplemented for the other dtypes."""
+    (x, w, b), attrs = _conv2d_signature(input, weight, bias, stride, padding, dilation, groups)
+    if x.dtype is not dt.int32 or w.dtype is not dt.int32:
+        return NotImplemented
+    shapes = [x.shape, w.shape]
+    shape = asctensor.conv2d_output_shape(x.shape, w.shape, attrs["stride"], attrs["padding"], attrs["dilation"],
+                                          attrs["groups"])
+    if isinstance(shape, str):
+        raise PyascError("conv2d", shape, shapes=shapes, dtypes=[x.dtype.name, w.dtype.name])
+    if b is not None:
+        _check_bias("conv2d", b, x.dtype, w.shape[0], shapes)
+    if attrs["dilation"] != (1, 1):
+        raise PyascError("conv2d", f"a dilated convolution (dilation {attrs['dilation']}) of int32 tensors is not "
+                         "supported (nor is it by PyTorch)", shapes=shapes, dtypes=["int32", "int32"])
+    x, w = _traced_alike(x, w), _traced_alike(w, x)
+    if w.shape[1] * w.shape[2] * w.shape[3] > _EXACT_TERMS:
+        out = _int32_conv2d_by_channels(x, w, attrs)
+    else:
+        dx, dw = _int8_digits(x, dt.float32), _int8_digits(w, dt.float32)
+        out = None
+        for s in (3, 2, 1, 0):           # Horner, as in _int32_product
+            p = None
+            for i in range(s + 1):
+                term = CAST(CONV2D(dx[i], dw[s - i], None, **attrs), dtype=dt.int32)
+                p = term if p is None else ADD(p, term)
+            out = p if out is None else ADD(MUL(out, 256), p)
+    return out if b is None else ADD(out, b.reshape(-1, 1, 1))
+
+
+def _traced_alike(t, other):
+    """``t`` as a traced constant when ``other`` is traced and ``t`` is not, so that its digits
+    are computed in the kernels rather than folded into constants (the cube takes no splat)."""
+    trace = other._trace
+    if t._trace is not None or trace is None:
+        return t
+    return Tensor._traced(trace, trace.constant(t.numpy(), t.dtype), t.dtype, t.shape)
+
+
+def _int32_conv2d_by_channels(x, w, attrs):
+    """An int32 convolution summing more than ``_EXACT_TERMS`` products per output: one group at a
+    time, the sum of the convolutions of slices of the input channels."""
+    cin, window, groups = w.shape[1], w.shape[2] * w.shape[3], attrs["groups"]
+    if groups > 1:
+        cout, one = w.shape[0] // groups, dict(attrs, groups=1)
+        return _VIEW["cat"]([_int32_conv2d(x[:, g * cin:(g + 1) * cin], w[g * cout:(g + 1) * cout], **one)
+                             for g in range(groups)], dim=1)
+    step = _EXACT_TERMS // window
+    if step == 0:
+        raise PyascError("conv2d", f"an int32 kernel window of {window} elements is not supported (at most "
+                         f"{_EXACT_TERMS})", shapes=[x.shape, w.shape], dtypes=["int32", "int32"])
+    out = None
+    for c in range(0, cin, step):
+        part = _int32_conv2d(x[:, c:c + step], w[:, c:c + step], **attrs)
+        out = part if out is None else ADD(out, part)
+    return out
+
+
 CONV2D = OpDef("conv2d", _build_conv2d, reference_conv2d, signature=_conv2d_signature, infer=_conv2d_infer,
-               kind=MATRIX, method=False, vjp=_conv2d_vjp,
+               kind=MATRIX, method=False, vjp=_conv2d_vjp, decompose=_int32_conv2d,
                doc="NCHW 2-D convolution: input (N, C, H, W), weight (OC, C/groups, KH, KW), bias (OC,).")
 
 OPS = [MATMUL, BMM, LINEAR, ADDMM, CONV2D]

@@ -7,8 +7,8 @@
 call emits its ``asctensor`` op; eagerly it runs a cached one-op program on the simulator
 (``pyasc.set_eager_backend("reference")`` runs the NumPy reference instead, computed in float64).
 The vector unit reduces and normalises floating-point tensors only: integer and bool reductions
-run on the host eagerly and, inside ``pyasc.jit``, in float32 where that is exact or else by
-combining halves with int32 vector arithmetic (``int32_reduction``).
+run in float32 where that is exact or else by combining halves with int32 vector arithmetic
+(``int32_reduction``), eagerly and inside ``pyasc.jit`` alike.
 """
 
 from __future__ import annotations
@@ -65,10 +65,11 @@ _EXACT_F32 = 2 ** 24                 # float32 holds every integer up to this
 
 
 def integer_reduction(name: str, x, reference, dims, keepdim: bool, result: dt.DType):
-    """An integer or bool reduction: eagerly exact on the host (the vector unit reduces floats
-    only); inside ``pyasc.jit`` through float32 where that is exact (bool and int8 sums below
-    2**24), else exactly in int32 by halving (``int32_reduction``)."""
-    if x._trace is None:
+    """An integer or bool reduction on the device: through float32 where that is exact (bool and
+    int8 sums below 2**24; None, the caller reduces in float32), else exactly in int32 by halving
+    (``int32_reduction``). An empty eager input has no elements to move: its result (zeros, ones
+    or PyTorch's error for the extremum of nothing) is made on the host."""
+    if x._trace is None and 0 in x.shape:
         a = x._concrete(name)
         wide = a.astype(np.int64) if a.dtype != np.bool_ or name in _COUNTS else a
         try:
@@ -110,7 +111,7 @@ def _halve(combine, v, dim: int):
 
 
 def int32_reduction(name: str, x, dims, keepdim: bool):
-    """An integer or bool reduction inside ``pyasc.jit``, exact in int32: the vector unit has no
+    """An integer or bool reduction, exact in int32: the vector unit has no
     integer ReduceSum/ReduceMax, so halves are combined with int32 Add/Mul/Max/Min (sums and
     products wrap around modulo 2**32 as PyTorch's int32 do). ``argmax``/``argmin`` give the first
     index where x equals its extremum. ``dims`` None: over all elements."""
@@ -285,6 +286,9 @@ def _arg_reduction(name: str, kind: ArgKind, reference) -> OpDef:
         x = tensor_operand(name, x)
         if x.dtype.is_floating_point:
             return NotImplemented
+        if x.dtype is dt.bool_:
+            raise PyascError(name, "does not support bool input (as PyTorch)", shapes=[x.shape],
+                             dtypes=[x.dtype.name])
         dims = None if dim is None else dims_arg(name, dim, x.ndim, x.shape)
         out = integer_reduction(name, x, lambda a, d, k: ref(a, None if d is None else d[0], k), dims, keepdim,
                                 dt.int32)
@@ -305,7 +309,9 @@ def _max_min(name: str, whole: OpDef, arg: OpDef) -> OpDef:
     def decompose(x, dim=None, keepdim: bool = False):
         if dim is None:
             return whole(x)
-        return MaxMin(whole(x, dim, keepdim), arg(x, dim, keepdim))
+        x = tensor_operand(name, x)
+        at = x.to(dt.int32) if x.dtype is dt.bool_ else x      # (arg refuses bool, max(x, dim) does not)
+        return MaxMin(whole(x, dim, keepdim), arg(at, dim, keepdim))
 
     return OpDef(name, decompose=decompose, kind=COMPOSITE,
                  doc=f"{name}(x): the {name}imum of all elements; {name}(x, dim, keepdim): a named tuple "

@@ -511,12 +511,12 @@ class Tensor:
         from .functionalize import is_root, refresh_views, update_view
 
         if value._shape != self._shape:
-            value = value + _op("zeros_like")(self)
+            value = _op("expand")(value, *self._shape)
         if update_view(self._trace, self, value._value):
             return self
         if id(self) in self._trace.view_ids or (_is_view_value(self._value) and not is_root(self._trace, self)):
-            raise PyascError(op, "an in-place update of this view (a strided slice, a broadcast, or a view of "
-                             "bool or int8 data) inside pyasc.jit: write the update as an out-of-place op instead",
+            raise PyascError(op, "an in-place update of this view (a strided slice or a broadcast) "
+                             "inside pyasc.jit: write the update as an out-of-place op instead",
                              shapes=[self._shape, value._shape])
         self._value = value._value
         refresh_views(self._trace, self)

@@ -41,9 +41,11 @@ from . import dtypes as dt
 from .args import dim_index, shape_arg, tensor_operand
 from .creation import to_numpy, to_pyasc
 from .errors import PyascError, PyascIndexError, describe, raise_host_only
+from .indexing import getitem_by_tensor, setitem_traced
 from .interop import is_torch_tensor
 from .opdef import COMPOSITE, DEVICE_OR_HOST, HOST, VIEW, OpDef
 from .tensor import Tensor
+from .topk_rounds import topk_in_rounds
 
 TopK = namedtuple("TopK", ["values", "indices"])
 
@@ -325,13 +327,12 @@ def _getitem_ref(a, index):
 
 
 def _setitem(x, idx, value) -> None:
-    """``x[idx] = value``: writes into ``x``'s storage (on the host; not inside ``pyasc.jit``)."""
-    if x._trace is not None:
-        raise_host_only("setitem", [x])
+    """``x[idx] = value``: writes into ``x``'s storage (on the host); inside ``pyasc.jit``
+    functionalized (``indexing.setitem_traced``)."""
+    if x._trace is not None or isinstance(value, Tensor) and value._trace is not None:
+        return setitem_traced(x, idx, value, _index)
     a = x._data
     if isinstance(value, Tensor):
-        if value._trace is not None:
-            raise_host_only("setitem", [x, value])
         v = value._data
     elif is_torch_tensor(value):
         v = to_numpy(value)
@@ -453,6 +454,20 @@ def _chunk_signature(x, chunks: int, dim: int = 0):
     return _split_signature(x, max(1, -(-n // chunks)), dim)
 
 
+def _split_empty_sections(x, split_size_or_sections, dim: int = 0):
+    """Inside ``pyasc.jit``, a split with empty sections: the pieces that have elements are one
+    split; the empty ones are constant empty tensors (they hold nothing to move)."""
+    if not isinstance(x, Tensor) or x._trace is None or 0 in x.shape:
+        return NotImplemented
+    (x,), attrs = _split_signature(x, split_size_or_sections, dim)
+    sizes, ax = attrs["sizes"], attrs["dim"]
+    if 0 not in sizes:
+        return NotImplemented
+    pieces = iter(SPLIT(x, [n for n in sizes if n], ax))
+    empty = x.shape[:ax] + (0,) + x.shape[ax + 1:]
+    return tuple(next(pieces) if n else Tensor(np.empty(empty, x.dtype.np_dtype), x.dtype) for n in sizes)
+
+
 def _build_split(tr, values, types, attrs):
     (v,) = values
     shape, ax = _shape_of(v), attrs["dim"]
@@ -493,6 +508,23 @@ def _topk_eager(x, k, dim, largest) -> str:
     """NaN is ranked on the host only; integer tensors rank on the host too."""
     on_device = x.dtype.is_floating_point and x.ndim and not np.isnan(x._data).any()
     return DEVICE_OR_HOST if on_device else HOST
+
+
+def _topk_rounds(x, k, dim=-1, largest=True, sorted=True):  # noqa: A002
+    """Inside ``pyasc.jit``: k = 0 gives constant empty results, a dim of one element x itself;
+    float16/bfloat16 with k above
+    one kernel's rounds run in rounds (``topk_rounds``)."""
+    if not isinstance(x, Tensor) or x._trace is None:
+        return NotImplemented
+    (x,), attrs = _topk_signature(x, k, dim, largest, sorted)
+    if attrs["k"] == 0 and x.ndim:
+        shape = tuple(0 if d == attrs["dim"] else n for d, n in enumerate(x.shape))
+        return TopK(Tensor(np.empty(shape, x.dtype.np_dtype), x.dtype), Tensor(np.empty(shape, np.int32), dt.int32))
+    if x.ndim and x.shape[attrs["dim"]] == 1:      # k = 1 of one element: x itself, at index 0
+        return TopK(x, Tensor(np.zeros(x.shape, np.int32), dt.int32))
+    if attrs["k"] <= asctensor.MAX_TOPK or x.dtype not in (dt.float16, dt.bfloat16):
+        return NotImplemented
+    return TopK._make(topk_in_rounds(TOPK, CAT, x, attrs["k"], attrs["dim"], attrs["largest"]))
 
 
 def _build_topk(tr, values, types, attrs):
@@ -599,7 +631,7 @@ OPS = [
     OpDef("permute", signature=_permute_signature, **_PERMUTATION, doc="The dims in the given order."),
     OpDef("contiguous", decompose=_contiguous, kind=COMPOSITE, function=False),
     OpDef("getitem", _build_getitem, _getitem_ref, signature=_getitem_signature, eager=HOST, kind=VIEW,
-          method=False, function=False, vjp=_getitem_vjp, doc=_getitem_ref.__doc__),
+          method=False, function=False, vjp=_getitem_vjp, decompose=getitem_by_tensor, doc=_getitem_ref.__doc__),
     OpDef("setitem", decompose=_setitem, kind=COMPOSITE, method=False, function=False),
     OpDef("cat", _build_cat, _cat_ref, signature=_cat_signature, eager=DEVICE_OR_HOST, kind=VIEW, method=False,
           vjp=_cat_vjp,
@@ -608,16 +640,19 @@ OPS = [
           vjp=_stack_vjp,
           method=False, doc="Join along a new dimension; all shapes must be equal."),
     OpDef("split", _build_split, _split_ref, signature=_split_signature, eager=HOST, kind=VIEW, vjp=_split_vjp,
+          decompose=_split_empty_sections,
           doc="Views of consecutive pieces along dim: pieces of one size (the last may be smaller) or of the "
               "given sizes, which must add up to the extent of dim."),
     OpDef("chunk", _build_split, _split_ref, signature=_chunk_signature, eager=HOST, kind=VIEW, vjp=_split_vjp,
           doc="chunks views of (nearly) equal size along dim (PyTorch's rounding: ceil)."),
     OpDef("topk", _build_topk, _topk_ref, signature=_topk_signature, eager=_topk_eager, pack=TopK._make, kind=VIEW,
-          vjp=_topk_vjp,
+          vjp=_topk_vjp, decompose=_topk_rounds,
           doc="The k largest (or smallest) elements along dim and their indices (int32; torch: int64), always "
               "sorted from best to worst; among equal values the lower index comes first. Eagerly NaN counts as "
               "larger than any number, as in PyTorch; inside pyasc.jit NaN is not ranked and float tensors only "
-              "are supported (asctensor.topk, k <= 64)."),
+              "are supported (asctensor.topk, k <= 64; float16 and bfloat16 in rounds of 64 beyond)."),
 ]
 
 CAT = next(op for op in OPS if op.name == "cat")
+SPLIT = next(op for op in OPS if op.name == "split")
+TOPK = next(op for op in OPS if op.name == "topk")

@@ -1,7 +1,9 @@
 """Corner cases of programs written the PyTorch way, each compared with PyTorch CPU: reductions
 over a size-1 dim, convolutions whose output pixels see only padding or add a constant bias,
 batch_norm with its statistics as jit arguments, logical ops over broadcast masks, in-place
-updates of views inside jit and ops on int32, int8 and bool operands."""
+updates of views inside jit (bool and int8 too), ops on int32, int8 and bool operands, int32
+convolutions and scaled products, splits with empty sections, tensor indices and item
+assignment inside jit."""
 
 from __future__ import annotations
 
@@ -260,3 +262,145 @@ def test_rms_norm_of_int32_is_refused_as_by_torch():
         torch.nn.functional.rms_norm(torch.ones(2, 4, dtype=torch.int32), (4,))
     with pytest.raises(pyasc.PyascError, match="rms_norm"):
         pyasc.rms_norm(pyasc.ones(2, 4, dtype=pyasc.int32), (4,))
+
+def _copy_into_transposed_column(u, y):
+    u.transpose(0, 1)[2].copy_(y[:4])
+    return u
+
+
+def _copy_into_rows(u, y):
+    u[1:3].copy_(y)
+    return u
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8"])
+@pytest.mark.parametrize("fn", [_copy_into_row, _copy_into_rows, _copy_into_transposed_column])
+def test_inplace_copy_into_a_bool_or_int8_view_inside_jit(fn, dtype):
+    """bool and int8 data move as float16: the update undoes the carrier's conversions."""
+    tu, ty = (torch.from_numpy(RNG.integers(-100, 100, s)) for s in ((4, 6), (6,)))
+    tu, ty = (t > 0 if dtype == "bool" else t.to(torch.int8) for t in (tu, ty))
+    got = pyasc.jit(fn)(pyasc.tensor(tu.clone()), pyasc.tensor(ty))
+    _close(got, fn(tu.clone(), ty), tol=0)
+
+
+# ------------------------------------------------------------------------ int32 products and convolutions
+
+
+def _int32(*shape):
+    return torch.from_numpy(RNG.integers(-2 ** 31, 2 ** 31, size=shape, dtype=np.int64).astype(np.int32))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("xshape,wshape,kw", [((2, 3, 7, 6), (4, 3, 3, 3), dict(stride=2, padding=1)),
+                                              ((1, 4, 5, 5), (6, 2, 3, 3), dict(groups=2, stride=(1, 2), padding=2)),
+                                              ((1, 1, 1, 1), (3, 1, 1, 1), dict(stride=2, padding=1))])
+def test_int32_conv2d_wraps_around_as_torch(mode, xshape, wshape, kw):
+    tx, tw, tb = _int32(*xshape), _int32(*wshape), _int32(wshape[0])
+    got = _run(lambda x, w, b: pyasc.conv2d(x, w, b, **kw), mode, *map(pyasc.tensor, (tx, tw, tb)))
+    _close(got, torch.nn.functional.conv2d(tx, tw, tb, **kw), tol=0)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_int32_conv2d_with_constant_operands_inside_jit(mode):
+    """A closure weight (small values: digits that are all 0 or all -1) and a closure bias."""
+    tx, tw, tb = _int32(1, 3, 7, 3), torch.tensor([[-3], [-1], [-7]], dtype=torch.int32).reshape(1, 3, 1, 1), _int32(1)
+    w, b = pyasc.tensor(tw), pyasc.tensor(tb)
+    got = _run(lambda x: pyasc.conv2d(x, w, b, stride=2, padding=1), mode, pyasc.tensor(tx))
+    _close(got, torch.nn.functional.conv2d(tx, tw, tb, stride=2, padding=1), tol=0)
+
+
+def test_int32_dilated_conv2d_is_refused_as_by_torch():
+    tx, tw = _int32(1, 2, 7, 7), _int32(3, 2, 3, 3)
+    with pytest.raises(NotImplementedError):
+        torch.nn.functional.conv2d(tx, tw, dilation=2)
+    with pytest.raises(pyasc.PyascError, match="dilated"):
+        pyasc.conv2d(pyasc.tensor(tx), pyasc.tensor(tw), dilation=2)
+
+
+def _long_only(request):
+    if not request.config.getoption("--diff-long"):
+        pytest.skip("many kernels: runs with --diff-long")
+
+
+def test_int32_conv2d_summing_more_terms_than_float32_holds_exactly(request):
+    """130 channels x 3 x 3 = 1170 products per output: the sum is split over the channels."""
+    _long_only(request)
+    tx, tw = _int32(1, 130, 3, 3), _int32(2, 130, 3, 3)
+    got = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, padding=1))(pyasc.tensor(tx), pyasc.tensor(tw))
+    _close(got, torch.nn.functional.conv2d(tx, tw, padding=1), tol=0)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("beta,alpha", [(0.5, 2.0), (1.5, 2.5), (-0.5, 1), (1, 0.5)])
+def test_int32_addmm_truncates_float_scalars_as_torch(mode, beta, alpha):
+    tc, ta, tb = (torch.from_numpy(RNG.integers(-50, 50, s).astype(np.int32)) for s in ((3, 4), (3, 5), (5, 4)))
+    got = _run(lambda c, a, b: pyasc.addmm(c, a, b, beta=beta, alpha=alpha), mode, *map(pyasc.tensor, (tc, ta, tb)))
+    _close(got, torch.addmm(tc, ta, tb, beta=beta, alpha=alpha), tol=0)
+
+
+# ------------------------------------------------------------------------ split, indices and item assignment in jit
+
+
+@pytest.mark.parametrize("sizes,dim", [([0, 3], 0), ([1, 0, 2, 0, 3], 1), ([6, 0], 1), ([0, 0, 3], 0)])
+def test_split_with_empty_sections_inside_jit(sizes, dim):
+    x, t = _pair(3, 6)
+    got = pyasc.jit(lambda v: tuple(p * 2 for p in v.split(sizes, dim=dim)))(x)
+    want = [p * 2 for p in t.split(sizes, dim=dim)]
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        _close(g, w, tol=0)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16", "int32", "int8", "bool"])
+@pytest.mark.parametrize("xshape,index", [((5, 3), [4, -1, 2, 0]), ((7,), [[1, 6], [0, 0]])])
+def test_getitem_with_an_index_tensor_inside_jit(dtype, xshape, index):
+    t = torch.from_numpy(RNG.standard_normal(xshape).astype(np.float32) * 4)
+    t = t > 0 if dtype == "bool" else t.to(getattr(torch, dtype))
+    if dtype == "float32":
+        t.view(-1)[0], t.view(-1)[-1] = float("nan"), float("-inf")
+    ti = torch.tensor(index)
+    got = pyasc.jit(lambda v, i: v[i])(pyasc.tensor(t), pyasc.tensor(ti.to(torch.int32)))
+    want = t[ti]
+    assert got.shape == tuple(want.shape) and got.dtype.name == str(want.dtype).removeprefix("torch.")
+    np.testing.assert_array_equal(got.float().numpy() if dtype == "bfloat16" else got.numpy(),
+                                  want.float().numpy() if dtype == "bfloat16" else want.numpy())
+
+
+def test_getitem_with_a_traced_bool_mask_inside_jit_is_refused():
+    x, t = _pair(4, 5)
+    with pytest.raises(pyasc.PyascError, match="depends on the mask's values"):
+        pyasc.jit(lambda v, m: v[m])(x, pyasc.tensor(t > 0))
+
+
+def _setitems(m, u, y):
+    u[1] = y
+    u[:, 0] = 5
+    u[::2, 2] = -1
+    u[m.tensor([3, 0])] = 7
+    u[u.shape[0] - 1, 1:] = y[1:]
+    return u
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32", "int8", "bool"])
+def test_setitem_inside_jit_is_functionalized(dtype):
+    tu = torch.from_numpy(RNG.integers(-4, 5, (5, 3))).to(getattr(torch, dtype))
+    ty = torch.from_numpy(RNG.integers(-4, 5, (3,))).to(getattr(torch, dtype))
+    got = pyasc.jit(lambda u, y: _setitems(pyasc, u, y))(pyasc.tensor(tu.clone()), pyasc.tensor(ty))
+    _close(got, _setitems(torch, tu.clone(), ty), tol=0)
+
+
+@pytest.mark.parametrize("dtype,largest,shape,k,dim", [("float16", True, (2, 90), 70, 1),
+                                                       ("bfloat16", False, (67, 2), 67, 0)])
+def test_topk_beyond_one_kernel_inside_jit(request, dtype, largest, shape, k, dim):
+    """k above one kernel's 64 rounds: rounds of at most 64 over a key where the chosen drop out;
+    the input's own infinities still rank before them."""
+    if dtype == "bfloat16":
+        _long_only(request)
+    p = RNG.permutation(int(np.prod(shape))).reshape(shape)     # distinct values, exact in 8 bits
+    a = ((2 * (p % 64) + 1) * 2.0 ** (p // 64) * RNG.choice((-1, 1), shape)).astype(np.float32)
+    a.flat[[3, 7]] = -np.inf, np.inf
+    t = torch.from_numpy(a).to(getattr(torch, dtype))
+    got = pyasc.jit(lambda v: tuple(v.topk(k, dim=dim, largest=largest)))(pyasc.tensor(t))
+    want = t.topk(k, dim=dim, largest=largest)
+    _close(got[0], want[0], tol=0)
+    _close(got[1], want[1], tol=0)
