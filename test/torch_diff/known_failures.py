@@ -62,7 +62,6 @@ KNOWN: list[tuple] = [
      "bool", "*", "[!e]*", "crash", "bool operand: asctensor.cast has no i1"),
     ("logical_not|invert|logical_and|logical_or|logical_xor|and_op|or_op",
      "int8", "*", "[!e]*", "crash", "int8 constant: asctensor.full has no i8"),
-    ("pow", "bfloat16", "*", "prime/bcast", "crash", "simulator hazard (race) in the kernel"),
     ("inplace.iadd_view|inplace.isub_slice|inplace.imul_transpose|inplace.add_|inplace.mul_|inplace.copy_",
      "bool|int8", "jit", "large|odd|one|prime", "refused",
      "jit: an in-place update of a bool or int8 view is refused (they move as float16)"),
@@ -117,7 +116,6 @@ KNOWN: list[tuple] = [
     ("mul_mixed_int32", "int8", "*", "odd/0d|one/0d", "wrong dtype", "gives int32 where torch gives int8"),
     # wrong shape
     # wrong value
-    ("erf", "*", "*", "nan", "wrong value", "erf(+-inf) gives NaN"),
     ("argmax",
      "bfloat16", "*", "nan", "wrong value", "index of NaN/inf differs from torch's", "13x13 dim=-2,keepdim=False"),
     ("argmax",
@@ -130,12 +128,6 @@ KNOWN: list[tuple] = [
     ("max_dim",
      "bfloat16", "*", "nan", "wrong value", "index of NaN/inf differs from torch's", "9x17x9 dim=-2,keepdim=False"),
     ("min_dim", "*", "*", "nan", "wrong value", "index of NaN/inf differs from torch's"),
-    ("pow",
-     "*", "*", "nan|nan/bcast", "wrong value",
-     "pow with NaN/inf operands gives NaN (pow(nan, 0) and pow(inf, 0) must be 1)"),
-    ("pow_scalar_float",
-     "float16", "*", "nan", "wrong value",
-     "pow with NaN/inf operands gives NaN (pow(nan, 0) and pow(inf, 0) must be 1)"),
     ("batch_norm",
      "bfloat16|float16", "eager", "large|odd|prime", "wrong value",
      "statistics folded in the input's low-precision dtype: several roundings"),

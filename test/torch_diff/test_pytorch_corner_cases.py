@@ -1,7 +1,7 @@
 """Corner cases of programs written the PyTorch way, each compared with PyTorch CPU: reductions
 over a size-1 dim, convolutions whose output pixels see only padding or add a constant bias,
-batch_norm with its statistics as jit arguments, logical ops over broadcast masks and in-place
-updates of views inside jit."""
+batch_norm with its statistics as jit arguments, logical ops over broadcast masks, in-place
+updates of views inside jit, and NaN, inf and signed operands of erf, pow and the arg reductions."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import torch
 
 import pyasc
 
+from .harness import run_counting_launches
 from .torch_pairs import close, pair, run
 
 RNG = np.random.default_rng(11)
@@ -162,3 +163,45 @@ def test_logical_ops_with_a_broadcast_mask(mode, op, dtype, sa, sb):
               for v in (a, b))
     got = _run(lambda x, y: getattr(pyasc, op)(x, y), mode, pyasc.tensor(ta), pyasc.tensor(tb))
     _close(got, getattr(torch, op)(ta, tb), tol=0)
+
+
+# ------------------------------------------------------------------------ NaN, inf and signs
+
+NAN, INF = float("nan"), float("inf")
+SPECIAL = [NAN, INF, -INF, 0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, -3.0, 0.3, -0.7, 1e30, -1e30]
+
+
+def _on_device(fn, mode, *args):
+    """``fn`` run in ``mode``; the simulator must have launched a kernel (not a host computation)."""
+    out, launches = run_counting_launches(mode, fn, args)
+    assert launches > 0
+    return out
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_erf_of_infinities_saturates(mode, dtype):
+    t = torch.tensor([NAN, INF, -INF, 0.0, 3.5, -9.0, 20.0, -1e30, 0.25]).to(getattr(torch, dtype))
+    got = _on_device(lambda x: pyasc.erf(x), mode, pyasc.tensor(t))
+    _close(got, torch.erf(t), tol=2e-3 if dtype == "float32" else 1e-2)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_pow_follows_c_pow_at_nan_inf_zero_and_negative_bases(mode, dtype):
+    """Every pair of special values: pow(nan, 0) = pow(1, nan) = 1, pow(x < 0, non-integer) = nan,
+    odd integer exponents keep the base's sign, pow(0, y < 0) = inf, pow(-1, +-inf) = 1."""
+    xs, ys = np.meshgrid(SPECIAL, SPECIAL, indexing="ij")
+    tx, ty = (torch.tensor(v.ravel()).to(getattr(torch, dtype)) for v in (xs, ys))
+    got = _on_device(lambda x, y: pyasc.pow(x, y), mode, pyasc.tensor(tx), pyasc.tensor(ty))
+    _close(got, torch.pow(tx, ty), tol=2e-3 if dtype == "float32" else 1e-2)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("exponent", [0.5, -0.5, 2.5, 3.0, -3.0, 4.0, -2.0, 0.0, NAN, INF, -INF])
+def test_pow_by_a_python_scalar_at_special_bases(mode, dtype, exponent):
+    """As PyTorch's CPU kernel: 0.5 and -0.5 are sqrt and rsqrt except on float16 (C's pow)."""
+    t = torch.tensor(SPECIAL).to(getattr(torch, dtype))
+    got = _on_device(lambda x: x ** exponent, mode, pyasc.tensor(t))
+    _close(got, t ** exponent, tol=2e-3 if dtype == "float32" else 1e-2)
