@@ -116,18 +116,6 @@ KNOWN: list[tuple] = [
     ("mul_mixed_int32", "int8", "*", "odd/0d|one/0d", "wrong dtype", "gives int32 where torch gives int8"),
     # wrong shape
     # wrong value
-    ("argmax",
-     "bfloat16", "*", "nan", "wrong value", "index of NaN/inf differs from torch's", "13x13 dim=-2,keepdim=False"),
-    ("argmax",
-     "float16", "*", "nan", "wrong value", "index of NaN/inf differs from torch's", "17x13x3x3 dim=1,keepdim=False"),
-    ("argmax",
-     "float32", "*", "nan", "wrong value", "index of NaN/inf differs from torch's", "29x17 dim=0,keepdim=True"),
-    ("argmin",
-     "bfloat16", "*", "nan", "wrong value", "index of NaN/inf differs from torch's", "29x3 dim=-2,keepdim=True"),
-    ("max_dim", "float16|float32", "*", "nan", "wrong value", "index of NaN/inf differs from torch's"),
-    ("max_dim",
-     "bfloat16", "*", "nan", "wrong value", "index of NaN/inf differs from torch's", "9x17x9 dim=-2,keepdim=False"),
-    ("min_dim", "*", "*", "nan", "wrong value", "index of NaN/inf differs from torch's"),
     ("batch_norm",
      "bfloat16|float16", "eager", "large|odd|prime", "wrong value",
      "statistics folded in the input's low-precision dtype: several roundings"),
