@@ -24,12 +24,6 @@ KNOWN: list[tuple] = [
      "gives bool where torch gives int32"),
     ("batch_norm|batch_norm_2d|batch_norm_const", "*", "*", "empty", "wrong value",
      "zero channels: torch raises, pyasc computes an empty result", "*_0_0_0_0 "),
-    ("F.linear|linear|addmm", "bfloat16", "jit", "empty", "crash",
-     "simulator hazard (race) in the kernel: a bf16 bias broadcast (product with K = 0)"),
-    ("linear_gelu", "bfloat16|float32", "jit", "empty", "crash",
-     "simulator hazard (race) in the kernel: a bias broadcast (product with K = 0)"),
-    ("autocast_bf16.addmm", "float32", "jit", "empty", "crash",
-     "simulator hazard (race) in the kernel: a bf16 bias broadcast (product with K = 0)"),
     # crash
     ("and_op", "int32", "*", "odd/bcast", "crash", "KeyError on asctile.splat in bufferize"),
     ("and_op", "bool", "*", "odd/bcast", "crash", "KeyError on asctile.splat in bufferize", "9x9x5x5_1x9x5x5 "),

@@ -82,6 +82,25 @@ def test_linear_with_a_constant_closure_bias_inside_jit(dtype):
     _close(got, want.to(tx.dtype), tol=2e-3 if dtype == "float32" else 3e-2)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+@pytest.mark.parametrize("op", ["linear", "linear_gelu", "addmm"])
+@pytest.mark.parametrize("m,n", [(11, 17), (5, 2)])
+def test_product_with_an_empty_k_is_the_broadcast_bias_inside_jit(dtype, op, m, n):
+    """K = 0: the bias broadcast (and its activation) is the loop-invariant prologue, whose dependent
+    vector ops need barriers (the suite fails on simulator races)."""
+    (x, tx), (w, tw), (b, tb) = _pair(m, 0, dtype=dtype), _pair(n, 0, dtype=dtype), _pair(n, dtype=dtype)
+    F = torch.nn.functional
+    if op == "addmm":
+        (wt, twt) = _pair(0, n, dtype=dtype)
+        got, want = _on_device(lambda b, x, w: pyasc.addmm(b, x, w), "jit", b, x, wt), torch.addmm(tb, tx, twt)
+    elif op == "linear":
+        got, want = _on_device(lambda x, w, b: pyasc.linear(x, w, b), "jit", x, w, b), F.linear(tx, tw, tb)
+    else:
+        got = _on_device(lambda x, w, b: pyasc.gelu(pyasc.linear(x, w, b)), "jit", x, w, b)
+        want = F.gelu(F.linear(tx.float(), tw.float(), tb.float())).to(tx.dtype)
+    _close(got, want, tol=2e-3 if dtype == "float32" else 1e-2)
+
+
 # ------------------------------------------------------------------------ batch_norm
 
 
