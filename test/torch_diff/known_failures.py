@@ -22,8 +22,6 @@ KNOWN: list[tuple] = [
     # empty tensors
     ("invert|and_op|or_op", "int32|int8", "*", "empty|empty/0d|empty/bcast", "wrong dtype",
      "gives bool where torch gives int32"),
-    ("batch_norm|batch_norm_2d|batch_norm_const", "*", "*", "empty", "wrong value",
-     "zero channels: torch raises, pyasc computes an empty result", "*_0_0_0_0 "),
     # crash
     ("and_op", "int32", "*", "odd/bcast", "crash", "KeyError on asctile.splat in bufferize"),
     ("and_op", "bool", "*", "odd/bcast", "crash", "KeyError on asctile.splat in bufferize", "9x9x5x5_1x9x5x5 "),
@@ -110,27 +108,6 @@ KNOWN: list[tuple] = [
     ("mul_mixed_int32", "int8", "*", "odd/0d|one/0d", "wrong dtype", "gives int32 where torch gives int8"),
     # wrong shape
     # wrong value
-    ("batch_norm",
-     "bfloat16|float16", "eager", "large|odd|prime", "wrong value",
-     "statistics folded in the input's low-precision dtype: several roundings"),
-    ("batch_norm_2d",
-     "bfloat16|float16", "*", "large", "wrong value",
-     "statistics folded in the input's low-precision dtype: several roundings"),
-    ("batch_norm_2d",
-     "bfloat16", "*", "prime", "wrong value",
-     "statistics folded in the input's low-precision dtype: several roundings", "13x29_29_29_29_29 "),
-    ("batch_norm_2d",
-     "bfloat16", "*", "odd", "wrong value",
-     "statistics folded in the input's low-precision dtype: several roundings", "27x25_25_25_25_25 "),
-    ("batch_norm_2d",
-     "float16", "*", "odd", "wrong value",
-     "statistics folded in the input's low-precision dtype: several roundings", "9x25_25_25_25_25 "),
-    ("batch_norm_const",
-     "bfloat16|float16", "*", "large|odd|prime", "wrong value",
-     "statistics folded in the input's low-precision dtype: several roundings"),
-    ("batch_norm_const",
-     "bfloat16", "*", "one", "wrong value",
-     "statistics folded in the input's low-precision dtype: several roundings", "1x31x23x1_31_31_31_31 "),
 ]
 
 

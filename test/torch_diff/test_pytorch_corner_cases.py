@@ -113,6 +113,36 @@ def test_batch_norm_with_statistics_as_jit_arguments(xshape):
     _close(got, torch.nn.functional.batch_norm(tx, tm, tv, tw, tb, training=False), tol=1e-4)
 
 
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("xshape", [(27, 25), (9, 25, 7), (1, 31, 23, 1)])
+def test_batch_norm_in_half_precision_folds_the_statistics_in_float32(mode, dtype, xshape):
+    """PyTorch's CPU kernel folds mean, var, weight and bias into a float32 scale and shift and applies
+    them in float32: one rounding of the result. Statistics of large magnitude make a half fold
+    visibly wrong."""
+    c = xshape[1]
+    (x, tx), (m, tm), (w, tw), (b, tb) = (_pair(*s, dtype=dtype) for s in (xshape, (c,), (c,), (c,)))
+    tv = (torch.rand(c) * 40 + 0.1).to(tx.dtype)
+    tm, tb = (tm.float() * 30).to(tx.dtype), (tb.float() * 30).to(tx.dtype)
+    m, b, v = pyasc.tensor(tm), pyasc.tensor(tb), pyasc.tensor(tv)
+    got = _on_device(lambda x, m, v, w, b: pyasc.batch_norm(x, m, v, w, b), mode, x, m, v, w, b)
+    want = torch.nn.functional.batch_norm(tx, tm, tv, tw, tb, training=False)
+    assert got.shape == tuple(want.shape) and got.dtype.name == dtype
+    ulp = torch.finfo(tx.dtype).eps * want.float().abs().clamp_min(1e-3)     # within one rounding
+    err = (torch.from_numpy(got.float().numpy()) - want.float()).abs()
+    assert bool((err <= ulp).all()), f"max error {float((err / ulp).max()):.1f} ulp"
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("xshape", [(2, 0, 3), (0, 0, 4, 4), (3, 0)])
+def test_batch_norm_with_zero_channels_is_refused_as_by_torch(mode, xshape):
+    tx, ts = torch.zeros(xshape), torch.zeros(0)
+    with pytest.raises(IndexError):
+        torch.nn.functional.batch_norm(tx, ts, ts + 1, ts, ts, training=False)
+    with pytest.raises(pyasc.PyascError, match="batch_norm.*no channels"):
+        _run(lambda x, m, v: pyasc.batch_norm(x, m, v), mode, pyasc.tensor(tx), pyasc.tensor(ts), pyasc.tensor(ts))
+
+
 # ------------------------------------------------------------------------ in-place updates of views in jit
 
 
