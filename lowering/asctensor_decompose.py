@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float16Type, Float32Type, ModuleOp, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float16Type, Float32Type, IntegerType, ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -35,6 +35,8 @@ from .topk_decompose import decompose_topk
 ERF_P = 0.3275911
 ERF_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
 GELU_TANH_K = pymath.sqrt(2.0 / pymath.pi)
+ERF_SATURATES = 10.0        # erf(+-10) is +-1 in float32: larger inputs (and +-inf) are clamped to it
+INT_EXACT = 8388608.0       # 2**23: float32 values at least this large are integers
 
 # upstream op class -> the element types of the vector instruction that computes it
 INSTRUCTION_DTYPES = {impl: inst.DTYPES
@@ -81,6 +83,18 @@ class TensorBuilder:
     def max(self, a, b):
         a, b = self._pair(a, b)
         return self.e.value(arith.MaximumfOp(a, b))
+
+    def min(self, a, b):
+        a, b = self._pair(a, b)
+        return self.e.value(arith.MinimumfOp(a, b))
+
+    def compare(self, pred: str, a, b) -> SSAValue:
+        a, b = self._pair(a, b)
+        return self.e.value(asctensor.CompareOp(pred, a, b))
+
+    def select(self, mask: SSAValue, a, b) -> SSAValue:
+        a, b = self._pair(a, b)
+        return self.e.value(asctensor.SelectOp(mask, a, b))
 
     def addi(self, a: SSAValue, c: int) -> SSAValue:
         """``a + c`` for an integer tensor ``a``."""
@@ -129,8 +143,15 @@ class TensorBuilder:
         return self.sub(1.0, self.mul(q, self.exp(self.neg(self.mul(u, u)))))
 
     def erf(self, x):
+        x = self.min(self.max(x, -ERF_SATURATES), ERF_SATURATES)   # +-inf -> +-1 (NaN stays NaN)
         ax = self.abs(x)
         return self.mul(self.erf_positive(ax), self.div(x, self.max(ax, 1e-30)))
+
+    def trunc(self, x):
+        """trunc of a float32 tensor: a conversion to int32 and back where ``|x| < 2**23`` (larger
+        values, inf and NaN are their own trunc)."""
+        t = self.cast(self.cast(x, IntegerType(32)), Float32Type())
+        return self.select(self.compare("lt", self.abs(x), INT_EXACT), t, x)
 
     def sigmoid(self, x):
         return self.div(1.0, self.add(self.exp(self.neg(x)), 1.0))
@@ -150,7 +171,10 @@ def _full_value(v: SSAValue) -> float | None:
     return v.owner.scalar if isinstance(v.owner, asctensor.FullOp) else None
 
 
-def _power(b: TensorBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
+def _power(b: TensorBuilder, x: SSAValue, y: SSAValue, f16: bool = False) -> SSAValue:
+    """``x ** y`` on float32 tensors with C's ``pow`` at every NaN, inf, zero and negative base.
+    Small constant exponents are products, square roots or reciprocals, as PyTorch's CPU kernel
+    computes them (except float16, which PyTorch computes with ``pow`` for 0.5 and -0.5)."""
     c = _full_value(y)
     if c == 1.0:
         return b.mul(x, 1.0)
@@ -158,15 +182,55 @@ def _power(b: TensorBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
         return b.mul(x, x)
     if c == 3.0:
         return b.mul(b.mul(x, x), x)
-    if c == 0.5:
+    if c == 0.5 and not f16:
         return b.sqrt(x)
-    if c == -0.5:
+    if c == -0.5 and not f16:
         return b.rsqrt(x)
     if c == -1.0:
         return b.div(1.0, x)
     if c == 0.0:
         return b.full(1.0, x)
-    return b.exp(b.mul(b.log(x), y))
+    if c is not None:
+        return _power_by_constant(b, x, c)
+    return _power_general(b, x, y)
+
+
+def _magnitude(b: TensorBuilder, x: SSAValue, y) -> SSAValue:
+    """``|x| ** y`` = exp(y * log|x|), and 1 where that is 0 * inf or NaN but C's pow is 1:
+    ``y == 0``, ``x == 1`` (y NaN) and ``|x| == 1`` (y infinite)."""
+    ax = b.abs(x)
+    r = b.exp(b.mul(b.log(ax), y))
+    if isinstance(y, float):                                        # a constant exponent
+        if y != y:
+            return b.select(b.compare("eq", x, 1.0), 1.0, r)
+        return b.select(b.compare("eq", ax, 1.0), 1.0, r) if pymath.isinf(y) else r
+    r = b.select(b.compare("eq", y, 0.0), 1.0, r)
+    r = b.select(b.compare("eq", x, 1.0), 1.0, r)
+    unit = b.compare("eq", ax, 1.0)
+    return b.select(unit, b.select(b.compare("eq", b.abs(y), pymath.inf), 1.0, r), r)
+
+
+def _power_by_constant(b: TensorBuilder, x: SSAValue, c: float) -> SSAValue:
+    r = _magnitude(b, x, c)
+    if c != c:
+        return r
+    negative = b.compare("lt", x, 0.0)
+    if pymath.isinf(c) or c == int(c):
+        if pymath.isinf(c) or int(c) % 2 == 0:
+            return r
+        return b.select(negative, b.neg(r), r)                     # odd integer: the base's sign
+    finite = b.compare("gt", x, -pymath.inf)
+    return b.select(negative, b.select(finite, pymath.nan, r), r)  # pow(-inf, y) = |.|**y
+
+
+def _power_general(b: TensorBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
+    r = _magnitude(b, x, y)
+    is_int = b.compare("eq", b.trunc(y), y)                          # +-inf counts as even
+    half = b.mul(y, 0.5)
+    odd = b.compare("ne", b.trunc(half), half)
+    signed = b.select(odd, b.neg(r), r)
+    non_int = b.select(b.compare("gt", x, -pymath.inf), pymath.nan, r)
+    return b.select(b.compare("lt", x, 0.0), b.select(is_int, signed, non_int), r)
 
 
 def _bool_not(b: TensorBuilder, m: SSAValue) -> SSAValue:
@@ -221,7 +285,8 @@ def _decompose(op: Operation, max_row: int = 1 << 62) -> SSAValue | None:
         return b.cast(composite(wide), out_type)
     if isinstance(op, math.PowFOp):
         if str(op.result.type.element_type) in ("f16", "bf16"):
-            r = _power(b, b.cast(op.lhs, Float32Type()), b.cast(op.rhs, Float32Type()))
+            r = _power(b, b.cast(op.lhs, Float32Type()), b.cast(op.rhs, Float32Type()),
+                       f16=str(op.result.type.element_type) == "f16")
             return b.cast(r, op.result.type.element_type)
         return _power(b, op.lhs, op.rhs)
     if computes_in_f32(op):

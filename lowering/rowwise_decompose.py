@@ -20,7 +20,7 @@ from __future__ import annotations
 from math import prod
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import Float32Type, TensorType, i32
+from xdsl.dialects.builtin import AnyFloat, Float32Type, TensorType, i32
 from xdsl.ir import SSAValue
 
 from pyasc.dialects import asctensor
@@ -300,10 +300,18 @@ def arg_reduce(b, op: asctensor.ArgReduceOp, max_row: int) -> SSAValue | None:
 
 def _arg_combine(b, kind: ArgKind, values, index, other_values, other_index):
     """The (value, index) pairs of ``other`` where they strictly win, else the current ones (the
-    current ones come first in the axis, so ties keep the first index, as PyTorch)."""
+    current ones come first in the axis, so ties keep the first index, as PyTorch). As in PyTorch a
+    NaN wins over every number, and the first NaN over a later one."""
     take = b.e.value(asctensor.CompareOp(ARG_PREDICATE[kind], other_values, values))
-    return (b.e.value(asctensor.SelectOp(take, other_values, values)),
-            b.e.value(asctensor.SelectOp(take, other_index, index)))
+    new_values = b.e.value(asctensor.SelectOp(take, other_values, values))
+    new_index = b.e.value(asctensor.SelectOp(take, other_index, index))
+    if not isinstance(values.type.element_type, AnyFloat):
+        return new_values, new_index
+    other_nan = b.e.value(asctensor.CompareOp("ne", other_values, other_values))
+    nan = b.e.value(asctensor.CompareOp("ne", values, values))
+    first_nan = b.e.value(asctensor.SelectOp(nan, index, other_index))
+    return (b.e.value(asctensor.SelectOp(other_nan, other_values, new_values)),
+            b.e.value(asctensor.SelectOp(other_nan, first_nan, new_index)))
 
 
 def arg_tree(b, values: SSAValue, index: SSAValue | None, block: int, axis: int, kind: ArgKind):

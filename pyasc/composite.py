@@ -14,6 +14,7 @@ import numbers
 
 import numpy as np
 
+from . import dtypes
 from .args import dims_arg
 from .creation import generator, to_pyasc
 from .errors import PyascError, describe, raise_host_only
@@ -105,7 +106,9 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training: b
     """Inference batch normalisation over dimension 1 of an (N, C, ...) input:
     ``(x - mean) / sqrt(var + eps) * weight + bias`` with the running statistics (shape (C,)).
     The statistics are folded into a per-channel scale and shift first, then applied with two
-    elementwise ops. Training mode (batch statistics) is not supported."""
+    elementwise ops. As in PyTorch's CPU kernel, a float16/bfloat16 input is computed in float32
+    (the statistics folded and applied there) and rounded once. Training mode (batch statistics)
+    is not supported."""
     x = _as_tensor_arg(x, "batch_norm")
     if training:
         raise PyascError("batch_norm", "training mode (batch statistics) is not supported; "
@@ -113,6 +116,8 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training: b
     if x.ndim < 2:
         raise PyascError("batch_norm", f"expected an input of shape (N, C, ...), got {x.shape}", shapes=[x.shape])
     c = x.shape[1]
+    if c == 0:
+        raise PyascError("batch_norm", f"the input {x.shape} has no channels (dimension 1 is 0)", shapes=[x.shape])
     stats = {"running_mean": running_mean, "running_var": running_var, "weight": weight, "bias": bias}
     for k, v in list(stats.items()):
         if v is None:
@@ -125,6 +130,9 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training: b
     if stats["running_mean"] is None or stats["running_var"] is None:
         raise PyascError("batch_norm", "running_mean and running_var are required in inference mode",
                          shapes=[x.shape])
+    wide = x.dtype in (dtypes.float16, dtypes.bfloat16)
+    if wide:
+        stats = {k: None if v is None else CAST(v, dtype=dtypes.float32) for k, v in stats.items()}
     scale = RSQRT(ADD(stats["running_var"], float(eps)))
     if stats["weight"] is not None:
         scale = MUL(scale, stats["weight"])
@@ -134,10 +142,11 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training: b
     trailing = (1,) * (x.ndim - 2)
     if trailing:
         scale, shift = scale.reshape(c, *trailing), shift.reshape(c, *trailing)
+    if wide:
+        return CAST(ADD(MUL(CAST(x, dtype=dtypes.float32), scale), shift), dtype=x.dtype)
     if x.dtype.is_floating_point:     # the result keeps the input's dtype (as torch's mixed batch_norm)
         scale, shift = CAST(scale, dtype=x.dtype), CAST(shift, dtype=x.dtype)
     return ADD(MUL(x, scale), shift)
-
 
 OPS = [
     OpDef("clamp", decompose=clamp, kind=COMPOSITE),

@@ -3,7 +3,7 @@ over a size-1 dim, convolutions whose output pixels see only padding or add a co
 batch_norm with its statistics as jit arguments, logical ops over broadcast masks, in-place
 updates of views inside jit (bool and int8 too), ops on int32, int8 and bool operands, int32
 convolutions and scaled products, splits with empty sections, tensor indices and item
-assignment inside jit."""
+assignment inside jit, and NaN, inf and signed operands of erf, pow and the arg reductions."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import torch
 
 import pyasc
 
+from .harness import run_counting_launches
 from .torch_pairs import close, pair, run
 
 RNG = np.random.default_rng(11)
@@ -83,6 +84,25 @@ def test_linear_with_a_constant_closure_bias_inside_jit(dtype):
     _close(got, want.to(tx.dtype), tol=2e-3 if dtype == "float32" else 3e-2)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+@pytest.mark.parametrize("op", ["linear", "linear_gelu", "addmm"])
+@pytest.mark.parametrize("m,n", [(11, 17), (5, 2)])
+def test_product_with_an_empty_k_is_the_broadcast_bias_inside_jit(dtype, op, m, n):
+    """K = 0: the bias broadcast (and its activation) is the loop-invariant prologue, whose dependent
+    vector ops need barriers (the suite fails on simulator races)."""
+    (x, tx), (w, tw), (b, tb) = _pair(m, 0, dtype=dtype), _pair(n, 0, dtype=dtype), _pair(n, dtype=dtype)
+    F = torch.nn.functional
+    if op == "addmm":
+        (wt, twt) = _pair(0, n, dtype=dtype)
+        got, want = _on_device(lambda b, x, w: pyasc.addmm(b, x, w), "jit", b, x, wt), torch.addmm(tb, tx, twt)
+    elif op == "linear":
+        got, want = _on_device(lambda x, w, b: pyasc.linear(x, w, b), "jit", x, w, b), F.linear(tx, tw, tb)
+    else:
+        got = _on_device(lambda x, w, b: pyasc.gelu(pyasc.linear(x, w, b)), "jit", x, w, b)
+        want = F.gelu(F.linear(tx.float(), tw.float(), tb.float())).to(tx.dtype)
+    _close(got, want, tol=2e-3 if dtype == "float32" else 1e-2)
+
+
 # ------------------------------------------------------------------------ batch_norm
 
 
@@ -93,6 +113,36 @@ def test_batch_norm_with_statistics_as_jit_arguments(xshape):
     tv = torch.rand(c) + 0.5
     got = pyasc.jit(lambda x, m, v, w, b: pyasc.batch_norm(x, m, v, w, b))(x, m, pyasc.tensor(tv), w, b)
     _close(got, torch.nn.functional.batch_norm(tx, tm, tv, tw, tb, training=False), tol=1e-4)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("xshape", [(27, 25), (9, 25, 7), (1, 31, 23, 1)])
+def test_batch_norm_in_half_precision_folds_the_statistics_in_float32(mode, dtype, xshape):
+    """PyTorch's CPU kernel folds mean, var, weight and bias into a float32 scale and shift and applies
+    them in float32: one rounding of the result. Statistics of large magnitude make a half fold
+    visibly wrong."""
+    c = xshape[1]
+    (x, tx), (m, tm), (w, tw), (b, tb) = (_pair(*s, dtype=dtype) for s in (xshape, (c,), (c,), (c,)))
+    tv = (torch.rand(c) * 40 + 0.1).to(tx.dtype)
+    tm, tb = (tm.float() * 30).to(tx.dtype), (tb.float() * 30).to(tx.dtype)
+    m, b, v = pyasc.tensor(tm), pyasc.tensor(tb), pyasc.tensor(tv)
+    got = _on_device(lambda x, m, v, w, b: pyasc.batch_norm(x, m, v, w, b), mode, x, m, v, w, b)
+    want = torch.nn.functional.batch_norm(tx, tm, tv, tw, tb, training=False)
+    assert got.shape == tuple(want.shape) and got.dtype.name == dtype
+    ulp = torch.finfo(tx.dtype).eps * want.float().abs().clamp_min(1e-3)     # within one rounding
+    err = (torch.from_numpy(got.float().numpy()) - want.float()).abs()
+    assert bool((err <= ulp).all()), f"max error {float((err / ulp).max()):.1f} ulp"
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("xshape", [(2, 0, 3), (0, 0, 4, 4), (3, 0)])
+def test_batch_norm_with_zero_channels_is_refused_as_by_torch(mode, xshape):
+    tx, ts = torch.zeros(xshape), torch.zeros(0)
+    with pytest.raises(IndexError):
+        torch.nn.functional.batch_norm(tx, ts, ts + 1, ts, ts, training=False)
+    with pytest.raises(pyasc.PyascError, match="batch_norm.*no channels"):
+        _run(lambda x, m, v: pyasc.batch_norm(x, m, v), mode, pyasc.tensor(tx), pyasc.tensor(ts), pyasc.tensor(ts))
 
 
 # ------------------------------------------------------------------------ in-place updates of views in jit
@@ -177,8 +227,6 @@ def _int_pair(shape, dtype, lo=-9, hi=10):
 
 def _on_device(fn, mode, *args):
     """``fn`` run in ``mode``; the simulator must have run at least one kernel meanwhile."""
-    from .harness import run_counting_launches
-
     out, launches = run_counting_launches(mode, fn, list(args))
     assert launches > 0, "computed on the host"
     return out
@@ -404,3 +452,59 @@ def test_topk_beyond_one_kernel_inside_jit(request, dtype, largest, shape, k, di
     want = t.topk(k, dim=dim, largest=largest)
     _close(got[0], want[0], tol=0)
     _close(got[1], want[1], tol=0)
+
+# ------------------------------------------------------------------------ NaN, inf and signs
+
+NAN, INF = float("nan"), float("inf")
+SPECIAL = [NAN, INF, -INF, 0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, -3.0, 0.3, -0.7, 1e30, -1e30]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_erf_of_infinities_saturates(mode, dtype):
+    t = torch.tensor([NAN, INF, -INF, 0.0, 3.5, -9.0, 20.0, -1e30, 0.25]).to(getattr(torch, dtype))
+    got = _on_device(lambda x: pyasc.erf(x), mode, pyasc.tensor(t))
+    _close(got, torch.erf(t), tol=2e-3 if dtype == "float32" else 1e-2)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_pow_follows_c_pow_at_nan_inf_zero_and_negative_bases(mode, dtype):
+    """Every pair of special values: pow(nan, 0) = pow(1, nan) = 1, pow(x < 0, non-integer) = nan,
+    odd integer exponents keep the base's sign, pow(0, y < 0) = inf, pow(-1, +-inf) = 1."""
+    xs, ys = np.meshgrid(SPECIAL, SPECIAL, indexing="ij")
+    tx, ty = (torch.tensor(v.ravel()).to(getattr(torch, dtype)) for v in (xs, ys))
+    got = _on_device(lambda x, y: pyasc.pow(x, y), mode, pyasc.tensor(tx), pyasc.tensor(ty))
+    _close(got, torch.pow(tx, ty), tol=2e-3 if dtype == "float32" else 1e-2)
+
+
+@pytest.mark.parametrize("mode,dtype", [("eager", "float32"), ("jit", "float16"), ("eager", "float16"),
+                                        ("jit", "bfloat16")])
+@pytest.mark.parametrize("exponent", [0.5, -0.5, 2.5, -3.0, NAN, -INF])
+def test_pow_by_a_python_scalar_at_special_bases(mode, dtype, exponent):
+    """As PyTorch's CPU kernel: 0.5 and -0.5 are sqrt and rsqrt except on float16 (C's pow)."""
+    t = torch.tensor(SPECIAL).to(getattr(torch, dtype))
+    got = _on_device(lambda x: x ** exponent, mode, pyasc.tensor(t))
+    _close(got, t ** exponent, tol=2e-3 if dtype == "float32" else 1e-2)
+
+
+def _special_rows(shape, dtype):
+    """Values with NaN and +-inf at chosen places: rows with two NaNs, NaN after inf, inf alone."""
+    a = RNG.standard_normal(shape)
+    flat = a.reshape(-1)
+    for i, v in zip((1, 4, 9, 12, 13, 20, 27, 30), (NAN, NAN, INF, NAN, -INF, INF, -INF, NAN)):
+        flat[i % flat.size] = v
+    return torch.from_numpy(a).to(getattr(torch, dtype))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+@pytest.mark.parametrize("op", ["argmax", "argmin", "max", "min"])
+@pytest.mark.parametrize("shape,dim,mode", [((13, 7), 0, "jit"), ((5, 11, 3), 1, "eager")])
+def test_arg_reductions_take_the_first_nan_then_the_first_extreme(mode, dtype, op, shape, dim):
+    t = _special_rows(shape, dtype)
+    got = _on_device(lambda x: getattr(x, op)(dim=dim), mode, pyasc.tensor(t))
+    want = getattr(t, op)(dim=dim)
+    if op in ("max", "min"):
+        _close(got[0], want[0], tol=0)
+        got, want = got[1], want[1]
+    _close(got, want, tol=0)

@@ -116,3 +116,52 @@ func.func @g_k0(%y: memref<1x32xi32>, %out0: memref<4x32xf16>) attributes {ascti
 // QUEUE:         ascbuf.vdup
 // QUEUE-NEXT:    ascbuf.barrier V
 // QUEUE-NEXT:    ascbuf.vselect_scalar
+
+
+// The loop-invariant prologue (a bias broadcast and its activation, computed once before the loop,
+// e.g. a linear layer whose product has K = 0): its vector ops run on one pipe and overlap, so each
+// op that reads or rewrites what an earlier prologue op wrote gets a V barrier (the independent
+// second vdup does not); bufferize's barrier after the prologue orders the loop's first read.
+func.func @prologue_k0(%b: memref<1x2048xf32>, %out0: memref<64x256xf32>) attributes {asctile.kernel, asctile.block_dim = 2 : i64, asctile.buffers = 2 : i64} {
+  %b_buf = ascbuf.alloc slots 1 offset 0 : memref<1x2048xf32, #ascbuf.space<ub>>
+  %g_buf = ascbuf.alloc slots 1 offset 16384 : memref<1x2048xf32, #ascbuf.space<ub>>
+  %out_buf = ascbuf.alloc slots 2 offset 32768 : memref<1x2048xf32, #ascbuf.space<ub>>
+  %h_buf = ascbuf.alloc slots 1 offset 65536 : memref<1x2048xf32, #ascbuf.space<ub>>
+  %n = arith.constant 2048 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %half = arith.constant 5.000000e-01 : f32
+  ascbuf.vdup %b_buf, %half, %n : memref<1x2048xf32, #ascbuf.space<ub>>, f32
+  ascbuf.vdup %h_buf, %half, %n : memref<1x2048xf32, #ascbuf.space<ub>>, f32
+  ascbuf.vscalar muls %g_buf, %b_buf, %half, %n : memref<1x2048xf32, #ascbuf.space<ub>>, f32
+  ascbuf.vbinary mul %g_buf, %g_buf, %b_buf, %n : memref<1x2048xf32, #ascbuf.space<ub>>
+  ascbuf.barrier V
+  scf.for %i = %c0 to %c4 step %c1 {
+    %off = arith.muli %i, %n : index
+    %os = ascbuf.slot %out_buf[%i] : memref<1x2048xf32, #ascbuf.space<ub>>
+    ascbuf.vbinary add %os, %g_buf, %h_buf, %n : memref<1x2048xf32, #ascbuf.space<ub>>
+    ascbuf.copy_out %os, %out0[%off] rows %c1 cols %n stride 16384 dense : memref<1x2048xf32, #ascbuf.space<ub>>, memref<64x256xf32>
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @prologue_k0(
+// CHECK:         ascbuf.vdup %b_buf
+// CHECK-NEXT:    ascbuf.vdup %h_buf
+// CHECK-NEXT:    ascbuf.barrier V
+// CHECK-NEXT:    ascbuf.vscalar muls %g_buf, %b_buf
+// CHECK-NEXT:    ascbuf.barrier V
+// CHECK-NEXT:    ascbuf.vbinary mul %g_buf, %g_buf, %b_buf
+// CHECK-NEXT:    ascbuf.barrier V
+// CHECK:         scf.for
+
+// QUEUE-LABEL: func.func @prologue_k0(
+// QUEUE:         ascbuf.vdup %b_buf
+// QUEUE-NEXT:    ascbuf.vdup %h_buf
+// QUEUE-NEXT:    ascbuf.barrier V
+// QUEUE-NEXT:    ascbuf.vscalar muls %g_buf, %b_buf
+// QUEUE-NEXT:    ascbuf.barrier V
+// QUEUE-NEXT:    ascbuf.vbinary mul %g_buf, %g_buf, %b_buf
+// QUEUE-NEXT:    ascbuf.barrier V
+// QUEUE-NEXT:    scf.for
