@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import IndexType, UnitAttr
+from xdsl.dialects.builtin import IndexType, IntegerType, UnitAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -34,6 +34,8 @@ from pyasc.dialects.target import Pipe
 from pyasc.dialects.types import element_bytes
 
 from .emitter import OpEmitter
+
+I16 = IntegerType(16)
 
 
 def _elems(t) -> int:
@@ -298,6 +300,12 @@ class KernelLowering:
                                      *scratch))
             case ascbuf.VDupOp():
                 e.add(ascendc.DuplicateOp(self.tensor(op.dst, e), m[op.scalar], m.get(op.count, op.count)))
+            case ascbuf.VZeroOp():
+                words = e.value(ascendc.ReinterpretCastOp(self.tensor(op.dst, e), I16))
+                start = m.get(op.start, op.start)
+                count = e.divui(e.subi(e.maxui(m.get(op.end, op.end), start), start), 2)
+                e.add(ascendc.DuplicateOp(e.value(ascendc.SubviewOp(words, e.divui(start, 2))),
+                                          e.constant(0, I16), count))
             case ascbuf.VCastOp():
                 e.add(ascendc.CastOp(self.tensor(op.dst, e), self.tensor(op.src, e), m.get(op.count, op.count),
                                      op.round_mode.data))

@@ -106,8 +106,9 @@ class KernelBufferizer:
                 self.splat[op.result] = e.value(ascbuf.LoadScalarOp(op.source, op.offset))
                 continue
             dst = self.alloc(op.result, e, 1)
-            e.add(ascbuf.CopyInOp(op.source, op.offset, dst, op.rows, op.cols, op.row_stride.value.data,
-                                  op.col_stride.value.data, op.dense is not None))
+            copy = e.add(ascbuf.CopyInOp(op.source, op.offset, dst, op.rows, op.cols, op.row_stride.value.data,
+                                         op.col_stride.value.data, op.dense is not None))
+            self._zero_tail(e, copy)
         if any(op.result not in self.splat for op in loads):
             self.prologue_barriers.append(OpEmitter(InsertPoint.before(loop)).add(ascbuf.BarrierOp(Pipe.ALL)))
         computed = [op for op in prologue if not isinstance(op, asctile.LoadOp)]
@@ -132,8 +133,10 @@ class KernelBufferizer:
                 self.row_bcast[op.result] = self.operand(e, op.input)  # materialised only if needed
             elif isinstance(op, asctile.LoadOp):
                 dst = self.alloc(op.result, e, self.slots)
-                e.add(ascbuf.CopyInOp(op.source, op.offset, dst, op.rows, op.cols,
-                                      op.row_stride.value.data, op.col_stride.value.data, op.dense is not None))
+                copy = e.add(ascbuf.CopyInOp(op.source, op.offset, dst, op.rows, op.cols,
+                                             op.row_stride.value.data, op.col_stride.value.data,
+                                             op.dense is not None))
+                self._zero_tail(e, copy)
             elif isinstance(op, asctile.StoreOp):
                 src = self.buffer.get(op.value)
                 if src is None or op.value in loaded:  # a splat or an input stored as is: copy it first
@@ -208,6 +211,30 @@ class KernelBufferizer:
         if neg is None:
             neg = self.negated[s] = OpEmitter(InsertPoint.after(s.owner), s.owner).value(arith.NegfOp(s))
         return neg
+
+    def _zero_tail(self, e: OpEmitter, copy: ascbuf.CopyInOp) -> None:
+        """Zero the bytes of ``copy``'s buffer past what it wrote (rows ``pitch`` apart, each padded to
+        32 B) up to what the ops over the buffer may read: ``count`` elements rounded up to a 256 B
+        repeat (Compare works in whole repeats), at most the buffer. Nothing when the copy fills that."""
+        t = copy.dest.type
+        rows_cap, pitch = t.get_shape()
+        es = element_bytes(t.element_type)
+        alloc = copy.dest.owner.buffer.owner if isinstance(copy.dest.owner, ascbuf.SlotOp) else copy.dest.owner
+        if copy.dense is not None:  # one DataCopy of rows x cols elements
+            written = e.muli(e.divui(e.muli(e.muli(copy.rows, copy.cols), es), 32), 32)
+        elif copy.col_stride.value.data == 1:
+            cols_b = e.muli(e.divui(e.addi(e.muli(copy.cols, es), 31), 32), 32)
+            written = e.addi(e.muli(e.subi(copy.rows, 1), pitch * es), cols_b)
+        elif copy.row_stride.value.data == 0:
+            return  # one value duplicated over the whole tile
+        else:
+            written = e.muli(copy.rows, pitch * es)
+        need = e.muli(e.divui(e.addi(e.muli(self.count(e, t), es), 255), 256), 256)
+        end = e.minui(need, alloc.slot_bytes)
+        w, n = const_int(written), const_int(end)
+        if w is not None and n is not None and n <= w:
+            return
+        e.add(ascbuf.VZeroOp(copy.dest, written, end))
 
     def count(self, e: OpEmitter, t) -> SSAValue:
         """The elements an op over a tile of type ``t`` computes: the whole tile, or in a loop whose tiles

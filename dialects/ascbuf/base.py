@@ -384,6 +384,26 @@ class VDupOp(VectorOp):
 
 
 @irdl_op_definition
+class VZeroOp(VectorOp):
+    """Set the bytes ``[start, end)`` of ``dst`` to zero (nothing when ``end <= start``); ``start`` is 32 B
+    aligned. Fills the part of a buffer past what its copy-in wrote that the vector ops over it read (whole
+    256 B repeats of Compare, the whole tile), so no lane reads memory nothing wrote."""
+
+    name = "ascbuf.vzero"
+    dst = operand_def(MemRefType)
+    start = operand_def(IndexType)
+    end = operand_def(IndexType)
+    assembly_format = "$dst `[` $start `,` $end `)` attr-dict `:` type($dst)"
+    traits = traits_def(BufferEffects(writes=("dst",)))
+
+    def __init__(self, dst, start, end):
+        super().__init__(operands=[dst, start, end])
+
+    def verify_(self) -> None:
+        check_ub(self.name, self.dst.type)
+
+
+@irdl_op_definition
 class VCastOp(VectorOp):
     """Convert ``count`` elements of ``src`` into ``dst``'s element type with a rounding mode."""
 
@@ -450,5 +470,5 @@ class BarrierOp(IRDLOperation):
             raise VerifyException("ascbuf.barrier: the scalar pipe is ordered by hardware")
 
 
-OPS = [AllocOp, SlotOp, CopyInOp, LoadScalarOp, CopyOutOp, VBinaryOp, VScalarOp, VUnaryOp, VDupOp, VCastOp, SetFlagOp, WaitFlagOp, BarrierOp]
+OPS = [AllocOp, SlotOp, CopyInOp, LoadScalarOp, CopyOutOp, VBinaryOp, VScalarOp, VUnaryOp, VDupOp, VZeroOp, VCastOp, SetFlagOp, WaitFlagOp, BarrierOp]
 ATTRIBUTES = [MemorySpaceAttr, PipeAttr, VBinaryKindAttr, VScalarKindAttr, VUnaryKindAttr]
