@@ -220,20 +220,18 @@ class KernelBufferizer:
         rows_cap, pitch = t.get_shape()
         es = element_bytes(t.element_type)
         alloc = copy.dest.owner.buffer.owner if isinstance(copy.dest.owner, ascbuf.SlotOp) else copy.dest.owner
-        if copy.dense is not None:  # one DataCopy of rows x cols elements
-            written = e.muli(e.divui(e.muli(e.muli(copy.rows, copy.cols), es), 32), 32)
-        elif copy.col_stride.value.data == 1:
-            cols_b = e.muli(e.divui(e.addi(e.muli(copy.cols, es), 31), 32), 32)
-            written = e.addi(e.muli(e.subi(copy.rows, 1), pitch * es), cols_b)
-        elif copy.row_stride.value.data == 0:
+        if copy.col_stride.value.data != 1 and copy.row_stride.value.data == 0:
             return  # one value duplicated over the whole tile
-        else:
-            written = e.muli(copy.rows, pitch * es)
-        need = e.muli(e.divui(e.addi(e.muli(self.count(e, t), es), 255), 256), 256)
-        end = e.minui(need, alloc.slot_bytes)
-        w, n = const_int(written), const_int(end)
-        if w is not None and n is not None and n <= w:
-            return
+        elems = rows_cap * pitch
+        count = self.valid[1] if self.valid is not None and elems == self.valid[0] else elems
+        rows, cols = const_int(copy.rows), const_int(copy.cols)
+        n = count if isinstance(count, int) else const_int(count)
+        if None not in (rows, cols, n):
+            written = _written_bytes(copy, rows, cols, pitch, es)
+            if min(-(-n * es // 256) * 256, alloc.slot_bytes) <= written:
+                return
+        written = _written_bytes(copy, copy.rows, copy.cols, pitch, es, e)
+        end = e.minui(e.muli(e.divui(e.addi(e.muli(count, es), 255), 256), 256), alloc.slot_bytes)
         e.add(ascbuf.VZeroOp(copy.dest, written, end))
 
     def count(self, e: OpEmitter, t) -> SSAValue:
@@ -351,6 +349,23 @@ class KernelBufferizer:
             e.add(ascbuf.VCastOp(dst, self.operand(e, src), n, mode))
         else:
             raise CompileError(f"bufferize: no buffer form for {op.name} on {t} in kernel @{self.kernel.sym_name.data}")
+
+
+def _written_bytes(copy: ascbuf.CopyInOp, rows, cols, pitch: int, es: int, e: OpEmitter | None = None):
+    """The bytes from the start of its buffer that ``copy`` writes (ints, or index values built by ``e``):
+    a dense copy rows x cols elements (DataCopy moves whole 32 B blocks), a DataCopyPad rows ``pitch``
+    apart each padded to 32 B, a per-row Duplicate whole rows."""
+    if e is None:
+        if copy.dense is not None:
+            return rows * cols * es // 32 * 32
+        if copy.col_stride.value.data == 1:
+            return (rows - 1) * pitch * es + -(-cols * es // 32) * 32
+        return rows * pitch * es
+    if copy.dense is not None:
+        return e.muli(e.divui(e.muli(e.muli(rows, cols), es), 32), 32)
+    if copy.col_stride.value.data == 1:
+        return e.addi(e.muli(e.subi(rows, 1), pitch * es), e.muli(e.divui(e.addi(e.muli(cols, es), 31), 32), 32))
+    return e.muli(rows, pitch * es)
 
 
 def _valid_count(body: list[Operation]) -> tuple[int, SSAValue] | None:
