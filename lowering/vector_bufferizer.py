@@ -228,8 +228,10 @@ class KernelBufferizer:
         n = count if isinstance(count, int) else const_int(count)
         if None not in (rows, cols, n):
             written = _written_bytes(copy, rows, cols, pitch, es)
-            if min(-(-n * es // 256) * 256, alloc.slot_bytes) <= written:
-                return
+            end = min(-(-n * es // 256) * 256, alloc.slot_bytes)
+            if end > written:
+                e.add(ascbuf.VZeroOp(copy.dest, e.index(written), e.index(end)))
+            return
         written = _written_bytes(copy, copy.rows, copy.cols, pitch, es, e)
         end = e.minui(e.muli(e.divui(e.addi(e.muli(count, es), 255), 256), 256), alloc.slot_bytes)
         e.add(ascbuf.VZeroOp(copy.dest, written, end))
