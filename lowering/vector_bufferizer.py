@@ -361,12 +361,13 @@ def _written_bytes(copy: ascbuf.CopyInOp, rows, cols, pitch: int, es: int, e: Op
         if copy.dense is not None:
             return rows * cols * es // 32 * 32
         if copy.col_stride.value.data == 1:
-            return (rows - 1) * pitch * es + -(-cols * es // 32) * 32
+            return max(0, rows * pitch * es - (pitch * es - -(-cols * es // 32) * 32))
         return rows * pitch * es
     if copy.dense is not None:
         return e.muli(e.divui(e.muli(e.muli(rows, cols), es), 32), 32)
-    if copy.col_stride.value.data == 1:
-        return e.addi(e.muli(e.subi(rows, 1), pitch * es), e.muli(e.divui(e.addi(e.muli(cols, es), 31), 32), 32))
+    if copy.col_stride.value.data == 1:  # rows * pitch less the last row's gap past its 32 B blocks, or 0
+        gap = e.subi(pitch * es, e.muli(e.divui(e.addi(e.muli(cols, es), 31), 32), 32))
+        return e.subi(e.maxui(e.muli(rows, pitch * es), gap), gap)
     return e.muli(rows, pitch * es)
 
 
