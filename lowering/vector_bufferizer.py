@@ -219,9 +219,16 @@ class KernelBufferizer:
         t = copy.dest.type
         rows_cap, pitch = t.get_shape()
         es = element_bytes(t.element_type)
-        alloc = copy.dest.owner.buffer.owner if isinstance(copy.dest.owner, ascbuf.SlotOp) else copy.dest.owner
+        alloc = _alloc_of(copy.dest)
         if copy.col_stride.value.data != 1 and copy.row_stride.value.data == 0:
             return  # one value duplicated over the whole tile
+        if copy.col_stride.value.data == 1 and not _one_copy(copy):
+            # one DataCopyPad per row: each leaves the gap from its 32 B blocks to the next row unwritten
+            row_end = pitch * es
+            cols = const_int(copy.cols)
+            if cols is None or -(-cols * es // 32) * 32 < row_end:
+                e.add(ascbuf.VZeroOp(copy.dest, e.muli(e.divui(e.addi(e.muli(copy.cols, es), 31), 32), 32),
+                                     e.index(row_end), copy.rows, row_end))
         elems = rows_cap * pitch
         count = self.valid[1] if self.valid is not None and elems == self.valid[0] else elems
         rows, cols = const_int(copy.rows), const_int(copy.cols)
@@ -306,6 +313,8 @@ class KernelBufferizer:
             work = self.alloc(None, e, 1, TensorType(et, [rows, per_row]))
             kind = "argmax" if op.kind.data.value == "max" else "argmin"
             e.add(ascbuf.VReduceOp(kind, pair, self.operand(e, op.input), work, op.cols))
+            # the scalar unit writes one index per row: the rest of each row's 32 B slot is zeroed first
+            e.add(ascbuf.VZeroOp(dst, e.index(0), e.index(_alloc_of(dst).slot_bytes)))
             e.add(ascbuf.RowIndexOp(dst, pair))
             return
         if isinstance(op, asctile.RowBroadcastOp):  # stored as is
@@ -353,19 +362,29 @@ class KernelBufferizer:
             raise CompileError(f"bufferize: no buffer form for {op.name} on {t} in kernel @{self.kernel.sym_name.data}")
 
 
+def _alloc_of(buf: SSAValue) -> ascbuf.AllocOp:
+    """The ``ascbuf.alloc`` of a buffer or of one slot of it."""
+    return buf.owner.buffer.owner if isinstance(buf.owner, ascbuf.SlotOp) else buf.owner
+
+
+def _one_copy(copy: ascbuf.CopyInOp) -> bool:
+    """Whether ``copy`` is one DataCopyPad of its rows (not a dense copy, a repeated row or a broadcast)."""
+    return copy.col_stride.value.data == 1 and (copy.row_stride.value.data != 0 or copy.dest.type.get_shape()[0] == 1)
+
+
 def _written_bytes(copy: ascbuf.CopyInOp, rows, cols, pitch: int, es: int, e: OpEmitter | None = None):
     """The bytes from the start of its buffer that ``copy`` writes (ints, or index values built by ``e``):
     a dense copy rows x cols elements (DataCopy moves whole 32 B blocks), a DataCopyPad rows ``pitch``
-    apart each padded to 32 B, a per-row Duplicate whole rows."""
+    apart each padded to 32 B, a per-row Duplicate or a repeated row (its gaps zeroed) whole rows."""
     if e is None:
         if copy.dense is not None:
             return rows * cols * es // 32 * 32
-        if copy.col_stride.value.data == 1:
+        if _one_copy(copy):
             return max(0, rows * pitch * es - (pitch * es - -(-cols * es // 32) * 32))
         return rows * pitch * es
     if copy.dense is not None:
         return e.muli(e.divui(e.muli(e.muli(rows, cols), es), 32), 32)
-    if copy.col_stride.value.data == 1:  # rows * pitch less the last row's gap past its 32 B blocks, or 0
+    if _one_copy(copy):  # rows * pitch less the last row's gap past its 32 B blocks, or 0
         gap = e.subi(pitch * es, e.muli(e.divui(e.addi(e.muli(cols, es), 31), 32), 32))
         return e.subi(e.maxui(e.muli(rows, pitch * es), gap), gap)
     return e.muli(rows, pitch * es)
