@@ -214,8 +214,9 @@ class KernelBufferizer:
 
     def _zero_tail(self, e: OpEmitter, copy: ascbuf.CopyInOp) -> None:
         """Zero the bytes of ``copy``'s buffer past what it wrote (rows ``pitch`` apart, each padded to
-        32 B) up to what the ops over the buffer may read: ``count`` elements rounded up to a 256 B
-        repeat (Compare works in whole repeats), at most the buffer. Nothing when the copy fills that."""
+        32 B) up to what the ops over the buffer may read: the whole tile rounded up to a 256 B repeat
+        (Compare works in whole repeats), at most the buffer. Nothing when the copy fills that, or when
+        the ops compute only the elements the copy wrote (``count``)."""
         t = copy.dest.type
         rows_cap, pitch = t.get_shape()
         es = element_bytes(t.element_type)
@@ -230,18 +231,16 @@ class KernelBufferizer:
                 e.add(ascbuf.VZeroOp(copy.dest, e.muli(e.divui(e.addi(e.muli(copy.cols, es), 31), 32), 32),
                                      e.index(row_end), copy.rows, row_end))
         elems = rows_cap * pitch
-        count = self.valid[1] if self.valid is not None and elems == self.valid[0] else elems
+        if self.valid is not None and elems == self.valid[0]:
+            return  # the ops compute the elements the copy wrote (Compare zeroes its own whole repeats)
+        end = min(-(-elems * es // 256) * 256, alloc.slot_bytes)
         rows, cols = const_int(copy.rows), const_int(copy.cols)
-        n = count if isinstance(count, int) else const_int(count)
-        if None not in (rows, cols, n):
+        if rows is not None and cols is not None:
             written = _written_bytes(copy, rows, cols, pitch, es)
-            end = min(-(-n * es // 256) * 256, alloc.slot_bytes)
             if end > written:
                 e.add(ascbuf.VZeroOp(copy.dest, e.index(written), e.index(end)))
             return
-        written = _written_bytes(copy, copy.rows, copy.cols, pitch, es, e)
-        end = e.minui(e.muli(e.divui(e.addi(e.muli(count, es), 255), 256), 256), alloc.slot_bytes)
-        e.add(ascbuf.VZeroOp(copy.dest, written, end))
+        e.add(ascbuf.VZeroOp(copy.dest, _written_bytes(copy, copy.rows, copy.cols, pitch, es, e), e.index(end)))
 
     def count(self, e: OpEmitter, t) -> SSAValue:
         """The elements an op over a tile of type ``t`` computes: the whole tile, or in a loop whose tiles
