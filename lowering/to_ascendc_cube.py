@@ -21,13 +21,13 @@ from xdsl.rewriter import InsertPoint
 
 from pyasc.dialects import ascbuf, ascendc
 from pyasc.dialects.ascbuf import MemorySpace, memory_space
-from pyasc.dialects.ascendc import PipeKind, TPosition, const_int
+from pyasc.dialects.ascendc import PipeKind, TPosition
 from pyasc.dialects.ascendc.cube import QUANT_OF
 from pyasc.dialects.types import element_bytes
 
 from pyasc.dialects.ascbuf.analysis import buffer_of
 
-from .emitter import OpEmitter
+from .emitter import OpEmitter, whole_extent
 from .errors import CompileError
 from .to_ascendc_kernel import Buffer, KernelLowering
 
@@ -92,11 +92,12 @@ def _zero_unwritten(e: OpEmitter, dst, op: ascbuf.CopyNzOp, rows, cols) -> None:
     blocks_cap = -(-cols_cap // c0)
     written = e.divui(e.addi(cols, c0 - 1), c0)
     zero = None
-    if const_int(rows) != rows_cap:
+    if whole_extent(op.rows) != rows_cap:
         zero = e.constant(0, et)
         tail = e.value(ascendc.SubviewOp(dst, e.muli(rows, c0)))
         e.add(ascendc.InitConstValueOp(tail, written, e.subi(rows_cap, rows), rows, zero))
-    if const_int(written) != blocks_cap:
+    cols_known = whole_extent(op.cols)
+    if cols_known is None or -(-cols_known // c0) != blocks_cap:
         zero = zero or e.constant(0, et)
         rest = e.value(ascendc.SubviewOp(dst, e.muli(written, rows_cap * c0)))
         e.add(ascendc.InitConstValueOp(rest, e.index(1), e.muli(e.subi(blocks_cap, written), rows_cap), e.index(0),

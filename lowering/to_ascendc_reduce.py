@@ -1,8 +1,7 @@
 """Ascend C for the buffer-level reductions and per-row ops (translations of ``convert-ascbuf-to-ascendc``).
 
 * ``vreduce``: one ``ReduceSum``/``ReduceMax``/``ReduceMin`` per row, the result at the row's
-  slot of the row buffer (zeroed first: the ops over it read whole slots), each row with its own part of
-  the work buffer;
+  slot of the row buffer, each row with its own part of the work buffer;
 * ``vrow``: per row, the scalar unit reads the row value (``GetValue``) and issues one
   ``Adds``/``Muls``/``Maxs``/``Mins`` over the row (``x - r`` adds ``-r``, ``x / r`` multiplies by
   ``1 / r``); ``r - x`` and ``r / x`` take two instructions with a ``PipeBarrier<PIPE_V>`` between;
@@ -12,31 +11,18 @@
 from __future__ import annotations
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import FloatAttr, IndexType
 from xdsl.ir import Block
 from xdsl.rewriter import InsertPoint
 
 from pyasc.dialects import ascbuf, ascendc
 from pyasc.dialects.ascendc import PipeKind
-from pyasc.dialects.types import element_bytes
 
 from .emitter import OpEmitter
 from .errors import CompileError
 
 REDUCE = {"sum": ascendc.ReduceSumOp, "max": ascendc.ReduceMaxOp, "min": ascendc.ReduceMinOp}
 SCALAR = {"add": ascendc.AddsOp, "mul": ascendc.MulsOp, "max": ascendc.MaxsOp, "min": ascendc.MinsOp}
-
-
-def zero_tile(e: OpEmitter, t, memref) -> None:
-    """Zero the whole tile ``t`` (of buffer type ``memref``) and drain PIPE_V: a per-row result fills one
-    element of each row's 32 B slot, and the ops over the result tile read the rest."""
-    n = 1
-    for d in memref.get_shape():
-        n *= d
-    words = e.value(ascendc.ReinterpretCastOp(t, IntegerType(16)))
-    e.add(ascendc.DuplicateOp(words, e.value(arith.ConstantOp(IntegerAttr(0, IntegerType(16)))),
-                              e.index(n * element_bytes(memref.element_type) // 2)))
-    e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))
 
 
 def _row_loop(e: OpEmitter, rows: int, anchor) -> tuple[OpEmitter, object]:
@@ -61,7 +47,6 @@ def vreduce(lw, op: ascbuf.VReduceOp, e: OpEmitter) -> None:
     rows, pitch = op.src.type.get_shape()
     rpitch = op.dst.type.get_shape()[1]
     cols = lw.map[op.cols]
-    zero_tile(e, dst, op.dst.type)
     be, body = _row_loop(e, rows, op)
     r = body.args[0]
     drow = be.value(ascendc.SubviewOp(dst, be.muli(r, rpitch)))

@@ -31,7 +31,7 @@ from pyasc.dialects.target import Pipe
 from pyasc.dialects.types import element_bytes
 
 from . import bufferize_mix, compare_select, gather
-from .emitter import OpEmitter
+from .emitter import OpEmitter, whole_extent
 
 B, S, U = ascbuf.VBinaryKind, ascbuf.VScalarKind, ascbuf.VUnaryKind
 # upstream op class -> the vbinary / vunary kind whose instruction computes it
@@ -214,33 +214,31 @@ class KernelBufferizer:
 
     def _zero_tail(self, e: OpEmitter, copy: ascbuf.CopyInOp) -> None:
         """Zero the bytes of ``copy``'s buffer past what it wrote (rows ``pitch`` apart, each padded to
-        32 B) up to what the ops over the buffer may read: the whole tile rounded up to a 256 B repeat
-        (Compare works in whole repeats), at most the buffer. Nothing when the copy fills that, or when
-        the ops compute only the elements the copy wrote (``count``)."""
+        32 B) up to what the ops over the buffer read: the whole tile. Nothing when the copy fills it, or
+        when the ops compute only the elements the copy wrote (``count``)."""
         t = copy.dest.type
         rows_cap, pitch = t.get_shape()
         es = element_bytes(t.element_type)
-        alloc = _alloc_of(copy.dest)
         if copy.col_stride.value.data != 1 and copy.row_stride.value.data == 0:
             return  # one value duplicated over the whole tile
         if copy.col_stride.value.data == 1 and not _one_copy(copy):
             # one DataCopyPad per row: each leaves the gap from its 32 B blocks to the next row unwritten
             row_end = pitch * es
-            cols = const_int(copy.cols)
+            cols = whole_extent(copy.cols)
             if cols is None or -(-cols * es // 32) * 32 < row_end:
                 e.add(ascbuf.VZeroOp(copy.dest, e.muli(e.divui(e.addi(e.muli(copy.cols, es), 31), 32), 32),
                                      e.index(row_end), copy.rows, row_end))
         elems = rows_cap * pitch
         if self.valid is not None and elems == self.valid[0]:
             return  # the ops compute the elements the copy wrote (Compare zeroes its own whole repeats)
-        end = min(-(-elems * es // 256) * 256, alloc.slot_bytes)
-        rows, cols = const_int(copy.rows), const_int(copy.cols)
+        end = elems * es  # Compare zeroes what it reads past the tile (its whole 256 B repeats) itself
+        rows, cols = whole_extent(copy.rows), whole_extent(copy.cols)
         if rows is not None and cols is not None:
             written = _written_bytes(copy, rows, cols, pitch, es)
             if end > written:
                 e.add(ascbuf.VZeroOp(copy.dest, e.index(written), e.index(end)))
-            return
-        e.add(ascbuf.VZeroOp(copy.dest, _written_bytes(copy, copy.rows, copy.cols, pitch, es, e), e.index(end)))
+        # a copy of a run-time extent is not zeroed: on the whole tiles of its loop the zeroing would be an
+        # instruction of no elements (its last, partial tile is read past what it wrote)
 
     def count(self, e: OpEmitter, t) -> SSAValue:
         """The elements an op over a tile of type ``t`` computes: the whole tile, or in a loop whose tiles
