@@ -136,3 +136,26 @@ class OpEmitter:
 
     def _as_value(self, v: SSAValue | int) -> SSAValue:
         return self.index(v) if isinstance(v, int) else v
+
+
+def whole_extent(v: SSAValue) -> int | None:
+    """The value of an index that is a constant, or ``min(n - i * r, r)`` with constants ``r`` dividing ``n``
+    (the rows or columns of a tile of a loop whose tiles are all whole); else None."""
+    c = _const(v)
+    if c is not None or not isinstance(v.owner, arith.MinUIOp):
+        return c
+    rest, r = v.owner.lhs, _const(v.owner.rhs)
+    if r is None or not isinstance(rest.owner, arith.SubiOp):
+        return None
+    n, off = _const(rest.owner.lhs), rest.owner.rhs
+    if n is None or n % r or not isinstance(off.owner, arith.MuliOp) or r not in (
+            _const(off.owner.lhs), _const(off.owner.rhs)):
+        return None
+    return r
+
+
+def _const(v: SSAValue) -> int | None:
+    owner = v.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None

@@ -4,7 +4,8 @@ A cube kernel always uses static ``LocalTensor``s at their planned addresses and
 ``bufferize-cube`` placed (``lower_cube_kernel``). The cube's buffer ops:
 
 * ``copy_nz`` -> ``DataCopy(l1, gm[off], Nd2NzParams{1, rows, cols, 0, stride, R, 1, 0})`` with ``R``
-  the L1 tile's rows (the distance between its column blocks, in 32 B blocks);
+  the L1 tile's rows (the distance between its column blocks, in 32 B blocks), after ``InitConstValue``
+  zeros for the rows past ``rows`` and the column blocks past ``cols`` when the copy leaves them unwritten;
 * ``load_l0`` -> one ``LoadData(l0, l1, LoadData2DParams{...})`` per ``c0``-wide K column of the step
   (A: NZ -> ZZ; B: NZ -> ZN, fractals transposed unless the L1 tile already holds B^T);
 * ``mmad`` -> ``Mmad(c, a, b, MmadParams{m, n, k, 0, false, init})``;
@@ -20,13 +21,13 @@ from xdsl.rewriter import InsertPoint
 
 from pyasc.dialects import ascbuf, ascendc
 from pyasc.dialects.ascbuf import MemorySpace, memory_space
-from pyasc.dialects.ascendc import TPosition
+from pyasc.dialects.ascendc import PipeKind, TPosition
 from pyasc.dialects.ascendc.cube import QUANT_OF
 from pyasc.dialects.types import element_bytes
 
 from pyasc.dialects.ascbuf.analysis import buffer_of
 
-from .emitter import OpEmitter
+from .emitter import OpEmitter, whole_extent
 from .errors import CompileError
 from .to_ascendc_kernel import Buffer, KernelLowering
 
@@ -60,6 +61,7 @@ def copy_nz(low, op: ascbuf.CopyNzOp, e: OpEmitter) -> None:
     src = e.value(ascendc.SubviewOp(low.gm[op.source], m[op.offset]))
     rows_cap = op.dest.type.get_shape()[0]
     if op.transposed is None:
+        _zero_unwritten(e, dst, op, m[op.rows], m[op.cols])
         e.add(ascendc.DataCopyNd2NzOp(dst, src, e.index(1), m[op.rows], m[op.cols], e.index(0),
                                       e.index(op.stride.value.data), e.index(rows_cap), e.index(1), e.index(0)))
         return
@@ -78,6 +80,30 @@ def copy_nz(low, op: ascbuf.CopyNzOp, e: OpEmitter) -> None:
     be.add(ascendc.DataCopyNd2NzOp(d, s_, nd, cols, be.index(1), be.index(op.stride.value.data), be.index(1),
                                    be.index(1), be.index(1), be.index(1)))
     be.add(scf.YieldOp())
+
+
+def _zero_unwritten(e: OpEmitter, dst, op: ascbuf.CopyNzOp, rows, cols) -> None:
+    """Zero (InitConstValue, on MTE2 before the ND2NZ) the blocks of the L1 tile the ND2NZ of ``rows x cols``
+    leaves unwritten: the rows past ``rows`` in each column block it writes, and the column blocks past
+    them. LoadData moves whole 16-row fractals, so a tile of fewer rows is read past its last row."""
+    et = op.dest.type.element_type
+    rows_cap, cols_cap = op.dest.type.get_shape()
+    c0 = 32 // element_bytes(et)
+    blocks_cap = -(-cols_cap // c0)
+    written = e.divui(e.addi(cols, c0 - 1), c0)
+    zero = None
+    if whole_extent(op.rows) != rows_cap:
+        zero = e.constant(0, et)
+        tail = e.value(ascendc.SubviewOp(dst, e.muli(rows, c0)))
+        e.add(ascendc.InitConstValueOp(tail, written, e.subi(rows_cap, rows), rows, zero))
+    cols_known = whole_extent(op.cols)
+    if cols_known is None or -(-cols_known // c0) != blocks_cap:
+        zero = zero or e.constant(0, et)
+        rest = e.value(ascendc.SubviewOp(dst, e.muli(written, rows_cap * c0)))
+        e.add(ascendc.InitConstValueOp(rest, e.index(1), e.muli(e.subi(blocks_cap, written), rows_cap), e.index(0),
+                                       zero))
+    if zero is not None:  # MTE2 instructions overlap: the ND2NZ's blocks next to the zeroed ones wait
+        e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_MTE2))
 
 
 def load_l0(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:

@@ -188,7 +188,11 @@ def data_copy_pad(t: KernelTranslator, op: asc.DataCopyPadOp) -> None:
     fn = "_pad_out" if to_gm else "_pad_in"
     t.emit(f"_sp, _gb = {fn}(_fail, {sid}, bid, {t.v(u_val)}, {b}, {t.v(g_val)} * {es}, {args})")
     check_extents(t, sid, op.API, [(u_val, t.v(u_val), "_sp")])
-    record(t, sid, f"{'_dma3' if to_gm else '_dma2'}(_gb)", "_gb", [(t.v(u_val), "_sp")])
+    span = "_sp"
+    if to_gm:  # UB->GM reads the valid bytes of each block: the last block's dummy bytes are not read
+        t.emit(f"_rd = max(0, _sp - (-{t.v(op.block_len)} & 31))")
+        span = "_rd"
+    record(t, sid, f"{'_dma3' if to_gm else '_dma2'}(_gb)", "_gb", [(t.v(u_val), span)])
 
 
 def get_value(t: KernelTranslator, op: asc.GetValueOp) -> None:

@@ -329,6 +329,38 @@ def data_copy_nd2nz(t: KernelTranslator, op: asc.DataCopyNd2NzOp) -> None:
     record(t, sid, cost, "_hb", [(_at(t, "L1", op.dst), "_sp")])
 
 
+def _init_const(fail, sid, bid, l1, dst, rep, blk, gap, value, dt):
+    """InitConstValue on L1: ``rep`` runs of ``blk`` 32 B blocks set to ``value``, ``gap`` blocks apart;
+    returns the L1 bytes from ``dst`` to the end of the last run (0 when nothing is written)."""
+    if min(rep, blk, gap) < 0 or max(rep, blk, gap) > 32767:
+        fail(sid, bid, f"InitConstValue: repeatTimes {rep}, blockNum {blk}, dstGap {gap} outside [0, 32767]")
+    if rep == 0 or blk == 0:
+        return 0
+    span = ((rep - 1) * (blk + gap) + blk) * 32
+    if dst < 0 or dst % 32 or dst + span > l1.shape[0]:
+        fail(sid, bid, _oob("L1", dst, dst + span, l1.shape[0]) if dst % 32 == 0 else
+             f"L1 address {dst} is not 32 B aligned")
+    fill = np.full(blk * 32 // dt.itemsize, value, dt).view(np.uint8)
+    np.ndarray((rep, blk * 32), np.uint8, l1, dst, ((blk + gap) * 32, 1))[...] = fill
+    return span
+
+
+def init_const_value(t: KernelTranslator, op: asc.InitConstValueOp) -> None:
+    """InitConstValue of an L1 tensor (MTE2). Its trace region runs from the first block to the end of the
+    last run, the gaps between runs included."""
+    _mems(t)
+    _space(t, op.dst, op, "L1")
+    sid = t.info(op, pipe_index(op), WORK, writes=(True,), label="InitConstValue")
+    t.env.setdefault("_init_const", _init_const)
+    dt = t.const(numpy_dtype(op.dst.type.element_type), "DT")
+    args = ", ".join(t.v(x) for x in (op.repeat_times, op.block_num, op.dst_gap, op.value))
+    t.emit(f"_ic = _init_const(_fail, {sid}, bid, L1, {t.v(op.dst)}, {args}, {dt})")
+    check_extents(t, sid, op.API, [(op.dst, t.v(op.dst), "_ic")])
+    sp = t.spec
+    cost = f"{sp.dma_fixed_cycles} + _ic * {1.0 / sp.mte2_l2_bytes_per_cycle!r}"
+    record(t, sid, cost, "0", [(_at(t, "L1", op.dst), "_ic")])
+
+
 def load_data(t: KernelTranslator, op: asc.LoadDataOp) -> None:
     _mems(t)
     _space(t, op.src, op, "L1")

@@ -82,6 +82,7 @@ ASCENDC_HANDLERS: dict[type[Operation], Handler] = {
     asc.GatherOp: movement.gather,
     # the cube
     asc.DataCopyNd2NzOp: cube.data_copy_nd2nz,
+    asc.InitConstValueOp: cube.init_const_value,
     asc.LoadDataOp: cube.load_data,
     asc.MmadOp: cube.mmad,
     asc.FixpipeOp: cube.fixpipe,

@@ -1,4 +1,4 @@
-"""The ``ascendc`` dialect, cube part: ``DataCopy`` with ``Nd2NzParams``, ``LoadData`` with
+"""The ``ascendc`` dialect, cube part: ``DataCopy`` with ``Nd2NzParams``, ``InitConstValue``, ``LoadData`` with
 ``LoadData2DParams``, ``Mmad`` with ``MmadParams`` and ``Fixpipe`` with ``FixpipeParamsV220``.
 
 Units follow the API. Local tensors of the cube live at byte addresses of their own memory,
@@ -11,6 +11,9 @@ named by their ``TPosition``: A1/B1 = L1, A2 = L0A, B2 = L0B, CO1 = L0C. A fract
   ``(c / c0) * dstNzC0Stride * c0 + r * dstNzNStride * c0 + c % c0`` (strides in 32 B blocks);
   the rest of a partial last column block keeps its contents; ``ndNum`` matrices ``srcNdMatrixStride``
   elements apart in GM land ``dstNzMatrixStride`` elements apart in L1.
+* ``InitConstValue(dst, InitConstValueParams<T>{repeatTimes, blockNum, dstGap, initValue})`` (MTE2 for
+  L1): ``repeatTimes`` runs of ``blockNum`` 32 B blocks set to ``initValue``, ``dstGap`` blocks apart
+  (the rows of an L1 tile past the rows an ND2NZ wrote, which LoadData reads as whole fractals).
 * ``LoadData(dst, src, LoadData2DParams{startIndex, repeatTimes, srcStride, sid, dstGap,
   ifTranspose, addrMode})`` (MTE1): repeat ``r`` copies the 512 B fractal
   ``startIndex + r * srcStride`` of ``src`` to fractal ``r * (dstGap + 1)`` of ``dst``, transposing
@@ -33,7 +36,15 @@ from typing import ClassVar
 from xdsl.dialects.builtin import IndexType, IntegerType, UnitAttr
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
-from xdsl.irdl import irdl_attr_definition, irdl_op_definition, operand_def, opt_prop_def, prop_def, traits_def
+from xdsl.irdl import (
+    AnyAttr,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    traits_def,
+)
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
@@ -113,6 +124,41 @@ class DataCopyNd2NzOp(AscendCOperation):
         for name in ("nd_num", "n_value", "d_value", "src_d_value", "dst_nz_c0_stride", "dst_nz_n_stride"):
             _check_range(self.name, name, getattr(self, name), 0, 65535)
         _check_range(self.name, "n_value", self.n_value, 0, 16384)
+
+
+@irdl_op_definition
+class InitConstValueOp(AscendCOperation):
+    """``InitConstValue(dst, InitConstValueParams<T>{repeatTimes, blockNum, dstGap, initValue})``: an L1 tensor
+    (A1/B1) set to ``value`` on MTE2, ``blockNum`` 32 B blocks per repeat, ``dstGap`` blocks between repeats
+    (repeatTimes or blockNum 0: nothing). The doc allows L0A/L0B (512 B blocks, MTE1) too; only L1 is used."""
+
+    name = "ascendc.init_const_value"
+    API: ClassVar[str] = "InitConstValue"
+    traits = traits_def(OnPipe(Pipe.MTE2), BufferEffects(writes=("dst",)))
+    dst = operand_def(LocalTensorType)
+    repeat_times = operand_def(IndexType)
+    block_num = operand_def(IndexType)
+    dst_gap = operand_def(IndexType)
+    value = operand_def(AnyAttr())
+    assembly_format = ("$dst `,` `{` $repeat_times `,` $block_num `,` $dst_gap `,` $value `}` attr-dict `:` "
+                       "type($dst) `,` type($value)")
+
+    def __init__(self, dst, repeat_times, block_num, dst_gap, value):
+        super().__init__(operands=[dst, repeat_times, block_num, dst_gap, value])
+
+    def print_ascendc(self, p: CallPrinter) -> str:
+        t = kernel_ctype(self.dst.type.element_type)
+        fields = [p.expr_as(v, "uint16_t") for v in (self.repeat_times, self.block_num, self.dst_gap)]
+        fields.append(p.expr_as(self.value, t))
+        return (f"AscendC::InitConstValue({p.expr(self.dst)}, "
+                f"AscendC::InitConstValueParams<{t}>{{{', '.join(fields)}}});")
+
+    def verify_(self) -> None:
+        if self.value.type != self.dst.type.element_type:
+            raise VerifyException(f"{self.name}: the value's type {self.value.type} differs from the tensor's "
+                                  f"{self.dst.type.element_type}")
+        for name in ("repeat_times", "block_num", "dst_gap"):
+            _check_range(self.name, name, getattr(self, name), 0, 32767)
 
 
 @irdl_op_definition
@@ -237,5 +283,5 @@ class FixpipeOp(AscendCOperation):
             raise VerifyException(f"{self.name}: srcStride (rows per 16-column block) must be a multiple of 16")
 
 
-OPS = [DataCopyNd2NzOp, LoadDataOp, MmadOp, FixpipeOp]
+OPS = [DataCopyNd2NzOp, InitConstValueOp, LoadDataOp, MmadOp, FixpipeOp]
 ATTRIBUTES = [QuantModeAttr]

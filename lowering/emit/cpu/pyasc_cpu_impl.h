@@ -730,6 +730,20 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
 }
 
 template <typename T>
+inline void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams<T>& p)
+{
+    const uint64_t per = 32u / sizeof(T);  // elements of a 32 B block (L1)
+    for (uint64_t r = 0; r < p.repeatTimes; ++r) {
+        const uint64_t base = r * (static_cast<uint64_t>(p.blockNum) + p.dstGap) * per;
+        const uint64_t n = static_cast<uint64_t>(p.blockNum) * per;
+        pyasc_cpu::CheckLocal(dst, static_cast<int64_t>(base + n), "InitConstValue");
+        for (uint64_t i = 0; i < n; ++i) {
+            dst.cpuData_[base + i] = p.initValue;
+        }
+    }
+}
+
+template <typename T>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
                         const DataCopyPadExtParams<T>& pad)
 {

@@ -305,6 +305,25 @@ struct Nd2NzParams {
 template <typename T>
 __aicore__ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& intriParams);
 
+/* L1 (A1/B1: 32 B blocks, MTE2) or L0A/L0B (512 B blocks, MTE1) set to initValue: repeatTimes runs of
+ * blockNum blocks, dstGap blocks between runs. */
+template <typename T>
+struct InitConstValueParams {
+    __aicore__ InitConstValueParams() {}
+    __aicore__ InitConstValueParams(const uint16_t repeatTimesIn, const uint16_t blockNumIn, const uint16_t dstGapIn,
+                                    const T initValueIn)
+        : repeatTimes(repeatTimesIn), blockNum(blockNumIn), dstGap(dstGapIn), initValue(initValueIn)
+    {
+    }
+    uint16_t repeatTimes = 0;
+    uint16_t blockNum = 0;
+    uint16_t dstGap = 0;
+    T initValue = 0;
+};
+
+template <typename T>
+__aicore__ void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams<T>& initConstValueParams);
+
 template <typename T>
 __aicore__ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count);
 template <typename T>

@@ -97,3 +97,26 @@ func.func @trig(%x: memref<1024xf32>, %out0: memref<1024xf32>) attributes {ascti
 // CHECK:           ascbuf.vunary exp %e_buf, %{{.*}}, %{{.*}} : memref<1x1024xf32, #ascbuf.space<ub>>
 // CHECK-NEXT:      ascbuf.vunary sin %s_buf, %e_buf, %{{.*}} scratch %[[SCRATCH]] : memref<12288xui8, #ascbuf.space<ub>> : memref<1x1024xf32, #ascbuf.space<ub>>
 // CHECK:           ascbuf.vunary cos %{{[^,]*}}, %s_buf, %{{.*}} scratch %[[SCRATCH]] : memref<12288xui8, #ascbuf.space<ub>>
+
+// a copy-in that writes less than the ops over its buffer read (150 f32 of a 160-element tile: the
+// DataCopyPad writes 608 B) is followed by a vzero of the rest of the tile (to 640 B), so no vector op
+// over the whole tile reads bytes nothing wrote
+
+func.func @tail(%x: memref<150xf32>, %out0: memref<150xf32>) attributes {asctile.kernel, asctile.block_dim = 1 : i64, asctile.buffers = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 150 : index
+  scf.for %i = %c0 to %c1 step %c1 {
+    %t = asctile.load %x[%c0] rows %c1 cols %n strides(150, 1) : memref<150xf32> -> tensor<1x160xf32>
+    %a = arith.addf %t, %t : tensor<1x160xf32>
+    asctile.store %a, %out0[%c0] rows %c1 cols %n stride 150 : tensor<1x160xf32>, memref<150xf32>
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @tail(
+// CHECK:         ascbuf.copy_in %x[%c0], %[[T:.*]] rows %c1 cols %n strides(150, 1)
+// CHECK-NEXT:      %[[W:.*]] = arith.constant 608 : index
+// CHECK-NEXT:      %[[E:.*]] = arith.constant 640 : index
+// CHECK-NEXT:      ascbuf.vzero %[[T]][%[[W]], %[[E]]) : memref<1x160xf32, #ascbuf.space<ub>>
+// CHECK-NEXT:      ascbuf.vbinary add %{{.*}}, %[[T]], %[[T]]

@@ -152,3 +152,44 @@ func.func @bits(%x: memref<64xi32>, %y: memref<64xi32>, %out0: memref<64xi32>) a
 
 // QUEUE:      func.func @bits(
 // QUEUE:          ascendc.and %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : !ascendc.local_tensor<i16>
+
+// -----
+
+// vzero: the bytes [608, 768) as int16 zeros from element 304 (Duplicate has no 8-bit form; zero bits are
+// zero in every element type)
+func.func @z(%x: memref<150xf32>, %out0: memref<150xf32>) attributes {asctile.kernel, asctile.block_dim = 1 : i64, asctile.buffers = 1 : i64} {
+  %x_buf = ascbuf.alloc slots 1 offset 0 : memref<1x160xf32, #ascbuf.space<ub>>
+  %out_buf = ascbuf.alloc slots 1 offset 768 : memref<1x160xf32, #ascbuf.space<ub>>
+  %n = arith.constant 150 : index
+  %t = arith.constant 160 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %w = arith.constant 608 : index
+  %e = arith.constant 768 : index
+  scf.for %i = %c0 to %c1 step %c1 {
+    ascbuf.copy_in %x[%c0], %x_buf rows %c1 cols %n strides(150, 1) : memref<150xf32>, memref<1x160xf32, #ascbuf.space<ub>>
+    ascbuf.vzero %x_buf[%w, %e) : memref<1x160xf32, #ascbuf.space<ub>>
+    ascbuf.vunary exp %out_buf, %x_buf, %t : memref<1x160xf32, #ascbuf.space<ub>>
+    ascbuf.copy_out %out_buf, %out0[%c0] rows %c1 cols %n stride 150 : memref<1x160xf32, #ascbuf.space<ub>>, memref<150xf32>
+  }
+  func.return
+}
+
+// CHECK:      func.func @z(
+// CHECK:        ascendc.data_copy_pad %x_buf,
+// CHECK-NEXT:   %[[WORDS:.*]] = ascendc.reinterpret_cast %x_buf : !ascendc.local_tensor<f32> -> !ascendc.local_tensor<i16>
+// CHECK:        %[[N:.*]] = arith.constant 80 : index
+// CHECK-NEXT:   %[[AT:.*]] = arith.constant 304 : index
+// CHECK-NEXT:   %[[TAIL:.*]] = ascendc.subview %[[WORDS]][%[[AT]]] : !ascendc.local_tensor<i16>
+// CHECK-NEXT:   %[[ZERO:.*]] = arith.constant 0 : i16
+// CHECK-NEXT:   ascendc.duplicate %[[TAIL]], %[[ZERO]], %[[N]] : !ascendc.local_tensor<i16>, i16
+// CHECK-NEXT:   ascendc.exp %out_buf, %x_buf, %t
+
+// QUEUE:      func.func @z(
+// QUEUE:        ascendc.data_copy_pad %xLocal,
+// QUEUE-NEXT:   ascendc.enque %xQue, %xLocal
+// QUEUE-NEXT:   %[[XL:.*]] = ascendc.deque %xQue
+// QUEUE-NEXT:   %[[WORDS:.*]] = ascendc.reinterpret_cast %[[XL]] : !ascendc.local_tensor<f32> -> !ascendc.local_tensor<i16>
+// QUEUE:        ascendc.duplicate %{{.*}}, %{{.*}}, %{{.*}} : !ascendc.local_tensor<i16>, i16
+// QUEUE-NEXT:   %[[OL:.*]] = ascendc.alloc_tensor %outQue
+// QUEUE-NEXT:   ascendc.exp %[[OL]], %[[XL]], %t
