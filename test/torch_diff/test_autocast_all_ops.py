@@ -19,7 +19,7 @@ import pyasc
 from .catalogue import all_rows
 from .harness import Case, check, make_inputs
 from .known_failures import mark
-from .test_ops import _draw, torch_accepts
+from .test_ops import capturing, draw_case, torch_accepts
 
 ROWS = all_rows()
 AUTOCAST_DTYPES = ("float16", "bfloat16")
@@ -40,7 +40,7 @@ def build_cases(long: bool) -> list[tuple[Case, str]]:
             for mode in row.modes:
                 if not long and (ac != AUTOCAST_DTYPES[r % 2] or mode != row.modes[(r >> 1) % len(row.modes)]):
                     continue
-                specs, kw = _draw(row, "float32", "odd", 0)
+                specs, kw = draw_case(row, "float32", "odd", 0)
                 case = Case(f"autocast.{row.name}", ac, mode, "odd", 0, specs, kw)
                 cases.append((case, row.name))
     return cases
@@ -67,14 +67,6 @@ def test_autocast_op(case: Case, row_name: str):
         with pyasc.amp.autocast(getattr(pyasc, ac)):
             return row.pyasc(pyasc, *xs, **kw)
 
-    fn, args = pyasc_fn, pin
-    if row.const and case.mode == "jit":
-        captured = {i: pin[i] for i in row.const}
-        args = [p for i, p in enumerate(pin) if i not in captured]
-
-        def fn(*xs):
-            it = iter(xs)
-            return pyasc_fn(*[captured[i] if i in captured else next(it) for i in range(len(pin))])
-
+    fn, args = capturing(row, case.mode, pyasc_fn, pin)
     acc = row.acc(case.specs, kw) if row.acc else 1
     check(case.mode, fn, torch_fn, tin, args, acc=acc, check_values=row.values, device=row.device)

@@ -54,7 +54,7 @@ def _rng(*parts) -> np.random.Generator:
     return np.random.default_rng(zlib.crc32("|".join(map(str, parts)).encode()))
 
 
-def _draw(row, dtype: str, cls: str, i: int):
+def draw_case(row, dtype: str, cls: str, i: int):
     specs, kw = row.gen(_rng(row.name, dtype, cls, i), "prime" if cls == "nan" else cls)
     if row.dtype_kw:
         kw = {**kw, "dtype": dtype}
@@ -63,7 +63,7 @@ def _draw(row, dtype: str, cls: str, i: int):
 
 def torch_accepts(row, dtype: str) -> bool:
     """Whether torch computes the op on ``dtype`` inputs (probed on a small prime shape)."""
-    specs, kw = _draw(row, dtype, "prime", 0)
+    specs, kw = draw_case(row, dtype, "prime", 0)
     tin, _ = make_inputs(_rng("probe", row.name, dtype), specs, dtype, row.domain)
     try:
         with warnings.catch_warnings():
@@ -83,7 +83,7 @@ def build_cases(long: bool) -> list[Case]:
             for mode in row.modes:
                 for cls, n in plan(row, dtype, mode, long):
                     for i in range(n):
-                        specs, kw = _draw(row, dtype, cls, i)
+                        specs, kw = draw_case(row, dtype, cls, i)
                         case = Case(row.name, dtype, mode, cls, i, specs, kw, form(specs) if row.bcast else "")
                         if case.id not in seen:
                             seen.add(case.id)
@@ -112,14 +112,19 @@ def test_op(case: Case):
     def pyasc_fn(*xs):
         return row.pyasc(pyasc, *xs, **kw)
 
-    fn, args = pyasc_fn, pin
-    if row.const and case.mode == "jit":     # those inputs are constants the jit function captures
-        captured = {i: pin[i] for i in row.const}
-        args = [p for i, p in enumerate(pin) if i not in captured]
-
-        def fn(*xs):
-            it = iter(xs)
-            return pyasc_fn(*[captured[i] if i in captured else next(it) for i in range(len(pin))])
-
+    fn, args = capturing(row, case.mode, pyasc_fn, pin)
     acc = row.acc(case.specs, kw) if row.acc else 1
     check(case.mode, fn, torch_fn, tin, args, acc=acc, check_values=row.values, device=row.device)
+
+
+def capturing(row, mode: str, pyasc_fn, pin: list):
+    """``(fn, args)``: in jit, the row's ``const`` inputs are constants the function captures and the
+    others its arguments; eagerly, ``pyasc_fn`` on every input."""
+    if not (row.const and mode == "jit"):
+        return pyasc_fn, pin
+    captured = {i: pin[i] for i in row.const}
+
+    def fn(*xs):
+        it = iter(xs)
+        return pyasc_fn(*[captured[i] if i in captured else next(it) for i in range(len(pin))])
+    return fn, [p for i, p in enumerate(pin) if i not in captured]
