@@ -88,8 +88,10 @@ def test_queue_kernel_key_lines(add_queue):
     assert "AscendC::LocalTensor<half> t0 = tmp.Get<half>();" in ls
     assert "qx.FreeTensor(xd);" in ls
     assert "AscendC::PipeBarrier<PIPE_V>();" in ls
-    assert "AscendC::Relu(t0, t0, 256);" in ls
-    assert "AscendC::Muls(zl, t0, s, 256);" in ls
+    # every op computes the elements of the tile its copy-in wrote
+    assert "AscendC::Add(t0, xd, yd, valid);" in ls
+    assert "AscendC::Relu(t0, t0, valid);" in ls
+    assert "AscendC::Muls(zl, t0, s, valid);" in ls
     # UB -> GM: no pad parameters
     assert "AscendC::DataCopyPad(zgs, zd, AscendC::DataCopyExtParams{1, static_cast<uint32_t>(bytes), 0, 0, 0});" in ls
 

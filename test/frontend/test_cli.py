@@ -19,7 +19,7 @@ PROGRAM = textwrap.dedent("""
         return x * 2.0
 
     def bad(x):
-        return pyasc.exp(x)
+        return pyasc.gelu(x)
 
     not_a_function = 3
 """)
@@ -62,7 +62,7 @@ def test_dump_jit_function_keeps_and_overrides_options(program, capsys):
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["dump", "{p}:bad", "--shape", "4", "--dtype", "int32"], "pyasc.exp: does not support dtype int32"),
+    (["dump", "{p}:bad", "--shape", "4", "--dtype", "int32"], "pyasc.gelu: does not support dtype int32"),
     (["dump", "{p}:nope", "--shape", "4"], "has no function 'nope'"),
     (["dump", "{p}:not_a_function", "--shape", "4"], "is not a function"),
     (["dump", "missing.py:f", "--shape", "4"], "no such file: missing.py"),
