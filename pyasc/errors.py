@@ -87,6 +87,11 @@ class HostOnlyError(PyascError):
     on the host)."""
 
 
+class DataDependentShapeError(PyascError):
+    """An op met while tracing whose result's shape depends on the values of its operands (a bool
+    mask index): a compiled program's shapes are fixed, so ``pyasc.jit`` runs such a call eagerly."""
+
+
 class PyascIndexError(PyascError, IndexError):
     """An index or dimension out of range (also an ``IndexError``, so iteration protocols work)."""
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from . import dtypes as dt
 from .creation import to_pyasc
-from .errors import PyascError, PyascIndexError, raise_host_only
+from .errors import DataDependentShapeError, PyascError, PyascIndexError, raise_host_only
 from .tensor import Tensor
 
 _NARROW = (dt.bool_, dt.int8)      # selected through float16, which holds them exactly
@@ -79,10 +79,10 @@ def getitem_by_tensor(x, idx):
         return NotImplemented
     if idx.dtype is dt.bool_:
         if _traced(idx):
-            raise PyascError("getitem", "indexing by a traced bool mask is not supported inside pyasc.jit: the "
-                             "result's shape depends on the mask's values, and a compiled program's shapes are "
-                             "fixed (use x.where(mask, other), or index outside jit)",
-                             shapes=[x.shape, idx.shape], dtypes=[x.dtype.name, "bool"])
+            raise DataDependentShapeError(
+                "getitem", "indexing by a traced bool mask cannot be compiled: the result's shape depends on the "
+                "mask's values, and a compiled program's shapes are fixed (a pyasc.jit call runs such a function "
+                "eagerly; x.where(mask, other) compiles)", shapes=[x.shape, idx.shape], dtypes=[x.dtype.name, "bool"])
         return NotImplemented
     if idx.dtype.is_floating_point:
         return NotImplemented

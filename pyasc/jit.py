@@ -43,7 +43,7 @@ from . import dtypes as dt
 from .creation import to_pyasc
 from .device import default_target
 from .dtypes import DType
-from .errors import PyascError, describe
+from .errors import DataDependentShapeError, PyascError, describe
 from .interop import is_torch_tensor
 from .logs import log
 from .memory import check_tensor_fits
@@ -335,6 +335,7 @@ class JitFunction:
         self._tunable = options is None or options == {}   # no explicit options: autotuned ones apply
         self._cache: dict = {}
         self._fast: dict = {}       # (shapes and dtypes, target) -> Compiled, for all-tensor calls
+        self._eager: set = set()    # signatures whose trace met a data-dependent shape: run eagerly
         self._source: str | None = None
         try:
             self._params = list(inspect.signature(fn).parameters)
@@ -506,9 +507,16 @@ class JitFunction:
                 if compiled is not None:
                     return compiled(*args)
         tensors, layout, key = self._split(args, kwargs)
+        if key in self._eager:
+            return self.fn(*args, **kwargs)
         compiled = self._cache.get(key)
         if compiled is None:
-            compiled = self._compiled(tensors, layout, kwargs, key)
+            try:
+                compiled = self._compiled(tensors, layout, kwargs, key)
+            except DataDependentShapeError as e:   # as torch.compile breaks the graph: run eagerly
+                log.info("jit %s: %s; this signature runs eagerly, each op compiled on its own", self.name, e)
+                self._eager.add(key)
+                return self.fn(*args, **kwargs)
         if not kwargs and not _amp.active() and all(type(a) is Tensor for a in args):
             self._fast[(tuple((a._shape, a._dtype) for a in args), default_target())] = compiled
         return compiled(*tensors)

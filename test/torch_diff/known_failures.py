@@ -24,10 +24,6 @@ KNOWN: list[tuple] = [
     # missing
     # refused
     ("topk", "int32", "jit", "large|odd|prime", "refused", "jit topk refuses integers", "* k=[1-9]*"),
-    ("index_bool", "*", "jit", "[!e]*", "refused",
-     "jit: x[mask] with a traced mask has a shape that depends on the mask's values (shapes are fixed when compiled)"),
-    ("autocast.index_bool", "*", "jit", "*", "refused",
-     "jit: x[mask] with a traced mask has a shape that depends on the mask's values (shapes are fixed when compiled)"),
     # wrong dtype
     # wrong shape
     # wrong value
