@@ -40,6 +40,8 @@ def pick(onehot: Tensor, x: Tensor) -> Tensor:
     ``onehot`` marks, exactly, in x's dtype."""
     d = x.dtype
     onehot = broadcast_mask(onehot, np.broadcast_shapes(onehot.shape, x.shape))
+    if d is dt.bfloat16:    # summed in float32 (one non-zero term: exact) rather than widened per tile
+        return CAST(pick(onehot, CAST(x, dtype=F32)), dtype=d)
     if d.is_floating_point:
         return SUM(WHERE(onehot, x, 0.0), dim=-1)
     if d in dt.STORAGE_DTYPES:
@@ -239,7 +241,7 @@ def _sorted(x, dim, descending, values: bool):
     return _last(pick(onehot, xt.unsqueeze(-2)), dim), idx
 
 
-def _sort(x, dim, descending):
+def sort_along(x, dim, descending):
     """(values, indices) of x sorted along dim (stable; NaN last, or first when descending)."""
     return _sorted(x, dim, descending, True)
 
@@ -254,6 +256,6 @@ OPS = [
     fused_op("index_select", _index_select, _index_select_signature),
     fused_op("gather", _gather, _gather_signature),
     fused_op("scatter", _scatter, _scatter_signature),
-    fused_op("sort", _sort, _sort_signature, pack=Sorted._make),
+    fused_op("sort", sort_along, _sort_signature, pack=Sorted._make),
     fused_op("argsort", _argsort, _argsort_signature),
 ]

@@ -24,9 +24,9 @@ Casts to and from bool are a comparison with zero and a selection of 1 or 0 (the
 row-wise kernel of ``k`` rounds of row max, argmax and masking (``lowering/topk_decompose.py``),
 over another dim that kernel between two transposes; it returns the values and int32 indices
 sorted best first, the lower index first among equal values (as ``torch.topk``); NaN is not
-ranked inside jit, and integer tensors raise (the vector unit ranks floats only; eagerly they
-run on the host). Tensor indices and assignment have no compiler lowering yet and raise a
-``PyascError`` naming the op rather than tracing something wrong.
+ranked inside jit. Integer tensors rank inside jit by the stable sort (exact: the vector unit
+compares floats only, so ``sort`` ranks by exact comparisons), the first k kept; eagerly they run
+on the host. Tensor indices and assignment inside jit: ``pyasc/indexing.py``.
 """
 from __future__ import annotations
 
@@ -522,6 +522,12 @@ def _topk_rounds(x, k, dim=-1, largest=True, sorted=True):  # noqa: A002
         return TopK(Tensor(np.empty(shape, x.dtype.np_dtype), x.dtype), Tensor(np.empty(shape, np.int32), dt.int32))
     if x.ndim and x.shape[attrs["dim"]] == 1:      # k = 1 of one element: x itself, at index 0
         return TopK(x, Tensor(np.zeros(x.shape, np.int32), dt.int32))
+    if not x.dtype.is_floating_point:      # integers rank exactly by the stable sort, the first k kept
+        from .ops_select import sort_along
+
+        values, indices = sort_along(x, attrs["dim"], attrs["largest"])
+        keep = tuple(slice(0, attrs["k"]) if d == attrs["dim"] else slice(None) for d in range(x.ndim))
+        return TopK(values[keep], indices[keep])
     if attrs["k"] <= asctensor.MAX_TOPK or x.dtype not in (dt.float16, dt.bfloat16):
         return NotImplemented
     return TopK._make(topk_in_rounds(TOPK, CAT, x, attrs["k"], attrs["dim"], attrs["largest"]))

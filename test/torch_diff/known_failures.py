@@ -23,7 +23,6 @@ KNOWN: list[tuple] = [
     # crash
     # missing
     # refused
-    ("topk", "int32", "jit", "large|odd|prime", "refused", "jit topk refuses integers", "* k=[1-9]*"),
     # wrong dtype
     # wrong shape
     # wrong value
