@@ -105,7 +105,9 @@ def test_topk_errors_inside_jit():
     with pytest.raises(PyascError, match="k = 65 is more than the 64") as e:
         pyasc.jit(big_k)(_data((2, 100), pyasc.float32))
     assert f"{big_k.__code__.co_firstlineno + 1}" in str(e.value)
-    with pytest.raises(PyascError, match="topk: of int32 is not supported inside pyasc.jit"):
-        pyasc.jit(lambda x: pyasc.topk(x, 2))(pyasc.tensor(np.arange(6, dtype=np.int32)))
+    ints = np.array([5, -3, 2**31 - 1, 0, -2**31, 16777217], np.int32)   # int32 ranks exactly (by the sort)
+    values, indices = pyasc.jit(lambda x: pyasc.topk(x, 2))(pyasc.tensor(ints))
+    np.testing.assert_array_equal(values.numpy(), [2**31 - 1, 16777217])
+    np.testing.assert_array_equal(indices.numpy(), [2, 5])
     with pytest.raises(PyascError, match="longer than the"):
         pyasc.jit(lambda x: pyasc.topk(x, 2))(_data((2, 100000), pyasc.float32))
