@@ -14,7 +14,7 @@ func.func @f(%i: index) {
   ascbuf.vbinary pow %a, %a, %a, %i : memref<1x64xf16, #ascbuf.space<ub>>
   func.return
 }
-// CHECK: Expected `add`, `sub`, `mul`, `div`, `max`, or `min`.
+// CHECK: Expected `add`, `sub`, `mul`, `div`, `max`, `min`, `and`, or `or`.
 
 // -----
 
