@@ -7,6 +7,11 @@ query these, never the op's class.
   (a variadic operand contributes every value), so ``xdsl.traits.get_effects`` sees them too;
   ``scalar_reads=("rows",)`` names buffers the scalar unit reads (``GetValue``) before it issues
   the op's work on its pipe.
+* ``CarriesUndefined(per_lane=True)``: reading never-written memory is not an error of the op itself: its
+  results are undefined where its inputs are, lane by lane (``per_lane``: lane ``i`` of every written buffer
+  comes from lane ``i`` of the buffers read; regions scale with the element sizes, a mask's bit ``i`` is
+  lane ``i``) or as a whole (a reduction); the initcheck reports undefined bytes where they are used
+  otherwise (copied out, read as an address or a scalar, fed to the cube).
 """
 
 from __future__ import annotations
@@ -28,6 +33,13 @@ class OnPipe(OpTrait):
 
     def of(self, op: Operation) -> Pipe:
         return self.pipe(op) if callable(self.pipe) else self.pipe
+
+
+@dataclass(frozen=True)
+class CarriesUndefined(OpTrait):
+    """Undefined inputs make undefined results (per lane, or the whole result) instead of a finding."""
+
+    per_lane: bool = True
 
 
 def pipe_of(op: Operation) -> Pipe | None:

@@ -300,10 +300,12 @@ def vector_cost(t: KernelTranslator, nb: str, per_repeat: float) -> str:
     return f"{sp.vector_fixed_cycles} * {instr} + {rep}{scale}"
 
 
-def record(t: KernelTranslator, sid: int, cost: str, aux: str, regions: list[tuple[str, str]]) -> None:
-    """Append the op's trace record (see ``opinfo``)."""
+def record(t: KernelTranslator, sid: int, cost: str, aux: str, regions: list[tuple[str, str]],
+           pattern: tuple[str, ...] | None = None) -> None:
+    """Append the op's trace record (see ``opinfo``); ``pattern`` says how the op touches one of its regions:
+    (region, block bytes, pitch) in blocks, (region, offsets) element by element."""
     t.issue()
-    fields = [str(sid), "s", cost, aux] + [x for r in regions for x in r]
+    fields = [str(sid), "s", cost, aux] + [x for r in regions for x in r] + list(pattern or ())
     t.emit(f"T(({', '.join(fields)}))")
 
 

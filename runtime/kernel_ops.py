@@ -192,7 +192,10 @@ def data_copy_pad(t: KernelTranslator, op: asc.DataCopyPadOp) -> None:
     if to_gm:  # UB->GM reads the valid bytes of each block: the last block's dummy bytes are not read
         t.emit(f"_rd = max(0, _sp - (-{t.v(op.block_len)} & 31))")
         span = "_rd"
-    record(t, sid, f"{'_dma3' if to_gm else '_dma2'}(_gb)", "_gb", [(t.v(u_val), span)])
+    ub_stride = t.v(op.src_stride if to_gm else op.dst_stride)
+    pitch = f"(({t.v(op.block_len)} + 31) & ~31) + {ub_stride} * 32"
+    record(t, sid, f"{'_dma3' if to_gm else '_dma2'}(_gb)", "_gb", [(t.v(u_val), span)],
+           ("0", t.v(op.block_len), pitch))
 
 
 def get_value(t: KernelTranslator, op: asc.GetValueOp) -> None:

@@ -2,12 +2,15 @@
 
 ``Gather`` reads ``count`` uint32 byte offsets and collects the addressed elements of ``src``;
 an offset that is not a multiple of the element size or leaves UB is an error. Its read region
-for the hazard checker spans ``src`` up to the largest offset. Cost [O]: the fixed cost of a
+for the hazard checker spans ``src`` from the smallest offset to the largest; the record ends with the
+offsets (relative to that region), so the initcheck follows each lane from the element it reads. Cost [O]: the fixed cost of a
 vector instruction plus ``count / gather_elems_per_cycle`` cycles; ``CreateVecIndex`` (the op class's
 ``numpy_operation``) costs what a simple vector op writing ``count`` elements does.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from pyasc.dialects import ascendc as asc
 
@@ -46,6 +49,21 @@ def gather(t: KernelTranslator, op: asc.GatherOp) -> None:
     fail_if(t, f"{n} and (int(_g.min()) < 0 or bool((_g % {es}).any()) or {s} + _ge > UBN)", sid,
             f"'Gather: a byte offset is negative, not a multiple of {es} or past the end of UB'")
     t.emit(f"{ub_view(et, sh, d, n)}[:] = U_{et}[({s} + _g) >> {sh}]")
+    t.emit(f"_gc = {t.const(gather_lanes, 'F')}(_g) if {n} else (0, b'')")
     sp = t.spec
     cost = f"{vector_cost(t, nb, 0)} + ({n} + {sp.gather_elems_per_cycle - 1}) // {sp.gather_elems_per_cycle}"
-    record(t, sid, cost, "0", [(d, nb), (s, "_ge"), (o, ob)])
+    record(t, sid, cost, "0", [(d, nb), (f"{s} + _gc[0]", "_ge - _gc[0]"), (o, ob)], ("1", "_gc[1]"))
+
+
+_LANES: dict[bytes, bytes] = {}
+
+
+def gather_lanes(g: np.ndarray) -> tuple[int, bytes]:
+    """(smallest offset, the offsets less the smallest as int64 bytes) of a Gather with byte offsets ``g``
+    (one row per core in a group: the first when they agree); equal offsets share one bytes object."""
+    g = g[0] if g.ndim == 2 and (g == g[0]).all() else g.reshape(-1)
+    first = int(g.min())
+    key = (np.asarray(g, dtype=np.int64) - first).tobytes()
+    if len(_LANES) > 4096:
+        _LANES.clear()
+    return first, _LANES.setdefault(key, key)

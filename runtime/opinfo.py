@@ -3,7 +3,10 @@
 A trace record is a tuple ``(sid, issue, cost, aux, addr0, nbytes0, addr1, nbytes1, ...)``: ``sid`` indexes
 the kernel's ``OpInfo`` table, ``issue`` is the scalar cycle at which the op was issued, ``cost`` its
 duration, ``aux`` the event key of a sync op or the GM bytes of a copy, then the UB regions the op
-touches; ``OpInfo.writes`` says which of those regions are written.
+touches; ``OpInfo.writes`` says which of those regions are written. A record may end with how the op touches
+one region, which only the initcheck reads: ``(region, block bytes, pitch)``, the region is the span of
+blocks of which the first ``block bytes`` of every ``pitch`` are touched (``DataCopyPad``); ``(region,
+offsets)``, lane ``i`` reads the element at byte ``offsets[i]`` of the region (``Gather``, int64 bytes).
 """
 
 from __future__ import annotations

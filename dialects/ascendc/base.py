@@ -36,7 +36,7 @@ from xdsl.irdl import (
 from xdsl.utils.exceptions import VerifyException
 
 from ..target import LOCAL_MEMORIES, Pipe, module_target
-from ..traits import BufferEffects, OnPipe
+from ..traits import BufferEffects, CarriesUndefined, OnPipe
 from ..types import element_bytes, kernel_ctype
 from .contract import violation
 from .attributes import (
@@ -455,7 +455,7 @@ class DataCopyOp(AscendCOperation):
     API: ClassVar[str] = "DataCopy"
     CALL: ClassVar[str] = "AscendC::DataCopy({dst}, {src}, {count});"
     BATCHABLE: ClassVar[bool] = True
-    traits = traits_def(OnPipe(copy_pipe), BufferEffects(reads=("src",), writes=("dst",)))
+    traits = traits_def(OnPipe(copy_pipe), BufferEffects(reads=("src",), writes=("dst",)), CarriesUndefined())
     dst = operand_def(TensorLike)
     src = operand_def(TensorLike)
     count = operand_def(IndexType)
@@ -534,7 +534,7 @@ class GetValueOp(AscendCOperation):
     API: ClassVar[str] = "GetValue"
     CALL: ClassVar[str] = "{RT} {res} = {source}.GetValue({index});"
     BATCHABLE: ClassVar[bool] = True
-    traits = traits_def(OnPipe(Pipe.S), BufferEffects(reads=("source",)))
+    traits = traits_def(OnPipe(Pipe.S), BufferEffects(reads=("source",)), CarriesUndefined())
     source = operand_def(TensorLike)
     index = operand_def(IndexType)
     result = result_def(AnyAttr())

@@ -24,7 +24,7 @@ from xdsl.irdl import (AnyAttr, VarConstraint, base, irdl_attr_definition, irdl_
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from ..traits import BufferEffects
+from ..traits import BufferEffects, CarriesUndefined
 from .attributes import LocalTensorType
 from .base import const_int
 from .contract import violation
@@ -104,7 +104,7 @@ class CompareOp(VectorOp):
     name = "ascendc.compare"
     API: ClassVar[str] = "Compare"
     CALL: ClassVar[str] = "AscendC::{api}({dst}, {src0}, {src1}, AscendC::CMPMODE::{cmp_mode}, {count});"
-    traits = traits_def(BufferEffects(reads=("src0", "src1"), writes=("dst",)))
+    traits = traits_def(BufferEffects(reads=("src0", "src1"), writes=("dst",)), CarriesUndefined())
     T: ClassVar = VarConstraint("T", base(LocalTensorType))
     dst = operand_def(LocalTensorType)
     src0 = operand_def(T)
@@ -134,7 +134,7 @@ class ComparesOp(VectorOp):
     name = "ascendc.compares"
     API: ClassVar[str] = "Compares"
     CALL: ClassVar[str] = "AscendC::{api}({dst}, {src0}, {scalar}, AscendC::CMPMODE::{cmp_mode}, {count});"
-    traits = traits_def(BufferEffects(reads=("src0",), writes=("dst",)))
+    traits = traits_def(BufferEffects(reads=("src0",), writes=("dst",)), CarriesUndefined())
     dst = operand_def(LocalTensorType)
     src0 = operand_def(LocalTensorType)
     scalar = operand_def(AnyAttr())
@@ -169,7 +169,7 @@ class SelectOp(VectorOp):
     API: ClassVar[str] = "Select"
     CALL: ClassVar[str] = ("AscendC::{api}({dst}, {sel_mask}, {src0}, {src1}, "
                            "AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, {count});")
-    traits = traits_def(BufferEffects(reads=("sel_mask", "src0", "src1"), writes=("dst",)))
+    traits = traits_def(BufferEffects(reads=("sel_mask", "src0", "src1"), writes=("dst",)), CarriesUndefined())
     T: ClassVar = VarConstraint("T", base(LocalTensorType))
     dst = operand_def(T)
     sel_mask = operand_def(LocalTensorType)
@@ -200,7 +200,7 @@ class SelectScalarOp(VectorOp):
     API: ClassVar[str] = "Select"
     CALL: ClassVar[str] = ("AscendC::{api}({dst}, {sel_mask}, {src0}, {scalar}, "
                            "AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE, {count});")
-    traits = traits_def(BufferEffects(reads=("sel_mask", "src0"), writes=("dst",)))
+    traits = traits_def(BufferEffects(reads=("sel_mask", "src0"), writes=("dst",)), CarriesUndefined())
     T: ClassVar = VarConstraint("T", base(LocalTensorType))
     dst = operand_def(T)
     sel_mask = operand_def(LocalTensorType)

@@ -24,7 +24,7 @@ from xdsl.irdl import (
 from xdsl.utils.exceptions import VerifyException
 
 from ..target import Pipe
-from ..traits import BufferEffects, OnPipe
+from ..traits import BufferEffects, CarriesUndefined, OnPipe
 from .attributes import LocalTensorType
 from .base import AscendCOperation, CallPrinter
 from .vector import VectorOp
@@ -45,7 +45,7 @@ class ReduceCountOp(VectorOp):
     count = operand_def(IndexType)
     cal_index = opt_prop_def(UnitAttr)
     assembly_format = "$dst `,` $src `,` $work `,` $count (`cal_index` $cal_index^)? attr-dict `:` type($dst)"
-    traits = traits_def(BufferEffects(reads=("src",), writes=("dst", "work")))
+    traits = traits_def(BufferEffects(reads=("src",), writes=("dst", "work")), CarriesUndefined(per_lane=False))
 
     def __init__(self, dst, src, work, count, cal_index: bool = False):
         super().__init__(operands=[dst, src, work, count], properties={"cal_index": UnitAttr() if cal_index else None})
@@ -157,7 +157,7 @@ class SetValueOp(AscendCOperation):
     API: ClassVar[str] = "SetValue"
     CALL: ClassVar[str] = "{dest}.SetValue({index}, {value});"
     BATCHABLE: ClassVar[bool] = True
-    traits = traits_def(OnPipe(Pipe.S), BufferEffects(writes=("dest",)))
+    traits = traits_def(OnPipe(Pipe.S), BufferEffects(writes=("dest",)), CarriesUndefined())
     dest = operand_def(LocalTensorType)
     index = operand_def(IndexType)
     value = operand_def(AnyAttr())

@@ -20,7 +20,7 @@ from xdsl.irdl import AnyAttr, VarConstraint, base, irdl_op_definition, operand_
 from xdsl.utils.exceptions import VerifyException
 
 from ..target import Pipe, VectorCost
-from ..traits import BufferEffects, OnPipe
+from ..traits import BufferEffects, CarriesUndefined, OnPipe
 from .attributes import LocalTensorType, RoundMode, RoundModeAttr
 from .base import AscendCOperation
 from .numerics import cast_into, rsqrt_into
@@ -55,7 +55,7 @@ class VectorScalarOp(VectorOp):
     scalar = operand_def(AnyAttr())
     count = operand_def(IndexType)
     assembly_format = "$dst `,` $src `,` $scalar `,` $count attr-dict `:` type($dst) `,` type($scalar)"
-    traits = traits_def(BufferEffects(reads=("src",), writes=("dst",)))
+    traits = traits_def(BufferEffects(reads=("src",), writes=("dst",)), CarriesUndefined())
     CALL: ClassVar[str] = "AscendC::{api}({dst}, {src}, {scalar}, {count});"
 
     def __init__(self, dst, src, scalar, count):
@@ -148,7 +148,7 @@ class VectorBinaryOp(VectorOp):
     src1 = operand_def(T)
     count = operand_def(IndexType)
     assembly_format = "$dst `,` $src0 `,` $src1 `,` $count attr-dict `:` type($dst)"
-    traits = traits_def(BufferEffects(reads=("src0", "src1"), writes=("dst",)))
+    traits = traits_def(BufferEffects(reads=("src0", "src1"), writes=("dst",)), CarriesUndefined())
     CALL: ClassVar[str] = "AscendC::{api}({dst}, {src0}, {src1}, {count});"
     DTYPES: ClassVar[tuple[str, ...]] = _VECTOR_DTYPES
     IMPLEMENTS: ClassVar[tuple[type, ...]] = ()  # the upstream ops on tensors this instruction computes
@@ -292,7 +292,7 @@ class VectorUnaryOp(VectorOp):
     src = operand_def(T)
     count = operand_def(IndexType)
     assembly_format = "$dst `,` $src `,` $count attr-dict `:` type($dst)"
-    traits = traits_def(BufferEffects(reads=("src",), writes=("dst",)))
+    traits = traits_def(BufferEffects(reads=("src",), writes=("dst",)), CarriesUndefined())
     CALL: ClassVar[str] = "AscendC::{api}({dst}, {src}, {count});"
     DTYPES: ClassVar[tuple[str, ...]] = ("f16", "f32")
     IMPLEMENTS: ClassVar[tuple[type, ...]] = ()  # the upstream ops on tensors this instruction computes
@@ -325,7 +325,7 @@ class VectorUnaryScratchOp(VectorUnaryOp):
     tmp = operand_def(LocalTensorType)
     count = operand_def(IndexType)
     assembly_format = "$dst `,` $src `,` $tmp `,` $count attr-dict `:` type($dst) `,` type($tmp)"
-    traits = traits_def(BufferEffects(reads=("src",), writes=("dst", "tmp")))
+    traits = traits_def(BufferEffects(reads=("src",), writes=("dst", "tmp")), CarriesUndefined())
     CALL: ClassVar[str] = "AscendC::{api}({dst}, {src}, {tmp}, {count});"
     COST: ClassVar[VectorCost] = VectorCost.TRANSCENDENTAL
     IN_PLACE: ClassVar[bool] = False
@@ -499,7 +499,7 @@ class DuplicateOp(VectorOp):
     scalar = operand_def(AnyAttr())
     count = operand_def(IndexType)
     assembly_format = "$dst `,` $scalar `,` $count attr-dict `:` type($dst) `,` type($scalar)"
-    traits = traits_def(BufferEffects(writes=("dst",)))
+    traits = traits_def(BufferEffects(writes=("dst",)), CarriesUndefined())
 
     def __init__(self, dst, scalar, count):
         super().__init__(operands=[dst, scalar, count])
@@ -538,7 +538,7 @@ class CastOp(VectorOp):
     count = operand_def(IndexType)
     round_mode = prop_def(RoundModeAttr)
     assembly_format = "$dst `,` $src `,` $round_mode `,` $count attr-dict `:` type($dst) `,` type($src)"
-    traits = traits_def(BufferEffects(reads=("src",), writes=("dst",)))
+    traits = traits_def(BufferEffects(reads=("src",), writes=("dst",)), CarriesUndefined())
 
     def __init__(self, dst, src, count, round_mode: RoundMode = RoundMode.CAST_NONE):
         super().__init__(operands=[dst, src, count], properties={"round_mode": RoundModeAttr(round_mode)})

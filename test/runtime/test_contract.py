@@ -283,12 +283,14 @@ def _initcheck(text: str) -> list:
 
 def test_reading_a_never_written_ub_tensor_is_a_finding():
     assert _rules(_run(_module(_add_of(None)))) == set()  # with initcheck=False: not checked
+    # the Add carries the undefined lanes; storing them is the finding, naming the op that computed them
     (f,) = _initcheck(_module(_add_of(None)))
-    assert "ascendc.add" in f.op and "Add reads UB bytes [1024, 2048), of which [1024, 2048) were never written" \
-        in f.message and RULES["local-initcheck"].doc in f.message
+    assert "ascendc.data_copy %zg" in f.op and RULES["local-initcheck"].doc in f.message
+    assert ("DataCopy reads UB bytes [2048, 3072), of which [2048, 3072) hold values Add computed from local "
+            "memory never written") in f.message
     # half of it written: the other half is reported
     (f,) = _initcheck(_module(_add_of(128)))
-    assert "of which [1536, 2048) were never written" in f.message
+    assert "of which [2560, 3072) hold values Add" in f.message
     assert _initcheck(_module(_add_of(256))) == []
 
 
@@ -309,7 +311,65 @@ def test_the_initcheck_default_applies_to_simulators_made_without_the_keyword():
 
 
 def test_reading_past_a_rounded_down_copy_is_a_finding():
-    # 250 floats round down to 248: the Add reads the last two, never written
-    body = _add(256).replace("%n = arith.constant 256 : index", "%n = arith.constant 250 : index")
+    # 250 floats round down to 248 on the way in: the Add computes the last two lanes from never-written
+    # bytes, and a DataCopyPad of exactly 1000 bytes stores them
+    body = _add(256).replace("%n = arith.constant 256 : index", "%n = arith.constant 250 : index").replace(
+        "ascendc.data_copy %zg, %zb, %n : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32>",
+        "%one = arith.constant 1 : index\n    %nb = arith.constant 1000 : index\n"
+        "    ascendc.data_copy_pad %zg, %zb, {%one, %nb, %c0, %c0} : !ascendc.global_tensor<f32>, "
+        "!ascendc.local_tensor<f32>")
     (f,) = _initcheck(_module(body))
-    assert "Add reads UB bytes [0, 1000), of which [992, 1000) were never written" in f.message
+    assert "DataCopyPad reads UB bytes [2048, 3048), of which [3040, 3048) hold values Add" in f.message
+
+
+def test_lanes_computed_but_never_stored_are_not_findings():
+    # 128 floats copied in, the Add runs over 256, only the first 128 results are stored
+    body = _add(256).replace("ascendc.data_copy %a, %xg, %n", "%h = arith.constant 128 : index\n"
+                             "    ascendc.data_copy %a, %xg, %h").replace("ascendc.data_copy %zg, %zb, %n",
+                                                                         "ascendc.data_copy %zg, %zb, %h")
+    assert _initcheck(_module(body)) == []
+    # stored whole, the 128 lanes computed from never-written bytes are a finding
+    (f,) = _initcheck(_module(body.replace("ascendc.data_copy %zg, %zb, %h", "ascendc.data_copy %zg, %zb, %n")))
+    assert "DataCopy reads UB bytes [2048, 3072), of which [2560, 3072) hold values Add" in f.message
+
+
+def _scalar_of(written: bool) -> str:
+    """``z = x + s``, the scalar ``s`` read with GetValue from a UB tensor that a Duplicate writes or not."""
+    dup = "    ascendc.duplicate %b, %two, %n : !ascendc.local_tensor<f32>, f32\n" if written else ""
+    return _add(256).replace("    ascendc.set_flag MTE2_V, %c0", dup + "    ascendc.set_flag MTE2_V, %c0").replace(
+        "%zb = ascendc.local_tensor VECOUT", "%b = ascendc.local_tensor VECCALC address 1024 size 256 : "
+        "!ascendc.local_tensor<f32>\n    %two = arith.constant 2.0 : f32\n    %zb = ascendc.local_tensor VECOUT"
+    ).replace("ascendc.add %zb, %a, %a, %n : !ascendc.local_tensor<f32>",
+              "ascendc.set_flag V_S, %c0\n    ascendc.wait_flag V_S, %c0\n"
+              "    %s = ascendc.get_value %b[%c0] : !ascendc.local_tensor<f32> -> f32\n"
+              "    %s2 = arith.mulf %s, %two : f32\n"
+              "    ascendc.set_flag S_V, %c0\n    ascendc.wait_flag S_V, %c0\n"
+              "    ascendc.adds %zb, %a, %s2, %n : !ascendc.local_tensor<f32>, f32")
+
+
+def test_a_scalar_read_from_never_written_ub_is_followed_to_its_use():
+    assert _initcheck(_module(_scalar_of(True))) == []
+    (f,) = _initcheck(_module(_scalar_of(False)))
+    assert "ascendc.data_copy %zg" in f.op
+    assert "of which [2048, 3072) hold values GetValue computed from local memory never written" in f.message
+
+
+def _pad_blocks(read_bytes: int) -> str:
+    """8 blocks of 4 bytes copied into the first 4 bytes of 8 consecutive 32 B blocks of UB, then
+    ``read_bytes`` of each block copied out: DataCopyPad touches its blocks, not the gaps between them."""
+    return """    %t = ascendc.local_tensor VECIN address 0 size 64 : !ascendc.local_tensor<f32>
+    %c8 = arith.constant 8 : index
+    %c4 = arith.constant 4 : index
+    %rb = arith.constant {rb} : index
+    ascendc.data_copy_pad %t, %xg, {{%c8, %c4, %c0, %c0}} : !ascendc.local_tensor<f32>, !ascendc.global_tensor<f32>
+    ascendc.set_flag MTE2_MTE3, %c0
+    ascendc.wait_flag MTE2_MTE3, %c0
+    ascendc.data_copy_pad %zg, %t, {{%c8, %rb, %c0, %c0}} : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32>""".format(rb=read_bytes)
+
+
+def test_data_copy_pad_reads_and_writes_its_blocks_only():
+    assert _initcheck(_module(_pad_blocks(4))) == []
+    (f,) = _initcheck(_module(_pad_blocks(8)))  # bytes 4-7 of every block were never written
+    assert "DataCopyPad reads UB bytes [0, 232), of which [4, 8) were never written" in f.message
+
+
