@@ -5,6 +5,11 @@ A queue's synchronisation is modelled as flags on synthetic event keys, one pair
 ``FreeTensor`` sets the slot's *free* key on the consumer pipe and ``AllocTensor`` waits for it on the
 producer pipe (the first ``num`` allocations find every buffer free and do not wait). After each call
 ``k`` holds the key the call sets or waits on (-1: no wait).
+
+The flags behind a queue take event ids from its TPipe's pool (the one ``AllocEventID`` draws from, 8 per
+HardEvent on A2): ``EnQue`` takes an id of the queue's forward event (``MTE2_V`` for VECIN) until ``DeQue``
+gives it back, ``FreeTensor`` an id of the backward event (``V_MTE2``) until the ``AllocTensor`` that reuses
+the buffer. A call that finds none free is a ``tpipe-event-pool-8`` finding.
 """
 
 from __future__ import annotations
@@ -71,9 +76,10 @@ class TQueState:
     """``TQue``: ``num`` buffers taken round robin, a FIFO of at most ``depth`` enqueued buffers (the
     template argument: EnQue calls in a row without a DeQue), one key per call."""
 
-    __slots__ = ("qid", "depth", "base", "length", "num", "allocs", "fifo", "state", "k", "fail", "kb")
+    __slots__ = ("qid", "depth", "base", "length", "num", "allocs", "fifo", "state", "k", "fail", "kb",
+                 "pipe", "events", "rule", "ids")
 
-    def __init__(self, qid: int, fail, depth: int = 0) -> None:
+    def __init__(self, qid: int, fail, depth: int = 0, events: tuple = (), rule=None) -> None:
         self.qid = qid
         self.depth = depth
         self.base = -1
@@ -85,6 +91,29 @@ class TQueState:
         self.k = -1
         self.fail = fail
         self.kb = queue_key(qid, 0, False)
+        self.pipe: TPipeState | None = None
+        self.events = events  # (forward event index, backward event index, its name pair, pool size)
+        self.rule = rule
+        self.ids: list[list[int]] = []  # per slot: [forward id held, backward id held] (-1: none)
+
+    def _take(self, slot: int, which: int, sid: int, bid: int) -> None:
+        """Take an id of the forward (0) or backward (1) event from the pipe's pool for ``slot``."""
+        if not self.events or self.pipe is None:
+            return
+        eid = self.pipe.alloc_event(self.events[which])
+        self.ids[slot][which] = eid
+        if eid >= self.events[3] and self.rule is not None:
+            self.pipe.release_event(self.events[which], eid)
+            self.ids[slot][which] = -1
+            api = ("EnQue", "FreeTensor")[which]
+            self.rule("tpipe-event-pool-8", sid, bid, f"{api} needs an event id of {self.events[2][which]} with all "
+                                                       f"{self.events[3]} taken")
+
+    def _give(self, slot: int, which: int) -> None:
+        eid = self.ids[slot][which] if self.ids else -1
+        if eid >= 0:
+            self.pipe.release_event(self.events[which], eid)
+            self.ids[slot][which] = -1
 
     def _slot(self, addr: int, sid: int, bid: int) -> int:
         rel = addr - self.base
@@ -102,6 +131,7 @@ class TQueState:
             self.fail(sid, bid, f"deadlock: AllocTensor needs buffer {slot}, which was never freed "
                                 f"(more than {self.num} tensors of this queue alive at once)")
         self.state[slot] = _ALLOC
+        self._give(slot, 1)
         self.allocs = i + 1
         self.k = self.kb + slot * 2 + 1 if i >= self.num else -1
         return self.base + slot * self.length
@@ -114,6 +144,7 @@ class TQueState:
             self.fail(sid, bid, f"EnQue on a TQue of depth {self.depth} that already holds {len(self.fifo)} "
                                 f"tensor(s): DeQue first, or declare the queue deeper")
         self.state[slot] = _QUEUED
+        self._take(slot, 0, sid, bid)
         self.fifo.append(slot)
         self.k = self.kb + slot * 2
 
@@ -122,6 +153,7 @@ class TQueState:
             self.fail(sid, bid, "deadlock: DeQue on an empty queue waits forever")
         slot = self.fifo.popleft()
         self.state[slot] = _TAKEN
+        self._give(slot, 0)
         self.k = self.kb + slot * 2
         return self.base + slot * self.length
 
@@ -132,6 +164,7 @@ class TQueState:
             what = "already free" if st == _FREE else "still enqueued (DeQue it first)"
             self.fail(sid, bid, f"FreeTensor of buffer {slot}, which is {what}")
         self.state[slot] = _FREE
+        self._take(slot, 1, sid, bid)
         self.k = self.kb + slot * 2 + 1
 
 
@@ -145,5 +178,7 @@ def init_buffer(pipe: TPipeState, buf, num: int, length: int, ub_bytes: int) -> 
         buf.state = [_FREE] * num
         buf.allocs = 0
         buf.fifo.clear()
+        buf.pipe = pipe
+        buf.ids = [[-1, -1] for _ in range(num)]
     pipe.next = base + num * length
     return pipe.next

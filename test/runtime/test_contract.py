@@ -262,6 +262,34 @@ def test_release_of_an_id_never_allocated_is_a_finding():
     assert "release-event-id-paired" in _rules(report), report
 
 
+def _enqueued(held: int) -> str:
+    """A TPipe kernel holding ``held`` ids of MTE2_V from AllocEventID while two buffers of a VECIN queue are
+    enqueued at once (each EnQue takes an id of MTE2_V until its DeQue), then dequeued, freed and released."""
+    lines = ["    %pipe = ascendc.tpipe : !ascendc.tpipe",
+             "    %q = ascendc.tque : !ascendc.tque<VECIN, 2>",
+             "    ascendc.init_buffer %pipe, %q num 2 len 1024 : !ascendc.tque<VECIN, 2>",
+             "    %n = arith.constant 256 : index"]
+    lines += [f"    %h{i} = ascendc.alloc_event_id %pipe, MTE2_V : index" for i in range(held)]
+    for t in ("a", "b"):
+        lines += [f"    %{t} = ascendc.alloc_tensor %q : !ascendc.tque<VECIN, 2> -> !ascendc.local_tensor<f32>",
+                  f"    ascendc.data_copy %{t}, %xg, %n : !ascendc.local_tensor<f32>, !ascendc.global_tensor<f32>",
+                  f"    ascendc.enque %q, %{t} : !ascendc.tque<VECIN, 2>, !ascendc.local_tensor<f32>"]
+    for t in ("a", "b"):
+        lines += [f"    %{t}2 = ascendc.deque %q : !ascendc.tque<VECIN, 2> -> !ascendc.local_tensor<f32>",
+                  f"    ascendc.free_tensor %q, %{t}2 : !ascendc.tque<VECIN, 2>, !ascendc.local_tensor<f32>"]
+    lines += [f"    ascendc.release_event_id %pipe, MTE2_V, %h{i}" for i in range(held)]
+    return "\n".join(lines)
+
+
+def test_queue_flags_take_ids_from_the_pipes_pool():
+    # two buffers enqueued hold two ids of MTE2_V: with 6 more held by AllocEventID the pool is exactly full
+    report = _run(_module(_enqueued(6), frame=False))
+    assert report.error is None and _rules(report) == set(), report
+    report = _run(_module(_enqueued(7), frame=False))  # the second EnQue finds all 8 taken
+    f = next(f for f in report.findings if f.rule == "tpipe-event-pool-8")
+    assert "EnQue needs an event id of MTE2_V with all 8 taken" in f.message and "ascendc.enque" in str(f)
+
+
 def _add_of(b_written: int | None) -> str:
     """``z = a + b`` over 256 floats, ``a`` copied in and ``b`` given its first ``b_written`` elements by a
     Duplicate (None: never written)."""
