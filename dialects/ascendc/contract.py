@@ -66,7 +66,8 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("local-extent", _PQ + "TPipe/InitBuffer.md",
          "an access stays inside the local tensor's allocated buffer (InitBuffer len, TBuf length)"),
     Rule("local-initcheck", _PQ + "TQue/AllocTensor.md",
-         "local memory is written before it is read: an allocated tensor's content may be random values"),
+         "an allocated tensor's content may be random values: what is computed from local memory never "
+         "written is not stored, fed to the cube or used as an address"),
     Rule("local-no-overlap", _PQ + "TPipe/InitBuffer.md",
          "two live local buffers do not share memory"),
 )}
