@@ -19,7 +19,7 @@ float32 (exact); i32 and bf16 values are selected as float/half bit patterns.
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import Float16Type, Float32Type, FloatAttr, IntegerAttr, IntegerType, Signedness, TensorType
+from xdsl.dialects.builtin import Float16Type, Float32Type, FloatAttr, IntegerType, Signedness, TensorType
 from xdsl.ir import SSAValue
 from xdsl.rewriter import Rewriter
 
@@ -163,44 +163,14 @@ def _whole_repeats(lw, op, src: SSAValue, e: OpEmitter) -> SSAValue:
     return e.value(arith.MuliOp(e.value(arith.DivUIOp(up, e.index(per))), e.index(per)))
 
 
-def _zero_past_count(e: OpEmitter, t: SSAValue, es: int, n: SSAValue, repeats: SSAValue) -> None:
-    """Zero the bytes of the local tensor ``t`` from the 32 B block after its ``n`` elements to the end of
-    the whole repeats a Compare reads (``repeats`` elements): lanes past the count are computed but their
-    mask bits never read, and their operands must still be written memory."""
-    start = e.muli(e.divui(e.addi(e.muli(n, es), 31), 32), 32)
-    end = e.muli(repeats, es)
-    s, f = const_int(start), const_int(end)
-    if s is not None and f is not None and f <= s:
-        return
-    words = e.value(ascendc.ReinterpretCastOp(t, IntegerType(16)))
-    count = e.divui(e.subi(e.maxui(end, start), start), 2)
-    e.add(ascendc.DuplicateOp(e.value(ascendc.SubviewOp(words, e.divui(start, 2))),
-                              e.value(arith.ConstantOp(IntegerAttr(0, IntegerType(16)))), count))
-    e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))
-
-
-def _compared(lw, op, srcs, e: OpEmitter) -> tuple[list[SSAValue], SSAValue]:
-    """The local tensors of a Compare's sources, written up to its whole repeats, and its count."""
-    repeats = _whole_repeats(lw, op, srcs[0], e)
-    n = _count(lw, op)
-    tensors = []
-    for v in srcs:
-        t = lw.tensor(v, e)
-        if v not in srcs[:len(tensors)]:
-            _zero_past_count(e, t, element_bytes(v.type.element_type), n, repeats)
-        tensors.append(t)
-    return tensors, repeats
-
-
 def translate_compare(lw, op: ascbuf.VCompareOp, e: OpEmitter) -> None:
-    (lhs, rhs), repeats = _compared(lw, op, [op.lhs, op.rhs], e)
-    e.add(ascendc.CompareOp(lw.tensor(op.mask, e), lhs, rhs, _MODES[op.predicate.data.value], repeats))
+    e.add(ascendc.CompareOp(lw.tensor(op.mask, e), lw.tensor(op.lhs, e), lw.tensor(op.rhs, e),
+                            _MODES[op.predicate.data.value], _whole_repeats(lw, op, op.lhs, e)))
 
 
 def translate_compare_scalar(lw, op: ascbuf.VCompareScalarOp, e: OpEmitter) -> None:
-    (src,), repeats = _compared(lw, op, [op.src], e)
-    e.add(ascendc.ComparesOp(lw.tensor(op.mask, e), src, lw.map[op.scalar], _MODES[op.predicate.data.value],
-                             repeats))
+    e.add(ascendc.ComparesOp(lw.tensor(op.mask, e), lw.tensor(op.src, e), lw.map[op.scalar],
+                             _MODES[op.predicate.data.value], _whole_repeats(lw, op, op.src, e)))
 
 
 def translate_select(lw, op: ascbuf.VSelectOp, e: OpEmitter) -> None:
@@ -231,8 +201,6 @@ def translate_bool_to_mask(lw, op: ascbuf.BoolToMaskOp, e: OpEmitter) -> None:
     src = e.value(ascendc.ReinterpretCastOp(lw.tensor(op.src, e), UI8))
     e.add(ascendc.CastOp(work, src, n, RoundMode.CAST_NONE))
     e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))
-    repeats = _whole_repeats(lw, op, op.work, e)
-    _zero_past_count(e, work, 2, n, repeats)
     zero = e.value(arith.ConstantOp(FloatAttr(0.0, Float16Type())))
-    e.add(ascendc.ComparesOp(lw.tensor(op.mask, e), work, zero, CmpMode.NE, repeats))
+    e.add(ascendc.ComparesOp(lw.tensor(op.mask, e), work, zero, CmpMode.NE, _whole_repeats(lw, op, op.work, e)))
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import IndexType, IntegerType, UnitAttr
+from xdsl.dialects.builtin import IndexType, UnitAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -34,8 +34,6 @@ from pyasc.dialects.target import Pipe
 from pyasc.dialects.types import element_bytes, element_type
 
 from .emitter import OpEmitter
-
-I16 = IntegerType(16)
 
 
 def _elems(t) -> int:
@@ -305,8 +303,6 @@ class KernelLowering:
                                      *scratch))
             case ascbuf.VDupOp():
                 e.add(ascendc.DuplicateOp(self.tensor(op.dst, e), m[op.scalar], m.get(op.count, op.count)))
-            case ascbuf.VZeroOp():
-                self._zero(op, e)
             case ascbuf.VCastOp():
                 e.add(ascendc.CastOp(self.tensor(op.dst, e), self.tensor(op.src, e), m.get(op.count, op.count),
                                      op.round_mode.data))
@@ -334,22 +330,6 @@ class KernelLowering:
                     m[a] = b
 
     # ------------------------------------------------------------------------------------------
-    def _zero(self, op: ascbuf.VZeroOp, e: OpEmitter) -> None:
-        """``vzero``: int16 zeros (Duplicate has no 8-bit form; zero bits are zero in every element type)."""
-        m = self.map
-        words = e.value(ascendc.ReinterpretCastOp(self.tensor(op.dst, e), I16))
-        start = m.get(op.start, op.start)
-        count = e.divui(e.subi(e.maxui(m.get(op.end, op.end), start), start), 2)
-        if op.rows is None:
-            e.add(ascendc.DuplicateOp(e.value(ascendc.SubviewOp(words, e.divui(start, 2))), e.constant(0, I16), count))
-            return
-        body = Block(arg_types=[IndexType()])
-        e.add(scf.ForOp(e.index(0), m.get(op.rows, op.rows), e.index(1), [], body))
-        be = OpEmitter(InsertPoint.at_end(body), op)
-        at = be.addi(be.muli(body.args[0], op.row_bytes.value.data // 2), be.divui(start, 2))
-        be.add(ascendc.DuplicateOp(be.value(ascendc.SubviewOp(words, at)), be.constant(0, I16), count))
-        be.add(scf.YieldOp())
-
     def _copy_in(self, op: ascbuf.CopyInOp, e: OpEmitter) -> None:
         m = self.map
         dst = self.tensor(op.dest, e)

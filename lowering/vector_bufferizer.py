@@ -31,7 +31,7 @@ from pyasc.dialects.target import Pipe
 from pyasc.dialects.types import element_bytes
 
 from . import bufferize_mix, compare_select, gather
-from .emitter import OpEmitter, whole_extent
+from .emitter import OpEmitter
 
 B, S, U = ascbuf.VBinaryKind, ascbuf.VScalarKind, ascbuf.VUnaryKind
 # upstream op class -> the vbinary / vunary kind whose instruction computes it
@@ -106,9 +106,8 @@ class KernelBufferizer:
                 self.splat[op.result] = e.value(ascbuf.LoadScalarOp(op.source, op.offset))
                 continue
             dst = self.alloc(op.result, e, 1)
-            copy = e.add(ascbuf.CopyInOp(op.source, op.offset, dst, op.rows, op.cols, op.row_stride.value.data,
-                                         op.col_stride.value.data, op.dense is not None))
-            self._zero_tail(e, copy)
+            e.add(ascbuf.CopyInOp(op.source, op.offset, dst, op.rows, op.cols, op.row_stride.value.data,
+                                  op.col_stride.value.data, op.dense is not None))
         if any(op.result not in self.splat for op in loads):
             self.prologue_barriers.append(OpEmitter(InsertPoint.before(loop)).add(ascbuf.BarrierOp(Pipe.ALL)))
         computed = [op for op in prologue if not isinstance(op, asctile.LoadOp)]
@@ -133,10 +132,8 @@ class KernelBufferizer:
                 self.row_bcast[op.result] = self.operand(e, op.input)  # materialised only if needed
             elif isinstance(op, asctile.LoadOp):
                 dst = self.alloc(op.result, e, self.slots)
-                copy = e.add(ascbuf.CopyInOp(op.source, op.offset, dst, op.rows, op.cols,
-                                             op.row_stride.value.data, op.col_stride.value.data,
-                                             op.dense is not None))
-                self._zero_tail(e, copy)
+                e.add(ascbuf.CopyInOp(op.source, op.offset, dst, op.rows, op.cols,
+                                      op.row_stride.value.data, op.col_stride.value.data, op.dense is not None))
             elif isinstance(op, asctile.StoreOp):
                 src = self.buffer.get(op.value)
                 if src is None or op.value in loaded:  # a splat or an input stored as is: copy it first
@@ -212,34 +209,6 @@ class KernelBufferizer:
             neg = self.negated[s] = OpEmitter(InsertPoint.after(s.owner), s.owner).value(arith.NegfOp(s))
         return neg
 
-    def _zero_tail(self, e: OpEmitter, copy: ascbuf.CopyInOp) -> None:
-        """Zero the bytes of ``copy``'s buffer past what it wrote (rows ``pitch`` apart, each padded to
-        32 B) up to what the ops over the buffer read: the whole tile. Nothing when the copy fills it, or
-        when the ops compute only the elements the copy wrote (``count``)."""
-        t = copy.dest.type
-        rows_cap, pitch = t.get_shape()
-        es = element_bytes(t.element_type)
-        if copy.col_stride.value.data != 1 and copy.row_stride.value.data == 0:
-            return  # one value duplicated over the whole tile
-        if copy.col_stride.value.data == 1 and not _one_copy(copy):
-            # one DataCopyPad per row: each leaves the gap from its 32 B blocks to the next row unwritten
-            row_end = pitch * es
-            cols = whole_extent(copy.cols)
-            if cols is None or -(-cols * es // 32) * 32 < row_end:
-                e.add(ascbuf.VZeroOp(copy.dest, e.muli(e.divui(e.addi(e.muli(copy.cols, es), 31), 32), 32),
-                                     e.index(row_end), copy.rows, row_end))
-        elems = rows_cap * pitch
-        if self.valid is not None and elems == self.valid[0]:
-            return  # the ops compute the elements the copy wrote (Compare zeroes its own whole repeats)
-        end = elems * es  # Compare zeroes what it reads past the tile (its whole 256 B repeats) itself
-        rows, cols = whole_extent(copy.rows), whole_extent(copy.cols)
-        if rows is not None and cols is not None:
-            written = _written_bytes(copy, rows, cols, pitch, es)
-            if end > written:
-                e.add(ascbuf.VZeroOp(copy.dest, e.index(written), e.index(end)))
-        # a copy of a run-time extent is not zeroed: on the whole tiles of its loop the zeroing would be an
-        # instruction of no elements (its last, partial tile is read past what it wrote)
-
     def count(self, e: OpEmitter, t) -> SSAValue:
         """The elements an op over a tile of type ``t`` computes: the whole tile, or in a loop whose tiles
         are all loaded and stored densely, the elements the tile's copy-in wrote (a tail tile computes
@@ -310,8 +279,6 @@ class KernelBufferizer:
             work = self.alloc(None, e, 1, TensorType(et, [rows, per_row]))
             kind = "argmax" if op.kind.data.value == "max" else "argmin"
             e.add(ascbuf.VReduceOp(kind, pair, self.operand(e, op.input), work, op.cols))
-            # the scalar unit writes one index per row: the rest of each row's 32 B slot is zeroed first
-            e.add(ascbuf.VZeroOp(dst, e.index(0), e.index(_alloc_of(dst).slot_bytes)))
             e.add(ascbuf.RowIndexOp(dst, pair))
             return
         if isinstance(op, asctile.RowBroadcastOp):  # stored as is
@@ -362,29 +329,6 @@ class KernelBufferizer:
 def _alloc_of(buf: SSAValue) -> ascbuf.AllocOp:
     """The ``ascbuf.alloc`` of a buffer or of one slot of it."""
     return buf.owner.buffer.owner if isinstance(buf.owner, ascbuf.SlotOp) else buf.owner
-
-
-def _one_copy(copy: ascbuf.CopyInOp) -> bool:
-    """Whether ``copy`` is one DataCopyPad of its rows (not a dense copy, a repeated row or a broadcast)."""
-    return copy.col_stride.value.data == 1 and (copy.row_stride.value.data != 0 or copy.dest.type.get_shape()[0] == 1)
-
-
-def _written_bytes(copy: ascbuf.CopyInOp, rows, cols, pitch: int, es: int, e: OpEmitter | None = None):
-    """The bytes from the start of its buffer that ``copy`` writes (ints, or index values built by ``e``):
-    a dense copy rows x cols elements (DataCopy moves whole 32 B blocks), a DataCopyPad rows ``pitch``
-    apart each padded to 32 B, a per-row Duplicate or a repeated row (its gaps zeroed) whole rows."""
-    if e is None:
-        if copy.dense is not None:
-            return rows * cols * es // 32 * 32
-        if _one_copy(copy):
-            return max(0, rows * pitch * es - (pitch * es - -(-cols * es // 32) * 32))
-        return rows * pitch * es
-    if copy.dense is not None:
-        return e.muli(e.divui(e.muli(e.muli(rows, cols), es), 32), 32)
-    if _one_copy(copy):  # rows * pitch less the last row's gap past its 32 B blocks, or 0
-        gap = e.subi(pitch * es, e.muli(e.divui(e.addi(e.muli(cols, es), 31), 32), 32))
-        return e.subi(e.maxui(e.muli(rows, pitch * es), gap), gap)
-    return e.muli(rows, pitch * es)
 
 
 def _valid_count(body: list[Operation]) -> tuple[int, SSAValue] | None:

@@ -5,7 +5,7 @@ Tile values have become buffers: ``ascbuf.alloc`` reserves ``slots`` rotating co
 loop iteration ``i`` (``i mod slots``). Data movement names its engine (``copy_in``: GM->UB on
 MTE2, or the scalar unit plus ``Duplicate`` on V for a column broadcast; ``load_scalar``: one GM
 element read by the scalar unit, the scalar of ``vscalar`` ops; ``copy_out``: UB->GM on MTE3) and
-compute writes into destination buffers (``vbinary``, ``vscalar``, ``vunary``, ``vdup``, ``vzero``, ``vcast``,
+compute writes into destination buffers (``vbinary``, ``vscalar``, ``vunary``, ``vdup``, ``vcast``,
 all on V). ``set_flag``/``wait_flag`` order two pipes on an event id,
 ``barrier`` drains one pipe: ``insert-sync`` places them.
 

@@ -384,33 +384,6 @@ class VDupOp(VectorOp):
 
 
 @irdl_op_definition
-class VZeroOp(VectorOp):
-    """Set the bytes ``[start, end)`` of ``dst`` to zero (nothing when ``end <= start``); ``start`` is 32 B
-    aligned. With ``rows``: the bytes ``[start, end)`` of each of ``rows`` rows ``row_bytes`` apart. Fills
-    the part of a buffer a copy-in left unwritten that the vector ops over it read (whole 256 B repeats of
-    Compare, the whole tile, the gap past each row's 32 B blocks), so no lane reads memory nothing wrote."""
-
-    name = "ascbuf.vzero"
-    dst = operand_def(MemRefType)
-    start = operand_def(IndexType)
-    end = operand_def(IndexType)
-    rows = opt_operand_def(IndexType)
-    row_bytes = opt_prop_def(IntegerAttr[I64])
-    assembly_format = ("$dst `[` $start `,` $end `)` (`rows` $rows^)? (`apart` $row_bytes^)? attr-dict "
-                       "`:` type($dst)")
-    traits = traits_def(BufferEffects(writes=("dst",)))
-
-    def __init__(self, dst, start, end, rows=None, row_bytes: int | None = None):
-        super().__init__(operands=[dst, start, end, [rows] if rows is not None else []],
-                         properties={"row_bytes": IntegerAttr(row_bytes, 64) if row_bytes is not None else None})
-
-    def verify_(self) -> None:
-        check_ub(self.name, self.dst.type)
-        if (self.rows is None) != (self.row_bytes is None):
-            raise VerifyException("ascbuf.vzero: rows and row_bytes go together")
-
-
-@irdl_op_definition
 class VCastOp(VectorOp):
     """Convert ``count`` elements of ``src`` into ``dst``'s element type with a rounding mode."""
 
@@ -477,5 +450,5 @@ class BarrierOp(IRDLOperation):
             raise VerifyException("ascbuf.barrier: the scalar pipe is ordered by hardware")
 
 
-OPS = [AllocOp, SlotOp, CopyInOp, LoadScalarOp, CopyOutOp, VBinaryOp, VScalarOp, VUnaryOp, VDupOp, VZeroOp, VCastOp, SetFlagOp, WaitFlagOp, BarrierOp]
+OPS = [AllocOp, SlotOp, CopyInOp, LoadScalarOp, CopyOutOp, VBinaryOp, VScalarOp, VUnaryOp, VDupOp, VCastOp, SetFlagOp, WaitFlagOp, BarrierOp]
 ATTRIBUTES = [MemorySpaceAttr, PipeAttr, VBinaryKindAttr, VScalarKindAttr, VUnaryKindAttr]
