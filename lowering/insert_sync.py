@@ -256,9 +256,16 @@ class _KernelSync:
             base = bases[(e.src, e.dst, True, e.channel)]
             return [base + s for s in range(self.slots)]
 
+        block = self.kernel.body.block
+        prologue = list(block.ops)[:block.get_operation_index(loop)]
         for e in carried:
-            for i in primed_ids(e):
-                pre.add(ascbuf.SetFlagOp(e.src, e.dst, pre.index(i)))
+            # the first slot is primed after the prologue (its set orders the prologue's work on e.src before
+            # the first wait); the waits of later slots follow that one on the in-order e.dst pipe, so their
+            # sets go before the prologue's first op on e.src
+            for k, i in enumerate(primed_ids(e)):
+                first = next((o for o in prologue if pipe_of(o) == e.src), None) if k else None
+                at = pre if first is None else OpEmitter(InsertPoint.before(first))
+                at.add(ascbuf.SetFlagOp(e.src, e.dst, at.index(i)))
         for e in carried:
             for i in primed_ids(e):
                 post.add(ascbuf.WaitFlagOp(e.src, e.dst, post.index(i)))

@@ -98,13 +98,19 @@ def _work(op) -> bool:
     return trait is not None and op.name not in SYNC_OPS
 
 
+def _on(op, pipe) -> bool:
+    return type(op).get_trait(OnPipe).of(op) == pipe
+
+
 def _flag_ops(f):
     walk = list(f.walk())
     return walk, [(i, op) for i, op in enumerate(walk) if op.name in ("ascendc.set_flag", "ascendc.wait_flag")]
 
 
 def moved_flags(module: ModuleOp) -> list[Mutation]:
-    """Each wait moved past the next work op of its block; each set moved before the previous one."""
+    """Each wait moved past the next work op of its block on its destination pipe (its consumer); each set
+    moved before the previous one on its source pipe (its producer). Pipes run their own instructions in
+    order, so moving a flag past work of another pipe changes nothing."""
     out = []
     for f in _kernels(module):
         walk, flags = _flag_ops(f)
@@ -112,12 +118,13 @@ def moved_flags(module: ModuleOp) -> list[Mutation]:
         for i, op in flags:
             block = list(op.parent_block().ops)
             k = block.index(op)
+            event = op.event.data
             if op.name == "ascendc.wait_flag":
-                nxt = next((o for o in block[k + 1:] if _work(o)), None)
+                nxt = next((o for o in block[k + 1:] if _work(o) and _on(o, event.dst)), None)
                 if nxt is not None:
                     out.append(Mutation(f.sym_name.data, (i, index[nxt]), f"`{op}` moved after `{nxt}`", "after"))
             else:
-                prev = next((o for o in reversed(block[:k]) if _work(o)), None)
+                prev = next((o for o in reversed(block[:k]) if _work(o) and _on(o, event.src)), None)
                 if prev is not None:
                     out.append(Mutation(f.sym_name.data, (i, index[prev]), f"`{op}` moved before `{prev}`",
                                         "before"))
