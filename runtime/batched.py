@@ -205,7 +205,13 @@ class BatchedUB:
         return (slice(None), slice(i, i + 1))
 
     def __getitem__(self, i):
-        return self.a[self._key(i)]
+        a = self.a
+        if isinstance(i, np.ndarray) and i.ndim == 2 and a.flags.c_contiguous:
+            # per-core element offsets (Gather, which checks them against UB first): one take from the
+            # UBs end to end, several times faster than indexing by (core, offset)
+            k, n = a.shape
+            return np.take(a.reshape(-1), _plain(i) + np.arange(0, k * n, n)[:, None])
+        return a[self._key(i)]
 
     def __setitem__(self, i, v):
         self.a[self._key(i)] = _plain(v)

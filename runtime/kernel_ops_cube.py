@@ -341,8 +341,8 @@ def _init_const(fail, sid, bid, l1, dst, rep, blk, gap, value, dt):
     if dst < 0 or dst % 32 or dst + span > l1.shape[0]:
         fail(sid, bid, _oob("L1", dst, dst + span, l1.shape[0]) if dst % 32 == 0 else
              f"L1 address {dst} is not 32 B aligned")
-    fill = np.full(blk * 32 // dt.itemsize, value, dt).view(np.uint8)
-    np.ndarray((rep, blk * 32), np.uint8, l1, dst, ((blk + gap) * 32, 1))[...] = fill
+    runs = np.ndarray((rep, blk * 32 // dt.itemsize), dt, l1, dst, ((blk + gap) * 32, dt.itemsize))
+    runs.fill(np.full(1, value, dt)[0])  # ``value`` cast as NumPy casts it into an array of ``dt``
     return span
 
 
