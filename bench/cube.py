@@ -11,6 +11,12 @@ stride 2 padding 3 on the default target (``DEFAULT_TARGET``), prints from one r
 * simulator wall time / NumPy wall time of the same product (NumPy: float32 matmul of the
   upcast operands, which is how NumPy gets a BLAS product of float16 data).
 
+Then, for matmuls 256^3, 512^3, 1024^3 and the GEMV 1x4096 @ 4096x4096 (``a @ b`` under
+``pyasc.jit``), in float16 and float32: the warm simulator wall time (best of ``WALL_REPEATS``, the
+program compiled and run once before) over NumPy's (its default BLAS threads, float16 upcast to
+float32), and the float32 / float16 simulator wall ratio. ``python bench/cube.py wall`` prints only
+this table.
+
 Both sides run with single-threaded BLAS where the simulator's small tile products do
 (see runtime/blas.py); the NumPy figure is the best of a few repetitions.
 
@@ -19,6 +25,7 @@ Both sides run with single-threaded BLAS where the simulator's small tile produc
 
 from __future__ import annotations
 
+import sys
 import time
 
 import numpy as np
@@ -120,7 +127,42 @@ def bench_conv() -> dict:
             "numpy_wall_s": np_wall, "wall_ratio": sim_wall / np_wall}
 
 
+WALL_SHAPES = [("matmul 256^3", (256, 256), (256, 256)), ("matmul 512^3", (512, 512), (512, 512)),
+               ("matmul 1024^3", (1024, 1024), (1024, 1024)), ("gemv 1x4096 @ 4096^2", (1, 4096), (4096, 4096))]
+WALL_REPEATS = 5
+
+
+def bench_wall(a_shape: tuple, b_shape: tuple, dtype) -> dict:
+    """Warm simulator wall time of ``a @ b`` and NumPy's, and the error against NumPy's float32 product."""
+    rng = np.random.default_rng(0)
+    a = pyasc.tensor(rng.standard_normal(a_shape, dtype=np.float32).astype(dtype))
+    b = pyasc.tensor(rng.standard_normal(b_shape, dtype=np.float32).astype(dtype))
+    compiled = pyasc.jit(lambda a, b: a @ b).lower(a, b).compile()
+    out, _ = compiled.simulate(a, b)
+    sim_wall = best_wall(lambda: compiled.simulate(a, b), WALL_REPEATS)
+    an, bn = a.numpy(), b.numpy()
+    np_wall = best_wall(lambda: an.astype(np.float32) @ bn.astype(np.float32), WALL_REPEATS)
+    ref = an.astype(np.float32) @ bn.astype(np.float32)
+    err = float(np.abs(out.astype(np.float32) - ref).max() / np.abs(ref).max())
+    return {"sim_wall_s": sim_wall, "numpy_wall_s": np_wall, "rel_err": err}
+
+
+def print_wall_table() -> None:
+    print(f"simulator wall / NumPy wall, warm, best of {WALL_REPEATS} (target: <= 3x; f32 <= 1.5x f16)")
+    print(f"  {'workload':<22} {'f16 sim ms':>10} {'np ms':>7} {'ratio':>6} {'f32 sim ms':>10} {'np ms':>7} "
+          f"{'ratio':>6} {'f32/f16':>7} {'f32 rel err':>11}")
+    for name, sa, sb in WALL_SHAPES:
+        h, f = bench_wall(sa, sb, np.float16), bench_wall(sa, sb, np.float32)
+        print(f"  {name:<22} {h['sim_wall_s'] * 1e3:10.1f} {h['numpy_wall_s'] * 1e3:7.2f} "
+              f"{h['sim_wall_s'] / h['numpy_wall_s']:6.1f} {f['sim_wall_s'] * 1e3:10.1f} "
+              f"{f['numpy_wall_s'] * 1e3:7.2f} {f['sim_wall_s'] / f['numpy_wall_s']:6.1f} "
+              f"{f['sim_wall_s'] / h['sim_wall_s']:7.2f} {f['rel_err']:11.1e}")
+
+
 def main() -> None:
+    if sys.argv[1:] == ["wall"]:
+        print_wall_table()
+        return
     rows = [bench_matmul(4096), bench_matmul(1024), bench_matmul_bias_gelu(4096), bench_conv()]
     print(f"cube benchmarks on {TARGET}")
     for r in rows:
@@ -131,6 +173,7 @@ def main() -> None:
               f"({r['bound']})  efficiency {r['efficiency']:.3f}  sim wall {r['sim_wall_s']:.2f} s / numpy "
               f"{r['numpy_wall_s']:.3f} s = {r['wall_ratio']:.1f}x" + (f"  rel err {r['rel_err']:.1e}"
                                                                        if "rel_err" in r else ""))
+    print_wall_table()
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ the default target, and the cost of the hazard checker.
     python bench/simulator.py
 
 Rows: vector add 2^24 float16, softmax 4096x1024 float16 (if ``pyasc.softmax`` exists), matmul
-1024^3 float16 (if ``pyasc.matmul`` exists). The simulator time is a warm run (translation and
+1024^3 float16 and float32 (if ``pyasc.matmul`` exists). The simulator time is a warm run (translation and
 compilation done once before; the per-core schedules are cached across runs, as in real use; best of 5),
 "cold" clears the schedule cache first. Targets: simulator <= 3x NumPy; checking <= 1.5x unchecked.
 """
@@ -74,6 +74,9 @@ def main():
     rows.append(case("matmul 1024^3 f16", (lambda a, b: mm(a, b)) if mm else None,
                      lambda: [rng.standard_normal((1024, 1024)).astype(np.float16) for _ in range(2)],
                      lambda a, b: (a.astype(np.float32) @ b.astype(np.float32)).astype(np.float16)))
+    rows.append(case("matmul 1024^3 f32", (lambda a, b: mm(a, b)) if mm else None,
+                     lambda: [rng.standard_normal((1024, 1024)).astype(np.float32) for _ in range(2)],
+                     lambda a, b: a @ b))
 
     print(f"pyasc simulator benchmark, {DEFAULT_TARGET}, all cores")
     print(f"{'case':<24} {'cores':>5} {'sim ms':>8} {'numpy ms':>9} {'sim/np':>7} {'1-core ms':>9} "

@@ -1,5 +1,6 @@
-"""``Mmad`` at run time: the operands widened to float32 on their bits and the products over K
-deferred into chains of an L0C block (see ``kernel_ops_cube`` for the model)."""
+"""``Mmad`` at run time: float16/bfloat16 operands widened to float32 on their bits and the products
+over K deferred into chains of an L0C block; int8/float32 operands staged and multiplied as Mmad by
+Mmad, but in one batched call per block (see ``kernel_ops_cube`` for the model)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ V32 = np.dtype("V32")  # a fractal row of c0 elements
 PLANS = 4096  # views kept per cache before it starts over
 CHAINS = 16  # Mmad chains (and their operand buffers) kept
 SEGMENT = 1024  # K columns of a chain multiplied at a time
+STAGED, STAGED_BYTES = 64, 4 << 20  # int8/float32 Mmads (and their operand and result bytes) staged at most
 
 
-EXACT, FP16, BF16 = range(3)  # how an Mmad widens its operands (EXACT: NumPy's cast, multiplied at once)
+EXACT, FP16, BF16 = range(3)  # how an Mmad widens its operands (EXACT: NumPy's cast, staged)
 reduce_max, reduce_min = np.maximum.reduce, np.minimum.reduce
 _KINDS = {"float16": FP16, "bfloat16": BF16}
 _F16_BITS = np.int32(-0x70000001)  # 0x8FFFFFFF: clears the copies of the sign left in bits 28-30
@@ -121,11 +123,10 @@ def _widen(kind, raw: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 def _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, record):
     """How an ``Mmad`` of these operands runs, its ``record`` last. float16/bfloat16 with fp32
-    accumulation: (kind, the key of the chains it extends, its k1). Else (EXACT) the views it works on: L0B's fractals transposed
-    back into scratch (see ``mmad``); L0A (ZZ) and that scratch (ZN) in the order of row-major A and B
-    batched over its 16-column groups ((n1, K, 16)), or of A^T and B^T ((n1, 16, K), which BLAS takes as
-    transposed operands), whichever transposes fewer elements within fractals; the destinations in
-    the wide scratch; C's NZ fractals in L0C (which the batching over B's column groups yields)."""
+    accumulation: (kind, the key of the chains it extends, its k1). Else (EXACT): the key of the
+    ``Staged`` block it extends, the copy that transposes L0B's fractals back into scratch (see ``mmad``;
+    None for float32, read from L0B in 2-byte halves), and the sources of A (L0A, ZZ) and B (ZN) in the
+    order of the staged operands (see ``Staged``)."""
     es = in_dt.itemsize
     c0 = 32 // es
     m1, k1, n1 = -(-m // 16), -(-k // c0), -(-n // 16)
@@ -135,27 +136,97 @@ def _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, record):
     if kind != EXACT:
         p = cube.mm_plans[(a, b, c, m, n, k, in_dt, acc_dt)] = (kind, (c, m1, n1, in_dt), k1, record)
         return p
-    ea, eb = m1 * 16 * k1 * c0, n1 * k1 * c0 * 16
-    wdt = np.dtype(np.float64 if acc_dt.kind == "i" else np.float32)
-    wf, r3 = scratch(cube, "w", ea + eb, wdt), scratch(cube, "r", n1 * m1 * 256, wdt)
-    l0b = scratch(cube, "b", eb * es, np.dtype(np.uint8))
-    untranspose = (l0b.view(np.uint16).reshape(-1, 16, 16),
-                   cube.l0b[b:b + eb * es].view(np.uint16).reshape(-1, 16, 16).transpose(0, 2, 1))
-    a4 = cube.l0a[a:a + ea * es].view(in_dt).reshape(m1, k1, 16, c0)
-    b4 = l0b.view(in_dt).reshape(k1, n1, 16, c0)
-    if ea < eb:  # A's fractals transposed, B^T by whole fractal rows
-        asrc, bsrc = a4.transpose(1, 3, 0, 2), b4.transpose(1, 2, 0, 3)
-        adst, bdst = wf[:ea].reshape(k1, c0, m1, 16), wf[ea:].reshape(n1, 16, k1, c0)
-        av = wf[:ea].reshape(k1 * c0, m1 * 16).T
-        bv = wf[ea:].reshape(n1, 16, k1 * c0).transpose(0, 2, 1)
-    else:  # A by whole fractal rows, B's fractals transposed
-        asrc, bsrc = a4.transpose(0, 2, 1, 3), b4.transpose(1, 0, 3, 2)
-        adst, bdst = wf[:ea].reshape(m1, 16, k1, c0), wf[ea:].reshape(n1, k1, c0, 16)
-        av, bv = wf[:ea].reshape(m1 * 16, k1 * c0), wf[ea:].reshape(n1, k1 * c0, 16)
-    cv = cube.l0c[c:c + n1 * m1 * 1024].view(acc_dt).reshape(n1, m1 * 16, 16)
-    p = cube.mm_plans[(a, b, c, m, n, k, in_dt, acc_dt)] = (EXACT, untranspose, adst, asrc, bdst, bsrc, av, bv,
-                                                             cv, r3.reshape(cv.shape), record)
+    ta = _a_transposed(m1, n1)
+    a4 = cube.l0a[a:a + m1 * 16 * k1 * c0 * es].view(in_dt).reshape(m1, k1, 16, c0)
+    # A's fractals transposed (A^T by whole fractal rows), or A by whole fractal rows
+    asrc = a4.transpose(1, 3, 0, 2) if ta else a4.transpose(0, 2, 1, 3)
+    if _halves(in_dt, acc_dt):  # B's float32 (k1, n1, 16, c0) fractals read straight from L0B in 2-byte halves
+        l0b = cube.l0b.view(np.uint16)
+        b5 = np.ndarray((k1, n1, 16, c0, 2), np.uint16, l0b, b, (n1 * 512, 512, 2, 64, 32))
+        untranspose, bsrc = None, b5.transpose(1, 2, 0, 3, 4) if ta else b5.transpose(1, 0, 3, 2, 4)
+    else:  # L0B's fractals transposed back into scratch first
+        eb = n1 * k1 * c0 * 16
+        l0b = scratch(cube, "b", eb * es, np.dtype(np.uint8))
+        untranspose = (l0b.view(np.uint16).reshape(-1, 16, 16),
+                       cube.l0b[b:b + eb * es].view(np.uint16).reshape(-1, 16, 16).transpose(0, 2, 1))
+        b4 = l0b.view(in_dt).reshape(k1, n1, 16, c0)
+        bsrc = b4.transpose(1, 2, 0, 3) if ta else b4.transpose(1, 0, 3, 2)
+    p = cube.mm_plans[(a, b, c, m, n, k, in_dt, acc_dt)] = (EXACT, (c, m1, k1, n1, in_dt, acc_dt), untranspose,
+                                                             asrc, bsrc, record)
     return p
+
+
+def _halves(in_dt: np.dtype, acc_dt: np.dtype) -> bool:
+    """Whether an EXACT Mmad copies B from L0B in 2-byte halves of its elements (float32: no cast)."""
+    return in_dt.itemsize == 4 and acc_dt == in_dt
+
+
+def _a_transposed(m1: int, n1: int) -> bool:
+    """Whether an EXACT Mmad stages A^T and B^T (which BLAS takes as transposed operands) rather than A
+    and B: whichever transposes fewer elements within fractals (A has ``m1 * k1`` fractals, B ``k1 * n1``)."""
+    return m1 < n1
+
+
+class Staged:
+    """int8/float32 Mmads into one L0C block (``cv``, NZ; key: address, m1, k1, n1 and dtypes) that L0C
+    does not hold yet: the operands of the first ``n`` of them, widened by NumPy's cast (to float64 for
+    int8: every int32 sum is exact), in ``w``, one row each: A (ZZ in L0A) and B (ZN, L0B's fractals
+    transposed back) in the order of row-major A and B batched over B's 16-column groups ((n1, K, 16)),
+    or of A^T and B^T ((n1, 16, K)), whichever transposes fewer elements within fractals. ``store``
+    multiplies them in one batched matmul (per Mmad the same BLAS products, batched over B's column
+    groups, which yields C's NZ fractals) and adds the results into the block in program order, so
+    L0C ends up bit for bit as when each Mmad multiplies at once. ``init``: the first Mmad's."""
+
+    __slots__ = ("init", "n", "w", "adst", "bdst", "av", "bv", "r", "cv", "integer")
+
+    def __init__(self, cube, key):
+        c, m1, k1, n1, in_dt, acc_dt = key
+        c0 = 32 // in_dt.itemsize
+        ea, eb = m1 * 16 * k1 * c0, n1 * k1 * c0 * 16
+        wdt = np.dtype(np.float64 if acc_dt.kind == "i" else np.float32)
+        cap = max(1, min(STAGED, STAGED_BYTES // ((ea + eb + n1 * m1 * 256) * wdt.itemsize)))
+        w = self.w = np.empty((cap, ea + eb), wdt)
+        wa, wb = w[:, :ea], w[:, ea:]
+        if _a_transposed(m1, n1):
+            self.adst, bdst = wa.reshape(cap, k1, c0, m1, 16), (cap, n1, 16, k1, c0)
+            self.av = wa.reshape(cap, 1, k1 * c0, m1 * 16).transpose(0, 1, 3, 2)
+            self.bv = wb.reshape(cap, n1, 16, k1 * c0).transpose(0, 1, 3, 2)
+        else:
+            self.adst, bdst = wa.reshape(cap, m1, 16, k1, c0), (cap, n1, k1, c0, 16)
+            self.av, self.bv = wa.reshape(cap, 1, m1 * 16, k1 * c0), wb.reshape(cap, n1, k1 * c0, 16)
+        halves = _halves(in_dt, acc_dt)
+        self.bdst = wb.view(np.uint16).reshape(*bdst, 2) if halves else wb.reshape(bdst)
+        self.r = np.empty((cap, n1, m1 * 16, 16), wdt)
+        self.cv = cube.l0c[c:c + n1 * m1 * 1024].view(acc_dt).reshape(n1, m1 * 16, 16)
+        self.integer = acc_dt.kind == "i"
+        self.n, self.init = 0, 0
+
+    def add(self, p) -> None:
+        """Stages the operands of the Mmad of plan ``p`` (storing the staged ones first when full)."""
+        if self.n == self.w.shape[0]:
+            self.store()
+        if p[2] is not None:
+            np.copyto(*p[2])
+        i = self.n
+        np.copyto(self.adst[i], p[3])
+        np.copyto(self.bdst[i], p[4])
+        self.n = i + 1
+
+    def store(self) -> None:
+        """The staged Mmads multiplied and stored into (the first, with ``init``) or added to the block."""
+        n, cv = self.n, self.cv
+        if not n:
+            return
+        with single_thread():
+            r = np.matmul(self.av[:n], self.bv[:n], out=self.r[:n])
+        if self.integer:
+            r = r.astype(np.int64).astype(np.int32)
+        for i in range(n):
+            if i == 0 and self.init:
+                cv[...] = r[0]
+            else:
+                np.add(cv, r[i], out=cv)
+        self.n, self.init = 0, 0
 
 
 def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc):
@@ -165,8 +236,8 @@ def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc):
 
     L0B holds each 512 B fractal transposed (as 16x16 2-byte units; ``load_data`` writes it so), which
     makes its rows B's. A float16/bfloat16 Mmad copies whole fractal rows of A and B into the pending
-    chain of its L0C block (``_chain``); the others (int8, float32) multiply now, with L0B's fractals
-    transposed back."""
+    chain of its L0C block; the others (int8, float32) copy theirs, L0B's fractals transposed back, into
+    the ``Staged`` operands of their block (see ``_pending``)."""
     if m <= 0 or n <= 0 or k <= 0:
         return _mmad_record(a, b, c, m, n, k, rc)
     p = cube.mm_plans.get((a, b, c, m, n, k, in_dt, acc_dt))
@@ -181,11 +252,9 @@ def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc):
                            f"L0C [{c}, {c + nc}) (sizes {l0a.shape[0]}, {l0b.shape[0]}, {l0c.shape[0]})")
         p = _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, _mmad_record(a, b, c, m, n, k, rc))
     if p[0] == EXACT:
-        if cube.pending is not None:
-            flush(cube)
-        _mmad_exact(p, init, acc_dt)
+        _pending(cube, p[1], init, Staged).add(p)
         return p[-1]
-    ch = _chain(cube, p, init)
+    ch = _pending(cube, p[1], init, Chain, p[0])
     k1 = p[2]
     ch.room(k1 * 16)
     da, sa, db, sb = ch.operands(cube, a, b, k1)
@@ -204,10 +273,9 @@ def _mmad_record(a, b, c, m, n, k, rc) -> tuple:
     return fixed + m1 * n1 * k1 * per, abase + a, m1 * k1 * 512, bbase + b, k1 * n1 * 512, cbase + c, n1 * m1 * cb
 
 
-def _chain(cube, p, init) -> Chain:
-    """The pending chain a float16/bfloat16 Mmad extends: the current one if it targets the same block
-    (same address, m1, n1, dtype) and the Mmad accumulates, else a new one (after storing the current)."""
-    key = p[1]
+def _pending(cube, key, init, cls, *kind):
+    """The pending chain or staged block (``cls``) an Mmad extends: the current one if it has the Mmad's
+    ``key`` (the same block) and the Mmad accumulates, else a new one (after storing the current)."""
     ch = cube.pending
     if ch is not None and not init and cube.pending_key == key:
         return ch
@@ -217,8 +285,10 @@ def _chain(cube, p, init) -> Chain:
     if ch is None:
         if len(cube.chains) >= CHAINS:
             cube.chains.clear()
-        ch = cube.chains[key] = Chain(cube, p[0], *key[:3])
-    ch.k, ch.init, ch.summed = 0, init, False
+        ch = cube.chains[key] = cls(cube, *kind, *key[:3]) if kind else cls(cube, key)
+    if kind:
+        ch.k, ch.summed = 0, False
+    ch.init = init
     cube.pending, cube.pending_key = ch, key
     return ch
 
@@ -227,20 +297,3 @@ def flush(cube) -> None:
     """Stores the pending chain into L0C."""
     ch, cube.pending, cube.pending_key = cube.pending, None, None
     ch.store()
-
-
-def _mmad_exact(p, init, acc_dt) -> None:
-    """An EXACT Mmad: the operands widened by NumPy's cast (to float64 for int8: every int32 sum is
-    exact) and multiplied now, batched over the 16-column groups of B."""
-    _, untranspose, adst, asrc, bdst, bsrc, av, bv, cv, r3, _ = p
-    np.copyto(*untranspose)
-    np.copyto(adst, asrc)
-    np.copyto(bdst, bsrc)
-    with single_thread():
-        r = np.matmul(av, bv, out=r3)
-    if acc_dt.kind == "i":
-        r = r.astype(np.int64).astype(np.int32)
-    if init:
-        cv[...] = r
-    else:
-        cv += r

@@ -13,16 +13,17 @@ row-major GM. The views a ``LoadData`` or ``Mmad`` works on are built once per d
 addresses and kept; float16 is converted to and from float32 on its bits (``_widen``, ``_f16_bits``),
 bit-exact with NumPy's casts.
 
-``Mmad`` computes in float32 (float64 for int8, exact), as the cube accumulates in fp32/int32. A
-float16/bfloat16 ``Mmad`` is not multiplied at once: it copies the rows of A and B into the pending
+``Mmad`` computes in float32 (float64 for int8, exact), as the cube accumulates in fp32/int32. No
+``Mmad`` is multiplied at once: a float16/bfloat16 one copies the rows of A and B into the pending
 ``Chain`` of its L0C block, which the next Mmads into that block (same address, m1, n1 and dtype, init
-false) extend. A chain is multiplied in one GEMM per ``SEGMENT`` of K (on BLAS's threads when it is
-large, ``blas.matmul_into``) and stored into L0C before anything else reads or writes L0C: a
-``Fixpipe``, an ``Mmad`` that starts another chain (another block or dtype, or init) and an
-int8/float32 ``Mmad``. Only these ops touch L0C
-(and only LoadData and Mmad touch L0A/L0B), so a chain still pending when a core or a launch ends
-(cores share the memories) is stored before its block is read. The sum over K is in fp32 either way,
-in another order than Mmad by Mmad.
+false) extend; an int8/float32 one copies its operands into the pending ``Staged`` operands of its
+block likewise. A chain is multiplied in one GEMM per ``SEGMENT`` of K (on BLAS's threads when it is
+large, ``blas.matmul_into``; the sum over K is in fp32 either way, in another order than Mmad by Mmad),
+staged Mmads in one batched matmul of the same products as Mmad by Mmad, added in program order (so
+bit for bit as Mmad by Mmad). Either is stored into L0C before anything else reads or writes L0C: a
+``Fixpipe`` or an ``Mmad`` that starts another chain (another block or dtype, or init). Only these ops
+touch L0C (and only LoadData and Mmad touch L0A/L0B), so a chain still pending when a core or a launch
+ends (cores share the memories) is stored before its block is read.
 
 Costs: ``Mmad`` ``mmad_fixed_cycles + ceil16(m) * ceil16(n) * ceil_k0(k) / macs_per_cycle`` (16x16x16
 fp16/bf16, x2 int8, x1/4 fp32 per cycle); ``LoadData`` the bytes at ``mte1_l0a/l0b_bytes_per_cycle``;
@@ -48,7 +49,7 @@ from pyasc.dialects.types import numpy_dtype
 from .codegen import KernelTranslator, pipe_index, record
 from .contract import check_extents, nd2nz_overlap
 from .costs import dma_efficiency, local_base
-from .cube_mmad import F16, F32, I32, PLANS, V32, Chain, flush, mmad as run_mmad, reduce_max, reduce_min, scratch
+from .cube_mmad import F16, F32, I32, PLANS, V32, Chain, Staged, flush, mmad as run_mmad, reduce_max, reduce_min, scratch
 from .errors import SimulationError
 from .memory import window
 from .opinfo import WORK
@@ -65,8 +66,8 @@ class CubeMemories:
         self.l1, self.l0a, self.l0b, self.l0c = (self.mem[k] for k in ("L1", "L0A", "L0B", "L0C"))
         self.mm_plans: dict[tuple, tuple] = {}
         self.scratch: dict[tuple, np.ndarray] = {}
-        self.chains: dict[tuple, Chain] = {}  # by (L0C address, m1, n1, input dtype)
-        self.pending: Chain | None = None  # the chain whose product L0C does not hold yet
+        self.chains: dict[tuple, Chain | Staged] = {}  # by L0C address, m1, (k1,) n1, dtypes
+        self.pending: Chain | Staged | None = None  # the Mmads whose product L0C does not hold yet
         self.pending_key: tuple | None = None
 
     def poison(self) -> None:
@@ -340,8 +341,8 @@ def _init_const(fail, sid, bid, l1, dst, rep, blk, gap, value, dt):
     if dst < 0 or dst % 32 or dst + span > l1.shape[0]:
         fail(sid, bid, _oob("L1", dst, dst + span, l1.shape[0]) if dst % 32 == 0 else
              f"L1 address {dst} is not 32 B aligned")
-    fill = np.full(blk * 32 // dt.itemsize, value, dt).view(np.uint8)
-    np.ndarray((rep, blk * 32), np.uint8, l1, dst, ((blk + gap) * 32, 1))[...] = fill
+    runs = np.ndarray((rep, blk * 32 // dt.itemsize), dt, l1, dst, ((blk + gap) * 32, dt.itemsize))
+    runs.fill(np.full(1, value, dt)[0])  # ``value`` cast as NumPy casts it into an array of ``dt``
     return span
 
 

@@ -85,6 +85,19 @@ def _check_pad(fail, sid, bid, u, span, gstart, gend, glen, ubn, ss, ds):
         fail(sid, bid, f"out-of-bounds GM access: bytes [{gstart}, {gend}) of a global tensor of {glen} bytes")
 
 
+_UNITS = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32), 8: np.dtype(np.uint64)}
+
+
+def pad_unit(*nbytes: int) -> np.dtype:
+    """The widest unsigned integer (of at most 8 bytes) whose size divides each of ``nbytes`` (the block
+    length, strides and offsets of a ``DataCopyPad``): the units its blocks move in (by the byte, NumPy
+    would loop over every byte)."""
+    g = 8
+    for v in nbytes:
+        g |= v
+    return _UNITS[g & -g]
+
+
 def pad_geometry(to_gm: bool, bc: int, bl: int, ss: int, ds: int) -> tuple[int, int, int]:
     """(UB stride, GM stride, UB span) in bytes of ``DataCopyPad`` blocks: UB blocks are 32 B aligned
     plus the UB-side stride in 32 B units, GM blocks are ``bl`` plus the GM-side stride in bytes."""
@@ -111,6 +124,9 @@ def make_pad_helpers(ub8: np.ndarray, ubn: int):
                 _check_pad(fail, sid, bid, u, span, g, gend, g8.shape[0], ubn, ss, ds)
             uv = ub8[u:u + bl] if bc == 1 else window(ub8, u, (bc, bl), (us, 1))
             gv = g8[g:g + bl] if bc == 1 else window(g8, g, (bc, bl), (gs, 1))
+            unit = pad_unit(u, g, bl, us, gs)
+            if unit.itemsize > 1:
+                uv, gv = uv.view(unit), gv.view(unit)
             if to_gm:
                 gv[...] = uv
             else:

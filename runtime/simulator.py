@@ -63,6 +63,8 @@ def remove_listener(fn) -> None:
         if fn in LISTENERS:
             LISTENERS.remove(fn)
 
+ALLOC_BYTES = 1 << 30  # host intermediate buffers a machine keeps from one run to the next, at most
+
 # cores with identical traces run in groups ("on"), always core by core ("off"), or both, compared ("verify")
 BATCH_MODE = os.environ.get("PYASC_SIM_BATCH", "on")
 
@@ -95,6 +97,22 @@ class Machine:
             for name, op in sim.funcs.items() if KERNEL_ATTR in op.attributes}
         self.ub2: np.ndarray | None = None  # one UB row per core of a group (``batched.group_ub``)
         self.group_fns: dict[tuple, object] = {}
+        self.allocs: dict = {}  # the host's intermediate buffers by memref.alloc value, kept for the next run
+        self.alloc_bytes = 0
+
+    def alloc(self, value, shape: tuple, dtype: np.dtype) -> np.ndarray:
+        """A zeroed host buffer for ``memref.alloc`` ``value``: the one of the previous run, zeroed again (a
+        fresh large array costs a page fault per page on first write), while they hold at most
+        ``ALLOC_BYTES``."""
+        a = self.allocs.get(value)
+        if a is not None:
+            a.fill(0)
+            return a
+        a = np.zeros(shape, dtype)
+        if self.alloc_bytes + a.nbytes <= ALLOC_BYTES:
+            self.allocs[value] = a
+            self.alloc_bytes += a.nbytes
+        return a
 
 
 class Simulator:
@@ -324,7 +342,7 @@ class Simulator:
                 n = self.block_dim if self.block_dim is not None else step[2]
                 self._launch(m, step[1], n, [env[v] for v in step[3]], report)
             elif kind == "alloc":
-                env[step[1]] = np.zeros(step[2], step[3])
+                env[step[1]] = m.alloc(step[1], step[2], step[3])
             elif kind == "const":
                 env[step[1]] = step[2]
             else:

@@ -1,7 +1,9 @@
 """Mmad accumulation chains in the simulator: float16 Mmads into one L0C block are multiplied only when
 L0C is read (Fixpipe) or another block, an init or another dtype comes. A hand-written kernel that
 interleaves two L0C blocks, continues a block after its Fixpipe and restarts one with init gets NumPy's
-sums; so do matmuls with infs and NaNs in the operands and with K past one multiplication segment."""
+sums; so do matmuls with infs and NaNs in the operands and with K past one multiplication segment.
+float32 and int8 Mmads are staged and multiplied per L0C block: long chains (past one staging batch),
+both operand orders (A^T B^T for M < N, A B otherwise) and several blocks per core match NumPy."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import numpy as np
 import pytest
 
 import pyasc
-from pyasc.runtime import Simulator
+from pyasc.runtime import Simulator, cube_mmad
 from pyasc.runtime.simulator import parse_module
 
 M, N, K = 32, 32, 64  # two K chunks of 32: A[:, :32] @ B[:32] and A[:, 32:] @ B[32:]
@@ -127,3 +129,42 @@ def test_k_past_one_segment(dtype):
     got = (a @ b).numpy().astype(np.float64)
     eps = 2 ** -10 if dtype is pyasc.float16 else 2 ** -7
     np.testing.assert_allclose(got, want, rtol=0, atol=(eps + 3000 * 2 ** -22) * np.abs(want).max() * 2)
+
+
+@pytest.mark.parametrize("m, k, n", [(300, 3000, 40), (20, 3000, 300), (1, 4096, 64), (70, 90, 33)])
+def test_staged_float32_matmul(m, k, n):
+    """float32: within the error bound of a K-term float32 sum, K u (|A| |B|), of the float64 product."""
+    _check_float32(m, k, n)
+
+
+def _check_float32(m, k, n):
+    rng = np.random.default_rng(14)
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    got = (pyasc.tensor(a) @ pyasc.tensor(b)).numpy().astype(np.float64)
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    bound = (k + 1) * 2.0 ** -24 * (np.abs(a64) @ np.abs(b64))
+    assert np.all(np.abs(got - a64 @ b64) <= bound)
+
+
+@pytest.mark.parametrize("m, k, n", [(300, 3000, 40), (20, 3000, 300), (70, 90, 33)])
+def test_staged_int8_matmul(m, k, n):
+    """int8 -> int32: exactly NumPy's integer product."""
+    _check_int8(m, k, n)
+
+
+def _check_int8(m, k, n):
+    rng = np.random.default_rng(15)
+    a = rng.integers(-128, 128, (m, k)).astype(np.int8)
+    b = rng.integers(-128, 128, (k, n)).astype(np.int8)
+    got = (pyasc.tensor(a) @ pyasc.tensor(b)).numpy()
+    assert got.dtype == np.int32
+    np.testing.assert_array_equal(got, a.astype(np.int64) @ b.astype(np.int64))
+
+
+def test_staged_in_parts(monkeypatch):
+    """At most 2 Mmads staged at a time: each block's chain is stored into L0C in parts (shapes no other
+    test uses, so that no simulator staged more before)."""
+    monkeypatch.setattr(cube_mmad, "STAGED", 2)
+    _check_float32(21, 2600, 19)
+    _check_int8(21, 2600, 19)

@@ -42,6 +42,8 @@ PROGRAMS = {
     "int8": (lambda x: (x * 40.0).to(pyasc.int8), [(64, 512)],
              lambda x: np.trunc((x * np.float32(40.0)).astype(np.float64)).astype(np.int64).astype(np.int8)),
     "topk": (lambda x: pyasc.topk(x, 3, -1)[0], [(96, 64)], lambda x: -np.sort(-x, -1)[:, :3]),
+    # float32 B is transposed by a movement kernel (the cores read interleaved columns) into a host buffer
+    "matmul_f32": (lambda a, b: a @ b, [(8, 256), (256, 200)], lambda a, b: a.astype(np.float64) @ b),
 }
 
 
@@ -148,3 +150,17 @@ def test_schedules_are_reused_across_calls_and_the_cache_stays_bounded(monkeypat
     assert small.run(compiled.name, [x, out]).cycles == first.cycles
     assert len(small._timing_cache) <= 1
     assert small._cached_records == sum(small._trace_records(k) for k in small._timing_cache)
+
+
+def test_host_buffers_are_kept_and_zeroed_for_the_next_run():
+    """A program's intermediate GM buffer (float32 B transposed for the cube) is kept by the simulator for
+    the next run, zeroed again: runs on other data still give NumPy's products."""
+    compiled = pyasc.jit(lambda a, b: a @ b).compile(pyasc.tensor(np.zeros((8, 96), np.float32)),
+                                                     pyasc.tensor(np.zeros((96, 40), np.float32)))
+    sim = Simulator(compiled.module, hazards="ignore")
+    for _ in range(2):
+        a, b = RNG.standard_normal((8, 96)).astype(np.float32), RNG.standard_normal((96, 40)).astype(np.float32)
+        out = np.zeros((8, 40), np.float32)
+        sim.run(compiled.name, [a, b, out])
+        np.testing.assert_allclose(out, a.astype(np.float64) @ b, rtol=1e-5, atol=1e-5)
+    assert any(m.allocs for m in sim._idle), "the transposed B should be kept for the next run"
