@@ -51,6 +51,7 @@ from .progress import progress
 from .streams import launch, simulate
 from .tensor import Tensor
 from .tracing import Trace, current_trace
+from pyasc.dialects.asctensor import CONSTANT_ATTR
 
 TRACED_LEVEL = "traced"
 # tracing keeps the current trace in a process-wide stack and the passes are not written for
@@ -301,9 +302,12 @@ class Lowered(_Program):
         return self._levels[level]
 
     def _take_lifted(self, module: ModuleOp) -> None:
-        """The constants a pass lifted to parameters (the backward's masks) join the program's."""
+        """The program's constants once its constants functions ran on them (on the host, once:
+        ``asctensor-hoist-constants``), then those a pass lifted to parameters (the backward's masks)."""
+        from pyasc.lowering.const_eval import take_constants
         from pyasc.tracing import lifted_constants
 
+        self.constants = tuple(take_constants(module, self.name, list(self.constants)))
         for op in module.ops:
             if isinstance(op, func.FuncOp) and op.sym_name.data == self.name:
                 self.constants = (*self.constants, *lifted_constants(op))
@@ -424,8 +428,8 @@ class JitFunction:
         disk_key = cache.make_key(self._source, traced_text, lowered.options)
         hit = cache.load(disk_key)
         if hit is not None and hit[1].get("outputs") == [str(s) for s in lowered.outputs]:
-            if "asctensor.vjp" in traced_text:
-                lowered.module("asctensor")   # the constants the backward lifts
+            if "asctensor.vjp" in traced_text or CONSTANT_ATTR in traced_text:
+                lowered.module("asctensor")   # the constants the backward lifts, the hoisted ones
             compiled = lowered._compiled(hit[0])
             log.info("jit %s: disk cache hit %s", lowered.name, disk_key[:12])
         else:
