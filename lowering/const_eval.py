@@ -127,14 +127,15 @@ def constants_functions(module: ModuleOp, name: str) -> list[func.FuncOp]:
             and op.attributes.get(asctensor.CONSTANTS_OF_ATTR) == StringAttr(name)]
 
 
-def take_constants(module: ModuleOp, name: str, values: list[np.ndarray]) -> list[np.ndarray]:
+def take_constants(module: ModuleOp, name: str, values: list[np.ndarray]) -> tuple[list[np.ndarray], str]:
     """The constant arguments of ``@name`` once its constants functions ran on ``values`` (the values
-    of its parameters marked constant when traced); the functions leave ``module``."""
-    values = list(values)
-    for fn in constants_functions(module, name):
+    of its parameters marked constant when traced), and the functions' text (a module, "" when there
+    are none: what a cached program keeps); the functions leave ``module``."""
+    values, fns = list(values), constants_functions(module, name)
+    for fn in fns:
         values = evaluate(fn, values)
         fn.detach()
-    return values
+    return values, str(ModuleOp(fns)) if fns else ""
 
 
 def drop_constants_functions(module: ModuleOp) -> None:

@@ -10,6 +10,7 @@ import torch
 import torch.nn.functional as F
 
 import pyasc
+from pyasc import cache
 from pyasc.dialects.asctensor import KERNEL_ATTR
 
 R = np.random.default_rng(7)
@@ -90,3 +91,24 @@ def test_the_cube_layout_of_a_weight_is_computed_once_on_the_host():
     np.testing.assert_array_equal(weight, w.T)
     ref = torch.from_numpy(x) @ torch.from_numpy(w)
     np.testing.assert_allclose(fn(pyasc.tensor(x)).numpy(), ref.numpy(), rtol=1e-4, atol=1e-4)
+
+
+def test_a_program_from_the_disk_cache_folds_its_own_weights(tmp_path, monkeypatch):
+    # two weight sets of one shape share the compiled program (the trace reads them as parameters):
+    # the second, served from the disk cache, runs the cached constants function on its own weights
+    monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path))
+    cache.clear()
+    x = _f(1, 4, 6, 6)
+    for _ in range(2):
+        w = _f(8, 4, 3, 3)
+        mean, var, gamma, beta = _bn_stats(8)
+
+        def f(x):
+            return pyasc.batch_norm(pyasc.conv2d(x, pyasc.tensor(w)), pyasc.tensor(mean), pyasc.tensor(var),
+                                    pyasc.tensor(gamma), pyasc.tensor(beta))
+
+        got = pyasc.jit(f)(pyasc.tensor(x)).numpy()
+        t = [torch.from_numpy(a) for a in (x, w, mean, var, gamma, beta)]
+        ref = F.batch_norm(F.conv2d(t[0], t[1]), t[2], t[3], t[4], t[5], training=False)
+        np.testing.assert_allclose(got, ref.numpy(), rtol=1e-4, atol=1e-4)
+    assert cache.stats()["hits"] == 1
