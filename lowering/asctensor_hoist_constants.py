@@ -30,10 +30,14 @@ MARK = DictionaryAttr({asctensor.CONSTANT_ATTR: UnitAttr()})
 
 
 def _hoisted(fn: func.FuncOp) -> list[Operation]:
-    """The ops of ``fn`` computed from constants only, in order (splats and broadcasts feeding the
-    program only excluded)."""
-    known = constant_values(fn)
-    ops = [op for op in fn.body.block.ops if op.operands and op.results and op.results[0] in known]
+    """The ops of ``fn`` computed from constant parameters (and splats) only, in order; what splats
+    alone give stays, and so do broadcasts feeding the program only."""
+    known, derived = constant_values(fn), set(constant_args(fn))
+    ops = []
+    for op in fn.body.block.ops:
+        if op.results and op.results[0] in known and any(v in derived for v in op.operands):
+            ops.append(op)
+            derived.add(op.results[0])
     moved = set(ops)
     for op in reversed(ops):
         if isinstance(op, asctensor.BroadcastOp) and not any(u.operation in moved for u in op.result.uses):
@@ -51,14 +55,21 @@ def _outline(fn: func.FuncOp, hoisted: list[Operation]) -> None:
     body = Block(arg_types=[a.type for a in params])
     mapping: dict[SSAValue, SSAValue] = {}
     splats: list[Operation] = []
+
+    def clone_splat(v: SSAValue) -> None:     # what splats alone give, cloned with its operands
+        for w in v.owner.operands:
+            if w not in mapping:
+                clone_splat(w)
+        body.add_op(clone := v.owner.clone(value_mapper=mapping))
+        mapping[v] = clone.results[0]
+        splats.append(v.owner)
+
     for a, new in zip(params, body.args):
         new.name_hint, mapping[a] = a.name_hint, new
     for op in hoisted:
         for v in op.operands:
-            if v not in mapping:        # a splat of the program
-                body.add_op(clone := v.owner.clone())
-                splats.append(v.owner)
-                mapping[v] = clone.results[0]
+            if v not in mapping:
+                clone_splat(v)
         body.add_op(clone := op.clone(value_mapper=mapping))
         mapping.update(zip(op.results, clone.results))
     kept = [a for a in params if any(u.operation not in moved for u in a.uses)]
@@ -78,7 +89,7 @@ def _outline(fn: func.FuncOp, hoisted: list[Operation]) -> None:
         for use in list(v.uses):
             if use.operation not in moved:
                 use.operation.operands[use.index] = arg
-    for op in [*reversed(hoisted), *splats]:
+    for op in [*reversed(hoisted), *reversed(splats)]:
         if not op.results[0].uses:
             Rewriter.erase_op(op)
     for a in params:

@@ -67,3 +67,27 @@ func.func @plain(%x: tensor<8xf32>) -> tensor<8xf32> {
 // CHECK:       func.func @plain(%x: tensor<8xf32>) -> tensor<8xf32> {
 // CHECK-NEXT:    asctensor.full
 // CHECK-NEXT:    arith.mulf
+
+// what splats alone give stays in the program (a kernel builds it); the constants function
+// computes its own copy for the constant it feeds
+func.func @splats(%x: tensor<8xf32>, %k: tensor<8xf32> {asctensor.constant}) -> tensor<8xf32> {
+  %0 = asctensor.full 2.000000e+00 : f32 -> tensor<8xf32>
+  %1 = arith.mulf %0, %0 : tensor<8xf32>
+  %2 = arith.addf %k, %1 : tensor<8xf32>
+  %3 = arith.mulf %x, %2 : tensor<8xf32>
+  %4 = arith.addf %3, %1 : tensor<8xf32>
+  func.return %4 : tensor<8xf32>
+}
+
+// CHECK:       func.func private @splats_constants(%k: tensor<8xf32> {asctensor.constant}) -> tensor<8xf32> attributes {asctensor.constants_of = "splats"} {
+// CHECK-NEXT:    %[[F:.*]] = asctensor.full 2.000000e+00 : f32 -> tensor<8xf32>
+// CHECK-NEXT:    %[[S:.*]] = arith.mulf %[[F]], %[[F]] : tensor<8xf32>
+// CHECK-NEXT:    %[[K:.*]] = arith.addf %k, %[[S]] : tensor<8xf32>
+// CHECK-NEXT:    func.return %[[K]] : tensor<8xf32>
+// CHECK-NEXT:  }
+// CHECK-NEXT:  func.func @splats(%x: tensor<8xf32>, %folded0: tensor<8xf32> {asctensor.constant}) -> tensor<8xf32> {
+// CHECK-NEXT:    %[[F2:.*]] = asctensor.full 2.000000e+00 : f32 -> tensor<8xf32>
+// CHECK-NEXT:    %[[S2:.*]] = arith.mulf %[[F2]], %[[F2]] : tensor<8xf32>
+// CHECK-NEXT:    %[[M:.*]] = arith.mulf %x, %folded0 : tensor<8xf32>
+// CHECK-NEXT:    %[[A:.*]] = arith.addf %[[M]], %[[S2]] : tensor<8xf32>
+// CHECK-NEXT:    func.return %[[A]] : tensor<8xf32>
