@@ -73,9 +73,9 @@ HOST_EVAL: dict[str, Callable] = {
     "asctensor.full": _full,
     "arith.constant": _arith_constant,
     "asctensor.cast": _cast,
-    "asctensor.broadcast": lambda op, a: np.broadcast_to(a[0], op.result.type.get_shape()).copy(),
+    "asctensor.broadcast": lambda op, a: np.broadcast_to(a[0], op.result.type.get_shape()),   # a view
     "asctensor.reshape": lambda op, a: a[0].reshape(op.result.type.get_shape()),
-    "asctensor.transpose": lambda op, a: np.ascontiguousarray(a[0].transpose(op.perm)),
+    "asctensor.transpose": lambda op, a: a[0].transpose(op.perm),
     "asctensor.slice": _slice,
     "arith.addf": _elementwise(np.add), "arith.subf": _elementwise(np.subtract), "arith.mulf": _elementwise(np.multiply),
     "arith.divf": _elementwise(np.divide), "arith.maximumf": _elementwise(np.maximum), "arith.minimumf": _elementwise(np.minimum),
@@ -113,7 +113,8 @@ def evaluate(fn: func.FuncOp, args: list[np.ndarray]) -> list[np.ndarray]:
     env: dict[SSAValue, np.ndarray] = dict(zip(fn.body.block.args, args))
     for op in fn.body.block.ops:
         if isinstance(op, func.ReturnOp):
-            return [env[v] for v in op.arguments]
+            # (np.ascontiguousarray would make a 0-d array 1-d)
+            return [a if a.flags.c_contiguous else a.copy() for a in (env[v] for v in op.arguments)]
         value = HOST_EVAL[op.name](op, [env[v] for v in op.operands]) if evaluable(op) else None
         if value is None:
             raise ValueError(f"{op.name} in @{fn.sym_name.data} cannot be evaluated on the host")

@@ -112,3 +112,18 @@ def test_a_program_from_the_disk_cache_folds_its_own_weights(tmp_path, monkeypat
         ref = F.batch_norm(F.conv2d(t[0], t[1]), t[2], t[3], t[4], t[5], training=False)
         np.testing.assert_allclose(got, ref.numpy(), rtol=1e-4, atol=1e-4)
     assert cache.stats()["hits"] == 1
+
+
+def test_a_weight_cast_is_computed_once_on_the_host():
+    w, b = _f(8, 16, dtype=np.float16), _f(8, dtype=np.float16)
+    fn = pyasc.jit(lambda x: (x.to(pyasc.float16) @ pyasc.tensor(w).T).to(pyasc.float32) * pyasc.tensor(b))
+    x = _f(4, 16)
+    lowered = fn.lower(pyasc.tensor(x))
+    assert "asctensor.cast" in lowered.as_text("traced")
+    lowered.module("asctensor")        # compiling evaluates the constants function
+    weight, scale = lowered.constants
+    np.testing.assert_array_equal(weight, w.T)
+    assert scale.dtype == np.float32
+    np.testing.assert_array_equal(scale, b.astype(np.float32))
+    ref = (torch.from_numpy(x).half() @ torch.from_numpy(w).T).float() * torch.from_numpy(b).float()
+    np.testing.assert_allclose(fn(pyasc.tensor(x)).numpy(), ref.numpy(), rtol=1e-2, atol=1e-2)
