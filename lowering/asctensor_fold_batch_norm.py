@@ -36,8 +36,9 @@ from xdsl.pattern_rewriter import (
 from .const_eval import constant_values
 from .emitter import copy_loc
 
-# the ops that fold, and how: "scale" multiplies weight and bias, "shift" adds to the bias
-FOLDS = {arith.MulfOp: "scale", arith.AddfOp: "shift", arith.SubfOp: "shift"}
+# op that folds -> (how: "scale" multiplies weight and bias, "shift" adds to the bias; the operand
+# positions the product may take)
+FOLDS = {arith.MulfOp: ("scale", (0, 1)), arith.AddfOp: ("shift", (0, 1)), arith.SubfOp: ("shift", (0,))}
 
 
 def _channel(product: Operation) -> tuple[int, int] | None:
@@ -96,10 +97,8 @@ class FoldIntoProduct(RewritePattern):
         self.known = known
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        kind = FOLDS.get(type(op))
-        if kind is None:
-            return
-        for index in (0, 1) if kind == "scale" or isinstance(op, arith.AddfOp) else (0,):
+        kind, positions = FOLDS.get(type(op), (None, ()))
+        for index in positions:
             product = op.operands[index].owner
             channel = _channel(product) if isinstance(product, Operation) else None
             if channel is None or not op.operands[index].has_one_use():

@@ -64,3 +64,22 @@ func.func @kept(%x: tensor<1x2x4x4xf32>, %w: tensor<2x2x1x1xf32> {asctensor.cons
 // CHECK-NEXT:    %{{.*}} = arith.mulf %[[C1]], %[[KB]]
 // CHECK-NEXT:    %[[C2:.*]] = asctensor.conv2d %x, %v stride
 // CHECK-NEXT:    %{{.*}} = arith.mulf %[[C2]], %[[F]]
+
+// matmul(x, W) with W as K x N and a bias, a scale of shape 1 x N, a shift subtracted
+func.func @matmul(%x: tensor<2x4x16xf32>, %w: tensor<16x8xf32> {asctensor.constant}, %b: tensor<8xf32> {asctensor.constant}, %k: tensor<1x8xf32> {asctensor.constant}, %c: tensor<8xf32> {asctensor.constant}) -> tensor<2x4x8xf32> {
+  %0 = asctensor.matmul %x, %w bias %b : tensor<2x4x16xf32>, tensor<16x8xf32>, tensor<8xf32> -> tensor<2x4x8xf32>
+  %1 = asctensor.broadcast %k : tensor<1x8xf32> -> tensor<2x4x8xf32>
+  %2 = arith.mulf %0, %1 : tensor<2x4x8xf32>
+  %3 = asctensor.broadcast %c : tensor<8xf32> -> tensor<2x4x8xf32>
+  %4 = arith.subf %2, %3 : tensor<2x4x8xf32>
+  func.return %4 : tensor<2x4x8xf32>
+}
+
+// CHECK-LABEL: func.func @matmul(
+// CHECK-NEXT:    %[[K:.*]] = asctensor.reshape %k : tensor<1x8xf32> -> tensor<8xf32>
+// CHECK-NEXT:    %[[KW:.*]] = asctensor.broadcast %[[K]] : tensor<8xf32> -> tensor<16x8xf32>
+// CHECK-NEXT:    %[[W:.*]] = arith.mulf %w, %[[KW]] : tensor<16x8xf32>
+// CHECK-NEXT:    %[[BK:.*]] = arith.mulf %b, %[[K]] : tensor<8xf32>
+// CHECK-NEXT:    %[[B:.*]] = arith.subf %[[BK]], %c : tensor<8xf32>
+// CHECK-NEXT:    %[[R:.*]] = asctensor.matmul %x, %[[W]] bias %[[B]] : tensor<2x4x16xf32>, tensor<16x8xf32>, tensor<8xf32> -> tensor<2x4x8xf32>
+// CHECK-NEXT:    func.return %[[R]] : tensor<2x4x8xf32>
