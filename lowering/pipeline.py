@@ -8,6 +8,10 @@ The program goes through four stages, one per level; each takes the level before
 * ``ascbuf``: bufferize, bufferize-cube, plan-memory, insert-sync;
 * ``ascendc``: convert-ascbuf-to-ascendc, ascendc-alloc-event-ids.
 
+The functions of constants ``asctensor-hoist-constants`` makes leave the module before the
+``asctile`` stage: the caller evaluates them on the host (``pyasc.jit`` does, once per set of
+weights: ``const_eval.take_constants``).
+
 ``run_stage(module, level, options, ctx)`` runs one stage in place; ``passes_to(level, options)`` lists
 the passes from a traced program to ``level``. ``pyasc.jit``, ``pyasc-opt -p compile`` (and
 ``to-tile``, ``to-buf``, ``to-ascendc``: ``stages.py``) and the ``pyasc`` CLI all run these stages.
