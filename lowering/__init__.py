@@ -20,6 +20,8 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "asctensor-autodiff": ("asctensor_autodiff", "AscTensorAutodiffPass"),
         "inline-custom-ops": ("inline_custom_ops", "InlineCustomOpsPass"),
         "asctensor-decompose": ("asctensor_decompose", "AscTensorDecomposePass"),
+        "asctensor-fold-batch-norm": ("asctensor_fold_batch_norm", "AscTensorFoldBatchNormPass"),
+        "asctensor-hoist-constants": ("asctensor_hoist_constants", "AscTensorHoistConstantsPass"),
         "asctensor-fuse": ("asctensor_fuse", "AscTensorFusePass"),
         "tile-elementwise": ("tile_elementwise", "TileElementwisePass"),
         "tile-movement": ("tile_movement", "TileMovementPass"),

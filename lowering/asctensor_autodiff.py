@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, ModuleOp
 from xdsl.ir import Block, Region
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -78,6 +78,8 @@ def _differentiate(fn: func.FuncOp, wrt: tuple[int, ...]) -> None:
     Rewriter.replace_op(ret, func.ReturnOp(*roots, *vjp.grads))
     fn.function_type = FunctionType.from_lists([a.type for a in block.args],
                                                [v.type for v in [*roots, *vjp.grads]])
+    if fn.arg_attrs is not None:    # the cotangents carry no attribute
+        fn.arg_attrs = ArrayAttr([*fn.arg_attrs.data, *[DictionaryAttr({})] * (len(block.args) - len(fn.arg_attrs.data))])
 
 
 @dataclass(frozen=True)

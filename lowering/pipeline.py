@@ -2,10 +2,15 @@
 
 The program goes through four stages, one per level; each takes the level before it to its own:
 
-* ``asctensor``: asctensor-autodiff, inline-custom-ops, asctensor-decompose, cse, dce, asctensor-fuse-matmul, asctensor-fuse;
+* ``asctensor``: asctensor-autodiff, inline-custom-ops, asctensor-fold-batch-norm, asctensor-decompose, cse, dce,
+  asctensor-fuse-matmul, asctensor-hoist-constants (after the cube's weight layouts), asctensor-fuse;
 * ``asctile``: tile-movement, tile-elementwise, tile-matmul, tile-mix, tile-im2col, host-to-gm;
 * ``ascbuf``: bufferize, bufferize-cube, plan-memory, insert-sync;
 * ``ascendc``: convert-ascbuf-to-ascendc, ascendc-alloc-event-ids.
+
+The functions of constants ``asctensor-hoist-constants`` makes leave the module before the
+``asctile`` stage: the caller evaluates them on the host (``pyasc.jit`` does, once per set of
+weights: ``const_eval.take_constants``).
 
 ``run_stage(module, level, options, ctx)`` runs one stage in place; ``passes_to(level, options)`` lists
 the passes from a traced program to ``level``. ``pyasc.jit``, ``pyasc-opt -p compile`` (and
@@ -30,6 +35,7 @@ from xdsl.passes import ModulePass
 from pyasc.dialects import make_context
 from pyasc.dialects.target import DEFAULT_TARGET
 
+from .const_eval import drop_constants_functions
 from .errors import CompileError
 from .levels import apply_pass
 from .options import SYNC_STYLES, OptionError, check_option
@@ -124,12 +130,15 @@ def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
 
         from .asctensor_autodiff import AscTensorAutodiffPass
         from .asctensor_decompose import AscTensorDecomposePass
+        from .asctensor_fold_batch_norm import AscTensorFoldBatchNormPass
         from .asctensor_fuse import AscTensorFusePass
         from .asctensor_fuse_matmul import AscTensorFuseMatmulPass
+        from .asctensor_hoist_constants import AscTensorHoistConstantsPass
         from .inline_custom_ops import InlineCustomOpsPass
 
-        return [AscTensorAutodiffPass(), InlineCustomOpsPass(), AscTensorDecomposePass(), CommonSubexpressionElimination(),
-                DeadCodeElimination(), AscTensorFuseMatmulPass(), AscTensorFusePass()]
+        return [AscTensorAutodiffPass(), InlineCustomOpsPass(), AscTensorFoldBatchNormPass(), AscTensorDecomposePass(),
+                CommonSubexpressionElimination(), DeadCodeElimination(), AscTensorFuseMatmulPass(),
+                AscTensorHoistConstantsPass(), AscTensorFusePass()]
     if level == "asctile":
         from .host_to_gm import HostToGmPass
         from .tile_elementwise import TileElementwisePass
@@ -173,6 +182,8 @@ def run_stage(module: ModuleOp, level: str, options: CompileOptions | None = Non
     ctx = ctx or make_context()
     budget = budget or CompileBudget()
     budget.check(module, f"before the {level} stage")
+    if level == "asctile":      # the caller evaluates them (``const_eval.take_constants``)
+        drop_constants_functions(module)
     for p in stage_passes(level, options):
         apply_pass(p, ctx, module)
         budget.check(module, f"after pass {p.name}")

@@ -256,6 +256,7 @@ class Lowered(_Program):
         super().__init__(name, options, inputs, outputs, returns_tuple, constants)
         self.traced = traced
         self._levels: dict[str, ModuleOp] = {}
+        self.constants_text = ""    # the functions computing the constants (``_take_lifted``)
 
     def module(self, level: str = "ascendc") -> ModuleOp:
         """The program lowered to ``level`` ("traced" is the unlowered trace); cached."""
@@ -301,12 +302,29 @@ class Lowered(_Program):
         return self._levels[level]
 
     def _take_lifted(self, module: ModuleOp) -> None:
-        """The constants a pass lifted to parameters (the backward's masks) join the program's."""
+        """The program's constants once its constants functions ran on them (on the host, once:
+        ``asctensor-hoist-constants``), then those a pass lifted to parameters (the backward's masks)."""
+        from pyasc.lowering.const_eval import take_constants
         from pyasc.tracing import lifted_constants
 
+        values, self.constants_text = take_constants(module, self.name, list(self.constants))
+        self.constants = tuple(values)
         for op in module.ops:
             if isinstance(op, func.FuncOp) and op.sym_name.data == self.name:
                 self.constants = (*self.constants, *lifted_constants(op))
+
+    def evaluate_constants(self, text: str) -> None:
+        """The constants once the constants functions in ``text`` (a module, as ``constants_text``) ran
+        on them: what a program served from the disk cache does instead of compiling."""
+        from xdsl.parser import Parser
+
+        from pyasc.dialects import make_context
+        from pyasc.lowering.const_eval import take_constants
+
+        module = Parser(make_context(), text).parse_module()
+        module.verify()
+        values, self.constants_text = take_constants(module, self.name, list(self.constants))
+        self.constants = tuple(values)
 
     def as_text(self, level: str = "asctensor") -> str:
         """The IR text at ``level``: "traced", "asctensor" (after decompose and fuse), "asctile",
@@ -426,6 +444,8 @@ class JitFunction:
         if hit is not None and hit[1].get("outputs") == [str(s) for s in lowered.outputs]:
             if "asctensor.vjp" in traced_text:
                 lowered.module("asctensor")   # the constants the backward lifts
+            elif isinstance(hit[1].get("constants"), str) and hit[1]["constants"]:
+                lowered.evaluate_constants(hit[1]["constants"])
             compiled = lowered._compiled(hit[0])
             log.info("jit %s: disk cache hit %s", lowered.name, disk_key[:12])
         else:
@@ -434,7 +454,8 @@ class JitFunction:
                 compiled = lowered.compile()
             cache.store(disk_key, compiled.module,
                         {"name": lowered.name, "inputs": [str(s) for s in lowered.inputs],
-                         "outputs": [str(s) for s in lowered.outputs], "returns_tuple": lowered.returns_tuple})
+                         "outputs": [str(s) for s in lowered.outputs], "returns_tuple": lowered.returns_tuple,
+                         "constants": lowered.constants_text})
         if cache.dump_path() is not None:
             cache.dump(lowered, compiled, disk_key)
         self._cache[key] = compiled

@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import (
     FunctionType,
     ModuleOp,
     StringAttr,
+    UnitAttr,
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
@@ -170,8 +171,9 @@ class Trace:
     def constant(self, array: np.ndarray, dtype: DType) -> SSAValue:
         """The value of a concrete tensor used inside the traced function: a splat
         ``asctensor.full`` when all its elements are equal, otherwise an extra parameter of the
-        function (a *lifted constant*, passed by ``pyasc.jit`` after the user's inputs: the
-        kernels read it from global memory like any input, with no size limit)."""
+        function (a *lifted constant*, passed by ``pyasc.jit`` after the user's inputs and marked
+        ``asctensor.constant``: the kernels read it from global memory like any input, with no size
+        limit, and ``asctensor-hoist-constants`` computes what depends on constants only once)."""
         key = (id(array), dtype.name)
         if key not in self._consts:
             a = np.asarray(array, dtype=dtype.np_dtype)
@@ -231,6 +233,10 @@ class Trace:
         self.emit(func.ReturnOp(*results), loc)
         ftype = FunctionType.from_lists([a.type for a in self.block.args], [r.type for r in results])
         fn = func.FuncOp(self.name, ftype, Region(self.block))
+        if self.lifted:     # the lifted constants are the last parameters: marked as weights
+            fn.arg_attrs = ArrayAttr([DictionaryAttr({}) if i < len(self.block.args) - len(self.lifted) else
+                                      DictionaryAttr({asctensor.CONSTANT_ATTR: UnitAttr()})
+                                      for i in range(len(self.block.args))])
         region_dce(fn.body)     # ops whose results were folded away (zero-size tensors) go
         module = ModuleOp([fn, *self.callees], attributes={TARGET_KEY: TargetAttr(self.target)})
         module.verify()

@@ -14,7 +14,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation, SSAValue
 
-from .base import KERNEL_ATTR, BroadcastOp, FullOp, ReshapeOp, SliceOp
+from .base import CONSTANTS_OF_ATTR, KERNEL_ATTR, BroadcastOp, FullOp, ReshapeOp, SliceOp
 from .movement import ConcatOp, StridedSliceOp, TransposeOp
 from .reduce import ArgReduceOp, ReduceOp
 
@@ -37,8 +37,9 @@ def kernel_kind(f: func.FuncOp) -> str | None:
 
 
 def host_functions(module: ModuleOp) -> list[func.FuncOp]:
-    """The defined functions of ``module`` that are not kernels."""
-    return [f for f in module.ops if isinstance(f, func.FuncOp) and not is_kernel(f) and not f.is_declaration]
+    """The defined functions of ``module`` that are not kernels (nor functions of constants only)."""
+    return [f for f in module.ops if isinstance(f, func.FuncOp) and not is_kernel(f) and not f.is_declaration
+            and CONSTANTS_OF_ATTR not in f.attributes]
 
 
 def is_view_of_input(v: SSAValue, members) -> bool:

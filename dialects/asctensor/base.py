@@ -30,6 +30,11 @@ ELEMENT_TYPES = FLOAT_TYPES + INT_TYPES
 CAST_TYPES = ELEMENT_TYPES + ("i8",)  # int8 is a storage type: it is converted, not computed on
 
 KERNEL_ATTR = "asctensor.kernel"
+# on a function argument: its value is a constant of the program (a weight), known before any run
+CONSTANT_ATTR = "asctensor.constant"
+# on a private function computing constants only (``asctensor-hoist-constants``): the function whose
+# constant parameters it computes, evaluated once per set of constants
+CONSTANTS_OF_ATTR = "asctensor.constants_of"
 # on a ``func.call`` of a user-defined op and on its callee (a private function holding the op's
 # decomposition): the op's name; ``inline-custom-ops`` inlines such calls
 CUSTOM_OP_ATTR = "pyasc.custom_op"

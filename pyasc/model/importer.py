@@ -4,7 +4,9 @@ The graph is replayed once per input signature (a batch size, an image size): sh
 concrete, so ``Shape`` gives a constant and every computation on constants (the shape subgraphs
 an exporter writes around ``Reshape``, weight transposes and casts) folds on the host with the ONNX
 reference implementation. What remains are nodes on computed tensors, converted by the operator
-table (``onnx_ops.OPS``) into ``asctensor`` IR; initializers become the program's constants.
+table (``onnx_ops.OPS``) into ``asctensor`` IR; initializers become the program's constants. Graph
+optimisations on weights (a batch norm folded into the convolution before it, the weight products
+that leaves) are passes of the compiler: ``asctensor-fold-batch-norm``, ``asctensor-hoist-constants``.
 """
 
 from __future__ import annotations
@@ -85,37 +87,6 @@ def _value_info(vi, float_dtype: str) -> ValueInfo:
     return ValueInfo(vi.name, shape, float_dtype if name == "float" else name)
 
 
-def fold_batch_norms(nodes: list, constants: dict, outputs: set) -> list:
-    """Inference batch norms folded into the convolution before them (its weight scaled per output
-    channel, its bias shifted) when the convolution's result feeds only the batch norm."""
-    users: dict[str, int] = {}
-    for n in nodes:
-        for i in n.input:
-            users[i] = users.get(i, 0) + 1
-    producer = {o: n for n in nodes for o in n.output}
-    out = []
-    for n in nodes:
-        conv = producer.get(n.input[0]) if n.op_type == "BatchNormalization" else None
-        params = [constants.get(i) for i in n.input[1:5]]
-        if (conv is None or conv.op_type != "Conv" or users.get(conv.output[0]) != 1 or conv.output[0] in outputs
-                or len(n.output) != 1 or any(p is None for p in params) or conv.input[1] not in constants
-                or any(a.name == "training_mode" and a.i for a in n.attribute)):
-            out.append(n)
-            continue
-        eps = next((a.f for a in n.attribute if a.name == "epsilon"), 1e-5)
-        scale, shift, mean, var = (p.astype(np.float64) for p in params)
-        k = scale / np.sqrt(var + eps)
-        w = constants[conv.input[1]]
-        b = constants[conv.input[2]] if len(conv.input) > 2 and conv.input[2] else np.zeros(w.shape[0])
-        w_name, b_name = f"{conv.output[0]}.folded_weight", f"{conv.output[0]}.folded_bias"
-        constants[w_name] = (w * k.reshape(-1, 1, 1, 1)).astype(w.dtype)
-        constants[b_name] = ((b - mean) * k + shift).astype(w.dtype)
-        folded = helper.make_node("Conv", [conv.input[0], w_name, b_name], list(n.output), name=conv.name)
-        folded.attribute.extend(conv.attribute)
-        out[out.index(conv)] = folded
-    return out
-
-
 def _apply(convert, node, values):
     return convert(node, values)
 
@@ -146,7 +117,7 @@ class OnnxGraph:
         self.constants = {t.name: self._const(numpy_helper.to_array(t)) for t in g.initializer}
         self.inputs = [_value_info(v, dtype) for v in g.input if v.name not in init_names]
         self.outputs = [_value_info(v, dtype) for v in g.output]
-        self.nodes = fold_batch_norms(list(g.node), self.constants, {o.name for o in self.outputs})
+        self.nodes = list(g.node)
         for n in self.nodes:
             if n.domain not in ("", "ai.onnx"):
                 raise UnsupportedOnnxError(n.op_type, n.name, f"the operator domain '{n.domain}' is not supported")

@@ -1,0 +1,129 @@
+"""Graph optimisations on weights: a batch norm after a convolution or a linear layer folds into its
+weight and bias (asctensor-fold-batch-norm), and what depends on weights only runs once, on the host
+(asctensor-hoist-constants). Results against PyTorch CPU."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+import pyasc
+from pyasc import cache
+from pyasc.dialects.asctensor import KERNEL_ATTR
+
+R = np.random.default_rng(7)
+
+
+def _f(*shape, low=-1.0, high=1.0, dtype=np.float32):
+    return R.uniform(low, high, shape).astype(dtype)
+
+
+def _bn_stats(c: int, dtype=np.float32):
+    return _f(c, dtype=dtype), _f(c, low=0.5, high=2.0, dtype=dtype), _f(c, dtype=dtype), _f(c, dtype=dtype)
+
+
+def _kernel_bodies(lowered) -> str:
+    """The text of the kernels of the program (what runs on the device for each inference)."""
+    return "\n".join(str(op) for op in lowered.module("asctensor").ops if KERNEL_ATTR in op.attributes)
+
+
+@pytest.mark.parametrize("bias", [False, True])
+def test_conv_then_batch_norm_matches_torch_and_folds(bias):
+    dtype, tol = np.float32, 1e-4
+    w, cb = _f(8, 4, 3, 3, dtype=dtype), _f(8, dtype=dtype) if bias else None
+    mean, var, gamma, beta = _bn_stats(8, dtype)
+    fn = pyasc.jit(lambda x: pyasc.batch_norm(pyasc.conv2d(x, pyasc.tensor(w), None if cb is None else pyasc.tensor(cb),
+                                                           padding=(1, 1)),
+                                              pyasc.tensor(mean), pyasc.tensor(var), pyasc.tensor(gamma),
+                                              pyasc.tensor(beta), eps=1e-3))
+    x = _f(2, 4, 10, 10, dtype=dtype)
+    got = fn(pyasc.tensor(x)).numpy()
+    t = [None if a is None else torch.from_numpy(a).float() for a in (x, w, cb, mean, var, gamma, beta)]
+    ref = F.batch_norm(F.conv2d(t[0], t[1], t[2], padding=1), t[3], t[4], t[5], t[6], training=False, eps=1e-3)
+    np.testing.assert_allclose(got.astype(np.float32), ref.numpy(), rtol=tol, atol=tol)
+    kernels = _kernel_bodies(fn.lower(pyasc.tensor(x)))
+    assert "asctensor.conv2d" in fn.lower(pyasc.tensor(x)).as_text("traced")
+    assert "arith.mulf" not in kernels        # the scale went into the weight
+    assert "arith.addf" in kernels            # the shift is the convolution's bias
+
+
+def test_linear_then_batch_norm_matches_torch_and_folds():
+    w, b = _f(16, 32), _f(16)
+    mean, var, gamma, beta = _bn_stats(16)
+    fn = pyasc.jit(lambda x: pyasc.batch_norm(pyasc.linear(x, pyasc.tensor(w), pyasc.tensor(b)), pyasc.tensor(mean),
+                                              pyasc.tensor(var), pyasc.tensor(gamma), pyasc.tensor(beta)))
+    x = _f(8, 32)
+    got = fn(pyasc.tensor(x)).numpy()
+    t = [torch.from_numpy(a) for a in (x, w, b, mean, var, gamma, beta)]
+    ref = F.batch_norm(F.linear(t[0], t[1], t[2]), t[3], t[4], t[5], t[6], training=False)
+    np.testing.assert_allclose(got, ref.numpy(), rtol=1e-4, atol=1e-4)
+    assert "arith.mulf" not in _kernel_bodies(fn.lower(pyasc.tensor(x)))
+
+
+def test_a_conv_result_used_twice_does_not_fold():
+    w = _f(4, 4, 1, 1)
+    mean, var, gamma, beta = _bn_stats(4)
+
+    def f(x):
+        y = pyasc.conv2d(x, pyasc.tensor(w))
+        return pyasc.batch_norm(y, pyasc.tensor(mean), pyasc.tensor(var), pyasc.tensor(gamma), pyasc.tensor(beta)) + y
+
+    x = _f(1, 4, 6, 6)
+    fn = pyasc.jit(f)
+    got = fn(pyasc.tensor(x)).numpy()
+    t = [torch.from_numpy(a) for a in (x, w, mean, var, gamma, beta)]
+    y = F.conv2d(t[0], t[1])
+    ref = F.batch_norm(y, t[2], t[3], t[4], t[5], training=False) + y
+    np.testing.assert_allclose(got, ref.numpy(), rtol=1e-4, atol=1e-4)
+    assert "arith.mulf" in _kernel_bodies(fn.lower(pyasc.tensor(x)))
+
+
+def test_the_cube_layout_of_a_weight_is_computed_once_on_the_host():
+    # the cube reads a float32 B operand as N x K: the transpose of the weight leaves the program
+    w = _f(16, 24)
+    fn = pyasc.jit(lambda x: pyasc.matmul(x, pyasc.tensor(w)))
+    x = _f(4, 16)
+    lowered = fn.lower(pyasc.tensor(x))
+    assert "asctensor.transpose" not in lowered.as_text("asctensor")
+    (weight,) = lowered.constants
+    np.testing.assert_array_equal(weight, w.T)
+    ref = torch.from_numpy(x) @ torch.from_numpy(w)
+    np.testing.assert_allclose(fn(pyasc.tensor(x)).numpy(), ref.numpy(), rtol=1e-4, atol=1e-4)
+
+
+def test_a_program_from_the_disk_cache_folds_its_own_weights(tmp_path, monkeypatch):
+    # two weight sets of one shape share the compiled program (the trace reads them as parameters):
+    # the second, served from the disk cache, runs the cached constants function on its own weights
+    monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path))
+    cache.clear()
+    x = _f(1, 4, 6, 6)
+    for _ in range(2):
+        w = _f(8, 4, 3, 3)
+        mean, var, gamma, beta = _bn_stats(8)
+
+        def f(x):
+            return pyasc.batch_norm(pyasc.conv2d(x, pyasc.tensor(w)), pyasc.tensor(mean), pyasc.tensor(var),
+                                    pyasc.tensor(gamma), pyasc.tensor(beta))
+
+        got = pyasc.jit(f)(pyasc.tensor(x)).numpy()
+        t = [torch.from_numpy(a) for a in (x, w, mean, var, gamma, beta)]
+        ref = F.batch_norm(F.conv2d(t[0], t[1]), t[2], t[3], t[4], t[5], training=False)
+        np.testing.assert_allclose(got, ref.numpy(), rtol=1e-4, atol=1e-4)
+    assert cache.stats()["hits"] == 1
+
+
+def test_a_weight_cast_is_computed_once_on_the_host():
+    w, b = _f(8, 16, dtype=np.float16), _f(8, dtype=np.float16)
+    fn = pyasc.jit(lambda x: (x.to(pyasc.float16) @ pyasc.tensor(w).T).to(pyasc.float32) * pyasc.tensor(b))
+    x = _f(4, 16)
+    lowered = fn.lower(pyasc.tensor(x))
+    assert "asctensor.cast" in lowered.as_text("traced")
+    lowered.module("asctensor")        # compiling evaluates the constants function
+    weight, scale = lowered.constants
+    np.testing.assert_array_equal(weight, w.T)
+    assert scale.dtype == np.float32
+    np.testing.assert_array_equal(scale, b.astype(np.float32))
+    ref = (torch.from_numpy(x).half() @ torch.from_numpy(w).T).float() * torch.from_numpy(b).float()
+    np.testing.assert_allclose(fn(pyasc.tensor(x)).numpy(), ref.numpy(), rtol=1e-2, atol=1e-2)

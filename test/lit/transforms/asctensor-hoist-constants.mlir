@@ -1,0 +1,93 @@
+// RUN: pyasc-opt %s -p asctensor-hoist-constants | filecheck %s
+
+// a folded batch norm: the weight product and the bias move into @conv_constants; the program
+// reads them as new constant parameters, where the old ones were
+func.func @conv(%x: tensor<2x4x8x8xf32>, %w: tensor<8x4x3x3xf32> {asctensor.constant}, %k: tensor<8xf32> {asctensor.constant}, %c: tensor<8x1x1xf32> {asctensor.constant}, %y: tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32> {
+  %0 = asctensor.reshape %k : tensor<8xf32> -> tensor<8x1x1x1xf32>
+  %1 = asctensor.broadcast %0 : tensor<8x1x1x1xf32> -> tensor<8x4x3x3xf32>
+  %2 = arith.mulf %w, %1 : tensor<8x4x3x3xf32>
+  %3 = asctensor.reshape %c : tensor<8x1x1xf32> -> tensor<8xf32>
+  %4 = asctensor.full 1.000000e+00 : f32 -> tensor<8xf32>
+  %5 = arith.addf %3, %4 : tensor<8xf32>
+  %6 = asctensor.conv2d %x, %2 bias %5 stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : tensor<2x4x8x8xf32>, tensor<8x4x3x3xf32>, tensor<8xf32> -> tensor<2x8x8x8xf32>
+  %7 = arith.addf %6, %y : tensor<2x8x8x8xf32>
+  func.return %7 : tensor<2x8x8x8xf32>
+}
+
+// CHECK:       func.func private @conv_constants(%w: tensor<8x4x3x3xf32> {asctensor.constant}, %k: tensor<8xf32> {asctensor.constant}, %c: tensor<8x1x1xf32> {asctensor.constant}) -> (tensor<8x4x3x3xf32>, tensor<8xf32>) attributes {asctensor.constants_of = "conv"} {
+// CHECK-NEXT:    %[[K:.*]] = asctensor.reshape %k : tensor<8xf32> -> tensor<8x1x1x1xf32>
+// CHECK-NEXT:    %[[KW:.*]] = asctensor.broadcast %[[K]] : tensor<8x1x1x1xf32> -> tensor<8x4x3x3xf32>
+// CHECK-NEXT:    %[[W:.*]] = arith.mulf %w, %[[KW]] : tensor<8x4x3x3xf32>
+// CHECK-NEXT:    %[[C:.*]] = asctensor.reshape %c : tensor<8x1x1xf32> -> tensor<8xf32>
+// CHECK-NEXT:    %[[ONE:.*]] = asctensor.full 1.000000e+00 : f32 -> tensor<8xf32>
+// CHECK-NEXT:    %[[B:.*]] = arith.addf %[[C]], %[[ONE]] : tensor<8xf32>
+// CHECK-NEXT:    func.return %[[W]], %[[B]] : tensor<8x4x3x3xf32>, tensor<8xf32>
+// CHECK-NEXT:  }
+// CHECK-NEXT:  func.func @conv(%x: tensor<2x4x8x8xf32>, %folded0: tensor<8x4x3x3xf32> {asctensor.constant}, %folded1: tensor<8xf32> {asctensor.constant}, %y: tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32> {
+// CHECK-NEXT:    %[[R:.*]] = asctensor.conv2d %x, %folded0 bias %folded1 stride [1, 1] padding [1, 1] dilation [1, 1] groups 1
+// CHECK-NEXT:    %[[S:.*]] = arith.addf %[[R]], %y : tensor<2x8x8x8xf32>
+// CHECK-NEXT:    func.return %[[S]] : tensor<2x8x8x8xf32>
+// CHECK-NEXT:  }
+
+// a parameter the program still reads is passed through; a splat stays; a broadcast the program
+// reads stays (hoisting it would enlarge the data), the transpose under it moves
+func.func @mixed(%x: tensor<4x8xf32>, %a: tensor<8x4xf32> {asctensor.constant}, %b: tensor<4x8xf32> {asctensor.constant}) -> tensor<4x8xf32> {
+  %0 = asctensor.transpose %a permutation = [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+  %1 = asctensor.slice %0 offsets [0, 0] : tensor<4x8xf32> -> tensor<1x8xf32>
+  %2 = asctensor.broadcast %1 : tensor<1x8xf32> -> tensor<4x8xf32>
+  %3 = arith.mulf %x, %2 : tensor<4x8xf32>
+  %4 = asctensor.full 3.000000e+00 : f32 -> tensor<4x8xf32>
+  %5 = arith.mulf %3, %4 : tensor<4x8xf32>
+  %6 = arith.addf %5, %b : tensor<4x8xf32>
+  func.return %6 : tensor<4x8xf32>
+}
+
+// CHECK:       func.func private @mixed_constants(%a: tensor<8x4xf32> {asctensor.constant}, %b: tensor<4x8xf32> {asctensor.constant}) -> (tensor<4x8xf32>, tensor<1x8xf32>) attributes {asctensor.constants_of = "mixed"} {
+// CHECK-NEXT:    %[[T:.*]] = asctensor.transpose %a permutation = [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+// CHECK-NEXT:    %[[S:.*]] = asctensor.slice %[[T]] offsets [0, 0] : tensor<4x8xf32> -> tensor<1x8xf32>
+// CHECK-NEXT:    func.return %b, %[[S]] : tensor<4x8xf32>, tensor<1x8xf32>
+// CHECK-NEXT:  }
+// CHECK-NEXT:  func.func @mixed(%x: tensor<4x8xf32>, %b: tensor<4x8xf32> {asctensor.constant}, %folded0: tensor<1x8xf32> {asctensor.constant}) -> tensor<4x8xf32> {
+// CHECK-NEXT:    %[[B:.*]] = asctensor.broadcast %folded0 : tensor<1x8xf32> -> tensor<4x8xf32>
+// CHECK-NEXT:    %[[M:.*]] = arith.mulf %x, %[[B]] : tensor<4x8xf32>
+// CHECK-NEXT:    %[[F:.*]] = asctensor.full 3.000000e+00 : f32 -> tensor<4x8xf32>
+// CHECK-NEXT:    %[[M2:.*]] = arith.mulf %[[M]], %[[F]] : tensor<4x8xf32>
+// CHECK-NEXT:    %[[A:.*]] = arith.addf %[[M2]], %b : tensor<4x8xf32>
+// CHECK-NEXT:    func.return %[[A]] : tensor<4x8xf32>
+
+// no constant parameters: nothing moves
+func.func @plain(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = asctensor.full 2.000000e+00 : f32 -> tensor<8xf32>
+  %1 = arith.mulf %0, %0 : tensor<8xf32>
+  %2 = arith.addf %x, %1 : tensor<8xf32>
+  func.return %2 : tensor<8xf32>
+}
+
+// CHECK-NOT:   @plain_constants
+// CHECK:       func.func @plain(%x: tensor<8xf32>) -> tensor<8xf32> {
+// CHECK-NEXT:    asctensor.full
+// CHECK-NEXT:    arith.mulf
+
+// what splats alone give stays in the program (a kernel builds it); the constants function
+// computes its own copy for the constant it feeds
+func.func @splats(%x: tensor<8xf32>, %k: tensor<8xf32> {asctensor.constant}) -> tensor<8xf32> {
+  %0 = asctensor.full 2.000000e+00 : f32 -> tensor<8xf32>
+  %1 = arith.mulf %0, %0 : tensor<8xf32>
+  %2 = arith.addf %k, %1 : tensor<8xf32>
+  %3 = arith.mulf %x, %2 : tensor<8xf32>
+  %4 = arith.addf %3, %1 : tensor<8xf32>
+  func.return %4 : tensor<8xf32>
+}
+
+// CHECK:       func.func private @splats_constants(%k: tensor<8xf32> {asctensor.constant}) -> tensor<8xf32> attributes {asctensor.constants_of = "splats"} {
+// CHECK-NEXT:    %[[F:.*]] = asctensor.full 2.000000e+00 : f32 -> tensor<8xf32>
+// CHECK-NEXT:    %[[S:.*]] = arith.mulf %[[F]], %[[F]] : tensor<8xf32>
+// CHECK-NEXT:    %[[K:.*]] = arith.addf %k, %[[S]] : tensor<8xf32>
+// CHECK-NEXT:    func.return %[[K]] : tensor<8xf32>
+// CHECK-NEXT:  }
+// CHECK-NEXT:  func.func @splats(%x: tensor<8xf32>, %folded0: tensor<8xf32> {asctensor.constant}) -> tensor<8xf32> {
+// CHECK-NEXT:    %[[F2:.*]] = asctensor.full 2.000000e+00 : f32 -> tensor<8xf32>
+// CHECK-NEXT:    %[[S2:.*]] = arith.mulf %[[F2]], %[[F2]] : tensor<8xf32>
+// CHECK-NEXT:    %[[M:.*]] = arith.mulf %x, %folded0 : tensor<8xf32>
+// CHECK-NEXT:    %[[A:.*]] = arith.addf %[[M]], %[[S2]] : tensor<8xf32>
+// CHECK-NEXT:    func.return %[[A]] : tensor<8xf32>
