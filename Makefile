@@ -17,7 +17,7 @@ demo: $(BIN)/python
 
 # the pytest suites run as two processes (one per core): the differential and model suites, and the rest
 PYTEST := $(BIN)/python -m pytest -p no:cacheprovider
-SUITES_A := test/torch_diff/ test/autograd/ test/kernel/ test/model/
+SUITES_A := test/torch_diff/ test/kernel/ test/model/
 SUITES_B := $(filter-out $(SUITES_A) test/lit/ test/fixtures/,$(sort $(dir $(wildcard test/*/))))
 
 test: $(BIN)/python

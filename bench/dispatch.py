@@ -4,7 +4,9 @@ For ``a + b`` on two float32 tensors of 4 elements, prints the median over many 
 
 * the cached ``jit`` call (signature key, cache lookup, launch and simulation of the program);
 * the eager op (op table checks, promotion and broadcasting, eager cache lookup, the same launch);
-* NumPy's ``a + b`` on the same arrays;
+* NumPy's ``a + b`` and PyTorch CPU eager ``a + b`` on the same data (when torch is installed), and
+  the ratios the performance goals are stated in: jit / torch eager (goal <= 10x) and eager / torch
+  eager (goal <= 20x);
 
 and, to show where the time goes, the parts: the front end's signature key and input check, the
 runtime's launch path (streams, memory accounting) and the simulator's ``run`` of the compiled
@@ -60,6 +62,13 @@ def main(argv=None) -> None:
     arrays = [a_np, b_np, np.empty(4, np.float32)]
 
     t_np = median_us(lambda: a_np + b_np, n)
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    if torch is not None:
+        a_t, b_t = torch.from_numpy(a_np), torch.from_numpy(b_np)
+        t_torch = median_us(lambda: a_t + b_t, n)
     t_jit = median_us(lambda: add(a, b), n)
     t_eager = median_us(lambda: a + b, n)
     t_key = median_us(lambda: add._split((a, b), {}), n)
@@ -75,6 +84,12 @@ def main(argv=None) -> None:
           f"{'ok' if t_jit <= JIT_TARGET_US else 'MISSED'}   ({t_jit / t_np:,.0f}x numpy)")
     print(f"  eager op                            {t_eager:8.2f}   target <= {EAGER_TARGET_US:.0f}  "
           f"{'ok' if t_eager <= EAGER_TARGET_US else 'MISSED'}   ({t_eager / t_np:,.0f}x numpy)")
+    if torch is not None:
+        print(f"  torch CPU eager a + b               {t_torch:8.2f}")
+        print(f"  jit call / torch eager              {t_jit / t_torch:8.1f}x  goal <= 10x  "
+              f"{'ok' if t_jit <= 10 * t_torch else 'MISSED'}")
+        print(f"  eager op / torch eager              {t_eager / t_torch:8.1f}x  goal <= 20x  "
+              f"{'ok' if t_eager <= 20 * t_torch else 'MISSED'}")
     print("where the time goes (us)")
     print(f"  front end: jit signature key        {t_key:8.2f}")
     print(f"  front end: input check              {t_check:8.2f}")
