@@ -20,6 +20,8 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from pyasc.dialects import asctensor
 
+from .errors import CompileError
+
 try:                            # bfloat16 storage, as pyasc's tensors
     from ml_dtypes import bfloat16 as _bf16
 except ImportError:             # pragma: no cover - ml_dtypes comes with pyasc
@@ -139,8 +141,12 @@ def take_constants(module: ModuleOp, name: str, values: list[np.ndarray]) -> tup
     return values, str(ModuleOp(fns)) if fns else ""
 
 
-def drop_constants_functions(module: ModuleOp) -> None:
-    """Remove every constants function (the device runs none: the caller evaluates them)."""
-    for op in list(module.ops):
+def refuse_constants_functions(module: ModuleOp) -> None:
+    """Raise ``CompileError`` when a constants function is left: the device runs none, and a program whose
+    constants nobody evaluated would read parameters no caller can give."""
+    for op in module.ops:
         if isinstance(op, func.FuncOp) and asctensor.CONSTANTS_OF_ATTR in op.attributes:
-            op.detach()
+            owner = op.attributes[asctensor.CONSTANTS_OF_ATTR].data
+            raise CompileError(f"@{op.sym_name.data} computes the constants of @{owner}, which pyasc.jit evaluates "
+                               "on the host once per set of weights; a compile without that caller runs without "
+                               "asctensor-hoist-constants (pyasc-opt -p compile keeps the computations in the program)")

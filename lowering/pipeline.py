@@ -10,7 +10,8 @@ The program goes through four stages, one per level; each takes the level before
 
 The functions of constants ``asctensor-hoist-constants`` makes leave the module before the
 ``asctile`` stage: the caller evaluates them on the host (``pyasc.jit`` does, once per set of
-weights: ``const_eval.take_constants``).
+weights: ``const_eval.take_constants``). A compile with no such caller (``pyasc-opt -p compile``,
+``CompileOptions.hoist_constants`` false) does not hoist, and one left at that stage is an error.
 
 ``run_stage(module, level, options, ctx)`` runs one stage in place; ``passes_to(level, options)`` lists
 the passes from a traced program to ``level``. ``pyasc.jit``, ``pyasc-opt -p compile`` (and
@@ -35,7 +36,7 @@ from xdsl.passes import ModulePass
 from pyasc.dialects import make_context
 from pyasc.dialects.target import DEFAULT_TARGET
 
-from .const_eval import drop_constants_functions
+from .const_eval import refuse_constants_functions
 from .errors import CompileError
 from .levels import apply_pass
 from .options import SYNC_STYLES, OptionError, check_option
@@ -55,6 +56,9 @@ class CompileOptions:
     tile_size: int | None = None
     buffers: int = 2
     sync_style: str = "queue"
+    # computations on weights leave the program for a function the caller evaluates once per set of
+    # weights (``pyasc.jit`` does); a compile with no such caller (``pyasc-opt -p compile``) keeps them
+    hoist_constants: bool = True
 
     def __post_init__(self):
         """Every option checked by ``options.check_option`` (type and range); ``OptionError`` otherwise."""
@@ -136,9 +140,10 @@ def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
         from .asctensor_hoist_constants import AscTensorHoistConstantsPass
         from .inline_custom_ops import InlineCustomOpsPass
 
+        hoist = [AscTensorHoistConstantsPass()] if options.hoist_constants else []
         return [AscTensorAutodiffPass(), InlineCustomOpsPass(), AscTensorFoldBatchNormPass(), AscTensorDecomposePass(),
                 CommonSubexpressionElimination(), DeadCodeElimination(), AscTensorFuseMatmulPass(),
-                AscTensorHoistConstantsPass(), AscTensorFusePass()]
+                *hoist, AscTensorFusePass()]
     if level == "asctile":
         from .host_to_gm import HostToGmPass
         from .tile_elementwise import TileElementwisePass
@@ -182,8 +187,8 @@ def run_stage(module: ModuleOp, level: str, options: CompileOptions | None = Non
     ctx = ctx or make_context()
     budget = budget or CompileBudget()
     budget.check(module, f"before the {level} stage")
-    if level == "asctile":      # the caller evaluates them (``const_eval.take_constants``)
-        drop_constants_functions(module)
+    if level == "asctile":      # the caller evaluates them (``const_eval.take_constants``) before this stage
+        refuse_constants_functions(module)
     for p in stage_passes(level, options):
         apply_pass(p, ctx, module)
         budget.check(module, f"after pass {p.name}")

@@ -28,7 +28,7 @@ class _Stage(ModulePass):
 
     def options(self) -> CompileOptions:
         return CompileOptions(self.target, self.cores or None, self.tile_size or None, self.buffers,
-                              self.sync_style)
+                              self.sync_style, hoist_constants=False)  # no caller evaluates the constants
 
     def levels(self) -> tuple[str, ...]:
         raise NotImplementedError
