@@ -47,6 +47,9 @@ __all__ = ["LEVELS", "LIMITS", "SYNC_STYLES", "CompileBudget", "CompileOptions",
 LEVELS = ("asctensor", "asctile", "ascbuf", "ascendc")
 
 
+USER_OPTIONS = ("target", "cores", "tile_size", "buffers", "sync_style")
+
+
 @dataclass(frozen=True)
 class CompileOptions:
     """Codegen decisions a user may override; ``None`` means "derive from the target"."""
@@ -68,9 +71,13 @@ class CompileOptions:
             if value is not None or name in ("buffers", "sync_style"):
                 check_option(name, value, self.target)
 
+    def user_options(self) -> dict:
+        """The options a user may give (``from_dict`` takes them back)."""
+        return {name: getattr(self, name) for name in USER_OPTIONS}
+
     @staticmethod
     def from_dict(options: dict | None) -> CompileOptions:
-        known = {"target", "cores", "tile_size", "buffers", "sync_style"}
+        known = set(USER_OPTIONS)
         options = dict(options or {})
         unknown = set(options) - known
         if unknown:

@@ -16,7 +16,6 @@ User mistakes print one error line and exit with code 1.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import importlib.util
 import inspect
 import os
@@ -103,7 +102,7 @@ def build(args):
     from pyasc.jit import JitFunction
 
     target = load_function(args.function)
-    base = dataclasses.asdict(target.options) if isinstance(target, JitFunction) else {}
+    base = target.options.user_options() if isinstance(target, JitFunction) else {}
     fn = target.fn if isinstance(target, JitFunction) else target
     options = dict(base)
     options.update(parse_option(o) for o in args.option or [])
