@@ -19,21 +19,17 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, StringAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from pyasc.dialects import asctensor
+from pyasc.dialects.types import numpy_dtype
 
 from .errors import CompileError
 
-try:                            # bfloat16 storage, as pyasc's tensors
-    from ml_dtypes import bfloat16 as _bf16
-except ImportError:             # pragma: no cover - ml_dtypes comes with pyasc
-    _bf16 = None
 
-NP_TYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i8": np.int8,
-            **({"bf16": _bf16} if _bf16 is not None else {})}
-
-
-def np_type(t) -> type | None:
+def np_type(t) -> np.dtype | None:
     """The NumPy element type of tensor type ``t`` (None when the host has none)."""
-    return NP_TYPES.get(str(t.element_type))
+    try:
+        return numpy_dtype(t.element_type)
+    except ValueError:
+        return None
 
 
 def _full(op: asctensor.FullOp, _args):

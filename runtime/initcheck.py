@@ -63,11 +63,10 @@ def initcheck(recs, tabs, core: int, layout) -> list[Finding]:
     shadow = bytearray(end)
     ones = _ONES if end <= len(_ONES) else memoryview(b"\x01" * end)
     writes_of, infos = tabs.writes, tabs.infos
-    accumulates = {i for i, info in enumerate(infos) if isinstance(info.op, asc.MmadOp)}
-    carries = {i: t.per_lane for i, info in enumerate(infos) if (t := info.op.get_trait(CarriesUndefined))}
-    users = _scalar_users(infos, carries)
-    es_of = {i: info.op.dst.type.element_type.bitwidth // 8 for i, info in enumerate(infos)
-             if isinstance(info.op, asc.GatherOp)}
+    facts = tabs.initcheck_facts
+    if facts is None:  # per kernel, not per trace
+        facts = tabs.initcheck_facts = _kernel_facts(infos)
+    accumulates, carries, users, es_of = facts
     tainted: dict[int, dict[int, int]] = {}  # sid -> {scalar read: origin} of its undefined scalar operands
     carried: list[tuple[int, int, int]] = []  # (start, end, origin sid): bytes an op left undefined
     found: dict[int, Finding] = {}
@@ -121,6 +120,15 @@ def initcheck(recs, tabs, core: int, layout) -> list[Finding]:
             else:
                 shadow[a:b] = ones[: b - a]
     return list(found.values())
+
+
+def _kernel_facts(infos) -> tuple:
+    """(Mmads, carriers with their ``per_lane``, users of each scalar read, Gathers' element bytes) by sid."""
+    accumulates = {i for i, info in enumerate(infos) if isinstance(info.op, asc.MmadOp)}
+    carries = {i: t.per_lane for i, info in enumerate(infos) if (t := info.op.get_trait(CarriesUndefined))}
+    es_of = {i: info.op.dst.type.element_type.bitwidth // 8 for i, info in enumerate(infos)
+             if isinstance(info.op, asc.GatherOp)}
+    return accumulates, carries, _scalar_users(infos, carries), es_of
 
 
 def _scalar_users(infos, carries) -> dict[int, set[int]]:

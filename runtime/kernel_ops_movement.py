@@ -56,14 +56,16 @@ def gather(t: KernelTranslator, op: asc.GatherOp) -> None:
 
 
 _LANES: dict[bytes, bytes] = {}
+_LANES_BYTES = 1 << 24  # the offsets kept for sharing, at most
 
 
 def gather_lanes(g: np.ndarray) -> tuple[int, bytes]:
     """(smallest offset, the offsets less the smallest as int64 bytes) of a Gather with byte offsets ``g``
-    (one row per core in a group: the first when they agree); equal offsets share one bytes object."""
+    (one row per core in a group: the first when they agree); equal offsets share one bytes object, so the
+    records of a loop's Gathers hold one copy."""
     g = g[0] if g.ndim == 2 and (g == g[0]).all() else g.reshape(-1)
     first = int(g.min())
     key = (np.asarray(g, dtype=np.int64) - first).tobytes()
-    if len(_LANES) > 4096:
+    if len(_LANES) * len(key) > _LANES_BYTES:
         _LANES.clear()
     return first, _LANES.setdefault(key, key)

@@ -102,6 +102,7 @@ class KernelTables:
         self.writes = [i.writes for i in infos]
         self.gm = [i.gm for i in infos]
         self.latency = list(latency) if latency is not None else [0.0] * NPIPES
+        self.initcheck_facts = None  # what the initcheck derives from the infos, on its first use
 
 
 def schedule(recs: list[tuple], tabs: KernelTables, core: int, check: bool = True,
