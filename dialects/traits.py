@@ -42,6 +42,13 @@ class CarriesUndefined(OpTrait):
     per_lane: bool = True
 
 
+@dataclass(frozen=True)
+class ValueDependentTrace(OpTrait):
+    """What the simulator records for the op depends on the values it reads, not only on its operands'
+    addresses and counts: a scalar read that may steer the scalar code, or a gather's per-lane offsets.
+    A kernel without such an op traces the same on the same launch arguments (``runtime/replay``)."""
+
+
 def pipe_of(op: Operation) -> Pipe | None:
     """The pipe of ``op``, or None for an op that occupies no pipe."""
     trait = op.get_trait(OnPipe)

@@ -6,8 +6,10 @@ A cube kernel always uses static ``LocalTensor``s at their planned addresses and
 * ``copy_nz`` -> ``DataCopy(l1, gm[off], Nd2NzParams{1, rows, cols, 0, stride, R, 1, 0})`` with ``R``
   the L1 tile's rows (the distance between its column blocks, in 32 B blocks), after ``InitConstValue``
   zeros for the rows past ``rows`` and the column blocks past ``cols`` when the copy leaves them unwritten;
-* ``load_l0`` -> one ``LoadData(l0, l1, LoadData2DParams{...})`` per ``c0``-wide K column of the step
-  (A: NZ -> ZZ; B: NZ -> ZN, fractals transposed unless the L1 tile already holds B^T);
+* ``load_l0`` -> one ``LoadData(l0, l1, LoadData2DParams{...})`` per ``c0``-wide K column of the step, or
+  per 16-row M (A) or N (B) fractal when the tile has fewer of those: the loop runs over the shorter
+  dimension and each LoadData repeats along the other (A: NZ -> ZZ; B: NZ -> ZN, fractals transposed
+  unless the L1 tile already holds B^T);
 * ``mmad`` -> ``Mmad(c, a, b, MmadParams{m, n, k, 0, false, init})``;
 * ``fixpipe`` -> ``Fixpipe(gm[off], c, FixpipeParamsV220{n, m, ceil16(m), stride, relu, quant})``.
 """
@@ -127,22 +129,35 @@ def load_l0(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
     k1v = e.divui(e.addi(kv, c0 - 1), c0)
     x1v = e.divui(e.addi(ext, 15), 16)  # M1 (A) or N1 (B) of the valid extent
     r1 = src_rows // 16
+    col0 = e.muli(kk, k1s)  # the step's first K fractal column inside the L1 tile
+    # fractal (j, x) of the step (K column j, M or N fractal x) is read at src0 + j*sj + x*sx of the L1 tile
+    # and written at j*dj + x*dx of L0 (A: ZZ, rows of K fractals; B: ZN, columns of N fractals)
+    if op.is_a and not transposed:  # NZ [K1][M][c0] -> ZZ
+        src0, sj, sx, dj, dx = e.muli(col0, r1), r1, 1, 1, k1v
+    elif op.is_a:  # A^T in NZ [M1][K][16] -> ZZ, fractals transposed
+        src0, sj, sx, dj, dx = col0, 1, r1, 1, k1v
+    elif not transposed:  # B in NZ [N1][K][16] -> ZN, fractals transposed
+        src0, sj, sx, dj, dx = col0, 1, r1, x1v, 1
+    else:  # B^T in NZ [K1][N][c0] -> ZN as is
+        src0, sj, sx, dj, dx = e.muli(col0, r1), r1, 1, x1v, 1
+    x_cap = op.dest.type.get_shape()[0 if op.is_a else 1] // 16
+    # one LoadData per K column (its M/N fractals repeated) or per M/N fractal (its K columns repeated):
+    # the loop over the shorter of the two dimensions
+    if k1s <= x_cap:
+        count, repeats, s_outer, s_rep, d_outer, d_rep = k1v, x1v, sj, sx, dj, dx
+    else:
+        count, repeats, s_outer, s_rep, d_outer, d_rep = x1v, k1v, sx, sj, dx, dj
     body = Block(arg_types=[IndexType()])
     body.args[0].name_hint = "j"
-    e.add(scf.ForOp(e.index(0), k1v, e.index(1), [], body))
+    e.add(scf.ForOp(e.index(0), count, e.index(1), [], body))
     be = OpEmitter(InsertPoint.at_end(body), e.loc_from)
-    j = body.args[0]
-    col = be.addi(be.muli(kk, k1s), j)  # the K fractal column inside the L1 tile
-    if op.is_a and not transposed:  # NZ [K1][M][c0] -> ZZ
-        start, stride, gap, dst_off = be.muli(col, r1), be.index(1), be.subi(k1v, 1), be.muli(j, frac)
-    elif op.is_a:  # A^T in NZ [M1][K][16] -> ZZ, fractals transposed
-        start, stride, gap, dst_off = col, be.index(r1), be.subi(k1v, 1), be.muli(j, frac)
-    elif not transposed:  # B in NZ [N1][K][16] -> ZN, fractals transposed
-        start, stride, gap, dst_off = col, be.index(r1), be.index(0), be.muli(be.muli(j, x1v), frac)
-    else:  # B^T in NZ [K1][N][c0] -> ZN as is
-        start, stride, gap, dst_off = be.muli(col, r1), be.index(1), be.index(0), be.muli(be.muli(j, x1v), frac)
+    i = body.args[0]
+    start = be.addi(src0, be.muli(i, s_outer))
+    dst_off = be.muli(be.muli(i, d_outer), frac)
+    stride = s_rep if not isinstance(s_rep, int) else be.index(s_rep)
+    gap = be.subi(d_rep, 1) if not isinstance(d_rep, int) else be.index(d_rep - 1)
     d = be.value(ascendc.SubviewOp(dst, dst_off))
-    be.add(ascendc.LoadDataOp(d, src, start, x1v, stride, be.index(0), gap, flip))
+    be.add(ascendc.LoadDataOp(d, src, start, repeats, stride, be.index(0), gap, flip))
     be.add(scf.YieldOp())
 
 

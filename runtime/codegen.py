@@ -10,6 +10,7 @@ views of UB/GM, one trace record. Numbers of the cycle model are folded into the
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -40,6 +41,8 @@ class CompiledKernel:
     num_args: int
     code: object = None  # the compiled source, also run by a group of cores in other globals (``batched``)
     env: dict | None = None
+    data_code: object = None  # the data path alone (``data_only_source``), defining ``_kernel_data``
+    data_fn: object = None
 
 
 class KernelTranslator:
@@ -170,7 +173,10 @@ class KernelTranslator:
         source = "\n".join(header + self.lines) + "\n"
         code = compile(source, f"<ascendc kernel @{self.kernel}>", "exec")
         exec(code, self.env)
-        return CompiledKernel(self.kernel, self.env["_kernel"], self.infos, source, len(args), code, self.env)
+        data_code = compile(data_only_source(source), f"<ascendc kernel @{self.kernel}, data path>", "exec")
+        exec(data_code, self.env)
+        return CompiledKernel(self.kernel, self.env["_kernel"], self.infos, source, len(args), code, self.env,
+                              data_code, self.env["_kernel_data"])
 
     def _make_fail(self):
         infos = self.infos
@@ -216,6 +222,30 @@ class KernelTranslator:
 
 
 # ---------------------------------------------------------------------------------------- helpers
+
+
+# the lines of generated code that only trace or check: a trace record, the scalar clock, a check that
+# fails or reports (alone or as the body of a one-line ``if``)
+_TRACE_OR_CHECK = re.compile(r"\s*(T\(\(|s \+= |_fail\(|_rule\(|_find\(|if .*: _(fail|rule|find)\()")
+_BLOCK_START = re.compile(r"\s*(for|if|elif|else|while|try|except|with|def)\b.*:$")
+
+
+def data_only_source(source: str) -> str:
+    """The kernel's source reduced to its data path, as the function ``_kernel_data``: without trace records,
+    the scalar clock and the checks, and without the L2 accounting of GM reads. Run only where a traced run
+    with the same scalars passed every check (``runtime/replay``)."""
+    lines = source.splitlines()
+    kept = [lines[0].replace("def _kernel(", "def _kernel_data(", 1), "    _L2 = None"]
+    kept += [x for x in lines[1:] if not _TRACE_OR_CHECK.match(x)]
+    out = []
+    for i, line in enumerate(kept):
+        out.append(line)
+        if _BLOCK_START.match(line):
+            indent = len(line) - len(line.lstrip())
+            nxt = kept[i + 1] if i + 1 < len(kept) else ""
+            if len(nxt) - len(nxt.lstrip()) <= indent:
+                out.append(" " * (indent + 4) + "pass")
+    return "\n".join(out) + "\n"
 
 
 _ON_PIPE: dict[type, OnPipe | None] = {}  # op class -> its OnPipe trait

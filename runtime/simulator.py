@@ -30,7 +30,7 @@ from pyasc.dialects.ascendc import KERNEL_ATTR, KERNEL_TYPE_ATTR, MIX_AIC_1_2
 from pyasc.dialects.target import TargetSpec, module_target
 from pyasc.dialects.types import numpy_dtype
 
-from . import batched, hazards
+from . import batched, hazards, replay
 from .codegen import CompiledKernel
 from .costs import PIPE_NAMES, local_layout, make_dma_cost, pipe_latencies
 from .errors import Finding, FindingLog, HazardError, SimulationError
@@ -138,7 +138,7 @@ class Simulator:
         self.hazards = hazards  # None: the global hazard policy
         self._warned: set = set()
         # cores whose traces are identical share one schedule and hazard analysis
-        self.stats = {"cores": 0, "schedules": 0, "schedule_seconds": 0.0}
+        self.stats = {"cores": 0, "schedules": 0, "schedule_seconds": 0.0, "replays": 0}
         self.funcs: dict[str, func.FuncOp] = {}
         self._lock = threading.Lock()  # the shared tables below and the machine pool
         self._timing_cache: dict[tuple, tuple] = {}
@@ -153,6 +153,8 @@ class Simulator:
         self.batchable: set[str] = set()  # kernels whose cores may run in groups (``batched``)
         self._plans: dict[tuple, list] = {}  # (kernel, cores, checked) -> [(trace key, cores)]
         self._failures: dict[str, int] = {}
+        self.replayable: set[str] = set()  # kernels whose traces depend on their launch arguments only (``replay``)
+        self._traced: dict[tuple, replay.Traced] = {}  # (kernel, cores, checked) -> its last traced launch
         first = Machine(self)
         self._idle: list[Machine] = [first]  # machines no run holds
         self.machines = 1
@@ -165,6 +167,8 @@ class Simulator:
                 self.mix.add(name)
             elif batched.batchable(op):
                 self.batchable.add(name)
+            if replay.replayable(op):
+                self.replayable.add(name)
 
     def _acquire(self) -> Machine:
         with self._lock:
@@ -376,18 +380,19 @@ class Simulator:
             groups.setdefault(key, []).append(bid)
         self._plans[(name, n, check)] = list(groups.items()) if len(groups) < n else []
 
-    def _group_fn(self, m: Machine, name: str, k: int):
-        """The kernel's code run by a group of ``k`` cores (``batched``) on the group UB of this thread."""
+    def group_fn(self, m: Machine, name: str, k: int, data: bool = False):
+        """The kernel's code (its data path alone: ``data``) run by a group of ``k`` cores (``batched``) on the
+        group UB of this thread."""
         ub2 = batched.group_ub(self.spec.ub_bytes, k)
         if ub2 is not m.ub2:  # another array (a larger one, another thread's): the functions built on the old one go
             m.ub2 = ub2
             m.group_fns.clear()
-        fn = m.group_fns.get((name, k))
+        fn = m.group_fns.get((name, k, data))
         if fn is None:
             ck = m.kernels[name]
             env = batched.make_group_env(ck.env, ub2[:k], k, NUMPY_DTYPES)
-            exec(ck.code, env)
-            fn = m.group_fns[(name, k)] = env["_kernel"]
+            exec(ck.data_code if data else ck.code, env)
+            fn = m.group_fns[(name, k, data)] = env["_kernel_data" if data else "_kernel"]
         return fn
 
     def _group_keys(self, m: Machine, name: str, n: int, args: list, plan: list, check: bool) -> list[tuple] | None:
@@ -400,7 +405,7 @@ class Simulator:
                 continue
             tr: list[tuple] = []
             try:
-                self._group_fn(m, name, len(bids))(batched.weak(bids), n, args, tr.append, 0, 0)
+                self.group_fn(m, name, len(bids))(batched.weak(bids), n, args, tr.append, 0, 0)
                 same = tuple(tr) == key[2]
             except Exception:  # noqa: BLE001 - Diverged, or anything a group cannot do: core by core
                 same = False
@@ -424,6 +429,28 @@ class Simulator:
         """Records held by a schedule key (a MIX key holds the AIC and two AIV traces)."""
         return sum(map(len, key[2])) if key[0] in self.mix else len(key[2])
 
+    def _traced_keys(self, m: Machine, name: str, n: int, args: list, runs: list, check: bool):
+        """Run the launch with its traces: its cores' trace keys, and the plan of groups the cores ran in (None
+        when they ran one by one)."""
+        plan = self._plans.get((name, n, check)) if name in self.batchable else None
+        if plan:
+            keys = self._group_keys(m, name, n, args, plan, check)
+            if keys is not None and BATCH_MODE == "verify":
+                self._verify_groups(m, name, n, args, keys, check)
+            if keys is not None:
+                return keys, plan
+            m.ub.fill(0)  # a group diverged: core by core, and a new plan from its traces
+            with self._lock:
+                self._plans.pop((name, n, check), None)
+                self._failures[name] = self._failures.get(name, 0) + 1
+                if self._failures[name] >= self.MAX_GROUP_FAILURES:
+                    self.batchable.discard(name)
+        keys = self._core_keys(m, name, n, args, runs, check)
+        if n > 1 and name in self.batchable and BATCH_MODE != "off" and (name, n, check) not in self._plans:
+            with self._lock:
+                self._plan_groups(name, n, check, keys)
+        return keys, None
+
     def _launch(self, m: Machine, name: str, n: int, values: list, report: Report) -> None:
         entry = self.kernels.get(name)
         if entry is None:
@@ -434,11 +461,7 @@ class Simulator:
         if n <= 0:
             raise SimulationError(f"ascendc.launch @{name} with block_dim {n}: at least one core is needed")
         args = [v.reshape(-1).view(np.uint8) if isinstance(v, np.ndarray) else v for v in values]
-        spec, log, cache, check = self.spec, m.ctx.log, self._timing_cache, m.check
-        layout = self._layout
-        m.ub.fill(0)
-        timings = []
-        seen: dict[int, dict] = {}  # busy table per distinct schedule (cores with the same trace share one)
+        check = m.check
         with self._lock:
             self.stats["cores"] += n
         mix = name in self.mix
@@ -446,24 +469,44 @@ class Simulator:
         # through GM that holds every block); their pipes are scheduled jointly (mix_schedule)
         runs = [(bid, 0, 0) for bid in range(n)] if not mix else \
             [r for c in range(n) for r in ((c, 0, 0), (2 * c, 1, 0), (2 * c + 1, 1, 1))]
-        keys = None
-        plan = self._plans.get((name, n, check)) if name in self.batchable else None
-        if plan:
-            keys = self._group_keys(m, name, n, args, plan, check)
-            if keys is not None and BATCH_MODE == "verify":
-                self._verify_groups(m, name, n, args, keys, check)
-            if keys is None:  # a group diverged: core by core, and a new plan from its traces
-                m.ub.fill(0)
-                with self._lock:
-                    self._plans.pop((name, n, check), None)
-                    self._failures[name] = self._failures.get(name, 0) + 1
-                    if self._failures[name] >= self.MAX_GROUP_FAILURES:
-                        self.batchable.discard(name)
-        if keys is None:
-            keys = self._core_keys(m, name, n, args, runs, check)
-            if n > 1 and name in self.batchable and BATCH_MODE != "off" and (name, n, check) not in self._plans:
-                with self._lock:
-                    self._plan_groups(name, n, check, keys)
+        sig = replay.signature(args) if name in self.replayable and replay.REPLAY_MODE != "off" else None
+        traced = self._traced.get((name, n, check)) if sig is not None else None
+        m.ub.fill(0)
+        if traced is not None and traced.plan is None and self._plans.get((name, n, check)):
+            traced = None  # groups planned since: trace them once, and replay them from then on
+        if traced is not None and traced.signature == sig and replay.run_data_path(self, m, name, n, args, runs,
+                                                                                     traced):
+            keys = traced.keys
+            with self._lock:
+                self.stats["replays"] += 1
+            if replay.REPLAY_MODE == "verify":
+                replay.verify(self, m, name, n, args, runs, traced, lambda: self._traced_keys(m, name, n, args,
+                                                                                              runs, check)[0])
+        else:
+            traced = None
+            keys, grouped = self._traced_keys(m, name, n, args, runs, check)
+            if sig is not None:
+                self._traced[(name, n, check)] = replay.Traced(sig, keys, grouped)
+        if traced is None or traced.launch is None:
+            launch = self._account(m, name, n, keys, runs, tabs)
+            if sig is not None:
+                self._traced[(name, n, check)].launch = launch
+        else:
+            launch = traced.launch
+        _log_findings(m.ctx.log, launch.timings)
+        for table in launch.core_busy:
+            for p, b in table.items():
+                report.pipe_busy[p] += b
+        report.launches.append(launch)
+        report.seconds += launch.seconds
+        report.cycles += launch.cycles + launch.overhead_cycles
+
+    def _account(self, m: Machine, name: str, n: int, keys: list, runs: list, tabs) -> LaunchReport:
+        """The report of a launch whose cores traced ``keys``: each distinct trace scheduled (or its schedule
+        taken from the cache), the launch's time the slowest core's or the HBM bound."""
+        spec, cache, check, layout, mix = self.spec, self._timing_cache, m.check, self._layout, name in self.mix
+        timings = []
+        seen: dict[int, dict] = {}  # busy table per distinct schedule (cores with the same trace share one)
         found: dict[int, list] = {}  # schedules by key object (the cores of a group share one key)
         for core, key in enumerate(keys):
             entry = found.get(id(key))
@@ -492,27 +535,30 @@ class Simulator:
             for timing in entry:
                 if id(timing) not in seen:
                     seen[id(timing)] = {PIPE_NAMES[p]: b for p, b in enumerate(timing.busy) if b}
-                    log.merge(timing.findings)
-                else:
-                    for f in timing.findings:
-                        log.add(f.kind, f.message, f.kernel, f.op, f.core, key=f.key, count=f.count,
-                                loc=f.loc, other=f.other, other_loc=f.other_loc, rule=f.rule)
                 timings.append(timing)
         core_cycles = [t.cycles for t in timings]
         gm = sum(t.gm_bytes for t in timings)
         hbm = gm / spec.hbm_bytes_per_cycle
         cycles = max(max(core_cycles, default=0.0), hbm)
         overhead = spec.launch_overhead_us * 1e-6
-        seconds = cycles / spec.clock_hz + overhead
-        busy = [seen[id(t)] for t in timings]
-        for table in busy:
-            for p, b in table.items():
-                report.pipe_busy[p] += b
         kinds = ["aiv" if ct else "aic" for _, ct, _ in runs] if mix else []
-        report.launches.append(LaunchReport(name, n, cycles, seconds, core_cycles, busy, gm, hbm, timings,
-                                            overhead * spec.clock_hz, spec.clock_hz, kinds))
-        report.seconds += seconds
-        report.cycles += cycles + overhead * spec.clock_hz
+        return LaunchReport(name, n, cycles, cycles / spec.clock_hz + overhead, core_cycles,
+                            [seen[id(t)] for t in timings], gm, hbm, timings, overhead * spec.clock_hz,
+                            spec.clock_hz, kinds)
+
+
+def _log_findings(log: FindingLog, timings: list) -> None:
+    """Add the findings of a launch's schedules to the run's log (a schedule shared by several cores adds
+    its findings once in full, then counts them again)."""
+    first: set[int] = set()
+    for timing in timings:
+        if id(timing) not in first:
+            first.add(id(timing))
+            log.merge(timing.findings)
+        else:
+            for f in timing.findings:
+                log.add(f.kind, f.message, f.kernel, f.op, f.core, key=f.key, count=f.count,
+                        loc=f.loc, other=f.other, other_loc=f.other_loc, rule=f.rule)
 
 
 def _raise_run_error(name: str, ck, bid, e: Exception):

@@ -36,7 +36,7 @@ from xdsl.irdl import (
 from xdsl.utils.exceptions import VerifyException
 
 from ..target import LOCAL_MEMORIES, Pipe, module_target
-from ..traits import BufferEffects, CarriesUndefined, OnPipe
+from ..traits import BufferEffects, CarriesUndefined, OnPipe, ValueDependentTrace
 from ..types import element_bytes, kernel_ctype
 from .contract import violation
 from .attributes import (
@@ -534,7 +534,7 @@ class GetValueOp(AscendCOperation):
     API: ClassVar[str] = "GetValue"
     CALL: ClassVar[str] = "{RT} {res} = {source}.GetValue({index});"
     BATCHABLE: ClassVar[bool] = True
-    traits = traits_def(OnPipe(Pipe.S), BufferEffects(reads=("source",)), CarriesUndefined())
+    traits = traits_def(OnPipe(Pipe.S), BufferEffects(reads=("source",)), CarriesUndefined(), ValueDependentTrace())
     source = operand_def(TensorLike)
     index = operand_def(IndexType)
     result = result_def(AnyAttr())

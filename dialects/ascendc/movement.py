@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import IndexType
 from xdsl.irdl import AnyAttr, irdl_op_definition, operand_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
-from ..traits import BufferEffects
+from ..traits import BufferEffects, ValueDependentTrace
 from .attributes import LocalTensorType
 from .vector import VectorOp
 
@@ -62,7 +62,7 @@ class GatherOp(VectorOp):
     name = "ascendc.gather"
     API: ClassVar[str] = "Gather"
     CALL: ClassVar[str] = "AscendC::{api}({dst}, {src}, {src_offset}, {src_base_addr}, {count});"
-    traits = traits_def(BufferEffects(reads=("src", "src_offset"), writes=("dst",)))
+    traits = traits_def(BufferEffects(reads=("src", "src_offset"), writes=("dst",)), ValueDependentTrace())
     dst = operand_def(LocalTensorType)
     src = operand_def(LocalTensorType)
     src_offset = operand_def(LocalTensorType)

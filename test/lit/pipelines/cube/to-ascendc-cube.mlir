@@ -22,6 +22,11 @@ func.func @f_mm0(%a: tensor<100x40xf32>, %b: tensor<40x60xf32>) -> tensor<100x60
 
 // CPP: AscendC::LocalTensor<float> a_l1(AscendC::TPosition::A1, 0,
 // CPP: AscendC::DataCopy({{.*}}, AscendC::Nd2NzParams{1,
-// CPP: AscendC::LoadData({{.*}}, AscendC::LoadData2DParams{
+// A (7 M fractals, fewer K columns): one LoadData per K column, repeating over the 7 M fractals
+// CPP: AscendC::LoadData({{.*}}, AscendC::LoadData2DParams{static_cast<uint16_t>({{.*}}), 7, 1, 0,
+// B (4 N fractals, more K columns): one LoadData per N fractal, repeating over K with srcStride 4 (the
+// N fractals of one K column are 4 apart in L1) and dstGap 3 (ZN: a K column's 4 N fractals are adjacent)
+// CPP: for (int64_t [[J:.*]] = 0; [[J]] < 4; ++[[J]]) {
+// CPP: AscendC::LoadData({{.*}}, AscendC::LoadData2DParams{{{.*}}, {{.*}}, 4, 0, 3, false, 0});
 // CPP: AscendC::Mmad(c_l0, {{.*}}, AscendC::MmadParams{
 // CPP: AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>({{.*}}, c_l0, AscendC::FixpipeParamsV220{{.*}}QuantMode_t::NoQuant

@@ -1,0 +1,122 @@
+"""Replaying a launch whose traces cannot have changed: the data path alone.
+
+What a core records (its trace: ops, scalar clock, addresses, costs) is a function of its block index, the
+core count, the launch's scalar arguments, the sizes of its GM buffers and which of them share memory, unless
+an op of the kernel traces values it reads (``ValueDependentTrace``: a scalar read that may steer the scalar
+code, a gather's offsets). For a kernel without such an op, a launch whose arguments have the
+:func:`signature` of the kernel's last traced launch (same core count and check mode) has that launch's
+traces, which were scheduled and checked (hazards, contract rules, initialisation) then. It runs only the data
+path (``codegen.data_only_source``), per core or per group of cores when the traced launch ran the same
+groups (``batched``), and reports what the traced launch reported: its schedules, time and findings.
+
+``PYASC_SIM_REPLAY``: ``on`` (the default), ``off`` (trace every launch) or ``verify`` (replay, then trace the
+launch again and require the same outputs and traces).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from xdsl.dialects.builtin import AnyFloat
+
+from pyasc.dialects import ascendc as asc
+from pyasc.dialects.traits import ValueDependentTrace
+
+from . import batched
+from .errors import SimulationError
+
+REPLAY_MODE = os.environ.get("PYASC_SIM_REPLAY", "on")
+
+
+# float arithmetic: what it computes from a scalar read stays a value, never a trip count, address or condition
+_FLOAT_ARITH = frozenset({"arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf", "arith.maximumf",
+                          "arith.minimumf", "arith.extf", "arith.truncf"})
+
+
+def _only_computed_with(op) -> bool:
+    """Whether every result of ``op`` is a float that reaches, through float arithmetic only, ``ascendc`` ops
+    (which take a float scalar as a value to compute with, as ``Adds`` or ``Duplicate`` do)."""
+    todo = list(op.results)
+    while todo:
+        v = todo.pop()
+        if not isinstance(v.type, AnyFloat):
+            return False
+        for use in v.uses:
+            user = use.operation
+            if user.name in _FLOAT_ARITH:
+                todo.extend(user.results)
+            elif not isinstance(user, asc.AscendCOperation):
+                return False
+    return True
+
+
+def replayable(kernel) -> bool:
+    """Whether the traces of ``kernel`` depend on its launch arguments only: its ``ValueDependentTrace`` ops are
+    scalar reads whose values only enter vector ops (a row's maximum subtracted from the row, say)."""
+    return all(not op.has_trait(ValueDependentTrace) or (isinstance(op, asc.GetValueOp) and _only_computed_with(op))
+               for op in kernel.body.walk())
+
+
+def signature(args: list) -> tuple:
+    """What a launch's traces depend on besides the kernel: each GM buffer's size and, when it shares memory
+    with an earlier argument, that argument and the byte offset between them; each scalar's type and value."""
+    sig, spans = [], []
+    for i, a in enumerate(args):
+        if isinstance(a, np.ndarray):
+            lo = a.__array_interface__["data"][0]
+            hi = lo + a.nbytes
+            alias = next(((j, lo - s) for s, e, j in spans if lo < e and s < hi), None)
+            spans.append((lo, hi, i))
+            sig.append((a.nbytes, alias))
+        else:
+            sig.append((type(a), a))
+    return tuple(sig)
+
+
+@dataclass
+class Traced:
+    """The last traced launch of a kernel: its signature, its cores' trace keys and, when its cores ran in
+    groups, the plan of those groups."""
+
+    signature: tuple
+    keys: list
+    plan: list | None
+    launch: object = None  # its ``LaunchReport``, which a replay reports again
+
+
+def run_data_path(sim, m, name: str, n: int, args: list, runs: list, traced: Traced) -> bool:
+    """Run the data path of every core of the launch; False when a group could not run together (nothing
+    it wrote is wrong then: a grouped kernel reads no GM buffer it writes, so tracing the launch again
+    gives every output)."""
+    ck = m.kernels[name]
+    if traced.plan is None:
+        for bid, ct, sub in runs:
+            try:
+                ck.data_fn(bid, n, args, None, ct, sub)
+            except Exception as e:  # noqa: BLE001 - reported with the kernel and core
+                raise SimulationError(f"kernel @{name}, core {bid}: the data path failed where its traced run "
+                                      f"passed: {type(e).__name__}: {e}") from e
+        return True
+    for _, bids in traced.plan:
+        try:
+            if len(bids) == 1:
+                ck.data_fn(bids[0], n, args, None, 0, 0)
+            else:
+                sim.group_fn(m, name, len(bids), data=True)(batched.weak(bids), n, args, None, 0, 0)
+        except Exception:  # noqa: BLE001 - Diverged, or anything a group cannot do: traced again
+            return False
+    return True
+
+
+def verify(sim, m, name: str, n: int, args: list, runs: list, traced: Traced, trace_again) -> None:
+    """Trace the launch again after its replay and require the same outputs and trace keys."""
+    replayed = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    m.ub.fill(0)
+    keys = trace_again()
+    same = keys == traced.keys and all(not isinstance(a, np.ndarray) or np.array_equal(a, r)
+                                       for a, r in zip(args, replayed))
+    if not same:
+        raise SimulationError(f"kernel @{name}: replaying the data path gave other results than tracing it")

@@ -1,0 +1,116 @@
+"""Launches replayed on their data path alone (``runtime.replay``): the outputs of NumPy / PyTorch on new data,
+the report of the traced launch, and a trace again where the traces may differ.
+
+Each program runs four times on one simulator with new inputs each time, in "verify" mode: a replayed launch is
+traced again afterwards and the simulator raises if outputs or traces differ.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import pyasc
+from pyasc.runtime import Simulator
+from pyasc.runtime import replay
+from pyasc.runtime.codegen import data_only_source
+
+RNG = np.random.default_rng(11)
+
+
+def _t(*arrays):
+    return [torch.from_numpy(np.ascontiguousarray(a)) for a in arrays]
+
+
+PROGRAMS = {
+    "add_relu": (lambda x, y: pyasc.relu(x + y * 2.0), [(37, 1000), (37, 1000)], np.float32,
+                 lambda x, y: torch.relu(x + y * 2.0)),
+    "layer_norm": (lambda x: pyasc.layer_norm(x, (256,)), [(64, 256)], np.float32,
+                   lambda x: torch.nn.functional.layer_norm(x, (256,))),
+    "matmul_f32": (lambda a, b: a @ b, [(72, 200), (200, 130)], np.float32, lambda a, b: a @ b),
+    "matmul_f16_bias_relu": (lambda a, b, c: pyasc.relu(a @ b + c), [(100, 64), (64, 48), (48,)], np.float16,
+                             lambda a, b, c: torch.relu((a.float() @ b.float() + c.float())).half()),
+    "conv2d": (lambda x, w: pyasc.conv2d(x, w, stride=1, padding=1), [(2, 8, 12, 12), (16, 8, 3, 3)],
+               np.float32, lambda x, w: torch.nn.functional.conv2d(x, w, stride=1, padding=1)),
+    "sum_axis0": (lambda x: pyasc.sum(x, 0), [(300, 96)], np.float32, lambda x: x.sum(0)),
+}
+
+
+@pytest.fixture
+def verify(monkeypatch):
+    monkeypatch.setattr(replay, "REPLAY_MODE", "verify")
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_replayed_launches_compute_new_data_like_torch(name, verify):
+    fn, shapes, dtype, ref = PROGRAMS[name]
+    compiled = pyasc.jit(fn).compile(*[pyasc.tensor(np.zeros(s, dtype)) for s in shapes])
+    sim = Simulator(compiled.module, hazards="ignore")
+    outs = [np.zeros(o.shape, o.dtype.np_dtype) for o in compiled.outputs]
+    launches = cycles = None
+    for _ in range(4):
+        arrays = [RNG.standard_normal(s).astype(dtype) for s in shapes]
+        report = sim.run(compiled.name, [*arrays, *getattr(compiled, "constants", ()), *outs])
+        assert report.error is None and not report.errors
+        cycles = cycles or report.cycles
+        launches = launches or len(report.launches)
+        assert (report.cycles, len(report.launches)) == (cycles, launches)  # the traced launches' report
+        expect = ref(*_t(*arrays)).numpy()
+        tol = 2e-5 if dtype == np.float32 else 2e-2
+        np.testing.assert_allclose(outs[0].astype(np.float64), expect.astype(np.float64), rtol=tol, atol=tol)
+    assert sim.replayable and sim.stats["replays"] >= len(sim.replayable)
+
+
+def test_kernels_whose_traces_read_values_are_traced_every_time():
+    """A scalar read of data (topk's row loop) may steer the scalar code: its kernel is never replayed."""
+    x = RNG.standard_normal((96, 64)).astype(np.float32)
+    compiled = pyasc.jit(lambda x: pyasc.topk(x, 3, -1)[0]).compile(pyasc.tensor(x))
+    sim = Simulator(compiled.module, hazards="ignore")
+    readers = {name for name, (ck, _) in sim.kernels.items()
+               if any(type(i.op).__name__ in ("GetValueOp", "GatherOp") for i in ck.infos)}
+    assert readers and not readers & sim.replayable
+    out = np.zeros(compiled.outputs[0].shape, np.float32)
+    for _ in range(3):
+        x = RNG.standard_normal((96, 64)).astype(np.float32)
+        sim.run(compiled.name, [x, out])
+        np.testing.assert_allclose(out, -np.sort(-x, -1)[:, :3], rtol=1e-6)
+
+
+def test_a_launch_with_other_buffers_sharing_memory_is_traced_again():
+    a = np.zeros(64, np.uint8)
+    b = np.zeros(64, np.uint8)
+    assert replay.signature([a, b, 3]) == replay.signature([a.copy(), b.copy(), 3])
+    assert replay.signature([a, a]) != replay.signature([a, b])          # aliasing changes the L2 traffic
+    assert replay.signature([a[:32], a[32:]]) == replay.signature([b[:32], b[32:]])
+    assert replay.signature([a, 3]) != replay.signature([a, 4])          # scalar arguments
+    assert replay.signature([a, 3]) != replay.signature([a, 3.0])
+
+
+def test_the_data_path_keeps_the_work_and_drops_traces_and_checks():
+    source = "\n".join([
+        "def _kernel(bid, bnum, args, T, ct=0, sub=0):",
+        "    s = 0",
+        "    for v1 in range(0, 4, 1):",
+        "        if v1 < 0: _fail(3, bid, 'negative')",
+        "        s += 2",
+        "        T((3, s, 10, 0))",
+        "    if v2 & 31:",
+        "        _find('copy-rounding', 4, bid, 'rounded')",
+        "        v2 &= ~31",
+        "    U_f32[0:8] = G0[0:8]",
+        "    return s",
+    ]) + "\n"
+    data = data_only_source(source)
+    assert data.splitlines() == [
+        "def _kernel_data(bid, bnum, args, T, ct=0, sub=0):",
+        "    _L2 = None",
+        "    s = 0",
+        "    for v1 in range(0, 4, 1):",
+        "        pass",
+        "    if v2 & 31:",
+        "        v2 &= ~31",
+        "    U_f32[0:8] = G0[0:8]",
+        "    return s",
+    ]
+    compile(data, "<data path>", "exec")
