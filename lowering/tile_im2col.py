@@ -9,8 +9,8 @@ the input (not the padding) form one rectangle, computed from ``kh``/``kw`` with
   ``col`` (rows ``OW`` apart); with a horizontal stride ``sw > 1`` the window's columns are ``sw``
   apart: the load takes the whole span of each row (contiguous) and a vector ``Gather`` picks every
   ``sw``-th element, through a byte-offset table built once per kernel (``gather_offsets``);
-* the padding around it is four ``store``s of a zero ``splat`` (above, below, left, right); any of
-  the five may be empty (a zero extent copies nothing).
+* the padding around it is four ``store``s of a zero ``splat`` (above, below, left, right), one tile of
+  zeros made before the loop; any of the five may be empty (a zero extent copies nothing).
 
 No compute, no cube: bufferize / plan-memory / insert-sync treat it as any elementwise kernel.
 """
@@ -44,7 +44,8 @@ from .errors import TilingError
 from .analysis.memory import tile_kernel_bytes
 from .kernel_calls import replace_kernel
 
-_TILE_BUFFERS = 6  # data tile, its copy for the store, four zero tiles: each double-buffered
+_TILE_BUFFERS = 4  # the data tile and its copy for the store, each double-buffered
+_ZERO_TILES = 1  # the zero tile the padding stores read, filled once before the loop
 
 
 def _memref(t) -> MemRefType:
@@ -78,7 +79,7 @@ class _Im2colTiler:
         oh_, ow_ = self._output_rows(op)
         pitch, span_pitch = self._pitches(ow_, sw, es)
         # per output row: the tiles of the module docstring, plus the span tile and the offset table
-        per_row = 2 * _TILE_BUFFERS * pitch * es + (0 if sw == 1 else 2 * span_pitch * es + 4 * pitch)
+        per_row = (_TILE_BUFFERS + _ZERO_TILES) * pitch * es + (0 if sw == 1 else 2 * span_pitch * es + 4 * pitch)
         budget = self.spec.ub_usable_bytes
         if per_row > budget:
             raise TilingError(f"kernel @{k.sym_name.data}: an output row of {ow_} elements does not fit UB")
@@ -138,9 +139,12 @@ class _Im2colTiler:
         nb.add_op(copy_loc(op, scf.ForOp(e.index(0), e.subi(hi, lo), e.index(1), [], body)))
         nb.add_op(func.ReturnOp())
 
+        pre = OpEmitter(InsertPoint.before(nb.last_op.prev_op), op)
+        zero_attr = FloatAttr(0.0, et) if is_float(et) else IntegerAttr(0, et)
+        ztile = pre.value(asctile.SplatOp(pre.value(arith.ConstantOp(zero_attr)), zero_t))
+        ztile.name_hint = "zeros"
         table = None
         if sw > 1:
-            pre = OpEmitter(InsertPoint.before(nb.last_op.prev_op), op)
             table = pre.value(asctile.GatherOffsetsOp(TensorType(i32, [rows, pitch]), ow_, sw * es, span_pitch * es))
             table.name_hint = "offsets"
         b = OpEmitter(InsertPoint.at_end(body), op)
@@ -164,10 +168,6 @@ class _Im2colTiler:
         # destination: the item's rows of col
         plane = b.addi(b.muli(b.addi(b.muli(b.addi(b.muli(n, cg), c), kh_), kh), kw_), kw)
         dst = b.addi(b.muli(plane, ohw), b.muli(oh0, ow_))
-        zero_attr = FloatAttr(0.0, et) if is_float(et) else IntegerAttr(0, et)
-        zero = b.value(arith.ConstantOp(zero_attr))
-        ztile = b.value(asctile.SplatOp(zero, zero_t))
-        ztile.name_hint = "zeros"
         # the rectangle read from the input
         h0 = b.subi(b.minui(b.maxui(b.addi(b.muli(b.addi(oh0, r_lo), sh), b.muli(kh, dh)), ph), ph + h_ - 1), ph)
         w0 = b.subi(b.minui(b.maxui(b.addi(b.muli(c_lo, sw), b.muli(kw, dw)), pw), pw + w_ - 1), pw)

@@ -99,6 +99,11 @@ class KernelLowering:
             for v in acc[1]:
                 writers.setdefault(buffer_of(v), set()).add(pipe_of(op))
         hoisted = {buffer_of(o.dest) for o in block.ops if isinstance(o, ascbuf.CopyInOp)}  # loaded once
+        for o in block.ops:  # and the buffers computed once before the loop (a constant tile it stores)
+            if isinstance(o, scf.ForOp):
+                break
+            acc = accesses(o)
+            hoisted.update(buffer_of(v) for v in (acc[1] if acc else ()))
         for op in block.ops:
             if isinstance(op, ascbuf.AllocOp):
                 if op in hoisted:

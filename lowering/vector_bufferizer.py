@@ -110,17 +110,21 @@ class KernelBufferizer:
                                   op.col_stride.value.data, op.dense is not None))
         if any(op.result not in self.splat for op in loads):
             self.prologue_barriers.append(OpEmitter(InsertPoint.before(loop)).add(ascbuf.BarrierOp(Pipe.ALL)))
+        body = list(loop.body.block.ops)
+        stored = {op.value for op in body if isinstance(op, asctile.StoreOp)}
         computed = [op for op in prologue if not isinstance(op, asctile.LoadOp)]
         for op in computed:
             e = OpEmitter(InsertPoint.before(loop), op)
             if isinstance(op, asctile.SplatOp):
                 self.splat[op.result] = op.value
+                if op.result in stored:  # a constant tile the loop stores: filled once, stored from one buffer
+                    self._copy_into(e, self.alloc(op.result, e, 1), op.result)
                 continue
             self._compute(op, self.alloc(op.results[0], e, 1), e)
-        if any(not isinstance(op, asctile.SplatOp) for op in computed):
+        if any(isinstance(op, asctile.SplatOp) and op.result in stored for op in computed):  # read by MTE3
+            self.prologue_barriers.append(OpEmitter(InsertPoint.before(loop)).add(ascbuf.BarrierOp(Pipe.ALL)))
+        elif any(not isinstance(op, asctile.SplatOp) for op in computed):
             self.prologue_barriers.append(OpEmitter(InsertPoint.before(loop)).add(ascbuf.BarrierOp(Pipe.V)))
-        body = list(loop.body.block.ops)
-        stored = {op.value for op in body if isinstance(op, asctile.StoreOp)}
         loaded = {op.result for op in body if isinstance(op, asctile.LoadOp)}
         position = {op: i for i, op in enumerate(body)}
         self.valid = _valid_count(body)

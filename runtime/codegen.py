@@ -232,11 +232,12 @@ _BLOCK_START = re.compile(r"\s*(for|if|elif|else|while|try|except|with|def)\b.*:
 
 def data_only_source(source: str) -> str:
     """The kernel's source reduced to its data path, as the function ``_kernel_data``: without trace records,
-    the scalar clock and the checks, and without the L2 accounting of GM reads. Run only where a traced run
-    with the same scalars passed every check (``runtime/replay``)."""
+    the scalar clock and the checks, without the L2 accounting of GM reads, and with queues that only hand
+    out addresses (``TQueData``). Run only where a traced run with the same scalars passed every check
+    (``runtime/replay``)."""
     lines = source.splitlines()
     kept = [lines[0].replace("def _kernel(", "def _kernel_data(", 1), "    _L2 = None"]
-    kept += [x for x in lines[1:] if not _TRACE_OR_CHECK.match(x)]
+    kept += [x.replace(" = TQueState(", " = TQueData(", 1) for x in lines[1:] if not _TRACE_OR_CHECK.match(x)]
     out = []
     for i, line in enumerate(kept):
         out.append(line)

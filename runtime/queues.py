@@ -168,6 +168,34 @@ class TQueState:
         self.k = self.kb + slot * 2 + 1
 
 
+class TQueData:
+    """A ``TQue`` on the data path of a replayed launch (``replay``): buffer addresses only; the traced run of
+    the launch checked the same calls and modelled their flags."""
+
+    __slots__ = ("base", "length", "num", "allocs", "fifo")
+
+    def __init__(self, *_args) -> None:
+        self.base = -1
+        self.length = 0
+        self.num = 0
+        self.allocs = 0
+        self.fifo: deque[int] = deque()
+
+    def alloc(self, _sid: int, _bid: int) -> int:
+        i = self.allocs
+        self.allocs = i + 1
+        return self.base + i % self.num * self.length
+
+    def enque(self, addr: int, _sid: int, _bid: int) -> None:
+        self.fifo.append(addr)
+
+    def deque(self, _sid: int, _bid: int) -> int:
+        return self.fifo.popleft()
+
+    def free(self, _addr: int, _sid: int, _bid: int) -> None:
+        pass
+
+
 def init_buffer(pipe: TPipeState, buf, num: int, length: int, ub_bytes: int) -> int:
     """``pipe.InitBuffer(buf, num, length)``: carve ``num * length`` bytes; returns the new end."""
     base = (pipe.next + 31) & ~31
@@ -180,5 +208,8 @@ def init_buffer(pipe: TPipeState, buf, num: int, length: int, ub_bytes: int) -> 
         buf.fifo.clear()
         buf.pipe = pipe
         buf.ids = [[-1, -1] for _ in range(num)]
+    elif isinstance(buf, TQueData):
+        buf.allocs = 0
+        buf.fifo.clear()
     pipe.next = base + num * length
     return pipe.next

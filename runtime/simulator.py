@@ -36,7 +36,7 @@ from .costs import PIPE_NAMES, local_layout, make_dma_cost, pipe_latencies
 from .errors import Finding, FindingLog, HazardError, SimulationError
 from .initcheck import get_initcheck_default
 from .memory import NUMPY_DTYPES, copy_msg, gm_view, make_pad_helpers, make_view2, ub_msg, ub_views
-from .queues import TBufState, TPipeState, TQueState, init_buffer
+from .queues import TBufState, TPipeState, TQueData, TQueState, init_buffer
 from .report import LaunchReport, Report
 from .mix_schedule import schedule_ai_core
 from .scalar_ops import DivByZero, scalar_helpers
@@ -195,6 +195,7 @@ class Simulator:
             "_V2": make_view2(ub),
             "TPipeState": TPipeState,
             "TQueState": TQueState,
+            "TQueData": TQueData,
             "TBufState": TBufState,
             "_init_buffer": init_buffer,
             "_dma2": make_dma_cost(self.spec, False),

@@ -116,3 +116,28 @@ func.func @tail(%x: memref<150xf32>, %out0: memref<150xf32>) attributes {asctile
 // CHECK-LABEL: func.func @tail(
 // CHECK:         ascbuf.copy_in %x[%c0], %[[T:.*]] rows %c1 cols %n strides(150, 1)
 // CHECK-NEXT:      ascbuf.vbinary add %{{.*}}, %[[T]], %[[T]]
+
+// a constant tile made before the loop and stored in it (the padding of an im2col): one buffer, filled
+// once before the loop, every pipe drained before the loop (MTE3 reads what the vector unit wrote), and
+// each store copies out of that buffer
+func.func @pad(%x: memref<64xf32>, %out0: memref<256xf32>) attributes {asctile.kernel, asctile.block_dim = 1 : i64, asctile.buffers = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %n = arith.constant 64 : index
+  %z = arith.constant 0.0 : f32
+  %zeros = asctile.splat %z : f32 -> tensor<1x64xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %o = arith.muli %i, %n : index
+    asctile.store %zeros, %out0[%o] rows %c1 cols %n stride 64 dense : tensor<1x64xf32>, memref<256xf32>
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @pad(
+// CHECK:         %[[Z:.*]] = ascbuf.alloc slots 1 : memref<1x64xf32, #ascbuf.space<ub>>
+// CHECK:         ascbuf.vdup %[[Z]], %z
+// CHECK-NEXT:    ascbuf.barrier ALL
+// CHECK-NEXT:    scf.for %i =
+// CHECK-NOT:       ascbuf.vdup
+// CHECK:           ascbuf.copy_out %[[Z]], %out0[%{{.*}}]

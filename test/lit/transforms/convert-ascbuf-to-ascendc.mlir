@@ -152,3 +152,33 @@ func.func @bits(%x: memref<64xi32>, %y: memref<64xi32>, %out0: memref<64xi32>) a
 
 // QUEUE:      func.func @bits(
 // QUEUE:          ascendc.and %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : !ascendc.local_tensor<i16>
+
+// -----
+
+// a constant tile filled before the loop and stored in it is a TBuf (VECCALC), not a queue: the loop's
+// stores read it with no EnQue/DeQue (the prologue's barrier orders them after the fill)
+  func.func @pad(%x: memref<64xf32>, %out0: memref<256xf32>) attributes {asctile.kernel, asctile.block_dim = 1 : i64, asctile.buffers = 2 : i64} {
+    %zeros_buf = ascbuf.alloc slots 1 offset 0 : memref<1x64xf32, #ascbuf.space<ub>>
+    %0 = arith.constant 64 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %n = arith.constant 64 : index
+    %z = arith.constant 0.000000e+00 : f32
+    ascbuf.vdup %zeros_buf, %z, %0 : memref<1x64xf32, #ascbuf.space<ub>>, f32
+    ascbuf.barrier ALL
+    scf.for %i = %c0 to %c4 step %c1 {
+      %o = arith.muli %i, %n : index
+      ascbuf.copy_out %zeros_buf, %out0[%o] rows %c1 cols %n stride 64 dense : memref<1x64xf32, #ascbuf.space<ub>>, memref<256xf32>
+    }
+    func.return
+  }
+
+// QUEUE-LABEL: func.func @pad(
+// QUEUE:         %zerosBuf = ascendc.tbuf : !ascendc.tbuf<VECCALC>
+// QUEUE:         ascendc.duplicate
+// QUEUE-NEXT:    ascendc.pipe_barrier PIPE_ALL
+// QUEUE-NEXT:    scf.for %i =
+// QUEUE-NOT:       ascendc.deque
+// QUEUE:           ascendc.tbuf_get %zerosBuf
+// QUEUE:           ascendc.data_copy

@@ -2,14 +2,14 @@
 // RUN: pyasc-opt %s -p 'asctensor-fuse-matmul' --split-input-file | filecheck %s --check-prefix=FUSE
 
 // 3x3 patches of a (2, 3, 9, 9) input, padding 1: work items (n, c, kh, kw) of 9 output rows each,
-// one rectangle loaded from the input and four zero stores around it
+// one rectangle loaded from the input and four stores around it of one zero tile made before the loop
 func.func @f_im2col0(%x: tensor<2x3x9x9xf16>) -> tensor<2x27x81xf16> attributes {asctensor.kernel = "im2col"} {
   %0 = asctensor.im2col %x kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1] channels 3 group 0 : tensor<2x3x9x9xf16> -> tensor<2x27x81xf16>
   func.return %0 : tensor<2x27x81xf16>
 }
 // CHECK:      func.func @f_im2col0(%x: memref<2x3x9x9xf16>, %col: memref<2x27x81xf16>) attributes {asctile.kernel, asctile.block_dim = 4 : i64, asctile.buffers = 2 : i64} {
+// CHECK:        %zeros = asctile.splat %{{.*}} : f16 -> tensor<9x16xf16>
 // CHECK:        scf.for %i =
-// CHECK:          %zeros = asctile.splat %{{.*}} : f16 -> tensor<9x16xf16>
 // CHECK:          %patch = asctile.load %x[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(9, 1) : memref<2x3x9x9xf16> -> tensor<9x16xf16>
 // CHECK:          asctile.store %patch, %col[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 9
 // CHECK-COUNT-4:  asctile.store %zeros, %col
@@ -40,6 +40,7 @@ func.func @s_im2col0(%x: tensor<2x3x20x18xf16>) -> tensor<2x147x90xf16> attribut
   func.return %0 : tensor<2x147x90xf16>
 }
 // CHECK:      func.func @s_im2col0(
+// CHECK:        %zeros = asctile.splat
 // CHECK:        %offsets = asctile.gather_offsets cols 9 col_bytes 4 row_bytes 64 : tensor<10x16xi32>
 // CHECK-NEXT:   scf.for %i =
 // CHECK:          %window = asctile.load %x[%{{.*}}] rows %[[R:.*]] cols %{{.*}} strides(36, 1) : memref<2x3x20x18xf16> -> tensor<10x32xf16>
