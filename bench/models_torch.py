@@ -1,7 +1,9 @@
 """The three models of the differential suite (``test/torch_diff/test_models.py``: a transformer
 encoder block, ResNet basic and downsampling blocks, an MLP with cross-entropy), compiled by
 ``pyasc.jit`` in float32 and float16: the number of kernels of each program and its simulated
-time, next to PyTorch CPU's wall time for the same ``torch.nn`` module (median of several calls).
+time, next to PyTorch CPU's wall time for the same ``torch.nn`` module (median of several calls), and
+the simulator's wall time of a warm call (the program simulated before with other data; median) over
+PyTorch's.
 
     python bench/models_torch.py [--calls N]
 """
@@ -23,6 +25,7 @@ from torch_diff.test_models import MODELS  # noqa: E402 - the models live with t
 
 
 def torch_ms(run, calls: int) -> float:
+    """The median wall time of ``run()`` in ms over ``calls`` calls, after one call."""
     run()
     times = []
     for _ in range(calls):
@@ -46,14 +49,18 @@ def bench(name: str, dtype: str, calls: int) -> str:
         _, report = compiled.simulate(*args)
     except (pyasc.PyascError, AttributeError) as e:  # an op the model needs is missing or refused
         return f"{name:13s} {dtype:8s} {'-':>8s} {'-':>14s} {cpu:12.3f}   not compiled: {str(e).splitlines()[0][:70]}"
-    return f"{name:13s} {dtype:8s} {len(compiled.kernels):8d} {report.seconds * 1e6:14.2f} {cpu:12.3f}"
+    again = [pyasc.tensor(t * 0.5 if t.is_floating_point() else t.to(torch.int32)) for t in tin]
+    sim = torch_ms(lambda: compiled.simulate(*again), max(3, calls // 4))
+    return (f"{name:13s} {dtype:8s} {len(compiled.kernels):8d} {report.seconds * 1e6:14.2f} {cpu:12.3f} "
+            f"{sim:10.2f} {sim / cpu:8.1f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=20, help="PyTorch calls timed per model")
     args = parser.parse_args()
-    print(f"{'model':13s} {'dtype':8s} {'kernels':>8s} {'simulated us':>14s} {'torch CPU ms':>12s}")
+    print(f"{'model':13s} {'dtype':8s} {'kernels':>8s} {'simulated us':>14s} {'torch CPU ms':>12s} "
+          f"{'sim ms':>10s} {'sim/torch':>8s}")
     for name in MODELS:
         for dtype in ("float32", "float16"):
             print(bench(name, dtype, args.calls), flush=True)

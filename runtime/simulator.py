@@ -478,16 +478,22 @@ class Simulator:
         if traced is not None and traced.signature == sig and replay.run_data_path(self, m, name, n, args, runs,
                                                                                      traced):
             keys = traced.keys
+            m.ctx.log.merge(traced.findings)
             with self._lock:
                 self.stats["replays"] += 1
             if replay.REPLAY_MODE == "verify":
                 replay.verify(self, m, name, n, args, runs, traced, lambda: self._traced_keys(m, name, n, args,
                                                                                               runs, check)[0])
         else:
-            traced = None
-            keys, grouped = self._traced_keys(m, name, n, args, runs, check)
+            traced, log = None, m.ctx.log
+            m.ctx.log = FindingLog()  # what the kernel's code reports, to report again when replayed
+            try:
+                keys, grouped = self._traced_keys(m, name, n, args, runs, check)
+            finally:
+                found, m.ctx.log = m.ctx.log.items(), log
+                log.merge(found)
             if sig is not None:
-                self._traced[(name, n, check)] = replay.Traced(sig, keys, grouped)
+                self._traced[(name, n, check)] = replay.Traced(sig, keys, grouped, found)
         if traced is None or traced.launch is None:
             launch = self._account(m, name, n, keys, runs, tabs)
             if sig is not None:

@@ -15,6 +15,7 @@ import pyasc
 from pyasc.runtime import Simulator
 from pyasc.runtime import replay
 from pyasc.runtime.codegen import data_only_source
+from pyasc.runtime.simulator import parse_module
 
 RNG = np.random.default_rng(11)
 
@@ -114,3 +115,21 @@ def test_the_data_path_keeps_the_work_and_drops_traces_and_checks():
         "    return s",
     ]
     compile(data, "<data path>", "exec")
+
+
+def test_a_replayed_launch_reports_what_its_code_reported():
+    """A DataCopy of 250 floats (1000 B) moves 992 B: the finding its code reports while traced is reported
+    again by every replay, and the data moved are the 992 B NumPy's slice gives."""
+    from test_contract import COPY, _module
+
+    text = _module(COPY.replace("%n = arith.constant 256 : index", "%n = arith.constant 250 : index"))
+    sim = Simulator(parse_module(text), hazards="ignore", initcheck=False)
+    runs = []
+    for seed in range(3):
+        x = np.random.default_rng(seed).standard_normal(256).astype(np.float32)
+        out = np.zeros(256, np.float32)
+        report = sim.run("host", [x, out], raise_errors=False)
+        runs.append(sorted((f.kind, f.rule, f.count) for f in report.findings))
+        np.testing.assert_array_equal(out[:248], x[:248])
+    assert sim.stats["replays"] >= 2
+    assert runs[0] == runs[1] == runs[2] and ("copy-rounding", "datacopy-count-32b-floor", 1) in runs[0]
