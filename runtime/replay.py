@@ -61,19 +61,22 @@ def replayable(kernel) -> bool:
 
 
 def signature(args: list) -> tuple:
-    """What a launch's traces depend on besides the kernel: each GM buffer's size and, when it shares memory
-    with an earlier argument, that argument and the byte offset between them; each scalar's type and value."""
-    sig, spans = [], []
+    """What a launch's traces depend on besides the kernel: each GM buffer's size and, when it views the same
+    memory as an earlier argument, that argument and the byte offset between them; each scalar's type and
+    value."""
+    sig, owners = [], {}
     for i, a in enumerate(args):
         if isinstance(a, np.ndarray):
-            lo = a.__array_interface__["data"][0]
-            hi = lo + a.nbytes
-            alias = next(((j, lo - s) for s, e, j in spans if lo < e and s < hi), None)
-            spans.append((lo, hi, i))
-            sig.append((a.nbytes, alias))
+            owner = a.base if a.base is not None else a
+            j = owners.setdefault(id(owner), i)
+            sig.append((a.nbytes, None) if j == i else (a.nbytes, j, _address(a) - _address(args[j])))
         else:
             sig.append((type(a), a))
     return tuple(sig)
+
+
+def _address(a: np.ndarray) -> int:
+    return a.__array_interface__["data"][0]
 
 
 @dataclass
