@@ -22,13 +22,17 @@ func.func @f_mm0(%a: tensor<256x512xf16>, %b: tensor<512x256xf16>) -> tensor<256
 // CHECK:        ascbuf.wait_flag FIX -> M
 // CHECK:        scf.for %kt
 // CHECK:          ascbuf.wait_flag MTE1 -> MTE2, %[[S:.*]]
-// CHECK:          ascbuf.copy_nz %a[%{{.*}}], %{{.*}} rows %{{.*}} cols %{{.*}} stride 512
 // CHECK:          ascbuf.copy_nz %b[%{{.*}}], %{{.*}} rows %{{.*}} cols %{{.*}} stride 256
+// CHECK-NEXT:     ascbuf.set_flag MTE2 -> MTE1, %[[SB:.*]]
+// CHECK-NEXT:     ascbuf.copy_nz %a[%{{.*}}], %{{.*}} rows %{{.*}} cols %{{.*}} stride 512
 // CHECK-NEXT:     ascbuf.set_flag MTE2 -> MTE1, %[[S]]
-// CHECK-NEXT:     ascbuf.wait_flag MTE2 -> MTE1, %[[S]]
+// CHECK-NEXT:     ascbuf.wait_flag MTE2 -> MTE1, %[[SB]]
 // CHECK:          scf.for %kk
 // CHECK:            ascbuf.wait_flag M -> MTE1, %[[P:.*]]
 // CHECK-NEXT:       ascbuf.load_l0
+// CHECK:            scf.if
+// CHECK-NEXT:         ascbuf.wait_flag MTE2 -> MTE1, %[[S]]
+// CHECK-NEXT:       }
 // CHECK-NEXT:       ascbuf.load_l0
 // CHECK-NEXT:       ascbuf.set_flag MTE1 -> M, %[[P]]
 // CHECK-NEXT:       ascbuf.wait_flag MTE1 -> M, %[[P]]
