@@ -6,8 +6,8 @@
   FIX; ``block_cycles``); among blocks within 1 % of the best, the largest, then the squarest;
 * the L1 stage ``kL1`` is the shortest K (a multiple of the L0 step) whose copies of A and B each reach
   the DMA's full rate (~16 KB), within what fits L1 twice (double buffering): the cube waits for the
-  whole first stage, later ones load behind the Mmads of the one before; the L0 step ``kL0`` (``l0_step``) is the longest K whose A and B slices fit
-  L0A and L0B twice;
+  whole first stage, later ones load behind the Mmads of the one before (``_full_rate_k``);
+* the L0 step ``kL0`` (``l0_step``) is the longest K whose A and B slices fit L0A and L0B twice;
 * output blocks are split evenly over ``min(cube cores, blocks)`` AICs.
 
 ``tile-matmul`` and ``tile-mix`` plan with ``plan_matmul``; ``bufferize-cube`` sizes its L0 buffers
