@@ -8,11 +8,13 @@ has one L0C buffer. Per output block::
     wait FIX->M                         (the previous block's Fixpipe has read L0C)
     for each L1 stage g:                L1 slot g % 2
         wait MTE1->MTE2 (g % 2)         (the slot's previous stage was consumed)
-        copy_nz A, copy_nz B            (MTE2)
-        set/wait MTE2->MTE1 (g % 2)
+        copy_nz B; set MTE2->MTE1 (2 + g % 2); copy_nz A; set MTE2->MTE1 (g % 2)
+        wait MTE2->MTE1 (2 + g % 2)     (B has arrived)
         for each K step h of the stage: L0 slot h % 2
             wait M->MTE1 (h % 2)        (the step two back was multiplied)
-            load_l0 A, load_l0 B        (MTE1)
+            load_l0 B                   (MTE1; L1 -> L0B is the slower path, so it starts first)
+            wait MTE2->MTE1 (g % 2)     (first step only: A has arrived)
+            load_l0 A                   (MTE1)
             set/wait MTE1->M (h % 2)
             mmad (M; the first step of the block overwrites, the rest accumulate)
             set M->MTE1 (h % 2)
@@ -31,7 +33,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IndexType, MemRefType, ModuleOp
-from xdsl.ir import Block
+from xdsl.ir import Block, Region
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -135,12 +137,14 @@ class _CubeBufferizer:
         a1 = e.value(ascbuf.SlotOp(l1a, g))
         b1 = e.value(ascbuf.SlotOp(l1b, g))
         e.add(ascbuf.WaitFlagOp(Pipe.MTE1, Pipe.MTE2, sid))
-        for ld, dst, flip in ((a_load, a1, dma_t["a"]), (b_load, b1, dma_t["b"])):
+        # B first, each copy with its own flag: MTE1 moves B (the slower path into L0) while A arrives
+        b_sid = e.addi(sid, 2)
+        for ld, dst, flip, flag in ((b_load, b1, dma_t["b"], b_sid), (a_load, a1, dma_t["a"], sid)):
             e2 = OpEmitter(InsertPoint.before(mmad), ld)
             e2.add(ascbuf.CopyNzOp(ld.source, ld.offset, dst, ld.rows, ld.cols, ld.stride.value.data, flip))
+            e2.add(ascbuf.SetFlagOp(Pipe.MTE2, Pipe.MTE1, flag))
         me = OpEmitter(InsertPoint.before(mmad), mmad)
-        me.add(ascbuf.SetFlagOp(Pipe.MTE2, Pipe.MTE1, sid))
-        me.add(ascbuf.WaitFlagOp(Pipe.MTE2, Pipe.MTE1, sid))
+        me.add(ascbuf.WaitFlagOp(Pipe.MTE2, Pipe.MTE1, b_sid))
         vk = mmad.k
         steps = me.divui(me.addi(vk, k_l0 - 1), k_l0)
         sbody = Block(arg_types=[IndexType()])
@@ -154,11 +158,14 @@ class _CubeBufferizer:
         b0 = se.value(ascbuf.SlotOp(l0b, h))
         kv = se.minui(se.subi(vk, se.muli(kk, k_l0)), k_l0)
         se.add(ascbuf.WaitFlagOp(Pipe.M, Pipe.MTE1, pid))
-        se.add(ascbuf.LoadL0Op(a1, a0, kk, kv, vm, ta))
         se.add(ascbuf.LoadL0Op(b1, b0, kk, kv, vn, tb))
+        first_step = se.value(arith.CmpiOp(kk, se.index(0), "eq"))
+        wait_a = Block()
+        se.add(scf.IfOp(first_step, [], Region(wait_a)))
+        wait_a.add_ops([ascbuf.WaitFlagOp(Pipe.MTE2, Pipe.MTE1, sid), scf.YieldOp()])
+        se.add(ascbuf.LoadL0Op(a1, a0, kk, kv, vm, ta))
         se.add(ascbuf.SetFlagOp(Pipe.MTE1, Pipe.M, pid))
         se.add(ascbuf.WaitFlagOp(Pipe.MTE1, Pipe.M, pid))
-        first_step = se.value(arith.CmpiOp(kk, se.index(0), "eq"))
         init = se.value(arith.AndIOp(mmad.init, first_step))
         se.add(ascbuf.MmadOp(l0c, a0, b0, vm, vn, kv, init))
         se.add(ascbuf.SetFlagOp(Pipe.M, Pipe.MTE1, pid))

@@ -6,9 +6,11 @@ The tile plan comes from the target's buffer capacities and the fractal shapes:
   L0C: at most 128 x 256 on 910B) minimises the estimated makespan: the rounds of blocks over the
   AICs times one block's cycles on its busiest unit (cube MACs, MTE2 panels through L2, MTE1,
   FIX; ``block_cycles``); among blocks within 1 % of the best, the largest, then the squarest;
-* the L1 stage ``kL1`` is the longest K (a multiple of the L0 step) whose A and B tiles fit L1 twice
-  (double buffering); the L0 step ``kL0`` (chosen by ``bufferize-cube``) is the longest K whose A
-  and B slices fit L0A and L0B twice;
+* the L1 stage ``kL1`` is the shortest K (a multiple of the L0 step) whose copies of A and B each reach
+  the DMA's full rate (~16 KB), within what fits L1 twice (double buffering): the cube waits for the
+  whole first stage, later ones load behind the Mmads of the one before;
+* the L0 step ``kL0`` (chosen by ``bufferize-cube``) is the longest K whose A and B slices fit L0A and
+  L0B twice;
 * output blocks are split evenly over ``min(cube cores, blocks)`` AICs; tails are handled by the
   valid extents (``rows``/``cols``/``k``) of the loads, the mmad and the store.
 

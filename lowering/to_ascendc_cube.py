@@ -5,7 +5,7 @@ A cube kernel always uses static ``LocalTensor``s at their planned addresses and
 
 * ``copy_nz`` -> ``DataCopy(l1, gm[off], Nd2NzParams{1, rows, cols, 0, stride, R, 1, 0})`` with ``R``
   the L1 tile's rows (the distance between its column blocks, in 32 B blocks), after ``InitConstValue``
-  zeros for the rows past ``rows`` and the column blocks past ``cols`` when the copy leaves them unwritten;
+  zeros for the rows past ``rows`` in the last 16-row fractal when ``rows`` may not be whole fractals;
 * ``load_l0`` -> one ``LoadData(l0, l1, LoadData2DParams{...})`` per ``c0``-wide K column of the step, or
   per 16-row M (A) or N (B) fractal when the tile has fewer of those: the loop runs over the shorter
   dimension and each LoadData repeats along the other (A: NZ -> ZZ; B: NZ -> ZN, fractals transposed
@@ -16,9 +16,9 @@ A cube kernel always uses static ``LocalTensor``s at their planned addresses and
 
 from __future__ import annotations
 
-from xdsl.dialects import scf
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType
-from xdsl.ir import Block
+from xdsl.ir import Block, Region
 from xdsl.rewriter import InsertPoint
 
 from pyasc.dialects import ascbuf, ascendc
@@ -85,27 +85,33 @@ def copy_nz(low, op: ascbuf.CopyNzOp, e: OpEmitter) -> None:
 
 
 def _zero_unwritten(e: OpEmitter, dst, op: ascbuf.CopyNzOp, rows, cols) -> None:
-    """Zero (InitConstValue, on MTE2 before the ND2NZ) the blocks of the L1 tile the ND2NZ of ``rows x cols``
-    leaves unwritten: the rows past ``rows`` in each column block it writes, and the column blocks past
-    them. LoadData moves whole 16-row fractals, so a tile of fewer rows is read past its last row."""
+    """Zero (InitConstValue, on MTE2 before the ND2NZ) the rows of the L1 tile that LoadData reads but the
+    ND2NZ of ``rows x cols`` leaves unwritten: LoadData moves whole 16-row fractals, so in each column
+    block it writes, the rows from ``rows`` up to the next multiple of 16 (the K rows of B past ``k``
+    must be zeros: Mmad reads K in whole fractals). LoadData reads only the column blocks the ND2NZ
+    writes, whose row tails the ND2NZ pads with zeros, and never the rows past the last fractal. The
+    zeroing and the MTE2 barrier after it (the ND2NZ's blocks next to the zeroed ones wait) run under
+    an ``if`` on the extent, so the whole tiles of a kernel with tails pay nothing."""
     et = op.dest.type.element_type
-    rows_cap, cols_cap = op.dest.type.get_shape()
+    rows_cap = op.dest.type.get_shape()[0]
     c0 = 32 // element_bytes(et)
-    blocks_cap = -(-cols_cap // c0)
-    written = e.divui(e.addi(cols, c0 - 1), c0)
-    zero = None
-    if whole_extent(op.rows) != rows_cap:
-        zero = e.constant(0, et)
-        tail = e.value(ascendc.SubviewOp(dst, e.muli(rows, c0)))
-        e.add(ascendc.InitConstValueOp(tail, written, e.subi(rows_cap, rows), rows, zero))
-    cols_known = whole_extent(op.cols)
-    if cols_known is None or -(-cols_known // c0) != blocks_cap:
-        zero = zero or e.constant(0, et)
-        rest = e.value(ascendc.SubviewOp(dst, e.muli(written, rows_cap * c0)))
-        e.add(ascendc.InitConstValueOp(rest, e.index(1), e.muli(e.subi(blocks_cap, written), rows_cap), e.index(0),
-                                       zero))
-    if zero is not None:  # MTE2 instructions overlap: the ND2NZ's blocks next to the zeroed ones wait
-        e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_MTE2))
+    known = whole_extent(op.rows)
+    if known is not None and known % 16 == 0:
+        return
+    pad = e.subi(e.muli(e.divui(e.addi(rows, 15), 16), 16), rows)
+    te = _when(e, e.value(arith.CmpiOp(pad, e.index(0), "ne"))) if known is None else e
+    written = te.divui(te.addi(cols, c0 - 1), c0)
+    tail = te.value(ascendc.SubviewOp(dst, te.muli(rows, c0)))
+    te.add(ascendc.InitConstValueOp(tail, written, pad, te.subi(rows_cap, pad), te.constant(0, et)))
+    te.add(ascendc.PipeBarrierOp(PipeKind.PIPE_MTE2))
+
+
+def _when(e: OpEmitter, cond) -> OpEmitter:
+    """An emitter into the body of a new ``scf.if cond``."""
+    block = Block()
+    e.add(scf.IfOp(cond, [], Region(block)))
+    block.add_op(scf.YieldOp())
+    return OpEmitter(InsertPoint.before(block.last_op), e.loc_from)
 
 
 def load_l0(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:

@@ -324,6 +324,12 @@ class KernelLowering:
                 e.add(scf.ForOp(m[op.lb], m[op.ub], m[op.step], [], body))
                 inner = OpEmitter(InsertPoint.at_end(body))
                 self._translate_block(op.body.block, body, inner)
+            case scf.IfOp() if not op.results:
+                regions = [r for r in op.regions if r.blocks]  # the then region, and the else region if any
+                blocks = [Block() for _ in regions]
+                e.add(scf.IfOp(m[op.cond], [], *(Region(b) for b in blocks)))
+                for region, block in zip(regions, blocks):
+                    self._translate_block(region.block, block, OpEmitter(InsertPoint.at_end(block)))
             case scf.YieldOp():
                 e.add(scf.YieldOp())
             case func.ReturnOp():

@@ -348,7 +348,7 @@ def _init_const(fail, sid, bid, l1, dst, rep, blk, gap, value, dt):
 
 def init_const_value(t: KernelTranslator, op: asc.InitConstValueOp) -> None:
     """InitConstValue of an L1 tensor (MTE2). Its trace region runs from the first block to the end of the
-    last run, the gaps between runs included."""
+    last run, the gaps between runs included; its cost counts the blocks it writes (the gaps are skipped)."""
     _mems(t)
     _space(t, op.dst, op, "L1")
     sid = t.info(op, pipe_index(op), WORK, writes=(True,), label="InitConstValue")
@@ -358,7 +358,8 @@ def init_const_value(t: KernelTranslator, op: asc.InitConstValueOp) -> None:
     t.emit(f"_ic = _init_const(_fail, {sid}, bid, L1, {t.v(op.dst)}, {args}, {dt})")
     check_extents(t, sid, op.API, [(op.dst, t.v(op.dst), "_ic")])
     sp = t.spec
-    cost = f"{sp.dma_fixed_cycles} + _ic * {1.0 / sp.mte2_l2_bytes_per_cycle!r}"
+    written = f"{t.v(op.repeat_times)} * {t.v(op.block_num)} * 32"
+    cost = f"{sp.dma_fixed_cycles} + (_ic and {written}) * {1.0 / sp.mte2_l2_bytes_per_cycle!r}"
     record(t, sid, cost, "0", [(_at(t, "L1", op.dst), "_ic")])
 
 

@@ -4,9 +4,10 @@
   L0C: at most 128 x 256 on 910B) minimises the estimated makespan: the rounds of blocks over the
   AICs times one block's cycles on its busiest unit (cube MACs, MTE2 panels through L2, MTE1,
   FIX; ``block_cycles``); among blocks within 1 % of the best, the largest, then the squarest;
-* the L1 stage ``kL1`` is the longest K (a multiple of the L0 step) whose A and B tiles fit L1 twice
-  (double buffering); the L0 step ``kL0`` (``l0_step``) is the longest K whose A and B slices fit
-  L0A and L0B twice;
+* the L1 stage ``kL1`` is the shortest K (a multiple of the L0 step) whose copies of A and B each reach
+  the DMA's full rate (~16 KB), within what fits L1 twice (double buffering): the cube waits for the
+  whole first stage, later ones load behind the Mmads of the one before (``_full_rate_k``);
+* the L0 step ``kL0`` (``l0_step``) is the longest K whose A and B slices fit L0A and L0B twice;
 * output blocks are split evenly over ``min(cube cores, blocks)`` AICs.
 
 ``tile-matmul`` and ``tile-mix`` plan with ``plan_matmul``; ``bufferize-cube`` sizes its L0 buffers
@@ -102,6 +103,13 @@ def _best_block(spec: TargetSpec, batch: int, M: int, N: int, K: int, in_type: s
     return bm, bn
 
 
+def _full_rate_k(spec: TargetSpec, rows: int, cols: int, es: int) -> int:
+    """The K of an L1 stage whose copies of A (``rows`` of it) and B (``cols``) each reach the DMA's full
+    rate (``dma_full_efficiency_bytes``, ~16 KB [O]). A longer stage only delays the first Mmad: the cube
+    waits for the whole first stage, while later stages are loaded behind the Mmads of the one before."""
+    return _up(ceil(spec.dma_full_efficiency_bytes / (min(rows, cols) * es)), BLOCK_STEP)
+
+
 def plan_matmul(name: str, spec: TargetSpec, batch: int, M: int, N: int, K: int, in_type: str,
                 cores: int = 0, base_m: int = 0, base_n: int = 0, k_l1: int = 0) -> CubePlan:
     es = element_bytes(element_type(in_type))
@@ -120,7 +128,8 @@ def plan_matmul(name: str, spec: TargetSpec, batch: int, M: int, N: int, K: int,
     k_l0 = min(k_l0, _up(K, max(c0, 16)))
     if not k_l1:
         fit = spec.l1_bytes // (2 * (base_m + base_n) * es)
-        k_l1 = max(k_l0, min(fit // k_l0 * k_l0, _up(K, k_l0)))
+        want = _up(_full_rate_k(spec, min(base_m, M), min(base_n, N), es), k_l0)
+        k_l1 = min(want, max(k_l0, fit // k_l0 * k_l0), _up(K, k_l0))
     k_l1 = _up(k_l1, k_l0)
     blocks = batch * ceil(M / base_m) * ceil(N / base_n)
     return CubePlan(batch, M, N, K, base_m, base_n, k_l1, k_l0, ceil(M / base_m), ceil(N / base_n),

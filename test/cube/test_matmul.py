@@ -48,6 +48,23 @@ def test_matmul_shapes_fp16(m, k, n):
     _check(a @ b, reference_matmul(a.numpy(), b.numpy()), k)
 
 
+@pytest.mark.parametrize("m,k,n,ta,tb", [(256, 256, 256, False, False), (512, 512, 512, False, False),
+                                         (1024, 1024, 1024, False, False), (2048, 2048, 2048, False, False),
+                                         (333, 777, 555, False, False), (1000, 1000, 1000, True, False),
+                                         (200, 40, 60, False, True)])
+def test_matmul_simulated_against_numpy_float32(m, k, n, ta, tb):
+    """Short L1 stages and tail zeroing under an if: the simulated product (every block, tail and stage)
+    against NumPy's float32 product of the float16 inputs, with no race or uninitialised read."""
+    a = RNG.standard_normal((k, m) if ta else (m, k)).astype(np.float16)
+    b = RNG.standard_normal((n, k) if tb else (k, n)).astype(np.float16)
+    x, y = pyasc.tensor(a), pyasc.tensor(b)
+    out, report = pyasc.jit(lambda x, y: (x.T if ta else x) @ (y.T if tb else y)).lower(x, y).compile().simulate(x, y)
+    assert report.findings == []
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    ref = (a32.T if ta else a32) @ (b32.T if tb else b32)
+    _check(out, ref.astype(np.float64), k)
+
+
 @pytest.mark.parametrize("dtype", [pyasc.bfloat16, pyasc.float32, pyasc.int8])
 def test_matmul_dtypes(dtype):
     a, b = _rand((70, 150), dtype), _rand((150, 90), dtype)
@@ -246,7 +263,7 @@ def test_missing_cube_flag_is_a_race_on_the_cube_buffer(event, space):
     compiled = pyasc.jit(lambda x, y: x @ y, options={"sync_style": "flags"}).lower(a, b).compile()
     module = compiled.module.clone()
     loop_flags = [op for op in module.walk() if op.name in ("ascendc.set_flag", "ascendc.wait_flag")
-                  and op.event.data.value == event and op.parent_op().name == "scf.for"]
+                  and op.event.data.value == event and op.parent_op().name in ("scf.for", "scf.if")]
     assert loop_flags
     for op in loop_flags:
         op.detach()

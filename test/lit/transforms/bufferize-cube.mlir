@@ -3,7 +3,8 @@
 // a cube kernel's tiles become L1 buffers (two slots: a stage loads while the last one is consumed),
 // L0A/L0B slices of one K step (two slots), one L0C accumulator; the loads, the mmad and the store
 // become copy_nz (MTE2), load_l0 (MTE1), mmad (M) and fixpipe (FIX), ordered by flags whose
-// write-after-read side is primed before the block loop and drained after it
+// write-after-read side is primed before the block loop and drained after it; B is copied first and
+// each copy has its own MTE2 -> MTE1 flag (B: slot + 2), so MTE1 moves B while A is still arriving
 func.func @f_mm0(%a: memref<64x32xf16>, %b: memref<32x48xf16>, %out: memref<64x48xf16>) attributes {asctile.kernel = "cube", asctile.block_dim = 1 : i64, asctile.buffers = 2 : i64} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -38,15 +39,21 @@ func.func @f_mm0(%a: memref<64x32xf16>, %b: memref<32x48xf16>, %out: memref<64x4
 // CHECK:           scf.for %kt =
 // CHECK:             %[[SA:.*]] = ascbuf.slot %[[A1]][%{{.*}}]
 // CHECK-NEXT:        %[[SB:.*]] = ascbuf.slot %[[B1]][%{{.*}}]
-// CHECK-NEXT:        ascbuf.wait_flag MTE1 -> MTE2
-// CHECK:             ascbuf.copy_nz %a[%{{.*}}], %[[SA]] rows %{{.*}} cols %{{.*}} stride 32
-// CHECK-NEXT:        ascbuf.copy_nz %b[%{{.*}}], %[[SB]] rows %{{.*}} cols %{{.*}} stride 48
-// CHECK-NEXT:        ascbuf.set_flag MTE2 -> MTE1
-// CHECK-NEXT:        ascbuf.wait_flag MTE2 -> MTE1
+// CHECK-NEXT:        ascbuf.wait_flag MTE1 -> MTE2, %[[S:.*]]
+// CHECK-NEXT:        %[[SB2:.*]] = arith.addi %[[S]], %{{.*}} : index
+// CHECK:             ascbuf.copy_nz %b[%{{.*}}], %[[SB]] rows %{{.*}} cols %{{.*}} stride 48
+// CHECK-NEXT:        ascbuf.set_flag MTE2 -> MTE1, %[[SB2]]
+// CHECK-NEXT:        ascbuf.copy_nz %a[%{{.*}}], %[[SA]] rows %{{.*}} cols %{{.*}} stride 32
+// CHECK-NEXT:        ascbuf.set_flag MTE2 -> MTE1, %[[S]]
+// CHECK-NEXT:        ascbuf.wait_flag MTE2 -> MTE1, %[[SB2]]
 // CHECK:             scf.for %kk =
 // CHECK:               ascbuf.wait_flag M -> MTE1
-// CHECK-NEXT:          ascbuf.load_l0 %[[SA]], %{{.*}} step %kk
 // CHECK-NEXT:          ascbuf.load_l0 %[[SB]], %{{.*}} step %kk
+// CHECK:               %[[F:.*]] = arith.cmpi eq, %kk, %{{.*}} : index
+// CHECK-NEXT:          scf.if %[[F]] {
+// CHECK-NEXT:            ascbuf.wait_flag MTE2 -> MTE1, %[[S]]
+// CHECK-NEXT:          }
+// CHECK-NEXT:          ascbuf.load_l0 %[[SA]], %{{.*}} step %kk
 // CHECK-NEXT:          ascbuf.set_flag MTE1 -> M
 // CHECK-NEXT:          ascbuf.wait_flag MTE1 -> M
 // CHECK:               ascbuf.mmad %[[C]], %{{.*}}, %{{.*}} m %{{.*}} n %{{.*}} k %{{.*}} init

@@ -3,8 +3,8 @@
 // RUN: pyasc-opt %s -p 'tile-matmul{base_m=128 base_n=256}' | filecheck %s --check-prefix=FIXED
 
 // 1000 x 1000 x 1000 fp16 on the 24 AICs: the block with the shortest estimated makespan is 128 x 176
-// (8 x 6 = 48 blocks, two rounds, each cube-bound), K in L1 stages of 400 (A and B tiles fit L1
-// twice), tails through the valid extents
+// (8 x 6 = 48 blocks, two rounds, each cube-bound), K in L1 stages of 80 (one L0 step; the shortest
+// whose copies reach 16 KB: 128 x 80 fp16 = 20 KB), tails through the valid extents
 func.func @f_mm0(%a: tensor<1000x1000xf16>, %b: tensor<1000x1000xf16>) -> tensor<1000x1000xf16> attributes {asctensor.kernel = "matmul"} {
   %0 = asctensor.matmul %a, %b : tensor<1000x1000xf16>, tensor<1000x1000xf16> -> tensor<1000x1000xf16>
   func.return %0 : tensor<1000x1000xf16>
@@ -17,12 +17,12 @@ func.func @f_mm0(%a: tensor<1000x1000xf16>, %b: tensor<1000x1000xf16>) -> tensor
 // CHECK:          %[[ACC0:.*]] = asctile.acc : tensor<128x176xf32>
 // CHECK:          %[[ACC:.*]] = scf.for %kt = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%acc = %[[ACC0]]) -> (tensor<128x176xf32>) {
 // CHECK:            %[[VK:.*]] = arith.minui
-// CHECK:            %a_l1 = asctile.load_nz %a[%{{.*}}] rows %[[VM]] cols %[[VK]] stride 1000 : memref<1000x1000xf16> -> tensor<128x400xf16>
-// CHECK:            %b_l1 = asctile.load_nz %b[%{{.*}}] rows %[[VK]] cols %[[VN]] stride 1000 : memref<1000x1000xf16> -> tensor<400x176xf16>
+// CHECK:            %a_l1 = asctile.load_nz %a[%{{.*}}] rows %[[VM]] cols %[[VK]] stride 1000 : memref<1000x1000xf16> -> tensor<128x80xf16>
+// CHECK:            %b_l1 = asctile.load_nz %b[%{{.*}}] rows %[[VK]] cols %[[VN]] stride 1000 : memref<1000x1000xf16> -> tensor<80x176xf16>
 // CHECK:            asctile.mmad %a_l1, %b_l1, %acc init %{{.*}} k %[[VK]]
 // CHECK:          asctile.store_acc %[[ACC]], %out[%{{.*}}] rows %[[VM]] cols %[[VN]] stride 1000 : tensor<128x176xf32>, memref<1000x1000xf16>
-// the block fixed by the options: 128 x 256 (the fp32 accumulator fills L0C), L1 stages of 320
+// the block fixed by the options: 128 x 256 (the fp32 accumulator fills L0C), L1 stages of 64 (128 x 64 fp16 = 16 KB)
 // FIXED:      asctile.acc : tensor<128x256xf32>
-// FIXED:      asctile.load_nz %a[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 1000 : memref<1000x1000xf16> -> tensor<128x320xf16>
-// FIXED:      asctile.load_nz %b[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 1000 : memref<1000x1000xf16> -> tensor<320x256xf16>
+// FIXED:      asctile.load_nz %a[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 1000 : memref<1000x1000xf16> -> tensor<128x64xf16>
+// FIXED:      asctile.load_nz %b[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 1000 : memref<1000x1000xf16> -> tensor<64x256xf16>
 // TWO: asctile.block_dim = 2 : i64

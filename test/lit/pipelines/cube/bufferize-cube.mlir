@@ -7,9 +7,10 @@ func.func @f_mm0(%a: tensor<256x512xf16>, %b: tensor<512x256xf16>) -> tensor<256
   func.return %1 : tensor<256x256xf16>
 }
 // double-buffered L1 tiles and L0 slices, one L0C accumulator, placed by plan-memory per memory
-// (one core, 128 x 256 blocks as set by the options; L1 stages of K = 320, L0 steps of K = 64)
-// CHECK:      %a_l1 = ascbuf.alloc slots 2 offset 0 : memref<128x320xf16, #ascbuf.space<l1>>
-// CHECK-NEXT: %b_l1 = ascbuf.alloc slots 2 offset 163840 : memref<320x256xf16, #ascbuf.space<l1>>
+// (one core, 128 x 256 blocks as set by the options; L1 stages of K = 64, whose 128 x 64 fp16 copy of A
+// reaches 16 KB, L0 steps of K = 64)
+// CHECK:      %a_l1 = ascbuf.alloc slots 2 offset 0 : memref<128x64xf16, #ascbuf.space<l1>>
+// CHECK-NEXT: %b_l1 = ascbuf.alloc slots 2 offset 32768 : memref<64x256xf16, #ascbuf.space<l1>>
 // CHECK-NEXT: %a_l0 = ascbuf.alloc slots 2 offset 0 : memref<128x64xf16, #ascbuf.space<l0a>>
 // CHECK-NEXT: %b_l0 = ascbuf.alloc slots 2 offset 0 : memref<64x256xf16, #ascbuf.space<l0b>>
 // CHECK-NEXT: %c_l0 = ascbuf.alloc slots 1 offset 0 : memref<128x256xf32, #ascbuf.space<l0c>>
@@ -21,13 +22,17 @@ func.func @f_mm0(%a: tensor<256x512xf16>, %b: tensor<512x256xf16>) -> tensor<256
 // CHECK:        ascbuf.wait_flag FIX -> M
 // CHECK:        scf.for %kt
 // CHECK:          ascbuf.wait_flag MTE1 -> MTE2, %[[S:.*]]
-// CHECK:          ascbuf.copy_nz %a[%{{.*}}], %{{.*}} rows %{{.*}} cols %{{.*}} stride 512
 // CHECK:          ascbuf.copy_nz %b[%{{.*}}], %{{.*}} rows %{{.*}} cols %{{.*}} stride 256
+// CHECK-NEXT:     ascbuf.set_flag MTE2 -> MTE1, %[[SB:.*]]
+// CHECK-NEXT:     ascbuf.copy_nz %a[%{{.*}}], %{{.*}} rows %{{.*}} cols %{{.*}} stride 512
 // CHECK-NEXT:     ascbuf.set_flag MTE2 -> MTE1, %[[S]]
-// CHECK-NEXT:     ascbuf.wait_flag MTE2 -> MTE1, %[[S]]
+// CHECK-NEXT:     ascbuf.wait_flag MTE2 -> MTE1, %[[SB]]
 // CHECK:          scf.for %kk
 // CHECK:            ascbuf.wait_flag M -> MTE1, %[[P:.*]]
 // CHECK-NEXT:       ascbuf.load_l0
+// CHECK:            scf.if
+// CHECK-NEXT:         ascbuf.wait_flag MTE2 -> MTE1, %[[S]]
+// CHECK-NEXT:       }
 // CHECK-NEXT:       ascbuf.load_l0
 // CHECK-NEXT:       ascbuf.set_flag MTE1 -> M, %[[P]]
 // CHECK-NEXT:       ascbuf.wait_flag MTE1 -> M, %[[P]]
