@@ -183,8 +183,7 @@ class _KernelTiler:
         # a prologue over one row (R = 1) is the same for every tile: computed once, before the loop
         side_once = side and space.R == 1
         se = pre if side_once else le
-        widths = {tuple(v.type.get_shape()) for v in side_loaded} | {
-            tuple(op.input.type.get_shape()) for op in body if isinstance(op, asctensor.ReduceOp)}
+        widths = {tuple(op.input.type.get_shape()) for op in body if side and isinstance(op, asctensor.ReduceOp)}
         body_builder = TileBodyBuilder(k, vc, self.row_shapes, self.full, plan.col_tiles == 1,
                                        {s: pre.index(s[-1]) for s in widths})
 
