@@ -282,7 +282,7 @@ class _KernelSync:
         computed = {buffer_of(v) for o in pre if pipe_of(o) == Pipe.V and accesses(o) is not None
                     for v in accesses(o)[1]}
         for bar in [o for o in pre if isinstance(o, ascbuf.BarrierOp)]:
-            if bar.pipe.data == Pipe.ALL and self.flags and not any(isinstance(o, ascbuf.VectorOp) for o in pre):
+            if bar.pipe.data == Pipe.ALL and self.flags and not any(pipe_of(o) == Pipe.V for o in pre):
                 first = _first_reader(ops, loaded, Pipe.V)
                 if first is None or any(e.src == Pipe.MTE2 and e.dst == Pipe.V and not e.carried and e.wait_at <= first
                                         for e in plan.edges):
