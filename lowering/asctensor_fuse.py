@@ -20,6 +20,7 @@ that uses them, so a scalar never costs a GM buffer.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -129,7 +130,10 @@ def _groups(ops: list[Operation]) -> list[_Group]:
     return groups
 
 
-PROLOGUE_RATIO = 8  # a row prologue's rows are at most 1/8 of the kernel's rows
+# a row prologue is recomputed for every tile (for one row: by every core), so its rows are at most
+# 1/PROLOGUE_RATIO of the kernel's rows, and at most MAX_PROLOGUE_ROW elements over several rows
+PROLOGUE_RATIO = 512
+MAX_PROLOGUE_ROW = 512
 
 
 def _prologue_of(group: _Group, main: _Group, prologue: set[Operation]) -> bool:
@@ -139,7 +143,9 @@ def _prologue_of(group: _Group, main: _Group, prologue: set[Operation]) -> bool:
     if group.kind != "rowwise" or main.kind != "elementwise" or not main.full:
         return False
     lead, n = main.full[:-1], main.full[-1]
-    if group.lead != lead or len(group.full) != len(lead) + 1 or group.full[-1] * PROLOGUE_RATIO > n:
+    w = group.full[-1]
+    if group.lead != lead or len(group.full) != len(lead) + 1 or w * PROLOGUE_RATIO > n or (
+            prod(lead) > 1 and w > MAX_PROLOGUE_ROW):
         return False
     members, mains = set(group.ops), set(main.ops)
     for op in group.ops:
@@ -155,9 +161,24 @@ def _prologue_of(group: _Group, main: _Group, prologue: set[Operation]) -> bool:
     return True
 
 
+def _reads_from(ops: list[Operation], members: set[Operation], through_reshape: bool) -> bool:
+    """An op of ``ops`` reads a value of ``members`` (directly or through views; with
+    ``through_reshape``, only through a slice or reshape)."""
+    for op in ops:
+        for v in op.operands:
+            reshaped = False
+            while v.owner not in members and isinstance(v.owner, VIEW_OPS):
+                reshaped |= isinstance(v.owner, asctensor.SliceOp | asctensor.ReshapeOp)
+                v = v.owner.input
+            if v.owner in members and (reshaped or not through_reshape):
+                return True
+    return False
+
+
 def _merge_prologues(groups: list[_Group]) -> list[_Group]:
     """Row-wise groups just before an elementwise group that can run as its row prologue join it,
-    with the broadcasts that carry their per-row results into it."""
+    with the broadcasts that carry their per-row results into it; the elementwise group before the
+    prologue, over the same shape, joins too (the prologue had only split them)."""
     out: list[_Group] = []
     for g in groups:
         prologue: list[Operation] = []
@@ -167,9 +188,15 @@ def _merge_prologues(groups: list[_Group]) -> list[_Group]:
             members = set(prologue) | set(g.ops)
             spread = [u.operation for op in prologue for r in op.results for u in r.uses
                       if isinstance(u.operation, asctensor.BroadcastOp) and u.operation not in members]
+            members |= set(spread)
+            before = out[-1] if out else None
+            if before is not None and before.kind == "elementwise" and before.full == g.full and before.ops \
+                    and not _reads_from(prologue, set(before.ops), False) \
+                    and not _reads_from(g.ops, set(before.ops), True):
+                members |= set(out.pop().ops)
             block = g.ops[0].parent_block()
             order = {op: i for i, op in enumerate(block.ops)}
-            g.ops = sorted(members | set(spread), key=order.__getitem__)
+            g.ops = sorted(members, key=order.__getitem__)
         out.append(g)
     return out
 

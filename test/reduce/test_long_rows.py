@@ -68,3 +68,18 @@ def test_large_values_do_not_overflow():
     assert report.findings == []
     want = torch.softmax(torch.from_numpy(a.astype(np.float64)), -1).numpy()
     np.testing.assert_allclose(got, want, rtol=2e-5, atol=1e-12)
+
+
+@pytest.mark.parametrize("rows", [1, 3])
+def test_row_prologue_of_a_user_program(rows):
+    """A row sum of short rows scaling long rows: one kernel (the sums are its row prologue), against NumPy."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((rows, 64)).astype(np.float32)
+    z = rng.standard_normal((rows, 65536 + 5)).astype(np.float32)
+    tx, tz = pyasc.tensor(x), pyasc.tensor(z)
+    compiled = pyasc.jit(lambda x, z: z * x.sum(1, keepdim=True) - x.amax(1, keepdim=True)).lower(tx, tz).compile()
+    got, report = compiled.simulate(tx, tz)
+    assert report.findings == [], report.findings
+    assert len(compiled.kernels) == 1, compiled.kernels
+    a, b = x.astype(np.float64), z.astype(np.float64)
+    np.testing.assert_allclose(got, b * a.sum(1, keepdims=True) - a.max(1, keepdims=True), rtol=1e-5, atol=1e-4)

@@ -27,14 +27,46 @@ func.func @sm(%x: tensor<2x1048576xf32>) -> tensor<2x1048576xf32> {
 
 // a row-wise result used elsewhere than as a broadcast of the next kernel (here also returned) keeps
 // its own kernel
-func.func @kept(%x: tensor<2x64xf32>, %z: tensor<2x4096xf32>) -> (tensor<2x4096xf32>, tensor<2x1xf32>) {
+func.func @kept(%x: tensor<2x64xf32>, %z: tensor<2x65536xf32>) -> (tensor<2x65536xf32>, tensor<2x1xf32>) {
   %s = asctensor.reduce sum %x axes [1] keepdims : tensor<2x64xf32> -> tensor<2x1xf32>
-  %b = asctensor.broadcast %s : tensor<2x1xf32> -> tensor<2x4096xf32>
-  %y = arith.mulf %z, %b : tensor<2x4096xf32>
-  func.return %y, %s : tensor<2x4096xf32>, tensor<2x1xf32>
+  %b = asctensor.broadcast %s : tensor<2x1xf32> -> tensor<2x65536xf32>
+  %y = arith.mulf %z, %b : tensor<2x65536xf32>
+  func.return %y, %s : tensor<2x65536xf32>, tensor<2x1xf32>
 }
 
 // CHECK-LABEL: func.func @kept_k0(%x: tensor<2x64xf32>) -> tensor<2x1xf32> attributes {asctensor.kernel = "rowwise"} {
 // CHECK-LABEL: func.func @kept_k1(
 // CHECK-SAME:    attributes {asctensor.kernel = "elementwise"} {
 // CHECK-NOT:     asctensor.reduce
+
+// -----
+
+// rows of 64 beside rows of 4096 are too long a prologue (every tile would recompute it): two kernels
+func.func @short(%x: tensor<2x64xf32>, %z: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
+  %s = asctensor.reduce sum %x axes [1] keepdims : tensor<2x64xf32> -> tensor<2x1xf32>
+  %b = asctensor.broadcast %s : tensor<2x1xf32> -> tensor<2x4096xf32>
+  %y = arith.mulf %z, %b : tensor<2x4096xf32>
+  func.return %y : tensor<2x4096xf32>
+}
+
+// CHECK-LABEL: func.func @short_k0(%x: tensor<2x64xf32>) -> tensor<2x1xf32> attributes {asctensor.kernel = "rowwise"} {
+// CHECK-LABEL: func.func @short_k1(
+// CHECK-SAME:    attributes {asctensor.kernel = "elementwise"} {
+// CHECK-NOT:     asctensor.reduce
+
+// -----
+
+// the same over rows of 65536: the sum of each short row is the prologue of the one kernel
+func.func @joined(%x: tensor<2x64xf32>, %z: tensor<2x65536xf32>) -> tensor<2x65536xf32> {
+  %s = asctensor.reduce sum %x axes [1] keepdims : tensor<2x64xf32> -> tensor<2x1xf32>
+  %b = asctensor.broadcast %s : tensor<2x1xf32> -> tensor<2x65536xf32>
+  %y = arith.mulf %z, %b : tensor<2x65536xf32>
+  func.return %y : tensor<2x65536xf32>
+}
+
+// CHECK-LABEL: func.func @joined_k0(%x: tensor<2x64xf32>, %z: tensor<2x65536xf32>) -> tensor<2x65536xf32> attributes {asctensor.kernel = "elementwise"} {
+// CHECK-NEXT:    %[[S:.*]] = asctensor.reduce sum %x axes [1] keepdims : tensor<2x64xf32> -> tensor<2x1xf32>
+// CHECK-NEXT:    %[[B:.*]] = asctensor.broadcast %[[S]] : tensor<2x1xf32> -> tensor<2x65536xf32>
+// CHECK-NEXT:    %[[Y:.*]] = arith.mulf %z, %[[B]] : tensor<2x65536xf32>
+// CHECK-NEXT:    func.return %[[Y]] : tensor<2x65536xf32>
+// CHECK-NOT:   func.func @joined_k1
