@@ -6,7 +6,11 @@ change starts a new group. A reduction over the trailing axes of the group's sha
 makes it ``rowwise``: the per-row results (shape ``lead`` or ``lead x 1...``), elementwise ops on
 them, their broadcasts back to the row and a concat of them along the last dim (the ``k`` columns
 of a top-k) stay in the same kernel (softmax and topk are one kernel each), unless an input is
-broadcast over only part of the row (the reduction then starts a kernel of its own). A
+broadcast over only part of the row (the reduction then starts a kernel of its own). Row-wise
+groups over short rows (``lead x w``, ``w`` at most 1/``PROLOGUE_RATIO`` of the row) whose per-row
+results only feed broadcasts of the next elementwise group over ``lead x N`` join that group as its
+*row prologue*: each tile recomputes them for its rows (the combination of the pieces' statistics
+of a softmax over rows longer than UB), which saves a launch. A
 reduction over leading axes is a ``colreduce`` kernel of its own, and so is a transpose, strided
 slice or concat (a ``movement`` kernel). Each group is outlined into ``@<host>_k<i>`` marked
 ``asctensor.kernel`` and called with ``func.call``; splat constants are cloned into every kernel
@@ -16,6 +20,7 @@ that uses them, so a scalar never costs a GM buffer.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -125,6 +130,77 @@ def _groups(ops: list[Operation]) -> list[_Group]:
     return groups
 
 
+# a row prologue is recomputed for every tile (for one row: by every core), so its rows are at most
+# 1/PROLOGUE_RATIO of the kernel's rows, and at most MAX_PROLOGUE_ROW elements over several rows
+PROLOGUE_RATIO = 512
+MAX_PROLOGUE_ROW = 512
+
+
+def _prologue_of(group: _Group, main: _Group, prologue: set[Operation]) -> bool:
+    """``group`` can run as a row prologue of the elementwise ``main``: a row-wise group over
+    ``lead x w`` rows of the same ``lead``, short beside ``main``'s, whose results are used only by
+    the ``prologue`` already found and by ``main`` through broadcasts of per-row values."""
+    if group.kind != "rowwise" or main.kind != "elementwise" or not main.full:
+        return False
+    lead, n = main.full[:-1], main.full[-1]
+    w = group.full[-1]
+    if group.lead != lead or len(group.full) != len(lead) + 1 or w * PROLOGUE_RATIO > n or (
+            prod(lead) > 1 and w > MAX_PROLOGUE_ROW):
+        return False
+    members, mains = set(group.ops), set(main.ops)
+    for op in group.ops:
+        for r in op.results:
+            for u in r.uses:
+                user = u.operation
+                if user in members or user in prologue:
+                    continue
+                # into main: a broadcast of a per-row value (a member, or rebuilt in main as a view)
+                if not (isinstance(user, asctensor.BroadcastOp) and r.type.get_shape() == lead + (1,)
+                        and (user in mains or all(w.operation in mains for w in user.result.uses))):
+                    return False
+    return True
+
+
+def _reads_from(ops: list[Operation], members: set[Operation], through_reshape: bool) -> bool:
+    """An op of ``ops`` reads a value of ``members`` (directly or through views; with
+    ``through_reshape``, only through a slice or reshape)."""
+    for op in ops:
+        for v in op.operands:
+            reshaped = False
+            while v.owner not in members and isinstance(v.owner, VIEW_OPS):
+                reshaped |= isinstance(v.owner, asctensor.SliceOp | asctensor.ReshapeOp)
+                v = v.owner.input
+            if v.owner in members and (reshaped or not through_reshape):
+                return True
+    return False
+
+
+def _merge_prologues(groups: list[_Group]) -> list[_Group]:
+    """Row-wise groups just before an elementwise group that can run as its row prologue join it,
+    with the broadcasts that carry their per-row results into it; the elementwise group before the
+    prologue, over the same shape, joins too (the prologue had only split them)."""
+    out: list[_Group] = []
+    for g in groups:
+        prologue: list[Operation] = []
+        while g.kind == "elementwise" and g.ops and out and out[-1].ops and _prologue_of(out[-1], g, set(prologue)):
+            prologue = out.pop().ops + prologue
+        if prologue:
+            members = set(prologue) | set(g.ops)
+            spread = [u.operation for op in prologue for r in op.results for u in r.uses
+                      if isinstance(u.operation, asctensor.BroadcastOp) and u.operation not in members]
+            members |= set(spread)
+            before = out[-1] if out else None
+            if before is not None and before.kind == "elementwise" and before.full == g.full and before.ops \
+                    and not _reads_from(prologue, set(before.ops), False) \
+                    and not _reads_from(g.ops, set(before.ops), True):
+                members |= set(out.pop().ops)
+            block = g.ops[0].parent_block()
+            order = {op: i for i, op in enumerate(block.ops)}
+            g.ops = sorted(members, key=order.__getitem__)
+        out.append(g)
+    return out
+
+
 def _outline(module: ModuleOp, host: func.FuncOp, kind: str, group: list[Operation], index: int) -> None:
     members = set(group)
     outputs = [r for op in group for r in op.results if any(u.operation not in members for u in r.uses)]
@@ -157,7 +233,7 @@ class AscTensorFusePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for host in host_functions(op):
             _copy_returned_inputs(host)
-            for i, group in enumerate(g for g in _groups(list(host.body.block.ops)) if g.ops):
+            for i, group in enumerate(g for g in _merge_prologues(_groups(list(host.body.block.ops))) if g.ops):
                 _outline(op, host, group.kind, group.ops, i)
             for inner in reversed(list(host.body.block.ops)):
                 if isinstance(inner, VIEW_OPS + (asctensor.FullOp,)) and not inner.results[0].uses:

@@ -282,7 +282,7 @@ class _KernelSync:
         computed = {buffer_of(v) for o in pre if pipe_of(o) == Pipe.V and accesses(o) is not None
                     for v in accesses(o)[1]}
         for bar in [o for o in pre if isinstance(o, ascbuf.BarrierOp)]:
-            if bar.pipe.data == Pipe.ALL and self.flags and not any(isinstance(o, ascbuf.VectorOp) for o in pre):
+            if bar.pipe.data == Pipe.ALL and self.flags and not any(pipe_of(o) == Pipe.V for o in pre):
                 first = _first_reader(ops, loaded, Pipe.V)
                 if first is None or any(e.src == Pipe.MTE2 and e.dst == Pipe.V and not e.carried and e.wait_at <= first
                                         for e in plan.edges):
@@ -299,7 +299,8 @@ class _KernelSync:
 
 def _order_prologue(block, loop) -> None:
     """A barrier before each op of the loop-invariant prologue that reads or rewrites what an earlier
-    op on its pipe wrote, unless a barrier of that pipe (or of all pipes) already separates them."""
+    op on its pipe wrote, unless a barrier of that pipe (or of all pipes) already separates them; a
+    V -> S flag before the scalar unit reads what the vector pipe wrote (a row value of a row prologue)."""
     done: list[_Access] = []
     for op in list(block.ops):
         if op is loop:
@@ -313,6 +314,12 @@ def _order_prologue(block, loop) -> None:
         acc = accesses(op)
         if acc is None:
             continue
+        reads = [_region(v, set()) for v in scalar_reads(op)]
+        if reads and any(d.pipe == Pipe.V and _dependencies(d, _Access(op, Pipe.S, reads, []))[1] for d in done):
+            at = OpEmitter(InsertPoint.before(op))
+            at.add(ascbuf.SetFlagOp(Pipe.V, Pipe.S, at.index(0)))
+            at.add(ascbuf.WaitFlagOp(Pipe.V, Pipe.S, at.index(0)))
+            done = [d for d in done if d.pipe != Pipe.V]
         c = _Access(op, pipe_of(op), [_region(v, set()) for v in acc[0]], [_region(v, set()) for v in acc[1]])
         if c.pipe != Pipe.S and any(d.pipe == c.pipe and _dependencies(d, c)[1] for d in done):
             OpEmitter(InsertPoint.before(op)).add(ascbuf.BarrierOp(c.pipe))

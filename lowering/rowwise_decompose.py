@@ -175,16 +175,10 @@ def _bcast(b, v: SSAValue, shape) -> SSAValue:
 
 def softmax(b, x: SSAValue, axis: int, log: bool, max_row: int) -> SSAValue:
     out_type = x.type.element_type
-    w = _wide(b, x)
-    shape = w.type.get_shape()
+    shape = x.type.get_shape()
     if trailing(shape, [axis]) and shape[axis] > max_row:
-        m, s = _online_stats(b, w, max_row)
-        # log(s) or 1/s right after the statistics, so that the small kernel computing them has it too;
-        # the long row is then scaled by a product (a Muls on the device, not a Div per element)
-        t = b.log(s) if log else b.div(1.0, s)
-        shifted = b.sub(w, _bcast(b, m, shape))
-        y = b.sub(shifted, _bcast(b, t, shape)) if log else b.mul(b.exp(shifted), _bcast(b, t, shape))
-        return b.cast(y, out_type)
+        return _long_softmax(b, x, log, max_row)
+    w = _wide(b, x)
     m = _axis_reduce(b, w, ReduceKind.MAX, [axis], max_row)
     shifted = b.sub(w, _bcast(b, m, shape))
     e = b.exp(shifted)
@@ -193,33 +187,51 @@ def softmax(b, x: SSAValue, axis: int, log: bool, max_row: int) -> SSAValue:
     return b.cast(y, out_type)
 
 
+def split_long_row(n: int, max_row: int) -> tuple[int, int, int]:
+    """``(L, P, tail)`` with ``n = P * L + tail``: a divisor split when ``split_row`` finds one, else
+    the fewest pieces of at most ``max_row`` elements, as long as possible (the tail is below ``P``)."""
+    length, pieces, tail = split_row(n, max_row)
+    if not tail:
+        return length, pieces, 0
+    pieces = -(-n // max_row)
+    return n // pieces, pieces, n % pieces
+
+
+def _long_softmax(b, x: SSAValue, log: bool, max_row: int) -> SSAValue:
+    """softmax/log_softmax over trailing rows longer than UB, in two kernels: a row-wise kernel gives
+    every piece of a row its max ``m_p`` and ``s_p = sum(exp(piece - m_p))``; the elementwise kernel
+    writing the result first combines the pieces of its rows (``m = max(m_p)``,
+    ``s = sum(s_p * exp(m_p - m))``, with the tail of the row that the pieces leave out) and then
+    computes ``exp(x - m) / s`` or ``x - m - log(s)`` (the fusion pass keeps these small per-row
+    computations in that kernel). x is read twice and the result written once."""
+    shape = x.type.get_shape()
+    lead, n = tuple(shape[:-1]), shape[-1]
+    length, pieces, tail = split_long_row(n, max_row)
+    main = x if not tail else _slice(b, x, len(lead), 0, pieces * length)
+    mp, sp = (_reshape(b, v, lead + (pieces,))
+              for v in _piece_stats(b, _wide(b, _reshape(b, main, lead + (pieces, length)))))
+    rest = _piece_stats(b, _wide(b, _slice(b, x, len(lead), pieces * length, tail))) if tail else None
+    m = b.e.value(asctensor.ReduceOp(ReduceKind.MAX, mp, [len(lead)], True))
+    if rest is not None:
+        m = b.max(m, rest[0])
+    scaled = b.mul(sp, b.exp(b.sub(mp, _bcast(b, m, mp.type.get_shape()))))
+    s = b.e.value(asctensor.ReduceOp(ReduceKind.SUM, scaled, [len(lead)], True))
+    if rest is not None:
+        s = b.add(s, b.mul(rest[1], b.exp(b.sub(rest[0], m))))
+    # log(s) or 1/s once per row: the long row is then scaled by a product (a Muls, not a Div per element)
+    t = b.log(s) if log else b.div(1.0, s)
+    w = _wide(b, x)
+    shifted = b.sub(w, _bcast(b, m, shape))
+    y = b.sub(shifted, _bcast(b, t, shape)) if log else b.mul(b.exp(shifted), _bcast(b, t, shape))
+    return b.cast(y, x.type.element_type)
+
+
 def _piece_stats(b, piece: SSAValue) -> tuple[SSAValue, SSAValue]:
     """Per row of ``piece``: its max ``m`` and ``sum(exp(piece - m))`` (keepdims)."""
     last = _last(piece)
     m = b.e.value(asctensor.ReduceOp(ReduceKind.MAX, piece, [last], True))
     e = b.exp(b.sub(piece, _bcast(b, m, piece.type.get_shape())))
     return m, b.e.value(asctensor.ReduceOp(ReduceKind.SUM, e, [last], True))
-
-
-def _online_stats(b, w: SSAValue, max_row: int) -> tuple[SSAValue, SSAValue]:
-    """The row max ``m`` and ``sum(exp(w - m))`` of rows longer than UB, online: every piece of a
-    row (one row-wise kernel over all pieces) gets its own max ``m_p`` and sum ``s_p``; then
-    ``m = max(m_p)`` and ``s = sum(s_p * exp(m_p - m))`` (a second, small row-wise kernel)."""
-    shape = w.type.get_shape()
-    lead, n = tuple(shape[:-1]), shape[-1]
-    length, pieces, tail = split_row(n, max_row)
-    main = w if not tail else _slice(b, w, len(lead), 0, pieces * length)
-    mp, sp = (_reshape(b, v, lead + (pieces,))
-              for v in _piece_stats(b, _reshape(b, main, lead + (pieces, length))))
-    m = row_reduce(b, mp, ReduceKind.MAX, [len(lead)], True, max_row)
-    rest = _piece_stats(b, _slice(b, w, len(lead), pieces * length, tail)) if tail else None
-    if rest is not None:
-        m = b.max(m, rest[0])
-    scaled = b.mul(sp, b.exp(b.sub(mp, _bcast(b, m, mp.type.get_shape()))))
-    s = row_reduce(b, scaled, ReduceKind.SUM, [len(lead)], True, max_row)
-    if rest is not None:
-        s = b.add(s, b.mul(rest[1], b.exp(b.sub(rest[0], m))))
-    return m, s
 
 
 def _axis_reduce(b, v: SSAValue, kind: ReduceKind, axes, max_row: int) -> SSAValue:

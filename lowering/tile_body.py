@@ -104,6 +104,8 @@ class TileBodyBuilder:
     row_shapes: set = field(default_factory=set)
     full: tuple[int, ...] | None = None
     whole_rows: bool = False
+    # the valid columns of a reduction by its input's shape (a row prologue's short rows), else ``valid_cols``
+    cols_by_shape: dict = field(default_factory=dict)
 
     def _iota(self, op: asctensor.IotaOp, tt: TensorType, le: OpEmitter) -> SSAValue:
         """The column index of every element of a tile that holds whole rows: the offset table
@@ -140,7 +142,8 @@ class TileBodyBuilder:
                 raise TilingError(f"asctensor.reduce of {op.input.type.element_type} in kernel "
                                   f"@{self.kernel.sym_name.data}: the vector unit reduces f16 and f32 "
                                   "(ReduceSum/ReduceMax/ReduceMin); cast to float32 first")
-            return le.value(copy_loc(op, asctile.ReduceOp(op.kind.data.value, operands[0], self.valid_cols, tt)))
+            cols = self.cols_by_shape.get(tuple(op.input.type.get_shape()), self.valid_cols)
+            return le.value(copy_loc(op, asctile.ReduceOp(op.kind.data.value, operands[0], cols, tt)))
         if isinstance(op, asctensor.ArgReduceOp):
             if str(op.input.type.element_type) not in ("f16", "f32"):
                 raise TilingError(f"asctensor.arg_reduce of {op.input.type.element_type} in kernel "

@@ -67,12 +67,23 @@ class _KernelTiler:
                 raise TilingError(f"kernel @{k.sym_name.data} returns its input unchanged")
         self.views = views
         loaded = [v for v in views if any(not isinstance(u.operation, VIEW_OPS) for u in v.uses)]
+        # an elementwise kernel with reductions has a row prologue: per-row values computed from short
+        # rows of the same lead dims (``lead x w``), loaded and reduced for the rows of each tile
+        side = lead is None and any(isinstance(op, asctensor.ReduceOp) for op in body)
+        side_loaded = [v for v in loaded if side and v.type.get_shape() != full]
+        if side:
+            self._check_prologue(full, [v for op in body for v in op.results] + side_loaded)
+            self.row_shapes = {tuple(full[:-1]) + (1,)}
+            loaded = [v for v in loaded if v not in side_loaded]
         sources = {v: views[v][0] for v in loaded}
         in_shapes = [views[v][1] for v in loaded]
         in_strides = [views[v][2] for v in loaded]
         self.bases = {v: views[v][3] for v in loaded}
         if lead is None:
-            space, accesses = collapse(full, in_shapes, in_strides=in_strides)
+            space, accesses = collapse(full, in_shapes, keep_last=side, in_strides=in_strides)
+            if side and space.outer:
+                raise TilingError(f"kernel @{k.sym_name.data}: a row prologue needs the rows of {list(full)} "
+                                  f"as one run of rows, the inputs give {list(space.dims)}")
         else:
             out2, shapes2, strides2 = self._rows_view(full, lead, in_shapes, in_strides)
             space, accesses = collapse(out2, shapes2, keep_last=True, in_strides=strides2)
@@ -86,13 +97,16 @@ class _KernelTiler:
                 if not any(acc.strides) or (lead is not None and len(acc.strides) > 1 and not any(acc.strides[:-1])
                                             and acc.strides[-1] == 1)}
         small = {r for op in body for r in op.results
-                 if isinstance(r.type, TensorType) and (r.type.get_shape() in self.row_shapes
+                 if isinstance(r.type, TensorType) and (r.type.get_shape() in self.row_shapes or side
                                                         or isinstance(op, asctensor.ConcatOp))
                  and r.type.get_shape() != full}
         per_elem = self.buffers * (sum(element_bytes(v.type.element_type) for v in loaded if v not in once)
                                    + sum(element_bytes(v.type.element_type) for v in outputs if v not in small))
         per_elem += sum(element_bytes(v.type.element_type) for v in once)
         per_elem += widest * (peak_temporaries(body, set(loaded), set(outputs), small) + len(once))
+        if side:  # the per-row values spread over whole tiles
+            per_elem += widest * sum(isinstance(op, asctensor.BroadcastOp) and op.result.type.get_shape() == full
+                                     for op in body)
         self.align = align
         budget = self.tile_size or self.ub_bytes // per_elem
         if lead is not None and -(-space.C // align) * align > budget:
@@ -160,11 +174,18 @@ class _KernelTiler:
         def tile_type(t: TensorType) -> TensorType:
             if t.get_shape() in self.row_shapes and t.get_shape() != full:
                 return TensorType(t.element_type, [plan.rows, align])  # one value per row, 32 B apart
+            if side and t.get_shape() != full:  # a short row of the prologue
+                return TensorType(t.element_type, [plan.rows, -(-t.get_shape()[-1] // align) * align])
             return TensorType(t.element_type, [plan.rows, plan.pitch])
 
         C = space.C
         row_strides = tuple(st // C for st in space.out_strides[:-1]) + (0,)  # a row output: one per row
-        body_builder = TileBodyBuilder(k, vc, self.row_shapes, self.full, plan.col_tiles == 1)
+        # a prologue over one row (R = 1) is the same for every tile: computed once, before the loop
+        side_once = side and space.R == 1
+        se = pre if side_once else le
+        widths = {tuple(op.input.type.get_shape()) for op in body if side and isinstance(op, asctensor.ReduceOp)}
+        body_builder = TileBodyBuilder(k, vc, self.row_shapes, self.full, plan.col_tiles == 1,
+                                       {s: pre.index(s[-1]) for s in widths})
 
         def dense(row_st: int, col_st: int, es: int) -> bool:
             """Every window is whole 32 B blocks, contiguous in GM and in UB."""
@@ -198,9 +219,26 @@ class _KernelTiler:
             mapping[v] = le.value(ld)
             mapping[v].name_hint = sources[v].name_hint
 
+        for v in side_loaded:
+            src, shape, strides, base = views[v]
+            rows, off = (pre.index(1), pre.index(base)) if side_once else \
+                (vr, le.addi(le.muli(r0, self._lead_stride(shape, strides)), base))
+            ld = asctile.LoadOp(gm_of[src], off, rows, se.index(shape[-1]),
+                                0 if side_once else self._lead_stride(shape, strides), strides[-1], tile_type(v.type))
+            mapping[v] = se.value(ld)
+            mapping[v].name_hint = src.name_hint
+
         invariant = {v for v in mapping if mapping[v].owner.parent is not loop_body}
         for op in body:
             if op.results and (op.results[0] in mapping or (isinstance(op, VIEW_OPS) and op.results[0] in views)):
+                continue
+            if side and (op.results[0].type.get_shape() != full or (
+                    isinstance(op, asctensor.BroadcastOp) and op.input.type.get_shape() != full)):
+                # the prologue, and the spreading of its per-row values over whole tiles
+                local = {v: t for v, t in mapping.items() if not (side_once and isinstance(v.owner, asctensor.FullOp))}
+                mapping[op.results[0]] = body_builder.tile_op(op, local, se, tile_type)
+                if side_once:
+                    invariant.add(op.results[0])
                 continue
             # an elementwise op on loop-invariant tiles only (e.g. the cast of a norm weight) runs once
             if isinstance(op, asctensor.ConcatOp):
@@ -235,6 +273,23 @@ class _KernelTiler:
             le.add(st)
         loop_body.add_op(scf.YieldOp())
         return new
+
+    def _check_prologue(self, full, values) -> None:
+        """Every value of a row prologue is a short row or one value per row of ``full``'s rows."""
+        for v in values:
+            shape = v.type.get_shape() if isinstance(v.type, TensorType) else None
+            if shape is not None and shape != full and (len(shape) != len(full) or shape[:-1] != full[:-1]):
+                raise TilingError(f"kernel @{self.kernel.sym_name.data}: {v.type} in the row prologue of rows of "
+                                  f"{list(full)} is not rows of the same lead dims")
+
+    @staticmethod
+    def _lead_stride(shape, strides) -> int:
+        """The element stride between consecutive rows of a short-row input (its lead dims as one run)."""
+        dims = [j for j in range(len(shape) - 1) if shape[j] > 1]
+        if any(strides[a] != strides[b] * shape[b] for a, b in zip(dims, dims[1:])):
+            raise TilingError(f"a row prologue input of shape {list(shape)} with strides {list(strides)}: its rows "
+                              "are not one run")
+        return strides[dims[-1]] if dims else 0
 
     @staticmethod
     def _hoistable(acc, space, plan) -> bool:

@@ -260,6 +260,20 @@ def test_softmax_project_cpu_run(style, tmp_path):
     project_check(compiled, [x], tmp_path, exact=False)
 
 
+@pytest.mark.skipif(not _have("softmax"), reason="pyasc.softmax does not exist yet")
+@pytest.mark.parametrize("style", ["queue", "flags"])
+@pytest.mark.parametrize("op, rows", [("softmax", 1), ("log_softmax", 2)])
+def test_long_row_softmax_project_cpu_run(op, rows, style, tmp_path):
+    """Rows longer than UB with a tail beside the pieces: the second kernel's row prologue (loads of the
+    pieces' statistics, reductions, GetValue of per-row values; before the loop for one row, per tile
+    for several) builds and runs like the simulator."""
+    rng = np.random.default_rng(6)
+    x = pyasc.tensor(rng.standard_normal((rows, 40001)), dtype=pyasc.float32)
+    compiled = pyasc.jit(lambda t: getattr(pyasc, op)(t, -1), options={"sync_style": style}).compile(x)
+    assert len(compiled.kernels) == 2
+    project_check(compiled, [x], tmp_path, exact=False)
+
+
 @pytest.mark.parametrize("style", ["queue", "flags"])
 @pytest.mark.parametrize("dtype", ["float32", "float16"])
 def test_scalar_input_project_cpu_run(style, dtype, tmp_path):

@@ -2,8 +2,8 @@
 
 // a row of 2^20 floats does not fit in UB: it is viewed as 256 pieces of 4096 (a free reshape);
 // every piece gets its max and its sum of exp (one row-wise kernel), the pieces' statistics are
-// combined online (m = max(m_p), s = sum(s_p * exp(m_p - m))), 1/s computed next to them (in their
-// kernel), and the row is scaled by it
+// combined online (m = max(m_p), s = sum(s_p * exp(m_p - m))), 1/s computed next to them (the row
+// prologue of the elementwise kernel, see fuse-long-row.mlir), and the row is scaled by it
 func.func @softmax(%x: tensor<2x1048576xf32>) -> tensor<2x1048576xf32> {
   %y = asctensor.softmax %x axis 1 : tensor<2x1048576xf32>
   func.return %y : tensor<2x1048576xf32>
