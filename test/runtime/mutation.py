@@ -43,6 +43,15 @@ def _id_key(v):
     return ("v", v)
 
 
+def _scope(op):
+    """The block a flag op with a constant id pairs in: its own, or for an op under ``scf.if`` the block
+    holding the ``if`` (a flag whose id is a computed value pairs with the ops that use the same value)."""
+    block = op.parent_block()
+    while block.parent_op() is not None and block.parent_op().name == "scf.if":
+        block = block.parent_op().parent_block()
+    return block
+
+
 def mutations(module: ModuleOp) -> list[Mutation]:
     out = []
     for f in module.body.block.ops:
@@ -55,10 +64,12 @@ def mutations(module: ModuleOp) -> list[Mutation]:
             if op.name == "ascendc.pipe_barrier":
                 out.append(Mutation(kname, (i,), f"barrier #{i} `{op}`"))
             elif op.name in ("ascendc.set_flag", "ascendc.wait_flag"):
-                key = (op.event.data, _id_key(op.event_id), id(op.parent_block()))
+                idk = _id_key(op.event_id)
+                key = (op.event.data, idk, id(_scope(op)) if idk[0] == "c" else None)
                 groups.setdefault(key, ([], []))[op.name == "ascendc.wait_flag"].append(i)
-        # a set in the loop body pairs with a wait in the same body; a set before the loop (priming)
-        # with the wait after it (draining): both live in the function body with the same constant id
+        # a set pairs with the wait of the same event on the same id value (a slot computed in the loop body:
+        # the wait may sit in a nested loop, under an ``if`` taking it on the first step); a set before the
+        # loop (priming) with the wait after it (draining): both in the function body with the same constant id
         for (ev, idk, _), (sets, waits) in groups.items():
             for s, w in zip(sets, waits):
                 out.append(Mutation(kname, (s, w), f"edge {ev.value} id {idk[1] if idk[0] == 'c' else 'slot'}: "
