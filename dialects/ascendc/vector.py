@@ -4,6 +4,7 @@ A vector instruction is one class: ``API`` (its Ascend C name, printed by the fa
 ``COST`` (its cost class), ``numpy_operation`` (its semantics: a static method computing into the
 ``dst`` view, which the simulator calls on views of UB, one row per core for a group of cores),
 ``IMPLEMENTS`` (the upstream ops on tensors it computes), ``DTYPES`` and the traits of its family.
+NumPy is imported by the semantics when the simulator first runs them, not with the dialect.
 A new unary instruction is a subclass of ``VectorUnaryOp`` here, plus its declaration in
 ``lowering/emit/include/kernel_operator.h`` and its CPU implementation in
 ``lowering/emit/cpu/pyasc_cpu_impl.h``.
@@ -11,9 +12,8 @@ A new unary instruction is a subclass of ``VectorUnaryOp`` here, plus its declar
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-import numpy as np
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import IndexType
 from xdsl.irdl import AnyAttr, VarConstraint, base, irdl_op_definition, operand_def, prop_def, traits_def
@@ -23,7 +23,9 @@ from ..target import Pipe, VectorCost
 from ..traits import BufferEffects, CarriesUndefined, OnPipe
 from .attributes import LocalTensorType, RoundMode, RoundModeAttr
 from .base import AscendCOperation
-from .numerics import cast_into, rsqrt_into
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 # vector compute (PIPE_V), count form: ``Op(dst, src..., count)``
@@ -82,6 +84,8 @@ class AddsOp(VectorScalarOp):
 
     @staticmethod
     def numpy_operation(dst, src, scalar) -> None:
+        import numpy as np
+
         np.add(src, scalar, out=dst)
 
 
@@ -94,6 +98,8 @@ class MulsOp(VectorScalarOp):
 
     @staticmethod
     def numpy_operation(dst, src, scalar) -> None:
+        import numpy as np
+
         np.multiply(src, scalar, out=dst)
 
 
@@ -106,6 +112,8 @@ class MaxsOp(VectorScalarOp):
 
     @staticmethod
     def numpy_operation(dst, src, scalar) -> None:
+        import numpy as np
+
         np.maximum(src, scalar, out=dst)
 
 
@@ -118,6 +126,8 @@ class MinsOp(VectorScalarOp):
 
     @staticmethod
     def numpy_operation(dst, src, scalar) -> None:
+        import numpy as np
+
         np.minimum(src, scalar, out=dst)
 
 
@@ -132,6 +142,8 @@ class LeakyReluOp(VectorScalarOp):
 
     @staticmethod
     def numpy_operation(dst, src, scalar) -> None:
+        import numpy as np
+
         np.copyto(dst, np.where(src >= 0, src, src * src.dtype.type(scalar)))
 
     def verify_(self) -> None:
@@ -177,6 +189,8 @@ class AddOp(VectorBinaryOp):
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
+        import numpy as np
+
         np.add(src0, src1, out=dst)
 
 
@@ -190,6 +204,8 @@ class SubOp(VectorBinaryOp):
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
+        import numpy as np
+
         np.subtract(src0, src1, out=dst)
 
 
@@ -204,6 +220,8 @@ class MulOp(VectorBinaryOp):
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
+        import numpy as np
+
         np.multiply(src0, src1, out=dst)
 
 
@@ -219,6 +237,8 @@ class DivOp(VectorBinaryOp):
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
+        import numpy as np
+
         np.divide(src0, src1, out=dst)
 
 
@@ -233,6 +253,8 @@ class MaxOp(VectorBinaryOp):
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
+        import numpy as np
+
         np.maximum(src0, src1, out=dst)
 
 
@@ -247,6 +269,8 @@ class MinOp(VectorBinaryOp):
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
+        import numpy as np
+
         np.minimum(src0, src1, out=dst)
 
 
@@ -268,6 +292,8 @@ class AndOp(VectorBitwiseOp):
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
+        import numpy as np
+
         np.bitwise_and(src0, src1, out=dst)
 
 
@@ -281,6 +307,8 @@ class OrOp(VectorBitwiseOp):
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
+        import numpy as np
+
         np.bitwise_or(src0, src1, out=dst)
 
 
@@ -350,10 +378,12 @@ class VectorUnaryScratchOp(VectorUnaryOp):
                                   f"got {self.tmp.type.element_type}")
 
 
-def _in_float32(fn):
-    """The routine computes in float32 and rounds the result to the tensor's dtype."""
+def _in_float32(ufunc: str):
+    """The routine computes in float32 (NumPy's ``ufunc``) and rounds the result to the tensor's dtype."""
     def numpy_operation(dst, src) -> None:
-        dst[...] = fn(src.astype(np.float32))
+        import numpy as np
+
+        dst[...] = getattr(np, ufunc)(src.astype(np.float32))
     return staticmethod(numpy_operation)
 
 
@@ -366,7 +396,7 @@ class SinOp(VectorUnaryScratchOp):
     IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.SinOp,)
     SCRATCH_FACTOR: ClassVar[dict[str, int]] = {"f16": 8, "f32": 3}
     INSTRUCTIONS: ClassVar[int] = 16
-    numpy_operation = _in_float32(np.sin)
+    numpy_operation = _in_float32("sin")
 
 
 @irdl_op_definition
@@ -378,7 +408,7 @@ class CosOp(VectorUnaryScratchOp):
     IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.CosOp,)
     SCRATCH_FACTOR: ClassVar[dict[str, int]] = {"f16": 8, "f32": 3}
     INSTRUCTIONS: ClassVar[int] = 16
-    numpy_operation = _in_float32(np.cos)
+    numpy_operation = _in_float32("cos")
 
 
 @irdl_op_definition
@@ -390,7 +420,7 @@ class TanOp(VectorUnaryScratchOp):
     IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.TanOp,)
     SCRATCH_FACTOR: ClassVar[dict[str, int]] = {"f16": 10, "f32": 4}
     INSTRUCTIONS: ClassVar[int] = 20
-    numpy_operation = _in_float32(np.tan)
+    numpy_operation = _in_float32("tan")
 
 
 @irdl_op_definition
@@ -404,6 +434,8 @@ class ExpOp(VectorUnaryOp):
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
+        import numpy as np
+
         np.exp(src, out=dst)
 
 
@@ -418,6 +450,8 @@ class LnOp(VectorUnaryOp):
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
+        import numpy as np
+
         np.log(src, out=dst)
 
 
@@ -431,6 +465,8 @@ class AbsOp(VectorUnaryOp):
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
+        import numpy as np
+
         np.absolute(src, out=dst)
 
 
@@ -445,6 +481,8 @@ class SqrtOp(VectorUnaryOp):
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
+        import numpy as np
+
         np.sqrt(src, out=dst)
 
 
@@ -458,6 +496,8 @@ class RsqrtOp(VectorUnaryOp):
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
+        from .numerics import rsqrt_into
+
         rsqrt_into(dst, src)
 
 
@@ -471,6 +511,8 @@ class ReciprocalOp(VectorUnaryOp):
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
+        import numpy as np
+
         np.divide(1, src, out=dst)
 
 
@@ -485,6 +527,8 @@ class ReluOp(VectorUnaryOp):
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
+        import numpy as np
+
         np.maximum(src, 0, out=dst)
 
 
@@ -546,6 +590,8 @@ class CastOp(VectorOp):
     @staticmethod
     def numpy_operation(dst, src, round_mode: str) -> None:
         """dst = src converted to dst's dtype, rounded by ``round_mode`` (a ``RoundMode`` value)."""
+        from .numerics import cast_into
+
         cast_into(dst, src, round_mode)
 
     def verify_(self) -> None:
