@@ -26,7 +26,6 @@ from xdsl.irdl import (
     IRDLOperation,
     VarConstraint,
     base,
-    irdl_op_definition,
     operand_def,
     prop_def,
     result_def,
@@ -35,6 +34,7 @@ from xdsl.irdl import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from ..lazy_format import irdl_op_definition
 from ..target import LOCAL_MEMORIES, Pipe, module_target
 from ..traits import BufferEffects, CarriesUndefined, OnPipe
 from ..types import element_bytes, kernel_ctype

@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, ClassVar
 from xdsl.dialects.builtin import IndexType
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
-from xdsl.irdl import (AnyAttr, VarConstraint, base, irdl_attr_definition, irdl_op_definition, operand_def,
+from xdsl.irdl import (AnyAttr, VarConstraint, base, irdl_attr_definition, operand_def,
                        prop_def, traits_def)
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from ..lazy_format import irdl_op_definition
 from ..traits import BufferEffects, CarriesUndefined
 from .attributes import LocalTensorType
 from .base import const_int

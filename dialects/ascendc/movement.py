@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import IndexType
-from xdsl.irdl import AnyAttr, irdl_op_definition, operand_def, traits_def
+from xdsl.irdl import AnyAttr, operand_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
+from ..lazy_format import irdl_op_definition
 from ..traits import BufferEffects
 from .attributes import LocalTensorType
 from .vector import VectorOp

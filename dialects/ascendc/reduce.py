@@ -14,7 +14,6 @@ from xdsl.irdl import (
     AnyAttr,
     VarConstraint,
     base,
-    irdl_op_definition,
     operand_def,
     opt_prop_def,
     result_def,
@@ -22,6 +21,7 @@ from xdsl.irdl import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from ..lazy_format import irdl_op_definition
 from ..target import Pipe
 from ..traits import BufferEffects, CarriesUndefined, OnPipe
 from .attributes import LocalTensorType

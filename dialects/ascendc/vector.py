@@ -15,9 +15,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects.builtin import IndexType
-from xdsl.irdl import AnyAttr, VarConstraint, base, irdl_op_definition, operand_def, prop_def, traits_def
+from xdsl.irdl import AnyAttr, VarConstraint, base, operand_def, prop_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
+from ..lazy_format import irdl_op_definition
 from ..target import Pipe, VectorCost
 from ..traits import BufferEffects, CarriesUndefined, OnPipe
 from .attributes import LocalTensorType, RoundMode, RoundModeAttr
