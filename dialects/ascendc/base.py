@@ -106,12 +106,13 @@ class AscendCOperation(IRDLOperation):
 
 
 def const_int(value) -> int | None:
-    """The integer of an ``arith.constant`` SSA value, else None."""
-    from xdsl.dialects.arith import ConstantOp
-
+    """The integer of an ``arith.constant`` SSA value, else None (by the op's name: a program without
+    constants does not load the arith dialect)."""
     owner = getattr(value, "owner", None)
-    if isinstance(owner, ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
+    if isinstance(owner, Operation) and owner.name == "arith.constant":
+        attr = owner.properties.get("value")
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
     return None
 
 
