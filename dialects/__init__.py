@@ -46,16 +46,21 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     }
 
 
-def make_context() -> Context:
-    """A context with every upstream xDSL dialect and every pyasc dialect registered lazily (and the
-    lexer's string-literal pattern made linear-time: ``lexer_fix``)."""
+def register_dialects(ctx: Context) -> None:
+    """Register every upstream xDSL dialect and every pyasc dialect in ``ctx``, lazily (and make the
+    lexer's string-literal pattern linear-time: ``lexer_fix``)."""
     from xdsl.dialects import get_all_dialects as upstream_dialects
 
     from .lexer_fix import install
 
     install()
-
-    ctx = Context()
     for name, factory in {**upstream_dialects(), **get_all_dialects()}.items():
-        ctx.register_dialect(name, factory)
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
+
+
+def make_context() -> Context:
+    """A context with every upstream xDSL dialect and every pyasc dialect (``register_dialects``)."""
+    ctx = Context()
+    register_dialects(ctx)
     return ctx

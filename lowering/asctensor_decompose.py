@@ -38,16 +38,16 @@ GELU_TANH_K = pymath.sqrt(2.0 / pymath.pi)
 ERF_SATURATES = 10.0        # erf(+-10) is +-1 in float32: larger inputs (and +-inf) are clamped to it
 INT_EXACT = 8388608.0       # 2**23: float32 values at least this large are integers
 
-# upstream op class -> the element types of the vector instruction that computes it
+# upstream op name -> the element types of the vector instruction that computes it
 INSTRUCTION_DTYPES = {impl: inst.DTYPES
                       for inst in (*ascbuf.BINARY_INSTRUCTIONS.values(), *ascbuf.UNARY_INSTRUCTIONS.values())
                       for impl in inst.IMPLEMENTS}
-INSTRUCTION_DTYPES[arith.NegfOp] = INSTRUCTION_DTYPES[arith.MulfOp]  # -x is Muls(x, -1)
+INSTRUCTION_DTYPES[arith.NegfOp.name] = INSTRUCTION_DTYPES[arith.MulfOp.name]  # -x is Muls(x, -1)
 
 
 def computes_in_f32(op: Operation) -> bool:
     """A bf16 primitive whose vector instruction has no bf16 form: computed in float32."""
-    dtypes = INSTRUCTION_DTYPES.get(type(op))
+    dtypes = INSTRUCTION_DTYPES.get(op.name)
     return (dtypes is not None and "bf16" not in dtypes
             and str(getattr(op.results[0].type, "element_type", "")) == "bf16")
 

@@ -28,7 +28,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from pyasc.dialects.discardable import MAX_BUFFERS
 from pyasc.dialects.target import module_target
 
-from .errors import CompileError
+from .errors import CompileError, InternalPassError
 from .options import check_pass_options
 
 INPUT_LEVELS = ("asctensor", "tiling", "asctile", "ascbuf", "ascbuf-planned", "ascendc")
@@ -47,15 +47,6 @@ BUFFERS_ATTR = "asctile.buffers"
 
 class LevelError(CompileError):
     """A pass given a program that is not at its input level."""
-
-
-class InternalPassError(Exception):
-    """A pass failed on an input at its level: a compiler bug, reported with the pass's name."""
-
-    def __init__(self, pass_name: str, error: BaseException):
-        self.pass_name = pass_name
-        self.error = error
-        super().__init__(f"internal error in pass {pass_name}: {type(error).__name__}: {error}")
 
 
 def _describe(op: Operation) -> str:

@@ -34,7 +34,7 @@ from . import bufferize_mix, compare_select, gather
 from .emitter import OpEmitter
 
 B, S, U = ascbuf.VBinaryKind, ascbuf.VScalarKind, ascbuf.VUnaryKind
-# upstream op class -> the vbinary / vunary kind whose instruction computes it
+# upstream op name -> the vbinary / vunary kind whose instruction computes it
 BINARY = {impl: B(kind) for kind, inst in ascbuf.BINARY_INSTRUCTIONS.items() for impl in inst.IMPLEMENTS}
 UNARY = {impl: U(kind) for kind, inst in ascbuf.UNARY_INSTRUCTIONS.items() for impl in inst.IMPLEMENTS}
 # vbinary kind -> the vscalar kind of its scalar form (``Add`` -> ``Adds``)
@@ -55,7 +55,7 @@ BUFFER_FORMS: dict[type, Callable] = {
 def has_scalar_form(op: Operation) -> bool:
     """Whether a splat operand of the elementwise ``op`` becomes a scalar rather than a buffer: every op
     but a binary op whose instruction has no scalar form (x - s is Adds(-s), s - x Muls then Adds)."""
-    kind = BINARY.get(type(op))
+    kind = BINARY.get(op.name)
     return kind is None or kind in SCALAR_FORM or kind == B.SUB
 
 
@@ -190,9 +190,9 @@ class KernelBufferizer:
         """The temporary buffer of an operand of the elementwise ``op`` that no later op reads, of the
         result's type: the result is computed in place (the vector unit allows a destination that
         overlaps its source completely), so a chain of ops needs no new buffer per step."""
-        if not (type(op) in BINARY or type(op) in UNARY or isinstance(op, arith.NegfOp)):
+        if not (op.name in BINARY or op.name in UNARY or isinstance(op, arith.NegfOp)):
             return None
-        if type(op) in UNARY and not ascbuf.UNARY_INSTRUCTIONS[UNARY[type(op)]].IN_PLACE:
+        if op.name in UNARY and not ascbuf.UNARY_INSTRUCTIONS[UNARY[op.name]].IN_PLACE:
             return None
         if any(v in self.row_bcast for v in op.operands):
             return None
@@ -254,7 +254,7 @@ class KernelBufferizer:
             return False
         right = rhs in self.row_bcast
         full, rows = (lhs, self.row_bcast[rhs]) if right else (rhs, self.row_bcast[lhs])
-        e.add(ascbuf.VRowOp(ROW_FORMS[(BINARY[type(op)], right)], dst, self.operand(e, full), rows))
+        e.add(ascbuf.VRowOp(ROW_FORMS[(BINARY[op.name], right)], dst, self.operand(e, full), rows))
         return True
 
     def _compute(self, op: Operation, dst: SSAValue, e: OpEmitter) -> None:
@@ -265,7 +265,7 @@ class KernelBufferizer:
         t = op.results[0].type
         n = self.count(e, t)
         et = t.element_type
-        if type(op) in BINARY and any(v in self.row_bcast for v in op.operands) and self._row_op(op, dst, e):
+        if op.name in BINARY and any(v in self.row_bcast for v in op.operands) and self._row_op(op, dst, e):
             return
         if isinstance(op, asctile.ReduceOp):  # a work area per row, so the rows' reductions do not collide
             rows, pitch = op.input.type.get_shape()
@@ -288,8 +288,8 @@ class KernelBufferizer:
         if isinstance(op, asctile.RowBroadcastOp):  # stored as is
             e.add(ascbuf.VRowDupOp(dst, self.operand(e, op.input)))
             return
-        if type(op) in BINARY:
-            kind = BINARY[type(op)]
+        if op.name in BINARY:
+            kind = BINARY[op.name]
             lhs, rhs = op.operands
             if rhs in self.splat and lhs not in self.splat:
                 s = self.splat[rhs]
@@ -316,8 +316,8 @@ class KernelBufferizer:
                     e.add(ascbuf.VBinaryOp(kind, dst, self.operand(e, lhs), self.buffer[rhs], n))
                 return
             e.add(ascbuf.VBinaryOp(kind, dst, self.operand(e, lhs), self.operand(e, rhs), n))
-        elif type(op) in UNARY:
-            kind = UNARY[type(op)]
+        elif op.name in UNARY:
+            kind = UNARY[op.name]
             scratch = self.scratch_for(kind, et, t.element_count())
             e.add(ascbuf.VUnaryOp(kind, dst, self.operand(e, op.operands[0]), n, scratch))
         elif isinstance(op, arith.NegfOp):
@@ -366,7 +366,7 @@ def _scalar_input(load: asctile.LoadOp) -> bool:
     if str(load.result.type.element_type) not in ("f16", "f32"):
         return False
     for use in load.result.uses:
-        kind = BINARY.get(type(use.operation))
+        kind = BINARY.get(use.operation.name)
         if kind not in SCALAR_FORM and not (kind == B.SUB and use.index == 1):
             return False
     return True

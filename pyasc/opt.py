@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import struct
 import sys
-import traceback
 from collections.abc import Sequence
 
 from xdsl.xdsl_opt_main import xDSLOptMain
@@ -21,42 +20,47 @@ REPORT_HINT = ("this is a bug in pyasc, not in your input; please report it with
 
 
 class PyascOptMain(xDSLOptMain):
+    """xDSL's driver with xDSL's own dialects, passes, targets and frontends (its universe, taken
+    directly rather than by scanning every installed package's entry points) and pyasc's."""
+
     version_format = "pyasc-opt (xdsl {xdsl_version})"
 
     def register_all_dialects(self):
-        from pyasc.dialects.lexer_fix import install
+        from pyasc.dialects import register_dialects
 
-        install()
-        super().register_all_dialects()
-        from pyasc.dialects import get_all_dialects
+        register_dialects(self.ctx)
 
-        for name, factory in get_all_dialects().items():
-            if name not in self.ctx.registered_dialect_names:
-                self.ctx.register_dialect(name, factory)
+    def register_all_frontends(self):
+        from xdsl.frontend import get_all_frontends
+
+        self.available_frontends.update(get_all_frontends())
 
     def register_all_passes(self):
-        super().register_all_passes()
+        from xdsl.transforms import get_all_passes as upstream_passes
+
         from pyasc.lowering import get_all_passes
 
-        for name, factory in get_all_passes().items():
+        for name, factory in {**upstream_passes(), **get_all_passes()}.items():
             self.register_pass(name, factory)
 
     def register_all_targets(self):
-        super().register_all_targets()
+        from xdsl.targets import get_all_targets as upstream_targets
+
         from pyasc.lowering.emit import get_all_targets
 
-        self.available_targets.update(get_all_targets())
+        self.available_targets.update({**upstream_targets(), **get_all_targets()})
 
     def apply_passes(self, prog):
         """The pipeline's passes in order, each through ``apply_pass``; the IR is verified before the
         first pass (an input error) and after each (an invalid result is the pass's bug)."""
         from xdsl.utils.exceptions import DiagnosticException
 
-        from pyasc.lowering.levels import InternalPassError, apply_pass
-
         from pyasc.dialects.discardable import verify_integer_attributes
+        from pyasc.lowering.errors import InternalPassError
 
         passes, callback = self.pipeline.passes, self.pipeline.callback
+        if passes:
+            from pyasc.lowering.levels import apply_pass
         verify = not self.args.disable_verify
         if verify:
             verify_integer_attributes(prog)
@@ -75,6 +79,8 @@ class PyascOptMain(xDSLOptMain):
 
 def _internal(where: str, err: BaseException) -> None:
     if os.environ.get("PYASC_TRACEBACK"):
+        import traceback
+
         traceback.print_exception(err, file=sys.stderr)
     print(f"pyasc-opt: {where}\n  {REPORT_HINT}", file=sys.stderr)
     sys.exit(2)
@@ -84,8 +90,7 @@ def main(args: Sequence[str] | None = None) -> None:
     """Run the driver; see the module docstring for how errors are reported."""
     from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 
-    from pyasc.lowering.errors import CompileError
-    from pyasc.lowering.levels import InternalPassError
+    from pyasc.lowering.errors import CompileError, InternalPassError
 
     try:
         PyascOptMain(description="pyasc modular optimizer driver", args=args).run()

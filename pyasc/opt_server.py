@@ -27,13 +27,16 @@ MAX_REQUEST = 1 << 24
 def preload() -> None:
     """Import everything a ``pyasc-opt`` run may need, so that children start warm."""
     import pyasc.opt  # noqa: F401
-    from pyasc.dialects import make_context
+    from pyasc.dialects import get_all_dialects, make_context
+    from pyasc.dialects.lazy_format import check_formats
     from pyasc.lowering import get_all_passes
     from pyasc.lowering.emit import get_all_targets
 
     make_context()
     for factory in list(get_all_passes().values()) + list(get_all_targets().values()):
         factory()
+    for factory in get_all_dialects().values():   # the assembly formats, compiled once for every child
+        check_formats(factory())
 
 
 def _read_request(conn: socket.socket) -> tuple[dict, list[int]]:

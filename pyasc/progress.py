@@ -15,8 +15,6 @@ import threading
 import time
 from contextlib import contextmanager
 
-from tqdm import tqdm
-
 _setting = os.environ.get("PYASC_PROGRESS", "")
 _enabled = [_setting != "0"]
 _forced = _setting not in ("", "0")
@@ -47,6 +45,8 @@ def progress(message: str, delay: float = 1.0, stream=None):
     def show():
         if done.wait(delay):
             return
+        from tqdm import tqdm      # only once a bar is shown: it takes a while to import
+
         bar = tqdm(total=None, desc=f"pyasc: {message}", file=out, bar_format="{desc} [{elapsed}]",
                    leave=False, mininterval=0.1)
         while not done.wait(0.2):

@@ -14,7 +14,6 @@ from xdsl.irdl import (
     VarConstraint,
     base,
     irdl_attr_definition,
-    irdl_op_definition,
     operand_def,
     opt_operand_def,
     opt_prop_def,
@@ -27,6 +26,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from ..lazy_format import irdl_op_definition
 from ..ascendc import AscendC, RoundModeAttr, VectorBinaryOp, VectorScalarOp, VectorUnaryOp, VectorUnaryScratchOp
 from ..target import Pipe
 from ..traits import BufferEffects, OnPipe

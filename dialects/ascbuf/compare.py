@@ -20,13 +20,13 @@ from xdsl.irdl import (
     IRDLOperation,
     VarConstraint,
     base,
-    irdl_op_definition,
     operand_def,
     prop_def,
     traits_def,
 )
 from xdsl.utils.exceptions import VerifyException
 
+from ..lazy_format import irdl_op_definition
 from ..asctensor.compare import CmpPredicate, CmpPredicateAttr
 from ..target import Pipe
 from ..traits import BufferEffects, OnPipe

@@ -12,9 +12,10 @@ holds at most 15 pending sets.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import IndexType, MemRefType
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, traits_def
+from xdsl.irdl import IRDLOperation, operand_def, prop_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
+from ..lazy_format import irdl_op_definition
 from ..target import Pipe
 from ..traits import BufferEffects, OnPipe
 

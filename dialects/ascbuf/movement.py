@@ -10,9 +10,10 @@ read backwards); ``gather`` sets ``dst[k] = src[offsets[k]]``
 from __future__ import annotations
 
 from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, MemRefType
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, traits_def
+from xdsl.irdl import IRDLOperation, operand_def, prop_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
+from ..lazy_format import irdl_op_definition
 from ..target import Pipe
 from ..traits import BufferEffects, OnPipe
 from .base import check_ub

@@ -26,7 +26,6 @@ from xdsl.irdl import (
     IRDLOperation,
     VarConstraint,
     base,
-    irdl_op_definition,
     operand_def,
     prop_def,
     result_def,
@@ -35,6 +34,7 @@ from xdsl.irdl import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from ..lazy_format import irdl_op_definition
 from ..target import LOCAL_MEMORIES, Pipe, module_target
 from ..traits import BufferEffects, CarriesUndefined, OnPipe, ValueDependentTrace
 from ..types import element_bytes, kernel_ctype
@@ -106,12 +106,13 @@ class AscendCOperation(IRDLOperation):
 
 
 def const_int(value) -> int | None:
-    """The integer of an ``arith.constant`` SSA value, else None."""
-    from xdsl.dialects.arith import ConstantOp
-
+    """The integer of an ``arith.constant`` SSA value, else None (by the op's name: a program without
+    constants does not load the arith dialect)."""
     owner = getattr(value, "owner", None)
-    if isinstance(owner, ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
+    if isinstance(owner, Operation) and owner.name == "arith.constant":
+        attr = owner.properties.get("value")
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
     return None
 
 

@@ -13,22 +13,25 @@ source type) per cycle plus the fixed cost of a vector instruction.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-import numpy as np
 from xdsl.dialects.builtin import IndexType
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
-from xdsl.irdl import (AnyAttr, VarConstraint, base, irdl_attr_definition, irdl_op_definition, operand_def,
+from xdsl.irdl import (AnyAttr, VarConstraint, base, irdl_attr_definition, operand_def,
                        prop_def, traits_def)
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from ..lazy_format import irdl_op_definition
 from ..traits import BufferEffects, CarriesUndefined
 from .attributes import LocalTensorType
 from .base import const_int
 from .contract import violation
 from .vector import VectorOp
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class CmpMode(StrEnum):
@@ -40,18 +43,22 @@ class CmpMode(StrEnum):
     NE = "NE"
 
 
-# the NumPy comparison of each mode (IEEE: NaN compares false except with NE)
-CMP_UFUNCS = {CmpMode.LT: np.less, CmpMode.GT: np.greater, CmpMode.EQ: np.equal, CmpMode.LE: np.less_equal,
-              CmpMode.GE: np.greater_equal, CmpMode.NE: np.not_equal}
+# the NumPy comparison (ufunc name) of each mode (IEEE: NaN compares false except with NE)
+CMP_UFUNCS = {CmpMode.LT: "less", CmpMode.GT: "greater", CmpMode.EQ: "equal", CmpMode.LE: "less_equal",
+              CmpMode.GE: "greater_equal", CmpMode.NE: "not_equal"}
 
 
 def pack_mask(cond: np.ndarray) -> np.ndarray:
     """Booleans as a bit mask along the last axis, least significant bit first."""
+    import numpy as np
+
     return np.packbits(cond, axis=-1, bitorder="little")
 
 
 def unpack_mask(mask: np.ndarray, n: int) -> np.ndarray:
     """The first ``n`` bits of a bit mask (last axis) as booleans."""
+    import numpy as np
+
     return np.unpackbits(mask, axis=-1, count=n, bitorder="little").view(np.bool_)
 
 
@@ -119,7 +126,9 @@ class CompareOp(VectorOp):
     @staticmethod
     def numpy_operation(dst, src0, src1, mode: str) -> None:
         """The mask bytes ``dst`` (``ceil(count / 8)``) of ``src0 <mode> src1``."""
-        dst[...] = pack_mask(CMP_UFUNCS[mode](src0, src1))
+        import numpy as np
+
+        dst[...] = pack_mask(getattr(np, CMP_UFUNCS[mode])(src0, src1))
 
     def verify_(self) -> None:
         _check_mask(self.name, self.dst.type)
@@ -149,7 +158,9 @@ class ComparesOp(VectorOp):
     @staticmethod
     def numpy_operation(dst, src0, scalar, mode: str) -> None:
         """The mask bytes ``dst`` of ``src0 <mode> scalar``."""
-        dst[...] = pack_mask(CMP_UFUNCS[mode](src0, scalar))
+        import numpy as np
+
+        dst[...] = pack_mask(getattr(np, CMP_UFUNCS[mode])(src0, scalar))
 
     def verify_(self) -> None:
         _check_mask(self.name, self.dst.type)
@@ -184,6 +195,8 @@ class SelectOp(VectorOp):
     @staticmethod
     def numpy_operation(dst, sel_mask, src0, src1) -> None:
         """dst = src0 where the mask bit is set, else src1 (``dst``'s last axis is the count)."""
+        import numpy as np
+
         dst[...] = np.where(unpack_mask(sel_mask, dst.shape[-1]), src0, src1)
 
     def verify_(self) -> None:
@@ -216,6 +229,8 @@ class SelectScalarOp(VectorOp):
     @staticmethod
     def numpy_operation(dst, sel_mask, src0, scalar) -> None:
         """dst = src0 where the mask bit is set, else the scalar."""
+        import numpy as np
+
         dst[...] = np.where(unpack_mask(sel_mask, dst.shape[-1]), src0, scalar)
 
     def verify_(self) -> None:

@@ -39,7 +39,6 @@ from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
     AnyAttr,
     irdl_attr_definition,
-    irdl_op_definition,
     operand_def,
     opt_prop_def,
     prop_def,
@@ -48,6 +47,7 @@ from xdsl.irdl import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from ..lazy_format import irdl_op_definition
 from ..target import Pipe
 from ..traits import BufferEffects, OnPipe
 from ..types import kernel_ctype

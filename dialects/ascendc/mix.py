@@ -17,7 +17,6 @@ from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
     irdl_attr_definition,
-    irdl_op_definition,
     operand_def,
     prop_def,
     result_def,
@@ -27,6 +26,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from pyasc.dialects.asctile.mix import CoreKind, CoreSectionBase, enclosing_core
 
+from ..lazy_format import irdl_op_definition
 from ..target import Pipe
 from ..traits import OnPipe
 from .attributes import PipeAttr, PipeKind

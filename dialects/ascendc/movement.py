@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-import numpy as np
 from xdsl.dialects.builtin import IndexType
-from xdsl.irdl import AnyAttr, irdl_op_definition, operand_def, traits_def
+from xdsl.irdl import AnyAttr, operand_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
+from ..lazy_format import irdl_op_definition
 from ..traits import BufferEffects, ValueDependentTrace
 from .attributes import LocalTensorType
 from .vector import VectorOp
@@ -43,6 +43,8 @@ class CreateVecIndexOp(VectorOp):
     @staticmethod
     def numpy_operation(dst, first_value) -> None:
         """dst[..., i] = first_value + i over ``dst``'s last axis."""
+        import numpy as np
+
         n = dst.shape[-1]
         dst[...] = np.arange(first_value, first_value + n).astype(dst.dtype)
 

@@ -7,15 +7,13 @@ results (at least one element per 256 B repeat of ``src``). half and float only 
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-import numpy as np
 from xdsl.dialects.builtin import IndexType, UnitAttr
 from xdsl.irdl import (
     AnyAttr,
     VarConstraint,
     base,
-    irdl_op_definition,
     operand_def,
     opt_prop_def,
     result_def,
@@ -23,11 +21,15 @@ from xdsl.irdl import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from ..lazy_format import irdl_op_definition
 from ..target import Pipe
 from ..traits import BufferEffects, CarriesUndefined, OnPipe
 from .attributes import LocalTensorType
 from .base import AscendCOperation, CallPrinter
 from .vector import VectorOp
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class ReduceCountOp(VectorOp):
@@ -97,6 +99,8 @@ class ReduceSumOp(ReduceCountOp):
 
     @staticmethod
     def numpy_reduce(src):
+        import numpy as np
+
         return np.sum(src, axis=-1, dtype=np.float32)  # float32 accumulation for half, as the binary tree keeps it
 
 
@@ -109,10 +113,14 @@ class ReduceMaxOp(ReduceCountOp):
 
     @staticmethod
     def numpy_reduce(src):
+        import numpy as np
+
         return np.max(src, axis=-1)
 
     @staticmethod
     def numpy_index(src):
+        import numpy as np
+
         return np.argmax(src, axis=-1)
 
 
@@ -125,10 +133,14 @@ class ReduceMinOp(ReduceCountOp):
 
     @staticmethod
     def numpy_reduce(src):
+        import numpy as np
+
         return np.min(src, axis=-1)
 
     @staticmethod
     def numpy_index(src):
+        import numpy as np
+
         return np.argmin(src, axis=-1)
 
 

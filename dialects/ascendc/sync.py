@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import IndexType
-from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
+from xdsl.irdl import operand_def, prop_def, result_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
+from ..lazy_format import irdl_op_definition
 from ..target import Pipe
 from ..traits import OnPipe
 from .attributes import HardEvent, HardEventAttr, PipeAttr, PipeKind, TPipeType

@@ -3,7 +3,8 @@
 A vector instruction is one class: ``API`` (its Ascend C name, printed by the family's ``CALL``),
 ``COST`` (its cost class), ``numpy_operation`` (its semantics: a static method computing into the
 ``dst`` view, which the simulator calls on views of UB, one row per core for a group of cores),
-``IMPLEMENTS`` (the upstream ops on tensors it computes), ``DTYPES`` and the traits of its family.
+``IMPLEMENTS`` (the names of the upstream ops on tensors it computes), ``DTYPES`` and the traits of its family.
+NumPy is imported by the semantics when the simulator first runs them, not with the dialect.
 A new unary instruction is a subclass of ``VectorUnaryOp`` here, plus its declaration in
 ``lowering/emit/include/kernel_operator.h`` and its CPU implementation in
 ``lowering/emit/cpu/pyasc_cpu_impl.h``.
@@ -11,19 +12,20 @@ A new unary instruction is a subclass of ``VectorUnaryOp`` here, plus its declar
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-import numpy as np
-from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import IndexType
-from xdsl.irdl import AnyAttr, VarConstraint, base, irdl_op_definition, operand_def, prop_def, traits_def
+from xdsl.irdl import AnyAttr, VarConstraint, base, operand_def, prop_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
+from ..lazy_format import irdl_op_definition
 from ..target import Pipe, VectorCost
 from ..traits import BufferEffects, CarriesUndefined, OnPipe
 from .attributes import LocalTensorType, RoundMode, RoundModeAttr
 from .base import AscendCOperation
-from .numerics import cast_into, rsqrt_into
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 # vector compute (PIPE_V), count form: ``Op(dst, src..., count)``
@@ -82,6 +84,8 @@ class AddsOp(VectorScalarOp):
 
     @staticmethod
     def numpy_operation(dst, src, scalar) -> None:
+        import numpy as np
+
         np.add(src, scalar, out=dst)
 
 
@@ -94,6 +98,8 @@ class MulsOp(VectorScalarOp):
 
     @staticmethod
     def numpy_operation(dst, src, scalar) -> None:
+        import numpy as np
+
         np.multiply(src, scalar, out=dst)
 
 
@@ -106,6 +112,8 @@ class MaxsOp(VectorScalarOp):
 
     @staticmethod
     def numpy_operation(dst, src, scalar) -> None:
+        import numpy as np
+
         np.maximum(src, scalar, out=dst)
 
 
@@ -118,6 +126,8 @@ class MinsOp(VectorScalarOp):
 
     @staticmethod
     def numpy_operation(dst, src, scalar) -> None:
+        import numpy as np
+
         np.minimum(src, scalar, out=dst)
 
 
@@ -132,6 +142,8 @@ class LeakyReluOp(VectorScalarOp):
 
     @staticmethod
     def numpy_operation(dst, src, scalar) -> None:
+        import numpy as np
+
         np.copyto(dst, np.where(src >= 0, src, src * src.dtype.type(scalar)))
 
     def verify_(self) -> None:
@@ -151,7 +163,7 @@ class VectorBinaryOp(VectorOp):
     traits = traits_def(BufferEffects(reads=("src0", "src1"), writes=("dst",)), CarriesUndefined())
     CALL: ClassVar[str] = "AscendC::{api}({dst}, {src0}, {src1}, {count});"
     DTYPES: ClassVar[tuple[str, ...]] = _VECTOR_DTYPES
-    IMPLEMENTS: ClassVar[tuple[type, ...]] = ()  # the upstream ops on tensors this instruction computes
+    IMPLEMENTS: ClassVar[tuple[str, ...]] = ()  # the names of the upstream ops on tensors it computes
     SCALAR_FORM: ClassVar[type | None] = None  # the ``Op(dst, src, scalar, count)`` form, if any
 
     def __init__(self, dst, src0, src1, count):
@@ -172,11 +184,13 @@ class AddOp(VectorBinaryOp):
 
     name = "ascendc.add"
     API: ClassVar[str] = "Add"
-    IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.AddfOp, arith.AddiOp)
+    IMPLEMENTS: ClassVar[tuple[str, ...]] = ("arith.addf", "arith.addi")
     SCALAR_FORM: ClassVar[type | None] = AddsOp
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
+        import numpy as np
+
         np.add(src0, src1, out=dst)
 
 
@@ -186,10 +200,12 @@ class SubOp(VectorBinaryOp):
 
     name = "ascendc.sub"
     API: ClassVar[str] = "Sub"
-    IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.SubfOp, arith.SubiOp)
+    IMPLEMENTS: ClassVar[tuple[str, ...]] = ("arith.subf", "arith.subi")
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
+        import numpy as np
+
         np.subtract(src0, src1, out=dst)
 
 
@@ -199,11 +215,13 @@ class MulOp(VectorBinaryOp):
 
     name = "ascendc.mul"
     API: ClassVar[str] = "Mul"
-    IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.MulfOp, arith.MuliOp)
+    IMPLEMENTS: ClassVar[tuple[str, ...]] = ("arith.mulf", "arith.muli")
     SCALAR_FORM: ClassVar[type | None] = MulsOp
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
+        import numpy as np
+
         np.multiply(src0, src1, out=dst)
 
 
@@ -213,12 +231,14 @@ class DivOp(VectorBinaryOp):
 
     name = "ascendc.div"
     API: ClassVar[str] = "Div"
-    IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.DivfOp,)
+    IMPLEMENTS: ClassVar[tuple[str, ...]] = ("arith.divf",)
     DTYPES: ClassVar[tuple[str, ...]] = ("f16", "f32")
     COST: ClassVar[VectorCost] = VectorCost.TRANSCENDENTAL
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
+        import numpy as np
+
         np.divide(src0, src1, out=dst)
 
 
@@ -228,11 +248,13 @@ class MaxOp(VectorBinaryOp):
 
     name = "ascendc.max"
     API: ClassVar[str] = "Max"
-    IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.MaximumfOp, arith.MaxSIOp)
+    IMPLEMENTS: ClassVar[tuple[str, ...]] = ("arith.maximumf", "arith.maxsi")
     SCALAR_FORM: ClassVar[type | None] = MaxsOp
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
+        import numpy as np
+
         np.maximum(src0, src1, out=dst)
 
 
@@ -242,11 +264,13 @@ class MinOp(VectorBinaryOp):
 
     name = "ascendc.min"
     API: ClassVar[str] = "Min"
-    IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.MinimumfOp, arith.MinSIOp)
+    IMPLEMENTS: ClassVar[tuple[str, ...]] = ("arith.minimumf", "arith.minsi")
     SCALAR_FORM: ClassVar[type | None] = MinsOp
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
+        import numpy as np
+
         np.minimum(src0, src1, out=dst)
 
 
@@ -264,10 +288,12 @@ class AndOp(VectorBitwiseOp):
 
     name = "ascendc.and"
     API: ClassVar[str] = "And"
-    IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.AndIOp,)
+    IMPLEMENTS: ClassVar[tuple[str, ...]] = ("arith.andi",)
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
+        import numpy as np
+
         np.bitwise_and(src0, src1, out=dst)
 
 
@@ -277,10 +303,12 @@ class OrOp(VectorBitwiseOp):
 
     name = "ascendc.or"
     API: ClassVar[str] = "Or"
-    IMPLEMENTS: ClassVar[tuple[type, ...]] = (arith.OrIOp,)
+    IMPLEMENTS: ClassVar[tuple[str, ...]] = ("arith.ori",)
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
+        import numpy as np
+
         np.bitwise_or(src0, src1, out=dst)
 
 
@@ -295,7 +323,7 @@ class VectorUnaryOp(VectorOp):
     traits = traits_def(BufferEffects(reads=("src",), writes=("dst",)), CarriesUndefined())
     CALL: ClassVar[str] = "AscendC::{api}({dst}, {src}, {count});"
     DTYPES: ClassVar[tuple[str, ...]] = ("f16", "f32")
-    IMPLEMENTS: ClassVar[tuple[type, ...]] = ()  # the upstream ops on tensors this instruction computes
+    IMPLEMENTS: ClassVar[tuple[str, ...]] = ()  # the names of the upstream ops on tensors it computes
 
     def __init__(self, dst, src, count):
         super().__init__(operands=[dst, src, count])
@@ -350,10 +378,12 @@ class VectorUnaryScratchOp(VectorUnaryOp):
                                   f"got {self.tmp.type.element_type}")
 
 
-def _in_float32(fn):
-    """The routine computes in float32 and rounds the result to the tensor's dtype."""
+def _in_float32(ufunc: str):
+    """The routine computes in float32 (NumPy's ``ufunc``) and rounds the result to the tensor's dtype."""
     def numpy_operation(dst, src) -> None:
-        dst[...] = fn(src.astype(np.float32))
+        import numpy as np
+
+        dst[...] = getattr(np, ufunc)(src.astype(np.float32))
     return staticmethod(numpy_operation)
 
 
@@ -363,10 +393,10 @@ class SinOp(VectorUnaryScratchOp):
 
     name = "ascendc.sin"
     API: ClassVar[str] = "Sin"
-    IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.SinOp,)
+    IMPLEMENTS: ClassVar[tuple[str, ...]] = ("math.sin",)
     SCRATCH_FACTOR: ClassVar[dict[str, int]] = {"f16": 8, "f32": 3}
     INSTRUCTIONS: ClassVar[int] = 16
-    numpy_operation = _in_float32(np.sin)
+    numpy_operation = _in_float32("sin")
 
 
 @irdl_op_definition
@@ -375,10 +405,10 @@ class CosOp(VectorUnaryScratchOp):
 
     name = "ascendc.cos"
     API: ClassVar[str] = "Cos"
-    IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.CosOp,)
+    IMPLEMENTS: ClassVar[tuple[str, ...]] = ("math.cos",)
     SCRATCH_FACTOR: ClassVar[dict[str, int]] = {"f16": 8, "f32": 3}
     INSTRUCTIONS: ClassVar[int] = 16
-    numpy_operation = _in_float32(np.cos)
+    numpy_operation = _in_float32("cos")
 
 
 @irdl_op_definition
@@ -387,10 +417,10 @@ class TanOp(VectorUnaryScratchOp):
 
     name = "ascendc.tan"
     API: ClassVar[str] = "Tan"
-    IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.TanOp,)
+    IMPLEMENTS: ClassVar[tuple[str, ...]] = ("math.tan",)
     SCRATCH_FACTOR: ClassVar[dict[str, int]] = {"f16": 10, "f32": 4}
     INSTRUCTIONS: ClassVar[int] = 20
-    numpy_operation = _in_float32(np.tan)
+    numpy_operation = _in_float32("tan")
 
 
 @irdl_op_definition
@@ -399,11 +429,13 @@ class ExpOp(VectorUnaryOp):
 
     name = "ascendc.exp"
     API: ClassVar[str] = "Exp"
-    IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.ExpOp,)
+    IMPLEMENTS: ClassVar[tuple[str, ...]] = ("math.exp",)
     COST: ClassVar[VectorCost] = VectorCost.TRANSCENDENTAL
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
+        import numpy as np
+
         np.exp(src, out=dst)
 
 
@@ -413,11 +445,13 @@ class LnOp(VectorUnaryOp):
 
     name = "ascendc.ln"
     API: ClassVar[str] = "Ln"
-    IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.LogOp,)
+    IMPLEMENTS: ClassVar[tuple[str, ...]] = ("math.log",)
     COST: ClassVar[VectorCost] = VectorCost.TRANSCENDENTAL
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
+        import numpy as np
+
         np.log(src, out=dst)
 
 
@@ -427,10 +461,12 @@ class AbsOp(VectorUnaryOp):
 
     name = "ascendc.abs"
     API: ClassVar[str] = "Abs"
-    IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.AbsFOp,)
+    IMPLEMENTS: ClassVar[tuple[str, ...]] = ("math.absf",)
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
+        import numpy as np
+
         np.absolute(src, out=dst)
 
 
@@ -440,11 +476,13 @@ class SqrtOp(VectorUnaryOp):
 
     name = "ascendc.sqrt"
     API: ClassVar[str] = "Sqrt"
-    IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.SqrtOp,)
+    IMPLEMENTS: ClassVar[tuple[str, ...]] = ("math.sqrt",)
     COST: ClassVar[VectorCost] = VectorCost.TRANSCENDENTAL
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
+        import numpy as np
+
         np.sqrt(src, out=dst)
 
 
@@ -454,10 +492,12 @@ class RsqrtOp(VectorUnaryOp):
 
     name = "ascendc.rsqrt"
     API: ClassVar[str] = "Rsqrt"
-    IMPLEMENTS: ClassVar[tuple[type, ...]] = (math.RsqrtOp,)
+    IMPLEMENTS: ClassVar[tuple[str, ...]] = ("math.rsqrt",)
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
+        from .numerics import rsqrt_into
+
         rsqrt_into(dst, src)
 
 
@@ -467,10 +507,12 @@ class ReciprocalOp(VectorUnaryOp):
 
     name = "ascendc.reciprocal"
     API: ClassVar[str] = "Reciprocal"
-    IMPLEMENTS: ClassVar[tuple[type, ...]] = ()
+    IMPLEMENTS: ClassVar[tuple[str, ...]] = ()
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
+        import numpy as np
+
         np.divide(1, src, out=dst)
 
 
@@ -480,11 +522,13 @@ class ReluOp(VectorUnaryOp):
 
     name = "ascendc.relu"
     API: ClassVar[str] = "Relu"
-    IMPLEMENTS: ClassVar[tuple[type, ...]] = ()
+    IMPLEMENTS: ClassVar[tuple[str, ...]] = ()
     DTYPES: ClassVar[tuple[str, ...]] = ("f16", "f32", "i32")
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
+        import numpy as np
+
         np.maximum(src, 0, out=dst)
 
 
@@ -546,6 +590,8 @@ class CastOp(VectorOp):
     @staticmethod
     def numpy_operation(dst, src, round_mode: str) -> None:
         """dst = src converted to dst's dtype, rounded by ``round_mode`` (a ``RoundMode`` value)."""
+        from .numerics import cast_into
+
         cast_into(dst, src, round_mode)
 
     def verify_(self) -> None:

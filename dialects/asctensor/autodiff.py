@@ -18,7 +18,6 @@ from xdsl.ir import Region
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
-    irdl_op_definition,
     opt_prop_def,
     prop_def,
     region_def,
@@ -29,6 +28,7 @@ from xdsl.irdl import (
 from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
+from ..lazy_format import irdl_op_definition
 from .base import FLOAT_TYPES, check_element_type
 
 

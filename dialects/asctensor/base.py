@@ -13,7 +13,6 @@ from xdsl.irdl import (
     VarConstraint,
     base,
     irdl_attr_definition,
-    irdl_op_definition,
     operand_def,
     prop_def,
     result_def,
@@ -22,6 +21,8 @@ from xdsl.irdl import (
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
+
+from ..lazy_format import irdl_op_definition
 
 # element types the tensor level accepts, by printed name
 FLOAT_TYPES = ("f16", "bf16", "f32")

@@ -18,11 +18,12 @@ from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from typing import ClassVar
 
-from xdsl.irdl import IRDLOperation, VarConstraint, base, irdl_attr_definition, irdl_op_definition, operand_def, prop_def, result_def, traits_def
+from xdsl.irdl import IRDLOperation, VarConstraint, base, irdl_attr_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from ..lazy_format import irdl_op_definition
 from .base import ELEMENT_TYPES, check_element_type
 
 

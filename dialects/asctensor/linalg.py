@@ -17,7 +17,6 @@ from xdsl.dialects.builtin import I64, DenseArrayBase, IntegerAttr, TensorType, 
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
-    irdl_op_definition,
     operand_def,
     opt_operand_def,
     opt_prop_def,
@@ -27,6 +26,8 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+
+from ..lazy_format import irdl_op_definition
 
 MATMUL_INPUT_TYPES = ("f16", "bf16", "f32", "i8")
 FLOAT_OUTPUTS = ("f16", "bf16", "f32")

@@ -8,11 +8,12 @@ own that moves data GM -> UB -> GM, rearranging it on chip where the innermost d
 from __future__ import annotations
 
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i64
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def, var_operand_def
+from xdsl.irdl import IRDLOperation, operand_def, prop_def, result_def, var_operand_def
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.irdl import traits_def
 
+from ..lazy_format import irdl_op_definition
 from .base import check_element_type
 
 

@@ -10,10 +10,11 @@ select (``lowering/topk_decompose.py``), which ``asctensor-fuse`` keeps in one r
 from __future__ import annotations
 
 from xdsl.dialects.builtin import I64, IntegerAttr, TensorType, UnitAttr, i32
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def, traits_def
+from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from ..lazy_format import irdl_op_definition
 from .base import ELEMENT_TYPES, FLOAT_TYPES, check_element_type
 
 MAX_TOPK = 64  # the largest k one row-wise kernel selects (k rounds over the row)

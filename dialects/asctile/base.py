@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, MemRefType, UnitAttr, TensorType
-from xdsl.irdl import AnyAttr, IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def
+from xdsl.irdl import AnyAttr, IRDLOperation, operand_def, opt_prop_def, prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
+
+from ..lazy_format import irdl_op_definition
 
 KERNEL_ATTR = "asctile.kernel"
 BLOCK_DIM_ATTR = "asctile.block_dim"

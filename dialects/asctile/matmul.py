@@ -16,9 +16,10 @@ stages, carrying the accumulator tile (fp32/int32, lives in L0C) through ``scf.f
 from __future__ import annotations
 
 from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, IntegerType, MemRefType, TensorType, UnitAttr
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def
+from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
+from ..lazy_format import irdl_op_definition
 from ..types import element_bytes
 from .base import check_tile_type
 

@@ -28,7 +28,6 @@ from xdsl.ir import Region, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
-    irdl_op_definition,
     prop_def,
     operand_def,
     region_def,
@@ -38,6 +37,8 @@ from xdsl.irdl import (
 from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
+
+from ..lazy_format import irdl_op_definition
 
 MIX_KIND = "mix"
 

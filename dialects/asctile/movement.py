@@ -12,9 +12,10 @@ with ``col_bytes`` 1 and ``row_bytes`` 0 the table is the column index of every 
 from __future__ import annotations
 
 from xdsl.dialects.builtin import I64, IntegerAttr, TensorType
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def
+from xdsl.irdl import IRDLOperation, operand_def, prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
+from ..lazy_format import irdl_op_definition
 from .base import check_tile_type
 
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 from xdsl.dialects.builtin import IndexType, TensorType
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
-from xdsl.irdl import IRDLOperation, irdl_attr_definition, irdl_op_definition, operand_def, prop_def, result_def
+from xdsl.irdl import IRDLOperation, irdl_attr_definition, operand_def, prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from ..lazy_format import irdl_op_definition
 from .base import check_tile_type
 
 

@@ -53,12 +53,25 @@ def test_front_end_modules_import_each_other_without_cycles():
         visit(m)
 
 
+
+def _printed(code: str) -> list[str]:
+    """The words ``code`` prints, run in a fresh interpreter."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+
 @pytest.mark.parametrize("package", ["pyasc.dialects", "pyasc.lowering", "pyasc.runtime"])
 def test_the_compiler_loads_no_front_end_module(package):
     code = (f"import sys, {package}; print(' '.join(m for m in sys.modules if m.startswith('pyasc.') and "
             "not m.startswith(('pyasc.dialects', 'pyasc.lowering', 'pyasc.runtime'))))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.split() == []
+    assert _printed(code) == []
+
+
+def test_parsing_and_printing_ir_loads_no_numpy():
+    """pyasc-opt's start-up: NumPy is for the simulator's semantics, math for lowering."""
+    code = ("import sys\nfrom pyasc.dialects import get_all_dialects\n"
+            "for f in get_all_dialects().values(): f()\n"
+            "import pyasc.opt\n"
+            "print(' '.join(m for m in ('numpy', 'ml_dtypes', 'xdsl.dialects.math') if m in sys.modules))")
+    assert _printed(code) == []
 
 
 def test_public_names_resolve_lazily():
@@ -66,8 +79,7 @@ def test_public_names_resolve_lazily():
             "x = pyasc.randn(2, 3, dtype=pyasc.half); "
             "print(before, pyasc.float is pyasc.float32, pyasc.int is pyasc.int32, pyasc.bool.name, "
             "callable(pyasc.jit), callable(pyasc.tensor), callable(pyasc.device), x.dtype.name)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.split() == ["[]", "True", "True", "bool", "True", "True", "True", "float16"]
+    assert _printed(code) == ["[]", "True", "True", "bool", "True", "True", "True", "float16"]
     for name in pyasc.__all__:
         assert getattr(pyasc, name) is not None, name
     assert {"add", "sum", "matmul", "reshape", "clamp", "Tensor", "jit", "amp"} <= set(dir(pyasc))
