@@ -80,5 +80,18 @@ class FindingLog:
             self.add(f.kind, f.message, f.kernel, f.op, f.core if core is None else core, key=f.key, count=f.count,
                      loc=f.loc, other=f.other, other_loc=f.other_loc, rule=f.rule)
 
+    def merge_schedules(self, timings: list) -> None:
+        """The findings of a launch's core schedules (one shared by several cores: its findings once in full,
+        then counted again for each other core)."""
+        first: set[int] = set()
+        for timing in timings:
+            if id(timing) not in first:
+                first.add(id(timing))
+                self.merge(timing.findings)
+            else:
+                for f in timing.findings:
+                    self.add(f.kind, f.message, f.kernel, f.op, f.core, key=f.key, count=f.count,
+                             loc=f.loc, other=f.other, other_loc=f.other_loc, rule=f.rule)
+
     def items(self) -> list[Finding]:
         return list(self._items.values())

@@ -500,7 +500,7 @@ class Simulator:
                 self._traced[(name, n, check)].launch = launch
         else:
             launch = traced.launch
-        _log_findings(m.ctx.log, launch.timings)
+        m.ctx.log.merge_schedules(launch.timings)
         for table in launch.core_busy:
             for p, b in table.items():
                 report.pipe_busy[p] += b
@@ -552,20 +552,6 @@ class Simulator:
         return LaunchReport(name, n, cycles, cycles / spec.clock_hz + overhead, core_cycles,
                             [seen[id(t)] for t in timings], gm, hbm, timings, overhead * spec.clock_hz,
                             spec.clock_hz, kinds)
-
-
-def _log_findings(log: FindingLog, timings: list) -> None:
-    """Add the findings of a launch's schedules to the run's log (a schedule shared by several cores adds
-    its findings once in full, then counts them again)."""
-    first: set[int] = set()
-    for timing in timings:
-        if id(timing) not in first:
-            first.add(id(timing))
-            log.merge(timing.findings)
-        else:
-            for f in timing.findings:
-                log.add(f.kind, f.message, f.kernel, f.op, f.core, key=f.key, count=f.count,
-                        loc=f.loc, other=f.other, other_loc=f.other_loc, rule=f.rule)
 
 
 def _raise_run_error(name: str, ck, bid, e: Exception):
