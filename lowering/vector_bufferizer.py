@@ -121,7 +121,7 @@ class KernelBufferizer:
                     self._copy_into(e, self.alloc(op.result, e, 1), op.result)
                 continue
             self._compute(op, self.alloc(op.results[0], e, 1), e)
-        if any(isinstance(op, asctile.SplatOp) and op.result in stored for op in computed):  # read by MTE3
+        if any(op.results[0] in stored for op in computed):  # the loop's stores (MTE3) read what V wrote
             self.prologue_barriers.append(OpEmitter(InsertPoint.before(loop)).add(ascbuf.BarrierOp(Pipe.ALL)))
         elif any(not isinstance(op, asctile.SplatOp) for op in computed):
             self.prologue_barriers.append(OpEmitter(InsertPoint.before(loop)).add(ascbuf.BarrierOp(Pipe.V)))
