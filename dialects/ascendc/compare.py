@@ -13,7 +13,7 @@ source type) per cycle plus the fixed cost of a vector instruction.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from xdsl.dialects.builtin import IndexType
 from xdsl.dialects.utils import EnumAttribute
@@ -24,14 +24,14 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from ..lazy_format import irdl_op_definition
+from ..lazy_numpy import LazyNumPy
 from ..traits import BufferEffects, CarriesUndefined
 from .attributes import LocalTensorType
 from .base import const_int
 from .contract import violation
 from .vector import VectorOp
 
-if TYPE_CHECKING:
-    import numpy as np
+np = LazyNumPy(globals())  # NumPy on first use (parsing and printing IR do not load it)
 
 
 class CmpMode(StrEnum):
@@ -50,15 +50,11 @@ CMP_UFUNCS = {CmpMode.LT: "less", CmpMode.GT: "greater", CmpMode.EQ: "equal", Cm
 
 def pack_mask(cond: np.ndarray) -> np.ndarray:
     """Booleans as a bit mask along the last axis, least significant bit first."""
-    import numpy as np
-
     return np.packbits(cond, axis=-1, bitorder="little")
 
 
 def unpack_mask(mask: np.ndarray, n: int) -> np.ndarray:
     """The first ``n`` bits of a bit mask (last axis) as booleans."""
-    import numpy as np
-
     return np.unpackbits(mask, axis=-1, count=n, bitorder="little").view(np.bool_)
 
 
@@ -126,8 +122,6 @@ class CompareOp(VectorOp):
     @staticmethod
     def numpy_operation(dst, src0, src1, mode: str) -> None:
         """The mask bytes ``dst`` (``ceil(count / 8)``) of ``src0 <mode> src1``."""
-        import numpy as np
-
         dst[...] = pack_mask(getattr(np, CMP_UFUNCS[mode])(src0, src1))
 
     def verify_(self) -> None:
@@ -158,8 +152,6 @@ class ComparesOp(VectorOp):
     @staticmethod
     def numpy_operation(dst, src0, scalar, mode: str) -> None:
         """The mask bytes ``dst`` of ``src0 <mode> scalar``."""
-        import numpy as np
-
         dst[...] = pack_mask(getattr(np, CMP_UFUNCS[mode])(src0, scalar))
 
     def verify_(self) -> None:
@@ -195,8 +187,6 @@ class SelectOp(VectorOp):
     @staticmethod
     def numpy_operation(dst, sel_mask, src0, src1) -> None:
         """dst = src0 where the mask bit is set, else src1 (``dst``'s last axis is the count)."""
-        import numpy as np
-
         dst[...] = np.where(unpack_mask(sel_mask, dst.shape[-1]), src0, src1)
 
     def verify_(self) -> None:
@@ -229,8 +219,6 @@ class SelectScalarOp(VectorOp):
     @staticmethod
     def numpy_operation(dst, sel_mask, src0, scalar) -> None:
         """dst = src0 where the mask bit is set, else the scalar."""
-        import numpy as np
-
         dst[...] = np.where(unpack_mask(sel_mask, dst.shape[-1]), src0, scalar)
 
     def verify_(self) -> None:

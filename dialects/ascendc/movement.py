@@ -15,9 +15,13 @@ from xdsl.irdl import AnyAttr, operand_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
 from ..lazy_format import irdl_op_definition
+from ..lazy_numpy import LazyNumPy
 from ..traits import BufferEffects, ValueDependentTrace
 from .attributes import LocalTensorType
 from .vector import VectorOp
+
+np = LazyNumPy(globals())  # NumPy on first use (parsing and printing IR do not load it)
+
 
 INDEX_DTYPES = ("i16", "f16", "i32", "f32")
 GATHER_DTYPES = ("i16", "ui16", "i32", "ui32", "f16", "f32", "bf16")
@@ -43,8 +47,6 @@ class CreateVecIndexOp(VectorOp):
     @staticmethod
     def numpy_operation(dst, first_value) -> None:
         """dst[..., i] = first_value + i over ``dst``'s last axis."""
-        import numpy as np
-
         n = dst.shape[-1]
         dst[...] = np.arange(first_value, first_value + n).astype(dst.dtype)
 

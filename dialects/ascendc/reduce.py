@@ -7,7 +7,7 @@ results (at least one element per 256 B repeat of ``src``). half and float only 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from xdsl.dialects.builtin import IndexType, UnitAttr
 from xdsl.irdl import (
@@ -22,14 +22,14 @@ from xdsl.irdl import (
 from xdsl.utils.exceptions import VerifyException
 
 from ..lazy_format import irdl_op_definition
+from ..lazy_numpy import LazyNumPy
 from ..target import Pipe
 from ..traits import BufferEffects, CarriesUndefined, OnPipe
 from .attributes import LocalTensorType
 from .base import AscendCOperation, CallPrinter
 from .vector import VectorOp
 
-if TYPE_CHECKING:
-    import numpy as np
+np = LazyNumPy(globals())  # NumPy on first use (parsing and printing IR do not load it)
 
 
 class ReduceCountOp(VectorOp):
@@ -99,8 +99,6 @@ class ReduceSumOp(ReduceCountOp):
 
     @staticmethod
     def numpy_reduce(src):
-        import numpy as np
-
         return np.sum(src, axis=-1, dtype=np.float32)  # float32 accumulation for half, as the binary tree keeps it
 
 
@@ -113,14 +111,10 @@ class ReduceMaxOp(ReduceCountOp):
 
     @staticmethod
     def numpy_reduce(src):
-        import numpy as np
-
         return np.max(src, axis=-1)
 
     @staticmethod
     def numpy_index(src):
-        import numpy as np
-
         return np.argmax(src, axis=-1)
 
 
@@ -133,14 +127,10 @@ class ReduceMinOp(ReduceCountOp):
 
     @staticmethod
     def numpy_reduce(src):
-        import numpy as np
-
         return np.min(src, axis=-1)
 
     @staticmethod
     def numpy_index(src):
-        import numpy as np
-
         return np.argmin(src, axis=-1)
 
 

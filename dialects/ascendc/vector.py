@@ -12,20 +12,20 @@ A new unary instruction is a subclass of ``VectorUnaryOp`` here, plus its declar
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from xdsl.dialects.builtin import IndexType
 from xdsl.irdl import AnyAttr, VarConstraint, base, operand_def, prop_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
 from ..lazy_format import irdl_op_definition
+from ..lazy_numpy import LazyNumPy
 from ..target import Pipe, VectorCost
 from ..traits import BufferEffects, CarriesUndefined, OnPipe
 from .attributes import LocalTensorType, RoundMode, RoundModeAttr
 from .base import AscendCOperation
 
-if TYPE_CHECKING:
-    import numpy as np
+np = LazyNumPy(globals())  # NumPy on first use (parsing and printing IR do not load it)
 
 
 # vector compute (PIPE_V), count form: ``Op(dst, src..., count)``
@@ -84,8 +84,6 @@ class AddsOp(VectorScalarOp):
 
     @staticmethod
     def numpy_operation(dst, src, scalar) -> None:
-        import numpy as np
-
         np.add(src, scalar, out=dst)
 
 
@@ -98,8 +96,6 @@ class MulsOp(VectorScalarOp):
 
     @staticmethod
     def numpy_operation(dst, src, scalar) -> None:
-        import numpy as np
-
         np.multiply(src, scalar, out=dst)
 
 
@@ -112,8 +108,6 @@ class MaxsOp(VectorScalarOp):
 
     @staticmethod
     def numpy_operation(dst, src, scalar) -> None:
-        import numpy as np
-
         np.maximum(src, scalar, out=dst)
 
 
@@ -126,8 +120,6 @@ class MinsOp(VectorScalarOp):
 
     @staticmethod
     def numpy_operation(dst, src, scalar) -> None:
-        import numpy as np
-
         np.minimum(src, scalar, out=dst)
 
 
@@ -142,8 +134,6 @@ class LeakyReluOp(VectorScalarOp):
 
     @staticmethod
     def numpy_operation(dst, src, scalar) -> None:
-        import numpy as np
-
         np.copyto(dst, np.where(src >= 0, src, src * src.dtype.type(scalar)))
 
     def verify_(self) -> None:
@@ -189,8 +179,6 @@ class AddOp(VectorBinaryOp):
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
-        import numpy as np
-
         np.add(src0, src1, out=dst)
 
 
@@ -204,8 +192,6 @@ class SubOp(VectorBinaryOp):
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
-        import numpy as np
-
         np.subtract(src0, src1, out=dst)
 
 
@@ -220,8 +206,6 @@ class MulOp(VectorBinaryOp):
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
-        import numpy as np
-
         np.multiply(src0, src1, out=dst)
 
 
@@ -237,8 +221,6 @@ class DivOp(VectorBinaryOp):
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
-        import numpy as np
-
         np.divide(src0, src1, out=dst)
 
 
@@ -253,8 +235,6 @@ class MaxOp(VectorBinaryOp):
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
-        import numpy as np
-
         np.maximum(src0, src1, out=dst)
 
 
@@ -269,8 +249,6 @@ class MinOp(VectorBinaryOp):
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
-        import numpy as np
-
         np.minimum(src0, src1, out=dst)
 
 
@@ -292,8 +270,6 @@ class AndOp(VectorBitwiseOp):
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
-        import numpy as np
-
         np.bitwise_and(src0, src1, out=dst)
 
 
@@ -307,8 +283,6 @@ class OrOp(VectorBitwiseOp):
 
     @staticmethod
     def numpy_operation(dst, src0, src1) -> None:
-        import numpy as np
-
         np.bitwise_or(src0, src1, out=dst)
 
 
@@ -381,8 +355,6 @@ class VectorUnaryScratchOp(VectorUnaryOp):
 def _in_float32(ufunc: str):
     """The routine computes in float32 (NumPy's ``ufunc``) and rounds the result to the tensor's dtype."""
     def numpy_operation(dst, src) -> None:
-        import numpy as np
-
         dst[...] = getattr(np, ufunc)(src.astype(np.float32))
     return staticmethod(numpy_operation)
 
@@ -434,8 +406,6 @@ class ExpOp(VectorUnaryOp):
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
-        import numpy as np
-
         np.exp(src, out=dst)
 
 
@@ -450,8 +420,6 @@ class LnOp(VectorUnaryOp):
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
-        import numpy as np
-
         np.log(src, out=dst)
 
 
@@ -465,8 +433,6 @@ class AbsOp(VectorUnaryOp):
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
-        import numpy as np
-
         np.absolute(src, out=dst)
 
 
@@ -481,8 +447,6 @@ class SqrtOp(VectorUnaryOp):
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
-        import numpy as np
-
         np.sqrt(src, out=dst)
 
 
@@ -511,8 +475,6 @@ class ReciprocalOp(VectorUnaryOp):
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
-        import numpy as np
-
         np.divide(1, src, out=dst)
 
 
@@ -527,8 +489,6 @@ class ReluOp(VectorUnaryOp):
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
-        import numpy as np
-
         np.maximum(src, 0, out=dst)
 
 
