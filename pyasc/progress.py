@@ -4,7 +4,8 @@ time on stderr, redrawn in place while the work runs.
 
 It is shown only when stderr is a terminal; ``PYASC_PROGRESS=0`` turns it off and
 ``PYASC_PROGRESS=1`` shows it on any output. Nested work (a compile inside a simulation) shows
-the outermost bar only.
+the outermost bar only. One watcher thread shows and redraws the bars: work that ends sooner than
+its delay (every small launch) only registers and unregisters itself.
 """
 
 from __future__ import annotations
@@ -31,6 +32,47 @@ def enabled(stream=None) -> bool:
     return _enabled[0] and (_forced or (hasattr(out, "isatty") and out.isatty()))
 
 
+class _Work:
+    """One block of work in progress: its bar, once the watcher shows one."""
+
+    __slots__ = ("message", "start", "delay", "out", "bar", "done", "lock")
+
+    def __init__(self, message: str, delay: float, out) -> None:
+        self.message, self.delay, self.out = message, delay, out
+        self.start = time.perf_counter()
+        self.bar = None
+        self.done = False
+        self.lock = threading.Lock()
+
+
+_works: list[_Work] = []
+_works_changed = threading.Condition()
+_watcher: list[threading.Thread] = []
+
+
+def _watch() -> None:
+    """The one thread that shows and redraws the bars (so fast work costs no thread of its own)."""
+    while True:
+        with _works_changed:
+            while not _works:
+                _works_changed.wait()
+            works = list(_works)
+        now = time.perf_counter()
+        for w in works:
+            with w.lock:
+                if w.done:
+                    continue
+                if w.bar is None and now - w.start >= w.delay:
+                    from tqdm import tqdm      # only once a bar is shown: it takes a while to import
+
+                    w.bar = tqdm(total=None, desc=f"pyasc: {w.message}", file=w.out, bar_format="{desc} [{elapsed}]",
+                                 leave=False, mininterval=0.1)
+                elif w.bar is not None:
+                    w.bar.refresh()
+        due = [w.start + w.delay - now for w in works if w.bar is None and not w.done]
+        time.sleep(max(0.01, min([0.2, *due])))
+
+
 @contextmanager
 def progress(message: str, delay: float = 1.0, stream=None):
     """Show ``message`` and the elapsed time while the block runs longer than ``delay`` seconds."""
@@ -39,27 +81,22 @@ def progress(message: str, delay: float = 1.0, stream=None):
         yield
         return
     _active.on = True
-    done = threading.Event()
-    start = time.perf_counter()
-
-    def show():
-        if done.wait(delay):
-            return
-        from tqdm import tqdm      # only once a bar is shown: it takes a while to import
-
-        bar = tqdm(total=None, desc=f"pyasc: {message}", file=out, bar_format="{desc} [{elapsed}]",
-                   leave=False, mininterval=0.1)
-        while not done.wait(0.2):
-            bar.refresh()
-        bar.close()
-        out.write(f"pyasc: {message} done in {time.perf_counter() - start:.1f}s\n")
-        out.flush()
-
-    th = threading.Thread(target=show, daemon=True)
-    th.start()
+    work = _Work(message, delay, out)
+    with _works_changed:
+        _works.append(work)
+        if not _watcher:
+            _watcher.append(threading.Thread(target=_watch, name="pyasc-progress", daemon=True))
+            _watcher[0].start()
+        _works_changed.notify()
     try:
         yield
     finally:
-        done.set()
-        th.join()
+        with work.lock:
+            work.done = True
+        with _works_changed:
+            _works.remove(work)
+        if work.bar is not None:
+            work.bar.close()
+            out.write(f"pyasc: {message} done in {time.perf_counter() - work.start:.1f}s\n")
+            out.flush()
         _active.on = False

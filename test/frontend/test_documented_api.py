@@ -7,6 +7,7 @@ import logging
 import os
 import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
@@ -214,3 +215,8 @@ def test_progress_bar_on_a_terminal_only(monkeypatch):
     assert "pyasc: simulating f" in tty.getvalue() and "done in" in tty.getvalue()
     assert "quick" not in tty.getvalue()
     assert pipe.getvalue() == ""
+    threads = threading.active_count()
+    for _ in range(50):  # fast work on a terminal starts no thread of its own
+        with progress.progress("quick", delay=0.5, stream=tty):
+            assert threading.active_count() <= threads
+    assert "quick" not in tty.getvalue()
