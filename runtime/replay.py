@@ -26,7 +26,7 @@ from pyasc.dialects import ascendc as asc
 from pyasc.dialects.traits import ValueDependentTrace
 
 from . import batched
-from .errors import FindingLog, SimulationError
+from .errors import SimulationError
 
 REPLAY_MODE = os.environ.get("PYASC_SIM_REPLAY", "on")
 
@@ -113,18 +113,3 @@ def run_data_path(sim, m, name: str, n: int, args: list, runs: list, traced: Tra
         except Exception:  # noqa: BLE001 - Diverged, or anything a group cannot do: traced again
             return False
     return True
-
-
-def verify(sim, m, name: str, n: int, args: list, runs: list, traced: Traced, trace_again) -> None:
-    """Trace the launch again after its replay and require the same outputs and trace keys."""
-    replayed = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    m.ub.fill(0)
-    log, m.ctx.log = m.ctx.log, FindingLog()  # the replay reported the traced launch's findings already
-    try:
-        keys = trace_again()
-    finally:
-        m.ctx.log = log
-    same = keys == traced.keys and all(not isinstance(a, np.ndarray) or np.array_equal(a, r)
-                                       for a, r in zip(args, replayed))
-    if not same:
-        raise SimulationError(f"kernel @{name}: replaying the data path gave other results than tracing it")

@@ -416,15 +416,22 @@ class Simulator:
                 keys[b] = key
         return keys
 
-    def _verify_groups(self, m: Machine, name: str, n: int, args: list, keys: list, check: bool) -> None:
-        """Run the launch again core by core and require the same outputs and traces."""
-        grouped = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    def _run_again(self, m: Machine, name: str, n: int, args: list, runs: list, keys: list, check: bool,
+                   before: list | None, what: str) -> None:
+        """Run the launch again core by core (from the arguments as they were, ``before``, when the first run
+        may have changed what it reads) and require the same outputs and traces as the first run, ``what``."""
+        first = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        for a, b in zip(args, before or ()):
+            if isinstance(a, np.ndarray):
+                np.copyto(a, b)
         m.ub.fill(0)
-        again = self._core_keys(m, name, n, args, [(b, 0, 0) for b in range(n)], check)
-        same = again == keys and all(not isinstance(a, np.ndarray) or np.array_equal(a, g)
-                                     for a, g in zip(args, grouped))
-        if not same:
-            raise SimulationError(f"kernel @{name}: running cores in groups gave other results than core by core")
+        log, m.ctx.log = m.ctx.log, FindingLog()  # the first run reported the findings already
+        try:
+            again = self._core_keys(m, name, n, args, runs, check)
+        finally:
+            m.ctx.log = log
+        if again != keys or not all(not isinstance(a, np.ndarray) or np.array_equal(a, f) for a, f in zip(args, first)):
+            raise SimulationError(f"kernel @{name}: {what} gave other results than tracing core by core")
 
     def _trace_records(self, key: tuple) -> int:
         """Records held by a schedule key (a MIX key holds the AIC and two AIV traces)."""
@@ -437,7 +444,7 @@ class Simulator:
         if plan:
             keys = self._group_keys(m, name, n, args, plan, check)
             if keys is not None and BATCH_MODE == "verify":
-                self._verify_groups(m, name, n, args, keys, check)
+                self._run_again(m, name, n, args, runs, keys, check, None, "running cores in groups")
             if keys is not None:
                 return keys, plan
             m.ub.fill(0)  # a group diverged: core by core, and a new plan from its traces
@@ -475,15 +482,16 @@ class Simulator:
         m.ub.fill(0)
         if traced is not None and traced.plan is None and self._plans.get((name, n, check)):
             traced = None  # groups planned since: trace them once, and replay them from then on
-        if traced is not None and traced.signature == sig and replay.run_data_path(self, m, name, n, args, runs,
-                                                                                     traced):
+        replaying = traced is not None and traced.signature == sig
+        before = [a.copy() if isinstance(a, np.ndarray) else a for a in args] \
+            if replaying and replay.REPLAY_MODE == "verify" else None
+        if replaying and replay.run_data_path(self, m, name, n, args, runs, traced):
             keys = traced.keys
             m.ctx.log.merge(traced.findings)
             with self._lock:
                 self.stats["replays"] += 1
-            if replay.REPLAY_MODE == "verify":
-                replay.verify(self, m, name, n, args, runs, traced, lambda: self._traced_keys(m, name, n, args,
-                                                                                              runs, check)[0])
+            if before is not None:
+                self._run_again(m, name, n, args, runs, keys, check, before, "replaying the data path")
         else:
             traced, log = None, m.ctx.log
             m.ctx.log = FindingLog()  # what the kernel's code reports, to report again when replayed

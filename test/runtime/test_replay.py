@@ -133,3 +133,29 @@ def test_a_replayed_launch_reports_what_its_code_reported():
         np.testing.assert_array_equal(out[:248], x[:248])
     assert sim.stats["replays"] >= 2
     assert runs[0] == runs[1] == runs[2] and ("copy-rounding", "datacopy-count-32b-floor", 1) in runs[0]
+
+
+def test_verify_mode_traces_an_in_place_launch_again_from_its_inputs(verify):
+    """A kernel that adds 1 to its input in place (GM -> UB, Adds, UB -> the same GM): each call adds exactly 1,
+    replayed or not, and the verify mode's second run starts from the inputs the replay started from."""
+    from test_contract import _module
+
+    body = """    %a = ascendc.local_tensor VECIN address 0 size 256 : !ascendc.local_tensor<f32>
+    %n = arith.constant 256 : index
+    %one = arith.constant 1.0 : f32
+    ascendc.data_copy %a, %xg, %n : !ascendc.local_tensor<f32>, !ascendc.global_tensor<f32>
+    ascendc.set_flag MTE2_V, %c0
+    ascendc.wait_flag MTE2_V, %c0
+    ascendc.adds %a, %a, %one, %n : !ascendc.local_tensor<f32>, f32
+    ascendc.set_flag V_MTE3, %c0
+    ascendc.wait_flag V_MTE3, %c0
+    ascendc.data_copy %xg, %a, %n : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32>"""
+    sim = Simulator(parse_module(_module(body)), hazards="ignore")
+    x = np.random.default_rng(3).standard_normal(256).astype(np.float32)
+    expect = x.copy()
+    for _ in range(4):
+        report = sim.run("host", [x, np.zeros(256, np.float32)], raise_errors=False)
+        assert report.error is None and not report.errors
+        expect = expect + np.float32(1)
+        np.testing.assert_array_equal(x, expect)
+    assert sim.stats["replays"] >= 2
