@@ -3,8 +3,8 @@
 Runs after ``asctensor-decompose`` and before ``asctensor-fuse``:
 
 * ``conv2d`` becomes ``im2col`` (a gather kernel, ``tile-im2col``) and one batched ``matmul`` of
-  the weights ``(OC/G, C/G*KH*KW)`` of each group with the patches ``(C/G*KH*KW, OH*OW)`` of each
-  image and group, which gives the output directly in NCHW (see ``_conv_to_matmul``); the views
+  the weights ``(OC/G, KH*KW*C/G)`` of each group (transposed from ``OIHW``; a constant folds away)
+  with the patches ``(KH*KW*C/G, OH*OW)`` of each image and group, which gives the output directly in NCHW (see ``_conv_to_matmul``); the views
   of the weight, the patches and the result are outlined with the matmul and read in place;
 * a ``bias`` operand is split off into a broadcast add after the matmul (vector epilogue);
 * a matmul of 4- or 1-byte elements, or with K not a multiple of 16, takes A as M x K and B as N x K:
@@ -153,8 +153,9 @@ def _cube_operands(mm: asctensor.MatmulOp) -> asctensor.MatmulOp:
 def _conv_to_matmul(conv: asctensor.Conv2dOp) -> list[Operation]:
     """conv2d -> im2col (a gather kernel) + one batched matmul giving NCHW; returns the matmul's group.
 
-    With G groups the patches ``(N, C*KH*KW, OH*OW)`` are viewed as ``(N*G, C/G*KH*KW, OH*OW)``
-    and the weight ``(OC, C/G, KH, KW)`` as ``(G, OC/G, C/G*KH*KW)`` broadcast over the batch:
+    With G groups the patches ``(N, G*KH*KW*C/G, OH*OW)`` are viewed as ``(N*G, KH*KW*C/G, OH*OW)``
+    and the weight ``(OC, C/G, KH, KW)``, transposed to ``(OC, KH, KW, C/G)``, as ``(G, OC/G, KH*KW*C/G)``
+    broadcast over the batch:
     batch ``b`` multiplies the weights of group ``b % G`` (the matmul kernel reads them in place)
     and its ``(OC/G, OH*OW)`` result lands at channels ``(b % G) * OC/G`` of image ``b // G``.
     """
@@ -166,9 +167,13 @@ def _conv_to_matmul(conv: asctensor.Conv2dOp) -> list[Operation]:
     et, it = r.element_type, x.element_type
     ocg, kg = oc // groups, cg * kh * kw
     col = _insert(asctensor.Im2colOp(conv.input, TensorType(it, [n, c * kh * kw, oh * ow]), (kh, kw), stride,
-                                     padding, dilation, c, 0), conv)
+                                     padding, dilation, groups), conv)
     rhs = _insert(asctensor.ReshapeOp(col.result, [n * groups, kg, oh * ow]), conv, col)
-    w3 = _insert(asctensor.ReshapeOp(conv.weight, [1, groups, ocg, kg]), conv, rhs)
+    weight, prev = conv.weight, rhs
+    if cg > 1 and kh * kw > 1:  # the patches' rows are (kh, kw, c): the weight's columns follow
+        prev = _insert(asctensor.TransposeOp(weight, [0, 2, 3, 1]), conv, rhs)
+        weight = prev.result
+    w3 = _insert(asctensor.ReshapeOp(weight, [1, groups, ocg, kg]), conv, prev)
     wb = _insert(asctensor.BroadcastOp(w3.result, TensorType(it, [n, groups, ocg, kg])), conv, w3)
     lhs = _insert(asctensor.ReshapeOp(wb.result, [n * groups, ocg, kg]), conv, wb)
     # a bf16 product with a bias stays f32 (the accumulator) until the bias is added: one rounding

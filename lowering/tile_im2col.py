@@ -1,16 +1,23 @@
 """``tile-im2col``: each ``im2col`` kernel becomes a vector-core gather kernel over UB tiles.
 
-``im2col`` (see ``dialects/asctensor/linalg.py``) gives ``col[n, (c, kh, kw), (oh, ow)] =
-x_pad[n, c0 + c, oh*sh + kh*dh, ow*sw + kw*dw]``. The gather walks work items ``(n, c, kh, kw,
-row chunk)``; for one item the rows ``oh`` of the chunk and the columns ``ow`` that read inside
-the input (not the padding) form one rectangle, computed from ``kh``/``kw`` with index arithmetic:
+``im2col`` (see ``dialects/asctensor/linalg.py``) gives ``col[n, (g, kh, kw, c), (oh, ow)] =
+x_pad[n, g*C/G + c, oh*sh + kh*dh, ow*sw + kw*dw]``. The gather walks work items ``(n, g, kh, kw,
+channel chunk, row chunk)``: a chunk of channels with all their output rows when a channel's input
+rows are ``sh`` times its output rows (``H == sh * OH``: then the input rows of consecutive channels
+are evenly spaced, as their rows of ``col`` are), else one channel and a chunk of its rows. For one
+item the rows ``oh`` and the columns ``ow`` that read inside the input (not the padding), computed
+from ``kh``/``kw`` with index arithmetic, form one rectangle per channel, and the rectangles of the
+chunk's channels are one evenly strided copy:
 
-* the rectangle is a ``load`` of the input window (rows ``sh * W`` apart) and a ``store`` into
-  ``col`` (rows ``OW`` apart); with a horizontal stride ``sw > 1`` the window's columns are ``sw``
-  apart: the load takes the whole span of each row (contiguous) and a vector ``Gather`` picks every
-  ``sw``-th element, through a byte-offset table built once per kernel (``gather_offsets``);
-* the padding around it is four ``store``s of a zero ``splat`` (above, below, left, right), one tile of
-  zeros made before the loop; any of the five may be empty (a zero extent copies nothing).
+* the rectangles are a ``load`` of the input window (rows ``sh * W`` apart) and a ``store`` into
+  ``col`` (rows ``OW`` apart); the rows between two channels' rectangles (input rows of the padding's
+  height) come along and are overwritten by the zeros below; with a horizontal stride ``sw > 1`` the
+  window's columns are ``sw`` apart: the load takes the whole span of each row (contiguous) and a
+  vector ``Gather`` picks every ``sw``-th element, through a byte-offset table built once per kernel
+  (``gather_offsets``);
+* the padding is four ``store``s of zeros: the rows above and below each channel's rectangle (one row
+  of a zero tile per channel, ``OH * OW`` apart), and the columns left and right of the copied rows
+  (a narrow zero tile); both zero tiles are made before the loop; any store may be empty.
 
 No compute, no cube: bufferize / plan-memory / insert-sync treat it as any elementwise kernel.
 """
@@ -45,7 +52,6 @@ from .analysis.memory import tile_kernel_bytes
 from .kernel_calls import replace_kernel
 
 _TILE_BUFFERS = 4  # the data tile and its copy for the store, each double-buffered
-_ZERO_TILES = 1  # the zero tile the padding stores read, filled once before the loop
 
 
 def _memref(t) -> MemRefType:
@@ -61,6 +67,73 @@ def _valid_range(e: OpEmitter, k, d: int, p: int, s: int, size: int, out: int):
     return lo, e.maxui(hi, lo)
 
 
+def _padding_extent(kernel: int, d: int, p: int, s: int, size: int, out: int) -> int:
+    """The most output positions before or after the valid range of any kernel position (``_valid_range``)."""
+    most = 0
+    for k in range(kernel):
+        lo = min(-(-max(0, p - k * d) // s), out)
+        hi = max(min(max(0, size - 1 + p + s - k * d) // s, out), lo)
+        most = max(most, lo, out - hi)
+    return most
+
+
+def _pad(n: int, es: int) -> int:
+    align = 32 // es
+    return -(-max(n, 1) // align) * align
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    """The static sizes of an ``im2col``."""
+
+    kernel: tuple[int, int]
+    stride: tuple[int, int]
+    padding: tuple[int, int]
+    dilation: tuple[int, int]
+    groups: int
+    shape: tuple[int, int, int, int]  # the input's N, C, H, W
+    out: tuple[int, int]  # OH, OW
+    es: int
+
+    @staticmethod
+    def of(op) -> _Geometry:
+        kernel, stride, padding, dilation, groups = op.params()
+        shape = tuple(op.input.type.get_shape())
+        oh = (shape[2] + 2 * padding[0] - dilation[0] * (kernel[0] - 1) - 1) // stride[0] + 1
+        return _Geometry(kernel, stride, padding, dilation, groups, shape, (oh, op.result.type.get_shape()[2] // oh),
+                         element_bytes(op.result.type.element_type))
+
+    @property
+    def pitch(self) -> int:
+        return _pad(self.out[1], self.es)
+
+    @property
+    def span_pitch(self) -> int:  # a row's span of input columns
+        return _pad(self.stride[1] * (self.out[1] - 1) + 1, self.es)
+
+    @property
+    def side_pitch(self) -> int:  # the most columns left or right of the valid ones
+        return _pad(_padding_extent(self.kernel[1], self.dilation[1], self.padding[1], self.stride[1], self.shape[3],
+                                    self.out[1]), self.es)
+
+    def edge_pitch(self, rows: int) -> int:  # the most rows (of ``rows``) above or below the valid ones, as elements
+        edge = _padding_extent(self.kernel[0], self.dilation[0], self.padding[0], self.stride[0], self.shape[2],
+                               self.out[0])
+        return _pad(min(edge, rows) * self.out[1], self.es)
+
+    def row_bytes(self) -> int:
+        """UB bytes per tile row: the data tiles, the side zeros and, with a column stride, the span tiles and
+        the offset table."""
+        es = self.es
+        per_row = (_TILE_BUFFERS * self.pitch + self.side_pitch) * es
+        return per_row + (0 if self.stride[1] == 1 else 2 * self.span_pitch * es + 4 * self.pitch)
+
+    @property
+    def channels_chunk(self) -> bool:
+        """Whether consecutive channels' input rows are evenly spaced like their output rows."""
+        return self.shape[2] == self.stride[0] * self.out[0]
+
+
 @dataclass
 class _Im2colTiler:
     kernel: func.FuncOp
@@ -68,56 +141,49 @@ class _Im2colTiler:
     cores: int
 
     def run(self) -> func.FuncOp:
-        """The gather kernel with the most output rows per tile whose planned buffers fit UB (the
-        estimate from the tile sizes first; the planner rounds each buffer up, so it is checked)."""
+        """The gather kernel with the most channels (or output rows) per tile whose planned buffers fit UB
+        (the estimate from the tile sizes first; the planner rounds each buffer up, so it is checked)."""
         k = self.kernel
         op = next(o for o in k.body.block.ops if isinstance(o, asctensor.Im2colOp))
         if op.input not in k.body.block.args:
             raise TilingError(f"kernel @{k.sym_name.data}: im2col reads a kernel input")
-        (_, sw), _, _, _, _ = op.params()[1:]
-        es = element_bytes(op.result.type.element_type)
-        oh_, ow_ = self._output_rows(op)
-        pitch, span_pitch = self._pitches(ow_, sw, es)
-        # per output row: the tiles of the module docstring, plus the span tile and the offset table
-        per_row = (_TILE_BUFFERS + _ZERO_TILES) * pitch * es + (0 if sw == 1 else 2 * span_pitch * es + 4 * pitch)
+        geo = _Geometry.of(op)
+        oh_, ow_ = geo.out
         budget = self.spec.ub_usable_bytes
-        if per_row > budget:
+        per_row = geo.row_bytes()
+        if per_row + geo.edge_pitch(1) * geo.es > budget:
             raise TilingError(f"kernel @{k.sym_name.data}: an output row of {ow_} elements does not fit UB")
-        rows = max(1, min(oh_, budget // per_row))
+        per_channel = oh_ * per_row + geo.edge_pitch(oh_) * geo.es
+        cg = geo.shape[1] // geo.groups
+        channels, rows = 1, max(1, min(oh_, (budget - geo.edge_pitch(oh_) * geo.es) // per_row))
+        if geo.channels_chunk and per_channel <= budget:
+            cores = self.cores or self.spec.vector_cores
+            positions = geo.shape[0] * geo.groups * geo.kernel[0] * geo.kernel[1]
+            chunks = -(-cores // positions)  # enough items for every core
+            channels, rows = max(1, min(budget // per_channel, cg, -(-cg // chunks))), oh_
         while True:
-            new = self._build(op, rows)
-            if rows == 1 or tile_kernel_bytes(new) <= budget:
+            new = self._build(op, geo, channels, rows)
+            if (channels, rows) == (1, 1) or tile_kernel_bytes(new) <= budget:
                 return new
-            rows -= 1
+            if channels > 1:
+                channels -= max(1, channels // 8)
+            else:
+                rows -= 1
 
-    @staticmethod
-    def _output_rows(op) -> tuple[int, int]:
-        (kh_, _), (sh, _), (ph, _), (dh, _), _, _ = op.params()
-        h_ = op.input.type.get_shape()[2]
-        oh_ = (h_ + 2 * ph - dh * (kh_ - 1) - 1) // sh + 1
-        return oh_, op.result.type.get_shape()[2] // oh_
-
-    @staticmethod
-    def _pitches(ow_: int, sw: int, es: int) -> tuple[int, int]:
-        align = 32 // es
-        pitch = -(-ow_ // align) * align
-        span_pitch = -(-(sw * (ow_ - 1) + 1) // align) * align  # a row's span of input columns
-        return pitch, span_pitch
-
-    def _build(self, op, rows: int) -> func.FuncOp:
-        """The gather kernel with tiles of ``rows`` output rows."""
+    def _build(self, op, geo: _Geometry, channels: int, rows: int) -> func.FuncOp:
+        """The gather kernel with tiles of ``channels`` channels of ``rows`` output rows each."""
         k = self.kernel
-        (kh_, kw_), (sh, sw), (ph, pw), (dh, dw), cg, group = op.params()
-        n_, c_, h_, w_ = op.input.type.get_shape()
-        ohw = op.result.type.get_shape()[2]
+        (kh_, kw_), (sh, sw), (ph, pw), (dh, dw), groups = op.params()
+        n_, c_, h_, w_ = geo.shape
+        oh_, ow_ = geo.out
+        cg, ohw = c_ // groups, oh_ * ow_
         et = op.result.type.element_type
-        es = element_bytes(et)
-        oh_, ow_ = self._output_rows(op)
-        pitch, span_pitch = self._pitches(ow_, sw, es)
-        zero_t = TensorType(et, [rows, pitch])
-        span_t = TensorType(et, [rows, span_pitch])
-        chunks = -(-oh_ // rows)
-        items = n_ * cg * kh_ * kw_ * chunks
+        es = geo.es
+        tile_rows = channels * rows
+        data_t = TensorType(et, [tile_rows, geo.pitch])
+        span_t = TensorType(et, [tile_rows, geo.span_pitch])
+        chunks, channel_chunks = -(-oh_ // rows), -(-cg // channels)
+        items = n_ * groups * kh_ * kw_ * channel_chunks * chunks
         block_dim = max(1, min(self.cores or self.spec.vector_cores, items))
 
         x_arg = k.body.block.args[0]
@@ -140,23 +206,29 @@ class _Im2colTiler:
         nb.add_op(func.ReturnOp())
 
         pre = OpEmitter(InsertPoint.before(nb.last_op.prev_op), op)
-        zero_attr = FloatAttr(0.0, et) if is_float(et) else IntegerAttr(0, et)
-        ztile = pre.value(asctile.SplatOp(pre.value(arith.ConstantOp(zero_attr)), zero_t))
-        ztile.name_hint = "zeros"
+        zero = pre.value(arith.ConstantOp(FloatAttr(0.0, et) if is_float(et) else IntegerAttr(0, et)))
+        side = pre.value(asctile.SplatOp(zero, TensorType(et, [tile_rows, geo.side_pitch])))
+        side.name_hint = "side_zeros"
+        edge = pre.value(asctile.SplatOp(zero, TensorType(et, [channels, geo.edge_pitch(rows)])))
+        edge.name_hint = "edge_zeros"
         table = None
         if sw > 1:
-            table = pre.value(asctile.GatherOffsetsOp(TensorType(i32, [rows, pitch]), ow_, sw * es, span_pitch * es))
+            table = pre.value(asctile.GatherOffsetsOp(TensorType(i32, [tile_rows, geo.pitch]), ow_, sw * es,
+                                                      geo.span_pitch * es))
             table.name_hint = "offsets"
         b = OpEmitter(InsertPoint.at_end(body), op)
         t = b.addi(lo, body.args[0])
         chunk = b.remui(t, chunks)
         t = b.divui(t, chunks)
+        c0 = b.muli(b.remui(t, channel_chunks), channels)
+        t = b.divui(t, channel_chunks)
         kw = b.remui(t, kw_)
         t = b.divui(t, kw_)
         kh = b.remui(t, kh_)
         t = b.divui(t, kh_)
-        c = b.remui(t, cg)
-        n = b.divui(t, cg)
+        g = b.remui(t, groups)
+        n = b.divui(t, groups)
+        nc = b.minui(b.subi(cg, c0), channels)
         oh0 = b.muli(chunk, rows)
         rv = b.minui(b.subi(oh_, oh0), rows)
         r_lo, r_hi = _valid_range(b, kh, dh, ph, sh, h_, oh_)
@@ -165,29 +237,32 @@ class _Im2colTiler:
         r_hi = b.maxui(r_hi, r_lo)
         c_lo, c_hi = _valid_range(b, kw, dw, pw, sw, w_, ow_)
         mid = b.subi(r_hi, r_lo)
-        # destination: the item's rows of col
-        plane = b.addi(b.muli(b.addi(b.muli(b.addi(b.muli(n, cg), c), kh_), kh), kw_), kw)
-        dst = b.addi(b.muli(plane, ohw), b.muli(oh0, ow_))
+        # the rows copied: every channel's valid rows and the rows between them (none when no row is valid)
+        copied = b.minui(b.addi(b.muli(b.subi(nc, 1), rv), mid), b.muli(mid, b.muli(nc, rv)))
+        # destination: the chunk's rows of col
+        position = b.addi(b.muli(b.addi(b.muli(b.addi(b.muli(n, groups), g), kh_), kh), kw_), kw)
+        dst = b.addi(b.muli(b.addi(b.muli(position, cg), c0), ohw), b.muli(oh0, ow_))
         # the rectangle read from the input
         h0 = b.subi(b.minui(b.maxui(b.addi(b.muli(b.addi(oh0, r_lo), sh), b.muli(kh, dh)), ph), ph + h_ - 1), ph)
         w0 = b.subi(b.minui(b.maxui(b.addi(b.muli(c_lo, sw), b.muli(kw, dw)), pw), pw + w_ - 1), pw)
-        src = b.addi(b.muli(b.addi(b.muli(n, c_), b.addi(c, group * cg)), h_ * w_), b.addi(b.muli(h0, w_), w0))
+        channel = b.addi(b.addi(b.muli(n, c_), b.muli(g, cg)), c0)
+        src = b.addi(b.muli(channel, h_ * w_), b.addi(b.muli(h0, w_), w0))
         dst_mid = b.addi(dst, b.muli(r_lo, ow_))
         ncols = b.subi(c_hi, c_lo)
         if sw == 1:
-            tile = b.value(asctile.LoadOp(x_gm, src, mid, ncols, sh * w_, 1, zero_t))
+            tile = b.value(asctile.LoadOp(x_gm, src, copied, ncols, sh * w_, 1, data_t))
         else:  # the span (ncols - 1) * sw + 1 of every row (0 when ncols is 0), then every sw-th element
             span = b.subi(b.maxui(b.muli(ncols, sw), sw - 1), sw - 1)  # never below 0 on the way
-            window = b.value(asctile.LoadOp(x_gm, src, mid, span, sh * w_, 1, span_t))
+            window = b.value(asctile.LoadOp(x_gm, src, copied, span, sh * w_, 1, span_t))
             window.name_hint = "window"
-            tile = b.value(asctile.GatherOp(window, table, zero_t))
+            tile = b.value(asctile.GatherOp(window, table, data_t))
         tile.name_hint = "patch"
-        b.add(asctile.StoreOp(tile, col_gm, b.addi(dst_mid, c_lo), mid, ncols, ow_))
-        # the padding around it
-        b.add(asctile.StoreOp(ztile, col_gm, dst, r_lo, b.index(ow_), ow_))
-        b.add(asctile.StoreOp(ztile, col_gm, b.addi(dst, b.muli(r_hi, ow_)), b.subi(rv, r_hi), b.index(ow_), ow_))
-        b.add(asctile.StoreOp(ztile, col_gm, dst_mid, mid, c_lo, ow_))
-        b.add(asctile.StoreOp(ztile, col_gm, b.addi(dst_mid, c_hi), mid, b.subi(ow_, c_hi), ow_))
+        b.add(asctile.StoreOp(tile, col_gm, b.addi(dst_mid, c_lo), copied, ncols, ow_))
+        # the padding: rows above and below each channel's rectangle, then columns left and right
+        b.add(asctile.StoreOp(edge, col_gm, dst, nc, b.muli(r_lo, ow_), ohw))
+        b.add(asctile.StoreOp(edge, col_gm, b.addi(dst, b.muli(r_hi, ow_)), nc, b.muli(b.subi(rv, r_hi), ow_), ohw))
+        b.add(asctile.StoreOp(side, col_gm, dst_mid, copied, c_lo, ow_))
+        b.add(asctile.StoreOp(side, col_gm, b.addi(dst_mid, c_hi), copied, b.subi(ow_, c_hi), ow_))
         body.add_op(scf.YieldOp())
         return new
 

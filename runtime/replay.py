@@ -3,8 +3,8 @@
 What a core records (its trace: ops, scalar clock, addresses, costs) is a function of its block index, the
 core count, the launch's scalar arguments, the sizes of its GM buffers and which of them share memory, unless
 an op of the kernel traces values it reads (``ValueDependentTrace``: a scalar read that may steer the scalar
-code, a gather's offsets). For a kernel without such an op, a launch whose arguments have the
-:func:`signature` of the kernel's last traced launch (same core count and check mode) has that launch's
+code; a gather's offsets, unless they are a table the kernel computes from scalars). For a kernel without
+such an op, a launch whose arguments have the :func:`signature` of the kernel's last traced launch (same core count and check mode) has that launch's
 traces, which were scheduled and checked (hazards, contract rules, initialisation) then. It runs only the data
 path (``codegen.data_only_source``), per core or per group of cores when the traced launch ran the same
 groups (``batched``), and reports what the traced launch reported: its schedules, time and findings.
@@ -23,7 +23,7 @@ import numpy as np
 from xdsl.dialects.builtin import AnyFloat
 
 from pyasc.dialects import ascendc as asc
-from pyasc.dialects.traits import ValueDependentTrace
+from pyasc.dialects.traits import ValueDependentTrace, buffer_reads, buffer_writes, scalar_reads
 
 from . import batched
 from .errors import SimulationError
@@ -53,11 +53,41 @@ def _only_computed_with(op) -> bool:
     return True
 
 
+def _tbuf(value):
+    """The ``TBuf`` a local tensor lies in (through subviews and reinterpret casts), or None."""
+    owner = value.owner
+    while isinstance(owner, asc.SubviewOp | asc.ReinterpretCastOp):
+        owner = owner.operands[0].owner
+    return owner.buffer if isinstance(owner, asc.TBufGetOp) else None
+
+
+def _table_of_launch_values(kernel, offsets) -> bool:
+    """Whether the gather offsets ``offsets`` lie in a ``TBuf`` that only ops reading nothing but that ``TBuf``
+    write (``CreateVecIndex``, then ``Muls``/``Adds`` of scalars): a table its launch arguments determine."""
+    buf = _tbuf(offsets)
+    if buf is None:
+        return False
+    for op in kernel.body.walk():
+        if any(_tbuf(v) is buf for v in buffer_writes(op)) and (
+                op.has_trait(ValueDependentTrace)
+                or any(_tbuf(v) is not buf for v in buffer_reads(op) + scalar_reads(op))):
+            return False
+    return True
+
+
+def _launch_determined(kernel, op) -> bool:
+    """Whether the ``ValueDependentTrace`` op ``op`` reads only values its launch arguments determine or values
+    that cannot steer what is traced."""
+    if isinstance(op, asc.GetValueOp):
+        return _only_computed_with(op)
+    return isinstance(op, asc.GatherOp) and _table_of_launch_values(kernel, op.src_offset)
+
+
 def replayable(kernel) -> bool:
     """Whether the traces of ``kernel`` depend on its launch arguments only: its ``ValueDependentTrace`` ops are
-    scalar reads whose values only enter vector ops (a row's maximum subtracted from the row, say)."""
-    return all(not op.has_trait(ValueDependentTrace) or (isinstance(op, asc.GetValueOp) and _only_computed_with(op))
-               for op in kernel.body.walk())
+    scalar reads whose values only enter vector ops (a row's maximum subtracted from the row, say) or gathers
+    through an offset table computed in the kernel from scalars."""
+    return all(not op.has_trait(ValueDependentTrace) or _launch_determined(kernel, op) for op in kernel.body.walk())
 
 
 def signature(args: list) -> tuple:

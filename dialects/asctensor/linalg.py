@@ -7,8 +7,10 @@ give i32. ``bias`` is a 1-D tensor of the N dim in the result's or the accumulat
 
 ``conv2d`` is PyTorch's NCHW convolution with ``stride``, ``padding``, ``dilation`` (each
 ``[h, w]``) and ``groups``; ``asctensor-decompose`` rewrites it to ``im2col`` + ``matmul``.
-``im2col`` gathers, for one group ``g``, the patches of the input into the right operand of that
-matmul: ``col[n, (c, kh, kw), (oh, ow)] = x_pad[n, g * C/groups + c, oh*sh + kh*dh, ow*sw + kw*dw]``.
+``im2col`` gathers the patches of the input into the right operands of that (batched) matmul:
+``col[n, (g, kh, kw, c), (oh, ow)] = x_pad[n, g * C/groups + c, oh*sh + kh*dh, ow*sw + kw*dw]``, so for
+each group the channels of one kernel position are consecutive rows (the weight is read as
+``[OC, KH, KW, C/groups]``).
 """
 
 from __future__ import annotations
@@ -195,8 +197,8 @@ class Conv2dOp(IRDLOperation):
 
 @irdl_op_definition
 class Im2colOp(IRDLOperation):
-    """The patches of group ``group`` of an NCHW input as the right operand of a convolution's
-    matmul: ``result[n, (c, kh, kw), (oh, ow)]`` (zero where the window reads padding)."""
+    """The patches of an NCHW input as the right operands of a convolution's matmul, one per group:
+    ``result[n, (g, kh, kw, c), (oh, ow)]`` (zero where the window reads padding)."""
 
     name = "asctensor.im2col"
     input = operand_def(TensorType)
@@ -204,42 +206,40 @@ class Im2colOp(IRDLOperation):
     stride = prop_def(DenseArrayBase.constr(i64))
     padding = prop_def(DenseArrayBase.constr(i64))
     dilation = prop_def(DenseArrayBase.constr(i64))
-    channels = prop_def(IntegerAttr[I64])
-    group = prop_def(IntegerAttr[I64])
+    groups = prop_def(IntegerAttr[I64])
     result = result_def(TensorType)
     traits = traits_def(Pure())
     assembly_format = ("$input `kernel` $kernel `stride` $stride `padding` $padding `dilation` $dilation "
-                       "`channels` $channels `group` $group attr-dict `:` type($input) `->` type($result)")
+                       "`groups` $groups attr-dict `:` type($input) `->` type($result)")
 
-    def __init__(self, input, result_type: TensorType, kernel, stride, padding, dilation, channels: int,
-                 group: int = 0):
+    def __init__(self, input, result_type: TensorType, kernel, stride, padding, dilation, groups: int = 1):
         super().__init__(operands=[input], result_types=[result_type],
                          properties={"kernel": DenseArrayBase.from_list(i64, list(kernel)),
                                      "stride": DenseArrayBase.from_list(i64, list(stride)),
                                      "padding": DenseArrayBase.from_list(i64, list(padding)),
                                      "dilation": DenseArrayBase.from_list(i64, list(dilation)),
-                                     "channels": IntegerAttr(channels, 64), "group": IntegerAttr(group, 64)})
+                                     "groups": IntegerAttr(groups, 64)})
 
     def params(self):
         return (_pair(self.kernel), _pair(self.stride), _pair(self.padding), _pair(self.dilation),
-                self.channels.value.data, self.group.value.data)
+                self.groups.value.data)
 
     def verify_(self) -> None:
         x, r = self.input.type, self.result.type
-        kernel, stride, padding, dilation, channels, group = self.params()
+        kernel, stride, padding, dilation, groups = self.params()
         _check_pairs(self.name, stride, padding, dilation)
         if len(kernel) != 2 or min(kernel) < 1:
             raise VerifyException(f"{self.name}: kernel must be two positive integers, got {list(kernel)}")
         if len(x.get_shape()) != 4 or x.element_type != r.element_type:
             raise VerifyException(f"{self.name}: needs a 4-D NCHW input of the result's element type, got {x}")
         n, c, _, _ = x.get_shape()
-        if channels < 1 or (group + 1) * channels > c or group < 0:
-            raise VerifyException(f"{self.name}: group {group} of {channels} channels is outside the {c} channels")
-        shape = conv2d_output_shape((n, channels, *x.get_shape()[2:]), (1, channels, *kernel), stride, padding,
-                                    dilation, 1)
+        if groups < 1 or c % groups:
+            raise VerifyException(f"{self.name}: {groups} groups do not divide the {c} channels")
+        shape = conv2d_output_shape((n, c, *x.get_shape()[2:]), (groups, c // groups, *kernel), stride, padding,
+                                    dilation, groups)
         if isinstance(shape, str):
             raise VerifyException(f"{self.name}: {shape}")
-        want = (n, channels * kernel[0] * kernel[1], shape[2] * shape[3])
+        want = (n, c * kernel[0] * kernel[1], shape[2] * shape[3])
         if tuple(r.get_shape()) != want:
             raise VerifyException(f"{self.name}: result shape {list(r.get_shape())} should be {list(want)}")
 

@@ -30,7 +30,7 @@ func.func @f(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>, %bias: tensor<48xf16>
 // a module that already defines the names the pass would pick (an input that holds kernels outlined
 // before, next to a host still to outline) gets fresh names, never a second definition
 func.func @g_im2col0(%x: tensor<1x1x4x4xf16>) -> tensor<1x4x9xf16> attributes {asctensor.kernel = "im2col"} {
-  %0 = asctensor.im2col %x kernel [2, 2] stride [1, 1] padding [0, 0] dilation [1, 1] channels 1 group 0 : tensor<1x1x4x4xf16> -> tensor<1x4x9xf16>
+  %0 = asctensor.im2col %x kernel [2, 2] stride [1, 1] padding [0, 0] dilation [1, 1] groups 1 : tensor<1x1x4x4xf16> -> tensor<1x4x9xf16>
   func.return %0 : tensor<1x4x9xf16>
 }
 func.func @g_mm1(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>) -> tensor<16x16xf16> {

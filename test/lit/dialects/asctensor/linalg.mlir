@@ -21,9 +21,9 @@ func.func @batched(%a: tensor<3x8x16xi8>, %b: tensor<16x24xi8>) {
 
 func.func @conv(%x: tensor<2x4x9x9xf16>, %w: tensor<6x2x3x3xf16>, %bias: tensor<6xf16>) {
   %0 = asctensor.conv2d %x, %w bias %bias stride [2, 2] padding [1, 1] dilation [1, 1] groups 2 : tensor<2x4x9x9xf16>, tensor<6x2x3x3xf16>, tensor<6xf16> -> tensor<2x6x5x5xf16>
-  %1 = asctensor.im2col %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] channels 2 group 1 : tensor<2x4x9x9xf16> -> tensor<2x18x25xf16>
+  %1 = asctensor.im2col %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] groups 2 : tensor<2x4x9x9xf16> -> tensor<2x36x25xf16>
   func.return
 }
 // CHECK-LABEL: func.func @conv
 // CHECK: asctensor.conv2d %x, %w bias %bias stride [2, 2] padding [1, 1] dilation [1, 1] groups 2 : tensor<2x4x9x9xf16>, tensor<6x2x3x3xf16>, tensor<6xf16> -> tensor<2x6x5x5xf16>
-// CHECK: asctensor.im2col %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] channels 2 group 1 : tensor<2x4x9x9xf16> -> tensor<2x18x25xf16>
+// CHECK: asctensor.im2col %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] groups 2 : tensor<2x4x9x9xf16> -> tensor<2x36x25xf16>
