@@ -140,10 +140,10 @@ def _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, record):
     a4 = cube.l0a[a:a + m1 * 16 * k1 * c0 * es].view(in_dt).reshape(m1, k1, 16, c0)
     # A's fractals transposed (A^T by whole fractal rows), or A by whole fractal rows
     asrc = a4.transpose(1, 3, 0, 2) if ta else a4.transpose(0, 2, 1, 3)
-    if _halves(in_dt, acc_dt):  # B's float32 (k1, n1, 16, c0) fractals read straight from L0B in 2-byte halves
-        l0b = cube.l0b.view(np.uint16)
-        b5 = np.ndarray((k1, n1, 16, c0, 2), np.uint16, l0b, b, (n1 * 512, 512, 2, 64, 32))
-        untranspose, bsrc = None, b5.transpose(1, 2, 0, 3, 4) if ta else b5.transpose(1, 0, 3, 2, 4)
+    if _halves(in_dt, acc_dt):  # B's float32 fractals read from L0B as their low and high 2-byte halves
+        # element (j, c) of a (16, c0) fractal: its halves in rows 2c and 2c+1, column j, of the 16x16 units
+        b5 = np.ndarray((k1, n1, c0, 2, 16), np.uint16, cube.l0b, b, (n1 * 512, 512, 64, 32, 2))
+        untranspose, bsrc = None, (b5[:, :, :, 0], b5[:, :, :, 1])
     else:  # L0B's fractals transposed back into scratch first
         eb = n1 * k1 * c0 * 16
         l0b = scratch(cube, "b", eb * es, np.dtype(np.uint8))
@@ -194,8 +194,11 @@ class Staged:
         else:
             self.adst, bdst = wa.reshape(cap, m1, 16, k1, c0), (cap, n1, k1, c0, 16)
             self.av, self.bv = wa.reshape(cap, 1, m1 * 16, k1 * c0), wb.reshape(cap, n1, k1 * c0, 16)
-        halves = _halves(in_dt, acc_dt)
-        self.bdst = wb.view(np.uint16).reshape(*bdst, 2) if halves else wb.reshape(bdst)
+        if _halves(in_dt, acc_dt):  # the bits of B's elements, as (k1, n1, c0, 16) like the halves in L0B
+            order = (0, 3, 1, 4, 2) if _a_transposed(m1, n1) else (0, 2, 1, 3, 4)
+            self.bdst = wb.view(np.uint32).reshape(bdst).transpose(order)
+        else:
+            self.bdst = wb.reshape(bdst)
         self.r = np.empty((cap, n1, m1 * 16, 16), wdt)
         self.cv = cube.l0c[c:c + n1 * m1 * 1024].view(acc_dt).reshape(n1, m1 * 16, 16)
         self.integer = acc_dt.kind == "i"
@@ -209,7 +212,13 @@ class Staged:
             np.copyto(*p[2])
         i = self.n
         np.copyto(self.adst[i], p[3])
-        np.copyto(self.bdst[i], p[4])
+        if p[2] is None and isinstance(p[4], tuple):  # float32 from its halves: high << 16 | low
+            lo, hi = p[4]
+            bits = self.bdst[i]
+            np.left_shift(hi, 16, out=bits, dtype=np.uint32)
+            np.bitwise_or(bits, lo, out=bits)
+        else:
+            np.copyto(self.bdst[i], p[4])
         self.n = i + 1
 
     def store(self) -> None:
