@@ -2,7 +2,7 @@
 
 Splat ``arith.constant``s become ``asctensor.full`` (a scalar, never a GM buffer). Reductions
 and row-wise composites are decomposed as described in ``rowwise_decompose``, ``topk`` as in
-``topk_decompose``.
+``topk_decompose``, a depthwise convolution as in ``depthwise_decompose``.
 sigmoid, tanh, gelu (erf and tanh forms), erf, relu and pow become ``arith``/``math`` ops the
 vector unit executes directly (Add, Mul, Div, Exp, Ln, Abs, Sqrt, Max...). Composites on
 float16/bfloat16 are computed in float32 and rounded once at the end (as Ascend C's
@@ -28,6 +28,7 @@ from pyasc.dialects.target import module_target
 from pyasc.dialects.types import numpy_dtype
 
 from .emitter import OpEmitter
+from .depthwise_decompose import decompose_depthwise
 from .rowwise_decompose import MAX_ROW_BYTES_PER_ELEMENT, decompose_rowwise
 from .topk_decompose import decompose_topk
 
@@ -263,6 +264,8 @@ def _decompose(op: Operation, max_row: int = 1 << 62) -> SSAValue | None:
         if any(v != values[0] for v in values[1:]):
             return None  # a constant with distinct elements stays a constant
         return b.full(values[0], op.result)
+    if isinstance(op, asctensor.Conv2dOp):
+        return decompose_depthwise(b, op)
     rowwise = decompose_rowwise(b, op, max_row)
     if rowwise is not None:
         return rowwise

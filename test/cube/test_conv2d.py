@@ -79,6 +79,40 @@ def test_depthwise_conv2d_f32_wide_rows_fits_ub():
     np.testing.assert_allclose(out.numpy(), ref, rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, "bfloat16"])
+@pytest.mark.parametrize("xs,k,stride,padding,dilation", [
+    ((2, 24, 14, 14), (3, 3), 1, 1, 1),
+    ((1, 32, 15, 15), (3, 3), 2, 1, 1),   # 15 input rows are not twice 8 output rows: one channel per work item
+    ((2, 8, 12, 10), (5, 3), (2, 1), (2, 1), 1),
+    ((1, 16, 13, 13), (3, 3), 1, 2, 2),
+])
+def test_depthwise_conv2d_on_the_vector_unit_like_torch(dtype, xs, k, stride, padding, dilation):
+    """groups = channels: im2col and one elementwise kernel of products summed in float32 with the bias
+    and ReLU (no matmul kernel), against PyTorch's conv2d in float64 at the dtype's rounding."""
+    torch = pytest.importorskip("torch")
+    c = xs[1]
+    rng = np.random.default_rng(5)
+    arrays = [rng.standard_normal(s).astype(np.float32) for s in (xs, (c, 1, *k), (c,))]
+    if dtype == "bfloat16":
+        arrays = [torch.from_numpy(a).bfloat16().float().numpy() for a in arrays]
+        inputs = [pyasc.tensor(a).to(pyasc.bfloat16) for a in arrays]
+    else:
+        arrays = [a.astype(dtype).astype(np.float32) for a in arrays]
+        inputs = [pyasc.tensor(a.astype(dtype)) for a in arrays]
+
+    def f(x, w, b):
+        return pyasc.relu(pyasc.conv2d(x, w, b, stride=stride, padding=padding, dilation=dilation, groups=c))
+
+    kernels = [op.sym_name.data for op in pyasc.jit(f).lower(*inputs).module("asctile").ops
+               if "asctile.kernel" in op.attributes]
+    assert not [name for name in kernels if "_mm" in name]
+    out = pyasc.jit(f)(*inputs).to(pyasc.float32).numpy().astype(np.float64)
+    x, w, b = (torch.from_numpy(a).double() for a in arrays)
+    ref = torch.relu(torch.nn.functional.conv2d(x, w, b, stride, padding, dilation, c)).numpy()
+    eps = {np.float16: 2 ** -11, np.float32: 2 ** -24, "bfloat16": 2 ** -8}[dtype]
+    np.testing.assert_allclose(out, ref, rtol=2 * eps, atol=2 * eps + k[0] * k[1] * 2 ** -22 * np.abs(ref).max())
+
+
 @pytest.mark.parametrize("dtype", [np.float16, np.float32])
 def test_conv2d_bias_jit(dtype):
     x, w, b = _rand((2, 4, 8, 8), dtype), _rand((6, 2, 3, 3), dtype), _rand((6,), dtype)

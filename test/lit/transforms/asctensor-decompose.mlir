@@ -34,3 +34,38 @@ func.func @legal(%x: tensor<64xbf16>, %h: tensor<64xf16>) -> (tensor<64xbf16>, t
 // CHECK-NEXT:    %[[B:.*]] = asctensor.cast %[[N]] : tensor<64xf32> -> tensor<64xbf16>
 // CHECK-NEXT:    %[[S:.*]] = math.sqrt %h : tensor<64xf16>
 // CHECK-NEXT:    func.return %[[B]], %[[S]] : tensor<64xbf16>, tensor<64xf16>
+
+// -----
+
+// a depthwise convolution (groups = channels): the patches (rows (kh, kw, c)) and, per kernel position,
+// the product of its (N, C, OH, OW) slab with that position's weights, summed in f32 with the bias
+// and rounded once
+func.func @depthwise(%x: tensor<1x4x6x6xf16>, %w: tensor<4x1x2x2xf16>, %b: tensor<4xf16>) -> tensor<1x4x5x5xf16> {
+  %0 = asctensor.conv2d %x, %w bias %b stride [1, 1] padding [0, 0] dilation [1, 1] groups 4 : tensor<1x4x6x6xf16>, tensor<4x1x2x2xf16>, tensor<4xf16> -> tensor<1x4x5x5xf16>
+  func.return %0 : tensor<1x4x5x5xf16>
+}
+
+// CHECK-LABEL: func.func @depthwise(
+// CHECK-NOT:     asctensor.conv2d
+// CHECK:         %[[COL:.*]] = asctensor.im2col %x kernel [2, 2] stride [1, 1] padding [0, 0] dilation [1, 1] groups 1 : tensor<1x4x6x6xf16> -> tensor<1x16x25xf16>
+// CHECK:         %[[SLABS:.*]] = asctensor.reshape %[[COL]] : tensor<1x16x25xf16> -> tensor<1x4x4x25xf16>
+// CHECK:         %[[WT:.*]] = asctensor.transpose %{{.*}} permutation = [1, 0] : tensor<4x4xf16> -> tensor<4x4xf16>
+// CHECK:         %[[W:.*]] = asctensor.cast %[[WT]] : tensor<4x4xf16> -> tensor<4x4xf32>
+// CHECK-COUNT-4: asctensor.slice %[[SLABS]] offsets [0, {{[0-3]}}, 0, 0] : tensor<1x4x4x25xf16> -> tensor<1x1x4x25xf16>
+// CHECK:         arith.mulf
+// CHECK-NEXT:    %[[SUM:.*]] = arith.addf
+// CHECK-NEXT:    %[[BIAS:.*]] = asctensor.broadcast %{{.*}} : tensor<1x4x1x1xf32> -> tensor<1x4x5x5xf32>
+// CHECK-NEXT:    %[[OUT:.*]] = arith.addf %[[SUM]], %[[BIAS]] : tensor<1x4x5x5xf32>
+// CHECK-NEXT:    %[[R:.*]] = asctensor.cast %[[OUT]] : tensor<1x4x5x5xf32> -> tensor<1x4x5x5xf16>
+// CHECK-NEXT:    func.return %[[R]]
+
+// -----
+
+// a grouped convolution with more than one channel per group stays a convolution (a cube kernel)
+func.func @grouped(%x: tensor<1x4x6x6xf16>, %w: tensor<4x2x3x3xf16>) -> tensor<1x4x4x4xf16> {
+  %0 = asctensor.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [1, 1] groups 2 : tensor<1x4x6x6xf16>, tensor<4x2x3x3xf16> -> tensor<1x4x4x4xf16>
+  func.return %0 : tensor<1x4x4x4xf16>
+}
+
+// CHECK-LABEL: func.func @grouped(
+// CHECK-NEXT:    asctensor.conv2d

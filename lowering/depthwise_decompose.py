@@ -1,0 +1,59 @@
+"""The decomposition of a floating depthwise ``asctensor.conv2d``, used by ``asctensor-decompose``.
+
+A depthwise convolution (``groups`` = input channels = output channels) multiplies each channel by its
+own ``KH x KW`` kernel: as a matmul it is one tiny product per channel, which leaves the cube almost
+idle. It runs on the vector unit instead:
+
+    col = im2col(x) (groups 1)            rows (kh, kw, c): one (N, C, OH*OW) slab per kernel position
+    out = sum over p of col[:, p] * w[:, p] (+ bias)
+
+in float32 (float16/bfloat16 widen exactly; the sum rounds once at the end, like the cube's float32
+accumulator). The ``im2col`` becomes a gather kernel (``asctensor-fuse-matmul``); the products and
+their sum, views of the patches and the weights, fuse into one elementwise kernel with what follows.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import Float32Type, TensorType
+from xdsl.ir import SSAValue
+
+from pyasc.dialects import asctensor
+from pyasc.dialects.types import is_float
+
+
+def is_depthwise(conv: asctensor.Conv2dOp) -> bool:
+    """A floating convolution whose every output channel reads one input channel of its own."""
+    _, c, _, _ = conv.input.type.get_shape()
+    oc, cg, _, _ = conv.weight.type.get_shape()
+    groups = conv.params()[3]
+    return groups == c == oc and cg == 1 and c > 1 and is_float(conv.result.type.element_type)
+
+
+def decompose_depthwise(b, conv: asctensor.Conv2dOp) -> SSAValue | None:
+    """``conv`` as im2col and a sum of products (see the module docstring), or None if it is not depthwise."""
+    if not is_depthwise(conv):
+        return None
+    stride, padding, dilation, _ = conv.params()
+    n, c, _, _ = conv.input.type.get_shape()
+    _, _, kh, kw = conv.weight.type.get_shape()
+    _, _, oh, ow = conv.result.type.get_shape()
+    et, f32 = conv.input.type.element_type, Float32Type()
+    e, kk, pixels = b.e, kh * kw, oh * ow
+    col = e.value(asctensor.Im2colOp(conv.input, TensorType(et, [n, kk * c, pixels]), (kh, kw), stride, padding,
+                                     dilation, 1))
+    col = e.value(asctensor.ReshapeOp(col, [n, kk, c, pixels]))
+    # the weight as (kernel position, channel), float32: each position's weights are one contiguous row
+    weight = e.value(asctensor.ReshapeOp(conv.weight, [c, kk]))
+    weight = b.cast(e.value(asctensor.TransposeOp(weight, [1, 0])), f32)
+    shape = TensorType(f32, [n, c, oh, ow])
+    bias = None if conv.bias is None else b.cast(e.value(asctensor.ReshapeOp(conv.bias, [1, c, 1, 1])), f32)
+    acc = None
+    for p in range(kk):
+        patch = e.value(asctensor.SliceOp(col, [0, p, 0, 0], [n, 1, c, pixels]))
+        patch = b.cast(e.value(asctensor.ReshapeOp(patch, [n, c, oh, ow])), f32)
+        w = e.value(asctensor.ReshapeOp(e.value(asctensor.SliceOp(weight, [p, 0], [1, c])), [1, c, 1, 1]))
+        term = b.mul(patch, e.value(asctensor.BroadcastOp(w, shape)))
+        acc = term if acc is None else b.add(acc, term)
+    if bias is not None:
+        acc = b.add(acc, e.value(asctensor.BroadcastOp(bias, shape)))
+    return b.cast(acc, conv.result.type.element_type)
