@@ -51,7 +51,7 @@ from .errors import TilingError
 from .analysis.memory import tile_kernel_bytes
 from .kernel_calls import replace_kernel
 
-_TILE_BUFFERS = 4  # the data tile and its copy for the store, each double-buffered
+_TILE_BUFFERS = 4  # the loaded tile and its copy for the store, each double-buffered
 
 
 def _memref(t) -> MemRefType:
@@ -122,11 +122,12 @@ class _Geometry:
         return _pad(min(edge, rows) * self.out[1], self.es)
 
     def row_bytes(self) -> int:
-        """UB bytes per tile row: the data tiles, the side zeros and, with a column stride, the span tiles and
-        the offset table."""
+        """UB bytes per tile row: the data tiles (with a column stride: the loaded spans and the gathered
+        patches, each double-buffered, and the offset table) and the side zeros."""
         es = self.es
-        per_row = (_TILE_BUFFERS * self.pitch + self.side_pitch) * es
-        return per_row + (0 if self.stride[1] == 1 else 2 * self.span_pitch * es + 4 * self.pitch)
+        if self.stride[1] == 1:
+            return (_TILE_BUFFERS * self.pitch + self.side_pitch) * es
+        return (2 * self.span_pitch + 2 * self.pitch + self.side_pitch) * es + 4 * self.pitch
 
     @property
     def channels_chunk(self) -> bool:
