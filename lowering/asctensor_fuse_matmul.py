@@ -2,7 +2,8 @@
 
 Runs after ``asctensor-decompose`` and before ``asctensor-fuse``:
 
-* ``conv2d`` becomes ``im2col`` (a gather kernel, ``tile-im2col``) and one batched ``matmul`` of
+* ``conv2d`` becomes ``im2col`` (a gather kernel, ``tile-im2col``; none for a 1x1 kernel at stride 1 without
+  padding, whose patches are the input itself) and one batched ``matmul`` of
   the weights ``(OC/G, KH*KW*C/G)`` of each group (transposed from ``OIHW``; a constant folds away)
   with the patches ``(KH*KW*C/G, OH*OW)`` of each image and group, which gives the output directly in NCHW (see ``_conv_to_matmul``); the views
   of the weight, the patches and the result are outlined with the matmul and read in place;
@@ -166,9 +167,12 @@ def _conv_to_matmul(conv: asctensor.Conv2dOp) -> list[Operation]:
     _, _, oh, ow = r.get_shape()
     et, it = r.element_type, x.element_type
     ocg, kg = oc // groups, cg * kh * kw
-    col = _insert(asctensor.Im2colOp(conv.input, TensorType(it, [n, c * kh * kw, oh * ow]), (kh, kw), stride,
-                                     padding, dilation, groups), conv)
-    rhs = _insert(asctensor.ReshapeOp(col.result, [n * groups, kg, oh * ow]), conv, col)
+    if (kh, kw, *stride, *padding) == (1, 1, 1, 1, 0, 0):  # a pointwise convolution: the patches are the input
+        rhs = _insert(asctensor.ReshapeOp(conv.input, [n * groups, kg, oh * ow]), conv)
+    else:
+        col = _insert(asctensor.Im2colOp(conv.input, TensorType(it, [n, c * kh * kw, oh * ow]), (kh, kw), stride,
+                                         padding, dilation, groups), conv)
+        rhs = _insert(asctensor.ReshapeOp(col.result, [n * groups, kg, oh * ow]), conv, col)
     weight, prev = conv.weight, rhs
     if cg > 1 and kh * kw > 1:  # the patches' rows are (kh, kw, c): the weight's columns follow
         prev = _insert(asctensor.TransposeOp(weight, [0, 2, 3, 1]), conv, rhs)

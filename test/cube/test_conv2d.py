@@ -114,6 +114,26 @@ def test_depthwise_conv2d_on_the_vector_unit_like_torch(dtype, xs, k, stride, pa
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32])
+@pytest.mark.parametrize("groups", [1, 2])
+def test_pointwise_conv2d_reads_its_input_as_the_patches(dtype, groups):
+    """A 1x1 kernel at stride 1 without padding: no im2col kernel, the matmul reads the input; against
+    PyTorch's conv2d in float64."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((2, 32, 9, 7)).astype(dtype)
+    w = rng.standard_normal((48, 32 // groups, 1, 1)).astype(dtype)
+    f = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, stride=1, padding=0, groups=groups))
+    xt, wt = pyasc.tensor(x), pyasc.tensor(w)
+    kernels = [op.sym_name.data for op in f.lower(xt, wt).module("asctile").ops if "asctile.kernel" in op.attributes]
+    assert not [name for name in kernels if "im2col" in name]
+    ref = torch.nn.functional.conv2d(torch.from_numpy(x).double(), torch.from_numpy(w).double(), None, 1, 0, 1,
+                                     groups).numpy()
+    eps = 2 ** -11 if dtype == np.float16 else 2 ** -24
+    np.testing.assert_allclose(f(xt, wt).numpy().astype(np.float64), ref, rtol=2 * eps,
+                               atol=2 * eps + 32 * 2 ** -22 * np.abs(ref).max())
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
 def test_conv2d_bias_jit(dtype):
     x, w, b = _rand((2, 4, 8, 8), dtype), _rand((6, 2, 3, 3), dtype), _rand((6,), dtype)
 

@@ -60,3 +60,18 @@ func.func @conv_bf16_bias(%x: tensor<1x4x6x6xbf16>, %w: tensor<8x1x1x1xbf16>, %b
 // CHECK:      func.func @conv_bf16_bias(
 // CHECK:        %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}} : tensor<1x8x6x6xf32>
 // CHECK-NEXT:   asctensor.cast %[[SUM]] : tensor<1x8x6x6xf32> -> tensor<1x8x6x6xbf16>
+
+// a pointwise convolution (1x1 kernel, stride 1, no padding): its patches are the input itself, so the
+// matmul kernel reads the input through a view and no im2col kernel runs
+func.func @pointwise(%x: tensor<2x32x7x7xf16>, %w: tensor<64x32x1x1xf16>) -> tensor<2x64x7x7xf16> {
+  %0 = asctensor.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [1, 1] groups 1 : tensor<2x32x7x7xf16>, tensor<64x32x1x1xf16> -> tensor<2x64x7x7xf16>
+  func.return %0 : tensor<2x64x7x7xf16>
+}
+
+// CHECK-NOT:  @pointwise_im2col
+// CHECK:      func.func @pointwise_mm{{[0-9]+}}(%w: tensor<64x32x1x1xf16>, %x: tensor<2x32x7x7xf16>) -> tensor<2x64x7x7xf16> attributes {asctensor.kernel = "matmul"}
+// CHECK:        %[[B:.*]] = asctensor.reshape %x : tensor<2x32x7x7xf16> -> tensor<2x32x49xf16>
+// CHECK-NEXT:   asctensor.matmul %{{.*}}, %[[B]] : tensor<2x64x32xf16>, tensor<2x32x49xf16> -> tensor<2x64x49xf16>
+// CHECK:      func.func @pointwise(
+// CHECK-NEXT:   func.call @pointwise_mm{{[0-9]+}}(%w, %x)
+// CHECK-NEXT:   func.return
