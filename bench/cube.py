@@ -1,8 +1,8 @@
 """Cube benchmarks: efficiency against the roofline and simulator cost against NumPy.
 
 For fp16 matmuls 4096^3, 2048^3, 1024^3 and 512^3, 4096^3 + bias + gelu (one MIX kernel: the vector cores run the
-epilogue of each block while the cube computes the next) and the conv2d (8,3,224,224) x (64,3,7,7)
-stride 2 padding 3 on the default target (``DEFAULT_TARGET``), prints from one run:
+epilogue of each block while the cube computes the next), the conv2d (8,3,224,224) x (64,3,7,7)
+stride 2 padding 3 (ResNet's stem) and the conv2d (8,256,56,56) x (256,256,3,3) stride 1 padding 1 on the default target (``DEFAULT_TARGET``), prints from one run:
 
 * efficiency = roofline time / simulated time, where the roofline time is the longer of the cube
   FLOPs at the target's peak (cube cores x MACs per cycle x clock) and the bytes the program must
@@ -106,31 +106,32 @@ def bench_matmul_bias_gelu(n: int) -> dict:
             "numpy_wall_s": np_wall, "wall_ratio": sim_wall / np_wall, "rel_err": err}
 
 
-def bench_conv() -> dict:
-    x_shape, w_shape = (8, 3, 224, 224), (64, 3, 7, 7)
+def bench_conv(x_shape: tuple, w_shape: tuple, stride: int, padding: int) -> dict:
+    shapes = "x".join("(" + ",".join(map(str, s)) + ")" for s in (x_shape, w_shape))
+    name = f"conv2d {shapes} s{stride} p{padding} fp16"
     rng = np.random.default_rng(0)
     x = pyasc.tensor(rng.standard_normal(x_shape, dtype=np.float32).astype(np.float16))
     w = pyasc.tensor(rng.standard_normal(w_shape, dtype=np.float32).astype(np.float16))
 
     @pyasc.jit
     def conv(x, w):
-        return pyasc.conv2d(x, w, stride=2, padding=3)
+        return pyasc.conv2d(x, w, stride=stride, padding=padding)
 
     try:
         compiled = conv.lower(x, w).compile()
     except pyasc.PyascError as e:
-        return {"workload": "conv2d (8,3,224,224)x(64,3,7,7) s2 p3 fp16", "error": str(e).splitlines()[0]}
+        return {"workload": name, "error": str(e).splitlines()[0]}
     start = time.perf_counter()
     out, report = compiled.simulate(x, w)
     sim_wall = time.perf_counter() - start
     from pyasc.ops_linalg import reference_conv2d
 
     xn, wn = x.numpy(), w.numpy()
-    np_wall = best_wall(lambda: reference_conv2d(xn.astype(np.float32), wn.astype(np.float32), None, (2, 2),
-                                                 (3, 3), (1, 1), 1), 1)
-    macs = 8 * 64 * 112 * 112 * 3 * 7 * 7
+    np_wall = best_wall(lambda: reference_conv2d(xn.astype(np.float32), wn.astype(np.float32), None,
+                                                 (stride, stride), (padding, padding), (1, 1), 1), 1)
+    macs = int(np.prod(out.shape)) * int(np.prod(w_shape[1:]))
     roof, bound = roofline_seconds(macs, "f16", x.nbytes + w.nbytes + out.nbytes)
-    return {"workload": "conv2d (8,3,224,224)x(64,3,7,7) s2 p3 fp16", "simulated_us": report.seconds * 1e6,
+    return {"workload": name, "simulated_us": report.seconds * 1e6,
             "roofline_us": roof * 1e6, "bound": bound, "efficiency": roof / report.seconds,
             "kernel_efficiency": roof / kernel_seconds(report), "sim_wall_s": sim_wall,
             "numpy_wall_s": np_wall, "wall_ratio": sim_wall / np_wall}
@@ -173,7 +174,8 @@ def main() -> None:
         print_wall_table()
         return
     rows = [bench_matmul(4096), bench_matmul(2048), bench_matmul(1024), bench_matmul(512),
-            bench_matmul_bias_gelu(4096), bench_conv()]
+            bench_matmul_bias_gelu(4096), bench_conv((8, 3, 224, 224), (64, 3, 7, 7), 2, 3),
+            bench_conv((8, 256, 56, 56), (256, 256, 3, 3), 1, 1)]
     print(f"cube benchmarks on {TARGET}")
     for r in rows:
         if "error" in r:
