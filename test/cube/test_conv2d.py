@@ -113,6 +113,47 @@ def test_depthwise_conv2d_on_the_vector_unit_like_torch(dtype, xs, k, stride, pa
     np.testing.assert_allclose(out, ref, rtol=2 * eps, atol=2 * eps + k[0] * k[1] * 2 ** -22 * np.abs(ref).max())
 
 
+def _random_convs(count: int, seed: int) -> list[tuple]:
+    """Convolutions whose input rows are (and are not) the stride times their output rows, with padding
+    wider than the kernel's reach, dilation and groups: (x shape, w shape, stride, padding, dilation, groups)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        groups = int(rng.choice([1, 1, 2, 3]))
+        c, oc = groups * int(rng.integers(1, 5)), groups * int(rng.integers(1, 4))
+        kh, kw = int(rng.integers(1, 6)), int(rng.integers(1, 6))
+        stride = (int(rng.integers(1, 4)), int(rng.integers(1, 4)))
+        dilation = (int(rng.integers(1, 3)), int(rng.integers(1, 3)))
+        padding = (int(rng.integers(0, 4)), int(rng.integers(0, 4)))
+        oh = int(rng.integers(1, 9))
+        h = stride[0] * oh if rng.random() < 0.5 else int(rng.integers(1, 20))  # evenly spaced rows, or not
+        w = int(rng.integers(1, 20))
+        if h + 2 * padding[0] < dilation[0] * (kh - 1) + 1 or w + 2 * padding[1] < dilation[1] * (kw - 1) + 1:
+            continue
+        out.append(((int(rng.integers(1, 3)), c, h, w), (oc, c // groups, kh, kw), stride, padding, dilation, groups))
+    return out
+
+
+def pytest_generate_tests(metafunc):
+    if metafunc.function.__name__ == "test_random_conv2d_like_torch":  # --random-long: 300 cases instead of 24
+        count = 300 if metafunc.config.getoption("--random-long") else 24
+        metafunc.parametrize("xs,ws,stride,padding,dilation,groups", _random_convs(count, 2026))
+
+
+def test_random_conv2d_like_torch(xs, ws, stride, padding, dilation, groups):
+    """Random geometry in float32 against PyTorch in float64: the patches' chunks of channels or rows, the
+    zeros of the padding on every side and the rows between channels' rectangles."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    x, w = rng.standard_normal(xs).astype(np.float32), rng.standard_normal(ws).astype(np.float32)
+    out = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, None, stride, padding, dilation, groups))(
+        pyasc.tensor(x), pyasc.tensor(w)).numpy()
+    ref = torch.nn.functional.conv2d(torch.from_numpy(x).double(), torch.from_numpy(w).double(), None, stride,
+                                     padding, dilation, groups).numpy()
+    assert out.shape == ref.shape
+    np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5 * max(1.0, np.abs(ref).max()))
+
+
 @pytest.mark.parametrize("dtype", [np.float16, np.float32])
 @pytest.mark.parametrize("groups", [1, 2])
 def test_pointwise_conv2d_reads_its_input_as_the_patches(dtype, groups):
