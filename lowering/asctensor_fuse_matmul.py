@@ -7,9 +7,9 @@ Runs after ``asctensor-decompose`` and before ``asctensor-fuse``:
   with the patches ``(KH*KW*C/G, OH*OW)`` of each image and group, which gives the output directly in NCHW (see ``_conv_to_matmul``); the views
   of the weight, the patches and the result are outlined with the matmul and read in place;
 * a ``bias`` operand is split off into a broadcast add after the matmul (vector epilogue);
-* a matmul of 4- or 1-byte elements, or with K not a multiple of 16, takes A as M x K and B as N x K:
-  other layouts are transposed first (``_cube_operands``): the cube's data path transposes only
-  2-byte fractals, and only a row's tail (K) is zero-filled in L1;
+* a matmul of 1-byte elements, or of 2-byte ones with K not a multiple of 16, takes A as M x K and B as
+  N x K; one of 4-byte elements takes A as M x K and B either way (LoadDataWithTranspose moves a K x N B
+  into L0B): other layouts are transposed first (``_cube_operands``);
 * each matmul is outlined into ``@<host>_mm<i>`` marked ``asctensor.kernel = "matmul"``, together
   with a following ReLU (``max(x, 0)``), which FixPipe applies on the way out;
 * a matmul followed by an elementwise epilogue FixPipe cannot do (bias add, activations, residual
@@ -137,14 +137,17 @@ def _cube_operands(mm: asctensor.MatmulOp) -> asctensor.MatmulOp:
     (movement kernels) when they are not, for 4- and 1-byte elements (LoadData transposes only 2-byte
     fractals, and an ND2NZ transpose, one-element rows, pads each row to 32 B over its neighbours) and
     when K is not a whole number of 16-row fractals (ND2NZ zero-pads a row's tail to 32 B, but leaves
-    the rows past K of the last fractal unwritten, and Mmad reads them)."""
+    the rows past K of the last fractal unwritten, and Mmad reads them). A 4-byte B stays as it is:
+    LoadDataWithTranspose transposes its 16 x 16 squares on the way into L0B."""
     shape = mm.lhs.type.get_shape()
     k = shape[-2] if mm.ta else shape[-1]
-    if (element_bytes(mm.lhs.type.element_type) == 2 and k % 16 == 0) or (mm.tb and not mm.ta):
+    es = element_bytes(mm.lhs.type.element_type)
+    if (es == 2 and k % 16 == 0) or (mm.tb and not mm.ta) or (es == 4 and not mm.ta):
         return mm
+    keep_b = es == 4
     lhs = _swap_last(mm.lhs, mm) if mm.ta else mm.lhs
-    rhs = mm.rhs if mm.tb else _swap_last(mm.rhs, mm)
-    new = _insert(asctensor.MatmulOp(lhs, rhs, mm.result.type, mm.bias, False, True), mm)
+    rhs = mm.rhs if mm.tb or keep_b else _swap_last(mm.rhs, mm)
+    new = _insert(asctensor.MatmulOp(lhs, rhs, mm.result.type, mm.bias, False, mm.tb or not keep_b), mm)
     mm.result.replace_all_uses_with(new.result)
     Rewriter.erase_op(mm)
     return new

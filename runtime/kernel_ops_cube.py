@@ -229,6 +229,52 @@ def _load_plan(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstride, 
 _NOTHING = (np.empty(0, np.uint8), np.empty(0, np.uint8))
 
 
+def _transpose_plan(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstride, gap, fgap, decrement, es,
+                    to_l0b, plans, cycles, src_base, dst_base):
+    """Checks a LoadDataWithTranspose and returns (the copies to run: (to, from) view pairs, cycles, first
+    source byte and source extent, destination extent, first destination byte; bytes in the checker's
+    address space), which ``plans`` keeps. Repeat r transposes the square ``start +- r * sstride`` (16 x 16
+    elements; 4-byte: two 16 x 8 fractals side by side, 1 KB) into fractal ``r * (gap + 1)`` (4-byte: its
+    first 8 columns there, the next 8 ``fgap + 1`` fractals on). L0B holds fractals transposed as 16 x 16
+    2-byte units (see ``load_data``), so a 2-byte square lands there as it was read."""
+    key = (src, dst, start, rep, sstride, gap, fgap, decrement)
+    if rep <= 0:
+        return ((), 0 * cycles, src_base + src, 0, 0, dst_base + dst)
+    square = 16 * 16 * es
+    halves = 2 if es == 4 else 1
+    first = start - (rep - 1) * sstride if decrement else start
+    lo = src + first * square
+    hi = src + ((start if decrement else start + (rep - 1) * sstride) + 1) * square
+    if first < 0 or src % 32 or hi > src_mem.shape[0]:
+        fail(sid, bid, _oob("L1", lo, hi, src_mem.shape[0]) if src % 32 == 0 else
+             f"L1 address {src} is not 32 B aligned")
+    slots = [r * (gap + 1) + q * (fgap + 1) for r in range(rep) for q in range(halves)]
+    dhi = dst + (max(slots) + 1) * 512
+    if dst < 0 or dst % 512 or dhi > dst_mem.shape[0]:
+        fail(sid, bid, _oob("L0", dst, dhi, dst_mem.shape[0]) if dst % 512 == 0 else
+             f"LoadDataWithTranspose: L0 address {dst} is not 512 B aligned")
+    if len(set(slots)) != len(slots):
+        fail(sid, bid, f"LoadDataWithTranspose: dstGap {gap} and dstFracGap {fgap} make transposed fractals "
+                       f"overlap in L0")
+    step = -sstride * square if decrement else sstride * square
+    if es == 4:  # piece [r, q, c, i] = square r's element (row q*8 + i, column c)
+        sv = np.ndarray((rep, 2, 2, 8, 8), np.uint32, src_mem, src + start * square, (step, 256, 512, 4, 32))
+        tmp = np.empty((rep, 2, 16, 8), np.uint32)
+        dt = np.uint16 if to_l0b else np.uint32
+        shape = (rep, 2, 16, 16) if to_l0b else (rep, 2, 16, 8)
+        dv = np.ndarray(shape, dt, dst_mem, dst, ((gap + 1) * 512, (fgap + 1) * 512, 32, dt().itemsize))
+        tv = tmp.view(np.uint16).reshape(rep, 2, 16, 16).transpose(0, 1, 3, 2) if to_l0b else tmp
+        copies = ((tmp.reshape(rep, 2, 2, 8, 8), sv), (dv, tv))
+    else:
+        sv = np.ndarray((rep, 16, 16), np.uint16, src_mem, src + start * square, (step, 32, 2))
+        dv = np.ndarray((rep, 16, 16), np.uint16, dst_mem, dst, ((gap + 1) * 512, 32, 2))
+        copies = ((dv, sv if to_l0b else sv.transpose(0, 2, 1)),)
+    if len(plans) >= PLANS:
+        plans.clear()
+    p = plans[key] = (copies, rep * square * cycles, src_base + lo, hi - lo, dhi - dst, dst_base + dst)
+    return p
+
+
 def _f16_bits(src: np.ndarray, relu: bool, s: np.ndarray) -> np.ndarray | None:
     """The float16 bit patterns (as int32) of float32 ``src`` (after ReLU), rounded to nearest even as
     NumPy's cast (which is about 3x slower): the exponent rebiased and the mantissa rounded with integer
@@ -380,6 +426,31 @@ def load_data(t: KernelTranslator, op: asc.LoadDataOp) -> None:
                                    (op.dst, t.v(op.dst), "_lp[5]")])
     t.emit("_lp[0][...] = _lp[1]")
     record(t, sid, "_lp[2]", "0", [("_lp[3]", "_lp[4]"), ("_lp[6]", "_lp[5]")])
+
+
+def load_data_with_transpose(t: KernelTranslator, op: asc.LoadDataWithTransposeOp) -> None:
+    _mems(t)
+    _space(t, op.src, op, "L1")
+    dst = _space(t, op.dst, op, "L0A", "L0B")
+    es = numpy_dtype(op.dst.type.element_type).itemsize
+    if es not in (2, 4):
+        raise SimulationError(f"kernel @{t.kernel}: `{op.name}` of {op.dst.type.element_type} is not simulated "
+                              f"(2- and 4-byte types are)")
+    sid = t.info(op, pipe_index(op), WORK, writes=(False, True), label=f"LoadDataWithTranspose L1->{dst}")
+    t.env.setdefault("_transpose_plan", _transpose_plan)
+    rate = t.spec.mte1_l0a_bytes_per_cycle if dst == "L0A" else t.spec.mte1_l0b_bytes_per_cycle
+    args = ", ".join(t.v(x) for x in (op.start_index, op.repeat_times, op.src_stride, op.dst_gap, op.dst_frac_gap))
+    plans = t.fresh("LT")
+    t.env[plans] = {}
+    key = f"({t.v(op.src)}, {t.v(op.dst)}, {args}, {op.addr_mode is not None})"
+    t.emit(f"_tp = {plans}.get({key})")
+    t.emit(f"if _tp is None: _tp = _transpose_plan(_fail, {sid}, bid, L1, {t.v(op.src)}, {dst}, {t.v(op.dst)}, "
+           f"{args}, {op.addr_mode is not None}, {es}, {dst == 'L0B'}, {plans}, {1.0 / rate!r}, "
+           f"{local_base(t.spec, 'L1')}, {local_base(t.spec, dst)})")
+    check_extents(t, sid, op.API, [(op.src, f"(_tp[2] - {local_base(t.spec, 'L1')})", "_tp[3]"),
+                                   (op.dst, t.v(op.dst), "_tp[4]")])
+    t.emit("for _to, _from in _tp[0]: _to[...] = _from")
+    record(t, sid, "_tp[1]", "0", [("_tp[2]", "_tp[3]"), ("_tp[5]", "_tp[4]")])
 
 
 def mmad(t: KernelTranslator, op: asc.MmadOp) -> None:
