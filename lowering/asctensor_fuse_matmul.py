@@ -132,6 +132,31 @@ def _swap_last(v: SSAValue, anchor: Operation) -> SSAValue:
     return _insert(asctensor.TransposeOp(v, perm), anchor).result
 
 
+def _swapped_last(v: SSAValue) -> SSAValue | None:
+    """The input of the transpose that swaps ``v``'s last two dims, if ``v`` is one."""
+    op = v.owner
+    if not isinstance(op, asctensor.TransposeOp):
+        return None
+    rank = len(v.type.get_shape())
+    perm = [int(p) for p in op.permutation.get_values()]
+    return op.input if perm == list(range(rank - 2)) + [rank - 1, rank - 2] else None
+
+
+def _read_b_transposed(mm: asctensor.MatmulOp) -> asctensor.MatmulOp:
+    """``a @ x^T`` (a transpose swapping the last two dims of ``x``) -> ``matmul(a, x) transpose_b``: the
+    cube reads ``x`` as B^T in place (4-byte types, which would otherwise load ``x^T`` as K x N)."""
+    src = _swapped_last(mm.rhs)
+    if src is None or mm.tb:
+        return mm
+    transpose = mm.rhs.owner
+    new = _insert(asctensor.MatmulOp(mm.lhs, src, mm.result.type, mm.bias, mm.ta, True), mm)
+    mm.result.replace_all_uses_with(new.result)
+    Rewriter.erase_op(mm)
+    if not transpose.result.uses:
+        Rewriter.erase_op(transpose)
+    return new
+
+
 def _cube_operands(mm: asctensor.MatmulOp) -> asctensor.MatmulOp:
     """A matmul with A as M x K and B as N x K (``transpose_b``), transposed before the matmul
     (movement kernels) when they are not, for 4- and 1-byte elements (LoadData transposes only 2-byte
@@ -142,6 +167,8 @@ def _cube_operands(mm: asctensor.MatmulOp) -> asctensor.MatmulOp:
     shape = mm.lhs.type.get_shape()
     k = shape[-2] if mm.ta else shape[-1]
     es = element_bytes(mm.lhs.type.element_type)
+    if es == 4:
+        mm = _read_b_transposed(mm)
     if (es == 2 and k % 16 == 0) or (mm.tb and not mm.ta) or (es == 4 and not mm.ta):
         return mm
     keep_b = es == 4

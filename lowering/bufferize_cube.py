@@ -79,7 +79,7 @@ class _CubeBufferizer:
         k_l1 = a_load.result.type.get_shape()[0 if ta else 1]
         k_l0 = min(l0_step(self.spec, base_m, base_n, es, c0), k_l1)
         while k_l1 % k_l0:
-            k_l0 -= c0
+            k_l0 -= max(c0, 16)  # whole 16-row fractals (a 4-byte B: whole 16 x 16 squares)
         nk = k_l1 // k_l0
         k_stages = kloop.ub.owner.value.value.data if isinstance(kloop.ub.owner, arith.ConstantOp) else None
 

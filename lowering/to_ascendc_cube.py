@@ -247,6 +247,8 @@ def _load_squares(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
     src = low.tensor(op.source, e)
     dst = low.tensor(op.dest, e)
     k_l0 = op.dest.type.get_shape()[0]
+    if k_l0 % 16:
+        raise CompileError(f"LoadDataWithTranspose moves 16-row blocks of B; a K step of {k_l0} rows is not whole blocks")
     per_block = op.source.type.get_shape()[1] // 16  # squares in one 16-row block of the tile
     x1v = e.divui(e.addi(m[op.extent], 15), 16)
     kbv = e.divui(e.addi(m[op.kvalid], 15), 16)
