@@ -7,7 +7,8 @@ after another and share them). A cube local tensor is a byte address in the memo
 ``ascendc.local_tensor`` the value derives from. The data really moves through the layouts: NumPy
 strided views write the NZ tiles into L1, ``LoadData`` copies (and transposes) 512 B fractals into
 the ZZ/ZN arrangements of L0A/L0B (L0B keeps each fractal transposed, as 16x16 2-byte units, so that
-its rows are B's and the usual transposing LoadData of B moves whole fractals), ``Mmad`` reads those
+its rows are B's and the usual transposing LoadData of B moves whole fractals; ``LoadDataWithTranspose``
+transposes 16 x 16 squares, for 4-byte types two 16 x 8 fractals side by side), ``Mmad`` reads those
 arrangements back as matrices and accumulates into NZ fractals of L0C, and ``Fixpipe`` converts NZ to
 row-major GM. The views a ``LoadData`` or ``Mmad`` works on are built once per distinct operand
 addresses and kept; float16 is converted to and from float32 on its bits (``_widen``, ``_f16_bits``),
@@ -33,10 +34,10 @@ L2, and only the first touch of each 512 B line in a launch reaches HBM, which i
 HBM bound counts (see ``L2Lines``). (Charging first touches at the per-core HBM rate instead would make
 the result depend on the order in which the simulator runs the cores.)
 
-Hazards: every cube op records the local regions it reads and writes (Nd2Nz writes L1; LoadData reads
-L1 and writes L0A/L0B, the span of its fractals; Mmad reads L0A and L0B and writes L0C; Fixpipe reads
-L0C) at their addresses in the checker's address space (``costs.local_layout``), so a missing flag
-between the cube's pipes is a race named with the buffer.
+Hazards: every cube op records the local regions it reads and writes (Nd2Nz writes L1; LoadData and
+LoadDataWithTranspose read L1 and write L0A/L0B, the span of their fractals; Mmad reads L0A and L0B
+and writes L0C; Fixpipe reads L0C) at their addresses in the checker's address space
+(``costs.local_layout``), so a missing flag between the cube's pipes is a race named with the buffer.
 """
 
 from __future__ import annotations
