@@ -13,7 +13,8 @@ A cube kernel always uses static ``LocalTensor``s at their planned addresses and
 * a 4-byte B held as K x N (``copy_nz`` of a tile read by a ``load_l0`` of B, not transposed) is stored in
   16-row blocks (``[K/16][N/8][16][8]``: a block's column blocks side by side, so that two consecutive
   fractals are a 16 x 16 square) and moved into L0B by ``LoadDataWithTranspose``, which transposes each
-  square into the two 16 x 8 fractals (K columns ``2b`` and ``2b + 1``) of L0B's ZN (``_load_squares``);
+  square into the two 16 x 8 fractals (K columns ``2b`` and ``2b + 1``) of L0B's ZN, one per K block
+  (``_load_squares``);
   the rows past K of the last block are zeroed first;
 * ``mmad`` -> ``Mmad(c, a, b, MmadParams{m, n, k, 0, false, init})``;
 * ``fixpipe`` -> ``Fixpipe(gm[off], c, FixpipeParamsV220{n, m, ceil16(m), stride, relu, quant})``.
@@ -241,8 +242,8 @@ def load_l0(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
 def _load_squares(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
     """A K step of a 4-byte B (L1 in 16-row blocks, see ``_copy_blocks``) -> L0B ZN: the square of K block
     ``b`` and N fractal ``x`` becomes fractals ``(2b, x)`` and ``(2b + 1, x)``, at ``2b * N1 + x`` and
-    ``N1`` after it. One LoadDataWithTranspose per K block (repeating over N) or per N fractal (repeating
-    over K blocks), whichever loop is shorter."""
+    ``N1`` after it. One LoadDataWithTranspose per K block, repeating over its N squares (adjacent in L1:
+    the load reads only squares the copy wrote or zeroed)."""
     m = low.map
     src = low.tensor(op.source, e)
     dst = low.tensor(op.dest, e)
@@ -250,26 +251,18 @@ def _load_squares(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
     if k_l0 % 16:
         raise CompileError(f"LoadDataWithTranspose moves 16-row blocks of B; a K step of {k_l0} rows is not whole blocks")
     per_block = op.source.type.get_shape()[1] // 16  # squares in one 16-row block of the tile
+    frac = 16 * 32 // element_bytes(op.source.type.element_type)
     x1v = e.divui(e.addi(m[op.extent], 15), 16)
     kbv = e.divui(e.addi(m[op.kvalid], 15), 16)
     first = e.muli(e.muli(m[op.step], k_l0 // 16), per_block)  # the step's first square
-    x_cap = op.dest.type.get_shape()[1] // 16
-    by_block = k_l0 // 16 <= x_cap
     body = Block(arg_types=[IndexType()])
     body.args[0].name_hint = "j"
-    e.add(scf.ForOp(e.index(0), kbv if by_block else x1v, e.index(1), [], body))
+    e.add(scf.ForOp(e.index(0), kbv, e.index(1), [], body))
     be = OpEmitter(InsertPoint.at_end(body), e.loc_from)
     i = body.args[0]
-    frac = 16 * 32 // element_bytes(op.source.type.element_type)
-    fgap = be.subi(x1v, 1)
-    if by_block:  # K block i: its squares along N
-        start, dst_off = be.addi(first, be.muli(i, per_block)), be.muli(be.muli(i, be.muli(x1v, 2)), frac)
-        repeats, stride, gap = x1v, be.index(1), be.index(0)
-    else:  # N fractal i: its squares along K
-        start, dst_off = be.addi(first, i), be.muli(i, frac)
-        repeats, stride, gap = kbv, be.index(per_block), be.subi(be.muli(x1v, 2), 1)
-    d = be.value(ascendc.SubviewOp(dst, dst_off))
-    be.add(ascendc.LoadDataWithTransposeOp(d, src, start, repeats, stride, gap, fgap))
+    d = be.value(ascendc.SubviewOp(dst, be.muli(be.muli(i, be.muli(x1v, 2)), frac)))
+    be.add(ascendc.LoadDataWithTransposeOp(d, src, be.addi(first, be.muli(i, per_block)), x1v, be.index(1),
+                                           be.index(0), be.subi(x1v, 1)))
     be.add(scf.YieldOp())
 
 

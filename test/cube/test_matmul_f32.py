@@ -45,11 +45,12 @@ def _no_transpose(compiled) -> None:
 
 @pytest.mark.parametrize("m,k,n", [(16, 16, 16), (64, 64, 64), (256, 256, 256), (512, 512, 512), (1024, 1024, 1024),
                                    (333, 777, 555), (40, 37, 50), (17, 9, 24), (30, 100, 1), (1, 300, 70),
-                                   (1, 4096, 4096), (5, 20, 4100)])
+                                   (1, 4096, 4096), (5, 20, 4100), (247, 284, 75)])
 def test_f32_matmul_b_k_by_n(m, k, n):
     """Whole and partial blocks, K not a multiple of 8 or 16 (the zeroed K tail), an odd number of 8-column
     blocks (the zeroed half square), N = 1, the GEMV, and N > 4095 (16 rows of B further apart than ND2NZ's
-    srcNdMatrixStride reaches: a loop of ND2NZs)."""
+    srcNdMatrixStride reaches: a loop of ND2NZs); 247 x 284 x 75: blocks narrower than the tile (the loads
+    read only the squares the copies wrote)."""
     a, b = _f32(m, k), _f32(k, n)
     compiled, out = _run(lambda x, y: x @ y, a, b)
     _no_transpose(compiled)
