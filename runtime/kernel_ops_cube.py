@@ -131,21 +131,22 @@ def _nd2nz(fail, sid, bid, l1, dst, g, goff, nd, n, d, src_nd, src_d, c0_stride,
     if goff < 0 or last > g.shape[0]:
         fail(sid, bid, f"out-of-bounds GM access: elements [{goff}, {last}) of a global tensor of {g.shape[0]} elements")
     full, rem = d // c0, d % c0
-    for i in range(nd):
-        src, out = (goff + i * src_nd) * es, dst + i * mat_stride * es
-        if full:  # the c0 elements of a row in one fractal are one 32 B block on both sides
-            np.copyto(_blocks(l1, out, (full, n), (c0_stride * 32, n_stride * 32)),
-                      _blocks(g, src, (full, n), (32, src_d * es)))
-        if rem:
-            o = window(l1.view(dt), out // es + full * c0_stride * c0, (n, c0), (n_stride * 32, es))
-            o[:, :rem] = window(g, src // es + full * c0, (n, rem), (src_d * es, es))
-            o[:, rem:] = 0  # a row's tail is zero-padded to 32 B
+    # the nd matrices at once: (matrix, column block or row, ...) views, matrices mat_stride / src_nd apart
+    if full:  # the c0 elements of a row in one fractal are one 32 B block on both sides
+        np.copyto(_blocks(l1, dst, (nd, full, n), (mat_stride * es, c0_stride * 32, n_stride * 32)),
+                  _blocks(g, goff * es, (nd, full, n), (src_nd * es, 32, src_d * es)))
+    if rem:
+        o = window(l1.view(dt), dst // es + full * c0_stride * c0, (nd, n, c0), (mat_stride * es, n_stride * 32, es))
+        o[:, :, :rem] = window(g, goff + full * c0, (nd, n, rem), (src_nd * es, src_d * es, es))
+        o[:, :, rem:] = 0  # a row's tail is zero-padded to 32 B
     total = nd * n * d * es
     if l2 is None:
         return total, total, span
     if nd == 1 or src_nd == 1:  # one ND matrix, or one-element rows of consecutive matrices (a transpose)
         rows, row_bytes, stride = (n, d * es, src_d * es) if nd == 1 else (n, nd * es, src_d * es)
         hbm = l2.first_bytes(args, g, goff * es, rows, row_bytes, stride)
+    elif src_nd == n * src_d:  # matrices of consecutive rows: the rows of one matrix
+        hbm = l2.first_bytes(args, g, goff * es, nd * n, d * es, src_d * es)
     else:
         hbm = sum(l2.first_bytes(args, g, (goff + i * src_nd) * es, n, d * es, src_d * es) for i in range(nd))
     return total, hbm, span
