@@ -14,8 +14,7 @@ A cube kernel always uses static ``LocalTensor``s at their planned addresses and
   16-row blocks (``[K/16][N/8][16][8]``: a block's column blocks side by side, so that two consecutive
   fractals are a 16 x 16 square) and moved into L0B by ``LoadDataWithTranspose``, which transposes each
   square into the two 16 x 8 fractals (K columns ``2b`` and ``2b + 1``) of L0B's ZN, one per K block
-  (``_load_squares``);
-  the rows past K of the last block are zeroed first;
+  (``_load_squares``); the rows past K of the last block are zeroed first;
 * ``mmad`` -> ``Mmad(c, a, b, MmadParams{m, n, k, 0, false, init})``;
 * ``fixpipe`` -> ``Fixpipe(gm[off], c, FixpipeParamsV220{n, m, ceil16(m), stride, relu, quant})``.
 """
@@ -249,7 +248,8 @@ def _load_squares(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
     dst = low.tensor(op.dest, e)
     k_l0 = op.dest.type.get_shape()[0]
     if k_l0 % 16:
-        raise CompileError(f"LoadDataWithTranspose moves 16-row blocks of B; a K step of {k_l0} rows is not whole blocks")
+        raise CompileError(f"LoadDataWithTranspose moves 16-row blocks of B; a K step of {k_l0} rows is not "
+                           f"whole blocks")
     per_block = op.source.type.get_shape()[1] // 16  # squares in one 16-row block of the tile
     frac = 16 * 32 // element_bytes(op.source.type.element_type)
     x1v = e.divui(e.addi(m[op.extent], 15), 16)

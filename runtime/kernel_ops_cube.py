@@ -136,7 +136,8 @@ def _nd2nz(fail, sid, bid, l1, dst, g, goff, nd, n, d, src_nd, src_d, c0_stride,
         np.copyto(_blocks(l1, dst, (nd, full, n), (mat_stride * es, c0_stride * 32, n_stride * 32)),
                   _blocks(g, goff * es, (nd, full, n), (src_nd * es, 32, src_d * es)))
     if rem:
-        o = window(l1.view(dt), dst // es + full * c0_stride * c0, (nd, n, c0), (mat_stride * es, n_stride * 32, es))
+        o = window(l1.view(dt), dst // es + full * c0_stride * c0, (nd, n, c0),
+                   (mat_stride * es, n_stride * 32, es))
         o[:, :, :rem] = window(g, goff + full * c0, (nd, n, rem), (src_nd * es, src_d * es, es))
         o[:, :, rem:] = 0  # a row's tail is zero-padded to 32 B
     total = nd * n * d * es
