@@ -142,18 +142,23 @@ def _swapped_last(v: SSAValue) -> SSAValue | None:
     return op.input if perm == list(range(rank - 2)) + [rank - 1, rank - 2] else None
 
 
-def _read_b_transposed(mm: asctensor.MatmulOp) -> asctensor.MatmulOp:
-    """``a @ x^T`` (a transpose swapping the last two dims of ``x``) -> ``matmul(a, x) transpose_b``: the
-    cube reads ``x`` as B^T in place (4-byte types, which would otherwise load ``x^T`` as K x N)."""
-    src = _swapped_last(mm.rhs)
-    if src is None or mm.tb:
+def _read_in_place(mm: asctensor.MatmulOp) -> asctensor.MatmulOp:
+    """``a @ y^T`` (a transpose swapping the last two dims of ``y``) -> ``matmul(a, y) transpose_b``: the
+    cube reads ``y`` as B^T in place; likewise ``x^T @ b`` -> ``matmul(x, b) transpose_a`` when B is
+    K x N (4-byte types: LoadDataWithTranspose moves A^T and B, see ``_cube_operands``)."""
+    rhs = None if mm.tb else _swapped_last(mm.rhs)
+    tb = mm.tb or rhs is not None
+    lhs = None if mm.ta or tb else _swapped_last(mm.lhs)
+    if lhs is None and rhs is None:
         return mm
-    transpose = mm.rhs.owner
-    new = _insert(asctensor.MatmulOp(mm.lhs, src, mm.result.type, mm.bias, mm.ta, True), mm)
+    dead = [v.owner for v in (mm.lhs, mm.rhs)]
+    new = _insert(asctensor.MatmulOp(lhs or mm.lhs, rhs or mm.rhs, mm.result.type, mm.bias, mm.ta or lhs is not None,
+                                     tb), mm)
     mm.result.replace_all_uses_with(new.result)
     Rewriter.erase_op(mm)
-    if not transpose.result.uses:
-        Rewriter.erase_op(transpose)
+    for op in dict.fromkeys(dead):
+        if isinstance(op, asctensor.TransposeOp) and not op.result.uses:
+            Rewriter.erase_op(op)
     return new
 
 
@@ -162,14 +167,16 @@ def _cube_operands(mm: asctensor.MatmulOp) -> asctensor.MatmulOp:
     (movement kernels) when they are not, for 4- and 1-byte elements (LoadData transposes only 2-byte
     fractals, and an ND2NZ transpose, one-element rows, pads each row to 32 B over its neighbours) and
     when K is not a whole number of 16-row fractals (ND2NZ zero-pads a row's tail to 32 B, but leaves
-    the rows past K of the last fractal unwritten, and Mmad reads them). A 4-byte B stays as it is:
-    LoadDataWithTranspose transposes its 16 x 16 squares on the way into L0B."""
+    the rows past K of the last fractal unwritten, and Mmad reads them). A 4-byte B stays as it is, and
+    so does a 4-byte A^T next to it: LoadDataWithTranspose transposes their 16 x 16 squares on the way
+    into L0 (with B^T, A^T is transposed first: Mmad then reads K in whole 16-row blocks, and B^T's
+    columns past K are zeros only to the next 8)."""
     shape = mm.lhs.type.get_shape()
     k = shape[-2] if mm.ta else shape[-1]
     es = element_bytes(mm.lhs.type.element_type)
     if es == 4:
-        mm = _read_b_transposed(mm)
-    if (es == 2 and k % 16 == 0) or (mm.tb and not mm.ta) or (es == 4 and not mm.ta):
+        mm = _read_in_place(mm)
+    if (es == 2 and k % 16 == 0) or (mm.tb and not mm.ta) or (es == 4 and not mm.tb):
         return mm
     keep_b = es == 4
     lhs = _swap_last(mm.lhs, mm) if mm.ta else mm.lhs

@@ -46,8 +46,9 @@ class CubeKernelLowering(KernelLowering):
 
     def _classify(self, block: Block) -> None:
         feeds_b = {buffer_of(op.source) for op in block.walk() if isinstance(op, ascbuf.LoadL0Op) and not op.is_a}
-        self.squares = {buffer_of(op.source) for op in block.walk()
-                        if isinstance(op, ascbuf.LoadL0Op) and _squares(op)}
+        loads = [op for op in block.walk() if isinstance(op, ascbuf.LoadL0Op) and _squares(op)]
+        self.squares = {buffer_of(op.source) for op in loads}
+        self.squares_a = {buffer_of(op.dest) for op in loads if op.is_a}  # L0A buffers
         for op in block.ops:
             if isinstance(op, ascbuf.AllocOp):
                 space = memory_space(op.result.type)
@@ -60,8 +61,9 @@ class CubeKernelLowering(KernelLowering):
 
 
 def _squares(op: ascbuf.LoadL0Op) -> bool:
-    """Whether ``op`` loads a 4-byte B held as K x N (L1 in 16-row blocks, ``LoadDataWithTranspose``)."""
-    return not op.is_a and op.transposed is None and element_bytes(op.source.type.element_type) == 4
+    """Whether ``op`` loads a 4-byte B held as K x N or A^T held as K x M (L1 in 16-row blocks,
+    ``LoadDataWithTranspose``)."""
+    return (op.transposed is not None) == op.is_a and element_bytes(op.source.type.element_type) == 4
 
 
 def lower_cube_kernel(kernel, sync_style: str, translators):
@@ -239,14 +241,15 @@ def load_l0(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
 
 
 def _load_squares(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
-    """A K step of a 4-byte B (L1 in 16-row blocks, see ``_copy_blocks``) -> L0B ZN: the square of K block
-    ``b`` and N fractal ``x`` becomes fractals ``(2b, x)`` and ``(2b + 1, x)``, at ``2b * N1 + x`` and
-    ``N1`` after it. One LoadDataWithTranspose per K block, repeating over its N squares (adjacent in L1:
-    the load reads only squares the copy wrote or zeroed)."""
+    """A K step of a 4-byte B (A^T) in L1 in 16-row blocks (see ``_copy_blocks``) -> L0B ZN (L0A ZZ): the
+    square of K block ``b`` and N (M) fractal ``x`` becomes fractals ``(2b, x)`` and ``(2b + 1, x)``: B at
+    ``2b * N1 + x`` and ``N1`` after it, A at ``x * K1 + 2b`` and the next (``K1``: the step's K in whole
+    16-row blocks, see ``mmad``). One LoadDataWithTranspose per K block, repeating over its N (M) squares
+    (adjacent in L1: the load reads only squares the copy wrote or zeroed)."""
     m = low.map
     src = low.tensor(op.source, e)
     dst = low.tensor(op.dest, e)
-    k_l0 = op.dest.type.get_shape()[0]
+    k_l0 = op.dest.type.get_shape()[1 if op.is_a else 0]
     if k_l0 % 16:
         raise CompileError(f"LoadDataWithTranspose moves 16-row blocks of B; a K step of {k_l0} rows is not "
                            f"whole blocks")
@@ -260,16 +263,26 @@ def _load_squares(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
     e.add(scf.ForOp(e.index(0), kbv, e.index(1), [], body))
     be = OpEmitter(InsertPoint.at_end(body), e.loc_from)
     i = body.args[0]
-    d = be.value(ascendc.SubviewOp(dst, be.muli(be.muli(i, be.muli(x1v, 2)), frac)))
-    be.add(ascendc.LoadDataWithTransposeOp(d, src, be.addi(first, be.muli(i, per_block)), x1v, be.index(1),
-                                           be.index(0), be.subi(x1v, 1)))
+    start = be.addi(first, be.muli(i, per_block))
+    if op.is_a:  # ZZ: the 2 * kbv K fractals of an M row adjacent
+        d = be.value(ascendc.SubviewOp(dst, be.muli(be.muli(i, 2), frac)))
+        gap, fgap = be.subi(be.muli(kbv, 2), 1), be.index(0)
+    else:  # ZN: the N fractals of a K column adjacent
+        d = be.value(ascendc.SubviewOp(dst, be.muli(be.muli(i, be.muli(x1v, 2)), frac)))
+        gap, fgap = be.index(0), be.subi(x1v, 1)
+    be.add(ascendc.LoadDataWithTransposeOp(d, src, start, x1v, be.index(1), gap, fgap))
     be.add(scf.YieldOp())
 
 
 def mmad(low, op: ascbuf.MmadOp, e: OpEmitter) -> None:
+    """K in whole 16-row blocks when A came through LoadDataWithTranspose (its L0A rows hold ``2 * ceil(k / 16)``
+    K fractals; the rows of A^T and B past K are zeros in L1)."""
     m = low.map
+    k = m[op.k]
+    if buffer_of(op.lhs) in low.squares_a:
+        k = e.muli(e.divui(e.addi(k, 15), 16), 16)
     e.add(ascendc.MmadOp(low.tensor(op.dst, e), low.tensor(op.lhs, e), low.tensor(op.rhs, e),
-                         m[op.m], m[op.n], m[op.k], m[op.init]))
+                         m[op.m], m[op.n], k, m[op.init]))
 
 
 def fixpipe(low, op: ascbuf.FixpipeOp, e: OpEmitter) -> None:

@@ -76,16 +76,20 @@ def test_f32_bias_relu():
     _check(out, ref, 70)
 
 
-def test_f32_transposed_operands():
-    """A^T (K x M) is still transposed by a kernel of its own; ``x @ y.T`` reads ``y`` in place as B^T (plain
-    LoadData), no transpose kernel."""
-    a, b = _f32(45, 30), _f32(45, 50)
-    compiled, out = _run(lambda x, y: x.T @ y, a, b)
-    assert len(compiled.kernels) == 2
-    _check(out, a.T.astype(np.float64) @ b.astype(np.float64), 45)
-    bt = _f32(50, 45)
-    compiled, out = _run(lambda x, y: x @ y.T, _f32(30, 45), bt)
+@pytest.mark.parametrize("m,k,n", [(30, 45, 50), (33, 17, 9), (2, 3, 5), (300, 700, 200), (5, 5000, 7)])
+def test_f32_transposed_operands(m, k, n):
+    """``x.T @ b`` reads x (K x M) in place as A^T next to a K x N B (both through LoadDataWithTranspose),
+    ``a @ y.T`` reads y as B^T (plain LoadData): one kernel each; ``x.T @ y.T`` transposes x first."""
+    x, b, a, y = _f32(k, m), _f32(k, n), _f32(m, k), _f32(n, k)
+    compiled, out = _run(lambda x, b: x.T @ b, x, b)
+    _no_transpose(compiled)
+    _check(out, x.T.astype(np.float64) @ b.astype(np.float64), k)
+    compiled, out = _run(lambda a, y: a @ y.T, a, y)
     assert len(compiled.kernels) == 1 and "load_data_with_transpose" not in compiled.as_text()
+    _check(out, a.astype(np.float64) @ y.T.astype(np.float64), k)
+    compiled, out = _run(lambda x, y: x.T @ y.T, x, y)
+    assert len(compiled.kernels) == 2
+    _check(out, x.T.astype(np.float64) @ y.T.astype(np.float64), k)
 
 
 def test_f32_conv2d_patches_in_place():

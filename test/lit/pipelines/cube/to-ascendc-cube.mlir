@@ -53,3 +53,18 @@ func.func @f_mm0(%a: tensor<100x40xf32>, %b: tensor<40x60xf32>) -> tensor<100x60
 // CPP: AscendC::LoadData({{.*}}, AscendC::LoadData2DParams{static_cast<uint16_t>({{.*}}), 7, 1, 0,
 // CPP: AscendC::Mmad(c_l0, {{.*}}, AscendC::MmadParams{
 // CPP: AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>({{.*}}, c_l0, AscendC::FixpipeParamsV220{{.*}}QuantMode_t::NoQuant
+
+// float32 A^T (K x M): 16-row blocks in L1 like B, one LoadDataWithTranspose per K block into L0A (ZZ: the
+// two K fractals of a square adjacent, the M fractals 2 * K blocks apart), and Mmad's K in whole blocks
+func.func @g_mm0(%a: tensor<40x100xf32>, %b: tensor<40x60xf32>) -> tensor<100x60xf32> attributes {asctensor.kernel = "matmul"} {
+  %0 = asctensor.matmul %a, %b transpose_a : tensor<40x100xf32>, tensor<40x60xf32> -> tensor<100x60xf32>
+  func.return %0 : tensor<100x60xf32>
+}
+// CHECK:      func.func @g_mm0
+// CHECK:      scf.for %j
+// CHECK:        ascendc.load_data_with_transpose
+// CHECK:      scf.for %j
+// CHECK:        ascendc.load_data_with_transpose
+// CHECK-NOT:  ascendc.load_data {{.*}}
+// CHECK:      arith.divui
+// CHECK:      ascendc.mmad
