@@ -8,8 +8,10 @@ Runs after ``asctensor-decompose`` and before ``asctensor-fuse``:
   of the weight, the patches and the result are outlined with the matmul and read in place;
 * a ``bias`` operand is split off into a broadcast add after the matmul (vector epilogue);
 * a matmul of 1-byte elements, or of 2-byte ones with K not a multiple of 16, takes A as M x K and B as
-  N x K; one of 4-byte elements takes A as M x K and B either way (LoadDataWithTranspose moves a K x N B
-  into L0B): other layouts are transposed first (``_cube_operands``);
+  N x K; one of 4-byte elements takes B either way and A either way next to a K x N B
+  (LoadDataWithTranspose moves a K x N B and a K x M A^T into L0; a transpose of the last two dims in
+  front of the matmul folds into ``transpose_a``/``transpose_b``): other layouts are transposed first
+  (``_cube_operands``);
 * each matmul is outlined into ``@<host>_mm<i>`` marked ``asctensor.kernel = "matmul"``, together
   with a following ReLU (``max(x, 0)``), which FixPipe applies on the way out;
 * a matmul followed by an elementwise epilogue FixPipe cannot do (bias add, activations, residual

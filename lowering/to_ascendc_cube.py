@@ -14,7 +14,8 @@ A cube kernel always uses static ``LocalTensor``s at their planned addresses and
   16-row blocks (``[K/16][N/8][16][8]``: a block's column blocks side by side, so that two consecutive
   fractals are a 16 x 16 square) and moved into L0B by ``LoadDataWithTranspose``, which transposes each
   square into the two 16 x 8 fractals (K columns ``2b`` and ``2b + 1``) of L0B's ZN, one per K block
-  (``_load_squares``); the rows past K of the last block are zeroed first;
+  (``_load_squares``); the rows past K of the last block are zeroed first. A 4-byte A^T held as K x M
+  goes the same way into L0A's ZZ, and Mmad's K is then in whole 16-row blocks;
 * ``mmad`` -> ``Mmad(c, a, b, MmadParams{m, n, k, 0, false, init})``;
 * ``fixpipe`` -> ``Fixpipe(gm[off], c, FixpipeParamsV220{n, m, ceil16(m), stride, relu, quant})``.
 """
