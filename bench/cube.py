@@ -148,13 +148,18 @@ def bench_wall(a_shape: tuple, b_shape: tuple, dtype) -> dict:
     a = pyasc.tensor(rng.standard_normal(a_shape, dtype=np.float32).astype(dtype))
     b = pyasc.tensor(rng.standard_normal(b_shape, dtype=np.float32).astype(dtype))
     compiled = pyasc.jit(lambda a, b: a @ b).lower(a, b).compile()
-    out, _ = compiled.simulate(a, b)
+    out, report = compiled.simulate(a, b)
     sim_wall = best_wall(lambda: compiled.simulate(a, b), WALL_REPEATS)
     an, bn = a.numpy(), b.numpy()
     np_wall = best_wall(lambda: an.astype(np.float32) @ bn.astype(np.float32), WALL_REPEATS)
     ref = an.astype(np.float32) @ bn.astype(np.float32)
     err = float(np.abs(out.astype(np.float32) - ref).max() / np.abs(ref).max())
-    return {"sim_wall_s": sim_wall, "numpy_wall_s": np_wall, "rel_err": err}
+    m, k = a_shape
+    n = b_shape[1]
+    in_t = "f16" if dtype == np.float16 else "f32"
+    roof, _ = roofline_seconds(float(m) * n * k, in_t, a.nbytes + b.nbytes + out.nbytes)
+    return {"sim_wall_s": sim_wall, "numpy_wall_s": np_wall, "rel_err": err, "kernels": len(report.launches),
+            "simulated_us": report.seconds * 1e6, "efficiency": roof / report.seconds}
 
 
 def print_wall_table() -> None:
@@ -167,6 +172,9 @@ def print_wall_table() -> None:
               f"{h['sim_wall_s'] / h['numpy_wall_s']:6.1f} {f['sim_wall_s'] * 1e3:10.1f} "
               f"{f['numpy_wall_s'] * 1e3:7.2f} {f['sim_wall_s'] / f['numpy_wall_s']:6.1f} "
               f"{f['sim_wall_s'] / h['sim_wall_s']:7.2f} {f['rel_err']:11.1e}")
+        print(f"  {'':<22} simulated: f16 {h['simulated_us']:.1f} us (efficiency {h['efficiency']:.3f}, "
+              f"{h['kernels']} launches), f32 {f['simulated_us']:.1f} us (efficiency {f['efficiency']:.3f}, "
+              f"{f['kernels']} launches)")
 
 
 def main() -> None:

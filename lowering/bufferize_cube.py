@@ -79,13 +79,14 @@ class _CubeBufferizer:
         k_l1 = a_load.result.type.get_shape()[0 if ta else 1]
         k_l0 = min(l0_step(self.spec, base_m, base_n, es, c0), k_l1)
         while k_l1 % k_l0:
-            k_l0 -= c0
+            k_l0 -= max(c0, 16)  # whole 16-row fractals (a 4-byte B: whole 16 x 16 squares)
         nk = k_l1 // k_l0
         k_stages = kloop.ub.owner.value.value.data if isinstance(kloop.ub.owner, arith.ConstantOp) else None
 
-        # LoadData transposes only 16x16 fractals (2-byte types): for other types the DMA transposes B
-        # (and a transposed A) on the way into L1, so L1 holds B^T (A) and LoadData copies fractals as is
-        dma_t = {"a": ta and es != 2, "b": not tb and es != 2}
+        # LoadData transposes only 16x16 fractals (2-byte types): for int8 the DMA transposes B (and a
+        # transposed A) on the way into L1, so L1 holds B^T (A) and LoadData copies fractals as is; a 4-byte
+        # B stays K x N, and so does a 4-byte A^T next to it (LoadDataWithTranspose moves them into L0)
+        dma_t = {"a": ta and es != 2 and not (es == 4 and not tb), "b": not tb and es == 1}
         shape_a, shape_b = a_load.result.type.get_shape(), b_load.result.type.get_shape()
         if dma_t["a"]:
             shape_a, ta = shape_a[::-1], False

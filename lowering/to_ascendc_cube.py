@@ -10,6 +10,12 @@ A cube kernel always uses static ``LocalTensor``s at their planned addresses and
   per 16-row M (A) or N (B) fractal when the tile has fewer of those: the loop runs over the shorter
   dimension and each LoadData repeats along the other (A: NZ -> ZZ; B: NZ -> ZN, fractals transposed
   unless the L1 tile already holds B^T);
+* a 4-byte B held as K x N (``copy_nz`` of a tile read by a ``load_l0`` of B, not transposed) is stored in
+  16-row blocks (``[K/16][N/8][16][8]``: a block's column blocks side by side, so that two consecutive
+  fractals are a 16 x 16 square) and moved into L0B by ``LoadDataWithTranspose``, which transposes each
+  square into the two 16 x 8 fractals (K columns ``2b`` and ``2b + 1``) of L0B's ZN, one per K block
+  (``_load_squares``); the rows past K of the last block are zeroed first. A 4-byte A^T held as K x M
+  goes the same way into L0A's ZZ, and Mmad's K is then in whole 16-row blocks;
 * ``mmad`` -> ``Mmad(c, a, b, MmadParams{m, n, k, 0, false, init})``;
 * ``fixpipe`` -> ``Fixpipe(gm[off], c, FixpipeParamsV220{n, m, ceil16(m), stride, relu, quant})``.
 """
@@ -41,6 +47,9 @@ class CubeKernelLowering(KernelLowering):
 
     def _classify(self, block: Block) -> None:
         feeds_b = {buffer_of(op.source) for op in block.walk() if isinstance(op, ascbuf.LoadL0Op) and not op.is_a}
+        loads = [op for op in block.walk() if isinstance(op, ascbuf.LoadL0Op) and _squares(op)]
+        self.squares = {buffer_of(op.source) for op in loads}
+        self.squares_a = {buffer_of(op.dest) for op in loads if op.is_a}  # L0A buffers
         for op in block.ops:
             if isinstance(op, ascbuf.AllocOp):
                 space = memory_space(op.result.type)
@@ -50,6 +59,12 @@ class CubeKernelLowering(KernelLowering):
                     role = POSITION[space]
                 es = element_bytes(op.result.type.element_type)
                 self.buffers[op] = Buffer(op, role, op.slot_bytes // es)
+
+
+def _squares(op: ascbuf.LoadL0Op) -> bool:
+    """Whether ``op`` loads a 4-byte B held as K x N or A^T held as K x M (L1 in 16-row blocks,
+    ``LoadDataWithTranspose``)."""
+    return (op.transposed is not None) == op.is_a and element_bytes(op.source.type.element_type) == 4
 
 
 def lower_cube_kernel(kernel, sync_style: str, translators):
@@ -62,6 +77,9 @@ def copy_nz(low, op: ascbuf.CopyNzOp, e: OpEmitter) -> None:
     dst = low.tensor(op.dest, e)
     src = e.value(ascendc.SubviewOp(low.gm[op.source], m[op.offset]))
     rows_cap = op.dest.type.get_shape()[0]
+    if op.transposed is None and buffer_of(op.dest) in low.squares:
+        _copy_blocks(e, dst, src, op, m[op.rows], m[op.cols])
+        return
     if op.transposed is None:
         _zero_unwritten(e, dst, op, m[op.rows], m[op.cols])
         e.add(ascendc.DataCopyNd2NzOp(dst, src, e.index(1), m[op.rows], m[op.cols], e.index(0),
@@ -82,6 +100,59 @@ def copy_nz(low, op: ascbuf.CopyNzOp, e: OpEmitter) -> None:
     be.add(ascendc.DataCopyNd2NzOp(d, s_, nd, cols, be.index(1), be.index(op.stride.value.data), be.index(1),
                                    be.index(1), be.index(1), be.index(1)))
     be.add(scf.YieldOp())
+
+
+ND_STRIDE_MAX = 65535  # Nd2NzParams.srcNdMatrixStride is a uint16_t
+
+
+def _copy_blocks(e: OpEmitter, dst, src, op: ascbuf.CopyNzOp, rows, cols) -> None:
+    """GM rows -> L1 in 16-row blocks ``[rows/16][cols_cap/8][16][8]``: the whole blocks in one ND2NZ of
+    ``ndNum`` 16-row matrices (a loop of ND2NZs when 16 GM rows are further apart than ``srcNdMatrixStride``
+    reaches), then the last partial block after zeroing its rows past ``rows`` (Mmad reads K in whole
+    fractals; the zeroing's MTE2 barrier orders it before the ND2NZ next to it). An odd number of column
+    blocks leaves the second half of the last square unwritten: it is zeroed too (the N columns past
+    ``cols`` of L0B, which Mmad reads), ordered before the ND2NZs by an MTE2 barrier."""
+    cap = op.dest.type.get_shape()[1]
+    stride = op.stride.value.data
+    c0 = 32 // element_bytes(op.dest.type.element_type)
+    blk = 16 * cap  # elements of one 16-row block in L1
+    full = e.divui(rows, 16)
+    col_blocks = e.divui(e.addi(cols, c0 - 1), c0)
+    known_cols = whole_extent(op.cols)
+    if known_cols is None or -(-known_cols // c0) % 2:
+        odd = e.remui(col_blocks, 2)
+        oe = _when(e, e.value(arith.CmpiOp(odd, e.index(0), "ne"))) if known_cols is None else e
+        oe.add(ascendc.InitConstValueOp(oe.value(ascendc.SubviewOp(dst, oe.muli(col_blocks, 16 * c0))),
+                                        oe.divui(oe.addi(rows, 15), 16), oe.index(16), oe.index(blk // c0 - 16),
+                                        oe.constant(0, op.dest.type.element_type)))
+        oe.add(ascendc.PipeBarrierOp(PipeKind.PIPE_MTE2))  # its span (gaps included) meets the ND2NZs'
+    if 16 * stride <= ND_STRIDE_MAX:
+        e.add(ascendc.DataCopyNd2NzOp(dst, src, full, e.index(16), cols, e.index(16 * stride), e.index(stride),
+                                      e.index(16), e.index(1), e.index(blk)))
+    else:
+        body = Block(arg_types=[IndexType()])
+        body.args[0].name_hint = "b"
+        e.add(scf.ForOp(e.index(0), full, e.index(1), [], body))
+        be = OpEmitter(InsertPoint.at_end(body), e.loc_from)
+        b = body.args[0]
+        d = be.value(ascendc.SubviewOp(dst, be.muli(b, blk)))
+        s_ = be.value(ascendc.SubviewOp(src, be.muli(b, 16 * stride)))
+        be.add(ascendc.DataCopyNd2NzOp(d, s_, be.index(1), be.index(16), cols, be.index(0), be.index(stride),
+                                       be.index(16), be.index(1), be.index(0)))
+        be.add(scf.YieldOp())
+    known = whole_extent(op.rows)
+    if known is not None and known % 16 == 0:
+        return
+    tail = e.remui(rows, 16)
+    te = _when(e, e.value(arith.CmpiOp(tail, e.index(0), "ne"))) if known is None else e
+    base = te.muli(full, blk)
+    te.add(ascendc.InitConstValueOp(te.value(ascendc.SubviewOp(dst, te.addi(base, te.muli(tail, c0)))),
+                                    col_blocks, te.subi(te.index(16), tail), tail,
+                                    te.constant(0, op.dest.type.element_type)))
+    te.add(ascendc.PipeBarrierOp(PipeKind.PIPE_MTE2))
+    te.add(ascendc.DataCopyNd2NzOp(te.value(ascendc.SubviewOp(dst, base)),
+                                   te.value(ascendc.SubviewOp(src, te.muli(full, 16 * stride))), te.index(1), tail,
+                                   cols, te.index(0), te.index(stride), te.index(16), te.index(1), te.index(0)))
 
 
 def _zero_unwritten(e: OpEmitter, dst, op: ascbuf.CopyNzOp, rows, cols) -> None:
@@ -126,6 +197,9 @@ def load_l0(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
     transposed = op.transposed is not None
     # does the fractal need a transposition on the way? (B in K x N, or A held as K x M)
     flip = transposed if op.is_a else not transposed
+    if _squares(op):
+        _load_squares(low, op, e)
+        return
     if flip and es != 2:
         raise CompileError(f"LoadData transposes 16x16 fractals of 2-byte types only; a {et} matmul needs "
                            f"{'A as M x K' if op.is_a else 'B as N x K (transpose_b)'}")
@@ -167,10 +241,49 @@ def load_l0(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
     be.add(scf.YieldOp())
 
 
-def mmad(low, op: ascbuf.MmadOp, e: OpEmitter) -> None:
+def _load_squares(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
+    """A K step of a 4-byte B (A^T) in L1 in 16-row blocks (see ``_copy_blocks``) -> L0B ZN (L0A ZZ): the
+    square of K block ``b`` and N (M) fractal ``x`` becomes fractals ``(2b, x)`` and ``(2b + 1, x)``: B at
+    ``2b * N1 + x`` and ``N1`` after it, A at ``x * K1 + 2b`` and the next (``K1``: the step's K in whole
+    16-row blocks, see ``mmad``). One LoadDataWithTranspose per K block, repeating over its N (M) squares
+    (adjacent in L1: the load reads only squares the copy wrote or zeroed)."""
     m = low.map
+    src = low.tensor(op.source, e)
+    dst = low.tensor(op.dest, e)
+    k_l0 = op.dest.type.get_shape()[1 if op.is_a else 0]
+    if k_l0 % 16:
+        raise CompileError(f"LoadDataWithTranspose moves 16-row blocks of B; a K step of {k_l0} rows is not "
+                           f"whole blocks")
+    per_block = op.source.type.get_shape()[1] // 16  # squares in one 16-row block of the tile
+    frac = 16 * 32 // element_bytes(op.source.type.element_type)
+    x1v = e.divui(e.addi(m[op.extent], 15), 16)
+    kbv = e.divui(e.addi(m[op.kvalid], 15), 16)
+    first = e.muli(e.muli(m[op.step], k_l0 // 16), per_block)  # the step's first square
+    body = Block(arg_types=[IndexType()])
+    body.args[0].name_hint = "j"
+    e.add(scf.ForOp(e.index(0), kbv, e.index(1), [], body))
+    be = OpEmitter(InsertPoint.at_end(body), e.loc_from)
+    i = body.args[0]
+    start = be.addi(first, be.muli(i, per_block))
+    if op.is_a:  # ZZ: the 2 * kbv K fractals of an M row adjacent
+        d = be.value(ascendc.SubviewOp(dst, be.muli(be.muli(i, 2), frac)))
+        gap, fgap = be.subi(be.muli(kbv, 2), 1), be.index(0)
+    else:  # ZN: the N fractals of a K column adjacent
+        d = be.value(ascendc.SubviewOp(dst, be.muli(be.muli(i, be.muli(x1v, 2)), frac)))
+        gap, fgap = be.index(0), be.subi(x1v, 1)
+    be.add(ascendc.LoadDataWithTransposeOp(d, src, start, x1v, be.index(1), gap, fgap))
+    be.add(scf.YieldOp())
+
+
+def mmad(low, op: ascbuf.MmadOp, e: OpEmitter) -> None:
+    """K in whole 16-row blocks when A came through LoadDataWithTranspose (its L0A rows hold ``2 * ceil(k / 16)``
+    K fractals; the rows of A^T and B past K are zeros in L1)."""
+    m = low.map
+    k = m[op.k]
+    if buffer_of(op.lhs) in low.squares_a:
+        k = e.muli(e.divui(e.addi(k, 15), 16), 16)
     e.add(ascendc.MmadOp(low.tensor(op.dst, e), low.tensor(op.lhs, e), low.tensor(op.rhs, e),
-                         m[op.m], m[op.n], m[op.k], m[op.init]))
+                         m[op.m], m[op.n], k, m[op.init]))
 
 
 def fixpipe(low, op: ascbuf.FixpipeOp, e: OpEmitter) -> None:

@@ -7,7 +7,8 @@ after another and share them). A cube local tensor is a byte address in the memo
 ``ascendc.local_tensor`` the value derives from. The data really moves through the layouts: NumPy
 strided views write the NZ tiles into L1, ``LoadData`` copies (and transposes) 512 B fractals into
 the ZZ/ZN arrangements of L0A/L0B (L0B keeps each fractal transposed, as 16x16 2-byte units, so that
-its rows are B's and the usual transposing LoadData of B moves whole fractals), ``Mmad`` reads those
+its rows are B's and the usual transposing LoadData of B moves whole fractals; ``LoadDataWithTranspose``
+transposes 16 x 16 squares, for 4-byte types two 16 x 8 fractals side by side), ``Mmad`` reads those
 arrangements back as matrices and accumulates into NZ fractals of L0C, and ``Fixpipe`` converts NZ to
 row-major GM. The views a ``LoadData`` or ``Mmad`` works on are built once per distinct operand
 addresses and kept; float16 is converted to and from float32 on its bits (``_widen``, ``_f16_bits``),
@@ -33,10 +34,10 @@ L2, and only the first touch of each 512 B line in a launch reaches HBM, which i
 HBM bound counts (see ``L2Lines``). (Charging first touches at the per-core HBM rate instead would make
 the result depend on the order in which the simulator runs the cores.)
 
-Hazards: every cube op records the local regions it reads and writes (Nd2Nz writes L1; LoadData reads
-L1 and writes L0A/L0B, the span of its fractals; Mmad reads L0A and L0B and writes L0C; Fixpipe reads
-L0C) at their addresses in the checker's address space (``costs.local_layout``), so a missing flag
-between the cube's pipes is a race named with the buffer.
+Hazards: every cube op records the local regions it reads and writes (Nd2Nz writes L1; LoadData and
+LoadDataWithTranspose read L1 and write L0A/L0B, the span of their fractals; Mmad reads L0A and L0B
+and writes L0C; Fixpipe reads L0C) at their addresses in the checker's address space
+(``costs.local_layout``), so a missing flag between the cube's pipes is a race named with the buffer.
 """
 
 from __future__ import annotations
@@ -130,21 +131,23 @@ def _nd2nz(fail, sid, bid, l1, dst, g, goff, nd, n, d, src_nd, src_d, c0_stride,
     if goff < 0 or last > g.shape[0]:
         fail(sid, bid, f"out-of-bounds GM access: elements [{goff}, {last}) of a global tensor of {g.shape[0]} elements")
     full, rem = d // c0, d % c0
-    for i in range(nd):
-        src, out = (goff + i * src_nd) * es, dst + i * mat_stride * es
-        if full:  # the c0 elements of a row in one fractal are one 32 B block on both sides
-            np.copyto(_blocks(l1, out, (full, n), (c0_stride * 32, n_stride * 32)),
-                      _blocks(g, src, (full, n), (32, src_d * es)))
-        if rem:
-            o = window(l1.view(dt), out // es + full * c0_stride * c0, (n, c0), (n_stride * 32, es))
-            o[:, :rem] = window(g, src // es + full * c0, (n, rem), (src_d * es, es))
-            o[:, rem:] = 0  # a row's tail is zero-padded to 32 B
+    # the nd matrices at once: (matrix, column block or row, ...) views, matrices mat_stride / src_nd apart
+    if full:  # the c0 elements of a row in one fractal are one 32 B block on both sides
+        np.copyto(_blocks(l1, dst, (nd, full, n), (mat_stride * es, c0_stride * 32, n_stride * 32)),
+                  _blocks(g, goff * es, (nd, full, n), (src_nd * es, 32, src_d * es)))
+    if rem:
+        o = window(l1.view(dt), dst // es + full * c0_stride * c0, (nd, n, c0),
+                   (mat_stride * es, n_stride * 32, es))
+        o[:, :, :rem] = window(g, goff + full * c0, (nd, n, rem), (src_nd * es, src_d * es, es))
+        o[:, :, rem:] = 0  # a row's tail is zero-padded to 32 B
     total = nd * n * d * es
     if l2 is None:
         return total, total, span
     if nd == 1 or src_nd == 1:  # one ND matrix, or one-element rows of consecutive matrices (a transpose)
         rows, row_bytes, stride = (n, d * es, src_d * es) if nd == 1 else (n, nd * es, src_d * es)
         hbm = l2.first_bytes(args, g, goff * es, rows, row_bytes, stride)
+    elif src_nd == n * src_d:  # matrices of consecutive rows: the rows of one matrix
+        hbm = l2.first_bytes(args, g, goff * es, nd * n, d * es, src_d * es)
     else:
         hbm = sum(l2.first_bytes(args, g, (goff + i * src_nd) * es, n, d * es, src_d * es) for i in range(nd))
     return total, hbm, span
@@ -227,6 +230,52 @@ def _load_plan(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstride, 
 
 
 _NOTHING = (np.empty(0, np.uint8), np.empty(0, np.uint8))
+
+
+def _transpose_plan(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstride, gap, fgap, decrement, es,
+                    to_l0b, plans, cycles, src_base, dst_base):
+    """Checks a LoadDataWithTranspose and returns (the copies to run: (to, from) view pairs, cycles, first
+    source byte and source extent, destination extent, first destination byte; bytes in the checker's
+    address space), which ``plans`` keeps. Repeat r transposes the square ``start +- r * sstride`` (16 x 16
+    elements; 4-byte: two 16 x 8 fractals side by side, 1 KB) into fractal ``r * (gap + 1)`` (4-byte: its
+    first 8 columns there, the next 8 ``fgap + 1`` fractals on). L0B holds fractals transposed as 16 x 16
+    2-byte units (see ``load_data``), so a 2-byte square lands there as it was read."""
+    key = (src, dst, start, rep, sstride, gap, fgap, decrement)
+    if rep <= 0:
+        return ((), 0 * cycles, src_base + src, 0, 0, dst_base + dst)
+    square = 16 * 16 * es
+    halves = 2 if es == 4 else 1
+    first = start - (rep - 1) * sstride if decrement else start
+    lo = src + first * square
+    hi = src + ((start if decrement else start + (rep - 1) * sstride) + 1) * square
+    if first < 0 or src % 32 or hi > src_mem.shape[0]:
+        fail(sid, bid, _oob("L1", lo, hi, src_mem.shape[0]) if src % 32 == 0 else
+             f"L1 address {src} is not 32 B aligned")
+    slots = [r * (gap + 1) + q * (fgap + 1) for r in range(rep) for q in range(halves)]
+    dhi = dst + (max(slots) + 1) * 512
+    if dst < 0 or dst % 512 or dhi > dst_mem.shape[0]:
+        fail(sid, bid, _oob("L0", dst, dhi, dst_mem.shape[0]) if dst % 512 == 0 else
+             f"LoadDataWithTranspose: L0 address {dst} is not 512 B aligned")
+    if len(set(slots)) != len(slots):
+        fail(sid, bid, f"LoadDataWithTranspose: dstGap {gap} and dstFracGap {fgap} make transposed fractals "
+                       f"overlap in L0")
+    step = -sstride * square if decrement else sstride * square
+    if es == 4:  # piece [r, q, c, i] = square r's element (row q*8 + i, column c)
+        sv = np.ndarray((rep, 2, 2, 8, 8), np.uint32, src_mem, src + start * square, (step, 256, 512, 4, 32))
+        tmp = np.empty((rep, 2, 16, 8), np.uint32)
+        dt = np.uint16 if to_l0b else np.uint32
+        shape = (rep, 2, 16, 16) if to_l0b else (rep, 2, 16, 8)
+        dv = np.ndarray(shape, dt, dst_mem, dst, ((gap + 1) * 512, (fgap + 1) * 512, 32, dt().itemsize))
+        tv = tmp.view(np.uint16).reshape(rep, 2, 16, 16).transpose(0, 1, 3, 2) if to_l0b else tmp
+        copies = ((tmp.reshape(rep, 2, 2, 8, 8), sv), (dv, tv))
+    else:
+        sv = np.ndarray((rep, 16, 16), np.uint16, src_mem, src + start * square, (step, 32, 2))
+        dv = np.ndarray((rep, 16, 16), np.uint16, dst_mem, dst, ((gap + 1) * 512, 32, 2))
+        copies = ((dv, sv if to_l0b else sv.transpose(0, 2, 1)),)
+    if len(plans) >= PLANS:
+        plans.clear()
+    p = plans[key] = (copies, rep * square * cycles, src_base + lo, hi - lo, dhi - dst, dst_base + dst)
+    return p
 
 
 def _f16_bits(src: np.ndarray, relu: bool, s: np.ndarray) -> np.ndarray | None:
@@ -380,6 +429,31 @@ def load_data(t: KernelTranslator, op: asc.LoadDataOp) -> None:
                                    (op.dst, t.v(op.dst), "_lp[5]")])
     t.emit("_lp[0][...] = _lp[1]")
     record(t, sid, "_lp[2]", "0", [("_lp[3]", "_lp[4]"), ("_lp[6]", "_lp[5]")])
+
+
+def load_data_with_transpose(t: KernelTranslator, op: asc.LoadDataWithTransposeOp) -> None:
+    _mems(t)
+    _space(t, op.src, op, "L1")
+    dst = _space(t, op.dst, op, "L0A", "L0B")
+    es = numpy_dtype(op.dst.type.element_type).itemsize
+    if es not in (2, 4):
+        raise SimulationError(f"kernel @{t.kernel}: `{op.name}` of {op.dst.type.element_type} is not simulated "
+                              f"(2- and 4-byte types are)")
+    sid = t.info(op, pipe_index(op), WORK, writes=(False, True), label=f"LoadDataWithTranspose L1->{dst}")
+    t.env.setdefault("_transpose_plan", _transpose_plan)
+    rate = t.spec.mte1_l0a_bytes_per_cycle if dst == "L0A" else t.spec.mte1_l0b_bytes_per_cycle
+    args = ", ".join(t.v(x) for x in (op.start_index, op.repeat_times, op.src_stride, op.dst_gap, op.dst_frac_gap))
+    plans = t.fresh("LT")
+    t.env[plans] = {}
+    key = f"({t.v(op.src)}, {t.v(op.dst)}, {args}, {op.addr_mode is not None})"
+    t.emit(f"_tp = {plans}.get({key})")
+    t.emit(f"if _tp is None: _tp = _transpose_plan(_fail, {sid}, bid, L1, {t.v(op.src)}, {dst}, {t.v(op.dst)}, "
+           f"{args}, {op.addr_mode is not None}, {es}, {dst == 'L0B'}, {plans}, {1.0 / rate!r}, "
+           f"{local_base(t.spec, 'L1')}, {local_base(t.spec, dst)})")
+    check_extents(t, sid, op.API, [(op.src, f"(_tp[2] - {local_base(t.spec, 'L1')})", "_tp[3]"),
+                                   (op.dst, t.v(op.dst), "_tp[4]")])
+    t.emit("for _to, _from in _tp[0]: _to[...] = _from")
+    record(t, sid, "_tp[1]", "0", [("_tp[2]", "_tp[3]"), ("_tp[5]", "_tp[4]")])
 
 
 def mmad(t: KernelTranslator, op: asc.MmadOp) -> None:

@@ -84,6 +84,7 @@ ASCENDC_HANDLERS: dict[type[Operation], Handler] = {
     asc.DataCopyNd2NzOp: cube.data_copy_nd2nz,
     asc.InitConstValueOp: cube.init_const_value,
     asc.LoadDataOp: cube.load_data,
+    asc.LoadDataWithTransposeOp: cube.load_data_with_transpose,
     asc.MmadOp: cube.mmad,
     asc.FixpipeOp: cube.fixpipe,
     # MIX kernels

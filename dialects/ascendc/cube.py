@@ -18,6 +18,12 @@ named by their ``TPosition``: A1/B1 = L1, A2 = L0A, B2 = L0B, CO1 = L0C. A fract
   ifTranspose, addrMode})`` (MTE1): repeat ``r`` copies the 512 B fractal
   ``startIndex + r * srcStride`` of ``src`` to fractal ``r * (dstGap + 1)`` of ``dst``, transposing
   it (16 x 16, 2-byte types only) when ``ifTranspose``.
+* ``LoadDataWithTranspose(dst, src, LoadData2dTransposeParams{startIndex, repeatTimes, srcStride, dstGap,
+  dstFracGap, addrMode})`` (MTE1, A1/B1 -> A2/B2): repeat ``r`` reads the square ``startIndex + r * srcStride``
+  of ``src`` (``-`` with ``addrMode``), 512 B for 2-byte types and 1 KB (two 16 x 8 fractals side by side,
+  a 16 x 16 matrix) for 4-byte ones, transposes it and writes its fractals (2-byte: one; 4-byte: the
+  16 x 8 halves of the transposed square, its first and second 8 columns) at fractal ``r * (dstGap + 1)``
+  of ``dst`` and ``dstFracGap + 1`` fractals after it.
 * ``Mmad(dst, fm, filter, MmadParams{m, n, k, unitFlag, cmatrixSource, cmatrixInitVal})`` (M):
   ``C[:m, :n] (= if cmatrixInitVal else +=) A[:m, :k] @ B[:k, :n]`` with A in L0A as ZZ
   (``ceil(k / c0)`` fractals per 16-row stripe), B in L0B as ZN (``ceil16(n) / 16`` fractals per
@@ -52,7 +58,8 @@ from ..target import Pipe
 from ..traits import BufferEffects, OnPipe
 from ..types import kernel_ctype
 from .attributes import GlobalTensorType, LocalTensorType
-from .base import AscendCOperation, CallPrinter, const_int
+from .attributes import POSITION_MEMORY, TPosition
+from .base import AscendCOperation, CallPrinter, LocalTensorOp, SubviewOp, const_int
 
 
 class QuantMode(StrEnum):
@@ -203,6 +210,65 @@ class LoadDataOp(AscendCOperation):
         _check_range(self.name, "dstGap", self.dst_gap, 0, 65535)
 
 
+def position_of(value) -> TPosition | None:
+    """The ``TPosition`` of the static local tensor ``value`` views, if known."""
+    owner = value.owner
+    while isinstance(owner, SubviewOp):
+        owner = owner.source.owner
+    return owner.position.data if isinstance(owner, LocalTensorOp) else None
+
+
+TRANSPOSE_LOAD_TYPES = ("i8", "ui8", "f16", "bf16", "f32", "i32", "ui32")
+
+
+@irdl_op_definition
+class LoadDataWithTransposeOp(AscendCOperation):
+    """``LoadDataWithTranspose(dst, src, LoadData2dTransposeParams{startIndex, repeatTimes, srcStride, dstGap,
+    dstFracGap, addrMode})``: L1 (A1/B1) -> L0A/L0B (A2/B2), square by square transposed, on MTE1. The
+    simulator runs 2- and 4-byte types."""
+
+    name = "ascendc.load_data_with_transpose"
+    API: ClassVar[str] = "LoadDataWithTranspose"
+    traits = traits_def(OnPipe(Pipe.MTE1), BufferEffects(reads=("src",), writes=("dst",)))
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    start_index = operand_def(IndexType)
+    repeat_times = operand_def(IndexType)
+    src_stride = operand_def(IndexType)
+    dst_gap = operand_def(IndexType)
+    dst_frac_gap = operand_def(IndexType)
+    addr_mode = opt_prop_def(UnitAttr)
+    assembly_format = ("$dst `,` $src `,` `{` $start_index `,` $repeat_times `,` $src_stride `,` $dst_gap `,` "
+                       "$dst_frac_gap `}` (`decrement` $addr_mode^)? attr-dict `:` type($dst) `,` type($src)")
+
+    def __init__(self, dst, src, start_index, repeat_times, src_stride, dst_gap, dst_frac_gap,
+                 decrement: bool = False):
+        super().__init__(operands=[dst, src, start_index, repeat_times, src_stride, dst_gap, dst_frac_gap],
+                         properties={"addr_mode": UnitAttr() if decrement else None})
+
+    def print_ascendc(self, p: CallPrinter) -> str:
+        fields = [p.expr_as(self.start_index, "uint16_t"), p.expr_as(self.repeat_times, "uint8_t"),
+                  p.expr_as(self.src_stride, "uint16_t"), p.expr_as(self.dst_gap, "uint16_t"),
+                  p.expr_as(self.dst_frac_gap, "uint16_t"), "true" if self.addr_mode is not None else "false"]
+        return (f"AscendC::LoadDataWithTranspose({p.expr(self.dst)}, {p.expr(self.src)}, "
+                f"AscendC::LoadData2dTransposeParams{{{', '.join(fields)}}});")
+
+    def verify_(self) -> None:
+        if self.dst.type.element_type != self.src.type.element_type:
+            raise VerifyException(f"{self.name} needs one element type, got {self.dst.type} and {self.src.type}")
+        if _et(self.dst) not in TRANSPOSE_LOAD_TYPES:
+            raise VerifyException(f"{self.name}: {_et(self.dst)} is not one of {', '.join(TRANSPOSE_LOAD_TYPES)}")
+        for operand, allowed in ((self.src, (TPosition.A1, TPosition.B1)), (self.dst, (TPosition.A2, TPosition.B2))):
+            pos = position_of(operand)
+            if pos is not None and pos not in allowed:
+                raise VerifyException(f"{self.name}: {'src' if operand is self.src else 'dst'} must be in "
+                                      f"{' or '.join(a.value for a in allowed)}, got {pos.value} "
+                                      f"({POSITION_MEMORY.get(pos, 'UB')})")
+        _check_range(self.name, "repeatTimes", self.repeat_times, 0, 255)
+        for name in ("start_index", "src_stride", "dst_gap", "dst_frac_gap"):
+            _check_range(self.name, name, getattr(self, name), 0, 65535)
+
+
 @irdl_op_definition
 class MmadOp(AscendCOperation):
     """``Mmad(dst, fm, filter, MmadParams{m, n, k, 0, false, init})``: L0C (+)= L0A x L0B on PIPE_M."""
@@ -283,5 +349,5 @@ class FixpipeOp(AscendCOperation):
             raise VerifyException(f"{self.name}: srcStride (rows per 16-column block) must be a multiple of 16")
 
 
-OPS = [DataCopyNd2NzOp, InitConstValueOp, LoadDataOp, MmadOp, FixpipeOp]
+OPS = [DataCopyNd2NzOp, InitConstValueOp, LoadDataOp, LoadDataWithTransposeOp, MmadOp, FixpipeOp]
 ATTRIBUTES = [QuantModeAttr]

@@ -216,7 +216,8 @@ def deleted_writes(module: ModuleOp) -> list[Mutation]:
         for i, op in enumerate(f.walk()):
             into_local = op.name in ("ascendc.data_copy", "ascendc.data_copy_pad") and \
                 "local_tensor" in str(op.operands[0].type)
-            if into_local or op.name in ("ascendc.duplicate", "ascendc.data_copy_nd2nz", "ascendc.load_data"):
+            if into_local or op.name in ("ascendc.duplicate", "ascendc.data_copy_nd2nz", "ascendc.load_data",
+                                         "ascendc.load_data_with_transpose"):
                 out.append(Mutation(f.sym_name.data, (i,), f"`{op}` deleted", "erase"))
     return out
 

@@ -104,6 +104,10 @@ PROGRAMS = {
     "strided_slice": (every_other_column, [((512, 300), F16)]),
     # cube: two output blocks per AIC and several K stages, so every L1/L0 slot is reused
     "matmul": (matmul, [((1024, 1024), F16), ((1024, 1024), F16)]),
+    # float32 B stored K x N (LoadDataWithTranspose): six output blocks per AIC (the slots reused), M, N and
+    # K tails (K = 40: one L1 stage, so a deleted copy leaves its rows never written) and an odd number of
+    # 8-column blocks
+    "matmul_f32": (matmul, [((2010, 40), F32), ((40, 1270), F32)]),
     "matmul_bias_gelu": (matmul_bias_gelu, [((1024, 1024), F16), ((1024, 1024), F16), ((1024,), F16)]),
 }
 

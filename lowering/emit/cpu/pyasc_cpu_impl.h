@@ -1160,6 +1160,39 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     }
 }
 
+/* square q (16 x 16 elements: for 4-byte types two 16 x 8 fractals side by side) transposed; its fractals
+ * (4-byte: the first and the next 8 columns of the transposed square) at fractal r * (dstGap + 1) and
+ * dstFracGap + 1 fractals on */
+template <typename T>
+inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                  const LoadData2dTransposeParams& p)
+{
+    const uint32_t cols = 32u / static_cast<uint32_t>(sizeof(T));  // columns of a fractal
+    if (cols != 8u && cols != 16u) {
+        pyasc_cpu::Fail("LoadDataWithTranspose: %zu-byte elements are not modelled", sizeof(T));
+    }
+    const uint32_t halves = 16u / cols;  // fractals per square
+    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+        const int64_t step = static_cast<int64_t>(r) * p.srcStride;
+        const int64_t q = static_cast<int64_t>(p.startIndex) + (p.addrMode ? -step : step);
+        if (q < 0) {
+            pyasc_cpu::Fail("LoadDataWithTranspose: square %lld is before the source", static_cast<long long>(q));
+        }
+        const uint64_t from = static_cast<uint64_t>(q) * 256u;
+        pyasc_cpu::CheckLocal(src, static_cast<int64_t>(from + 256u), "LoadDataWithTranspose");
+        for (uint32_t h = 0; h < halves; ++h) {
+            const uint64_t to = (static_cast<uint64_t>(r) * (p.dstGap + 1u) + h * (p.dstFracGap + 1u)) * 16u * cols;
+            pyasc_cpu::CheckLocal(dst, static_cast<int64_t>(to + 16u * cols), "LoadDataWithTranspose");
+            for (uint32_t i = 0; i < 16u; ++i) {  // a row of the fractal: a column of the square
+                for (uint32_t j = 0; j < cols; ++j) {
+                    const uint32_t row = h * cols + j;
+                    dst.cpuData_[to + i * cols + j] = src.cpuData_[from + (i / cols) * 16u * cols + row * cols + i % cols];
+                }
+            }
+        }
+    }
+}
+
 /* A in L0A: zZ (16 x k0 fractals, row-major, fractals row-major); B in L0B: zN (fractals row-major
  * over (k, n), each stored n-major); C in L0C: nZ (16 x 16 fractals row-major, fractals
  * column-major); products accumulated in the type of C */

@@ -493,6 +493,23 @@ struct LoadData2DParams {
 };
 using LoadData2dParams = LoadData2DParams;
 
+struct LoadData2dTransposeParams {
+    __aicore__ LoadData2dTransposeParams() {}
+    __aicore__ LoadData2dTransposeParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn,
+                                         const uint16_t srcStrideIn, const uint16_t dstGapIn,
+                                         const uint16_t dstFracGapIn, const uint8_t addrModeIn)
+        : startIndex(startIndexIn), repeatTimes(repeatTimesIn), srcStride(srcStrideIn), dstGap(dstGapIn),
+          dstFracGap(dstFracGapIn), addrMode(addrModeIn)
+    {
+    }
+    uint16_t startIndex = 0;
+    uint8_t repeatTimes = 0;
+    uint16_t srcStride = 0;
+    uint16_t dstGap = 0;
+    uint16_t dstFracGap = 0;
+    uint8_t addrMode = 0;
+};
+
 struct MmadParams {
     __aicore__ MmadParams() {}
     __aicore__ MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const bool isBiasIn,
@@ -556,6 +573,13 @@ struct FixpipeParamsV220 {
  * r * (dstGap + 1), transposing it when ifTranspose */
 template <typename T>
 __aicore__ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& loadDataParams);
+
+/* A1/B1 -> A2/B2, transposed squares: repeat r reads square startIndex + r * srcStride (16x16 elements; 4-byte
+ * types: two 16x8 fractals side by side) and writes its transposed fractals at fractal r * (dstGap + 1) and
+ * dstFracGap + 1 fractals after it */
+template <typename T>
+__aicore__ void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                      const LoadData2dTransposeParams& loadDataParams);
 
 /* L0C (NZ) = [L0C +] L0A (ZZ) x L0B (ZN) */
 template <typename T, typename U, typename S>

@@ -75,3 +75,40 @@ func.func @pointwise(%x: tensor<2x32x7x7xf16>, %w: tensor<64x32x1x1xf16>) -> ten
 // CHECK:      func.func @pointwise(
 // CHECK-NEXT:   func.call @pointwise_mm{{[0-9]+}}(%w, %x)
 // CHECK-NEXT:   func.return
+
+// float32: B stored K x N (K = 37, not a multiple of 16) is read as it is, and so is A^T next to it
+// (LoadDataWithTranspose moves them into L0); A^T next to B^T is transposed by a kernel of its own first
+func.func @h(%a: tensor<20x37xf32>, %b: tensor<37x30xf32>, %at: tensor<37x20xf32>, %bt: tensor<30x37xf32>) -> (tensor<20x30xf32>, tensor<20x30xf32>, tensor<20x30xf32>) {
+  %0 = asctensor.matmul %a, %b : tensor<20x37xf32>, tensor<37x30xf32> -> tensor<20x30xf32>
+  %1 = asctensor.matmul %at, %b transpose_a : tensor<37x20xf32>, tensor<37x30xf32> -> tensor<20x30xf32>
+  %2 = asctensor.matmul %at, %bt transpose_a transpose_b : tensor<37x20xf32>, tensor<30x37xf32> -> tensor<20x30xf32>
+  func.return %0, %1, %2 : tensor<20x30xf32>, tensor<20x30xf32>, tensor<20x30xf32>
+}
+// CHECK:      func.func @h_mm0(%a: tensor<20x37xf32>, %b: tensor<37x30xf32>) -> tensor<20x30xf32> attributes {asctensor.kernel = "matmul"} {
+// CHECK-NEXT:   asctensor.matmul %a, %b : tensor<20x37xf32>, tensor<37x30xf32> -> tensor<20x30xf32>
+// CHECK:      func.func @h_mm1(%at: tensor<37x20xf32>, %b: tensor<37x30xf32>) -> tensor<20x30xf32> attributes {asctensor.kernel = "matmul"} {
+// CHECK-NEXT:   asctensor.matmul %at, %b transpose_a : tensor<37x20xf32>, tensor<37x30xf32> -> tensor<20x30xf32>
+// CHECK:      func.func @h_mm2(%{{.*}}: tensor<20x37xf32>, %bt: tensor<30x37xf32>) -> tensor<20x30xf32> attributes {asctensor.kernel = "matmul"} {
+// CHECK-NEXT:   asctensor.matmul %{{.*}}, %bt transpose_b : tensor<20x37xf32>, tensor<30x37xf32> -> tensor<20x30xf32>
+// CHECK:      func.func @h(
+// CHECK-NOT:    asctensor.transpose %b
+// CHECK:        asctensor.transpose %at
+// CHECK-NOT:    asctensor.transpose %b
+// CHECK:        func.return
+
+// float32 a @ y^T and x^T @ b: the transposes fold into transpose_b and transpose_a (the cube reads y as
+// B^T and x as A^T in place)
+func.func @t(%a: tensor<20x37xf32>, %y: tensor<30x37xf32>, %x: tensor<37x20xf32>, %b: tensor<37x30xf32>) -> (tensor<20x30xf32>, tensor<20x30xf32>) {
+  %yt = asctensor.transpose %y permutation = [1, 0] : tensor<30x37xf32> -> tensor<37x30xf32>
+  %0 = asctensor.matmul %a, %yt : tensor<20x37xf32>, tensor<37x30xf32> -> tensor<20x30xf32>
+  %xt = asctensor.transpose %x permutation = [1, 0] : tensor<37x20xf32> -> tensor<20x37xf32>
+  %1 = asctensor.matmul %xt, %b : tensor<20x37xf32>, tensor<37x30xf32> -> tensor<20x30xf32>
+  func.return %0, %1 : tensor<20x30xf32>, tensor<20x30xf32>
+}
+// CHECK:      func.func @t_mm0(%a: tensor<20x37xf32>, %y: tensor<30x37xf32>) -> tensor<20x30xf32> attributes {asctensor.kernel = "matmul"} {
+// CHECK-NEXT:   asctensor.matmul %a, %y transpose_b : tensor<20x37xf32>, tensor<30x37xf32> -> tensor<20x30xf32>
+// CHECK:      func.func @t_mm1(%x: tensor<37x20xf32>, %b: tensor<37x30xf32>) -> tensor<20x30xf32> attributes {asctensor.kernel = "matmul"} {
+// CHECK-NEXT:   asctensor.matmul %x, %b transpose_a : tensor<37x20xf32>, tensor<37x30xf32> -> tensor<20x30xf32>
+// CHECK:      func.func @t(
+// CHECK-NOT:    asctensor.transpose
+// CHECK:        func.return

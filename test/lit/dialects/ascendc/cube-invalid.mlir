@@ -39,3 +39,35 @@ func.func @f(%i: index) {
   func.return
 }
 // CHECK: ascendc.load_data: repeatTimes must be in 0..255, got 300
+
+// -----
+
+// LoadDataWithTranspose writes L0A/L0B (A2/B2) from L1 (A1/B1)
+func.func @f(%i: index) {
+  %l1 = ascendc.local_tensor B1 address 0 size 4096 : !ascendc.local_tensor<f32>
+  %c = ascendc.local_tensor CO1 address 0 size 1024 : !ascendc.local_tensor<f32>
+  ascendc.load_data_with_transpose %c, %l1, {%i, %i, %i, %i, %i} : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f32>
+  func.return
+}
+// CHECK: ascendc.load_data_with_transpose: dst must be in A2 or B2, got CO1 (L0C)
+
+// -----
+
+func.func @f(%i: index) {
+  %r = arith.constant 256 : index
+  %l1 = ascendc.local_tensor B1 address 0 size 4096 : !ascendc.local_tensor<f32>
+  %b = ascendc.local_tensor B2 address 0 size 1024 : !ascendc.local_tensor<f32>
+  ascendc.load_data_with_transpose %b, %l1, {%i, %r, %i, %i, %i} : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f32>
+  func.return
+}
+// CHECK: ascendc.load_data_with_transpose: repeatTimes must be in 0..255, got 256
+
+// -----
+
+func.func @f(%i: index) {
+  %l1 = ascendc.local_tensor B1 address 0 size 4096 : !ascendc.local_tensor<f64>
+  %b = ascendc.local_tensor B2 address 0 size 1024 : !ascendc.local_tensor<f64>
+  ascendc.load_data_with_transpose %b, %l1, {%i, %i, %i, %i, %i} : !ascendc.local_tensor<f64>, !ascendc.local_tensor<f64>
+  func.return
+}
+// CHECK: ascendc.load_data_with_transpose: f64 is not one of

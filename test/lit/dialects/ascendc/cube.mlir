@@ -13,6 +13,8 @@ func.func @k(%g: !ascendc.gm_addr, %i: index, %f: i1) {
   ascendc.data_copy_nd2nz %l1, %gm, {%c1, %i, %i, %c0, %i, %i, %c1, %c0} : !ascendc.local_tensor<f16>, !ascendc.global_tensor<f16>
   ascendc.load_data %a, %l1, {%i, %i, %c1, %c0, %c0} : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
   ascendc.load_data %b, %l1, {%i, %i, %i, %c0, %c0} transpose : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+  ascendc.load_data_with_transpose %b, %l1, {%i, %i, %c1, %c0, %c0} : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+  ascendc.load_data_with_transpose %b, %l1, {%i, %i, %c1, %c0, %i} decrement : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
   ascendc.mmad %c, %a, %b, {%i, %i, %i} init %f : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
   ascendc.fixpipe %out, %c, {%i, %i, %i, %i} quant F322F16 relu : !ascendc.global_tensor<f16>, !ascendc.local_tensor<f32>
   func.return
@@ -20,5 +22,7 @@ func.func @k(%g: !ascendc.gm_addr, %i: index, %f: i1) {
 // CHECK: ascendc.data_copy_nd2nz %l1, %gm, {%c1, %i, %i, %c0, %i, %i, %c1, %c0} : !ascendc.local_tensor<f16>, !ascendc.global_tensor<f16>
 // CHECK: ascendc.load_data %a, %l1, {%i, %i, %c1, %c0, %c0} : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
 // CHECK: ascendc.load_data %b, %l1, {%i, %i, %i, %c0, %c0} transpose
+// CHECK: ascendc.load_data_with_transpose %b, %l1, {%i, %i, %c1, %c0, %c0} : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+// CHECK: ascendc.load_data_with_transpose %b, %l1, {%i, %i, %c1, %c0, %i} decrement
 // CHECK: ascendc.mmad %c, %a, %b, {%i, %i, %i} init %f
 // CHECK: ascendc.fixpipe %out, %c, {%i, %i, %i, %i} quant F322F16 relu

@@ -11,30 +11,41 @@ func.func @f_mm0(%a: tensor<100x40xf32>, %b: tensor<40x60xf32>) -> tensor<100x60
 // CHECK-NEXT: ascendc.local_tensor A2 address 0
 // CHECK-NEXT: ascendc.local_tensor B2 address 0
 // CHECK-NEXT: ascendc.local_tensor CO1 address 0 size {{.*}} : !ascendc.local_tensor<f32>
-// B first (fp32): transposed by the DMA, one Nd2Nz of up to 8 one-element rows per column block, then
-// its flag; A: one Nd2Nz, then its own flag, which MTE1 waits for (at the first K step of the stage)
-// after moving B
-// CHECK:      scf.for %j
+// B first (fp32, K x N): 16-row blocks in L1, the 2 whole ones (K = 40) in one Nd2Nz of ndNum blocks, the
+// partial one (8 rows) after zeroing its rows past K; then its flag; A: its tail zeroed, one Nd2Nz, its flag,
+// which MTE1 waits for (at the first K step of the stage) after moving B
+// CHECK:      ascendc.data_copy_nd2nz
+// CHECK:      scf.if
+// CHECK:        ascendc.init_const_value
+// CHECK-NEXT:   ascendc.pipe_barrier PIPE_MTE2
 // CHECK:        ascendc.data_copy_nd2nz
-// CHECK:      ascendc.set_flag MTE2_MTE1, %[[SB:.*]]
+// CHECK-NEXT: }
+// CHECK-NEXT: ascendc.set_flag MTE2_MTE1, %[[SB:.*]]
 // CHECK:      ascendc.data_copy_nd2nz
 // CHECK-NEXT: ascendc.set_flag MTE2_MTE1, %[[SA:.*]]
 // CHECK-NEXT: ascendc.wait_flag MTE2_MTE1, %[[SB]]
-// CHECK:      ascendc.load_data
-// CHECK-NOT:  transpose
+// B: 16 x 16 squares transposed into L0B by LoadDataWithTranspose, one per K block
+// CHECK:      scf.for %j
+// CHECK:        ascendc.load_data_with_transpose
 // CHECK:      scf.if %{{.*}} {
 // CHECK-NEXT:   ascendc.wait_flag MTE2_MTE1, %[[SA]]
 // CHECK-NEXT: }
 // CHECK:      ascendc.load_data
+// CHECK-NOT:  transpose
 // CHECK:      ascendc.mmad
 // CHECK:      ascendc.fixpipe %{{.*}}, %c_l0, {{.*}} quant NoQuant : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32>
 
 // CPP: AscendC::LocalTensor<float> a_l1(AscendC::TPosition::A1, 0,
-// CPP: AscendC::DataCopy({{.*}}, AscendC::Nd2NzParams{1,
-// B first (4 N fractals, more K columns): one LoadData per N fractal, repeating over K with srcStride 4
-// (the N fractals of one K column are 4 apart in L1) and dstGap 3 (ZN: a K column's 4 N fractals are adjacent)
-// CPP: for (int64_t [[J:.*]] = 0; [[J]] < 4; ++[[J]]) {
-// CPP: AscendC::LoadData({{.*}}, AscendC::LoadData2DParams{{{.*}}, {{.*}}, 4, 0, 3, false, 0});
+// the whole 16-row blocks of B: ndNum of them, 16 rows of 60, 16 GM rows (960 elements) apart, column blocks
+// 16 rows apart, blocks 1024 elements (16 rows x 64 columns of the tile) apart
+// CPP: AscendC::DataCopy({{.*}}, AscendC::Nd2NzParams{static_cast<uint16_t>({{.*}}), 16, 60, 960, 60, 16, 1, 1024});
+// the partial block: its rows past K zeroed (8 column blocks, from row 40 % 16, gap: the rows before it)
+// CPP: AscendC::InitConstValue({{.*}}, AscendC::InitConstValueParams<float>{8,
+// CPP: AscendC::DataCopy({{.*}}, AscendC::Nd2NzParams{1, static_cast<uint16_t>({{.*}}), 60, 0, 60, 16, 1, 0});
+// then per K block one LoadDataWithTranspose over the 4 N fractals: squares 1 apart, first fractals adjacent,
+// the second of each 4 fractals on (dstFracGap 3: the next K column of ZN)
+// CPP: for (int64_t [[J:.*]] = 0; [[J]] < {{.*}}; ++[[J]]) {
+// CPP: AscendC::LoadDataWithTranspose({{.*}}, AscendC::LoadData2dTransposeParams{static_cast<uint16_t>({{.*}}), 4, 1, 0, 3, false});
 // then A, waited for at the first K step only (7 M fractals, fewer K columns): one LoadData per K column,
 // repeating over the 7 M fractals
 // CPP: if ({{.*}}) {
@@ -42,3 +53,18 @@ func.func @f_mm0(%a: tensor<100x40xf32>, %b: tensor<40x60xf32>) -> tensor<100x60
 // CPP: AscendC::LoadData({{.*}}, AscendC::LoadData2DParams{static_cast<uint16_t>({{.*}}), 7, 1, 0,
 // CPP: AscendC::Mmad(c_l0, {{.*}}, AscendC::MmadParams{
 // CPP: AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>({{.*}}, c_l0, AscendC::FixpipeParamsV220{{.*}}QuantMode_t::NoQuant
+
+// float32 A^T (K x M): 16-row blocks in L1 like B, one LoadDataWithTranspose per K block into L0A (ZZ: the
+// two K fractals of a square adjacent, the M fractals 2 * K blocks apart), and Mmad's K in whole blocks
+func.func @g_mm0(%a: tensor<40x100xf32>, %b: tensor<40x60xf32>) -> tensor<100x60xf32> attributes {asctensor.kernel = "matmul"} {
+  %0 = asctensor.matmul %a, %b transpose_a : tensor<40x100xf32>, tensor<40x60xf32> -> tensor<100x60xf32>
+  func.return %0 : tensor<100x60xf32>
+}
+// CHECK:      func.func @g_mm0
+// CHECK:      scf.for %j
+// CHECK:        ascendc.load_data_with_transpose
+// CHECK:      scf.for %j
+// CHECK:        ascendc.load_data_with_transpose
+// CHECK-NOT:  ascendc.load_data {{.*}}
+// CHECK:      arith.divui
+// CHECK:      ascendc.mmad
