@@ -155,9 +155,9 @@ def _nd2nz(fail, sid, bid, l1, dst, g, goff, nd, n, d, src_nd, src_d, c0_stride,
 
 class L2Lines:
     """First touches of GM per launch, in 512 B lines: an MTE2 read of a line already read in this
-    launch hits L2 (runs at ``mte2_l2_bytes_per_cycle`` and adds no HBM traffic); the first read goes
-    to HBM at ``mte2_bytes_per_cycle``. When the lines touched exceed the L2 capacity, the record
-    starts over (a crude LRU). A launch is recognised by its argument list."""
+    launch hits L2 (runs at ``mte2_l2_bytes_per_cycle`` and adds no HBM traffic); the first read of a
+    line brings the whole line from HBM (a launch's HBM traffic is its lines' bytes, at least the bytes
+    it reads). When the lines touched exceed the L2 capacity, the record starts over (a crude LRU). A launch is recognised by its argument list."""
 
     LINE = 512
 
@@ -196,7 +196,7 @@ class L2Lines:
         self.count += new
         if self.count > self.capacity:
             self.maps, self.seen, self.count = {}, set(), 0
-        return min(new * self.LINE, rows * row_bytes)
+        return new * self.LINE  # whole lines: a line two cores read parts of is fetched once, in full
 
 
 def _load_plan(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstride, gap, transpose, plans, cycles,

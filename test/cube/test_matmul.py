@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 os.environ.setdefault("PYASC_CACHE_DIR", tempfile.mkdtemp(prefix="pyasc-test-cache-"))
 
 import pyasc  # noqa: E402
-from pyasc.dialects.target import get_target  # noqa: E402
+from pyasc.dialects.target import get_target, module_target  # noqa: E402
 from pyasc.lowering.analysis.matmul import CubeTilingError, block_cycles, plan_matmul  # noqa: E402
 from pyasc.ops_linalg import reference_matmul  # noqa: E402
 
@@ -265,3 +265,19 @@ def test_missing_cube_flag_is_a_race_on_the_cube_buffer(event, space):
     report = Simulator(module, hazards="ignore").run(compiled.name, arrays, raise_errors=False)
     races = [f for f in report.findings if f.kind == "race"]
     assert any(f" on {space} [" in f.message for f in races), [f.message for f in report.findings]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_a_launch_cannot_beat_the_hbm_roofline(dtype):
+    """A GEMV whose N is split over the cube cores in slices that share L2 lines: every byte of B still comes
+    from HBM once (the lines two cores read parts of are fetched once, whole), so the launch's HBM traffic is at
+    least B's bytes and its simulated time at least the bytes over the HBM bandwidth."""
+    rng = np.random.default_rng(4)
+    a, b = rng.standard_normal((1, 1024)).astype(dtype), rng.standard_normal((1024, 1000)).astype(dtype)
+    compiled = pyasc.jit(lambda a, b: a @ b).lower(pyasc.tensor(a), pyasc.tensor(b)).compile()
+    out, report = compiled.simulate(pyasc.tensor(a), pyasc.tensor(b))
+    np.testing.assert_allclose(out.astype(np.float64), a.astype(np.float64) @ b.astype(np.float64),
+                               rtol=0, atol=2e-3 * np.abs(out).max())
+    (launch,) = report.launches
+    assert launch.block_dim > 1 and launch.gm_bytes >= b.nbytes
+    assert launch.seconds >= (a.nbytes + b.nbytes + out.nbytes) / module_target(compiled.module).hbm_bytes_per_s
