@@ -186,7 +186,7 @@ class L2Lines:
             lo, hi = starts // self.LINE, (starts + row_bytes - 1) // self.LINE
             width = int((hi - lo).max()) + 1
             idx = lo[:, None] + np.arange(width)[None, :]
-            idx = idx[idx <= hi[:, None]]
+            idx = np.unique(idx[idx <= hi[:, None]])  # rows closer than a line share lines: each counts once
             if len(self.lines) >= PLANS:
                 self.lines.clear()
             self.lines[region[1:]] = idx
