@@ -246,7 +246,9 @@ def _load_squares(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
     square of K block ``b`` and N (M) fractal ``x`` becomes fractals ``(2b, x)`` and ``(2b + 1, x)``: B at
     ``2b * N1 + x`` and ``N1`` after it, A at ``x * K1 + 2b`` and the next (``K1``: the step's K in whole
     16-row blocks, see ``mmad``). One LoadDataWithTranspose per K block, repeating over its N (M) squares
-    (adjacent in L1: the load reads only squares the copy wrote or zeroed)."""
+    (adjacent in L1: the load reads only squares the copy wrote or zeroed); when the step covers the tile's
+    whole width (every square of its blocks written) and has more K blocks than squares per block, one per
+    N (M) square instead, repeating over the K blocks (``per_block`` squares apart)."""
     m = low.map
     src = low.tensor(op.source, e)
     dst = low.tensor(op.dest, e)
@@ -259,19 +261,42 @@ def _load_squares(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
     x1v = e.divui(e.addi(m[op.extent], 15), 16)
     kbv = e.divui(e.addi(m[op.kvalid], 15), 16)
     first = e.muli(e.muli(m[op.step], k_l0 // 16), per_block)  # the step's first square
+    along_k = e.value(arith.AndIOp(e.value(arith.CmpiOp(x1v, e.index(per_block), "eq")),
+                                   e.value(arith.CmpiOp(x1v, kbv, "ult"))))
+    then_block, else_block = Block(), Block()
+    e.add(scf.IfOp(along_k, [], Region(then_block), Region(else_block)))
+    for block, per_k_block in ((then_block, False), (else_block, True)):
+        block.add_op(scf.YieldOp())
+        _square_loads(OpEmitter(InsertPoint.before(block.last_op), e.loc_from), op.is_a, src, dst, first,
+                      per_block, frac, x1v, kbv, per_k_block)
+
+
+def _square_loads(e: OpEmitter, is_a: bool, src, dst, first, per_block: int, frac: int, x1v, kbv,
+                  per_k_block: bool) -> None:
+    """The loop of ``_load_squares``: over the K blocks (each load repeating over the ``x1v`` squares) or over
+    the squares (each repeating over the ``kbv`` K blocks)."""
     body = Block(arg_types=[IndexType()])
     body.args[0].name_hint = "j"
-    e.add(scf.ForOp(e.index(0), kbv, e.index(1), [], body))
+    e.add(scf.ForOp(e.index(0), kbv if per_k_block else x1v, e.index(1), [], body))
     be = OpEmitter(InsertPoint.at_end(body), e.loc_from)
     i = body.args[0]
-    start = be.addi(first, be.muli(i, per_block))
-    if op.is_a:  # ZZ: the 2 * kbv K fractals of an M row adjacent
-        d = be.value(ascendc.SubviewOp(dst, be.muli(be.muli(i, 2), frac)))
-        gap, fgap = be.subi(be.muli(kbv, 2), 1), be.index(0)
-    else:  # ZN: the N fractals of a K column adjacent
-        d = be.value(ascendc.SubviewOp(dst, be.muli(be.muli(i, be.muli(x1v, 2)), frac)))
-        gap, fgap = be.index(0), be.subi(x1v, 1)
-    be.add(ascendc.LoadDataWithTransposeOp(d, src, start, x1v, be.index(1), gap, fgap))
+    if per_k_block:
+        start, repeats, stride = be.addi(first, be.muli(i, per_block)), x1v, be.index(1)
+        if is_a:  # ZZ: the 2 * kbv K fractals of an M row adjacent
+            d = be.value(ascendc.SubviewOp(dst, be.muli(be.muli(i, 2), frac)))
+            gap, fgap = be.subi(be.muli(kbv, 2), 1), be.index(0)
+        else:  # ZN: the N fractals of a K column adjacent
+            d = be.value(ascendc.SubviewOp(dst, be.muli(be.muli(i, be.muli(x1v, 2)), frac)))
+            gap, fgap = be.index(0), be.subi(x1v, 1)
+    else:
+        start, repeats, stride = be.addi(first, i), kbv, be.index(per_block)
+        if is_a:  # square (b, x) -> fractals x * 2kbv + 2b and the next
+            d = be.value(ascendc.SubviewOp(dst, be.muli(be.muli(i, be.muli(kbv, 2)), frac)))
+            gap, fgap = be.index(1), be.index(0)
+        else:  # square (b, x) -> fractals 2b * x1v + x and x1v after it
+            d = be.value(ascendc.SubviewOp(dst, be.muli(i, frac)))
+            gap, fgap = be.subi(be.muli(x1v, 2), 1), be.subi(x1v, 1)
+    be.add(ascendc.LoadDataWithTransposeOp(d, src, start, repeats, stride, gap, fgap))
     be.add(scf.YieldOp())
 
 

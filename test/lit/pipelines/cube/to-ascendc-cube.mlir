@@ -24,9 +24,16 @@ func.func @f_mm0(%a: tensor<100x40xf32>, %b: tensor<40x60xf32>) -> tensor<100x60
 // CHECK:      ascendc.data_copy_nd2nz
 // CHECK-NEXT: ascendc.set_flag MTE2_MTE1, %[[SA:.*]]
 // CHECK-NEXT: ascendc.wait_flag MTE2_MTE1, %[[SB]]
-// B: 16 x 16 squares transposed into L0B by LoadDataWithTranspose, one per K block
-// CHECK:      scf.for %j
-// CHECK:        ascendc.load_data_with_transpose
+// B: 16 x 16 squares transposed into L0B by LoadDataWithTranspose: one per N square, repeating over the
+// step's K blocks (the tile's width apart), when the step covers the tile's whole width and has more K
+// blocks than squares; else one per K block, repeating over its squares
+// CHECK:      %[[ALONG_K:.*]] = arith.andi
+// CHECK-NEXT: scf.if %[[ALONG_K]] {
+// CHECK:        scf.for %j
+// CHECK:          ascendc.load_data_with_transpose
+// CHECK:      } else {
+// CHECK:        scf.for %j
+// CHECK:          ascendc.load_data_with_transpose
 // CHECK:      scf.if %{{.*}} {
 // CHECK-NEXT:   ascendc.wait_flag MTE2_MTE1, %[[SA]]
 // CHECK-NEXT: }
