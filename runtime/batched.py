@@ -54,14 +54,16 @@ def op_batchable(op) -> bool:
     return _class_facts(type(op))[0]
 
 
-_FACTS: dict[type, tuple[bool, tuple[BufferEffects, ...]]] = {}  # op class -> (batchable, its BufferEffects)
+# op class -> (batchable, its BufferEffects, whether its trace depends on the cores run before)
+_FACTS: dict[type, tuple[bool, tuple[BufferEffects, ...], bool]] = {}
 
 
-def _class_facts(cls: type) -> tuple[bool, tuple[BufferEffects, ...]]:
+def _class_facts(cls: type) -> tuple[bool, tuple[BufferEffects, ...], bool]:
     facts = _FACTS.get(cls)
     if facts is None:
-        ok = cls.BATCHABLE if issubclass(cls, asc.AscendCOperation) else cls.name in UPSTREAM_BATCHED
-        facts = _FACTS[cls] = (ok, tuple(cls.get_traits_of_type(BufferEffects)))
+        ours = issubclass(cls, asc.AscendCOperation)
+        ok = cls.BATCHABLE if ours else cls.name in UPSTREAM_BATCHED
+        facts = _FACTS[cls] = (ok, tuple(cls.get_traits_of_type(BufferEffects)), ours and cls.ORDERED_TRACE)
     return facts
 
 
@@ -229,6 +231,10 @@ class BatchedGM:
     def shape(self):
         return self.a.shape
 
+    @property
+    def dtype(self):
+        return self.a.dtype
+
     def _rows(self, start, n: int):
         """(the cores' rows of ``n`` elements from ``start`` as one strided view, or None when the
         starts are not evenly spaced; whether the rows are disjoint; the starts, as an array and a list)."""
@@ -268,6 +274,23 @@ class BatchedGM:
         v = np.broadcast_to(v, (self.k, n))
         for c, b in enumerate(starts):  # overlapping rows: core order decides, as core by core
             self.a[b:b + n] = v[c]
+
+
+def gm_cores(g, start, shape: tuple, strides: tuple, dt, extent: int | None = None) -> list[tuple]:
+    """Views of GM (``g``: a 1-D array, or a group's ``BatchedGM``) from byte ``start`` (an int, or a
+    ``WeakVec`` of one start per core) with byte ``strides``, each with a leading core axis, paired with
+    the cores' rows it serves. One view serves every core when the start is common (read: broadcast;
+    written, ``extent`` bytes per core: the last core's row, which writes last) or when the starts are
+    evenly spaced (written: at least ``extent`` apart); else one view per core, in core order."""
+    if isinstance(g, BatchedGM):
+        g = g.a
+    if not isinstance(start, np.ndarray):
+        return [(np.ndarray((1, *shape), dt, g, start, (0, *strides)), slice(None) if extent is None else slice(-1, None))]
+    starts = _plain(start).reshape(-1).tolist()
+    d = _spacing(starts)
+    if d > 0 and (extent is None or d >= extent):
+        return [(np.ndarray((len(starts), *shape), dt, g, starts[0], (d, *strides)), slice(None))]
+    return [(np.ndarray((1, *shape), dt, g, b, (0, *strides)), slice(c, c + 1)) for c, b in enumerate(starts)]
 
 
 _POOL = threading.local()  # per thread: UB size -> (cores, UB bytes) array shared by every simulator
@@ -395,7 +418,7 @@ def batchable(kernel) -> bool:
     run again core by core)."""
     reads, writes = set(), set()
     for op in kernel.body.walk():
-        ok, effects = _class_facts(type(op))
+        ok, effects, _ = _class_facts(type(op))
         if not ok:
             return False
         for effect in effects:
@@ -407,3 +430,9 @@ def batchable(kernel) -> bool:
                             return False
                         into.add(root)
     return not (reads & writes)
+
+
+def ordered_trace(kernel) -> bool:
+    """Whether a core's trace of ``kernel`` depends on the cores run before it (an op with
+    ``ORDERED_TRACE``): a group of its cores then runs only the data path together (``replay``)."""
+    return any(_class_facts(type(op))[2] for op in kernel.body.walk())

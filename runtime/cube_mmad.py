@@ -31,18 +31,21 @@ def scratch(cube, tag: str, size: int, dt: np.dtype) -> np.ndarray:
 
 
 class Chain:
-    """float16/bfloat16 Mmads accumulating into one L0C block (``cv``, NZ) that L0C does not hold yet:
-    ``acc`` (row-major fp32, once ``summed``) plus the product of the operands copied since, whose raw
-    bits are in ``raw``: A's ``m16`` rows side by side along K (``cols`` columns) then B's rows one under
-    the other (``cols`` rows of ``n16``), of which ``k`` are used. ``init``: the first Mmad's."""
+    """float16/bfloat16 Mmads accumulating into one L0C block (``cv``, NZ) that L0C does not hold yet, on
+    each of the cube's cores (the leading axis of every array): ``acc`` (row-major fp32, once ``summed``)
+    plus the product of the operands copied since, whose raw bits are in ``raw``: A's ``m16`` rows side
+    by side along K (``cols`` columns) then B's rows one under the other (``cols`` rows of ``n16``), of
+    which ``k`` are used. ``init``: the first Mmad's."""
 
-    __slots__ = ("kind", "m16", "n16", "cols", "k", "init", "summed", "raw", "work", "acc", "part", "cv", "views")
+    __slots__ = ("kind", "cores", "m16", "n16", "cols", "k", "init", "summed", "raw", "work", "acc", "part", "cv",
+                 "views")
 
     def __init__(self, cube, kind, c, m1, n1):
         self.kind, self.m16, self.n16, self.cols, self.k, self.init, self.summed = kind, m1 * 16, n1 * 16, 0, 0, 0, 0
-        self.raw = self.work = np.zeros(0, np.int16)
-        self.acc, self.part = np.empty((m1 * 16, n1 * 16), np.float32), np.empty((m1 * 16, n1 * 16), np.float32)
-        self.cv = cube.l0c[c:c + n1 * m1 * 1024].view(np.float32).reshape(n1, m1 * 16, 16)
+        kc = self.cores = cube.cores
+        self.raw = self.work = np.zeros((kc, 0), np.int16)
+        self.acc, self.part = (np.empty((kc, m1 * 16, n1 * 16), np.float32) for _ in range(2))
+        self.cv = cube.l0c[:, c:c + n1 * m1 * 1024].view(np.float32).reshape(kc, n1, m1 * 16, 16)
         self.views: dict[tuple, tuple] = {}
 
     def room(self, width: int) -> None:
@@ -59,10 +62,10 @@ class Chain:
 
     def grow(self, cols: int) -> None:
         """``cols`` columns, keeping the ``k`` in use."""
-        k, m16, old = self.k, self.m16, self.cols
-        raw = np.zeros((m16 + self.n16) * cols, np.int16)
-        raw[:m16 * cols].reshape(m16, cols)[:, :k] = self.raw[:m16 * old].reshape(m16, old)[:, :k]
-        raw[m16 * cols:m16 * cols + k * self.n16] = self.raw[m16 * old:m16 * old + k * self.n16]
+        k, m16, n16, old, kc = self.k, self.m16, self.n16, self.cols, self.cores
+        raw = np.zeros((kc, (m16 + n16) * cols), np.int16)
+        raw[:, :m16 * cols].reshape(kc, m16, cols)[:, :, :k] = self.raw[:, :m16 * old].reshape(kc, m16, old)[:, :, :k]
+        raw[:, m16 * cols:m16 * cols + k * n16] = self.raw[:, m16 * old:m16 * old + k * n16]
         self.raw, self.work, self.cols, self.views = raw, np.empty(raw.shape, np.int32), cols, {}
 
     def operands(self, cube, a, b, k1):
@@ -70,23 +73,24 @@ class Chain:
         A's ZZ fractals by whole rows, and L0B's fractals, whose rows are B's (see ``mmad``)."""
         v = self.views.get((a, b, k1, self.k))
         if v is None:
-            m1, n1, row = self.m16 // 16, self.n16 // 16, self.cols * 2
+            m1, n1, row, kc = self.m16 // 16, self.n16 // 16, self.cols * 2, self.cores
+            core = self.raw.shape[1] * 2
             bk = (self.m16 * self.cols + self.k * self.n16) * 2
-            v = (np.ndarray((m1, 16, k1), V32, self.raw, self.k * 2, (16 * row, row, 32)),
-                 np.ndarray((m1, 16, k1), V32, cube.l0a, a, (k1 * 512, 32, 512)),
-                 np.ndarray((k1, 16, n1), V32, self.raw, bk, (self.n16 * 32, self.n16 * 2, 32)),
-                 np.ndarray((k1, 16, n1), V32, cube.l0b, b, (n1 * 512, 32, 512)))
+            v = (np.ndarray((kc, m1, 16, k1), V32, self.raw, self.k * 2, (core, 16 * row, row, 32)),
+                 np.ndarray((kc, m1, 16, k1), V32, cube.l0a, a, (cube.l0a.shape[1], k1 * 512, 32, 512)),
+                 np.ndarray((kc, k1, 16, n1), V32, self.raw, bk, (core, self.n16 * 32, self.n16 * 2, 32)),
+                 np.ndarray((kc, k1, 16, n1), V32, cube.l0b, b, (cube.l0b.shape[1], n1 * 512, 32, 512)))
             if len(self.views) >= PLANS:
                 self.views.clear()
             self.views[(a, b, k1, self.k)] = v
         return v
 
     def multiply(self) -> None:
-        """The operands copied so far, widened and multiplied (one GEMM in fp32), into ``acc``."""
-        cols, k, m16, n16 = self.cols, self.k, self.m16, self.n16
+        """The operands copied so far, widened and multiplied (one GEMM in fp32 per core), into ``acc``."""
+        cols, k, m16, n16, kc = self.cols, self.k, self.m16, self.n16, self.cores
         na, nb = m16 * cols, k * n16
-        a = _widen(self.kind, self.raw[:na], self.work[:na]).reshape(m16, cols)[:, :k]
-        b = _widen(self.kind, self.raw[na:na + nb], self.work[na:na + nb]).reshape(k, n16)
+        a = _widen(self.kind, self.raw[:, :na], self.work[:, :na]).reshape(kc, m16, cols)[:, :, :k]
+        b = _widen(self.kind, self.raw[:, na:na + nb], self.work[:, na:na + nb]).reshape(kc, k, n16)
         if self.summed:
             np.add(self.acc, matmul_into(a, b, self.part), out=self.acc)
         else:
@@ -97,7 +101,7 @@ class Chain:
         """The chain's sum stored into (``init``) or added to its L0C block."""
         if self.k:
             self.multiply()
-        nz = self.acc.reshape(self.m16, -1, 16).transpose(1, 0, 2)
+        nz = self.acc.reshape(self.cores, self.m16, -1, 16).transpose(0, 2, 1, 3)
         if self.init:
             np.copyto(self.cv, nz)
         else:
@@ -105,12 +109,12 @@ class Chain:
 
 
 def _widen(kind, raw: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """float16/bfloat16 bits ``raw`` as float32 in ``w`` (int32 of the same size). float16 moves its bits
+    """float16/bfloat16 bits ``raw`` as float32 in ``w`` (int32 of the same shape). float16 moves its bits
     into place (sign-extended, shifted, masked, scaled by 2**112: exact, subnormals included, and
     several times faster than NumPy's cast; with an inf or a NaN NumPy's cast instead); bfloat16
     shifts."""
     wf = w.view(np.float32)
-    if kind == FP16 and (reduce_max(raw) >= 0x7C00 or reduce_max(raw.view(np.uint16)) >= 0xFC00):
+    if kind == FP16 and (reduce_max(raw, axis=None) >= 0x7C00 or reduce_max(raw.view(np.uint16), axis=None) >= 0xFC00):
         np.copyto(wf, raw.view(F16))
         return wf
     np.copyto(w, raw)
@@ -124,9 +128,9 @@ def _widen(kind, raw: np.ndarray, w: np.ndarray) -> np.ndarray:
 def _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, record):
     """How an ``Mmad`` of these operands runs, its ``record`` last. float16/bfloat16 with fp32
     accumulation: (kind, the key of the chains it extends, its k1). Else (EXACT): the key of the
-    ``Staged`` block it extends, the copy that transposes L0B's fractals back into scratch (see ``mmad``;
-    None for float32, read from L0B in 2-byte halves), and the sources of A (L0A, ZZ) and B (ZN) in the
-    order of the staged operands (see ``Staged``)."""
+    ``Staged`` block it extends, the copy that transposes L0B's fractals back into scratch (see ``mmad``),
+    and the sources of A (L0A, ZZ) and B (ZN) in the order of the staged operands (see ``Staged``); each
+    with a leading axis of cores."""
     es = in_dt.itemsize
     c0 = 32 // es
     m1, k1, n1 = -(-m // 16), -(-k // c0), -(-n // 16)
@@ -136,29 +140,21 @@ def _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, record):
     if kind != EXACT:
         p = cube.mm_plans[(a, b, c, m, n, k, in_dt, acc_dt)] = (kind, (c, m1, n1, in_dt), k1, record)
         return p
+    kc = cube.cores
     ta = _a_transposed(m1, n1)
-    a4 = cube.l0a[a:a + m1 * 16 * k1 * c0 * es].view(in_dt).reshape(m1, k1, 16, c0)
+    a4 = cube.l0a[:, a:a + m1 * 16 * k1 * c0 * es].view(in_dt).reshape(kc, m1, k1, 16, c0)
     # A's fractals transposed (A^T by whole fractal rows), or A by whole fractal rows
-    asrc = a4.transpose(1, 3, 0, 2) if ta else a4.transpose(0, 2, 1, 3)
-    if _halves(in_dt, acc_dt):  # B's float32 fractals read from L0B as their low and high 2-byte halves
-        # element (j, c) of a (16, c0) fractal: its halves in rows 2c and 2c+1, column j, of the 16x16 units
-        b5 = np.ndarray((k1, n1, c0, 2, 16), np.uint16, cube.l0b, b, (n1 * 512, 512, 64, 32, 2))
-        untranspose, bsrc = None, (b5[:, :, :, 0], b5[:, :, :, 1])
-    else:  # L0B's fractals transposed back into scratch first
-        eb = n1 * k1 * c0 * 16
-        l0b = scratch(cube, "b", eb * es, np.dtype(np.uint8))
-        untranspose = (l0b.view(np.uint16).reshape(-1, 16, 16),
-                       cube.l0b[b:b + eb * es].view(np.uint16).reshape(-1, 16, 16).transpose(0, 2, 1))
-        b4 = l0b.view(in_dt).reshape(k1, n1, 16, c0)
-        bsrc = b4.transpose(1, 2, 0, 3) if ta else b4.transpose(1, 0, 3, 2)
+    asrc = a4.transpose(0, 2, 4, 1, 3) if ta else a4.transpose(0, 1, 3, 2, 4)
+    # L0B's fractals transposed back (as 16 x 16 2-byte units) into scratch: (16, c0) fractals of B^T
+    eb = n1 * k1 * c0 * 16
+    l0b = scratch(cube, "b", kc * eb * es, np.dtype(np.uint8)).reshape(kc, eb * es)
+    untranspose = (l0b.view(np.uint16).reshape(kc, -1, 16, 16),
+                   cube.l0b[:, b:b + eb * es].view(np.uint16).reshape(kc, -1, 16, 16).transpose(0, 1, 3, 2))
+    b4 = l0b.view(in_dt).reshape(kc, k1, n1, 16, c0)
+    bsrc = b4.transpose(0, 2, 3, 1, 4) if ta else b4.transpose(0, 2, 1, 4, 3)
     p = cube.mm_plans[(a, b, c, m, n, k, in_dt, acc_dt)] = (EXACT, (c, m1, k1, n1, in_dt, acc_dt), untranspose,
                                                              asrc, bsrc, record)
     return p
-
-
-def _halves(in_dt: np.dtype, acc_dt: np.dtype) -> bool:
-    """Whether an EXACT Mmad copies B from L0B in 2-byte halves of its elements (float32: no cast)."""
-    return in_dt.itemsize == 4 and acc_dt == in_dt
 
 
 def _a_transposed(m1: int, n1: int) -> bool:
@@ -170,55 +166,43 @@ def _a_transposed(m1: int, n1: int) -> bool:
 class Staged:
     """int8/float32 Mmads into one L0C block (``cv``, NZ; key: address, m1, k1, n1 and dtypes) that L0C
     does not hold yet: the operands of the first ``n`` of them, widened by NumPy's cast (to float64 for
-    int8: every int32 sum is exact), in ``w``, one row each: A (ZZ in L0A) and B (ZN, L0B's fractals
-    transposed back) in the order of row-major A and B batched over B's 16-column groups ((n1, K, 16)),
-    or of A^T and B^T ((n1, 16, K)), whichever transposes fewer elements within fractals. ``store``
-    multiplies them in one batched matmul (per Mmad the same BLAS products, batched over B's column
-    groups, which yields C's NZ fractals) and adds the results into the block in program order, so
-    L0C ends up bit for bit as when each Mmad multiplies at once. ``init``: the first Mmad's."""
+    int8: every int32 sum is exact), in ``wa`` and ``wb``, one row per core each: A (ZZ in L0A) and B
+    (ZN, L0B's fractals transposed back) in the order of row-major A and B batched over B's 16-column
+    groups ((n1, K, 16)), or of A^T and B^T ((n1, 16, K)), whichever transposes fewer elements within
+    fractals. ``store`` multiplies them in one batched matmul (per Mmad the same BLAS products, batched
+    over B's column groups, which yields C's NZ fractals) and adds the results into the block in program
+    order, so L0C ends up bit for bit as when each Mmad multiplies at once. ``init``: the first Mmad's."""
 
-    __slots__ = ("init", "n", "w", "adst", "bdst", "av", "bv", "r", "cv", "integer")
+    __slots__ = ("init", "n", "adst", "bdst", "av", "bv", "r", "cv", "integer")
 
     def __init__(self, cube, key):
         c, m1, k1, n1, in_dt, acc_dt = key
+        kc = cube.cores
         c0 = 32 // in_dt.itemsize
         ea, eb = m1 * 16 * k1 * c0, n1 * k1 * c0 * 16
         wdt = np.dtype(np.float64 if acc_dt.kind == "i" else np.float32)
-        cap = max(1, min(STAGED, STAGED_BYTES // ((ea + eb + n1 * m1 * 256) * wdt.itemsize)))
-        w = self.w = np.empty((cap, ea + eb), wdt)
-        wa, wb = w[:, :ea], w[:, ea:]
+        cap = max(1, min(STAGED, STAGED_BYTES // ((ea + eb + n1 * m1 * 256) * wdt.itemsize * kc)))
+        wa, wb = np.empty((cap, kc, ea), wdt), np.empty((cap, kc, eb), wdt)
         if _a_transposed(m1, n1):
-            self.adst, bdst = wa.reshape(cap, k1, c0, m1, 16), (cap, n1, 16, k1, c0)
-            self.av = wa.reshape(cap, 1, k1 * c0, m1 * 16).transpose(0, 1, 3, 2)
-            self.bv = wb.reshape(cap, n1, 16, k1 * c0).transpose(0, 1, 3, 2)
+            self.adst, self.bdst = wa.reshape(cap, kc, k1, c0, m1, 16), wb.reshape(cap, kc, n1, 16, k1, c0)
+            self.av = wa.reshape(cap, kc, 1, k1 * c0, m1 * 16).transpose(0, 1, 2, 4, 3)
+            self.bv = wb.reshape(cap, kc, n1, 16, k1 * c0).transpose(0, 1, 2, 4, 3)
         else:
-            self.adst, bdst = wa.reshape(cap, m1, 16, k1, c0), (cap, n1, k1, c0, 16)
-            self.av, self.bv = wa.reshape(cap, 1, m1 * 16, k1 * c0), wb.reshape(cap, n1, k1 * c0, 16)
-        if _halves(in_dt, acc_dt):  # the bits of B's elements, as (k1, n1, c0, 16) like the halves in L0B
-            order = (0, 3, 1, 4, 2) if _a_transposed(m1, n1) else (0, 2, 1, 3, 4)
-            self.bdst = wb.view(np.uint32).reshape(bdst).transpose(order)
-        else:
-            self.bdst = wb.reshape(bdst)
-        self.r = np.empty((cap, n1, m1 * 16, 16), wdt)
-        self.cv = cube.l0c[c:c + n1 * m1 * 1024].view(acc_dt).reshape(n1, m1 * 16, 16)
+            self.adst, self.bdst = wa.reshape(cap, kc, m1, 16, k1, c0), wb.reshape(cap, kc, n1, k1, c0, 16)
+            self.av, self.bv = wa.reshape(cap, kc, 1, m1 * 16, k1 * c0), wb.reshape(cap, kc, n1, k1 * c0, 16)
+        self.r = np.empty((cap, kc, n1, m1 * 16, 16), wdt)
+        self.cv = cube.l0c[:, c:c + n1 * m1 * 1024].view(acc_dt).reshape(kc, n1, m1 * 16, 16)
         self.integer = acc_dt.kind == "i"
         self.n, self.init = 0, 0
 
     def add(self, p) -> None:
         """Stages the operands of the Mmad of plan ``p`` (storing the staged ones first when full)."""
-        if self.n == self.w.shape[0]:
+        if self.n == self.adst.shape[0]:
             self.store()
-        if p[2] is not None:
-            np.copyto(*p[2])
+        np.copyto(*p[2])
         i = self.n
         np.copyto(self.adst[i], p[3])
-        if p[2] is None and isinstance(p[4], tuple):  # float32 from its halves: high << 16 | low
-            lo, hi = p[4]
-            bits = self.bdst[i]
-            np.left_shift(hi, 16, out=bits, dtype=np.uint32)
-            np.bitwise_or(bits, lo, out=bits)
-        else:
-            np.copyto(self.bdst[i], p[4])
+        np.copyto(self.bdst[i], p[4])
         self.n = i + 1
 
     def store(self) -> None:
@@ -256,9 +240,9 @@ def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc):
         m1, k1, n1 = -(-m // 16), -(-k // c0), -(-n // 16)
         na, nb, nc = m1 * k1 * 512, k1 * n1 * 512, n1 * m1 * 1024
         l0a, l0b, l0c = cube.l0a, cube.l0b, cube.l0c
-        if a < 0 or a + na > l0a.shape[0] or b < 0 or b + nb > l0b.shape[0] or c < 0 or c + nc > l0c.shape[0]:
+        if a < 0 or a + na > l0a.shape[1] or b < 0 or b + nb > l0b.shape[1] or c < 0 or c + nc > l0c.shape[1]:
             fail(sid, bid, f"Mmad {m}x{n}x{k} reaches past L0A [{a}, {a + na}), L0B [{b}, {b + nb}) or "
-                           f"L0C [{c}, {c + nc}) (sizes {l0a.shape[0]}, {l0b.shape[0]}, {l0c.shape[0]})")
+                           f"L0C [{c}, {c + nc}) (sizes {l0a.shape[1]}, {l0b.shape[1]}, {l0c.shape[1]})")
         p = _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, _mmad_record(a, b, c, m, n, k, rc))
     if p[0] == EXACT:
         _pending(cube, p[1], init, Staged).add(p)

@@ -52,18 +52,21 @@ from .contract import check_extents, nd2nz_overlap
 from .costs import dma_efficiency, local_base
 from .cube_mmad import F16, F32, I32, PLANS, V32, Chain, Staged, flush, mmad as run_mmad, reduce_max, reduce_min, scratch
 from .errors import SimulationError
-from .memory import window
+from .batched import gm_cores
 from .opinfo import WORK
 
 V512 = np.dtype("V512")  # a fractal
 
 
 class CubeMemories:
-    """The local memories of one AIC as byte arrays, and the views and scratch the ops reuse."""
+    """The local memories of ``cores`` AICs as byte arrays, one row per core (one core, or a group of cores
+    run together: ``batched``), and the views and scratch the ops reuse."""
 
-    def __init__(self, spec):
+    def __init__(self, spec, cores: int = 1, rows: dict | None = None):
         self.sizes = {"L1": spec.l1_bytes, "L0A": spec.l0a_bytes, "L0B": spec.l0b_bytes, "L0C": spec.l0c_bytes}
-        self.mem = {k: np.zeros(n, np.uint8) for k, n in self.sizes.items()}
+        self.cores = cores
+        # ``rows``: memories of at least ``cores`` rows to use the first rows of (shared by groups of cores)
+        self.mem = {k: rows[k][:cores] if rows else np.zeros((cores, n), np.uint8) for k, n in self.sizes.items()}
         self.l1, self.l0a, self.l0b, self.l0c = (self.mem[k] for k in ("L1", "L0A", "L0B", "L0C"))
         self.mm_plans: dict[tuple, tuple] = {}
         self.scratch: dict[tuple, np.ndarray] = {}
@@ -73,7 +76,10 @@ class CubeMemories:
 
     def poison(self) -> None:
         """Fill L1, L0A and L0B with NaN bytes (0xFF) at a core's start: memory holds garbage until
-        written, so a kernel that reads what it never wrote computes NaN rather than a lucky zero."""
+        written, so a kernel that reads what it never wrote computes NaN rather than a lucky zero. The
+        Mmads an earlier core left pending are stored first (see ``cube_mmad``)."""
+        if self.pending is not None:
+            flush(self)
         self.l1.fill(0xFF)
         self.l0a.fill(0xFF)
         self.l0b.fill(0xFF)
@@ -86,8 +92,24 @@ def _mems(t: KernelTranslator) -> CubeMemories:
         for k, a in mems.mem.items():
             t.env[k] = a
         t.env.update({"_nd2nz": _nd2nz, "_load_plan": _load_plan, "_mmad": run_mmad, "_fixpipe": _fixpipe,
-                      "_L2": L2Lines(t.spec), "_dma_eff": dma_efficiency})
+                      "_L2": L2Lines(t.spec), "_dma_eff": dma_efficiency, "_CUBE_PLANS": []})
     return mems
+
+
+def _plans(t: KernelTranslator, prefix: str) -> str:
+    """A new table of load plans (views of the kernel's memories) in the kernel's globals."""
+    name = t.fresh(prefix)
+    t.env[name] = {}
+    t.env["_CUBE_PLANS"].append(name)
+    return name
+
+
+def group_globals(env: dict, mems: CubeMemories) -> dict:
+    """The globals that make a kernel's code (``env``) run a group of cores on ``mems`` (one row per
+    core): the memories and new, empty plan tables (``batched``)."""
+    out = {name: {} for name in env["_CUBE_PLANS"]}
+    out.update({"_CUBE": mems, **mems.mem})
+    return out
 
 
 def space_of(value) -> str:
@@ -107,39 +129,44 @@ def _oob(what: str, lo: int, hi: int, size: int) -> str:
     return f"{what} access [{lo}, {hi}) is outside its {size} bytes"
 
 
-def _blocks(a: np.ndarray, start: int, shape: tuple[int, ...], strides: tuple[int, ...]) -> np.ndarray:
-    """The 32 B blocks of the contiguous array ``a`` from byte ``start`` with byte ``strides``."""
-    return np.ndarray(shape, V32, a, start, strides)
+def _core_view(mem: np.ndarray, start: int, shape: tuple[int, ...], strides: tuple[int, ...], dt) -> np.ndarray:
+    """The (cores, *shape) view of the local memory ``mem`` (one byte row per core) from byte ``start``."""
+    return np.ndarray((mem.shape[0], *shape), dt, mem, start, (mem.shape[1], *strides))
 
 
 def _nd2nz(fail, sid, bid, l1, dst, g, goff, nd, n, d, src_nd, src_d, c0_stride, n_stride, mat_stride, l2=None,
            args=None):
     """DataCopy GM (ND) -> L1 (NZ); returns (GM bytes read, of which first read from HBM, the L1 bytes
-    from ``dst`` to the end of the last row written)."""
+    from ``dst`` to the end of the last row written). ``l1``: one row per core; ``goff``: an int, or one
+    offset per core of a group (``batched``)."""
+    if l1.shape[0] > 1:
+        dst, nd, n, d, src_nd, src_d, c0_stride, n_stride, mat_stride = (
+            int(x) for x in (dst, nd, n, d, src_nd, src_d, c0_stride, n_stride, mat_stride))
     if nd <= 0 or n <= 0 or d <= 0:
         return 0, 0, 0
     dt = g.dtype
     es = dt.itemsize
     c0 = 32 // es
     blocks = -(-d // c0)
+    size = l1.shape[1]
     # to the last byte written: the last matrix's last row in its last 32 B column block
     span = ((blocks - 1) * c0_stride + (n - 1) * n_stride) * 32 + (nd - 1) * mat_stride * es + 32
-    if dst < 0 or dst % 32 or dst + span > l1.shape[0]:
-        fail(sid, bid, _oob("L1", dst, dst + span, l1.shape[0]) if dst % 32 == 0 else
-             f"L1 address {dst} is not 32 B aligned")
+    if dst < 0 or dst % 32 or dst + span > size:
+        fail(sid, bid, _oob("L1", dst, dst + span, size) if dst % 32 == 0 else f"L1 address {dst} is not 32 B aligned")
     last = goff + (nd - 1) * src_nd + (n - 1) * src_d + d
     if goff < 0 or last > g.shape[0]:
         fail(sid, bid, f"out-of-bounds GM access: elements [{goff}, {last}) of a global tensor of {g.shape[0]} elements")
     full, rem = d // c0, d % c0
     # the nd matrices at once: (matrix, column block or row, ...) views, matrices mat_stride / src_nd apart
     if full:  # the c0 elements of a row in one fractal are one 32 B block on both sides
-        np.copyto(_blocks(l1, dst, (nd, full, n), (mat_stride * es, c0_stride * 32, n_stride * 32)),
-                  _blocks(g, goff * es, (nd, full, n), (src_nd * es, 32, src_d * es)))
+        to = _core_view(l1, dst, (nd, full, n), (mat_stride * es, c0_stride * 32, n_stride * 32), V32)
+        for src, rows in gm_cores(g, goff * es, (nd, full, n), (src_nd * es, 32, src_d * es), V32):
+            np.copyto(to[rows], src)
     if rem:
-        o = window(l1.view(dt), dst // es + full * c0_stride * c0, (nd, n, c0),
-                   (mat_stride * es, n_stride * 32, es))
-        o[:, :, :rem] = window(g, goff + full * c0, (nd, n, rem), (src_nd * es, src_d * es, es))
-        o[:, :, rem:] = 0  # a row's tail is zero-padded to 32 B
+        o = _core_view(l1, dst + full * c0_stride * 32, (nd, n, c0), (mat_stride * es, n_stride * 32, es), dt)
+        for src, rows in gm_cores(g, (goff + full * c0) * es, (nd, n, rem), (src_nd * es, src_d * es, es), dt):
+            o[rows, :, :, :rem] = src
+        o[:, :, :, rem:] = 0  # a row's tail is zero-padded to 32 B
     total = nd * n * d * es
     if l2 is None:
         return total, total, span
@@ -209,19 +236,18 @@ def _load_plan(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstride, 
         return _NOTHING + (0 * cycles, src_base + 0, 0, 0, dst_base + dst)
     lo = src + start * 512
     hi = lo + ((rep - 1) * sstride + 1) * 512
-    if lo < 0 or src % 32 or hi > src_mem.shape[0]:
-        fail(sid, bid, _oob("L1", lo, hi, src_mem.shape[0]))
+    if lo < 0 or src % 32 or hi > src_mem.shape[1]:
+        fail(sid, bid, _oob("L1", lo, hi, src_mem.shape[1]))
     dhi = dst + ((rep - 1) * (gap + 1) + 1) * 512
-    if dst < 0 or dst % 512 or dhi > dst_mem.shape[0]:
-        fail(sid, bid, _oob("L0", dst, dhi, dst_mem.shape[0]) if dst % 512 == 0 else
+    if dst < 0 or dst % 512 or dhi > dst_mem.shape[1]:
+        fail(sid, bid, _oob("L0", dst, dhi, dst_mem.shape[1]) if dst % 512 == 0 else
              f"L0 address {dst} is not 512 B (fractal) aligned")
     if transpose:
-        s16, d16 = src_mem.view(np.uint16), dst_mem.view(np.uint16)
-        sv = window(s16, lo // 2, (rep, 16, 16), (sstride * 512, 32, 2)).transpose(0, 2, 1)
-        dv = window(d16, dst // 2, (rep, 16, 16), ((gap + 1) * 512, 32, 2))
+        sv = _core_view(src_mem, lo, (rep, 16, 16), (sstride * 512, 32, 2), np.uint16).transpose(0, 1, 3, 2)
+        dv = _core_view(dst_mem, dst, (rep, 16, 16), ((gap + 1) * 512, 32, 2), np.uint16)
     else:
-        sv = np.ndarray((rep,), V512, src_mem, lo, (sstride * 512,))
-        dv = np.ndarray((rep,), V512, dst_mem, dst, ((gap + 1) * 512,))
+        sv = _core_view(src_mem, lo, (rep,), (sstride * 512,), V512)
+        dv = _core_view(dst_mem, dst, (rep,), ((gap + 1) * 512,), V512)
     if len(plans) >= PLANS:
         plans.clear()
     p = plans[(src, dst, start, rep, sstride, gap)] = (dv, sv, rep * 512 * cycles, src_base + lo, hi - lo,
@@ -248,30 +274,31 @@ def _transpose_plan(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstr
     first = start - (rep - 1) * sstride if decrement else start
     lo = src + first * square
     hi = src + ((start if decrement else start + (rep - 1) * sstride) + 1) * square
-    if first < 0 or src % 32 or hi > src_mem.shape[0]:
-        fail(sid, bid, _oob("L1", lo, hi, src_mem.shape[0]) if src % 32 == 0 else
+    if first < 0 or src % 32 or hi > src_mem.shape[1]:
+        fail(sid, bid, _oob("L1", lo, hi, src_mem.shape[1]) if src % 32 == 0 else
              f"L1 address {src} is not 32 B aligned")
     slots = [r * (gap + 1) + q * (fgap + 1) for r in range(rep) for q in range(halves)]
     dhi = dst + (max(slots) + 1) * 512
-    if dst < 0 or dst % 512 or dhi > dst_mem.shape[0]:
-        fail(sid, bid, _oob("L0", dst, dhi, dst_mem.shape[0]) if dst % 512 == 0 else
+    if dst < 0 or dst % 512 or dhi > dst_mem.shape[1]:
+        fail(sid, bid, _oob("L0", dst, dhi, dst_mem.shape[1]) if dst % 512 == 0 else
              f"LoadDataWithTranspose: L0 address {dst} is not 512 B aligned")
     if len(set(slots)) != len(slots):
         fail(sid, bid, f"LoadDataWithTranspose: dstGap {gap} and dstFracGap {fgap} make transposed fractals "
                        f"overlap in L0")
     step = -sstride * square if decrement else sstride * square
-    if es == 4:  # piece [r, q, c, i] = square r's element (row q*8 + i, column c)
-        sv = np.ndarray((rep, 2, 2, 8, 8), np.uint32, src_mem, src + start * square, (step, 256, 512, 4, 32))
-        tmp = np.empty((rep, 2, 16, 8), np.uint32)
-        dt = np.uint16 if to_l0b else np.uint32
+    k = src_mem.shape[0]
+    if es == 4:  # piece [core, r, q, c, i] = square r's element (row q*8 + i, column c)
+        sv = _core_view(src_mem, src + start * square, (rep, 2, 2, 8, 8), (step, 256, 512, 4, 32), np.uint32)
+        tmp = np.empty((k, rep, 2, 16, 8), np.uint32)
+        dt = np.dtype(np.uint16 if to_l0b else np.uint32)
         shape = (rep, 2, 16, 16) if to_l0b else (rep, 2, 16, 8)
-        dv = np.ndarray(shape, dt, dst_mem, dst, ((gap + 1) * 512, (fgap + 1) * 512, 32, dt().itemsize))
-        tv = tmp.view(np.uint16).reshape(rep, 2, 16, 16).transpose(0, 1, 3, 2) if to_l0b else tmp
-        copies = ((tmp.reshape(rep, 2, 2, 8, 8), sv), (dv, tv))
+        dv = _core_view(dst_mem, dst, shape, ((gap + 1) * 512, (fgap + 1) * 512, 32, dt.itemsize), dt)
+        tv = tmp.view(np.uint16).reshape(k, rep, 2, 16, 16).transpose(0, 1, 2, 4, 3) if to_l0b else tmp
+        copies = ((tmp.reshape(k, rep, 2, 2, 8, 8), sv), (dv, tv))
     else:
-        sv = np.ndarray((rep, 16, 16), np.uint16, src_mem, src + start * square, (step, 32, 2))
-        dv = np.ndarray((rep, 16, 16), np.uint16, dst_mem, dst, ((gap + 1) * 512, 32, 2))
-        copies = ((dv, sv if to_l0b else sv.transpose(0, 2, 1)),)
+        sv = _core_view(src_mem, src + start * square, (rep, 16, 16), (step, 32, 2), np.uint16)
+        dv = _core_view(dst_mem, dst, (rep, 16, 16), ((gap + 1) * 512, 32, 2), np.uint16)
+        copies = ((dv, sv if to_l0b else sv.transpose(0, 1, 3, 2)),)
     if len(plans) >= PLANS:
         plans.clear()
     p = plans[key] = (copies, rep * square * cycles, src_base + lo, hi - lo, dhi - dst, dst_base + dst)
@@ -311,6 +338,8 @@ def _f16_bits(src: np.ndarray, relu: bool, s: np.ndarray) -> np.ndarray | None:
 
 def _fixpipe(fail, sid, bid, g, goff, cube, c, n, m, src_stride, dst_stride, relu, acc_dt):
     """Fixpipe L0C (NZ, src_stride rows per 16 columns) -> GM row-major; returns the bytes written."""
+    if cube.cores > 1:
+        c, n, m, src_stride, dst_stride = int(c), int(n), int(m), int(src_stride), int(dst_stride)
     if m <= 0 or n <= 0:
         return 0
     if cube.pending is not None:
@@ -318,19 +347,23 @@ def _fixpipe(fail, sid, bid, g, goff, cube, c, n, m, src_stride, dst_stride, rel
     l0c = cube.l0c
     n1 = -(-n // 16)
     nc = n1 * src_stride * 64
-    if c < 0 or c + nc > l0c.shape[0] or m > src_stride:
-        fail(sid, bid, _oob("L0C", c, c + nc, l0c.shape[0]) if m <= src_stride else
+    if c < 0 or c + nc > l0c.shape[1] or m > src_stride:
+        fail(sid, bid, _oob("L0C", c, c + nc, l0c.shape[1]) if m <= src_stride else
              f"Fixpipe of {m} rows with srcStride {src_stride}")
     last = goff + (m - 1) * dst_stride + n
     if goff < 0 or last > g.shape[0]:
         fail(sid, bid, f"out-of-bounds GM access: elements [{goff}, {last}) of a global tensor of {g.shape[0]} elements")
-    nz = l0c[c:c + nc].view(acc_dt).reshape(n1, src_stride, 16)
-    es = g.dtype.itemsize
+    nz = l0c[:, c:c + nc].view(acc_dt).reshape(cube.cores, n1, src_stride, 16)
+    dt = g.dtype
+    es = dt.itemsize
     full, rem = n // 16, n % 16
-    parts = [(window(g, goff, (full, m, 16), (16 * es, dst_stride * es, es)), nz[:full, :m])] if full else []
+    extent = ((m - 1) * dst_stride + n) * es  # each core's, written
+    parts = [(out, nz[rows, :full, :m]) for out, rows in
+             gm_cores(g, goff * es, (full, m, 16), (16 * es, dst_stride * es, es), dt, extent)] if full else []
     if rem:
-        parts.append((window(g, goff + full * 16, (m, rem), (dst_stride * es, es)), nz[full, :m, :rem]))
-    fast = g.dtype == F16 and acc_dt == F32
+        parts += [(out, nz[rows, full, :m, :rem]) for out, rows in
+                  gm_cores(g, (goff + full * 16) * es, (m, rem), (dst_stride * es, es), dt, extent)]
+    fast = dt == F16 and acc_dt == F32
     for out, cv in parts:  # GM written in C's NZ order, converted on the way
         bits = _f16_bits(cv, relu, scratch(cube, "f", 3 * cv.size, I32)) if fast else None
         if bits is not None:
@@ -382,15 +415,17 @@ def data_copy_nd2nz(t: KernelTranslator, op: asc.DataCopyNd2NzOp) -> None:
 def _init_const(fail, sid, bid, l1, dst, rep, blk, gap, value, dt):
     """InitConstValue on L1: ``rep`` runs of ``blk`` 32 B blocks set to ``value``, ``gap`` blocks apart;
     returns the L1 bytes from ``dst`` to the end of the last run (0 when nothing is written)."""
+    if l1.shape[0] > 1:
+        dst, rep, blk, gap = int(dst), int(rep), int(blk), int(gap)
     if min(rep, blk, gap) < 0 or max(rep, blk, gap) > 32767:
         fail(sid, bid, f"InitConstValue: repeatTimes {rep}, blockNum {blk}, dstGap {gap} outside [0, 32767]")
     if rep == 0 or blk == 0:
         return 0
     span = ((rep - 1) * (blk + gap) + blk) * 32
-    if dst < 0 or dst % 32 or dst + span > l1.shape[0]:
-        fail(sid, bid, _oob("L1", dst, dst + span, l1.shape[0]) if dst % 32 == 0 else
+    if dst < 0 or dst % 32 or dst + span > l1.shape[1]:
+        fail(sid, bid, _oob("L1", dst, dst + span, l1.shape[1]) if dst % 32 == 0 else
              f"L1 address {dst} is not 32 B aligned")
-    runs = np.ndarray((rep, blk * 32 // dt.itemsize), dt, l1, dst, ((blk + gap) * 32, dt.itemsize))
+    runs = _core_view(l1, dst, (rep, blk * 32 // dt.itemsize), ((blk + gap) * 32, dt.itemsize), dt)
     runs.fill(np.full(1, value, dt)[0])  # ``value`` cast as NumPy casts it into an array of ``dt``
     return span
 
@@ -420,8 +455,7 @@ def load_data(t: KernelTranslator, op: asc.LoadDataOp) -> None:
     rate = t.spec.mte1_l0a_bytes_per_cycle if dst == "L0A" else t.spec.mte1_l0b_bytes_per_cycle
     args = ", ".join(t.v(x) for x in (op.start_index, op.repeat_times, op.src_stride, op.dst_gap))
     tr = (op.if_transpose is not None) != (dst == "L0B")  # L0B holds its fractals transposed (see cube_mmad.mmad)
-    plans = t.fresh("LD")
-    t.env[plans] = {}
+    plans = _plans(t, "LD")
     t.emit(f"_lp = {plans}.get(({t.v(op.src)}, {t.v(op.dst)}, {args}))")
     t.emit(f"if _lp is None: _lp = _load_plan(_fail, {sid}, bid, L1, {t.v(op.src)}, {dst}, {t.v(op.dst)}, {args}, "
            f"{tr}, {plans}, {1.0 / rate!r}, {local_base(t.spec, 'L1')}, {local_base(t.spec, dst)})")
@@ -443,8 +477,7 @@ def load_data_with_transpose(t: KernelTranslator, op: asc.LoadDataWithTransposeO
     t.env.setdefault("_transpose_plan", _transpose_plan)
     rate = t.spec.mte1_l0a_bytes_per_cycle if dst == "L0A" else t.spec.mte1_l0b_bytes_per_cycle
     args = ", ".join(t.v(x) for x in (op.start_index, op.repeat_times, op.src_stride, op.dst_gap, op.dst_frac_gap))
-    plans = t.fresh("LT")
-    t.env[plans] = {}
+    plans = _plans(t, "LT")
     key = f"({t.v(op.src)}, {t.v(op.dst)}, {args}, {op.addr_mode is not None})"
     t.emit(f"_tp = {plans}.get({key})")
     t.emit(f"if _tp is None: _tp = _transpose_plan(_fail, {sid}, bid, L1, {t.v(op.src)}, {dst}, {t.v(op.dst)}, "

@@ -119,6 +119,7 @@ class Traced:
     plan: list | None
     findings: list  # what its cores' code reported (contract rules, rounded copies), reported again
     launch: object = None  # its ``LaunchReport``, which a replay reports again
+    unverified: bool = False  # ``plan``: data-path groups (``data_groups``) not yet checked against core by core
 
 
 def run_data_path(sim, m, name: str, n: int, args: list, runs: list, traced: Traced) -> bool:
@@ -142,4 +143,35 @@ def run_data_path(sim, m, name: str, n: int, args: list, runs: list, traced: Tra
                 sim.group_fn(m, name, len(bids), data=True)(batched.weak(bids), n, args, None, 0, 0)
         except Exception:  # noqa: BLE001 - Diverged, or anything a group cannot do: traced again
             return False
+    return True
+
+
+def data_groups(keys: list) -> list | None:
+    """Groups of cores whose traces differ at most in costs and auxiliary counts (the HBM bytes of a GM
+    read, which depend on the L2 lines the cores before read: ``ORDERED_TRACE``), so whose data paths
+    run the same ops on the same local addresses: [(key, cores)], or None when no two cores are alike."""
+    groups: dict[tuple, list[int]] = {}
+    for bid, key in enumerate(keys):
+        groups.setdefault(tuple((r[0], *r[4:]) for r in key[2]), []).append(bid)
+    return list(groups.items()) if len(groups) < len(keys) else None
+
+
+def verify_data_groups(sim, m, name: str, n: int, args: list, runs: list, traced: Traced) -> bool:
+    """Run the data path in the groups of ``traced.plan`` and then core by core, from the same arguments, and
+    keep the groups only when both give the same bytes (else ``traced.plan`` becomes None). The outputs are
+    the core-by-core run's; True."""
+    before = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    plan = traced.plan
+    grouped = run_data_path(sim, m, name, n, args, runs, traced)
+    together = [a.copy() if isinstance(a, np.ndarray) else a for a in args] if grouped else None
+    for a, b in zip(args, before):
+        if isinstance(a, np.ndarray):
+            np.copyto(a, b)
+    m.ub.fill(0)
+    traced.plan = None
+    run_data_path(sim, m, name, n, args, runs, traced)
+    if together is not None and all(not isinstance(a, np.ndarray) or np.array_equal(a, t)
+                                    for a, t in zip(args, together)):
+        traced.plan = plan
+    traced.unverified = False
     return True

@@ -35,6 +35,7 @@ from .codegen import CompiledKernel
 from .costs import PIPE_NAMES, local_layout, make_dma_cost, pipe_latencies
 from .errors import Finding, FindingLog, HazardError, SimulationError
 from .initcheck import get_initcheck_default
+from .kernel_ops_cube import CubeMemories, group_globals as cube_group_globals
 from .memory import NUMPY_DTYPES, copy_msg, gm_view, make_pad_helpers, make_view2, ub_msg, ub_views
 from .queues import TBufState, TPipeState, TQueData, TQueState, init_buffer
 from .report import LaunchReport, Report
@@ -97,6 +98,8 @@ class Machine:
             for name, op in sim.funcs.items() if KERNEL_ATTR in op.attributes}
         self.ub2: np.ndarray | None = None  # one UB row per core of a group (``batched.group_ub``)
         self.group_fns: dict[tuple, object] = {}
+        self.cube_rows: dict | None = None  # the cube's memories, one row per core of a group
+        self.cube_groups: dict[int, CubeMemories] = {}  # group size -> the first rows of ``cube_rows``
         self.allocs: dict = {}  # the host's intermediate buffers by memref.alloc value, kept for the next run
         self.alloc_bytes = 0
 
@@ -138,7 +141,8 @@ class Simulator:
         self.hazards = hazards  # None: the global hazard policy
         self._warned: set = set()
         # cores whose traces are identical share one schedule and hazard analysis
-        self.stats = {"cores": 0, "schedules": 0, "schedule_seconds": 0.0, "replays": 0}
+        # "grouped": cores whose data path a replay ran in a group of cores (``batched``)
+        self.stats = {"cores": 0, "schedules": 0, "schedule_seconds": 0.0, "replays": 0, "grouped": 0}
         self.funcs: dict[str, func.FuncOp] = {}
         self._lock = threading.Lock()  # the shared tables below and the machine pool
         self._timing_cache: dict[tuple, tuple] = {}
@@ -151,6 +155,7 @@ class Simulator:
                 self.funcs[op.sym_name.data] = op
         self.mix: set[str] = set()  # MIX kernels: each block is an AI Core (AIC + 2 AIVs)
         self.batchable: set[str] = set()  # kernels whose cores may run in groups (``batched``)
+        self.data_batchable: set[str] = set()  # kernels whose cores may run their data path in groups
         self._plans: dict[tuple, list] = {}  # (kernel, cores, checked) -> [(trace key, cores)]
         self._failures: dict[str, int] = {}
         self.replayable: set[str] = set()  # kernels whose traces depend on their launch arguments only (``replay``)
@@ -166,7 +171,7 @@ class Simulator:
             if getattr(op.attributes.get(KERNEL_TYPE_ATTR), "data", None) == MIX_AIC_1_2:
                 self.mix.add(name)
             elif batched.batchable(op):
-                self.batchable.add(name)
+                (self.data_batchable if batched.ordered_trace(op) else self.batchable).add(name)
             if replay.replayable(op):
                 self.replayable.add(name)
 
@@ -388,10 +393,20 @@ class Simulator:
         if ub2 is not m.ub2:  # another array (a larger one, another thread's): the functions built on the old one go
             m.ub2 = ub2
             m.group_fns.clear()
+        ck = m.kernels[name]
+        cube = "_CUBE" in ck.env
+        if cube and (m.cube_rows is None or m.cube_rows["L1"].shape[0] < k):  # larger rows: every group anew
+            m.cube_rows = CubeMemories(self.spec, k).mem
+            m.cube_groups.clear()
+            m.group_fns.clear()
         fn = m.group_fns.get((name, k, data))
         if fn is None:
-            ck = m.kernels[name]
             env = batched.make_group_env(ck.env, ub2[:k], k, NUMPY_DTYPES)
+            if cube:
+                mems = m.cube_groups.get(k)
+                if mems is None:
+                    mems = m.cube_groups[k] = CubeMemories(self.spec, k, m.cube_rows)
+                env.update(cube_group_globals(ck.env, mems))
             exec(ck.data_code if data else ck.code, env)
             fn = m.group_fns[(name, k, data)] = env["_kernel_data" if data else "_kernel"]
         return fn
@@ -485,11 +500,19 @@ class Simulator:
         replaying = traced is not None and traced.signature == sig
         before = [a.copy() if isinstance(a, np.ndarray) else a for a in args] \
             if replaying and replay.REPLAY_MODE == "verify" else None
-        if replaying and replay.run_data_path(self, m, name, n, args, runs, traced):
+        if replaying and traced.unverified:  # groups of cores that have only run one by one
+            ran = replay.verify_data_groups(self, m, name, n, args, runs, traced)
+            if traced.plan is None:
+                with self._lock:
+                    self.data_batchable.discard(name)
+        else:
+            ran = replaying and replay.run_data_path(self, m, name, n, args, runs, traced)
+        if ran:
             keys = traced.keys
             m.ctx.log.merge(traced.findings)
             with self._lock:
                 self.stats["replays"] += 1
+                self.stats["grouped"] += sum(len(bids) for _, bids in traced.plan or () if len(bids) > 1)
             if before is not None:
                 self._run_again(m, name, n, args, runs, keys, check, before, "replaying the data path")
         else:
@@ -501,7 +524,11 @@ class Simulator:
                 found, m.ctx.log = m.ctx.log.items(), log
                 log.merge(found)
             if sig is not None:
-                self._traced[(name, n, check)] = replay.Traced(sig, keys, grouped, found)
+                unverified = grouped is None and n > 1 and name in self.data_batchable and BATCH_MODE != "off"
+                if unverified:
+                    grouped = replay.data_groups(keys)
+                self._traced[(name, n, check)] = replay.Traced(sig, keys, grouped, found, unverified=grouped is not None
+                                                               and unverified)
         if traced is None or traced.launch is None:
             launch = self._account(m, name, n, keys, runs, tabs)
             if sig is not None:

@@ -10,6 +10,7 @@ Every op derives from :class:`AscendCOperation`, the one definition of what the 
   property names, or an override of ``print_ascendc`` (the kernel emitter calls it);
 * ``NEEDS_TPIPE``: the API fetches event ids through the kernel's TPipe (``contract.py``);
 * ``BATCHABLE``: whether the simulator's code for the op is correct for a group of cores run at once;
+  ``ORDERED_TRACE``: whether its trace depends on the cores run before (then only its data path is);
 * vector instructions add their cost class ``COST`` and their NumPy semantics ``numpy_operation``
   (``vector.py``).
 """
@@ -95,6 +96,9 @@ class AscendCOperation(IRDLOperation):
     API: ClassVar[str] = ""
     CALL: ClassVar[str] = ""
     BATCHABLE: ClassVar[bool] = False
+    # what the simulator records for the op depends on what earlier cores of the launch did (the L2 lines
+    # they read), so a group of cores runs its data path together but is traced core by core
+    ORDERED_TRACE: ClassVar[bool] = False
     # the API takes event ids from the TPipe: not allowed in a kernel without one (static-api-whitelist-a2)
     NEEDS_TPIPE: ClassVar[bool] = False
 

@@ -96,6 +96,8 @@ class DataCopyNd2NzOp(AscendCOperation):
     """``DataCopy(dst, src, Nd2NzParams{...})``: GM (ND) -> L1 (NZ) on MTE2."""
 
     name = "ascendc.data_copy_nd2nz"
+    BATCHABLE: ClassVar[bool] = True
+    ORDERED_TRACE: ClassVar[bool] = True  # its HBM bytes: the L2 lines earlier cores did not read
     API: ClassVar[str] = "DataCopy"
     traits = traits_def(OnPipe(Pipe.MTE2), BufferEffects(reads=("src",), writes=("dst",)))
     dst = operand_def(LocalTensorType)
@@ -140,6 +142,7 @@ class InitConstValueOp(AscendCOperation):
     (repeatTimes or blockNum 0: nothing). The doc allows L0A/L0B (512 B blocks, MTE1) too; only L1 is used."""
 
     name = "ascendc.init_const_value"
+    BATCHABLE: ClassVar[bool] = True
     API: ClassVar[str] = "InitConstValue"
     traits = traits_def(OnPipe(Pipe.MTE2), BufferEffects(writes=("dst",)))
     dst = operand_def(LocalTensorType)
@@ -174,6 +177,7 @@ class LoadDataOp(AscendCOperation):
     ifTranspose, 0})``: L1 -> L0A/L0B, fractal by fractal, on MTE1."""
 
     name = "ascendc.load_data"
+    BATCHABLE: ClassVar[bool] = True
     API: ClassVar[str] = "LoadData"
     traits = traits_def(OnPipe(Pipe.MTE1), BufferEffects(reads=("src",), writes=("dst",)))
     dst = operand_def(LocalTensorType)
@@ -228,6 +232,7 @@ class LoadDataWithTransposeOp(AscendCOperation):
     simulator runs 2- and 4-byte types."""
 
     name = "ascendc.load_data_with_transpose"
+    BATCHABLE: ClassVar[bool] = True
     API: ClassVar[str] = "LoadDataWithTranspose"
     traits = traits_def(OnPipe(Pipe.MTE1), BufferEffects(reads=("src",), writes=("dst",)))
     dst = operand_def(LocalTensorType)
@@ -274,6 +279,7 @@ class MmadOp(AscendCOperation):
     """``Mmad(dst, fm, filter, MmadParams{m, n, k, 0, false, init})``: L0C (+)= L0A x L0B on PIPE_M."""
 
     name = "ascendc.mmad"
+    BATCHABLE: ClassVar[bool] = True
     API: ClassVar[str] = "Mmad"
     # without init, dst is accumulated into: read as well as written
     traits = traits_def(OnPipe(Pipe.M), BufferEffects(reads=("fm", "filter", "dst"), writes=("dst",)))
@@ -314,6 +320,7 @@ class FixpipeOp(AscendCOperation):
     L0C (NZ) -> GM (ND) on PIPE_FIX."""
 
     name = "ascendc.fixpipe"
+    BATCHABLE: ClassVar[bool] = True
     API: ClassVar[str] = "Fixpipe"
     traits = traits_def(OnPipe(Pipe.FIX), BufferEffects(reads=("src",), writes=("dst",)))
     dst = operand_def(GlobalTensorType)

@@ -54,9 +54,13 @@ def test_cost_classes():
 
 def test_batchable_ops():
     grouped = {o for o in OPS if o.BATCHABLE}
-    assert not grouped & {A.DataCopyNd2NzOp, A.LoadDataOp, A.MmadOp, A.FixpipeOp, A.CoreSectionOp,
-                          A.GetSubBlockIdxOp, A.CrossCoreSetFlagOp, A.CrossCoreWaitFlagOp, A.LaunchOp}
+    assert not grouped & {A.CoreSectionOp, A.GetSubBlockIdxOp, A.CrossCoreSetFlagOp, A.CrossCoreWaitFlagOp,
+                          A.LaunchOp}
+    cube = {A.DataCopyNd2NzOp, A.InitConstValueOp, A.LoadDataOp, A.LoadDataWithTransposeOp, A.MmadOp, A.FixpipeOp}
+    assert cube <= grouped
     assert all(o.BATCHABLE for o in OPS if issubclass(o, A.VectorOp))
+    # the HBM bytes of an Nd2Nz depend on the L2 lines the cores before read: traced core by core
+    assert {o for o in OPS if o.ORDERED_TRACE} == {A.DataCopyNd2NzOp}
 
 
 REFERENCE = {

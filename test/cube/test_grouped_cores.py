@@ -1,0 +1,110 @@
+"""Cube kernels whose cores replay their data path in groups (``runtime.replay.data_groups``).
+
+A cube core's trace counts the HBM bytes of its GM reads, which depend on the L2 lines the cores before it
+read, so cube kernels are traced core by core. Cores whose traces differ only there run the same ops on the
+same local addresses: a replay runs each such group in one call of the kernel's data path, with one row of
+L1/L0A/L0B/L0C per core. Every program here runs five times with new inputs and is compared with PyTorch in
+float64 each time; the groups are checked against core by core on their first use, and in "verify" mode every
+replay is traced again core by core and must give the same bytes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import pyasc
+from pyasc.runtime import Simulator, replay
+from pyasc.runtime.batched import BatchedGM, gm_cores, weak
+
+RNG = np.random.default_rng(5)
+F = torch.nn.functional
+
+PROGRAMS = {
+    "matmul_f32": (lambda a, b: a @ b, [(200, 520), (520, 260)], np.float32, lambda a, b: a @ b),
+    "matmul_f16": (lambda a, b: a @ b, [(300, 128), (128, 200)], np.float16, lambda a, b: a @ b),
+    "matmul_int8": (lambda a, b: a @ b, [(90, 200), (200, 300)], np.int8, lambda a, b: a @ b),
+    "matmul_bf16": (lambda a, b: a @ b, [(160, 96), (96, 300)], "bfloat16", lambda a, b: a @ b),
+    "conv2d_f32": (lambda x, w: pyasc.conv2d(x, w, stride=1, padding=1), [(2, 16, 20, 20), (48, 16, 3, 3)],
+                   np.float32, lambda x, w: F.conv2d(x, w, stride=1, padding=1)),
+    "conv2d_stride2_f16": (lambda x, w: pyasc.conv2d(x, w, stride=2, padding=3), [(2, 3, 40, 40), (32, 3, 7, 7)],
+                           np.float16, lambda x, w: F.conv2d(x, w, stride=2, padding=3)),
+}
+TOL = {np.float32: 2e-5, np.float16: 2e-2, "bfloat16": 2e-2, np.int8: 0}
+
+
+def _inputs(shapes, dtype):
+    if dtype == np.int8:
+        return [pyasc.tensor(RNG.integers(-128, 128, s).astype(np.int8)) for s in shapes]
+    xs = [RNG.standard_normal(s).astype(np.float32) for s in shapes]
+    if dtype == "bfloat16":
+        return [pyasc.tensor(x).to(pyasc.bfloat16) for x in xs]
+    return [pyasc.tensor(x.astype(dtype)) for x in xs]
+
+
+def _run(name, times=5):
+    fn, shapes, dtype, ref = PROGRAMS[name]
+    compiled = pyasc.jit(fn).compile(*_inputs(shapes, dtype))
+    sim = Simulator(compiled.module, hazards="ignore")
+    outs = [np.zeros(o.shape, o.dtype.np_dtype) for o in compiled.outputs]
+    for _ in range(times):
+        xs = _inputs(shapes, dtype)
+        arrays = [x.numpy() for x in xs]
+        report = sim.run(compiled.name, [*arrays, *getattr(compiled, "constants", ()), *outs])
+        assert report.error is None and not report.errors
+        expect = ref(*[torch.from_numpy(x.to(pyasc.float32).numpy()).double() for x in xs]).numpy()
+        got = outs[0].astype(np.float32) if dtype == "bfloat16" else outs[0]
+        if dtype == "bfloat16":
+            got = pyasc.tensor(outs[0]).to(pyasc.float32).numpy() if outs[0].dtype.kind == "V" else got
+        # the sums' rounding grows with their terms: the absolute tolerance is relative to the largest output
+        tol = TOL[dtype]
+        np.testing.assert_allclose(np.asarray(got, np.float64), expect, rtol=tol, atol=tol * np.abs(expect).max())
+    return sim
+
+
+@pytest.fixture
+def verify(monkeypatch):
+    monkeypatch.setattr(replay, "REPLAY_MODE", "verify")
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_grouped_cube_cores_compute_like_torch(name, verify):
+    sim = _run(name)
+    assert sim.data_batchable, "no cube kernel runs its data path in groups"
+    assert sim.stats["grouped"] > 0
+    groups = [len(bids) for (k, _, _), t in sim._traced.items() if k in sim.data_batchable and t.plan
+              for _, bids in t.plan]
+    assert max(groups) > 1
+
+
+def test_groups_that_disagree_are_dropped_and_the_outputs_stay_right(monkeypatch):
+    """Every core put in one group, tiles of other shapes included: the first replay finds the groups wrong
+    (or unable to run) against core by core and drops them; every run still matches PyTorch."""
+    monkeypatch.setattr(replay, "data_groups", lambda keys: [(None, list(range(len(keys))))])
+    sim = _run("matmul_f32")  # 200 x 260 in 128 x 128-ish tiles: edge tiles differ from the inner ones
+    assert not sim.data_batchable
+    assert sim.stats["grouped"] == 0
+
+
+def test_data_groups_ignore_costs_and_auxiliary_counts():
+    rec = lambda hbm, addr: (7, 0.0, 10.0, hbm, addr, 512)  # noqa: E731 - (sid, clock, cost, aux, region)
+    keys = [("k", True, (rec(512, 0),)), ("k", True, (rec(0, 0),)), ("k", True, (rec(0, 1024),))]
+    assert replay.data_groups(keys) == [(((7, 0, 512),), [0, 1]), (((7, 1024, 512),), [2])]
+    assert replay.data_groups(keys[1:]) is None  # no two cores alike
+
+
+def test_gm_cores_views_per_core():
+    g = np.arange(100, dtype=np.float32)
+    one = gm_cores(g, 8, (2, 3), (16, 4), g.dtype)  # a common start: one view, broadcast to the cores
+    assert len(one) == 1 and one[0][0].shape == (1, 2, 3) and one[0][0][0, 1, 2] == 8
+    even = gm_cores(BatchedGM(g, 3), weak([0, 40, 80]), (2,), (4,), g.dtype)  # evenly spaced: one strided view
+    assert len(even) == 1 and even[0][0].tolist() == [[0, 1], [10, 11], [20, 21]]
+    uneven = gm_cores(BatchedGM(g, 3), weak([0, 8, 80]), (2,), (4,), g.dtype)
+    assert [v.tolist() for v, _ in uneven] == [[[0, 1]], [[2, 3]], [[20, 21]]]
+    assert [rows for _, rows in uneven] == [slice(0, 1), slice(1, 2), slice(2, 3)]
+    # written: rows closer than the extent overlap, so each core writes in core order
+    assert len(gm_cores(BatchedGM(g, 3), weak([0, 4, 8]), (2,), (4,), g.dtype, extent=16)) == 3
+    # a common start written by every core: the last core's row, as core by core
+    (view, rows), = gm_cores(BatchedGM(g, 3), 8, (2,), (4,), g.dtype, extent=8)
+    assert rows == slice(-1, None)
