@@ -171,6 +171,9 @@ def _float(x):
     return _weak_or_common(x.astype(np.float64)) if isinstance(x, np.ndarray) and x.size > 1 else float(x)
 
 
+# cores per group, on average, below which a launch runs core by core: a group pays for every per-core number
+# (``WeakVec``) it computes, and groups of two or three cores save less than that
+MIN_GROUP = 4
 SMALL_ROW = 1024  # rows up to this many elements (bytes for DataCopyPad) move by one fancy index
 
 

@@ -134,6 +134,15 @@ def _core_view(mem: np.ndarray, start: int, shape: tuple[int, ...], strides: tup
     return np.ndarray((mem.shape[0], *shape), dt, mem, start, (mem.shape[1], *strides))
 
 
+def _offsets(goff):
+    """A GM offset as (itself, lowest, highest): an int, or one per core of a group as a plain array (whose
+    arithmetic skips the per-core number machinery of ``batched.WeakVec``)."""
+    if isinstance(goff, np.ndarray):
+        goff = goff.view(np.ndarray)
+        return goff, int(goff.min()), int(goff.max())
+    return goff, goff, goff
+
+
 def _nd2nz(fail, sid, bid, l1, dst, g, goff, nd, n, d, src_nd, src_d, c0_stride, n_stride, mat_stride, l2=None,
            args=None):
     """DataCopy GM (ND) -> L1 (NZ); returns (GM bytes read, of which first read from HBM, the L1 bytes
@@ -153,9 +162,10 @@ def _nd2nz(fail, sid, bid, l1, dst, g, goff, nd, n, d, src_nd, src_d, c0_stride,
     span = ((blocks - 1) * c0_stride + (n - 1) * n_stride) * 32 + (nd - 1) * mat_stride * es + 32
     if dst < 0 or dst % 32 or dst + span > size:
         fail(sid, bid, _oob("L1", dst, dst + span, size) if dst % 32 == 0 else f"L1 address {dst} is not 32 B aligned")
-    last = goff + (nd - 1) * src_nd + (n - 1) * src_d + d
-    if goff < 0 or last > g.shape[0]:
-        fail(sid, bid, f"out-of-bounds GM access: elements [{goff}, {last}) of a global tensor of {g.shape[0]} elements")
+    goff, lo, hi = _offsets(goff)
+    last = hi + (nd - 1) * src_nd + (n - 1) * src_d + d
+    if lo < 0 or last > g.shape[0]:
+        fail(sid, bid, f"out-of-bounds GM access: elements [{lo}, {last}) of a global tensor of {g.shape[0]} elements")
     full, rem = d // c0, d % c0
     # the nd matrices at once: (matrix, column block or row, ...) views, matrices mat_stride / src_nd apart
     if full:  # the c0 elements of a row in one fractal are one 32 B block on both sides
@@ -350,9 +360,10 @@ def _fixpipe(fail, sid, bid, g, goff, cube, c, n, m, src_stride, dst_stride, rel
     if c < 0 or c + nc > l0c.shape[1] or m > src_stride:
         fail(sid, bid, _oob("L0C", c, c + nc, l0c.shape[1]) if m <= src_stride else
              f"Fixpipe of {m} rows with srcStride {src_stride}")
-    last = goff + (m - 1) * dst_stride + n
-    if goff < 0 or last > g.shape[0]:
-        fail(sid, bid, f"out-of-bounds GM access: elements [{goff}, {last}) of a global tensor of {g.shape[0]} elements")
+    goff, lo, hi = _offsets(goff)
+    last = hi + (m - 1) * dst_stride + n
+    if lo < 0 or last > g.shape[0]:
+        fail(sid, bid, f"out-of-bounds GM access: elements [{lo}, {last}) of a global tensor of {g.shape[0]} elements")
     nz = l0c[:, c:c + nc].view(acc_dt).reshape(cube.cores, n1, src_stride, 16)
     dt = g.dtype
     es = dt.itemsize

@@ -149,11 +149,12 @@ def run_data_path(sim, m, name: str, n: int, args: list, runs: list, traced: Tra
 def data_groups(keys: list) -> list | None:
     """Groups of cores whose traces differ at most in costs and auxiliary counts (the HBM bytes of a GM
     read, which depend on the L2 lines the cores before read: ``ORDERED_TRACE``), so whose data paths
-    run the same ops on the same local addresses: [(key, cores)], or None when no two cores are alike."""
+    run the same ops on the same local addresses: [(key, cores)], or None when the groups are too small
+    (``batched.MIN_GROUP``)."""
     groups: dict[tuple, list[int]] = {}
     for bid, key in enumerate(keys):
         groups.setdefault(tuple((r[0], *r[4:]) for r in key[2]), []).append(bid)
-    return list(groups.items()) if len(groups) < len(keys) else None
+    return list(groups.items()) if len(groups) * batched.MIN_GROUP <= len(keys) else None
 
 
 def verify_data_groups(sim, m, name: str, n: int, args: list, runs: list, traced: Traced) -> bool:

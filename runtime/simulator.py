@@ -384,7 +384,7 @@ class Simulator:
         groups: dict[tuple, list[int]] = {}
         for bid, key in enumerate(keys):
             groups.setdefault(key, []).append(bid)
-        self._plans[(name, n, check)] = list(groups.items()) if len(groups) < n else []
+        self._plans[(name, n, check)] = list(groups.items()) if len(groups) * batched.MIN_GROUP <= n else []
 
     def group_fn(self, m: Machine, name: str, k: int, data: bool = False):
         """The kernel's code (its data path alone: ``data``) run by a group of ``k`` cores (``batched``) on the

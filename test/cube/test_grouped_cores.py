@@ -89,9 +89,9 @@ def test_groups_that_disagree_are_dropped_and_the_outputs_stay_right(monkeypatch
 
 def test_data_groups_ignore_costs_and_auxiliary_counts():
     rec = lambda hbm, addr: (7, 0.0, 10.0, hbm, addr, 512)  # noqa: E731 - (sid, clock, cost, aux, region)
-    keys = [("k", True, (rec(512, 0),)), ("k", True, (rec(0, 0),)), ("k", True, (rec(0, 1024),))]
-    assert replay.data_groups(keys) == [(((7, 0, 512),), [0, 1]), (((7, 1024, 512),), [2])]
-    assert replay.data_groups(keys[1:]) is None  # no two cores alike
+    keys = [("k", True, (rec(512 * i, 0),)) for i in range(7)] + [("k", True, (rec(0, 1024),))]
+    assert replay.data_groups(keys) == [(((7, 0, 512),), list(range(7))), (((7, 1024, 512),), [7])]
+    assert replay.data_groups(keys[5:]) is None  # groups of 1.5 cores on average: core by core
 
 
 def test_gm_cores_views_per_core():
