@@ -33,9 +33,9 @@ def scratch(cube, tag: str, size: int, dt: np.dtype) -> np.ndarray:
 class Chain:
     """float16/bfloat16 Mmads accumulating into one L0C block (``cv``, NZ) that L0C does not hold yet, on
     each of the cube's cores (the leading axis of every array): ``acc`` (row-major fp32, once ``summed``)
-    plus the product of the operands copied since, whose raw bits are in ``raw``: A's ``m16`` rows side
-    by side along K (``cols`` columns) then B's rows one under the other (``cols`` rows of ``n16``), of
-    which ``k`` are used. ``init``: the first Mmad's."""
+    plus the product of the operands copied since, whose raw bits are in ``raw``: A's ``m16`` rows and
+    then B^T's ``n16`` rows, side by side along K (``cols`` columns, of which ``k`` are used). ``init``:
+    the first Mmad's."""
 
     __slots__ = ("kind", "cores", "m16", "n16", "cols", "k", "init", "summed", "raw", "work", "acc", "part", "cv",
                  "views")
@@ -64,22 +64,21 @@ class Chain:
         """``cols`` columns, keeping the ``k`` in use."""
         k, m16, n16, old, kc = self.k, self.m16, self.n16, self.cols, self.cores
         raw = np.zeros((kc, (m16 + n16) * cols), np.int16)
-        raw[:, :m16 * cols].reshape(kc, m16, cols)[:, :, :k] = self.raw[:, :m16 * old].reshape(kc, m16, old)[:, :, :k]
-        raw[:, m16 * cols:m16 * cols + k * n16] = self.raw[:, m16 * old:m16 * old + k * n16]
+        raw.reshape(kc, m16 + n16, cols)[:, :, :k] = self.raw.reshape(kc, m16 + n16, old)[:, :, :k]
         self.raw, self.work, self.cols, self.views = raw, np.empty(raw.shape, np.int32), cols, {}
 
     def operands(self, cube, a, b, k1):
-        """(destination in ``raw``, source in L0A) for A and the same for B, as 32 B fractal rows:
-        A's ZZ fractals by whole rows, and L0B's fractals, whose rows are B's (see ``mmad``)."""
+        """(destination in ``raw``, source in L0A) for A and the same for B^T in L0B, as 32 B fractal rows
+        (see ``mmad``)."""
         v = self.views.get((a, b, k1, self.k))
         if v is None:
             m1, n1, row, kc = self.m16 // 16, self.n16 // 16, self.cols * 2, self.cores
             core = self.raw.shape[1] * 2
-            bk = (self.m16 * self.cols + self.k * self.n16) * 2
+            bk = (self.m16 * self.cols + self.k) * 2
             v = (np.ndarray((kc, m1, 16, k1), V32, self.raw, self.k * 2, (core, 16 * row, row, 32)),
                  np.ndarray((kc, m1, 16, k1), V32, cube.l0a, a, (cube.l0a.shape[1], k1 * 512, 32, 512)),
-                 np.ndarray((kc, k1, 16, n1), V32, self.raw, bk, (core, self.n16 * 32, self.n16 * 2, 32)),
-                 np.ndarray((kc, k1, 16, n1), V32, cube.l0b, b, (cube.l0b.shape[1], n1 * 512, 32, 512)))
+                 np.ndarray((kc, n1, 16, k1), V32, self.raw, bk, (core, 16 * row, row, 32)),
+                 np.ndarray((kc, n1, 16, k1), V32, cube.l0b, b, (cube.l0b.shape[1], 512, 32, n1 * 512)))
             if len(self.views) >= PLANS:
                 self.views.clear()
             self.views[(a, b, k1, self.k)] = v
@@ -88,9 +87,10 @@ class Chain:
     def multiply(self) -> None:
         """The operands copied so far, widened and multiplied (one GEMM in fp32 per core), into ``acc``."""
         cols, k, m16, n16, kc = self.cols, self.k, self.m16, self.n16, self.cores
-        na, nb = m16 * cols, k * n16
+        na, nb = m16 * cols, n16 * cols
         a = _widen(self.kind, self.raw[:, :na], self.work[:, :na]).reshape(kc, m16, cols)[:, :, :k]
-        b = _widen(self.kind, self.raw[:, na:na + nb], self.work[:, na:na + nb]).reshape(kc, k, n16)
+        b = _widen(self.kind, self.raw[:, na:na + nb], self.work[:, na:na + nb]).reshape(kc, n16, cols)[:, :, :k]
+        b = b.transpose(0, 2, 1)  # B^T's rows: BLAS reads B transposed, in place
         if self.summed:
             np.add(self.acc, matmul_into(a, b, self.part), out=self.acc)
         else:
@@ -128,9 +128,8 @@ def _widen(kind, raw: np.ndarray, w: np.ndarray) -> np.ndarray:
 def _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, record):
     """How an ``Mmad`` of these operands runs, its ``record`` last. float16/bfloat16 with fp32
     accumulation: (kind, the key of the chains it extends, its k1). Else (EXACT): the key of the
-    ``Staged`` block it extends, the copy that transposes L0B's fractals back into scratch (see ``mmad``),
-    and the sources of A (L0A, ZZ) and B (ZN) in the order of the staged operands (see ``Staged``); each
-    with a leading axis of cores."""
+    ``Staged`` block it extends and the sources of A (L0A, ZZ) and B (ZN) in the order of the staged
+    operands (see ``Staged``), each with a leading axis of cores."""
     es = in_dt.itemsize
     c0 = 32 // es
     m1, k1, n1 = -(-m // 16), -(-k // c0), -(-n // 16)
@@ -145,17 +144,12 @@ def _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, record):
     a4 = cube.l0a[:, a:a + m1 * 16 * k1 * c0 * es].view(in_dt).reshape(kc, m1, k1, 16, c0)
     # A's fractals transposed (A^T by whole fractal rows), or A by whole fractal rows
     asrc = a4.transpose(0, 2, 4, 1, 3) if ta else a4.transpose(0, 1, 3, 2, 4)
-    # L0B's fractals transposed back (as 16 x 16 2-byte units) into scratch: (16, c0) fractals of B^T
-    eb = n1 * k1 * c0 * 16
-    l0b = scratch(cube, "b", kc * eb * es, np.dtype(np.uint8)).reshape(kc, eb * es)
-    untranspose = (l0b.view(np.uint16).reshape(kc, -1, 16, 16),
-                   cube.l0b[:, b:b + eb * es].view(np.uint16).reshape(kc, -1, 16, 16).transpose(0, 1, 3, 2))
-    b4 = l0b.view(in_dt).reshape(kc, k1, n1, 16, c0)
+    b4 = cube.l0b[:, b:b + n1 * k1 * 512].view(in_dt).reshape(kc, k1, n1, 16, c0)  # (16, c0) fractals of B^T
     bsrc = b4.transpose(0, 2, 3, 1, 4) if ta else b4.transpose(0, 2, 1, 4, 3)
     if _by_rows(in_dt, acc_dt):  # the operand whose fractal rows stay whole moves as 32 B blocks
         asrc, bsrc = (asrc, _rows(bsrc)) if ta else (_rows(asrc), bsrc)
-    p = cube.mm_plans[(a, b, c, m, n, k, in_dt, acc_dt)] = (EXACT, (c, m1, k1, n1, in_dt, acc_dt), untranspose,
-                                                             asrc, bsrc, record)
+    p = cube.mm_plans[(a, b, c, m, n, k, in_dt, acc_dt)] = (EXACT, (c, m1, k1, n1, in_dt, acc_dt), asrc, bsrc,
+                                                             record)
     return p
 
 
@@ -180,7 +174,7 @@ class Staged:
     """int8/float32 Mmads into one L0C block (``cv``, NZ; key: address, m1, k1, n1 and dtypes) that L0C
     does not hold yet: the operands of the first ``n`` of them, widened by NumPy's cast (to float64 for
     int8: every int32 sum is exact), in ``wa`` and ``wb``, one row per core each: A (ZZ in L0A) and B
-    (ZN, L0B's fractals transposed back) in the order of row-major A and B batched over B's 16-column
+    (ZN in L0B) in the order of row-major A and B batched over B's 16-column
     groups ((n1, K, 16)), or of A^T and B^T ((n1, 16, K)), whichever transposes fewer elements within
     fractals. ``store`` multiplies them in one batched matmul (per Mmad the same BLAS products, batched
     over B's column groups, which yields C's NZ fractals) and adds the results into the block in program
@@ -215,10 +209,9 @@ class Staged:
         """Stages the operands of the Mmad of plan ``p`` (storing the staged ones first when full)."""
         if self.n == self.adst.shape[0]:
             self.store()
-        np.copyto(*p[2])
         i = self.n
-        np.copyto(self.adst[i], p[3])
-        np.copyto(self.bdst[i], p[4])
+        np.copyto(self.adst[i], p[2])
+        np.copyto(self.bdst[i], p[3])
         self.n = i + 1
 
     def store(self) -> None:
@@ -243,10 +236,9 @@ def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc):
     record (``_record``; K is read in whole fractals, ``ceil(k / c0) * c0``, as the cube does: A's
     columns and B's rows past ``k`` must hold zeros), from the constants ``rc`` of the op (see ``mmad``).
 
-    L0B holds each 512 B fractal transposed (as 16x16 2-byte units; ``load_data`` writes it so), which
-    makes its rows B's. A float16/bfloat16 Mmad copies whole fractal rows of A and B into the pending
-    chain of its L0C block; the others (int8, float32) copy theirs, L0B's fractals transposed back, into
-    the ``Staged`` operands of their block (see ``_pending``)."""
+    The rows of L0A's fractals are A's, those of L0B's B^T's. A float16/bfloat16 Mmad copies whole
+    fractal rows of A and B^T into the pending chain of its L0C block; the others (int8, float32) copy
+    theirs into the ``Staged`` operands of their block (see ``_pending``)."""
     if m <= 0 or n <= 0 or k <= 0:
         return _mmad_record(a, b, c, m, n, k, rc)
     p = cube.mm_plans.get((a, b, c, m, n, k, in_dt, acc_dt))

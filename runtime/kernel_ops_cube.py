@@ -1,16 +1,16 @@
 """Code generation for the cube ops (``DataCopy`` with ``Nd2NzParams``, ``LoadData``, ``Mmad``,
 ``Fixpipe``) and the cube's local memories.
 
-The AIC's memories are preallocated byte arrays (``L1``, ``L0A``, ``L0B``, ``L0C``; cores run one
-after another and share them). A cube local tensor is a byte address in the memory its
+The AIC's memories are preallocated byte arrays (``L1``, ``L0A``, ``L0B``, ``L0C``), one row per core:
+one row when cores run one after another (sharing them), one per core of a group run together
+(``batched``, on a replay's data path). A cube local tensor is a byte address in the memory its
 ``TPosition`` names (A1/B1 = L1, A2 = L0A, B2 = L0B, CO1 = L0C), known at translation time from the
 ``ascendc.local_tensor`` the value derives from. The data really moves through the layouts: NumPy
 strided views write the NZ tiles into L1, ``LoadData`` copies (and transposes) 512 B fractals into
-the ZZ/ZN arrangements of L0A/L0B (L0B keeps each fractal transposed, as 16x16 2-byte units, so that
-its rows are B's and the usual transposing LoadData of B moves whole fractals; ``LoadDataWithTranspose``
-transposes 16 x 16 squares, for 4-byte types two 16 x 8 fractals side by side), ``Mmad`` reads those
-arrangements back as matrices and accumulates into NZ fractals of L0C, and ``Fixpipe`` converts NZ to
-row-major GM. The views a ``LoadData`` or ``Mmad`` works on are built once per distinct operand
+the ZZ/ZN arrangements of L0A/L0B (each fractal 16 rows of 32 B: of A in L0A, of B^T in L0B;
+``LoadDataWithTranspose`` transposes 16 x 16 squares, for 4-byte types two 16 x 8 fractals side by
+side), ``Mmad`` reads those arrangements back as matrices and accumulates into NZ fractals of L0C, and
+``Fixpipe`` converts NZ to row-major GM. The views a ``LoadData`` or ``Mmad`` works on are built once per distinct operand
 addresses and kept; float16 is converted to and from float32 on its bits (``_widen``, ``_f16_bits``),
 bit-exact with NumPy's casts.
 
@@ -269,13 +269,12 @@ _NOTHING = (np.empty(0, np.uint8), np.empty(0, np.uint8))
 
 
 def _transpose_plan(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstride, gap, fgap, decrement, es,
-                    to_l0b, plans, cycles, src_base, dst_base):
+                    plans, cycles, src_base, dst_base):
     """Checks a LoadDataWithTranspose and returns (the copies to run: (to, from) view pairs, cycles, first
     source byte and source extent, destination extent, first destination byte; bytes in the checker's
     address space), which ``plans`` keeps. Repeat r transposes the square ``start +- r * sstride`` (16 x 16
     elements; 4-byte: two 16 x 8 fractals side by side, 1 KB) into fractal ``r * (gap + 1)`` (4-byte: its
-    first 8 columns there, the next 8 ``fgap + 1`` fractals on). L0B holds fractals transposed as 16 x 16
-    2-byte units (see ``load_data``), so a 2-byte square lands there as it was read."""
+    first 8 columns there, the next 8 ``fgap + 1`` fractals on)."""
     key = (src, dst, start, rep, sstride, gap, fgap, decrement)
     if rep <= 0:
         return ((), 0 * cycles, src_base + src, 0, 0, dst_base + dst)
@@ -296,19 +295,14 @@ def _transpose_plan(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstr
         fail(sid, bid, f"LoadDataWithTranspose: dstGap {gap} and dstFracGap {fgap} make transposed fractals "
                        f"overlap in L0")
     step = -sstride * square if decrement else sstride * square
-    k = src_mem.shape[0]
-    if es == 4:  # piece [core, r, q, c, i] = square r's element (row q*8 + i, column c)
+    if es == 4:  # piece [core, r, q, c // 8, c % 8, i] = square r's element (row q*8 + i, column c)
         sv = _core_view(src_mem, src + start * square, (rep, 2, 2, 8, 8), (step, 256, 512, 4, 32), np.uint32)
-        tmp = np.empty((k, rep, 2, 16, 8), np.uint32)
-        dt = np.dtype(np.uint16 if to_l0b else np.uint32)
-        shape = (rep, 2, 16, 16) if to_l0b else (rep, 2, 16, 8)
-        dv = _core_view(dst_mem, dst, shape, ((gap + 1) * 512, (fgap + 1) * 512, 32, dt.itemsize), dt)
-        tv = tmp.view(np.uint16).reshape(k, rep, 2, 16, 16).transpose(0, 1, 2, 4, 3) if to_l0b else tmp
-        copies = ((tmp.reshape(k, rep, 2, 2, 8, 8), sv), (dv, tv))
+        dv = _core_view(dst_mem, dst, (rep, 2, 2, 8, 8), ((gap + 1) * 512, (fgap + 1) * 512, 256, 32, 4), np.uint32)
+        copies = ((dv, sv),)
     else:
         sv = _core_view(src_mem, src + start * square, (rep, 16, 16), (step, 32, 2), np.uint16)
         dv = _core_view(dst_mem, dst, (rep, 16, 16), ((gap + 1) * 512, 32, 2), np.uint16)
-        copies = ((dv, sv if to_l0b else sv.transpose(0, 1, 3, 2)),)
+        copies = ((dv, sv.transpose(0, 1, 3, 2)),)
     if len(plans) >= PLANS:
         plans.clear()
     p = plans[key] = (copies, rep * square * cycles, src_base + lo, hi - lo, dhi - dst, dst_base + dst)
@@ -465,7 +459,7 @@ def load_data(t: KernelTranslator, op: asc.LoadDataOp) -> None:
     sid = t.info(op, pipe_index(op), WORK, writes=(False, True), label=f"LoadData L1->{dst}")
     rate = t.spec.mte1_l0a_bytes_per_cycle if dst == "L0A" else t.spec.mte1_l0b_bytes_per_cycle
     args = ", ".join(t.v(x) for x in (op.start_index, op.repeat_times, op.src_stride, op.dst_gap))
-    tr = (op.if_transpose is not None) != (dst == "L0B")  # L0B holds its fractals transposed (see cube_mmad.mmad)
+    tr = op.if_transpose is not None
     plans = _plans(t, "LD")
     t.emit(f"_lp = {plans}.get(({t.v(op.src)}, {t.v(op.dst)}, {args}))")
     t.emit(f"if _lp is None: _lp = _load_plan(_fail, {sid}, bid, L1, {t.v(op.src)}, {dst}, {t.v(op.dst)}, {args}, "
@@ -492,7 +486,7 @@ def load_data_with_transpose(t: KernelTranslator, op: asc.LoadDataWithTransposeO
     key = f"({t.v(op.src)}, {t.v(op.dst)}, {args}, {op.addr_mode is not None})"
     t.emit(f"_tp = {plans}.get({key})")
     t.emit(f"if _tp is None: _tp = _transpose_plan(_fail, {sid}, bid, L1, {t.v(op.src)}, {dst}, {t.v(op.dst)}, "
-           f"{args}, {op.addr_mode is not None}, {es}, {dst == 'L0B'}, {plans}, {1.0 / rate!r}, "
+           f"{args}, {op.addr_mode is not None}, {es}, {plans}, {1.0 / rate!r}, "
            f"{local_base(t.spec, 'L1')}, {local_base(t.spec, dst)})")
     check_extents(t, sid, op.API, [(op.src, f"(_tp[2] - {local_base(t.spec, 'L1')})", "_tp[3]"),
                                    (op.dst, t.v(op.dst), "_tp[4]")])
