@@ -67,8 +67,9 @@ class single_thread:
 
 
 def matmul_into(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """``out = a @ b`` (batched over leading axes): on one BLAS thread unless the product is large."""
-    if a.size * b.shape[-1] >= THREADED_MACS:
+    """``out = a @ b`` (batched over leading axes): on one BLAS thread unless each product is large (so
+    that a product is computed alike, with the same rounding, however many are batched)."""
+    if a.shape[-2] * a.shape[-1] * b.shape[-1] >= THREADED_MACS:
         return np.matmul(a, b, out=out)
     with single_thread():
         return np.matmul(a, b, out=out)

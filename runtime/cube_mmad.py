@@ -1,6 +1,6 @@
-"""``Mmad`` at run time: float16/bfloat16 operands widened to float32 on their bits and the products
-over K deferred into chains of an L0C block; int8/float32 operands staged and multiplied as Mmad by
-Mmad, but in one batched call per block (see ``kernel_ops_cube`` for the model)."""
+"""``Mmad`` at run time: float16/bfloat16 operands widened to float32 on their bits, float32 ones as they
+are, and the products over K deferred into chains of an L0C block; int8 operands staged and multiplied
+exactly as Mmad by Mmad, but in one batched call per block (see ``kernel_ops_cube`` for the model)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ V32 = np.dtype("V32")  # a fractal row of c0 elements
 PLANS = 4096  # views kept per cache before it starts over
 CHAINS = 16  # Mmad chains (and their operand buffers) kept
 SEGMENT = 1024  # K columns of a chain multiplied at a time
-STAGED, STAGED_BYTES = 64, 4 << 20  # int8/float32 Mmads (and their operand and result bytes) staged at most
+STAGED, STAGED_BYTES = 64, 4 << 20  # int8 Mmads (and their operand and result bytes) staged at most
 
 
-EXACT, FP16, BF16 = range(3)  # how an Mmad widens its operands (EXACT: NumPy's cast, staged)
+EXACT, FP16, BF16, FP32 = range(4)  # how an Mmad widens its operands (EXACT: NumPy's cast, staged)
 reduce_max, reduce_min = np.maximum.reduce, np.minimum.reduce
-_KINDS = {"float16": FP16, "bfloat16": BF16}
+_KINDS = {"float16": FP16, "bfloat16": BF16, "float32": FP32}
 _F16_BITS = np.int32(-0x70000001)  # 0x8FFFFFFF: clears the copies of the sign left in bits 28-30
 _F16_SCALE = np.float32(2.0 ** 112)  # 2**(127 - 15): from float16's exponent bias to float32's
 
@@ -31,22 +31,27 @@ def scratch(cube, tag: str, size: int, dt: np.dtype) -> np.ndarray:
 
 
 class Chain:
-    """float16/bfloat16 Mmads accumulating into one L0C block (``cv``, NZ) that L0C does not hold yet, on
+    """float16/bfloat16/float32 Mmads accumulating into one L0C block (``cv``, NZ) that L0C does not hold yet, on
     each of the cube's cores (the leading axis of every array): ``acc`` (row-major fp32, once ``summed``)
     plus the product of the operands copied since, whose raw bits are in ``raw``: A's ``m16`` rows and
     then B^T's ``n16`` rows, side by side along K (``cols`` columns, of which ``k`` are used). ``init``:
     the first Mmad's."""
 
     __slots__ = ("kind", "cores", "m16", "n16", "cols", "k", "init", "summed", "raw", "work", "acc", "part", "cv",
-                 "views")
+                 "views", "es")
 
     def __init__(self, cube, kind, c, m1, n1):
         self.kind, self.m16, self.n16, self.cols, self.k, self.init, self.summed = kind, m1 * 16, n1 * 16, 0, 0, 0, 0
         kc = self.cores = cube.cores
-        self.raw = self.work = np.zeros((kc, 0), np.int16)
+        self.es = 4 if kind == FP32 else 2
+        self.raw = self.work = np.zeros((kc, 0), self._raw_dtype)
         self.acc, self.part = (np.empty((kc, m1 * 16, n1 * 16), np.float32) for _ in range(2))
         self.cv = cube.l0c[:, c:c + n1 * m1 * 1024].view(np.float32).reshape(kc, n1, m1 * 16, 16)
         self.views: dict[tuple, tuple] = {}
+
+    @property
+    def _raw_dtype(self):
+        return np.float32 if self.kind == FP32 else np.int16
 
     def room(self, width: int) -> None:
         """Makes room for ``width`` more columns: more columns (twice as many, up to ``SEGMENT``), or
@@ -63,19 +68,21 @@ class Chain:
     def grow(self, cols: int) -> None:
         """``cols`` columns, keeping the ``k`` in use."""
         k, m16, n16, old, kc = self.k, self.m16, self.n16, self.cols, self.cores
-        raw = np.zeros((kc, (m16 + n16) * cols), np.int16)
+        raw = np.zeros((kc, (m16 + n16) * cols), self._raw_dtype)
         raw.reshape(kc, m16 + n16, cols)[:, :, :k] = self.raw.reshape(kc, m16 + n16, old)[:, :, :k]
-        self.raw, self.work, self.cols, self.views = raw, np.empty(raw.shape, np.int32), cols, {}
+        work = raw if self.kind == FP32 else np.empty(raw.shape, np.int32)  # float32 needs no widening
+        self.raw, self.work, self.cols, self.views = raw, work, cols, {}
 
     def operands(self, cube, a, b, k1):
         """(destination in ``raw``, source in L0A) for A and the same for B^T in L0B, as 32 B fractal rows
         (see ``mmad``)."""
         v = self.views.get((a, b, k1, self.k))
         if v is None:
-            m1, n1, row, kc = self.m16 // 16, self.n16 // 16, self.cols * 2, self.cores
-            core = self.raw.shape[1] * 2
-            bk = (self.m16 * self.cols + self.k) * 2
-            v = (np.ndarray((kc, m1, 16, k1), V32, self.raw, self.k * 2, (core, 16 * row, row, 32)),
+            es, kc = self.es, self.cores
+            m1, n1, row = self.m16 // 16, self.n16 // 16, self.cols * es
+            core = self.raw.shape[1] * es
+            bk = (self.m16 * self.cols + self.k) * es
+            v = (np.ndarray((kc, m1, 16, k1), V32, self.raw, self.k * es, (core, 16 * row, row, 32)),
                  np.ndarray((kc, m1, 16, k1), V32, cube.l0a, a, (cube.l0a.shape[1], k1 * 512, 32, 512)),
                  np.ndarray((kc, n1, 16, k1), V32, self.raw, bk, (core, 16 * row, row, 32)),
                  np.ndarray((kc, n1, 16, k1), V32, cube.l0b, b, (cube.l0b.shape[1], 512, 32, n1 * 512)))
@@ -109,10 +116,12 @@ class Chain:
 
 
 def _widen(kind, raw: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """float16/bfloat16 bits ``raw`` as float32 in ``w`` (int32 of the same shape). float16 moves its bits
-    into place (sign-extended, shifted, masked, scaled by 2**112: exact, subnormals included, and
-    several times faster than NumPy's cast; with an inf or a NaN NumPy's cast instead); bfloat16
-    shifts."""
+    """float16/bfloat16 bits ``raw`` as float32 in ``w`` (int32 of the same shape); float32 is ``raw``
+    itself. float16 moves its bits into place (sign-extended, shifted, masked, scaled by 2**112: exact,
+    subnormals included, and several times faster than NumPy's cast; with an inf or a NaN NumPy's cast
+    instead); bfloat16 shifts."""
+    if kind == FP32:
+        return raw
     wf = w.view(np.float32)
     if kind == FP16 and (reduce_max(raw, axis=None) >= 0x7C00 or reduce_max(raw.view(np.uint16), axis=None) >= 0xFC00):
         np.copyto(wf, raw.view(F16))
@@ -137,7 +146,7 @@ def _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, record):
     if len(cube.mm_plans) >= PLANS:
         cube.mm_plans.clear()
     if kind != EXACT:
-        p = cube.mm_plans[(a, b, c, m, n, k, in_dt, acc_dt)] = (kind, (c, m1, n1, in_dt), k1, record)
+        p = cube.mm_plans[(a, b, c, m, n, k, in_dt, acc_dt)] = (kind, (c, m1, n1, in_dt), k1, k1 * c0, record)
         return p
     kc = cube.cores
     ta = _a_transposed(m1, n1)
@@ -146,22 +155,9 @@ def _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, record):
     asrc = a4.transpose(0, 2, 4, 1, 3) if ta else a4.transpose(0, 1, 3, 2, 4)
     b4 = cube.l0b[:, b:b + n1 * k1 * 512].view(in_dt).reshape(kc, k1, n1, 16, c0)  # (16, c0) fractals of B^T
     bsrc = b4.transpose(0, 2, 3, 1, 4) if ta else b4.transpose(0, 2, 1, 4, 3)
-    if _by_rows(in_dt, acc_dt):  # the operand whose fractal rows stay whole moves as 32 B blocks
-        asrc, bsrc = (asrc, _rows(bsrc)) if ta else (_rows(asrc), bsrc)
     p = cube.mm_plans[(a, b, c, m, n, k, in_dt, acc_dt)] = (EXACT, (c, m1, k1, n1, in_dt, acc_dt), asrc, bsrc,
                                                              record)
     return p
-
-
-def _by_rows(in_dt: np.dtype, acc_dt: np.dtype) -> bool:
-    """Whether an EXACT Mmad stages its operands uncast (float32), so that the one it does not transpose
-    within fractals (B^T, or A) is copied by whole 32 B fractal rows (``_rows``), several times faster."""
-    return in_dt == acc_dt
-
-
-def _rows(x: np.ndarray) -> np.ndarray:
-    """``x``, whose last axis is one 32 B fractal row, as an array of those rows."""
-    return x.view(V32)[..., 0]
 
 
 def _a_transposed(m1: int, n1: int) -> bool:
@@ -171,7 +167,7 @@ def _a_transposed(m1: int, n1: int) -> bool:
 
 
 class Staged:
-    """int8/float32 Mmads into one L0C block (``cv``, NZ; key: address, m1, k1, n1 and dtypes) that L0C
+    """int8 Mmads (any but float16/bfloat16/float32 into float32) into one L0C block (``cv``, NZ; key: address, m1, k1, n1 and dtypes) that L0C
     does not hold yet: the operands of the first ``n`` of them, widened by NumPy's cast (to float64 for
     int8: every int32 sum is exact), in ``wa`` and ``wb``, one row per core each: A (ZZ in L0A) and B
     (ZN in L0B) in the order of row-major A and B batched over B's 16-column
@@ -197,9 +193,6 @@ class Staged:
         else:
             self.adst, self.bdst = wa.reshape(cap, kc, m1, 16, k1, c0), wb.reshape(cap, kc, n1, k1, c0, 16)
             self.av, self.bv = wa.reshape(cap, kc, 1, m1 * 16, k1 * c0), wb.reshape(cap, kc, n1, k1 * c0, 16)
-        if _by_rows(in_dt, acc_dt):
-            self.adst, self.bdst = (self.adst, _rows(self.bdst)) if _a_transposed(m1, n1) else \
-                (_rows(self.adst), self.bdst)
         self.r = np.empty((cap, kc, n1, m1 * 16, 16), wdt)
         self.cv = cube.l0c[:, c:c + n1 * m1 * 1024].view(acc_dt).reshape(kc, n1, m1 * 16, 16)
         self.integer = acc_dt.kind == "i"
@@ -237,7 +230,7 @@ def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc):
     columns and B's rows past ``k`` must hold zeros), from the constants ``rc`` of the op (see ``mmad``).
 
     The rows of L0A's fractals are A's, those of L0B's B^T's. A float16/bfloat16 Mmad copies whole
-    fractal rows of A and B^T into the pending chain of its L0C block; the others (int8, float32) copy
+    fractal rows of A and B^T into the pending chain of its L0C block (float32 likewise); the others (int8) copy
     theirs into the ``Staged`` operands of their block (see ``_pending``)."""
     if m <= 0 or n <= 0 or k <= 0:
         return _mmad_record(a, b, c, m, n, k, rc)
@@ -256,12 +249,11 @@ def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc):
         _pending(cube, p[1], init, Staged).add(p)
         return p[-1]
     ch = _pending(cube, p[1], init, Chain, p[0])
-    k1 = p[2]
-    ch.room(k1 * 16)
-    da, sa, db, sb = ch.operands(cube, a, b, k1)
+    ch.room(p[3])
+    da, sa, db, sb = ch.operands(cube, a, b, p[2])
     da[...] = sa
     db[...] = sb
-    ch.k += k1 * 16
+    ch.k += p[3]
     return p[-1]
 
 
