@@ -73,13 +73,17 @@ class CubeMemories:
         self.chains: dict[tuple, Chain | Staged] = {}  # by L0C address, m1, (k1,) n1, dtypes
         self.pending: Chain | Staged | None = None  # the Mmads whose product L0C does not hold yet
         self.pending_key: tuple | None = None
+        self.garbage = True  # whether ``poison`` fills the memories (a replay of a checked launch need not)
 
     def poison(self) -> None:
         """Fill L1, L0A and L0B with NaN bytes (0xFF) at a core's start: memory holds garbage until
         written, so a kernel that reads what it never wrote computes NaN rather than a lucky zero. The
-        Mmads an earlier core left pending are stored first (see ``cube_mmad``)."""
+        Mmads an earlier core left pending are stored first (see ``cube_mmad``). Not filled when
+        ``garbage`` is off: the launch's trace was checked to read no byte it did not write."""
         if self.pending is not None:
             flush(self)
+        if not self.garbage:
+            return
         self.l1.fill(0xFF)
         self.l0a.fill(0xFF)
         self.l0b.fill(0xFF)

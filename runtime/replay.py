@@ -119,6 +119,7 @@ class Traced:
     plan: list | None
     findings: list  # what its cores' code reported (contract rules, rounded copies), reported again
     launch: object = None  # its ``LaunchReport``, which a replay reports again
+    initialized: bool = False  # the initcheck found it reading no local byte before writing it
     unverified: bool = False  # ``plan``: data-path groups (``data_groups``) not yet checked against core by core
 
 

@@ -34,7 +34,7 @@ from . import batched, hazards, replay
 from .codegen import CompiledKernel
 from .costs import PIPE_NAMES, local_layout, make_dma_cost, pipe_latencies
 from .errors import Finding, FindingLog, HazardError, SimulationError
-from .initcheck import get_initcheck_default
+from .initcheck import RULE as INITCHECK_RULE, get_initcheck_default
 from .kernel_ops_cube import CubeMemories, group_globals as cube_group_globals
 from .memory import NUMPY_DTYPES, copy_msg, gm_view, make_pad_helpers, make_view2, ub_msg, ub_views
 from .queues import TBufState, TPipeState, TQueData, TQueState, init_buffer
@@ -474,6 +474,15 @@ class Simulator:
                 self._plan_groups(name, n, check, keys)
         return keys, None
 
+    @staticmethod
+    def _garbage(m: Machine, name: str, on: bool) -> None:
+        """Whether the cube memories a kernel's cores run on start as garbage (``CubeMemories.poison``)."""
+        mems = m.kernels[name].env.get("_CUBE")
+        if mems is not None:
+            mems.garbage = on
+            for group in m.cube_groups.values():
+                group.garbage = on
+
     def _launch(self, m: Machine, name: str, n: int, values: list, report: Report) -> None:
         entry = self.kernels.get(name)
         if entry is None:
@@ -500,13 +509,19 @@ class Simulator:
         replaying = traced is not None and traced.signature == sig
         before = [a.copy() if isinstance(a, np.ndarray) else a for a in args] \
             if replaying and replay.REPLAY_MODE == "verify" else None
-        if replaying and traced.unverified:  # groups of cores that have only run one by one
-            ran = replay.verify_data_groups(self, m, name, n, args, runs, traced)
-            if traced.plan is None:
-                with self._lock:
-                    self.data_batchable.discard(name)
-        else:
-            ran = replaying and replay.run_data_path(self, m, name, n, args, runs, traced)
+        if replaying:
+            self._garbage(m, name, not traced.initialized)
+        try:
+            if replaying and traced.unverified:  # groups of cores that have only run one by one
+                ran = replay.verify_data_groups(self, m, name, n, args, runs, traced)
+                if traced.plan is None:
+                    with self._lock:
+                        self.data_batchable.discard(name)
+            else:
+                ran = replaying and replay.run_data_path(self, m, name, n, args, runs, traced)
+        finally:
+            if replaying:
+                self._garbage(m, name, True)
         if ran:
             keys = traced.keys
             m.ctx.log.merge(traced.findings)
@@ -532,7 +547,11 @@ class Simulator:
         if traced is None or traced.launch is None:
             launch = self._account(m, name, n, keys, runs, tabs)
             if sig is not None:
-                self._traced[(name, n, check)].launch = launch
+                last = self._traced[(name, n, check)]
+                last.launch = launch
+                # checked to read no local byte it did not write: its replays need not fill memory with garbage
+                last.initialized = self.initcheck and not any(
+                    f.rule == INITCHECK_RULE for f in (*last.findings, *(f for t in launch.timings for f in t.findings)))
         else:
             launch = traced.launch
         m.ctx.log.merge_schedules(launch.timings)
