@@ -141,7 +141,7 @@ def run_data_path(sim, m, name: str, n: int, args: list, runs: list, traced: Tra
             if len(bids) == 1:
                 ck.data_fn(bids[0], n, args, None, 0, 0)
             else:
-                sim.group_fn(m, name, len(bids), data=True)(batched.weak(bids), n, args, None, 0, 0)
+                m.group_fn(name, len(bids), data=True)(batched.weak(bids), n, args, None, 0, 0)
         except Exception:  # noqa: BLE001 - Diverged, or anything a group cannot do: traced again
             return False
     return True

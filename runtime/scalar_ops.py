@@ -276,22 +276,22 @@ def scalar_helpers(u=unsigned, sext=sign_extend, pick=pick) -> dict:
         q = abs(a) // abs(b)
         return sext(pick((a < 0) == (b < 0), q, -q), w)
 
-    def minui(a, b, w):
-        return pick(u(a, w) <= u(b, w), a, b)
-
-    def maxui(a, b, w):
-        return pick(u(a, w) >= u(b, w), a, b)
-
-    if u is unsigned:  # one core's Python ints: non-negative ones compare as they are
-        def minui(a, b, w):  # noqa: F811
+    if u is unsigned:  # one core's Python ints: those already unsigned compare as they are
+        def minui(a, b, w):
             if a >= 0 <= b and not (a | b) >> w:
                 return a if a <= b else b
             return a if unsigned(a, w) <= unsigned(b, w) else b
 
-        def maxui(a, b, w):  # noqa: F811
+        def maxui(a, b, w):
             if a >= 0 <= b and not (a | b) >> w:
                 return a if a >= b else b
             return a if unsigned(a, w) >= unsigned(b, w) else b
+    else:
+        def minui(a, b, w):
+            return pick(u(a, w) <= u(b, w), a, b)
+
+        def maxui(a, b, w):
+            return pick(u(a, w) >= u(b, w), a, b)
 
     return {
         "_int": int,  # a scalar read from data (one core's; a group reads one per core)

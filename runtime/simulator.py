@@ -35,14 +35,13 @@ from .codegen import CompiledKernel
 from .costs import PIPE_NAMES, local_layout, make_dma_cost, pipe_latencies
 from .errors import Finding, FindingLog, HazardError, SimulationError
 from .initcheck import RULE as INITCHECK_RULE, get_initcheck_default
-from .kernel_ops_cube import CubeMemories, group_globals as cube_group_globals
-from .memory import NUMPY_DTYPES, copy_msg, gm_view, make_pad_helpers, make_view2, ub_msg, ub_views
+from .memory import copy_msg, gm_view, make_pad_helpers, make_view2, ub_msg, ub_views
 from .queues import TBufState, TPipeState, TQueData, TQueState, init_buffer
 from .report import LaunchReport, Report
 from .mix_schedule import schedule_ai_core
 from .scalar_ops import DivByZero, scalar_helpers
 from .schedule import KernelTables, schedule
-from .translate import translate_kernel
+from .machine import Machine
 
 
 # callables ``listener(simulator, host, report)`` told about every run (the profiler, streams); use
@@ -64,8 +63,6 @@ def remove_listener(fn) -> None:
         if fn in LISTENERS:
             LISTENERS.remove(fn)
 
-ALLOC_BYTES = 1 << 30  # host intermediate buffers a machine keeps from one run to the next, at most
-
 # cores with identical traces run in groups ("on"), always core by core ("off"), or both, compared ("verify")
 BATCH_MODE = os.environ.get("PYASC_SIM_BATCH", "on")
 
@@ -75,47 +72,6 @@ def _notify(sim, host: str, report) -> None:
         listeners = list(LISTENERS)
     for fn in listeners:
         fn(sim, host, report)
-
-
-class _RunContext:
-    """Mutable state the generated code reports into (the current run's findings)."""
-
-    def __init__(self) -> None:
-        self.log = FindingLog()
-
-
-class Machine:
-    """The state one run writes: UB, the run's findings and the kernels translated onto them (each
-    kernel's generated code holds its own local memories, L1/L0, and plans); one run at a time."""
-
-    def __init__(self, sim: "Simulator") -> None:
-        self.ub = np.zeros(sim.spec.ub_bytes, np.uint8)
-        self.ctx = _RunContext()
-        self.check = sim.race_check
-        env = sim._base_env(self.ub)
-        self.kernels: dict[str, CompiledKernel] = {
-            name: translate_kernel(op, sim.spec, env, self.ctx)
-            for name, op in sim.funcs.items() if KERNEL_ATTR in op.attributes}
-        self.ub2: np.ndarray | None = None  # one UB row per core of a group (``batched.group_ub``)
-        self.group_fns: dict[tuple, object] = {}
-        self.cube_rows: dict | None = None  # the cube's memories, one row per core of a group
-        self.cube_groups: dict[int, CubeMemories] = {}  # group size -> the first rows of ``cube_rows``
-        self.allocs: dict = {}  # the host's intermediate buffers by memref.alloc value, kept for the next run
-        self.alloc_bytes = 0
-
-    def alloc(self, value, shape: tuple, dtype: np.dtype) -> np.ndarray:
-        """A zeroed host buffer for ``memref.alloc`` ``value``: the one of the previous run, zeroed again (a
-        fresh large array costs a page fault per page on first write), while they hold at most
-        ``ALLOC_BYTES``."""
-        a = self.allocs.get(value)
-        if a is not None:
-            a.fill(0)
-            return a
-        a = np.zeros(shape, dtype)
-        if self.alloc_bytes + a.nbytes <= ALLOC_BYTES:
-            self.allocs[value] = a
-            self.alloc_bytes += a.nbytes
-        return a
 
 
 class Simulator:
@@ -386,31 +342,6 @@ class Simulator:
             groups.setdefault(key, []).append(bid)
         self._plans[(name, n, check)] = list(groups.items()) if len(groups) * batched.MIN_GROUP <= n else []
 
-    def group_fn(self, m: Machine, name: str, k: int, data: bool = False):
-        """The kernel's code (its data path alone: ``data``) run by a group of ``k`` cores (``batched``) on the
-        group UB of this thread."""
-        ub2 = batched.group_ub(self.spec.ub_bytes, k)
-        if ub2 is not m.ub2:  # another array (a larger one, another thread's): the functions built on the old one go
-            m.ub2 = ub2
-            m.group_fns.clear()
-        ck = m.kernels[name]
-        cube = "_CUBE" in ck.env
-        if cube and (m.cube_rows is None or m.cube_rows["L1"].shape[0] < k):  # larger rows: every group anew
-            m.cube_rows = CubeMemories(self.spec, k).mem
-            m.cube_groups.clear()
-            m.group_fns.clear()
-        fn = m.group_fns.get((name, k, data))
-        if fn is None:
-            env = batched.make_group_env(ck.env, ub2[:k], k, NUMPY_DTYPES)
-            if cube:
-                mems = m.cube_groups.get(k)
-                if mems is None:
-                    mems = m.cube_groups[k] = CubeMemories(self.spec, k, m.cube_rows)
-                env.update(cube_group_globals(ck.env, mems))
-            exec(ck.data_code if data else ck.code, env)
-            fn = m.group_fns[(name, k, data)] = env["_kernel_data" if data else "_kernel"]
-        return fn
-
     def _group_keys(self, m: Machine, name: str, n: int, args: list, plan: list, check: bool) -> list[tuple] | None:
         """The trace key of every core, each group of the plan run in one call; None when a group's
         cores diverged or its trace differs from the recorded one."""
@@ -421,7 +352,7 @@ class Simulator:
                 continue
             tr: list[tuple] = []
             try:
-                self.group_fn(m, name, len(bids))(batched.weak(bids), n, args, tr.append, 0, 0)
+                m.group_fn(name, len(bids))(batched.weak(bids), n, args, tr.append, 0, 0)
                 same = tuple(tr) == key[2]
             except Exception:  # noqa: BLE001 - Diverged, or anything a group cannot do: core by core
                 same = False
@@ -474,15 +405,6 @@ class Simulator:
                 self._plan_groups(name, n, check, keys)
         return keys, None
 
-    @staticmethod
-    def _garbage(m: Machine, name: str, on: bool) -> None:
-        """Whether the cube memories a kernel's cores run on start as garbage (``CubeMemories.poison``)."""
-        mems = m.kernels[name].env.get("_CUBE")
-        if mems is not None:
-            mems.garbage = on
-            for group in m.cube_groups.values():
-                group.garbage = on
-
     def _launch(self, m: Machine, name: str, n: int, values: list, report: Report) -> None:
         entry = self.kernels.get(name)
         if entry is None:
@@ -510,7 +432,7 @@ class Simulator:
         before = [a.copy() if isinstance(a, np.ndarray) else a for a in args] \
             if replaying and replay.REPLAY_MODE == "verify" else None
         if replaying:
-            self._garbage(m, name, not traced.initialized)
+            m.garbage(name, not traced.initialized)
         try:
             if replaying and traced.unverified:  # groups of cores that have only run one by one
                 ran = replay.verify_data_groups(self, m, name, n, args, runs, traced)
@@ -521,7 +443,7 @@ class Simulator:
                 ran = replaying and replay.run_data_path(self, m, name, n, args, runs, traced)
         finally:
             if replaying:
-                self._garbage(m, name, True)
+                m.garbage(name, True)
         if ran:
             keys = traced.keys
             m.ctx.log.merge(traced.findings)

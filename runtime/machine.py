@@ -1,0 +1,92 @@
+"""The state one simulator run writes (``Machine``): UB, the run's findings, the kernels translated onto
+them, the host's intermediate buffers, and the memories and code of groups of cores (``batched``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pyasc.dialects.ascendc import KERNEL_ATTR
+
+from . import batched
+from .codegen import CompiledKernel
+from .errors import FindingLog
+from .kernel_ops_cube import CubeMemories, group_globals as cube_group_globals
+from .memory import NUMPY_DTYPES
+from .translate import translate_kernel
+
+ALLOC_BYTES = 1 << 30  # host intermediate buffers a machine keeps from one run to the next, at most
+
+
+class RunContext:
+    """Mutable state the generated code reports into (the current run's findings)."""
+
+    def __init__(self) -> None:
+        self.log = FindingLog()
+
+
+class Machine:
+    """The state one run writes: UB, the run's findings and the kernels translated onto them (each
+    kernel's generated code holds its own local memories, L1/L0, and plans); one run at a time."""
+
+    def __init__(self, sim) -> None:
+        self.spec = sim.spec
+        self.ub = np.zeros(sim.spec.ub_bytes, np.uint8)
+        self.ctx = RunContext()
+        self.check = sim.race_check
+        env = sim._base_env(self.ub)
+        self.kernels: dict[str, CompiledKernel] = {
+            name: translate_kernel(op, sim.spec, env, self.ctx)
+            for name, op in sim.funcs.items() if KERNEL_ATTR in op.attributes}
+        self.ub2: np.ndarray | None = None  # one UB row per core of a group (``batched.group_ub``)
+        self.group_fns: dict[tuple, object] = {}
+        self.cube_rows: dict | None = None  # the cube's memories, one row per core of a group
+        self.cube_groups: dict[int, CubeMemories] = {}  # group size -> the first rows of ``cube_rows``
+        self.allocs: dict = {}  # the host's intermediate buffers by memref.alloc value, kept for the next run
+        self.alloc_bytes = 0
+
+    def alloc(self, value, shape: tuple, dtype: np.dtype) -> np.ndarray:
+        """A zeroed host buffer for ``memref.alloc`` ``value``: the one of the previous run, zeroed again (a
+        fresh large array costs a page fault per page on first write), while they hold at most
+        ``ALLOC_BYTES``."""
+        a = self.allocs.get(value)
+        if a is not None:
+            a.fill(0)
+            return a
+        a = np.zeros(shape, dtype)
+        if self.alloc_bytes + a.nbytes <= ALLOC_BYTES:
+            self.allocs[value] = a
+            self.alloc_bytes += a.nbytes
+        return a
+
+    def group_fn(self, name: str, k: int, data: bool = False):
+        """The kernel's code (its data path alone: ``data``) run by a group of ``k`` cores (``batched``) on the
+        group UB of this thread and, for a cube kernel, on cube memories of ``k`` rows."""
+        ub2 = batched.group_ub(self.spec.ub_bytes, k)
+        if ub2 is not self.ub2:  # another array (a larger one, another thread's): the functions built on the old one go
+            self.ub2 = ub2
+            self.group_fns.clear()
+        ck = self.kernels[name]
+        cube = "_CUBE" in ck.env
+        if cube and (self.cube_rows is None or self.cube_rows["L1"].shape[0] < k):  # larger rows: every group anew
+            self.cube_rows = CubeMemories(self.spec, k).mem
+            self.cube_groups.clear()
+            self.group_fns.clear()
+        fn = self.group_fns.get((name, k, data))
+        if fn is None:
+            env = batched.make_group_env(ck.env, ub2[:k], k, NUMPY_DTYPES)
+            if cube:
+                mems = self.cube_groups.get(k)
+                if mems is None:
+                    mems = self.cube_groups[k] = CubeMemories(self.spec, k, self.cube_rows)
+                env.update(cube_group_globals(ck.env, mems))
+            exec(ck.data_code if data else ck.code, env)
+            fn = self.group_fns[(name, k, data)] = env["_kernel_data" if data else "_kernel"]
+        return fn
+
+    def garbage(self, name: str, on: bool) -> None:
+        """Whether the cube memories a kernel's cores run on start as garbage (``CubeMemories.poison``)."""
+        mems = self.kernels[name].env.get("_CUBE")
+        if mems is not None:
+            mems.garbage = on
+            for group in self.cube_groups.values():
+                group.garbage = on
