@@ -96,7 +96,26 @@ class MulsOp(VectorScalarOp):
 
     @staticmethod
     def numpy_operation(dst, src, scalar) -> None:
-        np.multiply(src, scalar, out=dst)
+        if scalar == 1 and dst.dtype.name in _QUIET:  # a copy (how a kernel moves a tile to another queue)
+            _times_one(dst, src)
+        else:
+            np.multiply(src, scalar, out=dst)
+
+
+# float dtype -> (its bits as unsigned, the magnitude mask, the infinity, the quiet bit of a NaN)
+_QUIET = {"float16": ("uint16", 0x7FFF, 0x7C00, 0x0200), "float32": ("uint32", 0x7FFFFFFF, 0x7F800000, 0x00400000)}
+
+
+def _times_one(dst, src) -> None:
+    """dst = src * 1 as IEEE multiplies, bit for bit: ``src``, with a signaling NaN made quiet (its quiet bit
+    set, the payload kept). A copy and a test for NaNs: NumPy multiplies float16 one element at a time."""
+    np.copyto(dst, src)
+    unsigned, magnitude, inf, quiet = _QUIET[dst.dtype.name]
+    bits = dst.view(unsigned)
+    mag = bits & magnitude
+    if np.maximum.reduce(mag, axis=None) > inf:  # a NaN
+        signaling = (mag > inf) & (mag & quiet == 0)
+        np.bitwise_or(bits, quiet, out=bits, where=signaling)
 
 
 @irdl_op_definition
