@@ -96,7 +96,7 @@ class MulsOp(VectorScalarOp):
 
     @staticmethod
     def numpy_operation(dst, src, scalar) -> None:
-        if scalar == 1 and dst.dtype.name in _QUIET:  # a copy (how a kernel moves a tile to another queue)
+        if not isinstance(scalar, np.ndarray) and scalar == 1 and dst.dtype.name in _QUIET:  # a copy between queues
             _times_one(dst, src)
         else:
             np.multiply(src, scalar, out=dst)
