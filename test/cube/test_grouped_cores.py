@@ -15,7 +15,7 @@ import pytest
 import torch
 
 import pyasc
-from pyasc.runtime import Simulator, replay
+from pyasc.runtime import Simulator, replay, simulator
 from pyasc.runtime.batched import BatchedGM, gm_cores, weak
 
 RNG = np.random.default_rng(5)
@@ -61,6 +61,12 @@ def _run(name, times=5):
         tol = TOL[dtype]
         np.testing.assert_allclose(np.asarray(got, np.float64), expect, rtol=tol, atol=tol * np.abs(expect).max())
     return sim
+
+
+@pytest.fixture(autouse=True)
+def grouping_on(monkeypatch):
+    """Groups of cores allowed whatever ``PYASC_SIM_BATCH`` says."""
+    monkeypatch.setattr(simulator, "BATCH_MODE", "on")
 
 
 @pytest.fixture
