@@ -288,7 +288,8 @@ def gm_cores(g, start, shape: tuple, strides: tuple, dt, extent: int | None = No
     if isinstance(g, BatchedGM):
         g = g.a
     if not isinstance(start, np.ndarray):
-        return [(np.ndarray((1, *shape), dt, g, start, (0, *strides)), slice(None) if extent is None else slice(-1, None))]
+        rows = slice(None) if extent is None else slice(-1, None)
+        return [(np.ndarray((1, *shape), dt, g, start, (0, *strides)), rows)]
     starts = _plain(start).reshape(-1).tolist()
     d = _spacing(starts)
     if d > 0 and (extent is None or d >= extent):

@@ -167,14 +167,15 @@ def _a_transposed(m1: int, n1: int) -> bool:
 
 
 class Staged:
-    """int8 Mmads (any but float16/bfloat16/float32 into float32) into one L0C block (``cv``, NZ; key: address, m1, k1, n1 and dtypes) that L0C
-    does not hold yet: the operands of the first ``n`` of them, widened by NumPy's cast (to float64 for
-    int8: every int32 sum is exact), in ``wa`` and ``wb``, one row per core each: A (ZZ in L0A) and B
-    (ZN in L0B) in the order of row-major A and B batched over B's 16-column
-    groups ((n1, K, 16)), or of A^T and B^T ((n1, 16, K)), whichever transposes fewer elements within
-    fractals. ``store`` multiplies them in one batched matmul (per Mmad the same BLAS products, batched
-    over B's column groups, which yields C's NZ fractals) and adds the results into the block in program
-    order, so L0C ends up bit for bit as when each Mmad multiplies at once. ``init``: the first Mmad's."""
+    """int8 Mmads (any but float16/bfloat16/float32 into float32) into one L0C block (``cv``, NZ; key:
+    address, m1, k1, n1 and dtypes) that L0C does not hold yet: the operands of the first ``n`` of them,
+    widened by NumPy's cast (to float64 for int8: every int32 sum is exact), in ``wa`` and ``wb``, one
+    row per core each: A (ZZ in L0A) and B (ZN in L0B) in the order of row-major A and B batched over
+    B's 16-column groups ((n1, K, 16)), or of A^T and B^T ((n1, 16, K)), whichever transposes fewer
+    elements within fractals. ``store`` multiplies them in one batched matmul (per Mmad the same BLAS
+    products, batched over B's column groups, which yields C's NZ fractals) and adds the results into
+    the block in program order, so L0C ends up bit for bit as when each Mmad multiplies at once.
+    ``init``: the first Mmad's."""
 
     __slots__ = ("init", "n", "adst", "bdst", "av", "bv", "r", "cv", "integer")
 

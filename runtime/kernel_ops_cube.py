@@ -10,15 +10,15 @@ strided views write the NZ tiles into L1, ``LoadData`` copies (and transposes) 5
 the ZZ/ZN arrangements of L0A/L0B (each fractal 16 rows of 32 B: of A in L0A, of B^T in L0B;
 ``LoadDataWithTranspose`` transposes 16 x 16 squares, for 4-byte types two 16 x 8 fractals side by
 side), ``Mmad`` reads those arrangements back as matrices and accumulates into NZ fractals of L0C, and
-``Fixpipe`` converts NZ to row-major GM. The views a ``LoadData`` or ``Mmad`` works on are built once per distinct operand
-addresses and kept; float16 is converted to and from float32 on its bits (``_widen``, ``_f16_bits``),
-bit-exact with NumPy's casts.
+``Fixpipe`` converts NZ to row-major GM. The views a ``LoadData`` or ``Mmad`` works on are built once
+per distinct operand addresses and kept; float16 is converted to and from float32 on its bits
+(``_widen``, ``_f16_bits``), bit-exact with NumPy's casts.
 
 ``Mmad`` computes in float32 (float64 for int8, exact), as the cube accumulates in fp32/int32. No
-``Mmad`` is multiplied at once: a float16/bfloat16 one copies the rows of A and B into the pending
-``Chain`` of its L0C block, which the next Mmads into that block (same address, m1, n1 and dtype, init
-false) extend; an int8/float32 one copies its operands into the pending ``Staged`` operands of its
-block likewise. A chain is multiplied in one GEMM per ``SEGMENT`` of K (on BLAS's threads when it is
+``Mmad`` is multiplied at once: a float16/bfloat16/float32 one copies the rows of A and B^T into the
+pending ``Chain`` of its L0C block, which the next Mmads into that block (same address, m1, n1 and dtype,
+init false) extend; an int8 one copies its operands into the pending ``Staged`` operands of its block
+likewise. A chain is multiplied in one GEMM per ``SEGMENT`` of K (on BLAS's threads when it is
 large, ``blas.matmul_into``; the sum over K is in fp32 either way, in another order than Mmad by Mmad),
 staged Mmads in one batched matmul of the same products as Mmad by Mmad, added in program order (so
 bit for bit as Mmad by Mmad). Either is stored into L0C before anything else reads or writes L0C: a
