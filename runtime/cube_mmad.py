@@ -135,8 +135,8 @@ def _widen(kind, raw: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 
 def _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, record):
-    """How an ``Mmad`` of these operands runs, its ``record`` last. float16/bfloat16 with fp32
-    accumulation: (kind, the key of the chains it extends, its k1). Else (EXACT): the key of the
+    """How an ``Mmad`` of these operands runs, its ``record`` last. float16/bfloat16/float32 with fp32
+    accumulation: (kind, the key of the chains it extends, its k1, its K columns). Else (EXACT): the key of the
     ``Staged`` block it extends and the sources of A (L0A, ZZ) and B (ZN) in the order of the staged
     operands (see ``Staged``), each with a leading axis of cores."""
     es = in_dt.itemsize
@@ -230,8 +230,8 @@ def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc):
     record (``_record``; K is read in whole fractals, ``ceil(k / c0) * c0``, as the cube does: A's
     columns and B's rows past ``k`` must hold zeros), from the constants ``rc`` of the op (see ``mmad``).
 
-    The rows of L0A's fractals are A's, those of L0B's B^T's. A float16/bfloat16 Mmad copies whole
-    fractal rows of A and B^T into the pending chain of its L0C block (float32 likewise); the others (int8) copy
+    The rows of L0A's fractals are A's, those of L0B's B^T's. A float16/bfloat16/float32 Mmad copies
+    whole fractal rows of A and B^T into the pending chain of its L0C block; the others (int8) copy
     theirs into the ``Staged`` operands of their block (see ``_pending``)."""
     if m <= 0 or n <= 0 or k <= 0:
         return _mmad_record(a, b, c, m, n, k, rc)
