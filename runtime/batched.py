@@ -135,6 +135,34 @@ class WeakVec(np.ndarray):
         return _weak_or_common(r)
 
 
+def _binary(ufunc, swap: bool = False):
+    """A ``WeakVec`` operator that meets a Python number or another ``WeakVec`` with one ufunc call and
+    no ``__array_ufunc__`` dispatch (anything else takes NumPy's path)."""
+
+    def op(self, other):
+        t = type(other)
+        if t is int or t is float or t is bool:
+            o = other
+        elif t is WeakVec:
+            o = other.view(np.ndarray)
+        else:
+            return ufunc(other, self) if swap else ufunc(self, other)
+        a = self.view(np.ndarray)
+        return _weak_or_common(ufunc(o, a) if swap else ufunc(a, o))
+
+    return op
+
+
+for _name, _ufunc in (("add", np.add), ("sub", np.subtract), ("mul", np.multiply), ("floordiv", np.floor_divide),
+                      ("mod", np.remainder), ("and", np.bitwise_and), ("or", np.bitwise_or),
+                      ("xor", np.bitwise_xor), ("lshift", np.left_shift), ("rshift", np.right_shift)):
+    setattr(WeakVec, f"__{_name}__", _binary(_ufunc))
+    setattr(WeakVec, f"__r{_name}__", _binary(_ufunc, swap=True))
+for _name, _ufunc in (("eq", np.equal), ("ne", np.not_equal), ("lt", np.less), ("le", np.less_equal),
+                      ("gt", np.greater), ("ge", np.greater_equal)):
+    setattr(WeakVec, f"__{_name}__", _binary(_ufunc))
+
+
 def _common(a: np.ndarray):
     """The cores' value as a Python number when every core has the same one (bit for bit, so -0.0
     and 0.0 stay apart), else None."""
@@ -294,7 +322,34 @@ def gm_cores(g, start, shape: tuple, strides: tuple, dt, extent: int | None = No
     d = _spacing(starts)
     if d > 0 and (extent is None or d >= extent):
         return [(np.ndarray((len(starts), *shape), dt, g, starts[0], (d, *strides)), slice(None))]
+    grid = _grid(starts) if extent is None else None
+    if grid is not None:  # read: one (p, q, *shape) view, for the cores' axis split in two (``split_cores``)
+        p, q, d1, d2 = grid
+        return [(np.ndarray((p, q, *shape), dt, g, starts[0], (d1, d2, *strides)), slice(None))]
     return [(np.ndarray((1, *shape), dt, g, b, (0, *strides)), slice(c, c + 1)) for c, b in enumerate(starts)]
+
+
+def _grid(starts: list[int]) -> tuple[int, int, int, int] | None:
+    """(p, q, d1, d2) when the cores' ``starts`` are a p x q grid, ``starts[i * q + j] == starts[0] + i * d1 +
+    j * d2`` with p, q > 1 (cores that walk the blocks of a 2-D grid), else None. Steps may be 0 or negative."""
+    n = len(starts)
+    if n < 4:
+        return None
+    d2, q = starts[1] - starts[0], 2
+    while q < n and starts[q] - starts[q - 1] == d2:
+        q += 1
+    if q == n or n % q:
+        return None
+    d1, s0 = starts[q] - starts[0], starts[0]
+    if all(starts[i * q + j] == s0 + i * d1 + j * d2 for i in range(n // q) for j in range(q)):
+        return n // q, q, d1, d2
+    return None
+
+
+def split_cores(dst: np.ndarray, src: np.ndarray) -> np.ndarray:
+    """``dst`` (cores first) with its cores' axis split as ``src``'s first two when ``src`` is a grid view
+    of ``gm_cores`` (one more axis than ``dst``), else ``dst`` itself."""
+    return dst.reshape(src.shape[:2] + dst.shape[1:]) if src.ndim > dst.ndim else dst
 
 
 _POOL = threading.local()  # per thread: UB size -> (cores, UB bytes) array shared by every simulator

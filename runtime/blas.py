@@ -12,13 +12,16 @@ from __future__ import annotations
 import ctypes
 import glob
 import os
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 THREADED_MACS = 1 << 23
+SPLIT_MACS = 1 << 21
 
 _lib = None
 _funcs = None
+_pool = None
 
 
 def _find():
@@ -68,8 +71,24 @@ class single_thread:
 
 def matmul_into(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> np.ndarray:
     """``out = a @ b`` (batched over leading axes): on one BLAS thread unless each product is large (so
-    that a product is computed alike, with the same rounding, however many are batched)."""
-    if a.shape[-2] * a.shape[-1] * b.shape[-1] >= THREADED_MACS:
+    that a product is computed alike, with the same rounding, however many are batched). A batch of
+    smaller products worth ``SPLIT_MACS`` is split in two halves, one computed on a second Python
+    thread (NumPy releases the GIL in the product)."""
+    macs = a.shape[-2] * a.shape[-1] * b.shape[-1]
+    if macs >= THREADED_MACS:
         return np.matmul(a, b, out=out)
     with single_thread():
+        if out.ndim == 3 and out.shape[0] > 1 and macs * out.shape[0] >= SPLIT_MACS:
+            h = out.shape[0] // 2
+            other = _helper().submit(np.matmul, a[h:], b[h:], out=out[h:])
+            np.matmul(a[:h], b[:h], out=out[:h])
+            other.result()
+            return out
         return np.matmul(a, b, out=out)
+
+
+def _helper() -> ThreadPoolExecutor:
+    global _pool
+    if _pool is None:
+        _pool = ThreadPoolExecutor(1, thread_name_prefix="pyasc-blas")
+    return _pool

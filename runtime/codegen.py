@@ -225,8 +225,9 @@ class KernelTranslator:
 
 
 # the lines of generated code that only trace or check: a trace record, the scalar clock, a check that
-# fails or reports (alone or as the body of a one-line ``if``)
-_TRACE_OR_CHECK = re.compile(r"\s*(T\(\(|s \+= |_fail\(|_rule\(|_find\(|if .*: _(fail|rule|find)\()")
+# fails or reports (alone or as the body of a one-line ``if``), a value only a record reads (the bytes a
+# DataCopyPad reads, a Gather's extent and lanes)
+_TRACE_OR_CHECK = re.compile(r"\s*(T\(\(|s \+= |_fail\(|_rule\(|_find\(|if .*: _(fail|rule|find)\(|_(rd|ge|gc) = )")
 _BLOCK_START = re.compile(r"\s*(for|if|elif|else|while|try|except|with|def)\b.*:$")
 
 

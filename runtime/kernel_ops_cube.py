@@ -52,7 +52,7 @@ from .contract import check_extents, nd2nz_overlap
 from .costs import dma_efficiency, local_base
 from .cube_mmad import F16, F32, I32, PLANS, V32, Chain, Staged, flush, mmad as run_mmad, reduce_max, reduce_min, scratch
 from .errors import SimulationError
-from .batched import gm_cores
+from .batched import gm_cores, split_cores
 from .opinfo import WORK
 
 V512 = np.dtype("V512")  # a fractal
@@ -143,7 +143,8 @@ def _offsets(goff):
     arithmetic skips the per-core number machinery of ``batched.WeakVec``)."""
     if isinstance(goff, np.ndarray):
         goff = goff.view(np.ndarray)
-        return goff, int(goff.min()), int(goff.max())
+        each = goff.reshape(-1).tolist()  # a few cores: Python's min and max are faster than NumPy's
+        return goff, min(each), max(each)
     return goff, goff, goff
 
 
@@ -175,11 +176,11 @@ def _nd2nz(fail, sid, bid, l1, dst, g, goff, nd, n, d, src_nd, src_d, c0_stride,
     if full:  # the c0 elements of a row in one fractal are one 32 B block on both sides
         to = _core_view(l1, dst, (nd, full, n), (mat_stride * es, c0_stride * 32, n_stride * 32), V32)
         for src, rows in gm_cores(g, goff * es, (nd, full, n), (src_nd * es, 32, src_d * es), V32):
-            np.copyto(to[rows], src)
+            np.copyto(split_cores(to[rows], src), src)
     if rem:
         o = _core_view(l1, dst + full * c0_stride * 32, (nd, n, c0), (mat_stride * es, n_stride * 32, es), dt)
         for src, rows in gm_cores(g, (goff + full * c0) * es, (nd, n, rem), (src_nd * es, src_d * es, es), dt):
-            o[rows, :, :, :rem] = src
+            split_cores(o[rows, :, :, :rem], src)[...] = src
         o[:, :, :, rem:] = 0  # a row's tail is zero-padded to 32 B
     total = nd * n * d * es
     if l2 is None:

@@ -118,10 +118,26 @@ def make_pad_helpers(ub8: np.ndarray, ubn: int):
         def run(fail, sid, bid, u, g8, g, bc, bl, ss, ds):
             if bc <= 0 or bl <= 0:
                 return 0, 0
-            us, gs, span = pad_geometry(to_gm, bc, bl, ss, ds)
+            blk = (bl + 31) & ~31  # pad_geometry, inline: this runs for every block copy
+            us, gs = (blk + ss * 32, bl + ds) if to_gm else (blk + ds * 32, bl + ss)
+            span = (bc - 1) * us + blk
             gend = g + (bc - 1) * gs + bl
             if u % 32 or u < 0 or u + span > ubn or g < 0 or gend > g8.shape[0] or ss < 0 or ds < 0:
                 _check_pad(fail, sid, bid, u, span, g, gend, g8.shape[0], ubn, ss, ds)
+            low = 8 | u | g | bl | us | gs
+            unit = _UNITS[low & -low]
+            k = unit.itemsize
+            try:  # both sides as (blocks, units) views in one step each
+                uv = np.ndarray((bc, bl // k), unit, ub8, u, (us, k))
+                gv = np.ndarray((bc, bl // k), unit, g8, g, (gs, k))
+            except (ValueError, BufferError):  # ``g8`` not contiguous
+                pass
+            else:
+                if to_gm:
+                    gv[...] = uv
+                else:
+                    uv[...] = gv
+                return span, bc * bl
             uv = ub8[u:u + bl] if bc == 1 else window(ub8, u, (bc, bl), (us, 1))
             gv = g8[g:g + bl] if bc == 1 else window(g8, g, (bc, bl), (gs, 1))
             unit = pad_unit(u, g, bl, us, gs)
