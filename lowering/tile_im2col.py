@@ -10,7 +10,7 @@ from ``kh``/``kw`` with index arithmetic, form one rectangle per channel, and th
 chunk's channels are one evenly strided copy:
 
 * the rectangles are a ``load`` of the input window (rows ``sh * W`` apart) and a ``store`` into
-  ``col`` (rows ``OW`` apart); the rows between two channels' rectangles (input rows of the padding's
+  ``col`` (rows ``OW`` apart) from the same UB buffer (``TQueBind<VECIN, VECOUT>``); the rows between two channels' rectangles (input rows of the padding's
   height) come along and are overwritten by the zeros below; with a horizontal stride ``sw > 1`` the
   window's columns are ``sw`` apart: the load takes the whole span of each row (contiguous) and a
   vector ``Gather`` picks every ``sw``-th element, through a byte-offset table built once per kernel
@@ -51,7 +51,7 @@ from .errors import TilingError
 from .analysis.memory import tile_kernel_bytes
 from .kernel_calls import replace_kernel
 
-_TILE_BUFFERS = 4  # the loaded tile and its copy for the store, each double-buffered
+_TILE_BUFFERS = 2  # the loaded tile, double-buffered and stored from where it came in (a TQueBind)
 
 
 def _memref(t) -> MemRefType:

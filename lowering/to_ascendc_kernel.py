@@ -5,11 +5,12 @@
 rotating buffer is one tensor of ``slots`` copies, indexed by ``i mod slots``), and the flags
 placed by ``insert-sync`` become ``SetFlag``/``WaitFlag``/``PipeBarrier``.
 
-``sync_style=queue``: TPipe owns UB; a buffer filled by MTE2 is a VECIN ``TQue`` and one drained
-by MTE3 a VECOUT ``TQue`` of depth 1 (each EnQue is followed by its DeQue) with ``buffers`` buffers (fewer
-when a position's queues would need more than its 8 event ids; past 8 queues, a TBuf whose copies are fenced
-by PipeBarrier<PIPE_ALL>), everything else a ``TBuf`` (buffers that
-plan-memory placed at one address share a TBuf). ``AllocTensor``/``EnQue``/``DeQue``/``FreeTensor``
+``sync_style=queue``: TPipe owns UB; a buffer filled by MTE2 is a VECIN ``TQue``, one drained by MTE3
+a VECOUT ``TQue``, and one that only MTE2 fills and MTE3 drains a ``TQueBind<VECIN, VECOUT>``; each of
+depth 1 (each EnQue is followed by its DeQue) with ``buffers`` buffers (fewer when a position's queues
+would need more than its 8 event ids; past 8 queues, a TBuf whose copies are fenced by
+PipeBarrier<PIPE_ALL>), everything else a ``TBuf`` (buffers that plan-memory placed at one address share
+a TBuf). ``AllocTensor``/``EnQue``/``DeQue``/``FreeTensor``
 around the first and last use in each iteration carry the cross-pipe ordering.
 
 Copies: a ``dense`` window is one ``DataCopy``; any other window is a ``DataCopyPad`` with one
@@ -52,6 +53,20 @@ class Buffer:
     slot_elems: int  # elements per slot, padded to 32 B
     handle: SSAValue | None = None  # LocalTensor (flags), TQue or TBuf (queue)
     queue: bool = False
+    bind: bool = False  # filled by MTE2 and drained by MTE3 alone: a TQueBind<VECIN, VECOUT> (queue style)
+
+
+def _phase(b: Buffer, pipe: Pipe) -> str:
+    """The side of its queue an access of ``b`` on ``pipe`` is on: "vec" or "copy"; a bound queue's sides
+    are its two copies, "copy" (MTE2, in) and "out" (MTE3)."""
+    if b.bind:
+        return "copy" if pipe == Pipe.MTE2 else "out"
+    return "vec" if pipe in (Pipe.V, Pipe.S) else "copy"
+
+
+def _producer_phase(b: Buffer) -> str:
+    """The phase that allocates and enqueues ``b`` (the other dequeues and frees it)."""
+    return "copy" if b.role == TPosition.VECIN else "vec"
 
 
 @dataclass
@@ -106,10 +121,12 @@ class KernelLowering:
             hoisted.update(buffer_of(v) for v in (acc[1] if acc else ()))
         for op in block.ops:
             if isinstance(op, ascbuf.AllocOp):
+                bind = False
                 if op in hoisted:
                     role = TPosition.VECCALC
                 elif Pipe.MTE2 in writers.get(op, ()):
                     role = TPosition.VECIN
+                    bind = writers[op] | readers.get(op, set()) == {Pipe.MTE2, Pipe.MTE3}
                 elif Pipe.MTE3 in readers.get(op, ()):
                     role = TPosition.VECOUT
                 else:
@@ -117,7 +134,7 @@ class KernelLowering:
                 t = op.result.type
                 slot_elems = op.slot_bytes // element_bytes(t.element_type)
                 self.buffers[op] = Buffer(op, role, slot_elems,
-                                           queue=self.queue_style and role != TPosition.VECCALC)
+                                           queue=self.queue_style and role != TPosition.VECCALC, bind=bind)
 
     def _declare(self, e: OpEmitter) -> None:
         if not self.queue_style:
@@ -138,7 +155,7 @@ class KernelLowering:
             if b.queue:
                 slots = nums[b.alloc]
                 # depth 1: each EnQue is followed by its DeQue; double buffering is the buffer count
-                q = e.value(ascendc.TQueOp(b.role, 1))
+                q = e.value(ascendc.TQueOp(b.role, 1, TPosition.VECOUT if b.bind else None))
                 e.add(ascendc.InitBufferOp(pipe, q, slots, nbytes))
             else:
                 key = b.alloc.offset.value.data
@@ -215,7 +232,7 @@ class KernelLowering:
                 b = self.buffers[buffer_of(v)]
                 if not b.queue:
                     continue
-                phase = "vec" if pipe_of(op) in (Pipe.V, Pipe.S) else "copy"
+                phase = _phase(b, pipe_of(op))
                 first.setdefault((b, phase), idx)
                 last[(b, phase)] = idx
         f, l = {}, {}
@@ -228,8 +245,7 @@ class KernelLowering:
     def _queue_open(self, item, e: OpEmitter) -> None:
         b, phase = item
         et = b.alloc.result.type.element_type
-        producer_phase = "copy" if b.role == TPosition.VECIN else "vec"
-        if phase == producer_phase:
+        if phase == _producer_phase(b):
             t = e.value(ascendc.AllocTensorOp(b.handle, et))
         else:
             t = e.value(ascendc.DeQueOp(b.handle, et))
@@ -238,9 +254,8 @@ class KernelLowering:
 
     def _queue_close(self, item, e: OpEmitter) -> None:
         b, phase = item
-        producer_phase = "copy" if b.role == TPosition.VECIN else "vec"
         t = self.queue_state[b.alloc]
-        if phase == producer_phase:
+        if phase == _producer_phase(b):
             e.add(ascendc.EnQueOp(b.handle, t))
         else:
             e.add(ascendc.FreeTensorOp(b.handle, t))

@@ -52,6 +52,11 @@ BUFFER_FORMS: dict[type, Callable] = {
 }
 
 
+def _only_stored(v: SSAValue) -> bool:
+    """Whether every use of the tile ``v`` stores it."""
+    return all(isinstance(u.operation, asctile.StoreOp) for u in v.uses)
+
+
 def has_scalar_form(op: Operation) -> bool:
     """Whether a splat operand of the elementwise ``op`` becomes a scalar rather than a buffer: every op
     but a binary op whose instruction has no scalar form (x - s is Adds(-s), s - x Muls then Adds)."""
@@ -140,7 +145,9 @@ class KernelBufferizer:
                                       op.row_stride.value.data, op.col_stride.value.data, op.dense is not None))
             elif isinstance(op, asctile.StoreOp):
                 src = self.buffer.get(op.value)
-                if src is None or op.value in loaded:  # a splat or an input stored as is: copy it first
+                if src is None or (op.value in loaded and not _only_stored(op.value)):
+                    # a splat, or an input stored as is that vector ops also read: copy it first (a tile
+                    # only stored goes back out of the buffer it came in: a TQueBind<VECIN, VECOUT>)
                     src = self.alloc(None, e, self.slots, op.value.type)
                     self._copy_into(e, src, op.value)
                 e.add(ascbuf.CopyOutOp(src, op.dest, op.offset, op.rows, op.cols, op.row_stride.value.data,

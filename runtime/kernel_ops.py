@@ -98,7 +98,7 @@ def tpipe(t: KernelTranslator, op) -> None:
 def tque(t: KernelTranslator, op) -> None:
     qid = t.num_queues
     t.num_queues += 1
-    prod, cons = asc.QUEUE_PIPES[op.result.type.position.data]
+    prod, cons = op.result.type.pipes()
     fwd, back = f"{prod.name}_{cons.name}", f"{cons.name}_{prod.name}"
     events = (EVENTS.index(asc.HardEvent(fwd)), EVENTS.index(asc.HardEvent(back)), (fwd, back), t.spec.event_ids)
     t.emit(f"{t.v(op.result)} = TQueState({qid}, _fail, {op.result.type.depth.data}, {events!r}, _rule)")

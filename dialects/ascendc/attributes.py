@@ -99,6 +99,9 @@ QUEUE_PIPES: dict[TPosition, tuple[Pipe, Pipe]] = {
     TPosition.CO2: (Pipe.V, Pipe.MTE3),
 }
 
+# the TQueBind pairs of two positions (the TQueBind page lists more; these are the ones the simulator models)
+QUEUE_BINDS: tuple[tuple[TPosition, TPosition], ...] = ((TPosition.VECIN, TPosition.VECOUT),)
+
 # the physical memory behind each local position on arch 2201 (VECIN/VECOUT/VECCALC/CO2: UB)
 POSITION_MEMORY: dict[TPosition, str] = {
     TPosition.A1: "L1", TPosition.B1: "L1", TPosition.A2: "L0A", TPosition.B2: "L0B", TPosition.CO1: "L0C",
@@ -206,36 +209,53 @@ class TPipeType(ParametrizedAttribute, TypeAttribute):
 
 @irdl_attr_definition
 class TQueType(ParametrizedAttribute, TypeAttribute):
-    """``AscendC::TQue<pos, depth>``: ``!ascendc.tque<VECIN, 1>``. ``depth`` is how many EnQue calls may
-    follow each other without a DeQue, not the buffer count (``InitBuffer num``, 2 for double buffering);
-    the TQue page recommends 1."""
+    """``AscendC::TQue<pos, depth>``: ``!ascendc.tque<VECIN, 1>``; or ``AscendC::TQueBind<src, dst, depth>``,
+    a queue whose buffers the producer of ``src`` fills and the consumer of ``dst`` drains:
+    ``!ascendc.tque<VECIN -> VECOUT, 1>`` (a tile moved in and out without vector work). ``depth`` is how
+    many EnQue calls may follow each other without a DeQue, not the buffer count (``InitBuffer num``, 2 for
+    double buffering); the TQue page recommends 1."""
 
     name = "ascendc.tque"
 
     position: TPositionAttr
     depth: IntAttr
+    dst: TPositionAttr
 
-    def __init__(self, position: TPosition, depth: int):
-        super().__init__(TPositionAttr(position), IntAttr(depth))
+    def __init__(self, position: TPosition, depth: int, dst: TPosition | None = None):
+        super().__init__(TPositionAttr(position), IntAttr(depth), TPositionAttr(dst or position))
+
+    @property
+    def bound(self) -> bool:
+        """Whether this is a ``TQueBind`` of two positions."""
+        return self.dst.data != self.position.data
+
+    def pipes(self) -> tuple[Pipe, Pipe] | tuple[None, None]:
+        """(producer, consumer): the pipes of EnQue/AllocTensor and of DeQue/FreeTensor."""
+        src, dst = QUEUE_PIPES.get(self.position.data), QUEUE_PIPES.get(self.dst.data)
+        return (None, None) if src is None or dst is None else (src[0], dst[1])
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser):
         with parser.in_angle_brackets():
             pos = parser.parse_str_enum(TPosition)
+            dst = parser.parse_str_enum(TPosition) if parser.parse_optional_punctuation("->") else pos
             parser.parse_punctuation(",")
             depth = parser.parse_integer()
-        return (TPositionAttr(pos), IntAttr(depth))
+        return (TPositionAttr(pos), IntAttr(depth), TPositionAttr(dst))
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
-            printer.print_string(f"{self.position.data.value}, {self.depth.data}")
+            bind = f" -> {self.dst.data.value}" if self.bound else ""
+            printer.print_string(f"{self.position.data.value}{bind}, {self.depth.data}")
 
     def verify(self) -> None:
         if not 1 <= self.depth.data <= 8:
             raise VerifyException(f"TQue depth must be in 1..8 (QUE_MAX_EVENT), got {self.depth.data}")
-        if self.position.data not in (TPosition.VECIN, TPosition.VECOUT, TPosition.A1, TPosition.B1,
-                                      TPosition.A2, TPosition.B2, TPosition.CO1, TPosition.CO2):
+        if self.position.data not in QUEUE_PIPES:
             raise VerifyException(f"TQue position {self.position.data.value} is not a queue position")
+        if self.bound and (self.position.data, self.dst.data) not in QUEUE_BINDS:
+            raise VerifyException(f"TQueBind<{self.position.data.value}, {self.dst.data.value}> is not supported "
+                                  f"(supported: {', '.join(f'<{a.value}, {b.value}>' for a, b in QUEUE_BINDS)})")
 
 
 @irdl_attr_definition

@@ -42,7 +42,6 @@ from ..types import element_bytes, kernel_ctype
 from .contract import violation
 from .attributes import (
     POSITION_MEMORY,
-    QUEUE_PIPES,
     GlobalTensorType,
     GmAddrType,
     LocalTensorType,
@@ -121,13 +120,13 @@ def const_int(value) -> int | None:
 
 
 def producer_pipe(op: Operation) -> Pipe:
-    """The pipe of ``EnQue``/``AllocTensor`` on a queue: its position's producer."""
-    return QUEUE_PIPES[op.queue.type.position.data][0]
+    """The pipe of ``EnQue``/``AllocTensor`` on a queue: its (source) position's producer."""
+    return op.queue.type.pipes()[0]
 
 
 def consumer_pipe(op: Operation) -> Pipe:
-    """The pipe of ``DeQue``/``FreeTensor`` on a queue: its position's consumer."""
-    return QUEUE_PIPES[op.queue.type.position.data][1]
+    """The pipe of ``DeQue``/``FreeTensor`` on a queue: its (destination) position's consumer."""
+    return op.queue.type.pipes()[1]
 
 
 def copy_pipe(op: Operation) -> Pipe:
@@ -239,7 +238,7 @@ class TPipeOp(AscendCOperation):
 
 @irdl_op_definition
 class TQueOp(AscendCOperation):
-    """``TQue<pos, depth> q;``"""
+    """``TQue<pos, depth> q;``, or ``TQueBind<src, dst, depth> q;`` when the type binds two positions."""
 
     name = "ascendc.tque"
     API: ClassVar[str] = "TQue"
@@ -247,12 +246,16 @@ class TQueOp(AscendCOperation):
     result = result_def(TQueType)
     assembly_format = "attr-dict `:` type($result)"
 
-    def __init__(self, position: TPosition, depth: int):
-        super().__init__(result_types=[TQueType(position, depth)])
+    def __init__(self, position: TPosition, depth: int, dst: TPosition | None = None):
+        super().__init__(result_types=[TQueType(position, depth, dst)])
 
     def print_ascendc(self, p: CallPrinter) -> str:
         t = self.result.type
-        return f"AscendC::TQue<AscendC::TPosition::{t.position.data.value}, {t.depth.data}> {p.declare(self.result)};"
+        pos = f"AscendC::TPosition::{t.position.data.value}"
+        if t.bound:
+            return (f"AscendC::TQueBind<{pos}, AscendC::TPosition::{t.dst.data.value}, {t.depth.data}> "
+                    f"{p.declare(self.result)};")
+        return f"AscendC::TQue<{pos}, {t.depth.data}> {p.declare(self.result)};"
 
 
 @irdl_op_definition

@@ -29,7 +29,7 @@ from xdsl.dialects import arith, scf
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from pyasc.dialects import ascendc as A
-from pyasc.dialects.ascendc.attributes import POSITION_MEMORY, QUEUE_PIPES
+from pyasc.dialects.ascendc.attributes import POSITION_MEMORY
 from pyasc.dialects.target import Pipe
 from pyasc.dialects.traits import buffer_reads, buffer_writes, pipe_of
 from pyasc.dialects.types import element_bytes
@@ -290,8 +290,8 @@ class _Walk:
 
     def _queue(self, op) -> None:
         q = self.queues.setdefault(op.queue, {"alloc": 0, "fifo": []})
-        pos, depth = op.queue.type.position.data, op.queue.type.depth.data
-        src, dst = QUEUE_PIPES.get(pos, (None, None))
+        depth = op.queue.type.depth.data
+        src, dst = op.queue.type.pipes()
         if isinstance(op, A.AllocTensorOp):
             slot = q["alloc"] % max(depth, 1)
             q["alloc"] += 1

@@ -65,22 +65,26 @@ class TPipe:
 
 
 class TQueBind:
-    """``AscendC::TQueBind<src, dst, depth>`` (only ``TQue`` positions of UB are supported)."""
+    """``AscendC::TQueBind<src, dst, depth>``: ``TQue`` positions of UB, or VECIN -> VECOUT (a tile copied
+    in and straight back out of one buffer, with no vector work)."""
 
     def __init__(self, src=TPosition.VECIN, dst=TPosition.VECIN, depth=0, mask=0):
-        if TPosition(src) != TPosition(dst):
-            raise unsupported("TQueBind", "a queue between two different positions has no ascendc op")
-        self._init(TPosition(src), depth, "TQueBind")
+        src, dst = TPosition(src), TPosition(dst)
+        if src != dst and (src, dst) != (TPosition.VECIN, TPosition.VECOUT):
+            raise unsupported("TQueBind", f"a queue from {src.name} to {dst.name} (supported: VECIN to VECOUT)")
+        self._init(src, depth, "TQueBind", dst)
 
-    def _init(self, pos: TPosition, depth, api: str):
+    def _init(self, pos: TPosition, depth, api: str, dst: TPosition | None = None):
         self.position = pos
+        self.dst_position = dst or pos
         self.depth = static_int(depth if depth else 1, api, "the queue depth")
         self.value = None
         if pos not in (TPosition.VECIN, TPosition.VECOUT):
             raise unsupported(api, f"a queue at {pos.name} (the simulator's TPipe hands out UB only; use static "
                                    f"LocalTensors for the cube's memories)")
         if _aiv(api):
-            self.value = emit(api, A.TQueOp(ascendc_position(pos, api), self.depth)).result
+            bound = None if dst in (None, pos) else ascendc_position(dst, api)
+            self.value = emit(api, A.TQueOp(ascendc_position(pos, api), self.depth, bound)).result
 
     def _name(self, name: str) -> None:
         hint(self.value, name)
@@ -99,7 +103,7 @@ class TQueBind:
         if not hasattr(dtype, "attr"):
             raise unsupported("TQue.deque(tensor)", "pass the data type: que.deque(dtype)")
         v = None if self.value is None else current().val(A.DeQueOp(self.value, dtype.attr))
-        return LocalTensor(dtype, self.position, _value=v, _wrap=True)
+        return LocalTensor(dtype, self.dst_position, _value=v, _wrap=True)
 
     def free_tensor(self, tensor) -> None:
         if self.value is not None:

@@ -46,3 +46,23 @@ def test_negative_step_project_cpu_run(tmp_path):
     x = pyasc.tensor(np.arange(29 * 45, dtype=np.float32).reshape(29, 45), dtype=pyasc.float32)
     compiled = pyasc.jit(lambda x: x[::-2, 40:3:-3] + 1).compile(x)
     project_check(compiled, [x], tmp_path, exact=True)
+
+
+@pytest.mark.parametrize("style", ["queue", "flags"])
+def test_conv2d_im2col_passthrough_project_cpu_run(style, tmp_path):
+    """A stride-1 convolution's im2col stores each loaded tile from the buffer it was loaded into: in the
+    queue style a ``TQueBind<VECIN, VECOUT>`` (as its documentation suggests when no vector work is
+    needed). The CPU build agrees with the simulator, and both with torch's convolution in float64."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(7)
+    xs, ws = rng.standard_normal((2, 5, 9, 8)), rng.standard_normal((4, 5, 3, 3))
+    x, w = pyasc.tensor(xs, dtype=pyasc.float32), pyasc.tensor(ws, dtype=pyasc.float32)
+    compiled = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, padding=1), options={"sync_style": style}).compile(x, w)
+    src = compiled.ascendc_source()
+    bind = "AscendC::TQueBind<AscendC::TPosition::VECIN, AscendC::TPosition::VECOUT, 1>"
+    assert (bind in src) == (style == "queue")
+    project_check(compiled, [x, w], tmp_path, exact=False)
+    out, _ = compiled.simulate(x, w)
+    ref = torch.nn.functional.conv2d(torch.from_numpy(x.numpy()).double(), torch.from_numpy(w.numpy()).double(),
+                                     padding=1).numpy()
+    np.testing.assert_allclose(np.asarray(out, dtype=np.float64), ref, rtol=0, atol=45 * 2 ** -22 * np.abs(ref).max())

@@ -214,3 +214,23 @@ def leaky_relu_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, alpha: float, 
     z_local = out_q.deque(z.dtype)
     asc.data_copy(z_gm, z_local, n)
     out_q.free_tensor(z_local)
+
+
+@asc.jit
+def reverse_tiles_bind_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, tiles: int, tile: asc.ConstExpr[int]):
+    """z's tile i is x's tile ``tiles - 1 - i``: each tile goes GM -> UB -> GM through one
+    ``TQueBind<VECIN, VECOUT>``, double buffered, with no vector work."""
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    pipe = asc.TPipe()
+    que = asc.TQueBind(asc.TPosition.VECIN, asc.TPosition.VECOUT, 1)
+    pipe.init_buffer(que, 2, tile * 4)
+    for i in range(tiles):
+        t = que.alloc_tensor(x_gm.dtype)
+        asc.data_copy(t, x_gm[i * tile:], tile)
+        que.enque(t)
+        out = que.deque(x_gm.dtype)
+        asc.data_copy(z_gm[(tiles - 1 - i) * tile:], out, tile)
+        que.free_tensor(out)

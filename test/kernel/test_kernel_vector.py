@@ -6,7 +6,7 @@ import pytest
 import pyasc.kernel as asc
 import pyasc.kernel.lib.runtime as rt
 import pyasc.kernel.runtime.config as config
-from asc_kernels import FLAG_PAIRS, add_flags_kernel, add_relu_queue_kernel, softmax_kernel
+from asc_kernels import FLAG_PAIRS, add_flags_kernel, add_relu_queue_kernel, reverse_tiles_bind_kernel, softmax_kernel
 from pyasc.lowering.emit.project import write_project
 from pyasc.lowering.emit.syntax import check_project, syntax_check
 
@@ -77,6 +77,27 @@ def test_add_relu_queue_style():
     assert add_relu_queue_kernel.last_report.findings == []
     src = add_relu_queue_kernel.last_compiled.kernel_source()
     assert "AllocTensor<float>" in src and "EnQue" in src and "DeQue<float>" in src
+
+
+def test_tque_bind_vecin_to_vecout():
+    """A tile moved GM -> UB -> GM through one TQueBind<VECIN, VECOUT> (the documented form when no vector
+    work is needed): the tiles arrive in NumPy's reversed order, the simulator sees no hazard, and the
+    emitted source declares the bound queue and passes the syntax check."""
+    tiles, tile = 6, 512
+    x = np.random.default_rng(4).standard_normal(tiles * tile).astype(np.float32)
+    z = np.zeros_like(x)
+    reverse_tiles_bind_kernel[1, rt.current_stream()](x, z, tiles, tile)
+    np.testing.assert_array_equal(z, x.reshape(tiles, tile)[::-1].reshape(-1))
+    assert reverse_tiles_bind_kernel.last_report.findings == []
+    src = reverse_tiles_bind_kernel.last_compiled.kernel_source()
+    assert "AscendC::TQueBind<AscendC::TPosition::VECIN, AscendC::TPosition::VECOUT, 1>" in src
+    res = syntax_check(src)
+    assert res.skipped or res.ok, res.diagnostics
+
+
+def test_tque_bind_other_positions_unsupported():
+    with pytest.raises(Exception, match="VECOUT to VECIN"):
+        asc.TQueBind(asc.TPosition.VECOUT, asc.TPosition.VECIN, 1)
 
 
 def test_softmax_rows():

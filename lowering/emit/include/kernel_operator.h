@@ -222,6 +222,10 @@ public:
     PYASC_CPU_TQUE_STATE
 };
 
+/* a queue filled at `src` and drained at `dst` (VECIN -> VECOUT: a tile moved in and out without vector work) */
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
+class TQueBind : public TQue<src, depth, mask> {};
+
 template <TPosition pos = TPosition::LCM>
 class TBuf {
 public:

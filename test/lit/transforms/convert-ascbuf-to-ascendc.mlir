@@ -182,3 +182,36 @@ func.func @bits(%x: memref<64xi32>, %y: memref<64xi32>, %out0: memref<64xi32>) a
 // QUEUE-NOT:       ascendc.deque
 // QUEUE:           ascendc.tbuf_get %zerosBuf
 // QUEUE:           ascendc.data_copy
+
+// -----
+
+// a buffer that MTE2 fills and MTE3 drains, with no vector work between, is one TQueBind<VECIN, VECOUT>
+// (the copy's tile goes back out of the buffer it came in); flags: a VECIN LocalTensor
+  func.func @passthrough(%x: memref<4096xf32>, %out0: memref<4096xf32>) attributes {asctile.kernel, asctile.block_dim = 1 : i64, asctile.buffers = 2 : i64} {
+    %x_buf = ascbuf.alloc slots 2 offset 0 : memref<1x2048xf32, #ascbuf.space<ub>>
+    %n = arith.constant 2048 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    scf.for %i = %c0 to %c2 step %c1 {
+      %off = arith.muli %i, %n : index
+      %xs = ascbuf.slot %x_buf[%i] : memref<1x2048xf32, #ascbuf.space<ub>>
+      ascbuf.copy_in %x[%off], %xs rows %c1 cols %n strides(0, 1) dense : memref<4096xf32>, memref<1x2048xf32, #ascbuf.space<ub>>
+      ascbuf.copy_out %xs, %out0[%off] rows %c1 cols %n stride 4096 dense : memref<1x2048xf32, #ascbuf.space<ub>>, memref<4096xf32>
+    }
+    func.return
+  }
+
+// CHECK-LABEL: func.func @passthrough(
+// CHECK:         %x_buf = ascendc.local_tensor VECIN address 0 size 4096 : !ascendc.local_tensor<f32>
+
+// QUEUE-LABEL: func.func @passthrough(
+// QUEUE:         %xQue = ascendc.tque : !ascendc.tque<VECIN -> VECOUT, 1>
+// QUEUE-NEXT:    ascendc.init_buffer %pipe, %xQue num 2 len 8192 : !ascendc.tque<VECIN -> VECOUT, 1>
+// QUEUE:         scf.for %i =
+// QUEUE:           %xLocal = ascendc.alloc_tensor %xQue
+// QUEUE:           ascendc.data_copy %xLocal,
+// QUEUE-NEXT:      ascendc.enque %xQue, %xLocal
+// QUEUE-NEXT:      %[[XD:.*]] = ascendc.deque %xQue
+// QUEUE:           ascendc.data_copy %{{.*}}, %[[XD]],
+// QUEUE-NEXT:      ascendc.free_tensor %xQue, %[[XD]]

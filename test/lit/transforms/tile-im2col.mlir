@@ -36,18 +36,18 @@ func.func @g_im2col0(%x: tensor<1x1x100x112xf32>) -> tensor<1x9x11200xf32> attri
 // CHECK:        %edge_zeros = asctile.splat %{{.*}} : f32 -> tensor<1x112xf32>
 // CHECK:          %patch = asctile.load %x[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(112, 1) : memref<1x1x100x112xf32> -> tensor<100x112xf32>
 
-// 112 rows of 150 float32 columns: one channel does not fit UB, so work items are chunks of a
-// channel's output rows: the data tiles and side zeros take 2,464 B per row, 75 rows (76 would not
-// fit once the planner rounds each buffer up)
-func.func @h_im2col0(%x: tensor<1x1x112x150xf32>) -> tensor<1x9x16800xf32> attributes {asctensor.kernel = "im2col"} {
-  %0 = asctensor.im2col %x kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : tensor<1x1x112x150xf32> -> tensor<1x9x16800xf32>
-  func.return %0 : tensor<1x9x16800xf32>
+// 224 rows of 150 float32 columns: one channel does not fit UB, so work items are chunks of a
+// channel's output rows: the loaded tile (double-buffered, stored from where it came in) and the side
+// zeros take 1,248 B per row, 150 rows
+func.func @h_im2col0(%x: tensor<1x1x224x150xf32>) -> tensor<1x9x33600xf32> attributes {asctensor.kernel = "im2col"} {
+  %0 = asctensor.im2col %x kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : tensor<1x1x224x150xf32> -> tensor<1x9x33600xf32>
+  func.return %0 : tensor<1x9x33600xf32>
 }
 
 // CHECK:      func.func @h_im2col0(
-// CHECK:        %side_zeros = asctile.splat %{{.*}} : f32 -> tensor<75x8xf32>
+// CHECK:        %side_zeros = asctile.splat %{{.*}} : f32 -> tensor<150x8xf32>
 // CHECK:        %edge_zeros = asctile.splat %{{.*}} : f32 -> tensor<1x152xf32>
-// CHECK:          %patch = asctile.load %x[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(150, 1) : memref<1x1x112x150xf32> -> tensor<75x152xf32>
+// CHECK:          %patch = asctile.load %x[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(150, 1) : memref<1x1x224x150xf32> -> tensor<150x152xf32>
 
 // 7 input rows and 4 output rows at stride 2 (7 != 2 * 4): the channels' input rows are not evenly
 // spaced like their output rows, so each work item is one channel (a 1-row edge tile)

@@ -38,3 +38,11 @@ func.func @f() {
 }
 // CHECK-NOT: TQue depth
 // CHECK: %q = ascendc.tque : !ascendc.tque<VECIN, 8>
+
+// -----
+
+func.func @f() {
+  %q = ascendc.tque : !ascendc.tque<VECOUT -> VECIN, 1>
+  func.return
+}
+// CHECK: TQueBind<VECOUT, VECIN> is not supported (supported: <VECIN, VECOUT>)
