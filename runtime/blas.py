@@ -88,7 +88,9 @@ def matmul_into(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> np.ndarray:
 
 
 def _helper() -> ThreadPoolExecutor:
+    """The one helper thread of this process (a forked child, whose copy of the parent's has no thread,
+    makes its own)."""
     global _pool
-    if _pool is None:
-        _pool = ThreadPoolExecutor(1, thread_name_prefix="pyasc-blas")
-    return _pool
+    if _pool is None or _pool[0] != os.getpid():
+        _pool = (os.getpid(), ThreadPoolExecutor(1, thread_name_prefix="pyasc-blas"))
+    return _pool[1]

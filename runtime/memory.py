@@ -124,25 +124,14 @@ def make_pad_helpers(ub8: np.ndarray, ubn: int):
             gend = g + (bc - 1) * gs + bl
             if u % 32 or u < 0 or u + span > ubn or g < 0 or gend > g8.shape[0] or ss < 0 or ds < 0:
                 _check_pad(fail, sid, bid, u, span, g, gend, g8.shape[0], ubn, ss, ds)
-            low = 8 | u | g | bl | us | gs
-            unit = _UNITS[low & -low]
+            unit = pad_unit(u, g, bl, us, gs)
             k = unit.itemsize
-            try:  # both sides as (blocks, units) views in one step each
+            try:  # both sides as (blocks, units) views, built in one step each
                 uv = np.ndarray((bc, bl // k), unit, ub8, u, (us, k))
                 gv = np.ndarray((bc, bl // k), unit, g8, g, (gs, k))
-            except (ValueError, BufferError):  # ``g8`` not contiguous
-                pass
-            else:
-                if to_gm:
-                    gv[...] = uv
-                else:
-                    uv[...] = gv
-                return span, bc * bl
-            uv = ub8[u:u + bl] if bc == 1 else window(ub8, u, (bc, bl), (us, 1))
-            gv = g8[g:g + bl] if bc == 1 else window(g8, g, (bc, bl), (gs, 1))
-            unit = pad_unit(u, g, bl, us, gs)
-            if unit.itemsize > 1:
-                uv, gv = uv.view(unit), gv.view(unit)
+            except (ValueError, BufferError):  # ``g8`` not contiguous: no buffer to build on
+                uv = window(ub8, u, (bc, bl), (us, 1)).view(unit)
+                gv = window(g8, g, (bc, bl), (gs, 1)).view(unit)
             if to_gm:
                 gv[...] = uv
             else:

@@ -1,0 +1,44 @@
+"""``blas.matmul_into``: a batch of small products split over two threads gives NumPy's products bit for
+bit (each still on one BLAS thread), including in a process forked after the helper thread started."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import sys
+
+import numpy as np
+import pytest
+
+from pyasc.runtime import blas
+from pyasc.runtime.blas import matmul_into, single_thread
+
+RNG = np.random.default_rng(5)
+A = RNG.standard_normal((6, 48, 1024)).astype(np.float32)
+B = RNG.standard_normal((6, 32, 1024)).astype(np.float32).transpose(0, 2, 1)  # B^T read in place, as chains do
+
+
+def _reference() -> np.ndarray:
+    with single_thread():
+        return np.stack([A[i] @ B[i] for i in range(A.shape[0])])
+
+
+def test_split_batch_matches_numpy_bit_for_bit():
+    assert A.shape[1] * A.shape[2] * B.shape[2] * A.shape[0] >= blas.SPLIT_MACS  # the split path
+    out = np.empty((6, 48, 32), np.float32)
+    matmul_into(A, B, out)
+    assert np.array_equal(out, _reference())
+
+
+def _child(_):
+    out = np.empty((6, 48, 32), np.float32)
+    matmul_into(A, B, out)
+    return out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="fork")
+def test_split_batch_in_a_forked_child():
+    matmul_into(A, B, np.empty((6, 48, 32), np.float32))  # the parent's helper thread is running
+    with mp.get_context("fork").Pool(1) as pool:
+        outs = pool.map_async(_child, range(2)).get(timeout=120)  # a stale helper thread would hang
+    ref = _reference()
+    assert all(np.array_equal(o, ref) for o in outs)
