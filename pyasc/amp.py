@@ -18,10 +18,10 @@ convolutions (``target_dtype``, cast before the op). The casts run like any op: 
 
 from __future__ import annotations
 
-import os
 from contextlib import contextmanager
 
 from . import dtypes as dt
+from .environ import getenv
 from .errors import PyascError
 
 # PyTorch's CPU autocast lists (torch.autocast("cpu")), restricted to names of tensor-API ops
@@ -48,7 +48,7 @@ _env_seen: list[str | None] = [None]
 
 def _sync_env() -> None:
     """Follow ``PYASC_MODE`` when it changes (read each time an op runs, not only at import)."""
-    env = (os.environ.get("PYASC_MODE") or "").strip() or None
+    env = (getenv("PYASC_MODE") or "").strip() or None
     if env == _env_seen[0]:
         return
     if env is not None and env.upper() == "INT8":  # an error at every op, never a warning

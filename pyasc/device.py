@@ -12,12 +12,12 @@ data. ``with pyasc.device(1):`` makes device 1 the one new tensors are created o
 
 from __future__ import annotations
 
-import os
 import re
 from contextlib import contextmanager
 
 from pyasc.dialects.target import DEFAULT_TARGET, PRESETS
 
+from .environ import getenv
 from .errors import PyascError, describe
 
 
@@ -49,7 +49,7 @@ class Device:
 def get_device_count() -> int:
     """Number of simulated devices (``PYASC_DEVICE_COUNT``, default 8)."""
     try:
-        n = int(os.environ.get("PYASC_DEVICE_COUNT", "8"))
+        n = int(getenv("PYASC_DEVICE_COUNT", "8"))
     except ValueError:
         n = 8
     return max(1, n)
@@ -122,7 +122,7 @@ def default_target() -> str:
     """The target chosen by ``set_target`` (``PYASC_TARGET``, else the dialects' ``DEFAULT_TARGET``)."""
     if _target:
         return _target[0]
-    return os.environ.get("PYASC_TARGET", DEFAULT_TARGET)
+    return getenv("PYASC_TARGET", DEFAULT_TARGET)
 
 
 def set_target(name: str) -> None:

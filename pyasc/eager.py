@@ -46,13 +46,14 @@ def clear_cache() -> None:
     _cache.clear()
 
 
-def compiled_program(key: tuple, program, tensors: list, fallible: bool = False) -> Compiled | None:
-    """``program`` compiled for ``tensors``, once per ``key`` (with the target and precision policy).
-    With ``fallible``, a program the compiler cannot lower gives None (and is remembered as such);
-    otherwise the PyascError propagates."""
+def compiled_program(key: tuple, make_program, tensors: list, fallible: bool = False) -> Compiled | None:
+    """The program ``make_program()`` returns, compiled for ``tensors`` once per ``key`` (with the target and
+    precision policy); ``make_program`` is called on a cache miss only. With ``fallible``, a program the compiler
+    cannot lower gives None (and is remembered as such); otherwise the PyascError propagates."""
     full = (*key, default_target(), amp.state_key() if amp.active() else None)
     compiled = _cache.get(full)
     if compiled is None:   # compiled once per signature, through jit's memory and disk caches
+        program = make_program()
         log.info("eager %s: cache miss", program.__name__)
         try:
             compiled = jit(program).compile(*tensors)
@@ -62,7 +63,7 @@ def compiled_program(key: tuple, program, tensors: list, fallible: bool = False)
             compiled = False
         _cache[full] = compiled
     else:
-        log.debug("eager %s: cache hit", program.__name__)
+        log.debug("eager %s: cache hit", compiled.name if compiled else make_program().__name__)
     return compiled or None
 
 

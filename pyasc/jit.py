@@ -127,21 +127,24 @@ class _Program:
         self.returns_tuple = returns_tuple
         # concrete tensors the traced function used (lifted to extra parameters after the inputs)
         self.constants = tuple(constants)
-
-    @property
-    def launches_kernels(self) -> bool:
-        """Whether a call runs kernels: not when every output is a zero-size tensor."""
-        return any(not _is_empty(s.shape) for s in self.outputs)
+        # whether a call runs kernels: not when every output is a zero-size tensor
+        self.launches_kernels = any(not _is_empty(s.shape) for s in outputs)
+        self._outputs_fit_on = None  # the target the outputs were last found to fit on
 
     def check_inputs(self, where: str, args) -> list[Tensor]:
         """``args`` as concrete Tensors of the program's input signature; PyascError otherwise."""
         return _check_inputs(where, self.name, self.inputs, args)
 
     def check_outputs_fit(self) -> None:
-        """PyascError naming the program and the shape when an output cannot fit in device memory."""
+        """PyascError naming the program and the shape when an output cannot fit in device memory
+        (the chip's memory, so a program whose outputs fit once fits on that target every call)."""
+        target = default_target()
+        if self._outputs_fit_on == target:
+            return
         for i, spec in enumerate(self.outputs):
             check_tensor_fits(self.name, spec.shape, spec.dtype.itemsize, spec.dtype.name,
                               role=f"result {i}" if len(self.outputs) > 1 else "the result")
+        self._outputs_fit_on = target
 
     def new_outputs(self) -> list[np.ndarray]:
         """Uninitialised arrays for the outputs (every element is written by the launch), once each is

@@ -25,7 +25,7 @@ import weakref
 
 from pyasc.dialects.target import get_target
 
-from .device import as_device, current_device
+from .device import Device, as_device, current_device
 from .device import get_target as current_target
 from .errors import PyascError, describe
 
@@ -105,6 +105,10 @@ _devices: dict[int, DeviceAllocator] = {}
 
 
 def device_allocator(device=None) -> DeviceAllocator:
+    if type(device) is Device:  # a tensor's device, checked when the tensor was made
+        a = _devices.get(device.index)
+        if a is not None:
+            return a
     index = (current_device() if device is None else as_device(device, "memory_stats")).index
     a = _devices.get(index)
     if a is None:
@@ -242,11 +246,17 @@ def _track(obj, nbytes: int, device, what: str) -> None:
     except PyascError:
         _give_back(alloc, size, handle)
         raise
-    _live[key] = (dev, size, alloc, handle)
-    try:
-        weakref.finalize(obj, _release, key)
+    try:  # kept with the entry; its callback releases the memory when ``obj`` is collected
+        ref = weakref.KeyedRef(obj, _collected, key)
     except TypeError:  # not weak-referenceable: a transient allocation
+        _live[key] = (dev, size, alloc, handle)
         _release(key)
+        return
+    _live[key] = (dev, size, alloc, handle, ref)
+
+
+def _collected(ref) -> None:
+    _release(ref.key)
 
 
 def _give_back(alloc, size: int, handle) -> None:
@@ -260,7 +270,7 @@ def _release(key: int) -> None:
     with _live_lock:
         entry = _live.pop(key, None)
     if entry is not None:
-        dev, size, alloc, handle = entry
+        dev, size, alloc, handle = entry[:4]
         dev.free(size, isinstance(alloc, MemoryPool))
         _give_back(alloc, size, handle)
 

@@ -318,7 +318,7 @@ class OpDef:
         if mode != HOST and eager.get_eager_backend() != "reference":
             key = (self, tuple(_operand_key(o) for o in operands),
                    tuple((k, repr(v)) for k, v in attrs.items()))
-            compiled = eager.compiled_program(key, self._program(operands, attrs), tensors,
+            compiled = eager.compiled_program(key, lambda: self._program(operands, attrs), tensors,
                                               fallible=mode == DEVICE_OR_HOST)
         if compiled is not None:
             out = compiled(*tensors)

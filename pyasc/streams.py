@@ -360,9 +360,10 @@ def launch(compiled, args):
     with s._lock:
         s.clock += report.seconds
     if compiled.returns_tuple:
-        res = tuple(Tensor(o, sp.dtype) for o, sp in zip(outs, compiled.outputs))
+        res = tuple(Tensor._wrap(o, sp.dtype, sp.shape) for o, sp in zip(outs, compiled.outputs))
     else:
-        res = (Tensor(outs, compiled.outputs[0].dtype),)
+        sp = compiled.outputs[0]
+        res = (Tensor._wrap(outs, sp.dtype, sp.shape),)
     for r in res:
         track_tensor(r)
     return res if compiled.returns_tuple else res[0]

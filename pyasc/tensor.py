@@ -85,6 +85,17 @@ class Tensor:
         self._requires_grad, self._grad, self._grad_fn = False, None, None
 
     @classmethod
+    def _wrap(cls, data: np.ndarray, dtype: DType, shape: tuple[int, ...]) -> Tensor:
+        """A tensor on the current device over ``data``, an array of ``dtype``'s NumPy type and of
+        ``shape`` (a launch's result: nothing to convert or check)."""
+        t = cls.__new__(cls)
+        t._producer = None
+        t._storage, t._dtype, t._shape, t._value, t._trace = data, dtype, shape, None, None
+        t._format, t._device = _ND, current_device()
+        t._requires_grad, t._grad, t._grad_fn = False, None, None
+        return t
+
+    @classmethod
     def _traced(cls, trace, value, dtype: DType, shape) -> Tensor:
         t = cls.__new__(cls)
         t._producer = None

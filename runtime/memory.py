@@ -124,6 +124,12 @@ def make_pad_helpers(ub8: np.ndarray, ubn: int):
             gend = g + (bc - 1) * gs + bl
             if u % 32 or u < 0 or u + span > ubn or g < 0 or gend > g8.shape[0] or ss < 0 or ds < 0:
                 _check_pad(fail, sid, bid, u, span, g, gend, g8.shape[0], ubn, ss, ds)
+            if bc == 1:  # one contiguous block: a slice copy, with no views to build
+                if to_gm:
+                    g8[g:gend] = ub8[u:u + bl]
+                else:
+                    ub8[u:u + bl] = g8[g:gend]
+                return span, bl
             unit = pad_unit(u, g, bl, us, gs)
             k = unit.itemsize
             try:  # both sides as (blocks, units) views, built in one step each

@@ -121,6 +121,17 @@ class Traced:
     launch: object = None  # its ``LaunchReport``, which a replay reports again
     initialized: bool = False  # the initcheck found it reading no local byte before writing it
     unverified: bool = False  # ``plan``: data-path groups (``data_groups``) not yet checked against core by core
+    busy: tuple = ()  # its busy cycles per pipe, summed over its cores (``busy_totals``)
+    scheduled_findings: bool = False  # whether its cores' schedules reported anything
+
+
+def busy_totals(launch) -> tuple:
+    """(pipe, busy cycles summed over the launch's cores) for every pipe some core used."""
+    totals: dict[str, float] = {}
+    for table in launch.core_busy:
+        for p, b in table.items():
+            totals[p] = totals.get(p, 0.0) + b
+    return tuple(totals.items())
 
 
 def run_data_path(sim, m, name: str, n: int, args: list, runs: list, traced: Traced) -> bool:

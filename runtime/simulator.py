@@ -103,9 +103,9 @@ class Simulator:
         self._lock = threading.Lock()  # the shared tables below and the machine pool
         self._timing_cache: dict[tuple, tuple] = {}
         self._cached_records = 0
-        self._steps: dict = {}  # host function -> its steps (``_host_steps``)
+        self._steps: dict = {}  # host function -> its parameters and steps (``_host_steps``)
         self._layout = local_layout(self.spec)
-        self._arg_specs: dict = {}  # (host, index) -> (type, dtype, shape, size): converting xDSL types is slow
+        self._hosts: dict = {}  # host function name -> (func, parameters, buffer specs) (``_host``)
         for op in module.body.block.ops:
             if isinstance(op, func.FuncOp):
                 self.funcs[op.sym_name.data] = op
@@ -184,18 +184,14 @@ class Simulator:
         ``raise_errors=False`` it is returned in ``report.error`` instead. Error findings (races, ...)
         then follow the hazard policy (``hazards.set_hazard_policy``).
         """
-        fop = self.funcs.get(host)
-        if fop is None or KERNEL_ATTR in fop.attributes:
-            raise SimulationError(f"no host function @{host} in the module (host functions: "
-                                  f"{', '.join(self.host_functions) or 'none'})")
+        fop, params, specs = self._host(host)
         report = Report(self.spec.name, self.spec.clock_hz)
-        report.pipe_busy = {p: 0.0 for p in PIPE_NAMES}
-        block = fop.body.block
-        if len(args) != len(block.args):
-            raise SimulationError(f"@{host} takes {len(block.args)} arguments, got {len(args)}")
-        bound, copies = [], []
-        for i, (a, x) in enumerate(zip(block.args, args)):
-            bound.append(self._bind_arg(host, i, a.type, x, copies))
+        report.pipe_busy = dict.fromkeys(PIPE_NAMES, 0.0)
+        if len(args) != len(params):
+            raise SimulationError(f"@{host} takes {len(params)} arguments, got {len(args)}")
+        copies = []
+        bound = [x if spec is None else self._bind_arg(host, i, spec, x, copies)
+                 for i, (spec, x) in enumerate(zip(specs, args))]
         policy = self.hazards or hazards.get_hazard_policy()
         m = self._acquire()
         m.ctx.log = FindingLog()
@@ -245,14 +241,27 @@ class Simulator:
             out.append(np.zeros(tuple(t.get_shape()), numpy_dtype(t.element_type)))
         return out
 
-    def _bind_arg(self, host: str, i: int, t, x, copies):
-        spec = self._arg_specs.get((host, i))
-        if spec is None or spec[0] is not t:
-            if not isinstance(t, MemRefType):
-                return x
-            shape = tuple(t.get_shape())
-            spec = self._arg_specs[(host, i)] = (t, numpy_dtype(t.element_type), shape, int(np.prod(shape)))
-        _, dt, shape, size = spec
+    def _host(self, host: str) -> tuple:
+        """Host function ``host``, its parameters and, per parameter, (NumPy dtype, shape, size, type) of a
+        buffer or None; read from the IR once (converting xDSL types is slow)."""
+        entry = self._hosts.get(host)
+        if entry is None:
+            fop = self.funcs.get(host)
+            if fop is None or KERNEL_ATTR in fop.attributes:
+                raise SimulationError(f"no host function @{host} in the module (host functions: "
+                                      f"{', '.join(self.host_functions) or 'none'})")
+            params = tuple(fop.body.block.args)
+            specs = []
+            for a in params:
+                t = a.type
+                shape = tuple(t.get_shape()) if isinstance(t, MemRefType) else None
+                specs.append(None if shape is None else (numpy_dtype(t.element_type), shape, int(np.prod(shape)), t))
+            entry = self._hosts[host] = (fop, params, specs)
+        return entry
+
+    @staticmethod
+    def _bind_arg(host: str, i: int, spec: tuple, x, copies):
+        dt, shape, size, t = spec
         if not isinstance(x, np.ndarray):
             raise SimulationError(f"@{host} argument {i} must be a NumPy array of {dt} {shape}, got {type(x).__name__}")
         if x.dtype != dt or x.size != size:
@@ -264,12 +273,12 @@ class Simulator:
             return tmp
         return x
 
-    def _host_steps(self, fop: func.FuncOp) -> list[tuple]:
-        """The host function as steps read from the IR once: ("alloc", value, shape, dtype),
-        ("const", value, number), ("launch", kernel, block_dim, values), ("call", callee, values)."""
-        steps = self._steps.get(fop)
-        if steps is not None:
-            return steps
+    def _host_steps(self, fop: func.FuncOp) -> tuple[tuple, list[tuple]]:
+        """The host function's parameters and its steps, read from the IR once: ("alloc", value, shape,
+        dtype), ("const", value, number), ("launch", kernel, block_dim, values), ("call", callee, values)."""
+        entry = self._steps.get(fop)
+        if entry is not None:
+            return entry
         steps = []
         for op in fop.body.block.ops:
             name = op.name
@@ -297,12 +306,13 @@ class Simulator:
                 break
             else:
                 raise SimulationError(f"host function @{fop.sym_name.data}: unsupported op `{op}`")
-        self._steps[fop] = steps
-        return steps
+        entry = self._steps[fop] = (tuple(fop.body.block.args), steps)
+        return entry
 
     def _run_host(self, m: Machine, fop: func.FuncOp, args: list, report: Report) -> None:
-        env = dict(zip(fop.body.block.args, args))
-        for step in self._host_steps(fop):
+        params, steps = self._host_steps(fop)
+        env = dict(zip(params, args))
+        for step in steps:
             kind = step[0]
             if kind == "launch":
                 n = self.block_dim if self.block_dim is not None else step[2]
@@ -469,18 +479,22 @@ class Simulator:
                                                                and unverified)
         if traced is None or traced.launch is None:
             launch = self._account(m, name, n, keys, runs, tabs)
+            busy = replay.busy_totals(launch)
             if sig is not None:
                 last = self._traced[(name, n, check)]
-                last.launch = launch
+                last.launch, last.busy = launch, busy
+                last.scheduled_findings = any(t.findings for t in launch.timings)
                 # checked to read no local byte it did not write: its replays need not fill memory with garbage
                 last.initialized = self.initcheck and not any(
                     f.rule == INITCHECK_RULE for f in (*last.findings, *(f for t in launch.timings for f in t.findings)))
+            m.ctx.log.merge_schedules(launch.timings)
         else:
-            launch = traced.launch
-        m.ctx.log.merge_schedules(launch.timings)
-        for table in launch.core_busy:
-            for p, b in table.items():
-                report.pipe_busy[p] += b
+            launch, busy = traced.launch, traced.busy
+            if traced.scheduled_findings:
+                m.ctx.log.merge_schedules(launch.timings)
+        pipe_busy = report.pipe_busy
+        for p, b in busy:
+            pipe_busy[p] += b
         report.launches.append(launch)
         report.seconds += launch.seconds
         report.cycles += launch.cycles + launch.overhead_cycles

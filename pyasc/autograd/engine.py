@@ -142,7 +142,7 @@ def gradients(roots: list[Tensor], root_grads: list[Tensor], targets: list[Tenso
         seeds = list(proxies[len(saved):])
         return tuple(emit_vjp(proxies[0]._trace, nodes, roots, seeds, wanted, value))
 
-    compiled = eager.compiled_program(key, backward, inputs)
+    compiled = eager.compiled_program(key, lambda: backward, inputs)
     out = dict(zip(map(id, wanted), compiled(*inputs)))
     return [out.get(id(t)) for t in targets]
 
