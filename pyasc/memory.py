@@ -223,6 +223,8 @@ _live_lock = threading.RLock()
 
 def track(obj, nbytes: int, device=None, what: str = "tensor") -> None:
     """Count ``obj`` as device memory until it is garbage-collected (once per object)."""
+    if id(obj) in _live:  # counted already: its entry lives as long as ``obj``, which the caller holds
+        return
     with _live_lock:
         _track(obj, nbytes, device, what)
 

@@ -26,10 +26,19 @@ def set_enabled(on: bool) -> None:
     _enabled[0] = bool(on)
 
 
+_last_stream: list = [None, False]  # the stream last asked about, and whether it is a terminal
+
+
 def enabled(stream=None) -> bool:
     """True when a bar would be shown on ``stream`` (default stderr): on, and a terminal (or forced)."""
+    if not _enabled[0]:
+        return False
+    if _forced:
+        return True
     out = stream or sys.stderr
-    return _enabled[0] and (_forced or (hasattr(out, "isatty") and out.isatty()))
+    if out is not _last_stream[0]:  # a stream's terminal or not stays so: asked once (a system call)
+        _last_stream[:] = [out, hasattr(out, "isatty") and out.isatty()]
+    return _last_stream[1]
 
 
 class _Work:
