@@ -1,6 +1,7 @@
 """The cube loop of a matmul kernel on tiles (``tile-matmul``, and the AIC part of ``tile-mix``).
 
-The kernel walks its output blocks (``block_coords``: blocks run along N, then M, then the batch);
+The kernel walks its output blocks (``block_coords``: blocks run along N, then M, then the batch; a batch
+of A's times one B is folded into M, ``foldable_batch``);
 for each, an ``scf.for`` over the L1 stages carries the accumulator. Tails are handled by the valid
 extents (``rows``/``cols``/``k``) of the loads, the mmad and the store.
 """
@@ -8,6 +9,7 @@ extents (``rows``/``cols``/``k``) of the loads, the mmad and the store.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 
 from pyasc.dialects import asctensor, asctile
 from pyasc.dialects.asctile.matmul import CUBE_KIND
@@ -54,6 +56,22 @@ def _view_of(v: SSAValue) -> tuple[SSAValue, int]:
     return v, period
 
 
+def foldable_batch(mm: asctensor.MatmulOp) -> bool:
+    """Whether a batched matmul is one ``(batch * M) x K`` by ``K x N`` product: every batch shares one B
+    and A is read in place as ``M x K`` matrices one after another, so its rows, and the result's, run on
+    across the batch. One block then covers rows of several batches, and no batch pads its M rows to
+    whole blocks."""
+    batch_shape, M, K, N = mm.dims()
+    return (prod(batch_shape) > 1 and len(mm.lhs.type.get_shape()) == 3 and len(mm.rhs.type.get_shape()) == 2
+            and not mm.ta and _view_of(mm.lhs)[1] == 0)
+
+
+def matmul_dims(mm: asctensor.MatmulOp, fold: bool) -> tuple[tuple, int, int, int]:
+    """``mm.dims()``: (batch shape, M, K, N), the batch folded into M when ``fold``."""
+    batch_shape, M, K, N = mm.dims()
+    return ((), prod(batch_shape) * M, K, N) if fold else (batch_shape, M, K, N)
+
+
 @dataclass
 class MatmulTiler:
     """Tiles one matmul kernel (``run`` returns the ``asctile`` cube kernel)."""
@@ -63,6 +81,7 @@ class MatmulTiler:
     cores: int
     base_m: int = 0  # 0: from the plan
     base_n: int = 0  # 0: from the plan
+    fold_batch: bool | None = None  # the batch folded into M (``foldable_batch``); None: whenever it can be
 
     def run(self) -> func.FuncOp:
         k = self.kernel
@@ -73,10 +92,9 @@ class MatmulTiler:
             raise CubeTilingError(f"kernel @{k.sym_name.data}: a matmul kernel starts with a matmul without bias")
         relu = any(isinstance(op, arith.MaximumfOp | arith.MaxSIOp) for op in ops)
         out_t = k.body.block.last_op.operands[0].type
-        batch_shape, M, K, N = mm.dims()
-        batch = 1
-        for d in batch_shape:
-            batch *= d
+        fold = foldable_batch(mm) if self.fold_batch is None else self.fold_batch
+        batch_shape, M, K, N = matmul_dims(mm, fold)
+        batch = prod(batch_shape)
         in_t = mm.lhs.type.element_type
         plan = plan_matmul(k.sym_name.data, self.spec, batch, M, N, K, str(in_t), self.cores,
                            base_m=self.base_m, base_n=self.base_n)
@@ -94,7 +112,7 @@ class MatmulTiler:
         (a_src, a_period), (b_src, b_period) = _view_of(mm.lhs), _view_of(mm.rhs)
         a_gm, b_gm, c_gm = gm[a_src], gm[b_src], nb.args[-1]
         ta, tb = mm.ta, mm.tb
-        a_batched = len(mm.lhs.type.get_shape()) == 3
+        a_batched = len(mm.lhs.type.get_shape()) == 3 and not fold
         b_batched = len(mm.rhs.type.get_shape()) == 3
 
         e = OpEmitter(InsertPoint.at_end(nb), mm)

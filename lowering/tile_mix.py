@@ -19,7 +19,8 @@ Core ``c`` owns blocks ``[c * blocks / block_dim, (c + 1) * blocks / block_dim)`
 flag counter never holds more than the 15 sets the hardware keeps; the workspace holds every block,
 so a credit only paces the AIC. The row tile comes from the UB budget as in ``tile-elementwise`` and
 is checked by planning its buffers; ``baseN`` is halved until a block's half needs at most
-``MAX_TILES_PER_BLOCK`` tiles.
+``MAX_TILES_PER_BLOCK`` tiles. A batch of A's times one B is folded into M (``foldable_batch``) when every
+epilogue input's rows also run on across the batch (a bias row, a residual of the product's shape).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from .analysis.memory import tile_kernel_bytes
 from .emitter import OpEmitter, copy_loc
 from .errors import CompileError
 from .kernel_calls import replace_kernel
-from .matmul_tiler import MatmulTiler, block_coords
+from .matmul_tiler import MatmulTiler, block_coords, foldable_batch, matmul_dims
 from .tile_body import TileBodyBuilder, peak_temporaries, view_source
 from .tiling import element_strides
 
@@ -104,7 +105,8 @@ class _MixTiler:
                                  "and the ops before the epilogue) first, then results of the epilogue")
         self.mm, self.product, self.outputs = mm, product, outputs
         args = list(k.body.block.args)
-        batch_shape, M, K, N = mm.dims()
+        self.fold = foldable_batch(mm) and self._rows_run_on()
+        batch_shape, M, K, N = matmul_dims(mm, self.fold)
         in_t = str(mm.lhs.type.element_type)
         base_n = 0
         plan, ep = None, None
@@ -150,6 +152,34 @@ class _MixTiler:
             n *= d
         return n
 
+    def _views(self) -> dict[SSAValue, tuple]:
+        """Every argument and epilogue value that views an argument: (argument, shape, strides, base)."""
+        kargs = list(self.kernel.body.block.args)
+        views: dict[SSAValue, tuple] = {}
+        for v in [*kargs, *(r for op in self.epilogue for r in op.results)]:
+            src = view_source(v, kargs, views)
+            if src is not None:
+                views[v] = src
+        return views
+
+    def _input_views(self) -> list[tuple[SSAValue, SSAValue, tuple, tuple, int]]:
+        """(value, argument, shape, element strides over the product's dims, base) of every epilogue input."""
+        out_shape = tuple(self.product.type.get_shape())
+        views = self._views()
+        members = set(self.epilogue)
+        found = []
+        for v, (arg, shape, strides, base) in views.items():
+            if any(u.operation in members and not isinstance(u.operation, VIEW_OPS) for u in v.uses):
+                found.append((v, arg, shape, element_strides(tuple(shape), out_shape, strides), base))
+        return found
+
+    def _rows_run_on(self) -> bool:
+        """Whether every epilogue input's rows run on across the batch dims, as the product's do (a bias
+        row, a residual of the product's shape): the epilogue then reads the batch folded into M."""
+        out_shape = tuple(self.product.type.get_shape())
+        return all(st[i] == out_shape[i + 1] * st[i + 1] for *_, st, _ in self._input_views()
+                   for i in range(len(out_shape) - 2))
+
     # ------------------------------------------------------------------------------ the AIC part
 
     def _cube_part(self, block: Block, gm_args: list[SSAValue], head_end: int) -> None:
@@ -162,7 +192,7 @@ class _MixTiler:
         head.add_op(func.ReturnOp(mapping[self.product]))
         probe = func.FuncOp(k.sym_name.data, ([a.type for a in head.args], [self.product.type]), Region(head))
         cube = MatmulTiler(probe, self.spec, self.cores, base_m=self.plan.base_m,
-                            base_n=self.plan.base_n).run()
+                            base_n=self.plan.base_n, fold_batch=self.fold).run()
         cb = cube.body.block
         for old, a in zip(cb.args, gm_args):
             old.replace_all_uses_with(a)
@@ -234,7 +264,7 @@ class _MixTiler:
         gm_of = dict(zip(kargs, fb.args[:n_in]))
         ws = fb.args[n_in]
         out_args = fb.args[n_in + 1:]
-        batch_shape, M, _, N = mm.dims()
+        batch_shape, M, _, N = matmul_dims(mm, self.fold)
         out_shape = tuple(self.product.type.get_shape())
         e = OpEmitter(InsertPoint.at_end(block), mm)
         if not probe:
@@ -286,17 +316,8 @@ class _MixTiler:
         mapping[self.product].name_hint = "acc"
         if not probe:
             le.add(CrossSignalOp(HandoffChannel.FREE))
-        views: dict[SSAValue, tuple] = {}
-        for v in [*kargs, *(r for op in self.epilogue for r in op.results)]:
-            src = view_source(v, kargs, views)
-            if src is not None:
-                views[v] = src
-        members = set(self.epilogue)
-        for v in views:
-            if not any(u.operation in members and not isinstance(u.operation, VIEW_OPS) for u in v.uses):
-                continue
-            arg, shape, strides, base = views[v]
-            st = element_strides(tuple(shape), out_shape, strides)
+        viewed = self._views()
+        for v, arg, shape, st, base in self._input_views():
             if st[-1] not in (0, 1):
                 raise MixTilingError(f"kernel @{k.sym_name.data}: an epilogue input of shape {list(shape)} is read "
                                      f"with a column stride of {st[-1]}")
@@ -312,7 +333,7 @@ class _MixTiler:
             mapping[v].name_hint = arg.name_hint
         body_builder = TileBodyBuilder(k, vn)
         for op in self.epilogue:
-            if op.results and op.results[0] in mapping or isinstance(op, VIEW_OPS) and op.results[0] in views:
+            if op.results and op.results[0] in mapping or isinstance(op, VIEW_OPS) and op.results[0] in viewed:
                 continue
             mapping[op.results[0]] = body_builder.tile_op(op, mapping, le, tile_t)
         for v, dst in zip(self.outputs, out_args):

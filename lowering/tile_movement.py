@@ -23,7 +23,8 @@ are walked one tile at a time.
   dim) and a rest (``split_reversed``).
 
 The tile size comes from the UB capacity: input footprint and output tile in ``buffers``
-rotating copies each plus the offset table. All pieces of a concat share one loop over tiles
+rotating copies each plus the offset table. With fewer tiles than cores, tiles are halved while that
+shortens the estimated makespan (rounds of tiles per core times a tile's copies, fixed latency included). All pieces of a concat share one loop over tiles
 (iteration ``t`` moves tile ``t`` of every piece; a piece with fewer tiles moves nothing then).
 """
 
@@ -41,7 +42,7 @@ from xdsl.rewriter import InsertPoint
 
 from pyasc.dialects import asctensor, asctile
 from pyasc.dialects.asctensor.analysis import MOVEMENT_OPS, kernel_kind
-from pyasc.dialects.target import DEFAULT_TARGET, module_target
+from pyasc.dialects.target import DEFAULT_TARGET, TargetSpec, module_target
 from pyasc.dialects.types import element_bytes
 
 from .emitter import OpEmitter, copy_loc
@@ -213,7 +214,7 @@ class _MovementTiler:
     kernel: func.FuncOp
     cores: int
     buffers: int
-    ub_bytes: int
+    spec: TargetSpec
 
     def run(self) -> func.FuncOp:
         k = self.kernel
@@ -314,21 +315,24 @@ class _MovementTiler:
 
     def _plan(self, pieces: list[Piece], align: int) -> list[PiecePlan]:
         """Plans for every piece whose buffers fit in UB together."""
-        budget = max(align, self.ub_bytes // (len(pieces) * self.es * 2 * self.buffers))
+        budget = max(align, self.spec.ub_usable_bytes // (len(pieces) * self.es * 2 * self.buffers))
         while True:
             plans = [plan_piece(p, budget, align) for p in pieces]
             used = sum(pl.ub_bytes(self.es, self.buffers) for pl in plans)
-            if used <= self.ub_bytes:
+            if used <= self.spec.ub_usable_bytes:
                 return [self._balance(pl, align) for pl in plans]
             if budget <= align:
                 raise TilingError(f"kernel @{self.kernel.sym_name.data}: one {align}-element tile of every piece "
-                                  f"needs {used} B of UB, more than the {self.ub_bytes} B available")
-            budget = max(align, int(budget * self.ub_bytes / used * 0.95))
+                                  f"needs {used} B of UB, more than the {self.spec.ub_usable_bytes} B available")
+            budget = max(align, int(budget * self.spec.ub_usable_bytes / used * 0.95))
 
     def _balance(self, pl: PiecePlan, align: int) -> PiecePlan:
-        """Smaller tiles while there are fewer tiles than cores (every core gets work), down to
-        ``align`` rows of a gather (its footprint runs stay at least one 32 B block long)."""
+        """While there are fewer tiles than cores, halve the tile (down to ``align`` rows of a gather, whose
+        footprint runs stay at least one 32 B block long); of these plans, the one whose estimated makespan
+        (``_makespan``) is shortest, the fewest tiles on a tie. Copies of a few dozen bytes cost their DMA's
+        fixed latency alone: two rounds of them take longer than one round of tiles twice as large."""
         min_rows = 1 if pl.mode == "copy" else align
+        plans = [pl]
         while pl.total < self.cores and (pl.tr > min_rows or (pl.mode == "copy" and pl.tc > align)):
             if pl.tr > min_rows:
                 budget = max(min_rows, ceil(pl.tr / 2)) * pl.pitch
@@ -338,7 +342,20 @@ class _MovementTiler:
             if smaller.total <= pl.total:
                 break
             pl = smaller
-        return pl
+            plans.append(pl)
+        return min(plans, key=lambda p: (self._makespan(p), p.total))
+
+    def _makespan(self, pl: PiecePlan) -> float:
+        """Estimated cycles of the busiest core: its rounds of tiles, each a load of the tile's footprint
+        (``mode``), a gather for a transposed one, and a store, each copy with its fixed latency."""
+        spec, es = self.spec, self.es
+        out_bytes = pl.tr * pl.tc * es
+        in_bytes = out_bytes if pl.mode == "copy" else pl.fp_rows * pl.fp_pitch * es
+        tile = (2 * spec.dma_fixed_cycles + in_bytes / spec.mte2_bytes_per_cycle
+                + out_bytes / spec.mte3_bytes_per_cycle)
+        if pl.mode != "copy":
+            tile += spec.vector_fixed_cycles + pl.tr * pl.pitch / spec.gather_elems_per_cycle
+        return ceil(pl.total / self.cores) * tile
 
     def _offset_bytes(self, pl: PiecePlan) -> tuple[int, int]:
         sR, sC = pl.piece.in_strides[-2], pl.piece.in_strides[-1]
@@ -401,7 +418,7 @@ class TileMovementPass(ModulePass):
         spec = module_target(op, self.target)
         for f in list(op.ops):
             if isinstance(f, func.FuncOp) and kernel_kind(f) == "movement":
-                new = _MovementTiler(f, self.cores or spec.vector_cores, self.buffers, spec.ub_usable_bytes).run()
+                new = _MovementTiler(f, self.cores or spec.vector_cores, self.buffers, spec).run()
                 copy_loc(f, new)
                 replace_kernel(f, new)
 

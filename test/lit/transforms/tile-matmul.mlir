@@ -26,3 +26,20 @@ func.func @f_mm0(%a: tensor<1000x1000xf16>, %b: tensor<1000x1000xf16>) -> tensor
 // FIXED:      asctile.load_nz %a[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 1000 : memref<1000x1000xf16> -> tensor<128x64xf16>
 // FIXED:      asctile.load_nz %b[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 1000 : memref<1000x1000xf16> -> tensor<64x256xf16>
 // TWO: asctile.block_dim = 2 : i64
+
+// a batch of A's times one B (2 x 7 x 32 by 32 x 96, f32): the batch folds into M, so the 14 rows of A are one
+// 14 x 32 matrix read in place and one block row covers both batches (6 blocks, not 2 x 6 blocks of 7 rows each)
+func.func @q_mm0(%x: tensor<2x7x32xf32>, %w: tensor<32x96xf32>) -> tensor<2x7x96xf32> attributes {asctensor.kernel = "matmul"} {
+  %0 = asctensor.matmul %x, %w : tensor<2x7x32xf32>, tensor<32x96xf32> -> tensor<2x7x96xf32>
+  func.return %0 : tensor<2x7x96xf32>
+}
+// CHECK:      func.func @q_mm0(%x: memref<2x7x32xf32>, %w: memref<32x96xf32>, %out: memref<2x7x96xf32>) attributes {asctile.kernel = "cube", asctile.block_dim = 6 : i64
+// CHECK:        %[[L:.*]] = arith.constant 6 : index
+// CHECK:        asctile.load_nz %x[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 32 : memref<2x7x32xf32> -> tensor<16x32xf32>
+
+// both operands batched (2 x 7 x 8 by 2 x 8 x 7): no B is shared, each batch is its own product (2 blocks)
+func.func @s_mm0(%x: tensor<2x7x8xf32>, %y: tensor<2x8x7xf32>) -> tensor<2x7x7xf32> attributes {asctensor.kernel = "matmul"} {
+  %0 = asctensor.matmul %x, %y : tensor<2x7x8xf32>, tensor<2x8x7xf32> -> tensor<2x7x7xf32>
+  func.return %0 : tensor<2x7x7xf32>
+}
+// CHECK:      func.func @s_mm0(%x: memref<2x7x8xf32>, %y: memref<2x8x7xf32>, %out: memref<2x7x7xf32>) attributes {asctile.kernel = "cube", asctile.block_dim = 2 : i64

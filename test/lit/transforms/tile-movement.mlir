@@ -13,3 +13,14 @@ func.func @t_k0(%x: tensor<37x45xf32>) -> tensor<45x37xf32> attributes {asctenso
 // CHECK:          %[[FP:.*]] = asctile.load %x[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(45, 1) : memref<37x45xf32> -> tensor<{{[0-9]+}}x8xf32>
 // CHECK-NEXT:     %[[G:.*]] = asctile.gather %[[FP]], %[[TAB]]
 // CHECK-NEXT:     asctile.store %[[G]], %out0[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 37
+
+// the heads of a 2 x 7 x 32 activation moved apart (2 x 7 x 4 x 8 -> 2 x 4 x 7 x 8): 56 runs of 8 contiguous
+// elements. Cut into 56 one-row tiles they would give the 48 cores two rounds of 32 B copies, each costing
+// its copies' fixed latency; 28 tiles of two rows take one round, so the balance stops there
+func.func @heads_k0(%x: tensor<2x7x4x8xf32>) -> tensor<2x4x7x8xf32> attributes {asctensor.kernel = "movement"} {
+  %t = asctensor.transpose %x permutation = [0, 2, 1, 3] : tensor<2x7x4x8xf32> -> tensor<2x4x7x8xf32>
+  func.return %t : tensor<2x4x7x8xf32>
+}
+// CHECK:      func.func @heads_k0(%x: memref<2x7x4x8xf32>, %out0: memref<2x4x7x8xf32>) attributes {asctile.kernel, asctile.block_dim = 28 : i64
+// CHECK:          %[[T:.*]] = asctile.load %x[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(8, 1) : memref<2x7x4x8xf32> -> tensor<2x8xf32>
+// CHECK-NEXT:     asctile.store %[[T]], %out0[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 56
