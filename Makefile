@@ -15,9 +15,10 @@ demo: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	$(BIN)/python examples/quickstart.py out/quickstart
 
-# the pytest suites run as two processes (one per core): the differential and model suites, and the rest
+# the pytest suites run as two processes (one per core) of about equal length: the differential, kernel,
+# model and autograd suites, and the rest
 PYTEST := $(BIN)/python -m pytest -p no:cacheprovider
-SUITES_A := test/torch_diff/ test/kernel/ test/model/
+SUITES_A := test/torch_diff/ test/kernel/ test/model/ test/autograd/
 SUITES_B := $(filter-out $(SUITES_A) test/lit/ test/fixtures/,$(sort $(dir $(wildcard test/*/))))
 
 test: $(BIN)/python
