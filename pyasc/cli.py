@@ -169,11 +169,62 @@ def cmd_compile(args) -> int:
     return 0
 
 
+def _is_model(target: str) -> bool:
+    from pyasc.model.convert import is_converted
+
+    return target.endswith(".onnx") or is_converted(target)
+
+
+def cmd_convert(args) -> int:
+    """``pyasc convert model.onnx --output DIR``: compile each batch gear, write the converted model."""
+    from pyasc.model.convert import convert
+
+    try:
+        batches = [int(b) for b in args.batch.split(",")] if args.batch else None
+        hw = tuple(int(v) for v in args.hw.lower().split("x")) if args.hw else None
+    except ValueError:
+        raise CliError(f"--batch takes sizes such as 1,8 and --hw a size such as 224x224, got {args.batch!r} and "
+                       f"{args.hw!r}") from None
+    projects = convert(args.model, args.output, args.dtype, batches, hw, force=args.force)
+    print(f"wrote {args.output}: {len(projects)} gear(s) ({', '.join(p.name for p in projects)}); load it with "
+          f"pyasc.OMModel({str(args.output)!r})")
+    return 0
+
+
+def run_model(args) -> int:
+    """``pyasc run model.onnx --input x.npy``: one inference, its simulated time per kernel launch."""
+    import numpy as np
+
+    import pyasc
+
+    if not args.input:
+        raise CliError(f"pyasc run {args.function}: give the model's inputs with --input x.npy (one per input)")
+    try:
+        arrays = [np.load(f) for f in args.input]
+    except (OSError, ValueError) as e:
+        raise CliError(f"cannot read an input array: {e}") from None
+    model = pyasc.OMModel(args.function, args.dtype[0] if args.dtype else None)
+    compiled = model.compile(arrays)
+    inputs = model.prepare_inputs(arrays)
+    outs, report = compiled.simulate(*inputs)
+    print(f"{model!r}: " + ", ".join(f"{t.dtype.name}{list(t.shape)}" for t in inputs)
+          + f" on {compiled.options.target}")
+    print(f"{'kernel':40s} {'cores':>5s} {'simulated us':>13s}")
+    for launch in report.launches:
+        print(f"{launch.kernel:40s} {launch.block_dim:5d} {launch.seconds * 1e6:13.2f}")
+    print(f"{'total (' + str(len(report.launches)) + ' launches)':40s} {'':5s} {report.seconds * 1e6:13.2f}")
+    for info, out in zip(model.graph.outputs, outs if isinstance(outs, tuple) else (outs,)):
+        print(f"output '{info.name}': {out.dtype}{list(out.shape)}")
+    return 0
+
+
 def cmd_run(args) -> int:
     if args.function.endswith(".mlir"):  # an ascendc-level module: simulate it directly
         from pyasc.runtime.cli import run_mlir
 
         return run_mlir(args)
+    if _is_model(args.function):
+        return run_model(args)
     jf, inputs = build(args)
     compiled = jf.compile(*inputs)
     from .progress import progress
@@ -251,9 +302,20 @@ def make_parser() -> argparse.ArgumentParser:
                         "or ascendc_library (the legacy flow)")
     p.set_defaults(run=cmd_compile)
 
-    p = sub.add_parser("run", help="simulate a function on random inputs (or a .mlir file of the ascendc "
-                       "level on --inputs) and print the report")
+    p = sub.add_parser("convert", help="compile an ONNX model (each --batch gear) into a folder OMModel loads "
+                       "without compiling, with the Ascend C project of every kernel")
+    p.add_argument("model", help="model.onnx")
+    p.add_argument("--output", required=True, help="output folder")
+    p.add_argument("--dtype", choices=["float32", "float16"], help="precision of weights and activations")
+    p.add_argument("--batch", help="batch sizes to compile, e.g. 1,8 (default: the model's own)")
+    p.add_argument("--hw", help="image height x width for inputs that leave it open, e.g. 224x224")
+    p.add_argument("--force", action="store_true", help="overwrite a non-empty output folder")
+    p.set_defaults(run=cmd_convert)
+
+    p = sub.add_parser("run", help="simulate a function on random inputs (a .mlir file of the ascendc level on "
+                       "--inputs, a model.onnx or converted model on --input) and print the report")
     common(p)
+    p.add_argument("--input", action="append", metavar="X.npy", help="for a model: an input array (one per input)")
     p.add_argument("--inputs", nargs="+", metavar="FILE.npy", help="for a .mlir file: the input arrays")
     p.add_argument("--block-dim", type=int, help="for a .mlir file: override the launches' core count")
     p.add_argument("--host", help="for a .mlir file: the host function to run")

@@ -8,7 +8,8 @@
     future.result()
 
 Each input signature (a batch size, an image size) is traced and compiled once, on first use,
-through ``pyasc.jit`` (so compiled programs are also served from its disk cache).
+through ``pyasc.jit`` (so compiled programs are also served from its disk cache). A folder written by
+``pyasc convert`` (``convert.py``) loads its compiled gears instead.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ import pyasc
 from pyasc.errors import describe
 from pyasc.interop import is_torch_tensor
 
+from pyasc.jit import TensorSpec
+
+from .convert import is_converted, load_converted
 from .errors import ModelError
 from .importer import OnnxGraph
 
@@ -51,6 +55,13 @@ class OMModel:
 
     def __init__(self, path, dtype: str | None = None):
         self.path = path
+        self._saved: dict = {}  # input signature -> program loaded from a converted model (``convert``)
+        batches, hw = None, None
+        if is_converted(path):
+            path, saved_dtype, batches, hw, self._saved = load_converted(path)
+            if dtype is not None and dtype != saved_dtype:
+                raise ModelError(f"'{self.path}' was converted in {saved_dtype}; convert it again for {dtype}")
+            dtype = saved_dtype
         self.graph = OnnxGraph(path, dtype)
         self.dtype = self.graph.dtype
         graph = self.graph
@@ -61,8 +72,8 @@ class OMModel:
 
         model.__name__ = model.__qualname__ = self.graph.name
         self._fn = pyasc.jit(model)
-        self._batches: list[int] | None = None
-        self._hws: list[tuple[int, int]] | None = None
+        self._batches: list[int] | None = batches
+        self._hws: list[tuple[int, int]] | None = [hw] if hw else None
 
     def __repr__(self) -> str:
         return f"<pyasc.OMModel {self.graph.name} ({self.dtype}), {len(self.graph.nodes)} nodes>"
@@ -139,7 +150,12 @@ class OMModel:
     # -- compilation and inference ------------------------------------------------------------
     def compile(self, x) -> pyasc.Compiled:
         """The compiled program for the signature of ``x`` (compiled once; disk-cached)."""
-        return self._fn.compile(*self.prepare_inputs(x))
+        return self._program(self.prepare_inputs(x))
+
+    def _program(self, arrays) -> pyasc.Compiled:
+        """The program of a converted model for this signature, else the one ``jit`` compiles."""
+        saved = self._saved.get(tuple(TensorSpec(tuple(a.shape), a.dtype) for a in arrays))
+        return saved if saved is not None else self._fn.compile(*arrays)
 
     def lower(self, x) -> pyasc.Lowered:
         """The traced program for the signature of ``x`` and its lowerings (``as_text(level)``)."""
@@ -152,13 +168,13 @@ class OMModel:
     def infer(self, x):
         """Run one inference: the output tensor, or a list of them for several outputs."""
         arrays = self.prepare_inputs(x)
-        outs = self._fn.compile(*arrays)(*arrays)
+        outs = self._program(arrays)(*arrays)
         return list(outs) if isinstance(outs, tuple) else outs
 
     def infer_async(self, x, stream=None) -> InferFuture:
         """Queue one inference on ``stream`` (default: the current stream) and return its future."""
         arrays = self.prepare_inputs(x)
-        compiled = self._fn.compile(*arrays)
+        compiled = self._program(arrays)
         s = stream if stream is not None else pyasc.current_stream()
         with pyasc.stream(s):
             outs = compiled(*arrays)
