@@ -162,10 +162,11 @@ class _MixTiler:
                 views[v] = src
         return views
 
-    def _input_views(self) -> list[tuple[SSAValue, SSAValue, tuple, tuple, int]]:
-        """(value, argument, shape, element strides over the product's dims, base) of every epilogue input."""
+    def _input_views(self, views: dict[SSAValue, tuple] | None = None) -> list[tuple]:
+        """(value, argument, shape, element strides over the product's dims, base) of every epilogue input, from
+        ``views`` (``_views``)."""
         out_shape = tuple(self.product.type.get_shape())
-        views = self._views()
+        views = self._views() if views is None else views
         members = set(self.epilogue)
         found = []
         for v, (arg, shape, strides, base) in views.items():
@@ -317,7 +318,7 @@ class _MixTiler:
         if not probe:
             le.add(CrossSignalOp(HandoffChannel.FREE))
         viewed = self._views()
-        for v, arg, shape, st, base in self._input_views():
+        for v, arg, shape, st, base in self._input_views(viewed):
             if st[-1] not in (0, 1):
                 raise MixTilingError(f"kernel @{k.sym_name.data}: an epilogue input of shape {list(shape)} is read "
                                      f"with a column stride of {st[-1]}")

@@ -24,8 +24,8 @@ are walked one tile at a time.
 
 The tile size comes from the UB capacity: input footprint and output tile in ``buffers``
 rotating copies each plus the offset table. With fewer tiles than cores, tiles are halved while that
-shortens the estimated makespan (rounds of tiles per core times a tile's copies, fixed latency included). All pieces of a concat share one loop over tiles
-(iteration ``t`` moves tile ``t`` of every piece; a piece with fewer tiles moves nothing then).
+shortens the estimated makespan (rounds of tiles per core times a tile's copies, fixed latency
+included). All pieces of a concat share one loop over tiles (iteration ``t`` moves tile ``t`` of every piece; a piece with fewer tiles moves nothing then).
 """
 
 from __future__ import annotations

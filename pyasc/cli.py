@@ -204,8 +204,8 @@ def run_model(args) -> int:
     except (OSError, ValueError) as e:
         raise CliError(f"cannot read an input array: {e}") from None
     model = pyasc.OMModel(args.function, args.dtype[0] if args.dtype else None)
-    compiled = model.compile(arrays)
     inputs = model.prepare_inputs(arrays)
+    compiled = model.program(inputs)
     outs, report = compiled.simulate(*inputs)
     print(f"{model!r}: " + ", ".join(f"{t.dtype.name}{list(t.shape)}" for t in inputs)
           + f" on {compiled.options.target}")

@@ -11,6 +11,8 @@ instead of compiling. The ``"reference"`` backend (``set_eager_backend`` or
 
 from __future__ import annotations
 
+import logging
+
 import os
 from contextlib import contextmanager
 
@@ -62,7 +64,7 @@ def compiled_program(key: tuple, make_program, tensors: list, fallible: bool = F
                 raise
             compiled = False
         _cache[full] = compiled
-    else:
+    elif log.isEnabledFor(logging.DEBUG):  # naming a program the compiler refused means building it again
         log.debug("eager %s: cache hit", compiled.name if compiled else make_program().__name__)
     return compiled or None
 

@@ -150,10 +150,11 @@ class OMModel:
     # -- compilation and inference ------------------------------------------------------------
     def compile(self, x) -> pyasc.Compiled:
         """The compiled program for the signature of ``x`` (compiled once; disk-cached)."""
-        return self._program(self.prepare_inputs(x))
+        return self.program(self.prepare_inputs(x))
 
-    def _program(self, arrays) -> pyasc.Compiled:
-        """The program of a converted model for this signature, else the one ``jit`` compiles."""
+    def program(self, arrays) -> pyasc.Compiled:
+        """The program for prepared input tensors (``prepare_inputs``): a converted model's for this signature,
+        else the one ``jit`` compiles."""
         saved = self._saved.get(tuple(TensorSpec(tuple(a.shape), a.dtype) for a in arrays))
         return saved if saved is not None else self._fn.compile(*arrays)
 
@@ -168,13 +169,13 @@ class OMModel:
     def infer(self, x):
         """Run one inference: the output tensor, or a list of them for several outputs."""
         arrays = self.prepare_inputs(x)
-        outs = self._program(arrays)(*arrays)
+        outs = self.program(arrays)(*arrays)
         return list(outs) if isinstance(outs, tuple) else outs
 
     def infer_async(self, x, stream=None) -> InferFuture:
         """Queue one inference on ``stream`` (default: the current stream) and return its future."""
         arrays = self.prepare_inputs(x)
-        compiled = self._program(arrays)
+        compiled = self.program(arrays)
         s = stream if stream is not None else pyasc.current_stream()
         with pyasc.stream(s):
             outs = compiled(*arrays)
