@@ -27,6 +27,7 @@ from pyasc.dialects.target import TargetSpec
 from . import kernel_ops as ops
 from . import kernel_ops_compare as compare
 from . import kernel_ops_cube as cube
+from . import kernel_ops_load3d as load3d
 from . import kernel_ops_mix as mix
 from . import kernel_ops_movement as movement
 from . import kernel_ops_reduce as reduce
@@ -85,6 +86,7 @@ ASCENDC_HANDLERS: dict[type[Operation], Handler] = {
     asc.InitConstValueOp: cube.init_const_value,
     asc.LoadDataOp: cube.load_data,
     asc.LoadDataWithTransposeOp: cube.load_data_with_transpose,
+    asc.LoadData3DV2Op: load3d.load_data_3dv2,
     asc.MmadOp: cube.mmad,
     asc.FixpipeOp: cube.fixpipe,
     # MIX kernels

@@ -19,6 +19,7 @@ from . import attributes as _attributes
 from . import base as _base
 from . import sync as _sync
 from . import cube as _cube
+from . import cube_load3d as _cube_load3d
 from . import reduce as _reduce
 from . import vector as _vector
 from . import compare as _compare
@@ -28,6 +29,7 @@ from .attributes import *  # noqa: F403
 from .base import *  # noqa: F403
 from .sync import *  # noqa: F403
 from .cube import *  # noqa: F403
+from .cube_load3d import *  # noqa: F403
 from .reduce import *  # noqa: F403
 from .vector import *  # noqa: F403
 from .compare import *  # noqa: F403
@@ -35,6 +37,7 @@ from .movement import *  # noqa: F403
 from .mix import *  # noqa: F403
 
 _PARTS = ((_base.BASE_OPS, _attributes.ATTRIBUTES), (_sync.OPS, []), (_vector.VECTOR_OPS, []), (_reduce.OPS, _reduce.ATTRIBUTES),
-          (_cube.OPS, _cube.ATTRIBUTES), (_compare.OPS, _compare.ATTRIBUTES),
+          (_cube.OPS, _cube.ATTRIBUTES), (_cube_load3d.OPS, _cube_load3d.ATTRIBUTES),
+          (_compare.OPS, _compare.ATTRIBUTES),
           (_movement.OPS, _movement.ATTRIBUTES), (_mix.OPS, _mix.ATTRIBUTES))
 AscendC = Dialect("ascendc", [op for ops, _ in _PARTS for op in ops], [a for _, attrs in _PARTS for a in attrs])

@@ -18,6 +18,7 @@ _PQ = _B + "资源管理/Pipe和Que框架/"
 _SYNC = _B + "同步控制/核内同步/"
 _STATIC = "docs/guide/编程指南/编程模型/AI-Core-SIMD编程/基于Tensor的CPP编程/静态Tensor编程.md"
 _ND2NZ = _B + "矩阵计算（ISASI）/矩阵计算的搬入/矩阵数据搬入至L1-Buffer/GMToL1随路转换-ND2NZ搬运（DataCopy）.md"
+_LOAD3D = _B + "矩阵计算（ISASI）/矩阵计算的搬入/矩阵数据搬入至L0-Buffer/Load3D.md"
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,23 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "ND2NZ rows of dValue*sizeof(T) not a multiple of 32 B are zero-padded to 32 B in L1"),
     Rule("nd2nz-no-overlap-l1", _ND2NZ,
          "ND2NZ writes to L1 must not overlap (their order is not guaranteed)"),
+    Rule("load3dv2-field-range", _LOAD3D,
+         "LoadData3DParamsV2 fields lie in their ranges (table 4): padList [0, 255], l1H/l1W [0, 32767], "
+         "channelSize, kExtension, mExtension, kStartPt, mStartPt [0, 65535], strideW/H [0, 63], filterW/H and "
+         "dilationFilterW/H [0, 255]"),
+    Rule("load3dv2-channel-size-a2", _LOAD3D,
+         "on Atlas A2 channelSize is 4, 8, N*16, N*16+4 or N*16+8 for half/bfloat16 and 4, N*8 or N*8+4 for "
+         "float/int32_t/uint32_t"),
+    Rule("load3dv2-kstart-c0", _LOAD3D,
+         "kStartPt is a multiple of 32 B / sizeof(T) (16 for b16, 8 for b32)"),
+    Rule("load3dv2-extension-multiple", _LOAD3D,
+         "kExtension is a multiple of 32 B / sizeof(T) and mExtension (b16) of 16 unless they cover the "
+         "rightmost / bottom fractal"),
+    Rule("load3dv2-inside-img2col", _LOAD3D,
+         "the rows and columns loaded lie in the img2col matrix of (Ho * Wo) x (filterH * filterW * "
+         "channelSize) (its last 16-row fractal whole), the dilated filter fitting the padded feature map"),
+    Rule("load3dv2-address-align", _LOAD3D,
+         "a destination in L0A/L0B is 512 B aligned, a source in L1 32 B aligned"),
     Rule("local-extent", _PQ + "TPipe/InitBuffer.md",
          "an access stays inside the local tensor's allocated buffer (InitBuffer len, TBuf length)"),
     Rule("local-initcheck", _PQ + "TQue/AllocTensor.md",

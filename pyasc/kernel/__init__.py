@@ -32,7 +32,7 @@ from .jit import ConstExpr, JITFunction, jit  # noqa: F401
 from .launch import KernelHazardError  # noqa: F401
 from .params import (  # noqa: F401
     BinaryRepeatParams, DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams, DataCopyParams, FixpipeConfig,
-    FixpipeParamsV220, LoadData2DParams, MmadParams, Nd2NzParams, ShapeInfo, UnaryRepeatParams,
+    FixpipeParamsV220, LoadData2DParams, LoadData3DParamsV2, MmadParams, Nd2NzParams, ShapeInfo, UnaryRepeatParams,
 )
 from .unsupported import API as _UNSUPPORTED
 from .values import GlobalAddress, GlobalTensor, LocalTensor  # noqa: F401

@@ -1,22 +1,26 @@
-"""The cube's basic API: ``load_data`` (``LoadData2DParams``), ``mmad`` and ``fixpipe``
+"""The cube's basic API: ``load_data`` (``LoadData2DParams``, ``LoadData3DParamsV2``), ``mmad`` and ``fixpipe``
 (``FixpipeParamsV220``); GM -> L1 is ``data_copy`` with ``Nd2NzParams`` (``basic``)."""
 
 from __future__ import annotations
 
 from pyasc.dialects.ascendc.cube import FixpipeOp, LoadDataOp, MmadOp, QuantMode
+from pyasc.dialects.ascendc.cube_load3d import FIELDS as LOAD3D_FIELDS, LoadData3DV2Op
 
 from .basic import runs_here
 from .enums import QuantModes
 from .errors import KernelError, unsupported
-from .params import FixpipeConfig, FixpipeParamsV220, LoadData2DParams, MmadParams
-from .trace import current, to_i1, to_index
+from .params import FixpipeConfig, FixpipeParamsV220, LoadData2DParams, LoadData3DParamsV2, MmadParams
+from .trace import Scalar, current, to_i1, to_index
 from .values import GlobalTensor, LocalTensor, emit
 
 
 def load_data(dst, src, params) -> None:
-    """``LoadData(dst, src, LoadData2DParams)``: L1 -> L0A/L0B on MTE1."""
+    """``LoadData(dst, src, LoadData2DParams | LoadData3DParamsV2)``: L1 -> L0A/L0B on MTE1."""
+    if isinstance(params, LoadData3DParamsV2):
+        return _load_3dv2(dst, src, params)
     if not isinstance(params, LoadData2DParams):
-        raise unsupported(f"load_data with {type(params).__name__}", "only LoadData2DParams has an ascendc op")
+        raise unsupported(f"load_data with {type(params).__name__}",
+                          "only LoadData2DParams and LoadData3DParamsV2 have ascendc ops")
     if params.addr_mode:
         raise unsupported("load_data with addr_mode != 0")
     if not runs_here("aic", "cube"):
@@ -24,6 +28,29 @@ def load_data(dst, src, params) -> None:
     p = params
     emit("load_data", LoadDataOp(dst.value, src.value, to_index(p.start_index), to_index(p.repeat_times),
                                  to_index(p.src_stride), to_index(p.sid), to_index(p.dst_gap), bool(p.if_transpose)))
+
+
+_LOAD3D_NOT_MODELLED = ("en_transpose", "en_small_k", "filter_size_w", "filter_size_h", "f_matrix_ctrl")
+
+
+def _load_3dv2(dst, src, p: LoadData3DParamsV2) -> None:
+    """Load3Dv2: img2col of the NC1HWC0 feature map ``src`` (L1) into ``dst`` (L0A) as ZZ."""
+    for name in _LOAD3D_NOT_MODELLED:
+        flag = getattr(p, name)
+        if isinstance(flag, Scalar) or flag:
+            raise unsupported(f"load_data with LoadData3DParamsV2({name}=True)", "not modelled")
+    if isinstance(p.pad_value, Scalar):
+        raise unsupported("load_data with a run-time LoadData3DParamsV2 pad_value", "the pad value is a constant")
+    pads = list(p.pad_list)
+    if len(pads) != 4:
+        raise KernelError("load_data", f"LoadData3DParamsV2 pad_list has 4 entries [left, right, top, bottom], "
+                          f"got {len(pads)}", location=current().loc)
+    if not runs_here("aic", "cube"):
+        return
+    values = dict(zip(LOAD3D_FIELDS, pads))
+    values.update({n: getattr(p, n) for n in LOAD3D_FIELDS if not n.startswith("pad_")})
+    emit("load_data", LoadData3DV2Op(dst.value, src.value, {n: to_index(x) for n, x in values.items()},
+                                     float(p.pad_value)))
 
 
 def mmad(dst, fm, filter, *args) -> None:  # noqa: A002 - official name

@@ -75,6 +75,33 @@ class LoadData2DParams:
     addr_mode: int = 0
 
 
+@dataclass
+class LoadData3DParamsV2:
+    """``LoadData3DParamsV2<T>``: img2col of an NC1HWC0 feature map in L1 into L0A (Load3Dv2); the defaults
+    are the struct's. ``pad_list``: [left, right, top, bottom]."""
+
+    pad_list: object = (0, 0, 0, 0)
+    l1_h: object = 0
+    l1_w: object = 0
+    channel_size: object = 0
+    k_extension: object = 0
+    m_extension: object = 0
+    k_start_pt: object = 0
+    m_start_pt: object = 0
+    stride_w: object = 1
+    stride_h: object = 1
+    filter_w: object = 1
+    filter_h: object = 1
+    dilation_filter_w: object = 1
+    dilation_filter_h: object = 1
+    en_transpose: bool = False
+    en_small_k: bool = False
+    pad_value: float = 0
+    filter_size_w: bool = False
+    filter_size_h: bool = False
+    f_matrix_ctrl: bool = False
+
+
 class MmadParams:
     """``MmadParams{m, n, k, unitFlag, cmatrixSource, cmatrixInitVal}`` (``cmatrix_init_val`` True:
     overwrite L0C, False: accumulate)."""

@@ -21,7 +21,7 @@ NAMES = (
     # cube
     "load_data_with_transpose", "load_data_with_sparse", "init_const_value", "mmad_with_sparse",
     "set_load_data_boundary", "set_load_data_padding_value", "set_load_data_repeat", "set_fix_pipe_pre_quant_flag",
-    "set_hf32_mode", "set_hf32_trans_mode", "set_mm_layout_transform",
+    "set_hf32_mode", "set_hf32_trans_mode", "set_mm_layout_transform", "set_fmatrix", "LoadData3DParamsV2Pro",
     # system
     "get_sys_workspace", "get_program_counter", "get_system_cycle", "get_arch_version", "get_task_ratio",
     "get_tpipe_ptr", "init_soc_state", "LocalTensorAuto", "LocalMemAllocator",
@@ -31,6 +31,8 @@ _WHY = {
     "init_soc_state": "no ascendc op for InitSocState",
     "LocalTensorAuto": "automatic UB allocation is not implemented (automatic flags: @asc.jit(insert_sync=True))",
     "printf": "no ascendc op", "dump_tensor": "no ascendc op",
+    "set_fmatrix": "Load3Dv2 sets its feature map itself (fMatrixCtrl and SetFmatrix are not modelled)",
+    "LoadData3DParamsV2Pro": "Load3Dv2Pro is not modelled; use LoadData3DParamsV2",
 }
 
 

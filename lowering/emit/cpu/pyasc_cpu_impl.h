@@ -1193,6 +1193,79 @@ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T
     }
 }
 
+/* Load3Dv2 into L0A: element (m, k) of the img2col matrix, m = oh * Wo + ow, k = ((c1 * filterH + kh) *
+ * filterW + kw) * C0 + c0, is src[c1][oh * strideH + kh * dilH - padTop][ow * strideW + kw * dilW - padLeft][c0]
+ * (padValue outside the l1H x l1W map); rows mStartPt.. (ceil16(mExtension) of them) and columns kStartPt..
+ * (ceil(kExtension / C0) fractals) land in dst as ZZ fractals. Only channelSize multiples of C0 and the
+ * flags false are modelled. */
+template <typename T>
+inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2<T>& p)
+{
+    const char* api = "LoadData (Load3Dv2)";
+    const uint32_t c0 = 32u / static_cast<uint32_t>(sizeof(T));
+    if (sizeof(T) != 2 && sizeof(T) != 4) {
+        pyasc_cpu::Fail("%s: %zu-byte elements are not modelled", api, sizeof(T));
+    }
+    if (p.enTranspose || p.enSmallK || p.filterSizeW || p.filterSizeH || p.fMatrixCtrl) {
+        pyasc_cpu::Fail("%s: enTranspose, enSmallK, filterSizeW/H and fMatrixCtrl are not modelled", api);
+    }
+    if (dst.cpuMem_ != pyasc_cpu::Mem::L0A || src.cpuMem_ != pyasc_cpu::Mem::L1) {
+        pyasc_cpu::Fail("%s: only L1 -> L0A is modelled, got %s -> %s", api, pyasc_cpu::MemName(src.cpuMem_),
+                        pyasc_cpu::MemName(dst.cpuMem_));
+    }
+    if (p.l1H == 0 || p.l1W == 0 || p.channelSize == 0 || p.kExtension == 0 || p.mExtension == 0 ||
+        p.filterW == 0 || p.filterH == 0) {
+        return;  // a NOP
+    }
+    if (p.channelSize % c0 != 0) {
+        pyasc_cpu::Fail("%s: channelSize %u is not modelled (only multiples of %u)", api, p.channelSize, c0);
+    }
+    if (p.kStartPt % c0 != 0) {
+        pyasc_cpu::Fail("%s: kStartPt %u is not a multiple of %u", api, p.kStartPt, c0);
+    }
+    if (p.strideW == 0 || p.strideH == 0) {
+        pyasc_cpu::Fail("%s: stride 0 is not modelled", api);
+    }
+    if (dst.cpuAddr_ % 512u != 0) {
+        pyasc_cpu::Fail("%s: L0A address %u is not 512 B aligned", api, dst.cpuAddr_);
+    }
+    const int64_t padL = p.padList[0], padR = p.padList[1], padT = p.padList[2], padB = p.padList[3];
+    const int64_t dilW = p.dilationFilterW, dilH = p.dilationFilterH;
+    const int64_t spanW = static_cast<int64_t>(p.l1W) + padL + padR - dilW * (p.filterW - 1) - 1;
+    const int64_t spanH = static_cast<int64_t>(p.l1H) + padT + padB - dilH * (p.filterH - 1) - 1;
+    if (spanW < 0 || spanH < 0) {
+        pyasc_cpu::Fail("%s: the dilated filter does not fit the padded %u x %u feature map", api, p.l1H, p.l1W);
+    }
+    const int64_t wo = spanW / p.strideW + 1;
+    const int64_t rows = (static_cast<int64_t>(p.mExtension) + 15) / 16 * 16;
+    const int64_t k1 = (static_cast<int64_t>(p.kExtension) + c0 - 1) / c0;
+    const int64_t kTotal = static_cast<int64_t>(p.filterH) * p.filterW * p.channelSize;
+    if (p.kStartPt + k1 * c0 > kTotal) {
+        pyasc_cpu::Fail("%s: columns [%u, %lld) pass the img2col matrix's %lld", api, p.kStartPt,
+                        static_cast<long long>(p.kStartPt + k1 * c0), static_cast<long long>(kTotal));
+    }
+    pyasc_cpu::CheckLocal(dst, rows * k1 * c0, api);
+    for (int64_t r = 0; r < rows; ++r) {
+        const int64_t m = p.mStartPt + r;
+        const int64_t oh = m / wo, ow = m % wo;
+        for (int64_t col = 0; col < k1 * c0; ++col) {
+            const int64_t k = p.kStartPt + col;
+            const int64_t tap = k / c0;
+            const int64_t kw = tap % p.filterW, kh = tap / p.filterW % p.filterH, c1 = tap / (p.filterW * p.filterH);
+            const int64_t ih = oh * p.strideH + kh * dilH - padT;
+            const int64_t iw = ow * p.strideW + kw * dilW - padL;
+            const int64_t to = ((r / 16) * k1 + col / c0) * 16 * c0 + (r % 16) * c0 + col % c0;
+            if (ih < 0 || ih >= p.l1H || iw < 0 || iw >= p.l1W) {
+                dst.cpuData_[to] = p.padValue;
+                continue;
+            }
+            const int64_t from = ((c1 * p.l1H + ih) * p.l1W + iw) * c0 + k % c0;
+            pyasc_cpu::CheckLocal(src, from + 1, api);
+            dst.cpuData_[to] = src.cpuData_[from];
+        }
+    }
+}
+
 /* A in L0A: zZ (16 x k0 fractals, row-major, fractals row-major); B in L0B: zN (fractals row-major
  * over (k, n), each stored n-major); C in L0C: nZ (16 x 16 fractals row-major, fractals
  * column-major); products accumulated in the type of C */

@@ -514,6 +514,73 @@ struct LoadData2dTransposeParams {
     uint8_t addrMode = 0;
 };
 
+constexpr int32_t PAD_SIZE = 4;
+
+/* Load3Dv2: img2col of an NC1HWC0 feature map in L1 (A1) into L0A (A2) as ZZ; padList = [left, right, top,
+ * bottom]. pyasc models channelSize multiples of C0 = 32 B / sizeof(T), enTranspose, enSmallK, filterSizeW/H
+ * and fMatrixCtrl false. */
+template <typename T>
+struct LoadData3DParamsV2 {
+    __aicore__ LoadData3DParamsV2()
+    {
+        for (int32_t i = 0; i < PAD_SIZE; ++i) {
+            padList[i] = 0;
+        }
+    }
+    __aicore__ LoadData3DParamsV2(const uint8_t padListIn[PAD_SIZE], const uint16_t l1HIn, const uint16_t l1WIn,
+                                  const uint16_t channelSizeIn, const uint16_t kExtensionIn,
+                                  const uint16_t mExtensionIn, const uint16_t kStartPtIn, const uint16_t mStartPtIn,
+                                  const uint8_t strideWIn, const uint8_t strideHIn, const uint8_t filterWIn,
+                                  const uint8_t filterHIn, const uint8_t dilationFilterWIn,
+                                  const uint8_t dilationFilterHIn, const bool enTransposeIn, const bool enSmallKIn,
+                                  const T padValueIn)
+        : l1H(l1HIn), l1W(l1WIn), channelSize(channelSizeIn), kExtension(kExtensionIn), mExtension(mExtensionIn),
+          kStartPt(kStartPtIn), mStartPt(mStartPtIn), strideW(strideWIn), strideH(strideHIn), filterW(filterWIn),
+          filterH(filterHIn), dilationFilterW(dilationFilterWIn), dilationFilterH(dilationFilterHIn),
+          enTranspose(enTransposeIn), enSmallK(enSmallKIn), padValue(padValueIn)
+    {
+        for (int32_t i = 0; i < PAD_SIZE; ++i) {
+            padList[i] = padListIn[i];
+        }
+    }
+    __aicore__ LoadData3DParamsV2(const uint8_t padListIn[PAD_SIZE], const uint16_t l1HIn, const uint16_t l1WIn,
+                                  const uint16_t channelSizeIn, const uint16_t kExtensionIn,
+                                  const uint16_t mExtensionIn, const uint16_t kStartPtIn, const uint16_t mStartPtIn,
+                                  const uint8_t strideWIn, const uint8_t strideHIn, const uint8_t filterWIn,
+                                  const uint8_t filterHIn, const uint8_t dilationFilterWIn,
+                                  const uint8_t dilationFilterHIn, const bool enTransposeIn, const bool enSmallKIn,
+                                  const T padValueIn, const bool filterSizeWIn, const bool filterSizeHIn,
+                                  const bool fMatrixCtrlIn)
+        : LoadData3DParamsV2(padListIn, l1HIn, l1WIn, channelSizeIn, kExtensionIn, mExtensionIn, kStartPtIn,
+                             mStartPtIn, strideWIn, strideHIn, filterWIn, filterHIn, dilationFilterWIn,
+                             dilationFilterHIn, enTransposeIn, enSmallKIn, padValueIn)
+    {
+        filterSizeW = filterSizeWIn;
+        filterSizeH = filterSizeHIn;
+        fMatrixCtrl = fMatrixCtrlIn;
+    }
+    uint8_t padList[PAD_SIZE] = {0};
+    uint16_t l1H = 0;
+    uint16_t l1W = 0;
+    uint16_t channelSize = 0;
+    uint16_t kExtension = 0;
+    uint16_t mExtension = 0;
+    uint16_t kStartPt = 0;
+    uint16_t mStartPt = 0;
+    uint8_t strideW = 1;
+    uint8_t strideH = 1;
+    uint8_t filterW = 1;
+    uint8_t filterH = 1;
+    uint8_t dilationFilterW = 1;
+    uint8_t dilationFilterH = 1;
+    bool enTranspose = false;
+    bool enSmallK = false;
+    T padValue = 0;
+    bool filterSizeW = false;
+    bool filterSizeH = false;
+    bool fMatrixCtrl = false;
+};
+
 struct MmadParams {
     __aicore__ MmadParams() {}
     __aicore__ MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const bool isBiasIn,
@@ -584,6 +651,12 @@ __aicore__ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, c
 template <typename T>
 __aicore__ void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                       const LoadData2dTransposeParams& loadDataParams);
+
+/* Load3Dv2: row m = oh * Wo + ow, column k = ((c1 * filterH + kh) * filterW + kw) * C0 + c0 of the img2col
+ * matrix of src ([C1][l1H][l1W][C0]), rows mStartPt.. and columns kStartPt.. into dst (L0A) as ZZ fractals */
+template <typename T>
+__aicore__ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                         const LoadData3DParamsV2<T>& loadDataParams);
 
 /* L0C (NZ) = [L0C +] L0A (ZZ) x L0B (ZN) */
 template <typename T, typename U, typename S>

@@ -71,3 +71,201 @@ func.func @f(%i: index) {
   func.return
 }
 // CHECK: ascendc.load_data_with_transpose: f64 is not one of
+
+// -----
+
+// Load3Dv2 into L0B is documented but not modelled
+func.func @f(%i: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c18 = arith.constant 18 : index
+  %c20 = arith.constant 20 : index
+  %c64 = arith.constant 64 : index
+  %c144 = arith.constant 144 : index
+  %c160 = arith.constant 160 : index
+  %l1 = ascendc.local_tensor A1 address 0 size 4096 : !ascendc.local_tensor<f16>
+  %a = ascendc.local_tensor B2 address 0 size 1024 : !ascendc.local_tensor<f16>
+  ascendc.load_data_3dv2 %a, %l1, {[%c1, %c1, %c1, %c1], %c4, %c4, %c16, %c144, %c16, %c0, %c0, %c1, %c1, %c3, %c3, %c1, %c1} : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+  func.return
+}
+// CHECK: ascendc.load_data_3dv2: the L0B (B2) destination is not modelled
+
+// -----
+
+// channelSize N*16+4 is documented for half but not modelled
+func.func @f(%i: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c18 = arith.constant 18 : index
+  %c20 = arith.constant 20 : index
+  %c64 = arith.constant 64 : index
+  %c144 = arith.constant 144 : index
+  %c160 = arith.constant 160 : index
+  %l1 = ascendc.local_tensor A1 address 0 size 4096 : !ascendc.local_tensor<f16>
+  %a = ascendc.local_tensor A2 address 0 size 1024 : !ascendc.local_tensor<f16>
+  ascendc.load_data_3dv2 %a, %l1, {[%c1, %c1, %c1, %c1], %c4, %c4, %c20, %c144, %c16, %c0, %c0, %c1, %c1, %c3, %c3, %c1, %c1} : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+  func.return
+}
+// CHECK: ascendc.load_data_3dv2: channelSize 20 (documented for 2-byte types) is not modelled
+
+// -----
+
+// channelSize 18 is not a documented value
+func.func @f(%i: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c18 = arith.constant 18 : index
+  %c20 = arith.constant 20 : index
+  %c64 = arith.constant 64 : index
+  %c144 = arith.constant 144 : index
+  %c160 = arith.constant 160 : index
+  %l1 = ascendc.local_tensor A1 address 0 size 4096 : !ascendc.local_tensor<f16>
+  %a = ascendc.local_tensor A2 address 0 size 1024 : !ascendc.local_tensor<f16>
+  ascendc.load_data_3dv2 %a, %l1, {[%c1, %c1, %c1, %c1], %c4, %c4, %c18, %c144, %c16, %c0, %c0, %c1, %c1, %c3, %c3, %c1, %c1} : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+  func.return
+}
+// CHECK: ascendc.load_data_3dv2: channelSize 18 is not one of 4, 8, N*16, N*16+4, N*16+8: [load3dv2-channel-size-a2]
+
+// -----
+
+// strideW lies in [0, 63]
+func.func @f(%i: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c18 = arith.constant 18 : index
+  %c20 = arith.constant 20 : index
+  %c64 = arith.constant 64 : index
+  %c144 = arith.constant 144 : index
+  %c160 = arith.constant 160 : index
+  %l1 = ascendc.local_tensor A1 address 0 size 4096 : !ascendc.local_tensor<f16>
+  %a = ascendc.local_tensor A2 address 0 size 1024 : !ascendc.local_tensor<f16>
+  ascendc.load_data_3dv2 %a, %l1, {[%c1, %c1, %c1, %c1], %c4, %c4, %c16, %c144, %c16, %c0, %c0, %c64, %c1, %c3, %c3, %c1, %c1} : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+  func.return
+}
+// CHECK: ascendc.load_data_3dv2: strideW = 64 is outside [0, 63]: [load3dv2-field-range]
+
+// -----
+
+// kStartPt is a multiple of C0
+func.func @f(%i: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c18 = arith.constant 18 : index
+  %c20 = arith.constant 20 : index
+  %c64 = arith.constant 64 : index
+  %c144 = arith.constant 144 : index
+  %c160 = arith.constant 160 : index
+  %l1 = ascendc.local_tensor A1 address 0 size 4096 : !ascendc.local_tensor<f16>
+  %a = ascendc.local_tensor A2 address 0 size 1024 : !ascendc.local_tensor<f16>
+  ascendc.load_data_3dv2 %a, %l1, {[%c1, %c1, %c1, %c1], %c4, %c4, %c16, %c16, %c16, %c8, %c0, %c1, %c1, %c3, %c3, %c1, %c1} : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+  func.return
+}
+// CHECK: ascendc.load_data_3dv2: kStartPt 8 is not a multiple of 16: [load3dv2-kstart-c0]
+
+// -----
+
+// the columns loaded lie in the img2col matrix: 3 * 3 * 16 = 144
+func.func @f(%i: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c18 = arith.constant 18 : index
+  %c20 = arith.constant 20 : index
+  %c64 = arith.constant 64 : index
+  %c144 = arith.constant 144 : index
+  %c160 = arith.constant 160 : index
+  %l1 = ascendc.local_tensor A1 address 0 size 4096 : !ascendc.local_tensor<f16>
+  %a = ascendc.local_tensor A2 address 0 size 1024 : !ascendc.local_tensor<f16>
+  ascendc.load_data_3dv2 %a, %l1, {[%c1, %c1, %c1, %c1], %c4, %c4, %c16, %c144, %c16, %c16, %c0, %c1, %c1, %c3, %c3, %c1, %c1} : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+  func.return
+}
+// CHECK: ascendc.load_data_3dv2: columns [16, 160) pass the img2col matrix's filterH * filterW * channelSize = 144: [load3dv2-inside-img2col]
+
+// -----
+
+// kExtension short of the last fractal is a multiple of C0
+func.func @f(%i: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c18 = arith.constant 18 : index
+  %c20 = arith.constant 20 : index
+  %c64 = arith.constant 64 : index
+  %c144 = arith.constant 144 : index
+  %c160 = arith.constant 160 : index
+  %l1 = ascendc.local_tensor A1 address 0 size 4096 : !ascendc.local_tensor<f16>
+  %a = ascendc.local_tensor A2 address 0 size 1024 : !ascendc.local_tensor<f16>
+  ascendc.load_data_3dv2 %a, %l1, {[%c1, %c1, %c1, %c1], %c4, %c4, %c16, %c18, %c16, %c0, %c0, %c1, %c1, %c3, %c3, %c1, %c1} : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+  func.return
+}
+// CHECK: ascendc.load_data_3dv2: kExtension 18 is not a multiple of 16 and does not reach the last fractal column (k_total = 144): [load3dv2-extension-multiple]
+
+// -----
+
+// a 3x3 filter does not fit an unpadded 1-wide map
+func.func @f(%i: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c18 = arith.constant 18 : index
+  %c20 = arith.constant 20 : index
+  %c64 = arith.constant 64 : index
+  %c144 = arith.constant 144 : index
+  %c160 = arith.constant 160 : index
+  %l1 = ascendc.local_tensor A1 address 0 size 4096 : !ascendc.local_tensor<f32>
+  %a = ascendc.local_tensor A2 address 0 size 1024 : !ascendc.local_tensor<f32>
+  ascendc.load_data_3dv2 %a, %l1, {[%c0, %c0, %c0, %c0], %c4, %c1, %c8, %c8, %c16, %c0, %c0, %c1, %c1, %c3, %c3, %c1, %c1} : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f32>
+  func.return
+}
+// CHECK: ascendc.load_data_3dv2: the dilated filter does not fit the padded 4 x 1 feature map: Ho = 2, Wo = 0: [load3dv2-inside-img2col]
+
+// -----
+
+// int8 is documented but not modelled
+func.func @f(%i: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c18 = arith.constant 18 : index
+  %c20 = arith.constant 20 : index
+  %c64 = arith.constant 64 : index
+  %c144 = arith.constant 144 : index
+  %c160 = arith.constant 160 : index
+  %l1 = ascendc.local_tensor A1 address 0 size 4096 : !ascendc.local_tensor<i8>
+  %a = ascendc.local_tensor A2 address 0 size 1024 : !ascendc.local_tensor<i8>
+  ascendc.load_data_3dv2 %a, %l1, {[%c1, %c1, %c1, %c1], %c4, %c4, %c16, %c144, %c16, %c0, %c0, %c1, %c1, %c3, %c3, %c1, %c1} : !ascendc.local_tensor<i8>, !ascendc.local_tensor<i8>
+  func.return
+}
+// CHECK: ascendc.load_data_3dv2: i8 is not modelled (modelled: f16, bf16, f32)
