@@ -2,7 +2,9 @@
 
 For fp16 matmuls 4096^3, 2048^3, 1024^3 and 512^3, 4096^3 + bias + gelu (one MIX kernel: the vector cores run the
 epilogue of each block while the cube computes the next), the conv2d (8,3,224,224) x (64,3,7,7)
-stride 2 padding 3 (ResNet's stem) and the conv2d (8,256,56,56) x (256,256,3,3) stride 1 padding 1 on the default target (``DEFAULT_TARGET``), prints from one run:
+stride 2 padding 3 (ResNet's stem) and the conv2d (8,256,56,56) x (256,256,3,3) stride 1 padding 1, each as
+compiled by default (``conv=auto``: an implicit GEMM for both) and through im2col (``conv=im2col``), on the default
+target (``DEFAULT_TARGET``), prints from one run:
 
 * efficiency = roofline time / simulated time, where the roofline time is the longer of the cube
   FLOPs at the target's peak (cube cores x MACs per cycle x clock) and the bytes the program must
@@ -106,19 +108,18 @@ def bench_matmul_bias_gelu(n: int) -> dict:
             "numpy_wall_s": np_wall, "wall_ratio": sim_wall / np_wall, "rel_err": err}
 
 
-def bench_conv(x_shape: tuple, w_shape: tuple, stride: int, padding: int) -> dict:
+def bench_conv(x_shape: tuple, w_shape: tuple, stride: int, padding: int, conv: str = "auto") -> dict:
     shapes = "x".join("(" + ",".join(map(str, s)) + ")" for s in (x_shape, w_shape))
-    name = f"conv2d {shapes} s{stride} p{padding} fp16"
+    name = f"conv2d {shapes} s{stride} p{padding} fp16 {conv}"
     rng = np.random.default_rng(0)
     x = pyasc.tensor(rng.standard_normal(x_shape, dtype=np.float32).astype(np.float16))
     w = pyasc.tensor(rng.standard_normal(w_shape, dtype=np.float32).astype(np.float16))
 
-    @pyasc.jit
-    def conv(x, w):
+    def fn(x, w):
         return pyasc.conv2d(x, w, stride=stride, padding=padding)
 
     try:
-        compiled = conv.lower(x, w).compile()
+        compiled = pyasc.jit(fn, options={"conv": conv}).lower(x, w).compile()
     except pyasc.PyascError as e:
         return {"workload": name, "error": str(e).splitlines()[0]}
     start = time.perf_counter()
@@ -136,6 +137,10 @@ def bench_conv(x_shape: tuple, w_shape: tuple, stride: int, padding: int) -> dic
             "kernel_efficiency": roof / kernel_seconds(report), "sim_wall_s": sim_wall,
             "numpy_wall_s": np_wall, "wall_ratio": sim_wall / np_wall}
 
+
+# ResNet's stem and a 3x3 convolution of its third stage, at batch 8; each through conv=auto (an implicit GEMM
+# here: the patches formed in L0A by Load3Dv2) and through the im2col path (the column matrix through GM)
+CONVS = [((8, 3, 224, 224), (64, 3, 7, 7), 2, 3), ((8, 256, 56, 56), (256, 256, 3, 3), 1, 1)]
 
 WALL_SHAPES = [("matmul 256^3", (256, 256), (256, 256)), ("matmul 512^3", (512, 512), (512, 512)),
                ("matmul 1024^3", (1024, 1024), (1024, 1024)), ("gemv 1x4096 @ 4096^2", (1, 4096), (4096, 4096))]
@@ -182,15 +187,16 @@ def main() -> None:
         print_wall_table()
         return
     rows = [bench_matmul(4096), bench_matmul(2048), bench_matmul(1024), bench_matmul(512),
-            bench_matmul_bias_gelu(4096), bench_conv((8, 3, 224, 224), (64, 3, 7, 7), 2, 3),
-            bench_conv((8, 256, 56, 56), (256, 256, 3, 3), 1, 1)]
+            bench_matmul_bias_gelu(4096)]
+    for x_shape, w_shape, stride, padding in CONVS:
+        rows += [bench_conv(x_shape, w_shape, stride, padding, conv) for conv in ("auto", "im2col")]
     print(f"cube benchmarks on {TARGET}")
     for r in rows:
         if "error" in r:
-            print(f"  {r['workload']:<45} not compiled: {r['error']}")
+            print(f"  {r['workload']:<52} not compiled: {r['error']}")
             continue
         err = f"  rel err {r['rel_err']:.1e}" if "rel_err" in r else ""
-        print(f"  {r['workload']:<45} simulated {r['simulated_us']:10.1f} us  roofline {r['roofline_us']:9.1f} us "
+        print(f"  {r['workload']:<52} simulated {r['simulated_us']:10.1f} us  roofline {r['roofline_us']:9.1f} us "
               f"({r['bound']})  efficiency {r['efficiency']:.3f} (kernel {r['kernel_efficiency']:.3f})  sim wall "
               f"{r['sim_wall_s']:.2f} s / numpy {r['numpy_wall_s']:.3f} s = {r['wall_ratio']:.1f}x{err}")
     print_wall_table()

@@ -2,7 +2,12 @@
 
 Runs after ``asctensor-decompose`` and before ``asctensor-fuse``:
 
-* ``conv2d`` becomes ``im2col`` (a gather kernel, ``tile-im2col``; none for a 1x1 kernel at stride 1 without
+* a ``conv2d`` of 2-byte elements and one group becomes an implicit GEMM (``lowering/analysis/conv.py``:
+  every output row reads the input, Load3Dv2's ranges, L1): the input transposed to NHWC, ``im2col_nhwc``
+  outlined with its matmul (the cube kernel forms the patches in L0A with Load3Dv2; they never reach GM),
+  the weights as ``(OC, K)`` in Load3Dv2's K order (``transpose_b``), the NHWC product transposed back
+  (``_conv_to_implicit_gemm``);
+* any other ``conv2d`` becomes ``im2col`` (a gather kernel, ``tile-im2col``; none for a 1x1 kernel at stride 1 without
   padding, whose patches are the input itself) and one batched ``matmul`` of
   the weights ``(OC/G, KH*KW*C/G)`` of each group (transposed from ``OIHW``; a constant folds away)
   with the patches ``(KH*KW*C/G, OH*OW)`` of each image and group, which gives the output directly in NCHW (see ``_conv_to_matmul``); the views
@@ -29,6 +34,7 @@ from dataclasses import dataclass
 from pyasc.dialects import asctensor
 from pyasc.dialects.asctensor.analysis import IM2COL_KIND, VIEW_OPS, host_functions, is_view_of_input
 from pyasc.dialects.asctile.mix import MIX_KIND
+from pyasc.dialects.target import module_target
 from pyasc.dialects.types import element_bytes
 from xdsl.context import Context
 from xdsl.dialects import arith, func
@@ -37,6 +43,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from .analysis.conv import C0, ConvGeometry, implicit_geometry, implicit_is_faster
 from .emitter import copy_loc, exact_copy
 from .outline import free_symbol, outline_group
 
@@ -190,6 +197,55 @@ def _cube_operands(mm: asctensor.MatmulOp) -> asctensor.MatmulOp:
     return new
 
 
+def _conv_to_implicit_gemm(conv: asctensor.Conv2dOp, geo: ConvGeometry) -> list[Operation]:
+    """conv2d -> the input made NHWC (a transpose), the patches of each image (``im2col_nhwc``, formed in L0A
+    by the cube kernel, never written) times the weights as ``(OC, K)`` in Load3Dv2's K order (``transpose_b``;
+    channels zero-padded to whole 16-channel blocks; a constant folds away), and the NHWC product transposed
+    back to NCHW; returns the matmul's group (see ``lowering/analysis/conv.py``)."""
+    stride, padding, dilation, _ = conv.params()
+    n, c, _, _ = conv.input.type.get_shape()
+    oc, _, kh, kw = conv.weight.type.get_shape()
+    _, _, oh, ow = conv.result.type.get_shape()
+    et, it = conv.result.type.element_type, conv.input.type.element_type
+    xt = _insert(asctensor.TransposeOp(conv.input, [0, 2, 3, 1]), conv)
+    col = _insert(asctensor.Im2colNhwcOp(xt.result, TensorType(it, [n, oh * ow, geo.k_total]), (kh, kw), stride,
+                                         padding, dilation), conv, xt)
+    weight, prev = conv.weight, col
+    if geo.c1 * C0 != c:  # zero weights for the channels past C of the last 16-channel block, written out
+        prev = _insert(asctensor.FullOp(0, TensorType(it, [oc, geo.c1 * C0 - c, kh, kw])), conv, prev)
+        for copy in exact_copy(prev.result):  # (a concat joins values in memory)
+            prev = _insert(copy, conv, prev)
+        prev = _insert(asctensor.ConcatOp([weight, prev.results[0]], 1), conv, prev)
+        weight = prev.result
+    w5 = _insert(asctensor.ReshapeOp(weight, [oc, geo.c1, C0, kh, kw]), conv, prev)
+    wt = _insert(asctensor.TransposeOp(w5.result, [0, 1, 3, 4, 2]), conv, w5)
+    w2 = _insert(asctensor.ReshapeOp(wt.result, [oc, geo.k_total]), conv, wt)
+    pt = Float32Type() if conv.bias is not None and str(et) == "bf16" else et
+    mm = _insert(asctensor.MatmulOp(col.result, w2.result, TensorType(pt, [n, oh * ow, oc]), None, False, True),
+                 conv, w2)
+    o4 = _insert(asctensor.ReshapeOp(mm.result, [n, oh, ow, oc]), conv, mm)
+    last = _insert(asctensor.TransposeOp(o4.result, [0, 3, 1, 2]), conv, o4)
+    result = last.result
+    if conv.bias is not None:
+        result = _add_bias(conv, last, result, conv.bias, [oc, 1, 1]).results[0]
+    conv.result.replace_all_uses_with(result)
+    Rewriter.erase_op(conv)
+    return [w2, col, mm, o4]
+
+
+def _implicit_geometry(conv: asctensor.Conv2dOp, spec, algorithm: str) -> ConvGeometry | None:
+    """The geometry of ``conv`` when it runs as an implicit GEMM, else None: with ``algorithm`` "auto" where it
+    qualifies and is estimated faster, with "implicit_gemm" wherever it qualifies, with "im2col" never."""
+    if algorithm == "im2col":
+        return None
+    stride, padding, dilation, groups = conv.params()
+    x, w, es = conv.input.type.get_shape(), conv.weight.type.get_shape(), element_bytes(conv.input.type.element_type)
+    geo = implicit_geometry(x, w, stride, padding, dilation, groups, es, spec.l1_bytes)
+    if geo is None or algorithm == "implicit_gemm":
+        return geo
+    return geo if implicit_is_faster(spec, x, w, conv.result.type.get_shape(), es) else None
+
+
 def _conv_to_matmul(conv: asctensor.Conv2dOp) -> list[Operation]:
     """conv2d -> im2col (a gather kernel) + one batched matmul giving NCHW; returns the matmul's group.
 
@@ -341,13 +397,16 @@ class AscTensorFuseMatmulPass(ModulePass):
 
     name = "asctensor-fuse-matmul"
     INPUT_LEVEL = "asctensor"
+    conv: str = "auto"  # options.CONV_ALGORITHMS (checked with the other passes' options)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        spec = module_target(op)
         for host in host_functions(op):
             conv_groups = {}
             for inner in list(host.body.block.ops):
                 if isinstance(inner, asctensor.Conv2dOp):
-                    group = _conv_to_matmul(inner)
+                    geo = _implicit_geometry(inner, spec, self.conv)
+                    group = _conv_to_implicit_gemm(inner, geo) if geo is not None else _conv_to_matmul(inner)
                     conv_groups[group[-2]] = group
             for inner in list(host.body.block.ops):
                 if isinstance(inner, asctensor.MatmulOp) and inner.bias is not None:

@@ -44,6 +44,7 @@ from pyasc.dialects.asctile.mix import CoreKind
 from pyasc.dialects.target import Pipe, module_target
 from pyasc.dialects.types import element_bytes
 
+from .analysis.conv import ConvGeometry
 from .analysis.matmul import l0_step
 from .bufferize_mix import lower_handoffs
 from .emitter import OpEmitter
@@ -65,7 +66,7 @@ class _CubeBufferizer:
         store = next(op for op in obody.ops if isinstance(op, asctile.StoreAccOp))
         acc_op = next(op for op in obody.ops if isinstance(op, asctile.AccOp))
         kb = kloop.body.block
-        loads = [op for op in kb.ops if isinstance(op, asctile.LoadNzOp)]
+        loads = [op for op in kb.ops if isinstance(op, asctile.LoadNzOp | asctile.LoadWindowOp)]
         mmad = next(op for op in kb.ops if isinstance(op, asctile.MmadOp))
         a_load = next(ld for ld in loads if ld.result == mmad.lhs)
         b_load = next(ld for ld in loads if ld.result == mmad.rhs)
@@ -88,6 +89,10 @@ class _CubeBufferizer:
         # B stays K x N, and so does a 4-byte A^T next to it (LoadDataWithTranspose moves them into L0)
         dma_t = {"a": ta and es != 2 and not (es == 4 and not tb), "b": not tb and es == 1}
         shape_a, shape_b = a_load.result.type.get_shape(), b_load.result.type.get_shape()
+        window = isinstance(a_load, asctile.LoadWindowOp)
+        if window:  # the input rows of an implicit GEMM's block, [C1][rows * W][C0] (analysis/conv.py)
+            geo = ConvGeometry.of(a_load.geometry.get_values())
+            shape_a = [geo.window_elements(base_m, k_l1 // geo.k_per_c1) // c0, c0]
         if dma_t["a"]:
             shape_a, ta = shape_a[::-1], False
         if dma_t["b"]:
@@ -142,7 +147,11 @@ class _CubeBufferizer:
         b_sid = e.addi(sid, 2)
         for ld, dst, flip, flag in ((b_load, b1, dma_t["b"], b_sid), (a_load, a1, dma_t["a"], sid)):
             e2 = OpEmitter(InsertPoint.before(mmad), ld)
-            e2.add(ascbuf.CopyNzOp(ld.source, ld.offset, dst, ld.rows, ld.cols, ld.stride.value.data, flip))
+            if isinstance(ld, asctile.LoadWindowOp):
+                e2.add(ascbuf.CopyWindowOp(ld.source, ld.offset, dst, ld.m0, ld.rows, ld.k0, ld.cols,
+                                           ld.geometry.get_values()))
+            else:
+                e2.add(ascbuf.CopyNzOp(ld.source, ld.offset, dst, ld.rows, ld.cols, ld.stride.value.data, flip))
             e2.add(ascbuf.SetFlagOp(Pipe.MTE2, Pipe.MTE1, flag))
         me = OpEmitter(InsertPoint.before(mmad), mmad)
         me.add(ascbuf.WaitFlagOp(Pipe.MTE2, Pipe.MTE1, b_sid))
@@ -164,7 +173,10 @@ class _CubeBufferizer:
         wait_a = Block()
         se.add(scf.IfOp(first_step, [], Region(wait_a)))
         wait_a.add_ops([ascbuf.WaitFlagOp(Pipe.MTE2, Pipe.MTE1, sid), scf.YieldOp()])
-        se.add(ascbuf.LoadL0Op(a1, a0, kk, kv, vm, ta))
+        if window:
+            se.add(ascbuf.LoadWindowL0Op(a1, a0, kk, kv, vk, a_load.m0, vm, a_load.geometry.get_values()))
+        else:
+            se.add(ascbuf.LoadL0Op(a1, a0, kk, kv, vm, ta))
         se.add(ascbuf.SetFlagOp(Pipe.MTE1, Pipe.M, pid))
         se.add(ascbuf.WaitFlagOp(Pipe.MTE1, Pipe.M, pid))
         init = se.value(arith.AndIOp(mmad.init, first_step))

@@ -75,6 +75,7 @@ HOST_EVAL: dict[str, Callable] = {
     "asctensor.reshape": lambda op, a: a[0].reshape(op.result.type.get_shape()),
     "asctensor.transpose": lambda op, a: a[0].transpose(op.perm),
     "asctensor.slice": _slice,
+    "asctensor.concat": lambda op, a: np.concatenate(a, axis=op.axis),
     "arith.addf": _elementwise(np.add), "arith.subf": _elementwise(np.subtract), "arith.mulf": _elementwise(np.multiply),
     "arith.divf": _elementwise(np.divide), "arith.maximumf": _elementwise(np.maximum), "arith.minimumf": _elementwise(np.minimum),
     "arith.negf": _elementwise(np.negative), "arith.addi": _elementwise(np.add), "arith.subi": _elementwise(np.subtract),

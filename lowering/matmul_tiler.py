@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, StringAttr
 from xdsl.ir import Block, SSAValue
 from xdsl.rewriter import InsertPoint
 
+from .analysis.conv import ConvGeometry, implicit_plan
 from .analysis.matmul import CubePlan, CubeTilingError, plan_matmul
 from .emitter import OpEmitter, copy_loc
 
@@ -62,7 +63,7 @@ def foldable_batch(mm: asctensor.MatmulOp) -> bool:
     across the batch. One block then covers rows of several batches, and no batch pads its M rows to
     whole blocks."""
     batch_shape, M, K, N = mm.dims()
-    return (prod(batch_shape) > 1 and len(mm.lhs.type.get_shape()) == 3 and len(mm.rhs.type.get_shape()) == 2
+    return (prod(batch_shape) > 1 and not isinstance(mm.lhs.owner, asctensor.Im2colNhwcOp) and len(mm.lhs.type.get_shape()) == 3 and len(mm.rhs.type.get_shape()) == 2
             and not mm.ta and _view_of(mm.lhs)[1] == 0)
 
 
@@ -86,7 +87,8 @@ class MatmulTiler:
     def run(self) -> func.FuncOp:
         k = self.kernel
         views = (asctensor.ReshapeOp, asctensor.BroadcastOp)
-        ops = [op for op in k.body.block.ops if not isinstance(op, (func.ReturnOp, asctensor.FullOp, *views))]
+        ops = [op for op in k.body.block.ops
+               if not isinstance(op, (func.ReturnOp, asctensor.FullOp, asctensor.Im2colNhwcOp, *views))]
         mm = ops[0]
         if not isinstance(mm, asctensor.MatmulOp) or mm.bias is not None:
             raise CubeTilingError(f"kernel @{k.sym_name.data}: a matmul kernel starts with a matmul without bias")
@@ -96,8 +98,11 @@ class MatmulTiler:
         batch_shape, M, K, N = matmul_dims(mm, fold)
         batch = prod(batch_shape)
         in_t = mm.lhs.type.element_type
+        patches = mm.lhs.owner if isinstance(mm.lhs.owner, asctensor.Im2colNhwcOp) else None
         plan = plan_matmul(k.sym_name.data, self.spec, batch, M, N, K, str(in_t), self.cores,
                            base_m=self.base_m, base_n=self.base_n)
+        if patches is not None:
+            plan = implicit_plan(k.sym_name.data, self.spec, plan, ConvGeometry.of(patches.geometry()))
         self.plan = plan
         args = list(k.body.block.args)
         new = func.FuncOp(k.sym_name.data, ([_memref(a.type) for a in args] + [_memref(out_t)], []))
@@ -109,7 +114,7 @@ class MatmulTiler:
             a.name_hint = old.name_hint
         nb.args[-1].name_hint = "out"
         gm = dict(zip(args, nb.args))
-        (a_src, a_period), (b_src, b_period) = _view_of(mm.lhs), _view_of(mm.rhs)
+        (a_src, a_period), (b_src, b_period) = _view_of(patches.input if patches else mm.lhs), _view_of(mm.rhs)
         a_gm, b_gm, c_gm = gm[a_src], gm[b_src], nb.args[-1]
         ta, tb = mm.ta, mm.tb
         a_batched = len(mm.lhs.type.get_shape()) == 3 and not fold
@@ -142,7 +147,12 @@ class MatmulTiler:
         k0 = ke.muli(kt, plan.k_l1)
         vk = ke.minui(ke.subi(K, k0), plan.k_l1)
         # A: M x K row-major (or K x M when transposed); B: K x N (or N x K)
-        if ta:
+        if patches is not None:  # the patches of image ``bat``, formed from its rows in L1 (an implicit GEMM)
+            geo = patches.geometry()
+            image = ke.muli(bat, geo[0] * geo[1] * geo[2])
+            at = ke.value(asctile.LoadWindowOp(a_gm, image, m0, k0, vm, vk, geo,
+                                               TensorType(in_t, [plan.base_m, plan.k_l1])))
+        elif ta:
             a_off = ke.addi(a_base, ke.addi(ke.muli(k0, M), m0))
             a_tile = TensorType(in_t, [plan.k_l1, plan.base_m])
             at = ke.value(asctile.LoadNzOp(a_gm, a_off, vk, vm, M, a_tile))

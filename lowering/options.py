@@ -17,6 +17,9 @@ SYNC_STYLES = ("queue", "flags")
 # the CMake flow of an emitted CANN project: the devkit's current one (find_package(ASC), .asc sources,
 # CANN >= 9.0.0) or the legacy ascendc_library one of CANN's ascendc_kernel_cmake (older CANN)
 BUILD_FLOWS = ("asc", "ascendc_library")
+# how a convolution reaches the cube: implicit GEMM (Load3Dv2) where it qualifies and is estimated faster
+# ("auto"), wherever it qualifies, or always im2col (lowering/analysis/conv.py)
+CONV_ALGORITHMS = ("auto", "implicit_gemm", "im2col")
 
 
 class OptionError(CompileError):
@@ -36,6 +39,7 @@ OPTIONS = {
     "buffers": ("int", lambda target: (1, MAX_BUFFERS)),
     "sync_style": ("choice", lambda target: SYNC_STYLES),
     "build_flow": ("choice", lambda target: BUILD_FLOWS),
+    "conv": ("choice", lambda target: CONV_ALGORITHMS),
 }
 
 

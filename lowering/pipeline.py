@@ -47,7 +47,7 @@ __all__ = ["LEVELS", "LIMITS", "SYNC_STYLES", "CompileBudget", "CompileOptions",
 LEVELS = ("asctensor", "asctile", "ascbuf", "ascendc")
 
 
-USER_OPTIONS = ("target", "cores", "tile_size", "buffers", "sync_style")
+USER_OPTIONS = ("target", "cores", "tile_size", "buffers", "sync_style", "conv")
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,7 @@ class CompileOptions:
     tile_size: int | None = None
     buffers: int = 2
     sync_style: str = "queue"
+    conv: str = "auto"  # how convolutions reach the cube (options.CONV_ALGORITHMS)
     # computations on weights leave the program for a function the caller evaluates once per set of
     # weights (``pyasc.jit`` does); a compile with no such caller (``pyasc-opt -p compile``) keeps them
     hoist_constants: bool = True
@@ -66,9 +67,9 @@ class CompileOptions:
     def __post_init__(self):
         """Every option checked by ``options.check_option`` (type and range); ``OptionError`` otherwise."""
         check_option("target", self.target)
-        for name in ("cores", "tile_size", "buffers", "sync_style"):
+        for name in ("cores", "tile_size", "buffers", "sync_style", "conv"):
             value = getattr(self, name)
-            if value is not None or name in ("buffers", "sync_style"):
+            if value is not None or name in ("buffers", "sync_style", "conv"):
                 check_option(name, value, self.target)
 
     def user_options(self) -> dict:
@@ -149,7 +150,7 @@ def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
 
         hoist = [AscTensorHoistConstantsPass()] if options.hoist_constants else []
         return [AscTensorAutodiffPass(), InlineCustomOpsPass(), AscTensorFoldBatchNormPass(), AscTensorDecomposePass(),
-                CommonSubexpressionElimination(), DeadCodeElimination(), AscTensorFuseMatmulPass(),
+                CommonSubexpressionElimination(), DeadCodeElimination(), AscTensorFuseMatmulPass(conv=options.conv),
                 *hoist, AscTensorFusePass()]
     if level == "asctile":
         from .host_to_gm import HostToGmPass

@@ -25,10 +25,11 @@ class _Stage(ModulePass):
     tile_size: int = 0
     buffers: int = 2
     sync_style: str = "queue"
+    conv: str = "auto"
 
     def options(self) -> CompileOptions:
         return CompileOptions(self.target, self.cores or None, self.tile_size or None, self.buffers,
-                              self.sync_style, hoist_constants=False)  # no caller evaluates the constants
+                              self.sync_style, self.conv, hoist_constants=False)  # no caller evaluates the constants
 
     def levels(self) -> tuple[str, ...]:
         raise NotImplementedError

@@ -45,6 +45,8 @@ TRANSLATORS: dict[type, Callable] = {
     ascbuf.GatherOp: gather.translate_gather,
     ascbuf.CopyNzOp: to_ascendc_cube.copy_nz,
     ascbuf.LoadL0Op: to_ascendc_cube.load_l0,
+    ascbuf.CopyWindowOp: to_ascendc_cube.copy_window,
+    ascbuf.LoadWindowL0Op: to_ascendc_cube.load_window_l0,
     ascbuf.MmadOp: to_ascendc_cube.mmad,
     ascbuf.FixpipeOp: to_ascendc_cube.fixpipe,
     ascbuf.CrossSetFlagOp: to_ascendc_mix.cross_set,

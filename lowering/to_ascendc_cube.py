@@ -16,6 +16,8 @@ A cube kernel always uses static ``LocalTensor``s at their planned addresses and
   square into the two 16 x 8 fractals (K columns ``2b`` and ``2b + 1``) of L0B's ZN, one per K block
   (``_load_squares``); the rows past K of the last block are zeroed first. A 4-byte A^T held as K x M
   goes the same way into L0A's ZZ, and Mmad's K is then in whole 16-row blocks;
+* ``copy_window`` -> ``DataCopy`` ND2NZ of the window's input rows (``copy_window``), ``load_window_l0`` ->
+  ``LoadData`` with ``LoadData3DParamsV2`` (``load_window_l0``): an implicit GEMM's patches;
 * ``mmad`` -> ``Mmad(c, a, b, MmadParams{m, n, k, 0, false, init})``;
 * ``fixpipe`` -> ``Fixpipe(gm[off], c, FixpipeParamsV220{n, m, ceil16(m), stride, relu, quant})``.
 """
@@ -35,6 +37,7 @@ from pyasc.dialects.types import element_bytes
 
 from pyasc.dialects.ascbuf.analysis import buffer_of
 
+from .analysis.conv import C0, ConvGeometry
 from .emitter import OpEmitter, whole_extent
 from .errors import CompileError
 from .to_ascendc_kernel import Buffer, KernelLowering
@@ -321,3 +324,50 @@ def fixpipe(low, op: ascbuf.FixpipeOp, e: OpEmitter) -> None:
     e.add(ascendc.FixpipeOp(dst, src, cols, rows, src_stride, e.index(op.stride.value.data), quant,
                             op.relu is not None))
 
+
+
+def _window(e: OpEmitter, g: ConvGeometry, m0, rows) -> tuple:
+    """(first input row, l1H, top padding, bottom padding, mStartPt) of the window of positions ``[m0, m0 +
+    rows)`` (``lowering/analysis/conv.py``): output rows from ``oh_a`` (a row whose first position is a multiple
+    of 16) to the last position's; the input rows they read, clipped to the image (the rest is padding)."""
+    oh_a = e.muli(e.divui(e.divui(m0, g.ow), g.row_align), g.row_align)
+    oh_b = e.divui(e.subi(e.addi(m0, rows), 1), g.ow)
+    top = e.muli(oh_a, g.sh)  # the window's first input row, plus PH
+    first = e.maxui(top, g.ph)
+    bottom = e.addi(e.muli(oh_b, g.sh), g.dh * (g.kh - 1))  # its last input row, plus PH
+    last = e.minui(bottom, g.h - 1 + g.ph)
+    l1h = e.addi(e.subi(last, first), 1)
+    return e.subi(first, g.ph), l1h, e.subi(first, top), e.subi(bottom, last), e.subi(m0, e.muli(oh_a, g.ow))
+
+
+def copy_window(low, op: ascbuf.CopyWindowOp, e: OpEmitter) -> None:
+    """``DataCopy(l1, gm[image + row * W * C + c1 * 16], Nd2NzParams{1, l1H * W, channels, 0, C, l1H * W, 1,
+    0})``: the window's input rows, each pixel's channels of the stage as one ND row, to ``[C1][l1H * W][16]``
+    (a row's channels past C are zero-padded to 32 B)."""
+    m = low.map
+    g = ConvGeometry.of(op.geometry.get_values())
+    row, l1h, _, _, _ = _window(e, g, m[op.m0], m[op.rows])
+    c1_first = e.divui(m[op.k0], g.k_per_c1)
+    c1_count = e.divui(m[op.cols], g.k_per_c1)
+    channels = e.minui(e.subi(g.c, e.muli(c1_first, C0)), e.muli(c1_count, C0))
+    start = e.addi(m[op.offset], e.addi(e.muli(row, g.w * g.c), e.muli(c1_first, C0)))
+    src = e.value(ascendc.SubviewOp(low.gm[op.source], start))
+    pixels = e.muli(l1h, g.w)
+    e.add(ascendc.DataCopyNd2NzOp(low.tensor(op.dest, e), src, e.index(1), pixels, channels, e.index(0),
+                                  e.index(g.c), pixels, e.index(1), e.index(0)))
+
+
+def load_window_l0(low, op: ascbuf.LoadWindowL0Op, e: OpEmitter) -> None:
+    """``LoadData(l0a, l1, LoadData3DParamsV2{...})``: the patches of K step ``step`` for the window's
+    positions, ``ceil16(extent)`` rows from ``mStartPt``."""
+    m = low.map
+    g = ConvGeometry.of(op.geometry.get_values())
+    _, l1h, pad_top, pad_bottom, m_start = _window(e, g, m[op.m0], m[op.extent])
+    k_l0 = op.dest.type.get_shape()[1]
+    fields = {"pad_left": e.index(g.pw), "pad_right": e.index(g.pw), "pad_top": pad_top, "pad_bottom": pad_bottom,
+              "l1_h": l1h, "l1_w": e.index(g.w), "channel_size": e.muli(e.divui(m[op.stage_k], g.k_per_c1), C0),
+              "k_extension": m[op.kvalid], "m_extension": e.muli(e.divui(e.addi(m[op.extent], 15), 16), 16),
+              "k_start_pt": e.muli(m[op.step], k_l0), "m_start_pt": m_start, "stride_w": e.index(g.sw),
+              "stride_h": e.index(g.sh), "filter_w": e.index(g.kw), "filter_h": e.index(g.kh),
+              "dilation_filter_w": e.index(g.dw), "dilation_filter_h": e.index(g.dh)}
+    e.add(ascendc.LoadData3DV2Op(low.tensor(op.dest, e), low.tensor(op.source, e), fields))

@@ -11,6 +11,12 @@ and ``l0c`` (the NZ accumulator). Fractals are 512 B: ``16 x c0`` with ``c0 = 32
   ``m1 * K1 + k1``) or L0B (ZN: fractal ``(k1, n1)`` at ``k1 * N1 + n1``, each stored N-major),
   laid out for ``kvalid`` K elements and ``extent`` M (or N) elements (``K1 = ceil(kvalid / c0)``,
   ``M1 = ceil(extent / 16)``); ``transposed`` says the L1 tile holds the operand transposed;
+* ``copy_window`` (MTE2): the input rows of an implicit GEMM's output block (positions ``m0 ..`` of ``rows``,
+  the channel blocks of K stage ``k0 ..`` of ``cols``) from an NHWC image in GM to an L1 window
+  ``[C1][l1H * W][C0]`` (``lowering/analysis/conv.py``; ``geometry`` = ``[H, W, C, KH, KW, SH, SW, PH, PW,
+  DH, DW]``);
+* ``load_window_l0`` (MTE1): K step ``step`` of such a window (of ``stage_k`` K columns) to L0A as the
+  patches (ZZ), for ``kvalid`` K columns and ``extent`` positions from ``m0``;
 * ``mmad`` (M): ``dst[:m, :n] (= or +=) a[:m, :k] @ b[:k, :n]`` with the layouts above, ``dst`` NZ
   with ``ceil16(m)`` rows per 16-column block; ``init`` overwrites instead of accumulating;
 * ``fixpipe`` (FIX): the ``rows x cols`` accumulator to row-major GM, converted to the
@@ -19,7 +25,7 @@ and ``l0c`` (the NZ accumulator). Fractals are 512 B: ``16 x c0`` with ``c0 = 32
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, IntegerType, MemRefType, UnitAttr
+from xdsl.dialects.builtin import I64, DenseArrayBase, IndexType, IntegerAttr, IntegerType, MemRefType, UnitAttr, i64
 from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, prop_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
@@ -148,5 +154,62 @@ class FixpipeOp(IRDLOperation):
             raise VerifyException(f"{self.name}: the destination is a GM memref, got {self.dest.type}")
 
 
-OPS = [CopyNzOp, LoadL0Op, MmadOp, FixpipeOp]
+@irdl_op_definition
+class CopyWindowOp(IRDLOperation):
+    """GM NHWC image -> the L1 window of an implicit GEMM's output block; MTE2 (see the module docstring)."""
+
+    name = "ascbuf.copy_window"
+    source = operand_def(MemRefType)
+    offset = operand_def(IndexType)
+    dest = operand_def(MemRefType)
+    m0 = operand_def(IndexType)
+    rows = operand_def(IndexType)
+    k0 = operand_def(IndexType)
+    cols = operand_def(IndexType)
+    geometry = prop_def(DenseArrayBase.constr(i64))
+    assembly_format = ("$source `[` $offset `]` `,` $dest `m0` $m0 `rows` $rows `k0` $k0 `cols` $cols "
+                       "`geometry` $geometry attr-dict `:` type($source) `,` type($dest)")
+    traits = traits_def(OnPipe(Pipe.MTE2), BufferEffects(reads=("source",), writes=("dest",)))
+
+    def __init__(self, source, offset, dest, m0, rows, k0, cols, geometry):
+        super().__init__(operands=[source, offset, dest, m0, rows, k0, cols],
+                         properties={"geometry": DenseArrayBase.from_list(i64, list(geometry))})
+
+    def verify_(self) -> None:
+        if memory_space(self.source.type) is not None:
+            raise VerifyException(f"{self.name}: the source is a GM memref, got {self.source.type}")
+        _check_space(self.name, self.dest.type, MemorySpace.L1)
+        if self.source.type.element_type != self.dest.type.element_type:
+            raise VerifyException(f"{self.name}: element types differ")
+
+
+@irdl_op_definition
+class LoadWindowL0Op(IRDLOperation):
+    """An L1 window -> the patches of K step ``step`` in L0A (ZZ), by Load3Dv2; MTE1."""
+
+    name = "ascbuf.load_window_l0"
+    source = operand_def(MemRefType)
+    dest = operand_def(MemRefType)
+    step = operand_def(IndexType)
+    kvalid = operand_def(IndexType)
+    stage_k = operand_def(IndexType)
+    m0 = operand_def(IndexType)
+    extent = operand_def(IndexType)
+    geometry = prop_def(DenseArrayBase.constr(i64))
+    assembly_format = ("$source `,` $dest `step` $step `k` $kvalid `stage_k` $stage_k `m0` $m0 `extent` $extent "
+                       "`geometry` $geometry attr-dict `:` type($source) `,` type($dest)")
+    traits = traits_def(OnPipe(Pipe.MTE1), BufferEffects(reads=("source",), writes=("dest",)))
+
+    def __init__(self, source, dest, step, kvalid, stage_k, m0, extent, geometry):
+        super().__init__(operands=[source, dest, step, kvalid, stage_k, m0, extent],
+                         properties={"geometry": DenseArrayBase.from_list(i64, list(geometry))})
+
+    def verify_(self) -> None:
+        _check_space(self.name, self.source.type, MemorySpace.L1)
+        _check_space(self.name, self.dest.type, MemorySpace.L0A)
+        if self.source.type.element_type != self.dest.type.element_type:
+            raise VerifyException(f"{self.name}: element types differ")
+
+
+OPS = [CopyNzOp, CopyWindowOp, LoadL0Op, LoadWindowL0Op, MmadOp, FixpipeOp]
 ATTRIBUTES: list = []

@@ -244,5 +244,55 @@ class Im2colOp(IRDLOperation):
             raise VerifyException(f"{self.name}: result shape {list(r.get_shape())} should be {list(want)}")
 
 
-OPS = [MatmulOp, Conv2dOp, Im2colOp]
+@irdl_op_definition
+class Im2colNhwcOp(IRDLOperation):
+    """The patches of an NHWC input in Load3Dv2's img2col order, the left operands of a convolution's
+    matmul (``lowering/analysis/conv.py``): ``result[n, oh * OW + ow, ((c1 * KH + kh) * KW + kw) * 16 + c0]
+    = x_pad[n, oh*sh + kh*dh, ow*sw + kw*dw, c1 * 16 + c0]``, zero where the window reads padding or a
+    channel past C. It has no kernel of its own: it is read by the cube kernel of its matmul."""
+
+    name = "asctensor.im2col_nhwc"
+    input = operand_def(TensorType)
+    kernel = prop_def(DenseArrayBase.constr(i64))
+    stride = prop_def(DenseArrayBase.constr(i64))
+    padding = prop_def(DenseArrayBase.constr(i64))
+    dilation = prop_def(DenseArrayBase.constr(i64))
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = ("$input `kernel` $kernel `stride` $stride `padding` $padding `dilation` $dilation "
+                       "attr-dict `:` type($input) `->` type($result)")
+
+    def __init__(self, input, result_type: TensorType, kernel, stride, padding, dilation):
+        super().__init__(operands=[input], result_types=[result_type],
+                         properties={name: DenseArrayBase.from_list(i64, list(v)) for name, v in
+                                     (("kernel", kernel), ("stride", stride), ("padding", padding),
+                                      ("dilation", dilation))})
+
+    def params(self):
+        return _pair(self.kernel), _pair(self.stride), _pair(self.padding), _pair(self.dilation)
+
+    def geometry(self) -> list[int]:
+        """``[H, W, C, KH, KW, SH, SW, PH, PW, DH, DW]``."""
+        _, h, w, c = self.input.type.get_shape()
+        kernel, stride, padding, dilation = self.params()
+        return [h, w, c, *kernel, *stride, *padding, *dilation]
+
+    def verify_(self) -> None:
+        x, r = self.input.type, self.result.type
+        kernel, stride, padding, dilation = self.params()
+        _check_pairs(self.name, stride, padding, dilation)
+        if len(kernel) != 2 or min(kernel) < 1:
+            raise VerifyException(f"{self.name}: kernel must be two positive integers, got {list(kernel)}")
+        if len(x.get_shape()) != 4 or x.element_type != r.element_type:
+            raise VerifyException(f"{self.name}: needs a 4-D NHWC input of the result's element type, got {x}")
+        n, h, w, c = x.get_shape()
+        shape = conv2d_output_shape((n, c, h, w), (1, c, *kernel), stride, padding, dilation, 1)
+        if isinstance(shape, str):
+            raise VerifyException(f"{self.name}: {shape}")
+        want = (n, shape[2] * shape[3], -(-c // 16) * 16 * kernel[0] * kernel[1])
+        if tuple(r.get_shape()) != want:
+            raise VerifyException(f"{self.name}: result shape {list(r.get_shape())} should be {list(want)}")
+
+
+OPS = [MatmulOp, Conv2dOp, Im2colOp, Im2colNhwcOp]
 ATTRIBUTES: list = []

@@ -6,6 +6,9 @@ stages, carrying the accumulator tile (fp32/int32, lives in L0C) through ``scf.f
 
 * ``load_nz``: a ``rows x cols`` window of a row-major GM matrix (rows ``stride`` elements apart)
   into an L1 tile in the NZ fractal layout (``cols`` split into 32 B column blocks);
+* ``load_window``: the patches ``[m0, m0 + rows) x [k0, k0 + cols)`` of a convolution's NHWC image
+  (``lowering/analysis/conv.py``: Load3Dv2's img2col order, ``geometry`` = ``[H, W, C, KH, KW, SH, SW, PH,
+  PW, DH, DW]``) as an A tile: in L1 the input rows those positions read, in L0A the patches;
 * ``acc``: an accumulator tile whose value is undefined until an ``mmad`` with ``init`` set;
 * ``mmad``: ``acc' = (init ? 0 : acc) + op(a)[:, :k] @ op(b)[:k, :]`` where ``op`` transposes a tile
   that holds the operand transposed (``transpose_a``: ``a`` is K x M; ``transpose_b``: ``b`` is N x K);
@@ -15,7 +18,8 @@ stages, carrying the accumulator tile (fp32/int32, lives in L0C) through ``scf.f
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, IntegerType, MemRefType, TensorType, UnitAttr
+from xdsl.dialects.builtin import I64, DenseArrayBase, IndexType, IntegerAttr, IntegerType, MemRefType, TensorType, UnitAttr
+from xdsl.dialects.builtin import i64
 from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
@@ -159,5 +163,34 @@ class StoreAccOp(IRDLOperation):
             raise VerifyException(f"{self.name}: stride must be positive")
 
 
-OPS = [LoadNzOp, AccOp, MmadOp, StoreAccOp]
+@irdl_op_definition
+class LoadWindowOp(IRDLOperation):
+    """The patches of positions ``[m0, m0 + rows)`` and K columns ``[k0, k0 + cols)`` of the NHWC image at
+    ``offset`` of ``source`` (see the module docstring), as an A tile (``M x K``)."""
+
+    name = "asctile.load_window"
+    source = operand_def(MemRefType)
+    offset = operand_def(IndexType)
+    m0 = operand_def(IndexType)
+    k0 = operand_def(IndexType)
+    rows = operand_def(IndexType)
+    cols = operand_def(IndexType)
+    geometry = prop_def(DenseArrayBase.constr(i64))
+    result = result_def(TensorType)
+    assembly_format = ("$source `[` $offset `]` `m0` $m0 `k0` $k0 `rows` $rows `cols` $cols `geometry` $geometry "
+                       "attr-dict `:` type($source) `->` type($result)")
+
+    def __init__(self, source, offset, m0, k0, rows, cols, geometry: list[int], result_type: TensorType):
+        super().__init__(operands=[source, offset, m0, k0, rows, cols], result_types=[result_type],
+                         properties={"geometry": DenseArrayBase.from_list(i64, list(geometry))})
+
+    def verify_(self) -> None:
+        check_fractal_tile(self.name, self.result.type)
+        if self.source.type.element_type != self.result.type.element_type:
+            raise VerifyException(f"{self.name}: element types differ ({self.source.type} -> {self.result.type})")
+        if len(self.geometry.get_values()) != 11:
+            raise VerifyException(f"{self.name}: geometry is [H, W, C, KH, KW, SH, SW, PH, PW, DH, DW]")
+
+
+OPS = [LoadNzOp, LoadWindowOp, AccOp, MmadOp, StoreAccOp]
 ATTRIBUTES: list = []

@@ -1,4 +1,5 @@
-"""conv2d through im2col (a gather kernel on the vector cores) and a batched matmul on the cube:
+"""conv2d through im2col (a gather kernel on the vector cores) and a batched matmul on the cube, or, for 2-byte
+elements and one group, an implicit GEMM (``test_implicit_gemm.py``):
 numerics against NumPy (fp32 accumulation tolerance), padding, strides, dilation, groups, bias,
 inside ``pyasc.jit`` and eagerly, and the kernels the program is made of."""
 

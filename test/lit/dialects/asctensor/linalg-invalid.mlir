@@ -45,3 +45,12 @@ func.func @f(%x: tensor<2x4x9x9xf16>, %w: tensor<6x4x3x3xf16>) {
   func.return
 }
 // CHECK: asctensor.conv2d: stride must be two integers >= 1, got [0, 1]
+
+// -----
+
+// 20 channels are two 16-channel blocks: K = 2 * 3 * 3 * 16 = 288
+func.func @f(%x: tensor<2x9x9x20xf16>) {
+  %0 = asctensor.im2col_nhwc %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] : tensor<2x9x9x20xf16> -> tensor<2x25x180xf16>
+  func.return
+}
+// CHECK: asctensor.im2col_nhwc: result shape [2, 25, 180] should be [2, 25, 288]

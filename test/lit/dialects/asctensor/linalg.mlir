@@ -27,3 +27,10 @@ func.func @conv(%x: tensor<2x4x9x9xf16>, %w: tensor<6x2x3x3xf16>, %bias: tensor<
 // CHECK-LABEL: func.func @conv
 // CHECK: asctensor.conv2d %x, %w bias %bias stride [2, 2] padding [1, 1] dilation [1, 1] groups 2 : tensor<2x4x9x9xf16>, tensor<6x2x3x3xf16>, tensor<6xf16> -> tensor<2x6x5x5xf16>
 // CHECK: asctensor.im2col %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] groups 2 : tensor<2x4x9x9xf16> -> tensor<2x36x25xf16>
+
+func.func @patches(%x: tensor<2x9x9x20xf16>) {
+  %0 = asctensor.im2col_nhwc %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] : tensor<2x9x9x20xf16> -> tensor<2x25x288xf16>
+  func.return
+}
+// CHECK-LABEL: func.func @patches
+// CHECK: asctensor.im2col_nhwc %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] : tensor<2x9x9x20xf16> -> tensor<2x25x288xf16>

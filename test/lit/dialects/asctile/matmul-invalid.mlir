@@ -29,3 +29,11 @@ func.func @f(%acc: tensor<64x48xi32>, %c: memref<64x48xf16>, %i: index) {
   func.return
 }
 // CHECK: asctile.store_acc: FixPipe converts i32 to i32, not f16
+
+// -----
+
+func.func @f(%x: memref<2x8x8x16xf16>, %i: index) {
+  %a = asctile.load_window %x[%i] m0 %i k0 %i rows %i cols %i geometry [8, 8, 16] : memref<2x8x8x16xf16> -> tensor<64x144xf16>
+  func.return
+}
+// CHECK: asctile.load_window: geometry is [H, W, C, KH, KW, SH, SW, PH, PW, DH, DW]

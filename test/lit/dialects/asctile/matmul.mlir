@@ -16,3 +16,9 @@ func.func @k(%a: memref<64x40xf16>, %b: memref<40x48xf16>, %c: memref<64x48xf16>
 // CHECK: %r = asctile.mmad %at, %bt, %acc init %first k %i : tensor<64x48xf16>, tensor<48x48xf16>, tensor<64x48xf32> -> tensor<64x48xf32>
 // CHECK: asctile.mmad %bt, %bt, %acc2 init %first k %i transpose_a transpose_b
 // CHECK: asctile.store_acc %r, %c[%i] rows %i cols %i stride 48 relu : tensor<64x48xf32>, memref<64x48xf16>
+
+func.func @window(%x: memref<2x8x8x16xf16>, %i: index) {
+  %a = asctile.load_window %x[%i] m0 %i k0 %i rows %i cols %i geometry [8, 8, 16, 3, 3, 1, 1, 1, 1, 1, 1] : memref<2x8x8x16xf16> -> tensor<64x144xf16>
+  func.return
+}
+// CHECK: asctile.load_window %x[%i] m0 %i k0 %i rows %i cols %i geometry [8, 8, 16, 3, 3, 1, 1, 1, 1, 1, 1] : memref<2x8x8x16xf16> -> tensor<64x144xf16>

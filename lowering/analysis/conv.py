@@ -1,0 +1,149 @@
+"""The implicit GEMM of a convolution: geometry, eligibility and the L1 window of an output block.
+
+A convolution whose input is NHWC runs as the matmul ``patches (P x K) @ weights^T (K x OC)`` per image
+(``P = OH * OW`` output positions, ``K = C1 * KH * KW * C0``, ``C1 = ceil(C / C0)``, ``C0 = 16``), where
+the patches are never written anywhere: for each output block the kernel copies the input rows its
+positions read into L1 as ``[C1][rows * W][C0]`` (``DataCopy`` ND2NZ of the NHWC rows; channels past C
+are zeros) and ``LoadData`` with ``LoadData3DParamsV2`` (Load3Dv2) forms the patches in L0A. K runs in
+the order of ``Load3D.md``'s img2col: ``k = ((c1 * KH + kh) * KW + kw) * C0 + c0``.
+
+Windows (``window_rows``): the positions ``[m0, m0 + vm)`` are output rows ``oh_a .. oh_b``; ``oh_a`` is
+taken down to a row whose first position is a multiple of 16 (Load3Dv2's ``mStartPt = m0 - oh_a * OW``
+must be), and the window holds the input rows ``oh_a * SH - PH .. oh_b * SH - PH + DH * (KH - 1)`` that
+lie inside the image, the others being Load3Dv2's top and bottom padding. A convolution qualifies
+(``implicit_geometry``) when every output row reads at least one input row (so a window is never all
+padding), its parameters are within Load3Dv2's ranges and a window of one 16-row block fits L1; it takes
+that path when it is estimated faster than im2col (``implicit_is_faster``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import astuple, dataclass, replace
+from math import gcd
+
+from .matmul import CubePlan, CubeTilingError
+
+C0 = 16  # channels per NC1HWC0 block of a 2-byte type
+MAX_CHANNELS_PER_LOAD = 48  # Load3D.md: channelSize in [1, 63], multiples of C0 (N * 16)
+ND2NZ_MAX_ROWS = 16384  # Nd2NzParams.nValue
+
+
+@dataclass(frozen=True)
+class ConvGeometry:
+    """An NHWC image (``h x w x c``) under a ``kh x kw`` kernel with stride, symmetric padding and dilation."""
+
+    h: int
+    w: int
+    c: int
+    kh: int
+    kw: int
+    sh: int
+    sw: int
+    ph: int
+    pw: int
+    dh: int
+    dw: int
+
+    @classmethod
+    def of(cls, values) -> "ConvGeometry":
+        return cls(*(int(v) for v in values))
+
+    def as_list(self) -> list[int]:
+        return list(astuple(self))
+
+    @property
+    def oh(self) -> int:
+        return (self.h + 2 * self.ph - self.dh * (self.kh - 1) - 1) // self.sh + 1
+
+    @property
+    def ow(self) -> int:
+        return (self.w + 2 * self.pw - self.dw * (self.kw - 1) - 1) // self.sw + 1
+
+    @property
+    def c1(self) -> int:
+        return -(-self.c // C0)
+
+    @property
+    def k_per_c1(self) -> int:
+        """K columns of one channel block: all its kernel taps."""
+        return self.kh * self.kw * C0
+
+    @property
+    def k_total(self) -> int:
+        return self.c1 * self.k_per_c1
+
+    @property
+    def row_align(self) -> int:
+        """Output rows are taken in steps of this many so that a row's first position is a multiple of 16."""
+        return 16 // gcd(self.ow, 16)
+
+    def out_rows(self, base_m: int) -> int:
+        """The most output rows the window of ``base_m`` consecutive positions covers."""
+        return min(self.oh, self.row_align - 1 + (base_m - 1) // self.ow + 2)
+
+    def in_rows(self, base_m: int) -> int:
+        """The most input rows in the window of ``base_m`` consecutive positions."""
+        return min(self.h, (self.out_rows(base_m) - 1) * self.sh + self.dh * (self.kh - 1) + 1)
+
+    def window_elements(self, base_m: int, c1s: int) -> int:
+        """Elements of an L1 window of ``c1s`` channel blocks for ``base_m`` positions."""
+        return c1s * self.in_rows(base_m) * self.w * C0
+
+
+TRANSPOSE_COST = 1.75  # a transpose's time over its HBM-bound time (vector-bound on the 910B's 48 AIVs)
+
+
+def implicit_is_faster(spec, x_shape, w_shape, out_shape, element_bytes: int) -> bool:
+    """Whether the implicit GEMM's two transposes (the input to NHWC, the product back to NCHW: one more launch)
+    take less time than the im2col path's column matrix, written to GM and read back by the matmul."""
+    n, c, _, _ = x_shape
+    _, _, kh, kw = w_shape
+    pixels = out_shape[2] * out_shape[3]
+    column = n * c * kh * kw * pixels * element_bytes
+    moved = (n * c * x_shape[2] * x_shape[3] + n * out_shape[1] * pixels) * element_bytes
+    launch = spec.launch_overhead_us * 1e-6
+    return 2 * moved * TRANSPOSE_COST / spec.hbm_bytes_per_s + launch < 2 * column / spec.hbm_bytes_per_s
+
+
+def implicit_geometry(x_shape, w_shape, stride, padding, dilation, groups: int, element_bytes: int,
+                      l1_bytes: int) -> ConvGeometry | None:
+    """The geometry of an NCHW convolution that can run as an implicit GEMM, or None (see the module docstring)."""
+    n, c, h, w = x_shape
+    oc, cg, kh, kw = w_shape
+    if groups != 1 or element_bytes != 2 or (kh, kw, *stride, *padding) == (1, 1, 1, 1, 0, 0):
+        return None
+    g = ConvGeometry(h, w, c, kh, kw, *stride, *padding, *dilation)
+    if max(g.sh, g.sw) > 63 or max(g.ph, g.pw) > 255 or max(kh, kw, g.dh, g.dw) > 255 or g.oh < 1 or g.ow < 1:
+        return None
+    for oh in range(g.oh):
+        lo = oh * g.sh - g.ph
+        if lo + g.dh * (kh - 1) < 0 or lo >= h:
+            return None
+    if g.in_rows(16) * w > ND2NZ_MAX_ROWS or 2 * g.window_elements(16, 1) * element_bytes > l1_bytes // 2:
+        return None
+    return g
+
+
+MAX_C1_PER_LOAD = MAX_CHANNELS_PER_LOAD // C0
+
+
+def implicit_plan(name: str, spec, plan: CubePlan, geo: ConvGeometry) -> CubePlan:
+    """``plan`` (``plan_matmul`` of the patches times the weights) with L1 stages of whole channel blocks: the
+    most blocks per stage (at most ``MAX_C1_PER_LOAD``) whose window and weight panel fit L1 twice; the output
+    block's rows shrink when not even one block fits."""
+    es = 2
+    for base_m in range(plan.base_m, 15, -16):
+        if geo.in_rows(base_m) * geo.w > ND2NZ_MAX_ROWS:
+            continue
+        for c1s in range(min(geo.c1, MAX_C1_PER_LOAD), 0, -1):
+            k_l1 = c1s * geo.k_per_c1
+            if 2 * (geo.window_elements(base_m, c1s) + k_l1 * plan.base_n) * es <= spec.l1_bytes:
+                blocks_m = -(-plan.M // base_m)
+                k_l0 = max(16, min(plan.k_l0, k_l1) // 16 * 16)
+                while k_l1 % k_l0:
+                    k_l0 -= 16
+                blocks = plan.batch * blocks_m * plan.blocks_n
+                return replace(plan, base_m=base_m, blocks_m=blocks_m, k_l1=k_l1, k_l0=k_l0,
+                               block_dim=max(1, min(plan.block_dim, blocks)))
+    raise CubeTilingError(f"kernel @{name}: no output block of a {geo.h}x{geo.w} image's convolution has its input "
+                          f"rows and weights fit L1 ({spec.l1_bytes} B)")

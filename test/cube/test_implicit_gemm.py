@@ -1,0 +1,128 @@
+"""conv2d as an implicit GEMM (``lowering/analysis/conv.py``): the input rows of each output block copied into L1,
+the patches formed in L0A by Load3Dv2, no column matrix in GM. Results against PyTorch's conv2d in float64, which
+convolutions take that path, and the simulated time against the im2col path it replaces."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import numpy as np
+import pytest
+import torch
+
+os.environ.setdefault("PYASC_CACHE_DIR", tempfile.mkdtemp(prefix="pyasc-test-cache-"))
+
+import pyasc
+from pyasc.dialects.target import DEFAULT_TARGET, get_target
+from pyasc.lowering.analysis.conv import implicit_geometry
+
+from .gxx import assert_compiles
+
+RNG = np.random.default_rng(5)
+
+
+def _torch_conv(x, w, b, stride, padding, dilation):
+    t = lambda a: torch.from_numpy(a.astype(np.float64))  # noqa: E731
+    return torch.nn.functional.conv2d(t(x), t(w), None if b is None else t(b), stride, padding, dilation).numpy()
+
+
+def _compile(xs, ws, stride, padding, dilation, dtype, bias=False, relu=False, conv="implicit_gemm"):
+    x = RNG.standard_normal(xs).astype(np.float32).astype(dtype)
+    w = RNG.standard_normal(ws).astype(np.float32).astype(dtype)
+    b = RNG.standard_normal(ws[0]).astype(np.float32).astype(dtype) if bias else None
+
+    conv_algorithm = conv
+
+    def conv(x, w, *b):
+        y = pyasc.conv2d(x, w, b[0] if b else None, stride=stride, padding=padding, dilation=dilation)
+        return pyasc.relu(y) if relu else y
+
+    args = [pyasc.tensor(a) for a in (x, w, b) if a is not None]
+    fn = pyasc.jit(conv, options={"conv": conv_algorithm})
+    return fn, args, (x, w, b)
+
+
+def _kernels(fn, args) -> list[str]:
+    mod = fn.lower(*args).module("asctile")
+    return [op.sym_name.data for op in mod.ops if "asctile.kernel" in op.attributes]
+
+
+@pytest.mark.parametrize("xs,ws,stride,padding,dilation", [
+    ((2, 16, 9, 9), (8, 16, 3, 3), 1, 1, 1),
+    ((2, 64, 15, 13), (24, 64, 3, 3), 2, 1, 1),      # two L1 stages (48 + 16 channels)
+    ((2, 3, 30, 28), (16, 3, 7, 7), 2, 3, 1),        # the ResNet stem, small: 3 channels padded to 16
+    ((1, 24, 20, 17), (16, 24, 3, 3), 1, 2, 2),      # dilation, an odd output width (row_align 16)
+    ((3, 32, 7, 7), (40, 32, 3, 1), (1, 2), (1, 0), 1),
+    ((1, 16, 40, 40), (32, 16, 5, 5), 1, 2, 1),      # many output blocks, windows with and without padding
+])
+@pytest.mark.parametrize("dtype", [np.float16, "bfloat16"])
+def test_implicit_gemm_matches_torch(xs, ws, stride, padding, dilation, dtype):
+    import ml_dtypes
+
+    dt = ml_dtypes.bfloat16 if dtype == "bfloat16" else dtype
+    fn, args, (x, w, _) = _compile(xs, ws, stride, padding, dilation, dt)
+    kernels = _kernels(fn, args)
+    assert not any("im2col" in k for k in kernels)
+    compiled = fn.lower(*args).compile()
+    assert "AscendC::LoadData3DParamsV2<" in compiled.ascendc_source()
+    out, report = compiled.simulate(*args)
+    assert not report.findings
+    ref = _torch_conv(x, w, None, stride, padding, dilation)
+    k = ws[1] * ws[2] * ws[3]
+    eps = 2 ** -8 if dtype == "bfloat16" else 2 ** -11
+    tol = (2 * eps + k * 2 ** -24) * np.abs(ref).max()
+    np.testing.assert_allclose(np.asarray(out, np.float64), ref, rtol=0, atol=tol)
+
+
+def test_bias_and_relu_follow_the_transpose_back():
+    fn, args, (x, w, b) = _compile((2, 32, 12, 12), (48, 32, 3, 3), 1, 1, 1, np.float16, bias=True, relu=True)
+    out = fn(*args).numpy().astype(np.float64)
+    ref = np.maximum(_torch_conv(x, w, b, 1, 1, 1), 0)
+    np.testing.assert_allclose(out, ref, rtol=0, atol=(2 ** -10 + 288 * 2 ** -24) * np.abs(ref).max())
+
+
+@pytest.mark.parametrize("xs,ws,stride,padding,dilation,why", [
+    ((1, 16, 3, 3), (8, 16, 3, 3), 1, 3, 1, "an output row sees only padding"),
+    ((1, 16, 9, 9), (8, 4, 3, 3), 1, 1, 1, "groups"),
+    ((1, 16, 9, 9), (8, 16, 1, 1), 1, 0, 1, "a pointwise convolution reads the input as its patches"),
+])
+def test_other_convolutions_keep_their_path(xs, ws, stride, padding, dilation, why):
+    groups = xs[1] // ws[1]
+    assert implicit_geometry(xs, ws, (stride,) * 2, (padding,) * 2, (dilation,) * 2, groups, 2,
+                             get_target(DEFAULT_TARGET).l1_bytes) is None, why
+    x = RNG.standard_normal(xs).astype(np.float16)
+    w = RNG.standard_normal(ws).astype(np.float16)
+    out = pyasc.conv2d(pyasc.tensor(x), pyasc.tensor(w), None, stride, padding, 1, groups).numpy()
+    t = lambda a: torch.from_numpy(a.astype(np.float64))  # noqa: E731
+    ref = torch.nn.functional.conv2d(t(x), t(w), None, stride, padding, dilation, groups).numpy()
+    np.testing.assert_allclose(out.astype(np.float64), ref, rtol=0,
+                               atol=(2 ** -10 + 144 * 2 ** -24) * max(np.abs(ref).max(), 1e-3))
+
+
+@pytest.mark.parametrize("xs,ws,implicit_faster", [
+    ((2, 64, 56, 56), (64, 64, 3, 3), True),   # the column matrix (9 x the input) costs more than two transposes
+    ((2, 128, 28, 28), (128, 128, 3, 3), False),  # small images: the transposes' extra launch costs more
+])
+def test_auto_takes_the_faster_path(xs, ws, implicit_faster):
+    """conv=auto against both paths forced: the same result (PyTorch's), and the simulated time of the faster."""
+    seconds = {}
+    for algorithm in ("implicit_gemm", "im2col", "auto"):
+        fn, args, (x, w, _) = _compile(xs, ws, 1, 1, 1, np.float16, conv=algorithm)
+        out, report = fn.lower(*args).compile().simulate(*args)
+        ref = _torch_conv(x, w, None, 1, 1, 1)
+        np.testing.assert_allclose(np.asarray(out, np.float64), ref, rtol=0,
+                                   atol=(2 ** -10 + ws[1] * 9 * 2 ** -24) * np.abs(ref).max())
+        seconds[algorithm] = report.seconds
+    assert (seconds["implicit_gemm"] < seconds["im2col"]) == implicit_faster
+    assert seconds["auto"] == min(seconds["implicit_gemm"], seconds["im2col"])
+
+
+def test_emitted_project_source_compiles():
+    """The Ascend C of an implicit GEMM with two L1 stages and padded channels (ND2NZ of the window's rows,
+    LoadData with LoadData3DParamsV2) compiles against the API's declarations."""
+    fn, args, _ = _compile((1, 40, 12, 12), (16, 40, 3, 3), 1, 1, 1, np.float16)
+    src = fn.lower(*args).compile().ascendc_source()
+    for api in ("AscendC::LoadData3DParamsV2<half>(padList", "AscendC::Nd2NzParams", "AscendC::MmadParams"):
+        assert api in src
+    assert_compiles(src)

@@ -1,0 +1,47 @@
+// RUN: pyasc-opt %s -p 'asctensor-fuse-matmul{conv=implicit_gemm}' | filecheck %s
+// RUN: pyasc-opt %s -p asctensor-fuse-matmul | filecheck %s --check-prefix=AUTO
+
+// an implicit GEMM (2-byte elements, one group; lowering/analysis/conv.py): the input made NHWC, the patches
+// (im2col_nhwc) read by the cube kernel in place, the weights as (OC, K) in Load3Dv2's K order
+// (channel block, kh, kw, channel), the NHWC product transposed back to NCHW
+func.func @implicit(%x: tensor<2x16x8x8xf16>, %w: tensor<32x16x3x3xf16>) -> tensor<2x32x8x8xf16> {
+  %0 = asctensor.conv2d %x, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : tensor<2x16x8x8xf16>, tensor<32x16x3x3xf16> -> tensor<2x32x8x8xf16>
+  func.return %0 : tensor<2x32x8x8xf16>
+}
+// CHECK:      func.func @implicit_mm{{[0-9]+}}(%{{.*}}: tensor<32x1x3x3x16xf16>, %{{.*}}: tensor<2x8x8x16xf16>) -> tensor<2x8x8x32xf16> attributes {asctensor.kernel = "matmul"}
+// CHECK-NEXT:   %[[B:.*]] = asctensor.reshape %{{.*}} : tensor<32x1x3x3x16xf16> -> tensor<32x144xf16>
+// CHECK-NEXT:   %[[A:.*]] = asctensor.im2col_nhwc %{{.*}} kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1] : tensor<2x8x8x16xf16> -> tensor<2x64x144xf16>
+// CHECK-NEXT:   asctensor.matmul %[[A]], %[[B]] transpose_b : tensor<2x64x144xf16>, tensor<32x144xf16> -> tensor<2x64x32xf16>
+// CHECK:      func.func @implicit(
+// CHECK-NEXT:   asctensor.transpose %x permutation = [0, 2, 3, 1]
+// CHECK-NEXT:   asctensor.reshape %w : tensor<32x16x3x3xf16> -> tensor<32x1x16x3x3xf16>
+// CHECK-NEXT:   asctensor.transpose %{{.*}} permutation = [0, 1, 3, 4, 2]
+// CHECK-NEXT:   func.call @implicit_mm
+// CHECK-NEXT:   asctensor.transpose %{{.*}} permutation = [0, 3, 1, 2] : tensor<2x8x8x32xf16> -> tensor<2x32x8x8xf16>
+
+// 3 input channels: the weights' channels are padded with zeros to one 16-channel block (written out, then
+// joined by a concat); the patches' channels past 3 are the zeros ND2NZ pads each pixel's row with in L1
+func.func @implicit_c3(%x: tensor<1x3x10x10xf16>, %w: tensor<4x3x3x3xf16>) -> tensor<1x4x5x5xf16> {
+  %0 = asctensor.conv2d %x, %w stride [2, 2] padding [1, 1] dilation [1, 1] groups 1 : tensor<1x3x10x10xf16>, tensor<4x3x3x3xf16> -> tensor<1x4x5x5xf16>
+  func.return %0 : tensor<1x4x5x5xf16>
+}
+// CHECK:      func.func @implicit_c3_mm{{[0-9]+}}(
+// CHECK:        asctensor.im2col_nhwc %{{.*}} kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] : tensor<1x10x10x3xf16> -> tensor<1x25x144xf16>
+// CHECK:      func.func @implicit_c3(
+// CHECK:        %[[Z:.*]] = arith.mulf %{{.*}}, %{{.*}} : tensor<4x13x3x3xf16>
+// CHECK-NEXT:   asctensor.concat %w, %[[Z]] dim = 1 : tensor<4x3x3x3xf16>, tensor<4x13x3x3xf16> -> tensor<4x16x3x3xf16>
+
+// conv=auto takes the implicit GEMM where its two transposes are estimated to cost less than the im2col path's
+// column matrix (lowering/analysis/conv.py): not for the small convolutions above, but for a 3x3, 256-channel
+// convolution over a batch of 8 56x56 images (its column matrix is 9 times the input)
+func.func @large(%x: tensor<8x256x56x56xf16>, %w: tensor<256x256x3x3xf16>) -> tensor<8x256x56x56xf16> {
+  %0 = asctensor.conv2d %x, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : tensor<8x256x56x56xf16>, tensor<256x256x3x3xf16> -> tensor<8x256x56x56xf16>
+  func.return %0 : tensor<8x256x56x56xf16>
+}
+// AUTO:     func.func @implicit_im2col{{[0-9]+}}(
+// AUTO:     func.func @implicit_c3_im2col{{[0-9]+}}(
+// AUTO-NOT: @large_im2col
+// AUTO:     func.func @large_mm{{[0-9]+}}(
+// AUTO:       asctensor.im2col_nhwc
+// CHECK:    func.func @large_mm{{[0-9]+}}(
+// CHECK:      asctensor.im2col_nhwc
