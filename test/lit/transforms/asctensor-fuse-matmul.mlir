@@ -112,4 +112,3 @@ func.func @t(%a: tensor<20x37xf32>, %y: tensor<30x37xf32>, %x: tensor<37x20xf32>
 // CHECK:      func.func @t(
 // CHECK-NOT:    asctensor.transpose
 // CHECK:        func.return
-
