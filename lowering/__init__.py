@@ -26,6 +26,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "tile-elementwise": ("tile_elementwise", "TileElementwisePass"),
         "tile-movement": ("tile_movement", "TileMovementPass"),
         "asctensor-fuse-matmul": ("asctensor_fuse_matmul", "AscTensorFuseMatmulPass"),
+        "asctensor-sink-transposes": ("asctensor_sink_transposes", "AscTensorSinkTransposesPass"),
         "tile-matmul": ("tile_matmul", "TileMatmulPass"),
         "tile-mix": ("tile_mix", "TileMixPass"),
         "tile-im2col": ("tile_im2col", "TileIm2colPass"),

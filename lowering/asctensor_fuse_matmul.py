@@ -70,10 +70,12 @@ def _insert(op: Operation, anchor: Operation, after: Operation | None = None) ->
     return op
 
 
-def _add_bias(anchor: Operation, last: Operation, product: SSAValue, bias: SSAValue, shape) -> Operation:
-    """``product + broadcast(bias)`` inserted after ``last``; a bf16 product adds in f32 (the
-    accumulator's precision; the vector unit has no bf16 add) and rounds once at the end."""
-    rt = anchor.results[0].type
+def _add_bias(anchor: Operation, last: Operation, product: SSAValue, bias: SSAValue, shape,
+              rt: TensorType | None = None) -> Operation:
+    """``product + broadcast(bias)`` inserted after ``last``, of type ``rt`` (``anchor``'s result type by default);
+    a bf16 product adds in f32 (the accumulator's precision; the vector unit has no bf16 add) and rounds once
+    at the end."""
+    rt = rt or anchor.results[0].type
     et = rt.element_type
     wide = Float32Type() if str(et) == "bf16" else et
     if product.type.element_type != wide:
@@ -224,11 +226,12 @@ def _conv_to_implicit_gemm(conv: asctensor.Conv2dOp, geo: ConvGeometry) -> list[
     mm = _insert(asctensor.MatmulOp(col.result, w2.result, TensorType(pt, [n, oh * ow, oc]), None, False, True),
                  conv, w2)
     o4 = _insert(asctensor.ReshapeOp(mm.result, [n, oh, ow, oc]), conv, mm)
-    last = _insert(asctensor.TransposeOp(o4.result, [0, 3, 1, 2]), conv, o4)
-    result = last.result
-    if conv.bias is not None:
-        result = _add_bias(conv, last, result, conv.bias, [oc, 1, 1]).results[0]
-    conv.result.replace_all_uses_with(result)
+    last = o4
+    if conv.bias is not None:  # added in NHWC, before the transpose (which then meets only elementwise ops)
+        nhwc = TensorType(et, [n, oh, ow, oc])
+        last = _add_bias(conv, o4, o4.result, conv.bias, [oc], nhwc)
+    last = _insert(asctensor.TransposeOp(last.results[0], [0, 3, 1, 2]), conv, last)
+    conv.result.replace_all_uses_with(last.result)
     Rewriter.erase_op(conv)
     return [w2, col, mm, o4]
 

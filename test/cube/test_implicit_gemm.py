@@ -126,3 +126,27 @@ def test_emitted_project_source_compiles():
     for api in ("AscendC::LoadData3DParamsV2<half>(padList", "AscendC::Nd2NzParams", "AscendC::MmadParams"):
         assert api in src
     assert_compiles(src)
+
+
+def test_a_residual_block_stays_nhwc_between_its_convolutions():
+    """conv, bias, ReLU, conv, residual add, ReLU as implicit GEMMs: ``asctensor-sink-transposes`` leaves one
+    activation transpose into NHWC and one back out; the result is PyTorch's."""
+    x = RNG.standard_normal((2, 32, 14, 14)).astype(np.float16)
+    w1, w2 = (RNG.standard_normal((32, 32, 3, 3)).astype(np.float16) * np.float16(0.2) for _ in range(2))
+    b1 = RNG.standard_normal(32).astype(np.float16)
+
+    def block(x, w1, b1, w2):
+        y = pyasc.relu(pyasc.conv2d(x, w1, b1, padding=1))
+        return pyasc.relu(pyasc.conv2d(y, w2, padding=1) + x)
+
+    args = [pyasc.tensor(a) for a in (x, w1, b1, w2)]
+    fn = pyasc.jit(block, options={"conv": "implicit_gemm"})
+    mod = fn.lower(*args).module("asctensor")
+    activation_transposes = [op.perm for op in mod.walk() if op.name == "asctensor.transpose"
+                             and len(op.perm) == 4]
+    assert sorted(activation_transposes) == [(0, 2, 3, 1), (0, 3, 1, 2)]
+    out = fn(*args).numpy().astype(np.float64)
+    t = lambda a: torch.from_numpy(a.astype(np.float64))  # noqa: E731
+    y = torch.relu(torch.nn.functional.conv2d(t(x), t(w1), t(b1), padding=1))
+    ref = torch.relu(torch.nn.functional.conv2d(y, t(w2), padding=1) + t(x)).numpy()
+    np.testing.assert_allclose(out, ref, rtol=0, atol=4 * (2 ** -10 + 288 * 2 ** -24) * np.abs(ref).max())
