@@ -297,6 +297,18 @@ def test_matmul_project_cpu_run(tmp_path):
     project_check(compiled, [a, b], tmp_path, exact=False)
 
 
+def test_implicit_gemm_conv_project_cpu_run(tmp_path):
+    """A convolution as an implicit GEMM (the input rows copied by ND2NZ, the patches formed by Load3Dv2; 52 channels:
+    two L1 stages, the last block padded) built with g++ and run on the CPU against the simulator's outputs."""
+    rng = np.random.default_rng(6)
+    x = pyasc.tensor(rng.standard_normal((1, 52, 9, 11)), dtype=pyasc.float16)
+    w = pyasc.tensor(rng.standard_normal((24, 52, 3, 3)) * 0.2, dtype=pyasc.float16)
+    compiled = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, stride=2, padding=1),
+                         options={"conv": "implicit_gemm"}).compile(x, w)
+    assert "LoadData3DParamsV2" in compiled.ascendc_source()
+    project_check(compiled, [x, w], tmp_path, exact=False)
+
+
 def test_cli_cpu_run(tmp_path, capsys):
     from pyasc.cli import main
 
