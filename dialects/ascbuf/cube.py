@@ -40,6 +40,11 @@ def _check_space(op: str, t, *spaces: MemorySpace) -> None:
         raise VerifyException(f"{op}: expected a buffer in {' or '.join(s.value for s in spaces)}, got {t}")
 
 
+def _check_same_element(op: str, a, b) -> None:
+    if a.element_type != b.element_type:
+        raise VerifyException(f"{op}: element types differ")
+
+
 @irdl_op_definition
 class CopyNzOp(IRDLOperation):
     """GM (row-major, rows ``stride`` apart) -> L1 tile in NZ; MTE2."""
@@ -64,8 +69,7 @@ class CopyNzOp(IRDLOperation):
         if memory_space(self.source.type) is not None:
             raise VerifyException(f"{self.name}: the source is a GM memref, got {self.source.type}")
         _check_space(self.name, self.dest.type, MemorySpace.L1)
-        if self.source.type.element_type != self.dest.type.element_type:
-            raise VerifyException(f"{self.name}: element types differ")
+        _check_same_element(self.name, self.source.type, self.dest.type)
 
 
 @irdl_op_definition
@@ -95,8 +99,7 @@ class LoadL0Op(IRDLOperation):
     def verify_(self) -> None:
         _check_space(self.name, self.source.type, MemorySpace.L1)
         _check_space(self.name, self.dest.type, MemorySpace.L0A, MemorySpace.L0B)
-        if self.source.type.element_type != self.dest.type.element_type:
-            raise VerifyException(f"{self.name}: element types differ")
+        _check_same_element(self.name, self.source.type, self.dest.type)
 
 
 @irdl_op_definition
@@ -179,8 +182,7 @@ class CopyWindowOp(IRDLOperation):
         if memory_space(self.source.type) is not None:
             raise VerifyException(f"{self.name}: the source is a GM memref, got {self.source.type}")
         _check_space(self.name, self.dest.type, MemorySpace.L1)
-        if self.source.type.element_type != self.dest.type.element_type:
-            raise VerifyException(f"{self.name}: element types differ")
+        _check_same_element(self.name, self.source.type, self.dest.type)
 
 
 @irdl_op_definition
@@ -207,8 +209,7 @@ class LoadWindowL0Op(IRDLOperation):
     def verify_(self) -> None:
         _check_space(self.name, self.source.type, MemorySpace.L1)
         _check_space(self.name, self.dest.type, MemorySpace.L0A)
-        if self.source.type.element_type != self.dest.type.element_type:
-            raise VerifyException(f"{self.name}: element types differ")
+        _check_same_element(self.name, self.source.type, self.dest.type)
 
 
 OPS = [CopyNzOp, CopyWindowOp, LoadL0Op, LoadWindowL0Op, MmadOp, FixpipeOp]

@@ -142,6 +142,15 @@ def _check_pairs(op: str, stride, padding, dilation) -> None:
             raise VerifyException(f"{op}: {name} must be two integers >= {lo}, got {list(v)}")
 
 
+def _check_patches(op: str, x, r, kernel, stride, padding, dilation, layout: str) -> None:
+    """The window parameters of a patches op and its 4-D input (``layout``) of the result's element type."""
+    _check_pairs(op, stride, padding, dilation)
+    if len(kernel) != 2 or min(kernel) < 1:
+        raise VerifyException(f"{op}: kernel must be two positive integers, got {list(kernel)}")
+    if len(x.get_shape()) != 4 or x.element_type != r.element_type:
+        raise VerifyException(f"{op}: needs a 4-D {layout} input of the result's element type, got {x}")
+
+
 @irdl_op_definition
 class Conv2dOp(IRDLOperation):
     """NCHW 2-D convolution (PyTorch's ``conv2d``), accumulated in f32 (i32 for i8 inputs)."""
@@ -227,11 +236,7 @@ class Im2colOp(IRDLOperation):
     def verify_(self) -> None:
         x, r = self.input.type, self.result.type
         kernel, stride, padding, dilation, groups = self.params()
-        _check_pairs(self.name, stride, padding, dilation)
-        if len(kernel) != 2 or min(kernel) < 1:
-            raise VerifyException(f"{self.name}: kernel must be two positive integers, got {list(kernel)}")
-        if len(x.get_shape()) != 4 or x.element_type != r.element_type:
-            raise VerifyException(f"{self.name}: needs a 4-D NCHW input of the result's element type, got {x}")
+        _check_patches(self.name, x, r, kernel, stride, padding, dilation, "NCHW")
         n, c, _, _ = x.get_shape()
         if groups < 1 or c % groups:
             raise VerifyException(f"{self.name}: {groups} groups do not divide the {c} channels")
@@ -280,11 +285,7 @@ class Im2colNhwcOp(IRDLOperation):
     def verify_(self) -> None:
         x, r = self.input.type, self.result.type
         kernel, stride, padding, dilation = self.params()
-        _check_pairs(self.name, stride, padding, dilation)
-        if len(kernel) != 2 or min(kernel) < 1:
-            raise VerifyException(f"{self.name}: kernel must be two positive integers, got {list(kernel)}")
-        if len(x.get_shape()) != 4 or x.element_type != r.element_type:
-            raise VerifyException(f"{self.name}: needs a 4-D NHWC input of the result's element type, got {x}")
+        _check_patches(self.name, x, r, kernel, stride, padding, dilation, "NHWC")
         n, h, w, c = x.get_shape()
         shape = conv2d_output_shape((n, c, h, w), (1, c, *kernel), stride, padding, dilation, 1)
         if isinstance(shape, str):

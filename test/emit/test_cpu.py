@@ -299,14 +299,24 @@ def test_matmul_project_cpu_run(tmp_path):
 
 def test_implicit_gemm_conv_project_cpu_run(tmp_path):
     """A convolution as an implicit GEMM (the input rows copied by ND2NZ, the patches formed by Load3Dv2; 52 channels:
-    two L1 stages, the last block padded) built with g++ and run on the CPU against the simulator's outputs."""
+    two L1 stages, the last block padded) built with g++ and run on the CPU: against the simulator's outputs, and
+    every program's output against PyTorch's conv2d in float64."""
+    import torch
+
     rng = np.random.default_rng(6)
-    x = pyasc.tensor(rng.standard_normal((1, 52, 9, 11)), dtype=pyasc.float16)
-    w = pyasc.tensor(rng.standard_normal((24, 52, 3, 3)) * 0.2, dtype=pyasc.float16)
+    xn = rng.standard_normal((1, 52, 9, 11)).astype(np.float16)
+    wn = (rng.standard_normal((24, 52, 3, 3)) * 0.2).astype(np.float16)
+    x, w = pyasc.tensor(xn), pyasc.tensor(wn)
     compiled = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, stride=2, padding=1),
                          options={"conv": "implicit_gemm"}).compile(x, w)
     assert "LoadData3DParamsV2" in compiled.ascendc_source()
     project_check(compiled, [x, w], tmp_path, exact=False)
+    res = cpu_run(compiled.module, [xn, wn], host=compiled.name)
+    (cpu,) = res.outputs.values()
+    ref = torch.nn.functional.conv2d(torch.from_numpy(xn.astype(np.float64)), torch.from_numpy(wn.astype(np.float64)),
+                                     stride=2, padding=1).numpy()
+    np.testing.assert_allclose(cpu.astype(np.float64).reshape(ref.shape), ref, rtol=0,
+                               atol=(2 ** -10 + 468 * 2 ** -24) * np.abs(ref).max())
 
 
 def test_cli_cpu_run(tmp_path, capsys):
