@@ -14,7 +14,6 @@ import os
 import sys
 import threading
 import time
-from contextlib import contextmanager
 
 _setting = os.environ.get("PYASC_PROGRESS", "")
 _enabled = [_setting != "0"]
@@ -82,30 +81,43 @@ def _watch() -> None:
         time.sleep(max(0.01, min([0.2, *due])))
 
 
-@contextmanager
-def progress(message: str, delay: float = 1.0, stream=None):
-    """Show ``message`` and the elapsed time while the block runs longer than ``delay`` seconds."""
-    out = stream or sys.stderr
-    if not enabled(out) or getattr(_active, "on", False):
-        yield
-        return
-    _active.on = True
-    work = _Work(message, delay, out)
-    with _works_changed:
-        _works.append(work)
-        if not _watcher:
-            _watcher.append(threading.Thread(target=_watch, name="pyasc-progress", daemon=True))
-            _watcher[0].start()
-        _works_changed.notify()
-    try:
-        yield
-    finally:
-        with work.lock:
-            work.done = True
+class progress:  # noqa: N801 - used like a function
+    """``with progress(message):`` shows ``message`` and the elapsed time while the block runs longer than
+    ``delay`` seconds. Off (or inside another bar, or not on a terminal) it only checks that: every small
+    launch enters one."""
+
+    __slots__ = ("message", "delay", "out", "work")
+
+    def __init__(self, message: str, delay: float = 1.0, stream=None):
+        self.message, self.delay, self.out = message, delay, stream or sys.stderr
+        self.work = None
+
+    def __enter__(self):
+        if not enabled(self.out) or getattr(_active, "on", False):
+            return self
+        _active.on = True
+        self.work = work = _Work(self.message, self.delay, self.out)
         with _works_changed:
-            _works.remove(work)
-        if work.bar is not None:
-            work.bar.close()
-            out.write(f"pyasc: {message} done in {time.perf_counter() - work.start:.1f}s\n")
-            out.flush()
-        _active.on = False
+            _works.append(work)
+            if not _watcher:
+                _watcher.append(threading.Thread(target=_watch, name="pyasc-progress", daemon=True))
+                _watcher[0].start()
+            _works_changed.notify()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        work = self.work
+        if work is None:
+            return
+        self.work = None
+        try:
+            with work.lock:
+                work.done = True
+            with _works_changed:
+                _works.remove(work)
+            if work.bar is not None:
+                work.bar.close()
+                self.out.write(f"pyasc: {self.message} done in {time.perf_counter() - work.start:.1f}s\n")
+                self.out.flush()
+        finally:
+            _active.on = False

@@ -134,6 +134,15 @@ def busy_totals(launch) -> tuple:
     return tuple(totals.items())
 
 
+def core_runs(n: int, mix: bool) -> list:
+    """(block, kind of core, sub-block) of each core run of a launch of ``n`` blocks: per AI Core of a MIX
+    kernel, the AIC part and then the two AIV parts (the data flows AIC -> AIV through GM that holds every
+    block; their pipes are scheduled jointly, ``mix_schedule``)."""
+    if not mix:
+        return [(bid, 0, 0) for bid in range(n)]
+    return [r for c in range(n) for r in ((c, 0, 0), (2 * c, 1, 0), (2 * c + 1, 1, 1))]
+
+
 def run_data_path(sim, m, name: str, n: int, args: list, runs: list, traced: Traced) -> bool:
     """Run the data path of every core of the launch; False when a group could not run together (nothing
     it wrote is wrong then: a grouped kernel reads no GM buffer it writes, so tracing the launch again

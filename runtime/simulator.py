@@ -30,7 +30,7 @@ from pyasc.dialects.ascendc import KERNEL_ATTR, KERNEL_TYPE_ATTR, MIX_AIC_1_2
 from pyasc.dialects.target import TargetSpec, module_target
 from pyasc.dialects.types import numpy_dtype
 
-from . import batched, hazards, replay
+from . import batched, hazards, replay, warm
 from .codegen import CompiledKernel
 from .costs import PIPE_NAMES, local_layout, make_dma_cost, pipe_latencies
 from .errors import Finding, FindingLog, HazardError, SimulationError
@@ -97,8 +97,9 @@ class Simulator:
         self.hazards = hazards  # None: the global hazard policy
         self._warned: set = set()
         # cores whose traces are identical share one schedule and hazard analysis
-        # "grouped": cores whose data path a replay ran in a group of cores (``batched``)
-        self.stats = {"cores": 0, "schedules": 0, "schedule_seconds": 0.0, "replays": 0, "grouped": 0}
+        # "grouped": cores whose data path a replay ran in a group of cores (``batched``); "warm": runs that
+        # replayed a whole recorded host run (``warm``)
+        self.stats = {"cores": 0, "schedules": 0, "schedule_seconds": 0.0, "replays": 0, "grouped": 0, "warm": 0}
         self.funcs: dict[str, func.FuncOp] = {}
         self._lock = threading.Lock()  # the shared tables below and the machine pool
         self._timing_cache: dict[tuple, tuple] = {}
@@ -116,6 +117,7 @@ class Simulator:
         self._failures: dict[str, int] = {}
         self.replayable: set[str] = set()  # kernels whose traces depend on their launch arguments only (``replay``)
         self._traced: dict[tuple, replay.Traced] = {}  # (kernel, cores, checked) -> its last traced launch
+        self._warm: dict[str, warm.WarmHost | None] = {}  # host function -> its last run, if it can repeat (``warm``)
         first = Machine(self)
         self._idle: list[Machine] = [first]  # machines no run holds
         self.machines = 1
@@ -185,6 +187,13 @@ class Simulator:
         then follow the hazard policy (``hazards.set_hazard_policy``).
         """
         fop, params, specs = self._host(host)
+        policy = self.hazards or hazards.get_hazard_policy()
+        check = self.race_check and policy != "off"
+        recorded = self._warm.get(host)
+        if recorded is not None and warm.matches(recorded, self, args, policy, check):
+            report = self._run_warm(host, recorded, args, raise_errors)
+            if report is not None:
+                return self._finish(host, report, policy)
         report = Report(self.spec.name, self.spec.clock_hz)
         report.pipe_busy = dict.fromkeys(PIPE_NAMES, 0.0)
         if len(args) != len(params):
@@ -192,29 +201,53 @@ class Simulator:
         copies = []
         bound = [x if spec is None else self._bind_arg(host, i, spec, x, copies)
                  for i, (spec, x) in enumerate(zip(specs, args))]
-        policy = self.hazards or hazards.get_hazard_policy()
         m = self._acquire()
         m.ctx.log = FindingLog()
-        m.check = self.race_check and policy != "off"
+        m.check = check
         try:
             with np.errstate(all="ignore"):
                 self._run_host(m, fop, bound, report)
         except SimulationError as e:
-            report.findings = m.ctx.log.items()
-            kind = getattr(e, "kind", "error")
-            msg = str(e)
-            report.error = Finding(kind if kind == "deadlock" else "error", msg, host, "", 0, loc=getattr(e, "loc", None))
-            report.findings.append(report.error)
-            e.report = report
-            _notify(self, host, report)
-            if raise_errors:
-                raise
-            return report
+            return self._failed(host, report, m, e, raise_errors)
         finally:
             self._release(m)
         for orig, tmp in copies:
             orig[...] = tmp
         report.findings = m.ctx.log.items()
+        if not copies:
+            self._warm[host] = warm.record(self, fop, bound, policy, check, report)
+        return self._finish(host, report, policy)
+
+    def _run_warm(self, host: str, recorded: warm.WarmHost, args, raise_errors: bool) -> Report | None:
+        """A call that replays as ``recorded`` did (``warm``); None when it cannot."""
+        m = self._acquire()
+        m.ctx.log = FindingLog()
+        m.check = recorded.check
+        try:
+            with np.errstate(all="ignore"):
+                return warm.run(self, m, recorded, args)
+        except SimulationError as e:
+            report = Report(self.spec.name, self.spec.clock_hz)
+            report.pipe_busy = dict.fromkeys(PIPE_NAMES, 0.0)
+            return self._failed(host, report, m, e, raise_errors)
+        finally:
+            self._release(m)
+
+    def _failed(self, host: str, report: Report, m: Machine, e: SimulationError, raise_errors: bool) -> Report:
+        """The report of a run a fatal problem stopped (raised with it, unless ``raise_errors`` is False)."""
+        report.findings = m.ctx.log.items()
+        kind = getattr(e, "kind", "error")
+        report.error = Finding(kind if kind == "deadlock" else "error", str(e), host, "", 0, loc=getattr(e, "loc", None))
+        report.findings.append(report.error)
+        e.report = report
+        _notify(self, host, report)
+        if raise_errors:
+            raise e
+        return report
+
+    def _finish(self, host: str, report: Report, policy: str) -> Report:
+        """The report of a completed run, told to the listeners; its error findings raised or warned of
+        as ``policy`` says."""
         _notify(self, host, report)
         errors = report.errors
         if errors and policy == "error":
@@ -225,7 +258,7 @@ class Simulator:
             new = [f for f in errors if (f.kind, f.kernel, f.op) not in self._warned]
             if new:
                 self._warned.update((f.kind, f.kernel, f.op) for f in new)
-                warnings.warn("pyasc simulator: " + "\n".join(str(f) for f in new), RuntimeWarning, stacklevel=3)
+                warnings.warn("pyasc simulator: " + "\n".join(str(f) for f in new), RuntimeWarning, stacklevel=4)
         return report
 
     def allocate_outputs(self, host: str, given: int) -> list[np.ndarray]:
@@ -428,11 +461,7 @@ class Simulator:
         check = m.check
         with self._lock:
             self.stats["cores"] += n
-        mix = name in self.mix
-        # a MIX kernel runs, per AI Core, the AIC part and then the two AIV parts (the data flows AIC -> AIV
-        # through GM that holds every block); their pipes are scheduled jointly (mix_schedule)
-        runs = [(bid, 0, 0) for bid in range(n)] if not mix else \
-            [r for c in range(n) for r in ((c, 0, 0), (2 * c, 1, 0), (2 * c + 1, 1, 1))]
+        runs = replay.core_runs(n, name in self.mix)
         sig = replay.signature(args) if name in self.replayable and replay.REPLAY_MODE != "off" else None
         traced = self._traced.get((name, n, check)) if sig is not None else None
         if traced is not None and traced.plan is None and self._plans.get((name, n, check)):

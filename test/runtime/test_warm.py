@@ -1,0 +1,140 @@
+"""Host runs repeated from a recorded run (``runtime.warm``): every call on new data matches PyTorch, reports
+what the checked run reported, and any change that could change a launch's trace (buffers sharing memory,
+another hazard policy, a launch traced again) takes the full path."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import pyasc
+from pyasc.runtime import Simulator
+from pyasc.runtime import simulator as simulator_module
+from pyasc.runtime.simulator import parse_module
+
+RNG = np.random.default_rng(5)
+
+PROGRAMS = {
+    "add": (lambda x, y: x + y, [(4,), (4,)], np.float32, lambda x, y: x + y),
+    "add_relu_rows": (lambda x, y: pyasc.relu(x + y * 2.0), [(37, 1000), (37, 1000)], np.float32,
+                      lambda x, y: torch.relu(x + y * 2.0)),
+    "softmax": (lambda x: pyasc.softmax(x, -1), [(64, 3000)], np.float32, lambda x: torch.softmax(x, -1)),
+    "matmul_f16_bias_gelu": (lambda a, b, c: pyasc.gelu(a @ b + c), [(256, 128), (128, 192), (192,)], np.float16,
+                             lambda a, b, c: torch.nn.functional.gelu(
+                                 (a.float() @ b.float()).half().float() + c.float()).half()),
+    "conv2d": (lambda x, w: pyasc.conv2d(x, w, stride=1, padding=1), [(2, 8, 12, 12), (16, 8, 3, 3)],
+               np.float32, lambda x, w: torch.nn.functional.conv2d(x, w, stride=1, padding=1)),
+}
+
+
+def _compile(name):
+    fn, shapes, dtype, ref = PROGRAMS[name]
+    compiled = pyasc.jit(fn).compile(*[pyasc.tensor(np.zeros(s, dtype)) for s in shapes])
+    return compiled, shapes, dtype, ref
+
+
+def _inputs(shapes, dtype):
+    return [RNG.standard_normal(s).astype(dtype) for s in shapes]
+
+
+def _check(out, ref, arrays, dtype):
+    expect = ref(*[torch.from_numpy(a) for a in arrays]).numpy().astype(np.float64)
+    tol = 2e-5 if dtype == np.float32 else 2e-2
+    np.testing.assert_allclose(out.astype(np.float64), expect, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_repeated_calls_match_torch_and_report_the_checked_run(name):
+    compiled, shapes, dtype, ref = _compile(name)
+    sim = Simulator(compiled.module)
+    reports = []
+    for _ in range(4):
+        arrays = _inputs(shapes, dtype)
+        outs = [np.full(o.shape, np.nan, o.dtype.np_dtype) for o in compiled.outputs]
+        reports.append(sim.run(compiled.name, [*arrays, *compiled.constants, *outs]))
+        _check(outs[0], ref, arrays, dtype)
+    assert sim.stats["warm"] >= 2, sim.stats
+    first = reports[0]
+    for r in reports[1:]:
+        assert r.ok and not r.findings
+        assert (r.seconds, r.cycles, r.pipe_busy) == (first.seconds, first.cycles, first.pipe_busy)
+        assert [(lr.kernel, lr.cycles) for lr in r.launches] == [(lr.kernel, lr.cycles) for lr in first.launches]
+
+
+def test_buffers_sharing_memory_take_the_full_path():
+    compiled, shapes, dtype, ref = _compile("add_relu_rows")
+    sim = Simulator(compiled.module)
+    out = np.zeros((37, 1000), np.float32)
+    for _ in range(3):
+        x, y = _inputs(shapes, dtype)
+        sim.run(compiled.name, [x, y, out])
+    warm = sim.stats["warm"]
+    x = _inputs(shapes, dtype)[0]
+    sim.run(compiled.name, [x, x, out])            # one array passed twice
+    _check(out, ref, [x, x], dtype)
+    both = np.zeros((2, 37, 1000), np.float32)
+    both[0] = x
+    sim.run(compiled.name, [both[0], both[1], out])  # two views of one array
+    _check(out, ref, [x, np.zeros_like(x)], dtype)
+    assert sim.stats["warm"] == warm
+
+
+def test_another_hazard_policy_takes_the_full_path():
+    compiled, shapes, dtype, ref = _compile("softmax")
+    sim = Simulator(compiled.module)
+    out = np.zeros((64, 3000), np.float32)
+    for _ in range(3):
+        sim.run(compiled.name, [*_inputs(shapes, dtype), out])
+    warm = sim.stats["warm"]
+    sim.hazards = "off"                               # no race check: other trace keys
+    arrays = _inputs(shapes, dtype)
+    sim.run(compiled.name, [*arrays, out])
+    _check(out, ref, arrays, dtype)
+    assert sim.stats["warm"] == warm
+    for _ in range(3):
+        sim.run(compiled.name, [*_inputs(shapes, dtype), out])
+    assert sim.stats["warm"] > warm                   # recorded again under the new policy
+
+
+def test_listeners_hear_of_repeated_calls():
+    compiled, shapes, dtype, _ = _compile("add")
+    sim = Simulator(compiled.module)
+    heard = []
+
+    def listener(s, host, report):
+        heard.append((host, report.cycles))
+
+    simulator_module.add_listener(listener)
+    try:
+        for _ in range(3):
+            sim.run(compiled.name, [*_inputs(shapes, dtype), np.zeros(4, np.float32)])
+    finally:
+        simulator_module.remove_listener(listener)
+    assert sim.stats["warm"] >= 1 and len(heard) == 3 and len({c for _, c in heard}) == 1
+
+
+def test_a_run_that_reported_something_is_never_repeated():
+    """A DataCopy of 250 floats moves 992 B and reports so (the Ascend C floor to 32 B): each call reports
+    it again, so none is repeated from a record."""
+    from test_contract import COPY, _module
+
+    text = _module(COPY.replace("%n = arith.constant 256 : index", "%n = arith.constant 250 : index"))
+    sim = Simulator(parse_module(text), hazards="ignore", initcheck=False)
+    for seed in range(3):
+        x = np.random.default_rng(seed).standard_normal(256).astype(np.float32)
+        out = np.zeros(256, np.float32)
+        report = sim.run("host", [x, out], raise_errors=False)
+        assert any(f.rule == "datacopy-count-32b-floor" for f in report.findings)
+        np.testing.assert_array_equal(out[:248], x[:248])
+    assert sim.stats["warm"] == 0 and sim.stats["replays"] >= 2
+
+
+def test_jit_calls_repeat_from_the_record():
+    a, b = pyasc.tensor(RNG.standard_normal(4).astype(np.float32)), pyasc.tensor(np.ones(4, np.float32))
+    add = pyasc.jit(lambda x, y: x + y)
+    for _ in range(3):
+        np.testing.assert_array_equal(add(a, b).numpy(), a.numpy() + b.numpy())
+    sim = add.compile(a, b)._sim()
+    assert sim.stats["warm"] >= 1
+    np.testing.assert_array_equal(add(a, a).numpy(), a.numpy() * 2)
