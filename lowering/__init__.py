@@ -23,6 +23,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "asctensor-fold-batch-norm": ("asctensor_fold_batch_norm", "AscTensorFoldBatchNormPass"),
         "asctensor-hoist-constants": ("asctensor_hoist_constants", "AscTensorHoistConstantsPass"),
         "asctensor-fuse": ("asctensor_fuse", "AscTensorFusePass"),
+        "asctensor-merge-kernels": ("asctensor_merge_kernels", "AscTensorMergeKernelsPass"),
         "tile-elementwise": ("tile_elementwise", "TileElementwisePass"),
         "tile-movement": ("tile_movement", "TileMovementPass"),
         "asctensor-fuse-matmul": ("asctensor_fuse_matmul", "AscTensorFuseMatmulPass"),

@@ -95,16 +95,28 @@ class _Plan:
 def _dependencies(d: _Access, c: _Access) -> tuple[bool, bool, bool]:
     """For ``d`` before ``c``: (any dependency, RAW or WAW, only through staged buffers). The scalar unit
     finishes its reads before it issues anything later, so a read on S orders itself."""
-    pairs = [(w, r) for w in d.writes for r in c.reads] + [(w, x) for w in d.writes for x in c.writes]
-    ordered = [p for p in pairs if _conflict(*p)]
-    war = [] if d.pipe == Pipe.S else [(r, w) for r in d.reads for w in c.writes if _conflict(r, w)]
-    hits = ordered + war
-    return bool(hits), bool(ordered), all(a[0] == "slots" or a[3] for a, _ in hits)
+    dep = ordered = False
+    slotted = True
+    for w in d.writes:
+        for x in (*c.reads, *c.writes):
+            if _conflict(w, x):
+                dep = ordered = True
+                slotted = slotted and (w[0] == "slots" or w[3])
+    if d.pipe != Pipe.S:
+        for r in d.reads:
+            for w in c.writes:
+                if _conflict(r, w):
+                    dep = True
+                    slotted = slotted and (r[0] == "slots" or r[3])
+    return dep, ordered, slotted
 
 
 def plan_sync(ops: list[_Access], flags: bool, slots: int) -> _Plan:
     plan = _Plan()
-    n = len(ops)
+    # per op c, the ops d it depends on, in order: (d, RAW or WAW, only through staged buffers); found once
+    # for the four visits (most pairs of ops share no buffer)
+    depends = [[(di, ordered, slotted) for di, d in enumerate(ops)
+                for dep, ordered, slotted in (_dependencies(d, c),) if dep] for c in ops]
 
     def place_flag(src: Pipe, dst: Pipe, d: int, c: int, carried: bool, slotted: bool = False) -> None:
         """Order op ``d`` on ``src`` before op ``c`` on ``dst`` (``c`` in a later iteration if carried;
@@ -156,10 +168,11 @@ def plan_sync(ops: list[_Access], flags: bool, slots: int) -> _Plan:
             need: dict[Pipe, int] = {}
             if carried and rewritten_before(ci, c):
                 continue
-            for di in range(n) if carried else range(ci):
+            for di, ordered_in_pipe, slotted in depends[ci]:
+                if di >= ci and not carried:
+                    break
                 d = ops[di]
-                dep, ordered_in_pipe, slotted = _dependencies(d, c)
-                if not dep or (d.pipe == c.pipe) == cross or (d.pipe == c.pipe == Pipe.S):
+                if (d.pipe == c.pipe) == cross or (d.pipe == c.pipe == Pipe.S):
                     continue  # the scalar unit is ordered by hardware
                 if not cross:
                     if not ordered_in_pipe or covered_barrier(c.pipe, di, ci, carried):

@@ -3,7 +3,8 @@
 The program goes through four stages, one per level; each takes the level before it to its own:
 
 * ``asctensor``: asctensor-autodiff, inline-custom-ops, asctensor-fold-batch-norm, asctensor-decompose, cse, dce,
-  asctensor-fuse-matmul, asctensor-sink-transposes, asctensor-hoist-constants (after the cube's weight layouts), asctensor-fuse;
+  asctensor-fuse-matmul, cse (the cube's layout changes of one operand, made once), asctensor-sink-transposes,
+  asctensor-hoist-constants (after the cube's weight layouts), asctensor-fuse, asctensor-merge-kernels;
 * ``asctile``: tile-movement, tile-elementwise, tile-matmul, tile-mix, tile-im2col, host-to-gm;
 * ``ascbuf``: bufferize, bufferize-cube, plan-memory, insert-sync;
 * ``ascendc``: convert-ascbuf-to-ascendc, ascendc-alloc-event-ids.
@@ -146,14 +147,15 @@ def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
         from .asctensor_fuse import AscTensorFusePass
         from .asctensor_fuse_matmul import AscTensorFuseMatmulPass
         from .asctensor_hoist_constants import AscTensorHoistConstantsPass
+        from .asctensor_merge_kernels import AscTensorMergeKernelsPass
         from .asctensor_sink_transposes import AscTensorSinkTransposesPass
         from .inline_custom_ops import InlineCustomOpsPass
 
         hoist = [AscTensorHoistConstantsPass()] if options.hoist_constants else []
         return [AscTensorAutodiffPass(), InlineCustomOpsPass(), AscTensorFoldBatchNormPass(), AscTensorDecomposePass(),
                 CommonSubexpressionElimination(), DeadCodeElimination(), AscTensorFuseMatmulPass(conv=options.conv),
-                AscTensorSinkTransposesPass(),
-                *hoist, AscTensorFusePass()]
+                CommonSubexpressionElimination(), AscTensorSinkTransposesPass(),
+                *hoist, AscTensorFusePass(), AscTensorMergeKernelsPass()]
     if level == "asctile":
         from .host_to_gm import HostToGmPass
         from .tile_elementwise import TileElementwisePass
