@@ -63,8 +63,8 @@ class DeviceAllocator:
         return self.capacity if self.capacity is not None else get_target(current_target()).hbm_capacity_bytes
 
     def alloc(self, size: int, what: str, in_pool: bool = False) -> None:
+        cap = self.limit()
         with self._lock:
-            cap = self.limit()
             outside = self.allocated + size + (0 if in_pool else self.pool_reserved)
             if not in_pool and outside > cap:
                 pools = f", {fmt_bytes(self.pool_reserved)} held by memory pools" if self.pool_reserved else ""
@@ -279,8 +279,12 @@ def _release(key: int) -> None:
 
 def track_tensor(t) -> None:
     """Count a concrete tensor as device memory (every created tensor and every launch result)."""
-    if not t.is_traced:
-        track(t, t.nbytes, t.device)
+    if t._trace is None and id(t) not in _live:
+        n = 1
+        for d in t._shape:
+            n *= d
+        with _live_lock:
+            _track(t, n * t._dtype.itemsize, t._device, "tensor")
 
 
 # ------------------------------------------------------------------------------------ the public calls
