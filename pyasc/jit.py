@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import gc
 import inspect
 import os
 import threading
@@ -54,36 +53,9 @@ from .tensor import Tensor
 from .tracing import Trace, current_trace
 
 TRACED_LEVEL = "traced"
-
-
-class _CompileSection:
-    """Where a thread traces or compiles. Tracing keeps the current trace in a process-wide stack and the
-    passes are not written for concurrent use: one thread at a time is inside (re-entrant: a trace may
-    compile an op). The cyclic garbage collector pauses while a thread is inside: a compilation builds
-    mostly live IR (and, the first time, imports the dialects and passes), and the collections its
-    allocations would trigger cost a sixth of a cold compile; what it left behind is collected after."""
-
-    def __init__(self):
-        self._lock = threading.RLock()
-        self._depth = 0
-        self._collecting = False
-
-    def __enter__(self):
-        self._lock.acquire()
-        self._depth += 1
-        if self._depth == 1:
-            self._collecting = gc.isenabled()
-            gc.disable()
-        return self
-
-    def __exit__(self, *exc):
-        self._depth -= 1
-        if self._depth == 0 and self._collecting:
-            gc.enable()
-        self._lock.release()
-
-
-_COMPILING = _CompileSection()
+# tracing keeps the current trace in a process-wide stack and the passes are not written for
+# concurrent use: one thread at a time traces and compiles (re-entrant: a trace may compile an op)
+_COMPILE_LOCK = threading.RLock()
 
 
 def make_options(options) -> CompileOptions:
@@ -295,7 +267,7 @@ class Lowered(_Program):
             return self.traced
         if level not in LEVELS:
             raise PyascError("lower", f"unknown level '{level}'; levels: {TRACED_LEVEL}, {', '.join(LEVELS)}")
-        with _COMPILING:
+        with _COMPILE_LOCK:
             return self._module(level)
 
     def _module(self, level: str) -> ModuleOp:
@@ -451,7 +423,7 @@ class JitFunction:
         compiled = self._cache.get(key)
         if compiled is not None:
             return compiled
-        with _COMPILING:
+        with _COMPILE_LOCK:
             compiled = self._cache.get(key)
             if compiled is None:
                 compiled = self._compile_new(tensors, layout, kwargs, key)
@@ -501,7 +473,7 @@ class JitFunction:
         return self._lower(tensors, layout, kwargs)
 
     def _lower(self, tensors, layout, kwargs) -> Lowered:
-        with _COMPILING:
+        with _COMPILE_LOCK:
             return self._trace(tensors, layout, kwargs)
 
     def _trace(self, tensors, layout, kwargs) -> Lowered:
