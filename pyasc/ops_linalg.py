@@ -29,14 +29,13 @@ from .creation import to_pyasc
 from .errors import PyascError, describe, user_location
 from .opdef import MATRIX, OpDef, Types
 from .fused import fused_op
-from .ops_compare import GT, LT, WHERE
 from .ops_elementwise import ADD, CAST, MUL
 from .ops_elementwise import BY_NAME as _EW
 from .tensor import Tensor
 from .views import OPS as _VIEWS
 
 _FLOATS = tuple(d.name for d in dt.FLOAT_DTYPES)
-SUB, DIV = _EW["sub"], _EW["div"]
+SUB, DIV, AND = _EW["sub"], _EW["div"], _EW["bitwise_and"]
 
 
 def _out_dtype(op: str, tensors, out_dtype, ints=(dt.int8, dt.int32)) -> dt.DType:
@@ -348,13 +347,12 @@ def _matmul(op: str, a, b, bias=None, transpose_a=False, transpose_b=False, out_
 
 
 def _next_digit(x):
-    """``(d, rest)`` with ``x = d + 256 * rest`` (modulo 2**32) and ``d`` in [-128, 127]: the
-    quotient estimated in float32 (within 1 of floor(x / 256)) and corrected exactly in int32."""
-    rest = CAST(DIV(CAST(x, dtype=dt.float32), 256.0), dtype=dt.int32)
-    d = SUB(x, MUL(rest, 256))
-    for _ in range(2):
-        carry = SUB(WHERE(GT(d, 127), 1, 0), WHERE(LT(d, -128), 1, 0))
-        d, rest = SUB(d, MUL(carry, 256)), ADD(rest, carry)
+    """``(d, rest)`` with ``x = d + 256 * rest`` (modulo 2**32) and ``d`` in [-128, 127]: ``d`` is the low
+    byte ``x & 255`` less 256 when it is 128 or more (``(low + 128) & 256``), and ``x - d`` is a multiple
+    of 256 below 2**31 in magnitude, so float32 holds it and its quotient by 256 exactly."""
+    low = AND(x, 255)
+    d = SUB(low, AND(ADD(low, 128), 256))
+    rest = CAST(DIV(CAST(SUB(x, d), dtype=dt.float32), 256.0), dtype=dt.int32)
     return d, rest
 
 
