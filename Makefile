@@ -16,9 +16,9 @@ demo: $(BIN)/python
 	$(BIN)/python examples/quickstart.py out/quickstart
 
 # the pytest suites run as two processes (one per core) of about equal length: the differential, kernel,
-# model and autograd suites, and the rest
+# model, autograd and reduction suites, and the rest
 PYTEST := $(BIN)/python -m pytest -p no:cacheprovider
-SUITES_A := test/torch_diff/ test/kernel/ test/model/ test/autograd/
+SUITES_A := test/torch_diff/ test/kernel/ test/model/ test/autograd/ test/reduce/
 SUITES_B := $(filter-out $(SUITES_A) test/lit/ test/fixtures/,$(sort $(dir $(wildcard test/*/))))
 
 test: $(BIN)/python

@@ -109,7 +109,8 @@ def _replays_quietly(traced: replay.Traced) -> bool:
 
 def matches(warm: WarmHost, sim, args, policy: str, check: bool) -> bool:
     """Whether a call of the host on ``args`` replays as ``warm`` did."""
-    if policy != warm.policy or check != warm.check or sim.block_dim != warm.block_dim or len(args) != len(warm.specs):
+    if (policy != warm.policy or check != warm.check or sim.block_dim != warm.block_dim
+            or len(args) != len(warm.specs) or replay.REPLAY_MODE != "on"):
         return False
     for a, (dtype, size) in zip(args, warm.specs):
         if type(a) is not np.ndarray or a.dtype != dtype or a.size != size or not a.flags.c_contiguous:

@@ -138,3 +138,19 @@ def test_jit_calls_repeat_from_the_record():
     sim = add.compile(a, b)._sim()
     assert sim.stats["warm"] >= 1
     np.testing.assert_array_equal(add(a, a).numpy(), a.numpy() * 2)
+
+
+def test_replay_turned_off_traces_every_call(monkeypatch):
+    from pyasc.runtime import replay
+
+    compiled, shapes, dtype, ref = _compile("add_relu_rows")
+    sim = Simulator(compiled.module)
+    out = np.zeros((37, 1000), np.float32)
+    for _ in range(3):
+        sim.run(compiled.name, [*_inputs(shapes, dtype), out])
+    warm, replays = sim.stats["warm"], sim.stats["replays"]
+    monkeypatch.setattr(replay, "REPLAY_MODE", "off")
+    arrays = _inputs(shapes, dtype)
+    sim.run(compiled.name, [*arrays, out])
+    _check(out, ref, arrays, dtype)
+    assert (sim.stats["warm"], sim.stats["replays"]) == (warm, replays)
