@@ -280,11 +280,8 @@ def _release(key: int) -> None:
 def track_tensor(t) -> None:
     """Count a concrete tensor as device memory (every created tensor and every launch result)."""
     if t._trace is None and id(t) not in _live:
-        n = 1
-        for d in t._shape:
-            n *= d
         with _live_lock:
-            _track(t, n * t._dtype.itemsize, t._device, "tensor")
+            _track(t, t.numel() * t._dtype.itemsize, t._device, "tensor")
 
 
 # ------------------------------------------------------------------------------------ the public calls

@@ -115,6 +115,12 @@ class MatmulOp(IRDLOperation):
                                       f"or {accumulator_type(et)}")
 
 
+def _window_properties(kernel, stride, padding, dilation) -> dict:
+    """The window properties of a patches op (``kernel``, ``stride``, ``padding``, ``dilation``: pairs)."""
+    return {name: DenseArrayBase.from_list(i64, list(v)) for name, v in
+            (("kernel", kernel), ("stride", stride), ("padding", padding), ("dilation", dilation))}
+
+
 def _pair(attr: DenseArrayBase) -> tuple[int, ...]:
     return tuple(attr.get_values())
 
@@ -223,10 +229,7 @@ class Im2colOp(IRDLOperation):
 
     def __init__(self, input, result_type: TensorType, kernel, stride, padding, dilation, groups: int = 1):
         super().__init__(operands=[input], result_types=[result_type],
-                         properties={"kernel": DenseArrayBase.from_list(i64, list(kernel)),
-                                     "stride": DenseArrayBase.from_list(i64, list(stride)),
-                                     "padding": DenseArrayBase.from_list(i64, list(padding)),
-                                     "dilation": DenseArrayBase.from_list(i64, list(dilation)),
+                         properties={**_window_properties(kernel, stride, padding, dilation),
                                      "groups": IntegerAttr(groups, 64)})
 
     def params(self):
@@ -269,9 +272,7 @@ class Im2colNhwcOp(IRDLOperation):
 
     def __init__(self, input, result_type: TensorType, kernel, stride, padding, dilation):
         super().__init__(operands=[input], result_types=[result_type],
-                         properties={name: DenseArrayBase.from_list(i64, list(v)) for name, v in
-                                     (("kernel", kernel), ("stride", stride), ("padding", padding),
-                                      ("dilation", dilation))})
+                         properties=_window_properties(kernel, stride, padding, dilation))
 
     def params(self):
         return _pair(self.kernel), _pair(self.stride), _pair(self.padding), _pair(self.dilation)
