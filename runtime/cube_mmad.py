@@ -14,6 +14,7 @@ PLANS = 4096  # views kept per cache before it starts over
 CHAINS = 16  # Mmad chains (and their operand buffers) kept
 SEGMENT = 1024  # K columns of a chain multiplied at a time
 STAGED, STAGED_BYTES = 64, 4 << 20  # int8 Mmads (and their operand and result bytes) staged at most
+SPARSE_K, SPARSE_MIN_K = 0.25, 64  # share of all-zero K columns of A a chain multiplies without; shortest K
 
 
 EXACT, FP16, BF16, FP32 = range(4)  # how an Mmad widens its operands (EXACT: NumPy's cast, staged)
@@ -92,9 +93,14 @@ class Chain:
         return v
 
     def multiply(self) -> None:
-        """The operands copied so far, widened and multiplied (one GEMM in fp32 per core), into ``acc``."""
+        """The operands copied so far, widened and multiplied (one GEMM in fp32 per core), into ``acc``;
+        a core whose A is zero in many K columns multiplies without them (``sparse_parts``)."""
         cols, k, m16, n16, kc = self.cols, self.k, self.m16, self.n16, self.cores
         na, nb = m16 * cols, n16 * cols
+        parts = sparse_parts(self.kind, self.raw.reshape(kc, m16 + n16, cols)[:, :, :k], m16)
+        if parts is not None:
+            self._multiply_parts(parts)
+            return
         a = _widen(self.kind, self.raw[:, :na], self.work[:, :na]).reshape(kc, m16, cols)[:, :, :k]
         b = _widen(self.kind, self.raw[:, na:na + nb], self.work[:, na:na + nb]).reshape(kc, n16, cols)[:, :, :k]
         b = b.transpose(0, 2, 1)  # B^T's rows: BLAS reads B transposed, in place
@@ -102,6 +108,21 @@ class Chain:
             np.add(self.acc, matmul_into(a, b, self.part), out=self.acc)
         else:
             matmul_into(a, b, self.acc)
+        self.k, self.summed = 0, True
+
+    def _multiply_parts(self, parts) -> None:
+        """``multiply`` by groups of cores, each over its own K columns (``sparse_parts``)."""
+        m16, n16 = self.m16, self.n16
+        rows = self.raw.reshape(self.cores, m16 + n16, self.cols)[:, :, :self.k]
+        for cores, used in parts:
+            sub = rows[cores][:, :, used]
+            wide = _widen(self.kind, sub, sub if self.kind == FP32 else np.empty(sub.shape, np.int32))
+            prod = matmul_into(wide[:, :m16], wide[:, m16:].transpose(0, 2, 1),
+                               np.empty((sub.shape[0], m16, n16), np.float32))
+            if self.summed:
+                self.acc[cores] += prod
+            else:
+                self.acc[cores] = prod
         self.k, self.summed = 0, True
 
     def store(self) -> None:
@@ -113,6 +134,47 @@ class Chain:
             np.copyto(self.cv, nz)
         else:
             np.add(self.cv, nz, out=self.cv)
+
+
+def sparse_parts(kind, rows: np.ndarray, m16: int) -> list | None:
+    """How a chain multiplies when the A of some core holds zeros in every row of at least ``SPARSE_K`` of its
+    K columns: [(cores, K columns)], the cores grouped by the columns they use (all of them for a core
+    without that many zeros); None when no core has. ``rows``: A's ``m16`` rows then B^T's, per core.
+
+    The products of a dropped column are exact zeros (B's values there must be finite: an infinity or a
+    NaN keeps every column), so a core's sums are those of its other columns, decided by its own
+    operands alone: alike however many cores run together. A channel-padded feature map (a 3-channel image
+    in C0 = 16 channels) is such an A."""
+    kc, _, k = rows.shape
+    if k < SPARSE_MIN_K:
+        return None
+    a = rows[:, :m16]
+    if ((a[:, 0] != 0).sum(axis=1) > k * (1 - SPARSE_K)).all():  # a column nonzero in the first row is
+        return None                                              # nonzero: no core can be sparse enough
+    if kind == FP32:  # -0.0 is a zero too
+        nonzero = np.any(a != 0, axis=1)
+    else:  # the bits of +0.0
+        nonzero = np.bitwise_or.reduce(a, axis=1) != 0
+    counts = nonzero.sum(axis=1)
+    sparse = (counts <= k * (1 - SPARSE_K)) & (counts > 0)
+    if not sparse.any():
+        return None
+    b = rows[:, m16:]
+    if kind == FP32:
+        special = ~np.isfinite(b)
+    else:  # float16 / bfloat16 bits: an all-ones exponent is an infinity or a NaN
+        exponent = 0x7C00 if kind == FP16 else 0x7F80
+        special = (b & exponent) == exponent
+    sparse &= ~np.any(np.any(special, axis=1) & ~nonzero, axis=1)
+    if not sparse.any():
+        return None
+    groups: dict = {}
+    for c in range(kc):
+        groups.setdefault(nonzero[c].tobytes() if sparse[c] else None, []).append(c)
+    whole = len(groups) == 1
+    return [(slice(None) if whole else np.array(cores),
+             slice(None) if key is None else np.flatnonzero(nonzero[cores[0]]))
+            for key, cores in groups.items()]
 
 
 def _widen(kind, raw: np.ndarray, w: np.ndarray) -> np.ndarray:
