@@ -2,7 +2,8 @@
 
 For fp16 matmuls 4096^3, 2048^3, 1024^3 and 512^3, 4096^3 + bias + gelu (one MIX kernel: the vector cores run the
 epilogue of each block while the cube computes the next), the conv2d (8,3,224,224) x (64,3,7,7)
-stride 2 padding 3 (ResNet's stem) and the conv2d (8,256,56,56) x (256,256,3,3) stride 1 padding 1, each as
+stride 2 padding 3 (ResNet's stem) and the conv2d (8,256,56,56) x (256,256,3,3) stride 1 padding 1 (also in
+float32), each as
 compiled by default (``conv=auto``: an implicit GEMM for both) and through im2col (``conv=im2col``), on the default
 target (``DEFAULT_TARGET``), prints from one run:
 
@@ -108,12 +109,13 @@ def bench_matmul_bias_gelu(n: int) -> dict:
             "numpy_wall_s": np_wall, "wall_ratio": sim_wall / np_wall, "rel_err": err}
 
 
-def bench_conv(x_shape: tuple, w_shape: tuple, stride: int, padding: int, conv: str = "auto") -> dict:
+def bench_conv(x_shape: tuple, w_shape: tuple, stride: int, padding: int, conv: str = "auto",
+               dtype=np.float16) -> dict:
     shapes = "x".join("(" + ",".join(map(str, s)) + ")" for s in (x_shape, w_shape))
-    name = f"conv2d {shapes} s{stride} p{padding} fp16 {conv}"
+    name = f"conv2d {shapes} s{stride} p{padding} {'fp16' if dtype == np.float16 else 'fp32'} {conv}"
     rng = np.random.default_rng(0)
-    x = pyasc.tensor(rng.standard_normal(x_shape, dtype=np.float32).astype(np.float16))
-    w = pyasc.tensor(rng.standard_normal(w_shape, dtype=np.float32).astype(np.float16))
+    x = pyasc.tensor(rng.standard_normal(x_shape, dtype=np.float32).astype(dtype))
+    w = pyasc.tensor(rng.standard_normal(w_shape, dtype=np.float32).astype(dtype))
 
     def fn(x, w):
         return pyasc.conv2d(x, w, stride=stride, padding=padding)
@@ -131,7 +133,7 @@ def bench_conv(x_shape: tuple, w_shape: tuple, stride: int, padding: int, conv: 
     np_wall = best_wall(lambda: reference_conv2d(xn.astype(np.float32), wn.astype(np.float32), None,
                                                  (stride, stride), (padding, padding), (1, 1), 1), 1)
     macs = int(np.prod(out.shape)) * int(np.prod(w_shape[1:]))
-    roof, bound = roofline_seconds(macs, "f16", x.nbytes + w.nbytes + out.nbytes)
+    roof, bound = roofline_seconds(macs, "f16" if dtype == np.float16 else "f32", x.nbytes + w.nbytes + out.nbytes)
     return {"workload": name, "simulated_us": report.seconds * 1e6,
             "roofline_us": roof * 1e6, "bound": bound, "efficiency": roof / report.seconds,
             "kernel_efficiency": roof / kernel_seconds(report), "sim_wall_s": sim_wall,
@@ -139,8 +141,10 @@ def bench_conv(x_shape: tuple, w_shape: tuple, stride: int, padding: int, conv: 
 
 
 # ResNet's stem and a 3x3 convolution of its third stage, at batch 8; each through conv=auto (an implicit GEMM
-# here: the patches formed in L0A by Load3Dv2) and through the im2col path (the column matrix through GM)
-CONVS = [((8, 3, 224, 224), (64, 3, 7, 7), 2, 3), ((8, 256, 56, 56), (256, 256, 3, 3), 1, 1)]
+# here: the patches formed in L0A by Load3Dv2) and through the im2col path (the column matrix through GM); the
+# 3x3 convolution in float32 too (C0 = 8)
+CONVS = [((8, 3, 224, 224), (64, 3, 7, 7), 2, 3, np.float16), ((8, 256, 56, 56), (256, 256, 3, 3), 1, 1, np.float16),
+         ((8, 256, 56, 56), (256, 256, 3, 3), 1, 1, np.float32)]
 
 WALL_SHAPES = [("matmul 256^3", (256, 256), (256, 256)), ("matmul 512^3", (512, 512), (512, 512)),
                ("matmul 1024^3", (1024, 1024), (1024, 1024)), ("gemv 1x4096 @ 4096^2", (1, 4096), (4096, 4096))]
@@ -188,8 +192,8 @@ def main() -> None:
         return
     rows = [bench_matmul(4096), bench_matmul(2048), bench_matmul(1024), bench_matmul(512),
             bench_matmul_bias_gelu(4096)]
-    for x_shape, w_shape, stride, padding in CONVS:
-        rows += [bench_conv(x_shape, w_shape, stride, padding, conv) for conv in ("auto", "im2col")]
+    for x_shape, w_shape, stride, padding, dtype in CONVS:
+        rows += [bench_conv(x_shape, w_shape, stride, padding, conv, dtype) for conv in ("auto", "im2col")]
     print(f"cube benchmarks on {TARGET}")
     for r in rows:
         if "error" in r:

@@ -2,7 +2,7 @@
 
 Runs after ``asctensor-decompose`` and before ``asctensor-fuse``:
 
-* a ``conv2d`` of 2-byte elements and one group becomes an implicit GEMM (``lowering/analysis/conv.py``:
+* a ``conv2d`` of 2- or 4-byte elements and one group becomes an implicit GEMM (``lowering/analysis/conv.py``:
   every output row reads the input, Load3Dv2's ranges, L1): the input transposed to NHWC, ``im2col_nhwc``
   outlined with its matmul (the cube kernel forms the patches in L0A with Load3Dv2; they never reach GM),
   the weights as ``(OC, K)`` in Load3Dv2's K order (``transpose_b``), the NHWC product transposed back
@@ -43,7 +43,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from .analysis.conv import C0, ConvGeometry, implicit_geometry, implicit_is_faster
+from .analysis.conv import ConvGeometry, implicit_geometry, implicit_is_faster
 from .emitter import copy_loc, exact_copy
 from .outline import free_symbol, outline_group
 
@@ -202,7 +202,7 @@ def _cube_operands(mm: asctensor.MatmulOp) -> asctensor.MatmulOp:
 def _conv_to_implicit_gemm(conv: asctensor.Conv2dOp, geo: ConvGeometry) -> list[Operation]:
     """conv2d -> the input made NHWC (a transpose), the patches of each image (``im2col_nhwc``, formed in L0A
     by the cube kernel, never written) times the weights as ``(OC, K)`` in Load3Dv2's K order (``transpose_b``;
-    channels zero-padded to whole 16-channel blocks; a constant folds away), and the NHWC product transposed
+    channels zero-padded to whole 16-channel groups; a constant folds away), and the NHWC product transposed
     back to NCHW; returns the matmul's group (see ``lowering/analysis/conv.py``)."""
     stride, padding, dilation, _ = conv.params()
     n, c, _, _ = conv.input.type.get_shape()
@@ -213,13 +213,13 @@ def _conv_to_implicit_gemm(conv: asctensor.Conv2dOp, geo: ConvGeometry) -> list[
     col = _insert(asctensor.Im2colNhwcOp(xt.result, TensorType(it, [n, oh * ow, geo.k_total]), (kh, kw), stride,
                                          padding, dilation), conv, xt)
     weight, prev = conv.weight, col
-    if geo.c1 * C0 != c:  # zero weights for the channels past C of the last 16-channel block, written out
-        prev = _insert(asctensor.FullOp(0, TensorType(it, [oc, geo.c1 * C0 - c, kh, kw])), conv, prev)
+    if geo.c1 * geo.c0 != c:  # zero weights for the channels past C of the last 16-channel group, written out
+        prev = _insert(asctensor.FullOp(0, TensorType(it, [oc, geo.c1 * geo.c0 - c, kh, kw])), conv, prev)
         for copy in exact_copy(prev.result):  # (a concat joins values in memory)
             prev = _insert(copy, conv, prev)
         prev = _insert(asctensor.ConcatOp([weight, prev.results[0]], 1), conv, prev)
         weight = prev.result
-    w5 = _insert(asctensor.ReshapeOp(weight, [oc, geo.c1, C0, kh, kw]), conv, prev)
+    w5 = _insert(asctensor.ReshapeOp(weight, [oc, geo.c1, geo.c0, kh, kw]), conv, prev)
     wt = _insert(asctensor.TransposeOp(w5.result, [0, 1, 3, 4, 2]), conv, w5)
     w2 = _insert(asctensor.ReshapeOp(wt.result, [oc, geo.k_total]), conv, wt)
     pt = Float32Type() if conv.bias is not None and str(et) == "bf16" else et

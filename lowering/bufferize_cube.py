@@ -91,7 +91,7 @@ class _CubeBufferizer:
         shape_a, shape_b = a_load.result.type.get_shape(), b_load.result.type.get_shape()
         window = isinstance(a_load, asctile.LoadWindowOp)
         if window:  # the input rows of an implicit GEMM's block, [C1][rows * W][C0] (analysis/conv.py)
-            geo = ConvGeometry.of(a_load.geometry.get_values())
+            geo = ConvGeometry.of(a_load.geometry.get_values(), c0)
             shape_a = [geo.window_elements(base_m, k_l1 // geo.k_per_c1) // c0, c0]
         if dma_t["a"]:
             shape_a, ta = shape_a[::-1], False

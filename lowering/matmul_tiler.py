@@ -14,13 +14,13 @@ from math import prod
 from pyasc.dialects import asctensor, asctile
 from pyasc.dialects.asctile.matmul import CUBE_KIND
 from pyasc.dialects.target import TargetSpec
-from pyasc.dialects.types import element_type
+from pyasc.dialects.types import element_bytes, element_type
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, StringAttr, TensorType
 from xdsl.ir import Block, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from .analysis.conv import ConvGeometry, implicit_plan
+from .analysis.conv import ConvGeometry, c0_of, implicit_plan
 from .analysis.matmul import CubePlan, CubeTilingError, plan_matmul
 from .emitter import OpEmitter, copy_loc
 
@@ -102,7 +102,8 @@ class MatmulTiler:
         plan = plan_matmul(k.sym_name.data, self.spec, batch, M, N, K, str(in_t), self.cores,
                            base_m=self.base_m, base_n=self.base_n)
         if patches is not None:
-            plan = implicit_plan(k.sym_name.data, self.spec, plan, ConvGeometry.of(patches.geometry()))
+            plan = implicit_plan(k.sym_name.data, self.spec, plan,
+                                 ConvGeometry.of(patches.geometry(), c0_of(element_bytes(in_t))))
         self.plan = plan
         args = list(k.body.block.args)
         new = func.FuncOp(k.sym_name.data, ([_memref(a.type) for a in args] + [_memref(out_t)], []))

@@ -37,7 +37,7 @@ from pyasc.dialects.types import element_bytes
 
 from pyasc.dialects.ascbuf.analysis import buffer_of
 
-from .analysis.conv import C0, ConvGeometry
+from .analysis.conv import ConvGeometry, c0_of
 from .emitter import OpEmitter, whole_extent
 from .errors import CompileError
 from .to_ascendc_kernel import Buffer, KernelLowering
@@ -341,16 +341,16 @@ def _window(e: OpEmitter, g: ConvGeometry, m0, rows) -> tuple:
 
 
 def copy_window(low, op: ascbuf.CopyWindowOp, e: OpEmitter) -> None:
-    """``DataCopy(l1, gm[image + row * W * C + c1 * 16], Nd2NzParams{1, l1H * W, channels, 0, C, l1H * W, 1,
-    0})``: the window's input rows, each pixel's channels of the stage as one ND row, to ``[C1][l1H * W][16]``
+    """``DataCopy(l1, gm[image + row * W * C + c1 * C0], Nd2NzParams{1, l1H * W, channels, 0, C, l1H * W, 1,
+    0})``: the window's input rows, each pixel's channels of the stage as one ND row, to ``[C1][l1H * W][C0]``
     (a row's channels past C are zero-padded to 32 B)."""
     m = low.map
-    g = ConvGeometry.of(op.geometry.get_values())
+    g = ConvGeometry.of(op.geometry.get_values(), c0_of(element_bytes(op.dest.type.element_type)))
     row, l1h, _, _, _ = _window(e, g, m[op.m0], m[op.rows])
     c1_first = e.divui(m[op.k0], g.k_per_c1)
     c1_count = e.divui(m[op.cols], g.k_per_c1)
-    channels = e.minui(e.subi(g.c, e.muli(c1_first, C0)), e.muli(c1_count, C0))
-    start = e.addi(m[op.offset], e.addi(e.muli(row, g.w * g.c), e.muli(c1_first, C0)))
+    channels = e.minui(e.subi(g.c, e.muli(c1_first, g.c0)), e.muli(c1_count, g.c0))
+    start = e.addi(m[op.offset], e.addi(e.muli(row, g.w * g.c), e.muli(c1_first, g.c0)))
     src = e.value(ascendc.SubviewOp(low.gm[op.source], start))
     pixels = e.muli(l1h, g.w)
     e.add(ascendc.DataCopyNd2NzOp(low.tensor(op.dest, e), src, e.index(1), pixels, channels, e.index(0),
@@ -361,11 +361,11 @@ def load_window_l0(low, op: ascbuf.LoadWindowL0Op, e: OpEmitter) -> None:
     """``LoadData(l0a, l1, LoadData3DParamsV2{...})``: the patches of K step ``step`` for the window's
     positions, ``ceil16(extent)`` rows from ``mStartPt``."""
     m = low.map
-    g = ConvGeometry.of(op.geometry.get_values())
+    g = ConvGeometry.of(op.geometry.get_values(), c0_of(element_bytes(op.dest.type.element_type)))
     _, l1h, pad_top, pad_bottom, m_start = _window(e, g, m[op.m0], m[op.extent])
     k_l0 = op.dest.type.get_shape()[1]
     fields = {"pad_left": e.index(g.pw), "pad_right": e.index(g.pw), "pad_top": pad_top, "pad_bottom": pad_bottom,
-              "l1_h": l1h, "l1_w": e.index(g.w), "channel_size": e.muli(e.divui(m[op.stage_k], g.k_per_c1), C0),
+              "l1_h": l1h, "l1_w": e.index(g.w), "channel_size": e.muli(e.divui(m[op.stage_k], g.k_per_c1), g.c0),
               "k_extension": m[op.kvalid], "m_extension": e.muli(e.divui(e.addi(m[op.extent], 15), 16), 16),
               "k_start_pt": e.muli(m[op.step], k_l0), "m_start_pt": m_start, "stride_w": e.index(g.sw),
               "stride_h": e.index(g.sh), "filter_w": e.index(g.kw), "filter_h": e.index(g.kh),

@@ -255,9 +255,9 @@ class Im2colOp(IRDLOperation):
 @irdl_op_definition
 class Im2colNhwcOp(IRDLOperation):
     """The patches of an NHWC input in Load3Dv2's img2col order, the left operands of a convolution's
-    matmul (``lowering/analysis/conv.py``): ``result[n, oh * OW + ow, ((c1 * KH + kh) * KW + kw) * 16 + c0]
-    = x_pad[n, oh*sh + kh*dh, ow*sw + kw*dw, c1 * 16 + c0]``, zero where the window reads padding or a
-    channel past C. It has no kernel of its own: it is read by the cube kernel of its matmul."""
+    matmul (``lowering/analysis/conv.py``): ``result[n, oh * OW + ow, ((c1 * KH + kh) * KW + kw) * C0 + c0]
+    = x_pad[n, oh*sh + kh*dh, ow*sw + kw*dw, c1 * C0 + c0]`` (``C0`` = 32 B of elements: 16 for 2-byte ones,
+    8 for float32; C padded to a multiple of 16), zero where the window reads padding or a channel past C. It has no kernel of its own: it is read by the cube kernel of its matmul."""
 
     name = "asctensor.im2col_nhwc"
     input = operand_def(TensorType)
@@ -291,7 +291,7 @@ class Im2colNhwcOp(IRDLOperation):
         shape = conv2d_output_shape((n, c, h, w), (1, c, *kernel), stride, padding, dilation, 1)
         if isinstance(shape, str):
             raise VerifyException(f"{self.name}: {shape}")
-        want = (n, shape[2] * shape[3], -(-c // 16) * 16 * kernel[0] * kernel[1])
+        want = (n, shape[2] * shape[3], -(-c // 16) * 16 * kernel[0] * kernel[1])  # channels in 16-channel groups
         if tuple(r.get_shape()) != want:
             raise VerifyException(f"{self.name}: result shape {list(r.get_shape())} should be {list(want)}")
 

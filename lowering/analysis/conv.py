@@ -1,7 +1,8 @@
 """The implicit GEMM of a convolution: geometry, eligibility and the L1 window of an output block.
 
 A convolution whose input is NHWC runs as the matmul ``patches (P x K) @ weights^T (K x OC)`` per image
-(``P = OH * OW`` output positions, ``K = C1 * KH * KW * C0``, ``C1 = ceil(C / C0)``, ``C0 = 16``), where
+(``P = OH * OW`` output positions, ``K = C1 * KH * KW * C0``, ``C1 = ceil(C / C0)``, ``C0 = 32 B / element``:
+16 for float16/bfloat16, 8 for float32), where
 the patches are never written anywhere: for each output block the kernel copies the input rows its
 positions read into L1 as ``[C1][rows * W][C0]`` (``DataCopy`` ND2NZ of the NHWC rows; channels past C
 are zeros) and ``LoadData`` with ``LoadData3DParamsV2`` (Load3Dv2) forms the patches in L0A. K runs in
@@ -23,14 +24,15 @@ from math import gcd
 
 from .matmul import CubePlan, CubeTilingError
 
-C0 = 16  # channels per NC1HWC0 block of a 2-byte type
-MAX_CHANNELS_PER_LOAD = 48  # Load3D.md: channelSize in [1, 63], multiples of C0 (N * 16)
+C0 = 16  # channels per NC1HWC0 block of a 2-byte type (32 B); 8 of a 4-byte one
+MAX_CHANNELS_PER_LOAD = 48  # Load3D.md: channelSize in [1, 63], multiples of C0
 ND2NZ_MAX_ROWS = 16384  # Nd2NzParams.nValue
 
 
 @dataclass(frozen=True)
 class ConvGeometry:
-    """An NHWC image (``h x w x c``) under a ``kh x kw`` kernel with stride, symmetric padding and dilation."""
+    """An NHWC image (``h x w x c``) under a ``kh x kw`` kernel with stride, symmetric padding and dilation;
+    ``c0`` channels per NC1HWC0 block (``c0_of`` its element size)."""
 
     h: int
     w: int
@@ -43,13 +45,15 @@ class ConvGeometry:
     pw: int
     dh: int
     dw: int
+    c0: int = C0
 
     @classmethod
-    def of(cls, values) -> "ConvGeometry":
-        return cls(*(int(v) for v in values))
+    def of(cls, values, c0: int = C0) -> "ConvGeometry":
+        """From ``[H, W, C, KH, KW, SH, SW, PH, PW, DH, DW]`` (an op's ``geometry``)."""
+        return cls(*(int(v) for v in values), c0)
 
     def as_list(self) -> list[int]:
-        return list(astuple(self))
+        return list(astuple(self))[:-1]
 
     @property
     def oh(self) -> int:
@@ -61,12 +65,14 @@ class ConvGeometry:
 
     @property
     def c1(self) -> int:
-        return -(-self.c // C0)
+        """Channel blocks: the channels padded to a multiple of 16 (a K step of the cube is 16 columns), in
+        blocks of ``c0``."""
+        return -(-self.c // 16) * (16 // self.c0)
 
     @property
     def k_per_c1(self) -> int:
         """K columns of one channel block: all its kernel taps."""
-        return self.kh * self.kw * C0
+        return self.kh * self.kw * self.c0
 
     @property
     def k_total(self) -> int:
@@ -87,7 +93,12 @@ class ConvGeometry:
 
     def window_elements(self, base_m: int, c1s: int) -> int:
         """Elements of an L1 window of ``c1s`` channel blocks for ``base_m`` positions."""
-        return c1s * self.in_rows(base_m) * self.w * C0
+        return c1s * self.in_rows(base_m) * self.w * self.c0
+
+
+def c0_of(element_bytes: int) -> int:
+    """Channels per NC1HWC0 block of elements of ``element_bytes`` bytes: 32 B of them."""
+    return 32 // element_bytes
 
 
 TRANSPOSE_COST = 1.75  # a transpose's time over its HBM-bound time (vector-bound on the 910B's 48 AIVs)
@@ -110,9 +121,11 @@ def implicit_geometry(x_shape, w_shape, stride, padding, dilation, groups: int, 
     """The geometry of an NCHW convolution that can run as an implicit GEMM, or None (see the module docstring)."""
     n, c, h, w = x_shape
     oc, cg, kh, kw = w_shape
-    if groups != 1 or element_bytes != 2 or (kh, kw, *stride, *padding) == (1, 1, 1, 1, 0, 0):
+    if groups != 1 or element_bytes not in (2, 4) or (kh, kw, *stride, *padding) == (1, 1, 1, 1, 0, 0):
         return None
-    g = ConvGeometry(h, w, c, kh, kw, *stride, *padding, *dilation)
+    g = ConvGeometry(h, w, c, kh, kw, *stride, *padding, *dilation, c0_of(element_bytes))
+    if -(-c // g.c0) % (16 // g.c0):  # a 16-channel group whose second block no channel reaches: nothing
+        return None                   # would write it in L1
     if max(g.sh, g.sw) > 63 or max(g.ph, g.pw) > 255 or max(kh, kw, g.dh, g.dw) > 255 or g.oh < 1 or g.ow < 1:
         return None
     for oh in range(g.oh):
@@ -124,18 +137,18 @@ def implicit_geometry(x_shape, w_shape, stride, padding, dilation, groups: int, 
     return g
 
 
-MAX_C1_PER_LOAD = MAX_CHANNELS_PER_LOAD // C0
 
 
 def implicit_plan(name: str, spec, plan: CubePlan, geo: ConvGeometry) -> CubePlan:
     """``plan`` (``plan_matmul`` of the patches times the weights) with L1 stages of whole channel blocks: the
-    most blocks per stage (at most ``MAX_C1_PER_LOAD``) whose window and weight panel fit L1 twice; the output
-    block's rows shrink when not even one block fits."""
-    es = 2
+    most blocks per stage (whole 16-channel groups, at most ``MAX_CHANNELS_PER_LOAD`` channels) whose window and
+    weight panel fit L1 twice; the output block's rows shrink when not even one group fits."""
+    es = 32 // geo.c0
     for base_m in range(plan.base_m, 15, -16):
         if geo.in_rows(base_m) * geo.w > ND2NZ_MAX_ROWS:
             continue
-        for c1s in range(min(geo.c1, MAX_C1_PER_LOAD), 0, -1):
+        step = 16 // geo.c0  # whole 16-channel groups: a stage's K is a multiple of the 16-column K step
+        for c1s in range(min(geo.c1, MAX_CHANNELS_PER_LOAD // geo.c0), 0, -step):
             k_l1 = c1s * geo.k_per_c1
             if 2 * (geo.window_elements(base_m, c1s) + k_l1 * plan.base_n) * es <= spec.l1_bytes:
                 blocks_m = -(-plan.M // base_m)

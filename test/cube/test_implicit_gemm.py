@@ -75,6 +75,38 @@ def test_implicit_gemm_matches_torch(xs, ws, stride, padding, dilation, dtype):
     np.testing.assert_allclose(np.asarray(out, np.float64), ref, rtol=0, atol=tol)
 
 
+@pytest.mark.parametrize("xs,ws,stride,padding,dilation", [
+    ((2, 16, 9, 9), (8, 16, 3, 3), 1, 1, 1),         # one 16-channel group: two blocks of C0 = 8
+    ((2, 64, 15, 13), (24, 64, 3, 3), 2, 1, 1),      # two L1 stages (48 + 16 channels)
+    ((1, 28, 20, 17), (16, 28, 3, 3), 1, 2, 2),      # 28 channels padded to 32, dilation, an odd output width
+    ((1, 16, 40, 40), (32, 16, 5, 5), 1, 2, 1),      # many output blocks, windows with and without padding
+])
+def test_float32_implicit_gemm_matches_torch(xs, ws, stride, padding, dilation):
+    """float32 runs the implicit GEMM with C0 = 8 (Load3Dv2 of float), its channels in whole 16-channel groups."""
+    fn, args, (x, w, _) = _compile(xs, ws, stride, padding, dilation, np.float32)
+    assert not any("im2col" in k for k in _kernels(fn, args))
+    compiled = fn.lower(*args).compile()
+    assert "AscendC::LoadData3DParamsV2<float>(" in compiled.ascendc_source()
+    out, report = compiled.simulate(*args)
+    assert not report.findings
+    ref = _torch_conv(x, w, None, stride, padding, dilation)
+    k = ws[1] * ws[2] * ws[3]
+    np.testing.assert_allclose(np.asarray(out, np.float64), ref, rtol=0, atol=k * 2 ** -22 * np.abs(ref).max())
+
+
+@pytest.mark.parametrize("channels", [3, 8, 24])
+def test_float32_channels_leaving_a_block_of_a_group_empty_take_im2col(channels):
+    """A float32 input whose last 16-channel group has no channel in its second block of 8 (nothing would write
+    that block in L1) keeps the im2col path, with PyTorch's result."""
+    assert implicit_geometry((1, channels, 12, 12), (8, channels, 3, 3), (1, 1), (1, 1), (1, 1), 1, 4,
+                             get_target(DEFAULT_TARGET).l1_bytes) is None
+    fn, args, (x, w, _) = _compile((1, channels, 12, 12), (8, channels, 3, 3), 1, 1, 1, np.float32)
+    assert any("im2col" in k for k in _kernels(fn, args))
+    ref = _torch_conv(x, w, None, 1, 1, 1)
+    np.testing.assert_allclose(fn(*args).numpy().astype(np.float64), ref, rtol=0,
+                               atol=channels * 9 * 2 ** -22 * np.abs(ref).max())
+
+
 def test_bias_and_relu_follow_the_transpose_back():
     fn, args, (x, w, b) = _compile((2, 32, 12, 12), (48, 32, 3, 3), 1, 1, 1, np.float16, bias=True, relu=True)
     out = fn(*args).numpy().astype(np.float64)
@@ -100,19 +132,21 @@ def test_other_convolutions_keep_their_path(xs, ws, stride, padding, dilation, w
                                atol=(2 ** -10 + 144 * 2 ** -24) * max(np.abs(ref).max(), 1e-3))
 
 
-@pytest.mark.parametrize("xs,ws,implicit_faster", [
-    ((2, 64, 56, 56), (64, 64, 3, 3), True),   # the column matrix (9 x the input) costs more than two transposes
-    ((2, 128, 28, 28), (128, 128, 3, 3), False),  # small images: the transposes' extra launch costs more
+@pytest.mark.parametrize("xs,ws,implicit_faster,dtype", [
+    ((2, 64, 56, 56), (64, 64, 3, 3), True, np.float16),  # the column matrix (9 x the input) costs more than two transposes
+    ((2, 128, 28, 28), (128, 128, 3, 3), False, np.float16),  # small images: the transposes' extra launch costs more
+    ((2, 64, 56, 56), (64, 64, 3, 3), True, np.float32),
 ])
-def test_auto_takes_the_faster_path(xs, ws, implicit_faster):
+def test_auto_takes_the_faster_path(xs, ws, implicit_faster, dtype):
     """conv=auto against both paths forced: the same result (PyTorch's), and the simulated time of the faster."""
     seconds = {}
+    eps = 2 ** -10 if dtype == np.float16 else 2 ** -22
     for algorithm in ("implicit_gemm", "im2col", "auto"):
-        fn, args, (x, w, _) = _compile(xs, ws, 1, 1, 1, np.float16, conv=algorithm)
+        fn, args, (x, w, _) = _compile(xs, ws, 1, 1, 1, dtype, conv=algorithm)
         out, report = fn.lower(*args).compile().simulate(*args)
         ref = _torch_conv(x, w, None, 1, 1, 1)
         np.testing.assert_allclose(np.asarray(out, np.float64), ref, rtol=0,
-                                   atol=(2 ** -10 + ws[1] * 9 * 2 ** -24) * np.abs(ref).max())
+                                   atol=(eps + ws[1] * 9 * 2 ** -24) * np.abs(ref).max())
         seconds[algorithm] = report.seconds
     assert (seconds["implicit_gemm"] < seconds["im2col"]) == implicit_faster
     assert seconds["auto"] == min(seconds["implicit_gemm"], seconds["im2col"])

@@ -1,7 +1,7 @@
 // RUN: pyasc-opt %s -p 'asctensor-fuse-matmul{conv=implicit_gemm}' | filecheck %s
 // RUN: pyasc-opt %s -p asctensor-fuse-matmul | filecheck %s --check-prefix=AUTO
 
-// an implicit GEMM (2-byte elements, one group; lowering/analysis/conv.py): the input made NHWC, the patches
+// an implicit GEMM (2- or 4-byte elements, one group; lowering/analysis/conv.py): the input made NHWC, the patches
 // (im2col_nhwc) read by the cube kernel in place, the weights as (OC, K) in Load3Dv2's K order
 // (channel block, kh, kw, channel), the NHWC product transposed back to NCHW
 func.func @implicit(%x: tensor<2x16x8x8xf16>, %w: tensor<32x16x3x3xf16>) -> tensor<2x32x8x8xf16> {
@@ -30,6 +30,27 @@ func.func @implicit_c3(%x: tensor<1x3x10x10xf16>, %w: tensor<4x3x3x3xf16>) -> te
 // CHECK:      func.func @implicit_c3(
 // CHECK:        %[[Z:.*]] = arith.mulf %{{.*}}, %{{.*}} : tensor<4x13x3x3xf16>
 // CHECK-NEXT:   asctensor.concat %w, %[[Z]] dim = 1 : tensor<4x3x3x3xf16>, tensor<4x13x3x3xf16> -> tensor<4x16x3x3xf16>
+
+// float32: C0 = 8 channels per block (32 B), the channels still padded to 16-channel groups (a K step of the cube
+// is 16 columns): 28 channels become 4 blocks of 8, K = 4 * 9 * 8 = 288
+func.func @implicit_f32(%x: tensor<1x28x6x6xf32>, %w: tensor<8x28x3x3xf32>) -> tensor<1x8x6x6xf32> {
+  %0 = asctensor.conv2d %x, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : tensor<1x28x6x6xf32>, tensor<8x28x3x3xf32> -> tensor<1x8x6x6xf32>
+  func.return %0 : tensor<1x8x6x6xf32>
+}
+// CHECK:      func.func @implicit_f32_mm{{[0-9]+}}(%{{.*}}: tensor<8x4x3x3x8xf32>, %{{.*}}: tensor<1x6x6x28xf32>) -> tensor<1x6x6x8xf32>
+// CHECK-NEXT:   asctensor.reshape %{{.*}} : tensor<8x4x3x3x8xf32> -> tensor<8x288xf32>
+// CHECK-NEXT:   asctensor.im2col_nhwc %{{.*}} kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1] : tensor<1x6x6x28xf32> -> tensor<1x36x288xf32>
+// CHECK:      func.func @implicit_f32(
+// CHECK:        asctensor.concat %w, %{{.*}} dim = 1 : tensor<8x28x3x3xf32>, tensor<8x4x3x3xf32> -> tensor<8x32x3x3xf32>
+// CHECK-NEXT:   asctensor.reshape %{{.*}} : tensor<8x32x3x3xf32> -> tensor<8x4x8x3x3xf32>
+
+// float32 with 8 (or 24) channels: the last 16-channel group's second block of 8 would hold no channel, and nothing would
+// write it in L1: im2col instead
+func.func @im2col_f32_c8(%x: tensor<1x8x6x6xf32>, %w: tensor<8x8x3x3xf32>) -> tensor<1x8x6x6xf32> {
+  %0 = asctensor.conv2d %x, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : tensor<1x8x6x6xf32>, tensor<8x8x3x3xf32> -> tensor<1x8x6x6xf32>
+  func.return %0 : tensor<1x8x6x6xf32>
+}
+// CHECK:      func.func @im2col_f32_c8_im2col{{[0-9]+}}(
 
 // conv=auto takes the implicit GEMM where its two transposes are estimated to cost less than the im2col path's
 // column matrix (lowering/analysis/conv.py): not for the small convolutions above, but for a 3x3, 256-channel
