@@ -137,8 +137,6 @@ def implicit_geometry(x_shape, w_shape, stride, padding, dilation, groups: int, 
     return g
 
 
-
-
 def implicit_plan(name: str, spec, plan: CubePlan, geo: ConvGeometry) -> CubePlan:
     """``plan`` (``plan_matmul`` of the patches times the weights) with L1 stages of whole channel blocks: the
     most blocks per stage (whole 16-channel groups, at most ``MAX_CHANNELS_PER_LOAD`` channels) whose window and
