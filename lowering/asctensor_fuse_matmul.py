@@ -43,7 +43,8 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from .analysis.conv import ConvGeometry, implicit_geometry, implicit_is_faster
+from .analysis.conv import ConvGeometry, implicit_geometry, implicit_is_faster, implicit_plan
+from .analysis.matmul import CubeTilingError, plan_matmul
 from .emitter import copy_loc, exact_copy
 from .outline import free_symbol, outline_group
 
@@ -244,9 +245,23 @@ def _implicit_geometry(conv: asctensor.Conv2dOp, spec, algorithm: str) -> ConvGe
     stride, padding, dilation, groups = conv.params()
     x, w, es = conv.input.type.get_shape(), conv.weight.type.get_shape(), element_bytes(conv.input.type.element_type)
     geo = implicit_geometry(x, w, stride, padding, dilation, groups, es, spec.l1_bytes)
-    if geo is None or algorithm == "implicit_gemm":
+    if geo is None or not _plans_in_l1(conv, geo, spec):
+        return None
+    if algorithm == "implicit_gemm":
         return geo
     return geo if implicit_is_faster(spec, x, w, conv.result.type.get_shape(), es) else None
+
+
+def _plans_in_l1(conv: asctensor.Conv2dOp, geo: ConvGeometry, spec) -> bool:
+    """Whether ``tile-matmul`` finds the implicit GEMM of ``conv`` an L1 stage (``implicit_plan`` on the default
+    tile plan): a float32 stage of a wide image's rows and its weight panel may not fit."""
+    n, oc, oh, ow = conv.result.type.get_shape()
+    in_type = str(conv.input.type.element_type)
+    try:
+        implicit_plan("conv", spec, plan_matmul("conv", spec, n, oh * ow, oc, geo.k_total, in_type), geo)
+    except CubeTilingError:
+        return False
+    return True
 
 
 def _conv_to_matmul(conv: asctensor.Conv2dOp) -> list[Operation]:

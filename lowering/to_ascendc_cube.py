@@ -353,8 +353,23 @@ def copy_window(low, op: ascbuf.CopyWindowOp, e: OpEmitter) -> None:
     start = e.addi(m[op.offset], e.addi(e.muli(row, g.w * g.c), e.muli(c1_first, g.c0)))
     src = e.value(ascendc.SubviewOp(low.gm[op.source], start))
     pixels = e.muli(l1h, g.w)
-    e.add(ascendc.DataCopyNd2NzOp(low.tensor(op.dest, e), src, e.index(1), pixels, channels, e.index(0),
+    dst = low.tensor(op.dest, e)
+    if -(-g.c // g.c0) % (16 // g.c0):  # the last 16-channel group has a block of C0 no channel reaches
+        _zero_empty_blocks(e, dst, op, c1_count, channels, pixels, g.c0)
+    e.add(ascendc.DataCopyNd2NzOp(dst, src, e.index(1), pixels, channels, e.index(0),
                                   e.index(g.c), pixels, e.index(1), e.index(0)))
+
+
+def _zero_empty_blocks(e: OpEmitter, dst, op: ascbuf.CopyWindowOp, blocks, channels, pixels, c0: int) -> None:
+    """Zero (InitConstValue, on MTE2 before the ND2NZ) the channel blocks of a window that no channel reaches:
+    a float32 stage ends in a whole 16-channel group, two blocks of 8, and with C mod 16 in 1..8 the ND2NZ of
+    the last group writes only the first (Load3Dv2 reads both; the weights there are zeros)."""
+    written = e.divui(e.addi(channels, c0 - 1), c0)
+    empty = e.subi(blocks, written)
+    we = _when(e, e.value(arith.CmpiOp(empty, e.index(0), "ne")))
+    we.add(ascendc.InitConstValueOp(we.value(ascendc.SubviewOp(dst, we.muli(written, we.muli(pixels, c0)))), empty,
+                                    pixels, we.index(0), we.constant(0, op.dest.type.element_type)))
+    we.add(ascendc.PipeBarrierOp(PipeKind.PIPE_MTE2))
 
 
 def load_window_l0(low, op: ascbuf.LoadWindowL0Op, e: OpEmitter) -> None:

@@ -1,12 +1,13 @@
 """The implicit GEMM of a convolution: geometry, eligibility and the L1 window of an output block.
 
 A convolution whose input is NHWC runs as the matmul ``patches (P x K) @ weights^T (K x OC)`` per image
-(``P = OH * OW`` output positions, ``K = C1 * KH * KW * C0``, ``C1 = ceil(C / C0)``, ``C0 = 32 B / element``:
-16 for float16/bfloat16, 8 for float32), where
-the patches are never written anywhere: for each output block the kernel copies the input rows its
-positions read into L1 as ``[C1][rows * W][C0]`` (``DataCopy`` ND2NZ of the NHWC rows; channels past C
-are zeros) and ``LoadData`` with ``LoadData3DParamsV2`` (Load3Dv2) forms the patches in L0A. K runs in
-the order of ``Load3D.md``'s img2col: ``k = ((c1 * KH + kh) * KW + kw) * C0 + c0``.
+(``P = OH * OW`` output positions, ``K = C1 * KH * KW * C0``, ``C0 = 32 B / element``: 16 for
+float16/bfloat16, 8 for float32; ``C1`` blocks of C0 hold the channels padded to a multiple of 16), where the
+patches are never written anywhere: for each output block the kernel copies the input rows its positions read
+into L1 as ``[C1][rows * W][C0]`` (``DataCopy`` ND2NZ of the NHWC rows; channels past C are zeros: the ND2NZ
+pads a pixel's row to 32 B, and a float32 block of 8 that no channel reaches is zeroed by ``InitConstValue``)
+and ``LoadData`` with ``LoadData3DParamsV2`` (Load3Dv2) forms the patches in L0A. K runs in the order of
+``Load3D.md``'s img2col: ``k = ((c1 * KH + kh) * KW + kw) * C0 + c0``.
 
 Windows (``window_rows``): the positions ``[m0, m0 + vm)`` are output rows ``oh_a .. oh_b``; ``oh_a`` is
 taken down to a row whose first position is a multiple of 16 (Load3Dv2's ``mStartPt = m0 - oh_a * OW``
@@ -106,14 +107,20 @@ TRANSPOSE_COST = 1.75  # a transpose's time over its HBM-bound time (vector-boun
 
 def implicit_is_faster(spec, x_shape, w_shape, out_shape, element_bytes: int) -> bool:
     """Whether the implicit GEMM's two transposes (the input to NHWC, the product back to NCHW: one more launch)
-    take less time than the im2col path's column matrix, written to GM and read back by the matmul."""
+    take less time than the im2col path's column matrix, written to GM and read back by the matmul; for float32
+    the cube's products over the padded channels (C up to a multiple of 16) count too. Measured on the ResNet stem
+    at batch 8 (3 channels in 16): in float16 they overlap the window copies (implicit 100 us, im2col 141 us),
+    on float32's four times slower cube they do not (215 us against 172 us)."""
     n, c, _, _ = x_shape
-    _, _, kh, kw = w_shape
+    oc, _, kh, kw = w_shape
     pixels = out_shape[2] * out_shape[3]
     column = n * c * kh * kw * pixels * element_bytes
     moved = (n * c * x_shape[2] * x_shape[3] + n * out_shape[1] * pixels) * element_bytes
     launch = spec.launch_overhead_us * 1e-6
-    return 2 * moved * TRANSPOSE_COST / spec.hbm_bytes_per_s + launch < 2 * column / spec.hbm_bytes_per_s
+    macs_per_s = spec.cube_cores * spec.cube_macs_per_cycle["f32"] * spec.clock_hz
+    padding = n * pixels * oc * kh * kw * (-(-c // 16) * 16 - c) / macs_per_s if element_bytes == 4 else 0.0
+    return (2 * moved * TRANSPOSE_COST / spec.hbm_bytes_per_s + launch + padding
+            < 2 * column / spec.hbm_bytes_per_s)
 
 
 def implicit_geometry(x_shape, w_shape, stride, padding, dilation, groups: int, element_bytes: int,
@@ -124,8 +131,6 @@ def implicit_geometry(x_shape, w_shape, stride, padding, dilation, groups: int, 
     if groups != 1 or element_bytes not in (2, 4) or (kh, kw, *stride, *padding) == (1, 1, 1, 1, 0, 0):
         return None
     g = ConvGeometry(h, w, c, kh, kw, *stride, *padding, *dilation, c0_of(element_bytes))
-    if -(-c // g.c0) % (16 // g.c0):  # a 16-channel group whose second block no channel reaches: nothing
-        return None                   # would write it in L1
     if max(g.sh, g.sw) > 63 or max(g.ph, g.pw) > 255 or max(kh, kw, g.dh, g.dw) > 255 or g.oh < 1 or g.ow < 1:
         return None
     for oh in range(g.oh):
@@ -140,21 +145,24 @@ def implicit_geometry(x_shape, w_shape, stride, padding, dilation, groups: int, 
 def implicit_plan(name: str, spec, plan: CubePlan, geo: ConvGeometry) -> CubePlan:
     """``plan`` (``plan_matmul`` of the patches times the weights) with L1 stages of whole channel blocks: the
     most blocks per stage (whole 16-channel groups, at most ``MAX_CHANNELS_PER_LOAD`` channels) whose window and
-    weight panel fit L1 twice; the output block's rows shrink when not even one group fits."""
+    weight panel fit L1 twice; the output block's rows shrink when not even one group fits, and then its columns
+    (halved: a float32 stage of a wide image's rows leaves little room for the weights)."""
     es = 32 // geo.c0
-    for base_m in range(plan.base_m, 15, -16):
-        if geo.in_rows(base_m) * geo.w > ND2NZ_MAX_ROWS:
-            continue
-        step = 16 // geo.c0  # whole 16-channel groups: a stage's K is a multiple of the 16-column K step
-        for c1s in range(min(geo.c1, MAX_CHANNELS_PER_LOAD // geo.c0), 0, -step):
-            k_l1 = c1s * geo.k_per_c1
-            if 2 * (geo.window_elements(base_m, c1s) + k_l1 * plan.base_n) * es <= spec.l1_bytes:
-                blocks_m = -(-plan.M // base_m)
-                k_l0 = max(16, min(plan.k_l0, k_l1) // 16 * 16)
-                while k_l1 % k_l0:
-                    k_l0 -= 16
-                blocks = plan.batch * blocks_m * plan.blocks_n
-                return replace(plan, base_m=base_m, blocks_m=blocks_m, k_l1=k_l1, k_l0=k_l0,
-                               block_dim=max(1, min(plan.block_dim, blocks)))
+    step = 16 // geo.c0  # whole 16-channel groups: a stage's K is a multiple of the 16-column K step
+    base_ns = [plan.base_n] + [n for n in (plan.base_n // 2 ** i // 16 * 16 for i in range(1, 5)) if n >= 16]
+    for base_n in dict.fromkeys(base_ns):
+        for base_m in range(plan.base_m, 15, -16):
+            if geo.in_rows(base_m) * geo.w > ND2NZ_MAX_ROWS:
+                continue
+            for c1s in range(min(geo.c1, MAX_CHANNELS_PER_LOAD // geo.c0), 0, -step):
+                k_l1 = c1s * geo.k_per_c1
+                if 2 * (geo.window_elements(base_m, c1s) + k_l1 * base_n) * es <= spec.l1_bytes:
+                    blocks_m, blocks_n = -(-plan.M // base_m), -(-plan.N // base_n)
+                    k_l0 = max(16, min(plan.k_l0, k_l1) // 16 * 16)
+                    while k_l1 % k_l0:
+                        k_l0 -= 16
+                    blocks = plan.batch * blocks_m * blocks_n
+                    return replace(plan, base_m=base_m, blocks_m=blocks_m, base_n=base_n, blocks_n=blocks_n,
+                                   k_l1=k_l1, k_l0=k_l0, block_dim=max(1, min(plan.block_dim, blocks)))
     raise CubeTilingError(f"kernel @{name}: no output block of a {geo.h}x{geo.w} image's convolution has its input "
                           f"rows and weights fit L1 ({spec.l1_bytes} B)")

@@ -95,15 +95,18 @@ def test_float32_implicit_gemm_matches_torch(xs, ws, stride, padding, dilation):
 
 
 @pytest.mark.parametrize("channels", [3, 8, 24])
-def test_float32_channels_leaving_a_block_of_a_group_empty_take_im2col(channels):
-    """A float32 input whose last 16-channel group has no channel in its second block of 8 (nothing would write
-    that block in L1) keeps the im2col path, with PyTorch's result."""
-    assert implicit_geometry((1, channels, 12, 12), (8, channels, 3, 3), (1, 1), (1, 1), (1, 1), 1, 4,
-                             get_target(DEFAULT_TARGET).l1_bytes) is None
+def test_float32_blocks_no_channel_reaches_are_zeroed_in_l1(channels):
+    """A float32 input whose last 16-channel group has no channel in its second block of 8: the kernel zeroes that
+    block of the L1 window (InitConstValue) before Load3Dv2 reads it; no read of unwritten memory, PyTorch's
+    result."""
     fn, args, (x, w, _) = _compile((1, channels, 12, 12), (8, channels, 3, 3), 1, 1, 1, np.float32)
-    assert any("im2col" in k for k in _kernels(fn, args))
+    assert not any("im2col" in k for k in _kernels(fn, args))
+    compiled = fn.lower(*args).compile()
+    assert "AscendC::InitConstValue(" in compiled.ascendc_source()
+    out, report = compiled.simulate(*args)
+    assert not report.findings
     ref = _torch_conv(x, w, None, 1, 1, 1)
-    np.testing.assert_allclose(fn(*args).numpy().astype(np.float64), ref, rtol=0,
+    np.testing.assert_allclose(np.asarray(out, np.float64), ref, rtol=0,
                                atol=channels * 9 * 2 ** -22 * np.abs(ref).max())
 
 
@@ -184,3 +187,19 @@ def test_a_residual_block_stays_nhwc_between_its_convolutions():
     y = torch.relu(torch.nn.functional.conv2d(t(x), t(w1), t(b1), padding=1))
     ref = torch.relu(torch.nn.functional.conv2d(y, t(w2), padding=1) + t(x)).numpy()
     np.testing.assert_allclose(out, ref, rtol=0, atol=4 * (2 ** -10 + 288 * 2 ** -24) * np.abs(ref).max())
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_auto_on_a_stem_takes_the_faster_path(dtype):
+    """A 3-channel 7x7 stride-2 convolution: its channels padded to 16 make the implicit GEMM's products five times
+    the im2col path's, which float32's slower cube pays for; conv=auto takes the faster path in both dtypes, with
+    PyTorch's result."""
+    seconds = {}
+    for algorithm in ("implicit_gemm", "im2col", "auto"):
+        fn, args, (x, w, _) = _compile((2, 3, 112, 112), (64, 3, 7, 7), 2, 3, 1, dtype, conv=algorithm)
+        out, report = fn.lower(*args).compile().simulate(*args)
+        ref = _torch_conv(x, w, None, 2, 3, 1)
+        eps = 2 ** -10 if dtype == np.float16 else 2 ** -22
+        np.testing.assert_allclose(np.asarray(out, np.float64), ref, rtol=0, atol=(eps + 147 * 2 ** -24) * np.abs(ref).max())
+        seconds[algorithm] = report.seconds
+    assert seconds["auto"] == min(seconds["implicit_gemm"], seconds["im2col"])

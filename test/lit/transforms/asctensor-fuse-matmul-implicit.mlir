@@ -44,13 +44,14 @@ func.func @implicit_f32(%x: tensor<1x28x6x6xf32>, %w: tensor<8x28x3x3xf32>) -> t
 // CHECK:        asctensor.concat %w, %{{.*}} dim = 1 : tensor<8x28x3x3xf32>, tensor<8x4x3x3xf32> -> tensor<8x32x3x3xf32>
 // CHECK-NEXT:   asctensor.reshape %{{.*}} : tensor<8x32x3x3xf32> -> tensor<8x4x8x3x3xf32>
 
-// float32 with 8 (or 24) channels: the last 16-channel group's second block of 8 would hold no channel, and nothing would
-// write it in L1: im2col instead
-func.func @im2col_f32_c8(%x: tensor<1x8x6x6xf32>, %w: tensor<8x8x3x3xf32>) -> tensor<1x8x6x6xf32> {
+// float32 with 8 channels: one 16-channel group, of which the second block of 8 holds no channel (the kernel
+// zeroes it in L1, see pipelines/cube/implicit-gemm-f32.mlir); the weights are padded to 16 channels
+func.func @implicit_f32_c8(%x: tensor<1x8x6x6xf32>, %w: tensor<8x8x3x3xf32>) -> tensor<1x8x6x6xf32> {
   %0 = asctensor.conv2d %x, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : tensor<1x8x6x6xf32>, tensor<8x8x3x3xf32> -> tensor<1x8x6x6xf32>
   func.return %0 : tensor<1x8x6x6xf32>
 }
-// CHECK:      func.func @im2col_f32_c8_im2col{{[0-9]+}}(
+// CHECK:      func.func @implicit_f32_c8_mm{{[0-9]+}}(%{{.*}}: tensor<8x2x3x3x8xf32>, %{{.*}}: tensor<1x6x6x8xf32>) -> tensor<1x6x6x8xf32>
+// CHECK:        asctensor.im2col_nhwc %{{.*}} : tensor<1x6x6x8xf32> -> tensor<1x36x144xf32>
 
 // conv=auto takes the implicit GEMM where its two transposes are estimated to cost less than the im2col path's
 // column matrix (lowering/analysis/conv.py): not for the small convolutions above, but for a 3x3, 256-channel
