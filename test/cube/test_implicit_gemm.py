@@ -165,6 +165,16 @@ def test_emitted_project_source_compiles():
     assert_compiles(src)
 
 
+def test_emitted_float32_source_with_a_zeroed_block_compiles():
+    """The Ascend C of a float32 implicit GEMM of 24 channels (LoadData3DParamsV2<float>, and the InitConstValue
+    of the block of 8 no channel reaches under its ``if``) compiles against the API's declarations."""
+    fn, args, _ = _compile((1, 24, 12, 12), (16, 24, 3, 3), 1, 1, 1, np.float32)
+    src = fn.lower(*args).compile().ascendc_source()
+    for api in ("AscendC::LoadData3DParamsV2<float>(padList", "AscendC::InitConstValue(", "AscendC::Nd2NzParams"):
+        assert api in src
+    assert_compiles(src)
+
+
 def test_a_residual_block_stays_nhwc_between_its_convolutions():
     """conv, bias, ReLU, conv, residual add, ReLU as implicit GEMMs: ``asctensor-sink-transposes`` leaves one
     activation transpose into NHWC and one back out; the result is PyTorch's."""
