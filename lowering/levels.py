@@ -99,6 +99,29 @@ def _check_calls(pass_name: str, level: str, module: Operation, host: func.FuncO
                       "of the module")
 
 
+_RANK_OF_OP: dict[str, int | None] = {}
+
+
+def _rank(op_name: str) -> int | None:
+    """The ``DIALECT_RANK`` of an op's dialect (None: an upstream dialect), by op name."""
+    rank = _RANK_OF_OP.get(op_name, -1)
+    if rank == -1:
+        rank = _RANK_OF_OP[op_name] = DIALECT_RANK.get(op_name.split(".", 1)[0])
+    return rank
+
+
+def _functions(op: Operation):
+    """The ``func.func`` ops in ``op`` (itself included), not looking inside a function: a function
+    lives in a symbol table, never in another function's body."""
+    if isinstance(op, func.FuncOp):
+        yield op
+        return
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                yield from _functions(inner)
+
+
 def check_input_level(pass_name: str, level: str, module: Operation) -> None:
     """Raise ``LevelError`` unless ``module`` is a valid input of a pass taking ``level``."""
     if level not in RANKS:
@@ -109,14 +132,12 @@ def check_input_level(pass_name: str, level: str, module: Operation) -> None:
             module_target(module)
         except ValueError as e:
             raise LevelError(f"pass {pass_name}: {e}") from None
-    for fn in module.walk():
-        if not isinstance(fn, func.FuncOp):
-            continue
+    for fn in _functions(module):
         kernel = _is_kernel(fn)
         if kernel:
             _check_kernel_attrs(pass_name, level, fn)
         for op in fn.walk():
-            rank = DIALECT_RANK.get(op.name.split(".", 1)[0])
+            rank = _rank(op.name)
             if rank is None:
                 continue
             if rank > high:

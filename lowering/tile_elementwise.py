@@ -43,7 +43,8 @@ class _KernelTiler:
     ub_bytes: int
     block: Block = field(init=False)
 
-    def run(self) -> func.FuncOp:
+    def run(self, skip_plans: frozenset | set = frozenset()) -> func.FuncOp | None:
+        """The tiled kernel; None, with ``self.plan`` set, when its plan is one of ``skip_plans``."""
         k = self.kernel
         body = [op for op in k.body.block.ops if not isinstance(op, func.ReturnOp)]
         ret = k.body.block.last_op
@@ -121,6 +122,8 @@ class _KernelTiler:
             per_elem += widest * extra
             plan = plan_tiles(space, self.ub_bytes // per_elem, align, self.cores, balance=True)
         self.plan = plan
+        if plan in skip_plans:
+            return None
 
         new = func.FuncOp(k.sym_name.data, ([_memref(a.type) for a in args] + [_memref(v.type) for v in outputs],
                                             []))
@@ -387,14 +390,15 @@ class TileElementwisePass(ModulePass):
         tried, new, min_per_core = set(), None, None
         for _ in range(_FIT_ROUNDS):
             tiler = _KernelTiler(kernel, cores, self.tile_size, self.buffers, budget)
-            new = tiler.run()
+            built = tiler.run(tried)
             if self.tile_size:
-                return new
-            if tiler.plan in tried:
+                return built
+            if built is None:  # a plan tried before
                 if fits is not None:
                     break
                 budget = int(budget * 0.5)  # still overflowing: shrink until the plan changes
                 continue
+            new = built
             tried.add(tiler.plan)
             per_core = -(-tiler.plan.total // tiler.plan.block_dim)
             if min_per_core is None:

@@ -1,21 +1,22 @@
 """The on-disk compilation cache and the IR dump of ``pyasc.jit`` (and of eager ops).
 
-A compiled program is stored as the text of its ``ascendc``-level module plus a little metadata,
-one JSON file per key under ``PYASC_CACHE_DIR`` (default ``$XDG_CACHE_HOME/pyasc`` or
-``~/.cache/pyasc``; ``PYASC_CACHE_DIR=off`` disables it). The key hashes the function's source,
-the traced ``asctensor`` program (which fixes the input signature, the static arguments and the
-values of any closure the function used), the compile options and pyasc's version together with
-a fingerprint of the compiler's own source files, so editing a pass never reuses a stale entry.
+A compiled program is stored as its ``ascendc``-level module, pickled, plus a little metadata: per
+key, ``<key>.pkl`` holds the module and ``<key>.json`` the metadata and the SHA-256 of the pickle,
+under ``PYASC_CACHE_DIR`` (default ``$XDG_CACHE_HOME/pyasc`` or ``~/.cache/pyasc``;
+``PYASC_CACHE_DIR=off`` disables it). Pickling a module costs a third of printing it as text and
+loading it a fraction of parsing it (ResNet-18's 11,000 ops), so no text is written. The key hashes
+the function's source, the traced ``asctensor`` program (which fixes the input signature, the static
+arguments and the values of any closure the function used), the compile options and pyasc's version
+together with a fingerprint of the compiler's own source files, so editing a pass never reuses a
+stale entry.
 
-Entries are written atomically (a temporary file in the same folder, then ``os.replace``) and
-carry a SHA-256 of the module text. Beside each entry, ``<key>.pkl`` holds the same module pickled:
-re-parsing a large module's text costs seconds (ResNet-18's 11,000 ops), unpickling it a fraction of
-that. The pickle is bound to the text by the text's checksum and checked by its own; any doubt about
-it (missing, stale, damaged) falls back to parsing the text. Like ``__pycache__``, the cache folder
-is trusted as much as the Python installation: whoever can write it can run code in pyasc. Loading checks the entry against ``SCHEMA`` (every field and
-the metadata's fields with their types), then re-parses and re-verifies the text: an entry that is
-unreadable, truncated, of the wrong shape, tampered with or from another version is deleted,
-logged (a warning of the ``"pyasc"`` logger) and recompiled, never trusted.
+Both files are written atomically (a temporary file in the same folder, then ``os.replace``), the
+pickle first. Like ``__pycache__``, the cache folder is trusted as much as the Python installation:
+whoever can write it can run code in pyasc. Loading checks the metadata against ``SCHEMA`` (every
+field and the metadata's fields with their types) and the pickle against its checksum: an entry that
+is unreadable, truncated, of the wrong shape, tampered with, from another version or whose module
+does not unpickle is deleted, logged (a warning of the ``"pyasc"`` logger) and recompiled, never
+trusted.
 
 ``PYASC_DUMP_PATH=dir`` writes, for every program compiled, ``dir/<name>-<key>/`` with the IR of
 every level (``0-traced.mlir`` ... ``4-ascendc.mlir``), the Ascend C kernel (``kernel.cpp``) and
@@ -42,11 +43,11 @@ import pyasc.lowering
 
 from . import __version__
 
-FORMAT = 1
+FORMAT = 2
 log = logging.getLogger("pyasc")
 
 # field -> type of a cache entry and of its metadata (lists: of strings)
-SCHEMA = {"format": int, "key": str, "version": str, "sha256": str, "meta": dict, "module": str}
+SCHEMA = {"format": int, "key": str, "version": str, "sha256": str, "meta": dict}
 META_SCHEMA = {"name": str, "inputs": list, "outputs": list, "returns_tuple": bool}
 
 
@@ -69,8 +70,6 @@ def check_entry(entry, key: str) -> None:
             raise BadEntry(f"meta field '{name}' must be a list of strings")
     if entry["format"] != FORMAT or entry["key"] != key or entry["version"] != version_fingerprint():
         raise BadEntry("an entry of another format, key or pyasc version")
-    if hashlib.sha256(entry["module"].encode()).hexdigest() != entry["sha256"]:
-        raise BadEntry("the module text does not match its checksum")
 
 
 _fingerprint: list[str] = []
@@ -180,34 +179,17 @@ def _pickle_path(path: Path) -> Path:
     return path.with_suffix(".pkl")
 
 
-def _fast_bytes(module, text_sha: str) -> bytes:
-    blob = _deep_call(pickle.dumps, module, pickle.HIGHEST_PROTOCOL)
-    header = json.dumps({"format": FORMAT, "text_sha256": text_sha, "sha256": hashlib.sha256(blob).hexdigest()})
-    return header.encode() + b"\n" + blob
-
-
-def _load_fast(path: Path, text_sha: str):
-    """The pickled module beside ``path`` when it matches the entry's text, else None."""
+def _load_module(path: Path, sha: str):
+    """The pickled module beside ``path``, checked against ``sha`` (raises ``BadEntry``)."""
     from xdsl.dialects.builtin import ModuleOp
 
-    fast = _pickle_path(path)
-    if not fast.is_file():
-        return None
-    try:
-        data = fast.read_bytes()
-        head, _, blob = data.partition(b"\n")
-        header = json.loads(head)
-        if not isinstance(header, dict) or header.get("format") != FORMAT or \
-                header.get("text_sha256") != text_sha or header.get("sha256") != hashlib.sha256(blob).hexdigest():
-            raise BadEntry("a pickled module of another text or damaged")
-        module = _deep_call(pickle.loads, blob)
-        if not isinstance(module, ModuleOp):
-            raise BadEntry(f"the pickled object is a {type(module).__name__}")
-        return module
-    except Exception as e:  # noqa: BLE001 - the text is still there: parse it instead
-        log.info("pyasc cache: not using %s (%s); parsing the module text", fast, type(e).__name__)
-        fast.unlink(missing_ok=True)
-        return None
+    blob = _pickle_path(path).read_bytes()
+    if hashlib.sha256(blob).hexdigest() != sha:
+        raise BadEntry("the pickled module does not match its checksum")
+    module = _deep_call(pickle.loads, blob)
+    if not isinstance(module, ModuleOp):
+        raise BadEntry(f"the pickled object is a {type(module).__name__}")
+    return module
 
 
 def load(key: str):
@@ -219,14 +201,7 @@ def load(key: str):
     try:
         entry = json.loads(path.read_text())
         check_entry(entry, key)
-        module = _load_fast(path, entry["sha256"])
-        if module is None:
-            from xdsl.parser import Parser
-
-            from pyasc.dialects import make_context
-
-            module = Parser(make_context(), entry["module"]).parse_module()
-            module.verify()
+        module = _load_module(path, entry["sha256"])
         meta = entry["meta"]
     except Exception as e:  # noqa: BLE001 - any defect means: discard, recompile, do not trust
         _count("rejected", "misses")
@@ -252,26 +227,24 @@ def _write_atomically(path: Path, data: bytes) -> None:
 
 
 def store(key: str, module, meta: dict) -> None:
-    """Write an entry atomically, with the pickled module beside it; a failure to write (read-only
-    folder, full disk) is ignored, and so is a module that does not pickle (its text is enough)."""
+    """Write an entry atomically, the pickled module first; a failure to write (read-only folder,
+    full disk) is ignored, and so is a module that does not pickle (it is compiled again)."""
     path = _path(key)
     if path is None:
         return
-    module_text = module if isinstance(module, str) else str(module)
-    text_sha = hashlib.sha256(module_text.encode()).hexdigest()
-    entry = {"format": FORMAT, "key": key, "version": version_fingerprint(),
-             "sha256": text_sha, "meta": meta, "module": module_text}
     try:
+        blob = _deep_call(pickle.dumps, module, pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, RecursionError, TypeError, AttributeError) as e:
+        log.info("pyasc cache: %s not stored, its module does not pickle (%s)", key[:12], type(e).__name__)
+        return
+    entry = {"format": FORMAT, "key": key, "version": version_fingerprint(),
+             "sha256": hashlib.sha256(blob).hexdigest(), "meta": meta}
+    try:
+        _write_atomically(_pickle_path(path), blob)
         _write_atomically(path, json.dumps(entry).encode())
         _count("stores")
     except OSError:
         return
-    if isinstance(module, str):
-        return
-    try:
-        _write_atomically(_pickle_path(path), _fast_bytes(module, text_sha))
-    except (OSError, pickle.PicklingError, RecursionError, TypeError, AttributeError) as e:
-        log.info("pyasc cache: %s not pickled (%s); the text will be parsed", key[:12], type(e).__name__)
 
 
 def stats() -> dict:

@@ -259,6 +259,7 @@ class Lowered(_Program):
         super().__init__(name, options, inputs, outputs, returns_tuple, constants)
         self.traced = traced
         self._levels: dict[str, ModuleOp] = {}
+        self._lifted_taken = False  # the constants went through the first stage's hoisting
         self.constants_text = ""    # the functions computing the constants (``_take_lifted``)
 
     def module(self, level: str = "ascendc") -> ModuleOp:
@@ -277,22 +278,23 @@ class Lowered(_Program):
             from pyasc.lowering.levels import InternalPassError
             from pyasc.lowering.pipeline import CompileBudget, run_stage
 
-            # one stage at a time from the deepest level already lowered: printing every level
-            # costs one compilation
+            # the stages from the deepest level already kept, on one copy of it; only the level
+            # asked for is kept (asking for every level in order costs one compilation)
             done = [lv for lv in LEVELS[: LEVELS.index(level)] if lv in self._levels]
-            module = self._levels[done[-1]] if done else self.traced
+            module = (self._levels[done[-1]] if done else self.traced).clone()
             start = LEVELS.index(done[-1]) + 1 if done else 0
             ctx = make_context()
             budget = CompileBudget()
             try:
                 for lv in LEVELS[start: LEVELS.index(level) + 1]:
                     t0 = time.perf_counter()
-                    module = run_stage(module.clone(), lv, self.options, ctx, budget)
-                    if lv == LEVELS[0]:
+                    module = run_stage(module, lv, self.options, ctx, budget)
+                    if lv == LEVELS[0] and not self._lifted_taken:
                         self._take_lifted(module)
-                    self._levels[lv] = module
+                        self._lifted_taken = True
                     log.info("compile %s: stage %s in %.3f s", self.name, lv, time.perf_counter() - t0)
                 module.verify()
+                self._levels[level] = module
             except InternalPassError as err:
                 raise PyascError("jit", f"{err} (compiling '{self.name}' for inputs "
                                  f"{', '.join(str(s) for s in self.inputs)}); this is a bug in pyasc, "

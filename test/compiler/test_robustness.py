@@ -192,7 +192,7 @@ def test_bad_cache_entries_are_discarded_logged_and_recompiled(tmp_path, monkeyp
     assert any("discarding bad entry" in r.getMessage() for r in caplog.records)
     good = json.loads(path.read_text())
     cache.check_entry(good, good["key"])  # rewritten valid
-    assert good["sha256"] == hashlib.sha256(good["module"].encode()).hexdigest()
+    assert good["sha256"] == hashlib.sha256(path.with_suffix(".pkl").read_bytes()).hexdigest()
 
 
 # -- front-end edges ------------------------------------------------------------------------------
