@@ -93,10 +93,23 @@ ELEMENTS: dict[str, ElementInfo] = dict([
 FLOAT_TYPES = frozenset(n for n, e in ELEMENTS.items() if e.is_float)
 
 
+_PRINTED: dict[Attribute, str] = {}  # element type -> its printed name (printing costs tens of us)
+
+
+def type_name(t: Attribute | str) -> str:
+    """The printed name of an element type (``t`` itself when it is a string)."""
+    if isinstance(t, str):
+        return t
+    name = _PRINTED.get(t)
+    if name is None:
+        name = _PRINTED[t] = str(t)
+    return name
+
+
 def element_info(t: Attribute | str) -> ElementInfo:
     """The row of an element type (given as an attribute or its printed name); ``ValueError`` if the
     type has none."""
-    name = t if isinstance(t, str) else str(t)
+    name = type_name(t)
     try:
         return ELEMENTS[name]
     except KeyError:
@@ -117,7 +130,7 @@ def element_type(name: str) -> Attribute:
 
 
 def is_float(t: Attribute | str) -> bool:
-    return (t if isinstance(t, str) else str(t)) in FLOAT_TYPES
+    return type_name(t) in FLOAT_TYPES
 
 
 def from_numpy(dt: np.dtype) -> ElementInfo:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.dialects import func
 from xdsl.ir import Block, Operation, SSAValue
@@ -41,8 +41,25 @@ class CompiledKernel:
     num_args: int
     code: object = None  # the compiled source, also run by a group of cores in other globals (``batched``)
     env: dict | None = None
-    data_code: object = None  # the data path alone (``data_only_source``), defining ``_kernel_data``
-    data_fn: object = None
+    _data: tuple | None = field(default=None, repr=False)
+
+    def _data_path(self) -> tuple:
+        """``(code, function)`` of the data path alone (``data_only_source``), compiled when first asked
+        for: only warm runs (``runtime/replay``) take it."""
+        if self._data is None:
+            code = compile(data_only_source(self.source), f"<ascendc kernel @{self.name}, data path>", "exec")
+            exec(code, self.env)
+            self._data = (code, self.env["_kernel_data"])
+        return self._data
+
+    @property
+    def data_code(self):
+        """The compiled data path, defining ``_kernel_data``."""
+        return self._data_path()[0]
+
+    @property
+    def data_fn(self):
+        return self._data_path()[1]
 
 
 class KernelTranslator:
@@ -173,10 +190,7 @@ class KernelTranslator:
         source = "\n".join(header + self.lines) + "\n"
         code = compile(source, f"<ascendc kernel @{self.kernel}>", "exec")
         exec(code, self.env)
-        data_code = compile(data_only_source(source), f"<ascendc kernel @{self.kernel}, data path>", "exec")
-        exec(data_code, self.env)
-        return CompiledKernel(self.kernel, self.env["_kernel"], self.infos, source, len(args), code, self.env,
-                              data_code, self.env["_kernel_data"])
+        return CompiledKernel(self.kernel, self.env["_kernel"], self.infos, source, len(args), code, self.env)
 
     def _make_fail(self):
         infos = self.infos
