@@ -1,6 +1,6 @@
 # Two entry points, each doing its own set-up in a fresh virtual environment (.venv):
 #   make demo   - install pyasc and run the quickstart on the built-in default (ascend910b2)
-#   make test   - install pyasc with the dev extra and run every test (pytest in two processes, then lit)
+#   make test   - install pyasc with the dev extra and run every test (pytest in two processes, and lit)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -13,20 +13,27 @@ $(BIN)/python:
 
 demo: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
+	$(COMPILE_SOURCES)
 	$(BIN)/python examples/quickstart.py out/quickstart
 
+# the editable install's own sources, byte-compiled once: where PYTHONDONTWRITEBYTECODE is set, every
+# Python process of the tests would compile them again
+COMPILE_SOURCES := $(BIN)/python -m compileall -q -j 0 pyasc dialects lowering runtime
+
 # the pytest suites run as two processes (one per core) of about equal length: the differential, kernel,
-# model, autograd and reduction suites, and the rest
+# model, autograd and reduction suites, and the rest, then lit (while the first one finishes)
 PYTEST := $(BIN)/python -m pytest -p no:cacheprovider
 SUITES_A := test/torch_diff/ test/kernel/ test/model/ test/autograd/ test/reduce/
 SUITES_B := $(filter-out $(SUITES_A) test/lit/ test/fixtures/,$(sort $(dir $(wildcard test/*/))))
 
 test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(COMPILE_SOURCES)
 	$(PYTEST) $(SUITES_A) > .pytest-a.log 2>&1 & a=$$!; \
-	$(PYTEST) $(SUITES_B); b=$$?; wait $$a; ra=$$?; cat .pytest-a.log; rm -f .pytest-a.log; \
-	test $$ra -eq 0 && test $$b -eq 0
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv test/lit
+	$(PYTEST) $(SUITES_B); b=$$?; \
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv test/lit; l=$$?; \
+	wait $$a; ra=$$?; cat .pytest-a.log; rm -f .pytest-a.log; \
+	test $$ra -eq 0 && test $$b -eq 0 && test $$l -eq 0
 
 bench: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
