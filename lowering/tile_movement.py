@@ -160,17 +160,38 @@ class PiecePlan:
         return buffers * (self.fp_rows * self.fp_pitch * es + tile) + self.tr * self.pitch * 4
 
 
-def plan_piece(piece: Piece, budget: int, align: int) -> PiecePlan:
-    """The tile of ``piece`` for ``budget`` output elements per tile."""
+NARROWER_GAIN = 1.25  # estimated costs this close: the wider tile (longer runs) is taken
+
+
+def plan_piece(piece: Piece, budget: int, align: int, cost=None) -> PiecePlan:
+    """The tile of ``piece`` for ``budget`` output elements per tile. A gathered piece (a transpose)
+    takes, of the tiles as wide as the budget allows and those narrower by halves (taller for the same
+    budget), the widest (without ``cost``) or, with ``cost``, the widest whose ``cost(plan)`` is within
+    ``NARROWER_GAIN`` of the least: a piece whose rows are far apart in the input gets narrow, tall tiles,
+    whose footprint is not mostly padding, and of tiles about as good the widest writes the longest runs."""
     R, C = piece.dims[-2], piece.dims[-1]
-    sR, sC = piece.in_strides[-2], piece.in_strides[-1]
     tc = min(_align(C, align), max(align, budget // align * align))
     if tc >= C:
         tc = C
-    pitch = _align(tc, align)
-    tr = max(1, min(R, MAX_TILE_ROWS, budget // pitch))
-    if sC == 1:
-        return PiecePlan(piece, tr, tc, pitch, "copy")
+    if piece.in_strides[-1] == 1:
+        pitch = _align(tc, align)
+        return PiecePlan(piece, max(1, min(R, MAX_TILE_ROWS, budget // pitch)), tc, pitch, "copy")
+    plans = []
+    while True:
+        pitch = _align(tc, align)
+        plans.append(_gather_plan(piece, max(1, min(R, MAX_TILE_ROWS, budget // pitch)), tc, pitch, align))
+        if tc <= align or cost is None:
+            break
+        tc = max(align, _align(tc // 2, align))
+    if cost is None:
+        return plans[0]
+    costs = [cost(pl) for pl in plans]
+    return next(pl for pl, c in zip(plans, costs) if c <= NARROWER_GAIN * min(costs))
+
+
+def _gather_plan(piece: Piece, tr: int, tc: int, pitch: int, align: int) -> PiecePlan:
+    """The footprint of a ``tr x tc`` tile of a gathered piece: one run per tile row or per column."""
+    sR, sC = piece.in_strides[-2], piece.in_strides[-1]
     options = []
     for rows in (tr, 1):
         run_a = (tc - 1) * abs(sC) + 1
@@ -314,19 +335,25 @@ class _MovementTiler:
         return plans
 
     def _plan(self, pieces: list[Piece], align: int) -> list[PiecePlan]:
-        """Plans for every piece whose buffers fit in UB together."""
+        """Plans for every piece whose buffers fit in UB together: of the widest tiles and of the tiles
+        ``plan_piece`` picks by estimated makespan, the plans whose makespans add up to less."""
+        widest = self._fit(pieces, align, None)
+        picked = self._fit(pieces, align, self._makespan)
+        return min((picked, widest), key=lambda plans: sum(map(self._makespan, plans)))
+
+    def _fit(self, pieces: list[Piece], align: int, cost) -> list[PiecePlan]:
         budget = max(align, self.spec.ub_usable_bytes // (len(pieces) * self.es * 2 * self.buffers))
         while True:
-            plans = [plan_piece(p, budget, align) for p in pieces]
+            plans = [plan_piece(p, budget, align, cost) for p in pieces]
             used = sum(pl.ub_bytes(self.es, self.buffers) for pl in plans)
             if used <= self.spec.ub_usable_bytes:
-                return [self._balance(pl, align) for pl in plans]
+                return [self._balance(pl, align, cost) for pl in plans]
             if budget <= align:
                 raise TilingError(f"kernel @{self.kernel.sym_name.data}: one {align}-element tile of every piece "
                                   f"needs {used} B of UB, more than the {self.spec.ub_usable_bytes} B available")
             budget = max(align, int(budget * self.spec.ub_usable_bytes / used * 0.95))
 
-    def _balance(self, pl: PiecePlan, align: int) -> PiecePlan:
+    def _balance(self, pl: PiecePlan, align: int, cost=None) -> PiecePlan:
         """While there are fewer tiles than cores, halve the tile (down to ``align`` rows of a gather, whose
         footprint runs stay at least one 32 B block long); of these plans, the one whose estimated makespan
         (``_makespan``) is shortest, the fewest tiles on a tie. Copies of a few dozen bytes cost their DMA's
@@ -338,7 +365,7 @@ class _MovementTiler:
                 budget = max(min_rows, ceil(pl.tr / 2)) * pl.pitch
             else:
                 budget = _align(ceil(pl.tc / 2), align)
-            smaller = plan_piece(pl.piece, budget, align)
+            smaller = plan_piece(pl.piece, budget, align, cost)
             if smaller.total <= pl.total:
                 break
             pl = smaller

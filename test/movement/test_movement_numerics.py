@@ -49,6 +49,16 @@ def test_permute_4d(perm):
     np.testing.assert_array_equal(got, x.numpy().transpose(perm))
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+@pytest.mark.parametrize("shape", [(2, 3136, 256), (3, 700, 48), (1, 50, 1000)])
+def test_channels_last_to_first_takes_tall_tiles(dtype, shape):
+    """[N][HW][C] -> [N][C][HW]: the input rows of a tile column are C apart, so a wide tile would load
+    one 32 B block per element; the tiler takes tall, narrower tiles instead."""
+    x = _data(shape, dtype, 4)
+    got, compiled = _run(lambda x: x.permute(0, 2, 1), x)
+    np.testing.assert_array_equal(got, x.numpy().transpose(0, 2, 1))
+
+
 def test_T_and_mT():
     x = _data((4, 6, 10), "int32", 3)
     (a, b), _ = _run(lambda x: (x.T + 0, x.mT + 0), x)
