@@ -160,15 +160,12 @@ class PiecePlan:
         return buffers * (self.fp_rows * self.fp_pitch * es + tile) + self.tr * self.pitch * 4
 
 
-NARROWER_GAIN = 1.25  # estimated costs this close: the wider tile (longer runs) is taken
-
-
 def plan_piece(piece: Piece, budget: int, align: int, cost=None) -> PiecePlan:
     """The tile of ``piece`` for ``budget`` output elements per tile. A gathered piece (a transpose)
     takes, of the tiles as wide as the budget allows and those narrower by halves (taller for the same
-    budget), the widest (without ``cost``) or, with ``cost``, the widest whose ``cost(plan)`` is within
-    ``NARROWER_GAIN`` of the least: a piece whose rows are far apart in the input gets narrow, tall tiles,
-    whose footprint is not mostly padding, and of tiles about as good the widest writes the longest runs."""
+    budget), the widest (without ``cost``, or when its columns run backwards) or the one of least
+    ``cost(plan)``, the widest on a tie: a piece whose rows are far apart in the input gets narrow, tall
+    tiles, whose footprint is not mostly padding."""
     R, C = piece.dims[-2], piece.dims[-1]
     tc = min(_align(C, align), max(align, budget // align * align))
     if tc >= C:
@@ -176,6 +173,8 @@ def plan_piece(piece: Piece, budget: int, align: int, cost=None) -> PiecePlan:
     if piece.in_strides[-1] == 1:
         pitch = _align(tc, align)
         return PiecePlan(piece, max(1, min(R, MAX_TILE_ROWS, budget // pitch)), tc, pitch, "copy")
+    if piece.in_strides[-1] < 0:  # reversed columns: tiles as wide as the rows (``split_reversed``)
+        cost = None
     plans = []
     while True:
         pitch = _align(tc, align)
@@ -186,7 +185,7 @@ def plan_piece(piece: Piece, budget: int, align: int, cost=None) -> PiecePlan:
     if cost is None:
         return plans[0]
     costs = [cost(pl) for pl in plans]
-    return next(pl for pl, c in zip(plans, costs) if c <= NARROWER_GAIN * min(costs))
+    return plans[costs.index(min(costs))]
 
 
 def _gather_plan(piece: Piece, tr: int, tc: int, pitch: int, align: int) -> PiecePlan:

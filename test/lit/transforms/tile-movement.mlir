@@ -8,7 +8,7 @@ func.func @t_k0(%x: tensor<37x45xf32>) -> tensor<45x37xf32> attributes {asctenso
 }
 
 // CHECK:      func.func @t_k0(%x: memref<37x45xf32>, %out0: memref<45x37xf32>) attributes {asctile.kernel, asctile.block_dim = {{[0-9]+}} : i64, asctile.buffers = 2 : i64}
-// CHECK:        %[[TAB:.*]] = asctile.gather_offsets cols 37 col_bytes 32 row_bytes 4 : tensor<4x40xi32>
+// CHECK:        %[[TAB:.*]] = asctile.gather_offsets cols 24 col_bytes 32 row_bytes 4 : tensor<7x24xi32>
 // CHECK:        scf.for
 // CHECK:          %[[FP:.*]] = asctile.load %x[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(45, 1) : memref<37x45xf32> -> tensor<{{[0-9]+}}x8xf32>
 // CHECK-NEXT:     %[[G:.*]] = asctile.gather %[[FP]], %[[TAB]]
@@ -27,15 +27,15 @@ func.func @heads_k0(%x: tensor<2x7x4x8xf32>) -> tensor<2x4x7x8xf32> attributes {
 
 // channels last to channels first ([N][HW][C] -> [N][C][HW]): the input rows of one output column are 256
 // elements apart. The widest tile (one row of 2576 columns) would load a 32 B block for every 2 B element;
-// a tall tile of 15 rows whose 784 columns each load one run of 16 elements moves nearly only what it
-// stores, and of the tiles about as fast it writes the longest runs
+// the tile of least estimated makespan holds all 256 channels of 16 positions, whose footprint is one run
+// of 16 x 256 contiguous elements (rows mode: one run per tile row of the footprint)
 func.func @nchw_k0(%x: tensor<2x3136x256xf16>) -> tensor<2x256x3136xf16> attributes {asctensor.kernel = "movement"} {
   %t = asctensor.transpose %x permutation = [0, 2, 1] : tensor<2x3136x256xf16> -> tensor<2x256x3136xf16>
   func.return %t : tensor<2x256x3136xf16>
 }
 // CHECK:      func.func @nchw_k0(%x: memref<2x3136x256xf16>, %out0: memref<2x256x3136xf16>)
-// CHECK:        %[[TAB:.*]] = asctile.gather_offsets cols 784 col_bytes 32 row_bytes 2 : tensor<15x784xi32>
+// CHECK:        %[[TAB:.*]] = asctile.gather_offsets cols 16 col_bytes 512 row_bytes 2 : tensor<256x16xi32>
 // CHECK:        scf.for
-// CHECK:          %[[FP:.*]] = asctile.load %x[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(256, 1) : memref<2x3136x256xf16> -> tensor<784x16xf16>
+// CHECK:          %[[FP:.*]] = asctile.load %x[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(256, 1) : memref<2x3136x256xf16> -> tensor<16x256xf16>
 // CHECK-NEXT:     %[[G:.*]] = asctile.gather %[[FP]], %[[TAB]]
 // CHECK-NEXT:     asctile.store %[[G]], %out0[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 3136
