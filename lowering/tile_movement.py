@@ -182,10 +182,7 @@ def plan_piece(piece: Piece, budget: int, align: int, cost=None) -> PiecePlan:
         if tc <= align or cost is None:
             break
         tc = max(align, _align(tc // 2, align))
-    if cost is None:
-        return plans[0]
-    costs = [cost(pl) for pl in plans]
-    return plans[costs.index(min(costs))]
+    return plans[0] if cost is None else min(plans, key=cost)
 
 
 def _gather_plan(piece: Piece, tr: int, tc: int, pitch: int, align: int) -> PiecePlan:
@@ -337,6 +334,8 @@ class _MovementTiler:
         """Plans for every piece whose buffers fit in UB together: of the widest tiles and of the tiles
         ``plan_piece`` picks by estimated makespan, the plans whose makespans add up to less."""
         widest = self._fit(pieces, align, None)
+        if all(p.in_strides[-1] == 1 or p.in_strides[-1] < 0 for p in pieces):  # no tile narrower to try
+            return widest
         picked = self._fit(pieces, align, self._makespan)
         return min((picked, widest), key=lambda plans: sum(map(self._makespan, plans)))
 
