@@ -3,7 +3,9 @@
 For ``a + b`` on two float32 tensors of 4 elements, prints the median over many calls of:
 
 * the cached ``jit`` call (signature key, cache lookup, launch and simulation of the program);
-* the eager op (op table checks, promotion and broadcasting, eager cache lookup, the same launch);
+* the eager op (a repeated call of an op on tensors of the same signature runs its compiled program
+  directly; the first one goes through the op table checks, promotion and broadcasting and the eager
+  cache, ``infer`` below);
 * NumPy's ``a + b`` and PyTorch CPU eager ``a + b`` on the same data (when torch is installed), and
   the ratios the performance goals are stated in: jit / torch eager (goal <= 10x) and eager / torch
   eager (goal <= 20x);
@@ -91,9 +93,10 @@ def main(argv=None) -> None:
         print(f"  eager op / torch eager              {t_eager / t_torch:8.1f}x  goal <= 20x  "
               f"{'ok' if t_eager <= 20 * t_torch else 'MISSED'}")
     print("where the time goes (us)")
-    print(f"  front end: jit signature key        {t_key:8.2f}")
+    print(f"  front end: jit signature key        {t_key:8.2f}   (a call whose signature is not cached yet)")
     print(f"  front end: input check              {t_check:8.2f}")
-    print(f"  front end: eager op checks (infer)  {t_infer:8.2f}")
+    print(f"  front end: eager op checks (infer)  {t_infer:8.2f}   (the first call of a signature; later calls "
+          f"run its program directly)")
     print(f"  runtime launch path (streams, mem)  {max(0.0, t_call - t_simulate):8.2f}")
     print(f"  Compiled.simulate wrapper           {max(0.0, t_simulate - t_run):8.2f}")
     print(f"  simulator run of the module         {t_run:8.2f}   "

@@ -19,8 +19,10 @@ from contextlib import contextmanager
 from . import amp
 from .device import default_target
 from .errors import PyascError
+from .formats import Format
 from .jit import Compiled, jit
 from .logs import log
+from .tensor import Tensor
 
 BACKENDS = ("simulator", "reference")
 _backend = os.environ.get("PYASC_EAGER", "simulator")
@@ -46,6 +48,38 @@ def cache_info() -> dict:
 
 def clear_cache() -> None:
     _cache.clear()
+    _direct.clear()
+
+
+# (op, (shape, dtype, device) of each tensor operand, target) -> the compiled program of a call with
+# tensor operands only, no attributes and no gradient, which a repeated call runs without the op's checks
+_direct: dict = {}
+
+
+def direct_key(op, args: tuple):
+    """The key of a call of ``op`` on ``args`` that can run its compiled program directly, else None."""
+    if _backend != "simulator" or amp.active():
+        return None
+    key = [op]
+    for a in args:
+        if type(a) is not Tensor or a._trace is not None or a._requires_grad or a._format is not Format.ND:
+            return None
+        key.append((a._shape, a._dtype, a._device))
+    key.append(default_target())
+    return tuple(key)
+
+
+def direct_program(key) -> Compiled | None:
+    compiled = _direct.get(key)
+    if compiled is not None and log.isEnabledFor(logging.DEBUG):
+        log.debug("eager %s: cache hit", compiled.name)
+    return compiled
+
+
+def remember_direct(key, compiled: Compiled) -> None:
+    """Run later calls with ``key`` (``direct_key``) on ``compiled``: the call with that key just gave it."""
+    if key is not None and not compiled.returns_tuple:
+        _direct[key] = compiled
 
 
 def compiled_program(key: tuple, make_program, tensors: list, fallible: bool = False) -> Compiled | None:

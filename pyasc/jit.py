@@ -129,6 +129,8 @@ class _Program:
         self.constants = tuple(constants)
         # whether a call runs kernels: not when every output is a zero-size tensor
         self.launches_kernels = any(not _is_empty(s.shape) for s in outputs)
+        # whether some input, constant or output is a zero-size tensor (no parameter of the kernels)
+        self.has_empty = any(_is_empty(s.shape) for s in (*inputs, *outputs)) or any(not c.size for c in constants)
         self._outputs_fit_on = None  # the target the outputs were last found to fit on
 
     def check_inputs(self, where: str, args) -> list[Tensor]:

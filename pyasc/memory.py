@@ -277,6 +277,21 @@ def _release(key: int) -> None:
         _give_back(alloc, size, handle)
 
 
+def track_result(t) -> None:
+    """Count a launch's new result tensor (one no other thread holds yet) as device memory."""
+    if _current.stack:  # a pool or a custom allocator places it
+        track_tensor(t)
+        return
+    n = t._dtype.itemsize
+    for d in t._shape:
+        n *= d
+    dev = device_allocator(t._device)
+    size = max(BLOCK, -(-n // BLOCK) * BLOCK)
+    dev.alloc(size, "tensor")
+    key = id(t)
+    _live[key] = (dev, size, None, None, weakref.KeyedRef(t, _collected, key))
+
+
 def track_tensor(t) -> None:
     """Count a concrete tensor as device memory (every created tensor and every launch result)."""
     if t._trace is None and id(t) not in _live:

@@ -133,6 +133,13 @@ class OpDef:
 
     # -- a call -------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        if not kwargs and len(args) == self.arity and self.signature is None and self.decompose is None:
+            key = eager.direct_key(self, args)   # a repeated eager call on tensors: its program at once
+            compiled = None if key is None else eager.direct_program(key)
+            if compiled is not None:
+                result = compiled(*args)
+                result._device = args[0]._device
+                return result
         if kwargs:
             kwargs = self.keywords(kwargs)
         if self.decompose is not None:
@@ -324,6 +331,9 @@ class OpDef:
             out = compiled(*tensors)
             several = compiled.returns_tuple
             results = list(out) if several else [out]
+            if (len(tensors) == len(operands) == self.arity and self.elementwise and self.decompose is None
+                    and not callable(self.eager) and attrs == dict(self.attrs)):
+                eager.remember_direct(eager.direct_key(self, tuple(operands)), compiled)
         else:
             out = self.evaluate(operands, attrs, types)
             several = isinstance(out, tuple | list)

@@ -21,6 +21,7 @@ from pyasc.dialects.target import Pipe, TargetSpec
 from pyasc.dialects.traits import OnPipe
 from pyasc.dialects.types import numpy_dtype
 
+from . import tape
 from .contract import check_extents, kernel_findings, make_rule
 from .costs import PIPE_INDEX
 from .errors import SimulationError
@@ -42,6 +43,7 @@ class CompiledKernel:
     code: object = None  # the compiled source, also run by a group of cores in other globals (``batched``)
     env: dict | None = None
     _data: tuple | None = field(default=None, repr=False)
+    _record: tuple | None = field(default=None, repr=False)
 
     def _data_path(self) -> tuple:
         """``(code, function)`` of the data path alone (``data_only_source``), compiled when first asked
@@ -60,6 +62,33 @@ class CompiledKernel:
     @property
     def data_fn(self):
         return self._data_path()[1]
+
+    @property
+    def tape_code(self):
+        """``(code, stmts)`` of the data path's tape (``tape.record_source``): the compiled recording form and,
+        per data statement, its text and the scalars it reads; None when the data path has no tape."""
+        if self._record is None:
+            made = tape.record_source(data_only_source(self.source))
+            self._record = (None,) if made is None else (
+                (compile(made[0], f"<ascendc kernel @{self.name}, tape>", "exec"), made[1]),)
+        return self._record[0]
+
+    def tape_program(self, env: dict | None = None) -> tuple:
+        """``(record, fns)`` in globals ``env`` (default: the kernel's own, for one core): ``_kernel_record`` and
+        the data statements as functions."""
+        env = self.env if env is None else env
+        if "_kernel_record" not in env:
+            env["_tape_snap"] = tape.snapshot
+            exec(self.tape_code[0], env)
+        return env["_kernel_record"], [env[f"_tape_{k}"] for k in range(len(self.tape_code[1]))]
+
+    def straight(self, tapes: list, env: dict | None = None) -> tuple:
+        """``(fn, consts)``: ``tapes`` as one straight-line function ``fn(args, consts)`` in globals ``env``."""
+        src, consts = tape.straight_source(tapes, self.tape_code[1])
+        ns: dict = {}
+        exec(compile(src, f"<ascendc kernel @{self.name}, straight tape>", "exec"), self.env if env is None else env,
+             ns)
+        return ns["_tape_straight"], consts
 
 
 class KernelTranslator:

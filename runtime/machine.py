@@ -14,6 +14,7 @@ from .kernel_ops_cube import CubeMemories, group_globals as cube_group_globals
 from .memory import NUMPY_DTYPES
 from .translate import translate_kernel
 
+_CORE_FUNCTIONS = frozenset({"_kernel", "_kernel_data", "_kernel_record"})
 ALLOC_BYTES = 1 << 30  # host intermediate buffers a machine keeps from one run to the next, at most
 
 
@@ -38,7 +39,7 @@ class Machine:
             name: translate_kernel(op, sim.spec, env, self.ctx)
             for name, op in sim.funcs.items() if KERNEL_ATTR in op.attributes}
         self.ub2: np.ndarray | None = None  # one UB row per core of a group (``batched.group_ub``)
-        self.group_fns: dict[tuple, object] = {}
+        self.group_fns: dict[tuple, dict] = {}  # (kernel, group size) -> the globals of its group code
         self.cube_rows: dict | None = None  # the cube's memories, one row per core of a group
         self.cube_groups: dict[int, CubeMemories] = {}  # group size -> the first rows of ``cube_rows``
         self.allocs: dict = {}  # the host's intermediate buffers by memref.alloc value, kept for the next run
@@ -61,6 +62,16 @@ class Machine:
     def group_fn(self, name: str, k: int, data: bool = False):
         """The kernel's code (its data path alone: ``data``) run by a group of ``k`` cores (``batched``) on the
         group UB of this thread and, for a cube kernel, on cube memories of ``k`` rows."""
+        env = self.group_env(name, k)
+        fn = "_kernel_data" if data else "_kernel"
+        if fn not in env:
+            ck = self.kernels[name]
+            exec(ck.data_code if data else ck.code, env)
+        return env[fn]
+
+    def group_env(self, name: str, k: int) -> dict:
+        """The globals of the kernel's code run by a group of ``k`` cores (the same dictionary while the memories it
+        is built on stay)."""
         ub2 = batched.group_ub(self.spec.ub_bytes, k)
         if ub2 is not self.ub2:  # another array (a larger one, another thread's): the functions built on the old one go
             self.ub2 = ub2
@@ -71,17 +82,18 @@ class Machine:
             self.cube_rows = CubeMemories(self.spec, k).mem
             self.cube_groups.clear()
             self.group_fns.clear()
-        fn = self.group_fns.get((name, k, data))
-        if fn is None:
+        env = self.group_fns.get((name, k))
+        if env is None:
             env = batched.make_group_env(ck.env, ub2[:k], k, NUMPY_DTYPES)
+            for key in [key for key in env if key in _CORE_FUNCTIONS or key.startswith("_tape_")]:
+                del env[key]  # one core's functions, on its globals: the group defines its own
             if cube:
                 mems = self.cube_groups.get(k)
                 if mems is None:
                     mems = self.cube_groups[k] = CubeMemories(self.spec, k, self.cube_rows)
                 env.update(cube_group_globals(ck.env, mems))
-            exec(ck.data_code if data else ck.code, env)
-            fn = self.group_fns[(name, k, data)] = env["_kernel_data" if data else "_kernel"]
-        return fn
+            self.group_fns[(name, k)] = env
+        return env
 
     def garbage(self, name: str, on: bool) -> None:
         """Whether the cube memories a kernel's cores run on start as garbage (``CubeMemories.poison``)."""

@@ -16,7 +16,7 @@ launch again and require the same outputs and traces).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import AnyFloat
 from pyasc.dialects import ascendc as asc
 from pyasc.dialects.traits import ValueDependentTrace, buffer_reads, buffer_writes, scalar_reads
 
-from . import batched
+from . import batched, tape
 from .errors import SimulationError
 
 REPLAY_MODE = os.environ.get("PYASC_SIM_REPLAY", "on")
@@ -123,6 +123,8 @@ class Traced:
     unverified: bool = False  # ``plan``: data-path groups (``data_groups``) not yet checked against core by core
     busy: tuple = ()  # its busy cycles per pipe, summed over its cores (``busy_totals``)
     scheduled_findings: bool = False  # whether its cores' schedules reported anything
+    tapes: dict = field(default_factory=dict)  # (id of a machine's CompiledKernel, core or group) -> ``UnitTape``
+    tape_entries: int = 0  # the data statements its tapes hold
 
 
 def busy_totals(launch) -> tuple:
@@ -146,12 +148,15 @@ def core_runs(n: int, mix: bool) -> list:
 def run_data_path(sim, m, name: str, n: int, args: list, runs: list, traced: Traced) -> bool:
     """Run the data path of every core of the launch; False when a group could not run together (nothing
     it wrote is wrong then: a grouped kernel reads no GM buffer it writes, so tracing the launch again
-    gives every output)."""
+    gives every output). A core or a group of cores runs its tape (``tape``) once its first replay here
+    recorded one."""
     ck = m.kernels[name]
+    taping = tape.TAPE_MODE == "on" and ck.tape_code is not None
     if traced.plan is None:
         for bid, ct, sub in runs:
             try:
-                ck.data_fn(bid, n, args, None, ct, sub)
+                if not taping or not _taped(ck, traced, ck.env, (bid, ct, sub), args, (bid, n, args, None, ct, sub)):
+                    ck.data_fn(bid, n, args, None, ct, sub)
             except Exception as e:  # noqa: BLE001 - reported with the kernel and core
                 raise SimulationError(f"kernel @{name}, core {bid}: the data path failed where its traced run "
                                       f"passed: {type(e).__name__}: {e}") from e
@@ -159,11 +164,52 @@ def run_data_path(sim, m, name: str, n: int, args: list, runs: list, traced: Tra
     for _, bids in traced.plan:
         try:
             if len(bids) == 1:
-                ck.data_fn(bids[0], n, args, None, 0, 0)
-            else:
-                m.group_fn(name, len(bids), data=True)(batched.weak(bids), n, args, None, 0, 0)
+                if not taping or not _taped(ck, traced, ck.env, (bids[0], 0, 0), args, (bids[0], n, args, None, 0, 0)):
+                    ck.data_fn(bids[0], n, args, None, 0, 0)
+                continue
+            env = m.group_env(name, len(bids))
+            cores = batched.weak(bids)
+            if not taping or not _taped(ck, traced, env, tuple(bids), args, (cores, n, args, None, 0, 0)):
+                m.group_fn(name, len(bids), data=True)(cores, n, args, None, 0, 0)
         except Exception:  # noqa: BLE001 - Diverged, or anything a group cannot do: traced again
             return False
+    return True
+
+
+class UnitTape:
+    """The tape of one core or group of cores, recorded on the globals ``env`` (None: not kept), how often it
+    ran, and the straight-line function it became (``tape.straight_source``) once it ran often."""
+
+    __slots__ = ("env", "tape", "runs", "straight")
+
+    def __init__(self, env: dict, recorded):
+        self.env, self.tape, self.runs, self.straight = env, recorded, 0, None
+
+
+def _taped(ck, traced: Traced, env: dict, unit: tuple, args: list, call: tuple) -> bool:
+    """Run the unit (a core ``(bid, ct, sub)`` or a group's cores) by its tape, or record its tape while its data
+    path runs; False (nothing run) when it has none to run."""
+    key = (id(ck), unit)
+    held = traced.tapes.get(key)
+    if held is not None and held.env is env:
+        if held.tape is None:
+            return False
+        if held.straight is not None:
+            held.straight[0](args, held.straight[1])
+            return True
+        held.tape.run(args)
+        held.runs += 1
+        if held.runs == tape.STRAIGHT_AFTER and len(held.tape.entries) <= tape.MAX_STRAIGHT:
+            held.straight = ck.straight([held.tape], env)
+        return True
+    if traced.tape_entries > tape.MAX_ENTRIES:
+        return False
+    record, fns = ck.tape_program(env)
+    entries: list = []
+    record(*call, entries)
+    recorded = tape.Tape(fns, entries)
+    traced.tape_entries += len(entries)
+    traced.tapes[key] = UnitTape(env, recorded if recorded.kept() else None)
     return True
 
 

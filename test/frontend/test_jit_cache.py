@@ -208,3 +208,28 @@ def test_a_hit_is_served_without_compiling_and_prints_as_the_compiled_module(dis
         np.testing.assert_array_equal(again(x).numpy(), expected)
         assert str(again.compile(x).module) == compiled_text
     assert cache.stats()["hits"] == 1
+
+
+def test_repeated_eager_calls_run_their_program_directly_and_follow_what_changes():
+    import torch
+
+    eager.clear_cache()
+    rng = np.random.default_rng(2)
+    a_np, b_np = rng.standard_normal((3, 5)).astype(np.float32), rng.standard_normal(5).astype(np.float32)
+    a, b = pyasc.tensor(a_np), pyasc.tensor(b_np)
+    for _ in range(3):
+        np.testing.assert_allclose((a * b).numpy(), (torch.from_numpy(a_np) * torch.from_numpy(b_np)).numpy(),
+                                   rtol=1e-6)
+    assert len(eager._direct) == 1
+    with pyasc.precision_scope(pyasc.float16):       # a precision policy: the checked path
+        assert (a * b).dtype is pyasc.float16
+    assert (a * b).dtype is pyasc.float32
+    h = pyasc.tensor(b_np.astype(np.float16))          # another dtype: promoted as torch promotes
+    assert (a * h).dtype is pyasc.float32 and len(eager._direct) == 2
+    g = pyasc.tensor(a_np, requires_grad=True)         # a gradient to record: the checked path
+    (g * b).sum().backward()
+    np.testing.assert_allclose(g.grad.numpy(), np.broadcast_to(b_np, a_np.shape), rtol=1e-6)
+    with pytest.raises(pyasc.PyascError, match="mul"):  # shapes that do not broadcast: the error, every time
+        a * pyasc.tensor(np.ones(4, np.float32))
+    eager.clear_cache()
+    assert not eager._direct

@@ -1,0 +1,107 @@
+"""Replays through tapes (``runtime.tape``): a replayed core or group of cores runs its recorded data statements,
+then one straight-line function; every call on new data matches PyTorch, and a data path whose control flow
+reads data has no tape."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import pyasc
+from pyasc.runtime import Simulator, tape
+from test_warm import PROGRAMS as WARM_PROGRAMS, _check
+
+RNG = np.random.default_rng(11)
+
+# test_warm's programs (a single-core launch, launches of grouped cores, softmax rows, a MIX matmul, a
+# convolution), a float16 layer_norm and a strided convolution through im2col
+PROGRAMS = {**WARM_PROGRAMS,
+            "layer_norm_f16": (lambda x: pyasc.layer_norm(x, (96,)), [(40, 96)], np.float16,
+                               lambda x: torch.nn.functional.layer_norm(x.float(), (96,)).half()),
+            "conv2d_s2": (lambda x, w: pyasc.conv2d(x, w, stride=2, padding=1), [(2, 8, 9, 9), (16, 8, 3, 3)],
+                          np.float32, lambda x, w: torch.nn.functional.conv2d(x, w, stride=2, padding=1))}
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_taped_replays_match_torch_on_new_data(name):
+    fn, shapes, dtype, ref = PROGRAMS[name]
+    compiled = pyasc.jit(fn).compile(*[pyasc.tensor(np.zeros(s, dtype)) for s in shapes])
+    sim = Simulator(compiled.module)
+    calls = tape.STRAIGHT_AFTER + 4  # traced, recorded, taped, then straight-line
+    for _ in range(calls):
+        arrays = [RNG.standard_normal(s).astype(dtype) for s in shapes]
+        outs = [np.full(o.shape, np.nan, o.dtype.np_dtype) for o in compiled.outputs]
+        sim.run(compiled.name, [*arrays, *compiled.constants, *outs])
+        _check(outs[0], ref, arrays, dtype)
+    units = [u for traced in sim._traced.values() for u in traced.tapes.values()]
+    assert units, "no launch recorded a tape"
+    assert any(u.straight is not None for u in units), "no tape became a straight-line function"
+    assert sim.stats["replays"] >= calls - 2  # a launch of groups is traced again once they are planned
+
+
+def test_tapes_off_and_on_give_the_same_bits():
+    fn, shapes, dtype, ref = PROGRAMS["conv2d_s2"]
+    compiled = pyasc.jit(fn).compile(*[pyasc.tensor(np.zeros(s, dtype)) for s in shapes])
+    runs = {}
+    for mode in ("off", "on"):
+        sim = Simulator(compiled.module)
+        previous, tape.TAPE_MODE = tape.TAPE_MODE, mode
+        try:
+            rng = np.random.default_rng(3)
+            outs = []
+            for _ in range(tape.STRAIGHT_AFTER + 3):
+                arrays = [rng.standard_normal(s).astype(dtype) for s in shapes]
+                out = np.full(compiled.outputs[0].shape, np.nan, np.float32)
+                sim.run(compiled.name, [*arrays, *compiled.constants, out])
+                _check(out, ref, arrays, dtype)
+                outs.append(out)
+        finally:
+            tape.TAPE_MODE = previous
+        runs[mode] = outs
+    for a, b in zip(runs["off"], runs["on"]):
+        assert np.array_equal(a, b)
+
+
+HEADER = "def _kernel_data(bid, bnum, args, T, ct=0, sub=0):\n"
+
+
+def test_control_flow_on_data_has_no_tape():
+    source = HEADER + ("    a0, = args\n    v1 = _int(a0[0])\n    for v2 in range(0, v1, 1):\n        F3(U_f32[0:8])\n"
+                       "    return s\n")
+    assert tape.record_source(source) is None
+
+
+def test_scalar_statements_run_when_recording_and_data_statements_are_taped():
+    source = HEADER + ("    s = 0\n    a0, = args\n    G1, B2 = _gm(a0, DT, 8)\n    L3 = G1.shape[0]\n    v4 = bid * 32\n"
+                       "    for v5 in range(0, 2, 1):\n        v6 = v4 + v5 * 16\n"
+                       "        _sp, _gb = _pad_in(_fail, 1, bid, v6, B2, 0, 1, 16, 0, 0)\n    return s\n")
+    src, stmts = tape.record_source(source)
+    assert [text for text, _ in stmts] == ["a0, = args", "G1, B2 = _gm(a0, DT, 8)",
+                                           "_sp, _gb = _pad_in(_fail, 1, bid, v6, B2, 0, 1, 16, 0, 0)"]
+    assert stmts[2][1] == ("bid", "v6")  # the scalars the copy reads, kept per run
+    calls = []
+    env = {"_gm": lambda a, dt, n: (a, a), "DT": None, "_fail": None, "_tape_snap": tape.snapshot,
+           "_pad_in": lambda *a: calls.append(a[3]) or (0, 0)}
+    exec(src, env)
+    entries: list = []
+    env["_kernel_record"](1, 2, [np.zeros(8)], None, 0, 0, entries)
+    assert calls == [32, 48] and [k for k, _ in entries] == [0, 1, 2, 2]
+    recorded = tape.Tape([env[f"_tape_{k}"] for k in range(3)], entries)
+    calls.clear()
+    recorded.run([np.ones(8)])
+    assert calls == [32, 48]
+    straight = {}
+    code, consts = tape.straight_source([recorded], stmts)
+    exec(code, env, straight)
+    calls.clear()
+    straight["_tape_straight"]([np.ones(8)], consts)
+    assert calls == [32, 48]
+
+
+def test_snapshot_copies_arrays_and_refuses_objects():
+    v = np.arange(3).reshape(-1, 1)
+    kept = tape.snapshot((1, 2.5, v))
+    v += 1
+    assert kept[2].tolist() == [[0], [1], [2]]
+    assert not tape.Tape([], [(0, tape.snapshot((object(),)))]).kept()
