@@ -35,7 +35,7 @@ import time
 
 import numpy as np
 
-from timing import best_wall
+from timing import best_wall, kernel_seconds
 
 import pyasc
 from pyasc.dialects.target import DEFAULT_TARGET, get_target
@@ -73,11 +73,6 @@ def bench_matmul(n: int) -> dict:
     return {"workload": f"matmul {n}^3 fp16", "simulated_us": report.seconds * 1e6, "roofline_us": roof * 1e6,
             "bound": bound, "efficiency": roof / report.seconds, "kernel_efficiency": roof / kernel_seconds(report),
             "sim_wall_s": sim_wall, "numpy_wall_s": np_wall, "wall_ratio": sim_wall / np_wall, "rel_err": err}
-
-
-def kernel_seconds(report) -> float:
-    """The launches' simulated time without their launch overhead."""
-    return sum(launch.cycles / launch.clock_hz for launch in report.launches)
 
 
 def bench_matmul_bias_gelu(n: int) -> dict:

@@ -457,7 +457,7 @@ class Simulator:
             raise SimulationError(f"ascendc.launch @{name} passes {len(values)} arguments, the kernel takes {ck.num_args}")
         if n <= 0:
             raise SimulationError(f"ascendc.launch @{name} with block_dim {n}: at least one core is needed")
-        args = [v.reshape(-1).view(np.uint8) if isinstance(v, np.ndarray) else v for v in values]
+        args = [(v if v.ndim == 1 else v.reshape(-1)).view(np.uint8) if isinstance(v, np.ndarray) else v for v in values]
         check = m.check
         with self._lock:
             self.stats["cores"] += n

@@ -28,7 +28,7 @@ import numpy as np
 TAPE_MODE = os.environ.get("PYASC_SIM_TAPE", "on")
 MAX_ENTRIES = 65536  # the data statements a launch's tapes hold at most; past them its cores replay the data path
 STRAIGHT_AFTER = 3  # the tapes of a launch replayed this often become one straight-line function
-MAX_STRAIGHT = 4096  # of at most this many data statements
+MAX_STRAIGHT = 512  # of at most this many data statements (a longer one spends its time in NumPy, not in calls)
 
 # globals a scalar statement may call or read: the integer helpers of ``scalar_ops``, the queue and buffer
 # bookkeeping of the data path (``queues``) with the failure callbacks it is given, the UB size and pure builtins

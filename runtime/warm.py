@@ -131,7 +131,7 @@ def run(sim, m, warm: WarmHost, args: list) -> Report | None:
         if type(step) is not WarmLaunch:
             values[step[1]] = m.alloc(step[2], step[3], step[4]) if step[0] == "alloc" else step[2]
             continue
-        kargs = [v.reshape(-1).view(np.uint8) if isinstance(v, np.ndarray) else v
+        kargs = [(v if v.ndim == 1 else v.reshape(-1)).view(np.uint8) if isinstance(v, np.ndarray) else v
                  for v in [values[i] for i in step.refs]]
         if step.cube:
             m.garbage(step.name, False)
