@@ -64,6 +64,11 @@ class CompiledKernel:
         return self._data_path()[1]
 
     @property
+    def may_tape(self) -> bool:
+        """False once the data path is known to have no tape."""
+        return self._record is None or self._record[0] is not None
+
+    @property
     def tape_code(self):
         """``(code, stmts)`` of the data path's tape (``tape.record_source``): the compiled recording form and,
         per data statement, its text and the scalars it reads; None when the data path has no tape."""
@@ -82,13 +87,14 @@ class CompiledKernel:
             exec(self.tape_code[0], env)
         return env["_kernel_record"], [env[f"_tape_{k}"] for k in range(len(self.tape_code[1]))]
 
-    def straight(self, tapes: list, env: dict | None = None) -> tuple:
-        """``(fn, consts)``: ``tapes`` as one straight-line function ``fn(args, consts)`` in globals ``env``."""
+    def straight(self, tapes: list, env: dict | None = None) -> list[tuple]:
+        """``(fn, consts)`` per tape of ``tapes``: the tape as a straight-line function ``fn(args, consts)`` in
+        globals ``env``; one compile for them all."""
         src, consts = tape.straight_source(tapes, self.tape_code[1])
         ns: dict = {}
-        exec(compile(src, f"<ascendc kernel @{self.name}, straight tape>", "exec"), self.env if env is None else env,
+        exec(compile(src, f"<ascendc kernel @{self.name}, straight tapes>", "exec"), self.env if env is None else env,
              ns)
-        return ns["_tape_straight"], consts
+        return [(ns[f"_tape_straight_{i}"], c) for i, c in enumerate(consts)]
 
 
 class KernelTranslator:

@@ -148,10 +148,10 @@ def core_runs(n: int, mix: bool) -> list:
 def run_data_path(sim, m, name: str, n: int, args: list, runs: list, traced: Traced) -> bool:
     """Run the data path of every core of the launch; False when a group could not run together (nothing
     it wrote is wrong then: a grouped kernel reads no GM buffer it writes, so tracing the launch again
-    gives every output). A core or a group of cores runs its tape (``tape``) once its first replay here
-    recorded one."""
+    gives every output). A core or a group of cores runs its tape (``tape``) once a replay here recorded one
+    (its ``tape.RECORD_AFTER``-th)."""
     ck = m.kernels[name]
-    taping = tape.TAPE_MODE == "on" and ck.tape_code is not None
+    taping = tape.TAPE_MODE == "on" and ck.may_tape
     if traced.plan is None:
         for bid, ct, sub in runs:
             try:
@@ -177,8 +177,9 @@ def run_data_path(sim, m, name: str, n: int, args: list, runs: list, traced: Tra
 
 
 class UnitTape:
-    """The tape of one core or group of cores, recorded on the globals ``env`` (None: not kept), how often it
-    ran, and the straight-line function it became (``tape.straight_source``) once it ran often."""
+    """The tape of one core or group of cores, recorded on the globals ``env`` (None: not kept; ``_UNRECORDED``
+    before it is recorded), how often it ran (or replayed unrecorded), and the straight-line function it became
+    (``tape.straight_source``) once it ran often."""
 
     __slots__ = ("env", "tape", "runs", "straight")
 
@@ -191,26 +192,48 @@ def _taped(ck, traced: Traced, env: dict, unit: tuple, args: list, call: tuple) 
     path runs; False (nothing run) when it has none to run."""
     key = (id(ck), unit)
     held = traced.tapes.get(key)
-    if held is not None and held.env is env:
+    if held is None or held.env is not env:  # the first replays here run the data path: most run only a few
+        traced.tapes[key] = UnitTape(env, _UNRECORDED)
+        return False
+    if held.tape is _UNRECORDED and held.runs + 2 < tape.RECORD_AFTER:
+        held.runs += 1
+        return False
+    if held.tape is not _UNRECORDED:
         if held.tape is None:
             return False
         if held.straight is not None:
             held.straight[0](args, held.straight[1])
+            held.runs += 1
             return True
         held.tape.run(args)
         held.runs += 1
-        if held.runs == tape.STRAIGHT_AFTER and len(held.tape.entries) <= tape.MAX_STRAIGHT:
-            held.straight = ck.straight([held.tape], env)
+        if held.runs == tape.STRAIGHT_AFTER:
+            _straighten(ck, traced, env)
         return True
     if traced.tape_entries > tape.MAX_ENTRIES:
         return False
-    record, fns = ck.tape_program(env)
+    if ck.tape_code is None:
+        held.tape = None
+        return False
+    record, fns = ck.tape_program(env)  # its RECORD_AFTER-th replay records the tape while the data path runs
     entries: list = []
     record(*call, entries)
     recorded = tape.Tape(fns, entries)
     traced.tape_entries += len(entries)
-    traced.tapes[key] = UnitTape(env, recorded if recorded.kept() else None)
+    held.tape, held.runs = (recorded if recorded.kept() else None), 0
     return True
+
+
+_UNRECORDED = object()  # a unit that replayed once, without recording
+
+
+def _straighten(ck, traced: Traced, env: dict) -> None:
+    """Every short tape of ``ck``'s units on ``env`` that has none yet gets its straight-line function (its
+    sibling cores reach ``tape.STRAIGHT_AFTER`` in the same launch: one compile serves them all)."""
+    units = [u for key, u in traced.tapes.items() if key[0] == id(ck) and u.env is env and u.tape is not None
+             and u.straight is None and len(u.tape.entries) <= tape.MAX_STRAIGHT]
+    for u, made in zip(units, ck.straight([u.tape for u in units], env)):
+        u.straight = made
 
 
 def data_groups(keys: list) -> list | None:

@@ -1,10 +1,10 @@
 """A replayed core's data path as a tape: its data statements alone, each with the scalars it was given.
 
 A replayed launch (``replay``) runs the same scalar code as its traced launch: loop counts, queue addresses
-and offsets are functions of the launch's signature, not of the data. A core's first replay runs a recording
-form of its data path (``record_source``), which executes every statement as the data path would and appends,
-for every statement that touches data, the statement (compiled as a function) and the values of the scalars
-it reads. Later replays of that core run the tape: the data statements in order, with no scalar code, no
+and offsets are functions of the launch's signature, not of the data. A core's ``RECORD_AFTER``-th replay
+(most programs run only a few times) runs a recording form of its data path (``record_source``), which
+executes every statement as the data path would and appends, for every statement that touches data, the
+statement (compiled as a function) and the values of the scalars it reads. Later replays of that core run the tape: the data statements in order, with no scalar code, no
 loops and no queue bookkeeping. A group of cores (``batched``) records one tape in its own globals, with the
 per-core scalars as (K, 1) vectors. A tape that ran ``STRAIGHT_AFTER`` times is compiled as one straight-line
 function (``straight_source``), which the next replays call.
@@ -12,13 +12,15 @@ function (``straight_source``), which the next replays call.
 A statement is scalar when every name it reads is a scalar local, a parameter that is no data (``bid``,
 ``bnum``, ``ct``, ``sub``) or a global of :data:`SCALAR_GLOBALS` (pure integer helpers, the queue
 bookkeeping); every other statement, and every one reading a value a data statement assigned, is a data
-statement. A kernel whose control flow (a loop bound, a condition) reads a data value, or whose statements use
-a name both ways, has no tape and replays its data path. ``PYASC_SIM_TAPE=off`` turns tapes off.
+statement. A kernel whose control flow (a loop bound, a condition) reads a data value or a global outside
+``SCALAR_GLOBALS``, or whose statements use a name both ways, has no tape and replays its data path.
+``PYASC_SIM_TAPE=off`` turns tapes off.
 """
 
 from __future__ import annotations
 
 import ast
+import keyword
 import os
 import re
 import textwrap
@@ -27,7 +29,8 @@ import numpy as np
 
 TAPE_MODE = os.environ.get("PYASC_SIM_TAPE", "on")
 MAX_ENTRIES = 65536  # the data statements a launch's tapes hold at most; past them its cores replay the data path
-STRAIGHT_AFTER = 3  # the tapes of a launch replayed this often become one straight-line function
+RECORD_AFTER = 4  # the replay of a core that records its tape (a program called this often is likely called again)
+STRAIGHT_AFTER = 16  # a tape replayed this often becomes a straight-line function (a compile: worth it when hot)
 MAX_STRAIGHT = 512  # of at most this many data statements (a longer one spends its time in NumPy, not in calls)
 
 # globals a scalar statement may call or read: the integer helpers of ``scalar_ops``, the queue and buffer
@@ -63,27 +66,69 @@ class _ToDict(ast.NodeTransformer):
         return ast.copy_location(ast.Subscript(ast.Name("_d", ast.Load()), key, node.ctx), node)
 
 
-def _names(tree) -> tuple[list[str], list[str]]:
-    """(names read, names assigned) in ``tree``, in order of appearance."""
-    loads, stores = [], []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            (stores if isinstance(node.ctx, ast.Store) else loads).append(node.id)
-            if isinstance(node.ctx, ast.Store) and _is_aug_target(tree, node):
-                loads.append(node.id)
-    return loads, stores
+class _Statement:
+    """What one statement reads and assigns: names read (an augmented assignment's target too), names assigned,
+    the ``Name`` nodes read only for their ``.shape``, and whether it nests a scope or a control transfer."""
+
+    __slots__ = ("loads", "stores", "load_nodes", "shape_nodes", "nested")
+
+    def __init__(self, tree):
+        self.loads, self.stores, self.load_nodes, self.shape_nodes, self.nested = [], [], [], set(), False
+        for node in ast.walk(tree):
+            kind = type(node)
+            if kind is ast.Name:
+                if type(node.ctx) is ast.Load:
+                    self.loads.append(node.id)
+                    self.load_nodes.append(node)
+                else:
+                    self.stores.append(node.id)
+            elif kind is ast.AugAssign and type(node.target) is ast.Name:
+                self.loads.append(node.target.id)
+            elif kind is ast.Attribute and node.attr == "shape" and type(node.value) is ast.Name:
+                self.shape_nodes.add(id(node.value))
+            elif isinstance(node, _NESTED):
+                self.nested = True
+
+    def data_reads(self, data: set[str]) -> bool:
+        """Whether it reads a data value (other than a data name's ``.shape``)."""
+        return any(n.id in data and id(n) not in self.shape_nodes for n in self.load_nodes)
 
 
-def _is_aug_target(tree, name: ast.Name) -> bool:
-    return any(isinstance(n, ast.AugAssign) and n.target is name for n in ast.walk(tree))
+_ASSIGN = re.compile(r"([A-Za-z_]\w*) (?:[-+*%&|^]|<<|>>|//)?= (?!=)(.*)")
+_IDENT = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
+_KEYWORDS = frozenset(keyword.kwlist)
 
 
-def _shape_reads(tree, data: set[str]) -> set[int]:
-    """The ``id`` of every data ``Name`` read only for its ``.shape`` (a GM view's size: fixed by the launch's
-    signature)."""
-    return {id(n.value) for n in ast.walk(tree)
-            if isinstance(n, ast.Attribute) and n.attr == "shape" and isinstance(n.value, ast.Name)
-            and n.value.id in data}
+def _scalar_assignment(text: str, scalars: set[str], data: set[str]) -> str | None:
+    """The name a one-line assignment of a scalar expression (of scalar locals and ``SCALAR_GLOBALS`` only)
+    assigns, read from its text; None for any other statement, which is parsed."""
+    m = _ASSIGN.fullmatch(text)
+    if m is None or any(c in text for c in "'\";:"):
+        return None
+    target = m.group(1)
+    if target in data:
+        return None
+    for name in _IDENT.findall(m.group(2)):
+        if name not in scalars and name not in SCALAR_GLOBALS and name not in _KEYWORDS:
+            return None
+    if not text.startswith(target + " = ") and target not in scalars:  # an augmented assignment reads it
+        return None
+    return target
+
+
+def _header_names(text: str) -> tuple[list[str], list[str]]:
+    """(names read, names assigned) of a block header (``for``/``if``/``elif``/``else``/``while``)."""
+    if any(c in text for c in "'\""):
+        probe = _Statement(ast.parse(("if True:\n    pass\n" if text.startswith(("elif", "else")) else "")
+                                     + text + "\n    pass"))
+        return probe.loads, probe.stores
+    head, rest = "", text
+    if text.startswith("for "):
+        head, _, rest = text[4:].partition(" in ")
+    return [n for n in _IDENT.findall(rest) if n not in _KEYWORDS], _IDENT.findall(head)
+
+
+_SOURCES: dict[str, tuple | None] = {}  # data path source -> its recording form (kernels of many simulators)
 
 
 def record_source(data_source: str) -> tuple[str, list] | None:
@@ -91,10 +136,15 @@ def record_source(data_source: str) -> tuple[str, list] | None:
     statements and ``_kernel_record(bid, bnum, args, T, ct, sub, _tape)``, which appends ``(k, scalars)`` to
     ``_tape`` for every data statement it runs; and, per ``k``, the statement and the scalars it reads. None
     when the data path has no tape."""
-    try:
-        return _record_source(data_source)
-    except (_Refused, SyntaxError):
-        return None
+    if data_source not in _SOURCES:
+        try:
+            made = _record_source(data_source)
+        except (_Refused, SyntaxError):
+            made = None
+        if len(_SOURCES) > 512:
+            _SOURCES.clear()
+        _SOURCES[data_source] = made
+    return _SOURCES[data_source]
 
 
 def _record_source(data_source: str) -> tuple[str, list]:
@@ -116,32 +166,35 @@ def _record_source(data_source: str) -> tuple[str, list]:
             body.append(line)
             continue
         if _BLOCK.match(text):
-            probe = ast.parse(("if True:\n    pass\n" if text.startswith(("elif", "else")) else "")
-                              + text + "\n    pass")
-            loads, stores = _names(probe)
+            loads, stores = _header_names(text)
             if any(n in data for n in loads + stores):
                 raise _Refused(f"control flow on a data value: {text}")
+            if any(n not in scalars and n not in SCALAR_GLOBALS for n in loads):
+                raise _Refused(f"control flow on a value the tape does not keep: {text}")
             scalars.update(stores)
             body.append(line)
             continue
-        tree = ast.parse(text)
-        if any(isinstance(n, _NESTED) for n in ast.walk(tree)):
-            raise _Refused(f"a statement the tape does not replay: {text}")
-        loads, stores = _names(tree)
-        shape_only = _shape_reads(tree, data)
-        data_reads = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
-                      and n.id in data and id(n) not in shape_only]
-        unknown = [n for n in loads if n not in scalars and n not in data and n not in SCALAR_GLOBALS]
-        if not data_reads and not unknown:  # scalar: runs when recording only
-            if any(n in data for n in stores):
-                raise _Refused(f"a data name assigned a scalar: {text}")
-            scalars.update(stores)
-            body.append(textwrap.indent(ast.unparse(_ToDict(data).visit(tree)), indent))
+        simple = _scalar_assignment(text, scalars, data)
+        if simple is not None:  # most statements: an index or address computed from scalars, without a parse
+            scalars.add(simple)
+            body.append(line)
             continue
-        if any(n in scalars for n in stores):
+        tree = ast.parse(text)
+        st = _Statement(tree)
+        if st.nested:
+            raise _Refused(f"a statement the tape does not replay: {text}")
+        unknown = [n for n in st.loads if n not in scalars and n not in data and n not in SCALAR_GLOBALS]
+        if not unknown and not st.data_reads(data):  # scalar: runs when recording only
+            if any(n in data for n in st.stores):
+                raise _Refused(f"a data name assigned a scalar: {text}")
+            scalars.update(st.stores)
+            shaped = any(n in data for n in st.loads)  # a data value's .shape: read from ``_d``
+            body.append(textwrap.indent(ast.unparse(_ToDict(data).visit(tree)), indent) if shaped else line)
+            continue
+        if any(n in scalars for n in st.stores):
             raise _Refused(f"a scalar name assigned data: {text}")
-        data.update(stores)
-        free = list(dict.fromkeys(n for n in loads if n in scalars))
+        data.update(st.stores)
+        free = list(dict.fromkeys(n for n in st.loads if n in scalars))
         k = len(fns)
         stmt = ast.unparse(_ToDict(data).visit(tree))
         fns.append(f"def _tape_{k}(_d{''.join(', ' + n for n in free)}):\n{textwrap.indent(stmt, '    ')}\n")
@@ -194,12 +247,14 @@ class Tape:
             fns[k](d, *vals)
 
 
-def straight_source(tapes: list[Tape], stmts: list) -> tuple[str, tuple]:
-    """One function ``_tape_straight(args, _c)`` running ``tapes`` one after another as straight-line code: every
-    data statement as written, after its scalars (an int as a literal, any other value as an entry of ``_c``,
-    the returned tuple)."""
-    lines, consts = ["def _tape_straight(args, _c):", "    T = None"], []
-    for t in tapes:
+def straight_source(tapes: list[Tape], stmts: list) -> tuple[str, list[tuple]]:
+    """Functions ``_tape_straight_<i>(args, _c)``, one per tape, each running its tape as straight-line code:
+    every data statement as written, after its scalars (an int as a literal, any other value as an entry of
+    ``_c``); and each function's ``_c``. Compiled together: one compile for the cores of a launch."""
+    lines, all_consts = [], []
+    for i, t in enumerate(tapes):
+        lines += [f"def _tape_straight_{i}(args, _c):", "    T = None"]
+        consts: list = []
         for k, vals in t.entries:
             text, free = stmts[k]
             for name, v in zip(free, vals):
@@ -209,4 +264,5 @@ def straight_source(tapes: list[Tape], stmts: list) -> tuple[str, tuple]:
                     lines.append(f"    {name} = _c[{len(consts)}]")
                     consts.append(v)
             lines.append("    " + text)
-    return "\n".join(lines) + "\n", tuple(consts)
+        all_consts.append(tuple(consts))
+    return "\n".join(lines) + "\n", all_consts
