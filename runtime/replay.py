@@ -9,8 +9,9 @@ traces, which were scheduled and checked (hazards, contract rules, initialisatio
 path (``codegen.data_only_source``), per core or per group of cores when the traced launch ran the same
 groups (``batched``), and reports what the traced launch reported: its schedules, time and findings.
 
-``PYASC_SIM_REPLAY``: ``on`` (the default), ``off`` (trace every launch) or ``verify`` (replay, then trace the
-launch again and require the same outputs and traces).
+``PYASC_SIM_REPLAY``: ``on`` (the default), ``off`` (trace every launch) or ``verify`` (replay on local memory
+filled with NaN, then trace the launch again and require the same outputs and traces). A replayed core runs its
+tape once it has one (``tape``).
 """
 
 from __future__ import annotations
@@ -151,7 +152,7 @@ def run_data_path(sim, m, name: str, n: int, args: list, runs: list, traced: Tra
     gives every output). A core or a group of cores runs its tape (``tape``) once a replay here recorded one
     (its ``tape.RECORD_AFTER``-th)."""
     ck = m.kernels[name]
-    taping = tape.TAPE_MODE == "on" and ck.may_tape
+    taping = tape.TAPE_MODE != "off" and ck.may_tape
     if traced.plan is None:
         for bid, ct, sub in runs:
             try:
@@ -192,12 +193,8 @@ def _taped(ck, traced: Traced, env: dict, unit: tuple, args: list, call: tuple) 
     path runs; False (nothing run) when it has none to run."""
     key = (id(ck), unit)
     held = traced.tapes.get(key)
-    if held is None or held.env is not env:  # the first replays here run the data path: most run only a few
-        traced.tapes[key] = UnitTape(env, _UNRECORDED)
-        return False
-    if held.tape is _UNRECORDED and held.runs + 2 < tape.RECORD_AFTER:
-        held.runs += 1
-        return False
+    if held is None or held.env is not env:
+        held = traced.tapes[key] = UnitTape(env, _UNRECORDED)
     if held.tape is not _UNRECORDED:
         if held.tape is None:
             return False
@@ -210,6 +207,9 @@ def _taped(ck, traced: Traced, env: dict, unit: tuple, args: list, call: tuple) 
         if held.runs == tape.STRAIGHT_AFTER:
             _straighten(ck, traced, env)
         return True
+    held.runs += 1
+    if held.runs < tape.RECORD_AFTER:  # the first replays run the data path: most programs run only a few times
+        return False
     if traced.tape_entries > tape.MAX_ENTRIES:
         return False
     if ck.tape_code is None:
@@ -224,7 +224,7 @@ def _taped(ck, traced: Traced, env: dict, unit: tuple, args: list, call: tuple) 
     return True
 
 
-_UNRECORDED = object()  # a unit that replayed once, without recording
+_UNRECORDED = object()  # a unit whose tape is not recorded yet
 
 
 def _straighten(ck, traced: Traced, env: dict) -> None:

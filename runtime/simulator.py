@@ -467,12 +467,14 @@ class Simulator:
         if traced is not None and traced.plan is None and self._plans.get((name, n, check)):
             traced = None  # groups planned since: trace them once, and replay them from then on
         replaying = traced is not None and traced.signature == sig
-        if not (replaying and traced.initialized):  # else no core reads a UB byte it did not write
-            m.ub.fill(0)
         before = [a.copy() if isinstance(a, np.ndarray) else a for a in args] \
             if replaying and replay.REPLAY_MODE == "verify" else None
+        if not (replaying and traced.initialized):  # else no core reads a UB byte it did not write
+            m.ub.fill(0)
+        elif before is not None:  # verified: what the replay does not write again reads as NaN
+            m.ub.fill(0xFF)
         if replaying:
-            m.garbage(name, not traced.initialized)
+            m.garbage(name, not traced.initialized or before is not None)
         try:
             if replaying and traced.unverified:  # groups of cores that have only run one by one
                 ran = replay.verify_data_groups(self, m, name, n, args, runs, traced)

@@ -14,7 +14,8 @@ A statement is scalar when every name it reads is a scalar local, a parameter th
 bookkeeping); every other statement, and every one reading a value a data statement assigned, is a data
 statement. A kernel whose control flow (a loop bound, a condition) reads a data value or a global outside
 ``SCALAR_GLOBALS``, or whose statements use a name both ways, has no tape and replays its data path.
-``PYASC_SIM_TAPE=off`` turns tapes off.
+``PYASC_SIM_TAPE=off`` turns tapes off; ``PYASC_SIM_TAPE=always`` records every core at its first replay and
+compiles its tape at its first run (with ``PYASC_SIM_REPLAY=verify``: every tape checked against a trace).
 """
 
 from __future__ import annotations
@@ -29,8 +30,10 @@ import numpy as np
 
 TAPE_MODE = os.environ.get("PYASC_SIM_TAPE", "on")
 MAX_ENTRIES = 65536  # the data statements a launch's tapes hold at most; past them its cores replay the data path
-RECORD_AFTER = 4  # the replay of a core that records its tape (a program called this often is likely called again)
-STRAIGHT_AFTER = 16  # a tape replayed this often becomes a straight-line function (a compile: worth it when hot)
+# the replay of a core that records its tape (a program called this often is likely called again), and the
+# runs of a tape after which it becomes a straight-line function; ``PYASC_SIM_TAPE=always``: at once (to check)
+RECORD_AFTER = 1 if TAPE_MODE == "always" else 4
+STRAIGHT_AFTER = 1 if TAPE_MODE == "always" else 16
 MAX_STRAIGHT = 512  # of at most this many data statements (a longer one spends its time in NumPy, not in calls)
 
 # globals a scalar statement may call or read: the integer helpers of ``scalar_ops``, the queue and buffer

@@ -9,9 +9,12 @@ import pytest
 import torch
 
 import pyasc
-from pyasc.runtime import Simulator
+from pyasc.runtime import Simulator, replay
 from pyasc.runtime import simulator as simulator_module
 from pyasc.runtime.simulator import parse_module
+
+# a recorded host run is repeated only with replays on (``PYASC_SIM_REPLAY=verify`` traces every launch again)
+pytestmark = pytest.mark.skipif(replay.REPLAY_MODE != "on", reason="PYASC_SIM_REPLAY is not on: no warm runs")
 
 RNG = np.random.default_rng(5)
 
