@@ -1,13 +1,13 @@
 """A replayed core's data path as a tape: its data statements alone, each with the scalars it was given.
 
-A replayed launch (``replay``) runs the same scalar code as its traced launch: loop counts, queue addresses
-and offsets are functions of the launch's signature, not of the data. A core's ``RECORD_AFTER``-th replay
-(most programs run only a few times) runs a recording form of its data path (``record_source``), which
-executes every statement as the data path would and appends, for every statement that touches data, the
-statement (compiled as a function) and the values of the scalars it reads. Later replays of that core run the tape: the data statements in order, with no scalar code, no
-loops and no queue bookkeeping. A group of cores (``batched``) records one tape in its own globals, with the
-per-core scalars as (K, 1) vectors. A tape that ran ``STRAIGHT_AFTER`` times is compiled as one straight-line
-function (``straight_source``), which the next replays call.
+A replayed launch (``replay``) runs the same scalar code as its traced launch: loop counts, queue addresses and
+offsets are functions of the launch's signature, not of the data. A core's ``RECORD_AFTER``-th replay (most
+programs run only a few times) runs a recording form of its data path (``record_source``), which executes every
+statement as the data path would and appends, for every statement that touches data, the statement (compiled as
+a function) and the values of the scalars it reads. Later replays of that core run the tape: the data statements
+in order, with no scalar code, no loops and no queue bookkeeping. A group of cores (``batched``) records one
+tape in its own globals, with the per-core scalars as (K, 1) vectors. A tape that ran ``STRAIGHT_AFTER`` times
+is compiled as one straight-line function (``straight_source``), which the next replays call.
 
 A statement is scalar when every name it reads is a scalar local, a parameter that is no data (``bid``,
 ``bnum``, ``ct``, ``sub``) or a global of :data:`SCALAR_GLOBALS` (pure integer helpers, the queue

@@ -83,7 +83,8 @@ def test_a_loop_over_a_global_table_has_no_tape():
 
 
 def test_scalar_statements_run_when_recording_and_data_statements_are_taped():
-    source = HEADER + ("    s = 0\n    a0, = args\n    G1, B2 = _gm(a0, DT, 8)\n    L3 = G1.shape[0]\n    v4 = bid * 32\n"
+    source = HEADER + ("    s = 0\n    a0, = args\n    G1, B2 = _gm(a0, DT, 8)\n    L3 = G1.shape[0]\n"
+                       "    v4 = bid * 32\n"
                        "    for v5 in range(0, 2, 1):\n        v6 = v4 + v5 * 16\n"
                        "        _sp, _gb = _pad_in(_fail, 1, bid, v6, B2, 0, 1, 16, 0, 0)\n    return s\n")
     src, stmts = tape.record_source(source)
