@@ -51,9 +51,10 @@ def clear_cache() -> None:
     _direct.clear()
 
 
-# (op, (shape, dtype, device) of each tensor operand, target) -> the compiled program of a call with
-# tensor operands only, no attributes and no gradient, which a repeated call runs without the op's checks
+# (op, per operand: (shape, dtype, device) of a tensor or (type, repr) of a Python number, target) -> the
+# compiled program of a call with no attributes and no gradient, which a repeated call runs without the op's checks
 _direct: dict = {}
+_NUMBERS = (int, float, bool)
 
 
 def direct_key(op, args: tuple):
@@ -61,10 +62,20 @@ def direct_key(op, args: tuple):
     if _backend != "simulator" or amp.active():
         return None
     key = [op]
+    tensors = 0
     for a in args:
-        if type(a) is not Tensor or a._trace is not None or a._requires_grad or a._format is not Format.ND:
+        kind = type(a)
+        if kind is Tensor:
+            if a._trace is not None or a._requires_grad or a._format is not Format.ND:
+                return None
+            key.append((a._shape, a._dtype, a._device))
+            tensors += 1
+        elif kind in _NUMBERS:
+            key.append((kind, repr(a)))
+        else:
             return None
-        key.append((a._shape, a._dtype, a._device))
+    if not tensors:
+        return None
     key.append(default_target())
     return tuple(key)
 

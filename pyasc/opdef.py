@@ -137,8 +137,9 @@ class OpDef:
             key = eager.direct_key(self, args)   # a repeated eager call on tensors: its program at once
             compiled = None if key is None else eager.direct_program(key)
             if compiled is not None:
-                result = compiled(*args)
-                result._device = args[0]._device
+                tensors = [a for a in args if type(a) is Tensor]
+                result = compiled(*tensors)
+                result._device = tensors[0]._device
                 return result
         if kwargs:
             kwargs = self.keywords(kwargs)
@@ -331,7 +332,7 @@ class OpDef:
             out = compiled(*tensors)
             several = compiled.returns_tuple
             results = list(out) if several else [out]
-            if (len(tensors) == len(operands) == self.arity and self.elementwise and self.decompose is None
+            if (len(operands) == self.arity and self.elementwise and self.decompose is None
                     and not callable(self.eager) and attrs == dict(self.attrs)):
                 eager.remember_direct(eager.direct_key(self, tuple(operands)), compiled)
         else:

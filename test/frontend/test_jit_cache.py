@@ -231,5 +231,12 @@ def test_repeated_eager_calls_run_their_program_directly_and_follow_what_changes
     np.testing.assert_allclose(g.grad.numpy(), np.broadcast_to(b_np, a_np.shape), rtol=1e-6)
     with pytest.raises(pyasc.PyascError, match="mul"):  # shapes that do not broadcast: the error, every time
         a * pyasc.tensor(np.ones(4, np.float32))
+    i = pyasc.tensor(np.arange(6, dtype=np.int32))     # Python numbers: their type and value in the key
+    ti = torch.arange(6, dtype=torch.int32)
+    for scalar in (2, 2.5, True, 2, 2.5, True):
+        r = i * scalar
+        expect = ti * scalar
+        assert str(r.dtype).split(".")[-1] == str(expect.dtype).split(".")[-1]
+        np.testing.assert_array_equal(r.numpy(), expect.numpy())
     eager.clear_cache()
     assert not eager._direct
