@@ -361,12 +361,13 @@ def launch(compiled, args):
     if not s.is_default:
         return s.launch(compiled, args)
     tensors = [a for a in args if isinstance(a, Tensor)]
+    waits = False
     for a in tensors:
         if id(a) not in _live:
             track_tensor(a)
-        if a._producer is not None and a.producer is not None:  # another stream still writes it: that runs first
-            s._wait_for_inputs(tensors)
-            break
+        waits = waits or a._producer is not None
+    if waits:  # a tensor another stream still writes: that stream runs first
+        s._wait_for_inputs(tensors)
     ctx = _launch_ctx
     ctx.stream, ctx.start = s, s.clock
     try:

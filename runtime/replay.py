@@ -230,8 +230,8 @@ _UNRECORDED = object()  # a unit whose tape is not recorded yet
 def _straighten(ck, traced: Traced, env: dict) -> None:
     """Every short tape of ``ck``'s units on ``env`` that has none yet gets its straight-line function (its
     sibling cores reach ``tape.STRAIGHT_AFTER`` in the same launch: one compile serves them all)."""
-    units = [u for key, u in list(traced.tapes.items()) if key[0] == id(ck) and u.env is env and u.tape is not None
-             and u.straight is None and len(u.tape.entries) <= tape.MAX_STRAIGHT]
+    units = [u for key, u in list(traced.tapes.items()) if key[0] == id(ck) and u.env is env
+             and type(u.tape) is tape.Tape and u.straight is None and len(u.tape.entries) <= tape.MAX_STRAIGHT]
     for u, made in zip(units, ck.straight([u.tape for u in units], env)):
         u.straight = made
 
