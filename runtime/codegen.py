@@ -90,7 +90,7 @@ class CompiledKernel:
     def straight(self, tapes: list, env: dict | None = None) -> list[tuple]:
         """``(fn, consts)`` per tape of ``tapes``: the tape as a straight-line function ``fn(args, consts)`` in
         globals ``env``; one compile for them all."""
-        src, consts = tape.straight_source(tapes, self.tape_code[1])
+        src, consts = tape.straight_source(tapes, self.tape_code[1], one_core=env is None or env is self.env)
         ns: dict = {}
         exec(compile(src, f"<ascendc kernel @{self.name}, straight tapes>", "exec"), self.env if env is None else env,
              ns)

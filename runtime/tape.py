@@ -250,16 +250,43 @@ class Tape:
             fns[k](d, *vals)
 
 
-def straight_source(tapes: list[Tape], stmts: list) -> tuple[str, list[tuple]]:
+_PAD = re.compile(r"_sp, _gb = _pad_(in|out)\(_fail, \d+, bid, ([^,]+), (\w+), ([^,]+), ([^,]+), ([^,]+), ([^,]+), "
+                  r"([^,]+)\)")
+
+
+def _plain_copy(text: str, scope: dict) -> str | None:
+    """A one-block ``DataCopyPad`` statement as the byte-slice copy it makes with these scalars (its traced run
+    checked its bounds), or None."""
+    m = _PAD.fullmatch(text)
+    if m is None:
+        return None
+    try:
+        u, g, bc, bl, ss, ds = (eval(e, {"__builtins__": {}}, scope) for e in m.group(2, 4, 5, 6, 7, 8))  # noqa: S307
+    except Exception:  # noqa: BLE001 - an expression of anything but these scalars
+        return None
+    if not all(type(x) is int for x in (u, g, bc, bl, ss, ds)) or bc != 1 or bl <= 0:
+        return None
+    ub, gm = f"U_ui8[{u}:{u + bl}]", f"{m.group(3)}[{g}:{g + bl}]"
+    return f"{ub} = {gm}" if m.group(1) == "in" else f"{gm} = {ub}"
+
+
+def straight_source(tapes: list[Tape], stmts: list, one_core: bool = True) -> tuple[str, list[tuple]]:
     """Functions ``_tape_straight_<i>(args, _c)``, one per tape, each running its tape as straight-line code:
     every data statement as written, after its scalars (an int as a literal, any other value as an entry of
-    ``_c``); and each function's ``_c``. Compiled together: one compile for the cores of a launch."""
+    ``_c``); and each function's ``_c``. Compiled together: one compile for the cores of a launch. On one core
+    (``one_core``) a one-block ``DataCopyPad`` becomes its slice copy when no statement reads its results."""
+    copies = one_core and not any("_sp" in text or "_gb" in text for text, _ in stmts
+                                  if not text.startswith("_sp, _gb = "))
     lines, all_consts = [], []
     for i, t in enumerate(tapes):
         lines += [f"def _tape_straight_{i}(args, _c):", "    T = None"]
         consts: list = []
         for k, vals in t.entries:
             text, free = stmts[k]
+            plain = _plain_copy(text, dict(zip(free, vals))) if copies else None
+            if plain is not None:
+                lines.append("    " + plain)
+                continue
             for name, v in zip(free, vals):
                 if type(v) is int:
                     lines.append(f"    {name} = {v}")

@@ -103,11 +103,18 @@ def test_scalar_statements_run_when_recording_and_data_statements_are_taped():
     recorded.run([np.ones(8)])
     assert calls == [32, 48]
     straight = {}
-    code, consts = tape.straight_source([recorded], stmts)
+    code, consts = tape.straight_source([recorded], stmts, one_core=False)   # a group's: the helper runs
     exec(code, env, straight)
     calls.clear()
     straight["_tape_straight_0"]([np.ones(8)], consts[0])
     assert calls == [32, 48]
+    code, consts = tape.straight_source([recorded], stmts)  # one core's: each one-block copy as a slice copy
+    assert "U_ui8[32:48] = B2[0:16]" in code and "U_ui8[48:64] = B2[0:16]" in code and "_pad_in" not in code
+    env.update(U_ui8=np.zeros(64, np.uint8), _gm=lambda a, dt, n: (a, a.view(np.uint8)))
+    exec(code, env, straight)
+    data = np.arange(8, dtype=np.float64)
+    straight["_tape_straight_0"]([data], consts[0])
+    assert env["U_ui8"][32:48].tobytes() == data.tobytes()[:16] == env["U_ui8"][48:64].tobytes()
 
 
 def test_snapshot_copies_arrays_and_refuses_objects():
