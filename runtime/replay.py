@@ -162,16 +162,15 @@ def run_data_path(sim, m, name: str, n: int, args: list, runs: list, traced: Tra
                 raise SimulationError(f"kernel @{name}, core {bid}: the data path failed where its traced run "
                                       f"passed: {type(e).__name__}: {e}") from e
         return True
-    for _, bids in traced.plan:
+    for i, (_, bids) in enumerate(traced.plan):
         try:
             if len(bids) == 1:
                 if not taping or not _taped(ck, traced, ck.env, (bids[0], 0, 0), args, (bids[0], n, args, None, 0, 0)):
                     ck.data_fn(bids[0], n, args, None, 0, 0)
                 continue
-            env = m.group_env(name, len(bids))
-            cores = batched.weak(bids)
-            if not taping or not _taped(ck, traced, env, tuple(bids), args, (cores, n, args, None, 0, 0)):
-                m.group_fn(name, len(bids), data=True)(cores, n, args, None, 0, 0)
+            if not taping or not _taped(ck, traced, m.group_env(name, len(bids)), ("group", i), args,
+                                        lambda: (batched.weak(bids), n, args, None, 0, 0)):
+                m.group_fn(name, len(bids), data=True)(batched.weak(bids), n, args, None, 0, 0)
         except Exception:  # noqa: BLE001 - Diverged, or anything a group cannot do: traced again
             return False
     return True
@@ -188,9 +187,10 @@ class UnitTape:
         self.env, self.tape, self.runs, self.straight = env, recorded, 0, None
 
 
-def _taped(ck, traced: Traced, env: dict, unit: tuple, args: list, call: tuple) -> bool:
-    """Run the unit (a core ``(bid, ct, sub)`` or a group's cores) by its tape, or record its tape while its data
-    path runs; False (nothing run) when it has none to run."""
+def _taped(ck, traced: Traced, env: dict, unit: tuple, args: list, call) -> bool:
+    """Run the unit (a core ``(bid, ct, sub)`` or the ``i``-th group of the plan, ``("group", i)``) by its tape,
+    or record its tape while its data path runs (``call``: the data path's arguments, or a function giving
+    them); False (nothing run) when it has none to run."""
     key = (id(ck), unit)
     held = traced.tapes.get(key)
     if held is None or held.env is not env:
@@ -217,7 +217,7 @@ def _taped(ck, traced: Traced, env: dict, unit: tuple, args: list, call: tuple) 
         return False
     record, fns = ck.tape_program(env)  # its RECORD_AFTER-th replay records the tape while the data path runs
     entries: list = []
-    record(*call, entries)
+    record(*(call() if callable(call) else call), entries)
     recorded = tape.Tape(fns, entries)
     traced.tape_entries += len(entries)
     held.tape, held.runs = (recorded if recorded.kept() else None), 0
