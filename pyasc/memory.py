@@ -278,18 +278,9 @@ def _release(key: int) -> None:
 
 
 def track_result(t) -> None:
-    """Count a launch's new result tensor (one no other thread holds yet) as device memory."""
-    if _current.stack:  # a pool or a custom allocator places it
-        track_tensor(t)
-        return
-    n = t._dtype.itemsize
-    for d in t._shape:
-        n *= d
-    dev = device_allocator(t._device)
-    size = max(BLOCK, -(-n // BLOCK) * BLOCK)
-    dev.alloc(size, "tensor")
-    key = id(t)
-    _live[key] = (dev, size, None, None, weakref.KeyedRef(t, _collected, key))
+    """Count a launch's new result tensor as device memory: no other thread holds it yet, so without
+    ``track_tensor``'s lock."""
+    _track(t, t.numel() * t._dtype.itemsize, t._device, "tensor")
 
 
 def track_tensor(t) -> None:

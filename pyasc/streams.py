@@ -27,14 +27,13 @@ from __future__ import annotations
 
 import threading
 import weakref
-from logging import INFO
 
 import numpy as np
 
 from .errors import PyascError
 from .logs import log
-from .memory import _live, track_result, track_tensor
-from .progress import enabled as progress_enabled
+from .memory import track_result, track_tensor
+from .progress import enabled as progress_shown
 from .progress import progress
 from .tensor import Tensor
 
@@ -308,14 +307,12 @@ def simulate(compiled, arrays):
         return Report(target=compiled.options.target, clock_hz=0.0)
     if compiled.has_empty:
         arrays = [a for a in arrays if a.size]   # zero-size tensors are no parameters of the kernels
-    sim = compiled._simulator or compiled._sim()
-    if progress_enabled():
+    if progress_shown():
         with progress(f"simulating {compiled.name}"):
-            report = sim.run(compiled.name, arrays)
-    else:  # no bar could be shown: the small launches skip the context
-        report = sim.run(compiled.name, arrays)
-    if log.isEnabledFor(INFO):
-        log.info("launch %s: %.3f us simulated", compiled.name, report.seconds * 1e6)
+            report = compiled._sim().run(compiled.name, arrays)
+    else:  # no bar can be shown (not a terminal, or turned off): no progress context per launch
+        report = compiled._sim().run(compiled.name, arrays)
+    log.info("launch %s: %.3f us simulated", compiled.name, report.seconds * 1e6)
     return report
 
 
@@ -356,35 +353,25 @@ def synchronize() -> None:
 def launch(compiled, args):
     """Run a compiled program on the current stream (at once on the default stream); the entry point
     of ``Compiled.__call__``."""
-    stack = _thread_streams.stack
-    s = stack[-1] if stack else _default_stream
+    s = current_stream()
     if not s.is_default:
         return s.launch(compiled, args)
     tensors = [a for a in args if isinstance(a, Tensor)]
-    waits = False
     for a in tensors:
-        if id(a) not in _live:
-            track_tensor(a)
-        waits = waits or a._producer is not None
-    if waits:  # a tensor another stream still writes: that stream runs first
-        s._wait_for_inputs(tensors)
-    ctx = _launch_ctx
-    ctx.stream, ctx.start = s, s.clock
-    try:
+        track_tensor(a)
+    s._wait_for_inputs(tensors)      # a tensor another stream still writes: that stream runs first
+    with launching(s):
         outs, report = compiled.simulate(*args)
-    finally:
-        ctx.stream = None
     with s._lock:
         s.clock += report.seconds
     if compiled.returns_tuple:
         res = tuple(Tensor._wrap(o, sp.dtype, sp.shape) for o, sp in zip(outs, compiled.outputs))
-        for r in res:
-            track_result(r)
-        return res
-    sp = compiled.outputs[0]
-    r = Tensor._wrap(outs, sp.dtype, sp.shape)
-    track_result(r)
-    return r
+    else:
+        sp = compiled.outputs[0]
+        res = (Tensor._wrap(outs, sp.dtype, sp.shape),)
+    for r in res:
+        track_result(r)
+    return res if compiled.returns_tuple else res[0]
 
 
 def copy(dst: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
