@@ -435,11 +435,55 @@ def make_group_env(base: dict, ub2: np.ndarray, k: int, dtypes: dict) -> dict:
     def stop(*_args, **_kw):
         raise Diverged
 
-    env.update({"_gm": gm, "_V2": view3, "_pad_in": pad(False), "_pad_out": pad(True), "_fail": stop,
-                "_find": stop, "_rule": stop})
+    env.update({"_gm": gm, "_V2": view3, "_pad_in": pad(False), "_pad_out": pad(True), "_pad_copy": pad_copy,
+                "_fail": stop, "_find": stop, "_rule": stop})
     env.update(scalar_helpers(_u, _sext, _pick))
     env.update({"_int": _int, "_float": _float})
     return env
+
+
+def pad_copy(to_gm: bool, gm: str, u: int, g, bc: int, bl: int, ss: int, ds: int, ub2: np.ndarray,
+             consts: list) -> str | None:
+    """A group's ``DataCopyPad`` (``make_group_env``) with these scalars as one assignment between views, for a
+    straight-line tape (``tape.straight_source``): the UB side a view of the cores' rows ``ub2`` made once and
+    appended to ``consts``, the GM side (of the ``BatchedGM`` named ``gm``) built by the code. None unless the
+    GM start is common or the cores' starts are evenly spaced (written: at least a row apart) and not
+    interleaved."""
+    k, ubn = ub2.shape
+    us, gs, _ = pad_geometry(to_gm, bc, bl, ss, ds)
+    if type(g) is int:
+        unit = pad_unit(u, ubn, g, bl, us, gs)
+        n, e = bl // unit.itemsize, unit.itemsize
+        gv = f"np.ndarray(({bc}, {n}), np.{unit.name}, {gm}.a, {g}, ({gs}, {e}))"
+        uv = np.ndarray((bc, n), unit, ub2, (k - 1) * ubn + u, (us, e)) if to_gm else \
+            np.ndarray((k, bc, n), unit, ub2, u, (ubn, us, e))  # the last core writes last; a read reaches all
+    elif isinstance(g, np.ndarray) and g.size == k and g.dtype.kind == "i":
+        starts = _plain(g).reshape(-1).tolist()
+        d = _spacing(starts)
+        if d <= 0 or (to_gm and d < (bc - 1) * gs + bl) or (not to_gm and d < gs and bc > 1):
+            return _per_core_copy(to_gm, gm, u, starts, bc, bl, us, gs, ub2, consts)
+        unit = pad_unit(u, ubn, starts[0], d, bl, us, gs)
+        n, e = bl // unit.itemsize, unit.itemsize
+        gv = f"np.ndarray(({k}, {bc}, {n}), np.{unit.name}, {gm}.a, {starts[0]}, ({d}, {gs}, {e}))"
+        uv = np.ndarray((k, bc, n), unit, ub2, u, (ubn, us, e))
+    else:
+        return None
+    consts.append(uv)
+    c = f"_c[{len(consts) - 1}]"
+    return f"{gv}[...] = {c}" if to_gm else f"{c}[...] = {gv}"
+
+
+def _per_core_copy(to_gm: bool, gm: str, u: int, starts: list, bc: int, bl: int, us: int, gs: int, ub2: np.ndarray,
+                   consts: list) -> str:
+    """``pad_copy`` of cores whose GM starts are not evenly spaced: one view assignment per core, in core order
+    (overlapping writes end as core by core)."""
+    ubn = ub2.shape[1]
+    unit = pad_unit(u, ubn, bl, us, gs, *starts)
+    n, e = bl // unit.itemsize, unit.itemsize
+    consts.append(np.ndarray((len(starts), bc, n), unit, ub2, u, (ubn, us, e)))
+    c = f"_c[{len(consts) - 1}]"
+    views = [f"np.ndarray(({bc}, {n}), np.{unit.name}, {gm}.a, {b}, ({gs}, {e}))" for b in starts]
+    return "; ".join(f"{v}[...] = {c}[{i}]" if to_gm else f"{c}[{i}] = {v}" for i, v in enumerate(views))
 
 
 def _u(x, w):

@@ -90,10 +90,11 @@ class CompiledKernel:
     def straight(self, tapes: list, env: dict | None = None) -> list[tuple]:
         """``(fn, consts)`` per tape of ``tapes``: the tape as a straight-line function ``fn(args, consts)`` in
         globals ``env``; one compile for them all."""
-        src, consts = tape.straight_source(tapes, self.tape_code[1], one_core=env is None or env is self.env)
+        env = self.env if env is None else env
+        ub = env.get("U_ui8")
+        src, consts = tape.straight_source(tapes, self.tape_code[1], getattr(ub, "a", ub), env.get("_pad_copy"))
         ns: dict = {}
-        exec(compile(src, f"<ascendc kernel @{self.name}, straight tapes>", "exec"), self.env if env is None else env,
-             ns)
+        exec(compile(src, f"<ascendc kernel @{self.name}, straight tapes>", "exec"), env, ns)
         return [(ns[f"_tape_straight_{i}"], c) for i, c in enumerate(consts)]
 
 

@@ -314,6 +314,9 @@ def _transpose_plan(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstr
     return p
 
 
+F16_BITS_MIN = 8192  # elements from which ``_f16_bits`` beats NumPy's cast (a fixed cost of about 10 us)
+
+
 def _f16_bits(src: np.ndarray, relu: bool, s: np.ndarray) -> np.ndarray | None:
     """The float16 bit patterns (as int32) of float32 ``src`` (after ReLU), rounded to nearest even as
     NumPy's cast (which is about 3x slower): the exponent rebiased and the mantissa rounded with integer
@@ -375,7 +378,7 @@ def _fixpipe(fail, sid, bid, g, goff, cube, c, n, m, src_stride, dst_stride, rel
                   gm_cores(g, (goff + full * 16) * es, (m, rem), (dst_stride * es, es), dt, extent)]
     fast = dt == F16 and acc_dt == F32
     for out, cv in parts:  # GM written in C's NZ order, converted on the way
-        bits = _f16_bits(cv, relu, scratch(cube, "f", 3 * cv.size, I32)) if fast else None
+        bits = _f16_bits(cv, relu, scratch(cube, "f", 3 * cv.size, I32)) if fast and cv.size >= F16_BITS_MIN else None
         if bits is not None:
             np.copyto(out.view(np.uint16), bits, casting="unsafe")
         elif relu:

@@ -28,6 +28,8 @@ import textwrap
 
 import numpy as np
 
+from .memory import pad_geometry, pad_unit
+
 TAPE_MODE = os.environ.get("PYASC_SIM_TAPE", "on")
 MAX_ENTRIES = 65536  # the data statements a launch's tapes hold at most; past them its cores replay the data path
 # the replay of a core that records its tape (a program called this often is likely called again), and the
@@ -254,9 +256,15 @@ _PAD = re.compile(r"_sp, _gb = _pad_(in|out)\(_fail, \d+, bid, ([^,]+), (\w+), (
                   r"([^,]+)\)")
 
 
-def _plain_copy(text: str, scope: dict) -> str | None:
-    """A one-block ``DataCopyPad`` statement as the byte-slice copy it makes with these scalars (its traced run
-    checked its bounds), or None."""
+_TARGETS = re.compile(r"^[\w, ]+ = ")  # the targets of an assignment statement
+_COPY_RESULTS = re.compile(r"\b(_sp|_gb)\b")  # the results of a copy, read by a statement that names them
+
+
+def _plain_copy(text: str, scope: dict, ub: np.ndarray, group_copy, consts: list) -> str | None:
+    """A ``DataCopyPad`` statement as the copy it makes with these scalars (its traced run checked its bounds), or
+    None. On one core (``ub``: UB's bytes) one block is a byte-slice copy and several an assignment between the
+    GM blocks' view and the UB blocks' view, made once and appended to ``consts``; a group's (``ub``: its cores'
+    UB rows) is ``group_copy``'s (``batched.pad_copy``)."""
     m = _PAD.fullmatch(text)
     if m is None:
         return None
@@ -264,26 +272,42 @@ def _plain_copy(text: str, scope: dict) -> str | None:
         u, g, bc, bl, ss, ds = (eval(e, {"__builtins__": {}}, scope) for e in m.group(2, 4, 5, 6, 7, 8))  # noqa: S307
     except Exception:  # noqa: BLE001 - an expression of anything but these scalars
         return None
-    if not all(type(x) is int for x in (u, g, bc, bl, ss, ds)) or bc != 1 or bl <= 0:
+    if not all(type(x) is int for x in (u, bc, bl, ss, ds)):
         return None
-    ub, gm = f"U_ui8[{u}:{u + bl}]", f"{m.group(3)}[{g}:{g + bl}]"
-    return f"{ub} = {gm}" if m.group(1) == "in" else f"{gm} = {ub}"
+    if bc <= 0 or bl <= 0:
+        return "pass"  # moves nothing
+    to_gm = m.group(1) == "out"
+    if ub.ndim == 2:
+        return None if group_copy is None else group_copy(to_gm, m.group(3), u, g, bc, bl, ss, ds, ub, consts)
+    if type(g) is not int:
+        return None
+    if bc == 1:
+        ub_text, gm = f"U_ui8[{u}:{u + bl}]", f"{m.group(3)}[{g}:{g + bl}]"
+    else:
+        us, gs, _ = pad_geometry(to_gm, bc, bl, ss, ds)
+        unit = pad_unit(u, g, bl, us, gs)
+        k = unit.itemsize
+        consts.append(np.ndarray((bc, bl // k), unit, ub, u, (us, k)))
+        ub_text = f"_c[{len(consts) - 1}]" + ("" if to_gm else "[...]")
+        gm = f"np.ndarray(({bc}, {bl // k}), np.{unit.name}, {m.group(3)}, {g}, ({gs}, {k}))[...]"
+    return f"{gm} = {ub_text}" if to_gm else f"{ub_text} = {gm}"
 
 
-def straight_source(tapes: list[Tape], stmts: list, one_core: bool = True) -> tuple[str, list[tuple]]:
+def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None,
+                    group_copy=None) -> tuple[str, list[tuple]]:
     """Functions ``_tape_straight_<i>(args, _c)``, one per tape, each running its tape as straight-line code:
     every data statement as written, after its scalars (an int as a literal, any other value as an entry of
-    ``_c``); and each function's ``_c``. Compiled together: one compile for the cores of a launch. On one core
-    (``one_core``) a one-block ``DataCopyPad`` becomes its slice copy when no statement reads its results."""
-    copies = one_core and not any("_sp" in text or "_gb" in text for text, _ in stmts
-                                  if not text.startswith("_sp, _gb = "))
+    ``_c``); and each function's ``_c``. Compiled together: one compile for the cores of a launch. Given ``ub``
+    (one core's UB bytes, or a group's (K, UB bytes) rows, with the group's ``group_copy``) a ``DataCopyPad`` whose
+    results no statement reads becomes the copy it makes (``_plain_copy``)."""
+    copies = ub is not None and not any(_COPY_RESULTS.search(_TARGETS.sub("", text, count=1)) for text, _ in stmts)
     lines, all_consts = [], []
     for i, t in enumerate(tapes):
         lines += [f"def _tape_straight_{i}(args, _c):", "    T = None"]
         consts: list = []
         for k, vals in t.entries:
             text, free = stmts[k]
-            plain = _plain_copy(text, dict(zip(free, vals))) if copies else None
+            plain = _plain_copy(text, dict(zip(free, vals)), ub, group_copy, consts) if copies else None
             if plain is not None:
                 lines.append("    " + plain)
                 continue

@@ -103,14 +103,15 @@ def test_scalar_statements_run_when_recording_and_data_statements_are_taped():
     recorded.run([np.ones(8)])
     assert calls == [32, 48]
     straight = {}
-    code, consts = tape.straight_source([recorded], stmts, one_core=False)   # a group's: the helper runs
+    code, consts = tape.straight_source([recorded], stmts)   # no UB given: the helper runs
     exec(code, env, straight)
     calls.clear()
     straight["_tape_straight_0"]([np.ones(8)], consts[0])
     assert calls == [32, 48]
-    code, consts = tape.straight_source([recorded], stmts)  # one core's: each one-block copy as a slice copy
+    ub = np.zeros(64, np.uint8)
+    code, consts = tape.straight_source([recorded], stmts, ub)  # one core's: each one-block copy as a slice copy
     assert "U_ui8[32:48] = B2[0:16]" in code and "U_ui8[48:64] = B2[0:16]" in code and "_pad_in" not in code
-    env.update(U_ui8=np.zeros(64, np.uint8), _gm=lambda a, dt, n: (a, a.view(np.uint8)))
+    env.update(U_ui8=ub, _gm=lambda a, dt, n: (a, a.view(np.uint8)))
     exec(code, env, straight)
     data = np.arange(8, dtype=np.float64)
     straight["_tape_straight_0"]([data], consts[0])
@@ -123,3 +124,54 @@ def test_snapshot_copies_arrays_and_refuses_objects():
     v += 1
     assert kept[2].tolist() == [[0], [1], [2]]
     assert not tape.Tape([], [(0, tape.snapshot((object(),)))]).kept()
+
+
+_COPY = "_sp, _gb = _pad_{way}(_fail, 1, bid, u, B, g, bc, bl, ss, ds)"
+
+
+@pytest.mark.parametrize("way", ["in", "out"])
+@pytest.mark.parametrize("bc, bl, ss, ds", [(1, 24, 0, 0), (5, 24, 2, 1), (7, 6, 10, 0), (3, 64, 0, 0)])
+def test_straight_copies_move_what_the_copy_helpers_move_on_one_core(way, bc, bl, ss, ds):
+    """A ``DataCopyPad`` compiled into a straight tape (a slice copy, or a copy between views) leaves UB and GM
+    as ``memory.make_pad_helpers``' copy does."""
+    from pyasc.runtime.memory import make_pad_helpers
+    rng = np.random.default_rng(bc * bl)
+    text = _COPY.format(way=way)
+    ub0, gm0 = rng.integers(0, 256, 4096, dtype=np.uint8), rng.integers(0, 256, 2048, dtype=np.uint8)
+    entries = [(0, (64, 10, bc, bl, ss, ds))]
+    recorded = tape.Tape([], entries)
+    stmts = [(text, ("u", "g", "bc", "bl", "ss", "ds"))]
+    ub, gm = ub0.copy(), gm0.copy()
+    code, consts = tape.straight_source([recorded], stmts, ub)
+    assert "_pad_" not in code
+    ns: dict = {}
+    exec(code, {"np": np, "U_ui8": ub, "B": gm}, ns)
+    ns["_tape_straight_0"]([], consts[0])
+    ub_ref, gm_ref = ub0.copy(), gm0.copy()
+    pad_in, pad_out = make_pad_helpers(ub_ref, ub_ref.size)
+    (pad_out if way == "out" else pad_in)(None, 1, 0, 64, gm_ref, 10, bc, bl, ss, ds)
+    assert np.array_equal(ub, ub_ref) and np.array_equal(gm, gm_ref)
+
+
+@pytest.mark.parametrize("way", ["in", "out"])
+@pytest.mark.parametrize("starts", [[10], [0, 200, 400, 600], [0, 100, 700, 800], [30, 30, 30, 30]])
+def test_straight_copies_move_what_a_groups_copy_helper_moves(way, starts):
+    """The same for a group of cores (``batched.pad_copy``): a common GM start, evenly spaced starts and uneven
+    ones (core by core, the last core's write last)."""
+    from pyasc.runtime import batched
+    k, ubn, bc, bl, ss, ds = 4, 1024, 3, 40, 1, 6
+    rng = np.random.default_rng(len(starts))
+    ub0, gm0 = rng.integers(0, 256, (k, ubn), dtype=np.uint8), rng.integers(0, 256, 4096, dtype=np.uint8)
+    g = starts[0] if len(starts) == 1 else batched.weak(starts)
+    recorded = tape.Tape([], [(0, (32, g, bc, bl, ss, ds))])
+    stmts = [(_COPY.format(way=way), ("u", "g", "bc", "bl", "ss", "ds"))]
+    ub, gm = ub0.copy(), gm0.copy()
+    code, consts = tape.straight_source([recorded], stmts, ub, batched.pad_copy)
+    assert "_pad_" not in code
+    ns: dict = {}
+    exec(code, {"np": np, "B": batched.BatchedGM(gm, k)}, ns)
+    ns["_tape_straight_0"]([], consts[0])
+    ub_ref, gm_ref = ub0.copy(), gm0.copy()
+    env = batched.make_group_env({}, ub_ref, k, {"ui8": np.dtype(np.uint8)})
+    env[f"_pad_{way}"](None, 1, 0, 32, batched.BatchedGM(gm_ref, k), g, bc, bl, ss, ds)
+    assert np.array_equal(ub, ub_ref) and np.array_equal(gm, gm_ref)
