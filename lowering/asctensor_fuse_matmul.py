@@ -13,11 +13,13 @@ Runs after ``asctensor-decompose`` and before ``asctensor-fuse``:
   with the patches ``(KH*KW*C/G, OH*OW)`` of each image and group, which gives the output directly in NCHW (see ``_conv_to_matmul``); the views
   of the weight, the patches and the result are outlined with the matmul and read in place;
 * a ``bias`` operand is split off into a broadcast add after the matmul (vector epilogue);
-* a matmul of 1-byte elements, or of 2-byte ones with K not a multiple of 16, takes A as M x K and B as
-  N x K; one of 4-byte elements takes B either way and A either way next to a K x N B
-  (LoadDataWithTranspose moves a K x N B and a K x M A^T into L0; a transpose of the last two dims in
-  front of the matmul folds into ``transpose_a``/``transpose_b``): other layouts are transposed first
-  (``_cube_operands``);
+* a matmul of 1-byte elements takes A as M x K and B as N x K; one of 2-byte elements takes either layout of
+  each (LoadData transposes 2-byte fractals; when K is not whole fractals, the rows past K of a K x N B's or a
+  K x M A^T's last fractal are zeroed in L1, ``to_ascendc_cube._zero_unwritten``); one of 4-byte elements takes
+  B either way and A either way next to a K x N B (LoadDataWithTranspose moves a K x N B and a K x M A^T into
+  L0). For 2- and 4-byte elements a transpose of the last two dims in front of the matmul, also under a
+  reshape that flattens the batch, folds into ``transpose_a``/``transpose_b``; other layouts are transposed
+  first (``_cube_operands``);
 * each matmul is outlined into ``@<host>_mm<i>`` marked ``asctensor.kernel = "matmul"``, together
   with a following ReLU (``max(x, 0)``), which FixPipe applies on the way out;
 * a matmul followed by an elementwise epilogue FixPipe cannot do (bias add, activations, residual
@@ -145,23 +147,34 @@ def _swap_last(v: SSAValue, anchor: Operation) -> SSAValue:
     return _insert(asctensor.TransposeOp(v, perm), anchor).result
 
 
-def _swapped_last(v: SSAValue) -> SSAValue | None:
-    """The input of the transpose that swaps ``v``'s last two dims, if ``v`` is one."""
+def _swapped_last(v: SSAValue, anchor: Operation) -> SSAValue | None:
+    """The input of the transpose that swaps ``v``'s last two dims, if ``v`` is one; if ``v`` is a reshape of
+    one that only merges or splits the leading dims (a batch flattened), that input reshaped alike (inserted
+    before ``anchor``)."""
     op = v.owner
+    reshape = None
+    if isinstance(op, asctensor.ReshapeOp) and op.input.type.get_shape()[-2:] == v.type.get_shape()[-2:]:
+        reshape, op = op, op.input.owner
     if not isinstance(op, asctensor.TransposeOp):
         return None
-    rank = len(v.type.get_shape())
+    rank = len(op.result.type.get_shape())
     perm = [int(p) for p in op.permutation.get_values()]
-    return op.input if perm == list(range(rank - 2)) + [rank - 1, rank - 2] else None
+    if perm != list(range(rank - 2)) + [rank - 1, rank - 2]:
+        return None
+    if reshape is None:
+        return op.input
+    shape = [*v.type.get_shape()[:-2], *op.input.type.get_shape()[-2:]]
+    return _insert(asctensor.ReshapeOp(op.input, shape), anchor).result
 
 
 def _read_in_place(mm: asctensor.MatmulOp) -> asctensor.MatmulOp:
     """``a @ y^T`` (a transpose swapping the last two dims of ``y``) -> ``matmul(a, y) transpose_b``: the
     cube reads ``y`` as B^T in place; likewise ``x^T @ b`` -> ``matmul(x, b) transpose_a`` when B is
-    K x N (4-byte types: LoadDataWithTranspose moves A^T and B, see ``_cube_operands``)."""
-    rhs = None if mm.tb else _swapped_last(mm.rhs)
+    K x N (2-byte types: LoadData transposes A^T's fractals; 4-byte ones: LoadDataWithTranspose moves A^T
+    and B, see ``_cube_operands``)."""
+    rhs = None if mm.tb else _swapped_last(mm.rhs, mm)
     tb = mm.tb or rhs is not None
-    lhs = None if mm.ta or tb else _swapped_last(mm.lhs)
+    lhs = None if mm.ta or tb else _swapped_last(mm.lhs, mm)
     if lhs is None and rhs is None:
         return mm
     dead = [v.owner for v in (mm.lhs, mm.rhs)]
@@ -169,27 +182,26 @@ def _read_in_place(mm: asctensor.MatmulOp) -> asctensor.MatmulOp:
                                      tb), mm)
     mm.result.replace_all_uses_with(new.result)
     Rewriter.erase_op(mm)
-    for op in dict.fromkeys(dead):
-        if isinstance(op, asctensor.TransposeOp) and not op.result.uses:
-            Rewriter.erase_op(op)
+    for op in dict.fromkeys(dead):  # a reshape of a transpose, then the transpose
+        while isinstance(op, asctensor.TransposeOp | asctensor.ReshapeOp) and not op.result.uses:
+            op, _ = op.input.owner, Rewriter.erase_op(op)
     return new
 
 
 def _cube_operands(mm: asctensor.MatmulOp) -> asctensor.MatmulOp:
     """A matmul with A as M x K and B as N x K (``transpose_b``), transposed before the matmul
     (movement kernels) when they are not, for 4- and 1-byte elements (LoadData transposes only 2-byte
-    fractals, and an ND2NZ transpose, one-element rows, pads each row to 32 B over its neighbours) and
-    when K is not a whole number of 16-row fractals (ND2NZ zero-pads a row's tail to 32 B, but leaves
-    the rows past K of the last fractal unwritten, and Mmad reads them). A 4-byte B stays as it is, and
-    so does a 4-byte A^T next to it: LoadDataWithTranspose transposes their 16 x 16 squares on the way
+    fractals, and an ND2NZ transpose, one-element rows, pads each row to 32 B over its neighbours); 2-byte
+    operands stay as they are (a transpose in front read in place, ``_read_in_place``). A 4-byte B stays as
+    it is, and so does a 4-byte A^T next to it: LoadDataWithTranspose transposes their 16 x 16 squares on the way
     into L0 (with B^T, A^T is transposed first: Mmad then reads K in whole 16-row blocks, and B^T's
     columns past K are zeros only to the next 8)."""
     shape = mm.lhs.type.get_shape()
     k = shape[-2] if mm.ta else shape[-1]
     es = element_bytes(mm.lhs.type.element_type)
-    if es == 4:
+    if es in (2, 4):
         mm = _read_in_place(mm)
-    if (es == 2 and k % 16 == 0) or (mm.tb and not mm.ta) or (es == 4 and not mm.tb):
+    if es == 2 or (mm.tb and not mm.ta) or (es == 4 and not mm.tb):
         return mm
     keep_b = es == 4
     lhs = _swap_last(mm.lhs, mm) if mm.ta else mm.lhs
@@ -357,6 +369,7 @@ def _outline(host: func.FuncOp, group: list[Operation], name: str, kind: str) ->
         pass
 
 
+_UNREAD = (asctensor.FullOp, asctensor.TransposeOp)  # erased with the views when nothing reads them
 _ELEMENTWISE_DIALECTS = ("arith.", "math.")
 _ELEMENTWISE_OPS = (asctensor.CastOp, asctensor.CompareOp, asctensor.SelectOp)
 
@@ -451,6 +464,6 @@ class AscTensorFuseMatmulPass(ModulePass):
                 elif isinstance(inner, asctensor.Im2colOp):
                     _outline(host, [inner], f"{host.sym_name.data}_im2col{index}", IM2COL_KIND)
                     index += 1
-            for inner in list(host.body.block.ops):
-                if isinstance(inner, asctensor.FullOp) and not inner.result.uses:
+            for inner in reversed(list(host.body.block.ops)):  # splats, views and transposes no longer read
+                if isinstance(inner, _UNREAD + VIEW_OPS) and not inner.results[0].uses:
                     Rewriter.erase_op(inner)

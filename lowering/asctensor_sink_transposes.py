@@ -8,7 +8,11 @@ In each host function, until nothing changes:
   values the program also transposes back (a transpose undoing that permutation reads them), runs on the
   transposes' inputs (the splats reshaped, the values' transposed copies) and one transpose by that
   permutation follows it;
-* a transpose of a transpose that undoes it is the first one's input.
+* a transpose of a transpose is one transpose of the first one's input, or that input when the second undoes
+  the first;
+* a transpose of a reshape of a transpose, where the reshape only merges or splits leading dims that the second
+  transpose leaves in place, becomes the reshape of a transpose of a transpose (so the two compose):
+  ``k.transpose(-2, -1)`` flattened to a batch of matrices and transposed back for the cube is ``k`` flattened.
 
 So an implicit GEMM's transposes (``asctensor-fuse-matmul``: the input to NHWC, the product back to NCHW)
 cancel between two convolutions that only elementwise ops separate (bias adds, ReLU, residual adds of values
@@ -108,18 +112,58 @@ def _sink(op: Operation, perm: tuple[int, ...]) -> None:
             Rewriter.erase_op(t)
 
 
-def _cancel(op: asctensor.TransposeOp) -> bool:
-    """Replace ``transpose(transpose(x, p), q)`` by ``x`` when ``q`` undoes ``p``."""
+def _compose(op: asctensor.TransposeOp) -> bool:
+    """Replace ``transpose(transpose(x, p), q)`` by ``x`` when ``q`` undoes ``p``, else by ``transpose(x, r)`` with
+    ``r[j] = p[q[j]]`` (one transpose where two were)."""
     src = op.input.owner
     if not isinstance(src, asctensor.TransposeOp):
         return False
     p, q = src.perm, op.perm
-    if any(p[q[j]] != j for j in range(len(q))):
-        return False
-    op.result.replace_all_uses_with(src.input)
+    composed = [p[j] for j in q]
+    if composed == list(range(len(q))):
+        op.result.replace_all_uses_with(src.input)
+    else:
+        one = copy_loc(op, asctensor.TransposeOp(src.input, composed))
+        Rewriter.insert_op(one, InsertPoint.before(op))
+        one.result.name_hint = op.result.name_hint
+        op.result.replace_all_uses_with(one.result)
     Rewriter.erase_op(op)
     if not src.result.uses:
         Rewriter.erase_op(src)
+    return True
+
+
+def _kept_suffix(src: list[int], dst: list[int]) -> int:
+    """How many trailing dims a reshape from ``src`` to ``dst`` keeps (the rest it only merges or splits)."""
+    t = 0
+    while t < min(len(src), len(dst)) and src[len(src) - 1 - t] == dst[len(dst) - 1 - t]:
+        t += 1
+    return t
+
+
+def _above_reshape(op: asctensor.TransposeOp) -> bool:
+    """Replace ``transpose(reshape(y), q)`` by ``reshape(transpose(y, q'))`` when ``y`` is a transpose, the reshape
+    (``y``'s only use) merges or splits leading dims alone and ``q`` permutes only the dims it keeps: the two
+    transposes then meet (``_compose``). Row-major order makes both forms the same elements."""
+    reshape = op.input.owner
+    if not isinstance(reshape, asctensor.ReshapeOp) or not reshape.result.has_one_use():
+        return False
+    y = reshape.input
+    if not isinstance(y.owner, asctensor.TransposeOp):
+        return False
+    src, dst, q = list(y.type.get_shape()), list(reshape.result.type.get_shape()), op.perm
+    lead = len(dst) - _kept_suffix(src, dst)
+    if any(q[i] != i for i in range(lead)):
+        return False
+    shift = len(src) - len(dst)
+    perm = list(range(lead + shift)) + [p + shift for p in q[lead:]]
+    moved = copy_loc(op, asctensor.TransposeOp(y, perm))
+    back = copy_loc(op, asctensor.ReshapeOp(moved.result, op.result.type.get_shape()))
+    Rewriter.insert_op([moved, back], InsertPoint.before(op))
+    back.result.name_hint = op.result.name_hint
+    op.result.replace_all_uses_with(back.result)
+    Rewriter.erase_op(op)
+    Rewriter.erase_op(reshape)
     return True
 
 
@@ -131,7 +175,7 @@ def sink_transposes(block) -> None:
             if op.parent is None:
                 continue
             if isinstance(op, asctensor.TransposeOp):
-                changed |= _cancel(op)
+                changed |= _compose(op) or _above_reshape(op)
                 continue
             perm = _sinkable(op)
             if perm is not None:

@@ -66,6 +66,16 @@ def _rsqrt(x):
     return 1 / np.sqrt(x)
 
 
+# ``asctensor.compare``'s predicates: false on a NaN but for ``ne`` (IEEE), as NumPy's comparisons
+_COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
+                "ge": np.greater_equal}
+
+
+def _compare(op, args):
+    with np.errstate(all="ignore"):
+        return _COMPARISONS[op.pred.value](args[0], args[1])
+
+
 # op name -> NumPy semantics ``(op, operand arrays) -> result array`` (None: not evaluable)
 HOST_EVAL: dict[str, Callable] = {
     "asctensor.full": _full,
@@ -76,6 +86,8 @@ HOST_EVAL: dict[str, Callable] = {
     "asctensor.transpose": lambda op, a: a[0].transpose(op.perm),
     "asctensor.slice": _slice,
     "asctensor.concat": lambda op, a: np.concatenate(a, axis=op.axis),
+    "asctensor.compare": _compare,
+    "asctensor.select": lambda op, a: np.where(a[0], a[1], a[2]),
     "arith.addf": _elementwise(np.add), "arith.subf": _elementwise(np.subtract), "arith.mulf": _elementwise(np.multiply),
     "arith.divf": _elementwise(np.divide), "arith.maximumf": _elementwise(np.maximum), "arith.minimumf": _elementwise(np.minimum),
     "arith.negf": _elementwise(np.negative), "arith.addi": _elementwise(np.add), "arith.subi": _elementwise(np.subtract),

@@ -44,6 +44,39 @@ def test_attention_scores_on_4d_operands(mode):
     _close(_run(lambda q, k: q @ k.transpose(-2, -1) / 8 ** 0.5, mode, q, k), tq @ tk.transpose(-2, -1) / 8 ** 0.5)
 
 
+@pytest.mark.parametrize("dtype,tol", [("float16", 1e-2), ("bfloat16", 3e-2)])
+@pytest.mark.parametrize("k", [1, 7, 24, 72])
+@pytest.mark.parametrize("fn", [lambda a, b, x, y: a @ b, lambda a, b, x, y: a @ y.transpose(-2, -1),
+                                lambda a, b, x, y: x.transpose(-2, -1) @ b,
+                                lambda a, b, x, y: x.transpose(-2, -1) @ y.transpose(-2, -1)])
+def test_2_byte_products_whose_k_is_not_whole_fractals(fn, k, dtype, tol):
+    """K not a multiple of 16: the cube reads B as K x N and transposed operands in place."""
+    (a, ta), (b, tb) = _pair(2, 5, k, dtype=dtype), _pair(2, k, 9, dtype=dtype)
+    (x, tx), (y, ty) = _pair(2, k, 5, dtype=dtype), _pair(2, 9, k, dtype=dtype)
+    _close(pyasc.jit(fn)(a, b, x, y), fn(ta, tb, tx, ty), tol)
+
+
+def _heads(m, qkv, heads):
+    """Multi-head attention from a fused projection, written as PyTorch users do: the heads split off by
+    reshape and transpose, ``q @ k^T``, softmax, ``@ v`` and the heads merged back."""
+    b, s, e3 = qkv.shape
+    d = e3 // 3 // heads
+    q, k, v = (t.reshape(b, s, heads, d).transpose(1, 2) for t in qkv.chunk(3, dim=-1))
+    attn = m.softmax(q @ k.transpose(-2, -1) / d ** 0.5, dim=-1)
+    return (attn @ v).transpose(1, 2).reshape(b, s, e3 // 3), v.transpose(-2, -1) @ attn
+
+
+@pytest.mark.parametrize("dtype,tol", [("float32", 2e-3), ("float16", 2e-2)])
+@pytest.mark.parametrize("shape,heads", [((2, 7, 96), 4), ((1, 16, 48), 2), ((3, 5, 72), 3)])
+def test_attention_heads_split_and_merged_by_views(shape, heads, dtype, tol):
+    """The head split's transposes meet the cube's own (``asctensor-sink-transposes``); the values match PyTorch."""
+    x, tx = _pair(*shape, dtype=dtype)
+    got = pyasc.jit(lambda x: _heads(pyasc, x, heads))(x)
+    want = _heads(torch, tx, heads)
+    for g, w in zip(got, want):
+        _close(g, w, tol)
+
+
 def _lin(m):
     return m.nn.functional.linear if m is torch else m.linear
 

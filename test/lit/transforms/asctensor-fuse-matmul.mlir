@@ -56,7 +56,7 @@ func.func @conv_bf16_bias(%x: tensor<1x4x6x6xbf16>, %w: tensor<8x1x1x1xbf16>, %b
 }
 
 // CHECK:      func.func @conv_bf16_bias_mm{{[0-9]+}}(
-// CHECK:        asctensor.matmul %{{.*}}, %{{.*}} transpose_b : tensor<4x2x1xbf16>, tensor<4x36x1xbf16> -> tensor<4x2x36xf32>
+// CHECK:        asctensor.matmul %{{.*}}, %{{.*}} : tensor<4x2x1xbf16>, tensor<4x1x36xbf16> -> tensor<4x2x36xf32>
 // CHECK:      func.func @conv_bf16_bias(
 // CHECK:        %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}} : tensor<1x8x6x6xf32>
 // CHECK-NEXT:   asctensor.cast %[[SUM]] : tensor<1x8x6x6xf32> -> tensor<1x8x6x6xbf16>
@@ -112,3 +112,42 @@ func.func @t(%a: tensor<20x37xf32>, %y: tensor<30x37xf32>, %x: tensor<37x20xf32>
 // CHECK:      func.func @t(
 // CHECK-NOT:    asctensor.transpose
 // CHECK:        func.return
+
+// 2-byte operands whose K (7) is not whole fractals stay as given: B as K x N (its rows past K are zeroed in
+// L1), A^T as K x M; a transposed operand is read in place (x @ y^T -> transpose_b, x^T @ b -> transpose_a)
+func.func @k7(%a: tensor<5x7xf16>, %b: tensor<7x9xf16>, %y: tensor<9x7xf16>, %x: tensor<7x5xf16>) -> (tensor<5x9xf16>, tensor<5x9xf16>, tensor<5x9xf16>) {
+  %0 = asctensor.matmul %a, %b : tensor<5x7xf16>, tensor<7x9xf16> -> tensor<5x9xf16>
+  %yt = asctensor.transpose %y permutation = [1, 0] : tensor<9x7xf16> -> tensor<7x9xf16>
+  %1 = asctensor.matmul %a, %yt : tensor<5x7xf16>, tensor<7x9xf16> -> tensor<5x9xf16>
+  %xt = asctensor.transpose %x permutation = [1, 0] : tensor<7x5xf16> -> tensor<5x7xf16>
+  %2 = asctensor.matmul %xt, %b : tensor<5x7xf16>, tensor<7x9xf16> -> tensor<5x9xf16>
+  func.return %0, %1, %2 : tensor<5x9xf16>, tensor<5x9xf16>, tensor<5x9xf16>
+}
+// CHECK:      func.func @k7_mm0(%a: tensor<5x7xf16>, %b: tensor<7x9xf16>)
+// CHECK-NEXT:   asctensor.matmul %a, %b : tensor<5x7xf16>, tensor<7x9xf16> -> tensor<5x9xf16>
+// CHECK:      func.func @k7_mm1(%a: tensor<5x7xf16>, %y: tensor<9x7xf16>)
+// CHECK-NEXT:   asctensor.matmul %a, %y transpose_b : tensor<5x7xf16>, tensor<9x7xf16> -> tensor<5x9xf16>
+// CHECK:      func.func @k7_mm2(%x: tensor<7x5xf16>, %b: tensor<7x9xf16>)
+// CHECK-NEXT:   asctensor.matmul %x, %b transpose_a : tensor<7x5xf16>, tensor<7x9xf16> -> tensor<5x9xf16>
+// CHECK:      func.func @k7(
+// CHECK-NOT:    asctensor.transpose
+// CHECK:        func.return
+
+// q @ k.transpose(-2, -1) on 4-D operands, the batch flattened: the cube reads k flattened as B^T in place, and
+// the transpose nothing reads any more leaves the host
+func.func @scores(%q: tensor<2x2x33x21xf32>, %k: tensor<2x2x33x21xf32>) -> tensor<2x2x33x33xf32> {
+  %0 = asctensor.transpose %k permutation = [0, 1, 3, 2] : tensor<2x2x33x21xf32> -> tensor<2x2x21x33xf32>
+  %1 = asctensor.reshape %q : tensor<2x2x33x21xf32> -> tensor<4x33x21xf32>
+  %2 = asctensor.reshape %0 : tensor<2x2x21x33xf32> -> tensor<4x21x33xf32>
+  %3 = asctensor.matmul %1, %2 : tensor<4x33x21xf32>, tensor<4x21x33xf32> -> tensor<4x33x33xf32>
+  %4 = asctensor.reshape %3 : tensor<4x33x33xf32> -> tensor<2x2x33x33xf32>
+  func.return %4 : tensor<2x2x33x33xf32>
+}
+// CHECK:      func.func @scores_mm0(%q: tensor<2x2x33x21xf32>, %k: tensor<2x2x33x21xf32>)
+// CHECK-NEXT:   %[[A:.*]] = asctensor.reshape %q : tensor<2x2x33x21xf32> -> tensor<4x33x21xf32>
+// CHECK-NEXT:   %[[B:.*]] = asctensor.reshape %k : tensor<2x2x33x21xf32> -> tensor<4x33x21xf32>
+// CHECK-NEXT:   asctensor.matmul %[[A]], %[[B]] transpose_b : tensor<4x33x21xf32>, tensor<4x33x21xf32> -> tensor<4x33x33xf32>
+// CHECK:      func.func @scores(
+// CHECK-NEXT:   %[[P:.*]] = func.call @scores_mm0(%q, %k)
+// CHECK-NEXT:   asctensor.reshape %[[P]]
+// CHECK-NEXT:   func.return

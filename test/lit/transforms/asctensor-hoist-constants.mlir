@@ -91,3 +91,22 @@ func.func @splats(%x: tensor<8xf32>, %k: tensor<8xf32> {asctensor.constant}) -> 
 // CHECK-NEXT:    %[[M:.*]] = arith.mulf %x, %folded0 : tensor<8xf32>
 // CHECK-NEXT:    %[[A:.*]] = arith.addf %[[M]], %[[S2]] : tensor<8xf32>
 // CHECK-NEXT:    func.return %[[A]] : tensor<8xf32>
+
+// a mask made from a constant bool tensor (``where(causal, -inf, x)`` decomposed) is computed on the host:
+// the compare and the select of constants move, the select on the data stays
+func.func @masked(%x: tensor<7x7xf16>, %causal: tensor<7x7xi1> {asctensor.constant}) -> tensor<7x7xf16> {
+  %one = asctensor.full 1.000000e+00 : f16 -> tensor<7x7xf16>
+  %zero = asctensor.full 0.000000e+00 : f16 -> tensor<7x7xf16>
+  %m = asctensor.select %causal, %one, %zero : tensor<7x7xi1>, tensor<7x7xf16>
+  %c = asctensor.compare ne %m, %zero : tensor<7x7xf16> -> tensor<7x7xi1>
+  %inf = asctensor.full 0xfc00 : f16 -> tensor<7x7xf16>
+  %y = asctensor.select %c, %inf, %x : tensor<7x7xi1>, tensor<7x7xf16>
+  func.return %y : tensor<7x7xf16>
+}
+// CHECK:       func.func private @masked_constants(%causal: tensor<7x7xi1> {asctensor.constant}) -> tensor<7x7xi1> attributes {asctensor.constants_of = "masked"} {
+// CHECK:         %[[M:.*]] = asctensor.select %causal
+// CHECK:         %[[C:.*]] = asctensor.compare ne %[[M]]
+// CHECK:         func.return %[[C]] : tensor<7x7xi1>
+// CHECK:       func.func @masked(%x: tensor<7x7xf16>, %folded0: tensor<7x7xi1> {asctensor.constant}) -> tensor<7x7xf16> {
+// CHECK:         %[[Y:.*]] = asctensor.select %folded0, %{{.*}}, %x
+// CHECK-NEXT:    func.return %[[Y]]

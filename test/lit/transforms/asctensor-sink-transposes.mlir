@@ -70,3 +70,52 @@ func.func @compare(%a: tensor<4x8xf16>, %b: tensor<4x8xf16>) -> tensor<8x4xi1> {
 // CHECK-NEXT:    %t = asctensor.transpose %a
 // CHECK-NEXT:    %u = asctensor.transpose %b
 // CHECK-NEXT:    asctensor.compare lt %t, %u
+
+// q @ k.transpose(-2, -1) after asctensor-fuse-matmul: the user's transpose, the batch flattened, and the
+// cube's transpose back to B as N x K. The reshape only merges leading dims, so the last transpose moves above
+// it, meets the user's, and both vanish: the product reads k flattened
+func.func private @mm(tensor<8x7x8xf16>, tensor<8x7x8xf16>) -> tensor<8x7x7xf16>
+func.func @scores(%q: tensor<8x7x8xf16>, %k: tensor<2x4x7x8xf16>) -> tensor<8x7x7xf16> {
+  %kt = asctensor.transpose %k permutation = [0, 1, 3, 2] : tensor<2x4x7x8xf16> -> tensor<2x4x8x7xf16>
+  %flat = asctensor.reshape %kt : tensor<2x4x8x7xf16> -> tensor<8x8x7xf16>
+  %b = asctensor.transpose %flat permutation = [0, 2, 1] : tensor<8x8x7xf16> -> tensor<8x7x8xf16>
+  %s = func.call @mm(%q, %b) : (tensor<8x7x8xf16>, tensor<8x7x8xf16>) -> tensor<8x7x7xf16>
+  func.return %s : tensor<8x7x7xf16>
+}
+// CHECK-LABEL: func.func @scores(
+// CHECK-NEXT:    %[[B:.*]] = asctensor.reshape %k : tensor<2x4x7x8xf16> -> tensor<8x7x8xf16>
+// CHECK-NEXT:    %[[S:.*]] = func.call @mm(%q, %[[B]])
+// CHECK-NEXT:    func.return %[[S]]
+
+// two transposes that do not undo each other become one: (b, s, h, d) -> (b, h, s, d) -> flattened ->
+// (b*h, d, s) is (b, s, h, d) -> (b, h, d, s) flattened
+func.func @values(%v: tensor<2x7x4x8xf16>) -> tensor<8x8x7xf16> {
+  %t = asctensor.transpose %v permutation = [0, 2, 1, 3] : tensor<2x7x4x8xf16> -> tensor<2x4x7x8xf16>
+  %flat = asctensor.reshape %t : tensor<2x4x7x8xf16> -> tensor<8x7x8xf16>
+  %b = asctensor.transpose %flat permutation = [0, 2, 1] : tensor<8x7x8xf16> -> tensor<8x8x7xf16>
+  func.return %b : tensor<8x8x7xf16>
+}
+// CHECK-LABEL: func.func @values(
+// CHECK-NEXT:    %[[T:.*]] = asctensor.transpose %v permutation = [0, 2, 3, 1] : tensor<2x7x4x8xf16> -> tensor<2x4x8x7xf16>
+// CHECK-NEXT:    %[[B:.*]] = asctensor.reshape %[[T]] : tensor<2x4x8x7xf16> -> tensor<8x8x7xf16>
+// CHECK-NEXT:    func.return %[[B]]
+
+// a transpose that moves a merged dim, or a reshape with another user, stays where it is
+func.func @kept(%a: tensor<2x4x8xf16>) -> (tensor<8x8xf16>, tensor<8x8xf16>, tensor<8x8xf16>) {
+  %t = asctensor.transpose %a permutation = [1, 0, 2] : tensor<2x4x8xf16> -> tensor<4x2x8xf16>
+  %r = asctensor.reshape %t : tensor<4x2x8xf16> -> tensor<8x8xf16>
+  %u = asctensor.transpose %r permutation = [1, 0] : tensor<8x8xf16> -> tensor<8x8xf16>
+  %w = asctensor.transpose %a permutation = [0, 2, 1] : tensor<2x4x8xf16> -> tensor<2x8x4xf16>
+  %x = asctensor.reshape %w : tensor<2x8x4xf16> -> tensor<2x32xf16>
+  %y = asctensor.reshape %x : tensor<2x32xf16> -> tensor<8x8xf16>
+  %z = asctensor.transpose %y permutation = [1, 0] : tensor<8x8xf16> -> tensor<8x8xf16>
+  func.return %u, %z, %y : tensor<8x8xf16>, tensor<8x8xf16>, tensor<8x8xf16>
+}
+// CHECK-LABEL: func.func @kept(
+// CHECK-NEXT:    %t = asctensor.transpose %a permutation = [1, 0, 2]
+// CHECK-NEXT:    %r = asctensor.reshape %t
+// CHECK-NEXT:    %u = asctensor.transpose %r permutation = [1, 0]
+// CHECK-NEXT:    %w = asctensor.transpose %a permutation = [0, 2, 1]
+// CHECK-NEXT:    %x = asctensor.reshape %w
+// CHECK-NEXT:    %y = asctensor.reshape %x
+// CHECK-NEXT:    %z = asctensor.transpose %y permutation = [1, 0]

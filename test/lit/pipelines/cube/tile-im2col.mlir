@@ -29,7 +29,7 @@ func.func @f(%x: tensor<2x4x8x8xf16>, %w: tensor<6x2x3x3xf16>) -> tensor<2x6x4x4
 // FUSE: func.func @f_im2col0(%{{.*}}: tensor<2x4x8x8xf16>) -> tensor<2x36x16xf16> attributes {asctensor.kernel = "im2col"}
 // FUSE: func.func @f_mm1(%{{.*}}: tensor<6x3x3x2xf16>,
 // FUSE:   asctensor.broadcast %{{.*}} : tensor<1x2x3x18xf16> -> tensor<2x2x3x18xf16>
-// FUSE:   asctensor.matmul %{{.*}}, %{{.*}} transpose_b : tensor<4x3x18xf16>, tensor<4x16x18xf16> -> tensor<4x3x16xf16>
+// FUSE:   asctensor.matmul %{{.*}}, %{{.*}} : tensor<4x3x18xf16>, tensor<4x18x16xf16> -> tensor<4x3x16xf16>
 // FUSE:   asctensor.reshape %{{.*}} : tensor<4x3x16xf16> -> tensor<2x6x4x4xf16>
 // FUSE: func.func @f(
 // FUSE:   func.call @f_im2col0
