@@ -11,7 +11,9 @@ Runs after ``asctensor-decompose`` and before ``asctensor-fuse``:
   padding, whose patches are the input itself) and one batched ``matmul`` of
   the weights ``(OC/G, KH*KW*C/G)`` of each group (transposed from ``OIHW``; a constant folds away)
   with the patches ``(KH*KW*C/G, OH*OW)`` of each image and group, which gives the output directly in NCHW (see ``_conv_to_matmul``); the views
-  of the weight, the patches and the result are outlined with the matmul and read in place;
+  of the weight, the patches and the result are outlined with the matmul and read in place; with one group, the
+  elementwise epilogue after it (a batch norm's affine, a residual add, a ReLU) is rewritten onto the product's
+  ``(N, OC, OH*OW)`` shape and joins it in a MIX kernel (``_conv_epilogue``);
 * a ``bias`` operand is split off into a broadcast add after the matmul (vector epilogue);
 * a matmul of 1-byte elements takes A as M x K and B as N x K; one of 2-byte elements takes either layout of
   each (LoadData transposes 2-byte fractals; when K is not whole fractals, the rows past K of a K x N B's or a
@@ -407,6 +409,77 @@ def _epilogue(mm: Operation, host: func.FuncOp) -> list[Operation]:
     return members
 
 
+def _on_product(v: SSAValue, product_shape) -> str | None:
+    """How an operand of a convolution's NCHW epilogue reads on the product's ``(N, OC, OH*OW)`` shape: "splat",
+    "broadcast" (of a source whose two last dims are both 1 or both whole), "view" (a value of the NCHW shape, read
+    reshaped), or None."""
+    src = v.owner
+    if isinstance(src, asctensor.FullOp):
+        return "splat"
+    if isinstance(src, asctensor.BroadcastOp):
+        s = [1] * (4 - len(src.input.type.get_shape())) + list(src.input.type.get_shape())
+        if len(s) == 4 and (s[2:] == [1, 1] or s[2:] == list(v.type.get_shape()[2:])):
+            return "broadcast"
+    return "view" if len(v.type.get_shape()) == 4 else None
+
+
+def _conv_epilogue(group: list[Operation], host: func.FuncOp) -> list[Operation]:
+    """The elementwise epilogue of a convolution's matmul (``_conv_to_matmul``: the product ``(N, OC, OH*OW)``,
+    then its NCHW reshape), rewritten onto the product's shape so that it runs in the cube kernel's MIX epilogue:
+    splats and per-channel broadcasts are remade in that shape, other NCHW operands read reshaped, and the values
+    used after it reshaped back to NCHW. [] (nothing changed) when there is none, an operand does not fit or the host
+    returns one of its values."""
+    out, mm = group[-1], group[-2]
+    if not (isinstance(out, asctensor.ReshapeOp) and isinstance(mm, asctensor.MatmulOp)):
+        return []
+    shape = list(mm.result.type.get_shape())
+    nchw = list(out.result.type.get_shape())
+    if len(shape) != 3 or len(nchw) != 4 or shape[:2] != nchw[:2]:
+        return []
+    ops = _epilogue(out, host)
+    produced = {out.result, *(r for op in ops for r in op.results)}
+    if not ops or any(_on_product(v, shape) is None for op in ops for v in op.operands if v not in produced):
+        return []
+    if any(isinstance(u.operation, func.ReturnOp) for op in ops for r in op.results for u in r.uses):
+        return []  # the host would return a reshape of the kernel's result: a copy kernel, where the reshape is free
+    mapping: dict[SSAValue, SSAValue] = {out.result: mm.result}
+    new_ops: list[Operation] = []
+    for op in ops:
+        operands = []
+        for v in op.operands:
+            if v not in mapping:
+                how, et = _on_product(v, shape), v.type.element_type
+                if how == "splat":
+                    made = [asctensor.FullOp(v.owner.scalar, TensorType(et, shape))]
+                elif how == "broadcast":
+                    src = v.owner.input
+                    s = [1] * (4 - len(src.type.get_shape())) + list(src.type.get_shape())
+                    made = [asctensor.ReshapeOp(src, [*s[:2], s[2] * s[3]])]
+                    made.append(asctensor.BroadcastOp(made[0].result, TensorType(et, shape)))
+                else:
+                    made = [asctensor.ReshapeOp(v, shape)]
+                for m in made:
+                    _insert(m, op)
+                mapping[v] = made[-1].results[0]
+            operands.append(mapping[v])
+        moved = _insert(type(op).create(operands=operands, properties=dict(op.properties),
+                                        attributes=dict(op.attributes),
+                                        result_types=[TensorType(r.type.element_type, shape) for r in op.results]), op)
+        mapping.update(zip(op.results, moved.results))
+        new_ops.append(moved)
+    members = set(ops)
+    for op in ops:
+        for r in op.results:
+            if any(u.operation not in members for u in r.uses):
+                back = _insert(asctensor.ReshapeOp(mapping[r], nchw), ops[-1], after=ops[-1])
+                r.replace_all_uses_with(back.result)
+    for op in reversed(ops):
+        Rewriter.erase_op(op)
+    if not out.result.uses:
+        Rewriter.erase_op(out)
+    return new_ops
+
+
 def _outline_mix(host: func.FuncOp, head: list[Operation], epilogue: list[Operation], name: str) -> None:
     """Outline ``head`` (matmul [+ relu]) and its ``epilogue`` into one ``mix`` kernel whose results
     are the product (the workspace) and the epilogue's values used outside."""
@@ -449,7 +522,12 @@ class AscTensorFuseMatmulPass(ModulePass):
             index = 0
             for inner in list(host.body.block.ops):
                 if inner in conv_groups:
-                    _outline(host, conv_groups[inner], f"{host.sym_name.data}_mm{index}", MATMUL_KIND)
+                    group = conv_groups[inner]
+                    epilogue = _conv_epilogue(group, host)
+                    if epilogue:
+                        _outline_mix(host, group[:-1], epilogue, f"{host.sym_name.data}_mm{index}")
+                    else:
+                        _outline(host, group, f"{host.sym_name.data}_mm{index}", MATMUL_KIND)
                     index += 1
                 elif isinstance(inner, asctensor.MatmulOp):
                     relu = relu_of(inner.result)

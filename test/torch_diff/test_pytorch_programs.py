@@ -56,6 +56,27 @@ def test_2_byte_products_whose_k_is_not_whole_fractals(fn, k, dtype, tol):
     _close(pyasc.jit(fn)(a, b, x, y), fn(ta, tb, tx, ty), tol)
 
 
+def _conv_block(m, x, w, scale, shift, residual):
+    """A convolution, a batch norm's per-channel affine, a residual add and a ReLU (an epilogue, read by the next
+    op), and the convolution's own result, which a later op reads too."""
+    y = m.nn.functional.conv2d(x, w, stride=1, padding=1) if m is torch else m.conv2d(x, w, stride=1, padding=1)
+    z = (y * scale + shift + residual).relu()
+    return z.transpose(2, 3), y.sum(dim=(2, 3))
+
+
+@pytest.mark.parametrize("dtype,tol", [("float32", 2e-3), ("float16", 3e-2), ("bfloat16", 1.5e-1)])
+@pytest.mark.parametrize("n,c,oc,hw", [(2, 8, 8, 9), (1, 3, 16, 7), (3, 4, 4, 5)])
+def test_a_convolutions_epilogue_runs_with_its_product(n, c, oc, hw, dtype, tol):
+    """The epilogue of a convolution through im2col joins its matmul (``asctensor-fuse-matmul``, MIX)."""
+    (x, tx), (w, tw) = _pair(n, c, hw, hw, dtype=dtype), _pair(oc, c, 3, 3, dtype=dtype)
+    (sc, tsc), (sh, tsh) = _pair(oc, 1, 1, dtype=dtype), _pair(oc, 1, 1, dtype=dtype)
+    (r, tr) = _pair(n, oc, hw, hw, dtype=dtype)
+    got = pyasc.jit(lambda *a: _conv_block(pyasc, *a))(x, w, sc, sh, r)
+    want = _conv_block(torch, tx.float(), tw.float(), tsc.float(), tsh.float(), tr.float())
+    for g, t in zip(got, want):
+        _close(g.float(), t, tol * max(1.0, float(t.abs().max())))
+
+
 def _heads(m, qkv, heads):
     """Multi-head attention from a fused projection, written as PyTorch users do: the heads split off by
     reshape and transpose, ``q @ k^T``, softmax, ``@ v`` and the heads merged back."""

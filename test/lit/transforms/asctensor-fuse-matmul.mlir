@@ -151,3 +151,45 @@ func.func @scores(%q: tensor<2x2x33x21xf32>, %k: tensor<2x2x33x21xf32>) -> tenso
 // CHECK-NEXT:   %[[P:.*]] = func.call @scores_mm0(%q, %k)
 // CHECK-NEXT:   asctensor.reshape %[[P]]
 // CHECK-NEXT:   func.return
+
+// a convolution through im2col followed by a batch norm's per-channel affine, a residual add and a ReLU: the
+// epilogue runs on the product's (N, OC, OH*OW) shape in one MIX kernel (the per-channel factors broadcast from
+// (1, OC, 1), the residual read reshaped), and its result is reshaped back to NCHW for the op after it
+func.func @conv_bn(%x: tensor<2x8x9x9xf16>, %w: tensor<8x8x3x3xf16>, %k: tensor<8x1x1xf16>, %r: tensor<2x8x9x9xf16>) -> tensor<2x8x9x9xf16> {
+  %0 = asctensor.conv2d %x, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : tensor<2x8x9x9xf16>, tensor<8x8x3x3xf16> -> tensor<2x8x9x9xf16>
+  %1 = asctensor.broadcast %k : tensor<8x1x1xf16> -> tensor<2x8x9x9xf16>
+  %2 = arith.mulf %0, %1 : tensor<2x8x9x9xf16>
+  %3 = arith.addf %2, %r : tensor<2x8x9x9xf16>
+  %z = asctensor.full 0.0 : f16 -> tensor<2x8x9x9xf16>
+  %4 = arith.maximumf %3, %z : tensor<2x8x9x9xf16>
+  %5 = asctensor.transpose %4 permutation = [0, 1, 3, 2] : tensor<2x8x9x9xf16> -> tensor<2x8x9x9xf16>
+  func.return %5 : tensor<2x8x9x9xf16>
+}
+// CHECK:      func.func @conv_bn_mm{{[0-9]+}}(
+// CHECK-SAME:   attributes {asctensor.kernel = "mix"}
+// CHECK:        %[[P:.*]] = asctensor.matmul %{{.*}}, %{{.*}} : tensor<2x8x72xf16>, tensor<2x72x81xf16> -> tensor<2x8x81xf16>
+// CHECK:        %[[K:.*]] = asctensor.reshape %k : tensor<8x1x1xf16> -> tensor<1x8x1xf16>
+// CHECK-NEXT:   %[[KB:.*]] = asctensor.broadcast %[[K]] : tensor<1x8x1xf16> -> tensor<2x8x81xf16>
+// CHECK-NEXT:   %[[M:.*]] = arith.mulf %[[P]], %[[KB]] : tensor<2x8x81xf16>
+// CHECK-NEXT:   %[[R:.*]] = asctensor.reshape %r : tensor<2x8x9x9xf16> -> tensor<2x8x81xf16>
+// CHECK-NEXT:   %[[A:.*]] = arith.addf %[[M]], %[[R]] : tensor<2x8x81xf16>
+// CHECK:        %[[Y:.*]] = arith.maximumf %[[A]], %{{.*}} : tensor<2x8x81xf16>
+// CHECK-NEXT:   func.return %[[P]], %[[Y]]
+// CHECK:      func.func @conv_bn(
+// CHECK:        %workspace, %[[OUT:.*]] = func.call @conv_bn_mm{{[0-9]+}}(
+// CHECK-NEXT:   %[[NCHW:.*]] = asctensor.reshape %[[OUT]] : tensor<2x8x81xf16> -> tensor<2x8x9x9xf16>
+// CHECK-NEXT:   asctensor.transpose %[[NCHW]]
+
+// the same epilogue, its result returned: the host would return a reshape of the MIX kernel's result (a copy
+// kernel), so the product leaves the cube kernel in NCHW and the epilogue stays after it
+func.func @conv_bn_out(%x: tensor<2x8x9x9xf16>, %w: tensor<8x8x3x3xf16>, %k: tensor<8x1x1xf16>) -> tensor<2x8x9x9xf16> {
+  %0 = asctensor.conv2d %x, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : tensor<2x8x9x9xf16>, tensor<8x8x3x3xf16> -> tensor<2x8x9x9xf16>
+  %1 = asctensor.broadcast %k : tensor<8x1x1xf16> -> tensor<2x8x9x9xf16>
+  %2 = arith.mulf %0, %1 : tensor<2x8x9x9xf16>
+  func.return %2 : tensor<2x8x9x9xf16>
+}
+// CHECK:      func.func @conv_bn_out_mm{{[0-9]+}}(
+// CHECK-SAME:   -> tensor<2x8x9x9xf16> attributes {asctensor.kernel = "matmul"}
+// CHECK:      func.func @conv_bn_out(
+// CHECK:        %[[C:.*]] = func.call @conv_bn_out_mm{{[0-9]+}}(
+// CHECK:        arith.mulf %[[C]], %{{.*}} : tensor<2x8x9x9xf16>
