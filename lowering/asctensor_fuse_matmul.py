@@ -411,8 +411,8 @@ def _epilogue(mm: Operation, host: func.FuncOp) -> list[Operation]:
 
 def _on_product(v: SSAValue, product_shape) -> str | None:
     """How an operand of a convolution's NCHW epilogue reads on the product's ``(N, OC, OH*OW)`` shape: "splat",
-    "broadcast" (of a source whose two last dims are both 1 or both whole), "view" (a value of the NCHW shape, read
-    reshaped), or None."""
+    "broadcast" (of a source whose two last dims are both 1 or both whole), "view" (a whole tensor of the NCHW
+    shape, an argument or a computed value, read reshaped), or None (another view)."""
     src = v.owner
     if isinstance(src, asctensor.FullOp):
         return "splat"
@@ -420,15 +420,16 @@ def _on_product(v: SSAValue, product_shape) -> str | None:
         s = [1] * (4 - len(src.input.type.get_shape())) + list(src.input.type.get_shape())
         if len(s) == 4 and (s[2:] == [1, 1] or s[2:] == list(v.type.get_shape()[2:])):
             return "broadcast"
-    return "view" if len(v.type.get_shape()) == 4 else None
+        return None
+    return "view" if len(v.type.get_shape()) == 4 and not isinstance(src, VIEW_OPS) else None
 
 
 def _conv_epilogue(group: list[Operation], host: func.FuncOp) -> list[Operation]:
     """The elementwise epilogue of a convolution's matmul (``_conv_to_matmul``: the product ``(N, OC, OH*OW)``,
     then its NCHW reshape), rewritten onto the product's shape so that it runs in the cube kernel's MIX epilogue:
     splats and per-channel broadcasts are remade in that shape, other NCHW operands read reshaped, and the values
-    used after it reshaped back to NCHW. [] (nothing changed) when there is none, an operand does not fit or the host
-    returns one of its values."""
+    used after it reshaped back to NCHW; it ends before a value the host returns. [] (nothing changed) when there is
+    none or an operand does not fit."""
     out, mm = group[-1], group[-2]
     if not (isinstance(out, asctensor.ReshapeOp) and isinstance(mm, asctensor.MatmulOp)):
         return []
@@ -437,11 +438,13 @@ def _conv_epilogue(group: list[Operation], host: func.FuncOp) -> list[Operation]
     if len(shape) != 3 or len(nchw) != 4 or shape[:2] != nchw[:2]:
         return []
     ops = _epilogue(out, host)
+    for i, op in enumerate(ops):  # a value the host returns stays after the kernel: returning the kernel's result
+        if any(isinstance(u.operation, func.ReturnOp) for r in op.results for u in r.uses):  # reshaped would
+            ops = ops[:i]                                                                   # need a copy kernel
+            break
     produced = {out.result, *(r for op in ops for r in op.results)}
     if not ops or any(_on_product(v, shape) is None for op in ops for v in op.operands if v not in produced):
         return []
-    if any(isinstance(u.operation, func.ReturnOp) for op in ops for r in op.results for u in r.uses):
-        return []  # the host would return a reshape of the kernel's result: a copy kernel, where the reshape is free
     mapping: dict[SSAValue, SSAValue] = {out.result: mm.result}
     new_ops: list[Operation] = []
     for op in ops:

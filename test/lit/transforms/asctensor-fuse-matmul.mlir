@@ -180,16 +180,21 @@ func.func @conv_bn(%x: tensor<2x8x9x9xf16>, %w: tensor<8x8x3x3xf16>, %k: tensor<
 // CHECK-NEXT:   %[[NCHW:.*]] = asctensor.reshape %[[OUT]] : tensor<2x8x81xf16> -> tensor<2x8x9x9xf16>
 // CHECK-NEXT:   asctensor.transpose %[[NCHW]]
 
-// the same epilogue, its result returned: the host would return a reshape of the MIX kernel's result (a copy
-// kernel), so the product leaves the cube kernel in NCHW and the epilogue stays after it
+// an epilogue whose last value the host returns: that op stays after the kernel (the host would return a
+// reshape of the MIX kernel's result, a copy kernel), the ops before it join the matmul
 func.func @conv_bn_out(%x: tensor<2x8x9x9xf16>, %w: tensor<8x8x3x3xf16>, %k: tensor<8x1x1xf16>) -> tensor<2x8x9x9xf16> {
   %0 = asctensor.conv2d %x, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : tensor<2x8x9x9xf16>, tensor<8x8x3x3xf16> -> tensor<2x8x9x9xf16>
   %1 = asctensor.broadcast %k : tensor<8x1x1xf16> -> tensor<2x8x9x9xf16>
   %2 = arith.mulf %0, %1 : tensor<2x8x9x9xf16>
-  func.return %2 : tensor<2x8x9x9xf16>
+  %z = asctensor.full 0.0 : f16 -> tensor<2x8x9x9xf16>
+  %3 = arith.maximumf %2, %z : tensor<2x8x9x9xf16>
+  func.return %3 : tensor<2x8x9x9xf16>
 }
 // CHECK:      func.func @conv_bn_out_mm{{[0-9]+}}(
-// CHECK-SAME:   -> tensor<2x8x9x9xf16> attributes {asctensor.kernel = "matmul"}
+// CHECK-SAME:   attributes {asctensor.kernel = "mix"}
+// CHECK:        arith.mulf %{{.*}}, %{{.*}} : tensor<2x8x81xf16>
+// CHECK-NOT:    arith.maximumf
 // CHECK:      func.func @conv_bn_out(
-// CHECK:        %[[C:.*]] = func.call @conv_bn_out_mm{{[0-9]+}}(
-// CHECK:        arith.mulf %[[C]], %{{.*}} : tensor<2x8x9x9xf16>
+// CHECK:        %workspace, %[[C:.*]] = func.call @conv_bn_out_mm{{[0-9]+}}(
+// CHECK-NEXT:   %[[R:.*]] = asctensor.reshape %[[C]] : tensor<2x8x81xf16> -> tensor<2x8x9x9xf16>
+// CHECK:        arith.maximumf %[[R]], %{{.*}} : tensor<2x8x9x9xf16>
