@@ -49,6 +49,23 @@ def gm_view(buf: np.ndarray, dtype: np.dtype, size: int) -> tuple[np.ndarray, np
     return b.view(dtype), b
 
 
+def make_gm_views():
+    """``(gmc, cache)``: ``gmc`` is ``gm_view`` remembered per buffer, dtype and size while ``cache`` holds them (the
+    core runs of one replayed launch read their arguments' views once; the launch clears ``cache``)."""
+    cache: dict = {}
+
+    def gmc(buf: np.ndarray, dtype: np.dtype, size: int) -> tuple[np.ndarray, np.ndarray]:
+        key = (id(buf), dtype, size)
+        held = cache.get(key)
+        if held is not None and held[0] is buf:
+            return held[1]
+        views = gm_view(buf, dtype, size)
+        cache[key] = (buf, views)
+        return views
+
+    return gmc, cache
+
+
 def ub_msg(addrs: tuple[int, ...], nbytes: int, src_bytes: int | None = None, *, ub_bytes: int) -> str:
     """Why a local operand is invalid (misaligned, negative or past the end of UB); ``src_bytes`` is the
     extent of the operands after the first when it differs (Cast)."""

@@ -153,6 +153,16 @@ def run_data_path(sim, m, name: str, n: int, args: list, runs: list, traced: Tra
     (its ``tape.RECORD_AFTER``-th)."""
     ck = m.kernels[name]
     taping = tape.TAPE_MODE != "off" and ck.may_tape
+    views = ck.env.get("_gm_cache")
+    try:
+        return _run_units(m, ck, name, n, args, runs, traced, taping)
+    finally:
+        if views:  # the launch's GM views (``memory.make_gm_views``) go with it
+            views.clear()
+
+
+def _run_units(m, ck, name: str, n: int, args: list, runs: list, traced: Traced, taping: bool) -> bool:
+    """``run_data_path``'s cores, one by one or in the groups of ``traced.plan``."""
     if traced.plan is None:
         for bid, ct, sub in runs:
             try:

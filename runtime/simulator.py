@@ -35,7 +35,7 @@ from .codegen import CompiledKernel
 from .costs import PIPE_NAMES, local_layout, make_dma_cost, pipe_latencies
 from .errors import Finding, FindingLog, HazardError, SimulationError
 from .initcheck import RULE as INITCHECK_RULE, get_initcheck_default
-from .memory import copy_msg, gm_view, make_pad_helpers, make_view2, ub_msg, ub_views
+from .memory import copy_msg, gm_view, make_gm_views, make_pad_helpers, make_view2, ub_msg, ub_views
 from .queues import TBufState, TPipeState, TQueData, TQueState, init_buffer
 from .report import LaunchReport, Report
 from .mix_schedule import schedule_ai_core
@@ -147,10 +147,13 @@ class Simulator:
     def _base_env(self, ub: np.ndarray) -> dict:
         ubn = self.spec.ub_bytes
         pad_in, pad_out = make_pad_helpers(ub, ubn)
+        gm_views, gm_cache = make_gm_views()
         env = {
             "np": np,
             "UBN": ubn,
             "_gm": gm_view,
+            "_gmc": gm_views,
+            "_gm_cache": gm_cache,
             "_ub_msg": partial(ub_msg, ub_bytes=ubn),
             "_copy_msg": copy_msg,
             "_pad_in": pad_in,

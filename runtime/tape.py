@@ -257,6 +257,7 @@ _PAD = re.compile(r"_sp, _gb = _pad_(in|out)\(_fail, \d+, bid, ([^,]+), (\w+), (
 
 
 _TARGETS = re.compile(r"^[\w, ]+ = ")  # the targets of an assignment statement
+_GM_VIEW = re.compile(r"\w+, \w+ = _gm\(\w+, \w+, \d+\)")  # a global tensor's views of a kernel argument
 _COPY_RESULTS = re.compile(r"\b(_sp|_gb)\b")  # the results of a copy, read by a statement that names them
 
 
@@ -299,8 +300,10 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
     every data statement as written, after its scalars (an int as a literal, any other value as an entry of
     ``_c``); and each function's ``_c``. Compiled together: one compile for the cores of a launch. Given ``ub``
     (one core's UB bytes, or a group's (K, UB bytes) rows, with the group's ``group_copy``) a ``DataCopyPad`` whose
-    results no statement reads becomes the copy it makes (``_plain_copy``)."""
+    results no statement reads becomes the copy it makes (``_plain_copy``); when several cores of a launch run one by
+    one, the views of a kernel argument come from ``_gmc`` (``memory.make_gm_views``), made once for them all."""
     copies = ub is not None and not any(_COPY_RESULTS.search(_TARGETS.sub("", text, count=1)) for text, _ in stmts)
+    shared_views = ub is not None and ub.ndim == 1 and len(tapes) > 1  # cores of one launch, run one by one
     lines, all_consts = [], []
     for i, t in enumerate(tapes):
         lines += [f"def _tape_straight_{i}(args, _c):", "    T = None"]
@@ -311,6 +314,8 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
             if plain is not None:
                 lines.append("    " + plain)
                 continue
+            if shared_views and _GM_VIEW.fullmatch(text):
+                text = text.replace(" = _gm(", " = _gmc(", 1)
             for name, v in zip(free, vals):
                 if type(v) is int:
                     lines.append(f"    {name} = {v}")
