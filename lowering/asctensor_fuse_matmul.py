@@ -409,7 +409,13 @@ def _epilogue(mm: Operation, host: func.FuncOp) -> list[Operation]:
     return members
 
 
-def _on_product(v: SSAValue, product_shape) -> str | None:
+def _as_4d(v: SSAValue) -> list[int]:
+    """``v``'s shape with leading 1s up to rank 4 (as a broadcast to NCHW aligns it)."""
+    shape = list(v.type.get_shape())
+    return [1] * (4 - len(shape)) + shape
+
+
+def _on_product(v: SSAValue) -> str | None:
     """How an operand of a convolution's NCHW epilogue reads on the product's ``(N, OC, OH*OW)`` shape: "splat",
     "broadcast" (of a source whose two last dims are both 1 or both whole), "view" (a whole tensor of the NCHW
     shape, an argument or a computed value, read reshaped), or None (another view)."""
@@ -417,7 +423,7 @@ def _on_product(v: SSAValue, product_shape) -> str | None:
     if isinstance(src, asctensor.FullOp):
         return "splat"
     if isinstance(src, asctensor.BroadcastOp):
-        s = [1] * (4 - len(src.input.type.get_shape())) + list(src.input.type.get_shape())
+        s = _as_4d(src.input)
         if len(s) == 4 and (s[2:] == [1, 1] or s[2:] == list(v.type.get_shape()[2:])):
             return "broadcast"
         return None
@@ -443,7 +449,8 @@ def _conv_epilogue(group: list[Operation], host: func.FuncOp) -> list[Operation]
             ops = ops[:i]                                                                   # need a copy kernel
             break
     produced = {out.result, *(r for op in ops for r in op.results)}
-    if not ops or any(_on_product(v, shape) is None for op in ops for v in op.operands if v not in produced):
+    how = {v: _on_product(v) for op in ops for v in op.operands if v not in produced}
+    if not ops or None in how.values():
         return []
     mapping: dict[SSAValue, SSAValue] = {out.result: mm.result}
     new_ops: list[Operation] = []
@@ -451,12 +458,12 @@ def _conv_epilogue(group: list[Operation], host: func.FuncOp) -> list[Operation]
         operands = []
         for v in op.operands:
             if v not in mapping:
-                how, et = _on_product(v, shape), v.type.element_type
-                if how == "splat":
+                et = v.type.element_type
+                if how[v] == "splat":
                     made = [asctensor.FullOp(v.owner.scalar, TensorType(et, shape))]
-                elif how == "broadcast":
+                elif how[v] == "broadcast":
                     src = v.owner.input
-                    s = [1] * (4 - len(src.type.get_shape())) + list(src.type.get_shape())
+                    s = _as_4d(src)
                     made = [asctensor.ReshapeOp(src, [*s[:2], s[2] * s[3]])]
                     made.append(asctensor.BroadcastOp(made[0].result, TensorType(et, shape)))
                 else:

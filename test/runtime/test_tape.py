@@ -129,18 +129,31 @@ def test_snapshot_copies_arrays_and_refuses_objects():
 _COPY = "_sp, _gb = _pad_{way}(_fail, 1, bid, u, B, g, bc, bl, ss, ds)"
 
 
+def _documented_pad(to_gm: bool, ub: np.ndarray, gm: np.ndarray, u: int, g: int, bc: int, bl: int, ss: int,
+                    ds: int) -> None:
+    """``DataCopyPad`` as the Ascend C reference defines it, block by block: ``blockCount`` blocks of ``blockLen``
+    bytes; in UB each block starts on 32 B and the UB-side stride counts 32 B blocks, in GM the stride counts
+    bytes between a block's end and the next one's start (GM -> UB: srcStride in GM, dstStride in UB; UB -> GM:
+    srcStride in UB, dstStride in GM)."""
+    blk = -(-bl // 32) * 32
+    for i in range(bc):
+        if to_gm:
+            src, dst = u + i * (blk + ss * 32), g + i * (bl + ds)
+            gm[dst:dst + bl] = ub[src:src + bl]
+        else:
+            src, dst = g + i * (bl + ss), u + i * (blk + ds * 32)
+            ub[dst:dst + bl] = gm[src:src + bl]
+
+
 @pytest.mark.parametrize("way", ["in", "out"])
 @pytest.mark.parametrize("bc, bl, ss, ds", [(1, 24, 0, 0), (5, 24, 2, 1), (7, 6, 10, 0), (3, 64, 0, 0)])
-def test_straight_copies_move_what_the_copy_helpers_move_on_one_core(way, bc, bl, ss, ds):
+def test_straight_copies_move_what_the_documented_copy_moves_on_one_core(way, bc, bl, ss, ds):
     """A ``DataCopyPad`` compiled into a straight tape (a slice copy, or a copy between views) leaves UB and GM
-    as ``memory.make_pad_helpers``' copy does."""
-    from pyasc.runtime.memory import make_pad_helpers
+    as the documented copy does."""
     rng = np.random.default_rng(bc * bl)
-    text = _COPY.format(way=way)
     ub0, gm0 = rng.integers(0, 256, 4096, dtype=np.uint8), rng.integers(0, 256, 2048, dtype=np.uint8)
-    entries = [(0, (64, 10, bc, bl, ss, ds))]
-    recorded = tape.Tape([], entries)
-    stmts = [(text, ("u", "g", "bc", "bl", "ss", "ds"))]
+    recorded = tape.Tape([], [(0, (64, 10, bc, bl, ss, ds))])
+    stmts = [(_COPY.format(way=way), ("u", "g", "bc", "bl", "ss", "ds"))]
     ub, gm = ub0.copy(), gm0.copy()
     code, consts = tape.straight_source([recorded], stmts, ub)
     assert "_pad_" not in code
@@ -148,16 +161,15 @@ def test_straight_copies_move_what_the_copy_helpers_move_on_one_core(way, bc, bl
     exec(code, {"np": np, "U_ui8": ub, "B": gm}, ns)
     ns["_tape_straight_0"]([], consts[0])
     ub_ref, gm_ref = ub0.copy(), gm0.copy()
-    pad_in, pad_out = make_pad_helpers(ub_ref, ub_ref.size)
-    (pad_out if way == "out" else pad_in)(None, 1, 0, 64, gm_ref, 10, bc, bl, ss, ds)
+    _documented_pad(way == "out", ub_ref, gm_ref, 64, 10, bc, bl, ss, ds)
     assert np.array_equal(ub, ub_ref) and np.array_equal(gm, gm_ref)
 
 
 @pytest.mark.parametrize("way", ["in", "out"])
 @pytest.mark.parametrize("starts", [[10], [0, 200, 400, 600], [0, 100, 700, 800], [30, 30, 30, 30]])
-def test_straight_copies_move_what_a_groups_copy_helper_moves(way, starts):
-    """The same for a group of cores (``batched.pad_copy``): a common GM start, evenly spaced starts and uneven
-    ones (core by core, the last core's write last)."""
+def test_straight_copies_move_what_the_documented_copy_moves_in_a_group(way, starts):
+    """The same for a group of cores (``batched.pad_copy``), each core's copy on its own UB row, in core order:
+    a common GM start, evenly spaced starts and uneven ones (overlapping writes: the last core's stays)."""
     from pyasc.runtime import batched
     k, ubn, bc, bl, ss, ds = 4, 1024, 3, 40, 1, 6
     rng = np.random.default_rng(len(starts))
@@ -172,6 +184,6 @@ def test_straight_copies_move_what_a_groups_copy_helper_moves(way, starts):
     exec(code, {"np": np, "B": batched.BatchedGM(gm, k)}, ns)
     ns["_tape_straight_0"]([], consts[0])
     ub_ref, gm_ref = ub0.copy(), gm0.copy()
-    env = batched.make_group_env({}, ub_ref, k, {"ui8": np.dtype(np.uint8)})
-    env[f"_pad_{way}"](None, 1, 0, 32, batched.BatchedGM(gm_ref, k), g, bc, bl, ss, ds)
+    for core in range(k):
+        _documented_pad(way == "out", ub_ref[core], gm_ref, 32, starts[core % len(starts)], bc, bl, ss, ds)
     assert np.array_equal(ub, ub_ref) and np.array_equal(gm, gm_ref)
