@@ -238,11 +238,14 @@ class Compiled(_Program):
     def simulate(self, *args):
         """Run on the simulator: ``(outputs, report)`` with the outputs as NumPy arrays (a tuple when
         the traced function returned a tuple) and the simulator's report (seconds, cycles, ...)."""
-        tensors = _check_inputs("simulate", self.name, self.inputs, args)
-        inputs = [t._data if t._data.flags.c_contiguous else np.ascontiguousarray(t._data)
-                  for t in tensors] + list(self.constants)
+        return self.simulate_checked(_check_inputs("simulate", self.name, self.inputs, args))
+
+    def simulate_checked(self, tensors: list[Tensor]):
+        """``simulate`` on tensors of the program's input signature (``check_inputs``)."""
+        inputs = [t._data if t._data.flags.c_contiguous else np.ascontiguousarray(t._data) for t in tensors]
+        inputs += self.constants
         outputs = self.new_outputs()
-        report = simulate(self, [*inputs, *outputs])
+        report = simulate(self, inputs + outputs)
         return (tuple(outputs) if self.returns_tuple else outputs[0]), report
 
     def __call__(self, *args):

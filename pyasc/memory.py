@@ -44,6 +44,9 @@ def fmt_bytes(n: int) -> str:
     return f"{n} B"
 
 
+_CAPACITIES: dict[str, int] = {}  # per target, its HBM capacity (targets are fixed presets)
+
+
 class DeviceAllocator:
     """One device's caching allocator bookkeeping (pyasc has no real device memory to carve)."""
 
@@ -60,7 +63,13 @@ class DeviceAllocator:
         self._lock = threading.Lock()
 
     def limit(self) -> int:
-        return self.capacity if self.capacity is not None else get_target(current_target()).hbm_capacity_bytes
+        if self.capacity is not None:
+            return self.capacity
+        name = current_target()
+        cap = _CAPACITIES.get(name)
+        if cap is None:
+            cap = _CAPACITIES[name] = get_target(name).hbm_capacity_bytes
+        return cap
 
     def alloc(self, size: int, what: str, in_pool: bool = False) -> None:
         cap = self.limit()
@@ -226,7 +235,7 @@ def track(obj, nbytes: int, device=None, what: str = "tensor") -> None:
     if id(obj) in _live:  # counted already: its entry lives as long as ``obj``, which the caller holds
         return
     with _live_lock:
-        _track(obj, nbytes, device, what)
+        _track(obj, int(nbytes), device, what)
 
 
 def _track(obj, nbytes: int, device, what: str) -> None:
@@ -234,17 +243,20 @@ def _track(obj, nbytes: int, device, what: str) -> None:
     if key in _live:
         return
     dev = device_allocator(device)
-    size = _round(nbytes)
+    size = max(BLOCK, -(-nbytes // BLOCK) * BLOCK)
     alloc = current_allocator()
     handle = None
-    if isinstance(alloc, MemoryPool):
-        if alloc.device.index != dev.index:
-            raise PyascError("MemoryPool", f"the pool lives on {alloc.device}, the tensor on npu:{dev.index}")
-        alloc.malloc(size, what)
-    elif alloc is not None:
-        handle = alloc.malloc(size)
+    in_pool = False
+    if alloc is not None:
+        in_pool = isinstance(alloc, MemoryPool)
+        if in_pool:
+            if alloc.device.index != dev.index:
+                raise PyascError("MemoryPool", f"the pool lives on {alloc.device}, the tensor on npu:{dev.index}")
+            alloc.malloc(size, what)
+        else:
+            handle = alloc.malloc(size)
     try:
-        dev.alloc(size, what, in_pool=isinstance(alloc, MemoryPool))
+        dev.alloc(size, what, in_pool=in_pool)
     except PyascError:
         _give_back(alloc, size, handle)
         raise

@@ -309,9 +309,9 @@ def simulate(compiled, arrays):
         arrays = [a for a in arrays if a.size]   # zero-size tensors are no parameters of the kernels
     if progress_shown():
         with progress(f"simulating {compiled.name}"):
-            report = compiled._sim().run(compiled.name, arrays)
+            report = compiled._sim().run_checked(compiled.name, arrays)
     else:  # no bar can be shown (not a terminal, or turned off): no progress context per launch
-        report = compiled._sim().run(compiled.name, arrays)
+        report = compiled._sim().run_checked(compiled.name, arrays)
     log.info("launch %s: %.3f us simulated", compiled.name, report.seconds * 1e6)
     return report
 
@@ -356,12 +356,17 @@ def launch(compiled, args):
     s = current_stream()
     if not s.is_default:
         return s.launch(compiled, args)
-    tensors = [a for a in args if isinstance(a, Tensor)]
-    for a in tensors:
-        track_tensor(a)
-    s._wait_for_inputs(tensors)      # a tensor another stream still writes: that stream runs first
-    with launching(s):
-        outs, report = compiled.simulate(*args)
+    tensors = compiled.check_inputs("launch", args)
+    for t, a in zip(tensors, args):
+        if t is a:                   # a tensor the caller holds (not an array converted for this call)
+            track_tensor(t)
+            if t._producer is not None:
+                s._wait_for_inputs((t,))  # a tensor another stream still writes: that stream runs first
+    _launch_ctx.stream, _launch_ctx.start = s, s.clock   # as ``launching(s)``, without a context object
+    try:
+        outs, report = compiled.simulate_checked(tensors)
+    finally:
+        _launch_ctx.stream = None
     with s._lock:
         s.clock += report.seconds
     if compiled.returns_tuple:

@@ -49,6 +49,13 @@ def gm_view(buf: np.ndarray, dtype: np.dtype, size: int) -> tuple[np.ndarray, np
     return b.view(dtype), b
 
 
+def gm_bytes(buf: np.ndarray, dtype: np.dtype, size: int) -> np.ndarray:
+    """``gm_view``'s byte view alone (the buffer itself when the global tensor spans it)."""
+    es = dtype.itemsize
+    nb = min(size, buf.nbytes // es) * es
+    return buf if nb == buf.nbytes else buf[:nb]
+
+
 def make_gm_views():
     """``(gmc, cache)``: ``gmc`` is ``gm_view`` remembered per buffer, dtype and size while ``cache`` holds them (the
     core runs of one replayed launch read their arguments' views once; the launch clears ``cache``)."""

@@ -259,6 +259,21 @@ _PAD = re.compile(r"_sp, _gb = _pad_(in|out)\(_fail, \d+, bid, ([^,]+), (\w+), (
 _TARGETS = re.compile(r"^[\w, ]+ = ")  # the targets of an assignment statement
 _GM_VIEW = re.compile(r"\w+, \w+ = _gm\(\w+, \w+, \d+\)")  # a global tensor's views of a kernel argument
 _COPY_RESULTS = re.compile(r"\b(_sp|_gb)\b")  # the results of a copy, read by a statement that names them
+_GM_VIEW_PARTS = re.compile(r"    (\w+), (\w+) = _gm\((\w+, \w+, \d+)\)")
+
+
+def _byte_views_only(lines: list[str]) -> list[str]:
+    """``lines`` (one straight function's body) with each global tensor whose typed view no other line reads
+    taking only its byte view (``memory.gm_bytes``)."""
+    out = []
+    for i, line in enumerate(lines):
+        m = _GM_VIEW_PARTS.fullmatch(line)
+        if m is not None:
+            typed = re.compile(rf"\b{m.group(1)}\b")
+            if not any(typed.search(other) for j, other in enumerate(lines) if j != i):
+                line = f"    {m.group(2)} = _gm_bytes({m.group(3)})"
+        out.append(line)
+    return out
 
 
 def _plain_copy(text: str, scope: dict, ub: np.ndarray, group_copy, consts: list) -> str | None:
@@ -307,21 +322,23 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
     lines, all_consts = [], []
     for i, t in enumerate(tapes):
         lines += [f"def _tape_straight_{i}(args, _c):", "    T = None"]
+        body: list[str] = []
         consts: list = []
         for k, vals in t.entries:
             text, free = stmts[k]
             plain = _plain_copy(text, dict(zip(free, vals)), ub, group_copy, consts) if copies else None
             if plain is not None:
-                lines.append("    " + plain)
+                body.append("    " + plain)
                 continue
             if shared_views and _GM_VIEW.fullmatch(text):
                 text = text.replace(" = _gm(", " = _gmc(", 1)
             for name, v in zip(free, vals):
                 if type(v) is int:
-                    lines.append(f"    {name} = {v}")
+                    body.append(f"    {name} = {v}")
                 else:
-                    lines.append(f"    {name} = _c[{len(consts)}]")
+                    body.append(f"    {name} = _c[{len(consts)}]")
                     consts.append(v)
-            lines.append("    " + text)
+            body.append("    " + text)
+        lines += _byte_views_only(body) if ub is not None and ub.ndim == 1 else body
         all_consts.append(tuple(consts))
     return "\n".join(lines) + "\n", all_consts

@@ -125,13 +125,13 @@ def run(sim, m, warm: WarmHost, args: list) -> Report | None:
     for s in warm.steps:
         if type(s) is WarmLaunch and traced.get((s.name, s.n, warm.check)) is not s.traced:
             return None
-    values = list(args) + [None] * (warm.n_values - len(args))
+    values = args if warm.n_values == len(args) else list(args) + [None] * (warm.n_values - len(args))
     again = None  # once a group diverged: the report, launch by launch, with that launch traced again
     for step in warm.steps:
         if type(step) is not WarmLaunch:
             values[step[1]] = m.alloc(step[2], step[3], step[4]) if step[0] == "alloc" else step[2]
             continue
-        kargs = [(v if v.ndim == 1 else v.reshape(-1)).view(np.uint8) if isinstance(v, np.ndarray) else v
+        kargs = [(v if v.ndim == 1 else v.reshape(-1)).view(np.uint8) if type(v) is np.ndarray else v
                  for v in [values[i] for i in step.refs]]
         if step.cube:
             m.garbage(step.name, False)

@@ -111,7 +111,8 @@ def test_scalar_statements_run_when_recording_and_data_statements_are_taped():
     ub = np.zeros(64, np.uint8)
     code, consts = tape.straight_source([recorded], stmts, ub)  # one core's: each one-block copy as a slice copy
     assert "U_ui8[32:48] = B2[0:16]" in code and "U_ui8[48:64] = B2[0:16]" in code and "_pad_in" not in code
-    env.update(U_ui8=ub, _gm=lambda a, dt, n: (a, a.view(np.uint8)))
+    assert "    B2 = _gm_bytes(a0, DT, 8)" in code.splitlines()  # no statement reads the typed view G1
+    env.update(U_ui8=ub, _gm_bytes=lambda a, dt, n: a.view(np.uint8))
     exec(code, env, straight)
     data = np.arange(8, dtype=np.float64)
     straight["_tape_straight_0"]([data], consts[0])
@@ -187,3 +188,22 @@ def test_straight_copies_move_what_the_documented_copy_moves_in_a_group(way, sta
     for core in range(k):
         _documented_pad(way == "out", ub_ref[core], gm_ref, 32, starts[core % len(starts)], bc, bl, ss, ds)
     assert np.array_equal(ub, ub_ref) and np.array_equal(gm, gm_ref)
+
+
+def test_a_global_tensor_keeps_its_typed_view_when_a_statement_reads_it():
+    stmts = [("a0, = args", ()), ("G1, B2 = _gm(a0, DT, 8)", ()), ("G3, B4 = _gm(a0, DT, 8)", ()),
+             ("G1[0:2] = 7", ())]
+    recorded = tape.Tape([None] * 4, [(k, ()) for k in range(4)])
+    code, _ = tape.straight_source([recorded], stmts, np.zeros(64, np.uint8))
+    lines = code.splitlines()
+    assert "    G1, B2 = _gm(a0, DT, 8)" in lines and "    B4 = _gm_bytes(a0, DT, 8)" in lines
+
+
+def test_the_byte_view_alone_is_the_byte_view_of_the_global_tensor():
+    from pyasc.runtime.memory import gm_bytes, gm_view
+
+    buf = np.arange(40, dtype=np.uint8)
+    for dtype, size in ((np.dtype(np.float32), 10), (np.dtype(np.float32), 4), (np.dtype(np.float16), 30)):
+        whole = gm_bytes(buf, dtype, size)
+        assert whole.nbytes == gm_view(buf, dtype, size)[1].nbytes == min(size * dtype.itemsize, 40)
+        assert np.shares_memory(whole, buf) and whole.tobytes() == buf.tobytes()[:whole.nbytes]
