@@ -202,6 +202,9 @@ def _float(x):
 # cores per group, on average, below which a launch runs core by core: a group pays for every per-core number
 # (``WeakVec``) it computes, and groups of two or three cores save less than that
 MIN_GROUP = 4
+# the same for groups that run only the data path of replays: those soon run by their tapes, whose per-core
+# numbers are constants, so two cores a group already save
+MIN_DATA_GROUP = 2
 SMALL_ROW = 1024  # rows up to this many elements (bytes for DataCopyPad) move by one fancy index
 
 
@@ -475,13 +478,18 @@ def pad_copy(to_gm: bool, gm: str, u: int, g, bc: int, bl: int, ss: int, ds: int
 
 def _per_core_copy(to_gm: bool, gm: str, u: int, starts: list, bc: int, bl: int, us: int, gs: int, ub2: np.ndarray,
                    consts: list) -> str:
-    """``pad_copy`` of cores whose GM starts are not evenly spaced: one view assignment per core, in core order
-    (overlapping writes end as core by core)."""
+    """``pad_copy`` of cores whose GM starts are not evenly spaced: small blocks by one fancy index into GM (an
+    index array made once; written only where the cores' blocks do not overlap), else one view assignment per
+    core, in core order (overlapping writes end as core by core)."""
     ubn = ub2.shape[1]
     unit = pad_unit(u, ubn, bl, us, gs, *starts)
     n, e = bl // unit.itemsize, unit.itemsize
     consts.append(np.ndarray((len(starts), bc, n), unit, ub2, u, (ubn, us, e)))
     c = f"_c[{len(consts) - 1}]"
+    if bc * bl <= SMALL_ROW and (not to_gm or _disjoint(starts, (bc - 1) * gs + bl)):
+        consts.append((np.array(starts) // e)[:, None, None] + (np.arange(bc) * (gs // e))[:, None] + np.arange(n))
+        flat = f"np.ndarray(({gm}.a.nbytes // {e},), np.{unit.name}, {gm}.a)[_c[{len(consts) - 1}]]"
+        return f"{flat} = {c}" if to_gm else f"{c}[...] = {flat}"
     views = [f"np.ndarray(({bc}, {n}), np.{unit.name}, {gm}.a, {b}, ({gs}, {e}))" for b in starts]
     return "; ".join(f"{v}[...] = {c}[{i}]" if to_gm else f"{c}[{i}] = {v}" for i, v in enumerate(views))
 
@@ -519,20 +527,46 @@ def batchable(kernel) -> bool:
     """Whether a group of cores may run ``kernel`` together: only batchable ops (``op_batchable``), and no
     GM buffer both read and written (by the ops' ``BufferEffects``; a group that diverges is then simply
     run again core by core)."""
+    effects = _gm_effects(kernel.body.walk())
+    return effects is not None and not (effects[0] & effects[1])
+
+
+def _gm_effects(ops) -> tuple[set, set] | None:
+    """The kernel arguments ``ops`` read and write as global tensors (by their ``BufferEffects``); None when an op
+    is not batchable or a global tensor's argument is unknown."""
     reads, writes = set(), set()
-    for op in kernel.body.walk():
+    for op in ops:
         ok, effects, _ = _class_facts(type(op))
         if not ok:
-            return False
+            return None
         for effect in effects:
             for values, into in ((effect.buffer_writes(op), writes), (effect.buffer_reads(op), reads)):
                 for v in values:
                     if isinstance(v.type, asc.GlobalTensorType):
                         root = _gm_arg(v)
                         if root is None:
-                            return False
+                            return None
                         into.add(root)
-    return not (reads & writes)
+    return reads, writes
+
+
+def mix_batchable(kernel) -> bool:
+    """Whether the AI Cores of a MIX ``kernel`` may run their data paths in groups: every AIC of a group, then
+    their first AIVs, then their second ones. Each core type's section alone is ``batchable``, the AIVs write
+    no buffer the AICs read or write, and what the AIVs read of the AICs' results is each AI Core's own (which
+    ``replay.verify_data_groups`` checks once against the AI Cores run one by one)."""
+    sections = {c: [] for c in asc.CoreKind}
+    for op in kernel.body.walk():
+        if isinstance(op, asc.CoreSectionOp):
+            sections[op.core.data].extend(op.body.walk())
+    inside = {id(op) for ops in sections.values() for op in ops}
+    both = [op for op in kernel.body.walk() if id(op) not in inside]  # run by either core type
+    cube = _gm_effects(sections[asc.CoreKind.AIC] + both)
+    vector = _gm_effects(sections[asc.CoreKind.AIV] + both)
+    if cube is None or vector is None:
+        return False
+    (c_reads, c_writes), (v_reads, v_writes) = cube, vector
+    return not (c_reads & c_writes or v_reads & v_writes or v_writes & (c_reads | c_writes))
 
 
 def ordered_trace(kernel) -> bool:

@@ -172,15 +172,19 @@ def _run_units(m, ck, name: str, n: int, args: list, runs: list, traced: Traced,
                 raise SimulationError(f"kernel @{name}, core {bid}: the data path failed where its traced run "
                                       f"passed: {type(e).__name__}: {e}") from e
         return True
+    mix = len(runs) == 3 * n
     for i, (_, bids) in enumerate(traced.plan):
         try:
             if len(bids) == 1:
-                if not taping or not _taped(ck, traced, ck.env, (bids[0], 0, 0), args, (bids[0], n, args, None, 0, 0)):
-                    ck.data_fn(bids[0], n, args, None, 0, 0)
+                for bid, ct, sub in (runs[3 * bids[0]:3 * bids[0] + 3] if mix else ((bids[0], 0, 0),)):
+                    if not taping or not _taped(ck, traced, ck.env, (bid, ct, sub), args, (bid, n, args, None, ct, sub)):
+                        ck.data_fn(bid, n, args, None, ct, sub)
                 continue
-            if not taping or not _taped(ck, traced, m.group_env(name, len(bids)), ("group", i), args,
-                                        lambda: (batched.weak(bids), n, args, None, 0, 0)):
-                m.group_fn(name, len(bids), data=True)(batched.weak(bids), n, args, None, 0, 0)
+            for ct, sub in ((0, 0), (1, 0), (1, 1)) if mix else ((0, 0),):
+                cores = bids if ct == 0 else [2 * b + sub for b in bids]  # an AI Core's AIVs: blocks 2c and 2c + 1
+                call = (lambda cores=cores, ct=ct, sub=sub: (batched.weak(cores), n, args, None, ct, sub))
+                if not taping or not _taped(ck, traced, m.group_env(name, len(bids)), ("group", i, ct, sub), args, call):
+                    m.group_fn(name, len(bids), data=True)(*call())
         except Exception:  # noqa: BLE001 - Diverged, or anything a group cannot do: traced again
             return False
     return True
@@ -198,7 +202,7 @@ class UnitTape:
 
 
 def _taped(ck, traced: Traced, env: dict, unit: tuple, args: list, call) -> bool:
-    """Run the unit (a core ``(bid, ct, sub)`` or the ``i``-th group of the plan, ``("group", i)``) by its tape,
+    """Run the unit (a core ``(bid, ct, sub)`` or the ``i``-th group of the plan, ``("group", i, ct, sub)``) by its tape,
     or record its tape while its data path runs (``call``: the data path's arguments, or a function giving
     them); False (nothing run) when it has none to run."""
     key = (id(ck), unit)
@@ -246,15 +250,18 @@ def _straighten(ck, traced: Traced, env: dict) -> None:
         u.straight = made
 
 
-def data_groups(keys: list) -> list | None:
-    """Groups of cores whose traces differ at most in costs and auxiliary counts (the HBM bytes of a GM
-    read, which depend on the L2 lines the cores before read: ``ORDERED_TRACE``), so whose data paths
-    run the same ops on the same local addresses: [(key, cores)], or None when the groups are too small
-    (``batched.MIN_GROUP``)."""
+def data_groups(keys: list, mix: bool = False) -> list | None:
+    """Groups of cores (of AI Cores for a ``mix`` kernel, whose keys hold the AIC's and two AIVs' traces) whose
+    traces differ at most in costs and auxiliary counts (the HBM bytes of a GM read, which depend on the L2
+    lines the cores before read: ``ORDERED_TRACE``), so whose data paths run the same ops on the same local
+    addresses: [(key, cores)], or None when the groups are too small (``batched.MIN_DATA_GROUP``)."""
     groups: dict[tuple, list[int]] = {}
+    def data_of(trace):
+        return tuple((r[0], *r[4:]) for r in trace)
+
     for bid, key in enumerate(keys):
-        groups.setdefault(tuple((r[0], *r[4:]) for r in key[2]), []).append(bid)
-    return list(groups.items()) if len(groups) * batched.MIN_GROUP <= len(keys) else None
+        groups.setdefault(tuple(map(data_of, key[2])) if mix else data_of(key[2]), []).append(bid)
+    return list(groups.items()) if len(groups) * batched.MIN_DATA_GROUP <= len(keys) else None
 
 
 def verify_data_groups(sim, m, name: str, n: int, args: list, runs: list, traced: Traced) -> bool:

@@ -128,6 +128,8 @@ class Simulator:
             self.kernels[name] = (ck, KernelTables(ck.infos, pipe_latencies(self.spec)))
             if getattr(op.attributes.get(KERNEL_TYPE_ATTR), "data", None) == MIX_AIC_1_2:
                 self.mix.add(name)
+                if batched.mix_batchable(op):  # traced core by core; data paths in groups
+                    self.data_batchable.add(name)
             elif batched.batchable(op):
                 (self.data_batchable if batched.ordered_trace(op) else self.batchable).add(name)
             if replay.replayable(op):
@@ -523,9 +525,12 @@ class Simulator:
                 found, m.ctx.log = m.ctx.log.items(), log
                 log.merge(found)
             if sig is not None:
-                unverified = grouped is None and n > 1 and name in self.data_batchable and BATCH_MODE != "off"
+                # cores traced one by one run their data paths in groups: always for a kernel whose traces depend
+                # on the cores before (``data_batchable``), and for one whose traces all differ (no plan of groups)
+                unverified = grouped is None and n > 1 and BATCH_MODE != "off" and (
+                    name in self.data_batchable or (name in self.batchable and self._plans.get((name, n, check)) == []))
                 if unverified:
-                    grouped = replay.data_groups(keys)
+                    grouped = replay.data_groups(keys, name in self.mix)
                 self._traced[(name, n, check)] = replay.Traced(sig, keys, grouped, found, unverified=grouped is not None
                                                                and unverified)
         if traced is None or traced.launch is None:

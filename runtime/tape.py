@@ -262,6 +262,40 @@ _COPY_RESULTS = re.compile(r"\b(_sp|_gb)\b")  # the results of a copy, read by a
 _GM_VIEW_PARTS = re.compile(r"    (\w+), (\w+) = _gm\((\w+, \w+, \d+)\)")
 
 
+_UB_SLICE = re.compile(r"\b(U_\w+)\[([^\[\]:]+):([^\[\]:]+)\](?!\s*=[^=])")  # a UB slice read or written into
+
+
+def _hoisted_ub_slices(text: str, scope: dict, ub_slice, consts: list) -> str:
+    """``text`` with each UB slice whose bounds these scalars fix (``U_f32[v4>>2:(v4>>2)+8]``) read from
+    ``consts``, where ``ub_slice(name, lo, hi)`` made it once (not a slice assigned to: that writes UB)."""
+    def hoisted(m) -> str:
+        try:
+            lo, hi = (eval(e, {"__builtins__": {}}, scope) for e in m.group(2, 3))  # noqa: S307
+        except Exception:  # noqa: BLE001 - bounds of anything but these scalars
+            return m.group(0)
+        if type(lo) is not int or type(hi) is not int:
+            return m.group(0)
+        consts.append(ub_slice(m.group(1), lo, hi))
+        return f"_c[{len(consts) - 1}]"
+
+    return _UB_SLICE.sub(hoisted, text)
+
+
+_ASSIGNED = re.compile(r"    (\w+) = ")
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _without_unread_scalars(lines: list[str], scalars: set[str]) -> list[str]:
+    """``lines`` without the assignments of the scalars ``scalars`` that no other line reads (their statements
+    took their values at compile time)."""
+    read: set[str] = set()
+    for line in lines:
+        m = _ASSIGNED.match(line)
+        read.update(_NAME.findall(line[m.end():] if m is not None and m.group(1) in scalars else line))
+    return [line for line in lines
+            if (m := _ASSIGNED.match(line)) is None or m.group(1) not in scalars or m.group(1) in read]
+
+
 def _byte_views_only(lines: list[str]) -> list[str]:
     """``lines`` (one straight function's body) with each global tensor whose typed view no other line reads
     taking only its byte view (``memory.gm_bytes``)."""
@@ -310,13 +344,15 @@ def _plain_copy(text: str, scope: dict, ub: np.ndarray, group_copy, consts: list
 
 
 def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None,
-                    group_copy=None) -> tuple[str, list[tuple]]:
+                    group_copy=None, ub_slice=None) -> tuple[str, list[tuple]]:
     """Functions ``_tape_straight_<i>(args, _c)``, one per tape, each running its tape as straight-line code:
     every data statement as written, after its scalars (an int as a literal, any other value as an entry of
     ``_c``); and each function's ``_c``. Compiled together: one compile for the cores of a launch. Given ``ub``
     (one core's UB bytes, or a group's (K, UB bytes) rows, with the group's ``group_copy``) a ``DataCopyPad`` whose
     results no statement reads becomes the copy it makes (``_plain_copy``); when several cores of a launch run one by
-    one, the views of a kernel argument come from ``_gmc`` (``memory.make_gm_views``), made once for them all."""
+    one, the views of a kernel argument come from ``_gmc`` (``memory.make_gm_views``), made once for them all. Given
+    ``ub_slice(name, lo, hi)`` (the UB view ``U_<type>[lo:hi]`` of the globals the functions run in), a UB slice
+    with fixed bounds is made once (``_hoisted_ub_slices``)."""
     copies = ub is not None and not any(_COPY_RESULTS.search(_TARGETS.sub("", text, count=1)) for text, _ in stmts)
     shared_views = ub is not None and ub.ndim == 1 and len(tapes) > 1  # cores of one launch, run one by one
     lines, all_consts = [], []
@@ -324,6 +360,7 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
         lines += [f"def _tape_straight_{i}(args, _c):", "    T = None"]
         body: list[str] = []
         consts: list = []
+        scalars: set[str] = set()
         for k, vals in t.entries:
             text, free = stmts[k]
             plain = _plain_copy(text, dict(zip(free, vals)), ub, group_copy, consts) if copies else None
@@ -332,13 +369,17 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
                 continue
             if shared_views and _GM_VIEW.fullmatch(text):
                 text = text.replace(" = _gm(", " = _gmc(", 1)
+            if ub_slice is not None and "U_" in text:
+                text = _hoisted_ub_slices(text, dict(zip(free, vals)), ub_slice, consts)
             for name, v in zip(free, vals):
                 if type(v) is int:
                     body.append(f"    {name} = {v}")
                 else:
                     body.append(f"    {name} = _c[{len(consts)}]")
                     consts.append(v)
+            scalars.update(free)
             body.append("    " + text)
+        body = _without_unread_scalars(body, scalars)
         lines += _byte_views_only(body) if ub is not None and ub.ndim == 1 else body
         all_consts.append(tuple(consts))
     return "\n".join(lines) + "\n", all_consts

@@ -61,6 +61,7 @@ class CoreSectionOp(CoreSectionBase, AscendCOperation):
     """``if ASCEND_IS_AIC { ... }`` or ``if ASCEND_IS_AIV { ... }`` in a MIX kernel."""
 
     name = "ascendc.core_section"
+    BATCHABLE: ClassVar[bool] = True
     core = prop_def(CoreKindAttr)
     CORE_ATTR: ClassVar[type] = CoreKindAttr
 
@@ -74,6 +75,7 @@ class GetSubBlockIdxOp(AscendCOperation):
     """``GetSubBlockIdx()``: 0 or 1, which AIV of its AI Core this is."""
 
     name = "ascendc.get_sub_block_idx"
+    BATCHABLE: ClassVar[bool] = True
     API: ClassVar[str] = "GetSubBlockIdx"
     CALL: ClassVar[str] = "int64_t {res} = AscendC::{api}();"
     result = result_def(IndexType)
@@ -96,6 +98,7 @@ class CrossCoreSetFlagOp(AscendCOperation):
     """``CrossCoreSetFlag<mode, pipe>(flag_id)``: issued on ``pipe``, adds one to the flag on the other side."""
 
     name = "ascendc.cross_core_set_flag"
+    BATCHABLE: ClassVar[bool] = True
     API: ClassVar[str] = "CrossCoreSetFlag"
     traits = traits_def(OnPipe(_flag_pipe))
     mode = prop_def(IntegerAttr[I64])
@@ -124,6 +127,7 @@ class CrossCoreWaitFlagOp(AscendCOperation):
     (the scalar unit waits)."""
 
     name = "ascendc.cross_core_wait_flag"
+    BATCHABLE: ClassVar[bool] = True
     API: ClassVar[str] = "CrossCoreWaitFlag"
     traits = traits_def(OnPipe(Pipe.S))
     flag_id = operand_def(IndexType)

@@ -30,7 +30,14 @@ PROGRAMS = {
                    np.float32, lambda x, w: F.conv2d(x, w, stride=1, padding=1)),
     "conv2d_stride2_f16": (lambda x, w: pyasc.conv2d(x, w, stride=2, padding=3), [(2, 3, 40, 40), (32, 3, 7, 7)],
                            np.float16, lambda x, w: F.conv2d(x, w, stride=2, padding=3)),
+    # MIX kernels: the AICs of a group run together, then their first AIVs, then their second ones
+    "mix_bias_relu_f16": (lambda a, b, c: pyasc.relu(a @ b + c), [(300, 128), (128, 200), (200,)], np.float16,
+                          lambda a, b, c: F.relu(a @ b + c)),
+    "mix_conv_affine_relu_f32": (lambda x, w, s, t: pyasc.relu(pyasc.conv2d(x, w, stride=1, padding=1) * s + t),
+                                 [(2, 16, 20, 20), (48, 16, 3, 3), (1, 48, 1, 1), (1, 48, 1, 1)], np.float32,
+                                 lambda x, w, s, t: F.relu(F.conv2d(x, w, stride=1, padding=1) * s + t)),
 }
+MIX_PROGRAMS = [name for name in PROGRAMS if name.startswith("mix_")]
 TOL = {np.float32: 2e-5, np.float16: 2e-2, "bfloat16": 2e-2, np.int8: 0}
 
 
@@ -87,7 +94,7 @@ def test_grouped_cube_cores_compute_like_torch(name, verify):
 def test_groups_that_disagree_are_dropped_and_the_outputs_stay_right(monkeypatch):
     """Every core put in one group, tiles of other shapes included: the first replay finds the groups wrong
     (or unable to run) against core by core and drops them; every run still matches PyTorch."""
-    monkeypatch.setattr(replay, "data_groups", lambda keys: [(None, list(range(len(keys))))])
+    monkeypatch.setattr(replay, "data_groups", lambda keys, mix=False: [(None, list(range(len(keys))))])
     sim = _run("matmul_f32")  # 200 x 260 in 128 x 128-ish tiles: edge tiles differ from the inner ones
     assert not sim.data_batchable
     assert sim.stats["grouped"] == 0
@@ -114,3 +121,26 @@ def test_gm_cores_views_per_core():
     # a common start written by every core: the last core's row, as core by core
     (view, rows), = gm_cores(BatchedGM(g, 3), 8, (2,), (4,), g.dtype, extent=8)
     assert rows == slice(-1, None)
+
+
+@pytest.mark.parametrize("name", MIX_PROGRAMS)
+def test_mix_kernels_run_their_ai_cores_in_groups(name, verify):
+    sim = _run(name)
+    grouped = [k for (k, _, _), t in sim._traced.items() if k in sim.mix and t.plan and
+               max(len(bids) for _, bids in t.plan) > 1]
+    assert grouped, "no MIX kernel ran its AI Cores in groups"
+
+
+def test_mix_groups_that_disagree_are_dropped_and_the_outputs_stay_right(monkeypatch):
+    monkeypatch.setattr(replay, "data_groups", lambda keys, mix=False: [(None, list(range(len(keys))))])
+    sim = _run("mix_bias_relu_f16")  # edge tiles of 300 x 200 differ from the inner ones
+    assert not sim.data_batchable & sim.mix
+
+
+def test_mix_data_groups_compare_all_three_traces():
+    rec = lambda hbm, addr: (7, 0.0, 10.0, hbm, addr, 512)  # noqa: E731 - (sid, clock, cost, aux, region)
+    core = lambda hbm, aiv: ("k", True, ((rec(hbm, 0),), (rec(0, aiv),), (rec(0, aiv + 32),)))  # noqa: E731
+    keys = [core(512 * i, 0) for i in range(4)] + [core(0, 64)] * 4
+    groups = replay.data_groups(keys, mix=True)
+    assert [bids for _, bids in groups] == [[0, 1, 2, 3], [4, 5, 6, 7]]
+    assert replay.data_groups([core(0, 64 * i) for i in range(4)], mix=True) is None  # every AIV differs

@@ -3,6 +3,7 @@ epilogue) and our tiler, checked against NumPy, the hazard checker, the emitted 
 
 import numpy as np
 import pytest
+from xdsl.dialects import func
 
 import pyasc.kernel as asc
 import pyasc.kernel.lib.host as host
@@ -175,6 +176,39 @@ def test_official_module_layout():
     assert asc.runtime.config is pyasc.kernel.runtime.config and asc.lib.host is pyasc.kernel.lib.host
     assert asc.lib.runtime is pyasc.kernel.lib.runtime and asc.adv.Matmul is pyasc.kernel.adv.Matmul
     assert asc.runtime.config.Backend.Model.value == "Model" and asc.HardEvent.M_FIX == 17
+
+
+def test_a_mix_kernel_whose_aivs_write_what_its_aics_read_runs_core_by_core():
+    """Groups run every AIC before any AIV: only when no AIV writes a buffer the AICs read or write."""
+    from asc_cube_kernels import mix_basic_kernel
+
+    from pyasc.dialects.ascendc import KERNEL_ATTR
+    from pyasc.runtime import batched
+
+    m, k, n, cores = 32, 64, 64, 4
+    a, b, ref = _ab(cores * m, k, n, seed=12)
+    c, ws = np.zeros((cores * m, n), np.float32), np.zeros((cores * m, n), np.float32)
+
+    @asc.jit
+    def feeds_back(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, ws: asc.GlobalAddress):
+        if asc.ascend_is_aic():
+            mix_basic_kernel(a, b, c, ws, m, k, n)  # the AIC half, inlined
+        if asc.ascend_is_aiv():
+            a_gm = asc.GlobalTensor()
+            a_gm.set_global_buffer(a + asc.get_block_idx() * (m // 2) * k)
+            ub = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, (m // 2) * k)
+            asc.cross_core_wait_flag(1)
+            asc.data_copy(ub, a_gm, (m // 2) * k)
+            asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+            asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+            asc.data_copy(a_gm, ub, (m // 2) * k)  # written back into the AICs' input
+
+    mix_basic_kernel[cores, rt.current_stream()](a, b, c, ws, m, k, n)
+    np.testing.assert_array_equal(c, np.maximum(ref, 0))
+    feeds_back[cores, rt.current_stream()](a, b, c, ws)
+    kernels = [f for module in (mix_basic_kernel.last_compiled.module, feeds_back.last_compiled.module)
+               for f in module.walk() if isinstance(f, func.FuncOp) and KERNEL_ATTR in f.attributes]
+    assert [batched.mix_batchable(f) for f in kernels] == [True, False]
 
 
 @pytest.mark.parametrize("drop_wait", [False, True])
