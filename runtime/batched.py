@@ -33,7 +33,7 @@ import numpy as np
 from pyasc.dialects import ascendc as asc
 from pyasc.dialects.traits import BufferEffects
 
-from .memory import gm_view, pad_geometry, pad_unit, window
+from .memory import gm_bytes, gm_view, pad_geometry, pad_unit, window
 from .scalar_ops import scalar_helpers, sign_extend
 
 # the upstream ops (translated by ``scalar_ops``) whose generated code is correct on a group of cores;
@@ -381,6 +381,19 @@ def make_group_env(base: dict, ub2: np.ndarray, k: int, dtypes: dict) -> dict:
         g, b = gm_view(buf, dtype, size)
         return BatchedGM(g, k), BatchedGM(b, k)
 
+    views = base.get("_gm_cache")  # the launch's GM views (``memory.make_gm_views``), shared by its units
+
+    def gm_bytes_of_group(buf, dtype, size):
+        if views is None:
+            return BatchedGM(gm_bytes(buf, dtype, size), k)
+        key = (id(buf), dtype, size, k)
+        held = views.get(key)
+        if held is not None and held[0] is buf:
+            return held[1]
+        made = BatchedGM(gm_bytes(buf, dtype, size), k)
+        views[key] = (buf, made)
+        return made
+
     def view3(dt, base_, coef, rows, n):
         return np.ndarray((k, rows, n), dt, ub2, base_, (ubn, coef, dt.itemsize))
 
@@ -438,7 +451,7 @@ def make_group_env(base: dict, ub2: np.ndarray, k: int, dtypes: dict) -> dict:
     def stop(*_args, **_kw):
         raise Diverged
 
-    env.update({"_gm": gm, "_V2": view3, "_pad_in": pad(False), "_pad_out": pad(True), "_pad_copy": pad_copy,
+    env.update({"_gm": gm, "_gm_bytes": gm_bytes_of_group, "_V2": view3, "_pad_in": pad(False), "_pad_out": pad(True), "_pad_copy": pad_copy,
                 "_fail": stop, "_find": stop, "_rule": stop})
     env.update(scalar_helpers(_u, _sext, _pick))
     env.update({"_int": _int, "_float": _float})

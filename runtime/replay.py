@@ -38,18 +38,20 @@ _FLOAT_ARITH = frozenset({"arith.addf", "arith.subf", "arith.mulf", "arith.divf"
 
 
 def _only_computed_with(op) -> bool:
-    """Whether every result of ``op`` is a float that reaches, through float arithmetic only, ``ascendc`` ops
-    (which take a float scalar as a value to compute with, as ``Adds`` or ``Duplicate`` do)."""
+    """Whether every result of ``op`` only reaches ``ascendc`` ops as a value to compute with: a float through
+    float arithmetic (an ``ascendc`` op takes a float scalar only as such a value, as ``Adds`` does), an integer
+    directly as the ``scalar`` operand of a vector instruction (``Duplicate``, ``Adds``), never as a count, an
+    address or a condition."""
     todo = list(op.results)
     while todo:
         v = todo.pop()
-        if not isinstance(v.type, AnyFloat):
-            return False
+        is_float = isinstance(v.type, AnyFloat)
         for use in v.uses:
             user = use.operation
-            if user.name in _FLOAT_ARITH:
+            if is_float and user.name in _FLOAT_ARITH:
                 todo.extend(user.results)
-            elif not isinstance(user, asc.AscendCOperation):
+            elif not isinstance(user, asc.AscendCOperation) or not (
+                    is_float or (isinstance(user, asc.VectorOp) and getattr(user, "scalar", None) is v)):
                 return False
     return True
 
@@ -176,14 +178,16 @@ def _run_units(m, ck, name: str, n: int, args: list, runs: list, traced: Traced,
     for i, (_, bids) in enumerate(traced.plan):
         try:
             if len(bids) == 1:
-                for bid, ct, sub in (runs[3 * bids[0]:3 * bids[0] + 3] if mix else ((bids[0], 0, 0),)):
-                    if not taping or not _taped(ck, traced, ck.env, (bid, ct, sub), args, (bid, n, args, None, ct, sub)):
+                for unit in (runs[3 * bids[0]:3 * bids[0] + 3] if mix else ((bids[0], 0, 0),)):
+                    bid, ct, sub = unit
+                    if not taping or not _taped(ck, traced, ck.env, unit, args, (bid, n, args, None, ct, sub)):
                         ck.data_fn(bid, n, args, None, ct, sub)
                 continue
             for ct, sub in ((0, 0), (1, 0), (1, 1)) if mix else ((0, 0),):
-                cores = bids if ct == 0 else [2 * b + sub for b in bids]  # an AI Core's AIVs: blocks 2c and 2c + 1
+                cores = bids if ct == 0 else [2 * b + sub for b in bids]  # an AI Core's AIVs: blocks 2c, 2c + 1
                 call = (lambda cores=cores, ct=ct, sub=sub: (batched.weak(cores), n, args, None, ct, sub))
-                if not taping or not _taped(ck, traced, m.group_env(name, len(bids)), ("group", i, ct, sub), args, call):
+                env = m.group_env(name, len(bids))
+                if not taping or not _taped(ck, traced, env, ("group", i, ct, sub), args, call):
                     m.group_fn(name, len(bids), data=True)(*call())
         except Exception:  # noqa: BLE001 - Diverged, or anything a group cannot do: traced again
             return False
@@ -202,8 +206,8 @@ class UnitTape:
 
 
 def _taped(ck, traced: Traced, env: dict, unit: tuple, args: list, call) -> bool:
-    """Run the unit (a core ``(bid, ct, sub)`` or the ``i``-th group of the plan, ``("group", i, ct, sub)``) by its tape,
-    or record its tape while its data path runs (``call``: the data path's arguments, or a function giving
+    """Run the unit (a core ``(bid, ct, sub)`` or the ``i``-th group of the plan, ``("group", i, ct, sub)``) by its
+    tape, or record its tape while its data path runs (``call``: the data path's arguments, or a function giving
     them); False (nothing run) when it has none to run."""
     key = (id(ck), unit)
     held = traced.tapes.get(key)

@@ -380,6 +380,6 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
             scalars.update(free)
             body.append("    " + text)
         body = _without_unread_scalars(body, scalars)
-        lines += _byte_views_only(body) if ub is not None and ub.ndim == 1 else body
+        lines += _byte_views_only(body) if ub is not None else body
         all_consts.append(tuple(consts))
     return "\n".join(lines) + "\n", all_consts

@@ -206,3 +206,25 @@ def test_verify_mode_traces_an_in_place_launch_again_from_its_inputs(verify):
         expect = expect + np.float32(1)
         np.testing.assert_array_equal(x, expect)
     assert sim.stats["replays"] >= 2
+
+
+def test_an_integer_read_that_only_fills_a_vector_replays_on_new_values(verify):
+    """Cross-entropy reads each row's label with GetValue and fills a vector with it (Duplicate) to pick the
+    row's logit: a value the vector instructions compute with, never a count, an address or a condition, so
+    the kernel replays on new labels and matches PyTorch each time."""
+    import pyasc.nn.functional as F
+
+    x0, y0 = np.zeros((13, 10), np.float32), np.zeros(13, np.int32)
+    compiled = pyasc.jit(lambda x, y: F.cross_entropy(x, y)).compile(pyasc.tensor(x0), pyasc.tensor(y0))
+    sim = Simulator(compiled.module, hazards="ignore")
+    readers = {name for name, (ck, _) in sim.kernels.items()
+               if any(type(i.op).__name__ == "GetValueOp" for i in ck.infos)}
+    assert readers and readers <= sim.replayable
+    out = np.zeros(compiled.outputs[0].shape, np.float32)
+    for _ in range(4):
+        x, y = RNG.standard_normal((13, 10)).astype(np.float32), RNG.integers(0, 10, 13).astype(np.int32)
+        report = sim.run(compiled.name, [x, y, *getattr(compiled, "constants", ()), out])
+        assert report.error is None and not report.errors
+        expect = torch.nn.functional.cross_entropy(*_t(x), torch.from_numpy(y).long()).numpy()
+        np.testing.assert_allclose(out, expect, rtol=1e-5)
+    assert sim.stats["replays"] >= 3 * len(readers)
