@@ -216,6 +216,13 @@ def _spacing(starts: list[int]) -> int:
     return d if d > 0 and all(b - a == d for a, b in zip(starts, starts[1:])) else 0
 
 
+def _blocks_disjoint(starts: list[int], bc: int, bl: int, gs: int) -> bool:
+    """Whether the ``bc`` blocks of ``bl`` bytes, ``gs`` apart, from each of ``starts`` overlap nowhere (the cores'
+    rows may interleave)."""
+    s = sorted(b + r * gs for b in starts for r in range(bc))
+    return all(y - x >= bl for x, y in zip(s, s[1:]))
+
+
 def _disjoint(starts: list[int], extent: int) -> bool:
     """Whether regions of ``extent`` elements from ``starts`` do not overlap."""
     s = sorted(starts)
@@ -463,8 +470,8 @@ def pad_copy(to_gm: bool, gm: str, u: int, g, bc: int, bl: int, ss: int, ds: int
     """A group's ``DataCopyPad`` (``make_group_env``) with these scalars as one assignment between views, for a
     straight-line tape (``tape.straight_source``): the UB side a view of the cores' rows ``ub2`` made once and
     appended to ``consts``, the GM side (of the ``BatchedGM`` named ``gm``) built by the code. None unless the
-    GM start is common or the cores' starts are evenly spaced (written: at least a row apart) and not
-    interleaved."""
+    GM start is common or the cores' starts are evenly spaced (written: no two blocks overlapping; read: not
+    interleaved)."""
     k, ubn = ub2.shape
     us, gs, _ = pad_geometry(to_gm, bc, bl, ss, ds)
     if type(g) is int:
@@ -476,7 +483,7 @@ def pad_copy(to_gm: bool, gm: str, u: int, g, bc: int, bl: int, ss: int, ds: int
     elif isinstance(g, np.ndarray) and g.size == k and g.dtype.kind == "i":
         starts = _plain(g).reshape(-1).tolist()
         d = _spacing(starts)
-        if d <= 0 or (to_gm and d < (bc - 1) * gs + bl) or (not to_gm and d < gs and bc > 1):
+        if d <= 0 or (to_gm and not _blocks_disjoint(starts, bc, bl, gs)) or (not to_gm and d < gs and bc > 1):
             return _per_core_copy(to_gm, gm, u, starts, bc, bl, us, gs, ub2, consts)
         unit = pad_unit(u, ubn, starts[0], d, bl, us, gs)
         n, e = bl // unit.itemsize, unit.itemsize
@@ -499,7 +506,7 @@ def _per_core_copy(to_gm: bool, gm: str, u: int, starts: list, bc: int, bl: int,
     n, e = bl // unit.itemsize, unit.itemsize
     consts.append(np.ndarray((len(starts), bc, n), unit, ub2, u, (ubn, us, e)))
     c = f"_c[{len(consts) - 1}]"
-    if bc * bl <= SMALL_ROW and (not to_gm or _disjoint(starts, (bc - 1) * gs + bl)):
+    if bc * bl <= SMALL_ROW and (not to_gm or _blocks_disjoint(starts, bc, bl, gs)):
         consts.append((np.array(starts) // e)[:, None, None] + (np.arange(bc) * (gs // e))[:, None] + np.arange(n))
         flat = f"np.ndarray(({gm}.a.nbytes // {e},), np.{unit.name}, {gm}.a)[_c[{len(consts) - 1}]]"
         return f"{flat} = {c}" if to_gm else f"{c}[...] = {flat}"

@@ -262,12 +262,12 @@ _COPY_RESULTS = re.compile(r"\b(_sp|_gb)\b")  # the results of a copy, read by a
 _GM_VIEW_PARTS = re.compile(r"    (\w+), (\w+) = _gm\((\w+, \w+, \d+)\)")
 
 
-_UB_SLICE = re.compile(r"\b(U_\w+)\[([^\[\]:]+):([^\[\]:]+)\](?!\s*=[^=])")  # a UB slice read or written into
+_UB_SLICE = re.compile(r"\b(U_\w+)\[([^\[\]:]+):([^\[\]:]+)\](\s*=(?!=))?")  # a UB slice, maybe assigned to
 
 
 def _hoisted_ub_slices(text: str, scope: dict, ub_slice, consts: list) -> str:
     """``text`` with each UB slice whose bounds these scalars fix (``U_f32[v4>>2:(v4>>2)+8]``) read from
-    ``consts``, where ``ub_slice(name, lo, hi)`` made it once (not a slice assigned to: that writes UB)."""
+    ``consts``, where ``ub_slice(name, lo, hi)`` made it once; one assigned to is written through (``[...]``)."""
     def hoisted(m) -> str:
         try:
             lo, hi = (eval(e, {"__builtins__": {}}, scope) for e in m.group(2, 3))  # noqa: S307
@@ -276,7 +276,7 @@ def _hoisted_ub_slices(text: str, scope: dict, ub_slice, consts: list) -> str:
         if type(lo) is not int or type(hi) is not int:
             return m.group(0)
         consts.append(ub_slice(m.group(1), lo, hi))
-        return f"_c[{len(consts) - 1}]"
+        return f"_c[{len(consts) - 1}]" + ("[...] =" if m.group(4) else "")
 
     return _UB_SLICE.sub(hoisted, text)
 

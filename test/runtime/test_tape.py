@@ -167,12 +167,15 @@ def test_straight_copies_move_what_the_documented_copy_moves_on_one_core(way, bc
 
 
 @pytest.mark.parametrize("way", ["in", "out"])
-@pytest.mark.parametrize("starts", [[10], [0, 200, 400, 600], [0, 100, 700, 800], [30, 30, 30, 30]])
-def test_straight_copies_move_what_the_documented_copy_moves_in_a_group(way, starts):
+@pytest.mark.parametrize("starts", [[10], [0, 200, 400, 600], [0, 100, 700, 800], [30, 30, 30, 30], [0, 8, 16, 24],
+                                    [0, 8, 520, 1000]])
+@pytest.mark.parametrize("bc, bl, ss, ds", [(3, 40, 1, 6), (3, 8, 24, 24)])
+def test_straight_copies_move_what_the_documented_copy_moves_in_a_group(way, starts, bc, bl, ss, ds):
     """The same for a group of cores (``batched.pad_copy``), each core's copy on its own UB row, in core order:
-    a common GM start, evenly spaced starts and uneven ones (overlapping writes: the last core's stays)."""
+    a common GM start, evenly spaced starts and uneven ones, whose blocks overlap (written: the last core's
+    stays), interleave without overlapping or lie apart."""
     from pyasc.runtime import batched
-    k, ubn, bc, bl, ss, ds = 4, 1024, 3, 40, 1, 6
+    k, ubn = 4, 4096
     rng = np.random.default_rng(len(starts))
     ub0, gm0 = rng.integers(0, 256, (k, ubn), dtype=np.uint8), rng.integers(0, 256, 4096, dtype=np.uint8)
     g = starts[0] if len(starts) == 1 else batched.weak(starts)
