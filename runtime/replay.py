@@ -127,6 +127,7 @@ class Traced:
     busy: tuple = ()  # its busy cycles per pipe, summed over its cores (``busy_totals``)
     scheduled_findings: bool = False  # whether its cores' schedules reported anything
     tapes: dict = field(default_factory=dict)  # (id of a machine's CompiledKernel, core or group) -> ``UnitTape``
+    runners: dict = field(default_factory=dict)  # id of a machine's CompiledKernel -> ``_Runner``
     tape_entries: int = 0  # the data statements its tapes hold
 
 
@@ -164,17 +165,35 @@ def run_data_path(sim, m, name: str, n: int, args: list, runs: list, traced: Tra
 
 
 def _run_units(m, ck, name: str, n: int, args: list, runs: list, traced: Traced, taping: bool) -> bool:
-    """``run_data_path``'s cores, one by one or in the groups of ``traced.plan``."""
+    """``run_data_path``'s cores, one by one or in the groups of ``traced.plan``; once every unit runs a
+    straight-line tape, those functions in turn (``_Runner``)."""
+    runner = traced.runners.get(id(ck)) if taping else None
+    if runner is not None and runner.valid(m, name):
+        try:
+            for fn, consts in runner.fns:
+                fn(args, consts)
+            runner.runs += 1
+        except Exception as e:  # noqa: BLE001 - as the units' own runs below
+            if traced.plan is None:
+                raise SimulationError(f"kernel @{name}: the data path failed where its traced run passed: "
+                                      f"{type(e).__name__}: {e}") from e
+            return False
+        return True
+    straight: list = []  # each unit's straight-line function, while every unit has one
     if traced.plan is None:
-        for bid, ct, sub in runs:
+        for unit in runs:
+            bid, ct, sub = unit
             try:
-                if not taping or not _taped(ck, traced, ck.env, (bid, ct, sub), args, (bid, n, args, None, ct, sub)):
+                if not taping or not _taped(ck, traced, ck.env, unit, args, (bid, n, args, None, ct, sub)):
                     ck.data_fn(bid, n, args, None, ct, sub)
             except Exception as e:  # noqa: BLE001 - reported with the kernel and core
                 raise SimulationError(f"kernel @{name}, core {bid}: the data path failed where its traced run "
                                       f"passed: {type(e).__name__}: {e}") from e
+            _note_straight(straight, traced, ck, unit)
+        _keep_runner(m, ck, name, traced, straight, len(runs), None)
         return True
     mix = len(runs) == 3 * n
+    biggest, units = None, 0
     for i, (_, bids) in enumerate(traced.plan):
         try:
             if len(bids) == 1:
@@ -182,16 +201,50 @@ def _run_units(m, ck, name: str, n: int, args: list, runs: list, traced: Traced,
                     bid, ct, sub = unit
                     if not taping or not _taped(ck, traced, ck.env, unit, args, (bid, n, args, None, ct, sub)):
                         ck.data_fn(bid, n, args, None, ct, sub)
+                    _note_straight(straight, traced, ck, unit)
+                    units += 1
                 continue
+            biggest = max(biggest or 0, len(bids))
             for ct, sub in ((0, 0), (1, 0), (1, 1)) if mix else ((0, 0),):
                 cores = bids if ct == 0 else [2 * b + sub for b in bids]  # an AI Core's AIVs: blocks 2c, 2c + 1
                 call = (lambda cores=cores, ct=ct, sub=sub: (batched.weak(cores), n, args, None, ct, sub))
                 env = m.group_env(name, len(bids))
                 if not taping or not _taped(ck, traced, env, ("group", i, ct, sub), args, call):
                     m.group_fn(name, len(bids), data=True)(*call())
+                _note_straight(straight, traced, ck, ("group", i, ct, sub))
+                units += 1
         except Exception:  # noqa: BLE001 - Diverged, or anything a group cannot do: traced again
             return False
+    _keep_runner(m, ck, name, traced, straight, units, biggest)
     return True
+
+
+class _Runner:
+    """The straight-line functions of a launch's units, in order, and what their globals were built on: the
+    machine's group UB and cube rows, and the globals of its biggest group (``Machine.group_env``)."""
+
+    __slots__ = ("fns", "biggest", "env", "ub2", "cube_rows", "runs")
+
+    def __init__(self, m, name: str, fns: tuple, biggest: int | None):
+        self.fns, self.biggest, self.runs = fns, biggest, 0
+        self.env = None if biggest is None else m.group_env(name, biggest)
+        self.ub2, self.cube_rows = m.ub2, m.cube_rows
+
+    def valid(self, m, name: str) -> bool:
+        """Whether the units' globals are still the ones their functions were compiled in."""
+        return self.biggest is None or (m.group_env(name, self.biggest) is self.env and m.ub2 is self.ub2
+                                        and m.cube_rows is self.cube_rows)
+
+
+def _note_straight(straight: list, traced: Traced, ck, unit: tuple) -> None:
+    held = traced.tapes.get((id(ck), unit))
+    straight.append(None if held is None or held.straight is None else held.straight)
+
+
+def _keep_runner(m, ck, name: str, traced: Traced, straight: list, units: int, biggest: int | None) -> None:
+    """Once every one of the launch's ``units`` ran its straight-line function, keep them as its runner."""
+    if len(straight) == units and all(f is not None for f in straight):
+        traced.runners[id(ck)] = _Runner(m, name, tuple(straight), biggest)
 
 
 class UnitTape:

@@ -38,8 +38,9 @@ def test_taped_replays_match_torch_on_new_data(name, monkeypatch):
         _check(outs[0], ref, arrays, dtype)
     units = [u for traced in sim._traced.values() for u in traced.tapes.values()]
     assert units, "no launch recorded a tape"
-    assert any(u.straight is not None and u.runs > tape.STRAIGHT_AFTER for u in units), \
-        "no straight-line function ran"
+    runners = [r for traced in sim._traced.values() for r in traced.runners.values()]
+    assert any(u.straight is not None and u.runs > tape.STRAIGHT_AFTER for u in units) or \
+        any(r.runs for r in runners), "no straight-line function ran"
     assert sim.stats["replays"] >= calls - 2  # a launch of groups is traced again once they are planned
 
 
@@ -210,3 +211,35 @@ def test_the_byte_view_alone_is_the_byte_view_of_the_global_tensor():
         whole = gm_bytes(buf, dtype, size)
         assert whole.nbytes == gm_view(buf, dtype, size)[1].nbytes == min(size * dtype.itemsize, 40)
         assert np.shares_memory(whole, buf) and whole.tobytes() == buf.tobytes()[:whole.nbytes]
+
+
+def test_a_launch_runner_is_dropped_when_its_group_memories_are_rebuilt(monkeypatch):
+    """A launch whose units all run straight-line functions runs them in turn (``replay._Runner``). A larger group
+    of another program on the same thread grows the group UB, so the functions' globals are rebuilt: the runner is
+    not used, and every call still matches PyTorch."""
+    monkeypatch.setattr(tape, "RECORD_AFTER", 1)
+    monkeypatch.setattr(tape, "STRAIGHT_AFTER", 1)
+    fn, shapes, dtype, ref = PROGRAMS["add_relu_rows"]
+    compiled = pyasc.jit(fn).compile(*[pyasc.tensor(np.zeros(s, dtype)) for s in shapes])
+    sim = Simulator(compiled.module)
+
+    def call():
+        arrays = [RNG.standard_normal(s).astype(dtype) for s in shapes]
+        outs = [np.full(o.shape, np.nan, o.dtype.np_dtype) for o in compiled.outputs]
+        sim.run(compiled.name, [*arrays, *compiled.constants, *outs])
+        _check(outs[0], ref, arrays, dtype)
+
+    for _ in range(6):
+        call()
+    runners = [r for traced in sim._traced.values() for r in traced.runners.values() if r.biggest]
+    assert runners and all(r.runs for r in runners), "no launch of groups ran its runner"
+    ran = [r.runs for r in runners]
+    from pyasc.runtime import batched
+
+    batched.group_ub(sim.spec.ub_bytes, 64)  # what a group of 64 cores of another program leaves behind
+    machine = sim._idle[0]
+    assert not any(r.valid(machine, name) for (name, _, _), t in sim._traced.items() for r in t.runners.values()
+                   if r.biggest)
+    for _ in range(3):
+        call()
+    assert [r.runs for r in runners] == ran  # the old runners never ran again
