@@ -61,14 +61,14 @@ def bench(name: str, dtype: str, calls: int) -> str:
     again = [pyasc.tensor(t * 0.5 if t.is_floating_point() else t.to(torch.int32)) for t in tin]
     for _ in range(tape.RECORD_AFTER + tape.STRAIGHT_AFTER + 2):  # replays until its tapes are recorded and compiled
         compiled.simulate(*again)
-    sim = median_ms(lambda: compiled.simulate(*again), max(3, calls // 4))
+    sim = median_ms(lambda: compiled.simulate(*again), max(10, calls // 4))
     return (f"{name:13s} {dtype:8s} {len(compiled.kernels):8d} {report.seconds * 1e6:14.2f} {cpu:12.3f} "
             f"{numpy_ms:9.3f} {sim:10.2f} {sim / cpu:9.1f} {sim / numpy_ms:9.1f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--calls", type=int, default=20, help="PyTorch and NumPy calls timed per model")
+    parser.add_argument("--calls", type=int, default=100, help="PyTorch and NumPy calls timed per model")
     args = parser.parse_args()
     print(f"{'model':13s} {'dtype':8s} {'kernels':>8s} {'simulated us':>14s} {'torch CPU ms':>12s} "
           f"{'numpy ms':>9s} {'sim ms':>10s} {'sim/torch':>9s} {'sim/numpy':>9s}")
