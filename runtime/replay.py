@@ -168,7 +168,7 @@ def _run_units(m, ck, name: str, n: int, args: list, runs: list, traced: Traced,
     """``run_data_path``'s cores, one by one or in the groups of ``traced.plan``; once every unit runs a
     straight-line tape, those functions in turn (``_Runner``)."""
     runner = traced.runners.get(id(ck)) if taping else None
-    if runner is not None and runner.valid(m, name):
+    if runner is not None and runner.valid(m, ck, name):
         try:
             for fn, consts in runner.fns:
                 fn(args, consts)
@@ -223,17 +223,17 @@ class _Runner:
     """The straight-line functions of a launch's units, in order, and what their globals were built on: the
     machine's group UB and cube rows, and the globals of its biggest group (``Machine.group_env``)."""
 
-    __slots__ = ("fns", "biggest", "env", "ub2", "cube_rows", "runs")
+    __slots__ = ("ck", "fns", "biggest", "env", "ub2", "cube_rows", "runs")
 
-    def __init__(self, m, name: str, fns: tuple, biggest: int | None):
-        self.fns, self.biggest, self.runs = fns, biggest, 0
+    def __init__(self, m, ck, name: str, fns: tuple, biggest: int | None):
+        self.ck, self.fns, self.biggest, self.runs = ck, fns, biggest, 0
         self.env = None if biggest is None else m.group_env(name, biggest)
         self.ub2, self.cube_rows = m.ub2, m.cube_rows
 
-    def valid(self, m, name: str) -> bool:
+    def valid(self, m, ck, name: str) -> bool:
         """Whether the units' globals are still the ones their functions were compiled in."""
-        return self.biggest is None or (m.group_env(name, self.biggest) is self.env and m.ub2 is self.ub2
-                                        and m.cube_rows is self.cube_rows)
+        return ck is self.ck and (self.biggest is None or (
+            m.group_env(name, self.biggest) is self.env and m.ub2 is self.ub2 and m.cube_rows is self.cube_rows))
 
 
 def _note_straight(straight: list, traced: Traced, ck, unit: tuple) -> None:
@@ -244,7 +244,7 @@ def _note_straight(straight: list, traced: Traced, ck, unit: tuple) -> None:
 def _keep_runner(m, ck, name: str, traced: Traced, straight: list, units: int, biggest: int | None) -> None:
     """Once every one of the launch's ``units`` ran its straight-line function, keep them as its runner."""
     if len(straight) == units and all(f is not None for f in straight):
-        traced.runners[id(ck)] = _Runner(m, name, tuple(straight), biggest)
+        traced.runners[id(ck)] = _Runner(m, ck, name, tuple(straight), biggest)
 
 
 class UnitTape:

@@ -281,19 +281,20 @@ def _hoisted_ub_slices(text: str, scope: dict, ub_slice, consts: list) -> str:
     return _UB_SLICE.sub(hoisted, text)
 
 
-_ASSIGNED = re.compile(r"    (\w+) = ")
+_SCALAR_SET = re.compile(r"    (\w+) = (?:-?\d+|_c\[\d+\])")  # a scalar given its recorded value
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
 
 def _without_unread_scalars(lines: list[str], scalars: set[str]) -> list[str]:
-    """``lines`` without the assignments of the scalars ``scalars`` that no other line reads (their statements
-    took their values at compile time)."""
+    """``lines`` without the assignments of recorded values to the scalars ``scalars`` that no other line reads
+    (their statements took their values at compile time)."""
     read: set[str] = set()
     for line in lines:
-        m = _ASSIGNED.match(line)
-        read.update(_NAME.findall(line[m.end():] if m is not None and m.group(1) in scalars else line))
+        m = _SCALAR_SET.fullmatch(line)
+        if m is None or m.group(1) not in scalars:
+            read.update(_NAME.findall(line))
     return [line for line in lines
-            if (m := _ASSIGNED.match(line)) is None or m.group(1) not in scalars or m.group(1) in read]
+            if (m := _SCALAR_SET.fullmatch(line)) is None or m.group(1) not in scalars or m.group(1) in read]
 
 
 def _byte_views_only(lines: list[str]) -> list[str]:

@@ -238,8 +238,32 @@ def test_a_launch_runner_is_dropped_when_its_group_memories_are_rebuilt(monkeypa
 
     batched.group_ub(sim.spec.ub_bytes, 64)  # what a group of 64 cores of another program leaves behind
     machine = sim._idle[0]
-    assert not any(r.valid(machine, name) for (name, _, _), t in sim._traced.items() for r in t.runners.values()
-                   if r.biggest)
+    assert not any(r.valid(machine, r.ck, name) for (name, _, _), t in sim._traced.items()
+                   for r in t.runners.values() if r.biggest)
     for _ in range(3):
         call()
     assert [r.runs for r in runners] == ran  # the old runners never ran again
+
+
+def test_fixed_ub_slices_are_views_made_once_and_unread_scalars_go():
+    """A UB slice whose bounds the recorded scalars fix is read (or written through) a view made when the tape is
+    compiled; a scalar only such bounds read is no longer assigned. Same UB bytes as the statements as written."""
+    stmts = [("U_f32[v1>>2:(v1>>2)+8] = U_f32[v2>>2:(v2>>2)+8] * 2.0", ("v1", "v2")),
+             ("np.add(U_f32[v1>>2:(v1>>2)+8], U_f32[v3:v3+8], out=U_f32[v3:v3+8])", ("v1", "v3")),
+             ("U_f32[v4:v4+4][:] = v5", ("v4", "v5"))]
+    recorded = tape.Tape([None] * 3, [(0, (64, 0)), (1, (64, 32)), (2, (48, 1.5))])
+    ub0 = np.arange(4096 // 4, dtype=np.float32).view(np.uint8)
+    results = []
+    for hoist in (False, True):
+        ub = ub0.copy()
+        env = {"np": np, "U_ui8": ub, "U_f32": ub.view(np.float32)}
+        code, consts = tape.straight_source([recorded], stmts, ub, None,
+                                            (lambda name, lo, hi: env[name][lo:hi]) if hoist else None)
+        ns: dict = {}
+        exec(code, env, ns)
+        ns["_tape_straight_0"]([], consts[0])
+        results.append((ub, code))
+    (plain, _), (hoisted, code) = results
+    assert np.array_equal(plain, hoisted)
+    assert "U_f32" not in code and not any(f"    v{i} = " in code for i in (1, 2, 3, 4))
+    assert "    v5 = _c[" in code  # a value the statement computes with, still read
