@@ -281,6 +281,53 @@ def _hoisted_ub_slices(text: str, scope: dict, ub_slice, consts: list) -> str:
     return _UB_SLICE.sub(hoisted, text)
 
 
+_UB_ELEMENT = re.compile(r"\b(U_\w+)\[([^\[\]:]+)\](?![\[\s]*=(?!=))")  # a UB element read
+
+
+def _hoisted_ub_elements(text: str, scope: dict, ub_slice, consts: list) -> str:
+    """For a group's tape: ``text`` with each UB element read at an offset these scalars fix (``U_f32[_a >> 2]``,
+    ``GetValue``) read from a view of every core's element made once (``ub_slice(name, i, i + 1)``)."""
+    def hoisted(m) -> str:
+        try:
+            i = eval(m.group(2), {"__builtins__": {}}, scope)  # noqa: S307
+        except Exception:  # noqa: BLE001 - an offset of anything but these scalars
+            return m.group(0)
+        if type(i) is not int:
+            return m.group(0)
+        consts.append(ub_slice(m.group(1), i, i + 1))
+        return f"_c[{len(consts) - 1}]"
+
+    return _UB_ELEMENT.sub(hoisted, text)
+
+
+_GM_ROWS = re.compile(r"\b([GB]\d+)\[(\w+):\2\+(\w+)\](\s*=(?!=))?")  # a group's GM slice, one row per core
+
+
+def _strided_gm_rows(text: str, scope: dict, cores: int) -> str:
+    """``text`` (a statement of a group's tape) with each slice of a global tensor from per-core starts that these
+    scalars fix as evenly spaced (``G0[v27:v27+_n]``) as one strided view of its array: what ``BatchedGM`` makes of
+    it, without finding the spacing every run. A slice assigned to must have rows that do not overlap."""
+    def strided(m) -> str:
+        start, n = scope.get(m.group(2)), scope.get(m.group(3), m.group(3))
+        if isinstance(n, str):
+            n = int(n) if n.isdigit() else None
+        if not (isinstance(start, np.ndarray) and start.dtype.kind in "iu" and start.size == cores
+                and type(n) is int and n > 0):
+            return m.group(0)
+        starts = start.reshape(-1).tolist()
+        d = starts[1] - starts[0] if cores > 1 else 0
+        written = bool(m.group(4))
+        if (d <= 0 and (written or d < 0)) or (written and d < n) or starts[0] < 0 or any(
+                b - a != d for a, b in zip(starts, starts[1:])):
+            return m.group(0)
+        g = m.group(1)
+        view = (f"np.ndarray(({cores}, {n}), {g}.a.dtype, {g}.a, {starts[0]} * {g}.a.itemsize, "
+                f"({d} * {g}.a.itemsize, {g}.a.itemsize))")
+        return view + ("[...] =" if written else "")
+
+    return _GM_ROWS.sub(strided, text)
+
+
 _SCALAR_SET = re.compile(r"    (\w+) = (?:-?\d+|_c\[\d+\])")  # a scalar given its recorded value
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
@@ -372,6 +419,10 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
                 text = text.replace(" = _gm(", " = _gmc(", 1)
             if ub_slice is not None and "U_" in text:
                 text = _hoisted_ub_slices(text, dict(zip(free, vals)), ub_slice, consts)
+            if ub is not None and ub.ndim == 2:
+                text = _strided_gm_rows(text, dict(zip(free, vals)), ub.shape[0]) if ":" in text else text
+                if ub_slice is not None and "U_" in text:
+                    text = _hoisted_ub_elements(text, dict(zip(free, vals)), ub_slice, consts)
             for name, v in zip(free, vals):
                 if type(v) is int:
                     body.append(f"    {name} = {v}")

@@ -267,3 +267,28 @@ def test_fixed_ub_slices_are_views_made_once_and_unread_scalars_go():
     assert np.array_equal(plain, hoisted)
     assert "U_f32" not in code and not any(f"    v{i} = " in code for i in (1, 2, 3, 4))
     assert "    v5 = _c[" in code  # a value the statement computes with, still read
+
+
+@pytest.mark.parametrize("starts, rewritten", [([0, 10, 20, 30], True), ([7, 7, 7, 7], True), ([0, 3, 6, 9], True),
+                                               ([0, 12, 20, 30], False)])
+def test_a_groups_gm_rows_at_evenly_spaced_starts_are_one_strided_view(starts, rewritten):
+    """``G0[v1:v1+v2]`` with one start per core of a group reads (and, rows not overlapping, writes) each core's
+    ``v2`` elements from its own start, as a DataCopy of that many elements from each core's offset does."""
+    from pyasc.runtime import batched
+
+    k, n = 4, 5
+    scope = {"v1": batched.weak(starts), "v2": n}
+    read = tape._strided_gm_rows("X[...] = G0[v1:v1+v2]", scope, k)
+    write = tape._strided_gm_rows("G0[v1:v1+v2] = Y", scope, k)
+    gm = np.arange(100, dtype=np.float32)
+    env = {"np": np, "G0": batched.BatchedGM(gm, k), "X": np.zeros((k, n), np.float32),
+           "Y": np.arange(k * n, dtype=np.float32).reshape(k, n) + 1000, **scope}
+    exec(read, env)
+    assert np.array_equal(env["X"], np.stack([gm[s:s + n] for s in starts]))
+    overlapping = starts[1] - starts[0] < n
+    assert ("G0[" not in read) == rewritten and ("G0[" not in write) == (rewritten and not overlapping)
+    exec(write, env)
+    expect = np.arange(100, dtype=np.float32)
+    for c, s in enumerate(starts):  # core by core, in core order
+        expect[s:s + n] = env["Y"][c]
+    assert np.array_equal(gm, expect)
