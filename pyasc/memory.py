@@ -44,9 +44,6 @@ def fmt_bytes(n: int) -> str:
     return f"{n} B"
 
 
-_CAPACITIES: dict[str, int] = {}  # per target, its HBM capacity (targets are fixed presets)
-
-
 class DeviceAllocator:
     """One device's caching allocator bookkeeping (pyasc has no real device memory to carve)."""
 
@@ -63,13 +60,7 @@ class DeviceAllocator:
         self._lock = threading.Lock()
 
     def limit(self) -> int:
-        if self.capacity is not None:
-            return self.capacity
-        name = current_target()
-        cap = _CAPACITIES.get(name)
-        if cap is None:
-            cap = _CAPACITIES[name] = get_target(name).hbm_capacity_bytes
-        return cap
+        return self.capacity if self.capacity is not None else get_target(current_target()).hbm_capacity_bytes
 
     def alloc(self, size: int, what: str, in_pool: bool = False) -> None:
         cap = self.limit()
@@ -235,7 +226,7 @@ def track(obj, nbytes: int, device=None, what: str = "tensor") -> None:
     if id(obj) in _live:  # counted already: its entry lives as long as ``obj``, which the caller holds
         return
     with _live_lock:
-        _track(obj, int(nbytes), device, what)
+        _track(obj, nbytes, device, what)
 
 
 def _track(obj, nbytes: int, device, what: str) -> None:
@@ -243,7 +234,7 @@ def _track(obj, nbytes: int, device, what: str) -> None:
     if key in _live:
         return
     dev = device_allocator(device)
-    size = max(BLOCK, -(-nbytes // BLOCK) * BLOCK)
+    size = _round(nbytes)
     alloc = current_allocator()
     handle = None
     in_pool = False

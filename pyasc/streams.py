@@ -362,11 +362,8 @@ def launch(compiled, args):
             track_tensor(t)
             if t._producer is not None:
                 s._wait_for_inputs((t,))  # a tensor another stream still writes: that stream runs first
-    _launch_ctx.stream, _launch_ctx.start = s, s.clock   # as ``launching(s)``, without a context object
-    try:
+    with launching(s):
         outs, report = compiled.simulate_checked(tensors)
-    finally:
-        _launch_ctx.stream = None
     with s._lock:
         s.clock += report.seconds
     if compiled.returns_tuple:

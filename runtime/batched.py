@@ -33,7 +33,7 @@ import numpy as np
 from pyasc.dialects import ascendc as asc
 from pyasc.dialects.traits import BufferEffects
 
-from .memory import gm_bytes, gm_view, pad_geometry, pad_unit, window
+from .memory import gm_bytes, gm_view, pad_geometry, pad_unit, remembered, window
 from .scalar_ops import scalar_helpers, sign_extend
 
 # the upstream ops (translated by ``scalar_ops``) whose generated code is correct on a group of cores;
@@ -223,12 +223,6 @@ def _blocks_disjoint(starts: list[int], bc: int, bl: int, gs: int) -> bool:
     return all(y - x >= bl for x, y in zip(s, s[1:]))
 
 
-def _disjoint(starts: list[int], extent: int) -> bool:
-    """Whether regions of ``extent`` elements from ``starts`` do not overlap."""
-    s = sorted(starts)
-    return all(b - a >= extent for a, b in zip(s, s[1:]))
-
-
 class BatchedUB:
     """``U_<type>`` of a group: ``[slice]`` is the (K, n) view of every core's UB."""
 
@@ -309,7 +303,7 @@ class BatchedGM:
         if rows is not None and disjoint:
             rows[...] = v
             return
-        if rows is None and n <= SMALL_ROW and _disjoint(starts, n):
+        if rows is None and n <= SMALL_ROW and _blocks_disjoint(starts, 1, n, 0):
             self.a[s[:, None] + np.arange(n)] = v
             return
         v = np.broadcast_to(v, (self.k, n))
@@ -390,16 +384,13 @@ def make_group_env(base: dict, ub2: np.ndarray, k: int, dtypes: dict) -> dict:
 
     views = base.get("_gm_cache")  # the launch's GM views (``memory.make_gm_views``), shared by its units
 
+    def group_bytes(buf, dtype, size):
+        return BatchedGM(gm_bytes(buf, dtype, size), k)
+
     def gm_bytes_of_group(buf, dtype, size):
         if views is None:
-            return BatchedGM(gm_bytes(buf, dtype, size), k)
-        key = (id(buf), dtype, size, k)
-        held = views.get(key)
-        if held is not None and held[0] is buf:
-            return held[1]
-        made = BatchedGM(gm_bytes(buf, dtype, size), k)
-        views[key] = (buf, made)
-        return made
+            return group_bytes(buf, dtype, size)
+        return remembered(views, (id(buf), dtype, size, k), buf, group_bytes, buf, dtype, size)
 
     def view3(dt, base_, coef, rows, n):
         return np.ndarray((k, rows, n), dt, ub2, base_, (ubn, coef, dt.itemsize))
@@ -439,7 +430,7 @@ def make_group_env(base: dict, ub2: np.ndarray, k: int, dtypes: dict) -> dict:
                     uv[...] = np.ascontiguousarray(gv.transpose(1, 0, 2)).transpose(1, 0, 2)
                 else:
                     uv[...] = gv
-            elif bc * bl <= SMALL_ROW and (not to_gm or _disjoint(starts, extent)):
+            elif bc * bl <= SMALL_ROW and (not to_gm or _blocks_disjoint(starts, 1, extent, 0)):
                 idx = np.array(starts)[:, None, None] + (np.arange(bc) * gs)[:, None] + np.arange(bl)
                 if to_gm:
                     g8[idx] = uv

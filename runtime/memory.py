@@ -43,9 +43,7 @@ def make_view2(ub: np.ndarray):
 
 def gm_view(buf: np.ndarray, dtype: np.dtype, size: int) -> tuple[np.ndarray, np.ndarray]:
     """``GlobalTensor<T>::SetGlobalBuffer(buf, size)``: (typed view, byte view), clipped to the buffer."""
-    es = dtype.itemsize
-    n = min(size, buf.nbytes // es)
-    b = buf[: n * es]
+    b = gm_bytes(buf, dtype, size)
     return b.view(dtype), b
 
 
@@ -56,19 +54,24 @@ def gm_bytes(buf: np.ndarray, dtype: np.dtype, size: int) -> np.ndarray:
     return buf if nb == buf.nbytes else buf[:nb]
 
 
+def remembered(cache: dict, key: tuple, buf: np.ndarray, make, *args):
+    """``make(*args)`` kept in ``cache`` under ``key`` (which holds ``id(buf)``) while ``buf`` is the array it was
+    made of (a launch's GM views, made once for its cores or groups; the launch clears ``cache``)."""
+    held = cache.get(key)
+    if held is not None and held[0] is buf:
+        return held[1]
+    made = make(*args)
+    cache[key] = (buf, made)
+    return made
+
+
 def make_gm_views():
     """``(gmc, cache)``: ``gmc`` is ``gm_view`` remembered per buffer, dtype and size while ``cache`` holds them (the
     core runs of one replayed launch read their arguments' views once; the launch clears ``cache``)."""
     cache: dict = {}
 
     def gmc(buf: np.ndarray, dtype: np.dtype, size: int) -> tuple[np.ndarray, np.ndarray]:
-        key = (id(buf), dtype, size)
-        held = cache.get(key)
-        if held is not None and held[0] is buf:
-            return held[1]
-        views = gm_view(buf, dtype, size)
-        cache[key] = (buf, views)
-        return views
+        return remembered(cache, (id(buf), dtype, size), buf, gm_view, buf, dtype, size)
 
     return gmc, cache
 

@@ -230,9 +230,7 @@ class Simulator:
         recorded = self._warm.get(host)
         if recorded is not None:
             policy = self.hazards or hazards.get_hazard_policy()
-            if (policy == recorded.policy and (self.race_check and policy != "off") == recorded.check
-                    and self.block_dim == recorded.block_dim and replay.REPLAY_MODE == "on"
-                    and len(args) == len(recorded.specs) and warm.distinct_owners(args)):
+            if warm.applies(recorded, self, args, policy, self.race_check and policy != "off"):
                 report = self._run_warm(host, recorded, args, True)
                 if report is not None:
                     return self._finish(host, report, policy)

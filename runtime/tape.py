@@ -257,9 +257,23 @@ _PAD = re.compile(r"_sp, _gb = _pad_(in|out)\(_fail, \d+, bid, ([^,]+), (\w+), (
 
 
 _TARGETS = re.compile(r"^[\w, ]+ = ")  # the targets of an assignment statement
-_GM_VIEW = re.compile(r"\w+, \w+ = _gm\(\w+, \w+, \d+\)")  # a global tensor's views of a kernel argument
+_GM_VIEW = re.compile(r"(\w+), (\w+) = _gm\((\w+, \w+, \d+)\)")  # a global tensor's views of a kernel argument
 _COPY_RESULTS = re.compile(r"\b(_sp|_gb)\b")  # the results of a copy, read by a statement that names them
-_GM_VIEW_PARTS = re.compile(r"    (\w+), (\w+) = _gm\((\w+, \w+, \d+)\)")
+
+
+def _values(exprs, scope: dict) -> list | None:
+    """The expressions ``exprs`` evaluated on the recorded scalars ``scope``, or None when one reads anything
+    else."""
+    try:
+        return [eval(e, {"__builtins__": {}}, scope) for e in exprs]  # noqa: S307
+    except Exception:  # noqa: BLE001 - an expression of anything but these scalars
+        return None
+
+
+def _ints(exprs, scope: dict) -> list | None:
+    """``_values`` when every one is an int (a bound, an offset), else None."""
+    values = _values(exprs, scope)
+    return values if values is not None and all(type(v) is int for v in values) else None
 
 
 _UB_SLICE = re.compile(r"\b(U_\w+)\[([^\[\]:]+):([^\[\]:]+)\](\s*=(?!=))?")  # a UB slice, maybe assigned to
@@ -269,13 +283,10 @@ def _hoisted_ub_slices(text: str, scope: dict, ub_slice, consts: list) -> str:
     """``text`` with each UB slice whose bounds these scalars fix (``U_f32[v4>>2:(v4>>2)+8]``) read from
     ``consts``, where ``ub_slice(name, lo, hi)`` made it once; one assigned to is written through (``[...]``)."""
     def hoisted(m) -> str:
-        try:
-            lo, hi = (eval(e, {"__builtins__": {}}, scope) for e in m.group(2, 3))  # noqa: S307
-        except Exception:  # noqa: BLE001 - bounds of anything but these scalars
+        bounds = _ints(m.group(2, 3), scope)
+        if bounds is None:
             return m.group(0)
-        if type(lo) is not int or type(hi) is not int:
-            return m.group(0)
-        consts.append(ub_slice(m.group(1), lo, hi))
+        consts.append(ub_slice(m.group(1), *bounds))
         return f"_c[{len(consts) - 1}]" + ("[...] =" if m.group(4) else "")
 
     return _UB_SLICE.sub(hoisted, text)
@@ -288,13 +299,10 @@ def _hoisted_ub_elements(text: str, scope: dict, ub_slice, consts: list) -> str:
     """For a group's tape: ``text`` with each UB element read at an offset these scalars fix (``U_f32[_a >> 2]``,
     ``GetValue``) read from a view of every core's element made once (``ub_slice(name, i, i + 1)``)."""
     def hoisted(m) -> str:
-        try:
-            i = eval(m.group(2), {"__builtins__": {}}, scope)  # noqa: S307
-        except Exception:  # noqa: BLE001 - an offset of anything but these scalars
+        offset = _ints((m.group(2),), scope)
+        if offset is None:
             return m.group(0)
-        if type(i) is not int:
-            return m.group(0)
-        consts.append(ub_slice(m.group(1), i, i + 1))
+        consts.append(ub_slice(m.group(1), offset[0], offset[0] + 1))
         return f"_c[{len(consts) - 1}]"
 
     return _UB_ELEMENT.sub(hoisted, text)
@@ -308,9 +316,7 @@ def _strided_gm_rows(text: str, scope: dict, cores: int) -> str:
     scalars fix as evenly spaced (``G0[v27:v27+_n]``) as one strided view of its array: what ``BatchedGM`` makes of
     it, without finding the spacing every run. A slice assigned to must have rows that do not overlap."""
     def strided(m) -> str:
-        start, n = scope.get(m.group(2)), scope.get(m.group(3), m.group(3))
-        if isinstance(n, str):
-            n = int(n) if n.isdigit() else None
+        start, n = _values(m.group(2, 3), scope) or (None, None)
         if not (isinstance(start, np.ndarray) and start.dtype.kind in "iu" and start.size == cores
                 and type(n) is int and n > 0):
             return m.group(0)
@@ -349,7 +355,7 @@ def _byte_views_only(lines: list[str]) -> list[str]:
     taking only its byte view (``memory.gm_bytes``)."""
     out = []
     for i, line in enumerate(lines):
-        m = _GM_VIEW_PARTS.fullmatch(line)
+        m = _GM_VIEW.fullmatch(line, 4)
         if m is not None:
             typed = re.compile(rf"\b{m.group(1)}\b")
             if not any(typed.search(other) for j, other in enumerate(lines) if j != i):
@@ -366,10 +372,10 @@ def _plain_copy(text: str, scope: dict, ub: np.ndarray, group_copy, consts: list
     m = _PAD.fullmatch(text)
     if m is None:
         return None
-    try:
-        u, g, bc, bl, ss, ds = (eval(e, {"__builtins__": {}}, scope) for e in m.group(2, 4, 5, 6, 7, 8))  # noqa: S307
-    except Exception:  # noqa: BLE001 - an expression of anything but these scalars
+    values = _values(m.group(2, 4, 5, 6, 7, 8), scope)
+    if values is None:
         return None
+    u, g, bc, bl, ss, ds = values
     if not all(type(x) is int for x in (u, bc, bl, ss, ds)):
         return None
     if bc <= 0 or bl <= 0:

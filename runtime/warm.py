@@ -107,15 +107,21 @@ def _replays_quietly(traced: replay.Traced) -> bool:
             and not traced.scheduled_findings)
 
 
+def applies(warm: WarmHost, sim, args, policy: str, check: bool) -> bool:
+    """Whether a call on ``args`` (arrays of the host's dtypes and sizes, contiguous) replays as ``warm`` did:
+    the same policy, race check, core count and replay mode, and no two arrays sharing memory."""
+    return (policy == warm.policy and check == warm.check and sim.block_dim == warm.block_dim
+            and len(args) == len(warm.specs) and replay.REPLAY_MODE == "on" and distinct_owners(args))
+
+
 def matches(warm: WarmHost, sim, args, policy: str, check: bool) -> bool:
     """Whether a call of the host on ``args`` replays as ``warm`` did."""
-    if (policy != warm.policy or check != warm.check or sim.block_dim != warm.block_dim
-            or len(args) != len(warm.specs) or replay.REPLAY_MODE != "on"):
+    if len(args) != len(warm.specs):
         return False
     for a, (dtype, size) in zip(args, warm.specs):
         if type(a) is not np.ndarray or a.dtype != dtype or a.size != size or not a.flags.c_contiguous:
             return False
-    return distinct_owners(args)
+    return applies(warm, sim, args, policy, check)
 
 
 def run(sim, m, warm: WarmHost, args: list) -> Report | None:

@@ -204,12 +204,12 @@ def test_a_global_tensor_keeps_its_typed_view_when_a_statement_reads_it():
 
 
 def test_the_byte_view_alone_is_the_byte_view_of_the_global_tensor():
-    from pyasc.runtime.memory import gm_bytes, gm_view
+    from pyasc.runtime.memory import gm_bytes
 
     buf = np.arange(40, dtype=np.uint8)
     for dtype, size in ((np.dtype(np.float32), 10), (np.dtype(np.float32), 4), (np.dtype(np.float16), 30)):
-        whole = gm_bytes(buf, dtype, size)
-        assert whole.nbytes == gm_view(buf, dtype, size)[1].nbytes == min(size * dtype.itemsize, 40)
+        whole = gm_bytes(buf, dtype, size)  # SetGlobalBuffer(buf, size): size elements, clipped to the buffer
+        assert whole.nbytes == min(size * dtype.itemsize, 40)
         assert np.shares_memory(whole, buf) and whole.tobytes() == buf.tobytes()[:whole.nbytes]
 
 
@@ -247,24 +247,23 @@ def test_a_launch_runner_is_dropped_when_its_group_memories_are_rebuilt(monkeypa
 
 def test_fixed_ub_slices_are_views_made_once_and_unread_scalars_go():
     """A UB slice whose bounds the recorded scalars fix is read (or written through) a view made when the tape is
-    compiled; a scalar only such bounds read is no longer assigned. Same UB bytes as the statements as written."""
+    compiled; a scalar only such bounds read is no longer assigned. The UB bytes are those of the NumPy
+    statements' meaning, written out below."""
     stmts = [("U_f32[v1>>2:(v1>>2)+8] = U_f32[v2>>2:(v2>>2)+8] * 2.0", ("v1", "v2")),
              ("np.add(U_f32[v1>>2:(v1>>2)+8], U_f32[v3:v3+8], out=U_f32[v3:v3+8])", ("v1", "v3")),
              ("U_f32[v4:v4+4][:] = v5", ("v4", "v5"))]
     recorded = tape.Tape([None] * 3, [(0, (64, 0)), (1, (64, 32)), (2, (48, 1.5))])
-    ub0 = np.arange(4096 // 4, dtype=np.float32).view(np.uint8)
-    results = []
-    for hoist in (False, True):
-        ub = ub0.copy()
-        env = {"np": np, "U_ui8": ub, "U_f32": ub.view(np.float32)}
-        code, consts = tape.straight_source([recorded], stmts, ub, None,
-                                            (lambda name, lo, hi: env[name][lo:hi]) if hoist else None)
-        ns: dict = {}
-        exec(code, env, ns)
-        ns["_tape_straight_0"]([], consts[0])
-        results.append((ub, code))
-    (plain, _), (hoisted, code) = results
-    assert np.array_equal(plain, hoisted)
+    ub = np.arange(4096 // 4, dtype=np.float32).view(np.uint8)
+    expect = ub.view(np.float32).copy()
+    expect[16:24] = expect[0:8] * 2.0            # v1 = 64 B, v2 = 0 B
+    expect[32:40] = expect[16:24] + expect[32:40]  # v3 = 32 elements
+    expect[48:52] = 1.5                          # v4 = 48 elements, v5 = 1.5
+    env = {"np": np, "U_ui8": ub, "U_f32": ub.view(np.float32)}
+    code, consts = tape.straight_source([recorded], stmts, ub, None, lambda name, lo, hi: env[name][lo:hi])
+    ns: dict = {}
+    exec(code, env, ns)
+    ns["_tape_straight_0"]([], consts[0])
+    assert np.array_equal(ub.view(np.float32), expect)
     assert "U_f32" not in code and not any(f"    v{i} = " in code for i in (1, 2, 3, 4))
     assert "    v5 = _c[" in code  # a value the statement computes with, still read
 
