@@ -93,7 +93,7 @@ class CompiledKernel:
         env = self.env if env is None else env
         ub = env.get("U_ui8")
         src, consts = tape.straight_source(tapes, self.tape_code[1], getattr(ub, "a", ub), env.get("_pad_copy"),
-                                           lambda name, lo, hi: env[name][lo:hi])
+                                           lambda name, lo, hi: env[name][lo:hi], env.get("_STRAIGHT_FORMS"), env)
         ns: dict = {}
         exec(compile(src, f"<ascendc kernel @{self.name}, straight tapes>", "exec"), env, ns)
         return [(ns[f"_tape_straight_{i}"], c) for i, c in enumerate(consts)]

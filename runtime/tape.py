@@ -397,8 +397,58 @@ def _plain_copy(text: str, scope: dict, ub: np.ndarray, group_copy, consts: list
     return f"{gm} = {ub_text}" if to_gm else f"{ub_text} = {gm}"
 
 
+_CALL = re.compile(r"(?:([\w, ]+) = )?(_\w+)\((.*)\)")  # a helper's call, maybe assigned
+
+
+def _fixed_form(text: str, scope: dict, env: dict, forms: dict, gm: dict, group: bool, read: set[str],
+                consts: list) -> list[str] | None:
+    """The statements of ``forms``' form of a helper's call whose results no statement reads, with these scalars
+    (see ``cube_straight``), or None. An argument is a recorded scalar, a literal or one of the globals ``env``."""
+    m = _CALL.fullmatch(text)
+    if m is None or m.group(2) not in forms or read.intersection((m.group(1) or "").replace(" ", "").split(",")):
+        return None
+
+    def value(x: str):
+        if x in scope:
+            return scope[x]
+        if x in env:
+            return env[x]
+        try:
+            return ast.literal_eval(x)
+        except (ValueError, SyntaxError):
+            raise _Refused(x) from None
+
+    held = len(consts)
+    try:
+        made = forms[m.group(2)](m.group(3).split(", "), value, gm, group, consts)
+    except _Refused:
+        made = None
+    if made is None:
+        del consts[held:]
+    return made
+
+
+_PLAN_LOOKUP = re.compile(r"(\w+) = (\w+)\.get\((.*)\)")  # a plan looked up in its table
+_IF_NONE = re.compile(r"if (\w+) is None: .*")  # a plan made when the lookup missed
+
+
+def _plan_held(text: str, scope: dict, env: dict) -> tuple[str, tuple] | None:
+    """(the name, the plan) of a lookup in one of the kernel's plan tables (``_CUBE_PLANS``: views of its local
+    memories made once per operand addresses) that these scalars key and the table holds, or None."""
+    m = _PLAN_LOOKUP.fullmatch(text)
+    if m is None or m.group(2) not in env.get("_CUBE_PLANS", ()):
+        return None
+    key = _values((m.group(3),), scope)
+    try:
+        plan = None if key is None else env[m.group(2)].get(key[0])
+    except TypeError:  # a key of per-core numbers
+        return None
+    return None if plan is None else (m.group(1), plan)
+
+
 def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None,
-                    group_copy=None, ub_slice=None) -> tuple[str, list[tuple]]:
+                    group_copy=None, ub_slice=None, forms: dict | None = None,
+                    env: dict | None = None) -> tuple[str, list[tuple]]:
     """Functions ``_tape_straight_<i>(args, _c)``, one per tape, each running its tape as straight-line code:
     every data statement as written, after its scalars (an int as a literal, any other value as an entry of
     ``_c``); and each function's ``_c``. Compiled together: one compile for the cores of a launch. Given ``ub``
@@ -406,17 +456,45 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
     results no statement reads becomes the copy it makes (``_plain_copy``); when several cores of a launch run one by
     one, the views of a kernel argument come from ``_gmc`` (``memory.make_gm_views``), made once for them all. Given
     ``ub_slice(name, lo, hi)`` (the UB view ``U_<type>[lo:hi]`` of the globals the functions run in), a UB slice
-    with fixed bounds is made once (``_hoisted_ub_slices``)."""
+    with fixed bounds is made once (``_hoisted_ub_slices``). Given ``forms`` (helper name -> form, see
+    ``cube_straight``) and the globals ``env``, a call of such a helper becomes its form's statements, and a plan
+    that one of the kernel's plan tables holds for the recorded operands is taken once (``_plan_held``)."""
     copies = ub is not None and not any(_COPY_RESULTS.search(_TARGETS.sub("", text, count=1)) for text, _ in stmts)
     shared_views = ub is not None and ub.ndim == 1 and len(tapes) > 1  # cores of one launch, run one by one
+    group = ub is not None and ub.ndim == 2
+    read: set[str] = set()
+    if forms:
+        for text, _ in stmts:
+            read.update(_NAME.findall(_TARGETS.sub("", text, count=1)))
     lines, all_consts = [], []
     for i, t in enumerate(tapes):
         lines += [f"def _tape_straight_{i}(args, _c):", "    T = None"]
         body: list[str] = []
         consts: list = []
         scalars: set[str] = set()
+        gm: dict[str, tuple] = {}  # typed view of a global tensor -> (its byte view, dtype, size)
+        held: set[str] = set()  # names of plans taken from their tables (``_plan_held``)
         for k, vals in t.entries:
             text, free = stmts[k]
+            if env is not None:
+                plan = _plan_held(text, dict(zip(free, vals)), env)
+                if plan is not None:
+                    body.append(f"    {plan[0]} = _c[{len(consts)}]")
+                    consts.append(plan[1])
+                    held.add(plan[0])
+                    continue
+                if held and (m := _IF_NONE.fullmatch(text)) is not None and m.group(1) in held:
+                    continue  # the plan is there
+                if held and (m := _TARGETS.match(text)) is not None:
+                    held.difference_update(m.group(0)[:-3].replace(" ", "").split(","))
+            if forms:
+                view = _GM_VIEW.fullmatch(text)
+                if view is not None:
+                    _, dt, size = view.group(3).split(", ")
+                    gm[view.group(1)] = (view.group(2), env[dt], int(size))
+                elif (made := _fixed_form(text, dict(zip(free, vals)), env, forms, gm, group, read, consts)):
+                    body += ["    " + line for line in made]
+                    continue
             plain = _plain_copy(text, dict(zip(free, vals)), ub, group_copy, consts) if copies else None
             if plain is not None:
                 body.append("    " + plain)
