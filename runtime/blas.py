@@ -4,7 +4,8 @@ NumPy's OpenBLAS splits every matmul over all cores; for the cube's 128x64x256 t
 hand-off costs more than the product (10x slower on a loaded 2-core machine). ``single_thread()``
 sets OpenBLAS to one thread for the duration of a ``with`` block and restores the previous count;
 it does nothing when the OpenBLAS library cannot be found. ``matmul_into`` leaves the threads to
-products of at least ``THREADED_MACS`` multiply-adds (a whole chain of Mmads), where they pay.
+products of at least ``THREADED_MACS`` multiply-adds (a whole chain of Mmads), where they pay, and does
+not set them for products OpenBLAS keeps on one thread anyway (``SERIAL_MACS``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 
 THREADED_MACS = 1 << 23
 SPLIT_MACS = 1 << 21
+SERIAL_MACS = 1 << 16  # OpenBLAS multiplies a product of at most this many on one thread of its own accord
 
 _lib = None
 _funcs = None
@@ -75,10 +77,11 @@ def matmul_into(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> np.ndarray:
     smaller products worth ``SPLIT_MACS`` is split in two halves, one computed on a second Python
     thread (NumPy releases the GIL in the product)."""
     macs = a.shape[-2] * a.shape[-1] * b.shape[-1]
-    if macs >= THREADED_MACS:
+    split = out.ndim == 3 and out.shape[0] > 1 and macs * out.shape[0] >= SPLIT_MACS
+    if macs >= THREADED_MACS or (macs <= SERIAL_MACS and not split):
         return np.matmul(a, b, out=out)
     with single_thread():
-        if out.ndim == 3 and out.shape[0] > 1 and macs * out.shape[0] >= SPLIT_MACS:
+        if split:
             h = out.shape[0] // 2
             other = _helper().submit(np.matmul, a[h:], b[h:], out=out[h:])
             np.matmul(a[:h], b[:h], out=out[:h])

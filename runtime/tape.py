@@ -350,16 +350,23 @@ def _without_unread_scalars(lines: list[str], scalars: set[str]) -> list[str]:
             if (m := _SCALAR_SET.fullmatch(line)) is None or m.group(1) not in scalars or m.group(1) in read]
 
 
+_GM_VIEWS = re.compile(r"    (\w+), (\w+) = _gm(c?)\((\w+, \w+, \d+)\)")  # ``_GM_VIEW`` in a body, or shared
+
+
 def _byte_views_only(lines: list[str]) -> list[str]:
-    """``lines`` (one straight function's body) with each global tensor whose typed view no other line reads
-    taking only its byte view (``memory.gm_bytes``)."""
+    """``lines`` (one straight function's body) without the views of a global tensor that no other line reads, and
+    with each one whose typed view no other line reads taking only its byte view (``memory.gm_bytes``)."""
     out = []
     for i, line in enumerate(lines):
-        m = _GM_VIEW.fullmatch(line, 4)
+        m = _GM_VIEWS.fullmatch(line)
         if m is not None:
-            typed = re.compile(rf"\b{m.group(1)}\b")
-            if not any(typed.search(other) for j, other in enumerate(lines) if j != i):
-                line = f"    {m.group(2)} = _gm_bytes({m.group(3)})"
+            typed, byte = (re.compile(rf"\b{name}\b") for name in m.group(1, 2))
+            others = [other for j, other in enumerate(lines) if j != i]
+            if not any(typed.search(other) for other in others):
+                if not any(byte.search(other) for other in others):
+                    continue
+                if not m.group(3):
+                    line = f"    {m.group(2)} = _gm_bytes({m.group(4)})"
         out.append(line)
     return out
 

@@ -196,11 +196,12 @@ def test_straight_copies_move_what_the_documented_copy_moves_in_a_group(way, sta
 
 def test_a_global_tensor_keeps_its_typed_view_when_a_statement_reads_it():
     stmts = [("a0, = args", ()), ("G1, B2 = _gm(a0, DT, 8)", ()), ("G3, B4 = _gm(a0, DT, 8)", ()),
-             ("G1[0:2] = 7", ())]
-    recorded = tape.Tape([None] * 4, [(k, ()) for k in range(4)])
+             ("G5, B6 = _gm(a0, DT, 8)", ()), ("G1[0:2] = 7", ()), ("B4[0:4] = 1", ())]
+    recorded = tape.Tape([None] * 6, [(k, ()) for k in range(6)])
     code, _ = tape.straight_source([recorded], stmts, np.zeros(64, np.uint8))
     lines = code.splitlines()
     assert "    G1, B2 = _gm(a0, DT, 8)" in lines and "    B4 = _gm_bytes(a0, DT, 8)" in lines
+    assert not any("G5" in line or "B6" in line for line in lines)  # no line reads them: not made
 
 
 def test_the_byte_view_alone_is_the_byte_view_of_the_global_tensor():
