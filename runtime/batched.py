@@ -449,7 +449,8 @@ def make_group_env(base: dict, ub2: np.ndarray, k: int, dtypes: dict) -> dict:
     def stop(*_args, **_kw):
         raise Diverged
 
-    env.update({"_gm": gm, "_gm_bytes": gm_bytes_of_group, "_V2": view3, "_pad_in": pad(False),
+    env.update({"_gm": gm, "_gm_bytes": gm_bytes_of_group, "_gm_array": gm_bytes, "_gm_arrays": gm_view,
+                "_V2": view3, "_pad_in": pad(False),
                 "_pad_out": pad(True), "_pad_copy": pad_copy, "_fail": stop, "_find": stop, "_rule": stop})
     env.update(scalar_helpers(_u, _sext, _pick))
     env.update({"_int": _int, "_float": _float})

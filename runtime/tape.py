@@ -308,6 +308,28 @@ def _hoisted_ub_elements(text: str, scope: dict, ub_slice, consts: list) -> str:
     return _UB_ELEMENT.sub(hoisted, text)
 
 
+_GM_ELEMENT = re.compile(r"\b(G\d+)\[(\w+)\](?![\[\s]*=(?!=))")  # a global tensor's element read
+
+
+def _gm_elements(text: str, scope: dict, cores: int, consts: list) -> str:
+    """For a group's tape: ``text`` with each element read of a global tensor at an index these scalars fix, common
+    or one per core (``GetValue``), read from its array by that index (as ``BatchedGM`` reads it: a (cores, 1)
+    column for per-core indices), the index array made once."""
+    def indexed(m) -> str:
+        i = _values((m.group(2),), scope)
+        if i is None:
+            return m.group(0)
+        i = i[0]
+        if type(i) is int:
+            return f"{m.group(1)}.a[{i}]"
+        if not (isinstance(i, np.ndarray) and i.dtype.kind in "iu" and i.size == cores):
+            return m.group(0)
+        consts.append(i.view(np.ndarray).reshape(-1, 1).astype(np.intp))
+        return f"{m.group(1)}.a[_c[{len(consts) - 1}]]"
+
+    return _GM_ELEMENT.sub(indexed, text)
+
+
 _GM_ROWS = re.compile(r"\b([GB]\d+)\[(\w+):\2\+(\w+)\](\s*=(?!=))?")  # a group's GM slice, one row per core
 
 
@@ -353,9 +375,10 @@ def _without_unread_scalars(lines: list[str], scalars: set[str]) -> list[str]:
 _GM_VIEWS = re.compile(r"    (\w+), (\w+) = _gm(c?)\((\w+, \w+, \d+)\)")  # ``_GM_VIEW`` in a body, or shared
 
 
-def _byte_views_only(lines: list[str]) -> list[str]:
+def _byte_views_only(lines: list[str], group: bool) -> list[str]:
     """``lines`` (one straight function's body) without the views of a global tensor that no other line reads, and
-    with each one whose typed view no other line reads taking only its byte view (``memory.gm_bytes``)."""
+    with each one whose typed view no other line reads taking only its byte view (``memory.gm_bytes``); in a
+    group's, as a plain array where the lines read only that (``_plain_group_bytes``)."""
     out = []
     for i, line in enumerate(lines):
         m = _GM_VIEWS.fullmatch(line)
@@ -368,7 +391,28 @@ def _byte_views_only(lines: list[str]) -> list[str]:
                 if not m.group(3):
                     line = f"    {m.group(2)} = _gm_bytes({m.group(4)})"
         out.append(line)
-    return out
+    return _plain_group_bytes(out) if group else out
+
+
+_GROUP_VIEWS = re.compile(r"    (\w+(?:, \w+)?) = (_gm_bytes|_gm)\((.*)\)")
+_PLAIN = {"_gm_bytes": "_gm_array", "_gm": "_gm_arrays"}  # a group's views -> ``memory.gm_bytes`` / ``gm_view``
+
+
+def _plain_group_bytes(lines: list[str]) -> list[str]:
+    """A group's ``lines`` with the views of a global tensor that every other line reads as their arrays (``B1.a``)
+    taken as those arrays (``memory.gm_bytes`` or ``gm_view``) rather than as a group's ``BatchedGM``."""
+    for i, line in enumerate(lines):
+        m = _GROUP_VIEWS.fullmatch(line)
+        if m is None:
+            continue
+        names = m.group(1).split(", ")
+        pairs = [(re.compile(rf"\b{n}\b"), re.compile(rf"\b{n}\.a\b")) for n in names]
+        if all(len(name.findall(other)) == len(array.findall(other))
+               for j, other in enumerate(lines) if j != i for name, array in pairs):
+            for n, (_, array) in zip(names, pairs):
+                lines = [other if j == i else array.sub(n, other) for j, other in enumerate(lines)]
+            lines[i] = f"    {m.group(1)} = {_PLAIN[m.group(2)]}({m.group(3)})"
+    return lines
 
 
 def _plain_copy(text: str, scope: dict, ub: np.ndarray, group_copy, consts: list) -> str | None:
@@ -512,6 +556,7 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
                 text = _hoisted_ub_slices(text, dict(zip(free, vals)), ub_slice, consts)
             if ub is not None and ub.ndim == 2:
                 text = _strided_gm_rows(text, dict(zip(free, vals)), ub.shape[0]) if ":" in text else text
+                text = _gm_elements(text, dict(zip(free, vals)), ub.shape[0], consts) if "G" in text else text
                 if ub_slice is not None and "U_" in text:
                     text = _hoisted_ub_elements(text, dict(zip(free, vals)), ub_slice, consts)
             for name, v in zip(free, vals):
@@ -523,6 +568,6 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
             scalars.update(free)
             body.append("    " + text)
         body = _without_unread_scalars(body, scalars)
-        lines += _byte_views_only(body) if ub is not None else body
+        lines += _byte_views_only(body, group) if ub is not None else body
         all_consts.append(tuple(consts))
     return "\n".join(lines) + "\n", all_consts
