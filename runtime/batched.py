@@ -100,6 +100,12 @@ class WeakVec(np.ndarray):
         return float(self._one())
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if method == "__call__" and len(inputs) == 2 and len(kwargs) == 1 and type(inputs[0]) is np.ndarray:
+            out = kwargs.get("out")  # a vector op's ``dst = src <op> scalar``: as below, in one step
+            if out is not None and len(out) == 1 and type(out[0]) is np.ndarray and type(inputs[1]) is WeakVec:
+                a, target = inputs[1].view(np.ndarray), inputs[0].dtype
+                return ufunc(inputs[0], a if (a.dtype.kind == "f" and target.kind in "iub") else a.astype(target),
+                             out=out[0])
         if method == "__call__" and not kwargs:  # the common case: per-core numbers and Python numbers
             plain = []
             for x in inputs:

@@ -96,14 +96,15 @@ class Chain:
         """The operands copied so far, widened and multiplied (one GEMM in fp32 per core), into ``acc``;
         a core whose A is zero in many K columns multiplies without them (``sparse_parts``)."""
         cols, k, m16, n16, kc = self.cols, self.k, self.m16, self.n16, self.cores
-        na, nb = m16 * cols, n16 * cols
-        parts = sparse_parts(self.kind, self.raw.reshape(kc, m16 + n16, cols)[:, :, :k], m16)
+        rows = self.raw.reshape(kc, m16 + n16, cols)[:, :, :k]
+        parts = sparse_parts(self.kind, rows, m16)
         if parts is not None:
             self._multiply_parts(parts)
             return
-        a = _widen(self.kind, self.raw[:, :na], self.work[:, :na]).reshape(kc, m16, cols)[:, :, :k]
-        b = _widen(self.kind, self.raw[:, na:na + nb], self.work[:, na:na + nb]).reshape(kc, n16, cols)[:, :, :k]
-        b = b.transpose(0, 2, 1)  # B^T's rows: BLAS reads B transposed, in place
+        # A's and B^T's rows widened in one call (contiguous when the chain fills its columns)
+        wide = _widen(self.kind, rows, self.work.reshape(kc, m16 + n16, cols)[:, :, :k])
+        a = wide[:, :m16]
+        b = wide[:, m16:].transpose(0, 2, 1)  # B^T's rows: BLAS reads B transposed, in place
         if self.summed:
             np.add(self.acc, matmul_into(a, b, self.part), out=self.acc)
         else:

@@ -90,6 +90,17 @@ def test_weak_vectors_follow_python_number_promotion():
     np.testing.assert_array_equal(view[:, 0], np.float16([1.1, 2.2, 3.3]))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int32])
+@pytest.mark.parametrize("ufunc", [np.add, np.multiply, np.maximum, np.minimum])
+def test_a_vector_op_with_a_per_core_scalar_computes_each_core_as_numpy_does_with_its_number(dtype, ufunc):
+    values = [1.7, -2.25, 3e3] if np.dtype(dtype).kind == "f" else [3, -7, 2 ** 20]
+    src = (np.arange(12).reshape(3, 4) - 5).astype(dtype)
+    dst = np.empty_like(src)
+    ufunc(src, batched.weak(values), out=dst)  # Adds/Muls/Maxs/Mins(dst, src, scalar) on a group of three cores
+    for core, value in enumerate(values):  # one core: the ufunc with its Python number (NEP 50)
+        np.testing.assert_array_equal(dst[core], ufunc(src[core], value))
+
+
 def test_weak_vectors_give_one_value_only_when_the_cores_agree():
     same, differ = batched.weak([4, 4, 4]), batched.weak([4, 5, 4])
     assert list(range(same)) == [0, 1, 2, 3] and bool(same > 3) and int(same) == 4
