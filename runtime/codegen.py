@@ -87,13 +87,14 @@ class CompiledKernel:
             exec(self.tape_code[0], env)
         return env["_kernel_record"], [env[f"_tape_{k}"] for k in range(len(self.tape_code[1]))]
 
-    def straight(self, tapes: list, env: dict | None = None) -> list[tuple]:
+    def straight(self, tapes: list, env: dict | None = None, arg_bytes: list | None = None) -> list[tuple]:
         """``(fn, consts)`` per tape of ``tapes``: the tape as a straight-line function ``fn(args, consts)`` in
-        globals ``env``; one compile for them all."""
+        globals ``env``, for arguments of ``arg_bytes`` bytes each (None: any); one compile for them all."""
         env = self.env if env is None else env
         ub = env.get("U_ui8")
         src, consts = tape.straight_source(tapes, self.tape_code[1], getattr(ub, "a", ub), env.get("_pad_copy"),
-                                           lambda name, lo, hi: env[name][lo:hi], env.get("_STRAIGHT_FORMS"), env)
+                                           lambda name, lo, hi: env[name][lo:hi], env.get("_STRAIGHT_FORMS"), env,
+                                           arg_bytes)
         ns: dict = {}
         exec(compile(src, f"<ascendc kernel @{self.name}, straight tapes>", "exec"), env, ns)
         return [(ns[f"_tape_straight_{i}"], c) for i, c in enumerate(consts)]

@@ -394,6 +394,31 @@ def _byte_views_only(lines: list[str], group: bool) -> list[str]:
     return _plain_group_bytes(out) if group else out
 
 
+_ARG_VIEWS = re.compile(r"    (\w+(?:, \w+)?) = (_gm_bytes|_gm_array|_gm|_gmc|_gm_arrays)\(a(\d+), (\w+), (\d+)\)")
+_WHOLE = {"_gm_bytes": "{a}", "_gm_array": "{a}", "_gm": "{a}.view({dt}), {a}", "_gmc": "{a}.view({dt}), {a}",
+          "_gm_arrays": "{a}.view({dt}), {a}"}  # a view of a whole argument, as ``memory.gm_bytes``/``gm_view``
+
+
+def _whole_arguments(lines: list[str], env: dict, arg_bytes: list, group: bool) -> list[str]:
+    """``lines`` with each view of a global tensor that spans its whole kernel argument (``arg_bytes``: each
+    argument's bytes in every launch the function runs, its signature's) taken as the argument itself; a group's
+    ``BatchedGM`` views stay."""
+    out = []
+    for k, line in enumerate(lines):
+        m = _ARG_VIEWS.fullmatch(line)
+        if m is not None and not (group and m.group(2) in ("_gm_bytes", "_gm")):
+            i, dt, size = int(m.group(3)), env.get(m.group(4)), int(m.group(5))
+            if i < len(arg_bytes) and isinstance(dt, np.dtype) and arg_bytes[i] == size * dt.itemsize:
+                names = m.group(1).split(", ")
+                typed = re.compile(rf"\b{names[0]}\b")
+                if len(names) == 2 and not any(typed.search(other) for j, other in enumerate(lines) if j != k):
+                    line = f"    {names[1]} = a{i}"  # its typed view unread
+                else:
+                    line = f"    {m.group(1)} = " + _WHOLE[m.group(2)].format(a=f"a{i}", dt=m.group(4))
+        out.append(line)
+    return out
+
+
 _GROUP_VIEWS = re.compile(r"    (\w+(?:, \w+)?) = (_gm_bytes|_gm)\((.*)\)")
 _PLAIN = {"_gm_bytes": "_gm_array", "_gm": "_gm_arrays"}  # a group's views -> ``memory.gm_bytes`` / ``gm_view``
 
@@ -499,7 +524,7 @@ def _plan_held(text: str, scope: dict, env: dict) -> tuple[str, tuple] | None:
 
 def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None,
                     group_copy=None, ub_slice=None, forms: dict | None = None,
-                    env: dict | None = None) -> tuple[str, list[tuple]]:
+                    env: dict | None = None, arg_bytes: list | None = None) -> tuple[str, list[tuple]]:
     """Functions ``_tape_straight_<i>(args, _c)``, one per tape, each running its tape as straight-line code:
     every data statement as written, after its scalars (an int as a literal, any other value as an entry of
     ``_c``); and each function's ``_c``. Compiled together: one compile for the cores of a launch. Given ``ub``
@@ -509,7 +534,8 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
     ``ub_slice(name, lo, hi)`` (the UB view ``U_<type>[lo:hi]`` of the globals the functions run in), a UB slice
     with fixed bounds is made once (``_hoisted_ub_slices``). Given ``forms`` (helper name -> form, see
     ``cube_straight``) and the globals ``env``, a call of such a helper becomes its form's statements, and a plan
-    that one of the kernel's plan tables holds for the recorded operands is taken once (``_plan_held``)."""
+    that one of the kernel's plan tables holds for the recorded operands is taken once (``_plan_held``). Given the
+    bytes of each kernel argument (``arg_bytes``), a view of a whole argument is the argument."""
     copies = ub is not None and not any(_COPY_RESULTS.search(_TARGETS.sub("", text, count=1)) for text, _ in stmts)
     shared_views = ub is not None and ub.ndim == 1 and len(tapes) > 1  # cores of one launch, run one by one
     group = ub is not None and ub.ndim == 2
@@ -568,6 +594,7 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
             scalars.update(free)
             body.append("    " + text)
         body = _without_unread_scalars(body, scalars)
-        lines += _byte_views_only(body, group) if ub is not None else body
+        body = _byte_views_only(body, group) if ub is not None else body
+        lines += _whole_arguments(body, env, arg_bytes, group) if arg_bytes and env is not None else body
         all_consts.append(tuple(consts))
     return "\n".join(lines) + "\n", all_consts

@@ -292,3 +292,26 @@ def test_a_groups_gm_rows_at_evenly_spaced_starts_are_one_strided_view(starts, r
     for c, s in enumerate(starts):  # core by core, in core order
         expect[s:s + n] = env["Y"][c]
     assert np.array_equal(gm, expect)
+
+
+def test_views_of_whole_arguments_are_the_arguments_themselves():
+    from pyasc.runtime.memory import gm_bytes, gm_view
+
+    dt = np.dtype(np.float32)
+    stmts = [("a0, a1, a2, = args", ()), ("G1, B2 = _gm(a0, DT, 8)", ()), ("G3, B4 = _gm(a1, DT, 8)", ()),
+             ("G5, B6 = _gm(a2, DT, 8)", ()), ("G1[0:2] = G1[2:4] + 1", ()), ("B4[0:4] = B6[4:8]", ()),
+             ("G5[1:2] = 3", ())]
+    recorded = tape.Tape([None] * 7, [(k, ()) for k in range(7)])
+    env = {"DT": dt, "np": np, "_gm": gm_view, "_gm_bytes": gm_bytes}
+    code, consts = tape.straight_source([recorded], stmts, np.zeros(64, np.uint8), env=env, arg_bytes=[32, 32, 40])
+    lines = code.splitlines()
+    # whole arguments: the first (typed and bytes read), the second (bytes only); the third is longer than 8 floats
+    assert "    G1, B2 = a0.view(DT), a0" in lines and "    B4 = a1" in lines
+    assert "    G5, B6 = _gm(a2, DT, 8)" in lines and not any("= a2" in line or "a2.view" in line for line in lines)
+    ns: dict = {}
+    exec(compile(code, "<straight>", "exec"), env, ns)  # noqa: S102
+    args = [np.arange(8, dtype=dt).view(np.uint8).copy(), np.zeros(32, np.uint8), np.arange(10, dtype=dt).view(np.uint8)]
+    ns["_tape_straight_0"](args, consts[0])
+    np.testing.assert_array_equal(args[0].view(dt), [3, 4, 2, 3, 4, 5, 6, 7])  # as written on the views of gm_view
+    np.testing.assert_array_equal(args[1][:4], np.arange(10, dtype=dt).view(np.uint8)[4:8])
+    np.testing.assert_array_equal(args[2].view(dt), [0, 3, 2, 3, 4, 5, 6, 7, 8, 9])
