@@ -99,6 +99,9 @@ class WeakVec(np.ndarray):
     def __float__(self):
         return float(self._one())
 
+    def __neg__(self):  # as ``__array_ufunc__`` negates one, without its dispatch
+        return _weak_or_common(np.negative(self.view(np.ndarray)))
+
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         if method == "__call__" and len(inputs) == 2 and len(kwargs) == 1 and type(inputs[0]) is np.ndarray:
             out = kwargs.get("out")  # a vector op's ``dst = src <op> scalar``: as below, in one step

@@ -99,7 +99,7 @@ class ReduceSumOp(ReduceCountOp):
 
     @staticmethod
     def numpy_reduce(src):
-        return np.sum(src, axis=-1, dtype=np.float32)  # float32 accumulation for half, as the binary tree keeps it
+        return np.add.reduce(src, axis=-1, dtype=np.float32)  # float32 accumulation for half, as the binary tree keeps it
 
 
 @irdl_op_definition
@@ -111,7 +111,7 @@ class ReduceMaxOp(ReduceCountOp):
 
     @staticmethod
     def numpy_reduce(src):
-        return np.max(src, axis=-1)
+        return np.maximum.reduce(src, axis=-1)
 
     @staticmethod
     def numpy_index(src):
@@ -127,7 +127,7 @@ class ReduceMinOp(ReduceCountOp):
 
     @staticmethod
     def numpy_reduce(src):
-        return np.min(src, axis=-1)
+        return np.minimum.reduce(src, axis=-1)
 
     @staticmethod
     def numpy_index(src):

@@ -101,6 +101,16 @@ def test_a_vector_op_with_a_per_core_scalar_computes_each_core_as_numpy_does_wit
         np.testing.assert_array_equal(dst[core], ufunc(src[core], value))
 
 
+def test_a_negated_weak_vector_is_each_cores_negated_number():
+    values = [1.5, -0.0, 3e300]
+    got = -batched.weak(values)
+    assert isinstance(got, batched.WeakVec)
+    assert [float(x) for x in got.reshape(-1)] == [-x for x in values]
+    assert np.signbit(got.reshape(-1)[1]) != np.signbit(values[1])
+    same = -batched.weak([2.5, 2.5])
+    assert type(same) is float and same == -2.5  # the cores agree: a Python number, as on one core
+
+
 def test_weak_vectors_give_one_value_only_when_the_cores_agree():
     same, differ = batched.weak([4, 4, 4]), batched.weak([4, 5, 4])
     assert list(range(same)) == [0, 1, 2, 3] and bool(same > 3) and int(same) == 4
