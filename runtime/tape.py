@@ -29,6 +29,8 @@ import textwrap
 import numpy as np
 
 from .memory import pad_geometry, pad_unit
+from .straight_views import (GM_VIEW, byte_views_only, gm_elements, ints_of, strided_gm_rows, values_of,
+                             whole_arguments)
 
 TAPE_MODE = os.environ.get("PYASC_SIM_TAPE", "on")
 MAX_ENTRIES = 65536  # the data statements a launch's tapes hold at most; past them its cores replay the data path
@@ -257,23 +259,7 @@ _PAD = re.compile(r"_sp, _gb = _pad_(in|out)\(_fail, \d+, bid, ([^,]+), (\w+), (
 
 
 _TARGETS = re.compile(r"^[\w, ]+ = ")  # the targets of an assignment statement
-_GM_VIEW = re.compile(r"(\w+), (\w+) = _gm\((\w+, \w+, \d+)\)")  # a global tensor's views of a kernel argument
 _COPY_RESULTS = re.compile(r"\b(_sp|_gb)\b")  # the results of a copy, read by a statement that names them
-
-
-def _values(exprs, scope: dict) -> list | None:
-    """The expressions ``exprs`` evaluated on the recorded scalars ``scope``, or None when one reads anything
-    else."""
-    try:
-        return [eval(e, {"__builtins__": {}}, scope) for e in exprs]  # noqa: S307
-    except Exception:  # noqa: BLE001 - an expression of anything but these scalars
-        return None
-
-
-def _ints(exprs, scope: dict) -> list | None:
-    """``_values`` when every one is an int (a bound, an offset), else None."""
-    values = _values(exprs, scope)
-    return values if values is not None and all(type(v) is int for v in values) else None
 
 
 _UB_SLICE = re.compile(r"\b(U_\w+)\[([^\[\]:]+):([^\[\]:]+)\](\s*=(?!=))?")  # a UB slice, maybe assigned to
@@ -283,7 +269,7 @@ def _hoisted_ub_slices(text: str, scope: dict, ub_slice, consts: list) -> str:
     """``text`` with each UB slice whose bounds these scalars fix (``U_f32[v4>>2:(v4>>2)+8]``) read from
     ``consts``, where ``ub_slice(name, lo, hi)`` made it once; one assigned to is written through (``[...]``)."""
     def hoisted(m) -> str:
-        bounds = _ints(m.group(2, 3), scope)
+        bounds = ints_of(m.group(2, 3), scope)
         if bounds is None:
             return m.group(0)
         consts.append(ub_slice(m.group(1), *bounds))
@@ -299,61 +285,13 @@ def _hoisted_ub_elements(text: str, scope: dict, ub_slice, consts: list) -> str:
     """For a group's tape: ``text`` with each UB element read at an offset these scalars fix (``U_f32[_a >> 2]``,
     ``GetValue``) read from a view of every core's element made once (``ub_slice(name, i, i + 1)``)."""
     def hoisted(m) -> str:
-        offset = _ints((m.group(2),), scope)
+        offset = ints_of((m.group(2),), scope)
         if offset is None:
             return m.group(0)
         consts.append(ub_slice(m.group(1), offset[0], offset[0] + 1))
         return f"_c[{len(consts) - 1}]"
 
     return _UB_ELEMENT.sub(hoisted, text)
-
-
-_GM_ELEMENT = re.compile(r"\b(G\d+)\[(\w+)\](?![\[\s]*=(?!=))")  # a global tensor's element read
-
-
-def _gm_elements(text: str, scope: dict, cores: int, consts: list) -> str:
-    """For a group's tape: ``text`` with each element read of a global tensor at an index these scalars fix, common
-    or one per core (``GetValue``), read from its array by that index (as ``BatchedGM`` reads it: a (cores, 1)
-    column for per-core indices), the index array made once."""
-    def indexed(m) -> str:
-        i = _values((m.group(2),), scope)
-        if i is None:
-            return m.group(0)
-        i = i[0]
-        if type(i) is int:
-            return f"{m.group(1)}.a[{i}]"
-        if not (isinstance(i, np.ndarray) and i.dtype.kind in "iu" and i.size == cores):
-            return m.group(0)
-        consts.append(i.view(np.ndarray).reshape(-1, 1).astype(np.intp))
-        return f"{m.group(1)}.a[_c[{len(consts) - 1}]]"
-
-    return _GM_ELEMENT.sub(indexed, text)
-
-
-_GM_ROWS = re.compile(r"\b([GB]\d+)\[(\w+):\2\+(\w+)\](\s*=(?!=))?")  # a group's GM slice, one row per core
-
-
-def _strided_gm_rows(text: str, scope: dict, cores: int) -> str:
-    """``text`` (a statement of a group's tape) with each slice of a global tensor from per-core starts that these
-    scalars fix as evenly spaced (``G0[v27:v27+_n]``) as one strided view of its array: what ``BatchedGM`` makes of
-    it, without finding the spacing every run. A slice assigned to must have rows that do not overlap."""
-    def strided(m) -> str:
-        start, n = _values(m.group(2, 3), scope) or (None, None)
-        if not (isinstance(start, np.ndarray) and start.dtype.kind in "iu" and start.size == cores
-                and type(n) is int and n > 0):
-            return m.group(0)
-        starts = start.reshape(-1).tolist()
-        d = starts[1] - starts[0] if cores > 1 else 0
-        written = bool(m.group(4))
-        if (d <= 0 and (written or d < 0)) or (written and d < n) or starts[0] < 0 or any(
-                b - a != d for a, b in zip(starts, starts[1:])):
-            return m.group(0)
-        g = m.group(1)
-        view = (f"np.ndarray(({cores}, {n}), {g}.a.dtype, {g}.a, {starts[0]} * {g}.a.itemsize, "
-                f"({d} * {g}.a.itemsize, {g}.a.itemsize))")
-        return view + ("[...] =" if written else "")
-
-    return _GM_ROWS.sub(strided, text)
 
 
 _SCALAR_SET = re.compile(r"    (\w+) = (?:-?\d+|_c\[\d+\])")  # a scalar given its recorded value
@@ -372,74 +310,6 @@ def _without_unread_scalars(lines: list[str], scalars: set[str]) -> list[str]:
             if (m := _SCALAR_SET.fullmatch(line)) is None or m.group(1) not in scalars or m.group(1) in read]
 
 
-_GM_VIEWS = re.compile(r"    (\w+), (\w+) = _gm(c?)\((\w+, \w+, \d+)\)")  # ``_GM_VIEW`` in a body, or shared
-
-
-def _byte_views_only(lines: list[str], group: bool) -> list[str]:
-    """``lines`` (one straight function's body) without the views of a global tensor that no other line reads, and
-    with each one whose typed view no other line reads taking only its byte view (``memory.gm_bytes``); in a
-    group's, as a plain array where the lines read only that (``_plain_group_bytes``)."""
-    out = []
-    for i, line in enumerate(lines):
-        m = _GM_VIEWS.fullmatch(line)
-        if m is not None:
-            typed, byte = (re.compile(rf"\b{name}\b") for name in m.group(1, 2))
-            others = [other for j, other in enumerate(lines) if j != i]
-            if not any(typed.search(other) for other in others):
-                if not any(byte.search(other) for other in others):
-                    continue
-                if not m.group(3):
-                    line = f"    {m.group(2)} = _gm_bytes({m.group(4)})"
-        out.append(line)
-    return _plain_group_bytes(out) if group else out
-
-
-_ARG_VIEWS = re.compile(r"    (\w+(?:, \w+)?) = (_gm_bytes|_gm_array|_gm|_gmc|_gm_arrays)\(a(\d+), (\w+), (\d+)\)")
-_WHOLE = {"_gm_bytes": "{a}", "_gm_array": "{a}", "_gm": "{a}.view({dt}), {a}", "_gmc": "{a}.view({dt}), {a}",
-          "_gm_arrays": "{a}.view({dt}), {a}"}  # a view of a whole argument, as ``memory.gm_bytes``/``gm_view``
-
-
-def _whole_arguments(lines: list[str], env: dict, arg_bytes: list, group: bool) -> list[str]:
-    """``lines`` with each view of a global tensor that spans its whole kernel argument (``arg_bytes``: each
-    argument's bytes in every launch the function runs, its signature's) taken as the argument itself; a group's
-    ``BatchedGM`` views stay."""
-    out = []
-    for k, line in enumerate(lines):
-        m = _ARG_VIEWS.fullmatch(line)
-        if m is not None and not (group and m.group(2) in ("_gm_bytes", "_gm")):
-            i, dt, size = int(m.group(3)), env.get(m.group(4)), int(m.group(5))
-            if i < len(arg_bytes) and isinstance(dt, np.dtype) and arg_bytes[i] == size * dt.itemsize:
-                names = m.group(1).split(", ")
-                typed = re.compile(rf"\b{names[0]}\b")
-                if len(names) == 2 and not any(typed.search(other) for j, other in enumerate(lines) if j != k):
-                    line = f"    {names[1]} = a{i}"  # its typed view unread
-                else:
-                    line = f"    {m.group(1)} = " + _WHOLE[m.group(2)].format(a=f"a{i}", dt=m.group(4))
-        out.append(line)
-    return out
-
-
-_GROUP_VIEWS = re.compile(r"    (\w+(?:, \w+)?) = (_gm_bytes|_gm)\((.*)\)")
-_PLAIN = {"_gm_bytes": "_gm_array", "_gm": "_gm_arrays"}  # a group's views -> ``memory.gm_bytes`` / ``gm_view``
-
-
-def _plain_group_bytes(lines: list[str]) -> list[str]:
-    """A group's ``lines`` with the views of a global tensor that every other line reads as their arrays (``B1.a``)
-    taken as those arrays (``memory.gm_bytes`` or ``gm_view``) rather than as a group's ``BatchedGM``."""
-    for i, line in enumerate(lines):
-        m = _GROUP_VIEWS.fullmatch(line)
-        if m is None:
-            continue
-        names = m.group(1).split(", ")
-        pairs = [(re.compile(rf"\b{n}\b"), re.compile(rf"\b{n}\.a\b")) for n in names]
-        if all(len(name.findall(other)) == len(array.findall(other))
-               for j, other in enumerate(lines) if j != i for name, array in pairs):
-            for n, (_, array) in zip(names, pairs):
-                lines = [other if j == i else array.sub(n, other) for j, other in enumerate(lines)]
-            lines[i] = f"    {m.group(1)} = {_PLAIN[m.group(2)]}({m.group(3)})"
-    return lines
-
-
 def _plain_copy(text: str, scope: dict, ub: np.ndarray, group_copy, consts: list) -> str | None:
     """A ``DataCopyPad`` statement as the copy it makes with these scalars (its traced run checked its bounds), or
     None. On one core (``ub``: UB's bytes) one block is a byte-slice copy and several an assignment between the
@@ -448,7 +318,7 @@ def _plain_copy(text: str, scope: dict, ub: np.ndarray, group_copy, consts: list
     m = _PAD.fullmatch(text)
     if m is None:
         return None
-    values = _values(m.group(2, 4, 5, 6, 7, 8), scope)
+    values = values_of(m.group(2, 4, 5, 6, 7, 8), scope)
     if values is None:
         return None
     u, g, bc, bl, ss, ds = values
@@ -514,7 +384,7 @@ def _plan_held(text: str, scope: dict, env: dict) -> tuple[str, tuple] | None:
     m = _PLAN_LOOKUP.fullmatch(text)
     if m is None or m.group(2) not in env.get("_CUBE_PLANS", ()):
         return None
-    key = _values((m.group(3),), scope)
+    key = values_of((m.group(3),), scope)
     try:
         plan = None if key is None else env[m.group(2)].get(key[0])
     except TypeError:  # a key of per-core numbers
@@ -565,7 +435,7 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
                 if held and (m := _TARGETS.match(text)) is not None:
                     held.difference_update(m.group(0)[:-3].replace(" ", "").split(","))
             if forms:
-                view = _GM_VIEW.fullmatch(text)
+                view = GM_VIEW.fullmatch(text)
                 if view is not None:
                     _, dt, size = view.group(3).split(", ")
                     gm[view.group(1)] = (view.group(2), env[dt], int(size))
@@ -576,13 +446,13 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
             if plain is not None:
                 body.append("    " + plain)
                 continue
-            if shared_views and _GM_VIEW.fullmatch(text):
+            if shared_views and GM_VIEW.fullmatch(text):
                 text = text.replace(" = _gm(", " = _gmc(", 1)
             if ub_slice is not None and "U_" in text:
                 text = _hoisted_ub_slices(text, dict(zip(free, vals)), ub_slice, consts)
             if ub is not None and ub.ndim == 2:
-                text = _strided_gm_rows(text, dict(zip(free, vals)), ub.shape[0]) if ":" in text else text
-                text = _gm_elements(text, dict(zip(free, vals)), ub.shape[0], consts) if "G" in text else text
+                text = strided_gm_rows(text, dict(zip(free, vals)), ub.shape[0]) if ":" in text else text
+                text = gm_elements(text, dict(zip(free, vals)), ub.shape[0], consts) if "G" in text else text
                 if ub_slice is not None and "U_" in text:
                     text = _hoisted_ub_elements(text, dict(zip(free, vals)), ub_slice, consts)
             for name, v in zip(free, vals):
@@ -594,7 +464,7 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
             scalars.update(free)
             body.append("    " + text)
         body = _without_unread_scalars(body, scalars)
-        body = _byte_views_only(body, group) if ub is not None else body
-        lines += _whole_arguments(body, env, arg_bytes, group) if arg_bytes and env is not None else body
+        body = byte_views_only(body, group) if ub is not None else body
+        lines += whole_arguments(body, env, arg_bytes, group) if arg_bytes and env is not None else body
         all_consts.append(tuple(consts))
     return "\n".join(lines) + "\n", all_consts

@@ -9,7 +9,7 @@ import pytest
 import torch
 
 import pyasc
-from pyasc.runtime import Simulator, tape
+from pyasc.runtime import Simulator, straight_views, tape
 from test_warm import PROGRAMS as WARM_PROGRAMS, _check
 
 RNG = np.random.default_rng(11)
@@ -278,8 +278,8 @@ def test_a_groups_gm_rows_at_evenly_spaced_starts_are_one_strided_view(starts, r
 
     k, n = 4, 5
     scope = {"v1": batched.weak(starts), "v2": n}
-    read = tape._strided_gm_rows("X[...] = G0[v1:v1+v2]", scope, k)
-    write = tape._strided_gm_rows("G0[v1:v1+v2] = Y", scope, k)
+    read = straight_views.strided_gm_rows("X[...] = G0[v1:v1+v2]", scope, k)
+    write = straight_views.strided_gm_rows("G0[v1:v1+v2] = Y", scope, k)
     gm = np.arange(100, dtype=np.float32)
     env = {"np": np, "G0": batched.BatchedGM(gm, k), "X": np.zeros((k, n), np.float32),
            "Y": np.arange(k * n, dtype=np.float32).reshape(k, n) + 1000, **scope}
