@@ -101,8 +101,8 @@ class Chain:
         if parts is not None:
             self._multiply_parts(parts)
             return
-        # A's and B^T's rows widened in one call (contiguous when the chain fills its columns)
-        wide = _widen(self.kind, rows, self.work.reshape(kc, m16 + n16, cols)[:, :, :k])
+        # A's and B^T's rows widened in one call on the whole contiguous buffer (unused columns too)
+        wide = _widen(self.kind, self.raw, self.work).reshape(kc, m16 + n16, cols)[:, :, :k]
         a = wide[:, :m16]
         b = wide[:, m16:].transpose(0, 2, 1)  # B^T's rows: BLAS reads B transposed, in place
         if self.summed:
