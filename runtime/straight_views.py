@@ -79,6 +79,28 @@ def strided_gm_rows(text: str, scope: dict, cores: int) -> str:
     return _GM_ROWS.sub(strided, text)
 
 
+_ROWS_INTO = re.compile(r"(_c\[\d+\])\[\.\.\.\] = ([GB]\d+)\[(\w+):\3\+(\w+)\]")  # GM rows read into UB
+LONG_ROW = 1024  # elements from which a group's rows at uneven starts move core by core (``batched.SMALL_ROW``)
+
+
+def gm_rows_per_core(text: str, scope: dict, cores: int, consts: list) -> str:
+    """``text`` (a statement of a group's tape) that reads long rows of a global tensor at uneven per-core starts
+    into a UB view (``_c[0][...] = G0[v27:v27+_n]``) as one copy per core, in core order, into that core's row:
+    ``BatchedGM`` gathers the rows into a new array first, which is then copied again."""
+    m = _ROWS_INTO.fullmatch(text)
+    if m is None:
+        return text
+    start, n = values_of(m.group(3, 4), scope) or (None, None)
+    if not (isinstance(start, np.ndarray) and start.dtype.kind in "iu" and start.size == cores
+            and type(n) is int and n >= LONG_ROW):
+        return text
+    starts = start.reshape(-1).tolist()
+    if min(starts) < 0:
+        return text
+    consts.append(tuple(enumerate(starts)))
+    return f"for _r, _s in _c[{len(consts) - 1}]: {m.group(1)}[_r] = {m.group(2)}.a[_s:_s + {n}]"
+
+
 _GM_VIEWS = re.compile(r"    (\w+), (\w+) = _gm(c?)\((\w+, \w+, \d+)\)")  # ``GM_VIEW`` in a body, or shared
 
 

@@ -29,8 +29,8 @@ import textwrap
 import numpy as np
 
 from .memory import pad_geometry, pad_unit
-from .straight_views import (GM_VIEW, byte_views_only, gm_elements, ints_of, strided_gm_rows, values_of,
-                             whole_arguments)
+from .straight_views import (GM_VIEW, byte_views_only, gm_elements, gm_rows_per_core, ints_of, strided_gm_rows,
+                             values_of, whole_arguments)
 
 TAPE_MODE = os.environ.get("PYASC_SIM_TAPE", "on")
 MAX_ENTRIES = 65536  # the data statements a launch's tapes hold at most; past them its cores replay the data path
@@ -451,7 +451,9 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
             if ub_slice is not None and "U_" in text:
                 text = _hoisted_ub_slices(text, dict(zip(free, vals)), ub_slice, consts)
             if ub is not None and ub.ndim == 2:
-                text = strided_gm_rows(text, dict(zip(free, vals)), ub.shape[0]) if ":" in text else text
+                if ":" in text:
+                    text = strided_gm_rows(text, dict(zip(free, vals)), ub.shape[0])
+                    text = gm_rows_per_core(text, dict(zip(free, vals)), ub.shape[0], consts)
                 text = gm_elements(text, dict(zip(free, vals)), ub.shape[0], consts) if "G" in text else text
                 if ub_slice is not None and "U_" in text:
                     text = _hoisted_ub_elements(text, dict(zip(free, vals)), ub_slice, consts)

@@ -294,6 +294,25 @@ def test_a_groups_gm_rows_at_evenly_spaced_starts_are_one_strided_view(starts, r
     assert np.array_equal(gm, expect)
 
 
+@pytest.mark.parametrize("starts, n, rewritten", [([0, 3000, 1100, 9000], 2048, True), ([5, 5, 9, 2], 1024, True),
+                                                  ([0, 30, 20, 70], 16, False), ([0, -1, 20, 70], 2048, False)])
+def test_a_groups_long_gm_rows_at_uneven_starts_move_core_by_core(starts, n, rewritten):
+    """``_c[0][...] = G0[v1:v1+v2]`` with uneven per-core starts reads each core's ``v2`` elements from its own start
+    into its row of the UB view, as a DataCopy of that many elements from each core's offset does."""
+    from pyasc.runtime import batched
+
+    k = len(starts)
+    scope = {"v1": batched.weak(starts), "v2": n}
+    consts: list = [np.zeros((k, n), np.float32)]
+    text = straight_views.gm_rows_per_core("_c[0][...] = G0[v1:v1+v2]", scope, k, consts)
+    assert ("for _r" in text) == rewritten
+    if not rewritten:
+        return
+    gm = np.arange(12000, dtype=np.float32)
+    exec(text, {"np": np, "G0": batched.BatchedGM(gm, k), "_c": consts})  # noqa: S102
+    assert np.array_equal(consts[0], np.stack([gm[s:s + n] for s in starts]))
+
+
 def test_views_of_whole_arguments_are_the_arguments_themselves():
     from pyasc.runtime.memory import gm_bytes, gm_view
 
