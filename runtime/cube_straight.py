@@ -3,9 +3,9 @@
 On a replay every scalar of a straight tape is the recorded one, so a ``DataCopy`` with ``Nd2NzParams``, an
 ``InitConstValue`` or a ``Fixpipe`` moves the same bytes on every run. Its form here checks its bounds once, when
 the tape is compiled, makes its views of the local memories once (kept in the function's constants) and leaves
-copies between those views and views of the global tensors' byte arrays (which a replay passes anew). A call whose
-checks fail here, or whose geometry has no single view (a group's uneven GM starts, a Fixpipe that converts by
-bits), keeps its helper, which checks and fails as on a traced run.
+copies between those views and views of the global tensors' byte arrays (which a replay passes anew; a group's
+cores at uneven GM starts take one view each, in core order). A call whose checks fail here, or a float16 Fixpipe
+large enough to convert by bits, keeps its helper, which checks and fails as on a traced run.
 
 Each form takes the call's argument texts, ``value(text)`` (a recorded scalar, a literal or a global of the
 kernel), ``gm`` (per typed view of a global tensor: its byte view's name, dtype and size in elements), whether
@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cube_mmad import F16, F32, V32
-from .kernel_ops_cube import F16_BITS_MIN, _core_view
+from .kernel_ops_cube import F16_BITS_MIN, core_view
 
 _MAX_FIELD = 32767  # InitConstValue's repeatTimes, blockNum and dstGap
 
@@ -86,7 +86,7 @@ def init_const(args: list[str], value, gm: dict, group: bool, consts: list) -> l
     span = ((rep - 1) * (blk + gap) + blk) * 32
     if dst < 0 or dst % 32 or dst + span > l1.shape[1]:
         return None
-    runs = _core_view(l1, dst, (rep, blk * 32 // dt.itemsize), ((blk + gap) * 32, dt.itemsize), dt)
+    runs = core_view(l1, dst, (rep, blk * 32 // dt.itemsize), ((blk + gap) * 32, dt.itemsize), dt)
     return [f"{_const(consts, runs)}.fill({_const(consts, np.full(1, value(args[8]), dt)[0])})"]
 
 
@@ -114,11 +114,11 @@ def nd2nz(args: list[str], value, gm: dict, group: bool, consts: list) -> list[s
     for view in _views(offsets, es, None):
         rows = view[3]
         if full:
-            to = _core_view(l1, dst, (nd, full, n), (mat_stride * es, c0_stride * 32, n_stride * 32), V32)[rows]
+            to = core_view(l1, dst, (nd, full, n), (mat_stride * es, c0_stride * 32, n_stride * 32), V32)[rows]
             src = _gm_text(buf, consts, V32, view, 0, (nd, full, n), (src_nd * es, 32, src_d * es))
             out.append(f"np.copyto({_const(consts, to)}, {src})")
         if rem:
-            o = _core_view(l1, dst + full * c0_stride * 32, (nd, n, c0), (mat_stride * es, n_stride * 32, es), dt)
+            o = core_view(l1, dst + full * c0_stride * 32, (nd, n, c0), (mat_stride * es, n_stride * 32, es), dt)
             src = _gm_text(buf, consts, dt, view, full * c0 * es, (nd, n, rem), (src_nd * es, src_d * es, es))
             out.append(f"{_const(consts, o[rows, :, :, :rem])}[...] = {src}")
             out.append(f"{_const(consts, o[rows, :, :, rem:])}.fill(0)")

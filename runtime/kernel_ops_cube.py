@@ -136,7 +136,7 @@ def _oob(what: str, lo: int, hi: int, size: int) -> str:
     return f"{what} access [{lo}, {hi}) is outside its {size} bytes"
 
 
-def _core_view(mem: np.ndarray, start: int, shape: tuple[int, ...], strides: tuple[int, ...], dt) -> np.ndarray:
+def core_view(mem: np.ndarray, start: int, shape: tuple[int, ...], strides: tuple[int, ...], dt) -> np.ndarray:
     """The (cores, *shape) view of the local memory ``mem`` (one byte row per core) from byte ``start``."""
     return np.ndarray((mem.shape[0], *shape), dt, mem, start, (mem.shape[1], *strides))
 
@@ -177,11 +177,11 @@ def _nd2nz(fail, sid, bid, l1, dst, g, goff, nd, n, d, src_nd, src_d, c0_stride,
     full, rem = d // c0, d % c0
     # the nd matrices at once: (matrix, column block or row, ...) views, matrices mat_stride / src_nd apart
     if full:  # the c0 elements of a row in one fractal are one 32 B block on both sides
-        to = _core_view(l1, dst, (nd, full, n), (mat_stride * es, c0_stride * 32, n_stride * 32), V32)
+        to = core_view(l1, dst, (nd, full, n), (mat_stride * es, c0_stride * 32, n_stride * 32), V32)
         for src, rows in gm_cores(g, goff * es, (nd, full, n), (src_nd * es, 32, src_d * es), V32):
             np.copyto(split_cores(to[rows], src), src)
     if rem:
-        o = _core_view(l1, dst + full * c0_stride * 32, (nd, n, c0), (mat_stride * es, n_stride * 32, es), dt)
+        o = core_view(l1, dst + full * c0_stride * 32, (nd, n, c0), (mat_stride * es, n_stride * 32, es), dt)
         for src, rows in gm_cores(g, (goff + full * c0) * es, (nd, n, rem), (src_nd * es, src_d * es, es), dt):
             split_cores(o[rows, :, :, :rem], src)[...] = src
         o[:, :, :, rem:] = 0  # a row's tail is zero-padded to 32 B
@@ -261,11 +261,11 @@ def _load_plan(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstride, 
         fail(sid, bid, _oob("L0", dst, dhi, dst_mem.shape[1]) if dst % 512 == 0 else
              f"L0 address {dst} is not 512 B (fractal) aligned")
     if transpose:
-        sv = _core_view(src_mem, lo, (rep, 16, 16), (sstride * 512, 32, 2), np.uint16).transpose(0, 1, 3, 2)
-        dv = _core_view(dst_mem, dst, (rep, 16, 16), ((gap + 1) * 512, 32, 2), np.uint16)
+        sv = core_view(src_mem, lo, (rep, 16, 16), (sstride * 512, 32, 2), np.uint16).transpose(0, 1, 3, 2)
+        dv = core_view(dst_mem, dst, (rep, 16, 16), ((gap + 1) * 512, 32, 2), np.uint16)
     else:
-        sv = _core_view(src_mem, lo, (rep,), (sstride * 512,), V512)
-        dv = _core_view(dst_mem, dst, (rep,), ((gap + 1) * 512,), V512)
+        sv = core_view(src_mem, lo, (rep,), (sstride * 512,), V512)
+        dv = core_view(dst_mem, dst, (rep,), ((gap + 1) * 512,), V512)
     if len(plans) >= PLANS:
         plans.clear()
     p = plans[(src, dst, start, rep, sstride, gap)] = (dv, sv, rep * 512 * cycles, src_base + lo, hi - lo,
@@ -304,12 +304,12 @@ def _transpose_plan(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstr
                        f"overlap in L0")
     step = -sstride * square if decrement else sstride * square
     if es == 4:  # piece [core, r, q, c // 8, c % 8, i] = square r's element (row q*8 + i, column c)
-        sv = _core_view(src_mem, src + start * square, (rep, 2, 2, 8, 8), (step, 256, 512, 4, 32), np.uint32)
-        dv = _core_view(dst_mem, dst, (rep, 2, 2, 8, 8), ((gap + 1) * 512, (fgap + 1) * 512, 256, 32, 4), np.uint32)
+        sv = core_view(src_mem, src + start * square, (rep, 2, 2, 8, 8), (step, 256, 512, 4, 32), np.uint32)
+        dv = core_view(dst_mem, dst, (rep, 2, 2, 8, 8), ((gap + 1) * 512, (fgap + 1) * 512, 256, 32, 4), np.uint32)
         copies = ((dv, sv),)
     else:
-        sv = _core_view(src_mem, src + start * square, (rep, 16, 16), (step, 32, 2), np.uint16)
-        dv = _core_view(dst_mem, dst, (rep, 16, 16), ((gap + 1) * 512, 32, 2), np.uint16)
+        sv = core_view(src_mem, src + start * square, (rep, 16, 16), (step, 32, 2), np.uint16)
+        dv = core_view(dst_mem, dst, (rep, 16, 16), ((gap + 1) * 512, 32, 2), np.uint16)
         copies = ((dv, sv.transpose(0, 1, 3, 2)),)
     if len(plans) >= PLANS:
         plans.clear()
@@ -441,7 +441,7 @@ def _init_const(fail, sid, bid, l1, dst, rep, blk, gap, value, dt):
     if dst < 0 or dst % 32 or dst + span > l1.shape[1]:
         fail(sid, bid, _oob("L1", dst, dst + span, l1.shape[1]) if dst % 32 == 0 else
              f"L1 address {dst} is not 32 B aligned")
-    runs = _core_view(l1, dst, (rep, blk * 32 // dt.itemsize), ((blk + gap) * 32, dt.itemsize), dt)
+    runs = core_view(l1, dst, (rep, blk * 32 // dt.itemsize), ((blk + gap) * 32, dt.itemsize), dt)
     runs.fill(np.full(1, value, dt)[0])  # ``value`` cast as NumPy casts it into an array of ``dt``
     return span
 

@@ -30,7 +30,7 @@ from .contract import check_extents
 from .costs import local_base
 from .cube_mmad import PLANS
 from .errors import SimulationError
-from .kernel_ops_cube import _core_view, _mems, _oob, _plans, _space
+from .kernel_ops_cube import core_view, _mems, _oob, _plans, _space
 from .opinfo import WORK
 
 _BITS = {2: np.uint16, 4: np.uint32}
@@ -78,7 +78,7 @@ def _load3d_plan(fail, sid, bid, src_mem, src, dst_mem, dst, fields, es, pad_bit
     key = (src, dst, fields, pad_bits)
     if any(f[n] == 0 for n in ("l1_h", "l1_w", "channel_size", "k_extension", "m_extension", "filter_w",
                                "filter_h")):  # a NOP
-        empty = _core_view(dst_mem, 0, (0,), (es,), dt)
+        empty = core_view(dst_mem, 0, (0,), (es,), dt)
         p = plans[key] = (empty, empty, np.zeros(0, np.int64), np.zeros(0, np.int64), pad_bits, 0 * cycles,
                           src_base + src, 0, 0, dst_base + dst)
         return p
@@ -93,8 +93,8 @@ def _load3d_plan(fail, sid, bid, src_mem, src, dst_mem, dst, fields, es, pad_bit
     nbytes = index.size * es
     if dst < 0 or dst + nbytes > dst_mem.shape[1]:
         fail(sid, bid, "LoadData (Load3Dv2): " + _oob("L0A", dst, dst + nbytes, dst_mem.shape[1]))
-    sv = _core_view(src_mem, src, (max(hi, 1),), (es,), dt)
-    dv = _core_view(dst_mem, dst, (index.size,), (es,), dt)
+    sv = core_view(src_mem, src, (max(hi, 1),), (es,), dt)
+    dv = core_view(dst_mem, dst, (index.size,), (es,), dt)
     if len(plans) >= PLANS:
         plans.clear()
     p = plans[key] = (dv, sv, index, np.flatnonzero(pad), pad_bits, nbytes * cycles, src_base + src + lo * es,
