@@ -6,7 +6,9 @@ Prints, from one run on the default target (``DEFAULT_TARGET``):
   move (inputs read once, outputs written once) over the HBM bandwidth (the vector work of
   these programs is below that bound on 48 cores); and the kernel efficiency, the same without the
   launch overhead (``launch_overhead_us`` per launch);
-* simulator wall time / NumPy wall time for the same computation (best of a few repetitions);
+* simulator wall time / NumPy wall time for the same computation (best of a few repetitions): of the first
+  calls (``sim/np``) and of the steady state once ``STEADY_AFTER`` more calls ran (``steady/np``: by then
+  each core's data path is a straight-line function);
 * the largest relative error of the float16 layer_norm against a float64 NumPy reference.
 
     python bench/rows.py
@@ -22,6 +24,7 @@ from pyasc.dialects.target import DEFAULT_TARGET
 
 TARGET = DEFAULT_TARGET
 REPEATS = 3
+STEADY_AFTER = 20  # calls before the steady state is timed (tapes become straight-line after 16)
 
 
 def np_softmax(x: np.ndarray) -> np.ndarray:
@@ -37,7 +40,8 @@ def np_layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def measure(name: str, fn, numpy_fn, inputs) -> tuple[dict, np.ndarray]:
-    row, out = roofline_and_wall(pyasc.jit(fn).lower(*inputs).compile(), inputs, numpy_fn, TARGET, REPEATS)
+    row, out = roofline_and_wall(pyasc.jit(fn).lower(*inputs).compile(), inputs, numpy_fn, TARGET, REPEATS,
+                                 STEADY_AFTER)
     return {"workload": name, **row}, out
 
 
@@ -67,11 +71,11 @@ def main() -> None:
     print(f"target {TARGET}; efficiency = roofline / simulated (kernel: without the launch overhead); "
           f"wall ratios best of {REPEATS}")
     print(f"{'workload':26} {'kernels':>7} {'sim us':>9} {'roof us':>9} {'effic.':>7} {'kernel':>7} {'sim/np':>7} "
-          f"{'sim ms':>8} {'np ms':>8}")
+          f"{'sim ms':>8} {'np ms':>8} {'steady/np':>9} {'steady ms':>9}")
     for r in rows:
         print(f"{r['workload']:26} {r['kernels']:7d} {r['simulated_us']:9.2f} {r['roofline_us']:9.2f} "
               f"{r['efficiency']:7.3f} {r['kernel_efficiency']:7.3f} {r['sim_over_numpy']:7.2f} {r['sim_ms']:8.1f} "
-              f"{r['np_ms']:8.1f}")
+              f"{r['np_ms']:8.1f} {r['steady_over_numpy']:9.2f} {r['steady_ms']:9.1f}")
     print(f"layer_norm f16 max relative error vs float64 NumPy (|ref| floored at 1): {rel.max():.2e}")
 
 
