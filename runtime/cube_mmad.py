@@ -178,7 +178,7 @@ def sparse_parts(kind, rows: np.ndarray, m16: int) -> list | None:
             for key, cores in groups.items()]
 
 
-WIDEN_BITS_MIN = 3072  # float16 elements from which moving bits (about 6 us and up) beats NumPy's cast (about 2 ns each)
+WIDEN_BITS_MIN = 3072  # float16 elements from which moving bits (6 us and up) beats NumPy's cast (about 2 ns each)
 
 
 def _widen(kind, raw: np.ndarray, w: np.ndarray) -> np.ndarray:

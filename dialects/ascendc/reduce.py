@@ -99,7 +99,7 @@ class ReduceSumOp(ReduceCountOp):
 
     @staticmethod
     def numpy_reduce(src):
-        return np.add.reduce(src, axis=-1, dtype=np.float32)  # float32 accumulation for half, as the binary tree keeps it
+        return np.add.reduce(src, axis=-1, dtype=np.float32)  # float32 accumulation for half, as the tree keeps it
 
 
 @irdl_op_definition
