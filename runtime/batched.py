@@ -106,9 +106,7 @@ class WeakVec(np.ndarray):
         if method == "__call__" and len(inputs) == 2 and len(kwargs) == 1 and type(inputs[0]) is np.ndarray:
             out = kwargs.get("out")  # a vector op's ``dst = src <op> scalar``: as below, in one step
             if out is not None and len(out) == 1 and type(out[0]) is np.ndarray and type(inputs[1]) is WeakVec:
-                a, target = inputs[1].view(np.ndarray), inputs[0].dtype
-                return ufunc(inputs[0], a if (a.dtype.kind == "f" and target.kind in "iub") else a.astype(target),
-                             out=out[0])
+                return ufunc(inputs[0], _meeting(inputs[1], inputs[0].dtype), out=out[0])
         if method == "__call__" and not kwargs:  # the common case: per-core numbers and Python numbers
             plain = []
             for x in inputs:
@@ -126,14 +124,7 @@ class WeakVec(np.ndarray):
                   if isinstance(x, np.generic) or (isinstance(x, np.ndarray) and not isinstance(x, WeakVec))]
         if strong:  # NEP 50: the Python number takes the NumPy operand's type (a float meeting ints: float64)
             target = np.result_type(*strong)
-            conv = []
-            for x in inputs:
-                if isinstance(x, WeakVec):
-                    a = x.view(np.ndarray)
-                    conv.append(a if (a.dtype.kind == "f" and target.kind in "iub") else a.astype(target))
-                else:
-                    conv.append(x)
-            inputs = conv
+            inputs = [_meeting(x, target) if isinstance(x, WeakVec) else x for x in inputs]
         else:
             inputs = [_plain(x) for x in inputs]
         if "out" in kwargs:
@@ -142,6 +133,13 @@ class WeakVec(np.ndarray):
         if strong or "out" in kwargs or not isinstance(r, np.ndarray):
             return r
         return _weak_or_common(r)
+
+
+def _meeting(v: WeakVec, target: np.dtype) -> np.ndarray:
+    """The per-core numbers ``v`` as they meet NumPy operands of type ``target`` (NEP 50: in that type, except floats
+    meeting integers, which stay float64)."""
+    a = v.view(np.ndarray)
+    return a if (a.dtype.kind == "f" and target.kind in "iub") else a.astype(target)
 
 
 def _binary(ufunc, swap: bool = False):

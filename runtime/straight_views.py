@@ -104,6 +104,12 @@ def gm_rows_per_core(text: str, scope: dict, cores: int, consts: list) -> str:
 _GM_VIEWS = re.compile(r"    (\w+), (\w+) = _gm(c?)\((\w+, \w+, \d+)\)")  # ``GM_VIEW`` in a body, or shared
 
 
+def _read_elsewhere(name: str, lines: list[str], i: int) -> bool:
+    """Whether a line of ``lines`` other than the ``i``-th names ``name``."""
+    named = re.compile(rf"\b{name}\b")
+    return any(named.search(other) for j, other in enumerate(lines) if j != i)
+
+
 def byte_views_only(lines: list[str], group: bool) -> list[str]:
     """``lines`` (one straight function's body) without the views of a global tensor that no other line reads, and
     with each one whose typed view no other line reads taking only its byte view (``memory.gm_bytes``); in a
@@ -111,14 +117,11 @@ def byte_views_only(lines: list[str], group: bool) -> list[str]:
     out = []
     for i, line in enumerate(lines):
         m = _GM_VIEWS.fullmatch(line)
-        if m is not None:
-            typed, byte = (re.compile(rf"\b{name}\b") for name in m.group(1, 2))
-            others = [other for j, other in enumerate(lines) if j != i]
-            if not any(typed.search(other) for other in others):
-                if not any(byte.search(other) for other in others):
-                    continue
-                if not m.group(3):
-                    line = f"    {m.group(2)} = _gm_bytes({m.group(4)})"
+        if m is not None and not _read_elsewhere(m.group(1), lines, i):
+            if not _read_elsewhere(m.group(2), lines, i):
+                continue
+            if not m.group(3):
+                line = f"    {m.group(2)} = _gm_bytes({m.group(4)})"
         out.append(line)
     return plain_group_views(out) if group else out
 
@@ -139,8 +142,7 @@ def whole_arguments(lines: list[str], env: dict, arg_bytes: list, group: bool) -
             i, dt, size = int(m.group(3)), env.get(m.group(4)), int(m.group(5))
             if i < len(arg_bytes) and isinstance(dt, np.dtype) and arg_bytes[i] == size * dt.itemsize:
                 names = m.group(1).split(", ")
-                typed = re.compile(rf"\b{names[0]}\b")
-                if len(names) == 2 and not any(typed.search(other) for j, other in enumerate(lines) if j != k):
+                if len(names) == 2 and not _read_elsewhere(names[0], lines, k):
                     line = f"    {names[1]} = a{i}"  # its typed view unread
                 else:
                     line = f"    {m.group(1)} = " + _WHOLE[m.group(2)].format(a=f"a{i}", dt=m.group(4))
