@@ -173,13 +173,10 @@ for _name, _ufunc in (("eq", np.equal), ("ne", np.not_equal), ("lt", np.less), (
 def _common(a: np.ndarray):
     """The cores' value as a Python number when every core has the same one (bit for bit, so -0.0
     and 0.0 stay apart), else None."""
-    keys = (a.view(_BITS[a.dtype.itemsize]) if a.dtype.kind == "f" else a).ravel().tolist()
-    if keys.count(keys[0]) != len(keys):
+    raw, w = a.tobytes(), a.itemsize
+    if raw != raw[:w] * a.size:
         return None
     return a.flat[0].item()
-
-
-_BITS = {2: np.int16, 4: np.int32, 8: np.int64}
 
 
 def _weak_or_common(a: np.ndarray):

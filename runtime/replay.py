@@ -129,6 +129,7 @@ class Traced:
     tapes: dict = field(default_factory=dict)  # (id of a machine's CompiledKernel, core or group) -> ``UnitTape``
     runners: dict = field(default_factory=dict)  # id of a machine's CompiledKernel -> ``_Runner``
     tape_entries: int = 0  # the data statements its tapes hold
+    apart: set = field(default_factory=set)  # groups of the plan whose AIVs cannot run as one unit (``_group_units``)
 
 
 def busy_totals(launch) -> tuple:
@@ -194,7 +195,7 @@ def _run_units(m, ck, name: str, n: int, args: list, runs: list, traced: Traced,
         return True
     mix = len(runs) == 3 * n
     biggest, units = None, 0
-    for i, (_, bids) in enumerate(traced.plan):
+    for i, (key, bids) in enumerate(traced.plan):
         try:
             if len(bids) == 1:
                 for unit in (runs[3 * bids[0]:3 * bids[0] + 3] if mix else ((bids[0], 0, 0),)):
@@ -204,19 +205,52 @@ def _run_units(m, ck, name: str, n: int, args: list, runs: list, traced: Traced,
                     _note_straight(straight, traced, ck, unit)
                     units += 1
                 continue
-            biggest = max(biggest or 0, len(bids))
-            for ct, sub in ((0, 0), (1, 0), (1, 1)) if mix else ((0, 0),):
-                cores = bids if ct == 0 else [2 * b + sub for b in bids]  # an AI Core's AIVs: blocks 2c, 2c + 1
-                call = (lambda cores=cores, ct=ct, sub=sub: (batched.weak(cores), n, args, None, ct, sub))
-                env = m.group_env(name, len(bids))
-                if not taping or not _taped(ck, traced, env, ("group", i, ct, sub), args, call):
-                    m.group_fn(name, len(bids), data=True)(*call())
-                _note_straight(straight, traced, ck, ("group", i, ct, sub))
-                units += 1
+            for cores, ct, sub in _group_units(traced, i, key, bids, mix):
+                biggest = max(biggest or 0, len(cores))
+                try:
+                    _run_group(m, ck, name, n, args, traced, i, cores, ct, sub, taping)
+                    ran = (sub,)
+                except batched.Diverged:
+                    if sub != SUBS_TOGETHER:
+                        raise
+                    traced.apart.add(i)  # the AIVs' code tells them apart: from now on each AIV on its own (they
+                    ran = (0, 1)         # read no GM they write, so running them again gives the same bytes)
+                    for s in ran:
+                        _run_group(m, ck, name, n, args, traced, i, cores[s::2], ct, s, taping)
+                for s in ran:
+                    _note_straight(straight, traced, ck, ("group", i, ct, s))
+                units += len(ran)
         except Exception:  # noqa: BLE001 - Diverged, or anything a group cannot do: traced again
             return False
     _keep_runner(m, ck, name, traced, straight, units, biggest)
     return True
+
+
+SUBS_TOGETHER = 2  # the ``sub`` of a unit that runs both AIVs of each AI Core of a group
+
+
+def _group_units(traced: Traced, i: int, key: tuple, bids: list, mix: bool) -> list:
+    """(cores, ct, sub) of each unit the ``i``-th group of the plan runs as, in order. A MIX kernel's group runs its
+    AICs, then its AIVs: as one unit of both AIVs of every AI Core (blocks 2c, 2c + 1, ``sub`` per core) when
+    the two AIVs' traces hold the same data path (``key``: the AIC's, AIV0's and AIV1's), else AIV0s then AIV1s."""
+    if not mix:
+        return [(bids, 0, 0)]
+    if key is not None and key[1] == key[2] and i not in traced.apart:
+        return [(bids, 0, 0), ([2 * b + s for b in bids for s in (0, 1)], 1, SUBS_TOGETHER)]
+    return [(bids, 0, 0), *(([2 * b + s for b in bids], 1, s) for s in (0, 1))]
+
+
+def _run_group(m, ck, name: str, n: int, args: list, traced: Traced, i: int, cores: list, ct: int, sub: int,
+               taping: bool) -> None:
+    """The data path of the ``i``-th group's ``cores`` (of kind ``ct``; ``sub``: their AIV index, or
+    ``SUBS_TOGETHER``)."""
+    subs = batched.weak([c % 2 for c in cores]) if sub == SUBS_TOGETHER else sub
+
+    def call():
+        return batched.weak(cores), n, args, None, ct, subs
+
+    if not taping or not _taped(ck, traced, m.group_env(name, len(cores)), ("group", i, ct, sub), args, call):
+        m.group_fn(name, len(cores), data=True)(*call())
 
 
 class _Runner:

@@ -147,7 +147,29 @@ def whole_arguments(lines: list[str], env: dict, arg_bytes: list, group: bool) -
                 else:
                     line = f"    {m.group(1)} = " + _WHOLE[m.group(2)].format(a=f"a{i}", dt=m.group(4))
         out.append(line)
-    return out
+    return _aliases_inlined(out)
+
+
+_ALIAS = re.compile(r"    (\w+) = (a\d+)")  # a second name of a kernel argument
+
+
+def _aliases_inlined(lines: list[str]) -> list[str]:
+    """``lines`` with each second name of a kernel argument that no other line assigns (``B1 = a0``) replaced by
+    the argument's own name."""
+    assigned: dict[str, int] = {}
+    for line in lines:
+        m = _TARGETS.match(line)
+        for name in m.group(1).split(", ") if m else ():
+            assigned[name] = assigned.get(name, 0) + 1
+    for k, line in enumerate(lines):
+        m = _ALIAS.fullmatch(line)
+        if m is not None and assigned[m.group(1)] == 1 and assigned.get(m.group(2), 0) <= 1:
+            name = re.compile(rf"\b{m.group(1)}\b")
+            lines = [*lines[:k], "", *(name.sub(m.group(2), other) for other in lines[k + 1:])]
+    return [line for line in lines if line]
+
+
+_TARGETS = re.compile(r"    ([\w, ]+?),? = ")  # the names an assignment statement binds
 
 
 _GROUP_VIEWS = re.compile(r"    (\w+(?:, \w+)?) = (_gm_bytes|_gm)\((.*)\)")

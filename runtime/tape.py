@@ -296,6 +296,7 @@ def _hoisted_ub_elements(text: str, scope: dict, ub_slice, consts: list) -> str:
 
 _SCALAR_SET = re.compile(r"    (\w+) = (?:-?\d+|_c\[\d+\])")  # a scalar given its recorded value
 _NAME = re.compile(r"[A-Za-z_]\w*")
+_TRACE = re.compile(r"\bT\b")  # the traced run's ``T`` (the records' list), which straight code has not
 
 
 def _without_unread_scalars(lines: list[str], scalars: set[str]) -> list[str]:
@@ -415,7 +416,7 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
             read.update(_NAME.findall(_TARGETS.sub("", text, count=1)))
     lines, all_consts = [], []
     for i, t in enumerate(tapes):
-        lines += [f"def _tape_straight_{i}(args, _c):", "    T = None"]
+        lines.append(f"def _tape_straight_{i}(args, _c):")
         body: list[str] = []
         consts: list = []
         scalars: set[str] = set()
@@ -467,6 +468,7 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
             body.append("    " + text)
         body = _without_unread_scalars(body, scalars)
         body = byte_views_only(body, group) if ub is not None else body
-        lines += whole_arguments(body, env, arg_bytes, group) if arg_bytes and env is not None else body
+        body = whole_arguments(body, env, arg_bytes, group) if arg_bytes and env is not None else body
+        lines += ["    T = None"] * any(_TRACE.search(line) for line in body) + body  # no trace to append to
         all_consts.append(tuple(consts))
     return "\n".join(lines) + "\n", all_consts

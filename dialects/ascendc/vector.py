@@ -19,13 +19,14 @@ from xdsl.irdl import AnyAttr, VarConstraint, base, operand_def, prop_def, trait
 from xdsl.utils.exceptions import VerifyException
 
 from ..lazy_format import irdl_op_definition
-from ..lazy_numpy import LazyNumPy
+from ..lazy_numpy import LazyModule, LazyNumPy
 from ..target import Pipe, VectorCost
 from ..traits import BufferEffects, CarriesUndefined, OnPipe
 from .attributes import LocalTensorType, RoundMode, RoundModeAttr
 from .base import AscendCOperation
 
 np = LazyNumPy(globals())  # NumPy on first use (parsing and printing IR do not load it)
+numerics = LazyModule(globals(), "numerics", ".numerics")  # Cast's round modes, Rsqrt; NumPy too
 
 
 # vector compute (PIPE_V), count form: ``Op(dst, src..., count)``
@@ -474,9 +475,7 @@ class RsqrtOp(VectorUnaryOp):
 
     @staticmethod
     def numpy_operation(dst, src) -> None:
-        from .numerics import rsqrt_into
-
-        rsqrt_into(dst, src)
+        numerics.rsqrt_into(dst, src)
 
 
 @irdl_op_definition
@@ -564,9 +563,7 @@ class CastOp(VectorOp):
     @staticmethod
     def numpy_operation(dst, src, round_mode: str) -> None:
         """dst = src converted to dst's dtype, rounded by ``round_mode`` (a ``RoundMode`` value)."""
-        from .numerics import cast_into
-
-        cast_into(dst, src, round_mode)
+        numerics.cast_into(dst, src, round_mode)
 
     def verify_(self) -> None:
         pair = (str(self.src.type.element_type), str(self.dst.type.element_type))

@@ -15,7 +15,7 @@ import pytest
 import torch
 
 import pyasc
-from pyasc.runtime import Simulator, replay, simulator
+from pyasc.runtime import Simulator, batched, replay, simulator
 from pyasc.runtime.batched import BatchedGM, gm_cores, weak
 
 RNG = np.random.default_rng(5)
@@ -144,3 +144,36 @@ def test_mix_data_groups_compare_all_three_traces():
     groups = replay.data_groups(keys, mix=True)
     assert [bids for _, bids in groups] == [[0, 1, 2, 3], [4, 5, 6, 7]]
     assert replay.data_groups([core(0, 64 * i) for i in range(4)], mix=True) is None  # every AIV differs
+
+
+def _together(sim) -> list:
+    """The MIX kernels with a group whose two AIVs of each AI Core ran as one unit, and whose groups were kept (found
+    to give the bytes of the cores run one by one)."""
+    return [k for (k, _, _), t in sim._traced.items() if k in sim.mix and t.plan and any(
+        unit[0] == "group" and unit[3] == replay.SUBS_TOGETHER for _, unit in t.tapes)]
+
+
+@pytest.mark.parametrize("name", MIX_PROGRAMS)
+def test_mix_aivs_with_alike_traces_run_as_one_unit(name, verify):
+    """Where an AI Core's two AIVs hold the same data path (same ops on the same local addresses), a group's AIVs of
+    both indices run in one call, with ``GetSubBlockIdx`` per core; every run is compared with PyTorch (``_run``)
+    and, in verify mode, with the cores traced one by one."""
+    sim = _run(name, times=8)
+    assert _together(sim), "no MIX kernel ran both AIVs of its AI Cores together"
+
+
+def test_mix_aivs_that_their_code_tells_apart_run_apart(monkeypatch):
+    """A group whose AIVs diverge when run as one unit (their code branches on the AIV index) runs them again one
+    index at a time, and keeps doing so; the outputs stay PyTorch's."""
+    run_group = replay._run_group
+
+    def diverging(m, ck, name, n, args, traced, i, cores, ct, sub, taping):
+        if sub == replay.SUBS_TOGETHER:
+            raise batched.Diverged
+        run_group(m, ck, name, n, args, traced, i, cores, ct, sub, taping)
+
+    monkeypatch.setattr(replay, "_run_group", diverging)
+    sim = _run("mix_bias_relu_f16", times=8)
+    apart = [t for (k, _, _), t in sim._traced.items() if k in sim.mix and t.apart]
+    assert apart and sim.data_batchable & sim.mix and not _together(sim)
+    assert all(unit[3] in (0, 1) for t in apart for _, unit in t.tapes if unit[0] == "group" and unit[2] == 1)

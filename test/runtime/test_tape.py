@@ -324,8 +324,10 @@ def test_views_of_whole_arguments_are_the_arguments_themselves():
     env = {"DT": dt, "np": np, "_gm": gm_view, "_gm_bytes": gm_bytes}
     code, consts = tape.straight_source([recorded], stmts, np.zeros(64, np.uint8), env=env, arg_bytes=[32, 32, 40])
     lines = code.splitlines()
-    # whole arguments: the first (typed and bytes read), the second (bytes only); the third is longer than 8 floats
-    assert "    G1, B2 = a0.view(DT), a0" in lines and "    B4 = a1" in lines
+    # whole arguments: the first (typed and bytes read), the second (bytes only, named by the argument itself); the
+    # third is longer than 8 floats
+    assert "    G1, B2 = a0.view(DT), a0" in lines and "    a1[0:4] = B6[4:8]" in lines
+    assert not any("B4" in line for line in lines)
     assert "    G5, B6 = _gm(a2, DT, 8)" in lines and not any("= a2" in line or "a2.view" in line for line in lines)
     ns: dict = {}
     exec(compile(code, "<straight>", "exec"), env, ns)  # noqa: S102
@@ -334,3 +336,22 @@ def test_views_of_whole_arguments_are_the_arguments_themselves():
     np.testing.assert_array_equal(args[0].view(dt), [3, 4, 2, 3, 4, 5, 6, 7])  # as written on the views of gm_view
     np.testing.assert_array_equal(args[1][:4], np.arange(10, dtype=dt).view(np.uint8)[4:8])
     np.testing.assert_array_equal(args[2].view(dt), [0, 3, 2, 3, 4, 5, 6, 7, 8, 9])
+
+
+def test_a_name_bound_twice_is_not_taken_for_the_argument():
+    """``B2 = a0`` names the argument only while nothing binds ``B2`` again: a tape that makes the view twice (a
+    loop's body recorded twice) keeps both bindings, and both writes land in the argument."""
+    from pyasc.runtime.memory import gm_bytes, gm_view
+
+    dt = np.dtype(np.float32)
+    stmts = [("a0, = args", ()), ("B2 = _gm_bytes(a0, DT, 4)", ()), ("B2[0:4] = B2[4:8]", ())]
+    recorded = tape.Tape([None] * 3, [(0, ()), (1, ()), (2, ()), (1, ()), (2, ())])
+    env = {"DT": dt, "np": np, "_gm": gm_view, "_gm_bytes": gm_bytes}
+    code, consts = tape.straight_source([recorded], stmts, np.zeros(64, np.uint8), env=env, arg_bytes=[16])
+    lines = code.splitlines()
+    assert lines.count("    B2 = a0") == 2 and lines.count("    B2[0:4] = B2[4:8]") == 2
+    ns: dict = {}
+    exec(compile(code, "<straight>", "exec"), env, ns)  # noqa: S102
+    args = [np.arange(4, dtype=dt).view(np.uint8).copy()]
+    ns["_tape_straight_0"](args, consts[0])
+    np.testing.assert_array_equal(args[0].view(dt), [1, 1, 2, 3])  # bytes 4-7 (the float 1.0) to 0-3, twice
