@@ -39,7 +39,7 @@ class Chain:
     the first Mmad's."""
 
     __slots__ = ("kind", "cores", "m16", "n16", "cols", "k", "init", "summed", "raw", "work", "acc", "part", "cv",
-                 "views", "es")
+                 "views", "es", "products", "acc_nz")
 
     def __init__(self, cube, kind, c, m1, n1):
         self.kind, self.m16, self.n16, self.cols, self.k, self.init, self.summed = kind, m1 * 16, n1 * 16, 0, 0, 0, 0
@@ -48,7 +48,9 @@ class Chain:
         self.raw = self.work = np.zeros((kc, 0), self._raw_dtype)
         self.acc, self.part = (np.empty((kc, m1 * 16, n1 * 16), np.float32) for _ in range(2))
         self.cv = cube.l0c[:, c:c + n1 * m1 * 1024].view(np.float32).reshape(kc, n1, m1 * 16, 16)
+        self.acc_nz = self.acc.reshape(kc, m1 * 16, n1, 16).transpose(0, 2, 1, 3)  # ``acc`` as L0C's NZ blocks
         self.views: dict[tuple, tuple] = {}
+        self.products: dict[int, tuple] = {}  # k -> ``multiply``'s views of its operands
 
     @property
     def _raw_dtype(self):
@@ -72,7 +74,7 @@ class Chain:
         raw = np.zeros((kc, (m16 + n16) * cols), self._raw_dtype)
         raw.reshape(kc, m16 + n16, cols)[:, :, :k] = self.raw.reshape(kc, m16 + n16, old)[:, :, :k]
         work = raw if self.kind == FP32 else np.empty(raw.shape, np.int32)  # float32 needs no widening
-        self.raw, self.work, self.cols, self.views = raw, work, cols, {}
+        self.raw, self.work, self.cols, self.views, self.products = raw, work, cols, {}, {}
 
     def operands(self, cube, a, b, k1):
         """(destination in ``raw``, source in L0A) for A and the same for B^T in L0B, as 32 B fractal rows
@@ -95,21 +97,29 @@ class Chain:
     def multiply(self) -> None:
         """The operands copied so far, widened and multiplied (one GEMM in fp32 per core), into ``acc``;
         a core whose A is zero in many K columns multiplies without them (``sparse_parts``)."""
-        cols, k, m16, n16, kc = self.cols, self.k, self.m16, self.n16, self.cores
-        rows = self.raw.reshape(kc, m16 + n16, cols)[:, :, :k]
-        parts = sparse_parts(self.kind, rows, m16)
+        rows, a, b = self._products()
+        parts = sparse_parts(self.kind, rows, self.m16)
         if parts is not None:
             self._multiply_parts(parts)
             return
-        # A's and B^T's rows widened in one call on the whole contiguous buffer (unused columns too)
-        wide = _widen(self.kind, self.raw, self.work).reshape(kc, m16 + n16, cols)[:, :, :k]
-        a = wide[:, :m16]
-        b = wide[:, m16:].transpose(0, 2, 1)  # B^T's rows: BLAS reads B transposed, in place
+        _widen(self.kind, self.raw, self.work)  # A and B^T in one call on the whole buffer (unused columns too)
         if self.summed:
             np.add(self.acc, matmul_into(a, b, self.part), out=self.acc)
         else:
             matmul_into(a, b, self.acc)
         self.k, self.summed = 0, True
+
+    def _products(self) -> tuple:
+        """(the operands' raw rows, A and B of their product once widened) for the ``k`` columns in use: views of
+        ``raw`` and of its widened copy, made once per ``k`` and buffer."""
+        v = self.products.get(self.k)
+        if v is None:
+            k, m16, kc = self.k, self.m16, self.cores
+            shape = (kc, m16 + self.n16, self.cols)
+            wide = (self.raw if self.kind == FP32 else self.work.view(np.float32)).reshape(shape)[:, :, :k]
+            # B^T's rows: BLAS reads B transposed, in place
+            v = self.products[k] = (self.raw.reshape(shape)[:, :, :k], wide[:, :m16], wide[:, m16:].transpose(0, 2, 1))
+        return v
 
     def _multiply_parts(self, parts) -> None:
         """``multiply`` by groups of cores, each over its own K columns (``sparse_parts``)."""
@@ -130,11 +140,10 @@ class Chain:
         """The chain's sum stored into (``init``) or added to its L0C block."""
         if self.k:
             self.multiply()
-        nz = self.acc.reshape(self.cores, self.m16, -1, 16).transpose(0, 2, 1, 3)
         if self.init:
-            np.copyto(self.cv, nz)
+            np.copyto(self.cv, self.acc_nz)
         else:
-            np.add(self.cv, nz, out=self.cv)
+            np.add(self.cv, self.acc_nz, out=self.cv)
 
 
 def sparse_parts(kind, rows: np.ndarray, m16: int) -> list | None:

@@ -7,7 +7,8 @@ code; a gather's offsets, unless they are a table the kernel computes from scala
 such an op, a launch whose arguments have the :func:`signature` of the kernel's last traced launch (same core count and check mode) has that launch's
 traces, which were scheduled and checked (hazards, contract rules, initialisation) then. It runs only the data
 path (``codegen.data_only_source``), per core or per group of cores when the traced launch ran the same
-groups (``batched``), and reports what the traced launch reported: its schedules, time and findings.
+groups (``batched``; a MIX kernel's group runs the AIVs of both indices as one unit when their data paths agree),
+and reports what the traced launch reported: its schedules, time and findings.
 
 ``PYASC_SIM_REPLAY``: ``on`` (the default), ``off`` (trace every launch) or ``verify`` (replay on local memory
 filled with NaN, then trace the launch again and require the same outputs and traces). A replayed core runs its

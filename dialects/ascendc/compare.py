@@ -50,12 +50,12 @@ CMP_UFUNCS = {CmpMode.LT: "less", CmpMode.GT: "greater", CmpMode.EQ: "equal", Cm
 
 def pack_mask(cond: np.ndarray) -> np.ndarray:
     """Booleans as a bit mask along the last axis, least significant bit first."""
-    return np.packbits(cond, axis=-1, bitorder="little")
+    return np.packbits(cond, -1, "little")  # positional: NumPy's dispatch of keywords costs more than the packing
 
 
 def unpack_mask(mask: np.ndarray, n: int) -> np.ndarray:
     """The first ``n`` bits of a bit mask (last axis) as booleans."""
-    return np.unpackbits(mask, axis=-1, count=n, bitorder="little").view(np.bool_)
+    return np.unpackbits(mask, -1, n, "little").view(np.bool_)
 
 
 class SelMode(StrEnum):
