@@ -311,6 +311,50 @@ def _without_unread_scalars(lines: list[str], scalars: set[str]) -> list[str]:
             if (m := _SCALAR_SET.fullmatch(line)) is None or m.group(1) not in scalars or m.group(1) in read]
 
 
+_LITERAL = re.compile(r"    (\w+) = (-?\d+)")  # a scalar bound to an int
+_BINDS = re.compile(r"    (\w+(?:, \w+)*,?) = (.*)")  # a statement binding names, and what it assigns
+
+
+def _literals_folded(lines: list[str]) -> list[str]:
+    """Straight code ``lines`` with each read of a scalar whose binding before it is an int literal read as that
+    int, and those bindings gone; a name bound any other way than as a whole statement is left alone."""
+    names = {m.group(1) for line in lines if (m := _LITERAL.fullmatch(line))}
+    for line in lines:
+        m = _BINDS.fullmatch(line)
+        if line.startswith("     ") or (m is None and "=" in line and any(
+                re.search(rf"(?<![\w.\[]){n}\s*(?:,[\w\s,]*)?=(?!=)", line) for n in names)):
+            return lines  # a block, or a name bound inside a statement: as it is
+    known: dict[str, str] = {}
+    read = None
+    out = []
+    for line in lines:
+        m = _BINDS.fullmatch(line)
+        if read is not None:
+            def fold(text: str) -> str:
+                return read.sub(lambda k: known[k.group(0)], text)
+            line = f"    {m.group(1)} = {fold(m.group(2))}" if m else fold(line)
+        for name in m.group(1).rstrip(",").split(", ") if m else ():
+            known.pop(name, None)
+        if (lit := _LITERAL.fullmatch(line)) is not None:
+            known[lit.group(1)] = f"({lit.group(2)})" if lit.group(2).startswith("-") else lit.group(2)
+        else:
+            out.append(line)
+        read = re.compile(r"\b(?:" + "|".join(map(re.escape, known)) + r")\b") if known else None
+    return out
+
+
+_ROW_VIEW = re.compile(r"\b_V2\((\w+), (\d+), (\d+), (\d+), (\d+)\)")  # a vectorised loop's rows at fixed bytes
+
+
+def _row_view(m, env: dict, consts: list) -> str:
+    """The rows ``_V2(dtype, base, coef, rows, n)`` of ``m`` made once, as an entry of ``consts``."""
+    dt = env.get(m.group(1))
+    if not isinstance(dt, np.dtype):
+        return m.group(0)
+    consts.append(env["_V2"](dt, *(int(g) for g in m.group(2, 3, 4, 5))))
+    return f"_c[{len(consts) - 1}]"
+
+
 def _plain_copy(text: str, scope: dict, ub: np.ndarray, group_copy, consts: list) -> str | None:
     """A ``DataCopyPad`` statement as the copy it makes with these scalars (its traced run checked its bounds), or
     None. On one core (``ub``: UB's bytes) one block is a byte-slice copy and several an assignment between the
@@ -466,7 +510,9 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
                     consts.append(v)
             scalars.update(free)
             body.append("    " + text)
-        body = _without_unread_scalars(body, scalars)
+        body = _without_unread_scalars(_literals_folded(body), scalars)
+        if env is not None and "_V2" in env:
+            body = [_ROW_VIEW.sub(lambda m: _row_view(m, env, consts), line) for line in body]
         body = byte_views_only(body, group) if ub is not None else body
         body = whole_arguments(body, env, arg_bytes, group) if arg_bytes and env is not None else body
         lines += ["    T = None"] * any(_TRACE.search(line) for line in body) + body  # no trace to append to

@@ -197,7 +197,7 @@ def test_a_plan_its_table_holds_is_taken_once_and_a_missing_one_is_made():
     source, consts = tape.straight_source(tapes, stmts, env=env)
     held, missing = source.split("def _tape_straight_1")
     assert ".get(" not in held and "is None" not in held
-    assert "LD1.get(" in missing and "_make(v1)" in missing
+    assert "LD1.get((6, 0))" in missing and "_make(6)" in missing  # the recorded scalar read as its value
     ns: dict = {}
     exec(compile(source, "<straight>", "exec"), env, ns)  # noqa: S102
     for i, c in enumerate(consts):

@@ -355,3 +355,59 @@ def test_a_name_bound_twice_is_not_taken_for_the_argument():
     args = [np.arange(4, dtype=dt).view(np.uint8).copy()]
     ns["_tape_straight_0"](args, consts[0])
     np.testing.assert_array_equal(args[0].view(dt), [1, 1, 2, 3])  # bytes 4-7 (the float 1.0) to 0-3, twice
+
+
+def test_int_scalars_are_read_as_their_values_until_bound_again():
+    """A scalar bound to an int is read as that int by the statements after it, until a statement binds it
+    otherwise (its value from then on is that statement's); the function computes what the lines as recorded
+    compute, written out below: a[0] = 3 * 2, a[1] = the float a[0] read back + 1, a[2] = -2 * 3."""
+    stmts = [("a0, = args", ()), ("G0 = a0.view(np.float32)", ()), ("G0[0] = v1 * 2", ("v1",)),
+             ("v1 = float(G0[0])", ()), ("G0[1] = v1 + 1", ()), ("G0[2] = v2 * 3", ("v2",))]
+    recorded = tape.Tape([None] * 6, [(0, ()), (1, ()), (2, (3,)), (3, ()), (4, ()), (5, (-2,))])
+    env = {"np": np}
+    code, consts = tape.straight_source([recorded], stmts, env=env)
+    lines = code.splitlines()
+    assert "    a0, = args" in lines  # one argument unpacked, as written
+    assert "    G0[0] = 3 * 2" in lines and "    G0[1] = v1 + 1" in lines and "    G0[2] = (-2) * 3" in lines
+    ns: dict = {}
+    exec(compile(code, "<straight>", "exec"), env, ns)  # noqa: S102
+    a = np.zeros(3, np.float32)
+    ns["_tape_straight_0"]([a.view(np.uint8)], consts[0])
+    np.testing.assert_array_equal(a, [6, 7, -6])
+
+
+def test_a_scalar_bound_inside_a_statement_is_not_folded():
+    stmts = [("v1 = 4", ()), ("if True: v1 = 5", ()), ("out[0] = v1", ())]
+    recorded = tape.Tape([None] * 3, [(0, ()), (1, ()), (2, ())])
+    code, consts = tape.straight_source([recorded], stmts, env={})
+    out = np.zeros(1, np.int64)
+    ns: dict = {}
+    exec(compile(code, "<straight>", "exec"), {"out": out}, ns)  # noqa: S102
+    ns["_tape_straight_0"]([], consts[0])
+    assert out[0] == 5 and "    out[0] = v1" in code.splitlines()
+
+
+def test_rows_of_a_vectorised_loop_at_fixed_bytes_are_made_once():
+    """``_V2(dtype, base, coef, rows, n)`` with fixed bytes is the view ``memory.make_view2`` makes, made when the
+    function is compiled; the rows' values are those of the loop written out below."""
+    from pyasc.runtime.memory import make_view2
+
+    ub = np.arange(64, dtype=np.float32).view(np.uint8)
+    made = []
+
+    def view2(*a):
+        made.append(a)
+        return make_view2(ub)(*a)
+
+    stmts = [("np.multiply(_V2(DT, v1, 32, 2, 4), 2.0, out=_V2(DT, 128, 32, 2, 4))", ("v1",))]
+    recorded = tape.Tape([None], [(0, (0,))])
+    env = {"np": np, "DT": np.dtype(np.float32), "_V2": view2}
+    code, consts = tape.straight_source([recorded], stmts, env=env)
+    assert "_V2" not in code and len(made) == 2
+    expect = ub.view(np.float32).copy()
+    for r in range(2):  # row r: 4 floats at byte 32 r, doubled into byte 128 + 32 r
+        expect[32 + 8 * r: 36 + 8 * r] = expect[8 * r: 8 * r + 4] * 2
+    ns: dict = {}
+    exec(compile(code, "<straight>", "exec"), env, ns)  # noqa: S102
+    ns["_tape_straight_0"]([], consts[0])
+    np.testing.assert_array_equal(ub.view(np.float32), expect)
