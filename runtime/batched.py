@@ -401,6 +401,8 @@ def make_group_env(base: dict, ub2: np.ndarray, k: int, dtypes: dict) -> dict:
 
     def pad(to_gm: bool):
         def run(fail, sid, bid, u, g8w, g, bc, bl, ss, ds):
+            if type(bc) is WeakVec:
+                return ragged(to_gm, u, g8w, g, bc, bl, ss, ds)
             u, bc, bl, ss, ds = (int(x) for x in (u, bc, bl, ss, ds))
             if bc <= 0 or bl <= 0:
                 return 0, 0
@@ -450,6 +452,34 @@ def make_group_env(base: dict, ub2: np.ndarray, k: int, dtypes: dict) -> dict:
             return span, bc * bl
         return run
 
+    def ragged(to_gm: bool, u, g8w, g, bc, bl, ss, ds):
+        """A ``DataCopyPad`` whose block count differs per core (the two AIVs of an AI Core splitting rows
+        unevenly), core by core: each core's blocks between its UB row and its GM start."""
+        u, bl, ss, ds = (int(x) for x in (u, bl, ss, ds))
+        g8 = g8w.a
+        starts = _plain(g).reshape(-1).tolist() if isinstance(g, np.ndarray) else [g] * k
+        spans, moved = [], []
+        for c, n in enumerate(_plain(bc).reshape(-1).tolist()):
+            n = int(n)
+            if n <= 0 or bl <= 0:
+                spans.append(0)
+                moved.append(0)
+                continue
+            us, gs, span = pad_geometry(to_gm, n, bl, ss, ds)
+            start = starts[c]
+            if u % 32 or u < 0 or u + span > ubn or start < 0 or start + (n - 1) * gs + bl > g8.shape[0] or ss < 0 \
+                    or ds < 0:
+                raise Diverged
+            uv = np.ndarray((n, bl), np.uint8, ub2, c * ubn + u, (us, 1))
+            gv = window(g8, start, (n, bl), (gs, 1))
+            if to_gm:
+                gv[...] = uv
+            else:
+                uv[...] = gv
+            spans.append(span)
+            moved.append(n * bl)
+        return weak(spans), weak(moved)
+
     def stop(*_args, **_kw):
         raise Diverged
 
@@ -469,6 +499,10 @@ def pad_copy(to_gm: bool, gm: str, u: int, g, bc: int, bl: int, ss: int, ds: int
     GM start is common or the cores' starts are evenly spaced (written: no two blocks overlapping; read: not
     interleaved)."""
     k, ubn = ub2.shape
+    if isinstance(bc, np.ndarray):
+        return _ragged_copy(to_gm, gm, u, g, bc, bl, ss, ds, ub2, consts)
+    if type(bc) is not int:
+        return None
     us, gs, _ = pad_geometry(to_gm, bc, bl, ss, ds)
     if type(g) is int:
         unit = pad_unit(u, ubn, g, bl, us, gs)
@@ -490,6 +524,28 @@ def pad_copy(to_gm: bool, gm: str, u: int, g, bc: int, bl: int, ss: int, ds: int
     consts.append(uv)
     c = f"_c[{len(consts) - 1}]"
     return f"{gv}[...] = {c}" if to_gm else f"{c}[...] = {gv}"
+
+
+def _ragged_copy(to_gm: bool, gm: str, u: int, g, bc: np.ndarray, bl: int, ss: int, ds: int, ub2: np.ndarray,
+                 consts: list) -> str | None:
+    """``pad_copy`` of cores whose block counts ``bc`` differ (``make_group_env``'s ragged copies): one view
+    assignment per core that moves blocks, in core order, each core's UB blocks a view made once."""
+    k, ubn = ub2.shape
+    counts = _plain(bc).reshape(-1).tolist()
+    starts = _plain(g).reshape(-1).tolist() if isinstance(g, np.ndarray) else [g] * k
+    if len(counts) != k or len(starts) != k or not all(type(x) is int for x in (*counts, *starts)) or bl <= 0:
+        return None
+    us, gs, _ = pad_geometry(to_gm, 1, bl, ss, ds)
+    unit = pad_unit(u, ubn, bl, us, gs, *starts)
+    n, e = bl // unit.itemsize, unit.itemsize
+    copies = []
+    for c, (rows, start) in enumerate(zip(counts, starts)):
+        if rows > 0:
+            consts.append(np.ndarray((rows, n), unit, ub2, c * ubn + u, (us, e)))
+            uv = f"_c[{len(consts) - 1}]"
+            gv = f"np.ndarray(({rows}, {n}), np.{unit.name}, {gm}.a, {start}, ({gs}, {e}))"
+            copies.append(f"{gv}[...] = {uv}" if to_gm else f"{uv}[...] = {gv}")
+    return "; ".join(copies) or "pass"
 
 
 def _per_core_copy(to_gm: bool, gm: str, u: int, starts: list, bc: int, bl: int, us: int, gs: int, ub2: np.ndarray,

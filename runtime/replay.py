@@ -236,9 +236,17 @@ def _group_units(traced: Traced, i: int, key: tuple, bids: list, mix: bool) -> l
     the two AIVs' traces hold the same data path (``key``: the AIC's, AIV0's and AIV1's), else AIV0s then AIV1s."""
     if not mix:
         return [(bids, 0, 0)]
-    if key is not None and key[1] == key[2] and i not in traced.apart:
+    if key is not None and _alike(key[1], key[2]) and i not in traced.apart:
         return [(bids, 0, 0), ([2 * b + s for b in bids for s in (0, 1)], 1, SUBS_TOGETHER)]
     return [(bids, 0, 0), *(([2 * b + s for b in bids], 1, s) for s in (0, 1))]
+
+
+def _alike(aiv0: tuple, aiv1: tuple) -> bool:
+    """Whether two AIVs' data paths (``data_groups``' records) run the same ops on the same local addresses, the
+    UB span of a copy aside (a ``DataCopyPad`` whose block count differs per core, which a group moves core by
+    core: ``batched``); a group whose AIVs then differ elsewhere diverges and runs them apart."""
+    return len(aiv0) == len(aiv1) and all(
+        a == b or (len(a) == len(b) > 2 and a[:2] == b[:2] and a[3:] == b[3:]) for a, b in zip(aiv0, aiv1))
 
 
 def _run_group(m, ck, name: str, n: int, args: list, traced: Traced, i: int, cores: list, ct: int, sub: int,

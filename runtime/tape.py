@@ -367,9 +367,9 @@ def _plain_copy(text: str, scope: dict, ub: np.ndarray, group_copy, consts: list
     if values is None:
         return None
     u, g, bc, bl, ss, ds = values
-    if not all(type(x) is int for x in (u, bc, bl, ss, ds)):
-        return None
-    if bc <= 0 or bl <= 0:
+    if not all(type(x) is int for x in (u, bl, ss, ds)) or not (type(bc) is int or ub.ndim == 2):
+        return None  # a group's block count may differ per core (``batched.pad_copy``)
+    if type(bc) is int and (bc <= 0 or bl <= 0):
         return "pass"  # moves nothing
     to_gm = m.group(1) == "out"
     if ub.ndim == 2:

@@ -194,6 +194,39 @@ def test_straight_copies_move_what_the_documented_copy_moves_in_a_group(way, sta
     assert np.array_equal(ub, ub_ref) and np.array_equal(gm, gm_ref)
 
 
+@pytest.mark.parametrize("way", ["in", "out"])
+@pytest.mark.parametrize("starts", [[10], [0, 256, 512, 768], [0, 64, 700, 900]])
+@pytest.mark.parametrize("counts", [[8, 5, 8, 5], [3, 0, 3, 1]])
+@pytest.mark.parametrize("straight", [True, False])
+def test_a_groups_copy_with_a_block_count_per_core_moves_each_cores_blocks(way, starts, counts, straight):
+    """A group's ``DataCopyPad`` whose block count differs per core (the two AIVs of an AI Core splitting 13 rows
+    into 8 and 5) moves each core's own blocks between its UB row and its GM start, as the documented copy does
+    core by core: run by the group's code, and compiled into a straight tape."""
+    from pyasc.runtime import batched
+    from pyasc.runtime.memory import NUMPY_DTYPES
+
+    k, ubn, bl, ss, ds = 4, 4096, 40, 1, 6
+    rng = np.random.default_rng(sum(counts) + len(starts))
+    ub0, gm0 = rng.integers(0, 256, (k, ubn), dtype=np.uint8), rng.integers(0, 256, 4096, dtype=np.uint8)
+    g = starts[0] if len(starts) == 1 else batched.weak(starts)
+    ub, gm = ub0.copy(), gm0.copy()
+    if straight:
+        recorded = tape.Tape([], [(0, (32, g, batched.weak(counts), bl, ss, ds))])
+        stmts = [(_COPY.format(way=way), ("u", "g", "bc", "bl", "ss", "ds"))]
+        code, consts = tape.straight_source([recorded], stmts, ub, batched.pad_copy)
+        assert "_pad_" not in code
+        ns: dict = {}
+        exec(code, {"np": np, "B": batched.BatchedGM(gm, k)}, ns)
+        ns["_tape_straight_0"]([], consts[0])
+    else:
+        env = batched.make_group_env({}, ub, k, NUMPY_DTYPES)
+        env[f"_pad_{way}"](None, 0, None, 32, batched.BatchedGM(gm, k), g, batched.weak(counts), bl, ss, ds)
+    ub_ref, gm_ref = ub0.copy(), gm0.copy()
+    for core in range(k):
+        _documented_pad(way == "out", ub_ref[core], gm_ref, 32, starts[core % len(starts)], counts[core], bl, ss, ds)
+    assert np.array_equal(ub, ub_ref) and np.array_equal(gm, gm_ref)
+
+
 def test_a_global_tensor_keeps_its_typed_view_when_a_statement_reads_it():
     stmts = [("a0, = args", ()), ("G1, B2 = _gm(a0, DT, 8)", ()), ("G3, B4 = _gm(a0, DT, 8)", ()),
              ("G5, B6 = _gm(a0, DT, 8)", ()), ("G1[0:2] = 7", ()), ("B4[0:4] = 1", ())]
