@@ -5,8 +5,8 @@ time, next to the wall times (median of several calls) of PyTorch CPU for the sa
 module and of NumPy for the same forward pass (``bench/numpy_models.py``, computed in float32 for
 both rows: NumPy's float16 arithmetic is emulated and slow), and the simulator's wall time of a warm
 call (the program simulated before with other data, often enough for its replays to run recorded
-tapes: ``runtime/tape``; median) over PyTorch's and over NumPy's, the latter against the goal
-"model tests reach <= 10x NumPy".
+tapes compiled to straight-line code and to settle: ``runtime/tape``; median) over PyTorch's and over
+NumPy's, the latter against the goal "model tests reach <= 10x NumPy".
 
     python bench/models_torch.py [--calls N]
 """
@@ -59,7 +59,9 @@ def bench(name: str, dtype: str, calls: int) -> str:
         return (f"{name:13s} {dtype:8s} {'-':>8s} {'-':>14s} {cpu:12.3f} {numpy_ms:9.3f}   "
                 f"not compiled: {str(e).splitlines()[0][:70]}")
     again = [pyasc.tensor(t * 0.5 if t.is_floating_point() else t.to(torch.int32)) for t in tin]
-    for _ in range(tape.RECORD_AFTER + tape.STRAIGHT_AFTER + 2):  # replays until its tapes are recorded and compiled
+    # replays until its tapes are recorded and compiled, and as many again: the first calls of straight-line code
+    # still settle (about 450 us down to 250 us per MLP call over its first 20 calls)
+    for _ in range(2 * (tape.RECORD_AFTER + tape.STRAIGHT_AFTER + 2)):
         compiled.simulate(*again)
     sim = median_ms(lambda: compiled.simulate(*again), max(10, calls // 4))
     return (f"{name:13s} {dtype:8s} {len(compiled.kernels):8d} {report.seconds * 1e6:14.2f} {cpu:12.3f} "

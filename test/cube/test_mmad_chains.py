@@ -168,3 +168,18 @@ def test_staged_in_parts(monkeypatch):
     monkeypatch.setattr(cube_mmad, "STAGED", 2)
     _check_float32(21, 2600, 19)
     _check_int8(21, 2600, 19)
+
+
+@pytest.mark.parametrize("rows", [1, 3, 16])
+def test_float16_operands_widen_as_numpys_cast_does(rows):
+    """A chain's float16 operands as float32, bit for bit NumPy's cast of every float16 bit pattern (subnormals,
+    infinities and NaN payloads included): moved by bits from ``WIDEN_BITS_MIN`` elements on, else (or with an inf
+    or a NaN) by NumPy's cast."""
+    every = np.random.default_rng(rows).permutation(1 << 16).astype(np.uint16).view(np.int16)
+    raw = np.resize(every, (rows, 4096))  # 1 and 3 rows: patterns of every kind, in random order; 16: all of them
+    expect = raw.view(np.float16).astype(np.float32).view(np.int32)
+    got = cube_mmad._widen(cube_mmad.FP16, raw, np.empty(raw.shape, np.int32))
+    assert np.array_equal(got.view(np.int32), expect)
+    finite = raw[(raw.view(np.uint16) & 0x7C00) != 0x7C00][: rows * 4096 // 2].reshape(rows, -1)  # the bits path
+    got = cube_mmad._widen(cube_mmad.FP16, finite, np.empty(finite.shape, np.int32))
+    assert np.array_equal(got.view(np.int32), finite.view(np.float16).astype(np.float32).view(np.int32))
