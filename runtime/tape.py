@@ -485,11 +485,11 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
                     _, dt, size = view.group(3).split(", ")
                     gm[view.group(1)] = (view.group(2), env[dt], int(size))
                 elif (made := _fixed_form(text, dict(zip(free, vals)), env, forms, gm, group, read, consts)):
-                    body += ["    " + line for line in made]
+                    body += ["    " + line for line in made if line != "pass"]  # "pass": a form that moves nothing
                     continue
             plain = _plain_copy(text, dict(zip(free, vals)), ub, group_copy, consts) if copies else None
             if plain is not None:
-                body.append("    " + plain)
+                body += [] if plain == "pass" else ["    " + plain]  # "pass": the copy moves nothing
                 continue
             if shared_views and GM_VIEW.fullmatch(text):
                 text = text.replace(" = _gm(", " = _gmc(", 1)
@@ -515,6 +515,7 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
             body = [_ROW_VIEW.sub(lambda m: _row_view(m, env, consts), line) for line in body]
         body = byte_views_only(body, group) if ub is not None else body
         body = whole_arguments(body, env, arg_bytes, group) if arg_bytes and env is not None else body
-        lines += ["    T = None"] * any(_TRACE.search(line) for line in body) + body  # no trace to append to
+        # ``T`` only where a line names it (straight code records no trace)
+        lines += ["    T = None"] * any(_TRACE.search(line) for line in body) + (body or ["    pass"])
         all_consts.append(tuple(consts))
     return "\n".join(lines) + "\n", all_consts
