@@ -339,7 +339,7 @@ def _literals_folded(lines: list[str]) -> list[str]:
             known[lit.group(1)] = f"({lit.group(2)})" if lit.group(2).startswith("-") else lit.group(2)
         else:
             out.append(line)
-        read = re.compile(r"\b(?:" + "|".join(map(re.escape, known)) + r")\b") if known else None
+        read = re.compile(r"(?<![\w.])(?:" + "|".join(map(re.escape, known)) + r")\b") if known else None
     return out
 
 
