@@ -152,6 +152,12 @@ class ComparesOp(VectorOp):
     @staticmethod
     def numpy_operation(dst, src0, scalar, mode: str) -> None:
         """The mask bytes ``dst`` of ``src0 <mode> scalar``."""
+        if src0.dtype.char == "e" and mode in ("EQ", "NE") and type(scalar) in (float, int, np.float16):
+            s = np.float16(scalar)
+            if s == s and s != 0:  # one bit pattern has the value, and NaN has none: compare bits (NumPy
+                bits = np.equal(src0.view(np.uint16), s.view(np.uint16))  # compares float16 one at a time)
+                dst[...] = pack_mask(bits if mode == "EQ" else ~bits)
+                return
         dst[...] = pack_mask(getattr(np, CMP_UFUNCS[mode])(src0, scalar))
 
     def verify_(self) -> None:

@@ -117,3 +117,18 @@ def test_fused_into_one_kernel(style):
     np.testing.assert_array_equal(m.numpy(), x.numpy() <= y.numpy())
     src = compiled.ascendc_source()
     assert "AscendC::Compare(" in src and "AscendC::Select(" in src and "AscendC::Compares(" in src
+
+
+@pytest.mark.parametrize("scalar", [1.0, -2.5, 65504.0, 6e-8, 0.1, -0.0, 0.0, float("nan"), float("inf"), -float("inf")])
+@pytest.mark.parametrize("mode", ["EQ", "NE"])
+def test_float16_compares_with_a_scalar_on_every_bit_pattern(scalar, mode):
+    """``Compares`` of float16 for (in)equality with a scalar, on each of the 65,536 float16 bit patterns, against the
+    IEEE comparison in float64: NaN equals nothing, -0.0 equals 0.0, each other value has one pattern."""
+    from pyasc.dialects.ascendc.compare import ComparesOp, pack_mask
+
+    every = np.arange(1 << 16, dtype=np.uint16).view(np.float16).reshape(256, 256)
+    dst = np.zeros((256, 32), np.uint8)
+    ComparesOp.numpy_operation(dst, every, np.float16(scalar), mode)
+    with np.errstate(invalid="ignore"):
+        expect = (np.equal if mode == "EQ" else np.not_equal)(every.astype(np.float64), float(np.float16(scalar)))
+    np.testing.assert_array_equal(dst, pack_mask(expect))
