@@ -119,7 +119,8 @@ def test_fused_into_one_kernel(style):
     assert "AscendC::Compare(" in src and "AscendC::Select(" in src and "AscendC::Compares(" in src
 
 
-@pytest.mark.parametrize("scalar", [1.0, -2.5, 65504.0, 6e-8, 0.1, -0.0, 0.0, float("nan"), float("inf"), -float("inf")])
+@pytest.mark.parametrize("scalar", [1.0, -2.5, 65504.0, 6e-8, 0.1, -0.0, 0.0, float("nan"), float("inf"),
+                                    -float("inf")])
 @pytest.mark.parametrize("mode", ["EQ", "NE"])
 def test_float16_compares_with_a_scalar_on_every_bit_pattern(scalar, mode):
     """``Compares`` of float16 for (in)equality with a scalar, on each of the 65,536 float16 bit patterns, against the
