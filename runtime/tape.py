@@ -296,7 +296,7 @@ def _hoisted_ub_elements(text: str, scope: dict, ub_slice, consts: list) -> str:
 
 _SCALAR_SET = re.compile(r"    (\w+) = (?:-?\d+|_c\[\d+\])")  # a scalar given its recorded value
 _NAME = re.compile(r"[A-Za-z_]\w*")
-_TRACE = re.compile(r"\bT\b")  # the traced run's ``T`` (the records' list), which straight code has not
+_TRACE = re.compile(r"\bT\b")  # the traced run's ``T`` (the records' list), absent from straight code
 
 
 def _without_unread_scalars(lines: list[str], scalars: set[str]) -> list[str]:
