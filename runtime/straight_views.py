@@ -13,6 +13,7 @@ import re
 
 import numpy as np
 
+BINDS = re.compile(r"    (\w+(?:, \w+)*,?) = (.*)")  # a statement binding names, and what it assigns
 GM_VIEW = re.compile(r"(\w+), (\w+) = _gm\((\w+, \w+, \d+)\)")  # a global tensor's views of a kernel argument
 
 
@@ -158,8 +159,8 @@ def _aliases_inlined(lines: list[str]) -> list[str]:
     the argument's own name."""
     assigned: dict[str, int] = {}
     for line in lines:
-        m = _TARGETS.match(line)
-        for name in m.group(1).split(", ") if m else ():
+        m = BINDS.fullmatch(line)
+        for name in m.group(1).rstrip(",").split(", ") if m else ():
             assigned[name] = assigned.get(name, 0) + 1
     for k, line in enumerate(lines):
         m = _ALIAS.fullmatch(line)
@@ -167,9 +168,6 @@ def _aliases_inlined(lines: list[str]) -> list[str]:
             name = re.compile(rf"\b{m.group(1)}\b")
             lines = [*lines[:k], "", *(name.sub(m.group(2), other) for other in lines[k + 1:])]
     return [line for line in lines if line]
-
-
-_TARGETS = re.compile(r"    ([\w, ]+?),? = ")  # the names an assignment statement binds
 
 
 _GROUP_VIEWS = re.compile(r"    (\w+(?:, \w+)?) = (_gm_bytes|_gm)\((.*)\)")

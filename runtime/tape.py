@@ -29,8 +29,8 @@ import textwrap
 import numpy as np
 
 from .memory import pad_geometry, pad_unit
-from .straight_views import (GM_VIEW, byte_views_only, gm_elements, gm_rows_per_core, ints_of, strided_gm_rows,
-                             values_of, whole_arguments)
+from .straight_views import (BINDS, GM_VIEW, byte_views_only, gm_elements, gm_rows_per_core, ints_of,
+                             strided_gm_rows, values_of, whole_arguments)
 
 TAPE_MODE = os.environ.get("PYASC_SIM_TAPE", "on")
 MAX_ENTRIES = 65536  # the data statements a launch's tapes hold at most; past them its cores replay the data path
@@ -312,7 +312,6 @@ def _without_unread_scalars(lines: list[str], scalars: set[str]) -> list[str]:
 
 
 _LITERAL = re.compile(r"    (\w+) = (-?\d+)")  # a scalar bound to an int
-_BINDS = re.compile(r"    (\w+(?:, \w+)*,?) = (.*)")  # a statement binding names, and what it assigns
 
 
 def _literals_folded(lines: list[str]) -> list[str]:
@@ -320,7 +319,7 @@ def _literals_folded(lines: list[str]) -> list[str]:
     int, and those bindings gone; a name bound any other way than as a whole statement is left alone."""
     names = {m.group(1) for line in lines if (m := _LITERAL.fullmatch(line))}
     for line in lines:
-        m = _BINDS.fullmatch(line)
+        m = BINDS.fullmatch(line)
         if line.startswith("     ") or (m is None and "=" in line and any(
                 re.search(rf"(?<![\w.\[]){n}\s*(?:,[\w\s,]*)?=(?!=)", line) for n in names)):
             return lines  # a block, or a name bound inside a statement: as it is
@@ -328,7 +327,7 @@ def _literals_folded(lines: list[str]) -> list[str]:
     read = None
     out = []
     for line in lines:
-        m = _BINDS.fullmatch(line)
+        m = BINDS.fullmatch(line)
         if read is not None:
             def fold(text: str) -> str:
                 return read.sub(lambda k: known[k.group(0)], text)
