@@ -136,7 +136,7 @@ def bench_conv(x_shape: tuple, w_shape: tuple, stride: int, padding: int, conv: 
 
 
 # ResNet's stem and a 3x3 convolution of its third stage, at batch 8; each through conv=auto (an implicit GEMM
-# here: the patches formed in L0A by Load3Dv2) and through the im2col path (the column matrix through GM); the
+# here: the patches formed in L0B by Load3Dv2, the product NCHW) and through the im2col path (the column matrix through GM); the
 # 3x3 convolution in float32 too (C0 = 8)
 CONVS = [((8, 3, 224, 224), (64, 3, 7, 7), 2, 3, np.float16), ((8, 256, 56, 56), (256, 256, 3, 3), 1, 1, np.float16),
          ((8, 256, 56, 56), (256, 256, 3, 3), 1, 1, np.float32)]

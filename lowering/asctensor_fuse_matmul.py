@@ -4,9 +4,9 @@ Runs after ``asctensor-decompose`` and before ``asctensor-fuse``:
 
 * a ``conv2d`` of 2- or 4-byte elements and one group becomes an implicit GEMM (``lowering/analysis/conv.py``:
   every output row reads the input, Load3Dv2's ranges, L1): the input transposed to NHWC, ``im2col_nhwc``
-  outlined with its matmul (the cube kernel forms the patches in L0A with Load3Dv2; they never reach GM),
-  the weights as ``(OC, K)`` in Load3Dv2's K order (``transpose_b``), the NHWC product transposed back
-  (``_conv_to_implicit_gemm``);
+  outlined with its matmul (the cube kernel forms the patches in L0B with Load3Dv2; they never reach GM) as
+  B^T (``transpose_b``), the weights as ``(OC, K)`` in Load3Dv2's K order the A of every image: the product is
+  NCHW, and its elementwise epilogue joins it as through im2col (``_conv_to_implicit_gemm``);
 * any other ``conv2d`` becomes ``im2col`` (a gather kernel, ``tile-im2col``; none for a 1x1 kernel at stride 1 without
   padding, whose patches are the input itself) and one batched ``matmul`` of
   the weights ``(OC/G, KH*KW*C/G)`` of each group (transposed from ``OIHW``; a constant folds away)
@@ -215,10 +215,12 @@ def _cube_operands(mm: asctensor.MatmulOp) -> asctensor.MatmulOp:
 
 
 def _conv_to_implicit_gemm(conv: asctensor.Conv2dOp, geo: ConvGeometry) -> list[Operation]:
-    """conv2d -> the input made NHWC (a transpose), the patches of each image (``im2col_nhwc``, formed in L0A
-    by the cube kernel, never written) times the weights as ``(OC, K)`` in Load3Dv2's K order (``transpose_b``;
-    channels zero-padded to whole 16-channel groups; a constant folds away), and the NHWC product transposed
-    back to NCHW; returns the matmul's group (see ``lowering/analysis/conv.py``)."""
+    """conv2d -> the input made NHWC (a transpose), then per image the weights as ``(OC, K)`` in Load3Dv2's K
+    order (channels zero-padded to whole 16-channel groups; a constant folds away), broadcast over the batch and
+    read in place, times the patches ``(OH*OW, K)`` (``im2col_nhwc``, formed in L0B by the cube kernel, never
+    written) as B^T (``transpose_b``): the product ``(N, OC, OH*OW)`` is the output in NCHW, as through im2col
+    (so a bias and an elementwise epilogue follow it alike); returns the matmul's group (see
+    ``lowering/analysis/conv.py``)."""
     stride, padding, dilation, _ = conv.params()
     n, c, _, _ = conv.input.type.get_shape()
     oc, _, kh, kw = conv.weight.type.get_shape()
@@ -236,19 +238,19 @@ def _conv_to_implicit_gemm(conv: asctensor.Conv2dOp, geo: ConvGeometry) -> list[
         weight = prev.result
     w5 = _insert(asctensor.ReshapeOp(weight, [oc, geo.c1, geo.c0, kh, kw]), conv, prev)
     wt = _insert(asctensor.TransposeOp(w5.result, [0, 1, 3, 4, 2]), conv, w5)
-    w2 = _insert(asctensor.ReshapeOp(wt.result, [oc, geo.k_total]), conv, wt)
+    w4 = _insert(asctensor.ReshapeOp(wt.result, [1, 1, oc, geo.k_total]), conv, wt)
+    wb = _insert(asctensor.BroadcastOp(w4.result, TensorType(it, [n, 1, oc, geo.k_total])), conv, w4)
+    lhs = _insert(asctensor.ReshapeOp(wb.result, [n, oc, geo.k_total]), conv, wb)
     pt = Float32Type() if conv.bias is not None and str(et) == "bf16" else et
-    mm = _insert(asctensor.MatmulOp(col.result, w2.result, TensorType(pt, [n, oh * ow, oc]), None, False, True),
-                 conv, w2)
-    o4 = _insert(asctensor.ReshapeOp(mm.result, [n, oh, ow, oc]), conv, mm)
-    last = o4
-    if conv.bias is not None:  # added in NHWC, before the transpose (which then meets only elementwise ops)
-        nhwc = TensorType(et, [n, oh, ow, oc])
-        last = _add_bias(conv, o4, o4.result, conv.bias, [oc], nhwc)
-    last = _insert(asctensor.TransposeOp(last.results[0], [0, 3, 1, 2]), conv, last)
-    conv.result.replace_all_uses_with(last.result)
+    mm = _insert(asctensor.MatmulOp(lhs.result, col.result, TensorType(pt, [n, oc, oh * ow]), None, False, True),
+                 conv, lhs)
+    out = _insert(asctensor.ReshapeOp(mm.result, [n, oc, oh, ow]), conv, mm)
+    result = out.result
+    if conv.bias is not None:
+        result = _add_bias(conv, out, result, conv.bias, [oc, 1, 1]).results[0]
+    conv.result.replace_all_uses_with(result)
     Rewriter.erase_op(conv)
-    return [w2, col, mm, o4]
+    return [w4, wb, lhs, col, mm, out]
 
 
 def _implicit_geometry(conv: asctensor.Conv2dOp, spec, algorithm: str) -> ConvGeometry | None:
@@ -272,7 +274,7 @@ def _plans_in_l1(conv: asctensor.Conv2dOp, geo: ConvGeometry, spec) -> bool:
     n, oc, oh, ow = conv.result.type.get_shape()
     in_type = str(conv.input.type.element_type)
     try:
-        implicit_plan("conv", spec, plan_matmul("conv", spec, n, oh * ow, oc, geo.k_total, in_type), geo)
+        implicit_plan("conv", spec, plan_matmul("conv", spec, n, oc, oh * ow, geo.k_total, in_type), geo)
     except CubeTilingError:
         return False
     return True

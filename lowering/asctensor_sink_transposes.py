@@ -14,11 +14,9 @@ In each host function, until nothing changes:
   transpose leaves in place, becomes the reshape of a transpose of a transpose (so the two compose):
   ``k.transpose(-2, -1)`` flattened to a batch of matrices and transposed back for the cube is ``k`` flattened.
 
-So an implicit GEMM's transposes (``asctensor-fuse-matmul``: the input to NHWC, the product back to NCHW)
-cancel between two convolutions that only elementwise ops separate (bias adds, ReLU, residual adds of values
-the program also transposes to NHWC), and the activations between them stay NHWC. The number of transposes
-never grows: one follows the op where at least one came before it. Runs after ``asctensor-fuse-matmul``,
-before ``asctensor-fuse``.
+So transposes cancel between layouts that only elementwise ops separate (a head split of attention and the
+cube's transpose back become one transpose). The number of transposes never grows: one follows the op where at
+least one came before it. Runs after ``asctensor-fuse-matmul``, before ``asctensor-fuse``.
 """
 
 from __future__ import annotations

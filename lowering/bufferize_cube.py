@@ -12,7 +12,8 @@ has one L0C buffer. Per output block::
         wait MTE2->MTE1 (2 + g % 2)     (B has arrived)
         for each K step h of the stage: L0 slot h % 2
             wait M->MTE1 (h % 2)        (the step two back was multiplied)
-            load_l0 B                   (MTE1; L1 -> L0B is the slower path, so it starts first)
+            load_l0 B                   (MTE1; L1 -> L0B is the slower path, so it starts first; an
+                                         implicit GEMM's patches: Load3Dv2 from the window)
             wait MTE2->MTE1 (g % 2)     (first step only: A has arrived)
             load_l0 A                   (MTE1)
             set/wait MTE1->M (h % 2)
@@ -89,10 +90,10 @@ class _CubeBufferizer:
         # B stays K x N, and so does a 4-byte A^T next to it (LoadDataWithTranspose moves them into L0)
         dma_t = {"a": ta and es != 2 and not (es == 4 and not tb), "b": not tb and es == 1}
         shape_a, shape_b = a_load.result.type.get_shape(), b_load.result.type.get_shape()
-        window = isinstance(a_load, asctile.LoadWindowOp)
+        window = isinstance(b_load, asctile.LoadWindowOp)
         if window:  # the input rows of an implicit GEMM's block, [C1][rows * W][C0] (analysis/conv.py)
-            geo = ConvGeometry.of(a_load.geometry.get_values(), c0)
-            shape_a = [geo.window_elements(base_m, k_l1 // geo.k_per_c1) // c0, c0]
+            geo = ConvGeometry.of(b_load.geometry.get_values(), c0)
+            shape_b = [geo.window_elements(base_n, k_l1 // geo.k_per_c1) // c0, c0]
         if dma_t["a"]:
             shape_a, ta = shape_a[::-1], False
         if dma_t["b"]:
@@ -168,15 +169,15 @@ class _CubeBufferizer:
         b0 = se.value(ascbuf.SlotOp(l0b, h))
         kv = se.minui(se.subi(vk, se.muli(kk, k_l0)), k_l0)
         se.add(ascbuf.WaitFlagOp(Pipe.M, Pipe.MTE1, pid))
-        se.add(ascbuf.LoadL0Op(b1, b0, kk, kv, vn, tb))
+        if window:
+            se.add(ascbuf.LoadWindowL0Op(b1, b0, kk, kv, vk, b_load.m0, vn, b_load.geometry.get_values()))
+        else:
+            se.add(ascbuf.LoadL0Op(b1, b0, kk, kv, vn, tb))
         first_step = se.value(arith.CmpiOp(kk, se.index(0), "eq"))
         wait_a = Block()
         se.add(scf.IfOp(first_step, [], Region(wait_a)))
         wait_a.add_ops([ascbuf.WaitFlagOp(Pipe.MTE2, Pipe.MTE1, sid), scf.YieldOp()])
-        if window:
-            se.add(ascbuf.LoadWindowL0Op(a1, a0, kk, kv, vk, a_load.m0, vm, a_load.geometry.get_values()))
-        else:
-            se.add(ascbuf.LoadL0Op(a1, a0, kk, kv, vm, ta))
+        se.add(ascbuf.LoadL0Op(a1, a0, kk, kv, vm, ta))
         se.add(ascbuf.SetFlagOp(Pipe.MTE1, Pipe.M, pid))
         se.add(ascbuf.WaitFlagOp(Pipe.MTE1, Pipe.M, pid))
         init = se.value(arith.AndIOp(mmad.init, first_step))

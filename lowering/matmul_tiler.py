@@ -63,7 +63,7 @@ def foldable_batch(mm: asctensor.MatmulOp) -> bool:
     across the batch. One block then covers rows of several batches, and no batch pads its M rows to
     whole blocks."""
     batch_shape, M, K, N = mm.dims()
-    return (prod(batch_shape) > 1 and not isinstance(mm.lhs.owner, asctensor.Im2colNhwcOp) and len(mm.lhs.type.get_shape()) == 3 and len(mm.rhs.type.get_shape()) == 2
+    return (prod(batch_shape) > 1 and len(mm.lhs.type.get_shape()) == 3 and len(mm.rhs.type.get_shape()) == 2
             and not mm.ta and _view_of(mm.lhs)[1] == 0)
 
 
@@ -98,7 +98,8 @@ class MatmulTiler:
         batch_shape, M, K, N = matmul_dims(mm, fold)
         batch = prod(batch_shape)
         in_t = mm.lhs.type.element_type
-        patches = mm.lhs.owner if isinstance(mm.lhs.owner, asctensor.Im2colNhwcOp) else None
+        patches = mm.rhs.owner if isinstance(mm.rhs.owner, asctensor.Im2colNhwcOp) else None  # B^T (an implicit
+        # GEMM: lowering/analysis/conv.py)
         plan = plan_matmul(k.sym_name.data, self.spec, batch, M, N, K, str(in_t), self.cores,
                            base_m=self.base_m, base_n=self.base_n)
         if patches is not None:
@@ -115,7 +116,7 @@ class MatmulTiler:
             a.name_hint = old.name_hint
         nb.args[-1].name_hint = "out"
         gm = dict(zip(args, nb.args))
-        (a_src, a_period), (b_src, b_period) = _view_of(patches.input if patches else mm.lhs), _view_of(mm.rhs)
+        (a_src, a_period), (b_src, b_period) = _view_of(mm.lhs), _view_of(patches.input if patches else mm.rhs)
         a_gm, b_gm, c_gm = gm[a_src], gm[b_src], nb.args[-1]
         ta, tb = mm.ta, mm.tb
         a_batched = len(mm.lhs.type.get_shape()) == 3 and not fold
@@ -148,12 +149,7 @@ class MatmulTiler:
         k0 = ke.muli(kt, plan.k_l1)
         vk = ke.minui(ke.subi(K, k0), plan.k_l1)
         # A: M x K row-major (or K x M when transposed); B: K x N (or N x K)
-        if patches is not None:  # the patches of image ``bat``, formed from its rows in L1 (an implicit GEMM)
-            geo = patches.geometry()
-            image = ke.muli(bat, geo[0] * geo[1] * geo[2])
-            at = ke.value(asctile.LoadWindowOp(a_gm, image, m0, k0, vm, vk, geo,
-                                               TensorType(in_t, [plan.base_m, plan.k_l1])))
-        elif ta:
+        if ta:
             a_off = ke.addi(a_base, ke.addi(ke.muli(k0, M), m0))
             a_tile = TensorType(in_t, [plan.k_l1, plan.base_m])
             at = ke.value(asctile.LoadNzOp(a_gm, a_off, vk, vm, M, a_tile))
@@ -161,7 +157,12 @@ class MatmulTiler:
             a_off = ke.addi(a_base, ke.addi(ke.muli(m0, K), k0))
             a_tile = TensorType(in_t, [plan.base_m, plan.k_l1])
             at = ke.value(asctile.LoadNzOp(a_gm, a_off, vm, vk, K, a_tile))
-        if tb:
+        if patches is not None:  # the patches of image ``bat``, formed from its rows in L1 (an implicit GEMM)
+            geo = patches.geometry()
+            image = ke.muli(bat, geo[0] * geo[1] * geo[2])
+            bt = ke.value(asctile.LoadWindowOp(b_gm, image, n0, k0, vn, vk, geo,
+                                               TensorType(in_t, [plan.base_n, plan.k_l1])))
+        elif tb:
             b_off = ke.addi(b_base, ke.addi(ke.muli(n0, K), k0))
             b_tile = TensorType(in_t, [plan.base_n, plan.k_l1])
             bt = ke.value(asctile.LoadNzOp(b_gm, b_off, vn, vk, K, b_tile))

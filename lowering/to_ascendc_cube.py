@@ -17,7 +17,7 @@ A cube kernel always uses static ``LocalTensor``s at their planned addresses and
   (``_load_squares``); the rows past K of the last block are zeroed first. A 4-byte A^T held as K x M
   goes the same way into L0A's ZZ, and Mmad's K is then in whole 16-row blocks;
 * ``copy_window`` -> ``DataCopy`` ND2NZ of the window's input rows (``copy_window``), ``load_window_l0`` ->
-  ``LoadData`` with ``LoadData3DParamsV2`` (``load_window_l0``): an implicit GEMM's patches;
+  ``LoadData`` with ``LoadData3DParamsV2`` into L0B (``load_window_l0``): an implicit GEMM's patches as B;
 * ``mmad`` -> ``Mmad(c, a, b, MmadParams{m, n, k, 0, false, init})``;
 * ``fixpipe`` -> ``Fixpipe(gm[off], c, FixpipeParamsV220{n, m, ceil16(m), stride, relu, quant})``.
 """
@@ -49,7 +49,8 @@ class CubeKernelLowering(KernelLowering):
     """The generic kernel lowering with cube positions and static tensors."""
 
     def _classify(self, block: Block) -> None:
-        feeds_b = {buffer_of(op.source) for op in block.walk() if isinstance(op, ascbuf.LoadL0Op) and not op.is_a}
+        feeds_b = {buffer_of(op.source) for op in block.walk()
+                   if isinstance(op, ascbuf.LoadL0Op) and not op.is_a or isinstance(op, ascbuf.LoadWindowL0Op)}
         loads = [op for op in block.walk() if isinstance(op, ascbuf.LoadL0Op) and _squares(op)]
         self.squares = {buffer_of(op.source) for op in loads}
         self.squares_a = {buffer_of(op.dest) for op in loads if op.is_a}  # L0A buffers
@@ -373,12 +374,13 @@ def _zero_empty_blocks(e: OpEmitter, dst, op: ascbuf.CopyWindowOp, blocks, chann
 
 
 def load_window_l0(low, op: ascbuf.LoadWindowL0Op, e: OpEmitter) -> None:
-    """``LoadData(l0a, l1, LoadData3DParamsV2{...})``: the patches of K step ``step`` for the window's
-    positions, ``ceil16(extent)`` rows from ``mStartPt``."""
+    """``LoadData(l0b, l1, LoadData3DParamsV2{...})``: the patches of K step ``step`` for the window's
+    positions, ``ceil16(extent)`` img2col rows from ``mStartPt``, into L0B as B (the img2col matrix transposed,
+    ZN: ``Load3D.md``)."""
     m = low.map
     g = ConvGeometry.of(op.geometry.get_values(), c0_of(element_bytes(op.dest.type.element_type)))
     _, l1h, pad_top, pad_bottom, m_start = _window(e, g, m[op.m0], m[op.extent])
-    k_l0 = op.dest.type.get_shape()[1]
+    k_l0 = op.dest.type.get_shape()[0]
     fields = {"pad_left": e.index(g.pw), "pad_right": e.index(g.pw), "pad_top": pad_top, "pad_bottom": pad_bottom,
               "l1_h": l1h, "l1_w": e.index(g.w), "channel_size": e.muli(e.divui(m[op.stage_k], g.k_per_c1), g.c0),
               "k_extension": m[op.kvalid], "m_extension": e.muli(e.divui(e.addi(m[op.extent], 15), 16), 16),

@@ -1,10 +1,11 @@
 """Code generation for ``LoadData`` with ``LoadData3DParamsV2`` (``ascendc.load_data_3dv2``): the cube's
-img2col load from an NC1HWC0 feature map in L1 into L0A as ZZ (the matrix, its K order and the refused
-uses: ``dialects/ascendc/cube_load3d.py``).
+img2col load from an NC1HWC0 feature map in L1 into L0A as ZZ, or into L0B as the img2col matrix transposed in
+ZN (the matrix, its K order and the refused uses: ``dialects/ascendc/cube_load3d.py``).
 
 A call is one NumPy gather: for each distinct tuple of addresses and fields a plan is built once and kept
-(like ``_load_plan``): the flat L1 element index of every destination element in L0A order (the ZZ
-fractals of ``ceil16(mExtension)`` rows by ``ceil(kExtension / C0)`` fractals), and the destination
+(like ``_load_plan``): the flat L1 element index of every destination element in the destination's order
+(``ceil16(mExtension)`` rows by ``ceil(kExtension / C0)`` fractals of 16 rows of C0 elements: in L0A row
+stripe after row stripe, in L0B column after column of fractals, as ``Mmad`` reads B), and the destination
 positions that take ``padValue`` (windows reaching outside the ``l1H x l1W`` map). Elements are moved as
 their bits (uint16 / uint32).
 
@@ -12,8 +13,9 @@ Checks when the plan is built (fields known only at run time): the documented ru
 (``load3d_problems``, reported with the rule and its doc page), the addresses' alignment, and the L1 bytes
 read and the L0A bytes written inside their memories; ``check_extents`` adds the local tensors' extents.
 
-Cost on MTE1: the destination bytes at ``mte1_l0a_bytes_per_cycle`` (as LoadData, which pays no fixed
-cost). Hazards: the L1 bytes from the lowest to the highest element read, and the L0A bytes written.
+Cost on MTE1: the destination bytes at ``mte1_l0a_bytes_per_cycle`` or ``mte1_l0b_bytes_per_cycle`` (as
+LoadData, which pays no fixed cost). Hazards: the L1 bytes from the lowest to the highest element read, and the
+L0A or L0B bytes written.
 """
 
 from __future__ import annotations
@@ -36,9 +38,10 @@ from .opinfo import WORK
 _BITS = {2: np.uint16, 4: np.uint32}
 
 
-def img2col_index(f: dict[str, int], c0: int) -> tuple[np.ndarray, np.ndarray]:
+def img2col_index(f: dict[str, int], c0: int, to_b: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(L1 element index, is padding) of the destination elements of a Load3Dv2 with fields ``f``, flat
-    in L0A's ZZ order; the index of a padding element is 0."""
+    in L0A's ZZ order, or with ``to_b`` in L0B's (the img2col matrix X as B = X^T in ZN: the same fractals of
+    16 rows of X by C0 columns, ordered by K block first); the index of a padding element is 0."""
     wo = output_size(f["l1_w"], f["pad_left"], f["pad_right"], f["filter_w"], f["dilation_filter_w"], f["stride_w"])
     rows = -(-f["m_extension"] // 16) * 16
     k1 = -(-f["k_extension"] // c0)
@@ -53,14 +56,16 @@ def img2col_index(f: dict[str, int], c0: int) -> tuple[np.ndarray, np.ndarray]:
     index = ((c1[None, :] * f["l1_h"] + ih) * f["l1_w"] + iw) * c0 + c[None, :]
     index[pad] = 0
 
-    def zz(a: np.ndarray) -> np.ndarray:  # (rows, k1 * c0) -> fractal (row // 16, col // c0), row-major inside
-        return a.reshape(rows // 16, 16, k1, c0).transpose(0, 2, 1, 3).reshape(-1)
+    order = (2, 0, 1, 3) if to_b else (0, 2, 1, 3)
 
-    return zz(index), zz(pad)
+    def fractals(a: np.ndarray) -> np.ndarray:  # (rows, k1 * c0) -> fractals (row // 16, col // c0) or
+        return a.reshape(rows // 16, 16, k1, c0).transpose(order).reshape(-1)  # (col // c0, row // 16)
+
+    return fractals(index), fractals(pad)
 
 
 def _load3d_plan(fail, sid, bid, src_mem, src, dst_mem, dst, fields, es, pad_bits, plans, cycles, src_base,
-                 dst_base):
+                 dst_base, dst_name="L0A"):
     """Checks a Load3Dv2 and returns (destination view, source view, L1 element index, padding positions,
     padding bits, cycles, first source byte and source extent, destination extent, first destination byte;
     bytes in the checker's address space), which ``plans`` keeps."""
@@ -83,16 +88,16 @@ def _load3d_plan(fail, sid, bid, src_mem, src, dst_mem, dst, fields, es, pad_bit
                           src_base + src, 0, 0, dst_base + dst)
         return p
     if dst % 512 or src % 32:
-        fail(sid, bid, f"LoadData (Load3Dv2): {'L0A address %d' % dst if dst % 512 else 'L1 address %d' % src} is "
+        fail(sid, bid, f"LoadData (Load3Dv2): {f'{dst_name} address {dst}' if dst % 512 else f'L1 address {src}'} is "
                        f"not {'512' if dst % 512 else '32'} B aligned: {rule('load3dv2-address-align').cite()}")
-    index, pad = img2col_index(f, 32 // es)
+    index, pad = img2col_index(f, 32 // es, dst_name == "L0B")
     read = index[~pad]
     lo, hi = (int(read.min()), int(read.max()) + 1) if read.size else (0, 0)
     if src < 0 or src + hi * es > src_mem.shape[1]:
         fail(sid, bid, "LoadData (Load3Dv2): " + _oob("L1", src + lo * es, src + hi * es, src_mem.shape[1]))
     nbytes = index.size * es
     if dst < 0 or dst + nbytes > dst_mem.shape[1]:
-        fail(sid, bid, "LoadData (Load3Dv2): " + _oob("L0A", dst, dst + nbytes, dst_mem.shape[1]))
+        fail(sid, bid, "LoadData (Load3Dv2): " + _oob(dst_name, dst, dst + nbytes, dst_mem.shape[1]))
     sv = core_view(src_mem, src, (max(hi, 1),), (es,), dt)
     dv = core_view(dst_mem, dst, (index.size,), (es,), dt)
     if len(plans) >= PLANS:
@@ -114,7 +119,7 @@ def _load3d(p) -> None:
 def load_data_3dv2(t: KernelTranslator, op: asc.LoadData3DV2Op) -> None:
     _mems(t)
     _space(t, op.src, op, "L1")
-    _space(t, op.dst, op, "L0A")
+    to = _space(t, op.dst, op, "L0A", "L0B")
     et = str(op.dst.type.element_type)
     if et not in asc.LOAD3D_TYPES:
         raise SimulationError(f"kernel @{t.kernel}: `{op.name}` of {et} is not simulated "
@@ -122,16 +127,17 @@ def load_data_3dv2(t: KernelTranslator, op: asc.LoadData3DV2Op) -> None:
     dt = numpy_dtype(et)
     es = dt.itemsize
     pad_bits = int(np.array(op.pad(), dt).view(_BITS[es]))
-    sid = t.info(op, pipe_index(op), WORK, writes=(False, True), label="LoadData (Load3Dv2) L1->L0A")
+    sid = t.info(op, pipe_index(op), WORK, writes=(False, True), label=f"LoadData (Load3Dv2) L1->{to}")
     t.env.setdefault("_load3d_plan", _load3d_plan)
     t.env.setdefault("_load3d", _load3d)
     plans = _plans(t, "L3")
     fields = "(" + ", ".join(t.v(getattr(op, n)) for n in FIELDS) + ",)"
     key = f"({t.v(op.src)}, {t.v(op.dst)}, {fields}, {pad_bits})"
     t.emit(f"_l3 = {plans}.get({key})")
-    t.emit(f"if _l3 is None: _l3 = _load3d_plan(_fail, {sid}, bid, L1, {t.v(op.src)}, L0A, {t.v(op.dst)}, "
-           f"{fields}, {es}, {pad_bits}, {plans}, {1.0 / t.spec.mte1_l0a_bytes_per_cycle!r}, "
-           f"{local_base(t.spec, 'L1')}, {local_base(t.spec, 'L0A')})")
+    rate = t.spec.mte1_l0a_bytes_per_cycle if to == "L0A" else t.spec.mte1_l0b_bytes_per_cycle
+    t.emit(f"if _l3 is None: _l3 = _load3d_plan(_fail, {sid}, bid, L1, {t.v(op.src)}, {to}, {t.v(op.dst)}, "
+           f"{fields}, {es}, {pad_bits}, {plans}, {1.0 / rate!r}, {local_base(t.spec, 'L1')}, "
+           f"{local_base(t.spec, to)}, {to!r})")
     check_extents(t, sid, op.API, [(op.src, f"(_l3[6] - {local_base(t.spec, 'L1')})", "_l3[7]"),
                                    (op.dst, t.v(op.dst), "_l3[8]")])
     t.emit("_load3d(_l3)")

@@ -15,8 +15,8 @@ and ``l0c`` (the NZ accumulator). Fractals are 512 B: ``16 x c0`` with ``c0 = 32
   the channel blocks of K stage ``k0 ..`` of ``cols``) from an NHWC image in GM to an L1 window
   ``[C1][l1H * W][C0]`` (``lowering/analysis/conv.py``; ``geometry`` = ``[H, W, C, KH, KW, SH, SW, PH, PW,
   DH, DW]``);
-* ``load_window_l0`` (MTE1): K step ``step`` of such a window (of ``stage_k`` K columns) to L0A as the
-  patches (ZZ), for ``kvalid`` K columns and ``extent`` positions from ``m0``;
+* ``load_window_l0`` (MTE1): K step ``step`` of such a window (of ``stage_k`` K columns) to L0B as the
+  patches transposed (B in ZN), for ``kvalid`` K columns and ``extent`` positions from ``m0``;
 * ``mmad`` (M): ``dst[:m, :n] (= or +=) a[:m, :k] @ b[:k, :n]`` with the layouts above, ``dst`` NZ
   with ``ceil16(m)`` rows per 16-column block; ``init`` overwrites instead of accumulating;
 * ``fixpipe`` (FIX): the ``rows x cols`` accumulator to row-major GM, converted to the
@@ -187,7 +187,8 @@ class CopyWindowOp(IRDLOperation):
 
 @irdl_op_definition
 class LoadWindowL0Op(IRDLOperation):
-    """An L1 window -> the patches of K step ``step`` in L0A (ZZ), by Load3Dv2; MTE1."""
+    """An L1 window -> the patches of K step ``step`` in L0B (ZN: Load3Dv2 into L0B transposes the img2col matrix,
+    so the patches are B); MTE1."""
 
     name = "ascbuf.load_window_l0"
     source = operand_def(MemRefType)
@@ -208,7 +209,7 @@ class LoadWindowL0Op(IRDLOperation):
 
     def verify_(self) -> None:
         _check_space(self.name, self.source.type, MemorySpace.L1)
-        _check_space(self.name, self.dest.type, MemorySpace.L0A)
+        _check_space(self.name, self.dest.type, MemorySpace.L0B)
         _check_same_element(self.name, self.source.type, self.dest.type)
 
 

@@ -1,5 +1,5 @@
 """The ``ascendc`` dialect, cube part: ``LoadData`` with ``LoadData3DParamsV2`` (Load3Dv2), the cube's
-image-to-column load from a feature map in L1 (A1) into L0A (A2), on MTE1.
+image-to-column load from a feature map in L1 (A1/B1) into L0A (A2) or L0B (B2), on MTE1.
 
 The feature map is NC1HWC0 with ``C0 = 32 B / sizeof(T)`` (16 for half/bfloat16, 8 for float): in L1 it
 is ``[C1][l1H][l1W][C0]`` from ``src``, ``C1 = channelSize / C0``. The img2col matrix has one row per
@@ -12,13 +12,18 @@ sliding-window position and one column per (channel, filter tap):
 * element ``(m, k) = src[c1][oh * strideH + kh * dilationFilterH - padTop][ow * strideW + kw *
   dilationFilterW - padLeft][c0]``, or ``padValue`` where that lies outside the ``l1H x l1W`` map.
 
-The call writes rows ``mStartPt ..`` and columns ``kStartPt ..`` of that matrix to ``dst`` as ZZ (the A
-operand of ``Mmad``): whole 512 B fractals, ``ceil16(mExtension)`` rows by ``ceil(kExtension / C0)``
-fractals per 16-row stripe (rows past ``Ho * Wo`` of the last stripe hold the windows the formula gives
-there). It is a NOP when ``l1H``, ``l1W``, ``channelSize``, ``kExtension``, ``mExtension``, ``filterW`` or
+The call writes rows ``mStartPt ..`` and columns ``kStartPt ..`` of that matrix X to ``dst``, whole 512 B
+fractals of 16 rows by C0 columns, ``ceil16(mExtension)`` rows by ``ceil(kExtension / C0)`` fractals (rows past
+``Ho * Wo`` of the last stripe hold the windows the formula gives there):
+
+* into L0A as ZZ, the A operand of ``Mmad`` (fractals row stripe by row stripe);
+* into L0B transposed, as ``Load3D.md`` says the L1 -> L0B path always is (``enTranspose`` has no effect
+  there): ``X^T`` as the B operand in ZN, a fractal of B^T's 16 rows (X's) by C0 columns at K block
+  ``kb`` and row block ``rb`` at ``(kb * ceil16(mExtension) / 16 + rb) * 512`` bytes. A convolution's
+  patches then are B, with the weights as A and the product channels by positions (NCHW). It is a NOP when ``l1H``, ``l1W``, ``channelSize``, ``kExtension``, ``mExtension``, ``filterW`` or
 ``filterH`` is 0. ``SetLoadDataRepeat`` keeps its default (one repeat).
 
-Not modelled, refused: the L0B (B2) destination, the channelSize values that are not multiples of C0
+Not modelled, refused: the channelSize values that are not multiples of C0
 (4, 8, N*16+4, N*16+8 for half/bfloat16; 4, N*8+4 for float), element types other than half, bfloat16
 and float, strideW/strideH 0, and enTranspose, enSmallK, filterSizeW/H, fMatrixCtrl (the op has no such
 fields: it prints them false).
@@ -137,8 +142,9 @@ def load3d_problems(v: dict[str, int | None], es: int) -> list[tuple[str, str]]:
 class LoadData3DV2Op(AscendCOperation):
     """``LoadData(dst, src, LoadData3DParamsV2<T>{padList, l1H, l1W, channelSize, kExtension, mExtension,
     kStartPt, mStartPt, strideW, strideH, filterW, filterH, dilationFilterW, dilationFilterH, false, false,
-    padValue})``: img2col of an NC1HWC0 feature map in L1 (A1) into L0A (A2) as ZZ, on MTE1 (see the module
-    docstring for the matrix, its K order and what is refused). ``pad_value``: absent means 0."""
+    padValue})``: img2col of an NC1HWC0 feature map in L1 into L0A (A2) as ZZ or into L0B (B2) transposed,
+    as ZN, on MTE1 (see the module docstring for the matrix, its K order and what is refused).
+    ``pad_value``: absent means 0."""
 
     name = "ascendc.load_data_3dv2"
     BATCHABLE: ClassVar[bool] = True
@@ -209,13 +215,11 @@ class LoadData3DV2Op(AscendCOperation):
         if self.pad_value is not None and str(self.pad_value.type) != et:
             raise VerifyException(f"{self.name}: the pad value's type {self.pad_value.type} differs from {et}")
         src_pos, dst_pos = position_of(self.src), position_of(self.dst)
-        if dst_pos == TPosition.B2:
-            raise VerifyException(f"{self.name}: the L0B (B2) destination is not modelled: dst must be in A2")
-        if dst_pos is not None and dst_pos != TPosition.A2:
-            raise VerifyException(f"{self.name}: dst must be in A2 (L0A), got {dst_pos.value} "
+        if dst_pos is not None and dst_pos not in (TPosition.A2, TPosition.B2):
+            raise VerifyException(f"{self.name}: dst must be in A2 (L0A) or B2 (L0B), got {dst_pos.value} "
                                   f"({POSITION_MEMORY.get(dst_pos, 'UB')})")
         if src_pos is not None and src_pos not in (TPosition.A1, TPosition.B1):
-            raise VerifyException(f"{self.name}: src must be in L1 (A1), got {src_pos.value} "
+            raise VerifyException(f"{self.name}: src must be in L1 (A1 or B1), got {src_pos.value} "
                                   f"({POSITION_MEMORY.get(src_pos, 'UB')})")
         es = 2 if et in ("f16", "bf16") else 4
         try:

@@ -8,7 +8,8 @@ stages, carrying the accumulator tile (fp32/int32, lives in L0C) through ``scf.f
   into an L1 tile in the NZ fractal layout (``cols`` split into 32 B column blocks);
 * ``load_window``: the patches ``[m0, m0 + rows) x [k0, k0 + cols)`` of a convolution's NHWC image
   (``lowering/analysis/conv.py``: Load3Dv2's img2col order, ``geometry`` = ``[H, W, C, KH, KW, SH, SW, PH,
-  PW, DH, DW]``) as an A tile: in L1 the input rows those positions read, in L0A the patches;
+  PW, DH, DW]``) as a B^T tile (``transpose_b``): in L1 the input rows those positions read, in L0B the
+  patches;
 * ``acc``: an accumulator tile whose value is undefined until an ``mmad`` with ``init`` set;
 * ``mmad``: ``acc' = (init ? 0 : acc) + op(a)[:, :k] @ op(b)[:k, :]`` where ``op`` transposes a tile
   that holds the operand transposed (``transpose_a``: ``a`` is K x M; ``transpose_b``: ``b`` is N x K);
@@ -166,7 +167,8 @@ class StoreAccOp(IRDLOperation):
 @irdl_op_definition
 class LoadWindowOp(IRDLOperation):
     """The patches of positions ``[m0, m0 + rows)`` and K columns ``[k0, k0 + cols)`` of the NHWC image at
-    ``offset`` of ``source`` (see the module docstring), as an A tile (``M x K``)."""
+    ``offset`` of ``source`` (see the module docstring), as a B^T tile (``N x K``: a convolution's matmul
+    multiplies the weights by the patches transposed)."""
 
     name = "asctile.load_window"
     source = operand_def(MemRefType)

@@ -1,21 +1,22 @@
 """The implicit GEMM of a convolution: geometry, eligibility and the L1 window of an output block.
 
-A convolution whose input is NHWC runs as the matmul ``patches (P x K) @ weights^T (K x OC)`` per image
-(``P = OH * OW`` output positions, ``K = C1 * KH * KW * C0``, ``C0 = 32 B / element``: 16 for
-float16/bfloat16, 8 for float32; ``C1`` blocks of C0 hold the channels padded to a multiple of 16), where the
-patches are never written anywhere: for each output block the kernel copies the input rows its positions read
-into L1 as ``[C1][rows * W][C0]`` (``DataCopy`` ND2NZ of the NHWC rows; channels past C are zeros: the ND2NZ
-pads a pixel's row to 32 B, and a float32 block of 8 that no channel reaches is zeroed by ``InitConstValue``)
-and ``LoadData`` with ``LoadData3DParamsV2`` (Load3Dv2) forms the patches in L0A. K runs in the order of
-``Load3D.md``'s img2col: ``k = ((c1 * KH + kh) * KW + kw) * C0 + c0``.
+A convolution whose input is NHWC runs as the matmul ``weights (OC x K) @ patches^T (K x P)`` per image, whose
+product is the image's output in NCHW (``P = OH * OW`` output positions, ``K = C1 * KH * KW * C0``, ``C0 = 32 B
+/ element``: 16 for float16/bfloat16, 8 for float32; ``C1`` blocks of C0 hold the channels padded to a multiple
+of 16), where the patches are never written anywhere: for each output block the kernel copies the input rows its
+positions read into L1 as ``[C1][rows * W][C0]`` (``DataCopy`` ND2NZ of the NHWC rows; channels past C are
+zeros: the ND2NZ pads a pixel's row to 32 B, and a float32 block of 8 that no channel reaches is zeroed by
+``InitConstValue``) and ``LoadData`` with ``LoadData3DParamsV2`` (Load3Dv2) forms the patches in L0B (as B:
+``Load3D.md``'s L1 -> L0B path transposes the img2col matrix). K runs in the order of ``Load3D.md``'s img2col:
+``k = ((c1 * KH + kh) * KW + kw) * C0 + c0``.
 
-Windows (``window_rows``): the positions ``[m0, m0 + vm)`` are output rows ``oh_a .. oh_b``; ``oh_a`` is
-taken down to a row whose first position is a multiple of 16 (Load3Dv2's ``mStartPt = m0 - oh_a * OW``
-must be), and the window holds the input rows ``oh_a * SH - PH .. oh_b * SH - PH + DH * (KH - 1)`` that
-lie inside the image, the others being Load3Dv2's top and bottom padding. A convolution qualifies
-(``implicit_geometry``) when every output row reads at least one input row (so a window is never all
-padding), its parameters are within Load3Dv2's ranges and a window of one 16-row block fits L1; it takes
-that path when it is estimated faster than im2col (``implicit_is_faster``).
+Windows (``window_rows``): the positions ``[m0, m0 + vm)`` (a block's N range) are output rows ``oh_a .. oh_b``;
+``oh_a`` is taken down to a row whose first position is a multiple of 16 (Load3Dv2's ``mStartPt = m0 - oh_a *
+OW`` then is), and the window holds the input rows ``oh_a * SH - PH .. oh_b * SH - PH + DH * (KH - 1)`` that lie
+inside the image, the others being Load3Dv2's top and bottom padding. A convolution qualifies
+(``implicit_geometry``) when every output row reads at least one input row (so a window is never all padding),
+its parameters are within Load3Dv2's ranges and a window of one 16-row block fits L1; it takes that path when it
+is estimated faster than im2col (``implicit_is_faster``).
 """
 
 from __future__ import annotations
@@ -106,20 +107,21 @@ TRANSPOSE_COST = 1.75  # a transpose's time over its HBM-bound time (vector-boun
 
 
 def implicit_is_faster(spec, x_shape, w_shape, out_shape, element_bytes: int) -> bool:
-    """Whether the implicit GEMM's two transposes (the input to NHWC, the product back to NCHW: one more launch)
-    take less time than the im2col path's column matrix, written to GM and read back by the matmul; for float32
-    the cube's products over the padded channels (C up to a multiple of 16) count too. Measured on the ResNet stem
-    at batch 8 (3 channels in 16): in float16 they overlap the window copies (implicit 100 us, im2col 141 us),
-    on float32's four times slower cube they do not (215 us against 172 us)."""
-    n, c, _, _ = x_shape
+    """Whether the implicit GEMM's input transpose (to NHWC), its cube products over the padded channels (C up to a
+    multiple of 16) and, when C is not whole 16-channel groups, the two launches that write the weights' zero
+    channels take less time than the im2col path's column matrix, written to GM and read back by the matmul (both
+    paths also launch a layout kernel of the weights and the matmul). On the ResNet stem (3 channels in 16) the
+    implicit GEMM wins at batch 8 in float16 (72 us against 100 us) and loses at batch 2, and in float32, whose
+    cube is four times slower."""
+    n, c, h, w = x_shape
     oc, _, kh, kw = w_shape
     pixels = out_shape[2] * out_shape[3]
     column = n * c * kh * kw * pixels * element_bytes
-    moved = (n * c * x_shape[2] * x_shape[3] + n * out_shape[1] * pixels) * element_bytes
-    launch = spec.launch_overhead_us * 1e-6
-    macs_per_s = spec.cube_cores * spec.cube_macs_per_cycle["f32"] * spec.clock_hz
-    padding = n * pixels * oc * kh * kw * (-(-c // 16) * 16 - c) / macs_per_s if element_bytes == 4 else 0.0
-    return (2 * moved * TRANSPOSE_COST / spec.hbm_bytes_per_s + launch + padding
+    moved = n * c * h * w * element_bytes
+    macs_per_s = spec.cube_cores * spec.cube_macs_per_cycle["f32" if element_bytes == 4 else "f16"] * spec.clock_hz
+    padding = n * pixels * oc * kh * kw * (-(-c // 16) * 16 - c) / macs_per_s
+    launches = 2 * spec.launch_overhead_us * 1e-6 if c % 16 else 0.0
+    return (2 * moved * TRANSPOSE_COST / spec.hbm_bytes_per_s + padding + launches
             < 2 * column / spec.hbm_bytes_per_s)
 
 
@@ -143,20 +145,21 @@ def implicit_geometry(x_shape, w_shape, stride, padding, dilation, groups: int, 
 
 
 def implicit_plan(name: str, spec, plan: CubePlan, geo: ConvGeometry) -> CubePlan:
-    """``plan`` (``plan_matmul`` of the patches times the weights) with L1 stages of whole channel blocks: the
-    most blocks per stage (whole 16-channel groups, at most ``MAX_CHANNELS_PER_LOAD`` channels) whose window and
-    weight panel fit L1 twice; the output block's rows shrink when not even one group fits, and then its columns
-    (halved: a float32 stage of a wide image's rows leaves little room for the weights)."""
+    """``plan`` (``plan_matmul`` of the weights times the patches^T: M output channels by N positions) with L1
+    stages of whole channel blocks: the most blocks per stage (whole 16-channel groups, at most
+    ``MAX_CHANNELS_PER_LOAD`` channels) whose window and weight panel fit L1 twice; the output block's positions
+    shrink when not even one group fits, and then its channels (halved: a float32 stage of a wide image's rows
+    leaves little room for the weights)."""
     es = 32 // geo.c0
     step = 16 // geo.c0  # whole 16-channel groups: a stage's K is a multiple of the 16-column K step
-    base_ns = [plan.base_n] + [n for n in (plan.base_n // 2 ** i // 16 * 16 for i in range(1, 5)) if n >= 16]
-    for base_n in dict.fromkeys(base_ns):
-        for base_m in range(plan.base_m, 15, -16):
-            if geo.in_rows(base_m) * geo.w > ND2NZ_MAX_ROWS:
+    base_ms = [plan.base_m] + [m for m in (plan.base_m // 2 ** i // 16 * 16 for i in range(1, 5)) if m >= 16]
+    for base_m in dict.fromkeys(base_ms):
+        for base_n in range(plan.base_n, 15, -16):
+            if geo.in_rows(base_n) * geo.w > ND2NZ_MAX_ROWS:
                 continue
             for c1s in range(min(geo.c1, MAX_CHANNELS_PER_LOAD // geo.c0), 0, -step):
                 k_l1 = c1s * geo.k_per_c1
-                if 2 * (geo.window_elements(base_m, c1s) + k_l1 * base_n) * es <= spec.l1_bytes:
+                if 2 * (geo.window_elements(base_n, c1s) + k_l1 * base_m) * es <= spec.l1_bytes:
                     blocks_m, blocks_n = -(-plan.M // base_m), -(-plan.N // base_n)
                     k_l0 = max(16, min(plan.k_l0, k_l1) // 16 * 16)
                     while k_l1 % k_l0:

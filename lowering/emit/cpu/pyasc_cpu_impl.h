@@ -1193,11 +1193,12 @@ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T
     }
 }
 
-/* Load3Dv2 into L0A: element (m, k) of the img2col matrix, m = oh * Wo + ow, k = ((c1 * filterH + kh) *
- * filterW + kw) * C0 + c0, is src[c1][oh * strideH + kh * dilH - padTop][ow * strideW + kw * dilW - padLeft][c0]
- * (padValue outside the l1H x l1W map); rows mStartPt.. (ceil16(mExtension) of them) and columns kStartPt..
- * (ceil(kExtension / C0) fractals) land in dst as ZZ fractals. Only channelSize multiples of C0 and the
- * flags false are modelled. */
+/* Load3Dv2: element (m, k) of the img2col matrix, m = oh * Wo + ow, k = ((c1 * filterH + kh) * filterW + kw) *
+ * C0 + c0, is src[c1][oh * strideH + kh * dilH - padTop][ow * strideW + kw * dilW - padLeft][c0] (padValue
+ * outside the l1H x l1W map); rows mStartPt.. (ceil16(mExtension) of them) and columns kStartPt..
+ * (ceil(kExtension / C0) fractals) land in L0A as ZZ fractals, or in L0B transposed (B = the matrix
+ * transposed, zN: the same 16 x C0 fractals, ordered by column block first). Only channelSize multiples of C0
+ * and the flags false are modelled. */
 template <typename T>
 inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2<T>& p)
 {
@@ -1209,9 +1210,10 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     if (p.enTranspose || p.enSmallK || p.filterSizeW || p.filterSizeH || p.fMatrixCtrl) {
         pyasc_cpu::Fail("%s: enTranspose, enSmallK, filterSizeW/H and fMatrixCtrl are not modelled", api);
     }
-    if (dst.cpuMem_ != pyasc_cpu::Mem::L0A || src.cpuMem_ != pyasc_cpu::Mem::L1) {
-        pyasc_cpu::Fail("%s: only L1 -> L0A is modelled, got %s -> %s", api, pyasc_cpu::MemName(src.cpuMem_),
-                        pyasc_cpu::MemName(dst.cpuMem_));
+    const bool toB = dst.cpuMem_ == pyasc_cpu::Mem::L0B;
+    if ((dst.cpuMem_ != pyasc_cpu::Mem::L0A && !toB) || src.cpuMem_ != pyasc_cpu::Mem::L1) {
+        pyasc_cpu::Fail("%s: only L1 -> L0A and L1 -> L0B are modelled, got %s -> %s", api,
+                        pyasc_cpu::MemName(src.cpuMem_), pyasc_cpu::MemName(dst.cpuMem_));
     }
     if (p.l1H == 0 || p.l1W == 0 || p.channelSize == 0 || p.kExtension == 0 || p.mExtension == 0 ||
         p.filterW == 0 || p.filterH == 0) {
@@ -1227,7 +1229,7 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
         pyasc_cpu::Fail("%s: stride 0 is not modelled", api);
     }
     if (dst.cpuAddr_ % 512u != 0) {
-        pyasc_cpu::Fail("%s: L0A address %u is not 512 B aligned", api, dst.cpuAddr_);
+        pyasc_cpu::Fail("%s: %s address %u is not 512 B aligned", api, toB ? "L0B" : "L0A", dst.cpuAddr_);
     }
     const int64_t padL = p.padList[0], padR = p.padList[1], padT = p.padList[2], padB = p.padList[3];
     const int64_t dilW = p.dilationFilterW, dilH = p.dilationFilterH;
@@ -1254,7 +1256,8 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
             const int64_t kw = tap % p.filterW, kh = tap / p.filterW % p.filterH, c1 = tap / (p.filterW * p.filterH);
             const int64_t ih = oh * p.strideH + kh * dilH - padT;
             const int64_t iw = ow * p.strideW + kw * dilW - padL;
-            const int64_t to = ((r / 16) * k1 + col / c0) * 16 * c0 + (r % 16) * c0 + col % c0;
+            const int64_t fractal = toB ? (col / c0) * (rows / 16) + r / 16 : (r / 16) * k1 + col / c0;
+            const int64_t to = fractal * 16 * c0 + (r % 16) * c0 + col % c0;
             if (ih < 0 || ih >= p.l1H || iw < 0 || iw >= p.l1W) {
                 dst.cpuData_[to] = p.padValue;
                 continue;

@@ -1,7 +1,7 @@
 // RUN: pyasc-opt %s -p asctensor-sink-transposes | filecheck %s
 
-// a ResNet basic block after asctensor-fuse-matmul{conv=implicit_gemm}: each convolution's input made NHWC and
-// its product transposed back. The bias add and ReLU run below the first product's transpose, which then
+// a ResNet basic block of two kernels whose products are NHWC: each convolution's input made NHWC and its product
+// transposed back. The bias add and ReLU run below the first product's transpose, which then
 // cancels the second convolution's; the residual add reads the block input's NHWC copy; one transpose is left
 // on each side of the block
 func.func private @mm0(tensor<16x144xf16>, tensor<2x8x8x16xf16>) -> tensor<2x8x8x16xf16>

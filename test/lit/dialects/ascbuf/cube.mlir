@@ -24,10 +24,10 @@ func.func @k(%a: memref<64x40xf16>, %c: memref<64x48xf16>, %i: index, %f: i1) {
 
 func.func @window(%x: memref<2x8x8x16xf16>, %i: index) {
   %l1 = ascbuf.alloc slots 2 : memref<64x16xf16, #ascbuf.space<l1>>
-  %l0a = ascbuf.alloc slots 2 : memref<64x144xf16, #ascbuf.space<l0a>>
+  %l0b = ascbuf.alloc slots 2 : memref<144x64xf16, #ascbuf.space<l0b>>
   ascbuf.copy_window %x[%i], %l1 m0 %i rows %i k0 %i cols %i geometry [8, 8, 16, 3, 3, 1, 1, 1, 1, 1, 1] : memref<2x8x8x16xf16>, memref<64x16xf16, #ascbuf.space<l1>>
-  ascbuf.load_window_l0 %l1, %l0a step %i k %i stage_k %i m0 %i extent %i geometry [8, 8, 16, 3, 3, 1, 1, 1, 1, 1, 1] : memref<64x16xf16, #ascbuf.space<l1>>, memref<64x144xf16, #ascbuf.space<l0a>>
+  ascbuf.load_window_l0 %l1, %l0b step %i k %i stage_k %i m0 %i extent %i geometry [8, 8, 16, 3, 3, 1, 1, 1, 1, 1, 1] : memref<64x16xf16, #ascbuf.space<l1>>, memref<144x64xf16, #ascbuf.space<l0b>>
   func.return
 }
 // CHECK: ascbuf.copy_window %x[%i], %l1 m0 %i rows %i k0 %i cols %i geometry [8, 8, 16, 3, 3, 1, 1, 1, 1, 1, 1] : memref<2x8x8x16xf16>, memref<64x16xf16, #ascbuf.space<l1>>
-// CHECK: ascbuf.load_window_l0 %l1, %l0a step %i k %i stage_k %i m0 %i extent %i geometry [8, 8, 16, 3, 3, 1, 1, 1, 1, 1, 1]
+// CHECK: ascbuf.load_window_l0 %l1, %l0b step %i k %i stage_k %i m0 %i extent %i geometry [8, 8, 16, 3, 3, 1, 1, 1, 1, 1, 1]

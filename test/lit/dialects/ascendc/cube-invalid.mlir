@@ -88,11 +88,11 @@ func.func @f(%i: index) {
   %c144 = arith.constant 144 : index
   %c160 = arith.constant 160 : index
   %l1 = ascendc.local_tensor A1 address 0 size 4096 : !ascendc.local_tensor<f16>
-  %a = ascendc.local_tensor B2 address 0 size 1024 : !ascendc.local_tensor<f16>
+  %a = ascendc.local_tensor CO1 address 0 size 1024 : !ascendc.local_tensor<f16>
   ascendc.load_data_3dv2 %a, %l1, {[%c1, %c1, %c1, %c1], %c4, %c4, %c16, %c144, %c16, %c0, %c0, %c1, %c1, %c3, %c3, %c1, %c1} : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
   func.return
 }
-// CHECK: ascendc.load_data_3dv2: the L0B (B2) destination is not modelled
+// CHECK: ascendc.load_data_3dv2: dst must be in A2 (L0A) or B2 (L0B), got CO1
 
 // -----
 

@@ -17,6 +17,7 @@ func.func @k(%g: !ascendc.gm_addr, %i: index, %f: i1) {
   ascendc.load_data_with_transpose %b, %l1, {%i, %i, %c1, %c0, %i} decrement : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
   ascendc.load_data_3dv2 %a, %l1, {[%c1, %c1, %c1, %c1], %i, %i, %i, %i, %i, %c0, %c0, %c1, %c1, %i, %i, %c1, %c1} : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
   ascendc.load_data_3dv2 %a, %l1, {[%c0, %c0, %c0, %c0], %i, %i, %i, %i, %i, %i, %i, %c1, %c1, %c1, %c1, %c1, %c1} pad -1.500000e+00 : f16 : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+  ascendc.load_data_3dv2 %b, %l1, {[%c1, %c1, %c1, %c1], %i, %i, %i, %i, %i, %c0, %c0, %c1, %c1, %i, %i, %c1, %c1} : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
   ascendc.mmad %c, %a, %b, {%i, %i, %i} init %f : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
   ascendc.fixpipe %out, %c, {%i, %i, %i, %i} quant F322F16 relu : !ascendc.global_tensor<f16>, !ascendc.local_tensor<f32>
   func.return
@@ -28,5 +29,6 @@ func.func @k(%g: !ascendc.gm_addr, %i: index, %f: i1) {
 // CHECK: ascendc.load_data_with_transpose %b, %l1, {%i, %i, %c1, %c0, %i} decrement
 // CHECK: ascendc.load_data_3dv2 %a, %l1, {[%c1, %c1, %c1, %c1], %i, %i, %i, %i, %i, %c0, %c0, %c1, %c1, %i, %i, %c1, %c1} : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
 // CHECK: ascendc.load_data_3dv2 %a, %l1, {[%c0, %c0, %c0, %c0], %i, %i, %i, %i, %i, %i, %i, %c1, %c1, %c1, %c1, %c1, %c1} pad -1.500000e+00 : f16 : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+// CHECK: ascendc.load_data_3dv2 %b, %l1, {[%c1, %c1, %c1, %c1], %i, %i, %i, %i, %i, %c0, %c0, %c1, %c1, %i, %i, %c1, %c1} : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
 // CHECK: ascendc.mmad %c, %a, %b, {%i, %i, %i} init %f
 // CHECK: ascendc.fixpipe %out, %c, {%i, %i, %i, %i} quant F322F16 relu
