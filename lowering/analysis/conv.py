@@ -27,7 +27,7 @@ from math import gcd
 from .matmul import CubePlan, CubeTilingError
 
 C0 = 16  # channels per NC1HWC0 block of a 2-byte type (32 B); 8 of a 4-byte one
-MAX_CHANNELS_PER_LOAD = 48  # Load3D.md: channelSize in [1, 63], multiples of C0
+MAX_CHANNELS_PER_LOAD = 1 << 15  # Load3D.md: channelSize in [0, 65535] (Load3Dv2, A2/A3), multiples of C0 here
 ND2NZ_MAX_ROWS = 16384  # Nd2NzParams.nValue
 
 
@@ -147,9 +147,9 @@ def implicit_geometry(x_shape, w_shape, stride, padding, dilation, groups: int, 
 def implicit_plan(name: str, spec, plan: CubePlan, geo: ConvGeometry) -> CubePlan:
     """``plan`` (``plan_matmul`` of the weights times the patches^T: M output channels by N positions) with L1
     stages of whole channel blocks: the most blocks per stage (whole 16-channel groups, at most
-    ``MAX_CHANNELS_PER_LOAD`` channels) whose window and weight panel fit L1 twice; the output block's positions
-    shrink when not even one group fits, and then its channels (halved: a float32 stage of a wide image's rows
-    leaves little room for the weights)."""
+    ``MAX_CHANNELS_PER_LOAD`` channels, dividing the channel blocks) whose window and weight panel fit L1 twice;
+    the output block's positions shrink when not even one group fits, and then its channels (halved: a float32
+    stage of a wide image's rows leaves little room for the weights)."""
     es = 32 // geo.c0
     step = 16 // geo.c0  # whole 16-channel groups: a stage's K is a multiple of the 16-column K step
     base_ms = [plan.base_m] + [m for m in (plan.base_m // 2 ** i // 16 * 16 for i in range(1, 5)) if m >= 16]
@@ -158,6 +158,8 @@ def implicit_plan(name: str, spec, plan: CubePlan, geo: ConvGeometry) -> CubePla
             if geo.in_rows(base_n) * geo.w > ND2NZ_MAX_ROWS:
                 continue
             for c1s in range(min(geo.c1, MAX_CHANNELS_PER_LOAD // geo.c0), 0, -step):
+                if geo.c1 % c1s:  # stages of one size: a short last stage is consumed before the next block's
+                    continue      # first one arrives
                 k_l1 = c1s * geo.k_per_c1
                 if 2 * (geo.window_elements(base_n, c1s) + k_l1 * base_m) * es <= spec.l1_bytes:
                     blocks_m, blocks_n = -(-plan.M // base_m), -(-plan.N // base_n)

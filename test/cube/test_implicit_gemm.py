@@ -93,11 +93,45 @@ def test_float32_blocks_no_channel_reaches_are_zeroed_in_l1(channels):
                                atol=channels * 9 * 2 ** -22 * np.abs(ref).max())
 
 
-def test_bias_and_relu_follow_the_transpose_back():
+def test_bias_and_relu_follow_the_nchw_product():
     fn, args, (x, w, b) = _compile((2, 32, 12, 12), (48, 32, 3, 3), 1, 1, 1, np.float16, bias=True, relu=True)
     out = fn(*args).numpy().astype(np.float64)
     ref = np.maximum(_torch_conv(x, w, b, 1, 1, 1), 0)
     np.testing.assert_allclose(out, ref, rtol=0, atol=(2 ** -10 + 288 * 2 ** -24) * np.abs(ref).max())
+
+
+def test_an_epilogue_joins_the_implicit_gemm_in_one_mix_kernel():
+    """conv, per-channel affine, ReLU feeding a second convolution: the product is NCHW, so the affine and the ReLU
+    run on the AI Core's vector cores in the convolution's MIX kernel (no elementwise kernel between the two
+    convolutions' input transposes); the result is PyTorch's."""
+    x = RNG.standard_normal((2, 32, 10, 10)).astype(np.float16)
+    w1, w2 = (RNG.standard_normal((32, 32, 3, 3)).astype(np.float16) * np.float16(0.2) for _ in range(2))
+    scale, shift = (RNG.standard_normal((1, 32, 1, 1)).astype(np.float16) for _ in range(2))
+
+    def block(x, w1, scale, shift, w2):
+        return pyasc.conv2d(pyasc.relu(pyasc.conv2d(x, w1, padding=1) * scale + shift), w2, padding=1)
+
+    args = [pyasc.tensor(a) for a in (x, w1, scale, shift, w2)]
+    out, report = pyasc.jit(block, options={"conv": "implicit_gemm"}).lower(*args).compile().simulate(*args)
+    names = [launch.kernel for launch in report.launches]
+    mm = [i for i, n in enumerate(names) if "_mm" in n]
+    assert len(mm) == 2 and mm[1] - mm[0] == 3, names  # between them: y's transpose and w2's layout kernel only
+    t = lambda a: torch.from_numpy(a.astype(np.float64))  # noqa: E731
+    y = torch.relu(torch.nn.functional.conv2d(t(x), t(w1), padding=1) * t(scale) + t(shift))
+    ref = torch.nn.functional.conv2d(y, t(w2), padding=1).numpy()
+    np.testing.assert_allclose(np.asarray(out, np.float64), ref, rtol=0,
+                               atol=4 * (2 ** -10 + 288 * 2 ** -24) * np.abs(ref).max())
+
+
+def test_stages_are_equal_and_wider_than_48_channels():
+    """A 3x3, 256-channel convolution at batch 8: each L1 stage holds 64 channels (Load3Dv2's channelSize ranges
+    over [0, 65535] on A2/A3, Load3D.md): the patches' tile is K = 64 * 9 = 576 wide, four stages of the same K."""
+    x = pyasc.tensor(np.zeros((8, 256, 56, 56), np.float16))
+    w = pyasc.tensor(np.zeros((256, 256, 3, 3), np.float16))
+    fn = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, padding=1), options={"conv": "implicit_gemm"})
+    tiles = [op.result.type.get_shape() for op in fn.lower(x, w).module("asctile").walk()
+             if op.name == "asctile.load_window"]
+    assert len(tiles) == 1 and tiles[0][1] == 576 and 2304 % tiles[0][1] == 0, tiles
 
 
 @pytest.mark.parametrize("xs,ws,stride,padding,dilation,why", [
