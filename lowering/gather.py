@@ -4,7 +4,8 @@
 ``asctile.gather_offsets`` -> ``ascbuf.gather_offsets`` -> ``CreateVecIndex`` of one row,
 ``Mins`` (lanes past the valid columns repeat the last one, so every offset stays inside the
 source), ``Muls`` by the column step (a negative step, for rows read backwards, then ``Adds`` the
-offset of the last valid column), then the rows by doubling: rows ``[k, 2k)`` are rows
+offset of the last valid column), with ``blocks`` the row's runs by doubling (runs ``[k, 2k)`` are runs
+``[0, k)`` plus ``k`` block steps), then the rows by doubling: rows ``[k, 2k)`` are rows
 ``[0, k)`` plus ``k`` row steps (``Adds``), ``ceil(log2(rows))`` instructions; a ``PipeBarrier<PIPE_V>``
 between dependent steps (the table's first reader in the tile loop is ordered after the last step by
 insert-sync, like any buffer computed before the loop). ``asctile.gather`` -> ``ascbuf.gather`` -> ``Gather`` with the table
@@ -25,7 +26,9 @@ UI32 = IntegerType(32, Signedness.UNSIGNED)
 
 
 def bufferize_gather_offsets(bz, op: asctile.GatherOffsetsOp, dst, e: OpEmitter) -> None:
-    e.add(ascbuf.GatherOffsetsOp(dst, op.cols.value.data, op.col_bytes.value.data, op.row_bytes.value.data))
+    blocks = None if op.blocks is None else (op.blocks.value.data, op.block_bytes.value.data)
+    e.add(ascbuf.GatherOffsetsOp(dst, op.cols.value.data, op.col_bytes.value.data, op.row_bytes.value.data,
+                                 *(blocks or ())))
 
 
 def bufferize_gather(bz, op: asctile.GatherOp, dst, e: OpEmitter) -> None:
@@ -40,7 +43,8 @@ def translate_gather_offsets(lw, op: ascbuf.GatherOffsetsOp, e: OpEmitter) -> No
     rows, pitch = op.dst.type.get_shape()
     table = lw.tensor(op.dst, e)
     barrier = lambda: e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))  # noqa: E731
-    n = e.index(pitch)
+    runs = 1 if op.blocks is None else op.blocks.value.data
+    n = e.index(pitch // runs)
     e.add(ascendc.CreateVecIndexOp(table, _i32(e, 0), n))
     barrier()
     e.add(ascendc.MinsOp(table, table, _i32(e, op.cols.value.data - 1), n))
@@ -50,13 +54,20 @@ def translate_gather_offsets(lw, op: ascbuf.GatherOffsetsOp, e: OpEmitter) -> No
     if col_bytes < 0:  # rows read backwards: count from the last valid column
         barrier()
         e.add(ascendc.AddsOp(table, table, _i32(e, (op.cols.value.data - 1) * -col_bytes), n))
+    if runs > 1:
+        _doubling(e, table, runs, pitch // runs, op.block_bytes.value.data)
+    _doubling(e, table, rows, pitch, op.row_bytes.value.data)
+
+
+def _doubling(e: OpEmitter, table, n: int, size: int, step: int) -> None:
+    """Parts ``[k, 2k)`` of ``n`` parts of ``size`` elements are parts ``[0, k)`` plus ``k * step``."""
     k = 1
-    while k < rows:
-        count = min(k, rows - k)
-        if k == 1 or count > k // 2:  # rows [0, count) include rows the last step wrote ([k/2, k))
-            barrier()
-        dst = e.value(ascendc.SubviewOp(table, e.index(k * pitch)))
-        e.add(ascendc.AddsOp(dst, table, _i32(e, k * op.row_bytes.value.data), e.index(count * pitch)))
+    while k < n:
+        count = min(k, n - k)
+        if k == 1 or count > k // 2:  # parts [0, count) include parts the last step wrote ([k/2, k))
+            e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))
+        dst = e.value(ascendc.SubviewOp(table, e.index(k * size)))
+        e.add(ascendc.AddsOp(dst, table, _i32(e, k * step), e.index(count * size)))
         k *= 2
 
 

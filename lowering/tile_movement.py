@@ -16,6 +16,10 @@ are walked one tile at a time.
   column of the tile as a contiguous run); the smaller one is chosen. The vector ``Gather``
   then picks every element with a byte-offset table built once per kernel (``CreateVecIndex``,
   ``Mins``, ``Muls`` and ``log2(rows)`` ``Adds``).
+* A batch of small transposes (the outer dim walks whole dense blocks on both sides, each block's
+  rows ``T`` and columns ``C`` swapped, such as a convolution's weights made ``[OC][C1][KH][KW][C0]``)
+  takes tiles of whole blocks (``blocked``): a block is one tile row of ``T`` runs of ``C`` columns, the
+  footprint the blocks' contiguous input, the table's rows built from one block's runs.
 * Negative steps: an outer dim walked backwards only changes the offsets (a DMA walks rows
   forwards, so it is never the tile's row dim); columns walked backwards load the run from the
   tile's last column and gather with a table counted backwards (a negative ``col_bytes``). Such a
@@ -52,6 +56,7 @@ from .tile_body import view_source
 from .tiling import MAX_TILE_ROWS, row_major
 
 _SPLIT_ROUNDS = 6  # re-plans of pieces whose reversed rows are cut into whole tiles
+SMALL_BLOCK_BYTES = 4096  # the largest block of a batch of small transposes tiled by whole blocks
 GATHER_DTYPES = ("f16", "bf16", "f32", "i32")
 
 
@@ -86,6 +91,25 @@ class Piece:
     out_strides: tuple[int, ...]
     in_base: int
     out_base: int
+    runs: tuple[int, int] = (1, 0)  # a blocked piece: (T runs of a tile row, the input stride between runs)
+
+
+def blocked(piece: Piece, es: int) -> Piece | None:
+    """``piece`` as tiles of whole blocks when its outer dim walks dense ``T x C`` blocks on both sides whose
+    rows and columns the piece swaps (input ``[C][T]``, output ``[T][C]``) and a block is small (at most
+    ``SMALL_BLOCK_BYTES``, whole 32 B): a row of the tile is one block, ``T`` runs of ``C`` columns (``C`` a
+    multiple of 8: the i32 table's runs are whole 32 B); None otherwise."""
+    if len(piece.dims) < 3 or piece.runs[0] > 1:
+        return None
+    *outer, X, T, C = piece.dims
+    *si, sX, sR, sC = piece.in_strides
+    *so, oX, oR, oC = piece.out_strides
+    block = T * C
+    if not (sX == oX == block and sR == 1 and sC == T and oR == C and oC == 1 and C % 8 == 0
+            and block * es % 32 == 0 and block * es <= SMALL_BLOCK_BYTES and X > 1):
+        return None
+    return Piece(piece.arg, (*outer, X, block), (*si, block, sC), (*so, block, 1), piece.in_base, piece.out_base,
+                 (T, sR))
 
 
 def collapse_piece(arg, shape, in_strides, out_strides, in_base, out_base) -> Piece:
@@ -129,7 +153,8 @@ class PiecePlan:
     tr: int
     tc: int
     pitch: int
-    mode: str  # "copy", "rows" (footprint A: one run per tile row) or "cols" (B: one run per tile column)
+    mode: str  # "copy", "rows" (footprint A: one run per tile row), "cols" (B: one run per tile column) or
+    # "blocks" (a tile row is one block of a batch of small transposes, ``blocked``)
     fp_rows: int = 0
     fp_pitch: int = 0
 
@@ -167,6 +192,9 @@ def plan_piece(piece: Piece, budget: int, align: int, cost=None) -> PiecePlan:
     ``cost(plan)``, the widest on a tie: a piece whose rows are far apart in the input gets narrow, tall
     tiles, whose footprint is not mostly padding."""
     R, C = piece.dims[-2], piece.dims[-1]
+    if piece.runs[0] > 1:  # tiles of whole blocks (``blocked``): the footprint is their input, contiguous
+        tr = max(1, min(R, MAX_TILE_ROWS, budget // C))
+        return PiecePlan(piece, tr, C, C, "blocks", tr, C)
     tc = min(_align(C, align), max(align, budget // align * align))
     if tc >= C:
         tc = C
@@ -270,6 +298,11 @@ class _MovementTiler:
             raise TilingError(f"kernel @{k.sym_name.data}: no source for a piece")
         align = 32 // es
         plans = self._plan_reversed(pieces, align)
+        whole = [blocked(p, es) for p in pieces] if len(pieces) == 1 else [None]
+        if whole[0] is not None:  # a batch of small transposes: tiles of whole blocks where they take less time
+            by_blocks = self._plan(whole, align)
+            if sum(map(self._makespan, by_blocks)) < sum(map(self._makespan, plans)):
+                plans = by_blocks
         if _partial_reversed(plans):
             raise TilingError(f"kernel @{k.sym_name.data}: rows read backwards do not split into tiles that fit "
                               "in UB")
@@ -307,8 +340,7 @@ class _MovementTiler:
         for pl in plans:
             tables = None
             if pl.mode != "copy":
-                tables = pre.value(asctile.GatherOffsetsOp(TensorType(i32, [pl.tr, pl.pitch]), pl.tc,
-                                                           *self._offset_bytes(pl)))
+                tables = pre.value(self._table(pl))
             self._move(pl, t, total, gm_of[pl.piece.arg], out_arg, tables, le, out_t.element_type)
         loop_body.add_op(scf.YieldOp())
         return new
@@ -356,7 +388,7 @@ class _MovementTiler:
         footprint runs stay at least one 32 B block long); of these plans, the one whose estimated makespan
         (``_makespan``) is shortest, the fewest tiles on a tie. Copies of a few dozen bytes cost their DMA's
         fixed latency alone: two rounds of them take longer than one round of tiles twice as large."""
-        min_rows = 1 if pl.mode == "copy" else align
+        min_rows = align if pl.mode in ("rows", "cols") else 1
         plans = [pl]
         while pl.total < self.cores and (pl.tr > min_rows or (pl.mode == "copy" and pl.tc > align)):
             if pl.tr > min_rows:
@@ -381,6 +413,15 @@ class _MovementTiler:
         if pl.mode != "copy":
             tile += spec.vector_fixed_cycles + pl.tr * pl.pitch / spec.gather_elems_per_cycle
         return ceil(pl.total / self.cores) * tile
+
+    def _table(self, pl: PiecePlan) -> asctile.GatherOffsetsOp:
+        """The gather table of a gathered piece's tiles."""
+        tt = TensorType(i32, [pl.tr, pl.pitch])
+        if pl.mode == "blocks":
+            runs, run_stride = pl.piece.runs
+            return asctile.GatherOffsetsOp(tt, pl.C // runs, pl.piece.in_strides[-1] * self.es, pl.fp_pitch * self.es,
+                                           runs, run_stride * self.es)
+        return asctile.GatherOffsetsOp(tt, pl.tc, *self._offset_bytes(pl))
 
     def _offset_bytes(self, pl: PiecePlan) -> tuple[int, int]:
         sR, sC = pl.piece.in_strides[-2], pl.piece.in_strides[-1]
@@ -416,7 +457,9 @@ class _MovementTiler:
         else:
             fp_t = TensorType(et, [pl.fp_rows, pl.fp_pitch])
             at_least_one = lambda n: le.addi(n, le.subi(1, le.minui(n, 1)))  # noqa: E731
-            if pl.mode == "rows":
+            if pl.mode == "blocks":  # whole blocks, contiguous
+                fp = le.value(asctile.LoadOp(src, in_off, vr, le.index(pl.C), sR, 1, fp_t))
+            elif pl.mode == "rows":
                 span = le.muli(le.subi(at_least_one(vc), 1), abs(sC))
                 start = le.subi(in_off, span) if sC < 0 else in_off  # a reversed run starts at its last column
                 fp = le.value(asctile.LoadOp(src, start, vr, le.addi(span, 1), sR, 1, fp_t))

@@ -3,40 +3,48 @@
 ``gather_offsets`` fills a ``rows x pitch`` ``i32`` buffer with the byte offsets
 ``min(c, cols - 1) * col_bytes + r * row_bytes`` (a negative ``col_bytes`` counts the columns
 from the last valid one: ``(cols - 1 - min(c, cols - 1)) * -col_bytes + r * row_bytes``, for rows
-read backwards); ``gather`` sets ``dst[k] = src[offsets[k]]``
+read backwards; with ``blocks`` ``B``, a row is ``B`` runs of ``cols`` columns ``block_bytes`` apart:
+``c * col_bytes + b * block_bytes + r * row_bytes`` at column ``b * cols + c``); ``gather`` sets ``dst[k] = src[offsets[k]]``
 (byte offsets from the start of ``src``) for the first ``count`` elements.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, MemRefType
-from xdsl.irdl import IRDLOperation, operand_def, prop_def, traits_def
+from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, prop_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
 from ..lazy_format import irdl_op_definition
 from ..target import Pipe
 from ..traits import BufferEffects, OnPipe
+from ..gather_table import check_blocks
 from .base import check_ub
 
 
 @irdl_op_definition
 class GatherOffsetsOp(IRDLOperation):
     """Fill ``dst`` (``rows x pitch`` of i32) with ``min(c, cols - 1) * col_bytes + r * row_bytes``
-    (a negative ``col_bytes`` counts from column ``cols - 1`` down, see the module docstring)."""
+    (a negative ``col_bytes`` counts from column ``cols - 1`` down; ``blocks``: rows of runs, see the module
+    docstring)."""
 
     name = "ascbuf.gather_offsets"
     dst = operand_def(MemRefType)
     cols = prop_def(IntegerAttr[I64])
     col_bytes = prop_def(IntegerAttr[I64])
     row_bytes = prop_def(IntegerAttr[I64])
-    assembly_format = "$dst `cols` $cols `col_bytes` $col_bytes `row_bytes` $row_bytes attr-dict `:` type($dst)"
+    blocks = opt_prop_def(IntegerAttr[I64])
+    block_bytes = opt_prop_def(IntegerAttr[I64])
+    assembly_format = ("$dst `cols` $cols `col_bytes` $col_bytes `row_bytes` $row_bytes (`blocks` $blocks^ "
+                       "`block_bytes` $block_bytes)? attr-dict `:` type($dst)")
     traits = traits_def(OnPipe(Pipe.V), BufferEffects(writes=("dst",)))
 
-
-    def __init__(self, dst, cols: int, col_bytes: int, row_bytes: int):
-        super().__init__(operands=[dst], properties={"cols": IntegerAttr(cols, 64),
-                                                     "col_bytes": IntegerAttr(col_bytes, 64),
-                                                     "row_bytes": IntegerAttr(row_bytes, 64)})
+    def __init__(self, dst, cols: int, col_bytes: int, row_bytes: int, blocks: int | None = None,
+                 block_bytes: int = 0):
+        props = {"cols": IntegerAttr(cols, 64), "col_bytes": IntegerAttr(col_bytes, 64),
+                 "row_bytes": IntegerAttr(row_bytes, 64)}
+        if blocks is not None:
+            props.update(blocks=IntegerAttr(blocks, 64), block_bytes=IntegerAttr(block_bytes, 64))
+        super().__init__(operands=[dst], properties=props)
 
     def verify_(self) -> None:
         check_ub(self.name, self.dst.type)
@@ -45,6 +53,8 @@ class GatherOffsetsOp(IRDLOperation):
             raise VerifyException(f"ascbuf.gather_offsets: the table is a 2-D i32 buffer, got {self.dst.type}")
         if not 1 <= self.cols.value.data <= shape[1]:
             raise VerifyException(f"ascbuf.gather_offsets: cols {self.cols.value.data} outside 1..{shape[1]}")
+        check_blocks(self.name, self.blocks, self.block_bytes, self.cols.value.data, self.col_bytes.value.data,
+                     shape[1])
 
 
 @irdl_op_definition

@@ -145,3 +145,4 @@ class CastOp(IRDLOperation):
 
 OPS = [BlockIdxOp, BlockNumOp, LoadOp, StoreOp, SplatOp, CastOp]
 ATTRIBUTES = []
+

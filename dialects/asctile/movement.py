@@ -5,37 +5,46 @@
 ``i32`` (read as ``uint32_t`` by the hardware); a negative ``col_bytes`` counts the columns from the
 last valid one, ``(cols - 1 - min(c, cols - 1)) * -col_bytes + r * row_bytes`` (rows read backwards);
 with ``col_bytes`` 1 and ``row_bytes`` 0 the table is the column index of every element (the
-``asctensor.iota`` of a row-wise kernel). ``gather`` collects ``result[k] = src[offset[k]]``
+``asctensor.iota`` of a row-wise kernel). With ``blocks`` ``B`` a row is ``B`` runs of ``cols`` columns, the
+``b``-th run ``b * block_bytes`` further: ``offset[r][b * cols + c] = c * col_bytes + b * block_bytes + r *
+row_bytes`` (the pitch is ``B * cols``; a row of the tile is a block of a batch of small transposes). ``gather`` collects ``result[k] = src[offset[k]]``
 (bytes from the start of ``src``) over the whole result tile.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects.builtin import I64, IntegerAttr, TensorType
-from xdsl.irdl import IRDLOperation, operand_def, prop_def, result_def
+from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
 from ..lazy_format import irdl_op_definition
+from ..gather_table import check_blocks
 from .base import check_tile_type
 
 
 @irdl_op_definition
 class GatherOffsetsOp(IRDLOperation):
     """The ``i32`` table ``min(c, cols - 1) * col_bytes + r * row_bytes`` of a ``rows x pitch`` tile
-    (counted from the last column when ``col_bytes`` is negative)."""
+    (counted from the last column when ``col_bytes`` is negative; with ``blocks``, rows of runs: see the module
+    docstring)."""
 
     name = "asctile.gather_offsets"
     cols = prop_def(IntegerAttr[I64])
     col_bytes = prop_def(IntegerAttr[I64])
     row_bytes = prop_def(IntegerAttr[I64])
+    blocks = opt_prop_def(IntegerAttr[I64])
+    block_bytes = opt_prop_def(IntegerAttr[I64])
     result = result_def(TensorType)
-    assembly_format = ("`cols` $cols `col_bytes` $col_bytes `row_bytes` $row_bytes attr-dict `:` "
-                       "type($result)")
+    assembly_format = ("`cols` $cols `col_bytes` $col_bytes `row_bytes` $row_bytes (`blocks` $blocks^ `block_bytes` "
+                       "$block_bytes)? attr-dict `:` type($result)")
 
-    def __init__(self, result_type: TensorType, cols: int, col_bytes: int, row_bytes: int):
-        super().__init__(result_types=[result_type],
-                         properties={"cols": IntegerAttr(cols, 64), "col_bytes": IntegerAttr(col_bytes, 64),
-                                     "row_bytes": IntegerAttr(row_bytes, 64)})
+    def __init__(self, result_type: TensorType, cols: int, col_bytes: int, row_bytes: int,
+                 blocks: int | None = None, block_bytes: int = 0):
+        props = {"cols": IntegerAttr(cols, 64), "col_bytes": IntegerAttr(col_bytes, 64),
+                 "row_bytes": IntegerAttr(row_bytes, 64)}
+        if blocks is not None:
+            props.update(blocks=IntegerAttr(blocks, 64), block_bytes=IntegerAttr(block_bytes, 64))
+        super().__init__(result_types=[result_type], properties=props)
 
     def verify_(self) -> None:
         check_tile_type(self.name, self.result.type)
@@ -46,6 +55,8 @@ class GatherOffsetsOp(IRDLOperation):
             raise VerifyException(f"asctile.gather_offsets: cols {self.cols.value.data} outside 1..{pitch}")
         if self.row_bytes.value.data < 0:
             raise VerifyException("asctile.gather_offsets: row_bytes must be non-negative")
+        check_blocks(self.name, self.blocks, self.block_bytes, self.cols.value.data, self.col_bytes.value.data,
+                     pitch)
 
 
 @irdl_op_definition

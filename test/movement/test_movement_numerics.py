@@ -59,6 +59,29 @@ def test_channels_last_to_first_takes_tall_tiles(dtype, shape):
     np.testing.assert_array_equal(got, x.numpy().transpose(0, 2, 1))
 
 
+@pytest.mark.parametrize("dtype", list(DTYPES))
+@pytest.mark.parametrize("shape,perm", [((256, 16, 16, 3, 3), (0, 1, 3, 4, 2)), ((64, 1, 16, 7, 7), (0, 1, 3, 4, 2)),
+                                        ((101, 8, 5), (0, 2, 1)), ((1000, 24, 2), (0, 2, 1)),
+                                        ((3, 33, 16, 9), (0, 1, 3, 2))])
+def test_a_batch_of_small_transposes_moves_whole_blocks(dtype, shape, perm):
+    """[X][C][T] -> [X][T][C] with small dense blocks (a convolution's weights made [OC][C1][KH][KW][C0]): tiles of
+    whole blocks, one contiguous load and store each and a gather whose table is built from one block's runs;
+    the last tile partly filled where the blocks do not divide evenly."""
+    x = _data(shape, dtype, 5)
+    got, _ = _run(lambda x: x.permute(*perm), x)
+    np.testing.assert_array_equal(got, x.numpy().transpose(perm))
+
+
+def test_convolution_weights_move_in_whole_blocks():
+    """[256 * 16][16][9] -> [256 * 16][9][16] (3x3 weights in C0 = 16 blocks): the table's rows are blocks of 9 runs
+    of 16 columns: a run's columns 18 bytes apart, its runs 2 bytes apart."""
+    x = _data((256, 16, 16, 3, 3), "float16", 6)
+    fn = pyasc.jit(lambda x: x.permute(0, 1, 3, 4, 2))
+    tables = [op for op in fn.lower(x).module("asctile").walk() if op.name == "asctile.gather_offsets"]
+    assert [(t.cols.value.data, t.col_bytes.value.data, t.blocks.value.data, t.block_bytes.value.data)
+            for t in tables] == [(16, 18, 9, 2)]
+
+
 def test_T_and_mT():
     x = _data((4, 6, 10), "int32", 3)
     (a, b), _ = _run(lambda x: (x.T + 0, x.mT + 0), x)

@@ -39,3 +39,17 @@ func.func @nchw_k0(%x: tensor<2x3136x256xf16>) -> tensor<2x256x3136xf16> attribu
 // CHECK:          %[[FP:.*]] = asctile.load %x[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(256, 1) : memref<2x3136x256xf16> -> tensor<16x256xf16>
 // CHECK-NEXT:     %[[G:.*]] = asctile.gather %[[FP]], %[[TAB]]
 // CHECK-NEXT:     asctile.store %[[G]], %out0[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 3136
+
+// a batch of small transposes (3x3 weights in blocks of 16 channels: [256 * 16][16][9] -> [256 * 16][9][16]):
+// tiles of whole 144-element blocks, each block a tile row of 9 runs of 16 columns (a run's columns 9 elements
+// = 18 B apart in the input, its runs 2 B apart), loaded and stored as contiguous rows
+func.func @weights_k0(%w: tensor<4096x16x9xf16>) -> tensor<4096x9x16xf16> attributes {asctensor.kernel = "movement"} {
+  %t = asctensor.transpose %w permutation = [0, 2, 1] : tensor<4096x16x9xf16> -> tensor<4096x9x16xf16>
+  func.return %t : tensor<4096x9x16xf16>
+}
+// CHECK:      func.func @weights_k0(%w: memref<4096x16x9xf16>, %out0: memref<4096x9x16xf16>)
+// CHECK:        %[[TAB:.*]] = asctile.gather_offsets cols 16 col_bytes 18 row_bytes 288 blocks 9 block_bytes 2 : tensor<{{[0-9]+}}x144xi32>
+// CHECK:        scf.for
+// CHECK:          %[[FP:.*]] = asctile.load %w[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(144, 1) : memref<4096x16x9xf16> -> tensor<{{[0-9]+}}x144xf16>
+// CHECK-NEXT:     %[[G:.*]] = asctile.gather %[[FP]], %[[TAB]]
+// CHECK-NEXT:     asctile.store %[[G]], %out0[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 144

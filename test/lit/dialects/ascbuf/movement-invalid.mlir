@@ -9,6 +9,16 @@ func.func @f() {
 
 // -----
 
+// a run of 4 columns is 16 B of the table: its runs would not start on 32 B
+func.func @f() {
+  %t = ascbuf.alloc slots 1 : memref<8x8xi32, #ascbuf.space<ub>>
+  ascbuf.gather_offsets %t cols 4 col_bytes 2 row_bytes 16 blocks 2 block_bytes 8 : memref<8x8xi32, #ascbuf.space<ub>>
+  func.return
+}
+// CHECK: ascbuf.gather_offsets: 2 blocks of 4 columns (a multiple of 8, counted forwards) must make the pitch 8
+
+// -----
+
 func.func @f(%n: index) {
   %t = ascbuf.alloc slots 1 : memref<8x8xi32, #ascbuf.space<ub>>
   %s = ascbuf.alloc slots 1 : memref<16x16xf16, #ascbuf.space<ub>>

@@ -8,6 +8,15 @@ func.func @f() {
 
 // -----
 
+// rows of 3 runs of 8 columns make a pitch of 24, not 16
+func.func @f() {
+  %o = asctile.gather_offsets cols 8 col_bytes 12 row_bytes 64 blocks 3 block_bytes 4 : tensor<4x16xi32>
+  func.return
+}
+// CHECK: asctile.gather_offsets: 3 blocks of 8 columns (a multiple of 8, counted forwards) must make the pitch 16
+
+// -----
+
 func.func @f(%src: tensor<16x16xf32>, %o: tensor<8x8xf32>) {
   %g = asctile.gather %src, %o : tensor<16x16xf32>, tensor<8x8xf32> -> tensor<8x8xf32>
   func.return

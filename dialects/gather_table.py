@@ -1,0 +1,19 @@
+"""The byte-offset table of a gather (``asctile.gather_offsets``, ``ascbuf.gather_offsets``): the check of its
+rows of runs (``blocks``), which both levels share."""
+
+from __future__ import annotations
+
+from xdsl.utils.exceptions import VerifyException
+
+
+def check_blocks(name: str, blocks, block_bytes, cols: int, col_bytes: int, pitch: int) -> None:
+    """A gather table of rows of ``blocks`` runs of ``cols`` columns (``gather_offsets``): both fields or neither,
+    the pitch ``blocks * cols``, runs of whole 32 B of the i32 table (``cols`` a multiple of 8) counted forwards."""
+    if (blocks is None) != (block_bytes is None):
+        raise VerifyException(f"{name}: blocks and block_bytes go together")
+    if blocks is None:
+        return
+    b = blocks.value.data
+    if b < 1 or b * cols != pitch or cols % 8 or col_bytes < 0 or block_bytes.value.data < 0:
+        raise VerifyException(f"{name}: {b} blocks of {cols} columns (a multiple of 8, counted forwards) must "
+                              f"make the pitch {pitch}")
