@@ -50,7 +50,8 @@ def _kernels(fn, args) -> list[str]:
 
 @pytest.mark.parametrize("xs,ws,stride,padding,dilation", [
     ((2, 16, 9, 9), (8, 16, 3, 3), 1, 1, 1),
-    ((2, 64, 15, 13), (24, 64, 3, 3), 2, 1, 1),      # two L1 stages (48 + 16 channels)
+    ((2, 64, 15, 13), (24, 64, 3, 3), 2, 1, 1),      # one L1 stage of 64 channels
+    ((1, 512, 16, 16), (256, 512, 3, 3), 1, 1, 1),   # L1 stages of 128 channels (float32: 64), K in 4 (8) stages
     ((2, 3, 30, 28), (16, 3, 7, 7), 2, 3, 1),        # the ResNet stem, small: 3 channels padded to 16
     ((1, 24, 20, 17), (16, 24, 3, 3), 1, 2, 2),      # dilation, an odd output width (row_align 16)
     ((3, 32, 7, 7), (40, 32, 3, 1), (1, 2), (1, 0), 1),

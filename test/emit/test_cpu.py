@@ -298,9 +298,9 @@ def test_matmul_project_cpu_run(tmp_path):
 
 
 def test_implicit_gemm_conv_project_cpu_run(tmp_path):
-    """A convolution as an implicit GEMM (the input rows copied by ND2NZ, the patches formed by Load3Dv2; 52 channels:
-    two L1 stages, the last block padded) built with g++ and run on the CPU: against the simulator's outputs, and
-    every program's output against PyTorch's conv2d in float64."""
+    """A convolution as an implicit GEMM (the input rows copied by ND2NZ, the patches formed in L0B by Load3Dv2; 52
+    channels in four 16-channel groups, the last partly zeros) built with g++ and run on the CPU: against the
+    simulator's outputs, and every program's output against PyTorch's conv2d in float64."""
     import torch
 
     rng = np.random.default_rng(6)
