@@ -5,8 +5,8 @@ Runs after ``asctensor-decompose`` and before ``asctensor-fuse``:
 * a ``conv2d`` of 2- or 4-byte elements and one group becomes an implicit GEMM (``lowering/analysis/conv.py``:
   every output row reads the input, Load3Dv2's ranges, L1): the input transposed to NHWC, ``im2col_nhwc``
   outlined with its matmul (the cube kernel forms the patches in L0B with Load3Dv2; they never reach GM) as
-  B^T (``transpose_b``), the weights as ``(OC, K)`` in Load3Dv2's K order the A of every image: the product is
-  NCHW, and its elementwise epilogue joins it as through im2col (``_conv_to_implicit_gemm``);
+  B^T (``transpose_b``), the weights, as ``(OC, K)`` in Load3Dv2's K order, the A of every image: the product
+  is NCHW, and its elementwise epilogue joins it as through im2col (``_conv_to_implicit_gemm``);
 * any other ``conv2d`` becomes ``im2col`` (a gather kernel, ``tile-im2col``; none for a 1x1 kernel at stride 1 without
   padding, whose patches are the input itself) and one batched ``matmul`` of
   the weights ``(OC/G, KH*KW*C/G)`` of each group (transposed from ``OIHW``; a constant folds away)

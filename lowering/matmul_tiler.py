@@ -98,8 +98,8 @@ class MatmulTiler:
         batch_shape, M, K, N = matmul_dims(mm, fold)
         batch = prod(batch_shape)
         in_t = mm.lhs.type.element_type
-        patches = mm.rhs.owner if isinstance(mm.rhs.owner, asctensor.Im2colNhwcOp) else None  # B^T (an implicit
-        # GEMM: lowering/analysis/conv.py)
+        # an implicit GEMM's patches, B^T (lowering/analysis/conv.py)
+        patches = mm.rhs.owner if isinstance(mm.rhs.owner, asctensor.Im2colNhwcOp) else None
         plan = plan_matmul(k.sym_name.data, self.spec, batch, M, N, K, str(in_t), self.cores,
                            base_m=self.base_m, base_n=self.base_n)
         if patches is not None:

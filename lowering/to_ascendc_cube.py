@@ -50,7 +50,7 @@ class CubeKernelLowering(KernelLowering):
 
     def _classify(self, block: Block) -> None:
         feeds_b = {buffer_of(op.source) for op in block.walk()
-                   if isinstance(op, ascbuf.LoadL0Op) and not op.is_a or isinstance(op, ascbuf.LoadWindowL0Op)}
+                   if (isinstance(op, ascbuf.LoadL0Op) and not op.is_a) or isinstance(op, ascbuf.LoadWindowL0Op)}
         loads = [op for op in block.walk() if isinstance(op, ascbuf.LoadL0Op) and _squares(op)]
         self.squares = {buffer_of(op.source) for op in loads}
         self.squares_a = {buffer_of(op.dest) for op in loads if op.is_a}  # L0A buffers
