@@ -36,10 +36,11 @@ class Chain:
     each of the cube's cores (the leading axis of every array): ``acc`` (row-major fp32, once ``summed``)
     plus the product of the operands copied since, whose raw bits are in ``raw``: A's ``m16`` rows and
     then B^T's ``n16`` rows, side by side along K (``cols`` columns, of which ``k`` are used). ``init``:
-    the first Mmad's."""
+    the first Mmad's. ``longest``: the most columns a product of this use of the chain took, ``fits`` the
+    previous use's (a block of a kernel is usually as long as the one before: ``room``)."""
 
     __slots__ = ("kind", "cores", "m16", "n16", "cols", "k", "init", "summed", "raw", "work", "acc", "part", "cv",
-                 "views", "es", "products", "acc_nz")
+                 "views", "es", "products", "acc_nz", "longest", "fits")
 
     def __init__(self, cube, kind, c, m1, n1):
         self.kind, self.m16, self.n16, self.cols, self.k, self.init, self.summed = kind, m1 * 16, n1 * 16, 0, 0, 0, 0
@@ -51,15 +52,25 @@ class Chain:
         self.acc_nz = self.acc.reshape(kc, m1 * 16, n1, 16).transpose(0, 2, 1, 3)  # ``acc`` as L0C's NZ blocks
         self.views: dict[tuple, tuple] = {}
         self.products: dict[int, tuple] = {}  # k -> ``multiply``'s views of its operands
+        self.longest = self.fits = 0
 
     @property
     def _raw_dtype(self):
         return np.float32 if self.kind == FP32 else np.int16
 
+    def begin(self) -> None:
+        """A new use of the chain (a new L0C block): no columns in use, and the longest product of the use
+        before kept as the width to fit (``room``)."""
+        self.k, self.summed = 0, False
+        self.fits, self.longest = self.longest, 0
+
     def room(self, width: int) -> None:
         """Makes room for ``width`` more columns: more columns (twice as many, up to ``SEGMENT``), or
-        when a segment is full, its product into ``acc`` first."""
+        when a segment is full, its product into ``acc`` first. A use starts with as many columns as the
+        previous use's longest product when the buffer is far wider (its unused columns would be widened too)."""
         need = self.k + width
+        if not self.k and not self.summed and self.fits and width <= self.fits and self.cols >= self.fits * 5 // 4:
+            self.grow(self.fits)
         if need <= self.cols:
             return
         if self.k and need > SEGMENT:
@@ -102,6 +113,7 @@ class Chain:
         if parts is not None:
             self._multiply_parts(parts)
             return
+        self.longest = max(self.longest, self.k)
         _widen(self.kind, self.raw, self.work)  # A and B^T in one call on the whole buffer (unused columns too)
         if self.summed:
             np.add(self.acc, matmul_into(a, b, self.part), out=self.acc)
@@ -123,6 +135,7 @@ class Chain:
 
     def _multiply_parts(self, parts) -> None:
         """``multiply`` by groups of cores, each over its own K columns (``sparse_parts``)."""
+        self.longest = max(self.longest, self.k)
         m16, n16 = self.m16, self.n16
         rows = self.raw.reshape(self.cores, m16 + n16, self.cols)[:, :, :self.k]
         for cores, used in parts:
@@ -357,7 +370,7 @@ def _pending(cube, key, init, cls, *kind):
             cube.chains.clear()
         ch = cube.chains[key] = cls(cube, *kind, *key[:3]) if kind else cls(cube, key)
     if kind:
-        ch.k, ch.summed = 0, False
+        ch.begin()
     ch.init = init
     cube.pending, cube.pending_key = ch, key
     return ch

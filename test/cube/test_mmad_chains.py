@@ -183,3 +183,25 @@ def test_float16_operands_widen_as_numpys_cast_does(rows):
     finite = raw[(raw.view(np.uint16) & 0x7C00) != 0x7C00][: rows * 4096 // 2].reshape(rows, -1)  # the bits path
     got = cube_mmad._widen(cube_mmad.FP16, finite, np.empty(finite.shape, np.int32))
     assert np.array_equal(got.view(np.int32), finite.view(np.float16).astype(np.float32).view(np.int32))
+
+
+def test_a_reused_chain_fits_its_previous_block(monkeypatch):
+    """A convolution whose blocks multiply K = 576 in steps of 96: a chain's first block grows its buffer by
+    doubling to 768 columns; its next block starts at the 576 the first one took (``Chain.begin``, ``room``), and
+    the chain grows no more, so the columns widened are the ones in use. Every call gives PyTorch's result."""
+    import torch
+
+    grown = {}
+    grow = cube_mmad.Chain.grow
+    monkeypatch.setattr(cube_mmad.Chain, "grow",
+                        lambda self, cols: (grown.setdefault(id(self), []).append(cols), grow(self, cols))[1])
+    rng = np.random.default_rng(14)
+    x = rng.standard_normal((2, 64, 20, 20)).astype(np.float16)
+    w = (rng.standard_normal((64, 64, 3, 3)) * 0.1).astype(np.float16)
+    fn = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, padding=1), options={"conv": "implicit_gemm"})
+    want = torch.nn.functional.conv2d(torch.from_numpy(x.astype(np.float64)), torch.from_numpy(w.astype(np.float64)),
+                                      padding=1).numpy()
+    for _ in range(4):
+        got = fn(pyasc.tensor(x), pyasc.tensor(w)).numpy().astype(np.float64)
+        np.testing.assert_allclose(got, want, rtol=0, atol=(2 ** -10 + 576 * 2 ** -24) * np.abs(want).max())
+    assert grown and all(widths[-1] == 576 and max(widths) == 768 for widths in grown.values()), grown
