@@ -63,12 +63,13 @@ def test_channels_last_to_first_takes_tall_tiles(dtype, shape):
 @pytest.mark.parametrize("shape,perm", [((256, 16, 16, 3, 3), (0, 1, 3, 4, 2)), ((64, 1, 16, 7, 7), (0, 1, 3, 4, 2)),
                                         ((101, 8, 5), (0, 2, 1)), ((1000, 24, 2), (0, 2, 1)),
                                         ((3, 33, 16, 9), (0, 1, 3, 2))])
-def test_a_batch_of_small_transposes_moves_whole_blocks(dtype, shape, perm):
+@pytest.mark.parametrize("style", ["queue", "flags"])
+def test_a_batch_of_small_transposes_moves_whole_blocks(dtype, shape, perm, style):
     """[X][C][T] -> [X][T][C] with small dense blocks (a convolution's weights made [OC][C1][KH][KW][C0]): tiles of
     whole blocks, one contiguous load and store each and a gather whose table is built from one block's runs;
     the last tile partly filled where the blocks do not divide evenly."""
     x = _data(shape, dtype, 5)
-    got, _ = _run(lambda x: x.permute(*perm), x)
+    got, _ = _run(lambda x: x.permute(*perm), x, style=style)
     np.testing.assert_array_equal(got, x.numpy().transpose(perm))
 
 
