@@ -72,6 +72,7 @@ NOP_FIELDS = ("l1_h", "l1_w", "channel_size", "k_extension", "m_extension", "fil
 
 LOAD3D_TYPES = ("f16", "bf16", "f32")  # modelled; the doc also lists int4b_t, (u)int8 and (u)int32 for A2
 LOAD3D_DOC_TYPES = ("i8", "ui8", "i32", "ui32", "si32")
+LOAD3D_NOT_INTO_L0B = ("i8", "ui8")  # Load3D.md, A2/A3: the B1/B2 positions take no b4/b8 type
 
 
 class NotModelled(Exception):
@@ -209,6 +210,9 @@ class LoadData3DV2Op(AscendCOperation):
         et = str(self.dst.type.element_type)
         if et != str(self.src.type.element_type):
             raise VerifyException(f"{self.name} needs one element type, got {self.dst.type} and {self.src.type}")
+        if et in LOAD3D_NOT_INTO_L0B and position_of(self.dst) == TPosition.B2:
+            raise VerifyException(f"{self.name}: {et} is not a type Load3Dv2 moves into L0B (B2): Load3D.md lists "
+                                  "half, bfloat16_t, int32_t, uint32_t and float there")
         if et not in LOAD3D_TYPES:
             why = "is not modelled" if et in LOAD3D_DOC_TYPES else "is not a type Load3Dv2 takes"
             raise VerifyException(f"{self.name}: {et} {why} (modelled: {', '.join(LOAD3D_TYPES)})")

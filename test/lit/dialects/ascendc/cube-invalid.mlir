@@ -269,3 +269,20 @@ func.func @f(%i: index) {
   func.return
 }
 // CHECK: ascendc.load_data_3dv2: i8 is not modelled (modelled: f16, bf16, f32)
+
+// -----
+
+// Load3D.md (A2/A3): the L1 -> L0B path takes no 1-byte type
+func.func @f(%i: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %c288 = arith.constant 288 : index
+  %l1 = ascendc.local_tensor B1 address 0 size 4096 : !ascendc.local_tensor<i8>
+  %b = ascendc.local_tensor B2 address 0 size 4096 : !ascendc.local_tensor<i8>
+  ascendc.load_data_3dv2 %b, %l1, {[%c1, %c1, %c1, %c1], %c4, %c4, %c32, %c288, %c32, %c0, %c0, %c1, %c1, %c3, %c3, %c1, %c1} : !ascendc.local_tensor<i8>, !ascendc.local_tensor<i8>
+  func.return
+}
+// CHECK: ascendc.load_data_3dv2: i8 is not a type Load3Dv2 moves into L0B (B2): Load3D.md lists half, bfloat16_t, int32_t, uint32_t and float there
