@@ -108,12 +108,12 @@ class Chain:
     def multiply(self) -> None:
         """The operands copied so far, widened and multiplied (one GEMM in fp32 per core), into ``acc``;
         a core whose A is zero in many K columns multiplies without them (``sparse_parts``)."""
+        self.longest = max(self.longest, self.k)
         rows, a, b = self._products()
         parts = sparse_parts(self.kind, rows, self.m16)
         if parts is not None:
             self._multiply_parts(parts)
             return
-        self.longest = max(self.longest, self.k)
         _widen(self.kind, self.raw, self.work)  # A and B^T in one call on the whole buffer (unused columns too)
         if self.summed:
             np.add(self.acc, matmul_into(a, b, self.part), out=self.acc)
@@ -135,7 +135,6 @@ class Chain:
 
     def _multiply_parts(self, parts) -> None:
         """``multiply`` by groups of cores, each over its own K columns (``sparse_parts``)."""
-        self.longest = max(self.longest, self.k)
         m16, n16 = self.m16, self.n16
         rows = self.raw.reshape(self.cores, m16 + n16, self.cols)[:, :, :self.k]
         for cores, used in parts:

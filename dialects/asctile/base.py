@@ -145,4 +145,3 @@ class CastOp(IRDLOperation):
 
 OPS = [BlockIdxOp, BlockNumOp, LoadOp, StoreOp, SplatOp, CastOp]
 ATTRIBUTES = []
-
