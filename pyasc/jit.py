@@ -132,6 +132,7 @@ class _Program:
         # whether some input, constant or output is a zero-size tensor (no parameter of the kernels)
         self.has_empty = any(_is_empty(s.shape) for s in (*inputs, *outputs)) or any(not c.size for c in constants)
         self._outputs_fit_on = None  # the target the outputs were last found to fit on
+        self._output_arrays = tuple((s.shape, s.dtype.np_dtype) for s in outputs)  # ``new_outputs``' arrays
 
     def check_inputs(self, where: str, args) -> list[Tensor]:
         """``args`` as concrete Tensors of the program's input signature; PyascError otherwise."""
@@ -152,7 +153,7 @@ class _Program:
         """Uninitialised arrays for the outputs (every element is written by the launch), once each is
         known to fit in device memory."""
         self.check_outputs_fit()
-        return [np.empty(s.shape, dtype=s.dtype.np_dtype) for s in self.outputs]
+        return [np.empty(shape, dtype) for shape, dtype in self._output_arrays]
 
     def _compiled(self, module: ModuleOp) -> "Compiled":
         """The ``ascendc`` ``module`` of this program, ready to emit, simulate or call."""
@@ -242,8 +243,9 @@ class Compiled(_Program):
 
     def simulate_checked(self, tensors: list[Tensor]):
         """``simulate`` on tensors of the program's input signature (``check_inputs``)."""
-        inputs = [t._data if t._data.flags.c_contiguous else np.ascontiguousarray(t._data) for t in tensors]
-        inputs += self.constants
+        inputs = [d if d.flags.c_contiguous else np.ascontiguousarray(d) for d in [t._data for t in tensors]]
+        if self.constants:
+            inputs += self.constants
         outputs = self.new_outputs()
         report = simulate(self, inputs + outputs)
         return (tuple(outputs) if self.returns_tuple else outputs[0]), report
@@ -535,8 +537,8 @@ class JitFunction:
             fast = [(a._shape, a._dtype) for a in args if type(a) is Tensor and a._trace is None]
             if len(fast) == len(args):
                 compiled = self._fast.get((tuple(fast), default_target()))
-                if compiled is not None:
-                    return compiled(*args)
+                if compiled is not None:  # the key holds every input's shape and dtype: no check again
+                    return launch(compiled, args, checked=True)
         tensors, layout, key = self._split(args, kwargs)
         if key in self._eager:
             return self.fn(*args, **kwargs)

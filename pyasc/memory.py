@@ -23,7 +23,7 @@ from __future__ import annotations
 import threading
 import weakref
 
-from pyasc.dialects.target import get_target
+from pyasc.dialects.target import PRESETS, get_target
 
 from .device import Device, as_device, current_device
 from .device import get_target as current_target
@@ -31,6 +31,7 @@ from .errors import PyascError, describe
 
 BLOCK = 512
 SEGMENT = 2 * 2**20
+LEAST_HBM = min(spec.hbm_capacity_bytes for spec in PRESETS.values())  # below it no target's capacity is checked
 
 
 def _round(nbytes: int) -> int:
@@ -63,9 +64,11 @@ class DeviceAllocator:
         return self.capacity if self.capacity is not None else get_target(current_target()).hbm_capacity_bytes
 
     def alloc(self, size: int, what: str, in_pool: bool = False) -> None:
-        cap = self.limit()
         with self._lock:
             outside = self.allocated + size + (0 if in_pool else self.pool_reserved)
+            cap = self.capacity
+            if cap is None:  # the target's HBM, looked up only when some target's could be exceeded
+                cap = LEAST_HBM if self.allocated + size + self.pool_reserved + SEGMENT <= LEAST_HBM else self.limit()
             if not in_pool and outside > cap:
                 pools = f", {fmt_bytes(self.pool_reserved)} held by memory pools" if self.pool_reserved else ""
                 raise PyascError("memory", f"device out of memory: tried to allocate {fmt_bytes(size)} for a "
@@ -272,18 +275,28 @@ def _give_back(alloc, size: int, handle) -> None:
 
 
 def _release(key: int) -> None:
-    with _live_lock:
-        entry = _live.pop(key, None)
+    entry = _live.pop(key, None)  # one dict operation: atomic, and no other thread tracks this dead object's id
     if entry is not None:
         dev, size, alloc, handle = entry[:4]
-        dev.free(size, isinstance(alloc, MemoryPool))
-        _give_back(alloc, size, handle)
+        if alloc is None:
+            dev.free(size)
+        else:
+            dev.free(size, isinstance(alloc, MemoryPool))
+            _give_back(alloc, size, handle)
 
 
 def track_result(t) -> None:
     """Count a launch's new result tensor as device memory: no other thread holds it yet, so without
-    ``track_tensor``'s lock."""
-    _track(t, t.numel() * t._dtype.itemsize, t._device, "tensor")
+    ``track_tensor``'s lock; on the device's caching allocator directly unless an allocator is in force."""
+    if _current.stack:
+        _track(t, t.numel() * t._dtype.itemsize, t._device, "tensor")
+        return
+    nbytes = t.numel() * t._dtype.itemsize
+    size = BLOCK if nbytes <= BLOCK else -(-nbytes // BLOCK) * BLOCK
+    dev = device_allocator(t._device)
+    dev.alloc(size, "tensor")
+    key = id(t)
+    _live[key] = (dev, size, None, None, weakref.KeyedRef(t, _collected, key))
 
 
 def track_tensor(t) -> None:

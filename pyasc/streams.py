@@ -350,20 +350,25 @@ def synchronize() -> None:
     _default_stream.synchronize()
 
 
-def launch(compiled, args):
+def launch(compiled, args, checked: bool = False):
     """Run a compiled program on the current stream (at once on the default stream); the entry point
-    of ``Compiled.__call__``."""
+    of ``Compiled.__call__``. ``checked``: ``args`` are known to be concrete Tensors of the program's
+    input signature (a ``jit`` call whose cache key says so)."""
     s = current_stream()
     if not s.is_default:
         return s.launch(compiled, args)
-    tensors = compiled.check_inputs("launch", args)
+    tensors = args if checked else compiled.check_inputs("launch", args)
     for t, a in zip(tensors, args):
         if t is a:                   # a tensor the caller holds (not an array converted for this call)
             track_tensor(t)
             if t._producer is not None:
                 s._wait_for_inputs((t,))  # a tensor another stream still writes: that stream runs first
-    with launching(s):
+    ctx = _launch_ctx                # as ``with launching(s)``, inline
+    ctx.stream, ctx.start = s, s.clock
+    try:
         outs, report = compiled.simulate_checked(tensors)
+    finally:
+        ctx.stream = None
     with s._lock:
         s.clock += report.seconds
     if compiled.returns_tuple:

@@ -18,6 +18,13 @@ _CORE_FUNCTIONS = frozenset({"_kernel", "_kernel_data", "_kernel_record"})
 ALLOC_BYTES = 1 << 30  # host intermediate buffers a machine keeps from one run to the next, at most
 
 
+def flat(value):
+    """A launch argument as a kernel takes it: an array as its bytes, flat (a scalar as it is)."""
+    if type(value) is not np.ndarray:
+        return value
+    return (value if value.ndim == 1 else value.reshape(-1)).view(np.uint8)
+
+
 class RunContext:
     """Mutable state the generated code reports into (the current run's findings)."""
 
@@ -43,6 +50,7 @@ class Machine:
         self.cube_rows: dict | None = None  # the cube's memories, one row per core of a group
         self.cube_groups: dict[int, CubeMemories] = {}  # group size -> the first rows of ``cube_rows``
         self.allocs: dict = {}  # the host's intermediate buffers by memref.alloc value, kept for the next run
+        self.alloc_flats: dict = {}  # the same buffers as flat bytes, the form a kernel takes them in (``flat``)
         self.alloc_bytes = 0
 
     def alloc(self, value, shape: tuple, dtype: np.dtype) -> np.ndarray:
@@ -58,6 +66,16 @@ class Machine:
             self.allocs[value] = a
             self.alloc_bytes += a.nbytes
         return a
+
+    def alloc_flat(self, value, shape: tuple, dtype: np.dtype) -> tuple:
+        """``alloc``'s buffer and its bytes as a kernel argument (``flat``), the latter kept with the buffer."""
+        a = self.alloc(value, shape, dtype)
+        held = self.alloc_flats.get(value)
+        if held is None or held[0] is not a:
+            held = (a, flat(a))
+            if self.allocs.get(value) is a:
+                self.alloc_flats[value] = held
+        return held
 
     def group_fn(self, name: str, k: int, data: bool = False):
         """The kernel's code (its data path alone: ``data``) run by a group of ``k`` cores (``batched``) on the

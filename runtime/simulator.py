@@ -30,7 +30,7 @@ from pyasc.dialects.ascendc import KERNEL_ATTR, KERNEL_TYPE_ATTR, MIX_AIC_1_2
 from pyasc.dialects.target import TargetSpec, module_target
 from pyasc.dialects.types import numpy_dtype
 
-from . import batched, hazards, replay, warm
+from . import batched, fpstate, hazards, replay, warm
 from .codegen import CompiledKernel
 from .costs import PIPE_NAMES, local_layout, make_dma_cost, pipe_latencies
 from .errors import Finding, FindingLog, HazardError, SimulationError
@@ -68,6 +68,8 @@ BATCH_MODE = os.environ.get("PYASC_SIM_BATCH", "on")
 
 
 def _notify(sim, host: str, report) -> None:
+    if not LISTENERS:  # a list's truth is read at once; a listener added meanwhile hears the next run
+        return
     with _LISTENERS_LOCK:
         listeners = list(LISTENERS)
     for fn in listeners:
@@ -136,15 +138,15 @@ class Simulator:
                 self.replayable.add(name)
 
     def _acquire(self) -> Machine:
-        with self._lock:
-            if self._idle:
-                return self._idle.pop()
-            self.machines += 1
+        try:
+            return self._idle.pop()  # one list operation: atomic, so no two runs take the same machine
+        except IndexError:
+            with self._lock:
+                self.machines += 1
         return Machine(self)
 
     def _release(self, machine: Machine) -> None:
-        with self._lock:
-            self._idle.append(machine)
+        self._idle.append(machine)
 
     def _base_env(self, ub: np.ndarray) -> dict:
         ubn = self.spec.ub_bytes
@@ -241,14 +243,18 @@ class Simulator:
         m = self._acquire()
         m.ctx.log = FindingLog()
         m.check = recorded.check
+        token = fpstate.quiet()
         try:
-            with np.errstate(all="ignore"):
-                return warm.run(self, m, recorded, args)
+            return warm.run(self, m, recorded, args)
         except SimulationError as e:
+            fpstate.restore(token)
+            token = None
             report = Report(self.spec.name, self.spec.clock_hz)
             report.pipe_busy = dict.fromkeys(PIPE_NAMES, 0.0)
             return self._failed(host, report, m, e, raise_errors)
         finally:
+            if token is not None:
+                fpstate.restore(token)
             self._release(m)
 
     def _failed(self, host: str, report: Report, m: Machine, e: SimulationError, raise_errors: bool) -> Report:

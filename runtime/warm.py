@@ -19,6 +19,7 @@ import numpy as np
 
 from . import replay
 from .errors import FindingLog
+from .machine import flat
 from .report import Report
 
 
@@ -50,6 +51,7 @@ class WarmHost:
     launches: tuple
     cores: int
     grouped: int
+    entries: tuple = ()  # per launch, its key in ``Simulator._traced`` and the traced launch it replays
 
 
 def distinct_owners(args) -> bool:
@@ -95,9 +97,10 @@ def record(sim, fop, args: list, policy: str, check: bool, report: Report) -> Wa
     launches = [s.traced.launch for s in warm_steps if isinstance(s, WarmLaunch)]
     if len(launches) != len(report.launches) or any(a is not b for a, b in zip(launches, report.launches)):
         return None  # some launch was traced in this run, not replayed
+    entries = tuple(((s.name, s.n, check), s.traced) for s in warm_steps if isinstance(s, WarmLaunch))
     return WarmHost(tuple((a.dtype, a.size) for a in args), tuple(warm_steps), len(position), policy, check,
                     sim.block_dim, report.seconds, report.cycles, dict(report.pipe_busy), tuple(launches),
-                    cores, grouped)
+                    cores, grouped, entries)
 
 
 def _replays_quietly(traced: replay.Traced) -> bool:
@@ -128,17 +131,25 @@ def run(sim, m, warm: WarmHost, args: list) -> Report | None:
     """The data paths of ``warm``'s launches on ``args`` and machine ``m``, and the call's report; None
     (before anything is written) when a launch's traced entry changed since ``warm`` was recorded."""
     traced = sim._traced
-    for s in warm.steps:
-        if type(s) is WarmLaunch and traced.get((s.name, s.n, warm.check)) is not s.traced:
+    for key, entry in warm.entries:
+        if traced.get(key) is not entry:
             return None
     values = args if warm.n_values == len(args) else list(args) + [None] * (warm.n_values - len(args))
+    flats = [None] * warm.n_values  # each value as the kernels take it (``machine.flat``), made once
     again = None  # once a group diverged: the report, launch by launch, with that launch traced again
     for step in warm.steps:
         if type(step) is not WarmLaunch:
-            values[step[1]] = m.alloc(step[2], step[3], step[4]) if step[0] == "alloc" else step[2]
+            if step[0] == "alloc":
+                values[step[1]], flats[step[1]] = m.alloc_flat(step[2], step[3], step[4])
+            else:
+                values[step[1]] = flats[step[1]] = step[2]
             continue
-        kargs = [(v if v.ndim == 1 else v.reshape(-1)).view(np.uint8) if type(v) is np.ndarray else v
-                 for v in [values[i] for i in step.refs]]
+        kargs = []
+        for i in step.refs:
+            f = flats[i]
+            if f is None:
+                f = flats[i] = flat(values[i])
+            kargs.append(f)
         if step.cube:
             m.garbage(step.name, False)
         try:

@@ -170,3 +170,30 @@ def test_a_trace_belongs_to_the_thread_that_records_it():
     t.join(120)
     assert seen == {"trace": None, "ok": True}
     np.testing.assert_allclose(out, x + 1.0, rtol=1e-6)
+
+
+def test_jit_results_from_threads_are_counted_and_given_back_exactly():
+    import gc
+
+    @pyasc.jit
+    def h(a, b):
+        return a + b, a * b
+
+    x, y = pyasc.tensor(_data(0, 0, (3, 100))), pyasc.tensor(_data(0, 1, (3, 100)))
+    h(x, y)
+    gc.collect()
+    base = pyasc.memory_stats()["allocated"]
+    held = []
+
+    def work(t, i):
+        s, p = h(x, y)
+        if i % 10 == 0:
+            held.append(s)  # some results stay alive: each counts 1200 B rounded up to 1536 B
+        return np.array_equal(s.numpy(), x.numpy() + y.numpy()) and np.array_equal(p.numpy(), x.numpy() * y.numpy())
+
+    assert all(_run_threads(work))
+    gc.collect()
+    assert pyasc.memory_stats()["allocated"] - base == len(held) * 1536 == THREADS * CALLS // 10 * 1536
+    held.clear()
+    gc.collect()
+    assert pyasc.memory_stats()["allocated"] == base
