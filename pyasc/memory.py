@@ -65,24 +65,26 @@ class DeviceAllocator:
 
     def alloc(self, size: int, what: str, in_pool: bool = False) -> None:
         with self._lock:
-            outside = self.allocated + size + (0 if in_pool else self.pool_reserved)
+            allocated = self.allocated + size
+            outside = allocated + (0 if in_pool else self.pool_reserved)
             cap = self.capacity
             if cap is None:  # the target's HBM, looked up only when some target's could be exceeded
-                cap = LEAST_HBM if self.allocated + size + self.pool_reserved + SEGMENT <= LEAST_HBM else self.limit()
+                cap = LEAST_HBM if allocated + self.pool_reserved + SEGMENT <= LEAST_HBM else self.limit()
             if not in_pool and outside > cap:
                 pools = f", {fmt_bytes(self.pool_reserved)} held by memory pools" if self.pool_reserved else ""
                 raise PyascError("memory", f"device out of memory: tried to allocate {fmt_bytes(size)} for a "
                                  f"{what} on npu:{self.index}; {fmt_bytes(self.allocated)} already allocated{pools} "
                                  f"of {fmt_bytes(cap)} device capacity "
                                  f"({fmt_bytes(max(cap - outside + size, 0))} free)")
-            self.allocated += size
+            self.allocated = allocated
             self.num_allocs += 1
-            self.peak = max(self.peak, self.allocated)
+            if allocated > self.peak:
+                self.peak = allocated
             if in_pool:
                 self.pool_used += size
-            need = self._needed()
+            need = -(-(allocated - self.pool_used) // SEGMENT) * SEGMENT + self.pool_reserved  # ``_needed``
             if need > self.reserved:
-                self.reserved = min(need, max(cap, self.allocated))
+                self.reserved = min(need, max(cap, allocated))
 
     def _needed(self) -> int:
         """Reserved bytes the live allocations and pools need: whole segments outside the pools."""
@@ -220,13 +222,38 @@ def current_allocator():
 
 # ------------------------------------------------------------------------------------ tracking tensors
 
-_live: dict[int, tuple] = {}
+_live: dict[int, tuple] = {}  # id of a counted object -> its entry and a weak reference to it
 _live_lock = threading.RLock()
+
+
+class HoldsMemory:
+    """A base of classes whose objects keep the entry of their device memory in a ``_mem`` slot, ``(id of the
+    object, device allocator, bytes, allocator, handle)``, and give it back in ``__del__`` (a tensor: cheaper
+    than a weak reference and its callback). A copy of such an object (``copy.copy``, pickle) carries the
+    entry with another id: it is not counted, and does not give back its original's memory."""
+
+    __slots__ = ()
+
+    def __del__(self) -> None:
+        try:
+            entry = self._mem
+        except AttributeError:  # made without its constructors
+            return
+        if entry is not None and entry[0] == id(self):
+            _free(entry[1:])
+
+
+def _counted(obj) -> bool:
+    """Whether ``obj`` is counted already (its entry lives as long as ``obj``, which the caller holds)."""
+    if isinstance(obj, HoldsMemory):
+        entry = getattr(obj, "_mem", None)
+        return entry is not None and entry[0] == id(obj)
+    return id(obj) in _live
 
 
 def track(obj, nbytes: int, device=None, what: str = "tensor") -> None:
     """Count ``obj`` as device memory until it is garbage-collected (once per object)."""
-    if id(obj) in _live:  # counted already: its entry lives as long as ``obj``, which the caller holds
+    if _counted(obj):
         return
     with _live_lock:
         _track(obj, nbytes, device, what)
@@ -234,7 +261,7 @@ def track(obj, nbytes: int, device=None, what: str = "tensor") -> None:
 
 def _track(obj, nbytes: int, device, what: str) -> None:
     key = id(obj)
-    if key in _live:
+    if _counted(obj):
         return
     dev = device_allocator(device)
     size = _round(nbytes)
@@ -254,6 +281,9 @@ def _track(obj, nbytes: int, device, what: str) -> None:
     except PyascError:
         _give_back(alloc, size, handle)
         raise
+    if isinstance(obj, HoldsMemory):
+        obj._mem = (key, dev, size, alloc, handle)
+        return
     try:  # kept with the entry; its callback releases the memory when ``obj`` is collected
         ref = weakref.KeyedRef(obj, _collected, key)
     except TypeError:  # not weak-referenceable: a transient allocation
@@ -277,12 +307,17 @@ def _give_back(alloc, size: int, handle) -> None:
 def _release(key: int) -> None:
     entry = _live.pop(key, None)  # one dict operation: atomic, and no other thread tracks this dead object's id
     if entry is not None:
-        dev, size, alloc, handle = entry[:4]
-        if alloc is None:
-            dev.free(size)
-        else:
-            dev.free(size, isinstance(alloc, MemoryPool))
-            _give_back(alloc, size, handle)
+        _free(entry)
+
+
+def _free(entry: tuple) -> None:
+    """Give back the memory of an entry ``(device allocator, bytes, allocator, handle, ...)``."""
+    dev, size, alloc, handle = entry[:4]
+    if alloc is None:
+        dev.free(size)
+    else:
+        dev.free(size, isinstance(alloc, MemoryPool))
+        _give_back(alloc, size, handle)
 
 
 def track_result(t) -> None:
@@ -295,13 +330,13 @@ def track_result(t) -> None:
     size = BLOCK if nbytes <= BLOCK else -(-nbytes // BLOCK) * BLOCK
     dev = device_allocator(t._device)
     dev.alloc(size, "tensor")
-    key = id(t)
-    _live[key] = (dev, size, None, None, weakref.KeyedRef(t, _collected, key))
+    t._mem = (id(t), dev, size, None, None)
 
 
 def track_tensor(t) -> None:
     """Count a concrete tensor as device memory (every created tensor and every launch result)."""
-    if t._trace is None and id(t) not in _live:
+    entry = t._mem
+    if t._trace is None and (entry is None or entry[0] != id(t)):
         with _live_lock:
             _track(t, t.numel() * t._dtype.itemsize, t._device, "tensor")
 

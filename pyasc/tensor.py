@@ -20,6 +20,7 @@ from .dtypes import DType
 from .errors import PyascError, raise_host_only
 from .formats import Format, as_format
 from .interop import is_torch_tensor, torch_to_numpy
+from .memory import HoldsMemory
 
 _ND = Format.ND
 _table: dict | None = None
@@ -59,11 +60,11 @@ def _is_device_like(a) -> bool:
     return isinstance(a, Device | int) and not isinstance(a, bool) or type(a).__name__ == "device"
 
 
-class Tensor:
+class Tensor(HoldsMemory):
     """An n-dimensional array of one pyasc dtype (float32, float16, bfloat16 or int32)."""
 
     __slots__ = ("_storage", "_producer", "_dtype", "_shape", "_value", "_trace", "_format", "_device",
-                 "_requires_grad", "_grad", "_grad_fn", "__weakref__")
+                 "_requires_grad", "_grad", "_grad_fn", "_mem", "__weakref__")
     __array_ufunc__ = None          # NumPy defers ``ndarray + Tensor`` to ``Tensor.__radd__``
     __array_priority__ = 1000
 
@@ -71,7 +72,7 @@ class Tensor:
         """Wrap ``data`` (no copy when it already has the dtype's NumPy type). Prefer
         ``pyasc.tensor`` / ``pyasc.from_numpy``, which also convert Python data. ``format`` is a
         layout tag (``pyasc.formats``), ``device`` a simulated device (default: the current one)."""
-        self._producer = None
+        self._producer = self._mem = None
         dtype = dt.get_dtype(dtype) if dtype is not None else dt.from_numpy_dtype(np.asarray(data).dtype)
         if dtype is None:
             raise PyascError("Tensor", f"unsupported NumPy dtype {np.asarray(data).dtype}")
@@ -89,7 +90,7 @@ class Tensor:
         """A tensor on the current device over ``data``, an array of ``dtype``'s NumPy type and of
         ``shape`` (a launch's result: nothing to convert or check)."""
         t = cls.__new__(cls)
-        t._producer = None
+        t._producer = t._mem = None
         t._storage, t._dtype, t._shape, t._value, t._trace = data, dtype, shape, None, None
         t._format, t._device = _ND, current_device()
         t._requires_grad, t._grad, t._grad_fn = False, None, None
@@ -98,7 +99,7 @@ class Tensor:
     @classmethod
     def _traced(cls, trace, value, dtype: DType, shape) -> Tensor:
         t = cls.__new__(cls)
-        t._producer = None
+        t._producer = t._mem = None
         t._data, t._dtype, t._shape, t._value, t._trace = None, dtype, tuple(shape), value, trace
         t._format, t._device = _ND, current_device()
         t._requires_grad, t._grad, t._grad_fn = False, None, None

@@ -2,12 +2,13 @@
 img2col load from an NC1HWC0 feature map in L1 into L0A as ZZ, or into L0B as the img2col matrix transposed in
 ZN (the matrix, its K order and the refused uses: ``dialects/ascendc/cube_load3d.py``).
 
-A call is one NumPy gather: for each distinct tuple of addresses and fields a plan is built once and kept
-(like ``_load_plan``): the flat L1 element index of every destination element in the destination's order
+A call is one NumPy gather of 32 B rows: a fractal row is one position's C0 channels, which lie side by side
+in the NC1HWC0 map, so for each distinct tuple of addresses and fields a plan is built once and kept (like
+``_load_plan``): the L1 row (32 B) of every destination fractal row in the destination's order
 (``ceil16(mExtension)`` rows by ``ceil(kExtension / C0)`` fractals of 16 rows of C0 elements: in L0A row
 stripe after row stripe, in L0B column after column of fractals, as ``Mmad`` reads B), and the destination
-positions that take ``padValue`` (windows reaching outside the ``l1H x l1W`` map). Elements are moved as
-their bits (uint16 / uint32).
+rows that take ``padValue`` (windows reaching outside the ``l1H x l1W`` map). Elements are moved as their
+bits.
 
 Checks when the plan is built (fields known only at run time): the documented rules
 (``load3d_problems``, reported with the rule and its doc page), the addresses' alignment, and the L1 bytes
@@ -36,6 +37,7 @@ from .kernel_ops_cube import core_view, _mems, _oob, _plans, _space
 from .opinfo import WORK
 
 _BITS = {2: np.uint16, 4: np.uint32}
+ROW = np.dtype("V32")  # a fractal row: C0 elements
 
 
 def img2col_index(f: dict[str, int], c0: int, to_b: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -79,18 +81,19 @@ def _load3d_plan(fail, sid, bid, src_mem, src, dst_mem, dst, fields, es, pad_bit
     if problems:
         rule_id, detail = problems[0]
         fail(sid, bid, f"LoadData (Load3Dv2): {detail}: {rule(rule_id).cite()}")
-    dt = _BITS[es]
+    c0 = 32 // es
+    pad_row = np.full(c0, pad_bits, _BITS[es]).view(ROW)
     key = (src, dst, fields, pad_bits)
     if any(f[n] == 0 for n in ("l1_h", "l1_w", "channel_size", "k_extension", "m_extension", "filter_w",
                                "filter_h")):  # a NOP
-        empty = core_view(dst_mem, 0, (0,), (es,), dt)
-        p = plans[key] = (empty, empty, np.zeros(0, np.int64), np.zeros(0, np.int64), pad_bits, 0 * cycles,
+        empty = core_view(dst_mem, 0, (0,), (32,), ROW)
+        p = plans[key] = (empty, empty, np.zeros(0, np.int64), np.zeros(0, np.int64), pad_row, 0 * cycles,
                           src_base + src, 0, 0, dst_base + dst)
         return p
     if dst % 512 or src % 32:
         fail(sid, bid, f"LoadData (Load3Dv2): {f'{dst_name} address {dst}' if dst % 512 else f'L1 address {src}'} is "
                        f"not {'512' if dst % 512 else '32'} B aligned: {rule('load3dv2-address-align').cite()}")
-    index, pad = img2col_index(f, 32 // es, dst_name == "L0B")
+    index, pad = img2col_index(f, c0, dst_name == "L0B")
     read = index[~pad]
     lo, hi = (int(read.min()), int(read.max()) + 1) if read.size else (0, 0)
     if src < 0 or src + hi * es > src_mem.shape[1]:
@@ -98,22 +101,23 @@ def _load3d_plan(fail, sid, bid, src_mem, src, dst_mem, dst, fields, es, pad_bit
     nbytes = index.size * es
     if dst < 0 or dst + nbytes > dst_mem.shape[1]:
         fail(sid, bid, "LoadData (Load3Dv2): " + _oob(dst_name, dst, dst + nbytes, dst_mem.shape[1]))
-    sv = core_view(src_mem, src, (max(hi, 1),), (es,), dt)
-    dv = core_view(dst_mem, dst, (index.size,), (es,), dt)
+    rows, pad_rows = index[::c0] // c0, pad[::c0]  # a row's C0 elements are one L1 row, all padding or none
+    sv = core_view(src_mem, src, (max(-(-hi // c0), 1),), (32,), ROW)
+    dv = core_view(dst_mem, dst, (rows.size,), (32,), ROW)
     if len(plans) >= PLANS:
         plans.clear()
-    p = plans[key] = (dv, sv, index, np.flatnonzero(pad), pad_bits, nbytes * cycles, src_base + src + lo * es,
+    p = plans[key] = (dv, sv, rows, np.flatnonzero(pad_rows), pad_row, nbytes * cycles, src_base + src + lo * es,
                       (hi - lo) * es, nbytes, dst_base + dst)
     return p
 
 
 def _load3d(p) -> None:
-    """Run a plan of ``_load3d_plan``: gather the feature map, then fill the padding."""
-    dv, sv, index, pad, bits = p[0], p[1], p[2], p[3], p[4]
-    if index.size:
-        np.take(sv, index, axis=1, out=dv)
+    """Run a plan of ``_load3d_plan``: gather the feature map's rows, then fill the padding rows."""
+    dv, sv, rows, pad, pad_row = p[0], p[1], p[2], p[3], p[4]
+    if rows.size:
+        np.take(sv, rows, axis=1, out=dv)
         if pad.size:
-            dv[:, pad] = bits
+            dv[:, pad] = pad_row
 
 
 def load_data_3dv2(t: KernelTranslator, op: asc.LoadData3DV2Op) -> None:
