@@ -6,7 +6,8 @@ change starts a new group. A reduction over the trailing axes of the group's sha
 makes it ``rowwise``: the per-row results (shape ``lead`` or ``lead x 1...``), elementwise ops on
 them, their broadcasts back to the row and a concat of them along the last dim (the ``k`` columns
 of a top-k) stay in the same kernel (softmax and topk are one kernel each), unless an input is
-broadcast over only part of the row (the reduction then starts a kernel of its own). Row-wise
+broadcast over only part of the row or read through a view that is not one run along it (one window of a
+max pool's patches): the reduction then starts a kernel of its own. Row-wise
 groups over short rows (``lead x w``, ``w`` at most 1/``PROLOGUE_RATIO`` of the row) whose per-row
 results only feed broadcasts of the next elementwise group over ``lead x N`` join that group as its
 *row prologue*: each tile recomputes them for its rows (the combination of the pieces' statistics
@@ -33,7 +34,10 @@ from pyasc.dialects import asctensor
 from pyasc.dialects.asctensor.analysis import MOVEMENT_OPS, VIEW_OPS, host_functions, is_view_of_input, reduction_rows
 
 from .emitter import copy_loc, exact_copy
+from .errors import TilingError
 from .outline import outline_group
+from .tile_body import view_source
+from .tiling import element_strides, row_major
 
 
 @dataclass
@@ -68,13 +72,17 @@ def is_row_concat(op: Operation, group: _Group | None) -> bool:
 
 
 def _splits_a_row(ops: list[Operation], full: tuple[int, ...], lead: tuple[int, ...]) -> bool:
-    """An operand of ``ops`` broadcasts a kernel input over only part of the row ``full[len(lead):]``
-    (a bias over the columns of a whole-tensor sum): a row-wise kernel reads each input as one value
-    per row or as whole rows, so such ops and the reduction go to different kernels."""
+    """An operand of ``ops`` reads a kernel input over only part of the row ``full[len(lead):]``: a
+    broadcast of part of it (a bias over the columns of a whole-tensor sum), or a view whose elements are
+    not one run along the row (a slice of a bigger tensor, such as one window of ``pool_windows``). A
+    row-wise kernel reads each input as one value per row or as whole rows, so such ops and the reduction
+    go to different kernels."""
     k = len(lead)
     for op in ops:
         for v in op.operands:
             owner = v.owner
+            if isinstance(owner, VIEW_OPS) and v.type.get_shape() == full and _row_not_one_run(v, full, k):
+                return True
             while isinstance(owner, VIEW_OPS):
                 if isinstance(owner, asctensor.BroadcastOp) and owner.result.type.get_shape() == full:
                     src = owner.input.type.get_shape()
@@ -84,6 +92,24 @@ def _splits_a_row(ops: list[Operation], full: tuple[int, ...], lead: tuple[int, 
                         return True
                 owner = owner.input.owner
     return False
+
+
+def _row_not_one_run(v: SSAValue, full: tuple[int, ...], k: int) -> bool:
+    """Whether the view ``v`` of shape ``full`` walks its row ``full[k:]`` neither as one run nor as one value (the
+    element strides of its view chain, as ``tile-elementwise`` reads it)."""
+    chain = []
+    while isinstance(v.owner, VIEW_OPS):
+        chain.append(v)
+        v = v.owner.input
+    views = {v: (v, v.type.get_shape(), row_major(v.type.get_shape()), 0)}
+    try:
+        for w in reversed(chain):
+            views[w] = view_source(w, (), views)
+    except TilingError:
+        return True
+    _, shape, strides, _ = views[chain[0]]
+    tail = element_strides(shape, full, strides)[k:]
+    return any(tail) and tail != row_major(full[k:])
 
 
 def _groups(ops: list[Operation]) -> list[_Group]:

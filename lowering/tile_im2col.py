@@ -11,13 +11,14 @@ chunk's channels are one evenly strided copy:
 
 * the rectangles are a ``load`` of the input window (rows ``sh * W`` apart) and a ``store`` into
   ``col`` (rows ``OW`` apart) from the same UB buffer (``TQueBind<VECIN, VECOUT>``); the rows between two channels' rectangles (input rows of the padding's
-  height) come along and are overwritten by the zeros below; with a horizontal stride ``sw > 1`` the
+  height) come along and are overwritten by the padding below; with a horizontal stride ``sw > 1`` the
   window's columns are ``sw`` apart: the load takes the whole span of each row (contiguous) and a
   vector ``Gather`` picks every ``sw``-th element, through a byte-offset table built once per kernel
   (``gather_offsets``);
-* the padding is four ``store``s of zeros: the rows above and below each channel's rectangle (one row
-  of a zero tile per channel, ``OH * OW`` apart), and the columns left and right of the copied rows
-  (a narrow zero tile); both zero tiles are made before the loop; any store may be empty.
+* the padding is four ``store``s of the op's ``pad_value`` (zero unless given: a max pool's is
+  ``-inf``): the rows above and below each channel's rectangle (one row of a padding tile per channel,
+  ``OH * OW`` apart), and the columns left and right of the copied rows (a narrow padding tile); both
+  padding tiles are made before the loop; any store may be empty.
 
 No compute, no cube: bufferize / plan-memory / insert-sync treat it as any elementwise kernel.
 """
@@ -123,7 +124,7 @@ class _Geometry:
 
     def row_bytes(self) -> int:
         """UB bytes per tile row: the data tiles (with a column stride: the loaded spans and the gathered
-        patches, each double-buffered, and the offset table) and the side zeros."""
+        patches, each double-buffered, and the offset table) and the side padding."""
         es = self.es
         if self.stride[1] == 1:
             return (_TILE_BUFFERS * self.pitch + self.side_pitch) * es
@@ -207,11 +208,11 @@ class _Im2colTiler:
         nb.add_op(func.ReturnOp())
 
         pre = OpEmitter(InsertPoint.before(nb.last_op.prev_op), op)
-        zero = pre.value(arith.ConstantOp(FloatAttr(0.0, et) if is_float(et) else IntegerAttr(0, et)))
-        side = pre.value(asctile.SplatOp(zero, TensorType(et, [tile_rows, geo.side_pitch])))
-        side.name_hint = "side_zeros"
-        edge = pre.value(asctile.SplatOp(zero, TensorType(et, [channels, geo.edge_pitch(rows)])))
-        edge.name_hint = "edge_zeros"
+        fill = pre.value(arith.ConstantOp(FloatAttr(op.padding_value(), et) if is_float(et) else IntegerAttr(0, et)))
+        side = pre.value(asctile.SplatOp(fill, TensorType(et, [tile_rows, geo.side_pitch])))
+        side.name_hint = "side_pad"
+        edge = pre.value(asctile.SplatOp(fill, TensorType(et, [channels, geo.edge_pitch(rows)])))
+        edge.name_hint = "edge_pad"
         table = None
         if sw > 1:
             table = pre.value(asctile.GatherOffsetsOp(TensorType(i32, [tile_rows, geo.pitch]), ow_, sw * es,

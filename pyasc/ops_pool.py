@@ -2,11 +2,14 @@
 ``composite``, each compiled as one program: ``fused.py``): ``max_pool2d``, ``avg_pool2d`` and
 ``adaptive_avg_pool2d``, as ``torch.nn.functional``.
 
-A pool of a ``kh x kw`` window is ``kh * kw`` strided slices of the (padded) input combined by
-``maximum`` or summed; padding is a concat of -inf (max) or 0 (average) borders, and
-``ceil_mode``'s last partial windows read extra border rows and columns. ``max_pool2d`` takes
-``dilation`` (spread-out slices) and ``return_indices`` (the flat index of each maximum in its
-input plane, carried along with the maximum by ``where``). The adaptive
+A floating ``max_pool2d`` (without ``return_indices`` or ``ceil_mode``'s extra windows) gathers its windows
+with ``pool_windows``, one ``asctensor.im2col`` whose padding reads ``-inf``: one gather kernel, whose
+``kh * kw`` window slices the ``maximum``s read in one elementwise kernel. Otherwise a pool of a
+``kh x kw`` window is ``kh * kw`` strided slices of the (padded) input combined by ``maximum`` or summed;
+padding is a concat of -inf (max) or 0 (average) borders, and ``ceil_mode``'s last partial windows read
+extra border rows and columns. ``max_pool2d`` takes ``dilation`` (spread-out slices) and
+``return_indices`` (the flat index of each maximum in its input plane, carried along with the maximum by
+``where``). The adaptive
 average takes the mean of each band of rows, then of each band of columns (PyTorch's bands:
 ``floor(i * H / out)`` to ``ceil((i + 1) * H / out)``). Half inputs are summed in float32.
 """
@@ -18,10 +21,13 @@ import numbers
 
 import numpy as np
 
+from pyasc.dialects import asctensor
+
 from . import dtypes as dt
 from .args import tensor_operand
 from .errors import PyascError, describe
-from .fused import fused_op
+from .fused import _vjp_through, fused_op
+from .opdef import COMPOSITE, DEVICE, OpDef, Types
 from .ops_compare import EQ, GT, ISNAN, WHERE
 from .ops_elementwise import BY_NAME as EW
 from .ops_elementwise import CAST
@@ -132,9 +138,69 @@ def _windows(x, kernel, stride, out, dilation=(1, 1)):
             yield i, j, x[..., i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw]
 
 
+def _windows_by_slices(x, kernel, stride, padding, dilation, fill):
+    """``pool_windows`` as strided slices of the padded input (its gradient goes through these)."""
+    out = tuple(_out_size(n, k, s, p, d, False) for n, k, s, p, d in zip(x.shape[-2:], kernel, stride, padding,
+                                                                       dilation))
+    xp = _padded(x, padding, padding, fill)
+    parts = [win.reshape(x.shape[0], 1, x.shape[1], *out) for _, _, win in _windows(xp, kernel, stride, out, dilation)]
+    return parts[0] if len(parts) == 1 else CAT(parts, dim=1)
+
+
+def _pool_windows_signature(x, kernel, stride, padding, dilation, fill):
+    return [x], {"kernel": kernel, "stride": stride, "padding": padding, "dilation": dilation, "fill": fill}
+
+
+def _pool_windows_infer(operands, attrs) -> Types:
+    x = operands[0]
+    n, c, h, w = x.shape
+    out = tuple(_out_size(size, k, s, p, d, False) for size, k, s, p, d in
+                zip((h, w), attrs["kernel"], attrs["stride"], attrs["padding"], attrs["dilation"]))
+    return Types(None, ((x.dtype, (n, attrs["kernel"][0] * attrs["kernel"][1], c, *out)),))
+
+
+def _build_pool_windows(tr, values, types, attrs):
+    d, shape = types.results[0]
+    n, kk, c, oh, ow = shape
+    col = tr.emit(asctensor.Im2colOp(values[0], d.tensor_type((n, kk * c, oh * ow)), attrs["kernel"],
+                                     attrs["stride"], attrs["padding"], attrs["dilation"], 1, attrs["fill"]))
+    return asctensor.ReshapeOp(col.results[0], list(shape))
+
+
+def _reference_pool_windows(x, kernel, stride, padding, dilation, fill):
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
+    xp = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)), constant_values=fill)
+    oh = (xp.shape[2] - dh * (kh - 1) - 1) // sh + 1
+    ow = (xp.shape[3] - dw * (kw - 1) - 1) // sw + 1
+    return np.stack([xp[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw]
+                     for i in range(kh) for j in range(kw)], axis=1)
+
+
+POOL_WINDOWS = OpDef(
+    "pool_windows", _build_pool_windows, _reference_pool_windows, signature=_pool_windows_signature,
+    infer=_pool_windows_infer, eager=DEVICE, kind=COMPOSITE, method=False, function=False,
+    vjp=_vjp_through(_windows_by_slices),
+    doc="The kh x kw windows of an NCHW input as (N, kh * kw, C, OH, OW), the padding reading ``fill``.")
+
+
 def _max_pool2d(x, kernel, stride, padding, out, dilation, indices):
-    """The maximum of each window (NaN propagates); with ``indices`` also the flat index in the
-    input plane of each maximum (PyTorch's: the first maximum, the last NaN)."""
+    """The maximum of each window (NaN propagates), over the gathered windows where it can (see the module
+    docstring), else over the padded input's slices (``_max_pool2d_by_slices``)."""
+    if (not indices and x.dtype.is_floating_point and x.numel()
+            and not any(_extra(x, kernel, stride, padding, out, dilation))):
+        image = x if x.ndim == 4 else x.reshape(1, *x.shape)
+        windows = POOL_WINDOWS(image, kernel, stride, padding, dilation, -math.inf)
+        result = windows[:, 0]
+        for i in range(1, kernel[0] * kernel[1]):
+            result = MAXIMUM(result, windows[:, i])
+        return result.reshape(*x.shape[:-2], *out)
+    return _max_pool2d_by_slices(x, kernel, stride, padding, out, dilation, indices)
+
+
+def _max_pool2d_by_slices(x, kernel, stride, padding, out, dilation, indices):
+    """The maximum of each window over strided slices of the padded input; with ``indices`` also the flat
+    index in the input plane of each maximum (PyTorch's: the first maximum, the last NaN). The gradient of
+    ``max_pool2d`` goes through this form."""
     low = -math.inf if x.dtype.is_floating_point else -(2 ** 31)
     xp = _padded(x, padding, tuple(p + e for p, e in zip(padding, _extra(x, kernel, stride, padding, out, dilation))),
                  low)
@@ -216,7 +282,9 @@ def _adaptive_avg_pool2d(x, out):
 
 
 OPS = [
-    fused_op("max_pool2d", _max_pool2d, _window_signature("max_pool2d", False), method=False),
+    POOL_WINDOWS,
+    fused_op("max_pool2d", _max_pool2d, _window_signature("max_pool2d", False), method=False,
+             vjp=_vjp_through(_max_pool2d_by_slices), doc=_max_pool2d.__doc__),
     fused_op("avg_pool2d", _avg_pool2d, _window_signature("avg_pool2d", True), method=False),
     fused_op("adaptive_avg_pool2d", _adaptive_avg_pool2d, _adaptive_signature, method=False),
 ]

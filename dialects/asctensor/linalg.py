@@ -10,12 +10,13 @@ give i32. ``bias`` is a 1-D tensor of the N dim in the result's or the accumulat
 ``im2col`` gathers the patches of the input into the right operands of that (batched) matmul:
 ``col[n, (g, kh, kw, c), (oh, ow)] = x_pad[n, g * C/groups + c, oh*sh + kh*dh, ow*sw + kw*dw]``, so for
 each group the channels of one kernel position are consecutive rows (the weight is read as
-``[OC, KH, KW, C/groups]``).
+``[OC, KH, KW, C/groups]``). The padding reads ``pad_value`` (default 0; a max pool's windows read
+``-inf``).
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import I64, DenseArrayBase, IntegerAttr, TensorType, UnitAttr, i64
+from xdsl.dialects.builtin import I64, DenseArrayBase, FloatAttr, IntegerAttr, TensorType, UnitAttr, i64
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -213,7 +214,7 @@ class Conv2dOp(IRDLOperation):
 @irdl_op_definition
 class Im2colOp(IRDLOperation):
     """The patches of an NCHW input as the right operands of a convolution's matmul, one per group:
-    ``result[n, (g, kh, kw, c), (oh, ow)]`` (zero where the window reads padding)."""
+    ``result[n, (g, kh, kw, c), (oh, ow)]`` (``pad_value``, default zero, where the window reads padding)."""
 
     name = "asctensor.im2col"
     input = operand_def(TensorType)
@@ -222,15 +223,22 @@ class Im2colOp(IRDLOperation):
     padding = prop_def(DenseArrayBase.constr(i64))
     dilation = prop_def(DenseArrayBase.constr(i64))
     groups = prop_def(IntegerAttr[I64])
+    pad_value = opt_prop_def(FloatAttr)
     result = result_def(TensorType)
     traits = traits_def(Pure())
     assembly_format = ("$input `kernel` $kernel `stride` $stride `padding` $padding `dilation` $dilation "
-                       "`groups` $groups attr-dict `:` type($input) `->` type($result)")
+                       "`groups` $groups (`pad_value` $pad_value^)? attr-dict `:` type($input) `->` type($result)")
 
-    def __init__(self, input, result_type: TensorType, kernel, stride, padding, dilation, groups: int = 1):
-        super().__init__(operands=[input], result_types=[result_type],
-                         properties={**_window_properties(kernel, stride, padding, dilation),
-                                     "groups": IntegerAttr(groups, 64)})
+    def __init__(self, input, result_type: TensorType, kernel, stride, padding, dilation, groups: int = 1,
+                 pad_value: float | None = None):
+        props = {**_window_properties(kernel, stride, padding, dilation), "groups": IntegerAttr(groups, 64)}
+        if pad_value is not None:
+            props["pad_value"] = FloatAttr(pad_value, result_type.element_type)
+        super().__init__(operands=[input], result_types=[result_type], properties=props)
+
+    def padding_value(self) -> float:
+        """What the windows read outside the input."""
+        return 0.0 if self.pad_value is None else self.pad_value.value.data
 
     def params(self):
         return (_pair(self.kernel), _pair(self.stride), _pair(self.padding), _pair(self.dilation),
@@ -250,6 +258,8 @@ class Im2colOp(IRDLOperation):
         want = (n, c * kernel[0] * kernel[1], shape[2] * shape[3])
         if tuple(r.get_shape()) != want:
             raise VerifyException(f"{self.name}: result shape {list(r.get_shape())} should be {list(want)}")
+        if self.pad_value is not None and self.pad_value.type != r.element_type:
+            raise VerifyException(f"{self.name}: pad_value of {self.pad_value.type} for patches of {r.element_type}")
 
 
 @irdl_op_definition

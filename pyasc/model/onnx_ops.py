@@ -452,7 +452,15 @@ def _pool(node, x, kind: str, combine):
 
 
 def _max_pool(node, inputs):
-    return _pool(node, inputs[0], "max", pyasc.maximum)[0]
+    """``max_pool2d`` when the pads are the same on both sides and at most half the kernel (as PyTorch's), else
+    the separable window maxima."""
+    x = inputs[0]
+    _window_indices(node, x, "max")  # the checks
+    k, p = node.attr("kernel_shape"), node.attr("pads", [0, 0, 0, 0])
+    if p[:2] == p[2:] and all(2 * p[i] <= k[i] for i in range(2)):
+        return pyasc.nn.functional.max_pool2d(x, tuple(k), tuple(node.attr("strides", [1, 1])), tuple(p[:2]),
+                                              tuple(node.attr("dilations", [1, 1])))
+    return _pool(node, x, "max", pyasc.maximum)[0]
 
 
 def _average_pool(node, inputs):

@@ -36,3 +36,26 @@ def test_composition_gradient_matches_torch(name):
     xt = torch.tensor(x, requires_grad=True)
     fn(torch, xt).sum().backward()
     np.testing.assert_allclose(got, xt.grad.numpy(), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("args", [((3, 2, 1), {}), ((2,), {}), ((3, 1, 1), {"dilation": 2}), ((3, 2, 1), {"ceil_mode": True})],
+                         ids=["3x3-s2-p1", "2x2", "dilated", "ceil"])
+def test_max_pool2d_gradient_matches_torch(args):
+    """Each window's maximum takes its gradient (the values are distinct: no ties), through the gathered
+    windows (``pool_windows``) or, with ceil_mode's extra windows, the padded slices."""
+    pos, kw = args
+    x = np.random.default_rng(5).permutation(2 * 3 * 9 * 10).reshape(2, 3, 9, 10).astype(np.float32) / 7
+    weights = np.random.default_rng(6).normal(size=TF_shape(x, pos, kw)).astype(np.float32)
+
+    def loss(m, a):
+        pool = pyasc.nn.functional.max_pool2d if m is pyasc else F.max_pool2d
+        return (pool(a, *pos, **kw) * (pyasc.tensor(weights) if m is pyasc else torch.tensor(weights))).sum()
+
+    got = pyasc.grad(lambda a: loss(pyasc, a))(pyasc.tensor(x)).numpy()
+    xt = torch.tensor(x, requires_grad=True)
+    loss(torch, xt).backward()
+    np.testing.assert_allclose(got, xt.grad.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def TF_shape(x, pos, kw):  # noqa: N802 - the shape torch's max_pool2d gives
+    return tuple(F.max_pool2d(torch.tensor(x), *pos, **kw).shape)

@@ -76,3 +76,18 @@ def test_conv2d_im2col_passthrough_project_cpu_run(style, tmp_path):
     ref = torch.nn.functional.conv2d(torch.from_numpy(x.numpy()).double(), torch.from_numpy(w.numpy()).double(),
                                      padding=1).numpy()
     np.testing.assert_allclose(np.asarray(out, dtype=np.float64), ref, rtol=0, atol=45 * 2 ** -22 * np.abs(ref).max())
+
+
+@pytest.mark.parametrize("dtype", [pyasc.float32, pyasc.float16])
+def test_max_pool2d_project_cpu_run(dtype, tmp_path):
+    """A max pool's windows gathered with -inf in the padding (one im2col kernel, then the maxima): the CPU build
+    agrees with the simulator bit for bit, and both with torch's max_pool2d."""
+    torch = pytest.importorskip("torch")
+    xs = np.random.default_rng(8).standard_normal((2, 3, 11, 12)).astype(np.float32)
+    xs[0, 0, 0, :3] = -np.inf  # a corner window whose only values are -inf
+    x = pyasc.tensor(xs, dtype=dtype)
+    compiled = pyasc.jit(lambda x: pyasc.nn.functional.max_pool2d(x, 3, 2, 1)).compile(x)
+    assert len(compiled.kernels) == 2
+    project_check(compiled, [x], tmp_path, exact=True)
+    ref = torch.nn.functional.max_pool2d(torch.from_numpy(x.numpy().astype(np.float32)), 3, 2, 1).numpy()
+    np.testing.assert_array_equal(compiled(x).numpy().astype(np.float32), ref)

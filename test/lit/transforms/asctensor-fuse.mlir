@@ -32,3 +32,34 @@ func.func @part_row(%x: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<f32> {
 // CHECK:       func.func @part_row_k0(%x: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> attributes {asctensor.kernel = "elementwise"} {
 // CHECK:       func.func @part_row_k1(%{{.*}}: tensor<4x8xf32>) -> tensor<f32> attributes {asctensor.kernel = "rowwise"} {
 // CHECK-NEXT:    %{{.*}} = asctensor.reduce sum
+
+// a whole-tensor sum of the maximum of two windows of a bigger tensor (slices of a max pool's windows): a
+// window's elements are not one run along the row, so the maximum and the sum are two kernels
+func.func @window_row(%w: tensor<2x2x3x4xf32>) -> tensor<f32> {
+  %0 = asctensor.slice %w offsets [0, 0, 0, 0] : tensor<2x2x3x4xf32> -> tensor<2x1x3x4xf32>
+  %1 = asctensor.reshape %0 : tensor<2x1x3x4xf32> -> tensor<2x3x4xf32>
+  %2 = asctensor.slice %w offsets [0, 1, 0, 0] : tensor<2x2x3x4xf32> -> tensor<2x1x3x4xf32>
+  %3 = asctensor.reshape %2 : tensor<2x1x3x4xf32> -> tensor<2x3x4xf32>
+  %4 = arith.maximumf %1, %3 : tensor<2x3x4xf32>
+  %5 = asctensor.reduce sum %4 axes [0, 1, 2] : tensor<2x3x4xf32> -> tensor<f32>
+  func.return %5 : tensor<f32>
+}
+
+// CHECK:       func.func @window_row_k0(%w: tensor<2x2x3x4xf32>) -> tensor<2x3x4xf32> attributes {asctensor.kernel = "elementwise"} {
+// CHECK:         arith.maximumf
+// CHECK:       func.func @window_row_k1(%{{.*}}: tensor<2x3x4xf32>) -> tensor<f32> attributes {asctensor.kernel = "rowwise"} {
+// CHECK-NEXT:    %{{.*}} = asctensor.reduce sum
+
+// the same sum over each window's rows (the last axis): a row of a window is one run, so one kernel
+func.func @window_rows(%w: tensor<2x2x3x4xf32>) -> tensor<2x3xf32> {
+  %0 = asctensor.slice %w offsets [0, 0, 0, 0] : tensor<2x2x3x4xf32> -> tensor<2x1x3x4xf32>
+  %1 = asctensor.reshape %0 : tensor<2x1x3x4xf32> -> tensor<2x3x4xf32>
+  %2 = asctensor.slice %w offsets [0, 1, 0, 0] : tensor<2x2x3x4xf32> -> tensor<2x1x3x4xf32>
+  %3 = asctensor.reshape %2 : tensor<2x1x3x4xf32> -> tensor<2x3x4xf32>
+  %4 = arith.maximumf %1, %3 : tensor<2x3x4xf32>
+  %5 = asctensor.reduce sum %4 axes [2] : tensor<2x3x4xf32> -> tensor<2x3xf32>
+  func.return %5 : tensor<2x3xf32>
+}
+
+// CHECK:       func.func @window_rows_k0(%w: tensor<2x2x3x4xf32>) -> tensor<2x3xf32> attributes {asctensor.kernel = "rowwise"} {
+// CHECK-NOT:   func.func @window_rows_k1

@@ -3,7 +3,7 @@
 // 2x2 patches with stride 2 of a (1, 2, 6, 6) input: each channel's 6 input rows are twice its 3 output
 // rows, so one work item (n, g, kh, kw, channel chunk) takes both channels (6 tile rows); the stride
 // makes the patch columns every other element of a row, so each item loads a window of whole input rows
-// and gathers with an offset table (two columns apart) built once before the loop; the stores of zeros
+// and gathers with an offset table (two columns apart) built once before the loop; the stores of the padding
 // (rows above and below each channel's rectangle, columns left and right of it) are empty here
 func.func @f_im2col0(%x: tensor<1x2x6x6xf32>) -> tensor<1x8x9xf32> attributes {asctensor.kernel = "im2col"} {
   %0 = asctensor.im2col %x kernel [2, 2] stride [2, 2] padding [0, 0] dilation [1, 1] groups 1 : tensor<1x2x6x6xf32> -> tensor<1x8x9xf32>
@@ -11,20 +11,20 @@ func.func @f_im2col0(%x: tensor<1x2x6x6xf32>) -> tensor<1x8x9xf32> attributes {a
 }
 
 // CHECK:      func.func @f_im2col0(%x: memref<1x2x6x6xf32>, %col: memref<1x8x9xf32>) attributes {asctile.kernel, asctile.block_dim = 2 : i64, asctile.buffers = 2 : i64} {
-// CHECK:        %side_zeros = asctile.splat %{{.*}} : f32 -> tensor<6x8xf32>
-// CHECK:        %edge_zeros = asctile.splat %{{.*}} : f32 -> tensor<2x8xf32>
+// CHECK:        %side_pad = asctile.splat %{{.*}} : f32 -> tensor<6x8xf32>
+// CHECK:        %edge_pad = asctile.splat %{{.*}} : f32 -> tensor<2x8xf32>
 // CHECK:        %offsets = asctile.gather_offsets cols 3 col_bytes 8 row_bytes 32 : tensor<6x8xi32>
 // CHECK:        scf.for %i =
 // CHECK-NOT:      asctile.splat
 // CHECK:          %window = asctile.load %x[%{{.*}}] rows %[[R:.*]] cols %{{.*}} strides(12, 1) : memref<1x2x6x6xf32> -> tensor<6x8xf32>
 // CHECK-NEXT:     %patch = asctile.gather %window, %offsets : tensor<6x8xf32>, tensor<6x8xi32> -> tensor<6x8xf32>
 // CHECK:          asctile.store %patch, %col[%{{.*}}] rows %[[R]] cols %{{.*}} stride 3
-// CHECK-COUNT-2:  asctile.store %edge_zeros, %col[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 9
-// CHECK-COUNT-2:  asctile.store %side_zeros, %col[%{{.*}}] rows %[[R]] cols %{{.*}} stride 3
+// CHECK-COUNT-2:  asctile.store %edge_pad, %col[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 9
+// CHECK-COUNT-2:  asctile.store %side_pad, %col[%{{.*}}] rows %[[R]] cols %{{.*}} stride 3
 // CHECK-NOT:    asctensor.
 
 // 112-column rows of float32, one channel of 100 rows: the data tiles (the patch and its copy for the
-// store, each double-buffered) and the side zeros take 182,400 B and the edge zeros (one row above or
+// store, each double-buffered) and the side padding take 182,400 B and the edge padding (one row above or
 // below: 112 elements) 448 B of the 188,416 B of usable UB, so a work item is the whole channel
 func.func @g_im2col0(%x: tensor<1x1x100x112xf32>) -> tensor<1x9x11200xf32> attributes {asctensor.kernel = "im2col"} {
   %0 = asctensor.im2col %x kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : tensor<1x1x100x112xf32> -> tensor<1x9x11200xf32>
@@ -32,21 +32,21 @@ func.func @g_im2col0(%x: tensor<1x1x100x112xf32>) -> tensor<1x9x11200xf32> attri
 }
 
 // CHECK:      func.func @g_im2col0(%x: memref<1x1x100x112xf32>, %col: memref<1x9x11200xf32>)
-// CHECK:        %side_zeros = asctile.splat %{{.*}} : f32 -> tensor<100x8xf32>
-// CHECK:        %edge_zeros = asctile.splat %{{.*}} : f32 -> tensor<1x112xf32>
+// CHECK:        %side_pad = asctile.splat %{{.*}} : f32 -> tensor<100x8xf32>
+// CHECK:        %edge_pad = asctile.splat %{{.*}} : f32 -> tensor<1x112xf32>
 // CHECK:          %patch = asctile.load %x[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(112, 1) : memref<1x1x100x112xf32> -> tensor<100x112xf32>
 
 // 224 rows of 150 float32 columns: one channel does not fit UB, so work items are chunks of a
 // channel's output rows: the loaded tile (double-buffered, stored from where it came in) and the side
-// zeros take 1,248 B per row, 150 rows
+// padding take 1,248 B per row, 150 rows
 func.func @h_im2col0(%x: tensor<1x1x224x150xf32>) -> tensor<1x9x33600xf32> attributes {asctensor.kernel = "im2col"} {
   %0 = asctensor.im2col %x kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : tensor<1x1x224x150xf32> -> tensor<1x9x33600xf32>
   func.return %0 : tensor<1x9x33600xf32>
 }
 
 // CHECK:      func.func @h_im2col0(
-// CHECK:        %side_zeros = asctile.splat %{{.*}} : f32 -> tensor<150x8xf32>
-// CHECK:        %edge_zeros = asctile.splat %{{.*}} : f32 -> tensor<1x152xf32>
+// CHECK:        %side_pad = asctile.splat %{{.*}} : f32 -> tensor<150x8xf32>
+// CHECK:        %edge_pad = asctile.splat %{{.*}} : f32 -> tensor<1x152xf32>
 // CHECK:          %patch = asctile.load %x[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(150, 1) : memref<1x1x224x150xf32> -> tensor<150x152xf32>
 
 // 7 input rows and 4 output rows at stride 2 (7 != 2 * 4): the channels' input rows are not evenly
@@ -57,5 +57,16 @@ func.func @o_im2col0(%x: tensor<1x8x7x7xf16>) -> tensor<1x72x16xf16> attributes 
 }
 
 // CHECK:      func.func @o_im2col0(
-// CHECK:        %side_zeros = asctile.splat %{{.*}} : f16 -> tensor<4x16xf16>
-// CHECK:        %edge_zeros = asctile.splat %{{.*}} : f16 -> tensor<1x16xf16>
+// CHECK:        %side_pad = asctile.splat %{{.*}} : f16 -> tensor<4x16xf16>
+// CHECK:        %edge_pad = asctile.splat %{{.*}} : f16 -> tensor<1x16xf16>
+
+// a max pool's windows (pad_value -inf): the padding tiles are splats of -inf
+func.func @m_im2col0(%x: tensor<1x2x6x6xf16>) -> tensor<1x18x9xf16> attributes {asctensor.kernel = "im2col"} {
+  %0 = asctensor.im2col %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] groups 1 pad_value 0xFC00 : f16 : tensor<1x2x6x6xf16> -> tensor<1x18x9xf16>
+  func.return %0 : tensor<1x18x9xf16>
+}
+
+// CHECK:      func.func @m_im2col0(
+// CHECK:        %[[FILL:.*]] = arith.constant 0xfc00 : f16
+// CHECK:        %side_pad = asctile.splat %[[FILL]] : f16 -> tensor<{{.*}}xf16>
+// CHECK:        %edge_pad = asctile.splat %[[FILL]] : f16 -> tensor<{{.*}}xf16>

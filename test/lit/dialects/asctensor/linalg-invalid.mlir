@@ -54,3 +54,12 @@ func.func @f(%x: tensor<2x9x9x20xf16>) {
   func.return
 }
 // CHECK: asctensor.im2col_nhwc: result shape [2, 25, 180] should be [2, 25, 288]
+
+// -----
+
+// the padding value has the patches' element type
+func.func @pad_value_type(%x: tensor<2x3x8x8xf16>) {
+  %0 = asctensor.im2col %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] groups 1 pad_value -1.0 : f32 : tensor<2x3x8x8xf16> -> tensor<2x27x16xf16>
+  func.return
+}
+// CHECK: asctensor.im2col: pad_value of f32 for patches of f16

@@ -34,3 +34,11 @@ func.func @patches(%x: tensor<2x9x9x20xf16>) {
 }
 // CHECK-LABEL: func.func @patches
 // CHECK: asctensor.im2col_nhwc %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] : tensor<2x9x9x20xf16> -> tensor<2x25x288xf16>
+
+// a max pool's windows read -inf in the padding
+func.func @pool_windows(%x: tensor<2x3x8x8xf16>) {
+  %0 = asctensor.im2col %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] groups 1 pad_value 0xFC00 : f16 : tensor<2x3x8x8xf16> -> tensor<2x27x16xf16>
+  func.return
+}
+// CHECK-LABEL: func.func @pool_windows
+// CHECK: asctensor.im2col %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] groups 1 pad_value 0xfc00 : f16 : tensor<2x3x8x8xf16> -> tensor<2x27x16xf16>

@@ -10,13 +10,13 @@ func.func @f_im2col0(%x: tensor<2x3x9x9xf16>) -> tensor<2x27x81xf16> attributes 
   func.return %0 : tensor<2x27x81xf16>
 }
 // CHECK:      func.func @f_im2col0(%x: memref<2x3x9x9xf16>, %col: memref<2x27x81xf16>) attributes {asctile.kernel, asctile.block_dim = 4 : i64, asctile.buffers = 2 : i64} {
-// CHECK:        %side_zeros = asctile.splat %{{.*}} : f16 -> tensor<27x16xf16>
-// CHECK:        %edge_zeros = asctile.splat %{{.*}} : f16 -> tensor<3x16xf16>
+// CHECK:        %side_pad = asctile.splat %{{.*}} : f16 -> tensor<27x16xf16>
+// CHECK:        %edge_pad = asctile.splat %{{.*}} : f16 -> tensor<3x16xf16>
 // CHECK:        scf.for %i =
 // CHECK:          %patch = asctile.load %x[%{{.*}}] rows %[[R:.*]] cols %{{.*}} strides(9, 1) : memref<2x3x9x9xf16> -> tensor<27x16xf16>
 // CHECK:          asctile.store %patch, %col[%{{.*}}] rows %[[R]] cols %{{.*}} stride 9
-// CHECK-COUNT-2:  asctile.store %edge_zeros, %col[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 81
-// CHECK-COUNT-2:  asctile.store %side_zeros, %col[%{{.*}}] rows %[[R]] cols %{{.*}} stride 9
+// CHECK-COUNT-2:  asctile.store %edge_pad, %col[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 81
+// CHECK-COUNT-2:  asctile.store %side_pad, %col[%{{.*}}] rows %[[R]] cols %{{.*}} stride 9
 
 // -----
 
@@ -46,12 +46,12 @@ func.func @s_im2col0(%x: tensor<2x3x20x18xf16>) -> tensor<2x147x90xf16> attribut
   func.return %0 : tensor<2x147x90xf16>
 }
 // CHECK:      func.func @s_im2col0(
-// CHECK:        %side_zeros = asctile.splat
-// CHECK:        %edge_zeros = asctile.splat
+// CHECK:        %side_pad = asctile.splat
+// CHECK:        %edge_pad = asctile.splat
 // CHECK:        %offsets = asctile.gather_offsets cols 9 col_bytes 4 row_bytes 64 : tensor<30x16xi32>
 // CHECK-NEXT:   scf.for %i =
 // CHECK:          %window = asctile.load %x[%{{.*}}] rows %[[R:.*]] cols %{{.*}} strides(36, 1) : memref<2x3x20x18xf16> -> tensor<30x32xf16>
 // CHECK-NEXT:     %patch = asctile.gather %window, %offsets : tensor<30x32xf16>, tensor<30x16xi32> -> tensor<30x16xf16>
 // CHECK:          asctile.store %patch, %col[%{{.*}}] rows %[[R]] cols %{{.*}} stride 9
-// CHECK-COUNT-2:  asctile.store %edge_zeros, %col
-// CHECK-COUNT-2:  asctile.store %side_zeros, %col
+// CHECK-COUNT-2:  asctile.store %edge_pad, %col
+// CHECK-COUNT-2:  asctile.store %side_pad, %col
