@@ -14,6 +14,7 @@ import pytest
 os.environ.setdefault("PYASC_CACHE_DIR", tempfile.mkdtemp(prefix="pyasc-test-cache-"))
 
 import pyasc
+from pyasc.lowering.depthwise_decompose import SHIFTED_MIN_COLS
 from pyasc.ops_linalg import reference_conv2d
 
 from .gxx import assert_compiles
@@ -86,6 +87,8 @@ def test_depthwise_conv2d_f32_wide_rows_fits_ub():
     ((1, 32, 15, 15), (3, 3), 2, 1, 1),   # 15 input rows are not twice 8 output rows: one channel per work item
     ((2, 8, 12, 10), (5, 3), (2, 1), (2, 1), 1),
     ((1, 16, 13, 13), (3, 3), 1, 2, 2),
+    ((1, 8, 20, 50), (3, 3), 1, 2, 2),    # 50 output columns: the windows are slices of the padded input
+    ((2, 4, 9, 64), (5, 3), 1, (2, 1), 1),
 ])
 def test_depthwise_conv2d_on_the_vector_unit_like_torch(dtype, xs, k, stride, padding, dilation):
     """groups = channels: im2col and one elementwise kernel of products summed in float32 with the bias
@@ -110,6 +113,8 @@ def test_depthwise_conv2d_on_the_vector_unit_like_torch(dtype, xs, k, stride, pa
     out = pyasc.jit(f)(*inputs).to(pyasc.float32).numpy().astype(np.float64)
     x, w, b = (torch.from_numpy(a).double() for a in arrays)
     ref = torch.relu(torch.nn.functional.conv2d(x, w, b, stride, padding, dilation, c)).numpy()
+    text = pyasc.jit(f).lower(*inputs).as_text("asctensor")
+    assert ("im2col %x kernel [1, 1]" in text) == (stride == 1 and ref.shape[-1] >= SHIFTED_MIN_COLS)
     eps = {np.float16: 2 ** -11, np.float32: 2 ** -24, "bfloat16": 2 ** -8}[dtype]
     np.testing.assert_allclose(out, ref, rtol=2 * eps, atol=2 * eps + k[0] * k[1] * 2 ** -22 * np.abs(ref).max())
 

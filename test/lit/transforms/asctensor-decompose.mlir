@@ -61,6 +61,22 @@ func.func @depthwise(%x: tensor<1x4x6x6xf16>, %w: tensor<4x1x2x2xf16>, %b: tenso
 
 // -----
 
+// a stride-1 depthwise convolution over rows of 64 outputs: the gather writes the padded input once (an
+// im2col of a 1x1 kernel with the padding) and each kernel position's window is a slice of it
+func.func @depthwise_wide(%x: tensor<1x4x6x64xf16>, %w: tensor<4x1x3x3xf16>) -> tensor<1x4x6x64xf16> {
+  %0 = asctensor.conv2d %x, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 4 : tensor<1x4x6x64xf16>, tensor<4x1x3x3xf16> -> tensor<1x4x6x64xf16>
+  func.return %0 : tensor<1x4x6x64xf16>
+}
+
+// CHECK-LABEL: func.func @depthwise_wide(
+// CHECK:         %[[PAD:.*]] = asctensor.im2col %x kernel [1, 1] stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : tensor<1x4x6x64xf16> -> tensor<1x4x528xf16>
+// CHECK:         %[[XP:.*]] = asctensor.reshape %[[PAD]] : tensor<1x4x528xf16> -> tensor<1x4x8x66xf16>
+// CHECK:         asctensor.slice %[[XP]] offsets [0, 0, 0, 0] : tensor<1x4x8x66xf16> -> tensor<1x4x6x64xf16>
+// CHECK:         asctensor.slice %[[XP]] offsets [0, 0, 2, 2] : tensor<1x4x8x66xf16> -> tensor<1x4x6x64xf16>
+// CHECK-NOT:     asctensor.im2col
+
+// -----
+
 // a grouped convolution with more than one channel per group stays a convolution (a cube kernel)
 func.func @grouped(%x: tensor<1x4x6x6xf16>, %w: tensor<4x2x3x3xf16>) -> tensor<1x4x4x4xf16> {
   %0 = asctensor.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [1, 1] groups 2 : tensor<1x4x6x6xf16>, tensor<4x2x3x3xf16> -> tensor<1x4x4x4xf16>
