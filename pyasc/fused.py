@@ -5,7 +5,7 @@ operands: inside ``pyasc.jit`` the parts are traced where the op is called (and 
 ops around it like any other), and eagerly the whole composition is one cached compiled program
 on the device rather than one launch per part. Its reference is the composition evaluated with
 the NumPy reference of every part. Calls with an empty tensor operand run on the host (there is
-nothing to compute). Its gradient is that of the composition (``_vjp_through``).
+nothing to compute). Its gradient is that of the composition (``vjp_through``).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def _where_to_run(*operands, **attrs) -> str:
     return HOST if empty else DEVICE
 
 
-def _vjp_through(fn: Callable) -> Callable:
+def vjp_through(fn: Callable) -> Callable:
     """The VJP rule of a composition: the composition recorded again on the rule's operands and
     differentiated through its parts' own rules."""
 
@@ -83,4 +83,4 @@ def fused_op(name: str, fn: Callable, signature: Callable, *, kind: str = COMPOS
             return _numpy(fn(*operands, **attrs))
 
     return OpDef(name, build, reference, signature=signature, eager=_where_to_run, kind=kind, method=method,
-                 function=function, pack=pack, vjp=vjp or _vjp_through(fn), doc=doc or (fn.__doc__ or ""))
+                 function=function, pack=pack, vjp=vjp or vjp_through(fn), doc=doc or (fn.__doc__ or ""))

@@ -82,7 +82,7 @@ class DeviceAllocator:
                 self.peak = allocated
             if in_pool:
                 self.pool_used += size
-            need = -(-(allocated - self.pool_used) // SEGMENT) * SEGMENT + self.pool_reserved  # ``_needed``
+            need = self._needed()
             if need > self.reserved:
                 self.reserved = min(need, max(cap, allocated))
 

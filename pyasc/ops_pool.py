@@ -26,7 +26,7 @@ from pyasc.dialects import asctensor
 from . import dtypes as dt
 from .args import tensor_operand
 from .errors import PyascError, describe
-from .fused import _vjp_through, fused_op
+from .fused import vjp_through, fused_op
 from .opdef import COMPOSITE, DEVICE, OpDef, Types
 from .ops_compare import EQ, GT, ISNAN, WHERE
 from .ops_elementwise import BY_NAME as EW
@@ -179,7 +179,7 @@ def _reference_pool_windows(x, kernel, stride, padding, dilation, fill):
 POOL_WINDOWS = OpDef(
     "pool_windows", _build_pool_windows, _reference_pool_windows, signature=_pool_windows_signature,
     infer=_pool_windows_infer, eager=DEVICE, kind=COMPOSITE, method=False, function=False,
-    vjp=_vjp_through(_windows_by_slices),
+    vjp=vjp_through(_windows_by_slices),
     doc="The kh x kw windows of an NCHW input as (N, kh * kw, C, OH, OW), the padding reading ``fill``.")
 
 
@@ -284,7 +284,7 @@ def _adaptive_avg_pool2d(x, out):
 OPS = [
     POOL_WINDOWS,
     fused_op("max_pool2d", _max_pool2d, _window_signature("max_pool2d", False), method=False,
-             vjp=_vjp_through(_max_pool2d_by_slices), doc=_max_pool2d.__doc__),
+             vjp=vjp_through(_max_pool2d_by_slices), doc=_max_pool2d.__doc__),
     fused_op("avg_pool2d", _avg_pool2d, _window_signature("avg_pool2d", True), method=False),
     fused_op("adaptive_avg_pool2d", _adaptive_avg_pool2d, _adaptive_signature, method=False),
 ]
