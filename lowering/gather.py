@@ -9,7 +9,7 @@ offset of the last valid column), with ``blocks`` the row's runs by doubling (ru
 ``[0, k)`` plus ``k`` row steps (``Adds``), ``ceil(log2(rows))`` instructions; a ``PipeBarrier<PIPE_V>``
 between dependent steps (the table's first reader in the tile loop is ordered after the last step by
 insert-sync, like any buffer computed before the loop). ``asctile.gather`` -> ``ascbuf.gather`` -> ``Gather`` with the table
-viewed as ``uint32_t`` (``ReinterpretCast``) and base address 0.
+viewed as ``uint32_t`` (``ReinterpretCast``) and the gather's ``base`` as its base address.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ def bufferize_gather_offsets(bz, op: asctile.GatherOffsetsOp, dst, e: OpEmitter)
 
 
 def bufferize_gather(bz, op: asctile.GatherOp, dst, e: OpEmitter) -> None:
-    e.add(ascbuf.GatherOp(dst, bz.operand(e, op.src), bz.operand(e, op.offsets), bz.count(e, op.result.type)))
+    e.add(ascbuf.GatherOp(dst, bz.operand(e, op.src), bz.operand(e, op.offsets), bz.count(e, op.result.type),
+                          op.base_bytes()))
 
 
 def _i32(e: OpEmitter, v: int):
@@ -73,5 +74,5 @@ def _doubling(e: OpEmitter, table, n: int, size: int, step: int) -> None:
 
 def translate_gather(lw, op: ascbuf.GatherOp, e: OpEmitter) -> None:
     offsets = e.value(ascendc.ReinterpretCastOp(lw.tensor(op.offsets, e), UI32))
-    e.add(ascendc.GatherOp(lw.tensor(op.dst, e), lw.tensor(op.src, e), offsets, e.index(0),
+    e.add(ascendc.GatherOp(lw.tensor(op.dst, e), lw.tensor(op.src, e), offsets, e.index(op.base_bytes()),
                            lw.map.get(op.count, op.count)))

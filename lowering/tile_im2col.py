@@ -2,8 +2,8 @@
 
 ``im2col`` (see ``dialects/asctensor/linalg.py``) gives ``col[n, (g, kh, kw, c), (oh, ow)] =
 x_pad[n, g*C/G + c, oh*sh + kh*dh, ow*sw + kw*dw]``. The gather walks work items ``(n, g, kh, kw,
-channel chunk, row chunk)``: a chunk of channels with all their output rows when a channel's input
-rows are ``sh`` times its output rows (``H == sh * OH``: then the input rows of consecutive channels
+channel chunk, row chunk)`` (without ``kw`` in the shared form below): a chunk of channels with all their
+output rows when a channel's input rows are ``sh`` times its output rows (``H == sh * OH``: then the input rows of consecutive channels
 are evenly spaced, as their rows of ``col`` are), else one channel and a chunk of its rows. For one
 item the rows ``oh`` and the columns ``ow`` that read inside the input (not the padding), computed
 from ``kh``/``kw`` with index arithmetic, form one rectangle per channel, and the rectangles of the
@@ -14,7 +14,10 @@ chunk's channels are one evenly strided copy:
   height) come along and are overwritten by the padding below; with a horizontal stride ``sw > 1`` the
   window's columns are ``sw`` apart: the load takes the whole span of each row (contiguous) and a
   vector ``Gather`` picks every ``sw``-th element, through a byte-offset table built once per kernel
-  (``gather_offsets``);
+  (``gather_offsets``); when every kernel column reads some input column (``_Geometry.shared``: a max pool's
+  windows, a strided convolution's), a work item takes a whole kernel row: the span all its kernel columns
+  read is loaded once and each kernel column gathers from it with the same table, from its own first input
+  column (the ``Gather``'s base address), which reads the input ``KW`` times less;
 * the padding is four ``store``s of the op's ``pad_value`` (zero unless given: a max pool's is
   ``-inf``): the rows above and below each channel's rectangle (one row of a padding tile per channel,
   ``OH * OW`` apart), and the columns left and right of the copied rows (a narrow padding tile); both
@@ -108,8 +111,34 @@ class _Geometry:
     def pitch(self) -> int:
         return _pad(self.out[1], self.es)
 
+    def columns(self, kw: int) -> tuple[int, int, int]:
+        """(first valid output column, valid output columns, input column of the first) of kernel column ``kw``
+        (``_valid_range``, computed here)."""
+        kd, p, s, size, out = kw * self.dilation[1], self.padding[1], self.stride[1], self.shape[3], self.out[1]
+        lo = min(-(-max(0, p - kd) // s), out)
+        hi = max(min((max(kd, size - 1 + p + s) - kd) // s, out), lo)
+        return lo, hi - lo, lo * s + kd - p
+
+    @property
+    def shared(self) -> bool:
+        """Whether a work item takes every kernel column of its kernel row: one load of the rows' span for all
+        of them, each gathered from it at its own start (``Gather``'s base address); with a column stride and
+        several kernel columns, each reading some input column."""
+        return self.stride[1] > 1 and self.kernel[1] > 1 and all(self.columns(k)[1] for k in range(self.kernel[1]))
+
+    def shared_span(self) -> tuple[int, int, int]:
+        """(first input column, columns loaded, the window's pitch) of a shared item: the span every kernel
+        column reads, in a pitch that keeps each one's gather offsets inside the window."""
+        cols = [self.columns(k) for k in range(self.kernel[1])]
+        first = min(w0 for _, _, w0 in cols)
+        last = max(w0 + (n - 1) * self.stride[1] + 1 for _, n, w0 in cols)
+        reach = max(w0 - first + (self.out[1] - 1) * self.stride[1] + 1 for _, _, w0 in cols)
+        return first, last - first, _pad(max(reach, last - first), self.es)
+
     @property
     def span_pitch(self) -> int:  # a row's span of input columns
+        if self.shared:
+            return self.shared_span()[2]
         return _pad(self.stride[1] * (self.out[1] - 1) + 1, self.es)
 
     @property
@@ -128,7 +157,8 @@ class _Geometry:
         es = self.es
         if self.stride[1] == 1:
             return (_TILE_BUFFERS * self.pitch + self.side_pitch) * es
-        return (2 * self.span_pitch + 2 * self.pitch + self.side_pitch) * es + 4 * self.pitch
+        patches = self.kernel[1] if self.shared else 1  # a shared item gathers every kernel column's patch
+        return (2 * self.span_pitch + 2 * patches * self.pitch + self.side_pitch) * es + 4 * self.pitch
 
     @property
     def channels_chunk(self) -> bool:
@@ -185,7 +215,9 @@ class _Im2colTiler:
         data_t = TensorType(et, [tile_rows, geo.pitch])
         span_t = TensorType(et, [tile_rows, geo.span_pitch])
         chunks, channel_chunks = -(-oh_ // rows), -(-cg // channels)
-        items = n_ * groups * kh_ * kw_ * channel_chunks * chunks
+        shared = geo.shared
+        kw_items = 1 if shared else kw_  # a shared item takes every kernel column
+        items = n_ * groups * kh_ * kw_items * channel_chunks * chunks
         block_dim = max(1, min(self.cores or self.spec.vector_cores, items))
 
         x_arg = k.body.block.args[0]
@@ -224,8 +256,8 @@ class _Im2colTiler:
         t = b.divui(t, chunks)
         c0 = b.muli(b.remui(t, channel_chunks), channels)
         t = b.divui(t, channel_chunks)
-        kw = b.remui(t, kw_)
-        t = b.divui(t, kw_)
+        kw = None if shared else b.remui(t, kw_)
+        t = t if shared else b.divui(t, kw_)
         kh = b.remui(t, kh_)
         t = b.divui(t, kh_)
         g = b.remui(t, groups)
@@ -237,19 +269,28 @@ class _Im2colTiler:
         r_lo = b.subi(b.minui(b.maxui(r_lo, oh0), b.addi(oh0, rv)), oh0)
         r_hi = b.subi(b.minui(b.maxui(r_hi, oh0), b.addi(oh0, rv)), oh0)
         r_hi = b.maxui(r_hi, r_lo)
-        c_lo, c_hi = _valid_range(b, kw, dw, pw, sw, w_, ow_)
         mid = b.subi(r_hi, r_lo)
         # the rows copied: every channel's valid rows and the rows between them (none when no row is valid)
         copied = b.minui(b.addi(b.muli(b.subi(nc, 1), rv), mid), b.muli(mid, b.muli(nc, rv)))
-        # destination: the chunk's rows of col
-        position = b.addi(b.muli(b.addi(b.muli(b.addi(b.muli(n, groups), g), kh_), kh), kw_), kw)
-        dst = b.addi(b.muli(b.addi(b.muli(position, cg), c0), ohw), b.muli(oh0, ow_))
-        # the rectangle read from the input
+        # the rectangle read from the input: its first row
         h0 = b.subi(b.minui(b.maxui(b.addi(b.muli(b.addi(oh0, r_lo), sh), b.muli(kh, dh)), ph), ph + h_ - 1), ph)
-        w0 = b.subi(b.minui(b.maxui(b.addi(b.muli(c_lo, sw), b.muli(kw, dw)), pw), pw + w_ - 1), pw)
         channel = b.addi(b.addi(b.muli(n, c_), b.muli(g, cg)), c0)
-        src = b.addi(b.muli(channel, h_ * w_), b.addi(b.muli(h0, w_), w0))
-        dst_mid = b.addi(dst, b.muli(r_lo, ow_))
+        row0 = b.addi(b.muli(channel, h_ * w_), b.muli(h0, w_))
+        if shared:
+            first, span, _ = geo.shared_span()
+            window = b.value(asctile.LoadOp(x_gm, b.addi(row0, first), copied, b.index(span), sh * w_, 1, span_t))
+            window.name_hint = "window"
+            for k in range(kw_):
+                c_lo, ncols, w0 = geo.columns(k)
+                tile = b.value(asctile.GatherOp(window, table, data_t, (w0 - first) * es))
+                tile.name_hint = "patch"
+                self._store(b, op, geo, tile, col_gm, edge, side, (n, g, kh, b.index(k)), c0, oh0, nc, rv, r_lo, r_hi,
+                            copied, b.index(c_lo), b.index(c_lo + ncols))
+            body.add_op(scf.YieldOp())
+            return new
+        c_lo, c_hi = _valid_range(b, kw, dw, pw, sw, w_, ow_)
+        w0 = b.subi(b.minui(b.maxui(b.addi(b.muli(c_lo, sw), b.muli(kw, dw)), pw), pw + w_ - 1), pw)
+        src = b.addi(row0, w0)
         ncols = b.subi(c_hi, c_lo)
         if sw == 1:
             tile = b.value(asctile.LoadOp(x_gm, src, copied, ncols, sh * w_, 1, data_t))
@@ -259,14 +300,28 @@ class _Im2colTiler:
             window.name_hint = "window"
             tile = b.value(asctile.GatherOp(window, table, data_t))
         tile.name_hint = "patch"
-        b.add(asctile.StoreOp(tile, col_gm, b.addi(dst_mid, c_lo), copied, ncols, ow_))
-        # the padding: rows above and below each channel's rectangle, then columns left and right
+        self._store(b, op, geo, tile, col_gm, edge, side, (n, g, kh, kw), c0, oh0, nc, rv, r_lo, r_hi, copied, c_lo,
+                    c_hi)
+        body.add_op(scf.YieldOp())
+        return new
+
+    @staticmethod
+    def _store(b: OpEmitter, op, geo: _Geometry, tile, col_gm, edge, side, where, c0, oh0, nc, rv, r_lo, r_hi, copied,
+               c_lo, c_hi) -> None:
+        """Store one kernel position's patch (its valid columns ``[c_lo, c_hi)`` of the rows copied) into the chunk's
+        rows of col, then the padding: rows above and below each channel's rectangle, columns left and right."""
+        n, g, kh, kw = where
+        kh_, kw_ = geo.kernel
+        cg, (oh_, ow_) = geo.shape[1] // geo.groups, geo.out
+        ohw = oh_ * ow_
+        position = b.addi(b.muli(b.addi(b.muli(b.addi(b.muli(n, geo.groups), g), kh_), kh), kw_), kw)
+        dst = b.addi(b.muli(b.addi(b.muli(position, cg), c0), ohw), b.muli(oh0, ow_))
+        dst_mid = b.addi(dst, b.muli(r_lo, ow_))
+        b.add(asctile.StoreOp(tile, col_gm, b.addi(dst_mid, c_lo), copied, b.subi(c_hi, c_lo), ow_))
         b.add(asctile.StoreOp(edge, col_gm, dst, nc, b.muli(r_lo, ow_), ohw))
         b.add(asctile.StoreOp(edge, col_gm, b.addi(dst, b.muli(r_hi, ow_)), nc, b.muli(b.subi(rv, r_hi), ow_), ohw))
         b.add(asctile.StoreOp(side, col_gm, dst_mid, copied, c_lo, ow_))
         b.add(asctile.StoreOp(side, col_gm, b.addi(dst_mid, c_hi), copied, b.subi(ow_, c_hi), ow_))
-        body.add_op(scf.YieldOp())
-        return new
 
 
 @dataclass(frozen=True)

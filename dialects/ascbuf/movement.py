@@ -59,19 +59,25 @@ class GatherOffsetsOp(IRDLOperation):
 
 @irdl_op_definition
 class GatherOp(IRDLOperation):
-    """``dst[k] = src[offsets[k]]`` for ``k < count`` (byte offsets from the start of ``src``)."""
+    """``dst[k] = src[base + offsets[k]]`` for ``k < count`` (byte offsets from the start of ``src``; ``base``,
+    ``Gather``'s ``srcBaseAddr``, 0 unless given)."""
 
     name = "ascbuf.gather"
     dst = operand_def(MemRefType)
     src = operand_def(MemRefType)
     offsets = operand_def(MemRefType)
     count = operand_def(IndexType)
-    assembly_format = "$dst `,` $src `,` $offsets `,` $count attr-dict `:` type($dst) `,` type($src) `,` type($offsets)"
+    base = opt_prop_def(IntegerAttr[I64])
+    assembly_format = ("$dst `,` $src `,` $offsets `,` $count (`base` $base^)? attr-dict `:` type($dst) `,` "
+                       "type($src) `,` type($offsets)")
     traits = traits_def(OnPipe(Pipe.V), BufferEffects(reads=("src", "offsets"), writes=("dst",)))
 
+    def __init__(self, dst, src, offsets, count, base: int = 0):
+        super().__init__(operands=[dst, src, offsets, count],
+                         properties={"base": IntegerAttr(base, 64)} if base else {})
 
-    def __init__(self, dst, src, offsets, count):
-        super().__init__(operands=[dst, src, offsets, count])
+    def base_bytes(self) -> int:
+        return 0 if self.base is None else self.base.value.data
 
     def verify_(self) -> None:
         for t in (self.dst.type, self.src.type, self.offsets.type):

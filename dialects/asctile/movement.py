@@ -7,8 +7,10 @@ last valid one, ``(cols - 1 - min(c, cols - 1)) * -col_bytes + r * row_bytes`` (
 with ``col_bytes`` 1 and ``row_bytes`` 0 the table is the column index of every element (the
 ``asctensor.iota`` of a row-wise kernel). With ``blocks`` ``B`` a row is ``B`` runs of ``cols`` columns, the
 ``b``-th run ``b * block_bytes`` further: ``offset[r][b * cols + c] = c * col_bytes + b * block_bytes + r *
-row_bytes`` (the pitch is ``B * cols``; a row of the tile is a block of a batch of small transposes). ``gather`` collects ``result[k] = src[offset[k]]``
-(bytes from the start of ``src``) over the whole result tile.
+row_bytes`` (the pitch is ``B * cols``; a row of the tile is a block of a batch of small transposes). ``gather``
+collects ``result[k] = src[base + offset[k]]`` (bytes from the start of ``src``; ``base`` is ``Gather``'s
+``srcBaseAddr``, 0 unless given: one table serves windows of a tile that start ``base`` bytes apart) over the
+whole result tile.
 """
 
 from __future__ import annotations
@@ -61,16 +63,22 @@ class GatherOffsetsOp(IRDLOperation):
 
 @irdl_op_definition
 class GatherOp(IRDLOperation):
-    """``result[k] = src[offsets[k]]`` (byte offsets from the start of ``src``), every element of the result."""
+    """``result[k] = src[base + offsets[k]]`` (byte offsets from the start of ``src``), every element of the result."""
 
     name = "asctile.gather"
     src = operand_def(TensorType)
     offsets = operand_def(TensorType)
+    base = opt_prop_def(IntegerAttr[I64])
     result = result_def(TensorType)
-    assembly_format = "$src `,` $offsets attr-dict `:` type($src) `,` type($offsets) `->` type($result)"
+    assembly_format = ("$src `,` $offsets (`base` $base^)? attr-dict `:` type($src) `,` type($offsets) `->` "
+                       "type($result)")
 
-    def __init__(self, src, offsets, result_type: TensorType):
-        super().__init__(operands=[src, offsets], result_types=[result_type])
+    def __init__(self, src, offsets, result_type: TensorType, base: int = 0):
+        super().__init__(operands=[src, offsets], result_types=[result_type],
+                         properties={"base": IntegerAttr(base, 64)} if base else {})
+
+    def base_bytes(self) -> int:
+        return 0 if self.base is None else self.base.value.data
 
     def verify_(self) -> None:
         for t in (self.src.type, self.offsets.type, self.result.type):
@@ -80,6 +88,8 @@ class GatherOp(IRDLOperation):
         if self.offsets.type.get_shape() != self.result.type.get_shape() or str(
                 self.offsets.type.element_type) != "i32":
             raise VerifyException(f"asctile.gather: offsets {self.offsets.type} must be i32 of the result's shape")
+        if self.base_bytes() < 0:
+            raise VerifyException("asctile.gather: base must be non-negative")
 
 
 OPS = [GatherOffsetsOp, GatherOp]

@@ -88,6 +88,10 @@ def test_max_pool2d_project_cpu_run(dtype, tmp_path):
     x = pyasc.tensor(xs, dtype=dtype)
     compiled = pyasc.jit(lambda x: pyasc.nn.functional.max_pool2d(x, 3, 2, 1)).compile(x)
     assert len(compiled.kernels) == 2
+    # one load of the rows' span per kernel row; kernel columns 0 and 2 gather from input column 1
+    bases = [line.split(",")[-2].strip() for line in compiled.ascendc_source().splitlines() if "AscendC::Gather(" in line]
+    es = x.dtype.itemsize
+    assert bases == [str(es), "0", str(es)]
     project_check(compiled, [x], tmp_path, exact=True)
     ref = torch.nn.functional.max_pool2d(torch.from_numpy(x.numpy().astype(np.float32)), 3, 2, 1).numpy()
     np.testing.assert_array_equal(compiled(x).numpy().astype(np.float32), ref)

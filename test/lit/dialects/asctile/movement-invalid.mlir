@@ -22,3 +22,11 @@ func.func @f(%src: tensor<16x16xf32>, %o: tensor<8x8xf32>) {
   func.return
 }
 // CHECK: asctile.gather: offsets tensor<8x8xf32> must be i32 of the result's shape
+
+// -----
+
+func.func @f(%src: tensor<16x16xf32>, %o: tensor<8x8xi32>) {
+  %g = asctile.gather %src, %o base -4 : tensor<16x16xf32>, tensor<8x8xi32> -> tensor<8x8xf32>
+  func.return
+}
+// CHECK: asctile.gather: base must be non-negative

@@ -38,9 +38,10 @@ func.func @f(%x: tensor<2x4x8x8xf16>, %w: tensor<6x2x3x3xf16>) -> tensor<2x6x4x4
 
 // -----
 
-// stride 2 along the width: each row's span of 17 input columns is loaded contiguously (a 32-column
-// tile) and a Gather picks every second element through one byte-offset table (4 B apart, rows of
-// 64 B) built before the loop
+// stride 2 along the width: a work item takes a whole kernel row. The span of input columns its 7 kernel
+// columns read is loaded once (a 32-column tile), and each kernel column's Gather picks every second
+// element of it through one byte-offset table (4 B apart, rows of 64 B) built before the loop, from that
+// column's first input column (the Gather's base, in bytes: kernel columns 0 and 2 start at input column 1)
 func.func @s_im2col0(%x: tensor<2x3x20x18xf16>) -> tensor<2x147x90xf16> attributes {asctensor.kernel = "im2col"} {
   %0 = asctensor.im2col %x kernel [7, 7] stride [2, 2] padding [3, 3] dilation [1, 1] groups 1 : tensor<2x3x20x18xf16> -> tensor<2x147x90xf16>
   func.return %0 : tensor<2x147x90xf16>
@@ -51,7 +52,10 @@ func.func @s_im2col0(%x: tensor<2x3x20x18xf16>) -> tensor<2x147x90xf16> attribut
 // CHECK:        %offsets = asctile.gather_offsets cols 9 col_bytes 4 row_bytes 64 : tensor<30x16xi32>
 // CHECK-NEXT:   scf.for %i =
 // CHECK:          %window = asctile.load %x[%{{.*}}] rows %[[R:.*]] cols %{{.*}} strides(36, 1) : memref<2x3x20x18xf16> -> tensor<30x32xf16>
-// CHECK-NEXT:     %patch = asctile.gather %window, %offsets : tensor<30x32xf16>, tensor<30x16xi32> -> tensor<30x16xf16>
+// CHECK-NEXT:     %patch = asctile.gather %window, %offsets base 2 : tensor<30x32xf16>, tensor<30x16xi32> -> tensor<30x16xf16>
 // CHECK:          asctile.store %patch, %col[%{{.*}}] rows %[[R]] cols %{{.*}} stride 9
 // CHECK-COUNT-2:  asctile.store %edge_pad, %col
 // CHECK-COUNT-2:  asctile.store %side_pad, %col
+// CHECK:          %patch_1 = asctile.gather %window, %offsets : tensor<30x32xf16>, tensor<30x16xi32> -> tensor<30x16xf16>
+// CHECK:          %patch_6 = asctile.gather %window, %offsets base 6 :
+// CHECK-NOT:      asctile.load
