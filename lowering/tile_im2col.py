@@ -71,12 +71,17 @@ def _valid_range(e: OpEmitter, k, d: int, p: int, s: int, size: int, out: int):
     return lo, e.maxui(hi, lo)
 
 
+def _valid_static(k: int, d: int, p: int, s: int, size: int, out: int) -> tuple[int, int]:
+    """``_valid_range`` of a kernel position known when tiling."""
+    lo = min(-(-max(0, p - k * d) // s), out)
+    return lo, max(min(max(0, size - 1 + p + s - k * d) // s, out), lo)
+
+
 def _padding_extent(kernel: int, d: int, p: int, s: int, size: int, out: int) -> int:
     """The most output positions before or after the valid range of any kernel position (``_valid_range``)."""
     most = 0
     for k in range(kernel):
-        lo = min(-(-max(0, p - k * d) // s), out)
-        hi = max(min(max(0, size - 1 + p + s - k * d) // s, out), lo)
+        lo, hi = _valid_static(k, d, p, s, size, out)
         most = max(most, lo, out - hi)
     return most
 
@@ -112,12 +117,9 @@ class _Geometry:
         return _pad(self.out[1], self.es)
 
     def columns(self, kw: int) -> tuple[int, int, int]:
-        """(first valid output column, valid output columns, input column of the first) of kernel column ``kw``
-        (``_valid_range``, computed here)."""
-        kd, p, s, size, out = kw * self.dilation[1], self.padding[1], self.stride[1], self.shape[3], self.out[1]
-        lo = min(-(-max(0, p - kd) // s), out)
-        hi = max(min((max(kd, size - 1 + p + s) - kd) // s, out), lo)
-        return lo, hi - lo, lo * s + kd - p
+        """(first valid output column, valid output columns, input column of the first) of kernel column ``kw``."""
+        lo, hi = _valid_static(kw, self.dilation[1], self.padding[1], self.stride[1], self.shape[3], self.out[1])
+        return lo, hi - lo, lo * self.stride[1] + kw * self.dilation[1] - self.padding[1]
 
     @property
     def shared(self) -> bool:

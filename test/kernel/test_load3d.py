@@ -18,6 +18,16 @@ from pyasc.runtime.errors import SimulationError
 
 
 @asc.jit
+def copy_to_l1(x1: asc.LocalTensor, w1: asc.LocalTensor, x_gm: asc.GlobalTensor, w_gm: asc.GlobalTensor,
+               x_rows: asc.ConstExpr[int], w_rows: asc.ConstExpr[int], c0: asc.ConstExpr[int]):
+    """The feature map and the weights GM -> L1 as rows of C0 elements (Nd2Nz), then MTE1 may read them."""
+    asc.data_copy(x1, x_gm, asc.Nd2NzParams(1, x_rows, c0, 0, c0, x_rows, 1, 0))
+    asc.data_copy(w1, w_gm, asc.Nd2NzParams(1, w_rows, c0, 0, c0, w_rows, 1, 0))
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+
+
+@asc.jit
 def conv_kernel(x: asc.GlobalAddress, wt: asc.GlobalAddress, out: asc.GlobalAddress, c: asc.ConstExpr[int],
                 h: asc.ConstExpr[int], w: asc.ConstExpr[int], cout: asc.ConstExpr[int], kh: asc.ConstExpr[int],
                 kw: asc.ConstExpr[int], stride: asc.ConstExpr[int], dil: asc.ConstExpr[int],
@@ -45,10 +55,7 @@ def conv_kernel(x: asc.GlobalAddress, wt: asc.GlobalAddress, out: asc.GlobalAddr
     a2 = asc.LocalTensor(dt, asc.TPosition.A2, 0, tm * tk)
     b2 = asc.LocalTensor(dt, asc.TPosition.B2, 0, tk * cout)
     c1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, tm * cout)
-    asc.data_copy(x1, x_gm, asc.Nd2NzParams(1, x_rows, c0, 0, c0, x_rows, 1, 0))
-    asc.data_copy(w1, w_gm, asc.Nd2NzParams(1, w_rows, c0, 0, c0, w_rows, 1, 0))
-    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    copy_to_l1(x1, w1, x_gm, w_gm, x_rows, w_rows, c0)
     for mi in asc.static_range((mpad + tm - 1) // tm):
         m0 = mi * tm
         me = min(tm, mpad - m0)

@@ -13,7 +13,7 @@ import pyasc.kernel as asc
 import pyasc.kernel.lib.runtime as rt
 import pyasc.kernel.runtime.config as config
 
-from test_load3d import _np_dtype, nc1hwc0
+from test_load3d import _np_dtype, copy_to_l1, nc1hwc0
 
 
 @asc.jit
@@ -43,10 +43,7 @@ def conv_nchw_kernel(x: asc.GlobalAddress, wa: asc.GlobalAddress, out: asc.Globa
     a2 = asc.LocalTensor(dt, asc.TPosition.A2, 0, cout * tk)
     b2 = asc.LocalTensor(dt, asc.TPosition.B2, 0, tk * tn)
     c1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, cout * tn)
-    asc.data_copy(x1, x_gm, asc.Nd2NzParams(1, c * h * w // c0, c0, 0, c0, c * h * w // c0, 1, 0))
-    asc.data_copy(w1, w_gm, asc.Nd2NzParams(1, cout * k // c0, c0, 0, c0, cout * k // c0, 1, 0))
-    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    copy_to_l1(x1, w1, x_gm, w_gm, c * h * w // c0, cout * k // c0, c0)
     for ni in asc.static_range((ppad + tn - 1) // tn):
         n0 = ni * tn
         ne = min(tn, ppad - n0)
