@@ -243,11 +243,17 @@ class Compiled(_Program):
 
     def simulate_checked(self, tensors: list[Tensor]):
         """``simulate`` on tensors of the program's input signature (``check_inputs``)."""
-        inputs = [d if d.flags.c_contiguous else np.ascontiguousarray(d) for d in [t._data for t in tensors]]
+        return self.simulate_arrays([d if d.flags.c_contiguous else np.ascontiguousarray(d)
+                                     for d in [t._data for t in tensors]])
+
+    def simulate_arrays(self, inputs: list[np.ndarray], outputs_fit: bool = False):
+        """``simulate`` on the C-contiguous arrays of the inputs (a list this call extends); ``outputs_fit``:
+        the outputs are known to fit in the current target's memory (``check_outputs_fit`` passed for it)."""
         if self.constants:
             inputs += self.constants
-        outputs = self.new_outputs()
-        report = simulate(self, inputs + outputs)
+        outputs = [np.empty(shape, dtype) for shape, dtype in self._output_arrays] if outputs_fit else self.new_outputs()
+        inputs += outputs
+        report = simulate(self, inputs)
         return (tuple(outputs) if self.returns_tuple else outputs[0]), report
 
     def __call__(self, *args):
@@ -550,9 +556,11 @@ class JitFunction:
                 log.info("jit %s: %s; this signature runs eagerly, each op compiled on its own", self.name, e)
                 self._eager.add(key)
                 return self.fn(*args, **kwargs)
+        result = compiled(*tensors)
         if not kwargs and not _amp.active() and all(type(a) is Tensor for a in args):
+            # after a call that ran: its outputs fit in this target's memory (``launch``'s ``checked``)
             self._fast[(tuple((a._shape, a._dtype) for a in args), default_target())] = compiled
-        return compiled(*tensors)
+        return result
 
     def cache_size(self) -> int:
         """Number of signatures compiled so far."""

@@ -82,7 +82,7 @@ class DeviceAllocator:
                 self.peak = allocated
             if in_pool:
                 self.pool_used += size
-            need = self._needed()
+            need = -(-(allocated - self.pool_used) // SEGMENT) * SEGMENT + self.pool_reserved  # ``_needed``
             if need > self.reserved:
                 self.reserved = min(need, max(cap, allocated))
 
@@ -240,7 +240,10 @@ class HoldsMemory:
         except AttributeError:  # made without its constructors
             return
         if entry is not None and entry[0] == id(self):
-            _free(entry[1:])
+            if entry[3] is None:  # the device's caching allocator: no allocator of the user's to tell
+                entry[1].free(entry[2])
+            else:
+                _free(entry[1:])
 
 
 def _counted(obj) -> bool:
@@ -326,9 +329,11 @@ def track_result(t) -> None:
     if _current.stack:
         _track(t, t.numel() * t._dtype.itemsize, t._device, "tensor")
         return
-    nbytes = t.numel() * t._dtype.itemsize
+    nbytes = t._dtype.itemsize
+    for d in t._shape:
+        nbytes *= d
     size = BLOCK if nbytes <= BLOCK else -(-nbytes // BLOCK) * BLOCK
-    dev = device_allocator(t._device)
+    dev = _devices.get(t._device.index) or device_allocator(t._device)
     dev.alloc(size, "tensor")
     t._mem = (id(t), dev, size, None, None)
 

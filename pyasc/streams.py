@@ -305,13 +305,15 @@ def simulate(compiled, arrays):
         from pyasc.runtime.report import Report
 
         return Report(target=compiled.options.target, clock_hz=0.0)
+    fresh = len(compiled.outputs)  # the last arrays: this call's new outputs
     if compiled.has_empty:
         arrays = [a for a in arrays if a.size]   # zero-size tensors are no parameters of the kernels
+        fresh = 0
     if progress_shown():
         with progress(f"simulating {compiled.name}"):
-            report = compiled._sim().run_checked(compiled.name, arrays)
+            report = compiled._sim().run_checked(compiled.name, arrays, fresh)
     else:  # no bar can be shown (not a terminal, or turned off): no progress context per launch
-        report = compiled._sim().run_checked(compiled.name, arrays)
+        report = compiled._sim().run_checked(compiled.name, arrays, fresh)
     log.info("launch %s: %.3f us simulated", compiled.name, report.seconds * 1e6)
     return report
 
@@ -358,15 +360,20 @@ def launch(compiled, args, checked: bool = False):
     if not s.is_default:
         return s.launch(compiled, args)
     tensors = args if checked else compiled.check_inputs("launch", args)
+    arrays = []
     for t, a in zip(tensors, args):
         if t is a:                   # a tensor the caller holds (not an array converted for this call)
-            track_tensor(t)
+            entry = t._mem
+            if entry is None or entry[0] != id(t):
+                track_tensor(t)
             if t._producer is not None:
                 s._wait_for_inputs((t,))  # a tensor another stream still writes: that stream runs first
+        d = t._storage
+        arrays.append(d if d.flags.c_contiguous else np.ascontiguousarray(d))
     ctx = _launch_ctx                # as ``with launching(s)``, inline
     ctx.stream, ctx.start = s, s.clock
-    try:
-        outs, report = compiled.simulate_checked(tensors)
+    try:  # a checked call's program came from a cache keyed by the target its outputs were checked on
+        outs, report = compiled.simulate_arrays(arrays, checked)
     finally:
         ctx.stream = None
     with s._lock:

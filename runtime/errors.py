@@ -93,5 +93,8 @@ class FindingLog:
                     self.add(f.kind, f.message, f.kernel, f.op, f.core, key=f.key, count=f.count,
                              loc=f.loc, other=f.other, other_loc=f.other_loc, rule=f.rule)
 
+    def __len__(self) -> int:
+        return len(self._items)
+
     def items(self) -> list[Finding]:
         return list(self._items.values())

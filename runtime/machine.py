@@ -18,11 +18,16 @@ _CORE_FUNCTIONS = frozenset({"_kernel", "_kernel_data", "_kernel_record"})
 ALLOC_BYTES = 1 << 30  # host intermediate buffers a machine keeps from one run to the next, at most
 
 
+_BYTES = np.dtype(np.uint8)
+SMALL_FLATS = 16  # arrays of at most ``SMALL_FLAT_BYTES`` whose flat bytes a machine keeps (``Machine.flat``)
+SMALL_FLAT_BYTES = 4096
+
+
 def flat(value):
     """A launch argument as a kernel takes it: an array as its bytes, flat (a scalar as it is)."""
     if type(value) is not np.ndarray:
         return value
-    return (value if value.ndim == 1 else value.reshape(-1)).view(np.uint8)
+    return (value if value.ndim == 1 else value.reshape(-1)).view(_BYTES)
 
 
 class RunContext:
@@ -52,6 +57,21 @@ class Machine:
         self.allocs: dict = {}  # the host's intermediate buffers by memref.alloc value, kept for the next run
         self.alloc_flats: dict = {}  # the same buffers as flat bytes, the form a kernel takes them in (``flat``)
         self.alloc_bytes = 0
+        self.small_flats: dict[int, tuple] = {}  # id of a small array -> (the array, its flat bytes)
+        self.warm_runs: dict[int, list] = {}  # id of a ``WarmHost`` -> [it, the runs here that replayed it]
+
+    def flat(self, value):
+        """``flat(value)``; for a small array (a small call's input, passed again call after call), the one
+        made last time. The array is held with it, so its id names it; a few small arrays at most."""
+        held = self.small_flats.get(id(value))
+        if held is not None and held[0] is value:
+            return held[1]
+        f = flat(value)
+        if type(value) is np.ndarray and value.nbytes <= SMALL_FLAT_BYTES:
+            if len(self.small_flats) >= SMALL_FLATS:
+                self.small_flats.clear()
+            self.small_flats[id(value)] = (value, f)
+        return f
 
     def alloc(self, value, shape: tuple, dtype: np.dtype) -> np.ndarray:
         """A zeroed host buffer for ``memref.alloc`` ``value``: the one of the previous run, zeroed again (a

@@ -101,7 +101,8 @@ class Simulator:
         # cores whose traces are identical share one schedule and hazard analysis
         # "grouped": cores whose data path a replay ran in a group of cores (``batched``); "warm": runs that
         # replayed a whole recorded host run (``warm``)
-        self.stats = {"cores": 0, "schedules": 0, "schedule_seconds": 0.0, "replays": 0, "grouped": 0, "warm": 0}
+        # (``stats`` adds the warm runs, which each machine counts: ``Machine.warm_runs``)
+        self._counts = {"cores": 0, "schedules": 0, "schedule_seconds": 0.0, "replays": 0, "grouped": 0, "warm": 0}
         self.funcs: dict[str, func.FuncOp] = {}
         self._lock = threading.Lock()  # the shared tables below and the machine pool
         self._timing_cache: dict[tuple, tuple] = {}
@@ -122,6 +123,7 @@ class Simulator:
         self._warm: dict[str, warm.WarmHost | None] = {}  # host function -> its last run, if it can repeat (``warm``)
         first = Machine(self)
         self._idle: list[Machine] = [first]  # machines no run holds
+        self._made: list[Machine] = [first]  # every machine, for ``stats``
         self.machines = 1
         self.ub = first.ub
         self.kernels: dict[str, tuple[CompiledKernel, KernelTables]] = {}
@@ -143,7 +145,24 @@ class Simulator:
         except IndexError:
             with self._lock:
                 self.machines += 1
-        return Machine(self)
+        m = Machine(self)
+        with self._lock:
+            self._made.append(m)
+        return m
+
+    @property
+    def stats(self) -> dict:
+        """Counts of the runs so far: core runs (``cores``), launches replayed (``replays``), cores run in
+        groups (``grouped``), whole host runs replayed (``warm``), schedules made and their seconds."""
+        with self._lock:
+            counts, machines = dict(self._counts), list(self._made)
+        for m in machines:
+            for recorded, runs in list(m.warm_runs.values()):
+                counts["cores"] += recorded.cores * runs
+                counts["replays"] += len(recorded.launches) * runs
+                counts["grouped"] += recorded.grouped * runs
+                counts["warm"] += runs
+        return counts
 
     def _release(self, machine: Machine) -> None:
         self._idle.append(machine)
@@ -226,26 +245,30 @@ class Simulator:
             self._warm[host] = warm.record(self, fop, bound, policy, check, report)
         return self._finish(host, report, policy)
 
-    def run_checked(self, host: str, args: list) -> Report:
+    def run_checked(self, host: str, args: list, fresh: int = 0) -> Report:
         """``run`` for a caller that made ``args`` C-contiguous arrays of the host's parameter dtypes and sizes (a
-        compiled program's call): a call that replays as the recorded one (``warm``) skips re-checking them."""
+        compiled program's call): a call that replays as the recorded one (``warm``) skips re-checking them. The
+        last ``fresh`` arrays are new for this call (its outputs), the others may come again (``Machine.flat``)."""
         recorded = self._warm.get(host)
         if recorded is not None:
             policy = self.hazards or hazards.get_hazard_policy()
             if warm.applies(recorded, self, args, policy, self.race_check and policy != "off"):
-                report = self._run_warm(host, recorded, args, True)
+                report = self._run_warm(host, recorded, args, True, len(args) - fresh)
                 if report is not None:
-                    return self._finish(host, report, policy)
+                    return self._finish(host, report, policy) if report.findings or LISTENERS else report
         return self.run(host, args)
 
-    def _run_warm(self, host: str, recorded: warm.WarmHost, args, raise_errors: bool) -> Report | None:
-        """A call that replays as ``recorded`` did (``warm``); None when it cannot."""
+    def _run_warm(self, host: str, recorded: warm.WarmHost, args, raise_errors: bool,
+                  kept: int | None = None) -> Report | None:
+        """A call that replays as ``recorded`` did (``warm``); None when it cannot. ``kept``: how many of the
+        first ``args`` may come again in later calls (all by default)."""
         m = self._acquire()
-        m.ctx.log = FindingLog()
+        if m.ctx.log:  # a log another run left findings in (its report holds a copy of them)
+            m.ctx.log = FindingLog()
         m.check = recorded.check
         token = fpstate.quiet()
         try:
-            return warm.run(self, m, recorded, args)
+            return warm.run(self, m, recorded, args, len(args) if kept is None else kept)
         except SimulationError as e:
             fpstate.restore(token)
             token = None
@@ -486,7 +509,7 @@ class Simulator:
         args = [(v if v.ndim == 1 else v.reshape(-1)).view(np.uint8) if isinstance(v, np.ndarray) else v for v in values]
         check = m.check
         with self._lock:
-            self.stats["cores"] += n
+            self._counts["cores"] += n
         runs = replay.core_runs(n, name in self.mix)
         sig = replay.signature(args) if name in self.replayable and replay.REPLAY_MODE != "off" else None
         traced = self._traced.get((name, n, check)) if sig is not None else None
@@ -516,8 +539,8 @@ class Simulator:
             keys = traced.keys
             m.ctx.log.merge(traced.findings)
             with self._lock:
-                self.stats["replays"] += 1
-                self.stats["grouped"] += sum(len(bids) for _, bids in traced.plan or () if len(bids) > 1)
+                self._counts["replays"] += 1
+                self._counts["grouped"] += sum(len(bids) for _, bids in traced.plan or () if len(bids) > 1)
             if before is not None:
                 self._run_again(m, name, n, args, runs, keys, check, before, "replaying the data path")
         else:
@@ -580,8 +603,8 @@ class Simulator:
                                           initcheck=init) if mix
                          else [schedule(list(key[2]), tabs, core, check=check, layout=layout, initcheck=init)])
                 with self._lock:
-                    self.stats["schedules"] += 1
-                    self.stats["schedule_seconds"] += time.perf_counter() - t0
+                    self._counts["schedules"] += 1
+                    self._counts["schedule_seconds"] += time.perf_counter() - t0
                     size = self._trace_records(key)
                     while cache and (len(cache) >= self.CACHE_LIMIT or
                                      self._cached_records + size > self.CACHE_RECORDS):

@@ -127,9 +127,10 @@ def matches(warm: WarmHost, sim, args, policy: str, check: bool) -> bool:
     return applies(warm, sim, args, policy, check)
 
 
-def run(sim, m, warm: WarmHost, args: list) -> Report | None:
+def run(sim, m, warm: WarmHost, args: list, kept: int = 0) -> Report | None:
     """The data paths of ``warm``'s launches on ``args`` and machine ``m``, and the call's report; None
-    (before anything is written) when a launch's traced entry changed since ``warm`` was recorded."""
+    (before anything is written) when a launch's traced entry changed since ``warm`` was recorded. The first
+    ``kept`` arrays may come again in later calls: the machine keeps their flat bytes when small."""
     traced = sim._traced
     for key, entry in warm.entries:
         if traced.get(key) is not entry:
@@ -148,7 +149,7 @@ def run(sim, m, warm: WarmHost, args: list) -> Report | None:
         for i in step.refs:
             f = flats[i]
             if f is None:
-                f = flats[i] = flat(values[i])
+                f = flats[i] = m.flat(values[i]) if i < kept else flat(values[i])
             kargs.append(f)
         if step.cube:
             m.garbage(step.name, False)
@@ -171,7 +172,7 @@ def run(sim, m, warm: WarmHost, args: list) -> Report | None:
     if again is not None:
         again.findings = m.ctx.log.items()
         return again
-    return report_of(sim, warm)
+    return report_of(sim, m, warm)
 
 
 def _add_launch(report: Report, traced: replay.Traced) -> None:
@@ -183,14 +184,11 @@ def _add_launch(report: Report, traced: replay.Traced) -> None:
     report.cycles += traced.launch.cycles + traced.launch.overhead_cycles
 
 
-def report_of(sim, warm: WarmHost) -> Report:
-    """The report of a call that ran as ``warm``."""
-    report = Report(sim.spec.name, sim.spec.clock_hz, warm.seconds, warm.cycles, dict(warm.pipe_busy),
-                    list(warm.launches))
-    with sim._lock:
-        stats = sim.stats
-        stats["cores"] += warm.cores
-        stats["replays"] += len(warm.launches)
-        stats["grouped"] += warm.grouped
-        stats["warm"] += 1
-    return report
+def report_of(sim, m, warm: WarmHost) -> Report:
+    """The report of a call that ran as ``warm`` on machine ``m`` (which counts it, ``Simulator.stats``)."""
+    held = m.warm_runs.get(id(warm))  # holding ``warm``, so its id names no other host run
+    if held is None:
+        held = m.warm_runs[id(warm)] = [warm, 0]
+    held[1] += 1
+    return Report(sim.spec.name, sim.spec.clock_hz, warm.seconds, warm.cycles, dict(warm.pipe_busy),
+                  list(warm.launches))

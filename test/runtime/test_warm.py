@@ -157,3 +157,40 @@ def test_replay_turned_off_traces_every_call(monkeypatch):
     sim.run(compiled.name, [*arrays, out])
     _check(out, ref, arrays, dtype)
     assert (sim.stats["warm"], sim.stats["replays"]) == (warm, replays)
+
+
+def test_an_input_written_in_place_between_calls_is_read_again():
+    """A small input passed call after call keeps its flat bytes on the machine (``Machine.flat``): values
+    written into the same array in between are what the next call reads."""
+    x_np, y_np = np.zeros(4, np.float32), np.ones(4, np.float32)
+    x, y = pyasc.tensor(x_np), pyasc.tensor(y_np)
+    add = pyasc.jit(lambda a, b: a * 3.0 + b)
+    for i in range(6):
+        x.numpy()[...] = RNG.standard_normal(4).astype(np.float32)
+        expect = torch.from_numpy(x.numpy()) * 3.0 + torch.from_numpy(y.numpy())
+        np.testing.assert_allclose(add(x, y).numpy(), expect.numpy(), rtol=1e-6, atol=1e-6)
+    assert add.compile(x, y)._sim().stats["warm"] >= 3
+
+
+def test_warm_runs_of_several_threads_are_all_counted():
+    from concurrent.futures import ThreadPoolExecutor
+
+    compiled, shapes, dtype, ref = _compile("add")
+    sim = Simulator(compiled.module)
+    calls = 40
+
+    def work(seed):
+        rng = np.random.default_rng(seed)
+        for _ in range(calls):
+            arrays = [rng.standard_normal(s).astype(dtype) for s in shapes]
+            out = np.zeros(4, np.float32)
+            sim.run(compiled.name, [*arrays, out])
+            _check(out, ref, arrays, dtype)
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(work, range(4)))
+    stats = sim.stats
+    assert stats["cores"] == 4 * calls              # one core per run, whether traced, replayed or warm
+    # a host run is recorded after a run that replayed its launch: at most a trace and a replay per machine before
+    assert stats["warm"] >= 4 * calls - 2 * sim.machines, (stats, sim.machines)
+    assert stats["replays"] >= stats["warm"]        # a warm run replays its launch
