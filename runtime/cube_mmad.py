@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .blas import matmul_into, single_thread
+from .blas import THREADED_MACS, matmul_into, single_thread
 
 F16, F32, I32 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.int32)
 V32 = np.dtype("V32")  # a fractal row of c0 elements
@@ -15,6 +15,7 @@ CHAINS = 16  # Mmad chains (and their operand buffers) kept
 SEGMENT = 1024  # K columns of a chain multiplied at a time
 STAGED, STAGED_BYTES = 64, 4 << 20  # int8 Mmads (and their operand and result bytes) staged at most
 SPARSE_K, SPARSE_MIN_K = 0.25, 64  # share of all-zero K columns of A a chain multiplies without; shortest K
+GRID_WASTE = 1.25  # the most products a chain's grid of shared operands computes, per product its cores need
 
 
 EXACT, FP16, BF16, FP32 = range(4)  # how an Mmad widens its operands (EXACT: NumPy's cast, staged)
@@ -114,11 +115,31 @@ class Chain:
         if parts is not None:
             self._multiply_parts(parts)
             return
+        if self.cores > 1 and self.m16 * self.n16 * self.k >= THREADED_MACS:
+            grid = shared_grid(self.kind, rows, self.m16)
+            if grid is not None:
+                self._multiply_grid(rows, *grid)
+                return
         _widen(self.kind, self.raw, self.work)  # A and B^T in one call on the whole buffer (unused columns too)
         if self.summed:
             np.add(self.acc, matmul_into(a, b, self.part), out=self.acc)
         else:
             matmul_into(a, b, self.acc)
+        self.k, self.summed = 0, True
+
+    def _multiply_grid(self, rows: np.ndarray, a_reps: list, a_of: np.ndarray, b_reps: list, b_of: np.ndarray):
+        """``multiply`` for cores that share their A or B operands (``shared_grid``): the distinct A's, stacked,
+        times the distinct B's, widened once each in one GEMM, whose block (A of the core, B of the core) is
+        each core's product (a GEMM large enough, ``THREADED_MACS``, rounds each block as on its own)."""
+        m16, k = self.m16, self.k
+        a = _widened(self.kind, rows[a_reps, :m16]).reshape(-1, k)
+        b = _widened(self.kind, rows[b_reps, m16:]).reshape(-1, k)
+        grid = matmul_into(a, b.T, np.empty((a.shape[0], b.shape[0]), np.float32))
+        blocks = grid.reshape(len(a_reps), m16, len(b_reps), self.n16).transpose(0, 2, 1, 3)[a_of, b_of]
+        if self.summed:
+            np.add(self.acc, blocks, out=self.acc)
+        else:
+            self.acc[...] = blocks
         self.k, self.summed = 0, True
 
     def _products(self) -> tuple:
@@ -197,6 +218,48 @@ def sparse_parts(kind, rows: np.ndarray, m16: int) -> list | None:
     return [(slice(None) if whole else np.array(cores),
              slice(None) if key is None else np.flatnonzero(nonzero[cores[0]]))
             for key, cores in groups.items()]
+
+
+def shared_grid(kind, rows: np.ndarray, m16: int) -> tuple | None:
+    """How a chain's cores share operands: (cores holding the distinct A's, each core's A among them, the same
+    for B^T) when the grid of every distinct A times every distinct B has at most ``GRID_WASTE`` times the
+    cores' products; None otherwise. ``rows``: A's ``m16`` rows then B^T's, per core, as raw bits."""
+    bits = rows.view(np.int32) if kind == FP32 else rows  # float32 compared by its bits (-0.0, NaN)
+    kc = rows.shape[0]
+    a_reps, a_of = _distinct(bits[:, :m16])
+    if len(a_reps) == kc:  # no A shared: a grid would compute kc * q products for kc
+        return None
+    b_reps, b_of = _distinct(bits[:, m16:])
+    if len(a_reps) * len(b_reps) > GRID_WASTE * kc:
+        return None
+    return a_reps, a_of, b_reps, b_of
+
+
+def _distinct(blocks: np.ndarray) -> tuple[list, np.ndarray]:
+    """(the first core of each distinct block, each core's block among them), blocks compared bit for bit;
+    a block's first row picks the candidates."""
+    reps: list = []
+    of = np.empty(blocks.shape[0], np.intp)
+    by_row: dict[bytes, list] = {}
+    for c in range(blocks.shape[0]):
+        block = blocks[c]
+        candidates = by_row.setdefault(block[0].tobytes(), [])
+        for i in candidates:
+            if np.array_equal(blocks[reps[i]], block):
+                of[c] = i
+                break
+        else:
+            of[c] = len(reps)
+            candidates.append(len(reps))
+            reps.append(c)
+    return reps, of
+
+
+def _widened(kind, raw: np.ndarray) -> np.ndarray:
+    """``raw`` (float32, or float16/bfloat16 bits) as a new float32 array (``_widen``)."""
+    if kind == FP32:
+        return raw
+    return _widen(kind, raw, np.empty(raw.shape, np.int32))
 
 
 WIDEN_BITS_MIN = 3072  # float16 elements from which moving bits (6 us and up) beats NumPy's cast (about 2 ns each)

@@ -26,6 +26,9 @@ PROGRAMS = {
     "matmul_f16": (lambda a, b: a @ b, [(300, 128), (128, 200)], np.float16, lambda a, b: a @ b),
     "matmul_int8": (lambda a, b: a @ b, [(90, 200), (200, 300)], np.int8, lambda a, b: a @ b),
     "matmul_bf16": (lambda a, b: a @ b, [(160, 96), (96, 300)], "bfloat16", lambda a, b: a @ b),
+    # products of 2^23 multiply-adds and more per core: cores sharing A or B multiply as one grid (``shared_grid``)
+    "matmul_shared_grid_f16": (lambda a, b: a @ b, [(512, 1024), (1024, 1024)], np.float16, lambda a, b: a @ b),
+    "matmul_shared_grid_f32": (lambda a, b: a @ b, [(256, 1024), (1024, 768)], np.float32, lambda a, b: a @ b),
     "conv2d_f32": (lambda x, w: pyasc.conv2d(x, w, stride=1, padding=1), [(2, 16, 20, 20), (48, 16, 3, 3)],
                    np.float32, lambda x, w: F.conv2d(x, w, stride=1, padding=1)),
     "conv2d_stride2_f16": (lambda x, w: pyasc.conv2d(x, w, stride=2, padding=3), [(2, 3, 40, 40), (32, 3, 7, 7)],
@@ -181,3 +184,42 @@ def test_mix_aivs_that_their_code_tells_apart_run_apart(monkeypatch):
     apart = [t for (k, _, _), t in sim._traced.items() if k in sim.mix and t.apart]
     assert apart and sim.data_batchable & sim.mix and not _together(sim)
     assert all(unit[3] in (0, 1) for t in apart for _, unit in t.tapes if unit[0] == "group" and unit[2] == 1)
+
+
+@pytest.mark.parametrize("name", ["matmul_shared_grid_f16", "matmul_shared_grid_f32"])
+def test_cores_sharing_operands_multiply_as_one_grid(name, monkeypatch):
+    """Each distinct A and B is multiplied once, in one GEMM of the grid; every run matches PyTorch, and the
+    groups that multiply so still agree bit for bit with their cores run one by one (their first use)."""
+    from pyasc.runtime import cube_mmad
+
+    grids = []
+    multiply_grid = cube_mmad.Chain._multiply_grid
+
+    def spy(chain, rows, a_reps, a_of, b_reps, b_of):
+        grids.append((chain.cores, len(a_reps), len(b_reps)))
+        return multiply_grid(chain, rows, a_reps, a_of, b_reps, b_of)
+
+    monkeypatch.setattr(cube_mmad.Chain, "_multiply_grid", spy)
+    sim = _run(name, times=3)
+    assert sim.stats["grouped"] > 0
+    assert grids and all(p * q <= cube_mmad.GRID_WASTE * cores and p < cores for cores, p, q in grids), grids
+
+
+def test_shared_grid_compares_operands_bit_for_bit():
+    from pyasc.runtime import cube_mmad
+
+    rng = np.random.default_rng(0)
+    m16, n16, k = 16, 32, 64
+    a = rng.standard_normal((2, m16, k)).astype(np.float32)
+    b = rng.standard_normal((3, n16, k)).astype(np.float32)
+    a[1, 5, 7] = np.nan
+    rows = np.stack([np.concatenate([a[i], b[j]]) for i in range(2) for j in range(3)])  # 6 cores, a 2 x 3 grid
+    a_reps, a_of, b_reps, b_of = cube_mmad.shared_grid(cube_mmad.FP32, rows, m16)
+    assert (a_reps, list(a_of), b_reps, list(b_of)) == ([0, 3], [0, 0, 0, 1, 1, 1], [0, 1, 2], [0, 1, 2, 0, 1, 2])
+    signed = rows[:, :m16].copy()
+    signed[3:, 3, 2] = 0.0
+    signed[5, 3, 2] = -0.0  # equal to 0.0 as a number, not as bits: core 5's A is an operand of its own
+    reps, of = cube_mmad._distinct(signed.view(np.int32))
+    assert (reps, list(of)) == ([0, 3, 5], [0, 0, 0, 1, 1, 2])
+    distinct = np.stack([np.concatenate([a[0] + i, b[0] + i]) for i in range(6)])  # nothing shared
+    assert cube_mmad.shared_grid(cube_mmad.FP32, distinct, m16) is None
