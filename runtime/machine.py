@@ -58,16 +58,18 @@ class Machine:
         self.alloc_flats: dict = {}  # the same buffers as flat bytes, the form a kernel takes them in (``flat``)
         self.alloc_bytes = 0
         self.small_flats: dict[int, tuple] = {}  # id of a small array -> (the array, its flat bytes)
-        self.warm_runs: dict[int, list] = {}  # id of a ``WarmHost`` -> [it, the runs here that replayed it]
+        self.warm_runs: dict[int, list] = {}  # ``WarmHost.serial`` -> [what a run adds to the stats, runs here]
 
     def flat(self, value):
         """``flat(value)``; for a small array (a small call's input, passed again call after call), the one
-        made last time. The array is held with it, so its id names it; a few small arrays at most."""
+        made last time. The array is held with it, so its id names it; a few small arrays at most, each
+        viewing small memory (a slice of a large array would keep that alive)."""
         held = self.small_flats.get(id(value))
         if held is not None and held[0] is value:
             return held[1]
         f = flat(value)
-        if type(value) is np.ndarray and value.nbytes <= SMALL_FLAT_BYTES:
+        if (type(value) is np.ndarray and value.nbytes <= SMALL_FLAT_BYTES
+                and (value.base is None or getattr(value.base, "nbytes", SMALL_FLAT_BYTES + 1) <= SMALL_FLAT_BYTES)):
             if len(self.small_flats) >= SMALL_FLATS:
                 self.small_flats.clear()
             self.small_flats[id(value)] = (value, f)

@@ -157,10 +157,10 @@ class Simulator:
         with self._lock:
             counts, machines = dict(self._counts), list(self._made)
         for m in machines:
-            for recorded, runs in list(m.warm_runs.values()):
-                counts["cores"] += recorded.cores * runs
-                counts["replays"] += len(recorded.launches) * runs
-                counts["grouped"] += recorded.grouped * runs
+            for (cores, launches, grouped), runs in list(m.warm_runs.values()):
+                counts["cores"] += cores * runs
+                counts["replays"] += launches * runs
+                counts["grouped"] += grouped * runs
                 counts["warm"] += runs
         return counts
 

@@ -13,7 +13,8 @@ planned) sends the call back to ``Simulator.run``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import itertools
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -52,6 +53,7 @@ class WarmHost:
     cores: int
     grouped: int
     entries: tuple = ()  # per launch, its key in ``Simulator._traced`` and the traced launch it replays
+    serial: int = field(default_factory=itertools.count().__next__)  # names it in ``Machine.warm_runs``
 
 
 def distinct_owners(args) -> bool:
@@ -186,9 +188,9 @@ def _add_launch(report: Report, traced: replay.Traced) -> None:
 
 def report_of(sim, m, warm: WarmHost) -> Report:
     """The report of a call that ran as ``warm`` on machine ``m`` (which counts it, ``Simulator.stats``)."""
-    held = m.warm_runs.get(id(warm))  # holding ``warm``, so its id names no other host run
-    if held is None:
-        held = m.warm_runs[id(warm)] = [warm, 0]
+    held = m.warm_runs.get(warm.serial)
+    if held is None:  # what one run adds to ``Simulator.stats``, not the record (which a new one may replace)
+        held = m.warm_runs[warm.serial] = [(warm.cores, len(warm.launches), warm.grouped), 0]
     held[1] += 1
     return Report(sim.spec.name, sim.spec.clock_hz, warm.seconds, warm.cycles, dict(warm.pipe_busy),
                   list(warm.launches))

@@ -194,3 +194,23 @@ def test_warm_runs_of_several_threads_are_all_counted():
     # a host run is recorded after a run that replayed its launch: at most a trace and a replay per machine before
     assert stats["warm"] >= 4 * calls - 2 * sim.machines, (stats, sim.machines)
     assert stats["replays"] >= stats["warm"]        # a warm run replays its launch
+
+
+def test_a_machine_keeps_the_bytes_of_small_arrays_only():
+    """``Machine.flat`` keeps a small array's flat bytes (made once), but not those of a small view of a large
+    array: holding them would keep the large array alive."""
+    import gc
+    import weakref
+
+    compiled, _, _, _ = _compile("add")
+    m = Simulator(compiled.module)._acquire()
+    small = np.arange(4, dtype=np.float32)
+    assert m.flat(small) is m.flat(small)
+    np.testing.assert_array_equal(m.flat(small).view(np.float32), small)
+    big = np.arange(1 << 16, dtype=np.float32)
+    gone = weakref.ref(big)
+    view = big[8:12]
+    np.testing.assert_array_equal(m.flat(view).view(np.float32), [8, 9, 10, 11])
+    del big, view
+    gc.collect()
+    assert gone() is None
