@@ -149,10 +149,11 @@ class _Program:
                               role=f"result {i}" if len(self.outputs) > 1 else "the result")
         self._outputs_fit_on = target
 
-    def new_outputs(self) -> list[np.ndarray]:
+    def new_outputs(self, fit: bool = False) -> list[np.ndarray]:
         """Uninitialised arrays for the outputs (every element is written by the launch), once each is
-        known to fit in device memory."""
-        self.check_outputs_fit()
+        known to fit in device memory (``fit``: checked already for the current target)."""
+        if not fit:
+            self.check_outputs_fit()
         return [np.empty(shape, dtype) for shape, dtype in self._output_arrays]
 
     def _compiled(self, module: ModuleOp) -> "Compiled":
@@ -251,7 +252,7 @@ class Compiled(_Program):
         the outputs are known to fit in the current target's memory (``check_outputs_fit`` passed for it)."""
         if self.constants:
             inputs += self.constants
-        outputs = [np.empty(shape, dtype) for shape, dtype in self._output_arrays] if outputs_fit else self.new_outputs()
+        outputs = self.new_outputs(outputs_fit)
         inputs += outputs
         report = simulate(self, inputs)
         return (tuple(outputs) if self.returns_tuple else outputs[0]), report

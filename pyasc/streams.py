@@ -364,7 +364,7 @@ def launch(compiled, args, checked: bool = False):
     for t, a in zip(tensors, args):
         if t is a:                   # a tensor the caller holds (not an array converted for this call)
             entry = t._mem
-            if entry is None or entry[0] != id(t):
+            if entry is None or entry[0] != id(t):  # not counted yet (``track_tensor``'s test, without its call)
                 track_tensor(t)
             if t._producer is not None:
                 s._wait_for_inputs((t,))  # a tensor another stream still writes: that stream runs first
