@@ -10,9 +10,9 @@ In each host function, until nothing changes:
   permutation follows it;
 * a transpose of a transpose is one transpose of the first one's input, or that input when the second undoes
   the first;
-* a transpose of a reshape of a transpose, where the reshape only merges or splits leading dims that the second
-  transpose leaves in place, becomes the reshape of a transpose of a transpose (so the two compose):
-  ``k.transpose(-2, -1)`` flattened to a batch of matrices and transposed back for the cube is ``k`` flattened.
+* a transpose of reshapes of a transpose is one transpose between reshapes, when the reshapes' two shapes share
+  a common refinement (every dim of either is a run of the finer dims): ``k.transpose(-2, -1)`` flattened to a
+  batch of matrices and transposed back for the cube is ``k`` flattened.
 
 So transposes cancel between layouts that only elementwise ops separate (a head split of attention and the
 cube's transpose back become one transpose). The number of transposes never grows: one follows the op where at
@@ -131,37 +131,85 @@ def _compose(op: asctensor.TransposeOp) -> bool:
     return True
 
 
-def _kept_suffix(src: list[int], dst: list[int]) -> int:
-    """How many trailing dims a reshape from ``src`` to ``dst`` keeps (the rest it only merges or splits)."""
-    t = 0
-    while t < min(len(src), len(dst)) and src[len(src) - 1 - t] == dst[len(dst) - 1 - t]:
-        t += 1
-    return t
+def _suffix_products(shape: list[int]) -> set[int]:
+    out, p = {1}, 1
+    for d in reversed(shape):
+        p *= d
+        out.add(p)
+    return out
 
 
-def _above_reshape(op: asctensor.TransposeOp) -> bool:
-    """Replace ``transpose(reshape(y), q)`` by ``reshape(transpose(y, q'))`` when ``y`` is a transpose, the reshape
-    (``y``'s only use) merges or splits leading dims alone and ``q`` permutes only the dims it keeps: the two
-    transposes then meet (``_compose``). Row-major order makes both forms the same elements."""
-    reshape = op.input.owner
-    if not isinstance(reshape, asctensor.ReshapeOp) or not reshape.result.has_one_use():
+def _atom_groups(shape: list[int], atoms: list[int]) -> list[list[int]]:
+    """The consecutive atoms (indices into ``atoms``) each dim of ``shape`` is made of."""
+    groups, i = [], 0
+    for d in shape:
+        group, size = [], 1
+        while size < d:
+            size *= atoms[i]
+            group.append(i)
+            i += 1
+        groups.append(group)
+    return groups
+
+
+def _common_atoms(src: list[int], dst: list[int]) -> tuple[list[int], list[list[int]], list[list[int]]] | None:
+    """The finest dims both shapes are made of in row-major order (every dim of either a run of them), with each
+    shape's groups; None when the shapes share no such refinement (a dim straddles another's boundary)."""
+    if 0 in src or 0 in dst:
+        return None
+    cuts = sorted(_suffix_products(src) | _suffix_products(dst), reverse=True)
+    if any(a % b for a, b in zip(cuts, cuts[1:])):
+        return None
+    atoms = [a // b for a, b in zip(cuts, cuts[1:])]
+    return atoms, _atom_groups(src, atoms), _atom_groups(dst, atoms)
+
+
+def _through_reshape(op: asctensor.TransposeOp) -> bool:
+    """Replace ``transpose(reshape(transpose(x, p)), q)`` (the reshapes used there alone) by
+    ``reshape(transpose(reshape(x), r))``: split both shapes into their common finest dims, carry ``p`` and ``q``
+    over to them and compose (one transpose where two were, none when they cancel). Row-major order makes both
+    forms the same elements: ``k.transpose(-2, -1)`` flattened to a batch of matrices and transposed back for the
+    cube is ``k`` flattened; a convolution's weights stored OHWI, permuted to OIHW and laid out as
+    ``[OC][C1][KH][KW][C0]`` are one transpose of the OHWI weights."""
+    v = op.input
+    reshapes = []
+    while isinstance(v.owner, asctensor.ReshapeOp) and v.has_one_use():
+        reshapes.append(v.owner)
+        v = v.owner.input
+    y = v.owner
+    if not reshapes or not isinstance(y, asctensor.TransposeOp):
         return False
-    y = reshape.input
-    if not isinstance(y.owner, asctensor.TransposeOp):
+    common = _common_atoms(list(y.result.type.get_shape()), list(op.input.type.get_shape()))
+    if common is None:
         return False
-    src, dst, q = list(y.type.get_shape()), list(reshape.result.type.get_shape()), op.perm
-    lead = len(dst) - _kept_suffix(src, dst)
-    if any(q[i] != i for i in range(lead)):
-        return False
-    shift = len(src) - len(dst)
-    perm = list(range(lead + shift)) + [p + shift for p in q[lead:]]
-    moved = copy_loc(op, asctensor.TransposeOp(y, perm))
-    back = copy_loc(op, asctensor.ReshapeOp(moved.result, op.result.type.get_shape()))
-    Rewriter.insert_op([moved, back], InsertPoint.before(op))
-    back.result.name_hint = op.result.name_hint
-    op.result.replace_all_uses_with(back.result)
+    atoms, y_groups, mid_groups = common
+    x = y.input
+    split, position = [], {}
+    for j in range(len(x.type.get_shape())):  # x's dim j is y's dim k with p[k] == j
+        for i in y_groups[y.perm.index(j)]:
+            position[i] = len(split)
+            split.append(atoms[i])
+    r = [position[i] for m in op.perm for i in mid_groups[m]]
+    et, prev = x.type.element_type, x
+    new: list[Operation] = []
+    if split != list(x.type.get_shape()):
+        new.append(copy_loc(op, asctensor.ReshapeOp(prev, split)))
+        prev = new[-1].results[0]
+    if r != list(range(len(r))):
+        new.append(copy_loc(op, asctensor.TransposeOp(prev, r)))
+        prev = new[-1].results[0]
+    if prev.type.get_shape() != op.result.type.get_shape():
+        new.append(copy_loc(op, asctensor.ReshapeOp(prev, op.result.type.get_shape())))
+        prev = new[-1].results[0]
+    if new:
+        Rewriter.insert_op(new, InsertPoint.before(op))
+        prev.name_hint = op.result.name_hint
+    op.result.replace_all_uses_with(prev)
     Rewriter.erase_op(op)
-    Rewriter.erase_op(reshape)
+    for reshape in reshapes:
+        Rewriter.erase_op(reshape)
+    if not y.result.uses:
+        Rewriter.erase_op(y)
     return True
 
 
@@ -173,7 +221,7 @@ def sink_transposes(block) -> None:
             if op.parent is None:
                 continue
             if isinstance(op, asctensor.TransposeOp):
-                changed |= _compose(op) or _above_reshape(op)
+                changed |= _compose(op) or _through_reshape(op)
                 continue
             perm = _sinkable(op)
             if perm is not None:

@@ -100,7 +100,8 @@ func.func @values(%v: tensor<2x7x4x8xf16>) -> tensor<8x8x7xf16> {
 // CHECK-NEXT:    %[[B:.*]] = asctensor.reshape %[[T]] : tensor<2x4x8x7xf16> -> tensor<8x8x7xf16>
 // CHECK-NEXT:    func.return %[[B]]
 
-// a transpose that moves a merged dim, or a reshape with another user, stays where it is
+// a transpose that moves a merged dim composes too, through the dims both shapes are made of ((4, 2, 8) merged
+// to (8, 8) and transposed is (2, 4, 8) reversed, merged); a reshape with another user keeps its transposes
 func.func @kept(%a: tensor<2x4x8xf16>) -> (tensor<8x8xf16>, tensor<8x8xf16>, tensor<8x8xf16>) {
   %t = asctensor.transpose %a permutation = [1, 0, 2] : tensor<2x4x8xf16> -> tensor<4x2x8xf16>
   %r = asctensor.reshape %t : tensor<4x2x8xf16> -> tensor<8x8xf16>
@@ -112,10 +113,22 @@ func.func @kept(%a: tensor<2x4x8xf16>) -> (tensor<8x8xf16>, tensor<8x8xf16>, ten
   func.return %u, %z, %y : tensor<8x8xf16>, tensor<8x8xf16>, tensor<8x8xf16>
 }
 // CHECK-LABEL: func.func @kept(
-// CHECK-NEXT:    %t = asctensor.transpose %a permutation = [1, 0, 2]
-// CHECK-NEXT:    %r = asctensor.reshape %t
-// CHECK-NEXT:    %u = asctensor.transpose %r permutation = [1, 0]
+// CHECK-NEXT:    %[[T:.*]] = asctensor.transpose %a permutation = [2, 1, 0] : tensor<2x4x8xf16> -> tensor<8x4x2xf16>
+// CHECK-NEXT:    %u = asctensor.reshape %[[T]] : tensor<8x4x2xf16> -> tensor<8x8xf16>
 // CHECK-NEXT:    %w = asctensor.transpose %a permutation = [0, 2, 1]
 // CHECK-NEXT:    %x = asctensor.reshape %w
 // CHECK-NEXT:    %y = asctensor.reshape %x
 // CHECK-NEXT:    %z = asctensor.transpose %y permutation = [1, 0]
+
+// a convolution's weights stored OHWI, permuted to OIHW, their 32 channels split into groups of 16 and laid out as
+// [OC][C1][KH][KW][C0]: one transpose of the OHWI weights that keeps each group's 16 channels together
+func.func @weights(%w: tensor<8x3x3x32xf16>) -> tensor<8x2x3x3x16xf16> {
+  %oihw = asctensor.transpose %w permutation = [0, 3, 1, 2] : tensor<8x3x3x32xf16> -> tensor<8x32x3x3xf16>
+  %split = asctensor.reshape %oihw : tensor<8x32x3x3xf16> -> tensor<8x2x16x3x3xf16>
+  %laid = asctensor.transpose %split permutation = [0, 1, 3, 4, 2] : tensor<8x2x16x3x3xf16> -> tensor<8x2x3x3x16xf16>
+  func.return %laid : tensor<8x2x3x3x16xf16>
+}
+// CHECK-LABEL: func.func @weights(
+// CHECK-NEXT:    %[[S:.*]] = asctensor.reshape %w : tensor<8x3x3x32xf16> -> tensor<8x3x3x2x16xf16>
+// CHECK-NEXT:    %laid = asctensor.transpose %[[S]] permutation = [0, 3, 1, 2, 4] : tensor<8x3x3x2x16xf16> -> tensor<8x2x3x3x16xf16>
+// CHECK-NEXT:    func.return %laid
