@@ -1,4 +1,5 @@
-"""Row-wise benchmarks: softmax 4096x1024 float32, layer_norm 8192x4096 float16, softmax 1 x 2^20.
+"""Row-wise benchmarks: softmax 4096x1024 float32, layer_norm 8192x4096 float16, softmax 1 x 2^20, and ResNet's
+3x3 max pool (stride 2, padding 1) of (8, 64, 112, 112) float16.
 
 Prints, from one run on the default target (``DEFAULT_TARGET``):
 
@@ -39,6 +40,17 @@ def np_layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     return ((a - mu) / np.sqrt(var + 1e-5) * w + b).astype(x.dtype)
 
 
+def np_max_pool(x: np.ndarray) -> np.ndarray:
+    """3x3 windows, stride 2, padding 1 (the padding never wins)."""
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)), constant_values=-np.inf)
+    oh, ow = (x.shape[2] - 1) // 2 + 1, (x.shape[3] - 1) // 2 + 1
+    out = xp[:, :, 0:2 * oh:2, 0:2 * ow:2]
+    for i in range(3):
+        for j in range(3):
+            out = np.maximum(out, xp[:, :, i:i + 2 * oh:2, j:j + 2 * ow:2])
+    return out
+
+
 def measure(name: str, fn, numpy_fn, inputs) -> tuple[dict, np.ndarray]:
     row, out = roofline_and_wall(pyasc.jit(fn).lower(*inputs).compile(), inputs, numpy_fn, TARGET, REPEATS,
                                  STEADY_AFTER)
@@ -52,6 +64,7 @@ def main() -> None:
     w = pyasc.randn(4096, dtype=pyasc.float16)
     b = pyasc.randn(4096, dtype=pyasc.float16)
     long_row = pyasc.randn(1, 1 << 20, dtype=pyasc.float32)
+    image = pyasc.randn(8, 64, 112, 112, dtype=pyasc.float16)
 
     rows = []
     r, _ = measure("softmax 4096x1024 f32", lambda x: pyasc.softmax(x, -1), np_softmax, (x,))
@@ -61,6 +74,11 @@ def main() -> None:
     rows.append(r)
     r, _ = measure("softmax 1x2^20 f32", lambda x: pyasc.softmax(x, -1), np_softmax, (long_row,))
     rows.append(r)
+    r, pooled = measure("max_pool 3x3/2 8x64x112^2 f16", lambda x: pyasc.nn.functional.max_pool2d(x, 3, 2, 1),
+                        np_max_pool, (image,))
+    rows.append(r)
+    if not np.array_equal(np.asarray(pooled), np_max_pool(image.numpy())):
+        raise SystemExit("max_pool2d differs from NumPy")
 
     a = h.numpy().astype(np.float64)
     mu = a.mean(axis=-1, keepdims=True)
@@ -70,10 +88,10 @@ def main() -> None:
 
     print(f"target {TARGET}; efficiency = roofline / simulated (kernel: without the launch overhead); "
           f"wall ratios best of {REPEATS}")
-    print(f"{'workload':26} {'kernels':>7} {'sim us':>9} {'roof us':>9} {'effic.':>7} {'kernel':>7} {'sim/np':>7} "
+    print(f"{'workload':30} {'kernels':>7} {'sim us':>9} {'roof us':>9} {'effic.':>7} {'kernel':>7} {'sim/np':>7} "
           f"{'sim ms':>8} {'np ms':>8} {'steady/np':>9} {'steady ms':>9}")
     for r in rows:
-        print(f"{r['workload']:26} {r['kernels']:7d} {r['simulated_us']:9.2f} {r['roofline_us']:9.2f} "
+        print(f"{r['workload']:30} {r['kernels']:7d} {r['simulated_us']:9.2f} {r['roofline_us']:9.2f} "
               f"{r['efficiency']:7.3f} {r['kernel_efficiency']:7.3f} {r['sim_over_numpy']:7.2f} {r['sim_ms']:8.1f} "
               f"{r['np_ms']:8.1f} {r['steady_over_numpy']:9.2f} {r['steady_ms']:9.1f}")
     print(f"layer_norm f16 max relative error vs float64 NumPy (|ref| floored at 1): {rel.max():.2e}")

@@ -31,6 +31,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "tile-matmul": ("tile_matmul", "TileMatmulPass"),
         "tile-mix": ("tile_mix", "TileMixPass"),
         "tile-im2col": ("tile_im2col", "TileIm2colPass"),
+        "tile-pool": ("tile_pool", "TilePoolPass"),
         "bufferize-cube": ("bufferize_cube", "BufferizeCubePass"),
         "host-to-gm": ("host_to_gm", "HostToGmPass"),
         "bufferize": ("bufferize", "BufferizePass"),

@@ -13,7 +13,7 @@ results only feed broadcasts of the next elementwise group over ``lead x N`` joi
 *row prologue*: each tile recomputes them for its rows (the combination of the pieces' statistics
 of a softmax over rows longer than UB), which saves a launch. A
 reduction over leading axes is a ``colreduce`` kernel of its own, and so is a transpose, strided
-slice or concat (a ``movement`` kernel). Each group is outlined into ``@<host>_k<i>`` marked
+slice or concat (a ``movement`` kernel), and so is a ``max_pool2d`` (a ``pool`` kernel). Each group is outlined into ``@<host>_k<i>`` marked
 ``asctensor.kernel`` and called with ``func.call``; splat constants are cloned into every kernel
 that uses them, so a scalar never costs a GM buffer.
 """
@@ -31,7 +31,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from pyasc.dialects import asctensor
-from pyasc.dialects.asctensor.analysis import MOVEMENT_OPS, VIEW_OPS, host_functions, is_view_of_input, reduction_rows
+from pyasc.dialects.asctensor.analysis import (POOL_KIND, MOVEMENT_OPS, VIEW_OPS, host_functions, is_view_of_input,
+                                               reduction_rows)
 
 from .emitter import copy_loc, exact_copy
 from .errors import TilingError
@@ -57,7 +58,7 @@ class _Group:
         return {self.lead, self.lead + (1,) * k}
 
 
-STANDALONE = ("colreduce", "movement")  # kinds no other op joins
+STANDALONE = ("colreduce", "movement", POOL_KIND)  # kinds no other op joins
 
 
 def is_row_concat(op: Operation, group: _Group | None) -> bool:
@@ -126,6 +127,9 @@ def _groups(ops: list[Operation]) -> list[_Group]:
             continue
         if isinstance(op, MOVEMENT_OPS):  # a transpose, strided slice or concat: a kernel of its own
             groups.append(_Group("movement", op.results[0].type.get_shape(), None, [op]))
+            continue
+        if isinstance(op, asctensor.MaxPool2dOp):  # a kernel of its own (tile-pool)
+            groups.append(_Group(POOL_KIND, op.result.type.get_shape(), None, [op]))
             continue
         if isinstance(op, VIEW_OPS) and (cur is None or is_view_of_input(op.results[0], set(cur.ops))
                                       or not isinstance(op, asctensor.BroadcastOp)):

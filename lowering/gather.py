@@ -1,9 +1,9 @@
 """Gathers below the tile level: their buffer forms (``vector_bufferizer``) and their Ascend C
 (``convert-ascbuf-to-ascendc``).
 
-``asctile.gather_offsets`` -> ``ascbuf.gather_offsets`` -> ``CreateVecIndex`` of one row,
-``Mins`` (lanes past the valid columns repeat the last one, so every offset stays inside the
-source), ``Muls`` by the column step (a negative step, for rows read backwards, then ``Adds`` the
+``asctile.gather_offsets`` -> ``ascbuf.gather_offsets`` -> ``CreateVecIndex`` of one row (from ``first``),
+``Maxs`` when ``first`` is negative (the leading lanes repeat column 0), ``Mins`` (lanes past the valid columns
+repeat the last one, so every offset stays inside the source), ``Muls`` by the column step (a negative step, for rows read backwards, then ``Adds`` the
 offset of the last valid column), with ``blocks`` the row's runs by doubling (runs ``[k, 2k)`` are runs
 ``[0, k)`` plus ``k`` block steps), then the rows by doubling: rows ``[k, 2k)`` are rows
 ``[0, k)`` plus ``k`` row steps (``Adds``), ``ceil(log2(rows))`` instructions; a ``PipeBarrier<PIPE_V>``
@@ -27,8 +27,9 @@ UI32 = IntegerType(32, Signedness.UNSIGNED)
 
 def bufferize_gather_offsets(bz, op: asctile.GatherOffsetsOp, dst, e: OpEmitter) -> None:
     blocks = None if op.blocks is None else (op.blocks.value.data, op.block_bytes.value.data)
+    first = 0 if op.first is None else op.first.value.data
     e.add(ascbuf.GatherOffsetsOp(dst, op.cols.value.data, op.col_bytes.value.data, op.row_bytes.value.data,
-                                 *(blocks or ())))
+                                 *(blocks or (None, 0)), first=first))
 
 
 def bufferize_gather(bz, op: asctile.GatherOp, dst, e: OpEmitter) -> None:
@@ -46,8 +47,12 @@ def translate_gather_offsets(lw, op: ascbuf.GatherOffsetsOp, e: OpEmitter) -> No
     barrier = lambda: e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))  # noqa: E731
     runs = 1 if op.blocks is None else op.blocks.value.data
     n = e.index(pitch // runs)
-    e.add(ascendc.CreateVecIndexOp(table, _i32(e, 0), n))
+    first = 0 if op.first is None else op.first.value.data
+    e.add(ascendc.CreateVecIndexOp(table, _i32(e, first), n))
     barrier()
+    if first:  # the leading columns repeat column 0
+        e.add(ascendc.MaxsOp(table, table, _i32(e, 0), n))
+        barrier()
     e.add(ascendc.MinsOp(table, table, _i32(e, op.cols.value.data - 1), n))
     barrier()
     col_bytes = op.col_bytes.value.data

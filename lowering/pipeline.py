@@ -5,7 +5,7 @@ The program goes through four stages, one per level; each takes the level before
 * ``asctensor``: asctensor-autodiff, inline-custom-ops, asctensor-fold-batch-norm, asctensor-decompose, cse, dce,
   asctensor-fuse-matmul, cse (the cube's layout changes of one operand, made once), asctensor-sink-transposes,
   asctensor-hoist-constants (after the cube's weight layouts), asctensor-fuse, asctensor-merge-kernels;
-* ``asctile``: tile-movement, tile-elementwise, tile-matmul, tile-mix, tile-im2col, host-to-gm;
+* ``asctile``: tile-movement, tile-elementwise, tile-matmul, tile-mix, tile-im2col, tile-pool, host-to-gm;
 * ``ascbuf``: bufferize, bufferize-cube, plan-memory, insert-sync;
 * ``ascendc``: convert-ascbuf-to-ascendc, ascendc-alloc-event-ids.
 
@@ -163,12 +163,13 @@ def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
         from .tile_matmul import TileMatmulPass
         from .tile_mix import TileMixPass
         from .tile_movement import TileMovementPass
+        from .tile_pool import TilePoolPass
 
         return [TileMovementPass(target=options.target, cores=options.cores or 0, buffers=options.buffers),
                 TileElementwisePass(target=options.target, cores=options.cores or 0,
                                     tile_size=options.tile_size or 0, buffers=options.buffers),
                 TileMatmulPass(target=options.target), TileMixPass(target=options.target),
-                TileIm2colPass(target=options.target), HostToGmPass()]
+                TileIm2colPass(target=options.target), TilePoolPass(target=options.target), HostToGmPass()]
     if level == "ascbuf":
         from .bufferize import BufferizePass
         from .bufferize_cube import BufferizeCubePass

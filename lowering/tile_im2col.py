@@ -35,25 +35,15 @@ from pyasc.dialects.asctensor.analysis import IM2COL_KIND, kernel_kind
 from pyasc.dialects.target import DEFAULT_TARGET, module_target
 from pyasc.dialects.types import element_bytes, is_float
 from xdsl.context import Context
-from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import (
-    FloatAttr,
-    IndexType,
-    IntegerAttr,
-    MemRefType,
-    ModuleOp,
-    TensorType,
-    UnitAttr,
-    i32,
-)
-from xdsl.ir import Block
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, MemRefType, ModuleOp, TensorType, i32
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint
 
-from .emitter import OpEmitter, copy_loc
+from .emitter import OpEmitter
 from .errors import TilingError
 from .analysis.memory import tile_kernel_bytes
 from .kernel_calls import replace_kernel
+from .work_items import work_loop
 
 _TILE_BUFFERS = 2  # the loaded tile, double-buffered and stored from where it came in (a TQueBind)
 
@@ -223,25 +213,10 @@ class _Im2colTiler:
         block_dim = max(1, min(self.cores or self.spec.vector_cores, items))
 
         x_arg = k.body.block.args[0]
-        new = func.FuncOp(k.sym_name.data, ([_memref(x_arg.type), _memref(op.result.type)], []))
-        new.attributes[asctile.KERNEL_ATTR] = UnitAttr()
-        new.attributes[asctile.BLOCK_DIM_ATTR] = IntegerAttr(block_dim, 64)
-        new.attributes[asctile.BUFFERS_ATTR] = IntegerAttr(2, 64)
-        nb = new.body.block
-        x_gm, col_gm = nb.args
-        x_gm.name_hint, col_gm.name_hint = x_arg.name_hint or "x", "col"
-
-        e = OpEmitter(InsertPoint.at_end(nb), op)
-        bid = e.value(asctile.BlockIdxOp())
-        bnum = e.value(asctile.BlockNumOp())  # GetBlockNum(): the launch's block_dim
-        lo = e.divui(e.muli(bid, items), bnum)
-        hi = e.divui(e.muli(e.addi(bid, 1), items), bnum)
-        body = Block(arg_types=[IndexType()])
-        body.args[0].name_hint = "i"
-        nb.add_op(copy_loc(op, scf.ForOp(e.index(0), e.subi(hi, lo), e.index(1), [], body)))
-        nb.add_op(func.ReturnOp())
-
-        pre = OpEmitter(InsertPoint.before(nb.last_op.prev_op), op)
+        loop = work_loop(k.sym_name.data, [_memref(x_arg.type), _memref(op.result.type)], [x_arg.name_hint or "x", "col"],
+                         items, block_dim, 2, op)
+        x_gm, col_gm = loop.args
+        pre = loop.pre
         fill = pre.value(arith.ConstantOp(FloatAttr(op.padding_value(), et) if is_float(et) else IntegerAttr(0, et)))
         side = pre.value(asctile.SplatOp(fill, TensorType(et, [tile_rows, geo.side_pitch])))
         side.name_hint = "side_pad"
@@ -252,8 +227,7 @@ class _Im2colTiler:
             table = pre.value(asctile.GatherOffsetsOp(TensorType(i32, [tile_rows, geo.pitch]), ow_, sw * es,
                                                       geo.span_pitch * es))
             table.name_hint = "offsets"
-        b = OpEmitter(InsertPoint.at_end(body), op)
-        t = b.addi(lo, body.args[0])
+        b, t = loop.body, loop.item
         chunk = b.remui(t, chunks)
         t = b.divui(t, chunks)
         c0 = b.muli(b.remui(t, channel_chunks), channels)
@@ -288,8 +262,7 @@ class _Im2colTiler:
                 tile.name_hint = "patch"
                 self._store(b, op, geo, tile, col_gm, edge, side, (n, g, kh, b.index(k)), c0, oh0, nc, rv, r_lo, r_hi,
                             copied, b.index(c_lo), b.index(c_lo + ncols))
-            body.add_op(scf.YieldOp())
-            return new
+            return loop.kernel
         c_lo, c_hi = _valid_range(b, kw, dw, pw, sw, w_, ow_)
         w0 = b.subi(b.minui(b.maxui(b.addi(b.muli(c_lo, sw), b.muli(kw, dw)), pw), pw + w_ - 1), pw)
         src = b.addi(row0, w0)
@@ -304,8 +277,7 @@ class _Im2colTiler:
         tile.name_hint = "patch"
         self._store(b, op, geo, tile, col_gm, edge, side, (n, g, kh, kw), c0, oh0, nc, rv, r_lo, r_hi, copied, c_lo,
                     c_hi)
-        body.add_op(scf.YieldOp())
-        return new
+        return loop.kernel
 
     @staticmethod
     def _store(b: OpEmitter, op, geo: _Geometry, tile, col_gm, edge, side, where, c0, oh0, nc, rv, r_lo, r_hi, copied,

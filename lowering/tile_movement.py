@@ -38,11 +38,10 @@ from dataclasses import dataclass
 from math import ceil, prod
 
 from xdsl.context import Context
-from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, TensorType, UnitAttr, i32
-from xdsl.ir import Block, SSAValue
+from xdsl.dialects import func
+from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType, i32
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint
 
 from pyasc.dialects import asctensor, asctile
 from pyasc.dialects.asctensor.analysis import MOVEMENT_OPS, kernel_kind
@@ -54,6 +53,7 @@ from .errors import TilingError
 from .kernel_calls import replace_kernel
 from .tile_body import view_source
 from .tiling import MAX_TILE_ROWS, row_major
+from .work_items import work_loop
 
 _SPLIT_ROUNDS = 6  # re-plans of pieces whose reversed rows are cut into whole tiles
 SMALL_BLOCK_BYTES = 4096  # the largest block of a batch of small transposes tiled by whole blocks
@@ -313,37 +313,16 @@ class _MovementTiler:
         block_dim = max(1, min(self.cores, total))
 
         memref = lambda t: MemRefType(t.element_type, t.get_shape())  # noqa: E731
-        new = func.FuncOp(k.sym_name.data, ([memref(a.type) for a in args] + [memref(out_t)], []))
-        new.attributes[asctile.KERNEL_ATTR] = UnitAttr()
-        new.attributes[asctile.BLOCK_DIM_ATTR] = IntegerAttr(block_dim, 64)
-        new.attributes[asctile.BUFFERS_ATTR] = IntegerAttr(self.buffers, 64)
-        nb = new.body.block
-        for old, a in zip(args, nb.args):
-            a.name_hint = old.name_hint
-        nb.args[-1].name_hint = "out0"
-        gm_of = dict(zip(args, nb.args))
-        out_arg = nb.args[-1]
-
-        e = OpEmitter(InsertPoint.at_end(nb), mover)
-        bid = e.value(asctile.BlockIdxOp())
-        bnum = e.value(asctile.BlockNumOp())  # GetBlockNum(): the launch's block_dim
-        lo = e.divui(e.muli(bid, total), bnum)
-        hi = e.divui(e.muli(e.addi(bid, 1), total), bnum)
-        loop_body = Block(arg_types=[IndexType()])
-        loop_body.args[0].name_hint = "i"
-        loop = scf.ForOp(e.index(0), e.subi(hi, lo), e.index(1), [], loop_body)
-        nb.add_op(loop)
-        nb.add_op(func.ReturnOp())
-        pre = OpEmitter(InsertPoint.before(loop), mover)
-        le = OpEmitter(InsertPoint.at_end(loop_body), mover)
-        t = le.addi(lo, loop_body.args[0])
+        loop = work_loop(k.sym_name.data, [memref(a.type) for a in args] + [memref(out_t)],
+                         [a.name_hint for a in args] + ["out0"], total, block_dim, self.buffers, mover)
+        gm_of = dict(zip(args, loop.args))
+        out_arg = loop.args[-1]
         for pl in plans:
             tables = None
             if pl.mode != "copy":
-                tables = pre.value(self._table(pl))
-            self._move(pl, t, total, gm_of[pl.piece.arg], out_arg, tables, le, out_t.element_type)
-        loop_body.add_op(scf.YieldOp())
-        return new
+                tables = loop.pre.value(self._table(pl))
+            self._move(pl, loop.item, total, gm_of[pl.piece.arg], out_arg, tables, loop.body, out_t.element_type)
+        return loop.kernel
 
     def _plan_reversed(self, pieces: list[Piece], align: int) -> list[PiecePlan]:
         """Plans where every piece whose rows run backwards has tiles as wide as its rows: a longer

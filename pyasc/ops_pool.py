@@ -2,8 +2,10 @@
 ``composite``, each compiled as one program: ``fused.py``): ``max_pool2d``, ``avg_pool2d`` and
 ``adaptive_avg_pool2d``, as ``torch.nn.functional``.
 
-A floating ``max_pool2d`` (without ``return_indices`` or ``ceil_mode``'s extra windows) gathers its windows
-with ``pool_windows``, one ``asctensor.im2col`` whose padding reads ``-inf``: one gather kernel, whose
+A float16/float32 ``max_pool2d`` without dilation, ``return_indices`` or ``ceil_mode``'s extra windows is
+``pool_max``, one ``asctensor.max_pool2d`` kernel (``tile-pool``: loads of the window's rows, their maximum,
+and one gather per kernel column), when its gathers stay inside the windows (``analysis.pool``). Another
+floating one gathers its windows with ``pool_windows``, one ``asctensor.im2col`` whose padding reads ``-inf``: one gather kernel, whose
 ``kh * kw`` window slices the ``maximum``s read in one elementwise kernel. Otherwise a pool of a
 ``kh x kw`` window is ``kh * kw`` strided slices of the (padded) input combined by ``maximum`` or summed;
 padding is a concat of -inf (max) or 0 (average) borders, and ``ceil_mode``'s last partial windows read
@@ -183,12 +185,55 @@ POOL_WINDOWS = OpDef(
     doc="The kh x kw windows of an NCHW input as (N, kh * kw, C, OH, OW), the padding reading ``fill``.")
 
 
+def _pool_max_signature(x, kernel, stride, padding):
+    return [x], {"kernel": kernel, "stride": stride, "padding": padding}
+
+
+def _pool_max_infer(operands, attrs) -> Types:
+    n, c, h, w = operands[0].shape
+    out = tuple(_out_size(size, k, s, p, 1, False) for size, k, s, p in
+                zip((h, w), attrs["kernel"], attrs["stride"], attrs["padding"]))
+    return Types(None, ((operands[0].dtype, (n, c, *out)),))
+
+
+def _build_pool_max(tr, values, types, attrs):
+    return asctensor.MaxPool2dOp(values[0], attrs["kernel"], attrs["stride"], attrs["padding"])
+
+
+def _reference_pool_max(x, kernel, stride, padding):
+    return np.max(_reference_pool_windows(x, kernel, stride, padding, (1, 1), -np.inf), axis=1)
+
+
+def _pool_max_by_slices(x, kernel, stride, padding):
+    out = tuple(_out_size(n, k, s, p, 1, False) for n, k, s, p in zip(x.shape[-2:], kernel, stride, padding))
+    return _max_pool2d_by_slices(x, kernel, stride, padding, out, (1, 1), False)
+
+
+POOL_MAX = OpDef(
+    "pool_max", _build_pool_max, _reference_pool_max, signature=_pool_max_signature, infer=_pool_max_infer,
+    eager=DEVICE, kind=COMPOSITE, method=False, function=False, vjp=vjp_through(_pool_max_by_slices),
+    doc="The maximum of each window of a float16/float32 NCHW input, one kernel of loads, maxima and gathers "
+        "(``tile-pool``).")
+
+
+def _one_pass(x, kernel, stride, padding, out, dilation) -> bool:
+    """Whether ``POOL_MAX`` computes this pool: float16/float32, no dilation, and every column its gathers
+    repeat inside its window (``analysis.pool``)."""
+    from pyasc.lowering.analysis.pool import pool_columns
+
+    return (x.dtype in (dt.float16, F32) and dilation == (1, 1)
+            and pool_columns(x.shape[-1], out[1], kernel[1], stride[1], padding[1]) is not None)
+
+
 def _max_pool2d(x, kernel, stride, padding, out, dilation, indices):
-    """The maximum of each window (NaN propagates), over the gathered windows where it can (see the module
-    docstring), else over the padded input's slices (``_max_pool2d_by_slices``)."""
+    """The maximum of each window (NaN propagates): in one kernel of loads, maxima and gathers where it can
+    (``POOL_MAX``), else over the gathered windows (see the module docstring), else over the padded input's
+    slices (``_max_pool2d_by_slices``)."""
     if (not indices and x.dtype.is_floating_point and x.numel()
             and not any(_extra(x, kernel, stride, padding, out, dilation))):
         image = x if x.ndim == 4 else x.reshape(1, *x.shape)
+        if _one_pass(image, kernel, stride, padding, out, dilation):
+            return POOL_MAX(image, kernel, stride, padding).reshape(*x.shape[:-2], *out)
         windows = POOL_WINDOWS(image, kernel, stride, padding, dilation, -math.inf)
         result = windows[:, 0]
         for i in range(1, kernel[0] * kernel[1]):
@@ -283,6 +328,7 @@ def _adaptive_avg_pool2d(x, out):
 
 OPS = [
     POOL_WINDOWS,
+    POOL_MAX,
     fused_op("max_pool2d", _max_pool2d, _window_signature("max_pool2d", False), method=False,
              vjp=vjp_through(_max_pool2d_by_slices), doc=_max_pool2d.__doc__),
     fused_op("avg_pool2d", _avg_pool2d, _window_signature("avg_pool2d", True), method=False),

@@ -17,33 +17,36 @@ from xdsl.utils.exceptions import VerifyException
 from ..lazy_format import irdl_op_definition
 from ..target import Pipe
 from ..traits import BufferEffects, OnPipe
-from ..gather_table import check_blocks
+from ..gather_table import check_blocks, check_first
 from .base import check_ub
 
 
 @irdl_op_definition
 class GatherOffsetsOp(IRDLOperation):
-    """Fill ``dst`` (``rows x pitch`` of i32) with ``min(c, cols - 1) * col_bytes + r * row_bytes``
-    (a negative ``col_bytes`` counts from column ``cols - 1`` down; ``blocks``: rows of runs, see the module
-    docstring)."""
+    """Fill ``dst`` (``rows x pitch`` of i32) with ``min(max(c + first, 0), cols - 1) * col_bytes + r * row_bytes``
+    (``first`` <= 0, default 0; a negative ``col_bytes`` counts from column ``cols - 1`` down; ``blocks``: rows of
+    runs, see the module docstring)."""
 
     name = "ascbuf.gather_offsets"
     dst = operand_def(MemRefType)
     cols = prop_def(IntegerAttr[I64])
+    first = opt_prop_def(IntegerAttr[I64])
     col_bytes = prop_def(IntegerAttr[I64])
     row_bytes = prop_def(IntegerAttr[I64])
     blocks = opt_prop_def(IntegerAttr[I64])
     block_bytes = opt_prop_def(IntegerAttr[I64])
-    assembly_format = ("$dst `cols` $cols `col_bytes` $col_bytes `row_bytes` $row_bytes (`blocks` $blocks^ "
+    assembly_format = ("$dst `cols` $cols (`first` $first^)? `col_bytes` $col_bytes `row_bytes` $row_bytes (`blocks` $blocks^ "
                        "`block_bytes` $block_bytes)? attr-dict `:` type($dst)")
     traits = traits_def(OnPipe(Pipe.V), BufferEffects(writes=("dst",)))
 
     def __init__(self, dst, cols: int, col_bytes: int, row_bytes: int, blocks: int | None = None,
-                 block_bytes: int = 0):
+                 block_bytes: int = 0, first: int = 0):
         props = {"cols": IntegerAttr(cols, 64), "col_bytes": IntegerAttr(col_bytes, 64),
                  "row_bytes": IntegerAttr(row_bytes, 64)}
         if blocks is not None:
             props.update(blocks=IntegerAttr(blocks, 64), block_bytes=IntegerAttr(block_bytes, 64))
+        if first:
+            props["first"] = IntegerAttr(first, 64)
         super().__init__(operands=[dst], properties=props)
 
     def verify_(self) -> None:
@@ -55,6 +58,7 @@ class GatherOffsetsOp(IRDLOperation):
             raise VerifyException(f"ascbuf.gather_offsets: cols {self.cols.value.data} outside 1..{shape[1]}")
         check_blocks(self.name, self.blocks, self.block_bytes, self.cols.value.data, self.col_bytes.value.data,
                      shape[1])
+        check_first(self.name, self.first, self.blocks, self.col_bytes.value.data)
 
 
 @irdl_op_definition

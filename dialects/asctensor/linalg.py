@@ -12,6 +12,8 @@ give i32. ``bias`` is a 1-D tensor of the N dim in the result's or the accumulat
 each group the channels of one kernel position are consecutive rows (the weight is read as
 ``[OC, KH, KW, C/groups]``). The padding reads ``pad_value`` (default 0; a max pool's windows read
 ``-inf``).
+
+``max_pool2d`` is the maximum of each window of a floating NCHW input (a kernel of its own, ``tile-pool``).
 """
 
 from __future__ import annotations
@@ -306,5 +308,47 @@ class Im2colNhwcOp(IRDLOperation):
             raise VerifyException(f"{self.name}: result shape {list(r.get_shape())} should be {list(want)}")
 
 
-OPS = [MatmulOp, Conv2dOp, Im2colOp, Im2colNhwcOp]
+@irdl_op_definition
+class MaxPool2dOp(IRDLOperation):
+    """The maximum of each ``kernel`` window of a floating NCHW input (PyTorch's ``max_pool2d`` without dilation,
+    indices or ``ceil_mode``): ``result[n, c, oh, ow] = max x[n, c, oh*sh - ph + i, ow*sw - pw + j]`` over the
+    window positions inside the input (the padding never wins; a NaN does). The padding is at most half the
+    kernel, so every window holds part of the input."""
+
+    name = "asctensor.max_pool2d"
+    input = operand_def(TensorType)
+    kernel = prop_def(DenseArrayBase.constr(i64))
+    stride = prop_def(DenseArrayBase.constr(i64))
+    padding = prop_def(DenseArrayBase.constr(i64))
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = ("$input `kernel` $kernel `stride` $stride `padding` $padding attr-dict `:` type($input) "
+                       "`->` type($result)")
+
+    def __init__(self, input, kernel, stride, padding):
+        n, c, h, w = input.type.get_shape()
+        out = [(size + 2 * p - k) // s + 1 for size, k, s, p in zip((h, w), kernel, stride, padding)]
+        props = _window_properties(kernel, stride, padding, (1, 1))
+        del props["dilation"]
+        super().__init__(operands=[input], result_types=[TensorType(input.type.element_type, [n, c, *out])],
+                         properties=props)
+
+    def params(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        return _pair(self.kernel), _pair(self.stride), _pair(self.padding)
+
+    def verify_(self) -> None:
+        x, r = self.input.type, self.result.type
+        kernel, stride, padding = self.params()
+        _check_patches(self.name, x, r, kernel, stride, padding, (1, 1), "NCHW")
+        if str(x.element_type) not in ("f16", "f32"):
+            raise VerifyException(f"{self.name}: pools f16 or f32, got {x.element_type}")
+        if any(p > k // 2 for p, k in zip(padding, kernel)):
+            raise VerifyException(f"{self.name}: padding {list(padding)} exceeds half the kernel {list(kernel)}")
+        n, c, h, w = x.get_shape()
+        out = [(size + 2 * p - k) // s + 1 for size, k, s, p in zip((h, w), kernel, stride, padding)]
+        if min(out) < 1 or tuple(r.get_shape()) != (n, c, *out):
+            raise VerifyException(f"{self.name}: result shape {list(r.get_shape())} should be {[n, c, *out]}")
+
+
+OPS = [MatmulOp, Conv2dOp, Im2colOp, Im2colNhwcOp, MaxPool2dOp]
 ATTRIBUTES: list = []

@@ -20,32 +20,35 @@ from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, prop_def, result
 from xdsl.utils.exceptions import VerifyException
 
 from ..lazy_format import irdl_op_definition
-from ..gather_table import check_blocks
+from ..gather_table import check_blocks, check_first
 from .base import check_tile_type
 
 
 @irdl_op_definition
 class GatherOffsetsOp(IRDLOperation):
-    """The ``i32`` table ``min(c, cols - 1) * col_bytes + r * row_bytes`` of a ``rows x pitch`` tile
-    (counted from the last column when ``col_bytes`` is negative; with ``blocks``, rows of runs: see the module
-    docstring)."""
+    """The ``i32`` table ``min(max(c + first, 0), cols - 1) * col_bytes + r * row_bytes`` of a ``rows x pitch`` tile
+    (``first`` <= 0, default 0: the first ``-first`` columns repeat column 0; counted from the last column when
+    ``col_bytes`` is negative; with ``blocks``, rows of runs: see the module docstring)."""
 
     name = "asctile.gather_offsets"
     cols = prop_def(IntegerAttr[I64])
+    first = opt_prop_def(IntegerAttr[I64])
     col_bytes = prop_def(IntegerAttr[I64])
     row_bytes = prop_def(IntegerAttr[I64])
     blocks = opt_prop_def(IntegerAttr[I64])
     block_bytes = opt_prop_def(IntegerAttr[I64])
     result = result_def(TensorType)
-    assembly_format = ("`cols` $cols `col_bytes` $col_bytes `row_bytes` $row_bytes (`blocks` $blocks^ `block_bytes` "
+    assembly_format = ("`cols` $cols (`first` $first^)? `col_bytes` $col_bytes `row_bytes` $row_bytes (`blocks` $blocks^ `block_bytes` "
                        "$block_bytes)? attr-dict `:` type($result)")
 
     def __init__(self, result_type: TensorType, cols: int, col_bytes: int, row_bytes: int,
-                 blocks: int | None = None, block_bytes: int = 0):
+                 blocks: int | None = None, block_bytes: int = 0, first: int = 0):
         props = {"cols": IntegerAttr(cols, 64), "col_bytes": IntegerAttr(col_bytes, 64),
                  "row_bytes": IntegerAttr(row_bytes, 64)}
         if blocks is not None:
             props.update(blocks=IntegerAttr(blocks, 64), block_bytes=IntegerAttr(block_bytes, 64))
+        if first:
+            props["first"] = IntegerAttr(first, 64)
         super().__init__(result_types=[result_type], properties=props)
 
     def verify_(self) -> None:
@@ -59,6 +62,7 @@ class GatherOffsetsOp(IRDLOperation):
             raise VerifyException("asctile.gather_offsets: row_bytes must be non-negative")
         check_blocks(self.name, self.blocks, self.block_bytes, self.cols.value.data, self.col_bytes.value.data,
                      pitch)
+        check_first(self.name, self.first, self.blocks, self.col_bytes.value.data)
 
 
 @irdl_op_definition

@@ -360,7 +360,8 @@ double Load(const uint8_t* p, size_t i, DType t)
     return 0.0;
 }
 
-// Compares `count` elements of an output with its golden: |out - golden| <= atol + rtol * |golden|.
+// Compares `count` elements of an output with its golden: |out - golden| <= atol + rtol * |golden|; equal values
+// (infinities of one sign too) and two NaNs agree.
 bool Compare(const char* name, const std::vector<uint8_t>& out, const std::vector<uint8_t>& golden, size_t count,
              DType t, double rtol, double atol)
 {
@@ -369,7 +370,7 @@ bool Compare(const char* name, const std::vector<uint8_t>& out, const std::vecto
     for (size_t i = 0; i < count; ++i) {
         const double o = Load(out.data(), i, t);
         const double g = Load(golden.data(), i, t);
-        if (std::isnan(o) && std::isnan(g)) {
+        if (o == g || (std::isnan(o) && std::isnan(g))) {
             continue;
         }
         const double error = std::fabs(o - g);

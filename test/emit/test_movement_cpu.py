@@ -80,18 +80,37 @@ def test_conv2d_im2col_passthrough_project_cpu_run(style, tmp_path):
 
 @pytest.mark.parametrize("dtype", [pyasc.float32, pyasc.float16])
 def test_max_pool2d_project_cpu_run(dtype, tmp_path):
-    """A max pool's windows gathered with -inf in the padding (one im2col kernel, then the maxima): the CPU build
-    agrees with the simulator bit for bit, and both with torch's max_pool2d."""
+    """A max pool in one ``pool`` kernel (its rows loaded clamped, then one gather per kernel column, whose table
+    repeats the first column inside the input for the window over the left padding): the CPU build agrees with the
+    simulator bit for bit, and both with torch's max_pool2d."""
     torch = pytest.importorskip("torch")
     xs = np.random.default_rng(8).standard_normal((2, 3, 11, 12)).astype(np.float32)
     xs[0, 0, 0, :3] = -np.inf  # a corner window whose only values are -inf
     x = pyasc.tensor(xs, dtype=dtype)
     compiled = pyasc.jit(lambda x: pyasc.nn.functional.max_pool2d(x, 3, 2, 1)).compile(x)
-    assert len(compiled.kernels) == 2
-    # one load of the rows' span per kernel row; kernel columns 0 and 2 gather from input column 1
-    bases = [line.split(",")[-2].strip() for line in compiled.ascendc_source().splitlines() if "AscendC::Gather(" in line]
+    assert len(compiled.kernels) == 1
+    src = compiled.ascendc_source()
+    # kernel columns 0 and 2 gather from input column 1 on (column 0 repeats it), column 1 from column 0
+    bases = [line.split(",")[-2].strip() for line in src.splitlines() if "AscendC::Gather(" in line]
     es = x.dtype.itemsize
     assert bases == [str(es), "0", str(es)]
+    assert "AscendC::CreateVecIndex(" in src and "AscendC::Maxs(" in src
     project_check(compiled, [x], tmp_path, exact=True)
     ref = torch.nn.functional.max_pool2d(torch.from_numpy(x.numpy().astype(np.float32)), 3, 2, 1).numpy()
+    np.testing.assert_array_equal(compiled(x).numpy().astype(np.float32), ref)
+
+
+@pytest.mark.parametrize("dtype", [pyasc.float32, pyasc.float16])
+def test_max_pool2d_windows_project_cpu_run(dtype, tmp_path):
+    """A max pool whose gathers would leave a window (2x2, stride 2, padding 1): its windows gathered with -inf in
+    the padding (one im2col kernel, then the maxima); the CPU build agrees with the simulator bit for bit, and
+    both with torch's max_pool2d."""
+    torch = pytest.importorskip("torch")
+    xs = np.random.default_rng(9).standard_normal((2, 3, 11, 12)).astype(np.float32)
+    xs[0, 0, 0, :2] = -np.inf
+    x = pyasc.tensor(xs, dtype=dtype)
+    compiled = pyasc.jit(lambda x: pyasc.nn.functional.max_pool2d(x, 2, 2, 1)).compile(x)
+    assert len(compiled.kernels) == 2
+    project_check(compiled, [x], tmp_path, exact=True)
+    ref = torch.nn.functional.max_pool2d(torch.from_numpy(x.numpy().astype(np.float32)), 2, 2, 1).numpy()
     np.testing.assert_array_equal(compiled(x).numpy().astype(np.float32), ref)

@@ -1,5 +1,6 @@
-"""``max_pool2d`` through its gathered windows (``pool_windows``: one im2col kernel whose padding reads -inf, then
-the maxima in one elementwise kernel) against torch's, value for value."""
+"""``max_pool2d`` against torch's, value for value: float16/float32 pools in one ``pool`` kernel (``tile-pool``:
+clamped row loads, their maximum, one gather per kernel column), the others through their gathered windows
+(``pool_windows``: one im2col kernel whose padding reads -inf, then the maxima in one elementwise kernel)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,13 @@ CASES = [  # (input shape, args, kwargs)
     ((2, 3, 12, 11), (3, 1, 1), {"dilation": 2}),
     ((3, 9, 10), (3, 2, 1), {}),                           # CHW
     ((2, 3, 11, 12), (3, 2, 1), {"ceil_mode": True}),      # extra windows: the padded slices
+    ((1, 3, 4, 5), (2, 2, 1), {}),                          # a gather would repeat a column outside its window
+    ((2, 3, 13, 14), (3, 3, 1), {}),
+    ((1, 2, 9, 17), ((5, 3), (1, 2), (2, 1)), {}),
+    ((1, 3, 1, 9), ((1, 3), (1, 1), (0, 1)), {}),
+    ((2, 3, 7, 1), ((3, 1), (2, 1), (1, 0)), {}),
+    ((1, 2, 5, 40), (4, 4, 2), {}),
+    ((1, 700, 4, 130), (3, 2, 1), {}),                     # more channels than one tile holds
 ]
 
 
@@ -46,13 +54,26 @@ def test_max_pool2d_matches_torch(case, dtype):
                                       else got.float().numpy(), ref)
 
 
-def test_a_pool_is_a_gather_kernel_and_an_elementwise_one():
-    x = pyasc.tensor(np.zeros((8, 64, 112, 112), np.float16))
-    lowered = pyasc.jit(lambda a: F.max_pool2d(a, 3, 2, 1)).lower(x)
-    kinds = [f.attributes["asctensor.kernel"].data for f in lowered.module("asctensor").ops
-             if "asctensor.kernel" in f.attributes]
+def _kinds(dtype, *args):
+    x = pyasc.tensor(np.zeros((8, 64, 112, 112), np.float32)).to(dtype)
+    lowered = pyasc.jit(lambda a: F.max_pool2d(a, *args)).lower(x)
+    return [f.attributes["asctensor.kernel"].data for f in lowered.module("asctensor").ops
+            if "asctensor.kernel" in f.attributes], lowered
+
+
+def test_a_float16_pool_is_one_pool_kernel():
+    kinds, lowered = _kinds(pyasc.float16, 3, 2, 1)
+    assert kinds == ["pool"]
+    assert "asctensor.max_pool2d" in lowered.as_text("asctensor")
+    text = lowered.as_text("asctile")
+    assert text.count("asctile.gather ") == 3 and "first -1" in text
+
+
+@pytest.mark.parametrize("dtype, args", [("bfloat16", (3, 2, 1)), ("float16", (2, 2, 1))])
+def test_other_pools_are_a_gather_kernel_and_an_elementwise_one(dtype, args):
+    kinds, lowered = _kinds(getattr(pyasc, dtype), *args)
     assert kinds == ["im2col", "elementwise"]
-    assert "pad_value 0xfc00 : f16" in lowered.as_text("asctensor")
+    assert "pad_value" in lowered.as_text("asctensor")
 
 
 @pytest.mark.parametrize("reduce", ["sum", "amax", "row"])
@@ -67,3 +88,33 @@ def test_a_reduction_of_a_pool_matches_torch(reduce):
 
     got = pyasc.jit(lambda a: fn(pyasc, a))(pyasc.tensor(x)).numpy()
     np.testing.assert_allclose(got, fn(torch, torch.from_numpy(x)).numpy(), rtol=1e-6, atol=1e-6)
+
+
+def test_the_gather_form_of_columns_matches_torch_wherever_it_is_taken():
+    """``analysis.pool.pool_columns`` over every small geometry: where it gives tables, gathering with them (the
+    semantics of ``gather_offsets`` with ``first``) and taking the maximum over the kernel columns is torch's
+    1-D max pool; it refuses only where some repeated column would leave its window."""
+    from pyasc.lowering.analysis.pool import pool_columns
+
+    rng = np.random.default_rng(3)
+    taken = refused = 0
+    for w in range(1, 13):
+        for k in range(1, 6):
+            for s in range(1, 4):
+                for p in range(k // 2 + 1):
+                    ow = (w + 2 * p - k) // s + 1
+                    if ow < 1:
+                        continue
+                    taps = pool_columns(w, ow, k, s, p)
+                    if taps is None:
+                        refused += 1
+                        continue
+                    taken += 1
+                    x = rng.standard_normal((3, w)).astype(np.float32)
+                    got = np.full((3, ow), -np.inf, np.float32)
+                    for first, cols, start in taps:  # table column c reads min(max(c + first, 0), cols - 1) steps
+                        c = np.minimum(np.maximum(np.arange(ow) + first, 0), cols - 1)
+                        got = np.maximum(got, x[:, start + c * s])
+                    ref = TF.max_pool1d(torch.from_numpy(x)[None], k, s, p)[0].numpy()
+                    np.testing.assert_array_equal(got, ref, err_msg=f"w={w} k={k} s={s} p={p}")
+    assert taken > 200 and refused > 0

@@ -27,3 +27,13 @@ func.func @f(%n: index) {
   func.return
 }
 // CHECK: ascbuf.gather: dst and src element types differ
+
+// -----
+
+// a table whose first columns repeat column 0 counts its columns forwards
+func.func @f() {
+  %t = ascbuf.alloc slots 1 : memref<8x8xi32, #ascbuf.space<ub>>
+  ascbuf.gather_offsets %t cols 4 first -1 col_bytes -8 row_bytes 64 : memref<8x8xi32, #ascbuf.space<ub>>
+  func.return
+}
+// CHECK: ascbuf.gather_offsets: first -1 must be negative, on a table without blocks whose columns count forwards

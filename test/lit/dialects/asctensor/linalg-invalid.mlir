@@ -63,3 +63,28 @@ func.func @pad_value_type(%x: tensor<2x3x8x8xf16>) {
   func.return
 }
 // CHECK: asctensor.im2col: pad_value of f32 for patches of f16
+
+// -----
+
+// a max pool's padding is at most half its kernel (so every window holds part of the input)
+func.func @pool_padding(%x: tensor<2x3x9x9xf16>) {
+  %0 = asctensor.max_pool2d %x kernel [2, 2] stride [2, 2] padding [2, 0] : tensor<2x3x9x9xf16> -> tensor<2x3x6x4xf16>
+  func.return
+}
+// CHECK: asctensor.max_pool2d: padding [2, 0] exceeds half the kernel [2, 2]
+
+// -----
+
+func.func @pool_shape(%x: tensor<2x3x9x9xf16>) {
+  %0 = asctensor.max_pool2d %x kernel [3, 3] stride [2, 2] padding [1, 1] : tensor<2x3x9x9xf16> -> tensor<2x3x4x5xf16>
+  func.return
+}
+// CHECK: asctensor.max_pool2d: result shape [2, 3, 4, 5] should be [2, 3, 5, 5]
+
+// -----
+
+func.func @pool_type(%x: tensor<2x3x9x9xi32>) {
+  %0 = asctensor.max_pool2d %x kernel [3, 3] stride [2, 2] padding [1, 1] : tensor<2x3x9x9xi32> -> tensor<2x3x5x5xi32>
+  func.return
+}
+// CHECK: asctensor.max_pool2d: pools f16 or f32, got i32

@@ -42,3 +42,11 @@ func.func @pool_windows(%x: tensor<2x3x8x8xf16>) {
 }
 // CHECK-LABEL: func.func @pool_windows
 // CHECK: asctensor.im2col %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] groups 1 pad_value 0xfc00 : f16 : tensor<2x3x8x8xf16> -> tensor<2x27x16xf16>
+
+// the maximum of each 3x3 window, stride 2, padding 1 (a kernel of its own)
+func.func @max_pool(%x: tensor<2x3x9x9xf32>) {
+  %0 = asctensor.max_pool2d %x kernel [3, 3] stride [2, 2] padding [1, 1] : tensor<2x3x9x9xf32> -> tensor<2x3x5x5xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @max_pool
+// CHECK: asctensor.max_pool2d %x kernel [3, 3] stride [2, 2] padding [1, 1] : tensor<2x3x9x9xf32> -> tensor<2x3x5x5xf32>

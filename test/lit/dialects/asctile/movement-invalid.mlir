@@ -30,3 +30,12 @@ func.func @f(%src: tensor<16x16xf32>, %o: tensor<8x8xi32>) {
   func.return
 }
 // CHECK: asctile.gather: base must be non-negative
+
+// -----
+
+// leading columns that repeat column 0 are a negative count
+func.func @f() {
+  %o = asctile.gather_offsets cols 4 first 1 col_bytes 8 row_bytes 64 : tensor<8x8xi32>
+  func.return
+}
+// CHECK: asctile.gather_offsets: first 1 must be negative, on a table without blocks whose columns count forwards

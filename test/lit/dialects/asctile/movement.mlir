@@ -5,9 +5,11 @@ func.func @f(%src: tensor<16x16xf32>) {
   %g = asctile.gather %src, %o : tensor<16x16xf32>, tensor<8x8xi32> -> tensor<8x8xf32>
   %b = asctile.gather_offsets cols 8 col_bytes 12 row_bytes 96 blocks 3 block_bytes 4 : tensor<4x24xi32>
   %w = asctile.gather %src, %o base 8 : tensor<16x16xf32>, tensor<8x8xi32> -> tensor<8x8xf32>
+  %l = asctile.gather_offsets cols 4 first -1 col_bytes 8 row_bytes 64 : tensor<8x8xi32>
   func.return
 }
 // CHECK:      %o = asctile.gather_offsets cols 5 col_bytes 64 row_bytes 4 : tensor<8x8xi32>
 // CHECK-NEXT: %g = asctile.gather %src, %o : tensor<16x16xf32>, tensor<8x8xi32> -> tensor<8x8xf32>
 // CHECK-NEXT: %b = asctile.gather_offsets cols 8 col_bytes 12 row_bytes 96 blocks 3 block_bytes 4 : tensor<4x24xi32>
 // CHECK-NEXT: %w = asctile.gather %src, %o base 8 : tensor<16x16xf32>, tensor<8x8xi32> -> tensor<8x8xf32>
+// CHECK-NEXT: %l = asctile.gather_offsets cols 4 first -1 col_bytes 8 row_bytes 64 : tensor<8x8xi32>

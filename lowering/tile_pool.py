@@ -1,0 +1,142 @@
+"""``tile-pool``: each ``pool`` kernel (one ``asctensor.max_pool2d``) becomes a vector-core kernel over UB tiles.
+
+A work item is one output row ``oh`` of a chunk of ``R`` channels of one image: tile row ``r`` is channel
+``c0 + r``. For each kernel row ``i`` the item loads input row ``clamp(oh * sh - ph + i, 0, H - 1)`` of its
+channels (``R`` rows ``H * W`` apart in GM, one ``DataCopyPad``), and the vector ``Max`` of the ``KH`` loads
+is the column-wise maximum over the window's rows. A clamped row lies inside the window (the padding is at
+most half the kernel, so every window holds part of the input), and a maximum does not change when one of its
+terms is repeated: the padding never wins, without a ``-inf`` border. For each kernel column ``j`` a
+``Gather`` then picks column ``ow * sw - pw + j`` of every output column ``ow`` through a byte-offset table
+built once per kernel (``gather_offsets`` with ``first``: the output columns left of the input repeat the
+tap's first column inside it, those right of it its last one), and ``KW - 1`` more ``Max`` join the taps.
+
+So the input is read ``KH / sh`` times (from L2 after the first) and gathered ``KW`` times per output element,
+where the im2col form wrote and read back all ``KH * KW`` windows through GM. ``analysis.pool.pool_columns`` says
+whether the repeated columns stay inside their windows (the frontend takes this form only then: a ``2x2`` pool
+with padding 1 and stride 2 would repeat a column of the window before).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pyasc.dialects import asctensor, asctile
+from pyasc.dialects.asctensor.analysis import POOL_KIND, kernel_kind
+from pyasc.dialects.target import DEFAULT_TARGET, module_target
+from pyasc.dialects.types import element_bytes
+from xdsl.context import Context
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType, i32
+from xdsl.passes import ModulePass
+
+from .analysis.memory import tile_kernel_bytes
+from .analysis.pool import pool_columns
+from .errors import TilingError
+from .kernel_calls import replace_kernel
+from .work_items import work_loop
+
+
+def _pad(n: int, es: int) -> int:
+    align = 32 // es
+    return -(-max(n, 1) // align) * align
+
+
+@dataclass
+class _PoolTiler:
+    kernel: func.FuncOp
+    spec: object
+    cores: int
+
+    def run(self) -> func.FuncOp:
+        """The pool kernel with the most channels per tile whose planned buffers fit UB."""
+        k = self.kernel
+        op = next(o for o in k.body.block.ops if isinstance(o, asctensor.MaxPool2dOp))
+        source = op.input
+        while isinstance(source.owner, asctensor.ReshapeOp):  # a (C, H, W) image seen as (1, C, H, W)
+            source = source.owner.input
+        if source not in k.body.block.args:
+            raise TilingError(f"kernel @{k.sym_name.data}: max_pool2d reads a kernel input")
+        self.source = source
+        n_, c_, h_, w_ = op.input.type.get_shape()
+        _, _, oh_, ow_ = op.result.type.get_shape()
+        (kh, kw), (sh, sw), (ph, pw) = op.params()
+        taps = pool_columns(w_, ow_, kw, sw, pw)
+        if taps is None:
+            raise TilingError(f"kernel @{k.sym_name.data}: the {kh}x{kw} pool with stride {sw} and padding {pw} "
+                              f"of {w_} columns repeats a column outside its window")
+        budget = self.spec.ub_usable_bytes
+        chunks = 1
+        while True:  # channels split evenly into the fewest chunks that fit
+            channels = -(-c_ // chunks)
+            new = self._build(op, taps, channels)
+            if channels == 1 or tile_kernel_bytes(new) <= budget:
+                return new
+            chunks = -(-c_ // (channels - 1))
+
+    def _build(self, op, taps, channels: int) -> func.FuncOp:
+        k = self.kernel
+        n_, c_, h_, w_ = op.input.type.get_shape()
+        _, _, oh_, ow_ = op.result.type.get_shape()
+        (kh, kw), (sh, _), (ph, _) = op.params()
+        et = op.result.type.element_type
+        es = element_bytes(et)
+        row_t = TensorType(et, [channels, _pad(w_, es)])
+        out_t = TensorType(et, [channels, _pad(ow_, es)])
+        table_t = TensorType(i32, out_t.get_shape())
+        chunks = -(-c_ // channels)
+        items = n_ * chunks * oh_
+        block_dim = max(1, min(self.cores or self.spec.vector_cores, items))
+
+        x_arg = self.source
+        out_shape = k.body.block.last_op.operands[0].type.get_shape()
+        w = work_loop(k.sym_name.data, [MemRefType(et, x_arg.type.get_shape()), MemRefType(et, out_shape)],
+                      [x_arg.name_hint or "x", "out"], items, block_dim, 2, op)
+        x_gm, out_gm = w.args
+        tables, made = [], {}
+        for first, cols, start in taps:  # kernel columns with the same clamps share a table
+            table = made.get((first, cols))
+            if table is None:
+                table = made[(first, cols)] = w.pre.value(asctile.GatherOffsetsOp(
+                    table_t, cols, op.stride.get_values()[1] * es, row_t.get_shape()[1] * es, first=first))
+                table.name_hint = f"offsets{len(made) - 1}"
+            tables.append((table, start * es))
+
+        b, t = w.body, w.item
+        oh = b.remui(t, oh_)
+        t = b.divui(t, oh_)
+        c0 = b.muli(b.remui(t, chunks), channels)
+        n = b.divui(t, chunks)
+        nc = b.minui(b.subi(c_, c0), channels)
+        plane = b.muli(b.addi(b.muli(n, c_), c0), h_ * w_)
+        rows = None
+        for i in range(kh):  # input row clamp(oh * sh - ph + i, 0, H - 1) of every channel of the chunk
+            r = b.minui(b.subi(b.maxui(b.addi(b.muli(oh, sh), i), ph), ph), h_ - 1)
+            row = b.value(asctile.LoadOp(x_gm, b.addi(plane, b.muli(r, w_)), nc, b.index(w_), h_ * w_, 1, row_t))
+            row.name_hint = f"row{i}"
+            rows = row if rows is None else b.value(arith.MaximumfOp(rows, row))
+        result = None
+        for j, (table, base) in enumerate(tables):
+            tap = b.value(asctile.GatherOp(rows, table, out_t, base))
+            tap.name_hint = f"tap{j}"
+            result = tap if result is None else b.value(arith.MaximumfOp(result, tap))
+        dst = b.addi(b.muli(b.addi(b.muli(n, c_), c0), oh_ * ow_), b.muli(oh, ow_))  # (the result's reshapes too)
+        b.add(asctile.StoreOp(result, out_gm, dst, nc, b.index(ow_), oh_ * ow_))
+        return w.kernel
+
+
+@dataclass(frozen=True)
+class TilePoolPass(ModulePass):
+    """Tile every ``pool`` kernel into a vector-core kernel of loads, maxima and gathers (see the module
+    docstring)."""
+
+    name = "tile-pool"
+    INPUT_LEVEL = "tiling"
+
+    target: str = DEFAULT_TARGET
+    cores: int = 0  # 0: every vector core of the target
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        spec = module_target(op, self.target)
+        for f in list(op.ops):
+            if isinstance(f, func.FuncOp) and kernel_kind(f) == POOL_KIND:
+                replace_kernel(f, _PoolTiler(f, spec, self.cores).run())

@@ -1,0 +1,26 @@
+// RUN: pyasc-opt %s -p to-tile,to-buf,to-ascendc | filecheck %s
+// RUN: pyasc-opt %s -p to-tile,to-buf,to-ascendc -t ascendc | filecheck %s --check-prefix=CPP
+
+// a 3x3 max pool, stride 2, padding 1, as one kernel: the table of kernel column 0 starts at -1 (CreateVecIndex),
+// whose lanes below 0 repeat column 0 (Maxs), then Mins and Muls; the others start at 0. In the loop: the three
+// clamped row loads, two Max, three Gathers with their bases, two Max and the store
+func.func @p(%x: tensor<2x3x9x9xf16>) -> tensor<2x3x5x5xf16> {
+  %0 = asctensor.max_pool2d %x kernel [3, 3] stride [2, 2] padding [1, 1] : tensor<2x3x9x9xf16> -> tensor<2x3x5x5xf16>
+  func.return %0 : tensor<2x3x5x5xf16>
+}
+
+// CHECK:      %[[M1:.*]] = arith.constant -1 : i32
+// CHECK-NEXT: ascendc.create_vec_index %[[T:.*]], %[[M1]], %{{.*}} : !ascendc.local_tensor<i32>, i32
+// CHECK-NEXT: ascendc.pipe_barrier PIPE_V
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: ascendc.maxs %[[T]], %[[T]], %[[Z]]
+// CHECK-NEXT: ascendc.pipe_barrier PIPE_V
+// CHECK:      ascendc.mins %[[T]], %[[T]]
+// CHECK:      scf.for
+// CHECK-COUNT-3: ascendc.data_copy_pad
+// CHECK-COUNT-3: ascendc.gather
+// CHECK:        ascendc.data_copy_pad
+
+// CPP:      AscendC::CreateVecIndex({{.*}}, -1, {{.*}});
+// CPP:      AscendC::Maxs(
+// CPP-COUNT-3: AscendC::Gather(
