@@ -15,7 +15,7 @@ has one L0C buffer. Per output block::
             load_l0 B                   (MTE1; L1 -> L0B is the slower path, so it starts first; an
                                          implicit GEMM's patches: Load3Dv2 from the window)
             wait MTE2->MTE1 (g % 2)     (first step only: A has arrived)
-            load_l0 A                   (MTE1)
+            load_l0 A                   (MTE1; patches as A: Load3Dv2 from the window into L0A)
             set/wait MTE1->M (h % 2)
             mmad (M; the first step of the block overwrites, the rest accumulate)
             set M->MTE1 (h % 2)
@@ -90,10 +90,14 @@ class _CubeBufferizer:
         # B stays K x N, and so does a 4-byte A^T next to it (LoadDataWithTranspose moves them into L0)
         dma_t = {"a": ta and es != 2 and not (es == 4 and not tb), "b": not tb and es == 1}
         shape_a, shape_b = a_load.result.type.get_shape(), b_load.result.type.get_shape()
-        window = isinstance(b_load, asctile.LoadWindowOp)
-        if window:  # the input rows of an implicit GEMM's block, [C1][rows * W][C0] (analysis/conv.py)
+        window_a, window = isinstance(a_load, asctile.LoadWindowOp), isinstance(b_load, asctile.LoadWindowOp)
+        # the input rows of an implicit GEMM's block, [C1][rows * W][C0] (analysis/conv.py): its patches are B, or A
+        if window:
             geo = ConvGeometry.of(b_load.geometry.get_values(), c0)
             shape_b = [geo.window_elements(base_n, k_l1 // geo.k_per_c1) // c0, c0]
+        if window_a:
+            geo = ConvGeometry.of(a_load.geometry.get_values(), c0)
+            shape_a = [geo.window_elements(base_m, k_l1 // geo.k_per_c1) // c0, c0]
         if dma_t["a"]:
             shape_a, ta = shape_a[::-1], False
         if dma_t["b"]:
@@ -177,7 +181,10 @@ class _CubeBufferizer:
         wait_a = Block()
         se.add(scf.IfOp(first_step, [], Region(wait_a)))
         wait_a.add_ops([ascbuf.WaitFlagOp(Pipe.MTE2, Pipe.MTE1, sid), scf.YieldOp()])
-        se.add(ascbuf.LoadL0Op(a1, a0, kk, kv, vm, ta))
+        if window_a:
+            se.add(ascbuf.LoadWindowL0Op(a1, a0, kk, kv, vk, a_load.m0, vm, a_load.geometry.get_values()))
+        else:
+            se.add(ascbuf.LoadL0Op(a1, a0, kk, kv, vm, ta))
         se.add(ascbuf.SetFlagOp(Pipe.MTE1, Pipe.M, pid))
         se.add(ascbuf.WaitFlagOp(Pipe.MTE1, Pipe.M, pid))
         init = se.value(arith.AndIOp(mmad.init, first_step))

@@ -64,7 +64,25 @@ def foldable_batch(mm: asctensor.MatmulOp) -> bool:
     whole blocks."""
     batch_shape, M, K, N = mm.dims()
     return (prod(batch_shape) > 1 and len(mm.lhs.type.get_shape()) == 3 and len(mm.rhs.type.get_shape()) == 2
-            and not mm.ta and _view_of(mm.lhs)[1] == 0)
+            and not mm.ta and _view_of(mm.lhs)[1] == 0 and patches_of(mm) is None)
+
+
+def patches_of(mm: asctensor.MatmulOp) -> asctensor.Im2colNhwcOp | None:
+    """The patches of an implicit GEMM (``lowering/analysis/conv.py``) that ``mm`` multiplies: B^T (channels by
+    positions) or A (positions by channels: the product is NHWC); a block's positions lie in one image."""
+    return next((v.owner for v in (mm.lhs, mm.rhs) if isinstance(v.owner, asctensor.Im2colNhwcOp)), None)
+
+
+def cube_plan(name: str, spec: TargetSpec, mm: asctensor.MatmulOp, batch: int, M: int, N: int, K: int, cores: int,
+              base_m: int = 0, base_n: int = 0) -> CubePlan:
+    """``plan_matmul`` of ``mm``, with L1 stages of whole channel blocks for an implicit GEMM (``implicit_plan``)."""
+    in_t = mm.lhs.type.element_type
+    plan = plan_matmul(name, spec, batch, M, N, K, str(in_t), cores, base_m=base_m, base_n=base_n)
+    patches = patches_of(mm)
+    if patches is None:
+        return plan
+    return implicit_plan(name, spec, plan, ConvGeometry.of(patches.geometry(), c0_of(element_bytes(in_t))),
+                         patches.result is mm.lhs)
 
 
 def matmul_dims(mm: asctensor.MatmulOp, fold: bool) -> tuple[tuple, int, int, int]:
@@ -94,17 +112,13 @@ class MatmulTiler:
             raise CubeTilingError(f"kernel @{k.sym_name.data}: a matmul kernel starts with a matmul without bias")
         relu = any(isinstance(op, arith.MaximumfOp | arith.MaxSIOp) for op in ops)
         out_t = k.body.block.last_op.operands[0].type
-        fold = foldable_batch(mm) if self.fold_batch is None else self.fold_batch
+        patches = patches_of(mm)
+        patches_as_a = patches is not None and patches.result is mm.lhs
+        fold = (foldable_batch(mm) if self.fold_batch is None else self.fold_batch) and not patches_as_a
         batch_shape, M, K, N = matmul_dims(mm, fold)
         batch = prod(batch_shape)
         in_t = mm.lhs.type.element_type
-        # an implicit GEMM's patches, B^T (lowering/analysis/conv.py)
-        patches = mm.rhs.owner if isinstance(mm.rhs.owner, asctensor.Im2colNhwcOp) else None
-        plan = plan_matmul(k.sym_name.data, self.spec, batch, M, N, K, str(in_t), self.cores,
-                           base_m=self.base_m, base_n=self.base_n)
-        if patches is not None:
-            plan = implicit_plan(k.sym_name.data, self.spec, plan,
-                                 ConvGeometry.of(patches.geometry(), c0_of(element_bytes(in_t))))
+        plan = cube_plan(k.sym_name.data, self.spec, mm, batch, M, N, K, self.cores, self.base_m, self.base_n)
         self.plan = plan
         args = list(k.body.block.args)
         new = func.FuncOp(k.sym_name.data, ([_memref(a.type) for a in args] + [_memref(out_t)], []))
@@ -116,7 +130,8 @@ class MatmulTiler:
             a.name_hint = old.name_hint
         nb.args[-1].name_hint = "out"
         gm = dict(zip(args, nb.args))
-        (a_src, a_period), (b_src, b_period) = _view_of(mm.lhs), _view_of(patches.input if patches else mm.rhs)
+        (a_src, a_period), (b_src, b_period) = (_view_of(patches.input if patches_as_a else mm.lhs),
+                                                _view_of(patches.input if patches and not patches_as_a else mm.rhs))
         a_gm, b_gm, c_gm = gm[a_src], gm[b_src], nb.args[-1]
         ta, tb = mm.ta, mm.tb
         a_batched = len(mm.lhs.type.get_shape()) == 3 and not fold
@@ -149,7 +164,12 @@ class MatmulTiler:
         k0 = ke.muli(kt, plan.k_l1)
         vk = ke.minui(ke.subi(K, k0), plan.k_l1)
         # A: M x K row-major (or K x M when transposed); B: K x N (or N x K)
-        if ta:
+        if patches_as_a:  # the patches of image ``bat``, formed from its rows in L1 (an implicit GEMM)
+            geo = patches.geometry()
+            image = ke.muli(bat, geo[0] * geo[1] * geo[2])
+            at = ke.value(asctile.LoadWindowOp(a_gm, image, m0, k0, vm, vk, geo,
+                                               TensorType(in_t, [plan.base_m, plan.k_l1])))
+        elif ta:
             a_off = ke.addi(a_base, ke.addi(ke.muli(k0, M), m0))
             a_tile = TensorType(in_t, [plan.k_l1, plan.base_m])
             at = ke.value(asctile.LoadNzOp(a_gm, a_off, vk, vm, M, a_tile))
@@ -157,7 +177,7 @@ class MatmulTiler:
             a_off = ke.addi(a_base, ke.addi(ke.muli(m0, K), k0))
             a_tile = TensorType(in_t, [plan.base_m, plan.k_l1])
             at = ke.value(asctile.LoadNzOp(a_gm, a_off, vm, vk, K, a_tile))
-        if patches is not None:  # the patches of image ``bat``, formed from its rows in L1 (an implicit GEMM)
+        if patches is not None and not patches_as_a:  # the patches of image ``bat``, as B^T
             geo = patches.geometry()
             image = ke.muli(bat, geo[0] * geo[1] * geo[2])
             bt = ke.value(asctile.LoadWindowOp(b_gm, image, n0, k0, vn, vk, geo,

@@ -41,12 +41,12 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
-from .analysis.matmul import CubePlan, plan_matmul
+from .analysis.matmul import CubePlan
 from .analysis.memory import tile_kernel_bytes
 from .emitter import OpEmitter, copy_loc
 from .errors import CompileError
 from .kernel_calls import replace_kernel
-from .matmul_tiler import MatmulTiler, block_coords, foldable_batch, matmul_dims
+from .matmul_tiler import MatmulTiler, block_coords, cube_plan, foldable_batch, matmul_dims
 from .tile_body import TileBodyBuilder, peak_temporaries, view_source
 from .tiling import element_strides
 
@@ -107,12 +107,11 @@ class _MixTiler:
         args = list(k.body.block.args)
         self.fold = foldable_batch(mm) and self._rows_run_on()
         batch_shape, M, K, N = matmul_dims(mm, self.fold)
-        in_t = str(mm.lhs.type.element_type)
         base_n = 0
         plan, ep = None, None
         while True:
-            plan = plan_matmul(k.sym_name.data, self.spec, self._batch(batch_shape), M, N, K, in_t, self.cores,
-                               base_n=base_n)
+            plan = cube_plan(k.sym_name.data, self.spec, mm, self._batch(batch_shape), M, N, K, self.cores,
+                             base_n=base_n)
             ep = self._epilogue_plan(plan)
             if ep.tiles <= MAX_TILES_PER_BLOCK or plan.base_n <= 16:
                 break

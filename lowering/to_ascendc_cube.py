@@ -50,7 +50,8 @@ class CubeKernelLowering(KernelLowering):
 
     def _classify(self, block: Block) -> None:
         feeds_b = {buffer_of(op.source) for op in block.walk()
-                   if (isinstance(op, ascbuf.LoadL0Op) and not op.is_a) or isinstance(op, ascbuf.LoadWindowL0Op)}
+                   if (isinstance(op, ascbuf.LoadL0Op) and not op.is_a) or (
+                       isinstance(op, ascbuf.LoadWindowL0Op) and memory_space(op.dest.type) == MemorySpace.L0B)}
         loads = [op for op in block.walk() if isinstance(op, ascbuf.LoadL0Op) and _squares(op)]
         self.squares = {buffer_of(op.source) for op in loads}
         self.squares_a = {buffer_of(op.dest) for op in loads if op.is_a}  # L0A buffers
@@ -374,13 +375,14 @@ def _zero_empty_blocks(e: OpEmitter, dst, op: ascbuf.CopyWindowOp, blocks, chann
 
 
 def load_window_l0(low, op: ascbuf.LoadWindowL0Op, e: OpEmitter) -> None:
-    """``LoadData(l0b, l1, LoadData3DParamsV2{...})``: the patches of K step ``step`` for the window's
+    """``LoadData(l0, l1, LoadData3DParamsV2{...})``: the patches of K step ``step`` for the window's
     positions, ``ceil16(extent)`` img2col rows from ``mStartPt``, into L0B as B (the img2col matrix transposed,
-    ZN: ``Load3D.md``)."""
+    ZN: ``Load3D.md``) or into L0A as A (ZZ)."""
     m = low.map
     g = ConvGeometry.of(op.geometry.get_values(), c0_of(element_bytes(op.dest.type.element_type)))
     _, l1h, pad_top, pad_bottom, m_start = _window(e, g, m[op.m0], m[op.extent])
-    k_l0 = op.dest.type.get_shape()[0]
+    shape = op.dest.type.get_shape()  # L0A: [positions, K step]; L0B: [K step, positions]
+    k_l0 = shape[1] if memory_space(op.dest.type) == MemorySpace.L0A else shape[0]
     fields = {"pad_left": e.index(g.pw), "pad_right": e.index(g.pw), "pad_top": pad_top, "pad_bottom": pad_bottom,
               "l1_h": l1h, "l1_w": e.index(g.w), "channel_size": e.muli(e.divui(m[op.stage_k], g.k_per_c1), g.c0),
               "k_extension": m[op.kvalid], "m_extension": e.muli(e.divui(e.addi(m[op.extent], 15), 16), 16),

@@ -188,7 +188,7 @@ class CopyWindowOp(IRDLOperation):
 @irdl_op_definition
 class LoadWindowL0Op(IRDLOperation):
     """An L1 window -> the patches of K step ``step`` in L0B (ZN: Load3Dv2 into L0B transposes the img2col matrix,
-    so the patches are B); MTE1."""
+    so the patches are B) or in L0A (ZZ: the patches are A); MTE1."""
 
     name = "ascbuf.load_window_l0"
     source = operand_def(MemRefType)
@@ -209,7 +209,7 @@ class LoadWindowL0Op(IRDLOperation):
 
     def verify_(self) -> None:
         _check_space(self.name, self.source.type, MemorySpace.L1)
-        _check_space(self.name, self.dest.type, MemorySpace.L0B)
+        _check_space(self.name, self.dest.type, MemorySpace.L0A, MemorySpace.L0B)
         _check_same_element(self.name, self.source.type, self.dest.type)
 
 

@@ -144,24 +144,27 @@ def implicit_geometry(x_shape, w_shape, stride, padding, dilation, groups: int, 
     return g
 
 
-def implicit_plan(name: str, spec, plan: CubePlan, geo: ConvGeometry) -> CubePlan:
-    """``plan`` (``plan_matmul`` of the weights times the patches^T: M output channels by N positions) with L1
-    stages of whole channel blocks: the most blocks per stage (whole 16-channel groups, at most
-    ``MAX_CHANNELS_PER_LOAD`` channels, dividing the channel blocks) whose window and weight panel fit L1 twice;
-    the output block's positions shrink when not even one group fits, and then its channels (halved: a float32
-    stage of a wide image's rows leaves little room for the weights)."""
+def implicit_plan(name: str, spec, plan: CubePlan, geo: ConvGeometry, patches_as_a: bool = False) -> CubePlan:
+    """``plan`` (``plan_matmul`` of the weights times the patches^T: M output channels by N positions; with
+    ``patches_as_a``, of the patches times the weights^T: M positions by N channels) with L1 stages of whole
+    channel blocks: the most blocks per stage (whole 16-channel groups, at most ``MAX_CHANNELS_PER_LOAD`` channels,
+    dividing the channel blocks) whose window and weight panel fit L1 twice; the output block's positions shrink
+    when not even one group fits, and then its channels (halved: a float32 stage of a wide image's rows leaves
+    little room for the weights)."""
     es = 32 // geo.c0
     step = 16 // geo.c0  # whole 16-channel groups: a stage's K is a multiple of the 16-column K step
-    base_ms = [plan.base_m] + [m for m in (plan.base_m // 2 ** i // 16 * 16 for i in range(1, 5)) if m >= 16]
-    for base_m in dict.fromkeys(base_ms):
-        for base_n in range(plan.base_n, 15, -16):
-            if geo.in_rows(base_n) * geo.w > ND2NZ_MAX_ROWS:
+    channels, positions = (plan.base_n, plan.base_m) if patches_as_a else (plan.base_m, plan.base_n)
+    channel_sizes = [channels] + [m for m in (channels // 2 ** i // 16 * 16 for i in range(1, 5)) if m >= 16]
+    for base_c in dict.fromkeys(channel_sizes):
+        for base_p in range(positions, 15, -16):
+            if geo.in_rows(base_p) * geo.w > ND2NZ_MAX_ROWS:
                 continue
             for c1s in range(min(geo.c1, MAX_CHANNELS_PER_LOAD // geo.c0), 0, -step):
                 if geo.c1 % c1s:  # stages of one size: a short last stage is consumed before the next block's
                     continue      # first one arrives
                 k_l1 = c1s * geo.k_per_c1
-                if 2 * (geo.window_elements(base_n, c1s) + k_l1 * base_m) * es <= spec.l1_bytes:
+                if 2 * (geo.window_elements(base_p, c1s) + k_l1 * base_c) * es <= spec.l1_bytes:
+                    base_m, base_n = (base_p, base_c) if patches_as_a else (base_c, base_p)
                     blocks_m, blocks_n = -(-plan.M // base_m), -(-plan.N // base_n)
                     k_l0 = max(16, min(plan.k_l0, k_l1) // 16 * 16)
                     while k_l1 % k_l0:

@@ -72,3 +72,30 @@ func.func @large(%x: tensor<8x256x56x56xf16>, %w: tensor<256x256x3x3xf16>) -> te
 // AUTO:       asctensor.im2col_nhwc
 // CHECK:    func.func @large_mm{{[0-9]+}}(
 // CHECK:      asctensor.im2col_nhwc
+
+// a convolution whose output reaches another one (here through a bias and a ReLU) has an NHWC product: the patches
+// are A (formed in L0A), times the weights as B^T, one (OC, K) matrix for every image; the product (N, OH*OW, OC)
+// is transposed back to NCHW for its users, and its epilogue, rewritten onto (N, OH*OW, OC) with the bias per
+// column, joins it in a MIX kernel. The second convolution keeps the NCHW product (its output is returned)
+func.func @chain(%x: tensor<2x16x8x8xf16>, %w1: tensor<16x16x3x3xf16>, %b: tensor<16xf16>, %w2: tensor<16x16x3x3xf16>) -> tensor<2x16x8x8xf16> {
+  %0 = asctensor.conv2d %x, %w1 bias %b stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : tensor<2x16x8x8xf16>, tensor<16x16x3x3xf16>, tensor<16xf16> -> tensor<2x16x8x8xf16>
+  %z = asctensor.full 0.0 : f16 -> tensor<2x16x8x8xf16>
+  %1 = arith.maximumf %0, %z : tensor<2x16x8x8xf16>
+  %2 = asctensor.conv2d %1, %w2 stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : tensor<2x16x8x8xf16>, tensor<16x16x3x3xf16> -> tensor<2x16x8x8xf16>
+  func.return %2 : tensor<2x16x8x8xf16>
+}
+// CHECK:      func.func @chain_mm{{[0-9]+}}(%{{.*}}: tensor<16x1x3x3x16xf16>, %{{.*}}: tensor<2x8x8x16xf16>, %{{.*}}: tensor<16xf16>) -> (tensor<2x64x16xf16>, tensor<2x64x16xf16>) attributes {asctensor.kernel = "mix"}
+// CHECK-NEXT:   %[[W:.*]] = asctensor.reshape %{{.*}} : tensor<16x1x3x3x16xf16> -> tensor<16x144xf16>
+// CHECK-NEXT:   %[[A:.*]] = asctensor.im2col_nhwc %{{.*}} kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1] : tensor<2x8x8x16xf16> -> tensor<2x64x144xf16>
+// CHECK-NEXT:   %[[P:.*]] = asctensor.matmul %[[A]], %[[W]] transpose_b : tensor<2x64x144xf16>, tensor<16x144xf16> -> tensor<2x64x16xf16>
+// CHECK:        asctensor.reshape %{{.*}} : tensor<16x1x1xf16> -> tensor<1x1x16xf16>
+// CHECK-NEXT:   asctensor.broadcast %{{.*}} : tensor<1x1x16xf16> -> tensor<2x64x16xf16>
+// CHECK-NEXT:   arith.addf %[[P]], %{{.*}} : tensor<2x64x16xf16>
+// CHECK:        arith.maximumf %{{.*}}, %{{.*}} : tensor<2x64x16xf16>
+// CHECK:      func.func @chain_mm{{[0-9]+}}(%{{.*}}: tensor<16x1x3x3x16xf16>, %{{.*}}: tensor<2x8x8x16xf16>) -> tensor<2x16x8x8xf16> attributes {asctensor.kernel = "matmul"}
+// CHECK:        asctensor.matmul %{{.*}}, %{{.*}} transpose_b : tensor<2x16x144xf16>, tensor<2x64x144xf16> -> tensor<2x16x64xf16>
+// CHECK:      func.func @chain(
+// CHECK:        %[[WS:.*]], %[[Y:.*]] = func.call @chain_mm
+// CHECK-NEXT:   %[[Y4:.*]] = asctensor.reshape %[[Y]] : tensor<2x64x16xf16> -> tensor<2x8x8x16xf16>
+// CHECK-NEXT:   %[[YT:.*]] = asctensor.transpose %[[Y4]] permutation = [0, 3, 1, 2]
+// CHECK:        asctensor.transpose %[[YT]] permutation = [0, 2, 3, 1]
