@@ -48,7 +48,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from .conv_gemm import add_bias, conv_epilogue, conv_to_implicit_gemm, epilogue, insert, plan_convs
+from .conv_gemm import add_bias, conv_epilogue, conv_to_implicit_gemm, epilogue, insert, plan_convs, pointwise_from_nhwc
 from .emitter import copy_loc, exact_copy
 from .outline import free_symbol, outline_group
 
@@ -302,11 +302,14 @@ class AscTensorFuseMatmulPass(ModulePass):
         for host in host_functions(op):
             conv_groups = {}
             convs = [o for o in host.body.block.ops if isinstance(o, asctensor.Conv2dOp)]
-            geometries, last = plan_convs(host.body.block, spec, self.conv)
+            geometries, last, points = plan_convs(host.body.block, spec, self.conv)
             for inner in convs:
                 geo = geometries.get(inner)
-                group = (conv_to_implicit_gemm(inner, geo, inner in last) if geo is not None
-                         else _conv_to_matmul(inner))
+                if geo is not None:
+                    group = conv_to_implicit_gemm(inner, geo, inner in last)
+                else:
+                    group = (pointwise_from_nhwc(inner, inner in last) if inner in points
+                             else _conv_to_matmul(inner))
                 conv_groups[group[-2]] = group
             for inner in list(host.body.block.ops):
                 if isinstance(inner, asctensor.MatmulOp) and inner.bias is not None:

@@ -3,7 +3,8 @@
 In each host function, until nothing changes:
 
 * an elementwise op (``arith``, ``math``, ``cast``, ``compare``, ``select``; one result) with an operand that
-  is a transpose used by that op alone and of the result's element type (what the transposes move stays),
+  is a transpose used by that op alone and of the result's element type (what the transposes move stays; or of
+  another one when the op's result only feeds a transpose undoing it: both transposes go),
   whose other operands are transposes by the same permutation used there alone, splats (``full``), or
   values the program also transposes back (a transpose undoing that permutation reads them), runs on the
   transposes' inputs (the splats reshaped, the values' transposed copies) and one transpose by that
@@ -59,6 +60,12 @@ def _untransposed_copy(v: SSAValue, perm) -> SSAValue | None:
     return None
 
 
+def _undone_after(op: Operation, perm) -> bool:
+    """Whether ``op``'s result is only read by a transpose undoing ``perm`` (a transpose sunk below ``op`` cancels)."""
+    uses = list(op.results[0].uses)
+    return len(uses) == 1 and isinstance(t := uses[0].operation, asctensor.TransposeOp) and t.perm == _inverse(perm)
+
+
 def _sinkable(op: Operation) -> tuple[int, ...] | None:
     """The permutation of the transposes ``op`` can run below (see the module docstring), or None."""
     if not _elementwise(op):
@@ -66,9 +73,11 @@ def _sinkable(op: Operation) -> tuple[int, ...] | None:
     sunk = [v for v in op.operands
             if isinstance(v.owner, asctensor.TransposeOp) and all(u.operation is op for u in v.uses)]
     perms = {v.owner.perm for v in sunk}
-    if len(perms) != 1 or any(v.type.element_type != op.results[0].type.element_type for v in sunk):
-        return None  # (the transpose after the op moves its result's type, which the ones before moved)
+    if len(perms) != 1:
+        return None
     perm = perms.pop()
+    if any(v.type.element_type != op.results[0].type.element_type for v in sunk) and not _undone_after(op, perm):
+        return None  # (the transpose after the op moves its result's type, which the ones before moved)
     for v in op.operands:
         src = v.owner
         if isinstance(src, asctensor.FullOp):

@@ -188,20 +188,61 @@ def _fed_by(conv: asctensor.Conv2dOp, producers: set) -> bool:
     return False
 
 
-def plan_convs(block, spec, algorithm: str) -> tuple[dict, set]:
-    """(the geometry of each convolution of ``block`` that runs as an implicit GEMM, those with an NHWC product).
-    With "auto", a convolution that qualifies also runs so when its input comes from an NHWC product: its input
-    transpose then cancels, which ``implicit_is_faster`` counts against it."""
+def _pointwise(conv: asctensor.Conv2dOp) -> bool:
+    """A 1x1 convolution of stride 1 without padding, one group, 2- or 4-byte elements: its input is its patches."""
+    stride, padding, _, groups = conv.params()
+    kh, kw = conv.weight.type.get_shape()[2:]
+    return (kh, kw, *stride, *padding, groups) == (1, 1, 1, 1, 0, 0, 1) and element_bytes(
+        conv.input.type.element_type) in (2, 4)
+
+
+def plan_convs(block, spec, algorithm: str) -> tuple[dict, set, set]:
+    """(the geometry of each convolution of ``block`` that runs as an implicit GEMM, those with an NHWC product, the
+    pointwise ones with an NHWC product). With "auto", a convolution that qualifies also runs as an implicit GEMM
+    when its input comes from an NHWC product: its input transpose then cancels, which ``implicit_is_faster``
+    counts against it. A pointwise convolution whose input comes from an NHWC product or whose output reaches
+    another convolution with one reads its input NHWC (``pointwise_from_nhwc``), with an NHWC product in the second
+    case."""
     convs = [o for o in block.ops if isinstance(o, asctensor.Conv2dOp)]
     eligible = {c: implicit_geometry_of(c, spec, "im2col" if algorithm == "im2col" else "implicit_gemm") for c in convs}
     eligible = {c: g for c, g in eligible.items() if g is not None}
     chosen = {c: g for c, g in eligible.items() if algorithm != "auto" or implicit_geometry_of(c, spec, "auto")}
+    points = {c for c in convs if algorithm != "im2col" and _pointwise(c)}
     while True:
-        last = {c for c in channels_last_convs(block, chosen) if plans_in_l1(c, chosen[c], spec, True)}
+        capable = {**chosen, **dict.fromkeys(points)}
+        last = {c for c in channels_last_convs(block, capable) if c in points or plans_in_l1(c, chosen[c], spec, True)}
         fed = [c for c in eligible if c not in chosen and _fed_by(c, last)]
         if not fed:
-            return chosen, last
+            return chosen, last, {c for c in points if c in last or _fed_by(c, last)}
         chosen.update((c, eligible[c]) for c in fed)
+
+
+def pointwise_from_nhwc(conv: asctensor.Conv2dOp, nhwc_product: bool) -> list[Operation]:
+    """A pointwise conv2d on its input made NHWC, ``(N, H*W, C)``: with ``nhwc_product`` that times the weights
+    ``(OC, C)`` as B^T, one matrix for every image (the batch folds into M), a product ``(N, H*W, OC)`` transposed
+    to NCHW after the kernel like an implicit GEMM's; else per image the weights, broadcast over the batch, times
+    it as B^T, an NCHW product ``(N, OC, H*W)``. Returns the matmul's group."""
+    n, c, h, w = conv.input.type.get_shape()
+    oc = conv.weight.type.get_shape()[0]
+    it = conv.input.type.element_type
+    xt = insert(asctensor.TransposeOp(conv.input, [0, 2, 3, 1]), conv)
+    x3 = insert(asctensor.ReshapeOp(xt.result, [n, h * w, c]), conv, xt)
+    if nhwc_product:
+        rhs = insert(asctensor.ReshapeOp(conv.weight, [oc, c]), conv, x3)
+        mm = insert(asctensor.MatmulOp(x3.result, rhs.result, TensorType(_product_type(conv), [n, h * w, oc]), None,
+                                       False, True), conv, rhs)
+        out = insert(asctensor.ReshapeOp(mm.result, [n, h, w, oc]), conv, mm)
+        back = insert(asctensor.TransposeOp(out.result, [0, 3, 1, 2]), conv, out)
+        _finish(conv, back, back.result)
+        return [x3, rhs, mm, out]
+    w3 = insert(asctensor.ReshapeOp(conv.weight, [1, 1, oc, c]), conv, x3)
+    wb = insert(asctensor.BroadcastOp(w3.result, TensorType(it, [n, 1, oc, c])), conv, w3)
+    lhs = insert(asctensor.ReshapeOp(wb.result, [n, oc, c]), conv, wb)
+    mm = insert(asctensor.MatmulOp(lhs.result, x3.result, TensorType(_product_type(conv), [n, oc, h * w]), None,
+                                   False, True), conv, lhs)
+    out = insert(asctensor.ReshapeOp(mm.result, [n, oc, h, w]), conv, mm)
+    _finish(conv, out, out.result)
+    return [w3, wb, lhs, x3, mm, out]
 
 
 def implicit_geometry_of(conv: asctensor.Conv2dOp, spec, algorithm: str) -> ConvGeometry | None:

@@ -328,3 +328,35 @@ def test_a_downsampling_block_between_convolutions_stays_nhwc():
     ref = net(torch, *[torch.from_numpy(a.astype(np.float64)) for a in arrays]).numpy()
     # four layers, each stored in float16 (2^-11 relative) and fed to the next
     np.testing.assert_allclose(out, ref, rtol=0, atol=8 * 2 ** -11 * np.abs(ref).max())
+
+
+@pytest.mark.parametrize("dtype", [np.float16, "bfloat16", np.float32])
+def test_a_bottleneck_block_stays_nhwc(dtype):
+    """A ResNet bottleneck (1x1, 3x3, 1x1 with a residual) between two pointwise convolutions: the pointwise ones
+    multiply the NHWC activations by their weights as B^T (the batch folded into M), so only the program's input is
+    transposed; the result is PyTorch's in float64."""
+    import ml_dtypes
+
+    dt = ml_dtypes.bfloat16 if dtype == "bfloat16" else dtype
+    shapes = [(64, 32, 1, 1), (16, 64, 1, 1), (16, 16, 3, 3), (64, 16, 1, 1), (24, 64, 1, 1)]
+    x = RNG.standard_normal((2, 32, 10, 10)).astype(np.float32).astype(dt)
+    ws = [(RNG.standard_normal(s) * 0.3).astype(np.float32).astype(dt) for s in shapes]
+    bias = RNG.standard_normal(16).astype(np.float32).astype(dt)
+
+    def net(m, x, w0, w1, w2, w3, w4, b):
+        conv, relu = (pyasc.conv2d, pyasc.relu) if m is pyasc else (torch.nn.functional.conv2d, torch.relu)
+        h = relu(conv(x, w0))
+        y = relu(conv(h, w1, b))
+        y = relu(conv(y, w2, padding=1))
+        y = relu(conv(y, w3) + h)
+        return conv(y, w4)
+
+    arrays = (x, *ws, bias)
+    args = [pyasc.tensor(a) for a in arrays]
+    fn = pyasc.jit(lambda *a: net(pyasc, *a))
+    mod = fn.lower(*args).module("asctensor")
+    assert [op.perm for op in mod.walk() if op.name == "asctensor.transpose" and len(op.perm) == 4] == [(0, 2, 3, 1)]
+    out = np.asarray(fn(*args).numpy(), np.float64)
+    ref = net(torch, *[torch.from_numpy(np.asarray(a, np.float64)) for a in arrays]).numpy()
+    eps = {"bfloat16": 2 ** -8, np.float16: 2 ** -11, np.float32: 2 ** -22}[dtype]
+    np.testing.assert_allclose(out, ref, rtol=0, atol=16 * eps * np.abs(ref).max())

@@ -132,3 +132,15 @@ func.func @weights(%w: tensor<8x3x3x32xf16>) -> tensor<8x2x3x3x16xf16> {
 // CHECK-NEXT:    %[[S:.*]] = asctensor.reshape %w : tensor<8x3x3x32xf16> -> tensor<8x3x3x2x16xf16>
 // CHECK-NEXT:    %laid = asctensor.transpose %[[S]] permutation = [0, 3, 1, 2, 4] : tensor<8x3x3x2x16xf16> -> tensor<8x2x3x3x16xf16>
 // CHECK-NEXT:    func.return %laid
+
+// a cast that widens a transposed value stays below its transpose, unless the transpose after it undoes it: then
+// both transposes go (a bfloat16 residual widened to float32 for an NHWC epilogue)
+func.func @widened(%a: tensor<2x4x4x8xbf16>) -> tensor<2x4x4x8xf32> {
+  %t = asctensor.transpose %a permutation = [0, 3, 1, 2] : tensor<2x4x4x8xbf16> -> tensor<2x8x4x4xbf16>
+  %c = asctensor.cast %t : tensor<2x8x4x4xbf16> -> tensor<2x8x4x4xf32>
+  %b = asctensor.transpose %c permutation = [0, 2, 3, 1] : tensor<2x8x4x4xf32> -> tensor<2x4x4x8xf32>
+  func.return %b : tensor<2x4x4x8xf32>
+}
+// CHECK-LABEL: func.func @widened(
+// CHECK-NEXT:    %[[C:.*]] = asctensor.cast %a : tensor<2x4x4x8xbf16> -> tensor<2x4x4x8xf32>
+// CHECK-NEXT:    func.return %[[C]]
