@@ -200,9 +200,9 @@ def plan_convs(block, spec, algorithm: str) -> tuple[dict, set, set]:
     """(the geometry of each convolution of ``block`` that runs as an implicit GEMM, those with an NHWC product, the
     pointwise ones with an NHWC product). With "auto", a convolution that qualifies also runs as an implicit GEMM
     when its input comes from an NHWC product: its input transpose then cancels, which ``implicit_is_faster``
-    counts against it. A pointwise convolution whose input comes from an NHWC product or whose output reaches
-    another convolution with one reads its input NHWC (``pointwise_from_nhwc``), with an NHWC product in the second
-    case."""
+    counts against it. A pointwise convolution whose input comes from an NHWC product reads it as it is
+    (``pointwise_from_nhwc``), with an NHWC product of its own when its output reaches another convolution with
+    one."""
     convs = [o for o in block.ops if isinstance(o, asctensor.Conv2dOp)]
     eligible = {c: implicit_geometry_of(c, spec, "im2col" if algorithm == "im2col" else "implicit_gemm") for c in convs}
     eligible = {c: g for c, g in eligible.items() if g is not None}
@@ -211,9 +211,14 @@ def plan_convs(block, spec, algorithm: str) -> tuple[dict, set, set]:
     while True:
         capable = {**chosen, **dict.fromkeys(points)}
         last = {c for c in channels_last_convs(block, capable) if c in points or plans_in_l1(c, chosen[c], spec, True)}
+        while True:  # a pointwise product is NHWC only when its input is (else it would add an input transpose)
+            unfed = {c for c in last & points if not _fed_by(c, last)}
+            if not unfed:
+                break
+            last -= unfed
         fed = [c for c in eligible if c not in chosen and _fed_by(c, last)]
         if not fed:
-            return chosen, last, {c for c in points if c in last or _fed_by(c, last)}
+            return chosen, last, {c for c in points if _fed_by(c, last)}
         chosen.update((c, eligible[c]) for c in fed)
 
 

@@ -332,20 +332,21 @@ def test_a_downsampling_block_between_convolutions_stays_nhwc():
 
 @pytest.mark.parametrize("dtype", [np.float16, "bfloat16", np.float32])
 def test_a_bottleneck_block_stays_nhwc(dtype):
-    """A ResNet bottleneck (1x1, 3x3, 1x1 with a residual) between two pointwise convolutions: the pointwise ones
-    multiply the NHWC activations by their weights as B^T (the batch folded into M), so only the program's input is
+    """A ResNet bottleneck (1x1, 3x3, 1x1 with a residual) after a 3x3 convolution and before a pointwise one: the
+    pointwise convolutions fed by NHWC products read them as they are (as A, the batch folded into M, where their
+    own product is NHWC; as B^T under the weights where it is NCHW, the last one), so only the program's input is
     transposed; the result is PyTorch's in float64."""
     import ml_dtypes
 
     dt = ml_dtypes.bfloat16 if dtype == "bfloat16" else dtype
-    shapes = [(64, 32, 1, 1), (16, 64, 1, 1), (16, 16, 3, 3), (64, 16, 1, 1), (24, 64, 1, 1)]
+    shapes = [(64, 32, 3, 3), (16, 64, 1, 1), (16, 16, 3, 3), (64, 16, 1, 1), (24, 64, 1, 1)]
     x = RNG.standard_normal((2, 32, 10, 10)).astype(np.float32).astype(dt)
     ws = [(RNG.standard_normal(s) * 0.3).astype(np.float32).astype(dt) for s in shapes]
     bias = RNG.standard_normal(16).astype(np.float32).astype(dt)
 
     def net(m, x, w0, w1, w2, w3, w4, b):
         conv, relu = (pyasc.conv2d, pyasc.relu) if m is pyasc else (torch.nn.functional.conv2d, torch.relu)
-        h = relu(conv(x, w0))
+        h = relu(conv(x, w0, padding=1))
         y = relu(conv(h, w1, b))
         y = relu(conv(y, w2, padding=1))
         y = relu(conv(y, w3) + h)
@@ -360,3 +361,28 @@ def test_a_bottleneck_block_stays_nhwc(dtype):
     ref = net(torch, *[torch.from_numpy(np.asarray(a, np.float64)) for a in arrays]).numpy()
     eps = {"bfloat16": 2 ** -8, np.float16: 2 ** -11, np.float32: 2 ** -22}[dtype]
     np.testing.assert_allclose(out, ref, rtol=0, atol=16 * eps * np.abs(ref).max())
+
+
+def test_pointwise_convolutions_around_a_depthwise_one_stay_nchw():
+    """An inverted residual (pointwise, depthwise 3x3, pointwise with a residual) and a pointwise convolution after
+    it: no input comes from an NHWC product, so the pointwise convolutions read NCHW as they are and nothing is
+    transposed; the result is PyTorch's."""
+    x = RNG.standard_normal((2, 16, 12, 12)).astype(np.float32)
+    w1 = (RNG.standard_normal((48, 16, 1, 1)) * 0.3).astype(np.float32)
+    wd = (RNG.standard_normal((48, 1, 3, 3)) * 0.3).astype(np.float32)
+    w2 = (RNG.standard_normal((16, 48, 1, 1)) * 0.3).astype(np.float32)
+    w3 = (RNG.standard_normal((24, 16, 1, 1)) * 0.3).astype(np.float32)
+
+    def net(m, x, w1, wd, w2, w3):
+        conv, relu = (pyasc.conv2d, pyasc.relu) if m is pyasc else (torch.nn.functional.conv2d, torch.relu)
+        y = relu(conv(relu(conv(x, w1)), wd, padding=1, groups=48))
+        return conv(conv(y, w2) + x, w3)
+
+    arrays = (x, w1, wd, w2, w3)
+    args = [pyasc.tensor(a) for a in arrays]
+    fn = pyasc.jit(lambda *a: net(pyasc, *a))
+    mod = fn.lower(*args).module("asctensor")
+    assert not [op for op in mod.walk() if op.name == "asctensor.transpose" and len(op.perm) == 4]
+    out = fn(*args).numpy().astype(np.float64)
+    ref = net(torch, *[torch.from_numpy(a.astype(np.float64)) for a in arrays]).numpy()
+    np.testing.assert_allclose(out, ref, rtol=0, atol=64 * 2 ** -22 * np.abs(ref).max())
