@@ -156,8 +156,9 @@ def conv_to_implicit_gemm(conv: asctensor.Conv2dOp, geo: ConvGeometry, channels_
 
 
 def channels_last_convs(block, geometries: dict) -> set:
-    """The convolutions of ``geometries`` (those that run as implicit GEMMs) whose output reaches another of them,
-    through elementwise ops of its shape: their products are NHWC, so the transposes between them cancel."""
+    """The convolutions of ``geometries`` (those that can give or take an NHWC product: implicit GEMMs, pointwise ones)
+    whose output reaches another of them, through elementwise ops of its shape: their products are NHWC, so the
+    transposes between them cancel."""
     chosen = set()
     for conv in geometries:
         shape = conv.result.type.get_shape()
