@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pyasc.dialects import asctensor
-from pyasc.dialects.asctensor.analysis import IM2COL_KIND, VIEW_OPS, host_functions
+from pyasc.dialects.asctensor.analysis import IM2COL_KIND, MATMUL_KIND, VIEW_OPS, host_functions
 from pyasc.dialects.asctile.mix import MIX_KIND
 from pyasc.dialects.target import module_target
 from pyasc.dialects.types import element_bytes
@@ -52,7 +52,6 @@ from .conv_gemm import add_bias, conv_epilogue, conv_to_implicit_gemm, epilogue,
 from .emitter import copy_loc, exact_copy
 from .outline import free_symbol, outline_group
 
-MATMUL_KIND = "matmul"
 
 
 def _full_value(v: SSAValue):

@@ -1,7 +1,8 @@
 """``host-to-gm``: host functions move from tensors to GM ``memref``s, destination passing.
 
 Outputs become trailing arguments, intermediates between kernels ``memref.alloc``, and every
-``func.call`` of a kernel passes its inputs then its outputs. Runs after the kernels are tiled: each
+``func.call`` of a kernel passes its inputs then its outputs; a buffer the host reshaped is passed through a
+``memref.reinterpret_cast`` to the kernel's shape (the same contiguous GM buffer). Runs after the kernels are tiled: each
 tiling pass left the calls of its kernels on GM buffers between ``builtin.unrealized_conversion_cast``s
 (``kernel_calls``), which resolve here to the host's own buffers.
 """
@@ -21,6 +22,7 @@ from pyasc.dialects import asctensor, asctile
 
 from .emitter import copy_loc
 from .errors import CompileError
+from .tiling import row_major
 
 
 def _memref(t: TensorType) -> MemRefType:
@@ -60,7 +62,16 @@ def _convert_host(host: func.FuncOp) -> func.FuncOp:
             if op.results or not all(isinstance(v.type, MemRefType) for v in op.arguments):
                 raise CompileError(f"@{host.sym_name.data}: kernel @{op.callee.root_reference.data} is not tiled "
                                    "(run the tile passes first)")
-            call = func.CallOp(op.callee, [buffer_of[v] for v in op.arguments], [])
+            args = []
+            for v in op.arguments:
+                buf = buffer_of[v]
+                if buf.type != v.type:  # a reshape between kernels: the buffer viewed with the kernel's shape
+                    shape = v.type.get_shape()
+                    view = memref.ReinterpretCastOp(buf, [], [], [], [0], shape, row_major(shape), v.type)
+                    new_block.add_op(copy_loc(op, view))
+                    buf = view.result
+                args.append(buf)
+            call = func.CallOp(op.callee, args, [])
             new_block.add_op(copy_loc(op, call))
         elif isinstance(op, asctensor.ReshapeOp) and op.input in buffer_of:
             # a reshape between kernels: the same contiguous GM buffer, read with the new shape

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -88,6 +88,9 @@ class ToAscendCPass(ModulePass):
                 Rewriter.replace_op(f, new)
         for f in op.ops:
             if isinstance(f, func.FuncOp) and ascendc.KERNEL_ATTR not in f.attributes:
+                for view in [v for v in f.body.walk() if isinstance(v, memref.ReinterpretCastOp)]:
+                    view.result.replace_all_uses_with(view.source)  # a launch takes the buffer's GM address
+                    Rewriter.erase_op(view)
                 for call in [c for c in f.body.walk() if isinstance(c, func.CallOp)]:
                     name = call.callee.root_reference.data
                     launch = ascendc.LaunchOp(name, block_dims[name], call.arguments)

@@ -5,6 +5,7 @@
   ``is_view_of_input(v, members)``: ``v`` is such a view (or a splat) of a value computed outside;
 * ``MOVEMENT_OPS``: ops that rearrange data (a kernel of their own); ``IM2COL_KIND``: the kind of a
   convolution's im2col kernel; ``POOL_KIND``: that of a ``max_pool2d`` kernel;
+  ``MATMUL_KIND``: that of a cube kernel;
 * ``reduction_rows(op)``: the row space of a reduction over trailing axes.
 """
 
@@ -22,6 +23,7 @@ VIEW_OPS = (BroadcastOp, SliceOp, ReshapeOp)
 MOVEMENT_OPS = (TransposeOp, StridedSliceOp, ConcatOp)
 IM2COL_KIND = "im2col"  # the kernel kind of a convolution's im2col (``asctensor-fuse-matmul``, ``tile-im2col``)
 POOL_KIND = "pool"  # the kernel kind of a ``max_pool2d`` (``asctensor-fuse``, ``tile-pool``)
+MATMUL_KIND = "matmul"  # the kernel kind of a matmul or convolution on the cube (``asctensor-fuse-matmul``)
 
 
 def is_kernel(f: func.FuncOp) -> bool:

@@ -386,3 +386,24 @@ def test_pointwise_convolutions_around_a_depthwise_one_stay_nchw():
     out = fn(*args).numpy().astype(np.float64)
     ref = net(torch, *[torch.from_numpy(a.astype(np.float64)) for a in arrays]).numpy()
     np.testing.assert_allclose(out, ref, rtol=0, atol=64 * 2 ** -22 * np.abs(ref).max())
+
+
+@pytest.mark.parametrize("channels", [3, 16])
+def test_every_level_of_a_chain_verifies(channels):
+    """conv, ReLU (a MIX epilogue), conv: the host reshapes the first product between the kernels, which at the
+    asctile and ascbuf levels reaches the second kernel through a memref.reinterpret_cast to the shape it takes, so
+    every level's IR verifies; the result is PyTorch's."""
+    x = RNG.standard_normal((3, channels, 15, 6)).astype(np.float16)
+    w1 = (RNG.standard_normal((40, channels, 5, 5)) * 0.2).astype(np.float16)
+    w2 = (RNG.standard_normal((16, 40, 3, 3)) * 0.2).astype(np.float16)
+    fn = pyasc.jit(lambda x, w1, w2: pyasc.conv2d(pyasc.relu(pyasc.conv2d(x, w1, padding=2)), w2, padding=1))
+    args = [pyasc.tensor(a) for a in (x, w1, w2)]
+    lowered = fn.lower(*args)
+    for level in ("asctensor", "asctile", "ascbuf", "ascendc"):
+        assert lowered.as_text(level)
+    out = fn(*args).numpy().astype(np.float64)
+    t = lambda a: torch.from_numpy(a.astype(np.float64))  # noqa: E731
+    y = torch.relu(torch.nn.functional.conv2d(t(x), t(w1), padding=2))
+    y = torch.from_numpy(y.numpy().astype(np.float16).astype(np.float64))
+    ref = torch.nn.functional.conv2d(y, t(w2), padding=1).numpy()
+    np.testing.assert_allclose(out, ref, rtol=0, atol=(2 ** -10 + 360 * 2 ** -24) * np.abs(ref).max())

@@ -1,4 +1,4 @@
-// RUN: pyasc-opt %s -p host-to-gm | filecheck %s
+// RUN: pyasc-opt %s -p host-to-gm --split-input-file | filecheck %s
 
 // the host moves onto GM buffers: its results become trailing arguments the last kernel writes, an
 // intermediate between two kernels stays a memref.alloc, and the casts a tiling pass put around the
@@ -39,3 +39,27 @@ func.func @g() -> tensor<8xf32> {
 // CHECK-NEXT:    func.call @g_k0(%out0) : (memref<8xf32>) -> ()
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
+
+// -----
+
+// a reshape between kernels: the same contiguous buffer, passed to the next kernel through a
+// memref.reinterpret_cast to the shape that kernel takes (so the call verifies)
+func.func private @r_k0(memref<2x12xf32>, memref<2x12xf32>)
+func.func private @r_k1(memref<2x3x4xf32>, memref<2x3x4xf32>)
+func.func @r(%x: tensor<2x12xf32>) -> tensor<2x3x4xf32> {
+  %0 = builtin.unrealized_conversion_cast %x : tensor<2x12xf32> to memref<2x12xf32>
+  %1 = memref.alloc() : memref<2x12xf32>
+  func.call @r_k0(%0, %1) : (memref<2x12xf32>, memref<2x12xf32>) -> ()
+  %e = builtin.unrealized_conversion_cast %1 : memref<2x12xf32> to tensor<2x12xf32>
+  %v = asctensor.reshape %e : tensor<2x12xf32> -> tensor<2x3x4xf32>
+  %2 = builtin.unrealized_conversion_cast %v : tensor<2x3x4xf32> to memref<2x3x4xf32>
+  %3 = memref.alloc() : memref<2x3x4xf32>
+  func.call @r_k1(%2, %3) : (memref<2x3x4xf32>, memref<2x3x4xf32>) -> ()
+  %r = builtin.unrealized_conversion_cast %3 : memref<2x3x4xf32> to tensor<2x3x4xf32>
+  func.return %r : tensor<2x3x4xf32>
+}
+// CHECK-LABEL: func.func @r(%x: memref<2x12xf32>, %out0: memref<2x3x4xf32>) {
+// CHECK-NEXT:    %[[E:.*]] = memref.alloc() : memref<2x12xf32>
+// CHECK-NEXT:    func.call @r_k0(%x, %[[E]])
+// CHECK-NEXT:    %[[V:.*]] = memref.reinterpret_cast %[[E]] to offset: [0], sizes: [2, 3, 4], strides: [12, 4, 1] : memref<2x12xf32> to memref<2x3x4xf32>
+// CHECK-NEXT:    func.call @r_k1(%[[V]], %out0) : (memref<2x3x4xf32>, memref<2x3x4xf32>) -> ()
