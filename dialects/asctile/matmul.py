@@ -167,8 +167,9 @@ class StoreAccOp(IRDLOperation):
 @irdl_op_definition
 class LoadWindowOp(IRDLOperation):
     """The patches of positions ``[m0, m0 + rows)`` and K columns ``[k0, k0 + cols)`` of the NHWC image at
-    ``offset`` of ``source`` (see the module docstring), as a B^T tile (``N x K``: a convolution's matmul
-    multiplies the weights by the patches transposed)."""
+    ``offset`` of ``source`` (see the module docstring), as a positions x K tile: B^T when a convolution's matmul
+    multiplies the weights by the patches transposed (an NCHW product), A when it multiplies the patches by the
+    weights transposed (an NHWC product)."""
 
     name = "asctile.load_window"
     source = operand_def(MemRefType)
