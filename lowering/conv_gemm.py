@@ -111,23 +111,47 @@ def _finish(conv: asctensor.Conv2dOp, last: Operation, result: SSAValue) -> None
     Rewriter.erase_op(conv)
 
 
+def _nchw_product(conv: asctensor.Conv2dOp, weights: SSAValue, patches: SSAValue, prev: Operation) -> list[Operation]:
+    """Per image the ``(OC, K)`` weights (any shape of them), broadcast over the batch and read in place, times
+    ``patches`` ``(N, OH*OW, K)`` as B^T: the NCHW product and its 4-D reshape, inserted after ``prev``, replace
+    ``conv``; returns (weights' views, matmul, reshape)."""
+    n = conv.input.type.get_shape()[0]
+    oc = conv.weight.type.get_shape()[0]
+    _, _, oh, ow = conv.result.type.get_shape()
+    k = patches.type.get_shape()[-1]
+    it = conv.input.type.element_type
+    w4 = insert(asctensor.ReshapeOp(weights, [1, 1, oc, k]), conv, prev)
+    wb = insert(asctensor.BroadcastOp(w4.result, TensorType(it, [n, 1, oc, k])), conv, w4)
+    lhs = insert(asctensor.ReshapeOp(wb.result, [n, oc, k]), conv, wb)
+    mm = insert(asctensor.MatmulOp(lhs.result, patches, TensorType(_product_type(conv), [n, oc, oh * ow]), None,
+                                   False, True), conv, lhs)
+    out = insert(asctensor.ReshapeOp(mm.result, [n, oc, oh, ow]), conv, mm)
+    _finish(conv, out, out.result)
+    return [w4, wb, lhs, mm, out]
+
+
+def _nhwc_product(conv: asctensor.Conv2dOp, patches: SSAValue, weights: Operation) -> list[Operation]:
+    """``patches`` ``(N, OH*OW, K)`` times the ``(OC, K)`` ``weights`` (inserted last) as B^T, one matrix for every
+    image: the NHWC product, its 4-D reshape and the transpose to NCHW replace ``conv``; returns (matmul,
+    reshape)."""
+    n = conv.input.type.get_shape()[0]
+    oc = conv.weight.type.get_shape()[0]
+    _, _, oh, ow = conv.result.type.get_shape()
+    mm = insert(asctensor.MatmulOp(patches, weights.results[0], TensorType(_product_type(conv), [n, oh * ow, oc]),
+                                   None, False, True), conv, weights)
+    out = insert(asctensor.ReshapeOp(mm.result, [n, oh, ow, oc]), conv, mm)
+    back = insert(asctensor.TransposeOp(out.result, [0, 3, 1, 2]), conv, out)
+    _finish(conv, back, back.result)
+    return [mm, out]
+
+
 def _conv_to_nchw_gemm(conv: asctensor.Conv2dOp, geo: ConvGeometry) -> list[Operation]:
     """conv2d -> per image the laid-out weights, broadcast over the batch and read in place, times the patches as
     B^T (``transpose_b``; formed in L0B): the product ``(N, OC, OH*OW)`` is the output in NCHW, as through im2col
     (so a bias and an elementwise epilogue follow it alike); returns the matmul's group."""
-    n = conv.input.type.get_shape()[0]
-    oc, _, _, _ = conv.weight.type.get_shape()
-    _, _, oh, ow = conv.result.type.get_shape()
-    it = conv.input.type.element_type
     col = _patches(conv, geo)
     wt, _ = _laid_weights(conv, geo, col)
-    w4 = insert(asctensor.ReshapeOp(wt.result, [1, 1, oc, geo.k_total]), conv, wt)
-    wb = insert(asctensor.BroadcastOp(w4.result, TensorType(it, [n, 1, oc, geo.k_total])), conv, w4)
-    lhs = insert(asctensor.ReshapeOp(wb.result, [n, oc, geo.k_total]), conv, wb)
-    mm = insert(asctensor.MatmulOp(lhs.result, col.result, TensorType(_product_type(conv), [n, oc, oh * ow]), None,
-                                   False, True), conv, lhs)
-    out = insert(asctensor.ReshapeOp(mm.result, [n, oc, oh, ow]), conv, mm)
-    _finish(conv, out, out.result)
+    w4, wb, lhs, mm, out = _nchw_product(conv, wt.result, col.result, wt)
     return [w4, wb, lhs, col, mm, out]
 
 
@@ -135,18 +159,10 @@ def _conv_to_nhwc_gemm(conv: asctensor.Conv2dOp, geo: ConvGeometry) -> list[Oper
     """conv2d -> the patches (formed in L0A) times the laid-out weights as B^T (``transpose_b``, one matrix for
     every image): the product ``(N, OH*OW, OC)`` is the output in NHWC, transposed to NCHW after the kernel (a
     transpose that cancels against the next convolution's); returns the matmul's group."""
-    n = conv.input.type.get_shape()[0]
-    oc, _, _, _ = conv.weight.type.get_shape()
-    _, _, oh, ow = conv.result.type.get_shape()
     col = _patches(conv, geo)
     wt, _ = _laid_weights(conv, geo, col)
-    rhs = insert(asctensor.ReshapeOp(wt.result, [oc, geo.k_total]), conv, wt)
-    mm = insert(asctensor.MatmulOp(col.result, rhs.result, TensorType(_product_type(conv), [n, oh * ow, oc]), None,
-                                   False, True), conv, rhs)
-    out = insert(asctensor.ReshapeOp(mm.result, [n, oh, ow, oc]), conv, mm)
-    back = insert(asctensor.TransposeOp(out.result, [0, 3, 1, 2]), conv, out)
-    _finish(conv, back, back.result)
-    return [rhs, col, mm, out]
+    rhs = insert(asctensor.ReshapeOp(wt.result, [conv.weight.type.get_shape()[0], geo.k_total]), conv, wt)
+    return [rhs, col, *_nhwc_product(conv, col.result, rhs)]
 
 
 def conv_to_implicit_gemm(conv: asctensor.Conv2dOp, geo: ConvGeometry, channels_last: bool) -> list[Operation]:
@@ -229,26 +245,13 @@ def pointwise_from_nhwc(conv: asctensor.Conv2dOp, nhwc_product: bool) -> list[Op
     to NCHW after the kernel like an implicit GEMM's; else per image the weights, broadcast over the batch, times
     it as B^T, an NCHW product ``(N, OC, H*W)``. Returns the matmul's group."""
     n, c, h, w = conv.input.type.get_shape()
-    oc = conv.weight.type.get_shape()[0]
-    it = conv.input.type.element_type
     xt = insert(asctensor.TransposeOp(conv.input, [0, 2, 3, 1]), conv)
     x3 = insert(asctensor.ReshapeOp(xt.result, [n, h * w, c]), conv, xt)
     if nhwc_product:
-        rhs = insert(asctensor.ReshapeOp(conv.weight, [oc, c]), conv, x3)
-        mm = insert(asctensor.MatmulOp(x3.result, rhs.result, TensorType(_product_type(conv), [n, h * w, oc]), None,
-                                       False, True), conv, rhs)
-        out = insert(asctensor.ReshapeOp(mm.result, [n, h, w, oc]), conv, mm)
-        back = insert(asctensor.TransposeOp(out.result, [0, 3, 1, 2]), conv, out)
-        _finish(conv, back, back.result)
-        return [x3, rhs, mm, out]
-    w3 = insert(asctensor.ReshapeOp(conv.weight, [1, 1, oc, c]), conv, x3)
-    wb = insert(asctensor.BroadcastOp(w3.result, TensorType(it, [n, 1, oc, c])), conv, w3)
-    lhs = insert(asctensor.ReshapeOp(wb.result, [n, oc, c]), conv, wb)
-    mm = insert(asctensor.MatmulOp(lhs.result, x3.result, TensorType(_product_type(conv), [n, oc, h * w]), None,
-                                   False, True), conv, lhs)
-    out = insert(asctensor.ReshapeOp(mm.result, [n, oc, h, w]), conv, mm)
-    _finish(conv, out, out.result)
-    return [w3, wb, lhs, x3, mm, out]
+        rhs = insert(asctensor.ReshapeOp(conv.weight, [conv.weight.type.get_shape()[0], c]), conv, x3)
+        return [x3, rhs, *_nhwc_product(conv, x3.result, rhs)]
+    w4, wb, lhs, mm, out = _nchw_product(conv, conv.weight, x3.result, x3)
+    return [w4, wb, lhs, x3, mm, out]
 
 
 def implicit_geometry_of(conv: asctensor.Conv2dOp, spec, algorithm: str) -> ConvGeometry | None:
