@@ -13,8 +13,8 @@ results only feed broadcasts of the next elementwise group over ``lead x N`` joi
 *row prologue*: each tile recomputes them for its rows (the combination of the pieces' statistics
 of a softmax over rows longer than UB), which saves a launch. A
 reduction over leading axes is a ``colreduce`` kernel of its own, and so is a transpose, strided
-slice or concat (a ``movement`` kernel), and so is a ``max_pool2d`` (a ``pool`` kernel). Each group is outlined into ``@<host>_k<i>`` marked
-``asctensor.kernel`` and called with ``func.call``; splat constants are cloned into every kernel
+slice or concat (a ``movement`` kernel), and so is a ``max_pool2d`` (a ``pool`` kernel). Each group is
+outlined into ``@<host>_k<i>`` marked ``asctensor.kernel`` and called with ``func.call``; splat constants are cloned into every kernel
 that uses them, so a scalar never costs a GM buffer.
 """
 

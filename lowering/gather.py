@@ -3,10 +3,10 @@
 
 ``asctile.gather_offsets`` -> ``ascbuf.gather_offsets`` -> ``CreateVecIndex`` of one row (from ``first``),
 ``Maxs`` when ``first`` is negative (the leading lanes repeat column 0), ``Mins`` (lanes past the valid columns
-repeat the last one, so every offset stays inside the source), ``Muls`` by the column step (a negative step, for rows read backwards, then ``Adds`` the
-offset of the last valid column), with ``blocks`` the row's runs by doubling (runs ``[k, 2k)`` are runs
-``[0, k)`` plus ``k`` block steps), then the rows by doubling: rows ``[k, 2k)`` are rows
-``[0, k)`` plus ``k`` row steps (``Adds``), ``ceil(log2(rows))`` instructions; a ``PipeBarrier<PIPE_V>``
+repeat the last one, so every offset stays inside the source), ``Muls`` by the column step (a negative step,
+for rows read backwards, then ``Adds`` the offset of the last valid column), with ``blocks`` the row's runs by
+doubling (runs ``[k, 2k)`` are runs ``[0, k)`` plus ``k`` block steps), then the rows by doubling: rows ``[k, 2k)``
+are rows ``[0, k)`` plus ``k`` row steps (``Adds``), ``ceil(log2(rows))`` instructions; a ``PipeBarrier<PIPE_V>``
 between dependent steps (the table's first reader in the tile loop is ordered after the last step by
 insert-sync, like any buffer computed before the loop). ``asctile.gather`` -> ``ascbuf.gather`` -> ``Gather`` with the table
 viewed as ``uint32_t`` (``ReinterpretCast``) and the gather's ``base`` as its base address.

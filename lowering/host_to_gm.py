@@ -2,8 +2,8 @@
 
 Outputs become trailing arguments, intermediates between kernels ``memref.alloc``, and every
 ``func.call`` of a kernel passes its inputs then its outputs; a buffer the host reshaped is passed through a
-``memref.reinterpret_cast`` to the kernel's shape (the same contiguous GM buffer). Runs after the kernels are tiled: each
-tiling pass left the calls of its kernels on GM buffers between ``builtin.unrealized_conversion_cast``s
+``memref.reinterpret_cast`` to the kernel's shape (the same contiguous GM buffer). Runs after the kernels are
+tiled: each tiling pass left the calls of its kernels on GM buffers between ``builtin.unrealized_conversion_cast``s
 (``kernel_calls``), which resolve here to the host's own buffers.
 """
 

@@ -213,8 +213,8 @@ class _Im2colTiler:
         block_dim = max(1, min(self.cores or self.spec.vector_cores, items))
 
         x_arg = k.body.block.args[0]
-        loop = work_loop(k.sym_name.data, [_memref(x_arg.type), _memref(op.result.type)], [x_arg.name_hint or "x", "col"],
-                         items, block_dim, 2, op)
+        loop = work_loop(k.sym_name.data, [_memref(x_arg.type), _memref(op.result.type)],
+                         [x_arg.name_hint or "x", "col"], items, block_dim, 2, op)
         x_gm, col_gm = loop.args
         pre = loop.pre
         fill = pre.value(arith.ConstantOp(FloatAttr(op.padding_value(), et) if is_float(et) else IntegerAttr(0, et)))

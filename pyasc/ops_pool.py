@@ -5,8 +5,8 @@
 A float16/float32 ``max_pool2d`` without dilation, ``return_indices`` or ``ceil_mode``'s extra windows is
 ``pool_max``, one ``asctensor.max_pool2d`` kernel (``tile-pool``: loads of the window's rows, their maximum,
 and one gather per kernel column), when its gathers stay inside the windows (``analysis.pool``). Another
-floating one gathers its windows with ``pool_windows``, one ``asctensor.im2col`` whose padding reads ``-inf``: one gather kernel, whose
-``kh * kw`` window slices the ``maximum``s read in one elementwise kernel. Otherwise a pool of a
+floating one gathers its windows with ``pool_windows``, one ``asctensor.im2col`` whose padding reads ``-inf``:
+one gather kernel, whose ``kh * kw`` window slices the ``maximum``s read in one elementwise kernel. Otherwise a pool of a
 ``kh x kw`` window is ``kh * kw`` strided slices of the (padded) input combined by ``maximum`` or summed;
 padding is a concat of -inf (max) or 0 (average) borders, and ``ceil_mode``'s last partial windows read
 extra border rows and columns. ``max_pool2d`` takes ``dilation`` (spread-out slices) and

@@ -35,8 +35,8 @@ class GatherOffsetsOp(IRDLOperation):
     row_bytes = prop_def(IntegerAttr[I64])
     blocks = opt_prop_def(IntegerAttr[I64])
     block_bytes = opt_prop_def(IntegerAttr[I64])
-    assembly_format = ("$dst `cols` $cols (`first` $first^)? `col_bytes` $col_bytes `row_bytes` $row_bytes (`blocks` $blocks^ "
-                       "`block_bytes` $block_bytes)? attr-dict `:` type($dst)")
+    assembly_format = ("$dst `cols` $cols (`first` $first^)? `col_bytes` $col_bytes `row_bytes` $row_bytes "
+                       "(`blocks` $blocks^ `block_bytes` $block_bytes)? attr-dict `:` type($dst)")
     traits = traits_def(OnPipe(Pipe.V), BufferEffects(writes=("dst",)))
 
     def __init__(self, dst, cols: int, col_bytes: int, row_bytes: int, blocks: int | None = None,

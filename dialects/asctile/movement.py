@@ -38,7 +38,8 @@ class GatherOffsetsOp(IRDLOperation):
     blocks = opt_prop_def(IntegerAttr[I64])
     block_bytes = opt_prop_def(IntegerAttr[I64])
     result = result_def(TensorType)
-    assembly_format = ("`cols` $cols (`first` $first^)? `col_bytes` $col_bytes `row_bytes` $row_bytes (`blocks` $blocks^ `block_bytes` "
+    assembly_format = ("`cols` $cols (`first` $first^)? `col_bytes` $col_bytes `row_bytes` $row_bytes "
+                       "(`blocks` $blocks^ `block_bytes` "
                        "$block_bytes)? attr-dict `:` type($result)")
 
     def __init__(self, result_type: TensorType, cols: int, col_bytes: int, row_bytes: int,

@@ -282,7 +282,8 @@ def test_a_convolution_feeding_another_has_an_nhwc_product(case, dtype):
     ref = torch.nn.functional.conv2d(y, t(w2), padding=1).numpy()
     eps = {"bfloat16": 2 ** -8, np.float16: 2 ** -11, np.float32: 2 ** -22}[dtype]
     k = ws[1] * ws[2] * ws[3] + ws[0] * 9
-    np.testing.assert_allclose(np.asarray(out, np.float64), ref, rtol=0, atol=(8 * eps + k * 2 ** -24) * np.abs(ref).max())
+    np.testing.assert_allclose(np.asarray(out, np.float64), ref, rtol=0,
+                               atol=(8 * eps + k * 2 ** -24) * np.abs(ref).max())
 
 
 def test_emitted_nhwc_product_source_compiles():
