@@ -14,8 +14,12 @@ their sum, views of the patches and the weights, fuse into one elementwise kerne
 With stride 1 and rows of at least ``SHIFTED_MIN_COLS`` outputs, a kernel position's window is a slice of the
 padded input, ``x_pad[:, :, kh*dh:, kw*dw:]`` (``OH x OW``, rows ``W + 2 * pw`` apart): the gather writes only
 ``x_pad`` (an ``im2col`` of a 1x1 kernel with the convolution's padding) instead of ``KH * KW`` windows, and the
-elementwise kernel reads each window through its slice. Shorter rows make that kernel's loads many short
-copies, which cost more than the windows' gather (MobileNetV2's 28-, 14- and 7-column layers).
+elementwise kernel reads each window through its slice (the windows of one kernel column lie whole rows apart:
+``tile-elementwise`` loads their rows once for all of them). Shorter rows make that kernel's tiles a few rows of
+one image each, which cost more than the windows' gather (MobileNetV2's 7-column layers). With stride 2 (no
+dilation, an even padded height and width) and rows of at least ``PHASED_MIN_COLS`` outputs, the gather writes
+the padded input's four phases ``x_pad[:, :, a::2, b::2]`` (an ``im2col`` of a 2x2 kernel with stride 2) and
+each window is a stride-1 slice of one phase (``_phase_windows``).
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ from xdsl.ir import SSAValue
 from pyasc.dialects import asctensor
 from pyasc.dialects.types import is_float
 
-SHIFTED_MIN_COLS = 48  # output columns from which a stride-1 depthwise convolution reads shifted slices
+SHIFTED_MIN_COLS = 12  # output columns from which a stride-1 depthwise convolution reads shifted slices
+PHASED_MIN_COLS = 24  # output columns from which a stride-2 one reads slices of its input's phases
 
 
 def is_depthwise(conv: asctensor.Conv2dOp) -> bool:
@@ -47,7 +52,11 @@ def decompose_depthwise(b, conv: asctensor.Conv2dOp) -> SSAValue | None:
     _, _, oh, ow = conv.result.type.get_shape()
     et, f32 = conv.input.type.element_type, Float32Type()
     e, kk, pixels = b.e, kh * kw, oh * ow
-    windows = _shifted_windows(e, conv, et) if tuple(stride) == (1, 1) and ow >= SHIFTED_MIN_COLS else None
+    windows = None
+    if ow >= SHIFTED_MIN_COLS and tuple(stride) == (1, 1):
+        windows = _shifted_windows(e, conv, et)
+    elif ow >= PHASED_MIN_COLS and _phased(conv):
+        windows = _phase_windows(e, conv, et)
     if windows is None:
         col = e.value(asctensor.Im2colOp(conv.input, TensorType(et, [n, kk * c, pixels]), (kh, kw), stride, padding,
                                          dilation, 1))
@@ -87,4 +96,29 @@ def _shifted_windows(e, conv: asctensor.Conv2dOp, et) -> list[SSAValue]:
                                             (1, 1), 1))
     padded = e.value(asctensor.ReshapeOp(padded, [n, c, hp, wp]))
     return [e.value(asctensor.SliceOp(padded, [0, 0, i * dilation[0], j * dilation[1]], [n, c, oh, ow]))
+            for i in range(kh) for j in range(kw)]
+
+
+def _phased(conv: asctensor.Conv2dOp) -> bool:
+    """A stride-2 convolution without dilation whose padded input has an even height and width."""
+    stride, padding, dilation, _ = conv.params()
+    _, _, h, w = conv.input.type.get_shape()
+    return tuple(stride) == (2, 2) and tuple(dilation) == (1, 1) and (h + 2 * padding[0]) % 2 == 0 \
+        and (w + 2 * padding[1]) % 2 == 0
+
+
+def _phase_windows(e, conv: asctensor.Conv2dOp, et) -> list[SSAValue]:
+    """The windows of a stride-2 convolution (``_phased``) as slices of its padded input's four phases: the
+    ``im2col`` of a 2x2 kernel with stride 2 (and the convolution's padding) writes ``x_pad[:, :, a::2, b::2]``
+    for each ``(a, b)``, once, and the window of kernel position ``(i, j)`` is phase ``(i % 2, j % 2)`` from row
+    ``i // 2`` and column ``j // 2``: a stride-1 slice, like ``_shifted_windows``'s."""
+    _, padding, _, _ = conv.params()
+    n, c, h, w = conv.input.type.get_shape()
+    _, _, kh, kw = conv.weight.type.get_shape()
+    _, _, oh, ow = conv.result.type.get_shape()
+    hh, wh = (h + 2 * padding[0]) // 2, (w + 2 * padding[1]) // 2
+    phases = e.value(asctensor.Im2colOp(conv.input, TensorType(et, [n, 4 * c, hh * wh]), (2, 2), (2, 2), padding,
+                                        (1, 1), 1))
+    phases = e.value(asctensor.ReshapeOp(phases, [n, 4 * c, hh, wh]))
+    return [e.value(asctensor.SliceOp(phases, [0, ((i % 2) * 2 + j % 2) * c, i // 2, j // 2], [n, c, oh, ow]))
             for i in range(kh) for j in range(kw)]

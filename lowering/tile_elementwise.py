@@ -28,6 +28,7 @@ from .errors import TilingError
 from .kernel_calls import replace_kernel
 from .tile_body import TileBodyBuilder, peak_temporaries, view_source
 from .tiling import collapse, element_strides, plan_tiles, row_major
+from .vector_bufferizer import scalar_operand
 
 
 def _memref(t: TensorType) -> MemRefType:
@@ -101,7 +102,11 @@ class _KernelTiler:
                  if isinstance(r.type, TensorType) and (r.type.get_shape() in self.row_shapes or side
                                                         or isinstance(op, asctensor.ConcatOp))
                  and r.type.get_shape() != full}
-        per_elem = self.buffers * (sum(element_bytes(v.type.element_type) for v in loaded if v not in once)
+        # one value per tile that every use takes as a scalar (a depthwise weight): read by the scalar unit
+        scalars = {v for v, acc in zip(loaded, accesses) if not any(acc.strides[-2:]) and scalar_operand(v)}
+        once -= scalars
+        per_elem = self.buffers * (sum(element_bytes(v.type.element_type) for v in loaded
+                                       if v not in once and v not in scalars)
                                    + sum(element_bytes(v.type.element_type) for v in outputs if v not in small))
         per_elem += sum(element_bytes(v.type.element_type) for v in once)
         per_elem += widest * (peak_temporaries(body, set(loaded), set(outputs), small) + len(once))
@@ -196,8 +201,22 @@ class _KernelTiler:
             return col_st == 1 and one_run and (space.C * es) % 32 == 0 and (plan.cols * es) % 32 == 0
 
         mapping: dict[SSAValue, SSAValue] = {}
+        shifted = self._row_shifted(loaded, accesses, sources, space, plan, tile_type)
+        tall: dict[SSAValue, SSAValue] = {}
         for v, acc in zip(loaded, accesses):
             row_st = acc.strides[-2] if len(acc.strides) > 1 else 0
+            if v in shifted:  # rows of one taller load shared with windows whole rows below it
+                first, k, below = shifted[v]
+                if first not in tall:
+                    tt = tile_type(v.type)
+                    ld = asctile.LoadOp(gm_of[sources[v]], le.addi(offset(acc.strides), self.bases[first]),
+                                        le.addi(vr, below), vc, row_st, acc.strides[-1],
+                                        TensorType(tt.element_type, [plan.rows + below, plan.pitch]))
+                    tall[first] = le.value(ld)
+                    tall[first].name_hint = sources[v].name_hint
+                mapping[v] = le.value(asctile.RowWindowOp(tall[first], k, tile_type(v.type)))
+                mapping[v].name_hint = sources[v].name_hint
+                continue
             es = element_bytes(v.type.element_type)
             if tile_type(v.type).get_shape()[1] != plan.pitch or (lead is not None and acc.strides[-1] == 0
                                                                   and v.type.get_shape() in self.row_shapes):
@@ -276,6 +295,28 @@ class _KernelTiler:
             le.add(st)
         loop_body.add_op(scf.YieldOp())
         return new
+
+    def _row_shifted(self, loaded, accesses, sources, space, plan, tile_type) -> dict:
+        """Windows of one input with the same strides whose tiles lie whole rows apart (a stencil's taps, such
+        as a depthwise convolution's kernel rows): ``v -> (the first window, its row offset, the rows past the
+        first window's tile)``, for groups of at least two windows at most ``plan.rows`` rows apart. One load of
+        the rows they span serves them all."""
+        groups: dict[tuple, list] = {}
+        for v, acc in zip(loaded, accesses):
+            row_st = acc.strides[-2] if len(acc.strides) > 1 else 0
+            if row_st <= 0 or acc.strides[-1] != 1 or self._hoistable(acc, space, plan) \
+                    or tile_type(v.type).get_shape()[1] != plan.pitch or not any(acc.strides[:-2]) and space.outer:
+                continue
+            key = (sources[v], acc.strides, v.type.element_type, self.bases[v] % row_st)
+            groups.setdefault(key, []).append(v)
+        out = {}
+        for (_, strides, _, _), members in groups.items():
+            first = min(members, key=lambda v: self.bases[v])
+            shift = {v: (self.bases[v] - self.bases[first]) // strides[-2] for v in members}
+            below = max(shift.values())
+            if len(members) > 1 and below <= plan.rows:
+                out.update({v: (first, shift[v], below) for v in members})
+        return out
 
     def _check_prologue(self, full, values) -> None:
         """Every value of a row prologue is a short row or one value per row of ``full``'s rows."""

@@ -262,6 +262,12 @@ class KernelLowering:
 
     def tensor(self, v: SSAValue, e: OpEmitter) -> SSAValue:
         """The LocalTensor of a buffer value in the current iteration (built once per block)."""
+        if isinstance(v.owner, ascbuf.RowsOp):  # rows of a buffer: its tensor from the first row's element
+            key = (buffer_of(v), v)
+            if key not in self.tensor_cache:
+                self.tensor_cache[key] = e.value(ascendc.SubviewOp(self.tensor(v.owner.buffer, e),
+                                                                   e.index(v.owner.offset_elements())))
+            return self.tensor_cache[key]
         b = self.buffers[buffer_of(v)]
         if b.queue:
             return self.queue_state[b.alloc]
@@ -292,7 +298,7 @@ class KernelLowering:
             handler(self, op, e)
             return
         match op:
-            case ascbuf.SlotOp():
+            case ascbuf.SlotOp() | ascbuf.RowsOp():
                 return
             case asctile.BlockIdxOp():
                 m[op.result] = e.value(ascendc.GetBlockIdxOp())

@@ -139,6 +139,11 @@ class KernelBufferizer:
                 self.splat[op.result] = op.value
             elif isinstance(op, asctile.RowBroadcastOp) and op.result not in stored:
                 self.row_bcast[op.result] = self.operand(e, op.input)  # materialised only if needed
+            elif isinstance(op, asctile.LoadOp) and _scalar_input(op):  # one value per tile, such as a weight
+                self.splat[op.result] = e.value(ascbuf.LoadScalarOp(op.source, op.offset))
+            elif isinstance(op, asctile.RowWindowOp):  # rows of a loaded tile: a view of its buffer
+                self.buffer[op.result] = e.value(ascbuf.RowsOp(self.buffer[op.input], op.first.value.data,
+                                                               op.result.type.get_shape()[0]))
             elif isinstance(op, asctile.LoadOp):
                 dst = self.alloc(op.result, e, self.slots)
                 e.add(ascbuf.CopyInOp(op.source, op.offset, dst, op.rows, op.cols,
@@ -366,13 +371,19 @@ def _valid_count(body: list[Operation]) -> tuple[int, SSAValue] | None:
 
 def _scalar_input(load: asctile.LoadOp) -> bool:
     """A float16/float32 input that is one value for the whole tile (both strides 0), every use of
-    which has a scalar form (``+``, ``*``, max, min, or subtracting it): read once as a scalar rather
-    than copied and duplicated into a tile."""
-    if load.row_stride.value.data or load.col_stride.value.data or not load.result.uses:
+    which has a scalar form (``+``, ``*``, max, min, or subtracting it): read by the scalar unit (once,
+    or once per tile) rather than copied and duplicated into a tile."""
+    if load.row_stride.value.data or load.col_stride.value.data:
         return False
-    if str(load.result.type.element_type) not in ("f16", "f32"):
+    return scalar_operand(load.result)
+
+
+def scalar_operand(v: SSAValue) -> bool:
+    """Whether every use of the float16/float32 value ``v`` (one value for a whole tile) has a scalar form,
+    so that it takes no buffer (see ``_scalar_input``)."""
+    if not v.uses or str(v.type.element_type) not in ("f16", "f32"):
         return False
-    for use in load.result.uses:
+    for use in v.uses:
         kind = BINARY.get(use.operation.name)
         if kind not in SCALAR_FORM and not (kind == B.SUB and use.index == 1):
             return False

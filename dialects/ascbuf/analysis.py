@@ -1,7 +1,7 @@
 """Queries on ``ascbuf`` kernels that several passes share: where a buffer value lives and what an op
 reads and writes. They read the ops' traits (``OnPipe``, ``BufferEffects``), never the op class.
 
-* ``buffer_of(value)``: the ``ascbuf.alloc`` a buffer value comes from (itself or a slot of it);
+* ``buffer_of(value)``: the ``ascbuf.alloc`` a buffer value comes from (itself, a slot of it, or rows of either);
 * ``accesses(op)``: the on-chip buffers an op on a pipe reads and writes (GM operands are left out);
 * ``scalar_reads(op)``: the buffers the scalar unit reads for ``op`` before issuing it.
 """
@@ -11,14 +11,16 @@ from __future__ import annotations
 from xdsl.ir import Operation, SSAValue
 
 from ..traits import BufferEffects, buffer_reads, buffer_writes, pipe_of, scalar_reads
-from .base import AllocOp, SlotOp
+from .base import AllocOp, RowsOp, SlotOp
 
 __all__ = ["accesses", "buffer_of", "pipe_of", "scalar_reads"]
 
 
 def buffer_of(value: SSAValue) -> AllocOp | None:
-    """The alloc a buffer value (an alloc result or a slot of one) comes from, None for GM."""
+    """The alloc a buffer value (an alloc result, a slot of one or rows of either) comes from, None for GM."""
     owner = value.owner
+    if isinstance(owner, RowsOp):
+        owner = owner.buffer.owner
     if isinstance(owner, SlotOp):
         owner = owner.buffer.owner
     return owner if isinstance(owner, AllocOp) else None

@@ -27,6 +27,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from ..lazy_format import irdl_op_definition
+from ..row_window import check_row_window
 from ..ascendc import AscendC, RoundModeAttr, VectorBinaryOp, VectorScalarOp, VectorUnaryOp, VectorUnaryScratchOp
 from ..target import Pipe
 from ..traits import BufferEffects, OnPipe
@@ -176,6 +177,30 @@ class SlotOp(IRDLOperation):
     def verify_(self) -> None:
         if not isinstance(self.buffer.owner, AllocOp):
             raise VerifyException("ascbuf.slot takes the result of an ascbuf.alloc")
+
+
+@irdl_op_definition
+class RowsOp(IRDLOperation):
+    """Rows ``[first, first + R)`` of a buffer (or of a slot of one) as a buffer of ``R`` rows of the same pitch:
+    a view, whose accesses are accesses of the buffer it lies in."""
+
+    name = "ascbuf.rows"
+    buffer = operand_def(MemRefType)
+    first = prop_def(IntegerAttr[I64])
+    result = result_def(MemRefType)
+    assembly_format = "$buffer `from` $first attr-dict `:` type($buffer) `->` type($result)"
+
+    def __init__(self, buffer, first: int, rows: int):
+        t = buffer.type
+        super().__init__(operands=[buffer], properties={"first": IntegerAttr(first, 64)},
+                         result_types=[MemRefType(t.element_type, [rows, t.get_shape()[1]],
+                                                  memory_space=t.memory_space)])
+
+    def offset_elements(self) -> int:
+        return self.first.value.data * self.buffer.type.get_shape()[1]
+
+    def verify_(self) -> None:
+        check_row_window(self.name, self.buffer.type, self.result.type, self.first.value.data)
 
 
 def _copy_in_pipe(op: CopyInOp) -> Pipe:
@@ -450,5 +475,5 @@ class BarrierOp(IRDLOperation):
             raise VerifyException("ascbuf.barrier: the scalar pipe is ordered by hardware")
 
 
-OPS = [AllocOp, SlotOp, CopyInOp, LoadScalarOp, CopyOutOp, VBinaryOp, VScalarOp, VUnaryOp, VDupOp, VCastOp, SetFlagOp, WaitFlagOp, BarrierOp]
+OPS = [AllocOp, SlotOp, RowsOp, CopyInOp, LoadScalarOp, CopyOutOp, VBinaryOp, VScalarOp, VUnaryOp, VDupOp, VCastOp, SetFlagOp, WaitFlagOp, BarrierOp]
 ATTRIBUTES = [MemorySpaceAttr, PipeAttr, VBinaryKindAttr, VScalarKindAttr, VUnaryKindAttr]

@@ -8,6 +8,7 @@ from xdsl.irdl import AnyAttr, IRDLOperation, operand_def, opt_prop_def, prop_de
 from xdsl.utils.exceptions import VerifyException
 
 from ..lazy_format import irdl_op_definition
+from ..row_window import check_row_window
 
 KERNEL_ATTR = "asctile.kernel"
 BLOCK_DIM_ATTR = "asctile.block_dim"
@@ -143,5 +144,25 @@ class CastOp(IRDLOperation):
             raise VerifyException(f"asctile.cast cannot change the tile shape ({self.input.type} -> {self.result.type})")
 
 
-OPS = [BlockIdxOp, BlockNumOp, LoadOp, StoreOp, SplatOp, CastOp]
+@irdl_op_definition
+class RowWindowOp(IRDLOperation):
+    """Rows ``[first, first + R)`` of a taller tile, as a tile of ``R`` rows of the same pitch (a view: one load
+    serves windows of an input that lie whole rows apart, such as a stencil's taps)."""
+
+    name = "asctile.row_window"
+    input = operand_def(TensorType)
+    first = prop_def(IntegerAttr[I64])
+    result = result_def(TensorType)
+    assembly_format = "$input `rows` `from` $first attr-dict `:` type($input) `->` type($result)"
+
+    def __init__(self, input, first: int, result_type: TensorType):
+        super().__init__(operands=[input], properties={"first": IntegerAttr(first, 64)}, result_types=[result_type])
+
+    def verify_(self) -> None:
+        check_tile_type(self.name, self.input.type)
+        check_tile_type(self.name, self.result.type)
+        check_row_window(self.name, self.input.type, self.result.type, self.first.value.data)
+
+
+OPS = [BlockIdxOp, BlockNumOp, LoadOp, StoreOp, SplatOp, CastOp, RowWindowOp]
 ATTRIBUTES = []

@@ -14,7 +14,7 @@ import pytest
 os.environ.setdefault("PYASC_CACHE_DIR", tempfile.mkdtemp(prefix="pyasc-test-cache-"))
 
 import pyasc
-from pyasc.lowering.depthwise_decompose import SHIFTED_MIN_COLS
+from pyasc.lowering.depthwise_decompose import PHASED_MIN_COLS, SHIFTED_MIN_COLS
 from pyasc.ops_linalg import reference_conv2d
 
 from .gxx import assert_compiles
@@ -89,6 +89,9 @@ def test_depthwise_conv2d_f32_wide_rows_fits_ub():
     ((1, 16, 13, 13), (3, 3), 1, 2, 2),
     ((1, 8, 20, 50), (3, 3), 1, 2, 2),    # 50 output columns: the windows are slices of the padded input
     ((2, 4, 9, 64), (5, 3), 1, (2, 1), 1),
+    ((1, 8, 16, 50), (3, 3), 2, 1, 1),    # 25 output columns of stride 2: slices of the input's four phases
+    ((2, 6, 12, 56), (5, 5), 2, 2, 1),
+    ((1, 4, 11, 52), (3, 3), 2, 1, 1),    # an odd padded height: no phases
 ])
 def test_depthwise_conv2d_on_the_vector_unit_like_torch(dtype, xs, k, stride, padding, dilation):
     """groups = channels: im2col and one elementwise kernel of products summed in float32 with the bias
@@ -115,6 +118,9 @@ def test_depthwise_conv2d_on_the_vector_unit_like_torch(dtype, xs, k, stride, pa
     ref = torch.relu(torch.nn.functional.conv2d(x, w, b, stride, padding, dilation, c)).numpy()
     text = pyasc.jit(f).lower(*inputs).as_text("asctensor")
     assert ("im2col %x kernel [1, 1]" in text) == (stride == 1 and ref.shape[-1] >= SHIFTED_MIN_COLS)
+    padded = [size + 2 * p for size, p in zip(xs[2:], (padding, padding) if isinstance(padding, int) else padding)]
+    phased = stride == 2 and dilation == 1 and padded[0] % 2 == padded[1] % 2 == 0 and ref.shape[-1] >= PHASED_MIN_COLS
+    assert ("im2col %x kernel [2, 2] stride [2, 2]" in text) == phased
     eps = {np.float16: 2 ** -11, np.float32: 2 ** -24, "bfloat16": 2 ** -8}[dtype]
     np.testing.assert_allclose(out, ref, rtol=2 * eps, atol=2 * eps + k[0] * k[1] * 2 ** -22 * np.abs(ref).max())
 
