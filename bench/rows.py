@@ -1,5 +1,6 @@
-"""Row-wise benchmarks: softmax 4096x1024 float32, layer_norm 8192x4096 float16, softmax 1 x 2^20, and ResNet's
-3x3 max pool (stride 2, padding 1) of (8, 64, 112, 112) float16.
+"""Row-wise benchmarks: softmax 4096x1024 float32, layer_norm 8192x4096 float16, softmax 1 x 2^20, ResNet's
+3x3 max pool (stride 2, padding 1) of (8, 64, 112, 112) float16, and two of MobileNetV2's 3x3 depthwise
+convolutions (padding 1, bias, ReLU6) in float16: stride 1 on (8, 144, 56, 56) and stride 2 on (8, 96, 112, 112).
 
 Prints, from one run on the default target (``DEFAULT_TARGET``):
 
@@ -51,6 +52,20 @@ def np_max_pool(x: np.ndarray) -> np.ndarray:
     return out
 
 
+def np_depthwise(stride: int):
+    """A 3x3 depthwise convolution with padding 1, bias and ReLU6, summed in float32 (as the kernel does)."""
+    def run(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+        xp = np.pad(x.astype(np.float32), ((0, 0), (0, 0), (1, 1), (1, 1)))
+        oh, ow = (x.shape[2] - 1) // stride + 1, (x.shape[3] - 1) // stride + 1
+        wf = w.astype(np.float32)
+        out = np.broadcast_to(b.astype(np.float32)[None, :, None, None], (x.shape[0], x.shape[1], oh, ow)).copy()
+        for i in range(3):
+            for j in range(3):
+                out += xp[:, :, i:i + stride * oh:stride, j:j + stride * ow:stride] * wf[None, :, 0, i, j, None, None]
+        return np.clip(out, 0, 6).astype(x.dtype)
+    return run
+
+
 def measure(name: str, fn, numpy_fn, inputs) -> tuple[dict, np.ndarray]:
     row, out = roofline_and_wall(pyasc.jit(fn).lower(*inputs).compile(), inputs, numpy_fn, TARGET, REPEATS,
                                  STEADY_AFTER)
@@ -79,6 +94,20 @@ def main() -> None:
     rows.append(r)
     if not np.array_equal(np.asarray(pooled), np_max_pool(image.numpy())):
         raise SystemExit("max_pool2d differs from NumPy")
+    for stride, shape in ((1, (8, 144, 56, 56)), (2, (8, 96, 112, 112))):
+        dw = [pyasc.randn(*shape, dtype=pyasc.float16), pyasc.randn(shape[1], 1, 3, 3, dtype=pyasc.float16),
+              pyasc.randn(shape[1], dtype=pyasc.float16)]
+
+        def depthwise(x, w, b, stride=stride):
+            return pyasc.clamp(pyasc.nn.functional.conv2d(x, w, b, stride=stride, padding=1, groups=x.shape[1]),
+                               0.0, 6.0)
+
+        r, out = measure(f"depthwise 3x3/{stride} {'x'.join(map(str, shape[:2]))}x{shape[2]}^2 f16", depthwise,
+                         np_depthwise(stride), tuple(dw))
+        rows.append(r)
+        ref = np_depthwise(stride)(*(t.numpy() for t in dw)).astype(np.float32)
+        if np.abs(np.asarray(out, dtype=np.float32) - ref).max() > 2 ** -8 * max(1.0, np.abs(ref).max()):
+            raise SystemExit(f"the stride-{stride} depthwise convolution differs from NumPy")
 
     a = h.numpy().astype(np.float64)
     mu = a.mean(axis=-1, keepdims=True)
