@@ -19,7 +19,10 @@ elementwise kernel reads each window through its slice (the windows of one kerne
 one image each, which cost more than the windows' gather (MobileNetV2's 7-column layers). With stride 2 (no
 dilation, an even padded height and width) and rows of at least ``PHASED_MIN_COLS`` outputs, the gather writes
 the padded input's four phases ``x_pad[:, :, a::2, b::2]`` (an ``im2col`` of a 2x2 kernel with stride 2) and
-each window is a stride-1 slice of one phase (``_phase_windows``).
+each window is a stride-1 slice of one phase (``_phase_windows``). The im2col form's tiles are rows of channels,
+over which a weight is one value per row; up to ``SPREAD_MAX_PIXELS`` output positions the weights and the bias
+are written out over their channel's positions (``_spread``, a kernel of their own, or one host evaluation for a
+model's constant weights), so the products read them as whole tiles rather than a value per row.
 """
 
 from __future__ import annotations
@@ -30,8 +33,11 @@ from xdsl.ir import SSAValue
 from pyasc.dialects import asctensor
 from pyasc.dialects.types import is_float
 
+from .emitter import exact_copy
+
 SHIFTED_MIN_COLS = 12  # output columns from which a stride-1 depthwise convolution reads shifted slices
 PHASED_MIN_COLS = 24  # output columns from which a stride-2 one reads slices of its input's phases
+SPREAD_MAX_PIXELS = 256  # output positions up to which the im2col form's weights are written out per position
 
 
 def is_depthwise(conv: asctensor.Conv2dOp) -> bool:
@@ -65,7 +71,14 @@ def decompose_depthwise(b, conv: asctensor.Conv2dOp) -> SSAValue | None:
     weight = e.value(asctensor.ReshapeOp(conv.weight, [c, kk]))
     weight = b.cast(e.value(asctensor.TransposeOp(weight, [1, 0])), f32)
     shape = TensorType(f32, [n, c, oh, ow])
-    bias = None if conv.bias is None else b.cast(e.value(asctensor.ReshapeOp(conv.bias, [1, c, 1, 1])), f32)
+    bias = None if conv.bias is None else e.value(asctensor.ReshapeOp(conv.bias, [1, c, 1, 1]))
+    spread = windows is None and pixels <= SPREAD_MAX_PIXELS
+    if spread:  # the patches' tiles are rows of channels: each weight written out over its channel's positions
+        weight = _spread(e, e.value(asctensor.ReshapeOp(weight, [kk, c, 1])), [kk, c, pixels])
+        if bias is not None:  # (C, OH*OW): a shape of its own, so it is a tensor of its own at batch 1 too
+            bias = _spread(e, e.value(asctensor.ReshapeOp(bias, [c, 1])), [c, pixels])
+            bias = e.value(asctensor.ReshapeOp(bias, [1, c, oh, ow]))
+    bias = None if bias is None else b.cast(bias, f32)
     acc = None
     for p in range(kk):
         if windows is None:
@@ -74,11 +87,15 @@ def decompose_depthwise(b, conv: asctensor.Conv2dOp) -> SSAValue | None:
         else:
             patch = windows[p]
         patch = b.cast(patch, f32)
-        w = e.value(asctensor.ReshapeOp(e.value(asctensor.SliceOp(weight, [p, 0], [1, c])), [1, c, 1, 1]))
-        term = b.mul(patch, e.value(asctensor.BroadcastOp(w, shape)))
+        if spread:
+            w = e.value(asctensor.ReshapeOp(e.value(asctensor.SliceOp(weight, [p, 0, 0], [1, c, pixels])),
+                                            [1, c, oh, ow]))
+        else:
+            w = e.value(asctensor.ReshapeOp(e.value(asctensor.SliceOp(weight, [p, 0], [1, c])), [1, c, 1, 1]))
+        term = b.mul(patch, _broadcast(e, w, shape))
         acc = term if acc is None else b.add(acc, term)
     if bias is not None:
-        acc = b.add(acc, e.value(asctensor.BroadcastOp(bias, shape)))
+        acc = b.add(acc, _broadcast(e, bias, shape))
     return b.cast(acc, conv.result.type.element_type)
 
 
@@ -97,6 +114,18 @@ def _shifted_windows(e, conv: asctensor.Conv2dOp, et) -> list[SSAValue]:
     padded = e.value(asctensor.ReshapeOp(padded, [n, c, hp, wp]))
     return [e.value(asctensor.SliceOp(padded, [0, 0, i * dilation[0], j * dilation[1]], [n, c, oh, ow]))
             for i in range(kh) for j in range(kw)]
+
+
+def _broadcast(e, v: SSAValue, t: TensorType) -> SSAValue:
+    return v if v.type == t else e.value(asctensor.BroadcastOp(v, t))
+
+
+def _spread(e, v: SSAValue, shape: list[int]) -> SSAValue:
+    """``v`` broadcast to ``shape`` and written out (an exact copy: a tensor of its own, not a view)."""
+    out = e.value(asctensor.BroadcastOp(v, TensorType(v.type.element_type, shape)))
+    for op in exact_copy(out):
+        out = e.value(op) if op.results else out
+    return out
 
 
 def _phased(conv: asctensor.Conv2dOp) -> bool:
