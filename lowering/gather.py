@@ -5,7 +5,8 @@
 ``Maxs`` when ``first`` is negative (the leading lanes repeat column 0), ``Mins`` (lanes past the valid columns
 repeat the last one, so every offset stays inside the source), ``Muls`` by the column step (a negative step,
 for rows read backwards, then ``Adds`` the offset of the last valid column), with ``blocks`` the row's runs by
-doubling (runs ``[k, 2k)`` are runs ``[0, k)`` plus ``k`` block steps), then the rows by doubling: rows ``[k, 2k)``
+doubling (runs ``[k, 2k)`` are runs ``[0, k)`` plus ``k`` block steps; runs narrower than 8 columns double from
+the fewest runs of whole 32 B, built lane by lane: ``_narrow_runs``), then the rows by doubling: rows ``[k, 2k)``
 are rows ``[0, k)`` plus ``k`` row steps (``Adds``), ``ceil(log2(rows))`` instructions; a ``PipeBarrier<PIPE_V>``
 between dependent steps (the table's first reader in the tile loop is ordered after the last step by
 insert-sync, like any buffer computed before the loop). ``asctile.gather`` -> ``ascbuf.gather`` -> ``Gather`` with the table
@@ -15,10 +16,11 @@ viewed as ``uint32_t`` (``ReinterpretCast``) and the gather's ``base`` as its ba
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, Signedness, i32
+from xdsl.dialects.builtin import Float32Type, FloatAttr, IntegerAttr, IntegerType, Signedness, i32
 
 from pyasc.dialects import ascbuf, ascendc, asctile
-from pyasc.dialects.ascendc import PipeKind
+from pyasc.dialects.ascendc import PipeKind, RoundMode
+from pyasc.dialects.gather_table import first_runs
 
 from .emitter import OpEmitter
 
@@ -46,6 +48,12 @@ def translate_gather_offsets(lw, op: ascbuf.GatherOffsetsOp, e: OpEmitter) -> No
     table = lw.tensor(op.dst, e)
     barrier = lambda: e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))  # noqa: E731
     runs = 1 if op.blocks is None else op.blocks.value.data
+    cols = op.cols.value.data
+    if runs > 1 and cols % 8:
+        _narrow_runs(e, table, cols, op.col_bytes.value.data, op.block_bytes.value.data, barrier)
+        _doubling(e, table, runs, cols, op.block_bytes.value.data, first_runs(cols))
+        _doubling(e, table, rows, pitch, op.row_bytes.value.data)
+        return
     n = e.index(pitch // runs)
     first = 0 if op.first is None else op.first.value.data
     e.add(ascendc.CreateVecIndexOp(table, _i32(e, first), n))
@@ -65,12 +73,43 @@ def translate_gather_offsets(lw, op: ascbuf.GatherOffsetsOp, e: OpEmitter) -> No
     _doubling(e, table, rows, pitch, op.row_bytes.value.data)
 
 
-def _doubling(e: OpEmitter, table, n: int, size: int, step: int) -> None:
-    """Parts ``[k, 2k)`` of ``n`` parts of ``size`` elements are parts ``[0, k)`` plus ``k * step``."""
-    k = 1
+def _narrow_runs(e: OpEmitter, table, cols: int, col_bytes: int, block_bytes: int, barrier) -> None:
+    """The first ``first_runs(cols)`` runs of a table of runs narrower than 8 columns (whole 32 B together):
+    lane ``q`` is ``q * col_bytes + floor(q / cols) * (block_bytes - cols * col_bytes)``, the run index from the
+    lane's float value (exact for these few lanes); the next two spans of as many lanes hold the float lanes and
+    the run indices (the doubling overwrites them)."""
+    lanes = first_runs(cols) * cols
+    n = e.index(lanes)
+    e.add(ascendc.CreateVecIndexOp(table, _i32(e, 0), n))
+    barrier()
+    wide = e.value(ascendc.ReinterpretCastOp(e.value(ascendc.SubviewOp(table, e.index(lanes))), Float32Type()))
+    run = e.value(ascendc.SubviewOp(table, e.index(2 * lanes)))
+    e.add(ascendc.CastOp(wide, table, n, RoundMode.CAST_NONE))
+    barrier()
+    e.add(ascendc.AddsOp(wide, wide, _f32(e, 0.5), n))
+    barrier()
+    e.add(ascendc.MulsOp(wide, wide, _f32(e, 1.0 / cols), n))
+    barrier()
+    e.add(ascendc.CastOp(run, wide, n, RoundMode.CAST_FLOOR))
+    e.add(ascendc.MulsOp(table, table, _i32(e, col_bytes), n))
+    barrier()
+    e.add(ascendc.MulsOp(run, run, _i32(e, block_bytes - cols * col_bytes), n))
+    barrier()
+    e.add(ascendc.AddOp(table, table, run, n))
+
+
+def _f32(e: OpEmitter, v: float):
+    return e.value(arith.ConstantOp(FloatAttr(v, Float32Type())))
+
+
+def _doubling(e: OpEmitter, table, n: int, size: int, step: int, k: int = 1) -> None:
+    """Parts ``[k, 2k)`` of ``n`` parts of ``size`` elements are parts ``[0, k)`` plus ``k * step``, from ``k``
+    parts built."""
+    first = True
     while k < n:
         count = min(k, n - k)
-        if k == 1 or count > k // 2:  # parts [0, count) include parts the last step wrote ([k/2, k))
+        if first or count > k // 2:  # parts [0, count) include parts the last step wrote ([k/2, k))
+            first = False
             e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))
         dst = e.value(ascendc.SubviewOp(table, e.index(k * size)))
         e.add(ascendc.AddsOp(dst, table, _i32(e, k * step), e.index(count * size)))

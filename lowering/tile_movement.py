@@ -35,7 +35,7 @@ included). All pieces of a concat share one loop over tiles (iteration ``t`` mov
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import ceil, prod
+from math import ceil, gcd, prod
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -45,6 +45,7 @@ from xdsl.passes import ModulePass
 
 from pyasc.dialects import asctensor, asctile
 from pyasc.dialects.asctensor.analysis import MOVEMENT_OPS, kernel_kind
+from pyasc.dialects.gather_table import first_runs
 from pyasc.dialects.target import DEFAULT_TARGET, TargetSpec, module_target
 from pyasc.dialects.types import element_bytes
 
@@ -112,6 +113,22 @@ def blocked(piece: Piece, es: int) -> Piece | None:
                  (T, sR))
 
 
+def narrow(piece: Piece, align: int) -> int:
+    """The unit of output rows of a tile when ``piece`` is a transpose into rows narrower than 32 B that follow
+    one another in the output, from rows contiguous in the input (an NCHW image of 3 channels made NHWC); 0
+    otherwise. A tile is one row: its output rows side by side (whole units: whole 32 B), gathered from one run per
+    column of the input (``C`` runs of the tile's rows) with a table of runs of ``C`` columns (``gather_offsets``
+    with ``blocks``), and stored as one run. Rows padded to 32 B would gather and store up to ``align / C`` times
+    the elements."""
+    if len(piece.dims) < 2 or piece.runs[0] > 1:
+        return 0
+    C, sR, sC, oR = piece.dims[-1], piece.in_strides[-2], piece.in_strides[-1], piece.out_strides[-2]
+    if not (1 < C < align and sR == 1 and sC > 1 and oR == C):
+        return 0
+    whole = align // gcd(C, align)  # rows whose elements are whole 32 B
+    return -(-3 * first_runs(C) // whole) * whole  # room for the table's first runs (``gather_table``)
+
+
 def collapse_piece(arg, shape, in_strides, out_strides, in_base, out_base) -> Piece:
     """Drop size-1 dims, merge dims both sides walk as one run, put the row dim (smallest input
     stride) just before the column dim, and make sure the output columns are contiguous."""
@@ -153,10 +170,15 @@ class PiecePlan:
     tr: int
     tc: int
     pitch: int
-    mode: str  # "copy", "rows" (footprint A: one run per tile row), "cols" (B: one run per tile column) or
-    # "blocks" (a tile row is one block of a batch of small transposes, ``blocked``)
+    mode: str  # "copy", "rows" (footprint A: one run per tile row), "cols" (B: one run per tile column),
+    # "blocks" (a tile row is one block of a batch of small transposes, ``blocked``) or "narrow" (``narrow``)
     fp_rows: int = 0
     fp_pitch: int = 0
+    per_row: int = 1  # output rows in one row of the tile (``narrow``: ``pitch / C``)
+
+    @property
+    def tile_rows(self) -> int:
+        return -(-self.tr // self.per_row)
 
     @property
     def R(self) -> int:  # noqa: N802
@@ -179,10 +201,10 @@ class PiecePlan:
         return prod(self.piece.dims[:-2]) * self.row_tiles * self.col_tiles
 
     def ub_bytes(self, es: int, buffers: int) -> int:
-        tile = self.tr * self.pitch * es
+        tile = self.tile_rows * self.pitch * es
         if self.mode == "copy":
             return 2 * buffers * tile
-        return buffers * (self.fp_rows * self.fp_pitch * es + tile) + self.tr * self.pitch * 4
+        return buffers * (self.fp_rows * self.fp_pitch * es + tile) + self.tile_rows * self.pitch * 4
 
 
 def plan_piece(piece: Piece, budget: int, align: int, cost=None) -> PiecePlan:
@@ -192,6 +214,10 @@ def plan_piece(piece: Piece, budget: int, align: int, cost=None) -> PiecePlan:
     ``cost(plan)``, the widest on a tie: a piece whose rows are far apart in the input gets narrow, tall
     tiles, whose footprint is not mostly padding."""
     R, C = piece.dims[-2], piece.dims[-1]
+    unit = narrow(piece, align)
+    if unit:  # one tile row of whole units of output rows
+        tr = max(1, min(-(-R // unit), MAX_TILE_ROWS, budget // (unit * C))) * unit
+        return PiecePlan(piece, tr, C, tr * C, "narrow", C, _align(tr, align), tr)
     if piece.runs[0] > 1:  # tiles of whole blocks (``blocked``): the footprint is their input, contiguous
         tr = max(1, min(R, MAX_TILE_ROWS, budget // C))
         return PiecePlan(piece, tr, C, C, "blocks", tr, C)
@@ -370,7 +396,9 @@ class _MovementTiler:
         min_rows = align if pl.mode in ("rows", "cols") else 1
         plans = [pl]
         while pl.total < self.cores and (pl.tr > min_rows or (pl.mode == "copy" and pl.tc > align)):
-            if pl.tr > min_rows:
+            if pl.mode == "narrow":  # one tile row of ``tr`` output rows
+                budget = ceil(pl.tr / 2) * pl.C
+            elif pl.tr > min_rows:
                 budget = max(min_rows, ceil(pl.tr / 2)) * pl.pitch
             else:
                 budget = _align(ceil(pl.tc / 2), align)
@@ -390,12 +418,14 @@ class _MovementTiler:
         tile = (2 * spec.dma_fixed_cycles + in_bytes / spec.mte2_bytes_per_cycle
                 + out_bytes / spec.mte3_bytes_per_cycle)
         if pl.mode != "copy":
-            tile += spec.vector_fixed_cycles + pl.tr * pl.pitch / spec.gather_elems_per_cycle
+            tile += spec.vector_fixed_cycles + pl.tile_rows * pl.pitch / spec.gather_elems_per_cycle
         return ceil(pl.total / self.cores) * tile
 
     def _table(self, pl: PiecePlan) -> asctile.GatherOffsetsOp:
         """The gather table of a gathered piece's tiles."""
-        tt = TensorType(i32, [pl.tr, pl.pitch])
+        tt = TensorType(i32, [pl.tile_rows, pl.pitch])
+        if pl.mode == "narrow":  # output row b: column b of each of the C runs
+            return asctile.GatherOffsetsOp(tt, pl.C, pl.fp_pitch * self.es, pl.pitch * self.es, pl.tr, self.es)
         if pl.mode == "blocks":
             runs, run_stride = pl.piece.runs
             return asctile.GatherOffsetsOp(tt, pl.C // runs, pl.piece.in_strides[-1] * self.es, pl.fp_pitch * self.es,
@@ -430,7 +460,12 @@ class _MovementTiler:
         sR, sC = p.in_strides[-2], p.in_strides[-1]
         in_off = le.addi(le.addi(in_off, le.muli(r0, sR)), le.muli(c0, sC))
         out_off = le.addi(le.addi(out_off, le.muli(r0, p.out_strides[-2])), c0)
-        tile_t = TensorType(et, [pl.tr, pl.pitch])
+        tile_t = TensorType(et, [pl.tile_rows, pl.pitch])
+        if pl.mode == "narrow":  # C runs of the tile's rows, gathered side by side, stored as one run
+            fp = le.value(asctile.LoadOp(src, in_off, le.index(pl.C), vr, sC, 1, TensorType(et, [pl.C, pl.fp_pitch])))
+            value = le.value(asctile.GatherOp(fp, table, tile_t))
+            le.add(asctile.StoreOp(value, dst, out_off, le.index(1), le.muli(vr, pl.C), pl.pitch))
+            return
         if pl.mode == "copy":
             value = le.value(asctile.LoadOp(src, in_off, vr, vc, sR, 1, tile_t))
         else:

@@ -39,7 +39,8 @@ func.func @legal(%x: tensor<64xbf16>, %h: tensor<64xf16>) -> (tensor<64xbf16>, t
 
 // a depthwise convolution (groups = channels): the patches (rows (kh, kw, c)) and, per kernel position,
 // the product of its (N, C, OH, OW) slab with that position's weights, summed in f32 with the bias
-// and rounded once
+// and rounded once; with at most 256 output positions the weights and the bias are written out over their
+// channel's positions (a broadcast times one: a tensor of its own)
 func.func @depthwise(%x: tensor<1x4x6x6xf16>, %w: tensor<4x1x2x2xf16>, %b: tensor<4xf16>) -> tensor<1x4x5x5xf16> {
   %0 = asctensor.conv2d %x, %w bias %b stride [1, 1] padding [0, 0] dilation [1, 1] groups 4 : tensor<1x4x6x6xf16>, tensor<4x1x2x2xf16>, tensor<4xf16> -> tensor<1x4x5x5xf16>
   func.return %0 : tensor<1x4x5x5xf16>
@@ -51,10 +52,16 @@ func.func @depthwise(%x: tensor<1x4x6x6xf16>, %w: tensor<4x1x2x2xf16>, %b: tenso
 // CHECK:         %[[SLABS:.*]] = asctensor.reshape %[[COL]] : tensor<1x16x25xf16> -> tensor<1x4x4x25xf16>
 // CHECK:         %[[WT:.*]] = asctensor.transpose %{{.*}} permutation = [1, 0] : tensor<4x4xf16> -> tensor<4x4xf16>
 // CHECK:         %[[W:.*]] = asctensor.cast %[[WT]] : tensor<4x4xf16> -> tensor<4x4xf32>
-// CHECK-COUNT-4: asctensor.slice %[[SLABS]] offsets [0, {{[0-3]}}, 0, 0] : tensor<1x4x4x25xf16> -> tensor<1x1x4x25xf16>
+// CHECK:         %[[WB:.*]] = asctensor.broadcast %{{.*}} : tensor<4x4x1xf32> -> tensor<4x4x25xf32>
+// CHECK-NEXT:    %[[ONE:.*]] = asctensor.full 1.000000e+00 : f32 -> tensor<4x4x25xf32>
+// CHECK-NEXT:    %[[WS:.*]] = arith.mulf %[[WB]], %[[ONE]] : tensor<4x4x25xf32>
+// CHECK:         %[[BB:.*]] = asctensor.broadcast %{{.*}} : tensor<4x1xf16> -> tensor<4x25xf16>
+// CHECK:         %[[BS:.*]] = arith.mulf %[[BB]], %{{.*}} : tensor<4x25xf16>
+// CHECK-NEXT:    %[[B4:.*]] = asctensor.reshape %[[BS]] : tensor<4x25xf16> -> tensor<1x4x5x5xf16>
+// CHECK-NEXT:    %[[BIAS:.*]] = asctensor.cast %[[B4]] : tensor<1x4x5x5xf16> -> tensor<1x4x5x5xf32>
+// CHECK-COUNT-4: asctensor.slice %[[WS]] offsets [{{[0-3]}}, 0, 0] : tensor<4x4x25xf32> -> tensor<1x4x25xf32>
 // CHECK:         arith.mulf
 // CHECK-NEXT:    %[[SUM:.*]] = arith.addf
-// CHECK-NEXT:    %[[BIAS:.*]] = asctensor.broadcast %{{.*}} : tensor<1x4x1x1xf32> -> tensor<1x4x5x5xf32>
 // CHECK-NEXT:    %[[OUT:.*]] = arith.addf %[[SUM]], %[[BIAS]] : tensor<1x4x5x5xf32>
 // CHECK-NEXT:    %[[R:.*]] = asctensor.cast %[[OUT]] : tensor<1x4x5x5xf32> -> tensor<1x4x5x5xf16>
 // CHECK-NEXT:    func.return %[[R]]

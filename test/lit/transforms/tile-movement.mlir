@@ -53,3 +53,18 @@ func.func @weights_k0(%w: tensor<4096x16x9xf16>) -> tensor<4096x9x16xf16> attrib
 // CHECK:          %[[FP:.*]] = asctile.load %w[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(144, 1) : memref<4096x16x9xf16> -> tensor<{{[0-9]+}}x144xf16>
 // CHECK-NEXT:     %[[G:.*]] = asctile.gather %[[FP]], %[[TAB]]
 // CHECK-NEXT:     asctile.store %[[G]], %out0[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 144
+
+// a transpose into rows narrower than 32 B (3 channels of an NCHW image made NHWC): a tile is one row of whole
+// units of output rows side by side (16 rows of 3 float16 are 96 B); its footprint is one run of the tile's
+// rows per channel, the table's runs are 3 columns (a channel 512 B further in the footprint, an output row 2 B
+// further), and the tile is stored as one run
+func.func @rgb_k0(%x: tensor<2x3x4096xf16>) -> tensor<2x4096x3xf16> attributes {asctensor.kernel = "movement"} {
+  %t = asctensor.transpose %x permutation = [0, 2, 1] : tensor<2x3x4096xf16> -> tensor<2x4096x3xf16>
+  func.return %t : tensor<2x4096x3xf16>
+}
+// CHECK:      func.func @rgb_k0(%x: memref<2x3x4096xf16>, %out0: memref<2x4096x3xf16>)
+// CHECK:        %[[TAB:.*]] = asctile.gather_offsets cols 3 col_bytes 512 row_bytes 1536 blocks 256 block_bytes 2 : tensor<1x768xi32>
+// CHECK:        scf.for
+// CHECK:          %[[FP:.*]] = asctile.load %x[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(4096, 1) : memref<2x3x4096xf16> -> tensor<3x256xf16>
+// CHECK-NEXT:     %[[G:.*]] = asctile.gather %[[FP]], %[[TAB]] : tensor<3x256xf16>, tensor<1x768xi32> -> tensor<1x768xf16>
+// CHECK:          asctile.store %[[G]], %out0[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 768 : tensor<1x768xf16>, memref<2x4096x3xf16>

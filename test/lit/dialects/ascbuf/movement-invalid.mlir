@@ -9,13 +9,13 @@ func.func @f() {
 
 // -----
 
-// a run of 4 columns is 16 B of the table: its runs would not start on 32 B
+// runs of 4 columns (16 B of the table) are built two at a time, in three times that room: 2 runs are too few
 func.func @f() {
   %t = ascbuf.alloc slots 1 : memref<8x8xi32, #ascbuf.space<ub>>
   ascbuf.gather_offsets %t cols 4 col_bytes 2 row_bytes 16 blocks 2 block_bytes 8 : memref<8x8xi32, #ascbuf.space<ub>>
   func.return
 }
-// CHECK: ascbuf.gather_offsets: 2 blocks of 4 columns (a multiple of 8, counted forwards) must make the pitch 8
+// CHECK: ascbuf.gather_offsets: 2 blocks of 4 columns (counted forwards; narrower than 8 columns: at least 6 blocks) must make the pitch 8, a multiple of 8
 
 // -----
 

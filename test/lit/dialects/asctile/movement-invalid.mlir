@@ -13,7 +13,7 @@ func.func @f() {
   %o = asctile.gather_offsets cols 8 col_bytes 12 row_bytes 64 blocks 3 block_bytes 4 : tensor<4x16xi32>
   func.return
 }
-// CHECK: asctile.gather_offsets: 3 blocks of 8 columns (a multiple of 8, counted forwards) must make the pitch 16
+// CHECK: asctile.gather_offsets: 3 blocks of 8 columns (counted forwards; narrower than 8 columns: at least 3 blocks) must make the pitch 16, a multiple of 8
 
 // -----
 
