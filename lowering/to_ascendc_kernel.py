@@ -29,7 +29,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from pyasc.dialects import ascbuf, ascendc, asctile
-from pyasc.dialects.ascbuf.analysis import accesses, buffer_of, pipe_of
+from pyasc.dialects.ascbuf.analysis import accesses, buffer_of, pipe_of, scalar_reads
 from pyasc.dialects.ascendc import HardEvent, PipeKind, TPosition
 from pyasc.dialects.target import Pipe
 from pyasc.dialects.types import element_bytes, element_type
@@ -228,7 +228,7 @@ class KernelLowering:
             acc = accesses(op)
             if acc is None:
                 continue
-            for v in acc[0] + acc[1]:
+            for v in acc[0] + acc[1] + [v for v in scalar_reads(op) if buffer_of(v) is not None]:
                 b = self.buffers[buffer_of(v)]
                 if not b.queue:
                     continue

@@ -141,6 +141,16 @@ class KernelBufferizer:
                 self.row_bcast[op.result] = self.operand(e, op.input)  # materialised only if needed
             elif isinstance(op, asctile.LoadOp) and _scalar_input(op):  # one value per tile, such as a weight
                 self.splat[op.result] = e.value(ascbuf.LoadScalarOp(op.source, op.offset))
+            elif isinstance(op, asctile.LoadOp) and _column_input(op) and op.result not in stored:
+                # one value per row (a channel's bias over an NCHW tile): the column, one 32 B block per row, on
+                # MTE2; each use reads a row's value from UB (a per-row op), not from GM row by row
+                t = op.result.type
+                col = self.alloc(None, e, self.slots, TensorType(t.element_type, [t.get_shape()[0],
+                                                                                  32 // element_bytes(t.element_type)]))
+                alloc = col.owner.buffer if isinstance(col.owner, ascbuf.SlotOp) else col
+                alloc.name_hint = (op.result.name_hint or "row") + "_col_buf"
+                e.add(ascbuf.CopyInOp(op.source, op.offset, col, op.rows, e.index(1), op.row_stride.value.data, 1))
+                self.row_bcast[op.result] = col
             elif isinstance(op, asctile.RowWindowOp):  # rows of a loaded tile: a view of its buffer
                 self.buffer[op.result] = e.value(ascbuf.RowsOp(self.buffer[op.input], op.first.value.data,
                                                                op.result.type.get_shape()[0]))
@@ -206,11 +216,11 @@ class KernelBufferizer:
             return None
         if op.name in UNARY and not ascbuf.UNARY_INSTRUCTIONS[UNARY[op.name]].IN_PLACE:
             return None
-        if any(v in self.row_bcast for v in op.operands):
+        if all(v in self.row_bcast for v in op.operands):
             return None
         here = position[op]
-        for v in op.operands:
-            buf = self.buffer.get(v)
+        for v in op.operands:  # a per-row op (an operand of one value per row) runs in place on the other
+            buf = None if v in self.row_bcast else self.buffer.get(v)
             if buf is None or v in staged or v.owner not in position or v.type != op.results[0].type \
                     or not isinstance(buf.owner, ascbuf.AllocOp) or buf.owner.slots.value.data != 1:
                 continue  # a loop-invariant value (computed before the loop) stays for the next tiles
@@ -376,6 +386,13 @@ def _scalar_input(load: asctile.LoadOp) -> bool:
     if load.row_stride.value.data or load.col_stride.value.data:
         return False
     return scalar_operand(load.result)
+
+
+def _column_input(load: asctile.LoadOp) -> bool:
+    """A float16/float32 load of one value per tile row (column stride 0, rows apart in GM)."""
+    t = load.result.type
+    return (load.col_stride.value.data == 0 and load.row_stride.value.data > 0 and t.get_shape()[0] > 1
+            and str(t.element_type) in ("f16", "f32"))
 
 
 def scalar_operand(v: SSAValue) -> bool:

@@ -1,7 +1,8 @@
 // RUN: pyasc-opt %s -p 'to-tile{cores=8},to-buf{sync_style=flags},convert-ascbuf-to-ascendc{sync_style=flags}' | filecheck %s
 
 // a repeated row is one DataCopyPad per tile row (row i at i * pitch, pitch 104), once before the loop;
-// a column broadcast reads each row's value with GetValue and fills the row with Duplicate;
+// a column broadcast is the column, one 32 B block per row (one DataCopyPad on MTE2), whose values the per-row
+// Muls read from UB with GetValue after an MTE2_S flag (in place: the product reuses the sum's buffer);
 // a scalar broadcast that is only subtracted is one GetValue before the loop, negated once, the
 // scalar of an Adds (no buffer, no Duplicate)
 func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, %s: tensor<1xf32>) -> tensor<64x100xf32> {
@@ -30,16 +31,14 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
 // CHECK-NOT:     ascendc.duplicate %s_buf
 // CHECK:         scf.for %i =
 // CHECK:           %[[ROWS:.*]] = arith.minui
-// CHECK:         %[[CL:.*]] = ascendc.subview %c_buf[%{{.*}}] : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    arith.constant 1 : index
-// CHECK-NEXT:    scf.for %[[K:.*]] = %{{.*}} to %[[ROWS]] step %{{.*}} {
-// CHECK-NEXT:      arith.constant 1 : index
-// CHECK-NEXT:      %[[IDX:.*]] = arith.addi %{{.*}}, %[[K]] : index
-// CHECK-NEXT:      %[[V:.*]] = ascendc.get_value %cGm[%[[IDX]]] : !ascendc.global_tensor<f32> -> f32
-// CHECK-NEXT:      %[[P2:.*]] = arith.constant 104 : index
-// CHECK-NEXT:      %[[CO:.*]] = arith.muli %[[K]], %[[P2]] : index
-// CHECK-NEXT:      %[[CROW:.*]] = ascendc.subview %[[CL]][%[[CO]]] : !ascendc.local_tensor<f32>
-// CHECK-NEXT:      ascendc.duplicate %[[CROW]], %[[V]], %[[P2]] : !ascendc.local_tensor<f32>, f32
+// CHECK:         %[[CL:.*]] = ascendc.subview %c_col_buf[%{{.*}}] : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %[[CG:.*]] = ascendc.subview %cGm[%{{.*}}] : !ascendc.global_tensor<f32>
+// CHECK:         ascendc.data_copy_pad %[[CL]], %[[CG]], {%[[ROWS]], %{{.*}}} : !ascendc.local_tensor<f32>, !ascendc.global_tensor<f32>
+// CHECK-NEXT:    ascendc.set_flag MTE2_S, %[[ES:.*]]
+// CHECK:         ascendc.wait_flag MTE2_S, %[[ES]]
+// CHECK:         scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:           %[[V:.*]] = ascendc.get_value %[[CL]][%{{.*}}] : !ascendc.local_tensor<f32> -> f32
+// CHECK:           %[[TR:.*]] = ascendc.subview %tmp_buf[%{{.*}}] : !ascendc.local_tensor<f32>
+// CHECK:           ascendc.muls %[[TR]], %{{.*}}, %[[V]], %{{.*}} : !ascendc.local_tensor<f32>, f32
 // CHECK-NEXT:    }
-// CHECK:         ascendc.mul %tmp_buf, %tmp_buf, %[[CL]], %{{.*}}
 // CHECK:         ascendc.adds %{{.*}}, %tmp_buf, %[[NS]], %{{.*}} : !ascendc.local_tensor<f32>, f32

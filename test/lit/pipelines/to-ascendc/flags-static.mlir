@@ -24,10 +24,11 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
 // no buffer (one GetValue, the scalar of an Adds)
 // CHECK-NEXT:    %r_buf = ascendc.local_tensor VECCALC address 0 size 832 : !ascendc.local_tensor<f32>
 // CHECK-NEXT:    %x_buf = ascendc.local_tensor VECIN address 3328 size 1664 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %c_buf = ascendc.local_tensor VECCALC address 9984 size 1664 : !ascendc.local_tensor<f32>
+// the column c, one 32 B block per row of a tile (2 slots of 8 x 8)
+// CHECK-NEXT:    %c_col_buf = ascendc.local_tensor VECIN address 9984 size 128 : !ascendc.local_tensor<f32>
 // x + r and its product with c share one temporary (the product is computed in place)
-// CHECK-NEXT:    %tmp_buf = ascendc.local_tensor VECCALC address 23296 size 832 : !ascendc.local_tensor<f32>
-// CHECK-NEXT:    %out_buf = ascendc.local_tensor VECOUT address 16640 size 1664 : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %tmp_buf = ascendc.local_tensor VECCALC address 17152 size 832 : !ascendc.local_tensor<f32>
+// CHECK-NEXT:    %out_buf = ascendc.local_tensor VECOUT address 10496 size 1664 : !ascendc.local_tensor<f32>
 // CHECK:         %blockIdx = ascendc.get_block_idx : index
 // CHECK:         scf.for
 // CHECK:           ascendc.data_copy_pad %{{.*}}, %{{.*}}, {%{{.*}}} : !ascendc.local_tensor<f32>, !ascendc.global_tensor<f32>
@@ -51,9 +52,11 @@ func.func @b(%x: tensor<64x100xf32>, %r: tensor<100xf32>, %c: tensor<64x1xf32>, 
 // CHECK:           ascendc.wait_flag MTE2_V, %[[EV]]
 // CHECK-NEXT:      ascendc.add %tmp_buf, %[[XL]], %{{.*}}, %{{.*}} : !ascendc.local_tensor<f32>
 // CHECK-NEXT:      ascendc.set_flag V_MTE2, %[[EV]]
+// the column's values, read by the scalar unit once MTE2 wrote them, scale the rows in place
+// CHECK-NEXT:      ascendc.wait_flag MTE2_S, %{{.*}}
 // CHECK-NEXT:      ascendc.pipe_barrier PIPE_V
-// CHECK-NEXT:      ascendc.mul %tmp_buf, %tmp_buf, %{{.*}}, %{{.*}} : !ascendc.local_tensor<f32>
-// CHECK-NEXT:      ascendc.wait_flag MTE3_V, %[[EV]]
+// CHECK:           ascendc.muls %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : !ascendc.local_tensor<f32>, f32
+// CHECK:           ascendc.wait_flag MTE3_V, %[[EV]]
 // CHECK-NEXT:      ascendc.pipe_barrier PIPE_V
 // CHECK:           %[[OL:.*]] = ascendc.subview %out_buf[%{{.*}}] : !ascendc.local_tensor<f32>
 // CHECK-NEXT:      ascendc.adds %[[OL]], %tmp_buf, %{{.*}}, %{{.*}} : !ascendc.local_tensor<f32>, f32
