@@ -305,7 +305,7 @@ class _KernelTiler:
         for v, acc in zip(loaded, accesses):
             row_st = acc.strides[-2] if len(acc.strides) > 1 else 0
             if row_st <= 0 or acc.strides[-1] != 1 or self._hoistable(acc, space, plan) \
-                    or tile_type(v.type).get_shape()[1] != plan.pitch or not any(acc.strides[:-2]) and space.outer:
+                    or tile_type(v.type).get_shape()[1] != plan.pitch:
                 continue
             key = (sources[v], acc.strides, v.type.element_type, self.bases[v] % row_st)
             groups.setdefault(key, []).append(v)
