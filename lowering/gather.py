@@ -105,11 +105,10 @@ def _f32(e: OpEmitter, v: float):
 def _doubling(e: OpEmitter, table, n: int, size: int, step: int, k: int = 1) -> None:
     """Parts ``[k, 2k)`` of ``n`` parts of ``size`` elements are parts ``[0, k)`` plus ``k * step``, from ``k``
     parts built."""
-    first = True
+    start = k
     while k < n:
         count = min(k, n - k)
-        if first or count > k // 2:  # parts [0, count) include parts the last step wrote ([k/2, k))
-            first = False
+        if k == start or count > k // 2:  # parts [0, count) include parts the last step wrote ([k/2, k))
             e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))
         dst = e.value(ascendc.SubviewOp(table, e.index(k * size)))
         e.add(ascendc.AddsOp(dst, table, _i32(e, k * step), e.index(count * size)))

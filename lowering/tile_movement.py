@@ -174,11 +174,11 @@ class PiecePlan:
     # "blocks" (a tile row is one block of a batch of small transposes, ``blocked``) or "narrow" (``narrow``)
     fp_rows: int = 0
     fp_pitch: int = 0
-    per_row: int = 1  # output rows in one row of the tile (``narrow``: ``pitch / C``)
 
     @property
     def tile_rows(self) -> int:
-        return -(-self.tr // self.per_row)
+        """Rows of the tile: ``tr``, or one for ``narrow`` (its ``tr`` output rows side by side)."""
+        return 1 if self.mode == "narrow" else self.tr
 
     @property
     def R(self) -> int:  # noqa: N802
@@ -217,7 +217,7 @@ def plan_piece(piece: Piece, budget: int, align: int, cost=None) -> PiecePlan:
     unit = narrow(piece, align)
     if unit:  # one tile row of whole units of output rows
         tr = max(1, min(-(-R // unit), MAX_TILE_ROWS, budget // (unit * C))) * unit
-        return PiecePlan(piece, tr, C, tr * C, "narrow", C, _align(tr, align), tr)
+        return PiecePlan(piece, tr, C, tr * C, "narrow", C, _align(tr, align))
     if piece.runs[0] > 1:  # tiles of whole blocks (``blocked``): the footprint is their input, contiguous
         tr = max(1, min(R, MAX_TILE_ROWS, budget // C))
         return PiecePlan(piece, tr, C, C, "blocks", tr, C)

@@ -263,10 +263,10 @@ class KernelLowering:
     def tensor(self, v: SSAValue, e: OpEmitter) -> SSAValue:
         """The LocalTensor of a buffer value in the current iteration (built once per block)."""
         if isinstance(v.owner, ascbuf.RowsOp):  # rows of a buffer: its tensor from the first row's element
-            key = (buffer_of(v), v)
+            base = self.tensor(v.owner.buffer, e)
+            key = (base, v)  # a queue's buffer is a new tensor at each DeQue
             if key not in self.tensor_cache:
-                self.tensor_cache[key] = e.value(ascendc.SubviewOp(self.tensor(v.owner.buffer, e),
-                                                                   e.index(v.owner.offset_elements())))
+                self.tensor_cache[key] = e.value(ascendc.SubviewOp(base, e.index(v.owner.offset_elements())))
             return self.tensor_cache[key]
         b = self.buffers[buffer_of(v)]
         if b.queue:

@@ -147,8 +147,7 @@ class KernelBufferizer:
                 t = op.result.type
                 col = self.alloc(None, e, self.slots, TensorType(t.element_type, [t.get_shape()[0],
                                                                                   32 // element_bytes(t.element_type)]))
-                alloc = col.owner.buffer if isinstance(col.owner, ascbuf.SlotOp) else col
-                alloc.name_hint = (op.result.name_hint or "row") + "_col_buf"
+                _alloc_of(col).result.name_hint = (op.result.name_hint or "row") + "_col_buf"
                 e.add(ascbuf.CopyInOp(op.source, op.offset, col, op.rows, e.index(1), op.row_stride.value.data, 1))
                 self.row_bcast[op.result] = col
             elif isinstance(op, asctile.RowWindowOp):  # rows of a loaded tile: a view of its buffer
