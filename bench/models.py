@@ -12,7 +12,8 @@ Prints, from one run, per model:
   inputs, weights and outputs at the HBM bandwidth;
 * the simulator's wall time of the first batch-1 inference (kernels translated, schedules computed)
   and of a later one (best of 2), the later one over onnxruntime's CPU wall time (best of 5),
-  measured in the same run.
+  measured in the same run;
+* the batch-8 output's largest error against onnxruntime's, relative to its largest logit.
 
     python bench/models.py [--hw 224] [--dtype float16] [--models resnet18,transformer]
 """
@@ -108,7 +109,9 @@ def bench(name: str, arch, hw: int, dtype: str, cache_root: Path) -> dict:
     m.set_dynamic_batch([1, 8])
     c8 = m.compile(x8)
     arrays8 = m.prepare_inputs(x8)
-    _, r8 = c8.simulate(*arrays8)
+    out8, r8 = c8.simulate(*arrays8)
+    ref8 = sess.run(None, {"x": x8})[0]
+    err8 = float(np.abs(np.asarray(out8, np.float32) - ref8).max() / np.abs(ref8).max())
     lowered = m.lower(x8)
     moved = sum(a.nbytes for a in arrays8) + sum(a.nbytes for a in c8.constants) + \
         sum(int(np.prod(s.shape)) * s.dtype.itemsize for s in c8.outputs)
@@ -116,7 +119,7 @@ def bench(name: str, arch, hw: int, dtype: str, cache_root: Path) -> dict:
     return {"model": name, "cold_s": cold, "cached_s": cached, "kernels": len(c1.kernels),
             "lat1_ms": r1.seconds * 1e3, "lat8_ms": r8.seconds * 1e3, "ips1": 1 / r1.seconds, "ips8": 8 / r8.seconds,
             "efficiency": roof / r8.seconds, "first_wall_s": first_wall, "sim_wall_s": sim_wall, "ort_wall_ms": ort_wall * 1e3,
-            "sim_over_ort": sim_wall / ort_wall}
+            "sim_over_ort": sim_wall / ort_wall, "err8": err8}
 
 
 def main(argv=None) -> None:
@@ -128,13 +131,15 @@ def main(argv=None) -> None:
     arch = _architectures()
     print(f"target {DEFAULT_TARGET}; {args.dtype}; images {args.hw}x{args.hw}; transformer: 16 tokens")
     print(f"{'model':<12} {'cold s':>7} {'cached s':>8} {'kernels':>7} {'b1 ms':>8} {'b8 ms':>8} {'img/s b1':>9} "
-          f"{'img/s b8':>9} {'eff b8':>7} {'1st sim s':>9} {'sim wall s':>10} {'ort ms':>7} {'sim/ort':>8}")
+          f"{'img/s b8':>9} {'eff b8':>7} {'1st sim s':>9} {'sim wall s':>10} {'ort ms':>7} {'sim/ort':>8} "
+          f"{'err b8':>8}")
     with tempfile.TemporaryDirectory(prefix="pyasc-bench-models-") as root:
         for name in args.models.split(","):
             r = bench(name, arch, args.hw, args.dtype, Path(root))
             print(f"{r['model']:<12} {r['cold_s']:7.1f} {r['cached_s']:8.2f} {r['kernels']:7d} {r['lat1_ms']:8.3f} "
                   f"{r['lat8_ms']:8.3f} {r['ips1']:9.0f} {r['ips8']:9.0f} {r['efficiency']:7.1%} "
-                  f"{r['first_wall_s']:9.1f} {r['sim_wall_s']:10.2f} {r['ort_wall_ms']:7.2f} {r['sim_over_ort']:8.0f}x", flush=True)
+                  f"{r['first_wall_s']:9.1f} {r['sim_wall_s']:10.2f} {r['ort_wall_ms']:7.2f} {r['sim_over_ort']:8.0f}x "
+                  f"{r['err8']:8.1e}", flush=True)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ onto the product's shape so that it joins the cube kernel in a MIX kernel (``con
 
 from __future__ import annotations
 
+from math import prod
+
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import Float32Type, TensorType
 from xdsl.ir import Operation, SSAValue
@@ -219,7 +221,8 @@ def plan_convs(block, spec, algorithm: str) -> tuple[dict, set, set]:
     when its input comes from an NHWC product: its input transpose then cancels, which ``implicit_is_faster``
     counts against it. A pointwise convolution whose input comes from an NHWC product reads it as it is
     (``pointwise_from_nhwc``), with an NHWC product of its own when its output reaches another convolution with
-    one."""
+    one; so do those whose input, transposed once, moves less than their products would
+    (``_cheaper_input_transposes``)."""
     convs = [o for o in block.ops if isinstance(o, asctensor.Conv2dOp)]
     eligible = {c: implicit_geometry_of(c, spec, "im2col" if algorithm == "im2col" else "implicit_gemm") for c in convs}
     eligible = {c: g for c, g in eligible.items() if g is not None}
@@ -228,15 +231,50 @@ def plan_convs(block, spec, algorithm: str) -> tuple[dict, set, set]:
     while True:
         capable = {**chosen, **dict.fromkeys(points)}
         last = {c for c in channels_last_convs(block, capable) if c in points or plans_in_l1(c, chosen[c], spec, True)}
-        while True:  # a pointwise product is NHWC only when its input is (else it would add an input transpose)
+        while True:  # a pointwise product is NHWC only when its input is, or when its input's transpose is cheaper
             unfed = {c for c in last & points if not _fed_by(c, last)}
+            unfed -= _cheaper_input_transposes(unfed, last, chosen)
             if not unfed:
                 break
             last -= unfed
         fed = [c for c in eligible if c not in chosen and _fed_by(c, last)]
         if not fed:
-            return chosen, last, {c for c in points if _fed_by(c, last)}
+            return chosen, last, {c for c in points if _fed_by(c, last) or c in last}
         chosen.update((c, eligible[c]) for c in fed)
+
+
+def _cheaper_input_transposes(convs: set, last: set, implicit: dict) -> set:
+    """The pointwise convolutions of ``convs`` (unfed, in ``last``) grouped by their input, of the groups whose one
+    input transpose to NHWC moves fewer elements than the transposes to NHWC their NCHW products would need: a
+    ResNet's first bottleneck reads the pool's 64 channels into products of 64 and 256 channels, which reach an
+    implicit GEMM and a residual sum with an NHWC product."""
+    groups: dict = {}
+    for c in convs:
+        groups.setdefault(c.input, []).append(c)
+    keep = set()
+    for x, users in groups.items():
+        others = last - set(users)
+        moved = sum(prod(c.result.type.get_shape()) for c in users if _read_as_nhwc(c, others, implicit))
+        if prod(x.type.get_shape()) < moved:
+            keep.update(users)
+    return keep
+
+
+def _read_as_nhwc(conv: asctensor.Conv2dOp, others: set, implicit: dict) -> bool:
+    """Whether ``conv``'s output reaches, through elementwise ops, a convolution that reads its input as NHWC
+    whatever ``conv``'s product: an implicit GEMM, or one fed by a convolution of ``others``."""
+    shape = conv.result.type.get_shape()
+    seen, todo = set(), [conv.result]
+    while todo:
+        for u in todo.pop().uses:
+            user = u.operation
+            if isinstance(user, asctensor.Conv2dOp) and u.index == 0:
+                if user in implicit or _fed_by(user, others):
+                    return True
+            elif user not in seen and _elementwise(user, shape):
+                seen.add(user)
+                todo.extend(user.results)
+    return False
 
 
 def pointwise_from_nhwc(conv: asctensor.Conv2dOp, nhwc_product: bool) -> list[Operation]:
@@ -245,13 +283,23 @@ def pointwise_from_nhwc(conv: asctensor.Conv2dOp, nhwc_product: bool) -> list[Op
     to NCHW after the kernel like an implicit GEMM's; else per image the weights, broadcast over the batch, times
     it as B^T, an NCHW product ``(N, OC, H*W)``. Returns the matmul's group."""
     n, c, h, w = conv.input.type.get_shape()
-    xt = insert(asctensor.TransposeOp(conv.input, [0, 2, 3, 1]), conv)
+    xt = _earlier_nhwc(conv) or insert(asctensor.TransposeOp(conv.input, [0, 2, 3, 1]), conv)
     x3 = insert(asctensor.ReshapeOp(xt.result, [n, h * w, c]), conv, xt)
     if nhwc_product:
         rhs = insert(asctensor.ReshapeOp(conv.weight, [conv.weight.type.get_shape()[0], c]), conv, x3)
         return [x3, rhs, *_nhwc_product(conv, x3.result, rhs)]
     w4, wb, lhs, mm, out = _nchw_product(conv, conv.weight, x3.result, x3)
     return [w4, wb, lhs, x3, mm, out]
+
+
+def _earlier_nhwc(conv: asctensor.Conv2dOp) -> Operation | None:
+    """A transpose of ``conv``'s input to NHWC before it in its block (another pointwise convolution's), if any."""
+    for u in conv.input.uses:
+        t = u.operation
+        if (isinstance(t, asctensor.TransposeOp) and tuple(t.perm) == (0, 2, 3, 1) and t.parent is conv.parent
+                and t.is_before_in_block(conv)):
+            return t
+    return None
 
 
 def implicit_geometry_of(conv: asctensor.Conv2dOp, spec, algorithm: str) -> ConvGeometry | None:

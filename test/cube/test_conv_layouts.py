@@ -1,0 +1,61 @@
+"""The layout of a ResNet bottleneck's entrance: two 1x1 convolutions reading a max pool's NCHW output, whose
+products reach a 3x3 implicit GEMM and a residual sum. One transpose of the pool's 64 channels to NHWC feeds both
+(``conv_gemm._cheaper_input_transposes``) where each product used to be transposed after its kernel. Values
+against PyTorch."""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+os.environ.setdefault("PYASC_CACHE_DIR", tempfile.mkdtemp(prefix="pyasc-test-cache-"))
+
+import pyasc
+import pyasc.nn.functional as PF
+
+
+def _bottleneck(lib, x, w1, w2, w3, w5, w6):
+    p = lib.max_pool2d(x, 3, 2, 1)
+    a = lib.relu(lib.conv2d(p, w1))
+    a = lib.relu(lib.conv2d(a, w3, padding=1))
+    s = lib.relu(lib.conv2d(a, w5) + lib.conv2d(p, w2))
+    return lib.conv2d(s, w6)
+
+
+def _weights(dtype, rng):
+    shapes = [(16, 64, 1, 1), (256, 64, 1, 1), (16, 16, 3, 3), (256, 16, 1, 1), (16, 256, 1, 1)]
+    return [(rng.standard_normal(s) / np.sqrt(np.prod(s[1:]))).astype(dtype) for s in shapes]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_bottleneck_entrance_like_torch(dtype):
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((2, 64, 16, 16)).astype(dtype)
+    ws = _weights(dtype, rng)
+    fn = pyasc.jit(lambda *a: _bottleneck(PF, *a))
+    out = fn(*(pyasc.tensor(a) for a in (x, *ws))).numpy()
+    ref = _bottleneck(F, *(torch.from_numpy(a.astype(np.float32)) for a in (x, *ws))).numpy()
+    assert out.shape == ref.shape and out.dtype == dtype
+    tol = 2e-2 if dtype == np.float16 else 1e-4
+    np.testing.assert_allclose(out.astype(np.float32), ref, rtol=tol, atol=tol * np.abs(ref).max())
+
+
+def test_pool_output_is_transposed_once():
+    """The only activation transpose is the pool's output to NHWC; no product goes back to NCHW."""
+    rng = np.random.default_rng(6)
+    args = [pyasc.tensor(a) for a in (rng.standard_normal((2, 64, 16, 16)).astype(np.float16),
+                                      *_weights(np.float16, rng))]
+    text = pyasc.jit(lambda *a: _bottleneck(PF, *a)).lower(*args).as_text("asctensor")
+    host = text[text.index("func.func @lambda("):].splitlines()
+    calls = [line for line in host if "func.call @lambda_k" in line]
+    to_nhwc = [line for line in calls if "-> tensor<2x8x8x" in line]
+    to_nchw = [line for line in calls if re.search(r"\) -> tensor<2x\d+x8x8x", line) and "max_pool" not in line
+               and "(tensor<2x64x16x16x" not in line]
+    assert len(to_nhwc) == 1 and "(tensor<2x64x8x8xf16>) -> tensor<2x8x8x64xf16>" in to_nhwc[0], "\n".join(calls)
+    assert not to_nchw, "\n".join(calls)
