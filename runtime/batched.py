@@ -33,6 +33,7 @@ import numpy as np
 from pyasc.dialects import ascendc as asc
 from pyasc.dialects.traits import BufferEffects
 
+from .codegen import gm_argument
 from .memory import gm_bytes, gm_view, pad_geometry, pad_unit, remembered, window
 from .scalar_ops import scalar_helpers, sign_extend
 
@@ -587,14 +588,6 @@ def _pick(c, a, b):
     return a if c else b
 
 
-def _gm_arg(value):
-    """The kernel argument a global tensor value views (through subviews), or None."""
-    owner = value.owner
-    while isinstance(owner, asc.SubviewOp):
-        owner = owner.source.owner
-    return owner.addr if isinstance(owner, asc.GlobalTensorOp) else None
-
-
 def batchable(kernel) -> bool:
     """Whether a group of cores may run ``kernel`` together: only batchable ops (``op_batchable``), and no
     GM buffer both read and written (by the ops' ``BufferEffects``; a group that diverges is then simply
@@ -615,7 +608,7 @@ def _gm_effects(ops) -> tuple[set, set] | None:
             for values, into in ((effect.buffer_writes(op), writes), (effect.buffer_reads(op), reads)):
                 for v in values:
                     if isinstance(v.type, asc.GlobalTensorType):
-                        root = _gm_arg(v)
+                        root = gm_argument(v)
                         if root is None:
                             return None
                         into.add(root)

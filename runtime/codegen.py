@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects import func
 from xdsl.ir import Block, Operation, SSAValue
 
+from pyasc.dialects import ascendc as asc
 from pyasc.dialects.target import Pipe, TargetSpec
 from pyasc.dialects.traits import OnPipe
 from pyasc.dialects.types import numpy_dtype
@@ -100,6 +101,14 @@ class CompiledKernel:
         return [(ns[f"_tape_straight_{i}"], c) for i, c in enumerate(consts)]
 
 
+def gm_argument(value: SSAValue) -> SSAValue | None:
+    """The kernel argument a global tensor value views (through subviews), or None."""
+    owner = value.owner
+    while isinstance(owner, asc.SubviewOp):
+        owner = owner.source.owner
+    return owner.addr if isinstance(owner, asc.GlobalTensorOp) else None
+
+
 class KernelTranslator:
     """Translates one kernel function into Python source and compiles it.
 
@@ -131,6 +140,7 @@ class KernelTranslator:
         self.no_data = False  # emitting the trace-only copy of a vectorised loop (see ``vectorize``)
         self.skip_in_trace_only: frozenset[str] = frozenset()  # ops the trace-only copy leaves out
         self.sid_memo: dict | None = None  # ops emitted twice (vectorised loops) keep one OpInfo
+        self._cube_written: set | None = None
 
     # ------------------------------------------------------------------ naming and emission helpers
 
@@ -195,6 +205,14 @@ class KernelTranslator:
         et = str(value.type.element_type)
         es = numpy_dtype(et).itemsize
         return et, es, es.bit_length() - 1
+
+    def written_by_cube(self, value: SSAValue) -> bool:
+        """Whether the global tensor ``value`` views a kernel argument a ``Fixpipe`` of this kernel writes: in a MIX
+        kernel, the workspace the vector cores read back after the cube wrote it, from L2 (see ``costs``)."""
+        if self._cube_written is None:
+            self._cube_written = {gm_argument(op.dst) for op in self.func.walk() if isinstance(op, asc.FixpipeOp)}
+            self._cube_written.discard(None)
+        return gm_argument(value) in self._cube_written
 
     def gm_root(self, value: SSAValue, op: Operation) -> tuple[str, str, str, int]:
         root = self.gm_roots.get(value)

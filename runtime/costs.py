@@ -14,7 +14,9 @@
   that the next instruction of the same pipe hides; only the throughput part occupies the pipe
   (``pipe_latencies``). Hence dependent vector ops need ``PipeBarrier<PIPE_V>``, which exposes it.
 * A launch: the slowest core, at least the total GM traffic over the aggregate HBM bandwidth, plus
-  ``launch_overhead_us``.
+  ``launch_overhead_us``. A vector core's read of GM that the cube of its kernel writes (``Fixpipe``: a MIX
+  kernel's workspace, handed over through L2 [O]) hits L2: it runs at ``mte2_l2_bytes_per_cycle`` and adds no
+  HBM traffic (the cube's write of it counts).
 """
 
 from __future__ import annotations
@@ -61,9 +63,10 @@ def pipe_latencies(spec: TargetSpec) -> list[float]:
     return lat
 
 
-def make_dma_cost(spec: TargetSpec, to_gm: bool):
-    """``cost(nbytes)`` of one GM<->local copy (used by the generated code for dynamic sizes)."""
-    rate = spec.mte3_bytes_per_cycle if to_gm else spec.mte2_bytes_per_cycle
+def make_dma_cost(spec: TargetSpec, to_gm: bool, from_l2: bool = False):
+    """``cost(nbytes)`` of one GM<->local copy (used by the generated code for dynamic sizes); ``from_l2``: a read
+    of lines L2 holds, at ``mte2_l2_bytes_per_cycle``."""
+    rate = spec.mte3_bytes_per_cycle if to_gm else spec.mte2_l2_bytes_per_cycle if from_l2 else spec.mte2_bytes_per_cycle
     fixed, full = spec.dma_fixed_cycles, spec.dma_full_efficiency_bytes
 
     def cost(nbytes: float) -> float:

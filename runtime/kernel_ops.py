@@ -178,8 +178,14 @@ def data_copy(t: KernelTranslator, op: asc.DataCopyOp) -> None:
     gv = f"{g}[{g_off}:{g_off}+{n}]"
     uv = ub_view(et, sh, u, n)
     t.emit(f"{gv} = {uv}" if to_gm else f"{uv} = {gv}")
-    cost = repr(make_dma_cost(sp, to_gm)(int(nb))) if nb.isdigit() else f"{'_dma3' if to_gm else '_dma2'}({nb})"
-    record(t, sid, cost, nb, [(u, nb)])
+    l2 = not to_gm and t.written_by_cube(op.src)  # the cube's output, read back from L2
+    cost = repr(make_dma_cost(sp, to_gm, l2)(int(nb))) if nb.isdigit() else f"{_dma_cost_name(to_gm, l2)}({nb})"
+    record(t, sid, cost, "0" if l2 else nb, [(u, nb)])
+
+
+def _dma_cost_name(to_gm: bool, from_l2: bool) -> str:
+    """The kernel global of a copy's cost function (``costs.make_dma_cost``)."""
+    return "_dma3" if to_gm else "_dma2_l2" if from_l2 else "_dma2"
 
 
 def data_copy_pad(t: KernelTranslator, op: asc.DataCopyPadOp) -> None:
@@ -197,7 +203,8 @@ def data_copy_pad(t: KernelTranslator, op: asc.DataCopyPadOp) -> None:
         span = "_rd"
     ub_stride = t.v(op.src_stride if to_gm else op.dst_stride)
     pitch = f"(({t.v(op.block_len)} + 31) & ~31) + {ub_stride} * 32"
-    record(t, sid, f"{'_dma3' if to_gm else '_dma2'}(_gb)", "_gb", [(t.v(u_val), span)],
+    l2 = not to_gm and t.written_by_cube(g_val)
+    record(t, sid, f"{_dma_cost_name(to_gm, l2)}(_gb)", "0" if l2 else "_gb", [(t.v(u_val), span)],
            ("0", t.v(op.block_len), pitch))
 
 

@@ -190,6 +190,7 @@ class Simulator:
             "_init_buffer": init_buffer,
             "_dma2": make_dma_cost(self.spec, False),
             "_dma3": make_dma_cost(self.spec, True),
+            "_dma2_l2": make_dma_cost(self.spec, False, True),
         }
         env.update(ub_views(ub))
         env.update(scalar_helpers())
