@@ -48,6 +48,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from .conv_fold import fold_kernel_columns
 from .conv_gemm import add_bias, conv_epilogue, conv_to_implicit_gemm, epilogue, insert, plan_convs, pointwise_from_nhwc
 from .emitter import copy_loc, exact_copy
 from .outline import free_symbol, outline_group
@@ -300,6 +301,7 @@ class AscTensorFuseMatmulPass(ModulePass):
         spec = module_target(op)
         for host in host_functions(op):
             conv_groups = {}
+            fold_kernel_columns(host.body.block, spec, self.conv)
             convs = [o for o in host.body.block.ops if isinstance(o, asctensor.Conv2dOp)]
             geometries, last, points = plan_convs(host.body.block, spec, self.conv)
             for inner in convs:
