@@ -3,9 +3,10 @@
 Buffers (``plan-memory`` places them): the A and B L1 tiles rotate through two slots (an L1
 stage is loaded while the previous one is consumed), the L0A/L0B slices of one K step through
 two slots (MTE1 loads step ``h + 1`` while the cube multiplies step ``h``), and the accumulator
-has one L0C buffer. Per output block::
+rotates through two L0C slots when two fit (the cube multiplies block ``i + 1`` while FixPipe drains
+block ``i``), else has one. Per output block ``i``, L0C slot ``i % 2``::
 
-    wait FIX->M                         (the previous block's Fixpipe has read L0C)
+    wait FIX->M (i % 2)                 (the Fixpipe of the block two back (one back: one slot) has read L0C)
     for each L1 stage g:                L1 slot g % 2
         wait MTE1->MTE2 (g % 2)         (the slot's previous stage was consumed)
         copy_nz B; set MTE2->MTE1 (2 + g % 2); copy_nz A; set MTE2->MTE1 (g % 2)
@@ -20,7 +21,7 @@ has one L0C buffer. Per output block::
             mmad (M; the first step of the block overwrites, the rest accumulate)
             set M->MTE1 (h % 2)
         set MTE1->MTE2 (g % 2)
-    set/wait M->FIX; fixpipe (FIX); set FIX->M
+    set/wait M->FIX (i % 2); fixpipe (FIX); set FIX->M (i % 2)
 
 The reverse (write-after-read) flags are primed before the block loop and drained after it, so
 every ``SetFlag`` is consumed by exactly one ``WaitFlag``. The synchronisation of a cube kernel
@@ -107,14 +108,15 @@ class _CubeBufferizer:
         l1b = top.value(ascbuf.AllocOp(_buf(shape_b, in_t, MemorySpace.L1), 2))
         l0a = top.value(ascbuf.AllocOp(_buf([base_m, k_l0], in_t, MemorySpace.L0A), 2))
         l0b = top.value(ascbuf.AllocOp(_buf([k_l0, base_n], in_t, MemorySpace.L0B), 2))
-        l0c = top.value(ascbuf.AllocOp(_buf([base_m, base_n], acc_t.element_type, MemorySpace.L0C), 1))
+        c_slots = 2 if 2 * base_m * base_n * element_bytes(acc_t.element_type) <= self.spec.l0c_bytes else 1
+        l0c = top.value(ascbuf.AllocOp(_buf([base_m, base_n], acc_t.element_type, MemorySpace.L0C), c_slots))
         for v, n in ((l1a, "a_l1"), (l1b, "b_l1"), (l0a, "a_l0"), (l0b, "b_l0"), (l0c, "c_l0")):
             v.name_hint = n
 
         # prime the write-after-read flags, drain them after the block loop
         pre = OpEmitter(InsertPoint.before(outer), outer)
         post = OpEmitter(InsertPoint.after(outer), outer)
-        reverse = [(Pipe.MTE1, Pipe.MTE2, 2), (Pipe.M, Pipe.MTE1, 2), (Pipe.FIX, Pipe.M, 1)]
+        reverse = [(Pipe.MTE1, Pipe.MTE2, 2), (Pipe.M, Pipe.MTE1, 2), (Pipe.FIX, Pipe.M, c_slots)]
         for src, dst, n in reverse:
             for i in range(n):
                 pre.add(ascbuf.SetFlagOp(src, dst, pre.index(i)))
@@ -126,7 +128,10 @@ class _CubeBufferizer:
         i = obody.args[0]
         # the block: wait for L0C, then the K loop without iter_args
         be = OpEmitter(InsertPoint.before(kloop), kloop)
-        be.add(ascbuf.WaitFlagOp(Pipe.FIX, Pipe.M, be.index(0)))
+        cid = be.remui(i, c_slots) if c_slots > 1 else be.index(0)
+        c0_slot = be.value(ascbuf.SlotOp(l0c, i)) if c_slots > 1 else l0c
+        c0_slot.name_hint = "c_l0_slot" if c_slots > 1 else "c_l0"
+        be.add(ascbuf.WaitFlagOp(Pipe.FIX, Pipe.M, cid))
         nbody = Block(arg_types=[IndexType()])
         nbody.args[0].name_hint = "kt"
         kb.args[0].replace_all_uses_with(nbody.args[0])
@@ -188,7 +193,7 @@ class _CubeBufferizer:
         se.add(ascbuf.SetFlagOp(Pipe.MTE1, Pipe.M, pid))
         se.add(ascbuf.WaitFlagOp(Pipe.MTE1, Pipe.M, pid))
         init = se.value(arith.AndIOp(mmad.init, first_step))
-        se.add(ascbuf.MmadOp(l0c, a0, b0, vm, vn, kv, init))
+        se.add(ascbuf.MmadOp(c0_slot, a0, b0, vm, vn, kv, init))
         se.add(ascbuf.SetFlagOp(Pipe.M, Pipe.MTE1, pid))
         sbody.add_op(scf.YieldOp())
         me.add(ascbuf.SetFlagOp(Pipe.MTE1, Pipe.MTE2, sid))
@@ -198,11 +203,11 @@ class _CubeBufferizer:
 
         # after the K loop: hand L0C to FixPipe
         fe = OpEmitter(InsertPoint.before(store), store)
-        fe.add(ascbuf.SetFlagOp(Pipe.M, Pipe.FIX, fe.index(0)))
-        fe.add(ascbuf.WaitFlagOp(Pipe.M, Pipe.FIX, fe.index(0)))
-        fe.add(ascbuf.FixpipeOp(l0c, store.dest, store.offset, store.rows, store.cols, store.stride.value.data,
+        fe.add(ascbuf.SetFlagOp(Pipe.M, Pipe.FIX, cid))
+        fe.add(ascbuf.WaitFlagOp(Pipe.M, Pipe.FIX, cid))
+        fe.add(ascbuf.FixpipeOp(c0_slot, store.dest, store.offset, store.rows, store.cols, store.stride.value.data,
                                 store.relu is not None))
-        fe.add(ascbuf.SetFlagOp(Pipe.FIX, Pipe.M, fe.index(0)))
+        fe.add(ascbuf.SetFlagOp(Pipe.FIX, Pipe.M, cid))
         Rewriter.erase_op(store)
         Rewriter.erase_op(kloop, safe_erase=False)
         Rewriter.erase_op(acc_op, safe_erase=False)

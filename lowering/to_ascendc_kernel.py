@@ -207,9 +207,16 @@ class KernelLowering:
 
     # ------------------------------------------------------------------------------------------
     def _translate_block(self, old: Block, new: Block, e: OpEmitter) -> None:
+        """Translate ``old`` into ``new``: the tensors a nested block builds are its own (they are out of scope
+        after it), so the enclosing block's are restored when it ends."""
+        outer = getattr(self, "queue_state", None), getattr(self, "tensor_cache", None)
+        self.queue_state, self.tensor_cache = {}, {}
+        self._translate_ops(old, new, e)
+        if outer[0] is not None:
+            self.queue_state, self.tensor_cache = outer
+
+    def _translate_ops(self, old: Block, new: Block, e: OpEmitter) -> None:
         ops = list(old.ops)
-        self.queue_state: dict = {}
-        self.tensor_cache: dict = {}
         first_use, last_use = self._queue_uses(ops) if self.queue_style else ({}, {})
         for idx, op in enumerate(ops):
             e.loc_from = op

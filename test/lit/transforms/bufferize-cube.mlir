@@ -1,7 +1,8 @@
 // RUN: pyasc-opt %s -p bufferize-cube | filecheck %s
 
 // a cube kernel's tiles become L1 buffers (two slots: a stage loads while the last one is consumed),
-// L0A/L0B slices of one K step (two slots), one L0C accumulator; the loads, the mmad and the store
+// L0A/L0B slices of one K step (two slots), the L0C accumulator (two slots when two fit L0C: FixPipe drains
+// block i while the cube multiplies block i + 1; one slot below); the loads, the mmad and the store
 // become copy_nz (MTE2), load_l0 (MTE1), mmad (M) and fixpipe (FIX), ordered by flags whose
 // write-after-read side is primed before the block loop and drained after it; B is copied first and
 // each copy has its own MTE2 -> MTE1 flag (B: slot + 2), so MTE1 moves B while A is still arriving
@@ -30,12 +31,15 @@ func.func @f_mm0(%a: memref<64x32xf16>, %b: memref<32x48xf16>, %out: memref<64x4
 // CHECK-NEXT:    %[[B1:.*]] = ascbuf.alloc slots 2 : memref<32x48xf16, #ascbuf.space<l1>>
 // CHECK-NEXT:    %[[A0:.*]] = ascbuf.alloc slots 2 : memref<64x32xf16, #ascbuf.space<l0a>>
 // CHECK-NEXT:    %[[B0:.*]] = ascbuf.alloc slots 2 : memref<32x48xf16, #ascbuf.space<l0b>>
-// CHECK-NEXT:    %[[C:.*]] = ascbuf.alloc slots 1 : memref<64x48xf32, #ascbuf.space<l0c>>
+// CHECK-NEXT:    %[[C:.*]] = ascbuf.alloc slots 2 : memref<64x48xf32, #ascbuf.space<l0c>>
 // CHECK:         ascbuf.set_flag MTE1 -> MTE2
 // CHECK:         ascbuf.set_flag M -> MTE1
-// CHECK:         ascbuf.set_flag FIX -> M
+// CHECK:         ascbuf.set_flag FIX -> M, %[[F0:.*]]
+// CHECK-NEXT:    ascbuf.set_flag FIX -> M, %[[F1:.*]]
 // CHECK:         scf.for %i =
-// CHECK:           ascbuf.wait_flag FIX -> M
+// CHECK:           %[[CID:.*]] = arith.remui %i, %{{.*}} : index
+// CHECK-NEXT:      %[[CS:.*]] = ascbuf.slot %[[C]][%i]
+// CHECK-NEXT:      ascbuf.wait_flag FIX -> M, %[[CID]]
 // CHECK:           scf.for %kt =
 // CHECK:             %[[SA:.*]] = ascbuf.slot %[[A1]][%{{.*}}]
 // CHECK-NEXT:        %[[SB:.*]] = ascbuf.slot %[[B1]][%{{.*}}]
@@ -56,14 +60,43 @@ func.func @f_mm0(%a: memref<64x32xf16>, %b: memref<32x48xf16>, %out: memref<64x4
 // CHECK-NEXT:          ascbuf.load_l0 %[[SA]], %{{.*}} step %kk
 // CHECK-NEXT:          ascbuf.set_flag MTE1 -> M
 // CHECK-NEXT:          ascbuf.wait_flag MTE1 -> M
-// CHECK:               ascbuf.mmad %[[C]], %{{.*}}, %{{.*}} m %{{.*}} n %{{.*}} k %{{.*}} init
+// CHECK:               ascbuf.mmad %[[CS]], %{{.*}}, %{{.*}} m %{{.*}} n %{{.*}} k %{{.*}} init
 // CHECK-NEXT:          ascbuf.set_flag M -> MTE1
 // CHECK:             ascbuf.set_flag MTE1 -> MTE2
-// CHECK:           ascbuf.set_flag M -> FIX
-// CHECK-NEXT:      ascbuf.wait_flag M -> FIX
-// CHECK-NEXT:      ascbuf.fixpipe %[[C]], %out[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 48
-// CHECK-NEXT:      ascbuf.set_flag FIX -> M
+// CHECK:           ascbuf.set_flag M -> FIX, %[[CID]]
+// CHECK-NEXT:      ascbuf.wait_flag M -> FIX, %[[CID]]
+// CHECK-NEXT:      ascbuf.fixpipe %[[CS]], %out[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 48
+// CHECK-NEXT:      ascbuf.set_flag FIX -> M, %[[CID]]
 // CHECK:         ascbuf.wait_flag MTE1 -> MTE2
 // CHECK:         ascbuf.wait_flag M -> MTE1
-// CHECK:         ascbuf.wait_flag FIX -> M
+// CHECK:         ascbuf.wait_flag FIX -> M, %{{.*}}
+// CHECK-NEXT:    ascbuf.wait_flag FIX -> M, %{{.*}}
 // CHECK-NOT:     asctile.
+
+// an accumulator of 256 x 128 float32 fills L0C (128 KB): one slot, the cube waits for each block's Fixpipe
+func.func @big_mm0(%a: memref<256x32xf16>, %b: memref<32x128xf16>, %out: memref<256x128xf16>) attributes {asctile.kernel = "cube", asctile.block_dim = 1 : i64, asctile.buffers = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = arith.constant 256 : index
+  %n = arith.constant 128 : index
+  %k = arith.constant 32 : index
+  scf.for %i = %c0 to %c1 step %c1 {
+    %acc0 = asctile.acc : tensor<256x128xf32>
+    %r = scf.for %kt = %c0 to %c1 step %c1 iter_args(%acc = %acc0) -> (tensor<256x128xf32>) {
+      %a_l1 = asctile.load_nz %a[%c0] rows %m cols %k stride 32 : memref<256x32xf16> -> tensor<256x32xf16>
+      %b_l1 = asctile.load_nz %b[%c0] rows %k cols %n stride 128 : memref<32x128xf16> -> tensor<32x128xf16>
+      %first = arith.cmpi eq, %kt, %c0 : index
+      %p = asctile.mmad %a_l1, %b_l1, %acc init %first k %k : tensor<256x32xf16>, tensor<32x128xf16>, tensor<256x128xf32> -> tensor<256x128xf32>
+      scf.yield %p : tensor<256x128xf32>
+    }
+    asctile.store_acc %r, %out[%c0] rows %m cols %n stride 128 : tensor<256x128xf32>, memref<256x128xf16>
+  }
+  func.return
+}
+// CHECK-LABEL: func.func @big_mm0(
+// CHECK:         %[[BC:.*]] = ascbuf.alloc slots 1 : memref<256x128xf32, #ascbuf.space<l0c>>
+// CHECK:         ascbuf.set_flag FIX -> M, %{{.*}}
+// CHECK-NOT:     ascbuf.set_flag FIX -> M
+// CHECK:         scf.for %i =
+// CHECK:             ascbuf.mmad %[[BC]],
+// CHECK:           ascbuf.fixpipe %[[BC]],

@@ -34,7 +34,7 @@ func.func @f_mm0(%a: tensor<256x64xf16>, %b: tensor<64x128xf16>, %bias: tensor<1
 
 // BUF:      asctile.core_section aic {
 // BUF:        ascbuf.cross_wait_flag %{{.*}}
-// BUF:        ascbuf.fixpipe %c_l0, %workspace
+// BUF:        ascbuf.fixpipe %c_l0_slot, %workspace
 // BUF:        ascbuf.cross_set_flag FIX, %{{.*}}
 // BUF:      asctile.core_section aiv {
 // BUF:        ascbuf.alloc slots 2 offset 0 : memref<64x128xf16, #ascbuf.space<ub>>

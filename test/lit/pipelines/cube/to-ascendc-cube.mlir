@@ -40,7 +40,8 @@ func.func @f_mm0(%a: tensor<100x40xf32>, %b: tensor<40x60xf32>) -> tensor<100x60
 // CHECK:      ascendc.load_data
 // CHECK-NOT:  transpose
 // CHECK:      ascendc.mmad
-// CHECK:      ascendc.fixpipe %{{.*}}, %c_l0, {{.*}} quant NoQuant : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32>
+// CHECK:      %[[CF:.*]] = ascendc.subview %c_l0[%{{.*}}]
+// CHECK:      ascendc.fixpipe %{{.*}}, %[[CF]], {{.*}} quant NoQuant : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32>
 
 // CPP: AscendC::LocalTensor<float> a_l1(AscendC::TPosition::A1, 0,
 // the whole 16-row blocks of B: ndNum of them, 16 rows of 60, 16 GM rows (960 elements) apart, column blocks
@@ -58,8 +59,10 @@ func.func @f_mm0(%a: tensor<100x40xf32>, %b: tensor<40x60xf32>) -> tensor<100x60
 // CPP: if ({{.*}}) {
 // CPP-NEXT: AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE1>(
 // CPP: AscendC::LoadData({{.*}}, AscendC::LoadData2DParams{static_cast<uint16_t>({{.*}}), 7, 1, 0,
-// CPP: AscendC::Mmad(c_l0, {{.*}}, AscendC::MmadParams{
-// CPP: AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>({{.*}}, c_l0, AscendC::FixpipeParamsV220{{.*}}QuantMode_t::NoQuant
+// CPP: AscendC::LocalTensor<float> [[C:v[0-9]+]] = c_l0[
+// CPP-NEXT: AscendC::Mmad([[C]], {{.*}}, AscendC::MmadParams{
+// CPP: AscendC::LocalTensor<float> [[CF:v[0-9]+]] = c_l0[
+// CPP: AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>({{.*}}, [[CF]], AscendC::FixpipeParamsV220{{.*}}QuantMode_t::NoQuant
 
 // float32 A^T (K x M): 16-row blocks in L1 like B, one LoadDataWithTranspose per K block into L0A (ZZ: the
 // two K fractals of a square adjacent, the M fractals 2 * K blocks apart), and Mmad's K in whole blocks
