@@ -15,7 +15,10 @@ In each host function, until nothing changes:
   a common refinement (every dim of either is a run of the finer dims): ``k.transpose(-2, -1)`` flattened to a
   batch of matrices and transposed back for the cube is ``k`` flattened.
 
-So transposes cancel between layouts that only elementwise ops separate (a head split of attention and the
+* a max pool of an NHWC value transposed to NCHW pools it channels-last (``tile-pool``'s NHWC form, where it fits)
+  and one transpose to NCHW follows it.
+
+So transposes cancel between layouts that only elementwise ops (and max pools) separate (a head split of attention and the
 cube's transpose back become one transpose). The number of transposes never grows: one follows the op where at
 least one came before it. Runs after ``asctensor-fuse-matmul``, before ``asctensor-fuse``.
 """
@@ -26,12 +29,14 @@ from dataclasses import dataclass
 
 from pyasc.dialects import asctensor
 from pyasc.dialects.asctensor.analysis import host_functions
+from pyasc.dialects.target import module_target
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from .analysis.pool import nhwc_pool_fits
 from .emitter import copy_loc
 
 _ELEMENTWISE_DIALECTS = ("arith.", "math.")
@@ -222,7 +227,24 @@ def _through_reshape(op: asctensor.TransposeOp) -> bool:
     return True
 
 
-def sink_transposes(block) -> None:
+def _pool_channels_last(op: asctensor.MaxPool2dOp, spec) -> bool:
+    """Replace ``max_pool2d(transpose(x, NHWC -> NCHW))`` (the transpose used there alone) by the channels-last pool
+    of ``x`` and one transpose to NCHW after it, when ``tile-pool`` runs that form (``nhwc_pool_fits``)."""
+    t = op.input.owner
+    if (op.channels_last is not None or not isinstance(t, asctensor.TransposeOp) or t.perm != (0, 3, 1, 2)
+            or not t.result.has_one_use() or not nhwc_pool_fits(op, spec)):
+        return False
+    pooled = copy_loc(op, asctensor.MaxPool2dOp(t.input, *op.params(), channels_last=True))
+    back = copy_loc(op, asctensor.TransposeOp(pooled.result, [0, 3, 1, 2]))
+    Rewriter.insert_op([pooled, back], InsertPoint.before(op))
+    back.result.name_hint = op.result.name_hint
+    op.result.replace_all_uses_with(back.result)
+    Rewriter.erase_op(op)
+    Rewriter.erase_op(t)
+    return True
+
+
+def sink_transposes(block, spec) -> None:
     changed = True
     while changed:
         changed = False
@@ -231,6 +253,9 @@ def sink_transposes(block) -> None:
                 continue
             if isinstance(op, asctensor.TransposeOp):
                 changed |= _compose(op) or _through_reshape(op)
+                continue
+            if isinstance(op, asctensor.MaxPool2dOp):
+                changed |= _pool_channels_last(op, spec)
                 continue
             perm = _sinkable(op)
             if perm is not None:
@@ -246,8 +271,9 @@ class AscTensorSinkTransposesPass(ModulePass):
     INPUT_LEVEL = "asctensor"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        spec = module_target(op)
         for host in host_functions(op):
-            sink_transposes(host.body.block)
+            sink_transposes(host.body.block, spec)
             for inner in list(host.body.block.ops):  # splats the moved ops no longer read
                 if isinstance(inner, asctensor.FullOp) and not inner.result.uses:
                     Rewriter.erase_op(inner)

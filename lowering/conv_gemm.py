@@ -9,7 +9,8 @@ one of two orientations:
   product ``(N, OC, OH*OW)`` is the output in NCHW, and only the input is transposed;
 * **NHWC product** (``_conv_to_nhwc_gemm``): the patches times the weights^T (patches in L0A): the product
   ``(N, OH*OW, OC)`` is NHWC, transposed back to NCHW for its users. Between convolutions
-  (``channels_last_convs``: the output reaches another convolution through elementwise ops) that transpose and
+  (``channels_last_convs``: the output reaches another convolution through elementwise ops, or a max pool that
+  runs channels-last) that transpose and
   the next convolution's input transpose cancel (``asctensor-sink-transposes``), so the activations stay NHWC.
 
 The elementwise epilogue of either product (a bias, a batch norm's affine, a residual add, a ReLU) is rewritten
@@ -32,6 +33,7 @@ from pyasc.dialects.types import element_bytes
 
 from .analysis.conv import ConvGeometry, implicit_geometry, implicit_is_faster, implicit_plan
 from .analysis.matmul import CubeTilingError, plan_matmul
+from .analysis.pool import nhwc_pool_fits
 from .emitter import copy_loc, exact_copy
 
 
@@ -173,13 +175,13 @@ def conv_to_implicit_gemm(conv: asctensor.Conv2dOp, geo: ConvGeometry, channels_
     return (_conv_to_nhwc_gemm if channels_last else _conv_to_nchw_gemm)(conv, geo)
 
 
-def channels_last_convs(block, geometries: dict) -> set:
+def channels_last_convs(block, geometries: dict, spec=None) -> set:
     """The convolutions of ``geometries`` (those that can give or take an NHWC product: implicit GEMMs, pointwise ones)
-    whose output reaches another of them, through elementwise ops of its shape: their products are NHWC, so the
-    transposes between them cancel."""
+    whose output reaches another of them, through elementwise ops of its shape (and max pools that run
+    channels-last, ``nhwc_pool_fits``, with ``spec``): their products are NHWC, so the transposes between them
+    cancel."""
     chosen = set()
     for conv in geometries:
-        shape = conv.result.type.get_shape()
         seen, todo = set(), [conv.result]
         while todo and conv not in chosen:
             v = todo.pop()
@@ -187,21 +189,30 @@ def channels_last_convs(block, geometries: dict) -> set:
                 user = u.operation
                 if user in geometries and u.index == 0:
                     chosen.add(conv)
-                elif user not in seen and _elementwise(user, shape):
+                elif user not in seen and _passes_layout(user, v, spec):
                     seen.add(user)
                     todo.extend(user.results)
     return chosen
 
 
-def _fed_by(conv: asctensor.Conv2dOp, producers: set) -> bool:
-    """Whether ``conv``'s input comes from one of ``producers`` (convolutions), through elementwise ops."""
-    shape = conv.input.type.get_shape()
+def _passes_layout(op: Operation, v: SSAValue, spec) -> bool:
+    """Whether an NHWC ``v`` stays NHWC through ``op``: an elementwise op of its shape, or a max pool that runs
+    channels-last."""
+    if isinstance(op, asctensor.MaxPool2dOp):
+        return spec is not None and nhwc_pool_fits(op, spec)
+    return _elementwise(op, v.type.get_shape())
+
+
+def _fed_by(conv: asctensor.Conv2dOp, producers: set, spec=None) -> bool:
+    """Whether ``conv``'s input comes from one of ``producers`` (convolutions), through elementwise ops (and max
+    pools that run channels-last, with ``spec``)."""
     seen, todo = set(), [conv.input]
     while todo:
-        owner = todo.pop().owner
+        v = todo.pop()
+        owner = v.owner
         if owner in producers:
             return True
-        if isinstance(owner, Operation) and owner not in seen and _elementwise(owner, shape):
+        if isinstance(owner, Operation) and owner not in seen and _passes_layout(owner, v, spec):
             seen.add(owner)
             todo.extend(owner.operands)
     return False
@@ -230,20 +241,21 @@ def plan_convs(block, spec, algorithm: str) -> tuple[dict, set, set]:
     points = {c for c in convs if algorithm != "im2col" and _pointwise(c)}
     while True:
         capable = {**chosen, **dict.fromkeys(points)}
-        last = {c for c in channels_last_convs(block, capable) if c in points or plans_in_l1(c, chosen[c], spec, True)}
+        last = {c for c in channels_last_convs(block, capable, spec)
+                if c in points or plans_in_l1(c, chosen[c], spec, True)}
         while True:  # a pointwise product is NHWC only when its input is, or when its input's transpose is cheaper
-            unfed = {c for c in last & points if not _fed_by(c, last)}
-            unfed -= _cheaper_input_transposes(unfed, last, chosen)
+            unfed = {c for c in last & points if not _fed_by(c, last, spec)}
+            unfed -= _cheaper_input_transposes(unfed, last, chosen, spec)
             if not unfed:
                 break
             last -= unfed
-        fed = [c for c in eligible if c not in chosen and _fed_by(c, last)]
+        fed = [c for c in eligible if c not in chosen and _fed_by(c, last, spec)]
         if not fed:
-            return chosen, last, {c for c in points if _fed_by(c, last) or c in last}
+            return chosen, last, {c for c in points if _fed_by(c, last, spec) or c in last}
         chosen.update((c, eligible[c]) for c in fed)
 
 
-def _cheaper_input_transposes(convs: set, last: set, implicit: dict) -> set:
+def _cheaper_input_transposes(convs: set, last: set, implicit: dict, spec) -> set:
     """The pointwise convolutions of ``convs`` (unfed, in ``last``) grouped by their input, of the groups whose one
     input transpose to NHWC moves fewer elements than the transposes to NHWC their NCHW products would need: a
     ResNet's first bottleneck reads the pool's 64 channels into products of 64 and 256 channels, which reach an
@@ -254,13 +266,13 @@ def _cheaper_input_transposes(convs: set, last: set, implicit: dict) -> set:
     keep = set()
     for x, users in groups.items():
         others = last - set(users)
-        moved = sum(prod(c.result.type.get_shape()) for c in users if _read_as_nhwc(c, others, implicit))
+        moved = sum(prod(c.result.type.get_shape()) for c in users if _read_as_nhwc(c, others, implicit, spec))
         if prod(x.type.get_shape()) < moved:
             keep.update(users)
     return keep
 
 
-def _read_as_nhwc(conv: asctensor.Conv2dOp, others: set, implicit: dict) -> bool:
+def _read_as_nhwc(conv: asctensor.Conv2dOp, others: set, implicit: dict, spec) -> bool:
     """Whether ``conv``'s output reaches, through elementwise ops, a convolution that reads its input as NHWC
     whatever ``conv``'s product: an implicit GEMM, or one fed by a convolution of ``others``."""
     shape = conv.result.type.get_shape()
@@ -269,7 +281,7 @@ def _read_as_nhwc(conv: asctensor.Conv2dOp, others: set, implicit: dict) -> bool
         for u in todo.pop().uses:
             user = u.operation
             if isinstance(user, asctensor.Conv2dOp) and u.index == 0:
-                if user in implicit or _fed_by(user, others):
+                if user in implicit or _fed_by(user, others, spec):
                     return True
             elif user not in seen and _elementwise(user, shape):
                 seen.add(user)

@@ -14,6 +14,14 @@ So the input is read ``KH / sh`` times (from L2 after the first) and gathered ``
 where the im2col form wrote and read back all ``KH * KW`` windows through GM. ``analysis.pool.pool_columns`` says
 whether the repeated columns stay inside their windows (the frontend takes this form only then: a ``2x2`` pool
 with padding 1 and stride 2 would repeat a column of the window before).
+
+A channels-last pool (``channels_last``: NHWC, from ``asctensor-sink-transposes`` between two convolutions' NHWC
+products) has its own form (``_channels_last``): a work item is an output row of an image; its kernel rows are
+whole input rows (``W * C`` contiguous elements, one copy each) and their maximum, from which each kernel column
+gathers the ``C`` channels of pixel ``ow * sw - pw + j`` for every output pixel: a table of ``OW`` runs of ``C``
+columns (``gather_offsets`` with ``blocks``), clamped into the input for the columns whose first or last output
+pixel reads past it (a clamped pixel stays inside its window). ``analysis.pool.nhwc_pool_fits`` says when it
+applies: runs of whole 32 B, and a row's buffers in UB.
 """
 
 from __future__ import annotations
@@ -26,11 +34,12 @@ from pyasc.dialects.target import DEFAULT_TARGET, module_target
 from pyasc.dialects.types import element_bytes
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType, i32
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, TensorType, i32
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 
 from .analysis.memory import tile_kernel_bytes
-from .analysis.pool import pool_columns
+from .analysis.pool import nhwc_taps, pool_columns
 from .errors import TilingError
 from .kernel_calls import replace_kernel
 from .work_items import work_loop
@@ -57,6 +66,9 @@ class _PoolTiler:
         if source not in k.body.block.args:
             raise TilingError(f"kernel @{k.sym_name.data}: max_pool2d reads a kernel input")
         self.source = source
+        if op.channels_last is not None:  # loads double-buffered where UB holds them
+            new = self._channels_last(op, 2)
+            return new if tile_kernel_bytes(new) <= self.spec.ub_usable_bytes else self._channels_last(op, 1)
         n_, c_, h_, w_ = op.input.type.get_shape()
         _, _, oh_, ow_ = op.result.type.get_shape()
         (kh, kw), (sh, sw), (ph, pw) = op.params()
@@ -122,6 +134,68 @@ class _PoolTiler:
         dst = b.addi(b.muli(b.addi(b.muli(n, c_), c0), oh_ * ow_), b.muli(oh, ow_))  # (the result's reshapes too)
         b.add(asctile.StoreOp(result, out_gm, dst, nc, b.index(ow_), oh_ * ow_))
         return w.kernel
+
+
+    def _channels_last(self, op, buffers: int) -> func.FuncOp:
+        """An NHWC pool: a work item is an output row of an image, its kernel rows are whole input rows (``W * C``
+        contiguous elements), their maximum; each kernel column gathers the ``C`` channels of its pixel for every
+        output pixel (rows of runs: ``gather_offsets`` with ``blocks``, the pixels clamped into the input)."""
+        k = self.kernel
+        n_, h_, w_, c_ = op.input.type.get_shape()
+        _, oh_, ow_, _ = op.result.type.get_shape()
+        (kh, kw), (sh, sw), (ph, pw) = op.params()
+        et = op.result.type.element_type
+        es = element_bytes(et)
+        row_t, out_t = TensorType(et, [1, _pad(w_ * c_, es)]), TensorType(et, [1, ow_ * c_])
+        table_t = TensorType(i32, [1, ow_ * c_])
+        items = n_ * oh_
+        block_dim = max(1, min(self.cores or self.spec.vector_cores, items))
+        out_shape = k.body.block.last_op.operands[0].type.get_shape()
+        w = work_loop(k.sym_name.data, [MemRefType(et, self.source.type.get_shape()), MemRefType(et, out_shape)],
+                      [self.source.name_hint or "x", "out"], items, block_dim, buffers, op)
+        x_gm, out_gm = w.args
+        pre, pixel = w.pre, c_ * es
+        runs = pre.value(asctile.GatherOffsetsOp(table_t, c_, es, 0, blocks=ow_, block_bytes=sw * pixel))
+        runs.name_hint = "offsets"
+        low = None
+        taps = []
+        for shift, left, right in nhwc_taps(w_, ow_, kw, sw, pw):
+            if not (left or right):  # every pixel inside: the runs' table from the tap's first pixel
+                taps.append((runs, shift * pixel))
+                continue
+            if low is None:  # each channel's first byte, the lowest offset a clamped tap reads
+                low = pre.value(asctile.GatherOffsetsOp(table_t, c_, es, 0, blocks=ow_, block_bytes=0))
+            table = pre.value(arith.AddiOp(runs, self._splat(pre, shift * pixel, table_t)))
+            if left:
+                table = pre.value(arith.MaxSIOp(table, low))
+            if right:
+                table = pre.value(arith.MinSIOp(table, pre.value(arith.AddiOp(
+                    low, self._splat(pre, (w_ - 1) * pixel, table_t)))))
+            table.name_hint = "clamped"
+            taps.append((table, 0))
+
+        b, t = w.body, w.item
+        oh = b.remui(t, oh_)
+        n = b.divui(t, oh_)
+        rows = None
+        for i in range(kh):  # input row clamp(oh * sh - ph + i, 0, H - 1): inside the window (see the module)
+            r = b.minui(b.subi(b.maxui(b.addi(b.muli(oh, sh), i), ph), ph), h_ - 1)
+            row = b.value(asctile.LoadOp(x_gm, b.muli(b.addi(b.muli(n, h_), r), w_ * c_), b.index(1),
+                                         b.index(w_ * c_), w_ * c_, 1, row_t))
+            row.name_hint = f"row{i}"
+            rows = row if rows is None else b.value(arith.MaximumfOp(rows, row))
+        result = None
+        for j, (table, base) in enumerate(taps):
+            tap = b.value(asctile.GatherOp(rows, table, out_t, base))
+            tap.name_hint = f"tap{j}"
+            result = tap if result is None else b.value(arith.MaximumfOp(result, tap))
+        b.add(asctile.StoreOp(result, out_gm, b.muli(b.addi(b.muli(n, oh_), oh), ow_ * c_), b.index(1),
+                              b.index(ow_ * c_), ow_ * c_))
+        return w.kernel
+
+    @staticmethod
+    def _splat(e, value: int, table_t) -> SSAValue:
+        return e.value(asctile.SplatOp(e.value(arith.ConstantOp(IntegerAttr(value, i32))), table_t))
 
 
 @dataclass(frozen=True)

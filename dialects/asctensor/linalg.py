@@ -313,41 +313,52 @@ class MaxPool2dOp(IRDLOperation):
     """The maximum of each ``kernel`` window of a floating NCHW input (PyTorch's ``max_pool2d`` without dilation,
     indices or ``ceil_mode``): ``result[n, c, oh, ow] = max x[n, c, oh*sh - ph + i, ow*sw - pw + j]`` over the
     window positions inside the input (the padding never wins; a NaN does). The padding is at most half the
-    kernel, so every window holds part of the input."""
+    kernel, so every window holds part of the input. With ``channels_last`` the input and the result are NHWC
+    (``result[n, oh, ow, c]``), the same maxima."""
 
     name = "asctensor.max_pool2d"
     input = operand_def(TensorType)
     kernel = prop_def(DenseArrayBase.constr(i64))
     stride = prop_def(DenseArrayBase.constr(i64))
     padding = prop_def(DenseArrayBase.constr(i64))
+    channels_last = opt_prop_def(UnitAttr)
     result = result_def(TensorType)
     traits = traits_def(Pure())
-    assembly_format = ("$input `kernel` $kernel `stride` $stride `padding` $padding attr-dict `:` type($input) "
-                       "`->` type($result)")
+    assembly_format = ("$input `kernel` $kernel `stride` $stride `padding` $padding (`channels_last` $channels_last^)? "
+                       "attr-dict `:` type($input) `->` type($result)")
 
-    def __init__(self, input, kernel, stride, padding):
-        n, c, h, w = input.type.get_shape()
-        out = [(size + 2 * p - k) // s + 1 for size, k, s, p in zip((h, w), kernel, stride, padding)]
+    def __init__(self, input, kernel, stride, padding, channels_last: bool = False):
+        shape = input.type.get_shape()
+        n, c, h, w = (shape[0], shape[3], shape[1], shape[2]) if channels_last else shape
+        oh, ow = [(size + 2 * p - k) // s + 1 for size, k, s, p in zip((h, w), kernel, stride, padding)]
         props = _window_properties(kernel, stride, padding, (1, 1))
         del props["dilation"]
-        super().__init__(operands=[input], result_types=[TensorType(input.type.element_type, [n, c, *out])],
-                         properties=props)
+        if channels_last:
+            props["channels_last"] = UnitAttr()
+        out = [n, oh, ow, c] if channels_last else [n, c, oh, ow]
+        super().__init__(operands=[input], result_types=[TensorType(input.type.element_type, out)], properties=props)
 
     def params(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         return _pair(self.kernel), _pair(self.stride), _pair(self.padding)
 
+    def nchw(self, shape) -> tuple[int, int, int, int]:
+        """``shape`` (the input's or the result's) as (N, C, H, W) whatever the layout."""
+        return (shape[0], shape[3], shape[1], shape[2]) if self.channels_last is not None else tuple(shape)
+
     def verify_(self) -> None:
         x, r = self.input.type, self.result.type
         kernel, stride, padding = self.params()
-        _check_patches(self.name, x, r, kernel, stride, padding, (1, 1), "NCHW")
+        _check_patches(self.name, x, r, kernel, stride, padding, (1, 1),
+                       "NHWC" if self.channels_last is not None else "NCHW")
         if str(x.element_type) not in ("f16", "f32"):
             raise VerifyException(f"{self.name}: pools f16 or f32, got {x.element_type}")
         if any(p > k // 2 for p, k in zip(padding, kernel)):
             raise VerifyException(f"{self.name}: padding {list(padding)} exceeds half the kernel {list(kernel)}")
-        n, c, h, w = x.get_shape()
+        n, c, h, w = self.nchw(x.get_shape())
         out = [(size + 2 * p - k) // s + 1 for size, k, s, p in zip((h, w), kernel, stride, padding)]
-        if min(out) < 1 or tuple(r.get_shape()) != (n, c, *out):
-            raise VerifyException(f"{self.name}: result shape {list(r.get_shape())} should be {[n, c, *out]}")
+        want = [n, *out, c] if self.channels_last is not None else [n, c, *out]
+        if min(out) < 1 or list(r.get_shape()) != want:
+            raise VerifyException(f"{self.name}: result shape {list(r.get_shape())} should be {want}")
 
 
 OPS = [MatmulOp, Conv2dOp, Im2colOp, Im2colNhwcOp, MaxPool2dOp]

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import astuple, dataclass, replace
 from math import gcd
 
-from .matmul import CubePlan, CubeTilingError
+from .matmul import CubePlan, CubeTilingError, l0_step
 
 C0 = 16  # channels per NC1HWC0 block of a 2-byte type (32 B); 8 of a 4-byte one
 MAX_CHANNELS_PER_LOAD = 1 << 15  # Load3D.md: channelSize in [0, 65535] (Load3Dv2, A2/A3), multiples of C0 here
@@ -144,6 +144,28 @@ def implicit_geometry(x_shape, w_shape, stride, padding, dilation, groups: int, 
     return g
 
 
+LONGER_STEPS = 1.25  # the gain in the cube's multiplying share that trades positions per block for longer K steps
+
+
+def _stage_blocks(geo: ConvGeometry, step: int) -> list[int]:
+    """The channel blocks per L1 stage to try, most first: stages of one size (a short last stage would be consumed
+    before the next block's first one arrives)."""
+    return [c1s for c1s in range(min(geo.c1, MAX_CHANNELS_PER_LOAD // geo.c0), 0, -step) if geo.c1 % c1s == 0]
+
+
+def _mmad_share(spec, base_p: int, base_c: int, k_l1: int, es: int, c0: int) -> float:
+    """The share of an ``Mmad``'s cycles that multiply, for a block of ``base_p`` positions by ``base_c`` channels
+    whose K step is the longest that fits L0 and divides the stage's ``k_l1`` (as ``bufferize-cube`` takes it): a
+    stage of 49 16-channel columns (the ResNet stem) splits into steps of 16 unless the block is small enough for
+    steps of 112."""
+    k = max(16, min(l0_step(spec, base_p, base_c, es, c0), k_l1) // 16 * 16)
+    while k_l1 % k:
+        k -= max(c0, 16)
+    macs = spec.cube_macs_per_cycle["f32" if es == 4 else "f16"]
+    work = (-(-base_p // 16) * 16) * (-(-base_c // 16) * 16) * k / macs
+    return work / (work + spec.mmad_fixed_cycles)
+
+
 def implicit_plan(name: str, spec, plan: CubePlan, geo: ConvGeometry, patches_as_a: bool = False) -> CubePlan:
     """``plan`` (``plan_matmul`` of the weights times the patches^T: M output channels by N positions; with
     ``patches_as_a``, of the patches times the weights^T: M positions by N channels) with L1 stages of whole
@@ -156,21 +178,24 @@ def implicit_plan(name: str, spec, plan: CubePlan, geo: ConvGeometry, patches_as
     channels, positions = (plan.base_n, plan.base_m) if patches_as_a else (plan.base_m, plan.base_n)
     channel_sizes = [channels] + [m for m in (channels // 2 ** i // 16 * 16 for i in range(1, 5)) if m >= 16]
     for base_c in dict.fromkeys(channel_sizes):
-        for base_p in range(positions, 15, -16):
-            if geo.in_rows(base_p) * geo.w > ND2NZ_MAX_ROWS:
-                continue
-            for c1s in range(min(geo.c1, MAX_CHANNELS_PER_LOAD // geo.c0), 0, -step):
-                if geo.c1 % c1s:  # stages of one size: a short last stage is consumed before the next block's
-                    continue      # first one arrives
-                k_l1 = c1s * geo.k_per_c1
-                if 2 * (geo.window_elements(base_p, c1s) + k_l1 * base_c) * es <= spec.l1_bytes:
-                    base_m, base_n = (base_p, base_c) if patches_as_a else (base_c, base_p)
-                    blocks_m, blocks_n = -(-plan.M // base_m), -(-plan.N // base_n)
-                    k_l0 = max(16, min(plan.k_l0, k_l1) // 16 * 16)
-                    while k_l1 % k_l0:
-                        k_l0 -= 16
-                    blocks = plan.batch * blocks_m * blocks_n
-                    return replace(plan, base_m=base_m, blocks_m=blocks_m, base_n=base_n, blocks_n=blocks_n,
-                                   k_l1=k_l1, k_l0=k_l0, block_dim=max(1, min(plan.block_dim, blocks)))
+        fits = [(base_p, c1s) for base_p in range(positions, 15, -16) if geo.in_rows(base_p) * geo.w <= ND2NZ_MAX_ROWS
+                for c1s in _stage_blocks(geo, step)
+                if 2 * (geo.window_elements(base_p, c1s) + c1s * geo.k_per_c1 * base_c) * es <= spec.l1_bytes]
+        if not fits:
+            continue
+        # the most positions, or down to half of them when that makes the cube's steps much longer
+        share = {f: _mmad_share(spec, f[0], base_c, f[1] * geo.k_per_c1, es, geo.c0) for f in fits
+                 if 2 * f[0] >= fits[0][0]}
+        best = max(share, key=share.get)
+        base_p, c1s = best if share[best] >= LONGER_STEPS * share[fits[0]] else fits[0]
+        k_l1 = c1s * geo.k_per_c1
+        base_m, base_n = (base_p, base_c) if patches_as_a else (base_c, base_p)
+        blocks_m, blocks_n = -(-plan.M // base_m), -(-plan.N // base_n)
+        k_l0 = max(16, min(plan.k_l0, k_l1) // 16 * 16)
+        while k_l1 % k_l0:
+            k_l0 -= 16
+        blocks = plan.batch * blocks_m * blocks_n
+        return replace(plan, base_m=base_m, blocks_m=blocks_m, base_n=base_n, blocks_n=blocks_n,
+                       k_l1=k_l1, k_l0=k_l0, block_dim=max(1, min(plan.block_dim, blocks)))
     raise CubeTilingError(f"kernel @{name}: no output block of a {geo.h}x{geo.w} image's convolution has its input "
                           f"rows and weights fit L1 ({spec.l1_bytes} B)")

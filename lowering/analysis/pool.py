@@ -26,3 +26,34 @@ def pool_columns(w: int, ow: int, kw: int, sw: int, pw: int) -> list[tuple[int, 
                 return None
         taps.append((-lo, hi - lo, lo * sw - pw + j))
     return taps
+
+
+def nhwc_taps(w: int, ow: int, kw: int, sw: int, pw: int) -> list[tuple[int, bool, bool]]:
+    """Per kernel column ``j`` of a channels-last pool: (pixel shift ``j - pw``, whether output pixel 0 reads left
+    of the input, whether the last reads right of it); such taps are clamped into the input, which keeps them
+    inside their windows (a window always holds part of the input)."""
+    return [(j - pw, j - pw < 0, (ow - 1) * sw + j - pw > w - 1) for j in range(kw)]
+
+
+def nhwc_pool_bytes(shape: tuple, out_shape: tuple, kernel: tuple, padding: tuple, stride: tuple,
+                    element_bytes: int, buffers: int = 2) -> int:
+    """The UB bytes of ``tile-pool``'s channels-last form of an (N, H, W, C) pool: the kernel rows of a work item
+    (``buffers`` each), their maximum, a tap per kernel column and the result (``buffers``), the offset table of
+    the unclamped taps and one per clamped tap (``nhwc_taps``), and the bounds table a clamp is built with."""
+    _, _, w, c = shape
+    _, _, ow, _ = out_shape
+    kh, kw = kernel
+    row, out, table = w * c * element_bytes, ow * c * element_bytes, ow * c * 4
+    clamped = sum(low or high for _, low, high in nhwc_taps(w, ow, kw, stride[1], padding[1]))
+    return (kh * buffers + 1) * row + (kw + buffers) * out + (2 + clamped) * table
+
+
+def nhwc_pool_fits(op, spec) -> bool:
+    """Whether ``tile-pool`` can run the NCHW max pool ``op`` channels-last: 32 B runs of channels (the gather's
+    blocks) and a work item's rows in UB."""
+    n, c, h, w = op.input.type.get_shape()
+    out = op.result.type.get_shape()
+    es = 2 if str(op.input.type.element_type) == "f16" else 4
+    kernel, stride, padding = op.params()
+    return (c * es) % 32 == 0 and nhwc_pool_bytes((n, h, w, c), (out[0], out[2], out[3], out[1]), kernel, padding,
+                                                  stride, es, buffers=1) <= spec.ub_usable_bytes

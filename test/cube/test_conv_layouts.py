@@ -59,3 +59,30 @@ def test_pool_output_is_transposed_once():
                and "(tensor<2x64x16x16x" not in line]
     assert len(to_nhwc) == 1 and "(tensor<2x64x8x8xf16>) -> tensor<2x8x8x64xf16>" in to_nhwc[0], "\n".join(calls)
     assert not to_nchw, "\n".join(calls)
+
+
+POOLS = [(3, 2, 1), (2, 2, 0), (3, 1, 1), (3, 2, 0), (2, 1, 1)]  # kernel, stride, padding
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+@pytest.mark.parametrize("kernel,stride,padding", POOLS)
+def test_pool_between_convolutions_runs_channels_last_like_torch(kernel, stride, padding, dtype):
+    """A max pool between two implicit GEMMs pools their NHWC values (no transpose around it), against PyTorch;
+    the image's odd width makes the last output pixels' windows reach past it."""
+    rng = np.random.default_rng(kernel * 10 + stride + padding)
+    x = rng.standard_normal((2, 16, 13, 11)).astype(dtype)
+    w1 = (rng.standard_normal((32, 16, 3, 3)) / 12).astype(dtype)
+    w2 = (rng.standard_normal((16, 32, 3, 3)) / 17).astype(dtype)
+
+    def program(lib, x, w1, w2):
+        y = lib.relu(lib.conv2d(x, w1, padding=1))
+        return lib.conv2d(lib.max_pool2d(y, kernel, stride, padding), w2, padding=1)
+
+    fn = pyasc.jit(lambda *a: program(PF, *a), options={"conv": "implicit_gemm"})
+    args = [pyasc.tensor(a) for a in (x, w1, w2)]
+    assert "channels_last" in fn.lower(*args).as_text("asctensor")
+    out = fn(*args).numpy()
+    ref = program(F, *(torch.from_numpy(a.astype(np.float32)) for a in (x, w1, w2))).numpy()
+    assert out.shape == ref.shape and out.dtype == dtype
+    tol = 2e-2 if dtype == np.float16 else 1e-4
+    np.testing.assert_allclose(out.astype(np.float32), ref, rtol=tol, atol=tol * np.abs(ref).max())

@@ -144,3 +144,26 @@ func.func @widened(%a: tensor<2x4x4x8xbf16>) -> tensor<2x4x4x8xf32> {
 // CHECK-LABEL: func.func @widened(
 // CHECK-NEXT:    %[[C:.*]] = asctensor.cast %a : tensor<2x4x4x8xbf16> -> tensor<2x4x4x8xf32>
 // CHECK-NEXT:    func.return %[[C]]
+
+// a max pool of an NHWC value transposed to NCHW pools it channels-last (tile-pool's NHWC form) with one transpose
+// to NCHW after it, which cancels against the transpose back to NHWC (a ResNet stem's product, pooled, then read by
+// the first block's convolutions)
+func.func @pool(%y: tensor<2x16x16x64xf16>) -> tensor<2x8x8x64xf16> {
+  %t = asctensor.transpose %y permutation = [0, 3, 1, 2] : tensor<2x16x16x64xf16> -> tensor<2x64x16x16xf16>
+  %p = asctensor.max_pool2d %t kernel [3, 3] stride [2, 2] padding [1, 1] : tensor<2x64x16x16xf16> -> tensor<2x64x8x8xf16>
+  %b = asctensor.transpose %p permutation = [0, 2, 3, 1] : tensor<2x64x8x8xf16> -> tensor<2x8x8x64xf16>
+  func.return %b : tensor<2x8x8x64xf16>
+}
+// CHECK-LABEL: func.func @pool(
+// CHECK-NEXT:    %[[P:.*]] = asctensor.max_pool2d %y kernel [3, 3] stride [2, 2] padding [1, 1] channels_last : tensor<2x16x16x64xf16> -> tensor<2x8x8x64xf16>
+// CHECK-NEXT:    func.return %[[P]]
+
+// 3 channels are no run of 32 B for the channels-last gather: the pool stays NCHW
+func.func @narrow_pool(%y: tensor<2x16x16x3xf16>) -> tensor<2x3x8x8xf16> {
+  %t = asctensor.transpose %y permutation = [0, 3, 1, 2] : tensor<2x16x16x3xf16> -> tensor<2x3x16x16xf16>
+  %p = asctensor.max_pool2d %t kernel [3, 3] stride [2, 2] padding [1, 1] : tensor<2x3x16x16xf16> -> tensor<2x3x8x8xf16>
+  func.return %p : tensor<2x3x8x8xf16>
+}
+// CHECK-LABEL: func.func @narrow_pool(
+// CHECK-NEXT:    %t = asctensor.transpose %y
+// CHECK-NEXT:    %p = asctensor.max_pool2d %t kernel [3, 3] stride [2, 2] padding [1, 1] : tensor<2x3x16x16xf16> -> tensor<2x3x8x8xf16>
