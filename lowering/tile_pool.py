@@ -67,8 +67,13 @@ class _PoolTiler:
             raise TilingError(f"kernel @{k.sym_name.data}: max_pool2d reads a kernel input")
         self.source = source
         if op.channels_last is not None:  # loads double-buffered where UB holds them
-            new = self._channels_last(op, 2)
-            return new if tile_kernel_bytes(new) <= self.spec.ub_usable_bytes else self._channels_last(op, 1)
+            for buffers in (2, 1):
+                new = self._channels_last(op, buffers)
+                if tile_kernel_bytes(new) <= self.spec.ub_usable_bytes:
+                    return new
+            raise TilingError(f"kernel @{k.sym_name.data}: the channels-last max_pool2d of {op.input.type} needs "
+                              f"{tile_kernel_bytes(new)} B of UB for a row of its input, more than "
+                              f"{self.spec.ub_usable_bytes} B (analysis.pool.nhwc_pool_fits)")
         n_, c_, h_, w_ = op.input.type.get_shape()
         _, _, oh_, ow_ = op.result.type.get_shape()
         (kh, kw), (sh, sw), (ph, pw) = op.params()

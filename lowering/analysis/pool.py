@@ -38,14 +38,15 @@ def nhwc_taps(w: int, ow: int, kw: int, sw: int, pw: int) -> list[tuple[int, boo
 def nhwc_pool_bytes(shape: tuple, out_shape: tuple, kernel: tuple, padding: tuple, stride: tuple,
                     element_bytes: int, buffers: int = 2) -> int:
     """The UB bytes of ``tile-pool``'s channels-last form of an (N, H, W, C) pool: the kernel rows of a work item
-    (``buffers`` each), their maximum, a tap per kernel column and the result (``buffers``), the offset table of
-    the unclamped taps and one per clamped tap (``nhwc_taps``), and the bounds table a clamp is built with."""
+    (``buffers`` each), their maximum, a tap per kernel column, their maximum and the result (``buffers``), the
+    offset table of the unclamped taps, the bounds table a clamp is built with, and two per clamped tap
+    (``nhwc_taps``: the shifted offsets and the clamped ones)."""
     _, _, w, c = shape
     _, _, ow, _ = out_shape
     kh, kw = kernel
     row, out, table = w * c * element_bytes, ow * c * element_bytes, ow * c * 4
     clamped = sum(low or high for _, low, high in nhwc_taps(w, ow, kw, stride[1], padding[1]))
-    return (kh * buffers + 1) * row + (kw + buffers) * out + (2 + clamped) * table
+    return (kh * buffers + 1) * row + (kw + buffers + 1) * out + (2 + 2 * clamped) * table
 
 
 def nhwc_pool_fits(op, spec) -> bool:
