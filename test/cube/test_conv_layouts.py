@@ -19,6 +19,8 @@ os.environ.setdefault("PYASC_CACHE_DIR", tempfile.mkdtemp(prefix="pyasc-test-cac
 import pyasc
 import pyasc.nn.functional as PF
 
+from .gxx import assert_compiles
+
 
 def _bottleneck(lib, x, w1, w2, w3, w5, w6):
     p = lib.max_pool2d(x, 3, 2, 1)
@@ -86,3 +88,22 @@ def test_pool_between_convolutions_runs_channels_last_like_torch(kernel, stride,
     assert out.shape == ref.shape and out.dtype == dtype
     tol = 2e-2 if dtype == np.float16 else 1e-4
     np.testing.assert_allclose(out.astype(np.float32), ref, rtol=tol, atol=tol * np.abs(ref).max())
+
+
+def test_emitted_ascend_c_compiles():
+    """The Ascend C of a stem-like convolution, its channels-last pool and the two 1x1 convolutions after it (the
+    accumulator in two L0C slots, FixPipe taking its slot in its own scope) compiles against the stub headers."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((2, 16, 32, 32)).astype(np.float16)
+    ws = [(rng.standard_normal(s) / 8).astype(np.float16) for s in ((64, 16, 3, 3), (64, 64, 1, 1), (256, 64, 1, 1))]
+
+    def program(lib, x, w0, w1, w2):
+        p = lib.max_pool2d(lib.relu(lib.conv2d(x, w0, padding=1)), 3, 2, 1)
+        return lib.relu(lib.conv2d(p, w1)) + lib.conv2d(p, w2)[:, :64]
+
+    fn = pyasc.jit(lambda *a: program(PF, *a), options={"conv": "implicit_gemm"})
+    lowered = fn.lower(*(pyasc.tensor(a) for a in (x, *ws)))
+    assert "channels_last" in lowered.as_text("asctensor")
+    src = lowered.compile().ascendc_source()
+    assert "c_l0[" in src and "AscendC::Gather(" in src
+    assert_compiles(src)
