@@ -197,9 +197,10 @@ def channels_last_convs(block, geometries: dict, spec=None) -> set:
 
 def _passes_layout(op: Operation, v: SSAValue, spec) -> bool:
     """Whether an NHWC ``v`` stays NHWC through ``op``: an elementwise op of its shape, or a max pool that runs
-    channels-last."""
+    channels-last and is the only reader of its input (``asctensor-sink-transposes`` then moves the input's
+    transpose below it)."""
     if isinstance(op, asctensor.MaxPool2dOp):
-        return spec is not None and nhwc_pool_fits(op, spec)
+        return spec is not None and op.input.has_one_use() and nhwc_pool_fits(op, spec)
     return _elementwise(op, v.type.get_shape())
 
 

@@ -107,3 +107,27 @@ def test_emitted_ascend_c_compiles():
     src = lowered.compile().ascendc_source()
     assert "c_l0[" in src and "AscendC::Gather(" in src
     assert_compiles(src)
+
+
+def test_pool_of_a_value_read_elsewhere_stays_nchw():
+    """A pool whose input is also returned stays NCHW (its input's transpose could not move below it), and the
+    convolution before it keeps its NCHW product; values against PyTorch."""
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((2, 16, 12, 12)).astype(np.float16)
+    w1 = (rng.standard_normal((32, 16, 3, 3)) / 12).astype(np.float16)
+    w2 = (rng.standard_normal((16, 32, 3, 3)) / 17).astype(np.float16)
+
+    def program(lib, x, w1, w2):
+        y = lib.relu(lib.conv2d(x, w1, padding=1))
+        return y, lib.conv2d(lib.max_pool2d(y, 3, 2, 1), w2, padding=1)
+
+    fn = pyasc.jit(lambda *a: program(PF, *a), options={"conv": "implicit_gemm"})
+    args = [pyasc.tensor(a) for a in (x, w1, w2)]
+    text = fn.lower(*args).as_text("asctensor")
+    host = text[text.index("func.func @lambda("):].splitlines()
+    (first,) = [line for line in host if "func.call @lambda_mm0(" in line]
+    assert "channels_last" not in text and first.endswith("-> tensor<2x32x12x12xf16>"), first
+    refs = program(F, *(torch.from_numpy(a.astype(np.float32)) for a in (x, w1, w2)))
+    for out, ref in zip(fn(*args), refs):
+        ref = ref.numpy()
+        np.testing.assert_allclose(out.numpy().astype(np.float32), ref, rtol=2e-2, atol=2e-2 * np.abs(ref).max())
