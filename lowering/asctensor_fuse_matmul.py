@@ -102,6 +102,17 @@ def _in_memory(mm: asctensor.MatmulOp) -> None:
             mm.operands[i] = src
 
 
+def _conv_operands_in_memory(conv: asctensor.Conv2dOp) -> None:
+    """A convolution's input or weights that are a splat (a uniform constant, such as a 1x1x1x1 weight) written out
+    by an exact copy, as ``_in_memory`` does for a matmul: the cube reads its operands from GM."""
+    for i, v in enumerate((conv.input, conv.weight)):
+        if isinstance(v.owner, asctensor.FullOp):
+            copies = exact_copy(v)
+            for op in copies:
+                insert(op, conv)
+            conv.operands[i] = copies[-1].results[0]
+
+
 def _swap_last(v: SSAValue, anchor: Operation) -> SSAValue:
     """``v`` with its last two dims swapped; int8 through float16 (exact), as gathers move no bytes."""
     shape = list(v.type.get_shape())
@@ -301,6 +312,8 @@ class AscTensorFuseMatmulPass(ModulePass):
         spec = module_target(op)
         for host in host_functions(op):
             conv_groups = {}
+            for conv in [o for o in host.body.block.ops if isinstance(o, asctensor.Conv2dOp)]:
+                _conv_operands_in_memory(conv)
             fold_kernel_columns(host.body.block, spec, self.conv)
             convs = [o for o in host.body.block.ops if isinstance(o, asctensor.Conv2dOp)]
             geometries, last, points = plan_convs(host.body.block, spec, self.conv)

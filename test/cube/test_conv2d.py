@@ -229,3 +229,18 @@ def test_conv2d_bad_input_names_op_shapes_and_line():
     with pytest.raises(pyasc.PyascError, match=r"pyasc\.conv2d: weight \[4, 5, 3, 3\] has 5 input channels per group, "
                                                r"input \[1, 6, 8, 8\].*test_conv2d\.py:\d+"):
         pyasc.jit(lambda x, w: pyasc.conv2d(x, w))(x, _rand((4, 5, 3, 3)))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_conv2d_of_a_uniform_constant_weight_like_torch(dtype):
+    """A constant weight whose elements are all equal (a 1x1x1x1 one) is a splat after decomposition; the cube still
+    reads it from GM. Against PyTorch, with padding that leaves output pixels only padding sees."""
+    import torch
+    import torch.nn.functional as F
+
+    x = RNG.standard_normal((1, 1, 3, 3)).astype(dtype)
+    w, b = np.full((1, 1, 1, 1), 1.5, dtype), np.array([0.25], dtype)
+    wt, bt = pyasc.tensor(w), pyasc.tensor(b)
+    out = pyasc.jit(lambda x: pyasc.conv2d(x, wt, bt, stride=2, padding=1))(pyasc.tensor(x)).numpy()
+    ref = F.conv2d(*(torch.from_numpy(a.astype(np.float32)) for a in (x, w, b)), stride=2, padding=1).numpy()
+    np.testing.assert_allclose(out.astype(np.float32), ref, rtol=1e-3)
