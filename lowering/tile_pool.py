@@ -140,7 +140,6 @@ class _PoolTiler:
         b.add(asctile.StoreOp(result, out_gm, dst, nc, b.index(ow_), oh_ * ow_))
         return w.kernel
 
-
     def _channels_last(self, op, buffers: int) -> func.FuncOp:
         """An NHWC pool: a work item is an output row of an image, its kernel rows are whole input rows (``W * C``
         contiguous elements), their maximum; each kernel column gathers the ``C`` channels of its pixel for every
@@ -151,6 +150,9 @@ class _PoolTiler:
         (kh, kw), (sh, sw), (ph, pw) = op.params()
         et = op.result.type.element_type
         es = element_bytes(et)
+        if c_ * es % 32:
+            raise TilingError(f"kernel @{k.sym_name.data}: a channels-last max_pool2d gathers runs of whole 32 B of "
+                              f"channels; {c_} channels of {et} are {c_ * es} B (analysis.pool.nhwc_pool_fits)")
         row_t, out_t = TensorType(et, [1, _pad(w_ * c_, es)]), TensorType(et, [1, ow_ * c_])
         table_t = TensorType(i32, [1, ow_ * c_])
         items = n_ * oh_
