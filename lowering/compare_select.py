@@ -106,7 +106,7 @@ def bufferize_select(bz, op: asctensor.SelectOp, dst: SSAValue, e: OpEmitter) ->
     n = bz.count(e, t)
     mask = _mask_of(bz, e, op.cond)
     x, y = op.true_value, op.false_value
-    if y in bz.splat:
+    if y in bz.splat and _keeps_bits(bz.splat[y], t.element_type):
         e.add(ascbuf.VSelectScalarOp(dst, mask, bz.operand(e, x), bz.splat[y], n))
     else:
         e.add(ascbuf.VSelectOp(dst, mask, bz.operand(e, x), bz.operand(e, y), n))
@@ -131,6 +131,21 @@ def _selectable(lw, e: OpEmitter, v: SSAValue) -> SSAValue:
     from pyasc.dialects.types import element_type
 
     return e.value(ascendc.ReinterpretCastOp(t, element_type(name)))
+
+
+def _keeps_bits(s: SSAValue, et) -> bool:
+    """Whether the scalar ``s`` of ``et`` survives as a Select scalar: a value Select moves as float/half bits
+    (``_AS_SELECTABLE``) whose bits are a NaN or an infinity there (bf16 -inf is a half NaN, i32 -1 a float NaN)
+    would reach the kernel as a canonical NaN, so such a splat is selected from a duplicated buffer instead."""
+    name = _AS_SELECTABLE.get(str(et))
+    if name is None or not isinstance(s.owner, arith.ConstantOp):
+        return True
+    import numpy as np
+
+    from pyasc.dialects.types import element_type, numpy_dtype
+
+    bits = np.asarray(s.owner.value.value.data, dtype=numpy_dtype(et)).view(numpy_dtype(element_type(name)))
+    return bool(np.isfinite(bits))
 
 
 def _scalar_bits(lw, e: OpEmitter, op, s: SSAValue) -> SSAValue:
