@@ -375,7 +375,7 @@ def verify_data_groups(sim, m, name: str, n: int, args: list, runs: list, traced
     grouped = run_data_path(sim, m, name, n, args, runs, traced)
     together = [a.copy() if isinstance(a, np.ndarray) else a for a in args] if grouped else None
     for a, b in zip(args, before):
-        if isinstance(a, np.ndarray):
+        if isinstance(a, np.ndarray) and a.flags.writeable:  # (a read-only argument was not written)
             np.copyto(a, b)
     m.ub.fill(0)
     traced.plan = None
