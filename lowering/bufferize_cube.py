@@ -47,7 +47,7 @@ from pyasc.dialects.target import Pipe, module_target
 from pyasc.dialects.types import element_bytes
 
 from .analysis.conv import ConvGeometry
-from .analysis.matmul import l0_step
+from .analysis.matmul import divided_step
 from .bufferize_mix import lower_handoffs
 from .emitter import OpEmitter
 
@@ -80,9 +80,7 @@ class _CubeBufferizer:
         acc_t = mmad.acc.type
         base_m, base_n = acc_t.get_shape()
         k_l1 = a_load.result.type.get_shape()[0 if ta else 1]
-        k_l0 = min(l0_step(self.spec, base_m, base_n, es, c0), k_l1)
-        while k_l1 % k_l0:
-            k_l0 -= max(c0, 16)  # whole 16-row fractals (a 4-byte B: whole 16 x 16 squares)
+        k_l0 = divided_step(self.spec, base_m, base_n, es, c0, k_l1)
         nk = k_l1 // k_l0
         k_stages = kloop.ub.owner.value.value.data if isinstance(kloop.ub.owner, arith.ConstantOp) else None
 

@@ -133,37 +133,40 @@ def _selectable(lw, e: OpEmitter, v: SSAValue) -> SSAValue:
     return e.value(ascendc.ReinterpretCastOp(t, element_type(name)))
 
 
-def _keeps_bits(s: SSAValue, et) -> bool:
-    """Whether the scalar ``s`` of ``et`` survives as a Select scalar: a value Select moves as float/half bits
-    (``_AS_SELECTABLE``) whose bits are a NaN or an infinity there (bf16 -inf is a half NaN, i32 -1 a float NaN)
-    would reach the kernel as a canonical NaN, so such a splat is selected from a duplicated buffer instead."""
+def _selected_bits(s: SSAValue, et):
+    """The constant scalar ``s`` of ``et`` as the type Select moves it as (``_AS_SELECTABLE``: i32 -> f32 bits,
+    bf16 -> f16 bits), a NumPy scalar; None when ``et`` moves as it is or ``s`` is no constant."""
     name = _AS_SELECTABLE.get(str(et))
     if name is None or not isinstance(s.owner, arith.ConstantOp):
-        return True
+        return None
     import numpy as np
 
     from pyasc.dialects.types import element_type, numpy_dtype
 
-    bits = np.asarray(s.owner.value.value.data, dtype=numpy_dtype(et)).view(numpy_dtype(element_type(name)))
-    return bool(np.isfinite(bits))
+    return np.asarray(s.owner.value.value.data, dtype=numpy_dtype(et)).view(numpy_dtype(element_type(name)))
+
+
+def _keeps_bits(s: SSAValue, et) -> bool:
+    """Whether the scalar ``s`` of ``et`` survives as a Select scalar: a value whose bits are a NaN or an infinity
+    in the type Select moves it as (bf16 -inf is a half NaN, i32 -1 a float NaN) would reach the kernel as a
+    canonical NaN, so such a splat is selected from a duplicated buffer instead."""
+    import numpy as np
+
+    bits = _selected_bits(s, et)
+    return bits is None or bool(np.isfinite(bits))
 
 
 def _scalar_bits(lw, e: OpEmitter, op, s: SSAValue) -> SSAValue:
     """The scalar of a Select in the type the values are selected as (i32 -> f32 bits)."""
-    v = lw.map[s]
     et = str(op.dst.type.element_type)
     if et not in _AS_SELECTABLE:
-        return v
-    import numpy as np
-
-    from pyasc.dialects.types import element_type, numpy_dtype
-
-    raw = s.owner.value.value.data if isinstance(s.owner, arith.ConstantOp) else None
-    if raw is None:
+        return lw.map[s]
+    bits = _selected_bits(s, op.dst.type.element_type)
+    if bits is None:
         raise CompileError(f"{op.name}: the scalar of a {et} select must be a constant")
-    src_dt, dst_name = numpy_dtype(op.dst.type.element_type), _AS_SELECTABLE[et]
-    bits = np.asarray(raw, dtype=src_dt).view(numpy_dtype(element_type(dst_name)))
-    return e.value(arith.ConstantOp(FloatAttr(float(bits), element_type(dst_name))))
+    from pyasc.dialects.types import element_type
+
+    return e.value(arith.ConstantOp(FloatAttr(float(bits), element_type(_AS_SELECTABLE[et]))))
 
 
 def _whole_repeats(lw, op, src: SSAValue, e: OpEmitter) -> SSAValue:

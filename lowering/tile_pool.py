@@ -50,6 +50,24 @@ def _pad(n: int, es: int) -> int:
     return -(-max(n, 1) // align) * align
 
 
+def _window_max(b, oh, rows_of: tuple, taps: list, out_t, load) -> SSAValue:
+    """The maximum over a work item's windows: of the ``load``s (of an input row index) of kernel rows
+    ``clamp(oh * sh - ph + i, 0, H - 1)`` (inside the window: see the module docstring), then of the ``Gather`` of each
+    kernel column's ``(table, base)`` from it. ``rows_of``: (KH, sh, ph, H)."""
+    kh, sh, ph, h = rows_of
+    rows = None
+    for i in range(kh):
+        row = b.value(load(b.minui(b.subi(b.maxui(b.addi(b.muli(oh, sh), i), ph), ph), h - 1)))
+        row.name_hint = f"row{i}"
+        rows = row if rows is None else b.value(arith.MaximumfOp(rows, row))
+    result = None
+    for j, (table, base) in enumerate(taps):
+        tap = b.value(asctile.GatherOp(rows, table, out_t, base))
+        tap.name_hint = f"tap{j}"
+        result = tap if result is None else b.value(arith.MaximumfOp(result, tap))
+    return result
+
+
 @dataclass
 class _PoolTiler:
     kernel: func.FuncOp
@@ -125,17 +143,9 @@ class _PoolTiler:
         n = b.divui(t, chunks)
         nc = b.minui(b.subi(c_, c0), channels)
         plane = b.muli(b.addi(b.muli(n, c_), c0), h_ * w_)
-        rows = None
-        for i in range(kh):  # input row clamp(oh * sh - ph + i, 0, H - 1) of every channel of the chunk
-            r = b.minui(b.subi(b.maxui(b.addi(b.muli(oh, sh), i), ph), ph), h_ - 1)
-            row = b.value(asctile.LoadOp(x_gm, b.addi(plane, b.muli(r, w_)), nc, b.index(w_), h_ * w_, 1, row_t))
-            row.name_hint = f"row{i}"
-            rows = row if rows is None else b.value(arith.MaximumfOp(rows, row))
-        result = None
-        for j, (table, base) in enumerate(tables):
-            tap = b.value(asctile.GatherOp(rows, table, out_t, base))
-            tap.name_hint = f"tap{j}"
-            result = tap if result is None else b.value(arith.MaximumfOp(result, tap))
+        result = _window_max(b, oh, (kh, sh, ph, h_), tables, out_t,  # the input row of every channel of the chunk
+                             lambda r: asctile.LoadOp(x_gm, b.addi(plane, b.muli(r, w_)), nc, b.index(w_), h_ * w_, 1,
+                                                      row_t))
         dst = b.addi(b.muli(b.addi(b.muli(n, c_), c0), oh_ * ow_), b.muli(oh, ow_))  # (the result's reshapes too)
         b.add(asctile.StoreOp(result, out_gm, dst, nc, b.index(ow_), oh_ * ow_))
         return w.kernel
@@ -184,18 +194,9 @@ class _PoolTiler:
         b, t = w.body, w.item
         oh = b.remui(t, oh_)
         n = b.divui(t, oh_)
-        rows = None
-        for i in range(kh):  # input row clamp(oh * sh - ph + i, 0, H - 1): inside the window (see the module)
-            r = b.minui(b.subi(b.maxui(b.addi(b.muli(oh, sh), i), ph), ph), h_ - 1)
-            row = b.value(asctile.LoadOp(x_gm, b.muli(b.addi(b.muli(n, h_), r), w_ * c_), b.index(1),
-                                         b.index(w_ * c_), w_ * c_, 1, row_t))
-            row.name_hint = f"row{i}"
-            rows = row if rows is None else b.value(arith.MaximumfOp(rows, row))
-        result = None
-        for j, (table, base) in enumerate(taps):
-            tap = b.value(asctile.GatherOp(rows, table, out_t, base))
-            tap.name_hint = f"tap{j}"
-            result = tap if result is None else b.value(arith.MaximumfOp(result, tap))
+        result = _window_max(b, oh, (kh, sh, ph, h_), taps, out_t,  # the whole input row of the image
+                             lambda r: asctile.LoadOp(x_gm, b.muli(b.addi(b.muli(n, h_), r), w_ * c_), b.index(1),
+                                                      b.index(w_ * c_), w_ * c_, 1, row_t))
         b.add(asctile.StoreOp(result, out_gm, b.muli(b.addi(b.muli(n, oh_), oh), ow_ * c_), b.index(1),
                               b.index(ow_ * c_), ow_ * c_))
         return w.kernel

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import astuple, dataclass, replace
 from math import gcd
 
-from .matmul import CubePlan, CubeTilingError, l0_step
+from .matmul import CubePlan, CubeTilingError, divided_step
 
 C0 = 16  # channels per NC1HWC0 block of a 2-byte type (32 B); 8 of a 4-byte one
 MAX_CHANNELS_PER_LOAD = 1 << 15  # Load3D.md: channelSize in [0, 65535] (Load3Dv2, A2/A3), multiples of C0 here
@@ -158,9 +158,7 @@ def _mmad_share(spec, base_p: int, base_c: int, k_l1: int, es: int, c0: int) -> 
     whose K step is the longest that fits L0 and divides the stage's ``k_l1`` (as ``bufferize-cube`` takes it): a
     stage of 49 16-channel columns (the ResNet stem) splits into steps of 16 unless the block is small enough for
     steps of 112."""
-    k = max(16, min(l0_step(spec, base_p, base_c, es, c0), k_l1) // 16 * 16)
-    while k_l1 % k:
-        k -= max(c0, 16)
+    k = divided_step(spec, base_p, base_c, es, c0, k_l1)
     macs = spec.cube_macs_per_cycle["f32" if es == 4 else "f16"]
     work = (-(-base_p // 16) * 16) * (-(-base_c // 16) * 16) * k / macs
     return work / (work + spec.mmad_fixed_cycles)

@@ -64,6 +64,15 @@ def l0_step(spec: TargetSpec, base_m: int, base_n: int, es: int, c0: int, buffer
     return (min(ka, kb) // kq) * kq
 
 
+def divided_step(spec: TargetSpec, base_m: int, base_n: int, es: int, c0: int, k_l1: int) -> int:
+    """The K step of an L1 stage of ``k_l1`` columns that ``bufferize-cube`` takes: the longest that fits L0
+    (``l0_step``) and divides the stage."""
+    k = min(l0_step(spec, base_m, base_n, es, c0), k_l1)
+    while k_l1 % k:
+        k -= max(c0, 16)  # whole 16-row fractals (a 4-byte B: whole 16 x 16 squares)
+    return k
+
+
 BLOCK_STEP = 16  # block sides are whole fractals
 NEAR_BEST = 1.01  # blocks within 1 % of the shortest estimate compete on traffic
 
