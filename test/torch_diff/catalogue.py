@@ -59,6 +59,17 @@ def acc_last(specs, kw):
     return tuple(specs[0])[-1] if specs[0] else 1
 
 
+def acc_along(specs, kw):
+    """The length of the reduced ``dim`` (softmax, log_softmax)."""
+    shape = tuple(specs[0])
+    return shape[kw["dim"]] if shape else 1
+
+
+def acc_normalized(specs, kw):
+    """The elements of ``normalized_shape`` each mean and variance sums (layer_norm, rms_norm)."""
+    return math.prod(kw["ns"])
+
+
 def acc_mm(specs, kw):
     return tuple(specs[0])[-1] if len(specs[0]) else 1
 
@@ -221,11 +232,11 @@ REDUCTIONS = [
         lambda m, x, **kw: m.linalg.vector_norm(x, float("inf"), **kw)),
     red("cumsum", lambda m, x, dim: m.cumsum(x, dim=dim), gen=g.along(), dtypes=ALL),
     red("cumprod", lambda m, x, dim: m.cumprod(x, dim=dim), gen=g.along(), domain="unit", dtypes=ALL),
-    red("softmax", lambda m, x, dim: m.softmax(x, dim), gen=g.along(), acc=acc_last),
-    red("log_softmax", lambda m, x, dim: m.log_softmax(x, dim), gen=g.along(), acc=acc_last),
-    red("layer_norm", lambda m, x, *wb, ns: m.layer_norm(x, ns, *wb), gen=g.norm(), acc=acc_last),
+    red("softmax", lambda m, x, dim: m.softmax(x, dim), gen=g.along(), acc=acc_along),
+    red("log_softmax", lambda m, x, dim: m.log_softmax(x, dim), gen=g.along(), acc=acc_along),
+    red("layer_norm", lambda m, x, *wb, ns: m.layer_norm(x, ns, *wb), gen=g.norm(), acc=acc_normalized),
     red("rms_norm", lambda m, x, *w, ns: m.rms_norm(x, ns, *w), _rms_norm_torch, gen=g.norm(1),
-        acc=acc_last),
+        acc=acc_normalized),
     R("batch_norm", lambda m, x, mu, var, w, b: m.batch_norm(x, mu, var, w, b, training=False, eps=1e-5),
       lambda m, x, mu, var, w, b: F(m).batch_norm(x, mu, var, w, b, training=False, eps=1e-5), g.batch_norm(3),
       dtypes=FLOATS),
@@ -293,8 +304,8 @@ VIEWS = [
     R("index_tensor", lambda m, x, i: x[i], gen=g.index_tensor, dtypes=ALL),
     R("index_bool", lambda m, x, mask: x[mask], gen=g.bool_index, dtypes=ALL),
     R("topk", lambda m, x, k, **kw: tuple(x.topk(k, **kw)), gen=g.topk, domain="distinct"),
-    R("sort", lambda m, x, **kw: tuple(m.sort(x, **kw)), gen=g.sort, domain="distinct"),
-    R("argsort", lambda m, x, **kw: m.argsort(x, **kw), gen=g.sort, domain="distinct"),
+    R("sort", lambda m, x, **kw: tuple(m.sort(x, stable=True, **kw)), gen=g.sort, domain="distinct"),
+    R("argsort", lambda m, x, **kw: m.argsort(x, stable=True, **kw), gen=g.sort, domain="distinct"),
     R("gather", lambda m, x, i, dim: m.gather(x, dim, i), gen=g.gather(), dtypes=ALL),
     R("scatter", lambda m, x, i, src, dim: m.scatter(x, dim, i, src), gen=g.gather(scatter=True), dtypes=ALL),
     R("index_select", lambda m, x, i, dim: m.index_select(x, dim, i), gen=g.gather(select=True), dtypes=ALL),
@@ -344,9 +355,9 @@ FUNCTIONAL = [
     R("F.relu", lambda m, x: F(m).relu(x), nan=True),
     R("F.gelu", lambda m, x: F(m).gelu(x)),
     R("F.silu", lambda m, x: F(m).silu(x)),
-    R("F.softmax", lambda m, x, dim: F(m).softmax(x, dim=dim), gen=g.along(), acc=acc_last),
-    R("F.log_softmax", lambda m, x, dim: F(m).log_softmax(x, dim=dim), gen=g.along(), acc=acc_last),
-    R("F.layer_norm", lambda m, x, *wb, ns: F(m).layer_norm(x, ns, *wb), gen=g.norm(), acc=acc_last),
+    R("F.softmax", lambda m, x, dim: F(m).softmax(x, dim=dim), gen=g.along(), acc=acc_along),
+    R("F.log_softmax", lambda m, x, dim: F(m).log_softmax(x, dim=dim), gen=g.along(), acc=acc_along),
+    R("F.layer_norm", lambda m, x, *wb, ns: F(m).layer_norm(x, ns, *wb), gen=g.norm(), acc=acc_normalized),
     R("F.linear", lambda m, x, w, b: F(m).linear(x, w, b), gen=g.linear(True), acc=acc_mm),
     R("F.conv2d", lambda m, x, w, b, **kw: F(m).conv2d(x, w, b, **kw), gen=g.conv2d(True), acc=acc_conv),
     R("dropout", lambda m, x: m.dropout(x, 0.3, training=False), lambda m, x: F(m).dropout(x, 0.3, training=False)),

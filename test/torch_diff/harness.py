@@ -175,7 +175,7 @@ def values(rng, shape, dtype: str, domain: str) -> np.ndarray:
         return rng.uniform(-0.9, 0.9, shape)
     if domain == "nonzero":
         return rng.uniform(0.5, 4.0, shape) * rng.choice((-1.0, 1.0), size=shape)
-    if domain == "distinct":    # integers: exact in every dtype, no ties (numel <= 256)
+    if domain == "distinct":    # integers: no ties while exact in the dtype (sort compares stable orders)
         return (rng.permutation(n) - n // 2).astype(np.float64).reshape(shape)
     if domain == "special":     # normal values with NaN and +-inf sprinkled in
         a = rng.standard_normal(shape) * 2.0
