@@ -461,7 +461,7 @@ class Simulator:
         may have changed what it reads) and require the same outputs and traces as the first run, ``what``."""
         first = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
         for a, b in zip(args, before or ()):
-            if isinstance(a, np.ndarray):
+            if isinstance(a, np.ndarray) and a.flags.writeable:  # (a read-only argument was not written)
                 np.copyto(a, b)
         m.ub.fill(0)
         log, m.ctx.log = m.ctx.log, FindingLog()  # the first run reported the findings already
