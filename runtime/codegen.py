@@ -241,6 +241,8 @@ class KernelTranslator:
         header = ["def _kernel(bid, bnum, args, T, ct=0, sub=0):", "    s = 0"]
         if "_CUBE" in self.env:  # the cube's memories start each core as garbage (``CubeMemories.poison``)
             header.append("    if not ct: _CUBE.poison()")
+        if "_L2V" in self.env and any("_L2V." in x for x in self.lines):  # a vector core's L2 record starts with it
+            header.append("    _lm = _L2V.start(bid * 2 + sub)")
         if arg_names:
             header.append(f"    {', '.join(arg_names)}, = args")
         source = "\n".join(header + self.lines) + "\n"
@@ -296,8 +298,8 @@ class KernelTranslator:
 
 # the lines of generated code that only trace or check: a trace record, the scalar clock, a check that
 # fails or reports (alone or as the body of a one-line ``if``), a value only a record reads (the bytes a
-# DataCopyPad reads, a Gather's extent and lanes)
-_TRACE_OR_CHECK = re.compile(r"\s*(T\(\(|s \+= |_fail\(|_rule\(|_find\(|if .*: _(fail|rule|find)\(|_(rd|ge|gc) = )")
+# DataCopyPad reads, a Gather's extent and lanes, the bytes a GM read misses in L2)
+_TRACE_OR_CHECK = re.compile(r"\s*(T\(\(|s \+= |_fail\(|_rule\(|_find\(|if .*: _(fail|rule|find)\(|_(rd|ge|gc|lm) = )")
 _BLOCK_START = re.compile(r"\s*(for|if|elif|else|while|try|except|with|def)\b.*:$")
 
 

@@ -14,9 +14,11 @@
   that the next instruction of the same pipe hides; only the throughput part occupies the pipe
   (``pipe_latencies``). Hence dependent vector ops need ``PipeBarrier<PIPE_V>``, which exposes it.
 * A launch: the slowest core, at least the total GM traffic over the aggregate HBM bandwidth, plus
-  ``launch_overhead_us``. A vector core's read of GM that the cube of its kernel writes (``Fixpipe``: a MIX
-  kernel's workspace, handed over through L2 [O]) hits L2: it runs at ``mte2_l2_bytes_per_cycle`` and adds no
-  HBM traffic (the cube's write of it counts).
+  ``launch_overhead_us``.
+* L2 on a vector core's GM -> UB copy: the bytes in lines the core read before in the launch run at
+  ``mte2_l2_bytes_per_cycle`` and add no HBM traffic (``l2.CoreLines``), the others at
+  ``mte2_bytes_per_cycle``. A read of GM that the cube of its kernel writes (``Fixpipe``: a MIX kernel's
+  workspace, handed over through L2 [O]) hits L2 whole (the cube's write of it counts).
 """
 
 from __future__ import annotations
@@ -75,5 +77,19 @@ def make_dma_cost(spec: TargetSpec, to_gm: bool, from_l2: bool = False):
         if nbytes <= 0:
             return float(fixed)
         return fixed + nbytes / (rate * dma_efficiency(nbytes, full))
+
+    return cost
+
+
+def make_dma_read_cost(spec: TargetSpec):
+    """``cost(nbytes, missed)`` of one GM -> UB copy of which ``missed`` bytes come from HBM, the rest from L2
+    (``l2.CoreLines``): each part at its rate, the copy's size setting the efficiency of both."""
+    ddr, l2 = spec.mte2_bytes_per_cycle, spec.mte2_l2_bytes_per_cycle
+    fixed, full = spec.dma_fixed_cycles, spec.dma_full_efficiency_bytes
+
+    def cost(nbytes: float, missed: float) -> float:
+        if nbytes <= 0:
+            return float(fixed)
+        return fixed + (missed / ddr + (nbytes - missed) / l2) / dma_efficiency(nbytes, full)
 
     return cost

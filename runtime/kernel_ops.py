@@ -169,7 +169,7 @@ def data_copy(t: KernelTranslator, op: asc.DataCopyOp) -> None:
     to_gm = not dst_local
     sid = t.info(op, pipe_index(op), WORK, writes=(False,) if to_gm else (True,), gm=True)
     g_off, u = (d, s_) if to_gm else (s_, d)
-    g, _, gl, _ = t.gm_root(op.dst if to_gm else op.src, op)
+    g, gb, gl, ges = t.gm_root(op.dst if to_gm else op.src, op)
     n, nb = counts(t, op, es, True, sid)
     gneg = "" if g_off.isdigit() else f" or {g_off} < 0"
     cond = negative_test(n) + ub_test([u], nb) + f"{gneg} or {g_off} + {n} > {gl}"
@@ -179,6 +179,10 @@ def data_copy(t: KernelTranslator, op: asc.DataCopyOp) -> None:
     uv = ub_view(et, sh, u, n)
     t.emit(f"{gv} = {uv}" if to_gm else f"{uv} = {gv}")
     l2 = not to_gm and t.written_by_cube(op.src)  # the cube's output, read back from L2
+    if not to_gm and not l2:  # the bytes in lines this core has read before come from L2 (``l2.CoreLines``)
+        t.emit(f"_lm = _L2V.missed(bid * 2 + sub, {gb}, {g_off} * {ges}, 1, {nb}, {nb})")
+        record(t, sid, f"_dma2m({nb}, _lm)", "_lm", [(u, nb)])
+        return
     cost = repr(make_dma_cost(sp, to_gm, l2)(int(nb))) if nb.isdigit() else f"{_dma_cost_name(to_gm, l2)}({nb})"
     record(t, sid, cost, "0" if l2 else nb, [(u, nb)])
 
@@ -204,8 +208,13 @@ def data_copy_pad(t: KernelTranslator, op: asc.DataCopyPadOp) -> None:
     ub_stride = t.v(op.src_stride if to_gm else op.dst_stride)
     pitch = f"(({t.v(op.block_len)} + 31) & ~31) + {ub_stride} * 32"
     l2 = not to_gm and t.written_by_cube(g_val)
-    record(t, sid, f"{_dma_cost_name(to_gm, l2)}(_gb)", "0" if l2 else "_gb", [(t.v(u_val), span)],
-           ("0", t.v(op.block_len), pitch))
+    cost, hbm = f"{_dma_cost_name(to_gm, l2)}(_gb)", "0" if l2 else "_gb"
+    if not to_gm and not l2:  # the bytes in lines this core has read before come from L2 (``l2.CoreLines``)
+        bl = t.v(op.block_len)
+        t.emit(f"_lm = _L2V.missed(bid * 2 + sub, {b}, {t.v(g_val)} * {es}, {t.v(op.block_count)}, {bl}, "
+               f"{bl} + {t.v(op.src_stride)})")
+        cost, hbm = "_dma2m(_gb, _lm)", "_lm"
+    record(t, sid, cost, hbm, [(t.v(u_val), span)], ("0", t.v(op.block_len), pitch))
 
 
 def get_value(t: KernelTranslator, op: asc.GetValueOp) -> None:

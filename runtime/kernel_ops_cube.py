@@ -53,6 +53,7 @@ from .costs import dma_efficiency, local_base
 from .cube_mmad import F16, F32, I32, PLANS, V32, Chain, Staged, flush, mmad as run_mmad, reduce_max, reduce_min, scratch
 from .errors import SimulationError
 from .batched import gm_cores, split_cores
+from .l2 import L2Lines
 from .opinfo import WORK
 
 V512 = np.dtype("V512")  # a fractal
@@ -196,52 +197,6 @@ def _nd2nz(fail, sid, bid, l1, dst, g, goff, nd, n, d, src_nd, src_d, c0_stride,
     else:
         hbm = sum(l2.first_bytes(args, g, (goff + i * src_nd) * es, n, d * es, src_d * es) for i in range(nd))
     return total, hbm, span
-
-
-class L2Lines:
-    """First touches of GM per launch, in 512 B lines: an MTE2 read of a line already read in this
-    launch hits L2 (runs at ``mte2_l2_bytes_per_cycle`` and adds no HBM traffic); the first read of a
-    line brings the whole line from HBM (a launch's HBM traffic is its lines' bytes, at least the bytes
-    it reads). When the lines touched exceed the L2 capacity, the record starts over (a crude LRU). A launch is recognised by its argument list."""
-
-    LINE = 512
-
-    def __init__(self, spec):
-        self.capacity = spec.l2_bytes // self.LINE
-        self.launch = None
-        self.maps: dict[int, np.ndarray] = {}
-        self.seen: set[tuple] = set()  # regions read whole since the record started
-        self.lines: dict[tuple, np.ndarray] = {}  # line indices of a region, by its geometry
-        self.count = 0
-
-    def first_bytes(self, args, g8: np.ndarray, start: int, rows: int, row_bytes: int, stride: int) -> int:
-        """Bytes of the rows (``row_bytes`` each, ``stride`` bytes apart from byte ``start``) read from HBM."""
-        if args is not self.launch:
-            self.launch, self.maps, self.seen, self.count = args, {}, set(), 0
-        key = id(g8.base) if g8.base is not None else id(g8)
-        region = (key, start, rows, row_bytes, stride)
-        if region in self.seen:
-            return 0
-        bm = self.maps.get(key)
-        if bm is None:
-            bm = self.maps[key] = np.zeros(g8.nbytes // self.LINE + 2, np.bool_)
-        idx = self.lines.get(region[1:])
-        if idx is None:
-            starts = start + np.arange(rows, dtype=np.int64) * stride
-            lo, hi = starts // self.LINE, (starts + row_bytes - 1) // self.LINE
-            width = int((hi - lo).max()) + 1
-            idx = lo[:, None] + np.arange(width)[None, :]
-            idx = np.unique(idx[idx <= hi[:, None]])  # rows closer than a line share lines: each counts once
-            if len(self.lines) >= PLANS:
-                self.lines.clear()
-            self.lines[region[1:]] = idx
-        new = np.count_nonzero(~bm[idx])
-        bm[idx] = True
-        self.seen.add(region)
-        self.count += new
-        if self.count > self.capacity:
-            self.maps, self.seen, self.count = {}, set(), 0
-        return new * self.LINE  # whole lines: a line two cores read parts of is fetched once, in full
 
 
 def _load_plan(fail, sid, bid, src_mem, src, dst_mem, dst, start, rep, sstride, gap, transpose, plans, cycles,

@@ -32,7 +32,8 @@ from pyasc.dialects.types import numpy_dtype
 
 from . import batched, fpstate, hazards, replay, warm
 from .codegen import CompiledKernel
-from .costs import PIPE_NAMES, local_layout, make_dma_cost, pipe_latencies
+from .costs import PIPE_NAMES, local_layout, make_dma_cost, make_dma_read_cost, pipe_latencies
+from .l2 import CoreLines
 from .errors import Finding, FindingLog, HazardError, SimulationError
 from .initcheck import RULE as INITCHECK_RULE, get_initcheck_default
 from .memory import copy_msg, gm_bytes, gm_view, make_gm_views, make_pad_helpers, make_view2, ub_msg, ub_views
@@ -191,6 +192,8 @@ class Simulator:
             "_dma2": make_dma_cost(self.spec, False),
             "_dma3": make_dma_cost(self.spec, True),
             "_dma2_l2": make_dma_cost(self.spec, False, True),
+            "_dma2m": make_dma_read_cost(self.spec),
+            "_L2V": CoreLines(self.spec),
         }
         env.update(ub_views(ub))
         env.update(scalar_helpers())

@@ -1,13 +1,18 @@
-"""The HBM traffic of cube copies (``L2Lines``): every 512 B line a launch reads comes from HBM once, whole.
-The expected counts are computed independently, as the set of lines the byte ranges cover."""
+"""What GM reads find in L2 (``runtime/l2``). The cube's copies (``L2Lines``): every 512 B line a launch reads
+comes from HBM once, whole. A vector core's copies (``CoreLines``): the bytes in lines the core read before come
+from L2. The expected counts are computed independently, as the set of lines the byte ranges cover."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from pyasc.dialects.target import get_target
-from pyasc.runtime.kernel_ops_cube import L2Lines
+from pyasc.runtime.l2 import CoreLines, L2Lines
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 LINE = 512
 
@@ -29,3 +34,55 @@ def test_each_line_a_launch_reads_counts_once(row_bytes, stride):
     shifted = l2.first_bytes(args, g, 100 + row_bytes // 2, 40, row_bytes, stride)
     assert shifted == len(_lines(100 + row_bytes // 2, 40, row_bytes, stride) - _lines(100, 40, row_bytes, stride)) * LINE
     assert l2.first_bytes([g], g, 100, 40, row_bytes, stride) == first
+
+
+# ---------------------------------------------------------------- a vector core's own lines (``CoreLines``)
+
+
+def test_a_cores_reread_lines_miss_nothing_and_other_cores_still_miss():
+    """A core's first read of a region misses all its bytes; its read again, or of bytes in the same lines,
+    misses nothing; of a copy that reaches into new lines, the bytes in them miss; another core's first read
+    misses; a core's record started again misses again."""
+    lines = CoreLines(get_target("ascend910b2"))
+    g = np.zeros(64 * 16384, np.uint8)
+    assert lines.missed(0, g, 100, 1, 60, 60) == 60
+    assert lines.missed(0, g, 100, 1, 60, 60) == 0
+    assert lines.missed(0, g, 102, 1, 60, 60) == 0  # a window one float16 to the right
+    assert lines.missed(0, g, 480, 1, 60, 60) == 28  # bytes 512-539 are in line 1, new
+    assert lines.missed(0, g, 0, 3, 100, 4096) == 200  # rows 2 and 3 are in new lines
+    assert lines.missed(1, g, 100, 1, 60, 60) == 60
+    assert lines.missed(0, g[8:], 100, 1, 60, 60) == 0  # a view of the same buffer
+    lines.start(0)
+    assert lines.missed(0, g, 100, 1, 60, 60) == 60
+
+
+def test_a_group_of_cores_agrees_or_diverges():
+    from pyasc.runtime.batched import Diverged
+    lines = CoreLines(get_target("ascend910b2"))
+    g = np.zeros(1 << 20, np.uint8)
+    cores = np.array([[0], [1], [2]])
+    assert lines.missed(cores, g, np.array([[0], [4096], [8192]]), 2, 1024, 1024) == 2048
+    assert lines.missed(cores, g, np.array([[0], [4096], [8192]]), 2, 1024, 1024) == 0
+    with pytest.raises(Diverged):  # core 0 read these lines before, core 1 did not
+        lines.missed(cores[:2], g, np.array([[0], [1 << 16]]), 1, 1024, 1024)
+
+
+def test_a_vector_kernel_reading_its_input_twice_pays_the_l2_rate_the_second_time():
+    """``add`` of one array to itself: each core's copy of its tile of ``y`` reads the lines its copy of ``x``
+    just read, so it runs at the L2 rate and adds no HBM traffic (against ``x + y`` of two arrays)."""
+    from pyasc.runtime import Simulator, parse_module
+    from pyasc.runtime.costs import dma_efficiency
+    sim = Simulator(parse_module((FIXTURES / "add_flags.mlir").read_text()))
+    spec = sim.spec
+    x, y = (np.random.default_rng(s).standard_normal(4096).astype(np.float32) for s in (0, 1))
+    z = np.zeros(4096, np.float32)
+    (two,) = sim.run("add", [x, y, z]).launches
+    np.testing.assert_array_equal(z, x + y)
+    (one,) = sim.run("add", [x, x, z]).launches
+    np.testing.assert_array_equal(z, x + x)
+    eff = dma_efficiency(1024, spec.dma_full_efficiency_bytes)
+    # 4 tiles per core, each a 1 KiB copy of x (from HBM) and one of y
+    assert two.core_busy[0]["MTE2"] == pytest.approx(8 * 1024 / (spec.mte2_bytes_per_cycle * eff))
+    assert one.core_busy[0]["MTE2"] == pytest.approx(
+        4 * 1024 / (spec.mte2_bytes_per_cycle * eff) + 4 * 1024 / (spec.mte2_l2_bytes_per_cycle * eff))
+    assert one.hbm_bound_cycles == pytest.approx(two.hbm_bound_cycles * 2 / 3)  # x and z, against x, y and z

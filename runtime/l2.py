@@ -1,0 +1,155 @@
+"""What a launch's GM reads find in the 192 MB L2, in 512 B lines.
+
+All MTE traffic goes through L2 by default (``SetL2CacheHint`` would bypass it). Two records:
+
+* ``L2Lines``, a launch's: the cube's copies (``Nd2Nz``) run at the L2 rate, and only the first touch of each
+  line, by any core, counts toward the launch's HBM traffic;
+* ``CoreLines``, each vector core's: a GM -> UB copy runs at the HBM rate (``mte2_bytes_per_cycle``) for the
+  bytes in lines the core has not read since it started its part of the launch, and at the L2 rate
+  (``mte2_l2_bytes_per_cycle``) for the rest, which add no HBM traffic (both rates are
+  per core, for GM -> L1 and GM -> UB alike). A core's own history decides, so the result does not depend on the order
+  in which the simulator runs the cores; a line another core read first still counts as a miss
+  (conservative).
+
+The data path (``codegen.data_only_source``) does neither accounting.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+PLANS = 4096  # line-index arrays kept per record before it starts over
+
+
+def _line_indices(start: int, rows: int, row_bytes: int, stride: int, line: int) -> np.ndarray:
+    """The distinct lines the rows cover (rows closer than a line share lines: each counts once)."""
+    starts = start + np.arange(rows, dtype=np.int64) * stride
+    lo, hi = starts // line, (starts + row_bytes - 1) // line
+    width = int((hi - lo).max()) + 1
+    idx = lo[:, None] + np.arange(width)[None, :]
+    return np.unique(idx[idx <= hi[:, None]])
+
+
+class L2Lines:
+    """First touches of GM per launch, in 512 B lines: an MTE2 read of a line already read in this
+    launch hits L2 (runs at ``mte2_l2_bytes_per_cycle`` and adds no HBM traffic); the first read of a
+    line brings the whole line from HBM (a launch's HBM traffic is its lines' bytes, at least the bytes
+    it reads). When the lines touched exceed the L2 capacity, the record starts over (a crude LRU). A launch is recognised by its argument list."""
+
+    LINE = 512
+
+    def __init__(self, spec):
+        self.capacity = spec.l2_bytes // self.LINE
+        self.launch = None
+        self.maps: dict[int, np.ndarray] = {}
+        self.seen: set[tuple] = set()  # regions read whole since the record started
+        self.lines: dict[tuple, np.ndarray] = {}  # line indices of a region, by its geometry
+        self.count = 0
+
+    def first_bytes(self, args, g8: np.ndarray, start: int, rows: int, row_bytes: int, stride: int) -> int:
+        """Bytes of the rows (``row_bytes`` each, ``stride`` bytes apart from byte ``start``) read from HBM."""
+        return self.new_lines(args, g8, start, rows, row_bytes, stride) * self.LINE
+
+    def new_lines(self, args, g8: np.ndarray, start: int, rows: int, row_bytes: int, stride: int) -> int:
+        """How many of the lines the rows cover were not read before in this launch (they are now)."""
+        if args is not self.launch:
+            self.launch, self.maps, self.seen, self.count = args, {}, set(), 0
+        key = id(g8.base) if g8.base is not None else id(g8)
+        region = (key, start, rows, row_bytes, stride)
+        if region in self.seen:
+            return 0
+        bm = self.maps.get(key)
+        if bm is None:
+            bm = self.maps[key] = np.zeros(g8.nbytes // self.LINE + 2, np.bool_)
+        idx = self.lines.get(region[1:])
+        if idx is None:
+            idx = _line_indices(start, rows, row_bytes, stride, self.LINE)
+            if len(self.lines) >= PLANS:
+                self.lines.clear()
+            self.lines[region[1:]] = idx
+        new = np.count_nonzero(~bm[idx])
+        bm[idx] = True
+        self.seen.add(region)
+        self.count += new
+        if self.count > self.capacity:
+            self.maps, self.seen, self.count = {}, set(), 0
+        return new  # whole lines: a line two cores read parts of is fetched once, in full
+
+
+def _owner(g) -> np.ndarray:
+    """The byte array of a GM argument (a group of cores sees it through a ``batched.BatchedGM``)."""
+    return g if isinstance(g, np.ndarray) else g.a
+
+
+class CoreLines:
+    """Each vector core's record of the GM lines it read since it started its part of the current launch (see the
+    module docstring); the kernel starts a core's record (``start``) where the core starts."""
+
+    LINE = L2Lines.LINE
+
+    def __init__(self, spec):
+        self.capacity = spec.l2_bytes // self.LINE
+        self.maps: dict[int, dict[int, np.ndarray]] = {}  # core -> GM buffer -> the lines the core has read
+        self.counts: dict[int, int] = {}  # core -> lines marked since its record started
+        self.plans: dict[tuple, tuple] = {}  # a copy's geometry -> (its lines, per row, and its bytes in each)
+
+    def start(self, core) -> int:
+        """Starts the record of ``core`` (``2 * block + sub``; one per core of a group) afresh."""
+        for c in (np.asarray(core).reshape(-1).tolist() if not isinstance(core, int) else (core,)):
+            self.maps.pop(c, None)
+            self.counts.pop(c, None)
+        return 0
+
+    def missed(self, core, g, start, rows: int, row_bytes: int, stride: int) -> int:
+        """The bytes of a copy of ``rows`` rows (``row_bytes`` each, ``stride`` apart from byte ``start`` of GM
+        argument ``g``) that lie in lines vector core ``core`` (``2 * block + sub``) has not read since its
+        record started. A group of cores (``core`` one per core) agrees on the count, or diverges
+        (``batched.Diverged``)."""
+        rows, row_bytes, stride = int(rows), int(row_bytes), int(stride)
+        if rows <= 0 or row_bytes <= 0:
+            return 0
+        g8 = _owner(g)
+        if isinstance(core, int):
+            return self._core(core, g8, int(start), rows, row_bytes, stride)
+        from .batched import Diverged
+        cores = np.asarray(core).reshape(-1).tolist()
+        starts = np.broadcast_to(np.asarray(start).reshape(-1), (len(cores),)).tolist()
+        each = {self._core(int(c), g8, int(s), rows, row_bytes, stride) for c, s in zip(cores, starts)}
+        if len(each) > 1:
+            raise Diverged
+        return each.pop()
+
+    def _core(self, core: int, g8: np.ndarray, start: int, rows: int, row_bytes: int, stride: int) -> int:
+        maps = self.maps.setdefault(core, {})
+        key = id(g8.base) if g8.base is not None else id(g8)
+        bm = maps.get(key)
+        if bm is None:
+            bm = maps[key] = np.zeros(g8.nbytes // self.LINE + 2, np.bool_)
+        plan = self.plans.get((start, rows, row_bytes, stride))
+        if plan is None:
+            plan = self._plan(start, rows, row_bytes, stride)
+        lines, share = plan
+        new = ~bm[lines]
+        missed = int(share[new].sum())
+        bm[lines] = True
+        count = self.counts.get(core, 0) + int(np.count_nonzero(new))
+        if count > self.capacity:  # the core's lines no longer fit: its record starts over
+            self.maps.pop(core)
+            count = 0
+        self.counts[core] = count
+        return missed
+
+    def _plan(self, start: int, rows: int, row_bytes: int, stride: int) -> tuple:
+        """Every (row, line) pair of a copy as flat arrays: the line and the row's bytes in it."""
+        line = self.LINE
+        starts = start + np.arange(rows, dtype=np.int64) * stride
+        ends = starts + row_bytes
+        lo, hi = starts // line, (ends - 1) // line
+        index = lo[:, None] + np.arange(int((hi - lo).max()) + 1)[None, :]
+        share = np.minimum(ends[:, None], (index + 1) * line) - np.maximum(starts[:, None], index * line)
+        keep = index <= hi[:, None]
+        plan = (index[keep], share[keep])
+        if len(self.plans) >= PLANS:
+            self.plans.clear()
+        self.plans[(start, rows, row_bytes, stride)] = plan
+        return plan
