@@ -21,13 +21,16 @@ import numpy as np
 PLANS = 4096  # line-index arrays kept per record before it starts over
 
 
-def _line_indices(start: int, rows: int, row_bytes: int, stride: int, line: int) -> np.ndarray:
-    """The distinct lines the rows cover (rows closer than a line share lines: each counts once)."""
+def _row_lines(start: int, rows: int, row_bytes: int, stride: int, line: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every (row, line) pair of rows of ``row_bytes`` bytes, ``stride`` apart from byte ``start``, as flat arrays:
+    the line, and the row's bytes in it (rows closer than a line share lines)."""
     starts = start + np.arange(rows, dtype=np.int64) * stride
-    lo, hi = starts // line, (starts + row_bytes - 1) // line
-    width = int((hi - lo).max()) + 1
-    idx = lo[:, None] + np.arange(width)[None, :]
-    return np.unique(idx[idx <= hi[:, None]])
+    ends = starts + row_bytes
+    lo, hi = starts // line, (ends - 1) // line
+    index = lo[:, None] + np.arange(int((hi - lo).max()) + 1)[None, :]
+    share = np.minimum(ends[:, None], (index + 1) * line) - np.maximum(starts[:, None], index * line)
+    keep = index <= hi[:, None]
+    return index[keep], share[keep]
 
 
 class L2Lines:
@@ -63,7 +66,7 @@ class L2Lines:
             bm = self.maps[key] = np.zeros(g8.nbytes // self.LINE + 2, np.bool_)
         idx = self.lines.get(region[1:])
         if idx is None:
-            idx = _line_indices(start, rows, row_bytes, stride, self.LINE)
+            idx = np.unique(_row_lines(start, rows, row_bytes, stride, self.LINE)[0])  # each line counts once
             if len(self.lines) >= PLANS:
                 self.lines.clear()
             self.lines[region[1:]] = idx
@@ -140,15 +143,8 @@ class CoreLines:
         return missed
 
     def _plan(self, start: int, rows: int, row_bytes: int, stride: int) -> tuple:
-        """Every (row, line) pair of a copy as flat arrays: the line and the row's bytes in it."""
-        line = self.LINE
-        starts = start + np.arange(rows, dtype=np.int64) * stride
-        ends = starts + row_bytes
-        lo, hi = starts // line, (ends - 1) // line
-        index = lo[:, None] + np.arange(int((hi - lo).max()) + 1)[None, :]
-        share = np.minimum(ends[:, None], (index + 1) * line) - np.maximum(starts[:, None], index * line)
-        keep = index <= hi[:, None]
-        plan = (index[keep], share[keep])
+        """A copy's (row, line) pairs (``_row_lines``), kept by its geometry."""
+        plan = _row_lines(start, rows, row_bytes, stride, self.LINE)
         if len(self.plans) >= PLANS:
             self.plans.clear()
         self.plans[(start, rows, row_bytes, stride)] = plan
