@@ -1,6 +1,7 @@
 """Row-wise benchmarks: softmax 4096x1024 float32, layer_norm 8192x4096 float16, softmax 1 x 2^20, ResNet's
 3x3 max pool (stride 2, padding 1) of (8, 64, 112, 112) float16, and two of MobileNetV2's 3x3 depthwise
-convolutions (padding 1, bias, ReLU6) in float16: stride 1 on (8, 144, 56, 56) and stride 2 on (8, 96, 112, 112).
+convolutions (padding 1, bias, ReLU6) in float16: stride 1 on (8, 144, 56, 56) and stride 2 on (8, 96, 112, 112);
+two transposes: 4096x4096 float32 and NCHW -> NHWC of (8, 256, 56, 56) float16.
 
 Prints, from one run on the default target (``DEFAULT_TARGET``):
 
@@ -108,6 +109,16 @@ def main() -> None:
         ref = np_depthwise(stride)(*(t.numpy() for t in dw)).astype(np.float32)
         if np.abs(np.asarray(out, dtype=np.float32) - ref).max() > 2 ** -8 * max(1.0, np.abs(ref).max()):
             raise SystemExit(f"the stride-{stride} depthwise convolution differs from NumPy")
+
+    square = pyasc.randn(4096, 4096, dtype=pyasc.float32)
+    fmap = pyasc.randn(8, 256, 56, 56, dtype=pyasc.float16)
+    for name, fn, np_fn, arg in (("transpose 4096^2 f32", lambda x: x.T.contiguous(), lambda a: a.T.copy(), square),
+                                 ("NCHW->NHWC 8x256x56^2 f16", lambda x: x.permute(0, 2, 3, 1).contiguous(),
+                                  lambda a: a.transpose(0, 2, 3, 1).copy(), fmap)):
+        r, out = measure(name, fn, np_fn, (arg,))
+        rows.append(r)
+        if not np.array_equal(np.asarray(out), np_fn(arg.numpy())):
+            raise SystemExit(f"{name} differs from NumPy")
 
     a = h.numpy().astype(np.float64)
     mu = a.mean(axis=-1, keepdims=True)

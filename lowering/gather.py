@@ -1,4 +1,4 @@
-"""Gathers below the tile level: their buffer forms (``vector_bufferizer``) and their Ascend C
+"""Gathers and transposes below the tile level: their buffer forms (``vector_bufferizer``) and their Ascend C
 (``convert-ascbuf-to-ascendc``).
 
 ``asctile.gather_offsets`` -> ``ascbuf.gather_offsets`` -> ``CreateVecIndex`` of one row (from ``first``),
@@ -11,6 +11,14 @@ are rows ``[0, k)`` plus ``k`` row steps (``Adds``), ``ceil(log2(rows))`` instru
 between dependent steps (the table's first reader in the tile loop is ordered after the last step by
 insert-sync, like any buffer computed before the loop). ``asctile.gather`` -> ``ascbuf.gather`` -> ``Gather`` with the table
 viewed as ``uint32_t`` (``ReinterpretCast``) and the gather's ``base`` as its base address.
+
+``asctile.transpose`` -> ``ascbuf.transpose`` -> one ``TransDataTo5HD`` per 16 columns ``c0`` of the ``R x C``
+destination: source block ``i`` is row ``c0 + i`` of the ``C x R`` source, repeats walk ``R`` a block of rows at a
+time (``srcRepStride`` 1, ``dstRepStride`` ``C``: a block's rows of the destination); destination block ``j`` is
+row ``j`` at column ``c0`` for 16-bit types, and for 32-bit types row ``j // 2`` at column ``c0 + 8 * (j % 2)``.
+Consecutive instructions write interleaved blocks of the same rows; the simulator's hazard check and the static
+sync analysis compare byte ranges, so a ``PipeBarrier<PIPE_V>`` orders them (these kernels are bound by their
+copies, and V has room for it).
 """
 
 from __future__ import annotations
@@ -113,6 +121,25 @@ def _doubling(e: OpEmitter, table, n: int, size: int, step: int, k: int = 1) -> 
         dst = e.value(ascendc.SubviewOp(table, e.index(k * size)))
         e.add(ascendc.AddsOp(dst, table, _i32(e, k * step), e.index(count * size)))
         k *= 2
+
+
+def bufferize_transpose(bz, op: asctile.TransposeOp, dst, e: OpEmitter) -> None:
+    e.add(ascbuf.TransposeOp(dst, bz.operand(e, op.src)))
+
+
+def translate_transpose(lw, op: ascbuf.TransposeOp, e: OpEmitter) -> None:
+    rows, cols = op.dst.type.get_shape()
+    per = 32 // (op.dst.type.element_type.bitwidth // 8)
+    dst, src = lw.tensor(op.dst, e), lw.tensor(op.src, e)
+    for c0 in range(0, cols, 16):
+        if per == 16:
+            dst_list = [j * cols + c0 for j in range(16)]
+        else:
+            dst_list = [(j // 2) * cols + c0 + 8 * (j % 2) for j in range(16)]
+        src_list = [(c0 + i) * rows for i in range(16)]
+        if c0:
+            e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))
+        e.add(ascendc.TransDataTo5HDOp(dst, src, dst_list, src_list, rows // per, cols, 1))
 
 
 def translate_gather(lw, op: ascbuf.GatherOp, e: OpEmitter) -> None:

@@ -13,9 +13,12 @@ are walked one tile at a time.
 * Otherwise (a transpose, a step on the last dim) the tile's *footprint* in the input is loaded,
   a 2-D window of whole contiguous runs, either one run per tile row (``A``: a step ``s`` on the
   last dim reads runs of ``s * cols``) or one run per tile column (``B``: a transpose reads a
-  column of the tile as a contiguous run); the smaller one is chosen. The vector ``Gather``
-  then picks every element with a byte-offset table built once per kernel (``CreateVecIndex``,
-  ``Mins``, ``Muls`` and ``log2(rows)`` ``Adds``).
+  column of the tile as a contiguous run); the smaller one is chosen. Where the runs of ``B`` are
+  the tile's whole columns, of a 2- or 4-byte type (``TRANSPOSE_TYPES``), the footprint is transposed
+  whole (``transposed``: ``asctile.transpose``, one ``TransDataTo5HD`` per 16 columns, its rows
+  padded to whole 32 B blocks). Otherwise the vector ``Gather`` picks every element with a
+  byte-offset table built once per kernel (``CreateVecIndex``, ``Mins``, ``Muls`` and
+  ``log2(rows)`` ``Adds``).
 * A batch of small transposes (the outer dim walks whole dense blocks on both sides, each block's
   rows ``T`` and columns ``C`` swapped, such as a convolution's weights made ``[OC][C1][KH][KW][C0]``)
   takes tiles of whole blocks (``blocked``): a block is one tile row of ``T`` runs of ``C`` columns, the
@@ -44,6 +47,7 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 
 from pyasc.dialects import asctensor, asctile
+from pyasc.dialects.ascbuf.movement import TRANSPOSE_TYPES
 from pyasc.dialects.asctensor.analysis import MOVEMENT_OPS, kernel_kind
 from pyasc.dialects.gather_table import first_runs
 from pyasc.dialects.target import DEFAULT_TARGET, TargetSpec, module_target
@@ -171,14 +175,16 @@ class PiecePlan:
     tc: int
     pitch: int
     mode: str  # "copy", "rows" (footprint A: one run per tile row), "cols" (B: one run per tile column),
-    # "blocks" (a tile row is one block of a batch of small transposes, ``blocked``) or "narrow" (``narrow``)
+    # "blocks" (a tile row is one block of a batch of small transposes, ``blocked``), "narrow" (``narrow``) or
+    # "transpose" (B transposed whole: ``transposed``)
     fp_rows: int = 0
     fp_pitch: int = 0
 
     @property
     def tile_rows(self) -> int:
-        """Rows of the tile: ``tr``, or one for ``narrow`` (its ``tr`` output rows side by side)."""
-        return 1 if self.mode == "narrow" else self.tr
+        """Rows of the tile: ``tr``, one for ``narrow`` (its ``tr`` output rows side by side), whole blocks of
+        rows for ``transpose`` (the footprint's pitch)."""
+        return 1 if self.mode == "narrow" else self.fp_pitch if self.mode == "transpose" else self.tr
 
     @property
     def R(self) -> int:  # noqa: N802
@@ -204,15 +210,17 @@ class PiecePlan:
         tile = self.tile_rows * self.pitch * es
         if self.mode == "copy":
             return 2 * buffers * tile
-        return buffers * (self.fp_rows * self.fp_pitch * es + tile) + self.tile_rows * self.pitch * 4
+        table = 0 if self.mode == "transpose" else self.tile_rows * self.pitch * 4
+        return buffers * (self.fp_rows * self.fp_pitch * es + tile) + table
 
 
-def plan_piece(piece: Piece, budget: int, align: int, cost=None) -> PiecePlan:
+def plan_piece(piece: Piece, budget: int, align: int, cost=None, transposes: bool = False) -> PiecePlan:
     """The tile of ``piece`` for ``budget`` output elements per tile. A gathered piece (a transpose)
     takes, of the tiles as wide as the budget allows and those narrower by halves (taller for the same
     budget), the widest (without ``cost``, or when its columns run backwards) or the one of least
     ``cost(plan)``, the widest on a tie: a piece whose rows are far apart in the input gets narrow, tall
-    tiles, whose footprint is not mostly padding."""
+    tiles, whose footprint is not mostly padding. With ``transposes`` (the element type has them) a footprint
+    of one run per column is transposed whole where it can be (``transposed``)."""
     R, C = piece.dims[-2], piece.dims[-1]
     unit = narrow(piece, align)
     if unit:  # one tile row of whole units of output rows
@@ -232,8 +240,9 @@ def plan_piece(piece: Piece, budget: int, align: int, cost=None) -> PiecePlan:
     plans = []
     while True:
         pitch = _align(tc, align)
-        plans.append(_gather_plan(piece, max(1, min(R, MAX_TILE_ROWS, budget // pitch)), tc, pitch, align))
-        if tc <= align or cost is None:
+        plan = _gather_plan(piece, max(1, min(R, MAX_TILE_ROWS, budget // pitch)), tc, pitch, align)
+        plans.append(transposed(plan, align) if transposes else plan)
+        if tc <= align or cost is None or (plans[-1].mode == "transpose" and tc * 32 // align <= MIN_STORED_ROW):
             break
         tc = max(align, _align(tc // 2, align))
     return plans[0] if cost is None else min(plans, key=cost)
@@ -258,6 +267,26 @@ def _gather_plan(piece: Piece, tr: int, tc: int, pitch: int, align: int) -> Piec
     while plan.fp_rows * plan.fp_pitch < plan.tr * plan.pitch:  # Gather reads at most the source's size
         plan.fp_rows += 1
     return plan
+
+
+TRANSPOSE_ROWS = 255  # a TransDataTo5HD walks the rows in at most 255 repeats of one block of rows
+L2_LINE_BYTES = 512  # a run that ends inside a line leaves the rest of it to the next tile's core
+MIN_STORED_ROW = 256  # a transposed tile's rows are stored at least this long (where the output's rows are)
+
+
+def transposed(plan: PiecePlan, align: int) -> PiecePlan:
+    """A ``cols`` plan whose runs are the tile's whole columns (``sR`` 1) as a ``transpose``: the footprint
+    (``C x R``, columns padded to 16 and rows to whole 32 B blocks, at most 255 of them) transposed into the tile
+    by ``TransDataTo5HD`` instead of gathered; the same plan otherwise. Runs longer than an L2 line are cut to
+    whole lines: tiles on different cores then share no line."""
+    p = plan.piece
+    if plan.mode != "cols" or p.in_strides[-2] != 1 or p.in_strides[-1] <= 0:
+        return plan
+    tr = min(plan.tr, TRANSPOSE_ROWS * align)
+    unit = L2_LINE_BYTES // (32 // align) if tr >= L2_LINE_BYTES // (32 // align) else align
+    tr = tr // unit * unit if tr >= unit else tr  # runs of whole L2 lines where they are that long
+    pitch = _align(plan.tc, 16)
+    return PiecePlan(p, tr, plan.tc, pitch, "transpose", pitch, _align(tr, align))
 
 
 def split_reversed(piece: Piece, width: int) -> list[Piece]:
@@ -300,6 +329,7 @@ class _MovementTiler:
         out_t = mover.result.type
         es = element_bytes(out_t.element_type)
         self.es = es
+        self.transposes = str(out_t.element_type) in TRANSPOSE_TYPES
         views: dict[SSAValue, tuple] = {}
         for v in [*args, *(r for op in body for r in op.results)]:
             if isinstance(v.owner, asctensor.ConcatOp):
@@ -332,7 +362,7 @@ class _MovementTiler:
         if _partial_reversed(plans):
             raise TilingError(f"kernel @{k.sym_name.data}: rows read backwards do not split into tiles that fit "
                               "in UB")
-        if any(pl.mode != "copy" for pl in plans) and str(out_t.element_type) not in GATHER_DTYPES:
+        if any(pl.mode not in ("copy", "transpose") for pl in plans) and str(out_t.element_type) not in GATHER_DTYPES:
             raise TilingError(f"kernel @{k.sym_name.data}: Gather does not move {out_t.element_type} elements "
                               f"(supported: {', '.join(GATHER_DTYPES)})")
         total = max(pl.total for pl in plans)
@@ -345,7 +375,7 @@ class _MovementTiler:
         out_arg = loop.args[-1]
         for pl in plans:
             tables = None
-            if pl.mode != "copy":
+            if pl.mode not in ("copy", "transpose"):
                 tables = loop.pre.value(self._table(pl))
             self._move(pl, loop.item, total, gm_of[pl.piece.arg], out_arg, tables, loop.body, out_t.element_type)
         return loop.kernel
@@ -379,7 +409,7 @@ class _MovementTiler:
     def _fit(self, pieces: list[Piece], align: int, cost) -> list[PiecePlan]:
         budget = max(align, self.spec.ub_usable_bytes // (len(pieces) * self.es * 2 * self.buffers))
         while True:
-            plans = [plan_piece(p, budget, align, cost) for p in pieces]
+            plans = [plan_piece(p, budget, align, cost, self.transposes) for p in pieces]
             used = sum(pl.ub_bytes(self.es, self.buffers) for pl in plans)
             if used <= self.spec.ub_usable_bytes:
                 return [self._balance(pl, align, cost) for pl in plans]
@@ -393,7 +423,7 @@ class _MovementTiler:
         footprint runs stay at least one 32 B block long); of these plans, the one whose estimated makespan
         (``_makespan``) is shortest, the fewest tiles on a tie. Copies of a few dozen bytes cost their DMA's
         fixed latency alone: two rounds of them take longer than one round of tiles twice as large."""
-        min_rows = align if pl.mode in ("rows", "cols") else 1
+        min_rows = align if pl.mode in ("rows", "cols", "transpose") else 1
         plans = [pl]
         while pl.total < self.cores and (pl.tr > min_rows or (pl.mode == "copy" and pl.tc > align)):
             if pl.mode == "narrow":  # one tile row of ``tr`` output rows
@@ -402,7 +432,7 @@ class _MovementTiler:
                 budget = max(min_rows, ceil(pl.tr / 2)) * pl.pitch
             else:
                 budget = _align(ceil(pl.tc / 2), align)
-            smaller = plan_piece(pl.piece, budget, align, cost)
+            smaller = plan_piece(pl.piece, budget, align, cost, self.transposes)
             if smaller.total <= pl.total:
                 break
             pl = smaller
@@ -417,9 +447,17 @@ class _MovementTiler:
         in_bytes = out_bytes if pl.mode == "copy" else pl.fp_rows * pl.fp_pitch * es
         tile = (2 * spec.dma_fixed_cycles + in_bytes / spec.mte2_bytes_per_cycle
                 + out_bytes / spec.mte3_bytes_per_cycle)
-        if pl.mode != "copy":
+        if pl.mode == "transpose":  # one TransDataTo5HD per 16 columns
+            tile += spec.vector_fixed_cycles * pl.pitch // 16 + pl.tile_rows * pl.pitch * es / spec.transpose_bytes_per_cycle
+        elif pl.mode != "copy":
             tile += spec.vector_fixed_cycles + pl.tile_rows * pl.pitch / spec.gather_elems_per_cycle
-        return ceil(pl.total / self.cores) * tile
+        busiest = ceil(pl.total / self.cores) * tile
+        if pl.mode != "transpose":
+            return busiest
+        # the launch's HBM traffic: a tile's input runs in whole L2 lines (one more where a run starts inside a
+        # line), its output as written
+        lines = pl.tc * (ceil(pl.tr * es / L2_LINE_BYTES) + 1)
+        return max(busiest, pl.total * (lines * L2_LINE_BYTES + out_bytes) * spec.clock_hz / spec.hbm_bytes_per_s)
 
     def _table(self, pl: PiecePlan) -> asctile.GatherOffsetsOp:
         """The gather table of a gathered piece's tiles."""
@@ -468,6 +506,11 @@ class _MovementTiler:
             return
         if pl.mode == "copy":
             value = le.value(asctile.LoadOp(src, in_off, vr, vc, sR, 1, tile_t))
+        elif pl.mode == "transpose":  # one run of the tile's rows per column, transposed whole
+            at_least_one = lambda n: le.addi(n, le.subi(1, le.minui(n, 1)))  # noqa: E731
+            fp_t = TensorType(et, [pl.fp_rows, pl.fp_pitch])
+            fp = le.value(asctile.LoadOp(src, in_off, vc, at_least_one(vr), sC, 1, fp_t))
+            value = le.value(asctile.TransposeOp(fp, tile_t))
         else:
             fp_t = TensorType(et, [pl.fp_rows, pl.fp_pitch])
             at_least_one = lambda n: le.addi(n, le.subi(1, le.minui(n, 1)))  # noqa: E731

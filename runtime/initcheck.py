@@ -5,11 +5,11 @@ out by ``AllocTensor``, a TBuf or a static ``LocalTensor`` holds whatever was th
 As in a memory checker that tracks definedness, undefined bytes are followed, not reported where they are
 first read: an op with the ``CarriesUndefined`` trait (elementwise vector ops, casts, compares, selects,
 UB copies, reductions, ``GetValue``/``SetValue``, ``Duplicate`` of a scalar) makes its results undefined where
-its inputs are, per lane or as a whole; a ``Gather`` follows each lane from the element it reads; a scalar
-read from undefined bytes makes the ops using it write undefined results. Undefined bytes are reported where
-they are used otherwise: copied to global memory, read by the cube, or used as Gather offsets. So lanes
-past a tail, which a kernel computes but never stores, are not findings, while a deleted copy-in or a
-missing initialisation that reaches a stored result is.
+its inputs are, per lane or as a whole; a ``Gather`` or ``TransDataTo5HD`` follows each lane from the element
+it reads; a scalar read from undefined bytes makes the ops using it write undefined results. Undefined bytes
+are reported where they are used otherwise: copied to global memory, read by the cube, or used as Gather
+offsets. So lanes past a tail, which a kernel computes but never stores, are not findings, while a deleted
+copy-in or a missing initialisation that reaches a stored result is.
 
 The check runs for every simulation, unless the simulator is made with ``initcheck=False`` or the default
 is turned off (``set_initcheck_default(False)``).
@@ -87,12 +87,19 @@ def initcheck(recs, tabs, core: int, layout) -> list[Finding]:
                 if not (r[3] == 1 and sid in accumulates):
                     continue
             pattern = tail[1:] if tail and int(tail[0]) == j else ()
-            if len(pattern) == 1:  # a Gather's source: its lanes are followed, not its span
+            if len(pattern) == 1 or (len(pattern) == 2 and isinstance(pattern[0], bytes)):
+                # a Gather's or TransDataTo5HD's source: its lanes are followed, not its span
                 lanes, first = _gathered(shadow, a, pattern[0], es_of[sid])
                 continue
             hole = _hole(shadow, a, b, pattern)
             if hole is not None:
                 holes.append((a, b) + hole)
+        if lanes is not None and not holes and len(tail) == 3:  # a transposition: each lane to its place
+            _, (c, d) = written[0]
+            _placed(shadow, c, tail[2], lanes, es_of[sid])
+            if first >= 0:
+                carried.append((c, d, _origin(carried, first, sid)))
+            continue
         if lanes is not None and not holes and first >= 0:  # undefined gathered lanes: carried
             _, (c, d) = written[0]
             np.frombuffer(shadow, dtype=np.uint8)[c:d] = np.repeat(lanes, es_of[sid])[: d - c]
@@ -127,7 +134,7 @@ def _kernel_facts(infos) -> tuple:
     accumulates = {i for i, info in enumerate(infos) if isinstance(info.op, asc.MmadOp)}
     carries = {i: t.per_lane for i, info in enumerate(infos) if (t := info.op.get_trait(CarriesUndefined))}
     es_of = {i: info.op.dst.type.element_type.bitwidth // 8 for i, info in enumerate(infos)
-             if isinstance(info.op, asc.GatherOp)}
+             if isinstance(info.op, asc.GatherOp | asc.TransDataTo5HDOp)}
     return accumulates, carries, _scalar_users(infos, carries), es_of
 
 
@@ -178,6 +185,13 @@ def _gathered(shadow: bytearray, a: int, offsets: bytes, es: int) -> tuple[np.nd
     lanes = sh[a + off[:, None] + np.arange(es)].min(axis=1)
     bad = np.flatnonzero(lanes == 0)
     return lanes, (a + int(off[bad[0]]) if bad.size else -1)
+
+
+def _placed(shadow: bytearray, c: int, places: bytes, lanes: np.ndarray, es: int) -> None:
+    """Lane ``i`` of a transposition (``lanes[i]``: whether it read defined bytes) written at ``c + places[i]``."""
+    at = np.frombuffer(places, dtype=np.int64)
+    sh = np.frombuffer(shadow, dtype=np.uint8)
+    sh[c + at[:, None] + np.arange(es)] = lanes[:, None]
 
 
 def _hole(shadow: bytearray, a: int, b: int, pattern) -> tuple[int, int] | None:

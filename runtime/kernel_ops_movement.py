@@ -1,4 +1,4 @@
-"""Code generation for ``CreateVecIndex`` and ``Gather``.
+"""Code generation for ``CreateVecIndex``, ``Gather`` and ``TransDataTo5HD``.
 
 ``Gather`` reads ``count`` uint32 byte offsets and collects the addressed elements of ``src``;
 an offset that is not a multiple of the element size or leaves UB is an error. Its read region
@@ -6,6 +6,12 @@ for the hazard checker spans ``src`` from the smallest offset to the largest; th
 offsets (relative to that region), so the initcheck follows each lane from the element it reads. Cost [O]: the fixed cost of a
 vector instruction plus ``count / gather_elems_per_cycle`` cycles; ``CreateVecIndex`` (the op class's
 ``numpy_operation``) costs what a simple vector op writing ``count`` elements does.
+
+``TransDataTo5HD`` moves the elements its op lists (``element_offsets``, fixed when translated) with one
+fancy-indexed copy. Its record spans the blocks it writes and reads and ends with both element maps, so
+the initcheck follows each element from the one it reads. Its checks: UB bounds and the operands' extents,
+and overlap (``trans5hd-no-overlap``: a repeat's destination blocks are its own source blocks or meet none).
+Cost [O]: the fixed cost of a vector instruction plus 512 B per repeat at ``transpose_bytes_per_cycle``.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from .codegen import (
     vector_cost,
     vector_prologue,
 )
+from .contract import check_extents
 from .opinfo import WORK
 
 
@@ -69,3 +76,50 @@ def gather_lanes(g: np.ndarray) -> tuple[int, bytes]:
     if len(_LANES) * len(key) > _LANES_BYTES:
         _LANES.clear()
     return first, _LANES.setdefault(key, key)
+
+
+def trans_data_to_5hd(t: KernelTranslator, op: asc.TransDataTo5HDOp) -> None:
+    et, es, sh = t.local_dtype(op.dst)
+    sid = t.info(op, pipe_index(op), WORK, writes=(True, False))
+    d, s = t.v(op.dst), t.v(op.src)
+    rep = op.repeat_times.value.data
+    sp = t.spec
+    if rep == 0:  # a NOP
+        record(t, sid, str(sp.vector_fixed_cycles), "0", [(d, "0"), (s, "0")])
+        return
+    di, si = op.element_offsets()
+    dlo, dhi, slo, shi = int(di.min()) * es, (int(di.max()) + 1) * es, int(si.min()) * es, (int(si.max()) + 1) * es
+    fail_if(t, f"{ub_test([d], str(dhi))} or {ub_test([s], str(shi))}", sid, ub_message([d, s], str(max(dhi, shi))))
+    check_extents(t, sid, op.API, [(op.dst, d, str(dhi)), (op.src, s, str(shi))])
+    clash = t.const(overlap_test(op), "F")
+    t.emit(f"if {d} + {dlo} < {s} + {shi} and {s} + {slo} < {d} + {dhi} and {clash}({d} - {s}): "
+           f"_rule('trans5hd-no-overlap', {sid}, bid, f'TransDataTo5HD writes blocks it reads in another "
+           f"repeat or in part (dst - src = {{{d} - {s}}} B)')")
+    dk, sk = t.const(di.astype(np.int64)), t.const(si.astype(np.int64))
+    t.emit(f"U_{et}[({d} >> {sh}) + {dk}] = U_{et}[({s} >> {sh}) + {sk}]")
+    lanes = (t.const((si * es - slo).astype(np.int64).tobytes()), t.const((di * es - dlo).astype(np.int64).tobytes()))
+    cost = sp.vector_fixed_cycles + rep * 512 / sp.transpose_bytes_per_cycle
+    record(t, sid, repr(cost), "0", [(f"{d} + {dlo}", str(dhi - dlo)), (f"{s} + {slo}", str(shi - slo))],
+           ("1", *lanes))
+
+
+def overlap_test(op: asc.TransDataTo5HDOp):
+    """``clash(delta)``: whether, with the destination ``delta`` bytes after the source, a repeat's
+    destination blocks meet source blocks other than exactly its own (``trans5hd-no-overlap``)."""
+    es = op.dst.type.element_type.bitwidth // 8
+    di, si = op.element_offsets()
+    dst_blocks = di.reshape(-1, 16, 32 // es)[:, :, 0] * es // 32  # (repeats, 16): each repeat's blocks
+    src_rep = (si * es // 32).reshape(len(dst_blocks), -1)
+    src_all, src_sets = np.unique(src_rep), [set(row) for row in src_rep.tolist()]
+    memo: dict[int, bool] = {}
+
+    def clash(delta: int) -> bool:
+        if delta % 32:
+            return True  # blocks that meet in part
+        if delta not in memo:
+            shifted = dst_blocks + delta // 32
+            hit = np.isin(shifted, src_all).any(axis=1)
+            memo[delta] = any(set(shifted[r].tolist()) != src_sets[r] for r in np.flatnonzero(hit))
+        return memo[delta]
+
+    return clash

@@ -81,6 +81,7 @@ ASCENDC_HANDLERS: dict[type[Operation], Handler] = {
     # index vectors and gathers
     asc.CreateVecIndexOp: movement.create_vec_index,
     asc.GatherOp: movement.gather,
+    asc.TransDataTo5HDOp: movement.trans_data_to_5hd,
     # the cube
     asc.DataCopyNd2NzOp: cube.data_copy_nd2nz,
     asc.InitConstValueOp: cube.init_const_value,

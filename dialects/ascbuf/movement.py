@@ -5,7 +5,9 @@
 from the last valid one: ``(cols - 1 - min(c, cols - 1)) * -col_bytes + r * row_bytes``, for rows
 read backwards; with ``blocks`` ``B``, a row is ``B`` runs of ``cols`` columns ``block_bytes`` apart:
 ``c * col_bytes + b * block_bytes + r * row_bytes`` at column ``b * cols + c``); ``gather`` sets ``dst[k] = src[offsets[k]]``
-(byte offsets from the start of ``src``) for the first ``count`` elements.
+(byte offsets from the start of ``src``) for the first ``count`` elements. ``transpose`` sets ``dst[r][c] =
+src[c][r]`` over whole 32 B blocks: ``dst`` is ``R x C`` with ``R`` a multiple of a block's elements and ``C`` of
+16, of a 2- or 4-byte type (one ``TransDataTo5HD`` per 16 columns).
 """
 
 from __future__ import annotations
@@ -92,5 +94,37 @@ class GatherOp(IRDLOperation):
             raise VerifyException(f"ascbuf.gather: offsets must be i32, got {self.offsets.type}")
 
 
-OPS = [GatherOffsetsOp, GatherOp]
+MAX_REPEATS = 255
+TRANSPOSE_TYPES = ("i16", "ui16", "f16", "i32", "ui32", "f32")  # TransDataTo5HD's 16- and 32-bit types on A2
+
+
+@irdl_op_definition
+class TransposeOp(IRDLOperation):
+    """``dst[r][c] = src[c][r]`` for ``dst`` of ``R x C`` and ``src`` of ``C x R`` (see the module docstring)."""
+
+    name = "ascbuf.transpose"
+    dst = operand_def(MemRefType)
+    src = operand_def(MemRefType)
+    assembly_format = "$dst `,` $src attr-dict `:` type($dst) `,` type($src)"
+    traits = traits_def(OnPipe(Pipe.V), BufferEffects(reads=("src",), writes=("dst",)))
+
+    def __init__(self, dst, src):
+        super().__init__(operands=[dst, src])
+
+    def verify_(self) -> None:
+        for t in (self.dst.type, self.src.type):
+            check_ub(self.name, t)
+        et = self.dst.type.element_type
+        shape, src_shape = self.dst.type.get_shape(), self.src.type.get_shape()
+        if et != self.src.type.element_type or len(shape) != 2 or src_shape != shape[::-1]:
+            raise VerifyException(f"ascbuf.transpose: {self.dst.type} is not the transpose of {self.src.type}")
+        if str(et) not in TRANSPOSE_TYPES:
+            raise VerifyException(f"ascbuf.transpose: element type {et} (supported: {', '.join(TRANSPOSE_TYPES)})")
+        per = 32 // (et.bitwidth // 8)
+        if shape[0] % per or shape[1] % 16 or shape[0] > MAX_REPEATS * per:
+            raise VerifyException(f"ascbuf.transpose: {self.dst.type} needs rows in multiples of {per}, at most "
+                                  f"{MAX_REPEATS * per} (repeatTimes <= {MAX_REPEATS}), and columns in multiples of 16")
+
+
+OPS = [GatherOffsetsOp, GatherOp, TransposeOp]
 ATTRIBUTES: list = []

@@ -36,6 +36,13 @@ class Rule:
 RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("datacopy-count-32b-floor", _MV + "数据搬运/GM与UB数据搬运/GM与UB连续数据搬运(DataCopy).md",
          "DataCopy count*sizeof(T) must be a multiple of 32 B (else it is rounded down)"),
+    Rule("trans5hd-block-aligned", _MV + "数据排布转换/TransDataTo5HD.md",
+         "every address of dstList and srcList is a 32 B aligned UB address (a DataBlock)"),
+    Rule("trans5hd-repeat-range", _MV + "数据排布转换/TransDataTo5HD.md",
+         "repeatTimes lies in [0, 255] (0: no operation)"),
+    Rule("trans5hd-no-overlap", _MV + "数据排布转换/TransDataTo5HD.md",
+         "source and destination overlap only completely within a repeat (the general UB overlap constraint, "
+         "通用说明和约束.md): a repeat's destination blocks are its own source blocks or meet no source block"),
     Rule("cmp-dtypes-modes-a2", _MV + "比较与选择/Compare.md",
          "Compare/Compares on int32_t support only CMPMODE::EQ (half and float: every mode)"),
     Rule("cmp-count-256b", _MV + "比较与选择/Compare.md",

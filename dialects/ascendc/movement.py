@@ -1,23 +1,32 @@
-"""The ``ascendc`` dialect: ``CreateVecIndex`` and ``Gather`` (count form, PIPE_V).
+"""The ``ascendc`` dialect: ``CreateVecIndex``, ``Gather`` (count form) and ``TransDataTo5HD``, on PIPE_V.
 
 * ``CreateVecIndex(dst, firstValue, count)``: ``dst[i] = firstValue + i`` (int16/half/int32/float);
 * ``Gather(dst, src, srcOffset, srcBaseAddr, count)``: ``dst[i] = *(src + srcBaseAddr + srcOffset[i])``
   with ``srcOffset`` a ``uint32_t`` tensor of byte offsets (multiples of the element size); on A2
   for int16/uint16/int32/uint32/half/float/bfloat16. Cost [O]: 5 elements per cycle.
+* ``TransDataTo5HD(dstList, srcList, TransDataTo5HDParams)`` (the address-list form): 16 source and 16
+  destination DataBlocks (32 B each, 32 B aligned) per repeat; repeat ``r`` reads block ``i`` at
+  ``srcList[i] + r * srcRepStride`` and writes block ``j`` at ``dstList[j] + r * dstRepStride`` (strides in
+  DataBlocks). For 16-bit types element ``i`` of destination block ``j`` is element ``j`` of source block
+  ``i``; for 32-bit types destination blocks ``2k`` and ``2k + 1`` hold element ``k`` of source blocks 0-7 and
+  8-15. Here the lists are element offsets into ``dst`` and ``src`` (``dst[o].GetPhyAddr()``); the 8-bit
+  forms (``srcHighHalf``/``dstHighHalf``) are not modelled. Doc: ``数据排布转换/TransDataTo5HD.md``. Cost [O]:
+  512 B per repeat at 256 B per cycle.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IndexType
-from xdsl.irdl import AnyAttr, operand_def, traits_def
+from xdsl.dialects.builtin import I64, DenseArrayBase, IndexType, IntegerAttr, i64
+from xdsl.irdl import AnyAttr, operand_def, prop_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
 from ..lazy_format import irdl_op_definition
 from ..lazy_numpy import LazyNumPy
 from ..traits import BufferEffects, ValueDependentTrace
 from .attributes import LocalTensorType
+from .contract import violation
 from .vector import VectorOp
 
 np = LazyNumPy(globals())  # NumPy on first use (parsing and printing IR do not load it)
@@ -90,5 +99,101 @@ class GatherOp(VectorOp):
                                   f"got {self.src_offset.type}")
 
 
-OPS = [CreateVecIndexOp, GatherOp]
+TRANS_5HD_DTYPES = ("i16", "ui16", "f16", "i32", "ui32", "f32")
+ADDR_LIST_SIZE = 16  # NCHW_CONV_ADDR_LIST_SIZE
+MAX_REP_STRIDE = 65535  # dstRepStride / srcRepStride are uint16_t
+
+
+@irdl_op_definition
+class TransDataTo5HDOp(VectorOp):
+    """``TransDataTo5HD<T>(dstList, srcList, params)``: 16 x 16 DataBlock transposes (see the module docstring)."""
+
+    name = "ascendc.trans_data_to_5hd"
+    API: ClassVar[str] = "TransDataTo5HD"
+    traits = traits_def(BufferEffects(reads=("src",), writes=("dst",)))
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    dst_list = prop_def(DenseArrayBase.constr(i64))
+    src_list = prop_def(DenseArrayBase.constr(i64))
+    repeat_times = prop_def(IntegerAttr[I64])
+    dst_rep_stride = prop_def(IntegerAttr[I64])
+    src_rep_stride = prop_def(IntegerAttr[I64])
+    assembly_format = ("$dst `,` $src `dst_list` $dst_list `src_list` $src_list `repeat` $repeat_times "
+                       "`dst_stride` $dst_rep_stride `src_stride` $src_rep_stride attr-dict `:` type($dst) `,` "
+                       "type($src)")
+
+    def __init__(self, dst, src, dst_list, src_list, repeat_times: int, dst_rep_stride: int, src_rep_stride: int):
+        super().__init__(operands=[dst, src], properties={
+            "dst_list": DenseArrayBase.from_list(i64, list(dst_list)),
+            "src_list": DenseArrayBase.from_list(i64, list(src_list)),
+            "repeat_times": IntegerAttr(repeat_times, 64), "dst_rep_stride": IntegerAttr(dst_rep_stride, 64),
+            "src_rep_stride": IntegerAttr(src_rep_stride, 64)})
+
+    def params(self) -> tuple[list[int], list[int], int, int, int]:
+        """(dstList, srcList) as element offsets, repeatTimes, dstRepStride, srcRepStride."""
+        return (list(self.dst_list.get_values()), list(self.src_list.get_values()), self.repeat_times.value.data,
+                self.dst_rep_stride.value.data, self.src_rep_stride.value.data)
+
+    def element_offsets(self) -> tuple["np.ndarray", "np.ndarray"]:
+        """(destination, source) element offsets of every element moved, in the order written: repeat,
+        destination block, element of the block (so ``dst[d] = src[s]`` pairwise)."""
+        dl, sl, rep, ds, ss = self.params()
+        per = 32 // (self.dst.type.element_type.bitwidth // 8)
+        r = np.arange(rep)[:, None, None] * per
+        k = np.arange(per)[None, None, :]
+        j = np.arange(ADDR_LIST_SIZE)[None, :, None]
+        d = np.asarray(dl)[None, :, None] + r * ds + k
+        if per == 16:  # element k of destination block j <- element j of source block k
+            s = np.asarray(sl)[k] + r * ss + j
+        else:  # blocks 2m, 2m + 1 <- element m of source blocks 0-7, 8-15
+            s = np.asarray(sl)[(j % 2) * 8 + k] + r * ss + j // 2
+        return d.reshape(-1), s.reshape(-1)
+
+    def element_extents(self) -> dict:
+        """{operand: (first, last + 1) element it touches} (the static sync analysis's regions)."""
+        di, si = self.element_offsets()
+        if not di.size:
+            return {self.dst: (0, 0), self.src: (0, 0)}
+        return {self.dst: (int(di.min()), int(di.max()) + 1), self.src: (int(si.min()), int(si.max()) + 1)}
+
+    def print_ascendc(self, p) -> list[str]:
+        dl, sl, rep, ds, ss = self.params()
+        d, s = p.expr(self.dst), p.expr(self.src)
+        t = p.format(self, "{T}")
+        dst = ", ".join(f"(uint64_t){d}[{o}].GetPhyAddr()" for o in dl)
+        src = ", ".join(f"(uint64_t){s}[{o}].GetPhyAddr()" for o in sl)
+        return ["{",
+                f"    uint64_t dstList[{ADDR_LIST_SIZE}] = {{{dst}}};",
+                f"    uint64_t srcList[{ADDR_LIST_SIZE}] = {{{src}}};",
+                "    AscendC::TransDataTo5HDParams params;",
+                f"    params.repeatTimes = {rep};",
+                f"    params.dstRepStride = {ds};",
+                f"    params.srcRepStride = {ss};",
+                f"    AscendC::{self.API}<{t}>(dstList, srcList, params);",
+                "}"]
+
+    def verify_(self) -> None:
+        et = str(self.dst.type.element_type)
+        if et not in TRANS_5HD_DTYPES:
+            raise VerifyException(f"ascendc.trans_data_to_5hd does not support element type {et} on A2 here "
+                                  f"(supported: {', '.join(TRANS_5HD_DTYPES)}; the 8-bit forms are not modelled)")
+        if self.src.type != self.dst.type:
+            raise VerifyException("ascendc.trans_data_to_5hd: dst and src must have the same element type")
+        dl, sl, rep, ds, ss = self.params()
+        if len(dl) != ADDR_LIST_SIZE or len(sl) != ADDR_LIST_SIZE:
+            raise VerifyException(f"ascendc.trans_data_to_5hd: dstList and srcList hold {ADDR_LIST_SIZE} addresses "
+                                  f"each, got {len(dl)} and {len(sl)}")
+        per = 32 // (self.dst.type.element_type.bitwidth // 8)
+        bad = [o for o in dl + sl if o < 0 or o % per]
+        if bad:
+            raise violation("trans5hd-block-aligned", f"ascendc.trans_data_to_5hd: address offset {bad[0]} is not "
+                            f"a non-negative multiple of {per} elements (32 B)")
+        if not 0 <= rep <= 255:
+            raise violation("trans5hd-repeat-range", f"ascendc.trans_data_to_5hd: repeatTimes {rep} outside [0, 255]")
+        if not (0 <= ds <= MAX_REP_STRIDE and 0 <= ss <= MAX_REP_STRIDE):
+            raise VerifyException(f"ascendc.trans_data_to_5hd: dstRepStride {ds} / srcRepStride {ss} outside "
+                                  f"[0, {MAX_REP_STRIDE}]")
+
+
+OPS = [CreateVecIndexOp, GatherOp, TransDataTo5HDOp]
 ATTRIBUTES: list = []

@@ -1,4 +1,4 @@
-"""The ``asctile`` dialect: on-chip rearrangement of a tile by a gather.
+"""The ``asctile`` dialect: on-chip rearrangement of a tile by a gather or a transpose.
 
 ``gather_offsets`` builds the byte-offset table of a gather once per kernel:
 ``offset[r][c] = min(c, cols - 1) * col_bytes + r * row_bytes`` over a ``rows x pitch`` tile of
@@ -10,7 +10,7 @@ with ``col_bytes`` 1 and ``row_bytes`` 0 the table is the column index of every 
 row_bytes`` (the pitch is ``B * cols``; a row of the tile is a block of a batch of small transposes). ``gather``
 collects ``result[k] = src[base + offset[k]]`` (bytes from the start of ``src``; ``base`` is ``Gather``'s
 ``srcBaseAddr``, 0 unless given: one table serves windows of a tile that start ``base`` bytes apart) over the
-whole result tile.
+whole result tile. ``transpose`` swaps a 2-D tile's rows and columns: ``result[r][c] = src[c][r]``.
 """
 
 from __future__ import annotations
@@ -97,5 +97,25 @@ class GatherOp(IRDLOperation):
             raise VerifyException("asctile.gather: base must be non-negative")
 
 
-OPS = [GatherOffsetsOp, GatherOp]
+@irdl_op_definition
+class TransposeOp(IRDLOperation):
+    """``result[r][c] = src[c][r]``: a 2-D tile with its rows and columns swapped."""
+
+    name = "asctile.transpose"
+    src = operand_def(TensorType)
+    result = result_def(TensorType)
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src, result_type: TensorType):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def verify_(self) -> None:
+        for t in (self.src.type, self.result.type):
+            check_tile_type(self.name, t)
+        rows, cols = self.src.type.get_shape(), self.result.type.get_shape()
+        if self.src.type.element_type != self.result.type.element_type or len(rows) != 2 or rows[::-1] != cols:
+            raise VerifyException(f"asctile.transpose: {self.result.type} is not the transpose of {self.src.type}")
+
+
+OPS = [GatherOffsetsOp, GatherOp, TransposeOp]
 ATTRIBUTES: list = []

@@ -317,6 +317,10 @@ class _Walk:
         if isinstance(op, A.GetValueOp):
             reads = [self.region(op.source, Lin(1), self.val(op.index))]
             writes = []
+        elif hasattr(op, "element_extents"):  # the element range of each tensor operand, known to the op
+            span = {v: (Lin(lo), Lin(hi - lo)) for v, (lo, hi) in op.element_extents().items()}
+            reads = [self.region(v, span[v][1], span[v][0]) for v in buffer_reads(op)]
+            writes = [self.region(v, span[v][1], span[v][0]) for v in buffer_writes(op)]
         else:
             reads = [self.region(v, n) for v in buffer_reads(op)]
             writes = [self.region(v, n) for v in buffer_writes(op)]

@@ -252,6 +252,47 @@ def gather(dst, src, src_offset, src_base_addr, *args, **kwargs) -> None:
                                 to_index(src_base_addr), to_index(count)))
 
 
+def trans_data_to_5hd(dst_list, src_list, params) -> None:
+    """``TransDataTo5HD(dstList, srcList, params)``: ``dst_list`` and ``src_list`` are 16 LocalTensors each,
+    views of one tensor at offsets known when the kernel is compiled (``x[k * 16]``)."""
+    from pyasc.dialects.ascendc.movement import ADDR_LIST_SIZE, TransDataTo5HDOp
+
+    api = "trans_data_to_5hd"
+    if not isinstance(dst_list, list | tuple) or not isinstance(src_list, list | tuple):
+        raise unsupported(f"{api}(dst, src, params) with tensors of addresses", "give lists of 16 LocalTensors")
+    if params.dst_high_half or params.src_high_half:
+        raise unsupported(f"{api} with dst_high_half/src_high_half", "the 8-bit forms are not modelled")
+    if len(dst_list) != ADDR_LIST_SIZE or len(src_list) != ADDR_LIST_SIZE:
+        raise KernelError(api, f"dst_list and src_list hold {ADDR_LIST_SIZE} LocalTensors each, got "
+                               f"{len(dst_list)} and {len(src_list)}", location=current().loc)
+    if runs_here("aiv"):
+        dst, dst_offsets = _one_base(dst_list, api, "dst_list")
+        src, src_offsets = _one_base(src_list, api, "src_list")
+        fields = [static_int(getattr(params, f), api, f) for f in ("repeat_times", "dst_rep_stride", "src_rep_stride")]
+        emit(api, TransDataTo5HDOp(dst, src, dst_offsets, src_offsets, *fields))
+
+
+def _one_base(tensors, api: str, what: str):
+    """(the tensor every one of ``tensors`` views, their element offsets into it)."""
+    from pyasc.dialects.ascendc.base import const_int
+
+    bases, offsets = [], []
+    for i, x in enumerate(tensors):
+        v, off = _v(x, api), 0
+        while isinstance(v.owner, A.SubviewOp):
+            step = const_int(v.owner.offset)
+            if step is None:
+                raise KernelError(api, f"{what}[{i}] is at an offset that is not known when the kernel is compiled",
+                                  location=current().loc)
+            off, v = off + step, v.owner.source
+        bases.append(v)
+        offsets.append(off)
+    if any(b is not bases[0] for b in bases):
+        raise KernelError(api, f"the LocalTensors of {what} view different tensors; give views of one tensor",
+                          location=current().loc)
+    return bases[0], offsets
+
+
 def create_vec_index(dst, first_value, *args, **kwargs) -> None:
     """``CreateVecIndex(dst, firstValue, count)``: dst[i] = firstValue + i."""
     from pyasc.dialects.ascendc.movement import CreateVecIndexOp

@@ -63,6 +63,18 @@ class Nd2NzParams:
 
 
 @dataclass
+class TransDataTo5HDParams:
+    """``TransDataTo5HDParams{dstHighHalf, srcHighHalf, repeatTimes, dstRepStride, srcRepStride}``: strides in
+    32 B DataBlocks between repeats."""
+
+    dst_high_half: bool = False
+    src_high_half: bool = False
+    repeat_times: object = 1
+    dst_rep_stride: object = 0
+    src_rep_stride: object = 0
+
+
+@dataclass
 class LoadData2DParams:
     """``LoadData2DParams``: L1 -> L0A/L0B, fractal by fractal."""
 

@@ -11,7 +11,7 @@ NAMES = (
     "shift_left", "shift_right", "cast_deq", "set_deq_scale", "get_cmp_mask", "set_cmp_mask",
     "whole_reduce_max", "whole_reduce_min", "whole_reduce_sum", "block_reduce_sum", "block_reduce_max",
     "block_reduce_min", "pair_reduce_sum", "repeat_reduce_sum", "gatherb", "gather_mask", "scatter",
-    "brcb", "transpose", "trans_data_to_5hd", "sort", "sort32", "mrg_sort", "mrg_sort4", "rp_sort16",
+    "brcb", "transpose", "sort", "sort32", "mrg_sort", "mrg_sort4", "rp_sort16",
     "proposal_concat", "proposal_extract", "copy", "bilinear_interpolation",
     # masks, atomics, barriers, debugging
     "set_mask_count", "set_mask_norm", "reset_mask", "set_vector_mask", "set_atomic_add", "set_atomic_max",

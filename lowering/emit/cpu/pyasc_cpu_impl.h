@@ -498,6 +498,12 @@ inline uint32_t LocalTensor<T>::GetSize() const
 }
 
 template <typename T>
+inline uint64_t LocalTensor<T>::GetPhyAddr() const
+{
+    return reinterpret_cast<uint64_t>(cpuData_);  /* on the CPU, the host address of the tensor's memory */
+}
+
+template <typename T>
 template <typename U>
 inline LocalTensor<U> LocalTensor<T>::ReinterpretCast() const
 {
@@ -929,6 +935,32 @@ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const L
                             static_cast<unsigned long long>(at), static_cast<unsigned long long>(limit));
         }
         dst.cpuData_[i] = src.cpuData_[at / sizeof(T)];
+    }
+}
+
+template <typename T>
+inline void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                           const TransDataTo5HDParams& p)
+{
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "TransDataTo5HD: the 8-bit forms are not modelled");
+    if (p.dstHighHalf || p.srcHighHalf) {
+        pyasc_cpu::Fail("TransDataTo5HD: dstHighHalf/srcHighHalf apply to 8-bit types only");
+    }
+    constexpr uint32_t per = 32 / sizeof(T);  /* elements of a DataBlock */
+    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+        T in[16][per];
+        for (uint32_t i = 0; i < 16; ++i) {
+            const T* s = reinterpret_cast<const T*>(srcList[i]) + static_cast<uint64_t>(r) * p.srcRepStride * per;
+            for (uint32_t k = 0; k < per; ++k) {
+                in[i][k] = s[k];
+            }
+        }
+        for (uint32_t j = 0; j < 16; ++j) {
+            T* d = reinterpret_cast<T*>(dstList[j]) + static_cast<uint64_t>(r) * p.dstRepStride * per;
+            for (uint32_t k = 0; k < per; ++k) {
+                d[k] = per == 16 ? in[k][j] : in[(j % 2) * 8 + k][j / 2];
+            }
+        }
     }
 }
 

@@ -200,6 +200,8 @@ public:
     template <typename T1>
     __aicore__ void SetValue(const uint32_t index, const T1 value) const;
     __aicore__ uint32_t GetSize() const;
+    /* the tensor's address, for the address-list forms of TransDataTo5HD */
+    __aicore__ uint64_t GetPhyAddr() const;
     /* the same memory viewed as elements of another type */
     template <typename U>
     __aicore__ LocalTensor<U> ReinterpretCast() const;
@@ -403,6 +405,29 @@ __aicore__ void CreateVecIndex(LocalTensor<T> dst, const T& firstValue, uint32_t
 template <typename T>
 __aicore__ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
                        const uint32_t srcBaseAddr, const uint32_t count);
+
+constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
+
+struct TransDataTo5HDParams {
+    __aicore__ TransDataTo5HDParams() {}
+    __aicore__ TransDataTo5HDParams(const bool dstHighHalfIn, const bool srcHighHalfIn, const uint8_t repeatTimesIn,
+                                    const uint16_t dstRepStrideIn, const uint16_t srcRepStrideIn)
+        : dstHighHalf(dstHighHalfIn), srcHighHalf(srcHighHalfIn), repeatTimes(repeatTimesIn),
+          dstRepStride(dstRepStrideIn), srcRepStride(srcRepStrideIn)
+    {
+    }
+    bool dstHighHalf = false;
+    bool srcHighHalf = false;
+    uint8_t repeatTimes = 1;
+    uint16_t dstRepStride = 0;
+    uint16_t srcRepStride = 0;
+};
+
+/* 16 x 16 DataBlock transposes: per repeat, destination block j gathers element j of the 16 source blocks
+   (16-bit types; 32-bit: blocks 2k, 2k + 1 hold element k of source blocks 0-7, 8-15); addresses from GetPhyAddr */
+template <typename T>
+__aicore__ void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                               const TransDataTo5HDParams& nchwconvParams);
 
 template <typename T, typename U>
 __aicore__ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,

@@ -37,3 +37,24 @@ func.func @f() {
   func.return
 }
 // CHECK: ascbuf.gather_offsets: first -1 must be negative, on a table without blocks whose columns count forwards
+
+// -----
+
+// 40 rows of float16 are not whole blocks of 16 rows
+func.func @f() {
+  %s = ascbuf.alloc slots 1 : memref<16x40xf16, #ascbuf.space<ub>>
+  %d = ascbuf.alloc slots 1 : memref<40x16xf16, #ascbuf.space<ub>>
+  ascbuf.transpose %d, %s : memref<40x16xf16, #ascbuf.space<ub>>, memref<16x40xf16, #ascbuf.space<ub>>
+  func.return
+}
+// CHECK: ascbuf.transpose: memref<40x16xf16, #ascbuf.space<ub>> needs rows in multiples of 16, at most 4080 (repeatTimes <= 255), and columns in multiples of 16
+
+// -----
+
+func.func @f() {
+  %s = ascbuf.alloc slots 1 : memref<16x32xbf16, #ascbuf.space<ub>>
+  %d = ascbuf.alloc slots 1 : memref<32x16xbf16, #ascbuf.space<ub>>
+  ascbuf.transpose %d, %s : memref<32x16xbf16, #ascbuf.space<ub>>, memref<16x32xbf16, #ascbuf.space<ub>>
+  func.return
+}
+// CHECK: ascbuf.transpose: element type bf16 (supported: i16, ui16, f16, i32, ui32, f32)

@@ -16,3 +16,11 @@ func.func @f(%n: index) {
 // CHECK-NEXT: ascbuf.gather_offsets %t cols 6 first -2 col_bytes 4 row_bytes 32 : memref<8x8xi32, #ascbuf.space<ub>>
 // CHECK-NEXT: ascbuf.gather %d, %s, %t, %n : memref<8x16xf16, #ascbuf.space<ub>>, memref<16x16xf16, #ascbuf.space<ub>>, memref<8x8xi32, #ascbuf.space<ub>>
 // CHECK-NEXT: ascbuf.gather %d, %s, %t, %n base 32 : memref<8x16xf16, #ascbuf.space<ub>>, memref<16x16xf16, #ascbuf.space<ub>>, memref<8x8xi32, #ascbuf.space<ub>>
+
+func.func @t() {
+  %s = ascbuf.alloc slots 1 : memref<16x40xf32, #ascbuf.space<ub>>
+  %d = ascbuf.alloc slots 1 : memref<40x16xf32, #ascbuf.space<ub>>
+  ascbuf.transpose %d, %s : memref<40x16xf32, #ascbuf.space<ub>>, memref<16x40xf32, #ascbuf.space<ub>>
+  func.return
+}
+// CHECK: ascbuf.transpose %d, %s : memref<40x16xf32, #ascbuf.space<ub>>, memref<16x40xf32, #ascbuf.space<ub>>

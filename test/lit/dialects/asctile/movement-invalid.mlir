@@ -39,3 +39,11 @@ func.func @f() {
   func.return
 }
 // CHECK: asctile.gather_offsets: first 1 must be negative, on a table without blocks whose columns count forwards
+
+// -----
+
+func.func @f(%src: tensor<16x40xf32>) {
+  %t = asctile.transpose %src : tensor<16x40xf32> -> tensor<16x40xf32>
+  func.return
+}
+// CHECK: asctile.transpose: tensor<16x40xf32> is not the transpose of tensor<16x40xf32>

@@ -13,3 +13,9 @@ func.func @f(%src: tensor<16x16xf32>) {
 // CHECK-NEXT: %b = asctile.gather_offsets cols 8 col_bytes 12 row_bytes 96 blocks 3 block_bytes 4 : tensor<4x24xi32>
 // CHECK-NEXT: %w = asctile.gather %src, %o base 8 : tensor<16x16xf32>, tensor<8x8xi32> -> tensor<8x8xf32>
 // CHECK-NEXT: %l = asctile.gather_offsets cols 4 first -1 col_bytes 8 row_bytes 64 : tensor<8x8xi32>
+
+func.func @t(%src: tensor<16x40xf32>) {
+  %t = asctile.transpose %src : tensor<16x40xf32> -> tensor<40x16xf32>
+  func.return
+}
+// CHECK: %t = asctile.transpose %src : tensor<16x40xf32> -> tensor<40x16xf32>
