@@ -181,7 +181,7 @@ def data_copy(t: KernelTranslator, op: asc.DataCopyOp) -> None:
     l2 = not to_gm and t.written_by_cube(op.src)  # the cube's output, read back from L2
     if not to_gm and not l2:  # the bytes in lines this core has read before come from L2 (``l2.CoreLines``)
         t.emit(f"_lm = _L2V.missed(bid * 2 + sub, {gb}, {g_off} * {ges}, 1, {nb}, {nb})")
-        record(t, sid, f"_dma2m({nb}, _lm)", "_lm", [(u, nb)])
+        record(t, sid, f"_dma2m({nb}, _lm[0])", "_lm[1]", [(u, nb)])
         return
     cost = repr(make_dma_cost(sp, to_gm, l2)(int(nb))) if nb.isdigit() else f"{_dma_cost_name(to_gm, l2)}({nb})"
     record(t, sid, cost, "0" if l2 else nb, [(u, nb)])
@@ -213,7 +213,7 @@ def data_copy_pad(t: KernelTranslator, op: asc.DataCopyPadOp) -> None:
         bl = t.v(op.block_len)
         t.emit(f"_lm = _L2V.missed(bid * 2 + sub, {b}, {t.v(g_val)} * {es}, {t.v(op.block_count)}, {bl}, "
                f"{bl} + {t.v(op.src_stride)})")
-        cost, hbm = "_dma2m(_gb, _lm)", "_lm"
+        cost, hbm = "_dma2m(_gb, _lm[0])", "_lm[1]"
     record(t, sid, cost, hbm, [(t.v(u_val), span)], ("0", t.v(op.block_len), pitch))
 
 

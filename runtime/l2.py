@@ -6,8 +6,9 @@ All MTE traffic goes through L2 by default (``SetL2CacheHint`` would bypass it).
   line, by any core, counts toward the launch's HBM traffic;
 * ``CoreLines``, each vector core's: a GM -> UB copy runs at the HBM rate (``mte2_bytes_per_cycle``) for the
   bytes in lines the core has not read since it started its part of the launch, and at the L2 rate
-  (``mte2_l2_bytes_per_cycle``) for the rest, which add no HBM traffic (both rates are
-  per core, for GM -> L1 and GM -> UB alike). A core's own history decides, so the result does not depend on the order
+  (``mte2_l2_bytes_per_cycle``) for the rest (both rates are per core, for GM -> L1 and GM -> UB alike). Its
+  HBM traffic is those new lines, whole: L2 fetches a line in full, so the rest of a line read in part is a hit
+  later, and a launch never moves fewer bytes from HBM than it reads. A core's own history decides, so the result does not depend on the order
   in which the simulator runs the cores; a line another core read first still counts as a miss
   (conservative).
 
@@ -103,14 +104,14 @@ class CoreLines:
             self.counts.pop(c, None)
         return 0
 
-    def missed(self, core, g, start, rows: int, row_bytes: int, stride: int) -> int:
-        """The bytes of a copy of ``rows`` rows (``row_bytes`` each, ``stride`` apart from byte ``start`` of GM
+    def missed(self, core, g, start, rows: int, row_bytes: int, stride: int) -> tuple[int, int]:
+        """(the bytes of a copy of ``rows`` rows (``row_bytes`` each, ``stride`` apart from byte ``start`` of GM
         argument ``g``) that lie in lines vector core ``core`` (``2 * block + sub``) has not read since its
-        record started. A group of cores (``core`` one per core) agrees on the count, or diverges
-        (``batched.Diverged``)."""
+        record started, the bytes of those lines: its HBM traffic). A group of cores (``core`` one per core)
+        agrees on the counts, or diverges (``batched.Diverged``)."""
         rows, row_bytes, stride = int(rows), int(row_bytes), int(stride)
         if rows <= 0 or row_bytes <= 0:
-            return 0
+            return 0, 0
         g8 = _owner(g)
         if isinstance(core, int):
             return self._core(core, g8, int(start), rows, row_bytes, stride)
@@ -122,7 +123,7 @@ class CoreLines:
             raise Diverged
         return each.pop()
 
-    def _core(self, core: int, g8: np.ndarray, start: int, rows: int, row_bytes: int, stride: int) -> int:
+    def _core(self, core: int, g8: np.ndarray, start: int, rows: int, row_bytes: int, stride: int) -> tuple[int, int]:
         maps = self.maps.setdefault(core, {})
         key = id(g8.base) if g8.base is not None else id(g8)
         bm = maps.get(key)
@@ -134,13 +135,14 @@ class CoreLines:
         lines, share = plan
         new = ~bm[lines]
         missed = int(share[new].sum())
+        fresh = int(np.unique(lines[new]).size) if missed else 0  # rows closer than a line share lines
         bm[lines] = True
-        count = self.counts.get(core, 0) + int(np.count_nonzero(new))
+        count = self.counts.get(core, 0) + fresh
         if count > self.capacity:  # the core's lines no longer fit: its record starts over
             self.maps.pop(core)
             count = 0
         self.counts[core] = count
-        return missed
+        return missed, fresh * self.LINE
 
     def _plan(self, start: int, rows: int, row_bytes: int, stride: int) -> tuple:
         """A copy's (row, line) pairs (``_row_lines``), kept by its geometry."""
