@@ -7,8 +7,9 @@ All MTE traffic goes through L2 by default (``SetL2CacheHint`` would bypass it).
 * ``CoreLines``, each vector core's: a GM -> UB copy runs at the HBM rate (``mte2_bytes_per_cycle``) for the
   bytes in lines the core has not read since it started its part of the launch, and at the L2 rate
   (``mte2_l2_bytes_per_cycle``) for the rest (both rates are per core, for GM -> L1 and GM -> UB alike). Its
-  HBM traffic is those new lines, whole: L2 fetches a line in full, so the rest of a line read in part is a hit
-  later, and a launch never moves fewer bytes from HBM than it reads. A core's own history decides, so the result does not depend on the order
+  HBM traffic is its bytes in 32 B blocks the core has not read before: bytes read again add none, and the
+  rest of a line read in part, a hit later, still counts once, so a core never moves fewer bytes from HBM
+  than it reads (lines cores share count each core's part). A core's own history decides, so the result does not depend on the order
   in which the simulator runs the cores; a line another core read first still counts as a miss
   (conservative).
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 PLANS = 4096  # line-index arrays kept per record before it starts over
+BLOCK = 32  # the DMA's granule: a vector core's HBM traffic is counted in the blocks it reads
 
 
 def _row_lines(start: int, rows: int, row_bytes: int, stride: int, line: int) -> tuple[np.ndarray, np.ndarray]:
@@ -94,6 +96,7 @@ class CoreLines:
     def __init__(self, spec):
         self.capacity = spec.l2_bytes // self.LINE
         self.maps: dict[int, dict[int, np.ndarray]] = {}  # core -> GM buffer -> the lines the core has read
+        self.blocks: dict[int, dict[int, np.ndarray]] = {}  # core -> GM buffer -> the 32 B blocks it has read
         self.counts: dict[int, int] = {}  # core -> lines marked since its record started
         self.plans: dict[tuple, tuple] = {}  # a copy's geometry -> (its lines, per row, and its bytes in each)
 
@@ -101,13 +104,14 @@ class CoreLines:
         """Starts the record of ``core`` (``2 * block + sub``; one per core of a group) afresh."""
         for c in (np.asarray(core).reshape(-1).tolist() if not isinstance(core, int) else (core,)):
             self.maps.pop(c, None)
+            self.blocks.pop(c, None)
             self.counts.pop(c, None)
         return 0
 
     def missed(self, core, g, start, rows: int, row_bytes: int, stride: int) -> tuple[int, int]:
         """(the bytes of a copy of ``rows`` rows (``row_bytes`` each, ``stride`` apart from byte ``start`` of GM
         argument ``g``) that lie in lines vector core ``core`` (``2 * block + sub``) has not read since its
-        record started, the bytes of those lines: its HBM traffic). A group of cores (``core`` one per core)
+        record started, its bytes in 32 B blocks the core has not read: its HBM traffic). A group of cores (``core`` one per core)
         agrees on the counts, or diverges (``batched.Diverged``)."""
         rows, row_bytes, stride = int(rows), int(row_bytes), int(stride)
         if rows <= 0 or row_bytes <= 0:
@@ -129,25 +133,32 @@ class CoreLines:
         bm = maps.get(key)
         if bm is None:
             bm = maps[key] = np.zeros(g8.nbytes // self.LINE + 2, np.bool_)
-        plan = self.plans.get((start, rows, row_bytes, stride))
-        if plan is None:
-            plan = self._plan(start, rows, row_bytes, stride)
-        lines, share = plan
+        bb = self.blocks.setdefault(core, {}).get(key)
+        if bb is None:
+            bb = self.blocks[core][key] = np.zeros(g8.nbytes // BLOCK + 2, np.bool_)
+        lines, share = self._plan(start, rows, row_bytes, stride, self.LINE)
         new = ~bm[lines]
         missed = int(share[new].sum())
-        fresh = int(np.unique(lines[new]).size) if missed else 0  # rows closer than a line share lines
         bm[lines] = True
-        count = self.counts.get(core, 0) + fresh
+        blocks, part = self._plan(start, rows, row_bytes, stride, BLOCK)
+        unread = ~bb[blocks]
+        traffic = int(part[unread].sum())
+        bb[blocks] = True
+        count = self.counts.get(core, 0) + int(np.count_nonzero(new))
         if count > self.capacity:  # the core's lines no longer fit: its record starts over
             self.maps.pop(core)
+            self.blocks.pop(core)
             count = 0
         self.counts[core] = count
-        return missed, fresh * self.LINE
+        return missed, traffic
 
-    def _plan(self, start: int, rows: int, row_bytes: int, stride: int) -> tuple:
-        """A copy's (row, line) pairs (``_row_lines``), kept by its geometry."""
-        plan = _row_lines(start, rows, row_bytes, stride, self.LINE)
-        if len(self.plans) >= PLANS:
-            self.plans.clear()
-        self.plans[(start, rows, row_bytes, stride)] = plan
+    def _plan(self, start: int, rows: int, row_bytes: int, stride: int, unit: int) -> tuple:
+        """A copy's (row, line or block) pairs (``_row_lines`` in units of ``unit`` bytes), kept by its geometry."""
+        key = (start, rows, row_bytes, stride, unit)
+        plan = self.plans.get(key)
+        if plan is None:
+            plan = _row_lines(start, rows, row_bytes, stride, unit)
+            if len(self.plans) >= PLANS:
+                self.plans.clear()
+            self.plans[key] = plan
         return plan
