@@ -16,9 +16,10 @@
 * A launch: the slowest core, at least the total GM traffic over the aggregate HBM bandwidth, plus
   ``launch_overhead_us``.
 * L2 on a vector core's GM -> UB copy: the bytes in lines the core read before in the launch run at
-  ``mte2_l2_bytes_per_cycle`` and add no HBM traffic (``l2.CoreLines``), the others at
-  ``mte2_bytes_per_cycle``; the HBM traffic is its bytes in 32 B blocks the core has not read before. A read of GM that the cube of its kernel writes (``Fixpipe``: a MIX kernel's
-  workspace, handed over through L2 [O]) hits L2 whole (the cube's write of it counts).
+  ``mte2_l2_bytes_per_cycle``, the others at ``mte2_bytes_per_cycle`` (``l2.CoreLines``); its HBM traffic
+  is its bytes in 32 B blocks the core has not read before. A read of GM that the cube of its kernel writes
+  (``Fixpipe``: a MIX kernel's workspace, handed over through L2 [O]) hits L2 whole (the cube's write of it
+  counts).
 """
 
 from __future__ import annotations
