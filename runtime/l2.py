@@ -135,7 +135,7 @@ class CoreLines:
             bm = maps[key] = np.zeros(g8.nbytes // self.LINE + 2, np.bool_)
         bb = self.blocks.setdefault(core, {}).get(key)
         if bb is None:
-            bb = self.blocks[core][key] = np.zeros(g8.nbytes // BLOCK + 2, np.bool_)
+            bb = self.blocks[core][key] = np.zeros(len(bm) * (self.LINE // BLOCK), np.bool_)  # as far as the lines
         lines, share = self._plan(start, rows, row_bytes, stride, self.LINE)
         new = ~bm[lines]
         missed = int(share[new].sum())
