@@ -7,8 +7,9 @@ offsets (relative to that region), so the initcheck follows each lane from the e
 vector instruction plus ``count / gather_elems_per_cycle`` cycles; ``CreateVecIndex`` (the op class's
 ``numpy_operation``) costs what a simple vector op writing ``count`` elements does.
 
-``TransDataTo5HD`` moves the elements its op lists (``element_offsets``, fixed when translated) with one
-fancy-indexed copy. Its record spans the blocks it writes and reads and ends with both element maps, so
+``TransDataTo5HD`` moves the elements its op lists (``element_offsets``, fixed when translated): as one strided
+copy where they are a 16-column transpose (``column_transpose``: what ``tile-movement`` emits), else by fancy
+indexing. Its record spans the blocks it writes and reads and ends with both element maps, so
 the initcheck follows each element from the one it reads. Its checks: UB bounds and the operands' extents,
 and overlap (``trans5hd-no-overlap``: a repeat's destination blocks are its own source blocks or meet none).
 Cost [O]: the fixed cost of a vector instruction plus 512 B per repeat at ``transpose_bytes_per_cycle``.
@@ -95,12 +96,54 @@ def trans_data_to_5hd(t: KernelTranslator, op: asc.TransDataTo5HDOp) -> None:
     t.emit(f"if {d} + {dlo} < {s} + {shi} and {s} + {slo} < {d} + {dhi} and {clash}({d} - {s}): "
            f"_rule('trans5hd-no-overlap', {sid}, bid, f'TransDataTo5HD writes blocks it reads in another "
            f"repeat or in part (dst - src = {{{d} - {s}}} B)')")
-    dk, sk = t.const(di.astype(np.int64)), t.const(si.astype(np.int64))
-    t.emit(f"U_{et}[({d} >> {sh}) + {dk}] = U_{et}[({s} >> {sh}) + {sk}]")
+    grid = column_transpose(di, si)
+    if grid is not None:  # a 16-column transpose: one strided copy
+        d0, s0, rows, dst_pitch, src_pitch = grid
+        t.emit(f"{t.const(transposed_copy, 'F')}(U_{et}, ({d} >> {sh}) + {d0}, ({s} >> {sh}) + {s0}, {rows}, "
+               f"{dst_pitch}, {src_pitch})")
+    else:
+        dk, sk = t.const(di.astype(np.int64)), t.const(si.astype(np.int64))
+        t.emit(f"U_{et}[({d} >> {sh}) + {dk}] = U_{et}[({s} >> {sh}) + {sk}]")
     lanes = (t.const((si * es - slo).astype(np.int64).tobytes()), t.const((di * es - dlo).astype(np.int64).tobytes()))
     cost = sp.vector_fixed_cycles + rep * 512 / sp.transpose_bytes_per_cycle
     record(t, sid, repr(cost), "0", [(f"{d} + {dlo}", str(dhi - dlo)), (f"{s} + {slo}", str(shi - slo))],
            ("1", *lanes))
+
+
+def column_transpose(di: np.ndarray, si: np.ndarray) -> tuple[int, int, int, int, int] | None:
+    """(d0, s0, rows, dst pitch, src pitch) when the element maps say ``dst[d0 + r * dst_pitch + c] = src[s0 + c *
+    src_pitch + r]`` for ``r < rows``, ``c < 16``, exactly (the transposes ``tile-movement`` emits), else None."""
+    if di.size % 16:
+        return None
+    rows = di.size // 16
+    d0, s0 = int(di.min()), int(si.min())
+    order = np.argsort(di, kind="stable")
+    dd, ss = di[order] - d0, si[order] - s0
+    if rows < 1 or not np.array_equal(dd[:16], np.arange(16)):  # the first destination row: columns 0-15
+        return None
+    dst_pitch = int(dd[16]) if rows > 1 else 16
+    src_pitch = int(ss[1])  # column 1 of the first destination row: the next source row
+    want_d = (np.arange(rows)[:, None] * dst_pitch + np.arange(16)[None, :]).reshape(-1)
+    want_s = (np.arange(16)[None, :] * src_pitch + np.arange(rows)[:, None]).reshape(-1)
+    if dst_pitch < 16 or src_pitch < rows or not (np.array_equal(dd, want_d) and np.array_equal(ss, want_s)):
+        return None
+    return d0, s0, rows, dst_pitch, src_pitch
+
+
+def transposed_copy(u, d: int, s: int, rows: int, dst_pitch: int, src_pitch: int) -> None:
+    """``u[d + r * dst_pitch + c] = u[s + c * src_pitch + r]`` for ``r < rows``, ``c < 16``: ``u`` one core's UB as
+    a 1-D typed array, or a group's ``batched.BatchedUB`` (one UB row per core)."""
+    a = u if isinstance(u, np.ndarray) else u.a
+    es = a.itemsize
+    if a.ndim == 1:
+        dst = np.lib.stride_tricks.as_strided(a[d:], (rows, 16), (dst_pitch * es, es))
+        src = np.lib.stride_tricks.as_strided(a[s:], (16, rows), (src_pitch * es, es))
+        dst[...] = src.T
+        return
+    k = a.shape[0]
+    dst = np.lib.stride_tricks.as_strided(a[:, d:], (k, rows, 16), (a.strides[0], dst_pitch * es, es))
+    src = np.lib.stride_tricks.as_strided(a[:, s:], (k, 16, rows), (a.strides[0], src_pitch * es, es))
+    dst[...] = src.transpose(0, 2, 1)
 
 
 def overlap_test(op: asc.TransDataTo5HDOp):
