@@ -111,7 +111,7 @@ def test_overlapping_blocks_are_a_contract_finding():
     """A destination one block into its own source: repeat 0 writes blocks that repeats 1-3 read."""
     x = np.arange(32 * 64, dtype=np.float16)
     with pytest.raises(asc.KernelHazardError, match="trans5hd-no-overlap") as e:
-        to_overlap_kernel[1, rt.current_stream()](x, np.zeros_like(x))
+        in_place_kernel[1, rt.current_stream()](x, np.zeros_like(x), 2048, 16, 64, 4, 1)
     assert str(e.value).count("[contract]") == 1
 
 
@@ -119,9 +119,9 @@ def test_documented_layout_has_no_overlap_finding_in_place():
     """A repeat that writes exactly the blocks it reads (16 x 16 in place) is allowed."""
     x = np.arange(256, dtype=np.float16)
     y = np.zeros_like(x)
-    to_in_place_kernel[1, rt.current_stream()](x, y)
+    in_place_kernel[1, rt.current_stream()](x, y, 256, 0, 16, 1, 0)
     np.testing.assert_array_equal(y, x.reshape(16, 16).T.reshape(-1))
-    assert to_in_place_kernel.last_report.findings == []
+    assert in_place_kernel.last_report.findings == []
 
 
 def test_dst_list_views_of_two_tensors_is_an_error():
@@ -131,46 +131,28 @@ def test_dst_list_views_of_two_tensors_is_an_error():
 
 
 @asc.jit
-def to_overlap_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress):
-    """One TransDataTo5HD whose destination is its own source one block on: repeat 0 writes what repeat 1 reads."""
+def in_place_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, n: asc.ConstExpr[int], dst_first: asc.ConstExpr[int],
+                    src_step: asc.ConstExpr[int], repeat: asc.ConstExpr[int], stride: asc.ConstExpr[int]):
+    """One TransDataTo5HD within one tensor of ``n`` elements: destination block ``i`` at ``dst_first + 16 * i``,
+    source block ``i`` at ``src_step * i``, ``repeat`` repeats ``stride`` blocks apart on both sides."""
     x_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x, 2048)
-    y_gm.set_global_buffer(y, 2048)
-    x_ub = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, 2048)
-    asc.data_copy(x_ub, x_gm, 2048)
+    x_gm.set_global_buffer(x, n)
+    y_gm.set_global_buffer(y, n)
+    x_ub = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(x_ub, x_gm, n)
     asc.set_flag(asc.HardEvent.MTE2_V, 0)
     asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    params = asc.TransDataTo5HDParams(repeat_times=4, dst_rep_stride=1, src_rep_stride=1)
     dst_list = []
     src_list = []
     for i in range(16):
-        dst_list.append(x_ub[16 + i * 16])
-        src_list.append(x_ub[i * 64])
+        dst_list.append(x_ub[dst_first + i * 16])
+        src_list.append(x_ub[i * src_step])
+    params = asc.TransDataTo5HDParams(repeat_times=repeat, dst_rep_stride=stride, src_rep_stride=stride)
     asc.trans_data_to_5hd(dst_list, src_list, params)
     asc.set_flag(asc.HardEvent.V_MTE3, 0)
     asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(y_gm, x_ub, 2048)
-
-
-@asc.jit
-def to_in_place_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress):
-    """One 16 x 16 transpose in place (repeat 1, strides 0)."""
-    x_gm = asc.GlobalTensor()
-    y_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x, 256)
-    y_gm.set_global_buffer(y, 256)
-    x_ub = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, 256)
-    asc.data_copy(x_ub, x_gm, 256)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    blocks = []
-    for i in range(16):
-        blocks.append(x_ub[i * 16])
-    asc.trans_data_to_5hd(blocks, blocks, asc.TransDataTo5HDParams(repeat_times=1))
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(y_gm, x_ub, 256)
+    asc.data_copy(y_gm, x_ub, n)
 
 
 @asc.jit
