@@ -47,7 +47,7 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 
 from pyasc.dialects import asctensor, asctile
-from pyasc.dialects.ascbuf.movement import TRANSPOSE_TYPES
+from pyasc.dialects.ascendc.movement import MAX_REPEATS as TRANSPOSE_ROWS, TRANS_5HD_DTYPES as TRANSPOSE_TYPES
 from pyasc.dialects.asctensor.analysis import MOVEMENT_OPS, kernel_kind
 from pyasc.dialects.gather_table import first_runs
 from pyasc.dialects.target import DEFAULT_TARGET, TargetSpec, module_target
@@ -269,7 +269,6 @@ def _gather_plan(piece: Piece, tr: int, tc: int, pitch: int, align: int) -> Piec
     return plan
 
 
-TRANSPOSE_ROWS = 255  # a TransDataTo5HD walks the rows in at most 255 repeats of one block of rows
 L2_LINE_BYTES = 512  # a run that ends inside a line leaves the rest of it to the next tile's core
 MIN_STORED_ROW = 256  # a transposed tile's rows are stored at least this long (where the output's rows are)
 

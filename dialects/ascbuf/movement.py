@@ -19,6 +19,7 @@ from xdsl.utils.exceptions import VerifyException
 from ..lazy_format import irdl_op_definition
 from ..target import Pipe
 from ..traits import BufferEffects, OnPipe
+from ..ascendc.movement import MAX_REPEATS, TRANS_5HD_DTYPES as TRANSPOSE_TYPES
 from ..gather_table import check_blocks, check_first
 from .base import check_ub
 
@@ -94,8 +95,6 @@ class GatherOp(IRDLOperation):
             raise VerifyException(f"ascbuf.gather: offsets must be i32, got {self.offsets.type}")
 
 
-MAX_REPEATS = 255
-TRANSPOSE_TYPES = ("i16", "ui16", "f16", "i32", "ui32", "f32")  # TransDataTo5HD's 16- and 32-bit types on A2
 
 
 @irdl_op_definition

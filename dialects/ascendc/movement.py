@@ -101,6 +101,7 @@ class GatherOp(VectorOp):
 
 TRANS_5HD_DTYPES = ("i16", "ui16", "f16", "i32", "ui32", "f32")
 ADDR_LIST_SIZE = 16  # NCHW_CONV_ADDR_LIST_SIZE
+MAX_REPEATS = 255  # repeatTimes
 MAX_REP_STRIDE = 65535  # dstRepStride / srcRepStride are uint16_t
 
 
@@ -188,8 +189,9 @@ class TransDataTo5HDOp(VectorOp):
         if bad:
             raise violation("trans5hd-block-aligned", f"ascendc.trans_data_to_5hd: address offset {bad[0]} is not "
                             f"a non-negative multiple of {per} elements (32 B)")
-        if not 0 <= rep <= 255:
-            raise violation("trans5hd-repeat-range", f"ascendc.trans_data_to_5hd: repeatTimes {rep} outside [0, 255]")
+        if not 0 <= rep <= MAX_REPEATS:
+            raise violation("trans5hd-repeat-range", f"ascendc.trans_data_to_5hd: repeatTimes {rep} outside "
+                            f"[0, {MAX_REPEATS}]")
         if not (0 <= ds <= MAX_REP_STRIDE and 0 <= ss <= MAX_REP_STRIDE):
             raise VerifyException(f"ascendc.trans_data_to_5hd: dstRepStride {ds} / srcRepStride {ss} outside "
                                   f"[0, {MAX_REP_STRIDE}]")
