@@ -3,7 +3,8 @@
 The project's ``include/kernel_operator.h`` declares the Ascend C subset pyasc emits; compiled with
 ``-DPYASC_CPU -Icpu`` it gets the definitions of ``cpu/pyasc_cpu_impl.h`` (sequential semantics on
 host memory, IEEE binary16 ``half`` and ``bfloat16_t``), and ``cpu/pyasc_cpu.cpp`` supplies the
-on-chip memories, the block loop behind the launch and CPU stand-ins for AscendCL. The program is
+on-chip memories, the block loop behind the launch (a MIX kernel's AIC and AIVs on three threads, linked by
+blocking cross-core flags) and CPU stand-ins for AscendCL. The program is
 the project's own host program (``host/main.asc`` with the kernels included, or ``host/main.cpp`` and
 ``kernel/*.cpp`` in the legacy flow): it reads ``input/``, writes ``output/`` and compares with
 ``golden/`` when present.
@@ -29,7 +30,7 @@ from xdsl.dialects.builtin import ModuleOp
 from .common import EmitError
 
 CPU_DEFINE = "PYASC_CPU"
-CXX_FLAGS = ("-std=c++17", "-O1", f"-D{CPU_DEFINE}", "-fno-strict-aliasing")
+CXX_FLAGS = ("-std=c++17", "-O1", "-pthread", f"-D{CPU_DEFINE}", "-fno-strict-aliasing")
 
 # compiled objects of the fixed runtime file, per compiler and flags (it never changes within a process)
 _RUNTIME_CACHE: dict[tuple, Path] = {}

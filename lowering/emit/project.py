@@ -173,7 +173,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 if [ "${1:-npu}" = "cpu" ]; then
     mkdir -p build output
-    ${CXX:-g++} -std=c++17 -O1 -DPYASC_CPU -Iinclude -Icpu -Ihost -x c++ host/main.asc -x none cpu/pyasc_cpu.cpp \\
+    ${CXX:-g++} -std=c++17 -O1 -pthread -DPYASC_CPU -Iinclude -Icpu -Ihost -x c++ host/main.asc -x none cpu/pyasc_cpu.cpp \\
         -o build/main_cpu
     exec ./build/main_cpu
 fi
@@ -194,7 +194,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 if [ "${1:-npu}" = "cpu" ]; then
     mkdir -p build output
-    ${CXX:-g++} -std=c++17 -O1 -DPYASC_CPU -Iinclude -Icpu -Ihost kernel/*.cpp host/main.cpp cpu/pyasc_cpu.cpp \\
+    ${CXX:-g++} -std=c++17 -O1 -pthread -DPYASC_CPU -Iinclude -Icpu -Ihost kernel/*.cpp host/main.cpp cpu/pyasc_cpu.cpp \\
         -o build/main_cpu
     exec ./build/main_cpu
 fi
@@ -267,7 +267,7 @@ host memory: every call runs immediately, flags and queues are checked bookkeepi
 one after another) and CPU stand-ins for the AscendCL calls. With only g++:
 
 ```bash
-./run.sh cpu     # g++ -std=c++17 -DPYASC_CPU -Iinclude -Icpu -Ihost kernel/*.cpp host/main.cpp cpu/pyasc_cpu.cpp
+./run.sh cpu     # g++ -std=c++17 -pthread -DPYASC_CPU -Iinclude -Icpu -Ihost kernel/*.cpp host/main.cpp cpu/pyasc_cpu.cpp
 ```
 
 It reads the same `input/`, writes `output/` and compares with `golden/`.
@@ -319,7 +319,7 @@ host memory: every call runs immediately, flags and queues are checked bookkeepi
 one after another) and CPU stand-ins for the AscendCL calls. With only g++:
 
 ```bash
-./run.sh cpu     # g++ -std=c++17 -DPYASC_CPU -Iinclude -Icpu -Ihost -x c++ host/main.asc -x none cpu/pyasc_cpu.cpp
+./run.sh cpu     # g++ -std=c++17 -pthread -DPYASC_CPU -Iinclude -Icpu -Ihost -x c++ host/main.asc -x none cpu/pyasc_cpu.cpp
 ```
 
 ## Syntax check without CANN

@@ -120,11 +120,19 @@ class Tracer:
             self.blocks.pop()
 
     def add_top(self, op: Operation) -> Operation:
-        """Append ``op`` to the kernel body's top-level block: while a statement is being traced its own
-        op is not there yet, so ``op`` lands just before it."""
+        """Put ``op`` in the kernel body's top-level block just before the statement being traced: before the
+        top-level op that holds the current block (a loop already in place), else at the end (the statement's
+        own op is added once it has been traced)."""
         if self.loc is not None:
             op.attributes[LOC_ATTR] = StringAttr(self.loc)
-        self.body_block.add_op(op)
+        holder = self.block.parent_op()
+        while holder is not None and holder.parent_block() is not self.body_block:
+            outer = holder.parent_block()
+            holder = outer.parent_op() if outer is not None else None
+        if holder is not None:
+            Rewriter.insert_op(op, InsertPoint.before(holder))
+        else:
+            self.body_block.add_op(op)
         return op
 
     # -- constants ---------------------------------------------------------------------------

@@ -3,12 +3,17 @@
  * for the AscendCL calls of host/main.cpp (device memory is host memory, streams do nothing).
  *
  * Build an emitted project on the CPU (see its README.md, or `./run.sh cpu`):
- *   g++ -std=c++17 -O1 -DPYASC_CPU -Iinclude -Icpu -Ihost kernel/*.cpp host/main.cpp cpu/pyasc_cpu.cpp -o main_cpu
+ *   g++ -std=c++17 -O1 -pthread -DPYASC_CPU -Iinclude -Icpu -Ihost kernel/*.cpp host/main.cpp cpu/pyasc_cpu.cpp -o main_cpu
  */
+#include <atomic>
+#include <condition_variable>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "acl/acl.h"
@@ -24,34 +29,45 @@ constexpr uint32_t kMemSize[static_cast<int>(Mem::COUNT)] = {192u * 1024u, 512u 
                                                              64u * 1024u, 128u * 1024u, 1024u};
 const char* const kMemName[static_cast<int>(Mem::COUNT)] = {"UB", "L1", "L0A", "L0B", "L0C", "BT"};
 
-alignas(64) uint8_t g_ub[192u * 1024u];
-alignas(64) uint8_t g_l1[512u * 1024u];
-alignas(64) uint8_t g_l0a[64u * 1024u];
-alignas(64) uint8_t g_l0b[64u * 1024u];
-alignas(64) uint8_t g_l0c[128u * 1024u];
-alignas(64) uint8_t g_bt[1024u];
-uint8_t* const kMemBase[static_cast<int>(Mem::COUNT)] = {g_ub, g_l1, g_l0a, g_l0b, g_l0c, g_bt};
+/* the state of the core running on this thread: a MIX kernel runs its AIC and its two AIVs on three threads */
+alignas(64) thread_local uint8_t g_ub[192u * 1024u];
+alignas(64) thread_local uint8_t g_l1[512u * 1024u];
+alignas(64) thread_local uint8_t g_l0a[64u * 1024u];
+alignas(64) thread_local uint8_t g_l0b[64u * 1024u];
+alignas(64) thread_local uint8_t g_l0c[128u * 1024u];
+alignas(64) thread_local uint8_t g_bt[1024u];
 
-int64_t g_blockIdx = 0;
-int64_t g_blockNum = 1;
-const char* g_kernel = "?";
+thread_local int64_t g_blockIdx = 0;
+thread_local int64_t g_blockNum = 1;
+thread_local const char* g_kernel = "?";
 constexpr int kEvents = 64;
 constexpr int kEventIds = 8;
-int g_flags[kEvents][kEventIds];
-/* MIX kernels: the core running (0 AIC, 1 AIV), the AIV's index, and the cross-core counters of the AI
- * Core: sets towards each AIV, sets of each AIV towards the AIC, the AIC's waits */
+thread_local int g_flags[kEvents][kEventIds];
+thread_local bool g_mix = false;
+thread_local int g_coreType = 0;
+thread_local int64_t g_subBlockIdx = 0;
+
+/* MIX kernels: the cross-core counters of the AI Core running (sets towards each AIV, sets of each AIV towards
+ * the AIC, the AIC's waits), shared by its three threads under g_cross; the cores blocked in a wait or done */
 constexpr int kCrossIds = 11;
-bool g_mix = false;
-int g_coreType = 0;
-int64_t g_subBlockIdx = 0;
+std::mutex g_cross;
+std::condition_variable g_crossChanged;
 int g_toAiv[2][kCrossIds];
 int g_fromAiv[2][kCrossIds];
 int g_aicWaits[kCrossIds];
-int g_warnings = 0;
+int g_waiting[3];  /* per core (AIC, AIV 0, AIV 1): the flag it waits for, or -1 */
+int g_done = 0;
+std::vector<std::thread> g_aivs;
+std::function<void()> g_body;
+std::atomic<int> g_warnings{0};
 
 }  // namespace
 
-uint8_t* MemBase(Mem m) { return kMemBase[static_cast<int>(m)]; }
+uint8_t* MemBase(Mem m)
+{
+    uint8_t* const bases[static_cast<int>(Mem::COUNT)] = {g_ub, g_l1, g_l0a, g_l0b, g_l0c, g_bt};
+    return bases[static_cast<int>(m)];
+}
 uint32_t MemSize(Mem m) { return kMemSize[static_cast<int>(m)]; }
 const char* MemName(Mem m) { return kMemName[static_cast<int>(m)]; }
 
@@ -63,7 +79,8 @@ void Fail(const char* fmt, ...)
     std::vfprintf(stderr, fmt, args);
     va_end(args);
     std::fprintf(stderr, "\n");
-    std::exit(3);
+    std::fflush(nullptr);
+    std::_Exit(3);  /* the other cores of a MIX kernel may still be running */
 }
 
 void Warn(const char* fmt, ...)
@@ -122,7 +139,7 @@ void FlagWait(int event, int32_t id, const char* name)
     g_flags[event][id] = 0;
 }
 
-void BeginBlock(const char* kernel, uint32_t block, uint32_t blocks)
+void BeginBlock(const char* kernel, uint32_t block, uint32_t blocks, std::function<void()> body)
 {
     g_kernel = kernel;
     g_blockIdx = block;
@@ -134,21 +151,47 @@ void BeginBlock(const char* kernel, uint32_t block, uint32_t blocks)
     std::memset(g_toAiv, 0, sizeof(g_toAiv));
     std::memset(g_fromAiv, 0, sizeof(g_fromAiv));
     std::memset(g_aicWaits, 0, sizeof(g_aicWaits));
+    g_waiting[0] = g_waiting[1] = g_waiting[2] = -1;
+    g_done = 0;
+    g_body = std::move(body);
 }
 
-void SetKernelType(int type) { g_mix = type == KERNEL_TYPE_MIX_AIC_1_2; }
-bool MixKernel() { return g_mix; }
-int CoreType() { return g_coreType; }
+namespace {
 
-void BeginAiv(const char* kernel, uint32_t block, uint32_t blocks, int sub)
+void CoreDone()
+{
+    std::lock_guard<std::mutex> lock(g_cross);
+    ++g_done;
+    g_crossChanged.notify_all();
+}
+
+void RunAiv(const char* kernel, int64_t block, int64_t blocks, int sub)
 {
     g_kernel = kernel;
-    g_blockIdx = 2 * static_cast<int64_t>(block) + sub;
+    g_blockIdx = 2 * block + sub;
     g_blockNum = blocks;
     std::memset(g_flags, 0, sizeof(g_flags));
+    g_mix = true;
     g_coreType = 1;
     g_subBlockIdx = sub;
+    g_body();
+    EndBlock(kernel);
+    CoreDone();
 }
+
+}  // namespace
+
+/* KERNEL_TASK_TYPE_DEFAULT: on the AIC of a MIX kernel, its two AIVs start (each on a thread of its own) */
+void SetKernelType(int type)
+{
+    g_mix = type == KERNEL_TYPE_MIX_AIC_1_2;
+    if (g_mix && g_coreType == 0 && g_aivs.empty()) {
+        for (int sub = 0; sub < 2; ++sub) {
+            g_aivs.emplace_back(RunAiv, g_kernel, g_blockIdx, g_blockNum, sub);
+        }
+    }
+}
+int CoreType() { return g_coreType; }
 
 void CrossSet(int mode, int id)
 {
@@ -158,32 +201,63 @@ void CrossSet(int mode, int id)
     if (mode != 2) {
         Fail("CrossCoreSetFlag: mode %d; the CPU mode runs AIC <-> AIV hand-offs (mode 2) only", mode);
     }
+    std::lock_guard<std::mutex> lock(g_cross);
     if (g_coreType == 0) {
         ++g_toAiv[0][id];
         ++g_toAiv[1][id];
     } else {
         ++g_fromAiv[g_subBlockIdx][id];
     }
+    g_crossChanged.notify_all();
 }
 
+bool CrossReady(int core, int id)
+{
+    if (core == 0) {
+        return std::min(g_fromAiv[0][id], g_fromAiv[1][id]) > g_aicWaits[id];
+    }
+    return g_toAiv[core - 1][id] > 0;
+}
+
+/* blocks until the flag has a set this core has not taken; when every core of the AI Core that has not ended
+ * waits for a flag none has set, none ever will: the device would wait forever */
 void CrossWait(int id)
 {
     if (id < 0 || id >= kCrossIds) {
         Fail("CrossCoreWaitFlag: flag id %d is out of range 0..%d", id, kCrossIds - 1);
     }
-    if (g_coreType == 0) {  /* the AIVs run after the AIC: counted, checked when the AI Core ends */
+    const int core = g_coreType == 0 ? 0 : 1 + static_cast<int>(g_subBlockIdx);
+    std::unique_lock<std::mutex> lock(g_cross);
+    g_waiting[core] = id;
+    while (!CrossReady(core, id)) {
+        int stuck = g_done;
+        for (int c = 0; c < 3; ++c) {
+            stuck += g_waiting[c] >= 0 && !CrossReady(c, g_waiting[c]);
+        }
+        if (stuck == 3) {
+            Fail("CrossCoreWaitFlag(%d) on the %s: no core of the AI Core will set it (on the device this waits "
+                 "forever)", id, core == 0 ? "AIC" : (core == 1 ? "AIV 0" : "AIV 1"));
+        }
+        g_crossChanged.wait(lock);
+    }
+    g_waiting[core] = -1;
+    if (core == 0) {
         ++g_aicWaits[id];
-        return;
+    } else {
+        --g_toAiv[core - 1][id];
     }
-    if (g_toAiv[g_subBlockIdx][id] == 0) {
-        Fail("CrossCoreWaitFlag(%d) on AIV %lld: the AIC never set it (on the device this waits forever)", id,
-             static_cast<long long>(g_subBlockIdx));
-    }
-    --g_toAiv[g_subBlockIdx][id];
 }
 
 void EndAiCore(const char* kernel)
 {
+    if (g_aivs.empty()) {
+        return;
+    }
+    CoreDone();
+    for (auto& t : g_aivs) {
+        t.join();
+    }
+    g_aivs.clear();
     for (int id = 0; id < kCrossIds; ++id) {
         for (int s = 0; s < 2; ++s) {
             if (g_toAiv[s][id] != 0) {
@@ -191,8 +265,7 @@ void EndAiCore(const char* kernel)
                      id, g_toAiv[s][id], s);
             }
         }
-        const int both = g_fromAiv[0][id] < g_fromAiv[1][id] ? g_fromAiv[0][id] : g_fromAiv[1][id];
-        if (g_fromAiv[0][id] != g_fromAiv[1][id] || both != g_aicWaits[id]) {
+        if (g_fromAiv[0][id] != g_fromAiv[1][id] || g_fromAiv[0][id] != g_aicWaits[id]) {
             Fail("kernel %s: cross-core flag %d is set %d and %d times by the AIVs and waited for %d times by the AIC",
                  kernel, id, g_fromAiv[0][id], g_fromAiv[1][id], g_aicWaits[id]);
         }

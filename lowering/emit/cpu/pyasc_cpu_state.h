@@ -2,9 +2,10 @@
  * pyasc CPU mode, part 1 of 2: the data members the stub's classes get under -DPYASC_CPU.
  *
  * Included by pyasc's kernel_operator.h before its declarations. Memory model: every on-chip
- * memory (UB, L1, L0A, L0B, L0C) is one host array with the capacity of the A2 core, shared by the
- * blocks, which run one after another (pyasc_cpu.cpp); a LocalTensor is a pointer into one of them
- * plus its position and byte address; a GlobalTensor is a pointer into host memory.
+ * memory (UB, L1, L0A, L0B, L0C) is one host array per thread with the capacity of the A2 core, shared by the
+ * blocks, which run one after another (pyasc_cpu.cpp; the AIC and the two AIVs of a MIX kernel's AI Core on
+ * three threads); a LocalTensor is a pointer into one of them plus its position and byte address; a
+ * GlobalTensor is a pointer into host memory.
  */
 #ifndef PYASC_CPU_STATE_H
 #define PYASC_CPU_STATE_H
