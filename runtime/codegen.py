@@ -24,6 +24,7 @@ from pyasc.dialects.types import numpy_dtype
 
 from . import tape
 from .contract import check_extents, kernel_findings, make_rule
+from .handoff import gm_argument, handoff_findings
 from .costs import PIPE_INDEX
 from .errors import SimulationError
 from .opinfo import WORK, OpInfo
@@ -99,14 +100,6 @@ class CompiledKernel:
         ns: dict = {}
         exec(compile(src, f"<ascendc kernel @{self.name}, straight tapes>", "exec"), env, ns)
         return [(ns[f"_tape_straight_{i}"], c) for i, c in enumerate(consts)]
-
-
-def gm_argument(value: SSAValue) -> SSAValue | None:
-    """The kernel argument a global tensor value views (through subviews), or None."""
-    owner = value.owner
-    while isinstance(owner, asc.SubviewOp):
-        owner = owner.source.owner
-    return owner.addr if isinstance(owner, asc.GlobalTensorOp) else None
 
 
 class KernelTranslator:
@@ -232,7 +225,7 @@ class KernelTranslator:
         self.env["_fail"] = self._make_fail()
         self.env["_find"] = self._make_find()
         self.env["_rule"] = make_rule(self.infos, self.run_ctx)
-        for rule_id, op, detail in kernel_findings(self.func):
+        for rule_id, op, detail in kernel_findings(self.func) + handoff_findings(self.func):
             self.emit(f"_rule({rule_id!r}, {self.info(op)}, bid, {detail!r})")
         self.emit_block(self.func.body.block)
         self.flush()

@@ -95,6 +95,10 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "written is not stored, fed to the cube or used as an address"),
     Rule("local-no-overlap", _PQ + "TPipe/InitBuffer.md",
          "two live local buffers do not share memory"),
+    Rule("crosscore-gm-handoff", _B + "同步控制/核间同步/CrossCoreSetFlag(ISASI).md",
+         "what one core of an AI Core writes to GM, another reads only after a CrossCoreWaitFlag on a flag the "
+         "writer sets after the write (the set reports its pipe's earlier work done; the wait blocks every later "
+         "instruction until it arrives)"),
 )}
 
 

@@ -118,8 +118,10 @@ def _section_ops(module, core: str, op_type):
     return [op for op in sec.walk() if isinstance(op, op_type)]
 
 
+@pytest.mark.contract_findings
 def test_missing_cross_core_wait_is_reported():
-    """Without the AIV's CrossCoreWaitFlag the AIV reads the workspace without waiting for the AIC."""
+    """Without the AIV's CrossCoreWaitFlag the AIV reads the workspace without waiting for the AIC: the AIC's sets
+    stay unpaired, and the AIV's read comes before any wait (``crosscore-gm-handoff``)."""
     from pyasc.dialects import ascendc
     from pyasc.runtime.simulator import Simulator
 
@@ -130,8 +132,58 @@ def test_missing_cross_core_wait_is_reported():
     report = Simulator(module, hazards="ignore").run("f", arrays)
     msgs = [f.message for f in report.findings if f.kind == "unpaired-flag"]
     assert msgs and "cross_core_set_flag" in msgs[0] and "race" in msgs[0] and "workspace" in msgs[0], report.findings
+    rules = [str(f) for f in report.findings if f.kind == "contract"]
+    assert rules and "[crosscore-gm-handoff]" in rules[0] and "workspace" in rules[0], report.findings
 
 
+@pytest.mark.contract_findings
+def test_cross_core_wait_after_the_reads_is_reported():
+    """The AIV's wait moved after its loop: the flags still pair up (no unpaired set, no deadlock), but the AIV
+    reads the workspace before waiting for the AIC; on the chip it reads blocks the AIC has not written."""
+    from xdsl.rewriter import InsertPoint, Rewriter
+
+    from pyasc.dialects import ascendc
+    from pyasc.runtime.simulator import Simulator
+    from xdsl.dialects import scf
+
+    module, arrays = _mix_module()
+    (wait,) = _section_ops(module, "aiv", ascendc.CrossCoreWaitFlagOp)
+    loop = wait.parent_op()
+    while not isinstance(loop, scf.ForOp) or isinstance(loop.parent_op(), scf.ForOp):
+        loop = loop.parent_op()
+    wait.detach()
+    Rewriter.insert_op(wait, InsertPoint.after(loop))
+    report = Simulator(module, hazards="ignore").run("f", arrays)
+    assert not [f for f in report.findings if f.kind == "unpaired-flag"]
+    rules = [str(f) for f in report.findings if f.kind == "contract"]
+    assert rules and "[crosscore-gm-handoff]" in rules[0] and "before any CrossCoreWaitFlag" in rules[0], rules
+
+
+@pytest.mark.contract_findings
+def test_workspace_write_without_a_set_after_it_is_reported():
+    """The AIC's store of a block to the workspace moved after the loop that signals it: the AIVs may read the
+    block before the store is done."""
+    from xdsl.dialects import scf
+    from xdsl.rewriter import InsertPoint, Rewriter
+
+    from pyasc.dialects import ascendc
+    from pyasc.runtime.simulator import Simulator
+
+    module, arrays = _mix_module()
+    fix = _section_ops(module, "aic", ascendc.FixpipeOp)[0]
+    block = fix.parent_block()
+    ops = list(block.ops)
+    last_set = max(i for i, op in enumerate(ops) if isinstance(op, ascendc.CrossCoreSetFlagOp)
+                   or isinstance(op, scf.ForOp) and any(isinstance(o, ascendc.CrossCoreSetFlagOp) for o in op.walk()))
+    assert ops.index(fix) < last_set
+    fix.detach()
+    Rewriter.insert_op(fix, InsertPoint.after(ops[last_set]))
+    report = Simulator(module, hazards="ignore").run("f", arrays)
+    rules = [str(f) for f in report.findings if f.kind == "contract"]
+    assert any("[crosscore-gm-handoff]" in m and "no CrossCoreSetFlag follows" in m for m in rules), rules
+
+
+@pytest.mark.contract_findings
 def test_cross_core_wait_that_never_fires_is_a_deadlock():
     from pyasc.dialects import ascendc
     from pyasc.runtime.errors import SimulationError
