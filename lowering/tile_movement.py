@@ -419,11 +419,15 @@ class _MovementTiler:
 
     def _balance(self, pl: PiecePlan, align: int, cost=None) -> PiecePlan:
         """While there are fewer tiles than cores, halve the tile (down to ``align`` rows of a gather, whose
-        footprint runs stay at least one 32 B block long); of these plans, the one whose estimated makespan
+        footprint runs stay at least one 32 B block long), and try tiles of the rows that make one per core; of
+        these plans, the one whose estimated makespan
         (``_makespan``) is shortest, the fewest tiles on a tie. Copies of a few dozen bytes cost their DMA's
         fixed latency alone: two rounds of them take longer than one round of tiles twice as large."""
         min_rows = align if pl.mode in ("rows", "cols", "transpose") else 1
         plans = [pl]
+        if pl.total < self.cores and pl.mode != "narrow" and pl.tr > min_rows:  # one tile per core
+            rows = max(min_rows, _align(ceil(pl.tr * pl.total / self.cores), min_rows))
+            plans.append(plan_piece(pl.piece, rows * pl.pitch, align, cost, self.transposes))
         while pl.total < self.cores and (pl.tr > min_rows or (pl.mode == "copy" and pl.tc > align)):
             if pl.mode == "narrow":  # one tile row of ``tr`` output rows
                 budget = ceil(pl.tr / 2) * pl.C

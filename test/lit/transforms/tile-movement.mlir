@@ -1,7 +1,9 @@
 // RUN: pyasc-opt %s -p tile-movement | filecheck %s
 
 // a 2-D transpose: each tile's footprint is loaded as one contiguous run per tile column (rows of the input),
-// its columns padded to 16 and its rows to whole 32 B blocks, and transposed whole (TransDataTo5HD): no table
+// its columns padded to 16 and its rows to whole 32 B blocks, and transposed whole (TransDataTo5HD): no table.
+// Fewer tiles than cores: tiles of 8 output rows, which make 6 (the shortest estimate among one tile per core
+// and the halvings)
 func.func @t_k0(%x: tensor<37x45xf32>) -> tensor<45x37xf32> attributes {asctensor.kernel = "movement"} {
   %t = asctensor.transpose %x permutation = [1, 0] : tensor<37x45xf32> -> tensor<45x37xf32>
   func.return %t : tensor<45x37xf32>
@@ -10,8 +12,8 @@ func.func @t_k0(%x: tensor<37x45xf32>) -> tensor<45x37xf32> attributes {asctenso
 // CHECK:      func.func @t_k0(%x: memref<37x45xf32>, %out0: memref<45x37xf32>) attributes {asctile.kernel, asctile.block_dim = {{[0-9]+}} : i64, asctile.buffers = 2 : i64}
 // CHECK-NOT:    asctile.gather_offsets
 // CHECK:        scf.for
-// CHECK:          %[[FP:.*]] = asctile.load %x[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(45, 1) : memref<37x45xf32> -> tensor<48x40xf32>
-// CHECK-NEXT:     %[[T:.*]] = asctile.transpose %[[FP]] : tensor<48x40xf32> -> tensor<40x48xf32>
+// CHECK:          %[[FP:.*]] = asctile.load %x[%{{.*}}] rows %{{.*}} cols %{{.*}} strides(45, 1) : memref<37x45xf32> -> tensor<48x8xf32>
+// CHECK-NEXT:     %[[T:.*]] = asctile.transpose %[[FP]] : tensor<48x8xf32> -> tensor<8x48xf32>
 // CHECK-NEXT:     asctile.store %[[T]], %out0[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 37
 
 // the heads of a 2 x 7 x 32 activation moved apart (2 x 7 x 4 x 8 -> 2 x 4 x 7 x 8): 56 runs of 8 contiguous
