@@ -4,7 +4,8 @@ For fp16 matmuls 4096^3, 2048^3, 1024^3 and 512^3, 4096^3 + bias + gelu (one MIX
 epilogue of each block while the cube computes the next), the conv2d (8,3,224,224) x (64,3,7,7)
 stride 2 padding 3 (ResNet's stem) and the conv2d (8,256,56,56) x (256,256,3,3) stride 1 padding 1 (both also in
 float32), each as compiled by default (``conv=auto``: an implicit GEMM for all, the float32 stem's with its kernel
-columns folded into its channels) and through im2col (``conv=im2col``), on the default target (``DEFAULT_TARGET``),
+columns folded into its channels, the 3x3's NCHW input laid out by the vector cores of its MIX kernel while the cube
+computes) and through im2col (``conv=im2col``), on the default target (``DEFAULT_TARGET``),
 prints from one run (the convolutions' error against PyTorch's float32 one too):
 
 * efficiency = roofline time / simulated time, where the roofline time is the longer of the cube

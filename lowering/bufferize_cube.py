@@ -42,7 +42,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from pyasc.dialects import ascbuf, asctile
 from pyasc.dialects.ascbuf import MemorySpace, MemorySpaceAttr
 from pyasc.dialects.asctile.analysis import core_parts, is_cube_kernel, is_mix_kernel
-from pyasc.dialects.asctile.mix import CoreKind
+from pyasc.dialects.asctile.mix import CoreKind, CrossSignalOp, CrossWaitOp
 from pyasc.dialects.target import Pipe, module_target
 from pyasc.dialects.types import element_bytes
 
@@ -62,7 +62,8 @@ class _CubeBufferizer:
 
     def run(self) -> None:
         k = self.kernel
-        outer = next(op for op in k.body.block.ops if isinstance(op, scf.ForOp))
+        outer = next(op for op in k.body.block.ops  # the block loop (a MIX kernel's AIC may loop over hand-offs)
+                     if isinstance(op, scf.ForOp) and any(isinstance(o, asctile.AccOp) for o in op.body.block.ops))
         obody = outer.body.block
         kloop = next(op for op in obody.ops if isinstance(op, scf.ForOp))
         store = next(op for op in obody.ops if isinstance(op, asctile.StoreAccOp))
@@ -151,9 +152,18 @@ class _CubeBufferizer:
         a1 = e.value(ascbuf.SlotOp(l1a, g))
         b1 = e.value(ascbuf.SlotOp(l1b, g))
         e.add(ascbuf.WaitFlagOp(Pipe.MTE1, Pipe.MTE2, sid))
-        # B first, each copy with its own flag: MTE1 moves B (the slower path into L0) while A arrives
+        # B first, each copy with its own flag: MTE1 moves B (the slower path into L0) while A arrives; where the
+        # stage waits for its input (a hand-off from the AIVs, ``tile-conv-prologue``), A first, then the wait
         b_sid = e.addi(sid, 2)
-        for ld, dst, flip, flag in ((b_load, b1, dma_t["b"], b_sid), (a_load, a1, dma_t["a"], sid)):
+        copies = [(b_load, b1, dma_t["b"], b_sid), (a_load, a1, dma_t["a"], sid)]
+        handoff = [op for op in nbody.ops if isinstance(op, CrossWaitOp | CrossSignalOp)]
+        if handoff:
+            copies.reverse()
+        for ld, dst, flip, flag in copies:
+            if handoff and ld is copies[1][0]:
+                for op in handoff:
+                    op.detach()
+                    Rewriter.insert_op(op, InsertPoint.before(mmad))
             e2 = OpEmitter(InsertPoint.before(mmad), ld)
             if isinstance(ld, asctile.LoadWindowOp):
                 e2.add(ascbuf.CopyWindowOp(ld.source, ld.offset, dst, ld.m0, ld.rows, ld.k0, ld.cols,

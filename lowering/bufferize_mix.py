@@ -1,8 +1,9 @@
 """The MIX pieces of bufferization (``bufferize`` for the AIV part, ``bufferize-cube`` for the AIC part).
 
-The hand-off ops become cross-core flags (``lower_handoffs``): channel ``ready`` is flag
-``READY_FLAG`` set on FIX after the AIC's Fixpipe, channel ``free`` is flag ``FREE_FLAG`` set on MTE2
-after the AIV's read of the workspace; every wait blocks the scalar unit. ``asctile.repeat_rows``
+The hand-off ops become cross-core flags (``lower_handoffs``, the table ``CHANNEL_FLAGS``): channel ``ready`` is
+set on FIX after the AIC's Fixpipe, ``free`` on MTE2 after the AIV's read of the workspace, ``staged`` on MTE3
+after the AIV's write of the workspace and ``credit`` on MTE2 with the AIC's loads; every wait blocks the scalar
+unit. ``asctile.repeat_rows``
 becomes ``ascbuf.vrepeat_rows`` (``bufferize_repeat_rows``, a buffer form of the vector bufferizer).
 """
 
@@ -17,10 +18,12 @@ from pyasc.dialects.target import Pipe
 
 from .emitter import OpEmitter
 
-READY_FLAG = 0
-FREE_FLAG = 1
-FLAG_OF = {HandoffChannel.READY: READY_FLAG, HandoffChannel.FREE: FREE_FLAG}
-SIGNAL_PIPE = {HandoffChannel.READY: Pipe.FIX, HandoffChannel.FREE: Pipe.MTE2}
+CHANNEL_FLAGS = {  # channel -> (cross-core flag id, the pipe its signal is set on)
+    HandoffChannel.READY: (0, Pipe.FIX),
+    HandoffChannel.FREE: (1, Pipe.MTE2),
+    HandoffChannel.STAGED: (2, Pipe.MTE3),
+    HandoffChannel.CREDIT: (3, Pipe.MTE2),
+}
 
 
 def lower_handoffs(part: func.FuncOp) -> None:
@@ -29,8 +32,9 @@ def lower_handoffs(part: func.FuncOp) -> None:
         if isinstance(op, CrossSignalOp | CrossWaitOp):
             ch = op.channel.data
             e = OpEmitter(InsertPoint.before(op), op)
-            fid = e.index(FLAG_OF[ch])
-            e.add(ascbuf.CrossSetFlagOp(SIGNAL_PIPE[ch], fid) if isinstance(op, CrossSignalOp)
+            flag, pipe = CHANNEL_FLAGS[ch]
+            fid = e.index(flag)
+            e.add(ascbuf.CrossSetFlagOp(pipe, fid) if isinstance(op, CrossSignalOp)
                   else ascbuf.CrossWaitFlagOp(fid))
             Rewriter.erase_op(op)
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import Float16Type, Float32Type, FloatAttr, IndexType, IntegerAttr, TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from pyasc.dialects import asctensor
@@ -159,3 +159,16 @@ def _const(v: SSAValue) -> int | None:
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
         return owner.value.value.data
     return None
+
+
+def repeat(e: OpEmitter, n: int, make) -> None:
+    """``n`` copies of an op: inline up to 2, else an ``scf.for``."""
+    if n <= 2:
+        for _ in range(n):
+            e.add(make())
+        return
+    body = Block(arg_types=[IndexType()])
+    e.add(scf.ForOp(e.index(0), e.index(n), e.index(1), [], body))
+    inner = OpEmitter(InsertPoint.at_end(body), e.loc_from)
+    inner.add(make())
+    body.add_op(scf.YieldOp())

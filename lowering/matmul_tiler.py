@@ -8,7 +8,7 @@ extents (``rows``/``cols``/``k``) of the loads, the mmad and the store.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
 
 from pyasc.dialects import asctensor, asctile
@@ -27,11 +27,17 @@ from .emitter import OpEmitter, copy_loc
 
 def block_coords(e: OpEmitter, block: SSAValue, plan: CubePlan):
     """(batch, first row, first column, valid rows, valid columns) of output block number ``block``
-    (blocks run along N, then M, then the batch)."""
-    nbk = e.remui(block, plan.blocks_n)
-    q = e.divui(block, plan.blocks_n)
-    mbk = e.remui(q, plan.blocks_m)
-    bat = e.divui(q, plan.blocks_m)
+    (blocks run along N, then M, then the batch; along M first with ``plan.m_fastest``)."""
+    if plan.m_fastest:
+        mbk = e.remui(block, plan.blocks_m)
+        q = e.divui(block, plan.blocks_m)
+        nbk = e.remui(q, plan.blocks_n)
+        bat = e.divui(q, plan.blocks_n)
+    else:
+        nbk = e.remui(block, plan.blocks_n)
+        q = e.divui(block, plan.blocks_n)
+        mbk = e.remui(q, plan.blocks_m)
+        bat = e.divui(q, plan.blocks_m)
     m0 = e.muli(mbk, plan.base_m)
     n0 = e.muli(nbk, plan.base_n)
     return bat, m0, n0, e.minui(e.subi(plan.M, m0), plan.base_m), e.minui(e.subi(plan.N, n0), plan.base_n)
@@ -85,6 +91,20 @@ def cube_plan(name: str, spec: TargetSpec, mm: asctensor.MatmulOp, batch: int, M
                          patches.result is mm.lhs)
 
 
+def implicit_gemm_plan(k: func.FuncOp, spec: TargetSpec, cores: int = 0, positions_major: bool = False):
+    """(plan, its geometry, element bytes, whether the patches are A) of the implicit GEMM of kernel ``k``, planned
+    as ``MatmulTiler`` plans it."""
+    mm = next(op for op in k.body.block.ops if isinstance(op, asctensor.MatmulOp))
+    patches = patches_of(mm)
+    batch_shape, M, K, N = mm.dims()
+    plan = cube_plan(k.sym_name.data, spec, mm, prod(batch_shape), M, N, K, cores)
+    patches_as_a = patches.result is mm.lhs
+    if positions_major and not patches_as_a:
+        plan = replace(plan, m_fastest=True)
+    es = element_bytes(mm.lhs.type.element_type)
+    return plan, ConvGeometry.of(patches.geometry(), c0_of(es)), es, patches_as_a
+
+
 def matmul_dims(mm: asctensor.MatmulOp, fold: bool) -> tuple[tuple, int, int, int]:
     """``mm.dims()``: (batch shape, M, K, N), the batch folded into M when ``fold``."""
     batch_shape, M, K, N = mm.dims()
@@ -101,6 +121,7 @@ class MatmulTiler:
     base_m: int = 0  # 0: from the plan
     base_n: int = 0  # 0: from the plan
     fold_batch: bool | None = None  # the batch folded into M (``foldable_batch``); None: whenever it can be
+    positions_major: bool = False  # an implicit GEMM's blocks run along its output channels first
 
     def run(self) -> func.FuncOp:
         k = self.kernel
@@ -119,6 +140,8 @@ class MatmulTiler:
         batch = prod(batch_shape)
         in_t = mm.lhs.type.element_type
         plan = cube_plan(k.sym_name.data, self.spec, mm, batch, M, N, K, self.cores, self.base_m, self.base_n)
+        if self.positions_major and patches is not None and not patches_as_a:  # the channels are M
+            plan = replace(plan, m_fastest=True)
         self.plan = plan
         args = list(k.body.block.args)
         new = func.FuncOp(k.sym_name.data, ([_memref(a.type) for a in args] + [_memref(out_t)], []))

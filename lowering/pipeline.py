@@ -142,6 +142,7 @@ def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
         from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 
         from .asctensor_autodiff import AscTensorAutodiffPass
+        from .asctensor_conv_prologue import AscTensorFuseConvProloguePass
         from .asctensor_decompose import AscTensorDecomposePass
         from .asctensor_fold_batch_norm import AscTensorFoldBatchNormPass
         from .asctensor_fuse import AscTensorFusePass
@@ -155,9 +156,10 @@ def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
         return [AscTensorAutodiffPass(), InlineCustomOpsPass(), AscTensorFoldBatchNormPass(), AscTensorDecomposePass(),
                 CommonSubexpressionElimination(), DeadCodeElimination(), AscTensorFuseMatmulPass(conv=options.conv),
                 CommonSubexpressionElimination(), AscTensorSinkTransposesPass(),
-                *hoist, AscTensorFusePass(), AscTensorMergeKernelsPass()]
+                *hoist, AscTensorFusePass(), AscTensorMergeKernelsPass(), AscTensorFuseConvProloguePass()]
     if level == "asctile":
         from .host_to_gm import HostToGmPass
+        from .tile_conv_prologue import TileConvProloguePass
         from .tile_elementwise import TileElementwisePass
         from .tile_im2col import TileIm2colPass
         from .tile_matmul import TileMatmulPass
@@ -169,6 +171,7 @@ def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
                 TileElementwisePass(target=options.target, cores=options.cores or 0,
                                     tile_size=options.tile_size or 0, buffers=options.buffers),
                 TileMatmulPass(target=options.target), TileMixPass(target=options.target),
+                TileConvProloguePass(target=options.target),
                 TileIm2colPass(target=options.target), TilePoolPass(target=options.target), HostToGmPass()]
     if level == "ascbuf":
         from .bufferize import BufferizePass

@@ -43,7 +43,7 @@ from xdsl.rewriter import InsertPoint
 
 from .analysis.matmul import CubePlan
 from .analysis.memory import tile_kernel_bytes
-from .emitter import OpEmitter, copy_loc
+from .emitter import OpEmitter, copy_loc, repeat
 from .errors import CompileError
 from .kernel_calls import replace_kernel
 from .matmul_tiler import MatmulTiler, block_coords, cube_plan, foldable_batch, matmul_dims
@@ -203,9 +203,9 @@ class _MixTiler:
         loop = next(op for op in block.ops if isinstance(op, scf.ForOp))
         store = next(op for op in loop.body.block.ops if isinstance(op, asctile.StoreAccOp))
         tpb, credits = self.ep.tiles, self.ep.credits
-        _repeat(OpEmitter(InsertPoint.before(store), store), tpb, lambda: CrossWaitOp(HandoffChannel.FREE))
-        _repeat(OpEmitter(InsertPoint.after(store), store), tpb, lambda: CrossSignalOp(HandoffChannel.READY))
-        _repeat(OpEmitter(InsertPoint.after(loop), self.mm), credits, lambda: CrossWaitOp(HandoffChannel.FREE))
+        repeat(OpEmitter(InsertPoint.before(store), store), tpb, lambda: CrossWaitOp(HandoffChannel.FREE))
+        repeat(OpEmitter(InsertPoint.after(store), store), tpb, lambda: CrossSignalOp(HandoffChannel.READY))
+        repeat(OpEmitter(InsertPoint.after(loop), self.mm), credits, lambda: CrossWaitOp(HandoffChannel.FREE))
 
     # ------------------------------------------------------------------------------ the AIV part
 
@@ -340,19 +340,6 @@ class _MixTiler:
             st = asctile.StoreOp(mapping[v], dst, offset(row_major), vr, vn, row_major[-2])
             le.add(copy_loc(v.owner, st))
         body.add_op(scf.YieldOp())
-
-
-def _repeat(e: OpEmitter, n: int, make) -> None:
-    """``n`` copies of an op: inline up to 2, else an ``scf.for``."""
-    if n <= 2:
-        for _ in range(n):
-            e.add(make())
-        return
-    body = Block(arg_types=[IndexType()])
-    e.add(scf.ForOp(e.index(0), e.index(n), e.index(1), [], body))
-    inner = OpEmitter(InsertPoint.at_end(body), e.loc_from)
-    inner.add(make())
-    body.add_op(scf.YieldOp())
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ from pyasc.dialects.types import element_bytes
 
 from pyasc.dialects.ascbuf.analysis import buffer_of
 
-from .analysis.conv import ConvGeometry, c0_of
+from .analysis.conv import ConvGeometry, c0_of, window_of
 from .emitter import OpEmitter, whole_extent
 from .errors import CompileError
 from .to_ascendc_kernel import Buffer, KernelLowering
@@ -327,28 +327,13 @@ def fixpipe(low, op: ascbuf.FixpipeOp, e: OpEmitter) -> None:
                             op.relu is not None))
 
 
-
-def _window(e: OpEmitter, g: ConvGeometry, m0, rows) -> tuple:
-    """(first input row, l1H, top padding, bottom padding, mStartPt) of the window of positions ``[m0, m0 +
-    rows)`` (``lowering/analysis/conv.py``): output rows from ``oh_a`` (a row whose first position is a multiple
-    of 16) to the last position's; the input rows they read, clipped to the image (the rest is padding)."""
-    oh_a = e.muli(e.divui(e.divui(m0, g.ow), g.row_align), g.row_align)
-    oh_b = e.divui(e.subi(e.addi(m0, rows), 1), g.ow)
-    top = e.muli(oh_a, g.sh)  # the window's first input row, plus PH
-    first = e.maxui(top, g.ph)
-    bottom = e.addi(e.muli(oh_b, g.sh), g.dh * (g.kh - 1))  # its last input row, plus PH
-    last = e.minui(bottom, g.h - 1 + g.ph)
-    l1h = e.addi(e.subi(last, first), 1)
-    return e.subi(first, g.ph), l1h, e.subi(first, top), e.subi(bottom, last), e.subi(m0, e.muli(oh_a, g.ow))
-
-
 def copy_window(low, op: ascbuf.CopyWindowOp, e: OpEmitter) -> None:
     """``DataCopy(l1, gm[image + row * W * C + c1 * C0], Nd2NzParams{1, l1H * W, channels, 0, C, l1H * W, 1,
     0})``: the window's input rows, each pixel's channels of the stage as one ND row, to ``[C1][l1H * W][C0]``
     (a row's channels past C are zero-padded to 32 B)."""
     m = low.map
     g = ConvGeometry.of(op.geometry.get_values(), c0_of(element_bytes(op.dest.type.element_type)))
-    row, l1h, _, _, _ = _window(e, g, m[op.m0], m[op.rows])
+    row, l1h, _, _, _ = window_of(e, g, m[op.m0], m[op.rows])
     c1_first = e.divui(m[op.k0], g.k_per_c1)
     c1_count = e.divui(m[op.cols], g.k_per_c1)
     channels = e.minui(e.subi(g.c, e.muli(c1_first, g.c0)), e.muli(c1_count, g.c0))
@@ -380,7 +365,7 @@ def load_window_l0(low, op: ascbuf.LoadWindowL0Op, e: OpEmitter) -> None:
     ZN: ``Load3D.md``) or into L0A as A (ZZ)."""
     m = low.map
     g = ConvGeometry.of(op.geometry.get_values(), c0_of(element_bytes(op.dest.type.element_type)))
-    _, l1h, pad_top, pad_bottom, m_start = _window(e, g, m[op.m0], m[op.extent])
+    _, l1h, pad_top, pad_bottom, m_start = window_of(e, g, m[op.m0], m[op.extent])
     shape = op.dest.type.get_shape()  # L0A: [positions, K step]; L0B: [K step, positions]
     k_l0 = shape[1] if memory_space(op.dest.type) == MemorySpace.L0A else shape[0]
     fields = {"pad_left": e.index(g.pw), "pad_right": e.index(g.pw), "pad_top": pad_top, "pad_bottom": pad_bottom,

@@ -33,7 +33,7 @@ import numpy as np
 from pyasc.dialects import ascendc as asc
 from pyasc.dialects.traits import BufferEffects
 
-from .codegen import gm_argument
+from .handoff import gm_argument
 from .memory import gm_bytes, gm_view, pad_geometry, pad_unit, remembered, window
 from .scalar_ops import scalar_helpers, sign_extend
 
@@ -615,23 +615,37 @@ def _gm_effects(ops) -> tuple[set, set] | None:
     return reads, writes
 
 
-def mix_batchable(kernel) -> bool:
-    """Whether the AI Cores of a MIX ``kernel`` may run their data paths in groups: every AIC of a group, then
-    their first AIVs, then their second ones. Each core type's section alone is ``batchable``, the AIVs write
-    no buffer the AICs read or write, and what the AIVs read of the AICs' results is each AI Core's own (which
-    ``replay.verify_data_groups`` checks once against the AI Cores run one by one)."""
+def _section_effects(kernel) -> tuple:
+    """The GM effects (``_gm_effects``) of the AIC's and of the AIVs' code of a MIX ``kernel``."""
     sections = {c: [] for c in asc.CoreKind}
     for op in kernel.body.walk():
         if isinstance(op, asc.CoreSectionOp):
             sections[op.core.data].extend(op.body.walk())
     inside = {id(op) for ops in sections.values() for op in ops}
     both = [op for op in kernel.body.walk() if id(op) not in inside]  # run by either core type
-    cube = _gm_effects(sections[asc.CoreKind.AIC] + both)
-    vector = _gm_effects(sections[asc.CoreKind.AIV] + both)
+    return _gm_effects(sections[asc.CoreKind.AIC] + both), _gm_effects(sections[asc.CoreKind.AIV] + both)
+
+
+def mix_batchable(kernel) -> bool:
+    """Whether the AI Cores of a MIX ``kernel`` may run their data paths in groups: every AIC of a group, then
+    their first AIVs, then their second ones (the AIVs first where they lay out the AICs' input,
+    ``aiv_feeds_aic``). Each core type's section alone is ``batchable``, no core type writes a buffer it reads,
+    the two write different buffers and only one of them reads what the other writes; what that one reads is its
+    own AI Core's (which ``replay.verify_data_groups`` checks once against the AI Cores run one by one)."""
+    cube, vector = _section_effects(kernel)
     if cube is None or vector is None:
         return False
     (c_reads, c_writes), (v_reads, v_writes) = cube, vector
-    return not (c_reads & c_writes or v_reads & v_writes or v_writes & (c_reads | c_writes))
+    if c_reads & c_writes or v_reads & v_writes or v_writes & c_writes:
+        return False
+    return not (v_writes & c_reads and c_writes & v_reads)
+
+
+def aiv_feeds_aic(kernel) -> bool:
+    """Whether the AIVs of a MIX ``kernel`` write a GM buffer its AIC reads (they lay out its input): each AI Core's
+    data path then runs its AIVs before its AIC. Unknown effects count as not."""
+    cube, vector = _section_effects(kernel)
+    return cube is not None and vector is not None and bool(vector[1] & cube[0])
 
 
 def ordered_trace(kernel) -> bool:

@@ -142,12 +142,15 @@ def busy_totals(launch) -> tuple:
     return tuple(totals.items())
 
 
-def core_runs(n: int, mix: bool) -> list:
+def core_runs(n: int, mix: bool, aiv_first: bool = False) -> list:
     """(block, kind of core, sub-block) of each core run of a launch of ``n`` blocks: per AI Core of a MIX
     kernel, the AIC part and then the two AIV parts (the data flows AIC -> AIV through GM that holds every
-    block; their pipes are scheduled jointly, ``mix_schedule``)."""
+    block), or with ``aiv_first`` the AIVs first (they lay out the AIC's input: ``batched.aiv_feeds_aic``);
+    their pipes are scheduled jointly (``mix_schedule``)."""
     if not mix:
         return [(bid, 0, 0) for bid in range(n)]
+    if aiv_first:
+        return [r for c in range(n) for r in ((2 * c, 1, 0), (2 * c + 1, 1, 1), (c, 0, 0))]
     return [r for c in range(n) for r in ((c, 0, 0), (2 * c, 1, 0), (2 * c + 1, 1, 1))]
 
 
@@ -206,7 +209,7 @@ def _run_units(m, ck, name: str, n: int, args: list, runs: list, traced: Traced,
                     _note_straight(straight, traced, ck, unit)
                     units += 1
                 continue
-            for cores, ct, sub in _group_units(traced, i, key, bids, mix):
+            for cores, ct, sub in _group_units(traced, i, key, bids, mix, mix and runs[0][1] == 1):
                 biggest = max(biggest or 0, len(cores))
                 try:
                     _run_group(m, ck, name, n, args, traced, i, cores, ct, sub, taping)
@@ -230,15 +233,18 @@ def _run_units(m, ck, name: str, n: int, args: list, runs: list, traced: Traced,
 SUBS_TOGETHER = 2  # the ``sub`` of a unit that runs both AIVs of each AI Core of a group
 
 
-def _group_units(traced: Traced, i: int, key: tuple, bids: list, mix: bool) -> list:
+def _group_units(traced: Traced, i: int, key: tuple, bids: list, mix: bool, aiv_first: bool = False) -> list:
     """(cores, ct, sub) of each unit the ``i``-th group of the plan runs as, in order. A MIX kernel's group runs its
-    AICs, then its AIVs: as one unit of both AIVs of every AI Core (blocks 2c, 2c + 1, ``sub`` per core) when
-    the two AIVs' traces hold the same data path (``key``: the AIC's, AIV0's and AIV1's), else AIV0s then AIV1s."""
+    AICs, then its AIVs (its AIVs first with ``aiv_first``): as one unit of both AIVs of every AI Core (blocks 2c,
+    2c + 1, ``sub`` per core) when the two AIVs' traces hold the same data path (``key``: the AIC's, AIV0's and
+    AIV1's), else AIV0s then AIV1s."""
     if not mix:
         return [(bids, 0, 0)]
     if key is not None and _alike(key[1], key[2]) and i not in traced.apart:
-        return [(bids, 0, 0), ([2 * b + s for b in bids for s in (0, 1)], 1, SUBS_TOGETHER)]
-    return [(bids, 0, 0), *(([2 * b + s for b in bids], 1, s) for s in (0, 1))]
+        aivs = [([2 * b + s for b in bids for s in (0, 1)], 1, SUBS_TOGETHER)]
+    else:
+        aivs = [([2 * b + s for b in bids], 1, s) for s in (0, 1)]
+    return [*aivs, (bids, 0, 0)] if aiv_first else [(bids, 0, 0), *aivs]
 
 
 def _alike(aiv0: tuple, aiv1: tuple) -> bool:

@@ -115,6 +115,7 @@ class Simulator:
             if isinstance(op, func.FuncOp):
                 self.funcs[op.sym_name.data] = op
         self.mix: set[str] = set()  # MIX kernels: each block is an AI Core (AIC + 2 AIVs)
+        self.aiv_first: set[str] = set()  # MIX kernels whose AIVs lay out the AIC's input (run first)
         self.batchable: set[str] = set()  # kernels whose cores may run in groups (``batched``)
         self.data_batchable: set[str] = set()  # kernels whose cores may run their data path in groups
         self._plans: dict[tuple, list] = {}  # (kernel, cores, checked) -> [(trace key, cores)]
@@ -133,6 +134,8 @@ class Simulator:
             self.kernels[name] = (ck, KernelTables(ck.infos, pipe_latencies(self.spec)))
             if getattr(op.attributes.get(KERNEL_TYPE_ATTR), "data", None) == MIX_AIC_1_2:
                 self.mix.add(name)
+                if batched.aiv_feeds_aic(op):
+                    self.aiv_first.add(name)
                 if batched.mix_batchable(op):  # traced core by core; data paths in groups
                     self.data_batchable.add(name)
             elif batched.batchable(op):
@@ -424,9 +427,9 @@ class Simulator:
             if name not in self.mix:
                 keys.append((name, check, tuple(tr)))
                 continue
-            group.append(tuple(tr))
-            if len(group) == 3:
-                keys.append((name, check, tuple(group)))
+            group.append((ct, tuple(tr)))
+            if len(group) == 3:  # the AIC's trace first, then the AIVs' (``schedule_ai_core``)
+                keys.append((name, check, tuple(t for _, t in sorted(group, key=lambda g: g[0] != 0))))
                 group = []
         return keys
 
@@ -514,7 +517,7 @@ class Simulator:
         check = m.check
         with self._lock:
             self._counts["cores"] += n
-        runs = replay.core_runs(n, name in self.mix)
+        runs = replay.core_runs(n, name in self.mix, name in self.aiv_first)
         sig = replay.signature(args) if name in self.replayable and replay.REPLAY_MODE != "off" else None
         traced = self._traced.get((name, n, check)) if sig is not None else None
         if traced is not None and traced.plan is None and self._plans.get((name, n, check)):
@@ -626,7 +629,7 @@ class Simulator:
         hbm = gm / spec.hbm_bytes_per_cycle
         cycles = max(max(core_cycles, default=0.0), hbm)
         overhead = spec.launch_overhead_us * 1e-6
-        kinds = ["aiv" if ct else "aic" for _, ct, _ in runs] if mix else []
+        kinds = ["aic", "aiv", "aiv"] * n if mix else []  # as ``schedule_ai_core`` returns the timings
         return LaunchReport(name, n, cycles, cycles / spec.clock_hz + overhead, core_cycles,
                             [seen[id(t)] for t in timings], gm, hbm, timings, overhead * spec.clock_hz,
                             spec.clock_hz, kinds)

@@ -90,7 +90,7 @@ def record(sim, fop, args: list, policy: str, check: bool, report: Report) -> Wa
             if any(len(s) == 3 for s in traced.signature):  # a launch whose buffers share memory
                 return None
             warm_steps.append(WarmLaunch(step[1], n, tuple(position[v] for v in step[3]), traced,
-                                         replay.core_runs(n, step[1] in sim.mix),
+                                         replay.core_runs(n, step[1] in sim.mix, step[1] in sim.aiv_first),
                                          "_CUBE" in sim.kernels[step[1]][0].env))
             cores += n
             grouped += sum(len(bids) for _, bids in traced.plan or () if len(bids) > 1)

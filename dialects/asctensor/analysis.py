@@ -5,7 +5,8 @@
   ``is_view_of_input(v, members)``: ``v`` is such a view (or a splat) of a value computed outside;
 * ``MOVEMENT_OPS``: ops that rearrange data (a kernel of their own); ``IM2COL_KIND``: the kind of a
   convolution's im2col kernel; ``POOL_KIND``: that of a ``max_pool2d`` kernel;
-  ``MATMUL_KIND``: that of a cube kernel;
+  ``MATMUL_KIND``: that of a cube kernel; ``CONV_PROLOGUE_KIND``: that of a convolution whose input the
+  vector cores lay out;
 * ``reduction_rows(op)``: the row space of a reduction over trailing axes.
 """
 
@@ -24,6 +25,7 @@ MOVEMENT_OPS = (TransposeOp, StridedSliceOp, ConcatOp)
 IM2COL_KIND = "im2col"  # the kernel kind of a convolution's im2col (``asctensor-fuse-matmul``, ``tile-im2col``)
 POOL_KIND = "pool"  # the kernel kind of a ``max_pool2d`` (``asctensor-fuse``, ``tile-pool``)
 MATMUL_KIND = "matmul"  # the kernel kind of a matmul or convolution on the cube (``asctensor-fuse-matmul``)
+CONV_PROLOGUE_KIND = "conv_prologue"  # a convolution whose input the vector cores lay out (``tile-conv-prologue``)
 
 
 def is_kernel(f: func.FuncOp) -> bool:

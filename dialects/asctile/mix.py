@@ -10,6 +10,14 @@ block's rows picked by ``sub_block_idx``. The hand-off is a pair of cross-core c
 * ``free`` (AIVs -> AIC): ``cross_signal free`` after an AIV has read its part, ``cross_wait free``
   before the AIC writes again (a credit that bounds how far the AIC runs ahead).
 
+A kernel whose AIVs prepare the AIC's input (a convolution's NCHW input laid out as NHWC, ``tile-conv-prologue``)
+hands over the other way:
+
+* ``staged`` (AIVs -> AIC): ``cross_signal staged`` after an AIV has written its part of an input stage to the
+  workspace, ``cross_wait staged`` before the AIC loads that stage;
+* ``credit`` (AIC -> AIVs): ``cross_signal credit`` once the AIC has taken a stage, ``cross_wait credit`` before
+  an AIV stages the next (bounding how far the AIVs run ahead).
+
 Each signal adds one to the receiver's counter of the channel, each wait takes one (blocking at 0);
 a ``free`` reaches the AIC once both AIVs have signalled it.
 
@@ -51,14 +59,18 @@ class CoreKind(StrEnum):
 
 
 class HandoffChannel(StrEnum):
-    """A cross-core channel of a MIX kernel: ``ready`` AIC -> AIVs, ``free`` AIVs -> AIC."""
+    """A cross-core channel of a MIX kernel: ``ready`` and ``credit`` AIC -> AIVs, ``free`` and ``staged`` AIVs ->
+    AIC."""
 
     READY = "ready"
     FREE = "free"
+    STAGED = "staged"
+    CREDIT = "credit"
 
 
 # which core signals and which waits on each channel
-SIGNALLER = {HandoffChannel.READY: CoreKind.AIC, HandoffChannel.FREE: CoreKind.AIV}
+SIGNALLER = {HandoffChannel.READY: CoreKind.AIC, HandoffChannel.FREE: CoreKind.AIV,
+             HandoffChannel.STAGED: CoreKind.AIV, HandoffChannel.CREDIT: CoreKind.AIC}
 
 
 @irdl_attr_definition

@@ -98,6 +98,21 @@ class ConvGeometry:
         return c1s * self.in_rows(base_m) * self.w * self.c0
 
 
+def window_of(e, g: ConvGeometry, m0, rows) -> tuple:
+    """(first input row, l1H, top padding, bottom padding, mStartPt) of the window of positions ``[m0, m0 +
+    rows)``, emitted by the ``OpEmitter`` ``e`` (see the module docstring): output rows from ``oh_a`` (a row whose
+    first position is a multiple of 16) to the last position's; the input rows they read, clipped to the image
+    (the rest is padding)."""
+    oh_a = e.muli(e.divui(e.divui(m0, g.ow), g.row_align), g.row_align)
+    oh_b = e.divui(e.subi(e.addi(m0, rows), 1), g.ow)
+    top = e.muli(oh_a, g.sh)  # the window's first input row, plus PH
+    first = e.maxui(top, g.ph)
+    bottom = e.addi(e.muli(oh_b, g.sh), g.dh * (g.kh - 1))  # its last input row, plus PH
+    last = e.minui(bottom, g.h - 1 + g.ph)
+    l1h = e.addi(e.subi(last, first), 1)
+    return e.subi(first, g.ph), l1h, e.subi(first, top), e.subi(bottom, last), e.subi(m0, e.muli(oh_a, g.ow))
+
+
 def c0_of(element_bytes: int) -> int:
     """Channels per NC1HWC0 block of elements of ``element_bytes`` bytes: 32 B of them."""
     return 32 // element_bytes
@@ -197,3 +212,29 @@ def implicit_plan(name: str, spec, plan: CubePlan, geo: ConvGeometry, patches_as
                        k_l1=k_l1, k_l0=k_l0, block_dim=max(1, min(plan.block_dim, blocks)))
     raise CubeTilingError(f"kernel @{name}: no output block of a {geo.h}x{geo.w} image's convolution has its input "
                           f"rows and weights fit L1 ({spec.l1_bytes} B)")
+
+
+@dataclass(frozen=True)
+class PrologueTile:
+    """The vector cores' share of a ``conv_prologue`` kernel (``tile-conv-prologue``): for each block and L1 stage
+    of the AIC, each AIV transposes ``stage_channels`` channels of up to ``pixels`` new input pixels (its half of
+    them) from NCHW to NHWC in one tile."""
+
+    stage_channels: int
+    pixels: int
+
+
+def prologue_tile(spec, plan: CubePlan, geo: ConvGeometry, es: int, patches_as_a: bool) -> PrologueTile | None:
+    """The tile of ``PrologueTile``, or None where ``TransDataTo5HD`` cannot lay the stage out in one: channels in
+    whole 16-channel groups (no padding channel to fill), the stage's channels at most 255 blocks and 4095 DMA
+    rows, and the input and output tiles fitting UB twice."""
+    if geo.c % 16:
+        return None
+    channels = plan.k_l1 // geo.k_per_c1 * geo.c0
+    positions = plan.base_m if patches_as_a else plan.base_n
+    half = -(-geo.in_rows(positions) * geo.w // 2)
+    pixels = -(-half // 16) * 16
+    if channels * es // 32 > 255 or max(channels, pixels) > 4095 or 4 * channels * pixels * es > spec.ub_usable_bytes:
+        return None
+    return PrologueTile(channels, pixels)
+

@@ -46,6 +46,7 @@ class CubePlan:
     blocks_m: int
     blocks_n: int
     block_dim: int
+    m_fastest: bool = False  # blocks run along M first (then N, then the batch); by default along N first
 
     @property
     def blocks(self) -> int:

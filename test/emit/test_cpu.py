@@ -319,6 +319,31 @@ def test_implicit_gemm_conv_project_cpu_run(tmp_path):
                                atol=(2 ** -10 + 468 * 2 ** -24) * np.abs(ref).max())
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_conv_prologue_mix_project_cpu_run(dtype, tmp_path):
+    """A convolution of an NCHW input whose AIVs lay the input out as NHWC (TransDataTo5HD) while the AIC computes
+    (``tile-conv-prologue``; its three cores run on threads, the AIC waiting for what the AIVs stage) built with
+    g++ and run on the CPU: against the simulator's outputs, and the CPU's output against PyTorch's conv2d in
+    float64."""
+    import torch
+
+    rng = np.random.default_rng(7)
+    xn = rng.standard_normal((2, 32, 12, 10)).astype(dtype)
+    wn = (rng.standard_normal((24, 32, 3, 3)) * 0.2).astype(dtype)
+    x, w = pyasc.tensor(xn), pyasc.tensor(wn)
+    compiled = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, padding=1)).compile(x, w)
+    source = compiled.ascendc_source()
+    assert "TransDataTo5HD" in source and "KERNEL_TYPE_MIX_AIC_1_2" in source and "LoadData3DParamsV2" in source
+    project_check(compiled, [x, w], tmp_path, exact=False)
+    res = cpu_run(compiled.module, [xn, wn], host=compiled.name)
+    (cpu,) = res.outputs.values()
+    ref = torch.nn.functional.conv2d(torch.from_numpy(xn.astype(np.float64)), torch.from_numpy(wn.astype(np.float64)),
+                                     padding=1).numpy()
+    eps = 2 ** -10 if dtype == "float16" else 2 ** -23
+    np.testing.assert_allclose(cpu.astype(np.float64).reshape(ref.shape), ref, rtol=0,
+                               atol=(eps + 288 * 2 ** -24) * np.abs(ref).max())
+
+
 def test_cli_cpu_run(tmp_path, capsys):
     from pyasc.cli import main
 
