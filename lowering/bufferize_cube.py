@@ -153,12 +153,13 @@ class _CubeBufferizer:
         b1 = e.value(ascbuf.SlotOp(l1b, g))
         e.add(ascbuf.WaitFlagOp(Pipe.MTE1, Pipe.MTE2, sid))
         # B first, each copy with its own flag: MTE1 moves B (the slower path into L0) while A arrives; where the
-        # stage waits for its input (a hand-off from the AIVs, ``tile-conv-prologue``), A first, then the wait
+        # stage waits for its input window (a hand-off from the AIVs, ``tile-conv-prologue``), the other operand
+        # first, then the wait, then the window
         b_sid = e.addi(sid, 2)
         copies = [(b_load, b1, dma_t["b"], b_sid), (a_load, a1, dma_t["a"], sid)]
         handoff = [op for op in nbody.ops if isinstance(op, CrossWaitOp | CrossSignalOp)]
         if handoff:
-            copies.reverse()
+            copies.sort(key=lambda c: isinstance(c[0], asctile.LoadWindowOp))
         for ld, dst, flip, flag in copies:
             if handoff and ld is copies[1][0]:
                 for op in handoff:

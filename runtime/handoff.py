@@ -1,15 +1,14 @@
 """The GM hand-off between the cores of a MIX kernel's AI Core, checked on the kernel's structure.
 
 ``CrossCoreSetFlag`` reports that its pipe's earlier work is done, and ``CrossCoreWaitFlag`` blocks every later
-instruction of its core until the set arrives (``CrossCoreSetFlag(ISASI).md``). So what one core (the AIC, or the
-AIVs) writes to a GM buffer that the other reads is ready for it only after a wait, and only if the writer sets a
-flag after the write. ``handoff_findings`` reports, for each GM buffer one core section writes and the other reads
-(by the ops' ``BufferEffects``, through subviews to the kernel argument):
-
-* a read of it in program order before any ``CrossCoreWaitFlag`` of the reading section (one before the read in its
-  block or in an enclosing one);
-* a write of it that no ``CrossCoreSetFlag`` of the writing section follows (later in its block or after an
-  enclosing op).
+instruction of its core until the set arrives (``CrossCoreSetFlag(ISASI).md``). A GM buffer that one core section
+(the AIC's, or the AIVs') writes and the other only reads, a hand-off such as a workspace, is read for what was
+written into it: each read must come after a wait on a flag that the writing section sets after each of its
+writes. ``handoff_findings`` reports a read with no ``CrossCoreWaitFlag`` before it, and a write with no
+``CrossCoreSetFlag`` of such a flag after it (the ops' ``BufferEffects``, through subviews to the kernel argument).
+"Before" and "after" are program order: earlier in the op's block or in an enclosing one, later in its block or
+after an enclosing op. A buffer both sections read, or both write, is left alone: the order it needs depends on
+which bytes each touches.
 
 Both hold in every schedule, so the check does not depend on the simulated timing. It does not match each read to
 the set of the write it needs (the flags count, and a set may cover several writes).
@@ -17,7 +16,7 @@ the set of the write it needs (the flags count, and a set may cover several writ
 
 from __future__ import annotations
 
-from xdsl.dialects import func
+from xdsl.dialects import arith, func
 from xdsl.ir import Block, Operation, SSAValue
 
 from pyasc.dialects import ascendc as asc
@@ -47,63 +46,69 @@ def _gm(op: Operation) -> tuple[set, set]:
     return reads, writes
 
 
-def _effects(block: Block) -> tuple[set, set]:
-    reads, writes = set(), set()
-    for op in block.walk():
-        r, w = _gm(op)
-        reads |= r
-        writes |= w
-    return reads, writes
+ANY_FLAG = "any"  # a flag id known only at run time
 
 
-def _unwaited_reads(block: Block, shared: set, waited: bool, out: list) -> None:
-    for op in block.ops:
-        if isinstance(op, asc.CrossCoreWaitFlagOp):
-            waited = True
-            continue
-        if not waited:
-            read = _gm(op)[0] & shared
-            if read:
-                out.append((op, f"{op.name} reads a GM buffer the other core of the AI Core writes "
-                                f"({', '.join(sorted(a.name_hint or 'an argument' for a in read))}) before any "
-                                f"CrossCoreWaitFlag"))
-        for region in op.regions:
-            for inner in region.blocks:
-                _unwaited_reads(inner, shared, waited, out)
+def _flag(op) -> object:
+    owner = op.flag_id.owner
+    value = getattr(owner, "value", None)
+    return value.value.data if isinstance(owner, arith.ConstantOp) and hasattr(value, "value") else ANY_FLAG
 
 
-def _unsignalled_writes(block: Block, shared: set, set_after: bool, out: list) -> None:
+def _accesses(block: Block, waited: frozenset, set_after: frozenset, out: list) -> None:
+    """(op, GM reads, GM writes, flags waited for before it, flags set after it) of every op of ``block`` without
+    regions."""
     ops = list(block.ops)
-    later = set_after
-    after = [False] * len(ops)
-    for i in range(len(ops) - 1, -1, -1):  # whether a set follows op i in this block or after the block
-        after[i] = later
-        if isinstance(ops[i], asc.CrossCoreSetFlagOp) or any(
-                isinstance(o, asc.CrossCoreSetFlagOp) for o in ops[i].walk() if o is not ops[i]):
-            later = True
-    for op, followed in zip(ops, after):
-        if not followed and not op.regions:
-            written = _gm(op)[1] & shared
-            if written:
-                out.append((op, f"{op.name} writes a GM buffer the other core of the AI Core reads "
-                                f"({', '.join(sorted(a.name_hint or 'an argument' for a in written))}) and no "
-                                f"CrossCoreSetFlag follows"))
-        for region in op.regions:
-            for inner in region.blocks:
-                _unsignalled_writes(inner, shared, followed, out)
+    follows, later = [set_after] * len(ops), set_after
+    for i in range(len(ops) - 1, -1, -1):
+        follows[i] = later
+        later = later | {_flag(o) for o in ops[i].walk() if isinstance(o, asc.CrossCoreSetFlagOp)}
+    for op, followed in zip(ops, follows):
+        if isinstance(op, asc.CrossCoreWaitFlagOp):
+            waited = waited | {_flag(op)}
+        elif op.regions:
+            for region in op.regions:
+                for inner in region.blocks:
+                    _accesses(inner, waited, followed, out)
+        else:
+            reads, writes = _gm(op)
+            if reads or writes:
+                out.append((op, reads, writes, waited, followed))
+
+
+def _matches(waited: frozenset, followed: frozenset) -> bool:
+    return bool(waited & followed) or bool(waited and ANY_FLAG in followed) or bool(followed and ANY_FLAG in waited)
+
+
+def _names(args) -> str:
+    return ", ".join(sorted(a.name_hint or "an argument" for a in args))
 
 
 def handoff_findings(kernel: func.FuncOp) -> list[tuple[str, Operation, str]]:
-    """(rule id, op, detail) for each read before a wait and each write without a set after it (see the module
-    docstring); none for a kernel without core sections."""
+    """(rule id, op, detail) for each read of a hand-off buffer before any wait on a flag its writes set, and
+    each write of one no set of such a flag follows (see the module docstring); none without core sections."""
     sections = [o for o in kernel.body.block.ops if isinstance(o, asc.CoreSectionOp)]
     if len(sections) != 2:
         return []
-    effects = [_effects(s.body.block) for s in sections]
-    found: list = []
+    accesses = []
+    for s in sections:
+        acc: list = []
+        _accesses(s.body.block, frozenset(), frozenset(), acc)
+        accesses.append(acc)
+    touched = [(set().union(*(a[1] for a in acc)), set().union(*(a[2] for a in acc))) for acc in accesses]
+    found, seen = [], set()
     for me, other in ((0, 1), (1, 0)):
-        shared = effects[me][0] & effects[other][1]
-        if shared:
-            _unwaited_reads(sections[me].body.block, shared, False, found)
-            _unsignalled_writes(sections[other].body.block, shared, False, found)
-    return [(RULE, op, detail) for op, detail in found]
+        one_way = (touched[me][0] & touched[other][1]) - touched[me][1] - touched[other][0]
+        for rop, reads, _, r_waited, _ in accesses[me]:
+            for wop, _, writes, _, w_followed in accesses[other]:
+                shared = reads & writes & one_way
+                if not shared or _matches(r_waited, w_followed):
+                    continue
+                op, what = ((rop, f"reads a GM buffer the other core of the AI Core writes ({_names(shared)}) before "
+                                  f"any CrossCoreWaitFlag on a flag that core sets after the write") if not r_waited
+                            else (wop, f"writes a GM buffer the other core of the AI Core reads ({_names(shared)}) and "
+                                       f"no CrossCoreSetFlag of a flag the reader waits for follows"))
+                if op not in seen:
+                    seen.add(op)
+                    found.append((RULE, op, f"{op.name} {what}"))
+    return found

@@ -417,7 +417,8 @@ def test_ascendc_op_without_a_call_is_named(parse_mlir, monkeypatch):
 @pytest.mark.parametrize("style", ["queue", "flags"])
 def test_matmul_epilogue_mix_project_cpu_run(style, tmp_path):
     """A matmul + bias + gelu + residual MIX kernel (KERNEL_TYPE_MIX_AIC_1_2, cross-core flags, the host's
-    workspace) builds, runs on the CPU (per block the AIC, then its two AIVs) and matches the simulator."""
+    workspace) builds, runs on the CPU (per block the AIC and its two AIVs on three threads) and matches the
+    simulator."""
     rng = np.random.default_rng(5)
     x = pyasc.tensor(rng.standard_normal((130, 96)), dtype=pyasc.float16)
     w = pyasc.tensor(rng.standard_normal((96, 70)), dtype=pyasc.float16)
@@ -431,6 +432,29 @@ def test_matmul_epilogue_mix_project_cpu_run(style, tmp_path):
     for needle in ("KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2)", "if ASCEND_IS_AIC", "if ASCEND_IS_AIV",
                    "CrossCoreSetFlag<2, PIPE_FIX>", "CrossCoreWaitFlag(", "GetSubBlockIdx()", "aclrtMalloc"):
         assert needle in text, needle
+
+
+def test_cpu_mode_reports_a_cross_core_wait_no_core_satisfies():
+    """The AIC's CrossCoreSetFlags of a MIX kernel removed: its AIVs wait for a flag no core of the AI Core will
+    set; the CPU program stops with that message instead of hanging (on the device it waits forever)."""
+    from pyasc.dialects import ascendc
+
+    rng = np.random.default_rng(5)
+    x = pyasc.tensor(rng.standard_normal((64, 32)), dtype=pyasc.float16)
+    w = pyasc.tensor(rng.standard_normal((32, 48)), dtype=pyasc.float16)
+    b = pyasc.tensor(rng.standard_normal((48,)), dtype=pyasc.float16)
+    compiled = pyasc.jit(lambda x, w, b: pyasc.relu(x @ w + b)).compile(x, w, b)
+    aic = next(s for s in compiled.module.walk()
+               if isinstance(s, ascendc.CoreSectionOp) and s.core.data == ascendc.CoreKind.AIC)
+    sets = [op for op in aic.walk() if isinstance(op, ascendc.CrossCoreSetFlagOp)]
+    assert sets
+    for op in sets:
+        op.detach()
+        op.erase()
+    # the AIVs wait for the results, the AIC for their credits: whichever blocks last reports it
+    with pytest.raises(CpuRunError, match=r"CrossCoreWaitFlag\(\d\) on the (AIC|AIV [01]): no core of the AI Core "
+                                          r"will set it"):
+        cpu_run(compiled.module, [t.numpy() for t in (x, w, b)], host=compiled.name)
 
 
 @pytest.mark.parametrize("style", ["queue", "flags"])

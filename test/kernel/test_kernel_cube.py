@@ -211,6 +211,7 @@ def test_a_mix_kernel_whose_aivs_write_what_its_aics_read_runs_core_by_core():
     assert [batched.mix_batchable(f) for f in kernels] == [True, False]
 
 
+@pytest.mark.contract_findings
 @pytest.mark.parametrize("drop_wait", [False, True])
 def test_mix_basic_api_cross_core_flags(drop_wait):
     from asc_cube_kernels import mix_basic_kernel
@@ -240,3 +241,5 @@ def test_mix_basic_api_cross_core_flags(drop_wait):
 
     no_wait[cores, rt.current_stream()](a, b, c, ws, hazards="ignore")
     assert no_wait.last_report.findings, "an AIV reading the AIC's workspace without a cross-core wait went unnoticed"
+    assert any(f.kind == "contract" and "[crosscore-gm-handoff]" in str(f) and "(ws)" in str(f)
+               for f in no_wait.last_report.findings), no_wait.last_report.findings
