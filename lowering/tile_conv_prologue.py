@@ -31,6 +31,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
 from pyasc.dialects import asctile
+from pyasc.dialects.ascbuf.mix import CROSS_FLAG_MAX_PENDING
 from pyasc.dialects.asctensor.analysis import CONV_PROLOGUE_KIND, kernel_kind
 from pyasc.dialects.asctile.mix import MIX_KIND, CoreKind, CoreSectionOp, CrossSignalOp, CrossWaitOp, \
     HandoffChannel, SubBlockIdxOp
@@ -43,7 +44,7 @@ from .errors import CompileError
 from .kernel_calls import replace_kernel
 from .matmul_tiler import MatmulTiler, block_coords, implicit_gemm_plan
 
-CREDITS = 15  # a cross-core flag counter holds at most 15 pending sets
+CREDITS = CROSS_FLAG_MAX_PENDING  # a cross-core flag counter holds at most 15 pending sets
 
 
 def _memref(t: TensorType) -> MemRefType:

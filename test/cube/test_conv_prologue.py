@@ -90,3 +90,44 @@ def test_prologue_needs_whole_channel_groups_and_its_types(xs, ws, dtype):
     assert not report.findings
     ref = F.conv2d(torch.from_numpy(x.astype(np.float64)), torch.from_numpy(w.astype(np.float64)), None, 2, 3).numpy()
     np.testing.assert_allclose(np.asarray(out, np.float64), ref, rtol=0, atol=2 ** -6 * np.abs(ref).max())
+
+
+def _random_prologue_convs(count: int, seed: int) -> list[tuple]:
+    """Convolutions of whole 16-channel groups with random geometry, batch and type: (x shape, w shape, stride,
+    padding, dilation, dtype)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        c, oc = 16 * int(rng.integers(1, 9)), int(rng.integers(1, 80))
+        kh, kw = int(rng.integers(1, 6)), int(rng.integers(1, 6))
+        stride = (int(rng.integers(1, 3)), int(rng.integers(1, 3)))
+        dilation = (int(rng.integers(1, 3)), int(rng.integers(1, 3)))
+        padding = (int(rng.integers(0, 3)), int(rng.integers(0, 3)))
+        h, w = int(rng.integers(3, 40)), int(rng.integers(3, 40))
+        if (kh, kw, *stride, *padding) == (1, 1, 1, 1, 0, 0):
+            continue
+        if h + 2 * padding[0] < dilation[0] * (kh - 1) + 1 or w + 2 * padding[1] < dilation[1] * (kw - 1) + 1:
+            continue
+        dtype = [np.float16, np.float32][int(rng.integers(0, 2))]
+        out.append(((int(rng.integers(1, 5)), c, h, w), (oc, c, kh, kw), stride, padding, dilation, dtype))
+    return out
+
+
+def pytest_generate_tests(metafunc):
+    if metafunc.function.__name__ == "test_random_prologue_conv_like_torch":  # --random-long: 200 cases
+        count = 200 if metafunc.config.getoption("--random-long") else 10
+        metafunc.parametrize("xs,ws,stride,padding,dilation,dtype", _random_prologue_convs(count, 2027))
+
+
+def test_random_prologue_conv_like_torch(xs, ws, stride, padding, dilation, dtype):
+    """Random geometry against PyTorch in float64; where the convolution runs as an implicit GEMM its NCHW input
+    is laid out by the AIVs of its kernel (the other geometries go through im2col)."""
+    x, w = _inputs(xs, ws, dtype)
+    fn = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, stride=stride, padding=padding, dilation=dilation))
+    args = [pyasc.tensor(x), pyasc.tensor(w)]
+    out, report = fn.lower(*args).compile().simulate(*args)
+    assert not report.findings
+    ref = F.conv2d(torch.from_numpy(x.astype(np.float64)), torch.from_numpy(w.astype(np.float64)), None, stride,
+                   padding, dilation).numpy()
+    np.testing.assert_allclose(np.asarray(out, np.float64), ref, rtol=0,
+                               atol=_tol(ref, ws[1] * ws[2] * ws[3], dtype))
