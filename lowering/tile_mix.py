@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from math import ceil
 
 from pyasc.dialects import asctensor, asctile
+from pyasc.dialects.ascbuf.mix import CROSS_FLAG_MAX_PENDING
 from pyasc.dialects.asctensor.analysis import VIEW_OPS, kernel_kind
 from pyasc.dialects.asctile.mix import MIX_KIND, CoreKind, CoreSectionOp, CrossSignalOp, CrossWaitOp, \
     HandoffChannel, SubBlockIdxOp
@@ -50,7 +51,7 @@ from .matmul_tiler import MatmulTiler, block_coords, cube_plan, foldable_batch, 
 from .tile_body import TileBodyBuilder, peak_temporaries, view_source
 from .tiling import element_strides
 
-MAX_CREDITS = 15  # a cross-core flag counter holds at most 15 pending sets
+MAX_CREDITS = CROSS_FLAG_MAX_PENDING  # a cross-core flag counter holds at most 15 pending sets
 MAX_TILES_PER_BLOCK = 7  # so that at least two blocks' credits fit
 CREDITS_ATTR = "asctile.mix_credits"
 

@@ -15,11 +15,13 @@ the workspace); more than ``MAX_PENDING`` sets pending on a counter at once is a
 
 from __future__ import annotations
 
+from pyasc.dialects.ascbuf.mix import CROSS_FLAG_MAX_PENDING
+
 from .errors import Finding, SimulationError
 from .opinfo import SET, WAIT
 from .schedule import DEFAULT_LAYOUT, CoreTiming, KernelTables, is_cross_key, key_name, schedule
 
-MAX_PENDING = 15
+MAX_PENDING = CROSS_FLAG_MAX_PENDING  # CrossCoreSetFlag(ISASI).md: a flag's counter counts 0-15
 
 
 def _sets_in(recs, tabs: KernelTables) -> dict[int, list[int]]:
