@@ -87,7 +87,7 @@ def _tiles(spec, f: func.FuncOp, index: int) -> bool:
     """Whether ``tile-conv-prologue`` can split the kernel ``f`` (``prologue_tile``), its type one TransDataTo5HD
     takes."""
     try:
-        plan, geo, es, patches_as_a = implicit_gemm_plan(f, spec, positions_major=True)
+        plan, geo, es, patches_as_a = implicit_gemm_plan(f, spec)
     except CubeTilingError:
         return False
     et = str(f.body.block.args[index].type.element_type)

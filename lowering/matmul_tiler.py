@@ -91,18 +91,27 @@ def cube_plan(name: str, spec: TargetSpec, mm: asctensor.MatmulOp, batch: int, M
                          patches.result is mm.lhs)
 
 
-def implicit_gemm_plan(k: func.FuncOp, spec: TargetSpec, cores: int = 0, positions_major: bool = False):
-    """(plan, its geometry, element bytes, whether the patches are A) of the implicit GEMM of kernel ``k``, planned
-    as ``MatmulTiler`` plans it."""
+def positions_first(plan: CubePlan, patches_as_a: bool) -> CubePlan:
+    """An implicit GEMM's ``plan`` with the blocks of one window of positions next to each other: along the output
+    channels first (M when the patches are B; N, the default order, when they are A)."""
+    return plan if patches_as_a else replace(plan, m_fastest=True)
+
+
+def implicit_gemm(k: func.FuncOp):
+    """(the matmul, its geometry, element bytes, whether the patches are A) of the implicit GEMM of kernel ``k``."""
     mm = next(op for op in k.body.block.ops if isinstance(op, asctensor.MatmulOp))
     patches = patches_of(mm)
+    es = element_bytes(mm.lhs.type.element_type)
+    return mm, ConvGeometry.of(patches.geometry(), c0_of(es)), es, patches.result is mm.lhs
+
+
+def implicit_gemm_plan(k: func.FuncOp, spec: TargetSpec, cores: int = 0):
+    """(plan with ``positions_first`` blocks, geometry, element bytes, whether the patches are A) of the implicit
+    GEMM of kernel ``k``, planned as ``MatmulTiler(positions_major=True)`` plans it."""
+    mm, geo, es, patches_as_a = implicit_gemm(k)
     batch_shape, M, K, N = mm.dims()
     plan = cube_plan(k.sym_name.data, spec, mm, prod(batch_shape), M, N, K, cores)
-    patches_as_a = patches.result is mm.lhs
-    if positions_major and not patches_as_a:
-        plan = replace(plan, m_fastest=True)
-    es = element_bytes(mm.lhs.type.element_type)
-    return plan, ConvGeometry.of(patches.geometry(), c0_of(es)), es, patches_as_a
+    return positions_first(plan, patches_as_a), geo, es, patches_as_a
 
 
 def matmul_dims(mm: asctensor.MatmulOp, fold: bool) -> tuple[tuple, int, int, int]:
@@ -140,8 +149,8 @@ class MatmulTiler:
         batch = prod(batch_shape)
         in_t = mm.lhs.type.element_type
         plan = cube_plan(k.sym_name.data, self.spec, mm, batch, M, N, K, self.cores, self.base_m, self.base_n)
-        if self.positions_major and patches is not None and not patches_as_a:  # the channels are M
-            plan = replace(plan, m_fastest=True)
+        if self.positions_major and patches is not None:
+            plan = positions_first(plan, patches_as_a)
         self.plan = plan
         args = list(k.body.block.args)
         new = func.FuncOp(k.sym_name.data, ([_memref(a.type) for a in args] + [_memref(out_t)], []))

@@ -42,7 +42,7 @@ from .analysis.matmul import CubePlan
 from .emitter import OpEmitter, copy_loc, repeat
 from .errors import CompileError
 from .kernel_calls import replace_kernel
-from .matmul_tiler import MatmulTiler, block_coords, implicit_gemm_plan
+from .matmul_tiler import MatmulTiler, block_coords, implicit_gemm
 
 CREDITS = CROSS_FLAG_MAX_PENDING  # a cross-core flag counter holds at most 15 pending sets
 
@@ -73,12 +73,14 @@ class _PrologueTiler:
             head.add_op(op.clone(value_mapper=mapping))
         head.add_op(func.ReturnOp(*[mapping[v] for v in ret.operands[1:]]))
         probe = func.FuncOp(k.sym_name.data, (types, [v.type for v in ret.operands[1:]]), Region(head))
-        plan, geo, es, patches_as_a = implicit_gemm_plan(probe, self.spec, self.cores, positions_major=True)
+        _, geo, es, patches_as_a = implicit_gemm(probe)
+        tiler = MatmulTiler(probe, self.spec, self.cores, positions_major=True)
+        cube = tiler.run()
+        plan = tiler.plan
         tile = prologue_tile(self.spec, plan, geo, es, patches_as_a)
         if tile is None:
             raise CompileError(f"kernel @{k.sym_name.data}: its convolution's input stages do not fit one "
                                f"TransDataTo5HD tile (asctensor-fuse-conv-prologue should not have formed it)")
-        cube = MatmulTiler(probe, self.spec, self.cores, positions_major=True).run()
 
         new = func.FuncOp(k.sym_name.data, ([_memref(t) for t in (a.type for a in args)]
                                             + [_memref(v.type) for v in ret.operands], []))
