@@ -17,8 +17,9 @@ prints from one run (the convolutions' error against PyTorch's float32 one too):
 * simulator wall time / NumPy wall time of the same product (NumPy: float32 matmul of the
   upcast operands, which is how NumPy gets a BLAS product of float16 data).
 
-Then, for matmuls 256^3, 512^3, 1024^3 and the GEMV 1x4096 @ 4096x4096 (``a @ b`` under
-``pyasc.jit``), in float16 and float32: the warm simulator wall time (best of ``WALL_REPEATS``, the
+Then, for matmuls 256^3, 512^3, 1024^3, the GEMV 1x4096 @ 4096x4096 (``a @ b`` under ``pyasc.jit``) and
+``relu(a @ b + c)`` at 512^3 (one cube kernel: the bias through BiasTable, the ReLU in Fixpipe), in float16 and
+float32: the warm simulator wall time (best of ``WALL_REPEATS``, the
 program compiled and run once before) over NumPy's (its default BLAS threads, float16 upcast to
 float32), and the float32 / float16 simulator wall ratio. ``python bench/cube.py wall`` prints only
 this table.
@@ -150,26 +151,36 @@ CONVS = [((8, 3, 224, 224), (64, 3, 7, 7), 2, 3, np.float16), ((8, 3, 224, 224),
          ((8, 256, 56, 56), (256, 256, 3, 3), 1, 1, np.float16), ((8, 256, 56, 56), (256, 256, 3, 3), 1, 1, np.float32)]
 
 WALL_SHAPES = [("matmul 256^3", (256, 256), (256, 256)), ("matmul 512^3", (512, 512), (512, 512)),
-               ("matmul 1024^3", (1024, 1024), (1024, 1024)), ("gemv 1x4096 @ 4096^2", (1, 4096), (4096, 4096))]
+               ("matmul 1024^3", (1024, 1024), (1024, 1024)), ("gemv 1x4096 @ 4096^2", (1, 4096), (4096, 4096)),
+               ("relu(mm 512^3 + bias)", (512, 512), (512, 512), True)]
 WALL_REPEATS = 5
 
 
-def bench_wall(a_shape: tuple, b_shape: tuple, dtype) -> dict:
-    """Warm simulator wall time of ``a @ b`` and NumPy's, and the error against NumPy's float32 product."""
+def bench_wall(a_shape: tuple, b_shape: tuple, dtype, bias: bool = False) -> dict:
+    """Warm simulator wall time of ``a @ b`` (``relu(a @ b + c)`` with ``bias``: one cube kernel, the bias through
+    BiasTable) and NumPy's, and the error against NumPy's float32 result."""
     rng = np.random.default_rng(0)
     a = pyasc.tensor(rng.standard_normal(a_shape, dtype=np.float32).astype(dtype))
     b = pyasc.tensor(rng.standard_normal(b_shape, dtype=np.float32).astype(dtype))
-    compiled = pyasc.jit(lambda a, b: a @ b).lower(a, b).compile()
-    out, report = compiled.simulate(a, b)
-    sim_wall = best_wall(lambda: compiled.simulate(a, b), WALL_REPEATS)
-    an, bn = a.numpy(), b.numpy()
-    np_wall = best_wall(lambda: an.astype(np.float32) @ bn.astype(np.float32), WALL_REPEATS)
-    ref = an.astype(np.float32) @ bn.astype(np.float32)
+    c = pyasc.tensor(rng.standard_normal(b_shape[1:], dtype=np.float32).astype(dtype))
+    args = (a, b, c) if bias else (a, b)
+    fn = (lambda a, b, c: pyasc.relu(a @ b + c)) if bias else (lambda a, b: a @ b)
+    compiled = pyasc.jit(fn).lower(*args).compile()
+    out, report = compiled.simulate(*args)
+    sim_wall = best_wall(lambda: compiled.simulate(*args), WALL_REPEATS)
+    an, bn, cn = a.numpy(), b.numpy(), c.numpy()
+
+    def numpy_fn():
+        r = an.astype(np.float32) @ bn.astype(np.float32)
+        return np.maximum(r + cn.astype(np.float32), 0, out=r) if bias else r
+
+    np_wall = best_wall(numpy_fn, WALL_REPEATS)
+    ref = numpy_fn()
     err = float(np.abs(out.astype(np.float32) - ref).max() / np.abs(ref).max())
     m, k = a_shape
     n = b_shape[1]
     in_t = "f16" if dtype == np.float16 else "f32"
-    roof, _ = roofline_seconds(float(m) * n * k, in_t, a.nbytes + b.nbytes + out.nbytes)
+    roof, _ = roofline_seconds(float(m) * n * k, in_t, sum(x.nbytes for x in args) + out.nbytes)
     return {"sim_wall_s": sim_wall, "numpy_wall_s": np_wall, "rel_err": err, "kernels": len(report.launches),
             "simulated_us": report.seconds * 1e6, "efficiency": roof / report.seconds}
 
@@ -178,8 +189,8 @@ def print_wall_table() -> None:
     print(f"simulator wall / NumPy wall, warm, best of {WALL_REPEATS} (target: <= 3x; f32 <= 1.5x f16)")
     print(f"  {'workload':<22} {'f16 sim ms':>10} {'np ms':>7} {'ratio':>6} {'f32 sim ms':>10} {'np ms':>7} "
           f"{'ratio':>6} {'f32/f16':>7} {'f32 rel err':>11}")
-    for name, sa, sb in WALL_SHAPES:
-        h, f = bench_wall(sa, sb, np.float16), bench_wall(sa, sb, np.float32)
+    for name, sa, sb, *bias in WALL_SHAPES:
+        h, f = bench_wall(sa, sb, np.float16, *bias), bench_wall(sa, sb, np.float32, *bias)
         print(f"  {name:<22} {h['sim_wall_s'] * 1e3:10.1f} {h['numpy_wall_s'] * 1e3:7.2f} "
               f"{h['sim_wall_s'] / h['numpy_wall_s']:6.1f} {f['sim_wall_s'] * 1e3:10.1f} "
               f"{f['numpy_wall_s'] * 1e3:7.2f} {f['sim_wall_s'] / f['numpy_wall_s']:6.1f} "

@@ -42,7 +42,8 @@ class VectorCost(StrEnum):
 
 
 # the local memories of a core and the TargetSpec field holding each one's size
-LOCAL_MEMORIES = {"UB": "ub_bytes", "L1": "l1_bytes", "L0A": "l0a_bytes", "L0B": "l0b_bytes", "L0C": "l0c_bytes"}
+LOCAL_MEMORIES = {"UB": "ub_bytes", "L1": "l1_bytes", "L0A": "l0a_bytes", "L0B": "l0b_bytes", "L0C": "l0c_bytes",
+                  "BT": "bt_bytes"}
 
 
 @dataclass(frozen=True)

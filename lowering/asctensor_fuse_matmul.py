@@ -15,7 +15,10 @@ Runs after ``asctensor-decompose`` and before ``asctensor-fuse``:
   of the weight, the patches and the result are outlined with the matmul and read in place; with one group, the
   elementwise epilogue after it (a batch norm's affine, a residual add, a ReLU) is rewritten onto the product's
   ``(N, OC, OH*OW)`` shape and joins it in a MIX kernel (``_conv_epilogue``);
-* a ``bias`` operand is split off into a broadcast add after the matmul (vector epilogue);
+* a ``bias`` operand is split off into a broadcast add after the matmul; a float16/float32 matmul's add of a row
+  (``N`` elements of its type, broadcast over the rows: ``linear``'s bias, ``a @ b + c``) becomes the matmul's bias
+  again (``_bias_on_cube``): the cube's first Mmad of each block starts from it in BiasTable, so a matmul with a
+  bias (and a ReLU) stays a cube kernel; any other bias is a vector epilogue;
 * a matmul of 1-byte elements takes A as M x K and B as N x K; one of 2-byte elements takes either layout of
   each (LoadData transposes 2-byte fractals; when K is not whole fractals, the rows past K of a K x N B's or a
   K x M A^T's last fractal are zeroed in L1, ``to_ascendc_cube._zero_unwritten``); one of 4-byte elements takes
@@ -35,6 +38,7 @@ Runs after ``asctensor-decompose`` and before ``asctensor-fuse``:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 
 from pyasc.dialects import asctensor
 from pyasc.dialects.asctensor.analysis import IM2COL_KIND, MATMUL_KIND, VIEW_OPS, host_functions
@@ -78,6 +82,40 @@ def _split_bias(mm: asctensor.MatmulOp) -> None:
     last = add_bias(mm, new, new.result, mm.bias, mm.bias.type.get_shape())
     mm.result.replace_all_uses_with(last.results[0])
     Rewriter.erase_op(mm)
+
+
+BIAS_TYPES = ("f16", "f32")  # what BiasTable takes from L1 on 910B (float16 widened); bfloat16 and int8 do not fit
+
+
+def _bias_on_cube(mm: asctensor.MatmulOp) -> None:
+    """``mm + broadcast(row)`` -> ``matmul(a, b, bias = row)`` (one ``matmul`` at the add), when ``mm`` is read only
+    by the add, its operands and result are float16 or float32 of one type and ``row`` holds ``N`` elements of it
+    (shaped ``[N]`` or with leading 1s)."""
+    rt = mm.result.type
+    et = str(rt.element_type)
+    if mm.bias is not None or not mm.result.has_one_use() or et not in BIAS_TYPES or str(mm.lhs.type.element_type) != et:
+        return
+    add = next(iter(mm.result.uses)).operation
+    if not isinstance(add, arith.AddfOp) or add.result.type != rt:
+        return
+    other = add.rhs if add.lhs is mm.result else add.lhs
+    bcast = other.owner
+    n = rt.get_shape()[-1]
+    if other is mm.result or not isinstance(bcast, asctensor.BroadcastOp):
+        return
+    row = bcast.input
+    shape = row.type.get_shape()
+    if row.type.element_type != rt.element_type or not shape or shape[-1] != n or prod(shape) != n:
+        return
+    if len(shape) != 1:
+        row = insert(asctensor.ReshapeOp(row, [n]), add).result
+    new = insert(asctensor.MatmulOp(mm.lhs, mm.rhs, rt, row, mm.ta, mm.tb), add)
+    copy_loc(add, new)
+    add.result.replace_all_uses_with(new.result)
+    Rewriter.erase_op(add)
+    Rewriter.erase_op(mm)
+    if not bcast.result.uses:
+        Rewriter.erase_op(bcast)
 
 
 def _in_memory(mm: asctensor.MatmulOp) -> None:
@@ -328,6 +366,9 @@ class AscTensorFuseMatmulPass(ModulePass):
             for inner in list(host.body.block.ops):
                 if isinstance(inner, asctensor.MatmulOp) and inner.bias is not None:
                     _split_bias(inner)
+            for inner in list(host.body.block.ops):
+                if isinstance(inner, asctensor.MatmulOp) and inner not in conv_groups:
+                    _bias_on_cube(inner)
             for inner in list(host.body.block.ops):
                 if isinstance(inner, asctensor.MatmulOp) and inner not in conv_groups:
                     _in_memory(inner)

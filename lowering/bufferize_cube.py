@@ -23,6 +23,19 @@ block ``i``), else has one. Per output block ``i``, L0C slot ``i % 2``::
         set MTE1->MTE2 (g % 2)
     set/wait M->FIX (i % 2); fixpipe (FIX); set FIX->M (i % 2)
 
+A kernel with a bias (``load_bias``) moves the block's bias row through one L1 row and the one BiasTable row in
+the block's first K step (``_BiasRow``, flags ``BIAS_FLAGS``)::
+
+    [wait MTE1->MTE2 (2)]; copy_bias (MTE2, behind the stage's copies); set MTE2->MTE1 (4)
+    ... the step's load_l0 B and A
+    wait MTE2->MTE1 (4); [wait M->MTE1 (2)]; load_bias (MTE1); [set MTE1->MTE2 (2)]
+    ... set/wait MTE1->M; the first mmad starts from BT; [set M->MTE1 (2)]
+
+The bracketed write-after-read flags exist only where nothing else orders the accesses: the L1 row's where a block
+has one L1 stage (with two or more, the next block's copies wait for this block's first stage to be consumed, after
+its load_bias), BT's where a block has one K step (with two or more, the next block's first load_l0 waits for this
+block's first Mmad).
+
 The reverse (write-after-read) flags are primed before the block loop and drained after it, so
 every ``SetFlag`` is consumed by exactly one ``WaitFlag``. The synchronisation of a cube kernel
 is complete after this pass (``insert-sync`` handles vector kernels only).
@@ -51,8 +64,75 @@ from .analysis.matmul import divided_step
 from .bufferize_mix import lower_handoffs
 from .emitter import OpEmitter
 
+# the event ids of the bias row's flags, next to the stages' (MTE2->MTE1 0-3; MTE1->MTE2 and M->MTE1 0-1)
+BIAS_FLAGS = {(Pipe.MTE2, Pipe.MTE1): 4, (Pipe.MTE1, Pipe.MTE2): 2, (Pipe.M, Pipe.MTE1): 2}
+
+
+def bias_row(base_n: int, source_type) -> list[int]:
+    """The shape of a block's bias row in L1 and BiasTable: ``base_n`` rounded up to whole 64 B units of the source
+    (``DataCopy`` C1 -> C2 moves 64 B units)."""
+    q = 64 // element_bytes(source_type)
+    return [1, -(-base_n // q) * q]
+
+
 def _buf(shape, et, space: MemorySpace) -> MemRefType:
     return MemRefType(et, shape, memory_space=MemorySpaceAttr(space))
+
+
+def _block_k(a_load, ta: bool, k_l1: int, k_l0: int) -> tuple[int, int] | None:
+    """(L1 stages, L0 steps) of a block's K loop, K read off A's GM matrix (K x M when ``ta``); None for the
+    patches of an implicit GEMM."""
+    if not isinstance(a_load, asctile.LoadNzOp):
+        return None
+    k = a_load.source.type.get_shape()[-2 if ta else -1]
+    stages = -(-k // k_l1)
+    return stages, sum(-(-min(k - s * k_l1, k_l1) // k_l0) for s in range(stages))
+
+
+class _BiasRow:
+    """The bias row of a cube kernel: its L1 row and BiasTable row, and the ops of a block's first K step (see the
+    module docstring); ``stages``/``steps`` of a block (None: not known) decide the write-after-read flags."""
+
+    def __init__(self, load: asctile.LoadBiasOp, top: OpEmitter, acc_type, base_n: int, stages, steps):
+        et = load.source.type.element_type
+        row = bias_row(base_n, et)
+        self.source, self.offset, self.cols = load.source, load.offset, load.cols
+        self.l1 = top.value(ascbuf.AllocOp(_buf(row, et, MemorySpace.L1), 1))
+        self.bt = top.value(ascbuf.AllocOp(_buf(row, acc_type, MemorySpace.BT), 1))
+        self.l1.name_hint, self.bt.name_hint = "bias_l1", "bias_bt"
+        self.l1_war = stages is None or stages < 2
+        self.bt_war = steps is None or steps < 2
+        self.primed = ([(Pipe.MTE1, Pipe.MTE2, BIAS_FLAGS[Pipe.MTE1, Pipe.MTE2])] if self.l1_war else []) + (
+            [(Pipe.M, Pipe.MTE1, BIAS_FLAGS[Pipe.M, Pipe.MTE1])] if self.bt_war else [])
+
+    @staticmethod
+    def _when(e: OpEmitter, cond, ops: list) -> None:
+        block = Block()
+        e.add(scf.IfOp(cond, [], Region(block)))
+        block.add_ops([*ops, scf.YieldOp()])
+
+    def _flag(self, cls, src: Pipe, dst: Pipe, e: OpEmitter):
+        return cls(src, dst, e.index(BIAS_FLAGS[src, dst]))
+
+    def copy(self, e: OpEmitter, first) -> None:
+        """MTE2: the block's bias columns into the L1 row."""
+        ops = [self._flag(ascbuf.WaitFlagOp, Pipe.MTE1, Pipe.MTE2, e)] if self.l1_war else []
+        ops += [ascbuf.CopyBiasOp(self.source, self.offset, self.l1, self.cols),
+                self._flag(ascbuf.SetFlagOp, Pipe.MTE2, Pipe.MTE1, e)]
+        self._when(e, first, ops)
+
+    def load(self, e: OpEmitter, first) -> None:
+        """MTE1: the L1 row into BiasTable, before the MTE1 -> M flag of the block's first Mmad."""
+        ops = [self._flag(ascbuf.WaitFlagOp, Pipe.MTE2, Pipe.MTE1, e)]
+        ops += [self._flag(ascbuf.WaitFlagOp, Pipe.M, Pipe.MTE1, e)] if self.bt_war else []
+        ops.append(ascbuf.LoadBiasOp(self.l1, self.bt, self.cols))
+        ops += [self._flag(ascbuf.SetFlagOp, Pipe.MTE1, Pipe.MTE2, e)] if self.l1_war else []
+        self._when(e, first, ops)
+
+    def release(self, e: OpEmitter, first) -> None:
+        """M: the block's first Mmad has read BiasTable."""
+        if self.bt_war:
+            self._when(e, first, [self._flag(ascbuf.SetFlagOp, Pipe.M, Pipe.MTE1, e)])
 
 
 @dataclass
@@ -111,17 +191,21 @@ class _CubeBufferizer:
         l0c = top.value(ascbuf.AllocOp(_buf([base_m, base_n], acc_t.element_type, MemorySpace.L0C), c_slots))
         for v, n in ((l1a, "a_l1"), (l1b, "b_l1"), (l0a, "a_l0"), (l0b, "b_l0"), (l0c, "c_l0")):
             v.name_hint = n
+        lbias = next((op for op in obody.ops if isinstance(op, asctile.LoadBiasOp)), None)
+        bias = None
+        if lbias is not None:
+            extent = _block_k(a_load, mmad.transpose_a is not None, k_l1, k_l0)
+            bias = _BiasRow(lbias, top, acc_t.element_type, base_n, *(extent or (None, None)))
 
         # prime the write-after-read flags, drain them after the block loop
         pre = OpEmitter(InsertPoint.before(outer), outer)
         post = OpEmitter(InsertPoint.after(outer), outer)
         reverse = [(Pipe.MTE1, Pipe.MTE2, 2), (Pipe.M, Pipe.MTE1, 2), (Pipe.FIX, Pipe.M, c_slots)]
-        for src, dst, n in reverse:
-            for i in range(n):
-                pre.add(ascbuf.SetFlagOp(src, dst, pre.index(i)))
-        for src, dst, n in reverse:
-            for i in range(n):
-                post.add(ascbuf.WaitFlagOp(src, dst, post.index(i)))
+        primed = [(src, dst, i) for src, dst, n in reverse for i in range(n)] + (bias.primed if bias else [])
+        for src, dst, i in primed:
+            pre.add(ascbuf.SetFlagOp(src, dst, pre.index(i)))
+        for src, dst, i in primed:
+            post.add(ascbuf.WaitFlagOp(src, dst, post.index(i)))
 
         vm, vn = store.rows, store.cols
         i = obody.args[0]
@@ -181,6 +265,10 @@ class _CubeBufferizer:
         kk.name_hint = "kk"
         me.add(scf.ForOp(me.index(0), steps, me.index(1), [], sbody))
         se = OpEmitter(InsertPoint.at_end(sbody), mmad)
+        first_step = se.value(arith.CmpiOp(kk, se.index(0), "eq"))
+        init = se.value(arith.AndIOp(mmad.init, first_step))
+        if bias is not None:
+            bias.copy(se, init)
         h = se.addi(se.muli(g, nk), kk)
         pid = se.remui(h, 2)
         a0 = se.value(ascbuf.SlotOp(l0a, h))
@@ -191,7 +279,6 @@ class _CubeBufferizer:
             se.add(ascbuf.LoadWindowL0Op(b1, b0, kk, kv, vk, b_load.m0, vn, b_load.geometry.get_values()))
         else:
             se.add(ascbuf.LoadL0Op(b1, b0, kk, kv, vn, tb))
-        first_step = se.value(arith.CmpiOp(kk, se.index(0), "eq"))
         wait_a = Block()
         se.add(scf.IfOp(first_step, [], Region(wait_a)))
         wait_a.add_ops([ascbuf.WaitFlagOp(Pipe.MTE2, Pipe.MTE1, sid), scf.YieldOp()])
@@ -199,10 +286,13 @@ class _CubeBufferizer:
             se.add(ascbuf.LoadWindowL0Op(a1, a0, kk, kv, vk, a_load.m0, vm, a_load.geometry.get_values()))
         else:
             se.add(ascbuf.LoadL0Op(a1, a0, kk, kv, vm, ta))
+        if bias is not None:
+            bias.load(se, init)
         se.add(ascbuf.SetFlagOp(Pipe.MTE1, Pipe.M, pid))
         se.add(ascbuf.WaitFlagOp(Pipe.MTE1, Pipe.M, pid))
-        init = se.value(arith.AndIOp(mmad.init, first_step))
-        se.add(ascbuf.MmadOp(c0_slot, a0, b0, vm, vn, kv, init))
+        se.add(ascbuf.MmadOp(c0_slot, a0, b0, vm, vn, kv, init, bias.bt if bias is not None else None))
+        if bias is not None:
+            bias.release(se, init)
         se.add(ascbuf.SetFlagOp(Pipe.M, Pipe.MTE1, pid))
         sbody.add_op(scf.YieldOp())
         me.add(ascbuf.SetFlagOp(Pipe.MTE1, Pipe.MTE2, sid))
@@ -220,6 +310,8 @@ class _CubeBufferizer:
         Rewriter.erase_op(store)
         Rewriter.erase_op(kloop, safe_erase=False)
         Rewriter.erase_op(acc_op, safe_erase=False)
+        if lbias is not None:
+            Rewriter.erase_op(lbias, safe_erase=False)
 
 
 @dataclass(frozen=True)

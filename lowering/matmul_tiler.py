@@ -138,8 +138,8 @@ class MatmulTiler:
         ops = [op for op in k.body.block.ops
                if not isinstance(op, (func.ReturnOp, asctensor.FullOp, asctensor.Im2colNhwcOp, *views))]
         mm = ops[0]
-        if not isinstance(mm, asctensor.MatmulOp) or mm.bias is not None:
-            raise CubeTilingError(f"kernel @{k.sym_name.data}: a matmul kernel starts with a matmul without bias")
+        if not isinstance(mm, asctensor.MatmulOp):
+            raise CubeTilingError(f"kernel @{k.sym_name.data}: a matmul kernel starts with a matmul")
         relu = any(isinstance(op, arith.MaximumfOp | arith.MaxSIOp) for op in ops)
         out_t = k.body.block.last_op.operands[0].type
         patches = patches_of(mm)
@@ -184,6 +184,11 @@ class MatmulTiler:
         a_base = le.muli(le.remui(bat, a_period) if a_period else bat, M * K if a_batched else 0)
         b_base = le.muli(le.remui(bat, b_period) if b_period else bat, K * N if b_batched else 0)
         acc_t = TensorType(element_type("i32" if str(in_t) == "i8" else "f32"), [plan.base_m, plan.base_n])
+        bias = None
+        if mm.bias is not None:  # the block's columns of the bias, a row in BiasTable the first Mmad starts from
+            bias = le.value(asctile.LoadBiasOp(gm[_view_of(mm.bias)[0]], n0, vn,
+                                               TensorType(acc_t.element_type, [1, plan.base_n])))
+            bias.name_hint = "bias"
         acc0 = le.value(asctile.AccOp(acc_t))
         kbody = Block(arg_types=[IndexType(), acc_t])
         kbody.args[0].name_hint = "kt"
@@ -224,7 +229,7 @@ class MatmulTiler:
             bt = ke.value(asctile.LoadNzOp(b_gm, b_off, vk, vn, N, b_tile))
         at.name_hint, bt.name_hint = "a_l1", "b_l1"
         first = ke.value(arith.CmpiOp(kt, ke.index(0), "eq"))
-        acc = ke.value(asctile.MmadOp(at, bt, kbody.args[1], first, vk, ta, tb))
+        acc = ke.value(asctile.MmadOp(at, bt, kbody.args[1], first, vk, ta, tb, bias))
         kbody.add_op(scf.YieldOp(acc))
 
         c_off = le.addi(le.muli(bat, M * N), le.addi(le.muli(m0, N), n0))

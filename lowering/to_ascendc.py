@@ -49,6 +49,8 @@ TRANSLATORS: dict[type, Callable] = {
     ascbuf.CopyWindowOp: to_ascendc_cube.copy_window,
     ascbuf.LoadWindowL0Op: to_ascendc_cube.load_window_l0,
     ascbuf.MmadOp: to_ascendc_cube.mmad,
+    ascbuf.CopyBiasOp: to_ascendc_cube.copy_bias,
+    ascbuf.LoadBiasOp: to_ascendc_cube.load_bias,
     ascbuf.FixpipeOp: to_ascendc_cube.fixpipe,
     ascbuf.CrossSetFlagOp: to_ascendc_mix.cross_set,
     ascbuf.CrossWaitFlagOp: to_ascendc_mix.cross_wait,

@@ -18,11 +18,18 @@ A cube kernel always uses static ``LocalTensor``s at their planned addresses and
   goes the same way into L0A's ZZ, and Mmad's K is then in whole 16-row blocks;
 * ``copy_window`` -> ``DataCopy`` ND2NZ of the window's input rows (``copy_window``), ``load_window_l0`` ->
   ``LoadData`` with ``LoadData3DParamsV2`` into L0B (``load_window_l0``): an implicit GEMM's patches as B;
-* ``mmad`` -> ``Mmad(c, a, b, MmadParams{m, n, k, 0, false, init})``;
+* ``copy_bias`` -> ``DataCopy(l1, gm[off], Nd2NzParams{1, 1, cols, 0, cols, 1, 1, 0})`` (one ND row: its 32 B
+  blocks side by side, the last zero-padded); a row some block fills with an odd number of 32 B blocks is zeroed
+  once at the kernel's start (``_declare``: the C1 -> C2 copy reads whole 64 B units);
+  ``load_bias`` -> ``DataCopy(bt, l1, DataCopyParams{1, ceil(cols * sizeof(T) / 64), 0, 0})`` (C1 -> C2);
+* ``mmad`` -> ``Mmad(c, a, b, MmadParams{m, n, k, 0, false, init})``; with a bias row, ``if (init)
+  Mmad(c, a, b, bt, MmadParams{m, n, k, 0, false, false})`` and the accumulating Mmad otherwise;
 * ``fixpipe`` -> ``Fixpipe(gm[off], c, FixpipeParamsV220{n, m, ceil16(m), stride, relu, quant})``.
 """
 
 from __future__ import annotations
+
+from math import prod
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType
@@ -42,7 +49,8 @@ from .emitter import OpEmitter, whole_extent
 from .errors import CompileError
 from .to_ascendc_kernel import Buffer, KernelLowering
 
-POSITION = {MemorySpace.L0A: TPosition.A2, MemorySpace.L0B: TPosition.B2, MemorySpace.L0C: TPosition.CO1}
+POSITION = {MemorySpace.L0A: TPosition.A2, MemorySpace.L0B: TPosition.B2, MemorySpace.L0C: TPosition.CO1,
+            MemorySpace.BT: TPosition.C2}
 
 
 class CubeKernelLowering(KernelLowering):
@@ -52,6 +60,7 @@ class CubeKernelLowering(KernelLowering):
         feeds_b = {buffer_of(op.source) for op in block.walk()
                    if (isinstance(op, ascbuf.LoadL0Op) and not op.is_a) or (
                        isinstance(op, ascbuf.LoadWindowL0Op) and memory_space(op.dest.type) == MemorySpace.L0B)}
+        feeds_bt = {buffer_of(op.source) for op in block.walk() if isinstance(op, ascbuf.LoadBiasOp)}
         loads = [op for op in block.walk() if isinstance(op, ascbuf.LoadL0Op) and _squares(op)]
         self.squares = {buffer_of(op.source) for op in loads}
         self.squares_a = {buffer_of(op.dest) for op in loads if op.is_a}  # L0A buffers
@@ -59,11 +68,40 @@ class CubeKernelLowering(KernelLowering):
             if isinstance(op, ascbuf.AllocOp):
                 space = memory_space(op.result.type)
                 if space == MemorySpace.L1:
-                    role = TPosition.B1 if op in feeds_b else TPosition.A1
+                    role = TPosition.C1 if op in feeds_bt else TPosition.B1 if op in feeds_b else TPosition.A1
                 else:
                     role = POSITION[space]
                 es = element_bytes(op.result.type.element_type)
                 self.buffers[op] = Buffer(op, role, op.slot_bytes // es)
+
+    def _declare(self, e: OpEmitter) -> None:
+        """The static tensors; a bias row in L1 that some block's copy leaves an odd number of 32 B blocks
+        (``_odd_bias_rows``) zeroed once (``InitConstValue``, then an MTE2 barrier before its copies): ``DataCopy``
+        C1 -> C2 moves whole 64 B units, whose bytes must be defined (BiasTable columns past the block's)."""
+        super()._declare(e)
+        odd = _odd_bias_rows(self.kernel.body.block)
+        for b in self.buffers.values():
+            if b.role == TPosition.C1 and b.alloc in odd:
+                t = b.alloc.result.type
+                units = b.alloc.slot_bytes // 32
+                e.add(ascendc.InitConstValueOp(b.handle, e.index(1), e.index(units), e.index(0),
+                                               e.constant(0, t.element_type)))
+                e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_MTE2))
+
+
+def _odd_bias_rows(block: Block) -> set:
+    """The L1 bias rows some block's ``copy_bias`` fills with an odd number of 32 B blocks (static shapes: the
+    vector's length and the block width, the accumulator's columns)."""
+    base_n = next((op.result.type.get_shape()[1] for op in block.ops if isinstance(op, ascbuf.AllocOp)
+                   and memory_space(op.result.type) == MemorySpace.L0C), None)
+    out = set()
+    for op in block.walk():
+        if isinstance(op, ascbuf.CopyBiasOp):
+            n = prod(op.source.type.get_shape())
+            c0 = 32 // element_bytes(op.dest.type.element_type)
+            if base_n is None or any(-(-min(base_n, n - n0) // c0) % 2 for n0 in range(0, n, base_n)):
+                out.add(buffer_of(op.dest))
+    return out
 
 
 def _squares(op: ascbuf.LoadL0Op) -> bool:
@@ -312,8 +350,35 @@ def mmad(low, op: ascbuf.MmadOp, e: OpEmitter) -> None:
     k = m[op.k]
     if buffer_of(op.lhs) in low.squares_a:
         k = e.muli(e.divui(e.addi(k, 15), 16), 16)
-    e.add(ascendc.MmadOp(low.tensor(op.dst, e), low.tensor(op.lhs, e), low.tensor(op.rhs, e),
-                         m[op.m], m[op.n], k, m[op.init]))
+    operands = (low.tensor(op.dst, e), low.tensor(op.lhs, e), low.tensor(op.rhs, e), m[op.m], m[op.n], k)
+    if op.bias is None:
+        e.add(ascendc.MmadOp(*operands, m[op.init]))
+        return
+    bias = low.tensor(op.bias, e)
+    first, rest = Block(), Block()
+    e.add(scf.IfOp(m[op.init], [], Region(first), Region(rest)))
+    for block, with_bias in ((first, True), (rest, False)):
+        block.add_op(scf.YieldOp())
+        be = OpEmitter(InsertPoint.before(block.last_op), e.loc_from)
+        be.add(ascendc.MmadOp(*operands, be.value(arith.ConstantOp.from_int_and_width(0, 1)),
+                              bias if with_bias else None))
+
+
+def copy_bias(low, op: ascbuf.CopyBiasOp, e: OpEmitter) -> None:
+    m = low.map
+    dst = low.tensor(op.dest, e)
+    src = e.value(ascendc.SubviewOp(low.gm[op.source], m[op.offset]))
+    cols = m[op.cols]
+    e.add(ascendc.DataCopyNd2NzOp(dst, src, e.index(1), e.index(1), cols, e.index(0), cols, e.index(1),
+                                  e.index(1), e.index(0)))
+
+
+def load_bias(low, op: ascbuf.LoadBiasOp, e: OpEmitter) -> None:
+    m = low.map
+    es = element_bytes(op.source.type.element_type)
+    units = e.divui(e.addi(e.muli(m[op.cols], es), 63), 64)
+    e.add(ascendc.DataCopyL1ToBtOp(low.tensor(op.dest, e), low.tensor(op.source, e), e.index(1), units, e.index(0),
+                                   e.index(0)))
 
 
 def fixpipe(low, op: ascbuf.FixpipeOp, e: OpEmitter) -> None:

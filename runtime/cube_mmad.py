@@ -41,7 +41,7 @@ class Chain:
     previous use's (a block of a kernel is usually as long as the one before: ``room``)."""
 
     __slots__ = ("kind", "cores", "m16", "n16", "cols", "k", "init", "summed", "raw", "work", "acc", "part", "cv",
-                 "views", "es", "products", "acc_nz", "longest", "fits")
+                 "views", "es", "products", "acc_nz", "longest", "fits", "bias")
 
     def __init__(self, cube, kind, c, m1, n1):
         self.kind, self.m16, self.n16, self.cols, self.k, self.init, self.summed = kind, m1 * 16, n1 * 16, 0, 0, 0, 0
@@ -54,6 +54,7 @@ class Chain:
         self.views: dict[tuple, tuple] = {}
         self.products: dict[int, tuple] = {}  # k -> ``multiply``'s views of its operands
         self.longest = self.fits = 0
+        self.bias = None
 
     @property
     def _raw_dtype(self):
@@ -175,6 +176,8 @@ class Chain:
             self.multiply()
         if self.init:
             np.copyto(self.cv, self.acc_nz)
+            if self.bias is not None:  # the first Mmad started from BiasTable
+                np.add(self.cv, self.bias, out=self.cv)
         else:
             np.add(self.cv, self.acc_nz, out=self.cv)
 
@@ -328,7 +331,7 @@ class Staged:
     the block in program order, so L0C ends up bit for bit as when each Mmad multiplies at once.
     ``init``: the first Mmad's."""
 
-    __slots__ = ("init", "n", "adst", "bdst", "av", "bv", "r", "cv", "integer")
+    __slots__ = ("init", "n", "adst", "bdst", "av", "bv", "r", "cv", "integer", "bias")
 
     def __init__(self, cube, key):
         c, m1, k1, n1, in_dt, acc_dt = key
@@ -348,7 +351,7 @@ class Staged:
         self.r = np.empty((cap, kc, n1, m1 * 16, 16), wdt)
         self.cv = cube.l0c[:, c:c + n1 * m1 * 1024].view(acc_dt).reshape(kc, n1, m1 * 16, 16)
         self.integer = acc_dt.kind == "i"
-        self.n, self.init = 0, 0
+        self.n, self.init, self.bias = 0, 0, None
 
     def add(self, p) -> None:
         """Stages the operands of the Mmad of plan ``p`` (storing the staged ones first when full)."""
@@ -371,15 +374,18 @@ class Staged:
         for i in range(n):
             if i == 0 and self.init:
                 cv[...] = r[0]
+                if self.bias is not None:
+                    np.add(cv, self.bias, out=cv)
             else:
                 np.add(cv, r[i], out=cv)
         self.n, self.init = 0, 0
 
 
-def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc):
+def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc, bias=-1):
     """C[:m, :n] (=|+=) A[:m, :k] @ B[:k, :n] with A ZZ in L0A, B ZN in L0B, C NZ in L0C; returns its
     record (``_record``; K is read in whole fractals, ``ceil(k / c0) * c0``, as the cube does: A's
     columns and B's rows past ``k`` must hold zeros), from the constants ``rc`` of the op (see ``mmad``).
+    ``bias`` >= 0: the BiasTable address of the row C starts from (``ceil16(n)`` accumulator values, read now).
 
     The rows of L0A's fractals are A's, those of L0B's B^T's. A float16/bfloat16/float32 Mmad copies
     whole fractal rows of A and B^T into the pending chain of its L0C block; the others (int8) copy
@@ -397,16 +403,36 @@ def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc):
             fail(sid, bid, f"Mmad {m}x{n}x{k} reaches past L0A [{a}, {a + na}), L0B [{b}, {b + nb}) or "
                            f"L0C [{c}, {c + nc}) (sizes {l0a.shape[1]}, {l0b.shape[1]}, {l0c.shape[1]})")
         p = _mmad_plan(cube, a, b, c, m, n, k, in_dt, acc_dt, _mmad_record(a, b, c, m, n, k, rc))
+    row = None
+    if bias >= 0:
+        row, init = _bias_row(fail, sid, bid, cube, int(bias), n, acc_dt), 1
     if p[0] == EXACT:
-        _pending(cube, p[1], init, Staged).add(p)
+        st = _pending(cube, p[1], init, Staged)
+        if init:
+            st.bias = row
+        st.add(p)
         return p[-1]
     ch = _pending(cube, p[1], init, Chain, p[0])
+    if init:
+        ch.bias = row
     ch.room(p[3])
     da, sa, db, sb = ch.operands(cube, a, b, p[2])
     da[...] = sa
     db[...] = sb
     ch.k += p[3]
     return p[-1]
+
+
+def _bias_row(fail, sid, bid, cube, at: int, n: int, acc_dt) -> np.ndarray:
+    """A copy of the ``ceil16(n)`` accumulator values of BiasTable from byte ``at``, shaped to add to L0C's NZ
+    blocks (cores, n1, 1, 16)."""
+    n1 = -(-n // 16)
+    nbytes = n1 * 16 * acc_dt.itemsize
+    bt = cube.bt
+    if at < 0 or at % 64 or at + nbytes > bt.shape[1]:
+        fail(sid, bid, f"Mmad bias: BiasTable bytes [{at}, {at + nbytes}) are not 64 B aligned or outside its "
+                       f"{bt.shape[1]} bytes")
+    return bt[:, at:at + nbytes].view(acc_dt).reshape(bt.shape[0], n1, 1, 16).copy()
 
 
 def _mmad_record(a, b, c, m, n, k, rc) -> tuple:
@@ -433,7 +459,7 @@ def _pending(cube, key, init, cls, *kind):
         ch = cube.chains[key] = cls(cube, *kind, *key[:3]) if kind else cls(cube, key)
     if kind:
         ch.begin()
-    ch.init = init
+    ch.init, ch.bias = init, None
     cube.pending, cube.pending_key = ch, key
     return ch
 

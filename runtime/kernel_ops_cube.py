@@ -64,11 +64,12 @@ class CubeMemories:
     run together: ``batched``), and the views and scratch the ops reuse."""
 
     def __init__(self, spec, cores: int = 1, rows: dict | None = None):
-        self.sizes = {"L1": spec.l1_bytes, "L0A": spec.l0a_bytes, "L0B": spec.l0b_bytes, "L0C": spec.l0c_bytes}
+        self.sizes = {"L1": spec.l1_bytes, "L0A": spec.l0a_bytes, "L0B": spec.l0b_bytes, "L0C": spec.l0c_bytes,
+                      "BT": spec.bt_bytes}
         self.cores = cores
         # ``rows``: memories of at least ``cores`` rows to use the first rows of (shared by groups of cores)
         self.mem = {k: rows[k][:cores] if rows else np.zeros((cores, n), np.uint8) for k, n in self.sizes.items()}
-        self.l1, self.l0a, self.l0b, self.l0c = (self.mem[k] for k in ("L1", "L0A", "L0B", "L0C"))
+        self.l1, self.l0a, self.l0b, self.l0c, self.bt = (self.mem[k] for k in ("L1", "L0A", "L0B", "L0C", "BT"))
         self.mm_plans: dict[tuple, tuple] = {}
         self.scratch: dict[tuple, np.ndarray] = {}
         self.chains: dict[tuple, Chain | Staged] = {}  # by L0C address, m1, (k1,) n1, dtypes
@@ -77,7 +78,7 @@ class CubeMemories:
         self.garbage = True  # whether ``poison`` fills the memories (a replay of a checked launch need not)
 
     def poison(self) -> None:
-        """Fill L1, L0A and L0B with NaN bytes (0xFF) at a core's start: memory holds garbage until
+        """Fill L1, L0A, L0B and BT with NaN bytes (0xFF) at a core's start: memory holds garbage until
         written, so a kernel that reads what it never wrote computes NaN rather than a lucky zero. The
         Mmads an earlier core left pending are stored first (see ``cube_mmad``). Not filled when
         ``garbage`` is off: the launch's trace was checked to read no byte it did not write."""
@@ -88,6 +89,7 @@ class CubeMemories:
         self.l1.fill(0xFF)
         self.l0a.fill(0xFF)
         self.l0b.fill(0xFF)
+        self.bt.fill(0xFF)
 
 
 def _mems(t: KernelTranslator) -> CubeMemories:
@@ -465,21 +467,29 @@ def mmad(t: KernelTranslator, op: asc.MmadOp) -> None:
     _space(t, op.fm, op, "L0A")
     _space(t, op.filter, op, "L0B")
     _space(t, op.dst, op, "L0C")
-    sid = t.info(op, pipe_index(op), WORK, writes=(False, False, True), label="Mmad")
+    bias = op.bias is not None
+    if bias:
+        _space(t, op.bias, op, "BT")
+    sid = t.info(op, pipe_index(op), WORK, writes=(False, False, True) + ((False,) if bias else ()), label="Mmad")
     et = str(op.fm.type.element_type)
     in_dt, acc_dt = numpy_dtype(et), numpy_dtype(op.dst.type.element_type)
     k0 = 32 // in_dt.itemsize
     macs = t.spec.cube_macs_per_cycle[et]
     rc = (t.spec.mmad_fixed_cycles, k0, 256 * k0 / macs, *(local_base(t.spec, x) for x in ("L0A", "L0B", "L0C")),
           256 * acc_dt.itemsize)
+    bt = t.v(op.bias) if bias else "-1"
     t.emit(f"_mr = _mmad(_fail, {sid}, bid, _CUBE, {t.v(op.fm)}, {t.v(op.filter)}, {t.v(op.dst)}, {t.v(op.m)}, "
            f"{t.v(op.n)}, {t.v(op.k)}, {t.v(op.init)}, {t.const(in_dt, 'DT')}, {t.const(acc_dt, 'DT')}, "
-           f"{t.const(rc, 'MR')})")
-    check_extents(t, sid, op.API, [(op.fm, t.v(op.fm), "_mr[2]"), (op.filter, t.v(op.filter), "_mr[4]"),
-                                   (op.dst, t.v(op.dst), "_mr[6]")])
-    # aux 1: the Mmad accumulates into (reads) its L0C block (``initcheck``)
-    record(t, sid, "_mr[0]", f"(0 if {t.v(op.init)} else 1)",
-           [("_mr[1]", "_mr[2]"), ("_mr[3]", "_mr[4]"), ("_mr[5]", "_mr[6]")])
+           f"{t.const(rc, 'MR')}, {bt})")
+    extents = [(op.fm, t.v(op.fm), "_mr[2]"), (op.filter, t.v(op.filter), "_mr[4]"), (op.dst, t.v(op.dst), "_mr[6]")]
+    regions = [("_mr[1]", "_mr[2]"), ("_mr[3]", "_mr[4]"), ("_mr[5]", "_mr[6]")]
+    if bias:  # ceil16(n) values of BT
+        nb = f"(({t.v(op.n)} + 15) // 16 * {16 * acc_dt.itemsize})"
+        extents.append((op.bias, t.v(op.bias), nb))
+        regions.append((f"{local_base(t.spec, 'BT')} + {t.v(op.bias)}", nb))
+    check_extents(t, sid, op.API, extents)
+    # aux 1: the Mmad accumulates into (reads) its L0C block (``initcheck``); one with a bias starts from BT
+    record(t, sid, "_mr[0]", "0" if bias else f"(0 if {t.v(op.init)} else 1)", regions)
 
 
 def fixpipe(t: KernelTranslator, op: asc.FixpipeOp) -> None:

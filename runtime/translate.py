@@ -25,6 +25,7 @@ from pyasc.dialects import ascendc as asc
 from pyasc.dialects.target import TargetSpec
 
 from . import kernel_ops as ops
+from . import kernel_ops_bias as bias
 from . import kernel_ops_compare as compare
 from . import kernel_ops_cube as cube
 from . import kernel_ops_load3d as load3d
@@ -89,6 +90,7 @@ ASCENDC_HANDLERS: dict[type[Operation], Handler] = {
     asc.LoadDataWithTransposeOp: cube.load_data_with_transpose,
     asc.LoadData3DV2Op: load3d.load_data_3dv2,
     asc.MmadOp: cube.mmad,
+    asc.DataCopyL1ToBtOp: bias.data_copy_l1_bt,
     asc.FixpipeOp: cube.fixpipe,
     # MIX kernels
     asc.CoreSectionOp: mix.core_section,

@@ -41,6 +41,7 @@ class MemorySpace(StrEnum):
     L0A = "l0a"
     L0B = "l0b"
     L0C = "l0c"
+    BT = "bt"
 
 
 @irdl_attr_definition

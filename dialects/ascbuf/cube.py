@@ -17,8 +17,12 @@ and ``l0c`` (the NZ accumulator). Fractals are 512 B: ``16 x c0`` with ``c0 = 32
   DH, DW]``);
 * ``load_window_l0`` (MTE1): K step ``step`` of such a window (of ``stage_k`` K columns) to L0B as the
   patches transposed (B in ZN), for ``kvalid`` K columns and ``extent`` positions from ``m0``;
+* ``copy_bias`` (MTE2): ``cols`` elements of a GM vector into an L1 row, zeros after them to the row's end;
+* ``load_bias`` (MTE1): the first ``cols`` elements of an L1 row into a BiasTable (``bt``) row of float32 (a
+  float16 row widens on the way);
 * ``mmad`` (M): ``dst[:m, :n] (= or +=) a[:m, :k] @ b[:k, :n]`` with the layouts above, ``dst`` NZ
-  with ``ceil16(m)`` rows per 16-column block; ``init`` overwrites instead of accumulating;
+  with ``ceil16(m)`` rows per 16-column block; ``init`` overwrites instead of accumulating, starting from
+  the ``bias`` row (broadcast over the rows) when there is one;
 * ``fixpipe`` (FIX): the ``rows x cols`` accumulator to row-major GM, converted to the
   destination's element type, optionally through ReLU.
 """
@@ -26,7 +30,7 @@ and ``l0c`` (the NZ accumulator). Fractals are 512 B: ``16 x c0`` with ``c0 = 32
 from __future__ import annotations
 
 from xdsl.dialects.builtin import I64, DenseArrayBase, IndexType, IntegerAttr, IntegerType, MemRefType, UnitAttr, i64
-from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, prop_def, traits_def
+from xdsl.irdl import IRDLOperation, operand_def, opt_operand_def, opt_prop_def, prop_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
 from ..lazy_format import irdl_op_definition
@@ -43,6 +47,14 @@ def _check_space(op: str, t, *spaces: MemorySpace) -> None:
 def _check_same_element(op: str, a, b) -> None:
     if a.element_type != b.element_type:
         raise VerifyException(f"{op}: element types differ")
+
+
+def _check_gm_to_l1(op) -> None:
+    """A copy from a GM ``source`` to an L1 ``dest`` of the same element type."""
+    if memory_space(op.source.type) is not None:
+        raise VerifyException(f"{op.name}: the source is a GM memref, got {op.source.type}")
+    _check_space(op.name, op.dest.type, MemorySpace.L1)
+    _check_same_element(op.name, op.source.type, op.dest.type)
 
 
 @irdl_op_definition
@@ -66,10 +78,7 @@ class CopyNzOp(IRDLOperation):
                          properties={"stride": IntegerAttr(stride, 64), "transposed": UnitAttr() if transposed else None})
 
     def verify_(self) -> None:
-        if memory_space(self.source.type) is not None:
-            raise VerifyException(f"{self.name}: the source is a GM memref, got {self.source.type}")
-        _check_space(self.name, self.dest.type, MemorySpace.L1)
-        _check_same_element(self.name, self.source.type, self.dest.type)
+        _check_gm_to_l1(self)
 
 
 @irdl_op_definition
@@ -103,8 +112,49 @@ class LoadL0Op(IRDLOperation):
 
 
 @irdl_op_definition
+class CopyBiasOp(IRDLOperation):
+    """GM vector -> an L1 row (zero-padded to its end); MTE2."""
+
+    name = "ascbuf.copy_bias"
+    source = operand_def(MemRefType)
+    offset = operand_def(IndexType)
+    dest = operand_def(MemRefType)
+    cols = operand_def(IndexType)
+    assembly_format = "$source `[` $offset `]` `,` $dest `cols` $cols attr-dict `:` type($source) `,` type($dest)"
+    traits = traits_def(OnPipe(Pipe.MTE2), BufferEffects(reads=("source",), writes=("dest",)))
+
+    def __init__(self, source, offset, dest, cols):
+        super().__init__(operands=[source, offset, dest, cols])
+
+    def verify_(self) -> None:
+        _check_gm_to_l1(self)
+
+
+@irdl_op_definition
+class LoadBiasOp(IRDLOperation):
+    """An L1 row -> a BiasTable row (float16 widens to float32); MTE1."""
+
+    name = "ascbuf.load_bias"
+    source = operand_def(MemRefType)
+    dest = operand_def(MemRefType)
+    cols = operand_def(IndexType)
+    assembly_format = "$source `,` $dest `cols` $cols attr-dict `:` type($source) `,` type($dest)"
+    traits = traits_def(OnPipe(Pipe.MTE1), BufferEffects(reads=("source",), writes=("dest",)))
+
+    def __init__(self, source, dest, cols):
+        super().__init__(operands=[source, dest, cols])
+
+    def verify_(self) -> None:
+        _check_space(self.name, self.source.type, MemorySpace.L1)
+        _check_space(self.name, self.dest.type, MemorySpace.BT)
+        if str(self.dest.type.element_type) != "f32" or str(self.source.type.element_type) not in ("f16", "f32"):
+            raise VerifyException(f"{self.name}: a BiasTable row is f32 from f16 or f32, got {self.source.type} -> "
+                                  f"{self.dest.type}")
+
+
+@irdl_op_definition
 class MmadOp(IRDLOperation):
-    """``dst (=|+=) a @ b`` on ``m x n x k`` elements; M pipe."""
+    """``dst (=|+=) a @ b`` on ``m x n x k`` elements (``init`` from the ``bias`` row when given); M pipe."""
 
     name = "ascbuf.mmad"
     dst = operand_def(MemRefType)
@@ -114,12 +164,13 @@ class MmadOp(IRDLOperation):
     n = operand_def(IndexType)
     k = operand_def(IndexType)
     init = operand_def(IntegerType(1))
-    assembly_format = ("$dst `,` $lhs `,` $rhs `m` $m `n` $n `k` $k `init` $init attr-dict "
-                       "`:` type($dst) `,` type($lhs) `,` type($rhs)")
-    traits = traits_def(OnPipe(Pipe.M), BufferEffects(reads=("lhs", "rhs", "dst"), writes=("dst",)))
+    bias = opt_operand_def(MemRefType)
+    assembly_format = ("$dst `,` $lhs `,` $rhs `m` $m `n` $n `k` $k `init` $init (`bias` $bias^)? attr-dict "
+                       "`:` type($dst) `,` type($lhs) `,` type($rhs) (`,` type($bias)^)?")
+    traits = traits_def(OnPipe(Pipe.M), BufferEffects(reads=("lhs", "rhs", "dst", "bias"), writes=("dst",)))
 
-    def __init__(self, dst, lhs, rhs, m, n, k, init):
-        super().__init__(operands=[dst, lhs, rhs, m, n, k, init])
+    def __init__(self, dst, lhs, rhs, m, n, k, init, bias=None):
+        super().__init__(operands=[dst, lhs, rhs, m, n, k, init, [bias] if bias is not None else []])
 
     def verify_(self) -> None:
         _check_space(self.name, self.dst.type, MemorySpace.L0C)
@@ -129,6 +180,8 @@ class MmadOp(IRDLOperation):
         want = "i32" if et == "i8" else "f32"
         if str(self.dst.type.element_type) != want or self.rhs.type.element_type != self.lhs.type.element_type:
             raise VerifyException(f"{self.name}: {et} operands accumulate into {want}")
+        if self.bias is not None:
+            _check_space(self.name, self.bias.type, MemorySpace.BT)
 
 
 @irdl_op_definition
@@ -179,10 +232,7 @@ class CopyWindowOp(IRDLOperation):
                          properties={"geometry": DenseArrayBase.from_list(i64, list(geometry))})
 
     def verify_(self) -> None:
-        if memory_space(self.source.type) is not None:
-            raise VerifyException(f"{self.name}: the source is a GM memref, got {self.source.type}")
-        _check_space(self.name, self.dest.type, MemorySpace.L1)
-        _check_same_element(self.name, self.source.type, self.dest.type)
+        _check_gm_to_l1(self)
 
 
 @irdl_op_definition
@@ -213,5 +263,5 @@ class LoadWindowL0Op(IRDLOperation):
         _check_same_element(self.name, self.source.type, self.dest.type)
 
 
-OPS = [CopyNzOp, CopyWindowOp, LoadL0Op, LoadWindowL0Op, MmadOp, FixpipeOp]
+OPS = [CopyNzOp, CopyWindowOp, LoadL0Op, LoadWindowL0Op, CopyBiasOp, LoadBiasOp, MmadOp, FixpipeOp]
 ATTRIBUTES: list = []

@@ -84,6 +84,8 @@ class TPosition(StrEnum):
     B2 = "B2"
     CO1 = "CO1"
     CO2 = "CO2"
+    C1 = "C1"
+    C2 = "C2"
 
 
 # (producer pipe, consumer pipe) of a queue at each position: EnQue/AllocTensor run on the producer,
@@ -105,6 +107,7 @@ QUEUE_BINDS: tuple[tuple[TPosition, TPosition], ...] = ((TPosition.VECIN, TPosit
 # the physical memory behind each local position on arch 2201 (VECIN/VECOUT/VECCALC/CO2: UB)
 POSITION_MEMORY: dict[TPosition, str] = {
     TPosition.A1: "L1", TPosition.B1: "L1", TPosition.A2: "L0A", TPosition.B2: "L0B", TPosition.CO1: "L0C",
+    TPosition.C1: "L1", TPosition.C2: "BT",
 }
 
 

@@ -29,6 +29,8 @@ named by their ``TPosition``: A1/B1 = L1, A2 = L0A, B2 = L0B, CO1 = L0C. A fract
   (``ceil(k / c0)`` fractals per 16-row stripe), B in L0B as ZN (``ceil16(n) / 16`` fractals per
   ``c0``-row stripe, each stored N-major) and C in L0C as NZ (``ceil16(m)`` rows per 16 columns),
   accumulated in f32 (i32 for int8).
+* ``Mmad(dst, fm, filter, bias, MmadParams{...})`` (M): ``C[:m, :n] = broadcast(bias[:n]) + A @ B``, the bias
+  a float32 (int32) row in BiasTable (C2), filled from L1 by ``DataCopy(bt, l1, DataCopyParams{...})`` (MTE1).
 * ``Fixpipe(dst, src, FixpipeParamsV220{nSize, mSize, srcStride, dstStride, reluEn, quantPre,
   ...})`` (FIX): the ``mSize x nSize`` NZ matrix (``srcStride`` rows per 16-column block) to
   row-major GM rows ``dstStride`` elements apart, through ReLU when ``reluEn`` and converted by
@@ -46,6 +48,7 @@ from xdsl.irdl import (
     AnyAttr,
     irdl_attr_definition,
     operand_def,
+    opt_operand_def,
     opt_prop_def,
     prop_def,
     traits_def,
@@ -222,6 +225,16 @@ def position_of(value) -> TPosition | None:
     return owner.position.data if isinstance(owner, LocalTensorOp) else None
 
 
+def _check_positions(op, src_allowed: tuple, dst_allowed: tuple) -> None:
+    """The ``TPosition`` of ``op``'s static ``src`` and ``dst`` tensors, where known, among those allowed."""
+    for operand, allowed in ((op.src, src_allowed), (op.dst, dst_allowed)):
+        pos = position_of(operand)
+        if pos is not None and pos not in allowed:
+            raise VerifyException(f"{op.name}: {'src' if operand is op.src else 'dst'} must be in "
+                                  f"{' or '.join(a.value for a in allowed)}, got {pos.value} "
+                                  f"({POSITION_MEMORY.get(pos, 'UB')})")
+
+
 TRANSPOSE_LOAD_TYPES = ("i8", "ui8", "f16", "bf16", "f32", "i32", "ui32")
 
 
@@ -263,12 +276,7 @@ class LoadDataWithTransposeOp(AscendCOperation):
             raise VerifyException(f"{self.name} needs one element type, got {self.dst.type} and {self.src.type}")
         if _et(self.dst) not in TRANSPOSE_LOAD_TYPES:
             raise VerifyException(f"{self.name}: {_et(self.dst)} is not one of {', '.join(TRANSPOSE_LOAD_TYPES)}")
-        for operand, allowed in ((self.src, (TPosition.A1, TPosition.B1)), (self.dst, (TPosition.A2, TPosition.B2))):
-            pos = position_of(operand)
-            if pos is not None and pos not in allowed:
-                raise VerifyException(f"{self.name}: {'src' if operand is self.src else 'dst'} must be in "
-                                      f"{' or '.join(a.value for a in allowed)}, got {pos.value} "
-                                      f"({POSITION_MEMORY.get(pos, 'UB')})")
+        _check_positions(self, (TPosition.A1, TPosition.B1), (TPosition.A2, TPosition.B2))
         _check_range(self.name, "repeatTimes", self.repeat_times, 0, 255)
         for name in ("start_index", "src_stride", "dst_gap", "dst_frac_gap"):
             _check_range(self.name, name, getattr(self, name), 0, 65535)
@@ -276,13 +284,15 @@ class LoadDataWithTransposeOp(AscendCOperation):
 
 @irdl_op_definition
 class MmadOp(AscendCOperation):
-    """``Mmad(dst, fm, filter, MmadParams{m, n, k, 0, false, init})``: L0C (+)= L0A x L0B on PIPE_M."""
+    """``Mmad(dst, fm, filter, MmadParams{m, n, k, 0, false, init})``: L0C (+)= L0A x L0B on PIPE_M; with a
+    ``bias`` (BiasTable, C2), ``Mmad(dst, fm, filter, bias, MmadParams{m, n, k, 0, false, false})``: L0C =
+    broadcast(bias[:n]) + L0A x L0B, the bias overload always initialising C from BT (``init`` must be false)."""
 
     name = "ascendc.mmad"
     BATCHABLE: ClassVar[bool] = True
     API: ClassVar[str] = "Mmad"
     # without init, dst is accumulated into: read as well as written
-    traits = traits_def(OnPipe(Pipe.M), BufferEffects(reads=("fm", "filter", "dst"), writes=("dst",)))
+    traits = traits_def(OnPipe(Pipe.M), BufferEffects(reads=("fm", "filter", "dst", "bias"), writes=("dst",)))
     dst = operand_def(LocalTensorType)
     fm = operand_def(LocalTensorType)
     filter = operand_def(LocalTensorType)
@@ -290,16 +300,19 @@ class MmadOp(AscendCOperation):
     n = operand_def(IndexType)
     k = operand_def(IndexType)
     init = operand_def(IntegerType(1))
-    assembly_format = ("$dst `,` $fm `,` $filter `,` `{` $m `,` $n `,` $k `}` `init` $init attr-dict "
-                       "`:` type($dst) `,` type($fm) `,` type($filter)")
+    bias = opt_operand_def(LocalTensorType)
+    assembly_format = ("$dst `,` $fm `,` $filter (`bias` $bias^)? `,` `{` $m `,` $n `,` $k `}` `init` $init attr-dict "
+                       "`:` type($dst) `,` type($fm) `,` type($filter) (`,` type($bias)^)?")
 
-    def __init__(self, dst, fm, filter, m, n, k, init):
-        super().__init__(operands=[dst, fm, filter, m, n, k, init])
+    def __init__(self, dst, fm, filter, m, n, k, init, bias=None):
+        super().__init__(operands=[dst, fm, filter, m, n, k, init, [bias] if bias is not None else []])
 
     def print_ascendc(self, p: CallPrinter) -> str:
+        init = "false" if self.bias is not None else p.expr_as(self.init, "bool")
         fields = [p.expr_as(self.m, "uint16_t"), p.expr_as(self.n, "uint16_t"), p.expr_as(self.k, "uint16_t"), "0",
-                  "false", p.expr_as(self.init, "bool")]
-        return (f"AscendC::Mmad({p.expr(self.dst)}, {p.expr(self.fm)}, {p.expr(self.filter)}, "
+                  "false", init]
+        bias = f"{p.expr(self.bias)}, " if self.bias is not None else ""
+        return (f"AscendC::Mmad({p.expr(self.dst)}, {p.expr(self.fm)}, {p.expr(self.filter)}, {bias}"
                 f"AscendC::MmadParams{{{', '.join(fields)}}});")
 
     def verify_(self) -> None:
@@ -312,6 +325,56 @@ class MmadOp(AscendCOperation):
             raise VerifyException(f"{self.name}: {et} operands accumulate into {want}, got {self.dst.type}")
         for name in ("m", "n", "k"):
             _check_range(self.name, name, getattr(self, name), 0, 4095)
+        if self.bias is not None:
+            if _et(self.bias) != want:
+                raise VerifyException(f"{self.name}: the bias of {et} operands is {want}, got {self.bias.type}")
+            if const_int(self.init) not in (0, None):
+                raise VerifyException(f"{self.name}: with a bias C starts from BiasTable; init must be false")
+            pos = position_of(self.bias)
+            if pos is not None and pos != TPosition.C2:
+                raise VerifyException(f"{self.name}: the bias must be in C2 (BiasTable), got {pos.value}")
+
+
+BT_SOURCE_TYPES = {("f32", "f32"), ("i32", "i32"), ("f32", "f16")}  # (dst, src) of DataCopy C1 -> C2 on 910B
+
+
+@irdl_op_definition
+class DataCopyL1ToBtOp(AscendCOperation):
+    """``DataCopy(dst, src, DataCopyParams{blockCount, blockLen, srcGap, dstGap})``: L1 (C1) -> BiasTable (C2) on
+    MTE1. ``blockLen`` counts 64 B units of the source (a float16 source is widened to float32 on the way, as
+    Ascend C's Matmul loads a half bias: each 64 B of it fill 128 B of BT); ``srcGap`` is in 32 B blocks, ``dstGap``
+    in 64 B units; BT addresses are 64 B aligned, L1 ones 32 B."""
+
+    name = "ascendc.data_copy_l1_bt"
+    BATCHABLE: ClassVar[bool] = True
+    API: ClassVar[str] = "DataCopy"
+    traits = traits_def(OnPipe(Pipe.MTE1), BufferEffects(reads=("src",), writes=("dst",)))
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    block_count = operand_def(IndexType)
+    block_len = operand_def(IndexType)
+    src_gap = operand_def(IndexType)
+    dst_gap = operand_def(IndexType)
+    assembly_format = ("$dst `,` $src `,` `{` $block_count `,` $block_len `,` $src_gap `,` $dst_gap `}` attr-dict "
+                       "`:` type($dst) `,` type($src)")
+
+    def __init__(self, dst, src, block_count, block_len, src_gap, dst_gap):
+        super().__init__(operands=[dst, src, block_count, block_len, src_gap, dst_gap])
+
+    def print_ascendc(self, p: CallPrinter) -> str:
+        fields = [p.expr_as(v, "uint16_t") for v in (self.block_count, self.block_len, self.src_gap, self.dst_gap)]
+        return (f"AscendC::DataCopy({p.expr(self.dst)}, {p.expr(self.src)}, "
+                f"AscendC::DataCopyParams{{{', '.join(fields)}}});")
+
+    def verify_(self) -> None:
+        pair = (_et(self.dst), _et(self.src))
+        if pair not in BT_SOURCE_TYPES:
+            raise VerifyException(f"{self.name}: DataCopy C1 -> C2 copies f32, i32 or f16 -> f32, not "
+                                  f"{pair[1]} -> {pair[0]}")
+        _check_positions(self, (TPosition.C1, TPosition.A1, TPosition.B1), (TPosition.C2,))
+        _check_range(self.name, "blockCount", self.block_count, 0, 4095)
+        for name in ("block_len", "src_gap", "dst_gap"):
+            _check_range(self.name, name, getattr(self, name), 0, 65535)
 
 
 @irdl_op_definition
@@ -356,5 +419,5 @@ class FixpipeOp(AscendCOperation):
             raise VerifyException(f"{self.name}: srcStride (rows per 16-column block) must be a multiple of 16")
 
 
-OPS = [DataCopyNd2NzOp, InitConstValueOp, LoadDataOp, LoadDataWithTransposeOp, MmadOp, FixpipeOp]
+OPS = [DataCopyNd2NzOp, InitConstValueOp, LoadDataOp, LoadDataWithTransposeOp, MmadOp, DataCopyL1ToBtOp, FixpipeOp]
 ATTRIBUTES = [QuantModeAttr]

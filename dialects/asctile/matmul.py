@@ -10,9 +10,12 @@ stages, carrying the accumulator tile (fp32/int32, lives in L0C) through ``scf.f
   (``lowering/analysis/conv.py``: Load3Dv2's img2col order, ``geometry`` = ``[H, W, C, KH, KW, SH, SW, PH,
   PW, DH, DW]``) as a B^T tile (``transpose_b``): in L1 the input rows those positions read, in L0B the
   patches;
+* ``load_bias``: ``cols`` elements of a GM vector as a ``1 x N`` accumulator-typed bias row (in BiasTable;
+  float16 widens to float32);
 * ``acc``: an accumulator tile whose value is undefined until an ``mmad`` with ``init`` set;
 * ``mmad``: ``acc' = (init ? 0 : acc) + op(a)[:, :k] @ op(b)[:k, :]`` where ``op`` transposes a tile
-  that holds the operand transposed (``transpose_a``: ``a`` is K x M; ``transpose_b``: ``b`` is N x K);
+  that holds the operand transposed (``transpose_a``: ``a`` is K x M; ``transpose_b``: ``b`` is N x K); with a
+  ``bias`` row, ``init`` starts from it (broadcast over the rows) instead of 0;
 * ``store_acc``: the valid ``rows x cols`` part of an accumulator to GM, converted to the
   destination's element type, optionally through ReLU (what FixPipe does on the way out).
 """
@@ -21,7 +24,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import I64, DenseArrayBase, IndexType, IntegerAttr, IntegerType, MemRefType, TensorType, UnitAttr
 from xdsl.dialects.builtin import i64
-from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, prop_def, result_def
+from xdsl.irdl import IRDLOperation, operand_def, opt_operand_def, opt_prop_def, prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
 from ..lazy_format import irdl_op_definition
@@ -97,15 +100,16 @@ class MmadOp(IRDLOperation):
     acc = operand_def(TensorType)
     init = operand_def(IntegerType(1))
     k = operand_def(IndexType)
+    bias = opt_operand_def(TensorType)
     transpose_a = opt_prop_def(UnitAttr)
     transpose_b = opt_prop_def(UnitAttr)
     result = result_def(TensorType)
-    assembly_format = ("$lhs `,` $rhs `,` $acc `init` $init `k` $k (`transpose_a` $transpose_a^)? "
+    assembly_format = ("$lhs `,` $rhs `,` $acc `init` $init `k` $k (`bias` $bias^)? (`transpose_a` $transpose_a^)? "
                        "(`transpose_b` $transpose_b^)? attr-dict `:` type($lhs) `,` type($rhs) `,` type($acc) "
-                       "`->` type($result)")
+                       "(`,` type($bias)^)? `->` type($result)")
 
-    def __init__(self, lhs, rhs, acc, init, k, transpose_a: bool = False, transpose_b: bool = False):
-        super().__init__(operands=[lhs, rhs, acc, init, k], result_types=[acc.type],
+    def __init__(self, lhs, rhs, acc, init, k, transpose_a: bool = False, transpose_b: bool = False, bias=None):
+        super().__init__(operands=[lhs, rhs, acc, init, k, [bias] if bias is not None else []], result_types=[acc.type],
                          properties={"transpose_a": UnitAttr() if transpose_a else None,
                                      "transpose_b": UnitAttr() if transpose_b else None})
 
@@ -132,6 +136,38 @@ class MmadOp(IRDLOperation):
                                   f"{self.acc.type}")
         if self.result.type != self.acc.type:
             raise VerifyException(f"{self.name}: result type must be the accumulator's")
+        if self.bias is not None and (self.bias.type.element_type != self.acc.type.element_type
+                                      or tuple(self.bias.type.get_shape()) != (1, n)):
+            raise VerifyException(f"{self.name}: the bias row should be 1x{n} of {self.acc.type.element_type}, "
+                                  f"got {self.bias.type}")
+
+
+BIAS_SOURCE_TYPES = ("f16", "f32")  # what DataCopy C1 -> C2 widens to float32 or copies on 910B
+
+
+@irdl_op_definition
+class LoadBiasOp(IRDLOperation):
+    """``cols`` elements of a GM vector from ``offset`` as a ``1 x N`` bias row of the accumulator's type
+    (BiasTable; float16 widens to float32)."""
+
+    name = "asctile.load_bias"
+    source = operand_def(MemRefType)
+    offset = operand_def(IndexType)
+    cols = operand_def(IndexType)
+    result = result_def(TensorType)
+    assembly_format = "$source `[` $offset `]` `cols` $cols attr-dict `:` type($source) `->` type($result)"
+
+    def __init__(self, source, offset, cols, result_type: TensorType):
+        super().__init__(operands=[source, offset, cols], result_types=[result_type])
+
+    def verify_(self) -> None:
+        check_tile_type(self.name, self.result.type)
+        src = str(self.source.type.element_type)
+        if src not in BIAS_SOURCE_TYPES or str(self.result.type.element_type) != "f32":
+            raise VerifyException(f"{self.name}: a bias row is f32 from {' or '.join(BIAS_SOURCE_TYPES)}, got "
+                                  f"{self.source.type} -> {self.result.type}")
+        if self.result.type.get_shape()[0] != 1:
+            raise VerifyException(f"{self.name}: a bias row has one row, got {self.result.type}")
 
 
 @irdl_op_definition
@@ -195,5 +231,5 @@ class LoadWindowOp(IRDLOperation):
             raise VerifyException(f"{self.name}: geometry is [H, W, C, KH, KW, SH, SW, PH, PW, DH, DW]")
 
 
-OPS = [LoadNzOp, LoadWindowOp, AccOp, MmadOp, StoreAccOp]
+OPS = [LoadNzOp, LoadWindowOp, LoadBiasOp, AccOp, MmadOp, StoreAccOp]
 ATTRIBUTES: list = []

@@ -32,7 +32,7 @@ class MemoryPlanError(CompileError):
 def capacities(spec) -> dict[MemorySpace, int]:
     """Bytes a kernel may use in each on-chip memory of the target."""
     return {MemorySpace.UB: spec.ub_usable_bytes, MemorySpace.L1: spec.l1_bytes, MemorySpace.L0A: spec.l0a_bytes,
-            MemorySpace.L0B: spec.l0b_bytes, MemorySpace.L0C: spec.l0c_bytes}
+            MemorySpace.L0B: spec.l0b_bytes, MemorySpace.L0C: spec.l0c_bytes, MemorySpace.BT: spec.bt_bytes}
 
 
 def plan_kernel(kernel: func.FuncOp, capacity: dict[MemorySpace, int]) -> dict[MemorySpace, int]:

@@ -34,8 +34,9 @@ PROGRAMS = {
     "conv2d_stride2_f16": (lambda x, w: pyasc.conv2d(x, w, stride=2, padding=3), [(2, 3, 40, 40), (32, 3, 7, 7)],
                            np.float16, lambda x, w: F.conv2d(x, w, stride=2, padding=3)),
     # MIX kernels: the AICs of a group run together, then their first AIVs, then their second ones
-    "mix_bias_relu_f16": (lambda a, b, c: pyasc.relu(a @ b + c), [(300, 128), (128, 200), (200,)], np.float16,
-                          lambda a, b, c: F.relu(a @ b + c)),
+    # a bias per row (a column broadcast): a vector epilogue (BiasTable holds a bias per column)
+    "mix_row_bias_relu_f16": (lambda a, b, c: pyasc.relu(a @ b + c), [(300, 128), (128, 200), (300, 1)], np.float16,
+                              lambda a, b, c: F.relu(a @ b + c)),
     "mix_conv_affine_relu_f32": (lambda x, w, s, t: pyasc.relu(pyasc.conv2d(x, w, stride=1, padding=1) * s + t),
                                  [(2, 16, 20, 20), (48, 16, 3, 3), (1, 48, 1, 1), (1, 48, 1, 1)], np.float32,
                                  lambda x, w, s, t: F.relu(F.conv2d(x, w, stride=1, padding=1) * s + t)),
@@ -140,7 +141,7 @@ def test_mix_kernels_run_their_ai_cores_in_groups(name, verify):
 
 def test_mix_groups_that_disagree_are_dropped_and_the_outputs_stay_right(monkeypatch):
     monkeypatch.setattr(replay, "data_groups", lambda keys, mix=False: [(None, list(range(len(keys))))])
-    sim = _run("mix_bias_relu_f16")  # edge tiles of 300 x 200 differ from the inner ones
+    sim = _run("mix_row_bias_relu_f16")  # edge tiles of 300 x 200 differ from the inner ones
     assert not sim.data_batchable & sim.mix
 
 
@@ -180,7 +181,7 @@ def test_mix_aivs_that_their_code_tells_apart_run_apart(monkeypatch):
         run_group(m, ck, name, n, args, traced, i, cores, ct, sub, taping)
 
     monkeypatch.setattr(replay, "_run_group", diverging)
-    sim = _run("mix_bias_relu_f16", times=8)
+    sim = _run("mix_row_bias_relu_f16", times=8)
     apart = [t for (k, _, _), t in sim._traced.items() if k in sim.mix and t.apart]
     assert apart and sim.data_batchable & sim.mix and not _together(sim)
     assert all(unit[3] in (0, 1) for t in apart for _, unit in t.tapes if unit[0] == "group" and unit[2] == 1)

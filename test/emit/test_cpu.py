@@ -414,6 +414,30 @@ def test_ascendc_op_without_a_call_is_named(parse_mlir, monkeypatch):
     assert isinstance(module, ModuleOp)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_linear_bias_table_project_cpu_run(dtype, tmp_path):
+    """``relu(linear(x, w, b))`` as one cube kernel whose first Mmad of each block starts from the bias in BiasTable
+    (``DataCopy`` C1 -> C2, float16 widened; ``Mmad`` with a bias) built with g++ and run on the CPU: against the
+    simulator's outputs, and the CPU's output against PyTorch in float64. N = 70 leaves a tail block whose bias row
+    is not whole 64 B units."""
+    import torch
+
+    rng = np.random.default_rng(8)
+    xn = rng.standard_normal((50, 96)).astype(dtype)
+    wn = (rng.standard_normal((70, 96)) * 0.1).astype(dtype)
+    bn = rng.standard_normal(70).astype(dtype)
+    compiled = pyasc.jit(lambda x, w, b: pyasc.relu(pyasc.linear(x, w, b))).compile(*(pyasc.tensor(a) for a in (xn, wn, bn)))
+    source = compiled.ascendc_source()
+    assert "TPosition::C2" in source and "KERNEL_TYPE_MIX" not in source
+    project_check(compiled, [pyasc.tensor(a) for a in (xn, wn, bn)], tmp_path, exact=False)
+    res = cpu_run(compiled.module, [xn, wn, bn], host=compiled.name)
+    (cpu,) = res.outputs.values()
+    ref = torch.relu(torch.nn.functional.linear(*(torch.from_numpy(a.astype(np.float64)) for a in (xn, wn, bn))))
+    eps = 2 ** -10 if dtype == "float16" else 2 ** -23
+    np.testing.assert_allclose(cpu.astype(np.float64).reshape(ref.shape), ref.numpy(), rtol=0,
+                               atol=(eps + 96 * 2 ** -24) * (np.abs(ref.numpy()).max() + 1))
+
+
 @pytest.mark.parametrize("style", ["queue", "flags"])
 def test_matmul_epilogue_mix_project_cpu_run(style, tmp_path):
     """A matmul + bias + gelu + residual MIX kernel (KERNEL_TYPE_MIX_AIC_1_2, cross-core flags, the host's
@@ -443,7 +467,7 @@ def test_cpu_mode_reports_a_cross_core_wait_no_core_satisfies():
     x = pyasc.tensor(rng.standard_normal((64, 32)), dtype=pyasc.float16)
     w = pyasc.tensor(rng.standard_normal((32, 48)), dtype=pyasc.float16)
     b = pyasc.tensor(rng.standard_normal((48,)), dtype=pyasc.float16)
-    compiled = pyasc.jit(lambda x, w, b: pyasc.relu(x @ w + b)).compile(x, w, b)
+    compiled = pyasc.jit(lambda x, w, b: pyasc.gelu(x @ w + b)).compile(x, w, b)
     aic = next(s for s in compiled.module.walk()
                if isinstance(s, ascendc.CoreSectionOp) and s.core.data == ascendc.CoreKind.AIC)
     sets = [op for op in aic.walk() if isinstance(op, ascendc.CrossCoreSetFlagOp)]

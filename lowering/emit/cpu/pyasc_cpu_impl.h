@@ -1304,9 +1304,10 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
 /* A in L0A: zZ (16 x k0 fractals, row-major, fractals row-major); B in L0B: zN (fractals row-major
  * over (k, n), each stored n-major); C in L0C: nZ (16 x 16 fractals row-major, fractals
  * column-major); products accumulated in the type of C */
+/* Mmad's products into dst, each element starting from 0, from dst (accumulate) or from bias[n] */
 template <typename T, typename U, typename S>
-inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
-                 const MmadParams& p)
+inline void CpuMmadInto(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+                        const MmadParams& p, const T* bias)
 {
     using Acc = pyasc_cpu::C<T>;
     const uint32_t k0 = 32u / static_cast<uint32_t>(sizeof(U));
@@ -1319,7 +1320,8 @@ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const Loca
     for (uint32_t m = 0; m < p.m; ++m) {
         for (uint32_t n = 0; n < p.n; ++n) {
             const uint64_t at = (static_cast<uint64_t>(n / 16u) * m1 + m / 16u) * 256u + (m % 16u) * 16u + n % 16u;
-            Acc acc = p.cmatrixInitVal ? Acc(0) : static_cast<Acc>(dst.cpuData_[at]);
+            Acc acc = bias != nullptr ? static_cast<Acc>(bias[n])
+                                      : (p.cmatrixInitVal ? Acc(0) : static_cast<Acc>(dst.cpuData_[at]));
             for (uint32_t k = 0; k < p.k; ++k) {
                 const uint64_t ai = (static_cast<uint64_t>(m / 16u) * kk1 + k / k0) * 16u * k0 + (m % 16u) * k0 + k % k0;
                 const uint64_t bi = (static_cast<uint64_t>(k / k0) * n1 + n / 16u) * 16u * k0 + (n % 16u) * k0 + k % k0;
@@ -1327,6 +1329,50 @@ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const Loca
                        static_cast<Acc>(static_cast<pyasc_cpu::C<S>>(filter.cpuData_[bi]));
             }
             dst.cpuData_[at] = static_cast<T>(acc);
+        }
+    }
+}
+
+template <typename T, typename U, typename S>
+inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+                 const MmadParams& p)
+{
+    CpuMmadInto(dst, fm, filter, p, static_cast<const T*>(nullptr));
+}
+
+/* the bias overload: C starts from the BiasTable row (C2), whatever cmatrixInitVal says */
+template <typename T, typename U, typename S, typename V>
+inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+                 const LocalTensor<V>& bias, const MmadParams& p)
+{
+    static_assert(sizeof(V) == sizeof(T), "Mmad: the bias has the accumulator's type");
+    if (bias.cpuMem_ != pyasc_cpu::Mem::BT || bias.cpuAddr_ % 64u != 0) {
+        pyasc_cpu::Fail("Mmad: the bias must be a 64 B aligned tensor in BiasTable (C2)");
+    }
+    pyasc_cpu::CheckLocal(bias, static_cast<int64_t>((p.n + 15u) / 16u) * 16, "Mmad (bias)");
+    CpuMmadInto(dst, fm, filter, p, reinterpret_cast<const T*>(bias.cpuData_));
+}
+
+/* L1 (C1) -> BiasTable (C2): blockCount bursts of blockLen 64 B units of src (srcStride 32 B blocks apart) to dst
+ * (dstStride 64 B units apart); a half source widens to float, each burst unit filling 128 B of BT */
+template <typename T, typename U>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& p)
+{
+    if (src.cpuMem_ != pyasc_cpu::Mem::L1 || dst.cpuMem_ != pyasc_cpu::Mem::BT) {
+        pyasc_cpu::Fail("DataCopy with DataCopyParams between local tensors: only L1 (C1) -> BiasTable (C2) "
+                        "is modelled");
+    }
+    if (dst.cpuAddr_ % 64u != 0) {
+        pyasc_cpu::Fail("DataCopy C1->C2: BiasTable address %u is not 64 B aligned", dst.cpuAddr_);
+    }
+    const uint64_t elems = static_cast<uint64_t>(p.blockLen) * 64u / sizeof(U);
+    for (uint32_t r = 0; r < p.blockCount; ++r) {
+        const uint64_t from = r * (static_cast<uint64_t>(p.blockLen) * 64u + p.srcStride * 32u) / sizeof(U);
+        const uint64_t to = r * (elems * sizeof(T) + p.dstStride * 64u) / sizeof(T);
+        pyasc_cpu::CheckLocal(src, static_cast<int64_t>(from + elems), "DataCopy C1->C2 (src)");
+        pyasc_cpu::CheckLocal(dst, static_cast<int64_t>(to + elems), "DataCopy C1->C2 (dst)");
+        for (uint64_t i = 0; i < elems; ++i) {
+            dst.cpuData_[to + i] = static_cast<T>(static_cast<pyasc_cpu::C<U>>(src.cpuData_[from + i]));
         }
     }
 }

@@ -635,6 +635,19 @@ struct MmadParams {
     bool cmatrixInitVal = true;
 };
 
+struct DataCopyParams {
+    __aicore__ DataCopyParams() {}
+    __aicore__ DataCopyParams(const uint16_t count, const uint16_t len, const uint16_t srcStrideIn,
+                              const uint16_t dstStrideIn)
+        : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn)
+    {
+    }
+    uint16_t blockCount = 1;
+    uint16_t blockLen = 0;
+    uint16_t srcStride = 0;
+    uint16_t dstStride = 0;
+};
+
 struct FixpipeParamsV220 {
     __aicore__ FixpipeParamsV220() {}
     __aicore__ FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
@@ -687,6 +700,16 @@ __aicore__ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
 template <typename T, typename U, typename S>
 __aicore__ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
                      const MmadParams& mmadParams);
+
+/* L0C (NZ) = broadcast(bias) + L0A (ZZ) x L0B (ZN), the bias a row in BiasTable (C2) */
+template <typename T, typename U, typename S, typename V>
+__aicore__ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+                     const LocalTensor<V>& bias, const MmadParams& mmadParams);
+
+/* L1 (C1) -> BiasTable (C2): blockCount bursts of blockLen 64 B units of src, srcStride 32 B blocks and dstStride
+ * 64 B units apart; half -> float widens on the way */
+template <typename T, typename U>
+__aicore__ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& repeatParams);
 
 /* L0C (NZ) -> GM (ND), with quantisation and ReLU */
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>

@@ -1,8 +1,8 @@
 // RUN: pyasc-opt %s -p asctensor-fuse-matmul | filecheck %s
 
 // a matmul with a following ReLU becomes one cube kernel (FixPipe applies it); a matmul whose epilogue
-// (the split-off bias, a residual add) FixPipe cannot do becomes one MIX kernel that also returns the
-// product (the workspace)
+// (a residual add) FixPipe cannot do becomes one MIX kernel that also returns the product (the workspace);
+// a float16 bias stays on the matmul (the cube starts each block from it in BiasTable)
 func.func @f(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>, %bias: tensor<48xf16>) -> tensor<64x48xf16> {
   %0 = asctensor.matmul %a, %b bias %bias : tensor<64x32xf16>, tensor<32x48xf16>, tensor<48xf16> -> tensor<64x48xf16>
   %z = asctensor.full 0.0 : f16 -> tensor<64x48xf16>
@@ -12,10 +12,8 @@ func.func @f(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>, %bias: tensor<48xf16>
   func.return %3 : tensor<64x48xf16>
 }
 // CHECK:      func.func @f_mm0(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>, %bias: tensor<48xf16>, %0: tensor<64x48xf16>) -> (tensor<64x48xf16>, tensor<64x48xf16>) attributes {asctensor.kernel = "mix"} {
-// CHECK-NEXT:   %[[M:.*]] = asctensor.matmul %a, %b : tensor<64x32xf16>, tensor<32x48xf16> -> tensor<64x48xf16>
-// CHECK-NEXT:   %[[B:.*]] = asctensor.broadcast %bias : tensor<48xf16> -> tensor<64x48xf16>
-// CHECK-NEXT:   %[[A:.*]] = arith.addf %[[M]], %[[B]]
-// CHECK-NEXT:   %[[R:.*]] = arith.addf %[[A]], %0
+// CHECK-NEXT:   %[[M:.*]] = asctensor.matmul %a, %b bias %bias : tensor<64x32xf16>, tensor<32x48xf16>, tensor<48xf16> -> tensor<64x48xf16>
+// CHECK-NEXT:   %[[R:.*]] = arith.addf %[[M]], %0
 // CHECK-NEXT:   func.return %[[M]], %[[R]]
 // CHECK:      func.func @f_mm1(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>) -> tensor<64x48xf16> attributes {asctensor.kernel = "matmul"} {
 // CHECK-NEXT:   %[[M1:.*]] = asctensor.matmul %a, %b
@@ -198,3 +196,36 @@ func.func @conv_bn_out(%x: tensor<2x8x9x9xf16>, %w: tensor<8x8x3x3xf16>, %k: ten
 // CHECK:        %workspace, %[[C:.*]] = func.call @conv_bn_out_mm{{[0-9]+}}(
 // CHECK-NEXT:   %[[R:.*]] = asctensor.reshape %[[C]] : tensor<2x8x81xf16> -> tensor<2x8x9x9xf16>
 // CHECK:        arith.maximumf %[[R]], %{{.*}} : tensor<2x8x9x9xf16>
+
+// a row added to a float16/float32 matmul (``a @ b + c``, a bias of shape [1, N]) becomes the matmul's bias: with
+// the ReLU after it, one cube kernel; a bfloat16 bias (BiasTable takes none from L1) and a column broadcast (a
+// bias per row) stay vector epilogues of a MIX kernel
+func.func @rows(%a: tensor<40x32xf32>, %b: tensor<32x24xf32>, %c: tensor<1x24xf32>, %d: tensor<40x1xf32>) -> (tensor<40x24xf32>, tensor<40x24xf32>) {
+  %0 = asctensor.matmul %a, %b : tensor<40x32xf32>, tensor<32x24xf32> -> tensor<40x24xf32>
+  %1 = asctensor.broadcast %c : tensor<1x24xf32> -> tensor<40x24xf32>
+  %2 = arith.addf %1, %0 : tensor<40x24xf32>
+  %z = asctensor.full 0.0 : f32 -> tensor<40x24xf32>
+  %3 = arith.maximumf %2, %z : tensor<40x24xf32>
+  %4 = asctensor.matmul %a, %b : tensor<40x32xf32>, tensor<32x24xf32> -> tensor<40x24xf32>
+  %5 = asctensor.broadcast %d : tensor<40x1xf32> -> tensor<40x24xf32>
+  %6 = arith.addf %4, %5 : tensor<40x24xf32>
+  func.return %3, %6 : tensor<40x24xf32>, tensor<40x24xf32>
+}
+// CHECK:      func.func @rows_mm0(%a: tensor<40x32xf32>, %b: tensor<32x24xf32>, %{{.*}}: tensor<24xf32>) -> tensor<40x24xf32> attributes {asctensor.kernel = "matmul"} {
+// CHECK-NEXT:   %[[M:.*]] = asctensor.matmul %a, %b bias %{{.*}} : tensor<40x32xf32>, tensor<32x24xf32>, tensor<24xf32> -> tensor<40x24xf32>
+// CHECK-NEXT:   asctensor.full
+// CHECK-NEXT:   %[[R:.*]] = arith.maximumf %[[M]]
+// CHECK-NEXT:   func.return %[[R]]
+// CHECK:      func.func @rows_mm1(%a: tensor<40x32xf32>, %b: tensor<32x24xf32>, %d: tensor<40x1xf32>) -> (tensor<40x24xf32>, tensor<40x24xf32>) attributes {asctensor.kernel = "mix"} {
+// CHECK-NEXT:   %[[M2:.*]] = asctensor.matmul %a, %b : tensor<40x32xf32>, tensor<32x24xf32> -> tensor<40x24xf32>
+// CHECK-NEXT:   asctensor.broadcast %d
+// CHECK:      func.func @rows(
+// CHECK-NEXT:   %[[V:.*]] = asctensor.reshape %c : tensor<1x24xf32> -> tensor<24xf32>
+// CHECK-NEXT:   func.call @rows_mm0(%a, %b, %[[V]])
+
+func.func @bf16(%a: tensor<40x32xbf16>, %b: tensor<32x24xbf16>, %c: tensor<24xbf16>) -> tensor<40x24xbf16> {
+  %0 = asctensor.matmul %a, %b bias %c : tensor<40x32xbf16>, tensor<32x24xbf16>, tensor<24xbf16> -> tensor<40x24xbf16>
+  func.return %0 : tensor<40x24xbf16>
+}
+// CHECK:      func.func @bf16_mm0({{.*}} attributes {asctensor.kernel = "mix"} {
+// CHECK-NEXT:   asctensor.matmul %a, %b : tensor<40x32xbf16>, tensor<32x24xbf16> -> tensor<40x24xf32>

@@ -51,9 +51,9 @@ func.func @f_mm0(%a: memref<64x32xf16>, %b: memref<32x48xf16>, %out: memref<64x4
 // CHECK-NEXT:        ascbuf.set_flag MTE2 -> MTE1, %[[S]]
 // CHECK-NEXT:        ascbuf.wait_flag MTE2 -> MTE1, %[[SB2]]
 // CHECK:             scf.for %kk =
+// CHECK:               %[[F:.*]] = arith.cmpi eq, %kk, %{{.*}} : index
 // CHECK:               ascbuf.wait_flag M -> MTE1
 // CHECK-NEXT:          ascbuf.load_l0 %[[SB]], %{{.*}} step %kk
-// CHECK:               %[[F:.*]] = arith.cmpi eq, %kk, %{{.*}} : index
 // CHECK-NEXT:          scf.if %[[F]] {
 // CHECK-NEXT:            ascbuf.wait_flag MTE2 -> MTE1, %[[S]]
 // CHECK-NEXT:          }
@@ -100,3 +100,57 @@ func.func @big_mm0(%a: memref<256x32xf16>, %b: memref<32x128xf16>, %out: memref<
 // CHECK:         scf.for %i =
 // CHECK:             ascbuf.mmad %[[BC]],
 // CHECK:           ascbuf.fixpipe %[[BC]],
+
+// a bias row: one L1 row of the bias's type and one BiasTable row, both whole 64 B units (48 float16 -> 64); in the
+// block's first K step (init), copy_bias (MTE2) and, after the step's load_l0, load_bias (MTE1) ordered by MTE2 -> MTE1
+// 4; one L1 stage and one K step per block, so the L1 row and the BT row also need their write-after-read flags
+// (MTE1 -> MTE2 2 and M -> MTE1 2, primed and drained with the others); the first mmad starts from the row and
+// then releases it
+func.func @bias_mm0(%a: memref<64x32xf16>, %b: memref<32x48xf16>, %c: memref<48xf16>, %out: memref<64x48xf16>) attributes {asctile.kernel = "cube", asctile.block_dim = 1 : i64, asctile.buffers = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = arith.constant 64 : index
+  %n = arith.constant 48 : index
+  %k = arith.constant 32 : index
+  scf.for %i = %c0 to %c1 step %c1 {
+    %bias = asctile.load_bias %c[%c0] cols %n : memref<48xf16> -> tensor<1x48xf32>
+    %acc0 = asctile.acc : tensor<64x48xf32>
+    %r = scf.for %kt = %c0 to %c1 step %c1 iter_args(%acc = %acc0) -> (tensor<64x48xf32>) {
+      %a_l1 = asctile.load_nz %a[%c0] rows %m cols %k stride 32 : memref<64x32xf16> -> tensor<64x32xf16>
+      %b_l1 = asctile.load_nz %b[%c0] rows %k cols %n stride 48 : memref<32x48xf16> -> tensor<32x48xf16>
+      %first = arith.cmpi eq, %kt, %c0 : index
+      %p = asctile.mmad %a_l1, %b_l1, %acc init %first k %k bias %bias : tensor<64x32xf16>, tensor<32x48xf16>, tensor<64x48xf32>, tensor<1x48xf32> -> tensor<64x48xf32>
+      scf.yield %p : tensor<64x48xf32>
+    }
+    asctile.store_acc %r, %out[%c0] rows %m cols %n stride 48 : tensor<64x48xf32>, memref<64x48xf16>
+  }
+  func.return
+}
+// CHECK-LABEL: func.func @bias_mm0(
+// CHECK:         %bias_l1 = ascbuf.alloc slots 1 : memref<1x64xf16, #ascbuf.space<l1>>
+// CHECK-NEXT:    %bias_bt = ascbuf.alloc slots 1 : memref<1x64xf32, #ascbuf.space<bt>>
+// CHECK:         %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    ascbuf.set_flag MTE1 -> MTE2, %[[TWO]]
+// CHECK-NEXT:    ascbuf.set_flag M -> MTE1, %[[TWO]]
+// CHECK-NEXT:    scf.for %i =
+// CHECK:           scf.for %kk =
+// CHECK:             %[[INIT:.*]] = arith.andi
+// CHECK:             scf.if %[[INIT]] {
+// CHECK-NEXT:          ascbuf.wait_flag MTE1 -> MTE2, %[[T:.*]]
+// CHECK-NEXT:          ascbuf.copy_bias %c[%{{.*}}], %bias_l1 cols %{{.*}} : memref<48xf16>, memref<1x64xf16, #ascbuf.space<l1>>
+// CHECK-NEXT:          ascbuf.set_flag MTE2 -> MTE1, %[[F:.*]]
+// CHECK:             ascbuf.load_l0
+// CHECK:             ascbuf.load_l0
+// CHECK:             scf.if %[[INIT]] {
+// CHECK-NEXT:          ascbuf.wait_flag MTE2 -> MTE1, %[[F]]
+// CHECK-NEXT:          ascbuf.wait_flag M -> MTE1, %[[T]]
+// CHECK-NEXT:          ascbuf.load_bias %bias_l1, %bias_bt cols %{{.*}} : memref<1x64xf16, #ascbuf.space<l1>>, memref<1x64xf32, #ascbuf.space<bt>>
+// CHECK-NEXT:          ascbuf.set_flag MTE1 -> MTE2, %[[T]]
+// CHECK:             ascbuf.mmad %{{.*}}, %{{.*}}, %{{.*}} m %{{.*}} n %{{.*}} k %{{.*}} init %[[INIT]] bias %bias_bt
+// CHECK:             scf.if %[[INIT]] {
+// CHECK-NEXT:          ascbuf.set_flag M -> MTE1, %[[T]]
+// CHECK:         ascbuf.wait_flag FIX -> M
+// CHECK-NEXT:    ascbuf.wait_flag FIX -> M
+// CHECK-NEXT:    %[[D:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    ascbuf.wait_flag MTE1 -> MTE2, %[[D]]
+// CHECK-NEXT:    ascbuf.wait_flag M -> MTE1, %[[D]]

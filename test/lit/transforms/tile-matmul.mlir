@@ -43,3 +43,14 @@ func.func @s_mm0(%x: tensor<2x7x8xf32>, %y: tensor<2x8x7xf32>) -> tensor<2x7x7xf
   func.return %0 : tensor<2x7x7xf32>
 }
 // CHECK:      func.func @s_mm0(%x: memref<2x7x8xf32>, %y: memref<2x8x7xf32>, %out: memref<2x7x7xf32>) attributes {asctile.kernel = "cube", asctile.block_dim = 2 : i64
+
+// a matmul with a float16 bias (N = 100): each block loads its columns of the bias as a float32 row (BiasTable)
+// before its K loop, and the block's first mmad starts from it
+func.func @bias_mm0(%a: tensor<64x96xf16>, %b: tensor<96x100xf16>, %c: tensor<100xf16>) -> tensor<64x100xf16> attributes {asctensor.kernel = "matmul"} {
+  %0 = asctensor.matmul %a, %b bias %c : tensor<64x96xf16>, tensor<96x100xf16>, tensor<100xf16> -> tensor<64x100xf16>
+  func.return %0 : tensor<64x100xf16>
+}
+// CHECK-LABEL: func.func @bias_mm0(%a: memref<64x96xf16>, %b: memref<96x100xf16>, %c: memref<100xf16>, %out: memref<64x100xf16>)
+// CHECK:          %bias = asctile.load_bias %c[%{{.*}}] cols %{{.*}} : memref<100xf16> -> tensor<1x[[BN:[0-9]+]]xf32>
+// CHECK-NEXT:     %[[ACC0:.*]] = asctile.acc : tensor<[[BM:[0-9]+]]x[[BN]]xf32>
+// CHECK:            asctile.mmad %a_l1, %b_l1, %acc init %{{.*}} k %{{.*}} bias %bias : {{.*}}, tensor<1x[[BN]]xf32> -> tensor<[[BM]]x[[BN]]xf32>

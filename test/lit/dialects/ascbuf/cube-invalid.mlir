@@ -36,3 +36,13 @@ func.func @f(%x: memref<2x8x8x16xf16>, %i: index) {
   func.return
 }
 // CHECK: ascbuf.load_window_l0: expected a buffer in l0a or l0b, got memref<64x144xf16, #ascbuf.space<l0c>>
+
+// -----
+
+func.func @f(%i: index) {
+  %l1 = ascbuf.alloc slots 1 : memref<1x64xf16, #ascbuf.space<l1>>
+  %ub = ascbuf.alloc slots 1 : memref<1x64xf32, #ascbuf.space<ub>>
+  ascbuf.load_bias %l1, %ub cols %i : memref<1x64xf16, #ascbuf.space<l1>>, memref<1x64xf32, #ascbuf.space<ub>>
+  func.return
+}
+// CHECK: ascbuf.load_bias: expected a buffer in bt, got memref<1x64xf32, #ascbuf.space<ub>>

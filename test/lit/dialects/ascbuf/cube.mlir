@@ -31,3 +31,18 @@ func.func @window(%x: memref<2x8x8x16xf16>, %i: index) {
 }
 // CHECK: ascbuf.copy_window %x[%i], %l1 m0 %i rows %i k0 %i cols %i geometry [8, 8, 16, 3, 3, 1, 1, 1, 1, 1, 1] : memref<2x8x8x16xf16>, memref<64x16xf16, #ascbuf.space<l1>>
 // CHECK: ascbuf.load_window_l0 %l1, %l0b step %i k %i stage_k %i m0 %i extent %i geometry [8, 8, 16, 3, 3, 1, 1, 1, 1, 1, 1]
+
+func.func @bias(%c: memref<100xf16>, %i: index, %f: i1) {
+  %l1 = ascbuf.alloc slots 1 offset 0 : memref<1x64xf16, #ascbuf.space<l1>>
+  %bt = ascbuf.alloc slots 1 offset 0 : memref<1x64xf32, #ascbuf.space<bt>>
+  %l0a = ascbuf.alloc slots 1 offset 0 : memref<16x16xf16, #ascbuf.space<l0a>>
+  %l0b = ascbuf.alloc slots 1 offset 0 : memref<16x64xf16, #ascbuf.space<l0b>>
+  %l0c = ascbuf.alloc slots 1 offset 0 : memref<16x64xf32, #ascbuf.space<l0c>>
+  ascbuf.copy_bias %c[%i], %l1 cols %i : memref<100xf16>, memref<1x64xf16, #ascbuf.space<l1>>
+  ascbuf.load_bias %l1, %bt cols %i : memref<1x64xf16, #ascbuf.space<l1>>, memref<1x64xf32, #ascbuf.space<bt>>
+  ascbuf.mmad %l0c, %l0a, %l0b m %i n %i k %i init %f bias %bt : memref<16x64xf32, #ascbuf.space<l0c>>, memref<16x16xf16, #ascbuf.space<l0a>>, memref<16x64xf16, #ascbuf.space<l0b>>, memref<1x64xf32, #ascbuf.space<bt>>
+  func.return
+}
+// CHECK: ascbuf.copy_bias %c[%i], %l1 cols %i : memref<100xf16>, memref<1x64xf16, #ascbuf.space<l1>>
+// CHECK: ascbuf.load_bias %l1, %bt cols %i : memref<1x64xf16, #ascbuf.space<l1>>, memref<1x64xf32, #ascbuf.space<bt>>
+// CHECK: ascbuf.mmad %l0c, %l0a, %l0b m %i n %i k %i init %f bias %bt

@@ -5,7 +5,7 @@ func.func @f() {
   func.return
 }
 // CHECK: invalid-syntax.mlir:4:62
-// CHECK: Expected `gm`, `ub`, `l1`, `l0a`, `l0b`, or `l0c`.
+// CHECK: Expected `gm`, `ub`, `l1`, `l0a`, `l0b`, `l0c`, or `bt`.
 
 // -----
 

@@ -286,3 +286,36 @@ func.func @f(%i: index) {
   func.return
 }
 // CHECK: ascendc.load_data_3dv2: i8 is not a type Load3Dv2 moves into L0B (B2): Load3D.md lists half, bfloat16_t, int32_t, uint32_t and float there
+
+// -----
+
+func.func @f(%i: index) {
+  %l1 = ascendc.local_tensor C1 address 0 size 64 : !ascendc.local_tensor<bf16>
+  %bt = ascendc.local_tensor C2 address 0 size 64 : !ascendc.local_tensor<f32>
+  ascendc.data_copy_l1_bt %bt, %l1, {%i, %i, %i, %i} : !ascendc.local_tensor<f32>, !ascendc.local_tensor<bf16>
+  func.return
+}
+// CHECK: ascendc.data_copy_l1_bt: DataCopy C1 -> C2 copies f32, i32 or f16 -> f32, not bf16 -> f32
+
+// -----
+
+func.func @f(%i: index) {
+  %l1 = ascendc.local_tensor C1 address 0 size 64 : !ascendc.local_tensor<f32>
+  %ub = ascendc.local_tensor VECCALC address 0 size 64 : !ascendc.local_tensor<f32>
+  ascendc.data_copy_l1_bt %ub, %l1, {%i, %i, %i, %i} : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f32>
+  func.return
+}
+// CHECK: ascendc.data_copy_l1_bt: dst must be in C2, got VECCALC (UB)
+
+// -----
+
+func.func @f(%i: index) {
+  %a = ascendc.local_tensor A2 address 0 size 1024 : !ascendc.local_tensor<f16>
+  %b = ascendc.local_tensor B2 address 0 size 1024 : !ascendc.local_tensor<f16>
+  %c = ascendc.local_tensor CO1 address 0 size 1024 : !ascendc.local_tensor<f32>
+  %bt = ascendc.local_tensor C2 address 0 size 64 : !ascendc.local_tensor<f32>
+  %yes = arith.constant true
+  ascendc.mmad %c, %a, %b bias %bt, {%i, %i, %i} init %yes : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<f32>
+  func.return
+}
+// CHECK: ascendc.mmad: with a bias C starts from BiasTable; init must be false

@@ -20,6 +20,11 @@ func.func @k(%g: !ascendc.gm_addr, %i: index, %f: i1) {
   ascendc.load_data_3dv2 %b, %l1, {[%c1, %c1, %c1, %c1], %i, %i, %i, %i, %i, %c0, %c0, %c1, %c1, %i, %i, %c1, %c1} : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
   ascendc.mmad %c, %a, %b, {%i, %i, %i} init %f : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
   ascendc.fixpipe %out, %c, {%i, %i, %i, %i} quant F322F16 relu : !ascendc.global_tensor<f16>, !ascendc.local_tensor<f32>
+  %c1b = ascendc.local_tensor C1 address 8192 size 64 : !ascendc.local_tensor<f16>
+  %bt = ascendc.local_tensor C2 address 0 size 64 : !ascendc.local_tensor<f32>
+  %no = arith.constant false
+  ascendc.data_copy_l1_bt %bt, %c1b, {%c1, %i, %c0, %c0} : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>
+  ascendc.mmad %c, %a, %b bias %bt, {%i, %i, %i} init %no : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<f32>
   func.return
 }
 // CHECK: ascendc.data_copy_nd2nz %l1, %gm, {%c1, %i, %i, %c0, %i, %i, %c1, %c0} : !ascendc.local_tensor<f16>, !ascendc.global_tensor<f16>
@@ -32,3 +37,5 @@ func.func @k(%g: !ascendc.gm_addr, %i: index, %f: i1) {
 // CHECK: ascendc.load_data_3dv2 %b, %l1, {[%c1, %c1, %c1, %c1], %i, %i, %i, %i, %i, %c0, %c0, %c1, %c1, %i, %i, %c1, %c1} : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
 // CHECK: ascendc.mmad %c, %a, %b, {%i, %i, %i} init %f
 // CHECK: ascendc.fixpipe %out, %c, {%i, %i, %i, %i} quant F322F16 relu
+// CHECK: ascendc.data_copy_l1_bt %bt, %c1b, {%c1, %i, %c0, %c0} : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>
+// CHECK: ascendc.mmad %c, %a, %b bias %bt, {%i, %i, %i} init %no : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<f32>

@@ -21,7 +21,7 @@ func.func @f() {
   %t = ascendc.local_tensor UB address 0 size 64 : !ascendc.local_tensor<f16>
   func.return
 }
-// CHECK: Expected `GM`, `VECIN`, `VECOUT`, `VECCALC`, `A1`, `A2`, `B1`, `B2`, `CO1`, or `CO2`.
+// CHECK: Expected `GM`, `VECIN`, `VECOUT`, `VECCALC`, `A1`, `A2`, `B1`, `B2`, `CO1`, `CO2`, `C1`, or `C2`.
 
 // -----
 

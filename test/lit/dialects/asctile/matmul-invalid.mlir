@@ -37,3 +37,19 @@ func.func @f(%x: memref<2x8x8x16xf16>, %i: index) {
   func.return
 }
 // CHECK: asctile.load_window: geometry is [H, W, C, KH, KW, SH, SW, PH, PW, DH, DW]
+
+// -----
+
+func.func @f(%c: memref<100xbf16>, %i: index) {
+  %row = asctile.load_bias %c[%i] cols %i : memref<100xbf16> -> tensor<1x48xf32>
+  func.return
+}
+// CHECK: asctile.load_bias: a bias row is f32 from f16 or f32, got memref<100xbf16> -> tensor<1x48xf32>
+
+// -----
+
+func.func @f(%a: tensor<64x48xf16>, %b: tensor<48x48xf16>, %acc: tensor<64x48xf32>, %row: tensor<1x32xf32>, %f: i1, %i: index) {
+  %r = asctile.mmad %a, %b, %acc init %f k %i bias %row : tensor<64x48xf16>, tensor<48x48xf16>, tensor<64x48xf32>, tensor<1x32xf32> -> tensor<64x48xf32>
+  func.return
+}
+// CHECK: asctile.mmad: the bias row should be 1x48 of f32, got tensor<1x32xf32>

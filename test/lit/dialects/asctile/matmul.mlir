@@ -22,3 +22,12 @@ func.func @window(%x: memref<2x8x8x16xf16>, %i: index) {
   func.return
 }
 // CHECK: asctile.load_window %x[%i] m0 %i k0 %i rows %i cols %i geometry [8, 8, 16, 3, 3, 1, 1, 1, 1, 1, 1] : memref<2x8x8x16xf16> -> tensor<64x144xf16>
+
+func.func @bias(%a: tensor<64x48xf16>, %b: tensor<48x48xf16>, %c: memref<100xf16>, %i: index, %first: i1) {
+  %row = asctile.load_bias %c[%i] cols %i : memref<100xf16> -> tensor<1x48xf32>
+  %acc = asctile.acc : tensor<64x48xf32>
+  %r = asctile.mmad %a, %b, %acc init %first k %i bias %row : tensor<64x48xf16>, tensor<48x48xf16>, tensor<64x48xf32>, tensor<1x48xf32> -> tensor<64x48xf32>
+  func.return
+}
+// CHECK: %row = asctile.load_bias %c[%i] cols %i : memref<100xf16> -> tensor<1x48xf32>
+// CHECK: asctile.mmad %a, %b, %acc init %first k %i bias %row : tensor<64x48xf16>, tensor<48x48xf16>, tensor<64x48xf32>, tensor<1x48xf32> -> tensor<64x48xf32>

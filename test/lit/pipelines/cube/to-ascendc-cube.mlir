@@ -27,6 +27,7 @@ func.func @f_mm0(%a: tensor<100x40xf32>, %b: tensor<40x60xf32>) -> tensor<100x60
 // B: 16 x 16 squares transposed into L0B by LoadDataWithTranspose: one per N square, repeating over the
 // step's K blocks (the tile's width apart), when the step covers the tile's whole width and has more K
 // blocks than squares; else one per K block, repeating over its squares
+// CHECK:      ascendc.wait_flag M_MTE1
 // CHECK:      %[[ALONG_K:.*]] = arith.andi
 // CHECK-NEXT: scf.if %[[ALONG_K]] {
 // CHECK:        scf.for %j
