@@ -93,7 +93,8 @@ def _bias_on_cube(mm: asctensor.MatmulOp) -> None:
     (shaped ``[N]`` or with leading 1s)."""
     rt = mm.result.type
     et = str(rt.element_type)
-    if mm.bias is not None or not mm.result.has_one_use() or et not in BIAS_TYPES or str(mm.lhs.type.element_type) != et:
+    if (mm.bias is not None or not mm.result.has_one_use() or et not in BIAS_TYPES
+            or str(mm.lhs.type.element_type) != et):
         return
     add = next(iter(mm.result.uses)).operation
     if not isinstance(add, arith.AddfOp) or add.result.type != rt:

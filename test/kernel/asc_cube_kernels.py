@@ -73,6 +73,47 @@ def matmul_cube_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.Global
         asc.pipe_barrier(asc.PipeID.PIPE_ALL)
 
 
+@asc.jit(matmul_cube_only=True, always_compile=True)
+def matmul_cube_bias_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, bias: asc.GlobalAddress,
+                            tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress):
+    """The official cube-only Matmul tutorial with its bias on (``ENABLE_BIAS``): ``set_bias`` in an AIC-only kernel."""
+    if asc.ascend_is_aic():
+        asc.set_sys_workspace(workspace)
+        idx = asc.get_block_idx()
+        m_blocks = tiling.m.ceildiv(tiling.single_core_m)
+        m_idx = idx % m_blocks
+        n_idx = idx // m_blocks
+        tail_m = tiling.m - m_idx * tiling.single_core_m
+        if tail_m > tiling.single_core_m:
+            tail_m = tiling.single_core_m
+        tail_n = tiling.n - n_idx * tiling.single_core_n
+        if tail_n > tiling.single_core_n:
+            tail_n = tiling.single_core_n
+        a_global = asc.GlobalTensor()
+        b_global = asc.GlobalTensor()
+        c_global = asc.GlobalTensor()
+        bias_global = asc.GlobalTensor()
+        a_global.set_global_buffer(a + m_idx * tiling.single_core_m * tiling.k_a)
+        b_global.set_global_buffer(b + n_idx * tiling.single_core_n)
+        c_global.set_global_buffer(c + m_idx * tiling.single_core_m * tiling.n + n_idx * tiling.single_core_n)
+        bias_global.set_global_buffer(bias + n_idx * tiling.single_core_n)
+        pipe = asc.TPipe()
+        mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_global.dtype),
+                            b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_global.dtype),
+                            c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_global.dtype),
+                            bias=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, bias_global.dtype))
+        asc.adv.register_matmul(pipe, mm, tiling)
+        if idx < tiling.used_core_num:
+            mm.set_tensor_a(a_global)
+            mm.set_tensor_b(b_global)
+            if tiling.is_bias:
+                mm.set_bias(bias_global)
+            mm.set_tail(tail_m, tail_n, tiling.k_a)
+            mm.iterate_all(c_global)
+            mm.end()
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
 @asc.jit
 def matmul_epilogue_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
                            bias: asc.GlobalAddress, alpha: float, scale: float, tiling: asc.adv.TCubeTiling,

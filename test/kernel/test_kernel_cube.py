@@ -9,7 +9,9 @@ import pyasc.kernel as asc
 import pyasc.kernel.lib.host as host
 import pyasc.kernel.lib.runtime as rt
 import pyasc.kernel.runtime.config as config
-from asc_cube_kernels import make_tiling, matmul_cube_kernel, matmul_epilogue_kernel, mmad_kernel
+from asc_cube_kernels import (
+    make_tiling, matmul_cube_bias_kernel, matmul_cube_kernel, matmul_epilogue_kernel, mmad_kernel,
+)
 from pyasc.lowering.emit.project import write_project
 from pyasc.lowering.emit.syntax import check_project
 
@@ -57,6 +59,34 @@ def test_matmul_api_cube_only_with_tails(m, k, n, dim):
     np.testing.assert_array_equal(c, ref)
     assert matmul_cube_kernel.last_report.findings == []
     assert matmul_cube_kernel.last_compiled.kernel_type == "aic_only"
+
+
+@pytest.mark.parametrize("m,k,n,dim", [(96, 80, 200, 4), (128, 64, 1000, 8)])
+def test_matmul_api_cube_only_with_a_bias_in_bias_table(m, k, n, dim, tmp_path):
+    """``set_bias`` in an AIC-only kernel (the official cube-only tutorial with ``ENABLE_BIAS``): each block's first
+    Mmad starts from the bias in BiasTable; against NumPy, no finding, the Ascend C syntax-checked and run on the
+    CPU."""
+    a, b, ref = _ab(m, k, n, seed=5)
+    bias = np.random.default_rng(6).integers(-5, 5, (1, n)).astype(np.float32)
+    tiling = make_tiling(m, n, k, dim, bias=True)
+    assert tiling.is_bias
+    c = np.zeros((m, n), np.float32)
+    ws = np.zeros(1024, np.uint8)
+    matmul_cube_bias_kernel[tiling.used_core_num, rt.current_stream()](a, b, c, bias, tiling, ws)
+    np.testing.assert_array_equal(c, ref + bias)
+    assert matmul_cube_bias_kernel.last_report.findings == []
+    comp = matmul_cube_bias_kernel.last_compiled
+    src = comp.kernel_source()
+    assert comp.kernel_type == "aic_only" and "TPosition::C2" in src and "mmBiasC2, AscendC::MmadParams{" in src
+    write_project(comp.module, tmp_path / "bias", host=comp.host)
+    results = check_project(tmp_path / "bias")
+    if any(r.skipped for r in results.values()):
+        pytest.skip("no g++")
+    assert all(r.ok for r in results.values()), results
+    config.set_platform(config.Backend.CPU)
+    c = np.zeros((m, n), np.float32)
+    matmul_cube_bias_kernel[tiling.used_core_num, rt.current_stream()](a, b, c, bias, tiling, ws)
+    np.testing.assert_array_equal(c, ref + bias)
 
 
 def _epilogue_inputs():

@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 
 from asc_cube_kernels import (
-    make_tiling, matmul_cube_kernel, matmul_epilogue_kernel, matmul_mix_gm_kernel, mix_basic_kernel, mmad_kernel,
+    make_tiling, matmul_cube_bias_kernel, matmul_cube_kernel, matmul_epilogue_kernel, matmul_mix_gm_kernel,
+    mix_basic_kernel, mmad_kernel,
 )
 from asc_kernels import add_flags_kernel, add_relu_queue_kernel, select_cast_kernel, softmax_kernel
 import pyasc.kernel.lib.host as host
@@ -54,6 +55,10 @@ CASES = {
                                                 np.zeros((64, 64), np.float32), 32, 64, 64)),
     "matmul_cube_only": (matmul_cube_kernel, 4, lambda: (_f16(96, 80), _f16(80, 200), np.zeros((96, 200), np.float32),
                                                          make_tiling(96, 200, 80, 4), np.zeros(1024, np.uint8))),
+    # the bias through BiasTable: its zeroing's MTE2 barrier is a synchronisation too
+    "matmul_cube_bias": (matmul_cube_bias_kernel, 4, lambda: (
+        _f16(96, 80), _f16(80, 200), np.zeros((96, 200), np.float32), np.ones((1, 200), np.float32),
+        make_tiling(96, 200, 80, 4, bias=True), np.zeros(1024, np.uint8))),
     "matmul_epilogue": (matmul_epilogue_kernel, 1, _epilogue),
     "matmul_mix": (matmul_mix_gm_kernel, 2, lambda: (_f16(64, 96), _f16(96, 80), np.zeros((64, 80), np.float32),
                                                      make_tiling(64, 80, 96, 4), np.zeros(1024, np.uint8))),

@@ -10,8 +10,10 @@ the blocks (M first unless the tiling's ``iterate_order`` is 1) and ``get_tensor
 In a MIX kernel the AIC serves both AIVs of its AI Core (the kernel body runs once per AIV index);
 it computes everything, then sets a cross-core flag that each AIV waits for before it reads a
 result (``handoff``). ``get_tensor_c(local)`` on the AIV copies the block from the workspace into
-UB and adds the bias row by row. Transposed operands and a bias on an AIC-only kernel are not
-supported yet (the latter needs Mmad with a BiasTable, which the dialect lacks).
+UB and adds the bias row by row. In an AIC-only kernel the bias goes through the cube's BiasTable: per block,
+at its first K step, the block's bias columns GM -> L1 (ND2NZ of one row, after zeroing the row: ``DataCopy`` C1
+-> C2 moves whole 64 B units), L1 -> BT (C2), and the first ``Mmad`` is the bias overload. Transposed operands
+are not supported yet.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType
-from xdsl.ir import Block
+from xdsl.ir import Block, Region
 
 from pyasc.dialects import ascendc as A
 from pyasc.dialects.ascendc.cube import DataCopyNd2NzOp, FixpipeOp, LoadDataOp, MmadOp, QuantMode
@@ -88,6 +90,8 @@ class Matmul:
         self._cube = None
         self._ws = None
         self._bias_buf = None
+        self._bias_on_cube = False
+        self._bias_rows = None
         self._loop: Scalar | None = None
 
     # -- configuration ---------------------------------------------------------------------------
@@ -110,9 +114,10 @@ class Matmul:
 
     def set_bias(self, tensor) -> None:
         t = current()
-        if t.mode == "aic" and t.block_idx is None:
-            raise unsupported("adv.Matmul.set_bias in an AIC-only kernel", "no ascendc op loads a BiasTable or "
-                                                                           "adds a bias in Mmad")
+        self._bias_on_cube = t.mode == "aic" and t.block_idx is None  # an AIC-only kernel: BiasTable
+        if self._bias_on_cube and (not isinstance(tensor, GlobalTensor) or tensor.dtype.ir not in ("f32", "f16")):
+            raise unsupported("adv.Matmul.set_bias in an AIC-only kernel with a local or non-float32/half bias",
+                              "BiasTable takes a float32 or half row from L1")
         self.bias = tensor
         if t.mode == "aiv" and self._bias_buf is None and self.pipe is not None:
             bn = static_int(self._tiling("set_bias").base_n, "adv.Matmul", "the tiling's base_n")
@@ -193,6 +198,32 @@ class Matmul:
                       local(A.TPosition.CO1, 0, bm * bn, dtypes.float32.attr, "mmCO1"))
         return self._cube
 
+    def _bias_buffers(self, bn: int, b1_end: int):
+        """The bias row in L1 (C1, after B1) and in BiasTable (C2): ``bn`` rounded up to whole 64 B units of the
+        bias's type."""
+        if self._bias_rows is not None:
+            return self._bias_rows
+        t = current()
+        et = self.bias.dtype
+        n = -(-bn // (64 // et.sizeof())) * (64 // et.sizeof())
+        if n * 4 > 1024:
+            raise KernelError("adv.Matmul.set_bias", f"a bias row of base_n {bn} needs {n * 4} B of BiasTable, more "
+                                                     "than its 1 KB", location=t.loc)
+        c1 = t.preamble(A.LocalTensorOp(A.TPosition.C1, -(-b1_end // 32) * 32, n, et.attr))
+        c2 = t.preamble(A.LocalTensorOp(A.TPosition.C2, 0, n, dtypes.float32.attr))
+        c1.name_hint, c2.name_hint = "mmBiasC1", "mmBiasC2"
+        self._bias_rows = (c1, c2, n)
+        return self._bias_rows
+
+    def _when_first(self, first, fn) -> None:
+        """``fn()``'s ops under ``if (first)``."""
+        t = current()
+        body = Block()
+        t.add(scf.IfOp(to_i1(first), [], Region(body)))
+        with t.at_end(body):
+            fn()
+            t.add(scf.YieldOp())
+
     def _flag(self, ev: str, set_: bool = True, wait: bool = True) -> None:
         t = current()
         e = A.HardEvent(ev)
@@ -209,6 +240,9 @@ class Matmul:
             raise KernelError("adv.Matmul", "set_tensor_a and set_tensor_b come before the matmul runs",
                               location=t.loc)
         a1, b1, a2, b2, co1 = self._buffers(bm, bn, bk)
+        es = self.types[0].dtype.sizeof()
+        bias = self._bias_buffers(bn, -(-bm * bk * es // 512) * 512 + bk * bn * es) if self._bias_on_cube and \
+            self.bias is not None else None
         tl = self.tiling
         ka, n_org = tl.k_a, tl.n
         frac = 16 * 16
@@ -226,6 +260,17 @@ class Matmul:
             one, zero = t.index(1), t.index(0)
             t.add(DataCopyNd2NzOp(a1, a_src, one, _idx(mv), _idx(kv), zero, _idx(ka), t.index(bm), one, zero))
             t.add(DataCopyNd2NzOp(b1, b_src, one, _idx(kv), _idx(nv), zero, _idx(n_org), t.index(bk), one, zero))
+            if bias is not None:  # the block's bias columns into the L1 row, zeroed first
+                c1, c2, nb = bias
+                bias_src = t.val(A.SubviewOp(self.bias.value, _idx(nj * bn)))
+
+                def copy_bias():
+                    t.add(A.InitConstValueOp(c1, one, t.index(nb * self.bias.dtype.sizeof() // 32), zero,
+                                             t.const(0, self.bias.dtype.attr)))
+                    t.add(A.PipeBarrierOp(A.PipeKind.PIPE_MTE2))
+                    t.add(DataCopyNd2NzOp(c1, bias_src, one, one, _idx(nv), zero, _idx(nv), one, one, zero))
+
+                self._when_first(kk == 0, copy_bias)
             self._flag("MTE2_MTE1")
             self._flag("M_MTE1", set_=False)
             m1v, n1v = (mv + 15) // 16, (nv + 15) // 16
@@ -239,9 +284,21 @@ class Matmul:
                 db = t.val(A.SubviewOp(b2, _idx(j * n1v * frac)))
                 t.add(LoadDataOp(db, b1, _idx(j), _idx(n1v), t.index(bk // 16), zero, zero, True))
                 t.add(scf.YieldOp())
+            if bias is not None:  # L1 -> BiasTable, ordered before the Mmad by MTE1_M
+                units = (nv * self.bias.dtype.sizeof() + 63) // 64
+                self._when_first(kk == 0, lambda: t.add(A.DataCopyL1ToBtOp(c2, c1, one, _idx(units), zero, zero)))
             self._flag("MTE1_MTE2", wait=False)
             self._flag("MTE1_M")
-            t.add(MmadOp(co1, a2, b2, _idx(mv), _idx(nv), _idx(kv), to_i1(kk == 0)))
+            if bias is None:
+                t.add(MmadOp(co1, a2, b2, _idx(mv), _idx(nv), _idx(kv), to_i1(kk == 0)))
+            else:  # the block's first Mmad starts from BiasTable, the others accumulate
+                first, rest = Block(), Block()
+                t.add(scf.IfOp(to_i1(kk == 0), [], Region(first), Region(rest)))
+                for block, with_bias in ((first, True), (rest, False)):
+                    with t.at_end(block):
+                        t.add(MmadOp(co1, a2, b2, _idx(mv), _idx(nv), _idx(kv), to_i1(False),
+                                     c2 if with_bias else None))
+                        t.add(scf.YieldOp())
             self._flag("M_MTE1", wait=False)
             t.add(scf.YieldOp())
         self._flag("M_FIX")
