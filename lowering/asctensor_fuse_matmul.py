@@ -90,7 +90,8 @@ BIAS_TYPES = ("f16", "f32")  # what BiasTable takes from L1 on 910B (float16 wid
 def _bias_on_cube(mm: asctensor.MatmulOp) -> None:
     """``mm + broadcast(row)`` -> ``matmul(a, b, bias = row)`` (one ``matmul`` at the add), when ``mm`` is read only
     by the add, its operands and result are float16 or float32 of one type and ``row`` holds ``N`` elements of it
-    (shaped ``[N]`` or with leading 1s)."""
+    (shaped ``[N]`` or with leading 1s) that the cube can read from GM: an argument or a kernel's result (reshaped
+    or not), not a splat or another view."""
     rt = mm.result.type
     et = str(rt.element_type)
     if (mm.bias is not None or not mm.result.has_one_use() or et not in BIAS_TYPES
@@ -108,6 +109,11 @@ def _bias_on_cube(mm: asctensor.MatmulOp) -> None:
     shape = row.type.get_shape()
     if row.type.element_type != rt.element_type or not shape or shape[-1] != n or prod(shape) != n:
         return
+    root = row
+    while isinstance(root.owner, asctensor.ReshapeOp):
+        root = root.owner.input
+    if isinstance(root.owner, VIEW_OPS + (asctensor.FullOp,)):  # a splat or a view: not in GM as it is; the vector
+        return                                                  # epilogue reads it
     if len(shape) != 1:
         row = insert(asctensor.ReshapeOp(row, [n]), add).result
     new = insert(asctensor.MatmulOp(mm.lhs, mm.rhs, rt, row, mm.ta, mm.tb), add)

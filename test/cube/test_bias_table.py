@@ -124,3 +124,34 @@ def test_misaligned_bias_table_address_is_an_error():
     bt.address = type(bt.address)(32, 64)
     report = Simulator(module).run(compiled.name, [x, w, b, np.zeros((40, 48), np.float32)], raise_errors=False)
     assert any("64 B aligned" in f.message for f in report.findings), [f.message for f in report.findings]
+
+
+ROW_CASES = {
+    # a row the cube cannot read from GM as it is stays a vector epilogue (a MIX kernel), still PyTorch's values
+    "slice of a matrix": (lambda a, b, v, c: a @ b + v[1], lambda a, b, v, c: a @ b + v[1], False),
+    "splat": (lambda a, b, v, c: a @ b + pyasc.ones(48, dtype=pyasc.float32) * 2.0,
+              lambda a, b, v, c: a @ b + 2.0, False),
+    "slice in a batched product": (lambda a, b, v, c: pyasc.reshape(a, (2, 20, 64)) @ b + v[2],
+                                   lambda a, b, v, c: a.reshape(2, 20, 64) @ b + v[2], False),
+    # an argument or a kernel's result: BiasTable, the rest of the epilogue on the vector cores
+    "argument twice": (lambda a, b, v, c: (a @ b + c) + c, lambda a, b, v, c: a @ b + 2 * c, True),
+    "computed row": (lambda a, b, v, c: a @ b + pyasc.exp(c), lambda a, b, v, c: a @ b + torch.exp(c), True),
+    "row of shape [1, N]": (lambda a, b, v, c: a @ b + pyasc.reshape(c, (1, 48)),
+                            lambda a, b, v, c: a @ b + c.reshape(1, 48), True),
+    "product used twice": (lambda a, b, v, c: (lambda m: (m + c) * m)(a @ b),
+                           lambda a, b, v, c: (lambda m: (m + c) * m)(a @ b), False),
+}
+
+
+@pytest.mark.parametrize("case", list(ROW_CASES))
+def test_which_rows_go_through_bias_table(case):
+    fn, ref_fn, on_cube = ROW_CASES[case]
+    a, b = RNG.standard_normal((40, 64)).astype(np.float32), RNG.standard_normal((64, 48)).astype(np.float32)
+    v, c = RNG.standard_normal((3, 48)).astype(np.float32), RNG.standard_normal(48).astype(np.float32)
+    compiled = _compile(fn, [a, b, v, c])
+    assert ("TPosition::C2" in compiled.ascendc_source()) == on_cube
+    out, report = compiled.simulate(*(pyasc.tensor(x) for x in (a, b, v, c)))
+    assert report.findings == []
+    ref = ref_fn(*(torch.from_numpy(x.astype(np.float64)) for x in (a, b, v, c))).numpy()
+    np.testing.assert_allclose(np.asarray(out, np.float64).reshape(ref.shape), ref, rtol=0,
+                               atol=(EPS[np.float32] + 64 * 2 ** -24) * (np.abs(ref).max() + 1))
