@@ -138,20 +138,23 @@ class OpEmitter:
         return self.index(v) if isinstance(v, int) else v
 
 
-def whole_extent(v: SSAValue) -> int | None:
-    """The value of an index that is a constant, or ``min(n - i * r, r)`` with constants ``r`` dividing ``n``
-    (the rows or columns of a tile of a loop whose tiles are all whole); else None."""
+def extent_values(v: SSAValue) -> frozenset[int] | None:
+    """The values an index can take: a constant, or ``min(n - i * r, r)`` with a constant ``r`` and ``n`` a constant
+    or itself such an extent (the rows or columns of a loop's tiles, and of the steps within a tile: ``r``, and
+    ``n mod r`` for the last one when ``r`` does not divide ``n``); else None."""
     c = _const(v)
-    if c is not None or not isinstance(v.owner, arith.MinUIOp):
-        return c
-    rest, r = v.owner.lhs, _const(v.owner.rhs)
-    if r is None or not isinstance(rest.owner, arith.SubiOp):
+    if c is not None:
+        return frozenset((c,))
+    if not isinstance(v.owner, arith.MinUIOp):
         return None
-    n, off = _const(rest.owner.lhs), rest.owner.rhs
-    if n is None or n % r or not isinstance(off.owner, arith.MuliOp) or r not in (
+    rest, r = v.owner.lhs, _const(v.owner.rhs)
+    if r is None or not r or not isinstance(rest.owner, arith.SubiOp):
+        return None
+    ns, off = extent_values(rest.owner.lhs), rest.owner.rhs
+    if ns is None or not isinstance(off.owner, arith.MuliOp) or r not in (
             _const(off.owner.lhs), _const(off.owner.rhs)):
         return None
-    return r
+    return frozenset(x for n in ns for x in ((r, n % r) if n >= r else (n,))) - {0}
 
 
 def _const(v: SSAValue) -> int | None:

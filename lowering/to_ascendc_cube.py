@@ -45,7 +45,7 @@ from pyasc.dialects.types import element_bytes
 from pyasc.dialects.ascbuf.analysis import buffer_of
 
 from .analysis.conv import ConvGeometry, c0_of, window_of
-from .emitter import OpEmitter, whole_extent
+from .emitter import OpEmitter, extent_values
 from .errors import CompileError
 from .to_ascendc_kernel import Buffer, KernelLowering
 
@@ -76,31 +76,37 @@ class CubeKernelLowering(KernelLowering):
 
     def _declare(self, e: OpEmitter) -> None:
         """The static tensors; a bias row in L1 that some block's copy leaves an odd number of 32 B blocks
-        (``_odd_bias_rows``) zeroed once (``InitConstValue``, then an MTE2 barrier before its copies): ``DataCopy``
-        C1 -> C2 moves whole 64 B units, whose bytes must be defined (BiasTable columns past the block's)."""
+        (``_bias_rows_to_zero``) zeroed once from the shortest copy's end (``InitConstValue``, then, where a longer
+        copy writes over the zeroed bytes, an MTE2 barrier before the copies): ``DataCopy`` C1 -> C2 moves whole 64 B
+        units, whose bytes must be defined (BiasTable columns past the block's), and the bytes every copy writes
+        stay undefined until it does."""
         super()._declare(e)
-        odd = _odd_bias_rows(self.kernel.body.block)
+        zero_from = _bias_rows_to_zero(self.kernel.body.block)
         for b in self.buffers.values():
-            if b.role == TPosition.C1 and b.alloc in odd:
-                t = b.alloc.result.type
-                units = b.alloc.slot_bytes // 32
-                e.add(ascendc.InitConstValueOp(b.handle, e.index(1), e.index(units), e.index(0),
-                                               e.constant(0, t.element_type)))
-                e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_MTE2))
+            if b.role == TPosition.C1 and b.alloc in zero_from:
+                et = b.alloc.result.type.element_type
+                start, overwritten = zero_from[b.alloc]
+                row = e.value(ascendc.SubviewOp(b.handle, e.index(start // element_bytes(et))))
+                e.add(ascendc.InitConstValueOp(row, e.index(1), e.index((b.alloc.slot_bytes - start) // 32),
+                                               e.index(0), e.constant(0, et)))
+                if overwritten:
+                    e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_MTE2))
 
 
-def _odd_bias_rows(block: Block) -> set:
+def _bias_rows_to_zero(block: Block) -> dict:
     """The L1 bias rows some block's ``copy_bias`` fills with an odd number of 32 B blocks (static shapes: the
-    vector's length and the block width, the accumulator's columns)."""
+    vector's length and the block width, the accumulator's columns), each as (the byte where the shortest
+    block's copy ends, whether a longer copy writes past it); (0, True) when the shapes are not known."""
     base_n = next((op.result.type.get_shape()[1] for op in block.ops if isinstance(op, ascbuf.AllocOp)
                    and memory_space(op.result.type) == MemorySpace.L0C), None)
-    out = set()
+    out = {}
     for op in block.walk():
         if isinstance(op, ascbuf.CopyBiasOp):
             n = prod(op.source.type.get_shape())
             c0 = 32 // element_bytes(op.dest.type.element_type)
-            if base_n is None or any(-(-min(base_n, n - n0) // c0) % 2 for n0 in range(0, n, base_n)):
-                out.add(buffer_of(op.dest))
+            blocks = None if base_n is None else [-(-min(base_n, n - n0) // c0) for n0 in range(0, n, base_n)]
+            if blocks is None or any(x % 2 for x in blocks):
+                out[buffer_of(op.dest)] = (0, True) if blocks is None else (min(blocks) * 32, max(blocks) > min(blocks))
     return out
 
 
@@ -161,10 +167,11 @@ def _copy_blocks(e: OpEmitter, dst, src, op: ascbuf.CopyNzOp, rows, cols) -> Non
     blk = 16 * cap  # elements of one 16-row block in L1
     full = e.divui(rows, 16)
     col_blocks = e.divui(e.addi(cols, c0 - 1), c0)
-    known_cols = whole_extent(op.cols)
-    if known_cols is None or -(-known_cols // c0) % 2:
+    cols_can = extent_values(op.cols)
+    if cols_can is None or any(-(-x // c0) % 2 for x in cols_can):
         odd = e.remui(col_blocks, 2)
-        oe = _when(e, e.value(arith.CmpiOp(odd, e.index(0), "ne"))) if known_cols is None else e
+        always = cols_can is not None and all(-(-x // c0) % 2 for x in cols_can)
+        oe = e if always else _when(e, e.value(arith.CmpiOp(odd, e.index(0), "ne")))
         oe.add(ascendc.InitConstValueOp(oe.value(ascendc.SubviewOp(dst, oe.muli(col_blocks, 16 * c0))),
                                         oe.divui(oe.addi(rows, 15), 16), oe.index(16), oe.index(blk // c0 - 16),
                                         oe.constant(0, op.dest.type.element_type)))
@@ -183,11 +190,12 @@ def _copy_blocks(e: OpEmitter, dst, src, op: ascbuf.CopyNzOp, rows, cols) -> Non
         be.add(ascendc.DataCopyNd2NzOp(d, s_, be.index(1), be.index(16), cols, be.index(0), be.index(stride),
                                        be.index(16), be.index(1), be.index(0)))
         be.add(scf.YieldOp())
-    known = whole_extent(op.rows)
-    if known is not None and known % 16 == 0:
+    rows_can = extent_values(op.rows)
+    if rows_can is not None and all(x % 16 == 0 for x in rows_can):
         return
     tail = e.remui(rows, 16)
-    te = _when(e, e.value(arith.CmpiOp(tail, e.index(0), "ne"))) if known is None else e
+    always = rows_can is not None and all(x % 16 for x in rows_can)
+    te = e if always else _when(e, e.value(arith.CmpiOp(tail, e.index(0), "ne")))
     base = te.muli(full, blk)
     te.add(ascendc.InitConstValueOp(te.value(ascendc.SubviewOp(dst, te.addi(base, te.muli(tail, c0)))),
                                     col_blocks, te.subi(te.index(16), tail), tail,
@@ -205,15 +213,17 @@ def _zero_unwritten(e: OpEmitter, dst, op: ascbuf.CopyNzOp, rows, cols) -> None:
     must be zeros: Mmad reads K in whole fractals). LoadData reads only the column blocks the ND2NZ
     writes, whose row tails the ND2NZ pads with zeros, and never the rows past the last fractal. The
     zeroing and the MTE2 barrier after it (the ND2NZ's blocks next to the zeroed ones wait) run under
-    an ``if`` on the extent, so the whole tiles of a kernel with tails pay nothing."""
+    an ``if`` on the extent, so the whole tiles of a kernel with tails pay nothing; none is emitted where no tile's
+    extent (``extent_values``) leaves a partial fractal, and no ``if`` where every one does."""
     et = op.dest.type.element_type
     rows_cap = op.dest.type.get_shape()[0]
     c0 = 32 // element_bytes(et)
-    known = whole_extent(op.rows)
-    if known is not None and known % 16 == 0:
+    rows_can = extent_values(op.rows)
+    if rows_can is not None and all(x % 16 == 0 for x in rows_can):
         return
     pad = e.subi(e.muli(e.divui(e.addi(rows, 15), 16), 16), rows)
-    te = _when(e, e.value(arith.CmpiOp(pad, e.index(0), "ne"))) if known is None else e
+    always = rows_can is not None and all(x % 16 for x in rows_can)
+    te = e if always else _when(e, e.value(arith.CmpiOp(pad, e.index(0), "ne")))
     written = te.divui(te.addi(cols, c0 - 1), c0)
     tail = te.value(ascendc.SubviewOp(dst, te.muli(rows, c0)))
     te.add(ascendc.InitConstValueOp(tail, written, pad, te.subi(rows_cap, pad), te.constant(0, et)))
@@ -291,7 +301,8 @@ def _load_squares(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
     16-row blocks, see ``mmad``). One LoadDataWithTranspose per K block, repeating over its N (M) squares
     (adjacent in L1: the load reads only squares the copy wrote or zeroed); when the step covers the tile's
     whole width (every square of its blocks written) and has more K blocks than squares per block, one per
-    N (M) square instead, repeating over the K blocks (``per_block`` squares apart)."""
+    N (M) square instead, repeating over the K blocks (``per_block`` squares apart). The choice is made at run time,
+    unless the extents the kernel can take (``extent_values``) make it the same for every tile and step."""
     m = low.map
     src = low.tensor(op.source, e)
     dst = low.tensor(op.dest, e)
@@ -304,6 +315,12 @@ def _load_squares(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
     x1v = e.divui(e.addi(m[op.extent], 15), 16)
     kbv = e.divui(e.addi(m[op.kvalid], 15), 16)
     first = e.muli(e.muli(m[op.step], k_l0 // 16), per_block)  # the step's first square
+    xs, ks = extent_values(op.extent), extent_values(op.kvalid)
+    known = None if xs is None or ks is None else {
+        -(-x // 16) == per_block and -(-x // 16) < -(-k // 16) for x in xs for k in ks}
+    if known is not None and len(known) == 1:  # one way for every tile and step of the kernel
+        _square_loads(e, op.is_a, src, dst, first, per_block, frac, x1v, kbv, not known.pop())
+        return
     along_k = e.value(arith.AndIOp(e.value(arith.CmpiOp(x1v, e.index(per_block), "eq")),
                                    e.value(arith.CmpiOp(x1v, kbv, "ult"))))
     then_block, else_block = Block(), Block()

@@ -25,18 +25,33 @@ func.func @f_mm0(%a: tensor<64x96xf16>, %b: tensor<96x64xf16>, %c: tensor<64xf16
 // CHECK-NEXT: scf.if
 // CHECK-NEXT:   ascendc.set_flag M_MTE1
 
-// 40 float16 columns in one block: three 32 B blocks, so the row's second 64 B unit is half written; the row (four
-// 32 B blocks) is zeroed once at the kernel's start, before any copy (an MTE2 barrier orders the ND2NZs after it)
+// 40 float16 columns in one block: three 32 B blocks, so the row's second 64 B unit is half written; the row is
+// zeroed once at the kernel's start from where the copy ends (element 48: the fourth 32 B block); no copy writes
+// there, so no barrier; the bytes the copy writes stay undefined until it does
 func.func @g_mm0(%a: tensor<64x96xf16>, %b: tensor<96x40xf16>, %c: tensor<40xf16>) -> tensor<64x40xf16> attributes {asctensor.kernel = "matmul"} {
   %0 = asctensor.matmul %a, %b bias %c : tensor<64x96xf16>, tensor<96x40xf16>, tensor<40xf16> -> tensor<64x40xf16>
   func.return %0 : tensor<64x40xf16>
 }
 // CHECK-LABEL: func.func @g_mm0
 // CHECK:      %bias_bt = ascendc.local_tensor C2
+// CHECK-NEXT: %[[AT:.*]] = arith.constant 48 : index
+// CHECK-NEXT: %[[TAIL:.*]] = ascendc.subview %bias_l1[%[[AT]]]
 // CHECK-NEXT: %[[U1:.*]] = arith.constant 1 : index
-// CHECK-NEXT: %[[UNITS:.*]] = arith.constant 4 : index
 // CHECK-NEXT: %[[Z:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
-// CHECK-NEXT: ascendc.init_const_value %bias_l1, {%[[U1]], %[[UNITS]], %[[Z]], %[[ZERO]]}
-// CHECK-NEXT: ascendc.pipe_barrier PIPE_MTE2
+// CHECK-NEXT: ascendc.init_const_value %[[TAIL]], {%[[U1]], %[[U1]], %[[Z]], %[[ZERO]]}
+// CHECK-NOT:  ascendc.pipe_barrier PIPE_MTE2
 // CHECK:      scf.for
+
+// 70 columns in blocks of 48 (three 32 B blocks) and 22 (two): the row is zeroed from byte 64 (element 32), which
+// the 48-column blocks' copies write over, so an MTE2 barrier orders them after the zeroing
+func.func @h_mm0(%a: tensor<64x96xf16>, %b: tensor<96x70xf16>, %c: tensor<70xf16>) -> tensor<64x70xf16> attributes {asctensor.kernel = "matmul"} {
+  %0 = asctensor.matmul %a, %b bias %c : tensor<64x96xf16>, tensor<96x70xf16>, tensor<70xf16> -> tensor<64x70xf16>
+  func.return %0 : tensor<64x70xf16>
+}
+// CHECK-LABEL: func.func @h_mm0
+// CHECK:      %bias_bt = ascendc.local_tensor C2
+// CHECK-NEXT: %[[AT2:.*]] = arith.constant 32 : index
+// CHECK-NEXT: %[[TAIL2:.*]] = ascendc.subview %bias_l1[%[[AT2]]]
+// CHECK:      ascendc.init_const_value %[[TAIL2]]
+// CHECK-NEXT: ascendc.pipe_barrier PIPE_MTE2

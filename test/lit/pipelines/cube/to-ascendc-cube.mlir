@@ -12,29 +12,27 @@ func.func @f_mm0(%a: tensor<100x40xf32>, %b: tensor<40x60xf32>) -> tensor<100x60
 // CHECK-NEXT: ascendc.local_tensor B2 address 0
 // CHECK-NEXT: ascendc.local_tensor CO1 address 0 size {{.*}} : !ascendc.local_tensor<f32>
 // B first (fp32, K x N): 16-row blocks in L1, the 2 whole ones (K = 40) in one Nd2Nz of ndNum blocks, the
-// partial one (8 rows) after zeroing its rows past K; then its flag; A: its tail zeroed, one Nd2Nz, its flag,
-// which MTE1 waits for (at the first K step of the stage) after moving B
+// partial one (8 rows, every time: no if) after zeroing its rows past K; then its flag; A: its tail zeroed
+// (M = 100 in one block of 112: every time), one Nd2Nz, its flag, which MTE1 waits for (at the first K step of
+// the stage) after moving B
 // CHECK:      ascendc.data_copy_nd2nz
-// CHECK:      scf.if
-// CHECK:        ascendc.init_const_value
-// CHECK-NEXT:   ascendc.pipe_barrier PIPE_MTE2
-// CHECK:        ascendc.data_copy_nd2nz
-// CHECK-NEXT: }
+// CHECK-NOT:  scf.if
+// CHECK:      ascendc.init_const_value
+// CHECK-NEXT: ascendc.pipe_barrier PIPE_MTE2
+// CHECK:      ascendc.data_copy_nd2nz
 // CHECK-NEXT: ascendc.set_flag MTE2_MTE1, %[[SB:.*]]
 // CHECK:      ascendc.data_copy_nd2nz
 // CHECK-NEXT: ascendc.set_flag MTE2_MTE1, %[[SA:.*]]
 // CHECK-NEXT: ascendc.wait_flag MTE2_MTE1, %[[SB]]
 // B: 16 x 16 squares transposed into L0B by LoadDataWithTranspose: one per N square, repeating over the
 // step's K blocks (the tile's width apart), when the step covers the tile's whole width and has more K
-// blocks than squares; else one per K block, repeating over its squares
+// blocks than squares; else one per K block, repeating over its squares. Here every step has 3 K blocks
+// (K = 40) and 4 squares (N = 60): one per K block, with no run-time choice
 // CHECK:      ascendc.wait_flag M_MTE1
-// CHECK:      %[[ALONG_K:.*]] = arith.andi
-// CHECK-NEXT: scf.if %[[ALONG_K]] {
-// CHECK:        scf.for %j
-// CHECK:          ascendc.load_data_with_transpose
-// CHECK:      } else {
-// CHECK:        scf.for %j
-// CHECK:          ascendc.load_data_with_transpose
+// CHECK-NOT:  scf.if
+// CHECK:      scf.for %j
+// CHECK:        ascendc.load_data_with_transpose
+// CHECK-NOT:  ascendc.load_data_with_transpose
 // CHECK:      scf.if %{{.*}} {
 // CHECK-NEXT:   ascendc.wait_flag MTE2_MTE1, %[[SA]]
 // CHECK-NEXT: }
@@ -79,3 +77,20 @@ func.func @g_mm0(%a: tensor<40x100xf32>, %b: tensor<40x60xf32>) -> tensor<100x60
 // CHECK-NOT:  ascendc.load_data {{.*}}
 // CHECK:      arith.divui
 // CHECK:      ascendc.mmad
+
+// RUN: pyasc-opt %s -p "tile-matmul{cores=1 base_n=32},bufferize-cube,plan-memory,convert-ascbuf-to-ascendc" | filecheck %s --check-prefix=BOTH
+// K = 144 in steps whose K blocks are more than a 32-column tile's 2 squares, and a last step with fewer: the
+// choice between the two loops of LoadDataWithTranspose is made at run time
+func.func @h_mm0(%a: tensor<64x144xf32>, %b: tensor<144x64xf32>) -> tensor<64x64xf32> attributes {asctensor.kernel = "matmul"} {
+  %0 = asctensor.matmul %a, %b : tensor<64x144xf32>, tensor<144x64xf32> -> tensor<64x64xf32>
+  func.return %0 : tensor<64x64xf32>
+}
+// BOTH-LABEL: func.func @h_mm0
+// BOTH:       ascendc.wait_flag M_MTE1
+// BOTH:       %[[ALONG_K:.*]] = arith.andi
+// BOTH-NEXT:  scf.if %[[ALONG_K]] {
+// BOTH:         scf.for %j
+// BOTH:           ascendc.load_data_with_transpose
+// BOTH:       } else {
+// BOTH:         scf.for %j
+// BOTH:           ascendc.load_data_with_transpose
