@@ -62,7 +62,7 @@ from pyasc.dialects.types import element_bytes
 from .analysis.conv import ConvGeometry
 from .analysis.matmul import divided_step
 from .bufferize_mix import lower_handoffs
-from .emitter import OpEmitter
+from .emitter import OpEmitter, when
 
 # the event ids of the bias row's flags, next to the stages' (MTE2->MTE1 0-3; MTE1->MTE2 and M->MTE1 0-1)
 BIAS_FLAGS = {(Pipe.MTE2, Pipe.MTE1): 4, (Pipe.MTE1, Pipe.MTE2): 2, (Pipe.M, Pipe.MTE1): 2}
@@ -107,9 +107,9 @@ class _BiasRow:
 
     @staticmethod
     def _when(e: OpEmitter, cond, ops: list) -> None:
-        block = Block()
-        e.add(scf.IfOp(cond, [], Region(block)))
-        block.add_ops([*ops, scf.YieldOp()])
+        we = when(e, cond)
+        for op in ops:
+            we.add(op)
 
     def _flag(self, cls, src: Pipe, dst: Pipe, e: OpEmitter):
         return cls(src, dst, e.index(BIAS_FLAGS[src, dst]))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import Float16Type, Float32Type, FloatAttr, IndexType, IntegerAttr, TensorType
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from pyasc.dialects import asctensor
@@ -136,6 +136,14 @@ class OpEmitter:
 
     def _as_value(self, v: SSAValue | int) -> SSAValue:
         return self.index(v) if isinstance(v, int) else v
+
+
+def when(e: OpEmitter, cond: SSAValue) -> OpEmitter:
+    """An emitter into the body of a new ``scf.if cond`` (added at ``e``)."""
+    block = Block()
+    e.add(scf.IfOp(cond, [], Region(block)))
+    block.add_op(scf.YieldOp())
+    return OpEmitter(InsertPoint.before(block.last_op), e.loc_from)
 
 
 def extent_values(v: SSAValue) -> frozenset[int] | None:

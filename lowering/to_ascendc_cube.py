@@ -45,7 +45,7 @@ from pyasc.dialects.types import element_bytes
 from pyasc.dialects.ascbuf.analysis import buffer_of
 
 from .analysis.conv import ConvGeometry, c0_of, window_of
-from .emitter import OpEmitter, extent_values
+from .emitter import OpEmitter, extent_values, when
 from .errors import CompileError
 from .to_ascendc_kernel import Buffer, KernelLowering
 
@@ -171,7 +171,7 @@ def _copy_blocks(e: OpEmitter, dst, src, op: ascbuf.CopyNzOp, rows, cols) -> Non
     if cols_can is None or any(-(-x // c0) % 2 for x in cols_can):
         odd = e.remui(col_blocks, 2)
         always = cols_can is not None and all(-(-x // c0) % 2 for x in cols_can)
-        oe = e if always else _when(e, e.value(arith.CmpiOp(odd, e.index(0), "ne")))
+        oe = e if always else when(e, e.value(arith.CmpiOp(odd, e.index(0), "ne")))
         oe.add(ascendc.InitConstValueOp(oe.value(ascendc.SubviewOp(dst, oe.muli(col_blocks, 16 * c0))),
                                         oe.divui(oe.addi(rows, 15), 16), oe.index(16), oe.index(blk // c0 - 16),
                                         oe.constant(0, op.dest.type.element_type)))
@@ -195,7 +195,7 @@ def _copy_blocks(e: OpEmitter, dst, src, op: ascbuf.CopyNzOp, rows, cols) -> Non
         return
     tail = e.remui(rows, 16)
     always = rows_can is not None and all(x % 16 for x in rows_can)
-    te = e if always else _when(e, e.value(arith.CmpiOp(tail, e.index(0), "ne")))
+    te = e if always else when(e, e.value(arith.CmpiOp(tail, e.index(0), "ne")))
     base = te.muli(full, blk)
     te.add(ascendc.InitConstValueOp(te.value(ascendc.SubviewOp(dst, te.addi(base, te.muli(tail, c0)))),
                                     col_blocks, te.subi(te.index(16), tail), tail,
@@ -223,19 +223,11 @@ def _zero_unwritten(e: OpEmitter, dst, op: ascbuf.CopyNzOp, rows, cols) -> None:
         return
     pad = e.subi(e.muli(e.divui(e.addi(rows, 15), 16), 16), rows)
     always = rows_can is not None and all(x % 16 for x in rows_can)
-    te = e if always else _when(e, e.value(arith.CmpiOp(pad, e.index(0), "ne")))
+    te = e if always else when(e, e.value(arith.CmpiOp(pad, e.index(0), "ne")))
     written = te.divui(te.addi(cols, c0 - 1), c0)
     tail = te.value(ascendc.SubviewOp(dst, te.muli(rows, c0)))
     te.add(ascendc.InitConstValueOp(tail, written, pad, te.subi(rows_cap, pad), te.constant(0, et)))
     te.add(ascendc.PipeBarrierOp(PipeKind.PIPE_MTE2))
-
-
-def _when(e: OpEmitter, cond) -> OpEmitter:
-    """An emitter into the body of a new ``scf.if cond``."""
-    block = Block()
-    e.add(scf.IfOp(cond, [], Region(block)))
-    block.add_op(scf.YieldOp())
-    return OpEmitter(InsertPoint.before(block.last_op), e.loc_from)
 
 
 def load_l0(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
@@ -435,7 +427,7 @@ def _zero_empty_blocks(e: OpEmitter, dst, op: ascbuf.CopyWindowOp, blocks, chann
     the last group writes only the first (Load3Dv2 reads both; the weights there are zeros)."""
     written = e.divui(e.addi(channels, c0 - 1), c0)
     empty = e.subi(blocks, written)
-    we = _when(e, e.value(arith.CmpiOp(empty, e.index(0), "ne")))
+    we = when(e, e.value(arith.CmpiOp(empty, e.index(0), "ne")))
     we.add(ascendc.InitConstValueOp(we.value(ascendc.SubviewOp(dst, we.muli(written, we.muli(pixels, c0)))), empty,
                                     pixels, we.index(0), we.constant(0, op.dest.type.element_type)))
     we.add(ascendc.PipeBarrierOp(PipeKind.PIPE_MTE2))

@@ -58,16 +58,6 @@ def test_bias_on_the_cube_matches_torch(program, shape, dtype):
     np.testing.assert_allclose(out.astype(np.float64), ref, rtol=0, atol=tol)
 
 
-def test_bias_saves_the_vector_epilogue():
-    """Without BiasTable the bias add ran on the vector cores after a GM round trip; with it, the bias costs the
-    cube a few hundred cycles of a 512^3 product (measured against the same product without a bias)."""
-    x, w, b = _inputs((512, 512), 512, np.float16, False)
-    plain = _compile(lambda x, w: x @ w, [x, w]).simulate(pyasc.tensor(x), pyasc.tensor(w))[1]
-    biased = _compile(lambda x, w, b: x @ w + b, [x, w, b]).simulate(*(pyasc.tensor(a) for a in (x, w, b)))[1]
-    extra = biased.launches[0].cycles - plain.launches[0].cycles
-    assert 0 < extra < 0.05 * plain.launches[0].cycles
-
-
 def test_bfloat16_bias_stays_a_vector_epilogue():
     """BiasTable takes float16, float32 and int32 from L1 on 910B, not bfloat16: that bias is added by the vector
     cores of a MIX kernel, still within bfloat16's tolerance of PyTorch."""

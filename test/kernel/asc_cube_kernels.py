@@ -38,21 +38,30 @@ def mmad_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress
     asc.fixpipe(c_gm, c1, asc.FixpipeParamsV220(n_size=n, m_size=m, src_stride=m, dst_stride=n, quant_pre=quant))
 
 
+@asc.jit
+def core_piece(tiling: asc.adv.TCubeTiling):
+    """(row piece, column piece, valid rows, valid columns) of this core's single_core_m x single_core_n piece of C
+    (pieces along M first)."""
+    idx = asc.get_block_idx()
+    m_blocks = tiling.m.ceildiv(tiling.single_core_m)
+    m_idx = idx % m_blocks
+    n_idx = idx // m_blocks
+    tail_m = tiling.m - m_idx * tiling.single_core_m
+    if tail_m > tiling.single_core_m:
+        tail_m = tiling.single_core_m
+    tail_n = tiling.n - n_idx * tiling.single_core_n
+    if tail_n > tiling.single_core_n:
+        tail_n = tiling.single_core_n
+    return m_idx, n_idx, tail_m, tail_n
+
+
 @asc.jit(matmul_cube_only=True, always_compile=True)
 def matmul_cube_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
                        tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress):
     """Each AIC computes its single_core_m x single_core_n piece of C with the Matmul API."""
     if asc.ascend_is_aic():
         idx = asc.get_block_idx()
-        m_blocks = tiling.m.ceildiv(tiling.single_core_m)
-        m_idx = idx % m_blocks
-        n_idx = idx // m_blocks
-        tail_m = tiling.m - m_idx * tiling.single_core_m
-        if tail_m > tiling.single_core_m:
-            tail_m = tiling.single_core_m
-        tail_n = tiling.n - n_idx * tiling.single_core_n
-        if tail_n > tiling.single_core_n:
-            tail_n = tiling.single_core_n
+        m_idx, n_idx, tail_m, tail_n = core_piece(tiling)
         a_global = asc.GlobalTensor()
         b_global = asc.GlobalTensor()
         c_global = asc.GlobalTensor()
@@ -80,15 +89,7 @@ def matmul_cube_bias_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.G
     if asc.ascend_is_aic():
         asc.set_sys_workspace(workspace)
         idx = asc.get_block_idx()
-        m_blocks = tiling.m.ceildiv(tiling.single_core_m)
-        m_idx = idx % m_blocks
-        n_idx = idx // m_blocks
-        tail_m = tiling.m - m_idx * tiling.single_core_m
-        if tail_m > tiling.single_core_m:
-            tail_m = tiling.single_core_m
-        tail_n = tiling.n - n_idx * tiling.single_core_n
-        if tail_n > tiling.single_core_n:
-            tail_n = tiling.single_core_n
+        m_idx, n_idx, tail_m, tail_n = core_piece(tiling)
         a_global = asc.GlobalTensor()
         b_global = asc.GlobalTensor()
         c_global = asc.GlobalTensor()
