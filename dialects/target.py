@@ -41,6 +41,13 @@ class VectorCost(StrEnum):
     TRANSCENDENTAL = "transcendental"  # exp, ln, sqrt, div: ``vector_transcendental_cycles_f32/_f16``
 
 
+# ``unitFlag`` of Mmad and Fixpipe (``UnitFlag.md``): one flag per 512 B block of L0C. An Mmad waits until its blocks'
+# flags are 0 (read out) and a Fixpipe until they are 1 (written); with 3 the op flips them when it is done with a
+# block (Mmad: to 1, Fixpipe: to 0), with 2 it leaves them. 0 (off) is the default; 1 is reserved.
+UNIT_FLAG_MODES = (2, 3)
+UNIT_FLAG_BLOCK = 512
+
+
 # the local memories of a core and the TargetSpec field holding each one's size
 LOCAL_MEMORIES = {"UB": "ub_bytes", "L1": "l1_bytes", "L0A": "l0a_bytes", "L0B": "l0b_bytes", "L0C": "l0c_bytes",
                   "BT": "bt_bytes"}

@@ -4,9 +4,11 @@ Buffers (``plan-memory`` places them): the A and B L1 tiles rotate through two s
 stage is loaded while the previous one is consumed), the L0A/L0B slices of one K step through
 two slots (MTE1 loads step ``h + 1`` while the cube multiplies step ``h``), and the accumulator
 rotates through two L0C slots when two fit (the cube multiplies block ``i + 1`` while FixPipe drains
-block ``i``), else has one. Per output block ``i``, L0C slot ``i % 2``::
+block ``i``), else has one. L0C passes between the cube and FixPipe by its unit flags (``UnitFlag.md``): every
+Mmad waits, 512 B block by block, until FixPipe has read what the block two back (one back: one slot) left
+there, and the last Mmad of a block lets FixPipe read each 512 B as soon as it is final, so the Fixpipe runs
+alongside it. Per output block ``i``, L0C slot ``i % 2``::
 
-    wait FIX->M (i % 2)                 (the Fixpipe of the block two back (one back: one slot) has read L0C)
     for each L1 stage g:                L1 slot g % 2
         wait MTE1->MTE2 (g % 2)         (the slot's previous stage was consumed)
         copy_nz B; set MTE2->MTE1 (2 + g % 2); copy_nz A; set MTE2->MTE1 (g % 2)
@@ -18,10 +20,11 @@ block ``i``), else has one. Per output block ``i``, L0C slot ``i % 2``::
             wait MTE2->MTE1 (g % 2)     (first step only: A has arrived)
             load_l0 A                   (MTE1; patches as A: Load3Dv2 from the window into L0A)
             set/wait MTE1->M (h % 2)
-            mmad (M; the first step of the block overwrites, the rest accumulate)
+            mmad (M; the first step of the block overwrites, the rest accumulate; unitFlag 3 in the
+                  block's last step, else 2)
             set M->MTE1 (h % 2)
         set MTE1->MTE2 (g % 2)
-    set/wait M->FIX (i % 2); fixpipe (FIX); set FIX->M (i % 2)
+    fixpipe (FIX; unitFlag 3)
 
 A kernel with a bias (``load_bias``) moves the block's bias row through one L1 row and the one BiasTable row in
 the block's first K step (``_BiasRow``, flags ``BIAS_FLAGS``)::
@@ -62,7 +65,7 @@ from pyasc.dialects.types import element_bytes
 from .analysis.conv import ConvGeometry
 from .analysis.matmul import divided_step
 from .bufferize_mix import lower_handoffs
-from .emitter import OpEmitter, when
+from .emitter import OpEmitter, branches, constant_of, extent_values, when
 
 # the event ids of the bias row's flags, next to the stages' (MTE2->MTE1 0-3; MTE1->MTE2 and M->MTE1 0-1)
 BIAS_FLAGS = {(Pipe.MTE2, Pipe.MTE1): 4, (Pipe.MTE1, Pipe.MTE2): 2, (Pipe.M, Pipe.MTE1): 2}
@@ -135,6 +138,24 @@ class _BiasRow:
             self._when(e, first, [self._flag(ascbuf.SetFlagOp, Pipe.M, Pipe.MTE1, e)])
 
 
+def _last(e: OpEmitter, i, loop: scf.ForOp, trips: frozenset[int] | None = None):
+    """``i`` is ``loop``'s last iteration (``i + step >= ub``); None when the loop runs once (``trips``: the trip
+    counts it can have, when its bounds do not say)."""
+    lb, ub, step = (constant_of(v) for v in (loop.lb, loop.ub, loop.step))
+    if None not in (lb, ub, step) and ub - lb <= step or trips == frozenset((1,)):
+        return None
+    return e.value(arith.CmpiOp(e.addi(i, loop.step), loop.ub, "uge"))
+
+
+def _and(e: OpEmitter, conds: list):
+    """The conjunction of the conditions that are not None (None when all are)."""
+    conds = [c for c in conds if c is not None]
+    out = conds[0] if conds else None
+    for c in conds[1:]:
+        out = e.value(arith.AndIOp(out, c))
+    return out
+
+
 @dataclass
 class _CubeBufferizer:
     kernel: func.FuncOp
@@ -200,7 +221,7 @@ class _CubeBufferizer:
         # prime the write-after-read flags, drain them after the block loop
         pre = OpEmitter(InsertPoint.before(outer), outer)
         post = OpEmitter(InsertPoint.after(outer), outer)
-        reverse = [(Pipe.MTE1, Pipe.MTE2, 2), (Pipe.M, Pipe.MTE1, 2), (Pipe.FIX, Pipe.M, c_slots)]
+        reverse = [(Pipe.MTE1, Pipe.MTE2, 2), (Pipe.M, Pipe.MTE1, 2)]
         primed = [(src, dst, i) for src, dst, n in reverse for i in range(n)] + (bias.primed if bias else [])
         for src, dst, i in primed:
             pre.add(ascbuf.SetFlagOp(src, dst, pre.index(i)))
@@ -211,10 +232,8 @@ class _CubeBufferizer:
         i = obody.args[0]
         # the block: wait for L0C, then the K loop without iter_args
         be = OpEmitter(InsertPoint.before(kloop), kloop)
-        cid = be.remui(i, c_slots) if c_slots > 1 else be.index(0)
         c0_slot = be.value(ascbuf.SlotOp(l0c, i)) if c_slots > 1 else l0c
         c0_slot.name_hint = "c_l0_slot" if c_slots > 1 else "c_l0"
-        be.add(ascbuf.WaitFlagOp(Pipe.FIX, Pipe.M, cid))
         nbody = Block(arg_types=[IndexType()])
         nbody.args[0].name_hint = "kt"
         kb.args[0].replace_all_uses_with(nbody.args[0])
@@ -290,7 +309,21 @@ class _CubeBufferizer:
             bias.load(se, init)
         se.add(ascbuf.SetFlagOp(Pipe.MTE1, Pipe.M, pid))
         se.add(ascbuf.WaitFlagOp(Pipe.MTE1, Pipe.M, pid))
-        se.add(ascbuf.MmadOp(c0_slot, a0, b0, vm, vn, kv, init, bias.bt if bias is not None else None))
+        # L0C passes between the Mmads and the Fixpipe by unit flags: the block's last Mmad 3, the others 2
+        ks = extent_values(vk)
+        last = _and(se, [_last(se, kt, new_loop),
+                         _last(se, kk, sbody.parent_op(), ks and frozenset(-(-x // k_l0) for x in ks))])
+        operands = (c0_slot, a0, b0, vm, vn, kv)
+        first = (init, bias.bt if bias is not None else None)
+        if last is None:
+            se.add(ascbuf.MmadOp(*operands, *first, unit_flag=3))
+        else:
+            then, other = branches(se, last)
+            # a block of two or more K steps does not start in its last one: its last Mmad accumulates
+            blocks_k = _block_k(a_load, mmad.transpose_a is not None, k_l1, k_l0)
+            accumulates = (then.value(arith.ConstantOp.from_int_and_width(0, 1)), None)
+            then.add(ascbuf.MmadOp(*operands, *(accumulates if blocks_k and blocks_k[1] > 1 else first), unit_flag=3))
+            other.add(ascbuf.MmadOp(*operands, *first, unit_flag=2))
         if bias is not None:
             bias.release(se, init)
         se.add(ascbuf.SetFlagOp(Pipe.M, Pipe.MTE1, pid))
@@ -300,13 +333,10 @@ class _CubeBufferizer:
         for op in (mmad, b_load, a_load):
             Rewriter.erase_op(op, safe_erase=False)
 
-        # after the K loop: hand L0C to FixPipe
+        # after the K loop: FixPipe reads L0C block by block as the last Mmad writes it
         fe = OpEmitter(InsertPoint.before(store), store)
-        fe.add(ascbuf.SetFlagOp(Pipe.M, Pipe.FIX, cid))
-        fe.add(ascbuf.WaitFlagOp(Pipe.M, Pipe.FIX, cid))
         fe.add(ascbuf.FixpipeOp(c0_slot, store.dest, store.offset, store.rows, store.cols, store.stride.value.data,
-                                store.relu is not None))
-        fe.add(ascbuf.SetFlagOp(Pipe.FIX, Pipe.M, cid))
+                                store.relu is not None, unit_flag=3))
         Rewriter.erase_op(store)
         Rewriter.erase_op(kloop, safe_erase=False)
         Rewriter.erase_op(acc_op, safe_erase=False)

@@ -146,26 +146,36 @@ def when(e: OpEmitter, cond: SSAValue) -> OpEmitter:
     return OpEmitter(InsertPoint.before(block.last_op), e.loc_from)
 
 
+def branches(e: OpEmitter, cond: SSAValue) -> tuple[OpEmitter, OpEmitter]:
+    """Emitters into the ``then`` and the ``else`` body of a new ``scf.if cond`` (added at ``e``)."""
+    bodies = Block(), Block()
+    e.add(scf.IfOp(cond, [], Region(bodies[0]), Region(bodies[1])))
+    for b in bodies:
+        b.add_op(scf.YieldOp())
+    return tuple(OpEmitter(InsertPoint.before(b.last_op), e.loc_from) for b in bodies)
+
+
 def extent_values(v: SSAValue) -> frozenset[int] | None:
     """The values an index can take: a constant, or ``min(n - i * r, r)`` with a constant ``r`` and ``n`` a constant
     or itself such an extent (the rows or columns of a loop's tiles, and of the steps within a tile: ``r``, and
     ``n mod r`` for the last one when ``r`` does not divide ``n``); else None."""
-    c = _const(v)
+    c = constant_of(v)
     if c is not None:
         return frozenset((c,))
     if not isinstance(v.owner, arith.MinUIOp):
         return None
-    rest, r = v.owner.lhs, _const(v.owner.rhs)
+    rest, r = v.owner.lhs, constant_of(v.owner.rhs)
     if r is None or not r or not isinstance(rest.owner, arith.SubiOp):
         return None
     ns, off = extent_values(rest.owner.lhs), rest.owner.rhs
     if ns is None or not isinstance(off.owner, arith.MuliOp) or r not in (
-            _const(off.owner.lhs), _const(off.owner.rhs)):
+            constant_of(off.owner.lhs), constant_of(off.owner.rhs)):
         return None
     return frozenset(x for n in ns for x in ((r, n % r) if n >= r else (n,))) - {0}
 
 
-def _const(v: SSAValue) -> int | None:
+def constant_of(v: SSAValue) -> int | None:
+    """The integer of an index constant, else None."""
     owner = v.owner
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
         return owner.value.value.data

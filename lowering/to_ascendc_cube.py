@@ -33,7 +33,7 @@ from math import prod
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType
-from xdsl.ir import Block, Region
+from xdsl.ir import Block
 from xdsl.rewriter import InsertPoint
 
 from pyasc.dialects import ascbuf, ascendc
@@ -45,7 +45,7 @@ from pyasc.dialects.types import element_bytes
 from pyasc.dialects.ascbuf.analysis import buffer_of
 
 from .analysis.conv import ConvGeometry, c0_of, window_of
-from .emitter import OpEmitter, extent_values, when
+from .emitter import OpEmitter, branches, extent_values, when
 from .errors import CompileError
 from .to_ascendc_kernel import Buffer, KernelLowering
 
@@ -315,12 +315,8 @@ def _load_squares(low, op: ascbuf.LoadL0Op, e: OpEmitter) -> None:
         return
     along_k = e.value(arith.AndIOp(e.value(arith.CmpiOp(x1v, e.index(per_block), "eq")),
                                    e.value(arith.CmpiOp(x1v, kbv, "ult"))))
-    then_block, else_block = Block(), Block()
-    e.add(scf.IfOp(along_k, [], Region(then_block), Region(else_block)))
-    for block, per_k_block in ((then_block, False), (else_block, True)):
-        block.add_op(scf.YieldOp())
-        _square_loads(OpEmitter(InsertPoint.before(block.last_op), e.loc_from), op.is_a, src, dst, first,
-                      per_block, frac, x1v, kbv, per_k_block)
+    for be, per_k_block in zip(branches(e, along_k), (False, True)):
+        _square_loads(be, op.is_a, src, dst, first, per_block, frac, x1v, kbv, per_k_block)
 
 
 def _square_loads(e: OpEmitter, is_a: bool, src, dst, first, per_block: int, frac: int, x1v, kbv,
@@ -360,17 +356,14 @@ def mmad(low, op: ascbuf.MmadOp, e: OpEmitter) -> None:
     if buffer_of(op.lhs) in low.squares_a:
         k = e.muli(e.divui(e.addi(k, 15), 16), 16)
     operands = (low.tensor(op.dst, e), low.tensor(op.lhs, e), low.tensor(op.rhs, e), m[op.m], m[op.n], k)
+    unit_flag = op.unit_flag.value.data if op.unit_flag is not None else 0
     if op.bias is None:
-        e.add(ascendc.MmadOp(*operands, m[op.init]))
+        e.add(ascendc.MmadOp(*operands, m[op.init], unit_flag=unit_flag))
         return
     bias = low.tensor(op.bias, e)
-    first, rest = Block(), Block()
-    e.add(scf.IfOp(m[op.init], [], Region(first), Region(rest)))
-    for block, with_bias in ((first, True), (rest, False)):
-        block.add_op(scf.YieldOp())
-        be = OpEmitter(InsertPoint.before(block.last_op), e.loc_from)
+    for be, with_bias in zip(branches(e, m[op.init]), (True, False)):
         be.add(ascendc.MmadOp(*operands, be.value(arith.ConstantOp.from_int_and_width(0, 1)),
-                              bias if with_bias else None))
+                              bias if with_bias else None, unit_flag))
 
 
 def copy_bias(low, op: ascbuf.CopyBiasOp, e: OpEmitter) -> None:
@@ -398,7 +391,7 @@ def fixpipe(low, op: ascbuf.FixpipeOp, e: OpEmitter) -> None:
     src_stride = e.muli(e.divui(e.addi(rows, 15), 16), 16)
     quant = QUANT_OF[(str(op.source.type.element_type), str(op.dest.type.element_type))]
     e.add(ascendc.FixpipeOp(dst, src, cols, rows, src_stride, e.index(op.stride.value.data), quant,
-                            op.relu is not None))
+                            op.relu is not None, op.unit_flag.value.data if op.unit_flag is not None else 0))
 
 
 def copy_window(low, op: ascbuf.CopyWindowOp, e: OpEmitter) -> None:

@@ -43,6 +43,7 @@ from .errors import Finding, SimulationError
 from .initcheck import initcheck as check_init
 from .opinfo import BARRIER_ALL, CROSS_KEY_BASE, EVENTS, SET, WAIT, WORK, OpInfo
 from .queues import QUEUE_KEY_BASE, describe_key
+from .unit_flags import UnitFlags, unit_flag_facts
 
 
 def is_cross_key(key: int) -> bool:
@@ -102,6 +103,8 @@ class KernelTables:
         self.writes = [i.writes for i in infos]
         self.gm = [i.gm for i in infos]
         self.latency = list(latency) if latency is not None else [0.0] * NPIPES
+        self.unit = unit_flag_facts(infos)  # Mmads and Fixpipes with a unitFlag (``unit_flags``)
+        self.any_unit = any(u is not None for u in self.unit)
         self.initcheck_facts = None  # what the initcheck derives from the infos, on its first use
 
 
@@ -150,6 +153,8 @@ def schedule(recs: list[tuple], tabs: KernelTables, core: int, check: bool = Tru
         sets[key] = list(times)
         setclk[key] = [([0] * NPIPES, -1)] * len(times)
     race = _RaceCheck(recs, tabs, qs, num, start, end, core, layout, limit) if check else None
+    unit = tabs.unit if tabs.any_unit else None
+    flags = UnitFlags(layout) if unit else None
     active = [p for p in range(1, NPIPES) if qs[p]]
     sq = qs[0]
     while True:
@@ -181,12 +186,27 @@ def schedule(recs: list[tuple], tabs: KernelTables, core: int, check: bool = Tru
                 k = kind_of[r[0]]
                 if k == WORK:
                     cost = r[2]
+                    u = unit[r[0]] if unit else None
+                    if u is not None:  # an Mmad or a Fixpipe waiting for L0C's unit flags
+                        got = flags.ready(i, r, u[2], u[1], k_p)
+                        if got is None:
+                            break
+                        if got[0] > t:
+                            t = got[0]
                     start[i] = t
-                    e = end[i] = t + cost
+                    e = t + cost
                     occ = cost - lp
                     if occ < 1.0:
                         occ = cost if cost < 1.0 else 1.0
                     f = t + occ
+                    if u is not None:
+                        if got[1] > e:  # still streaming behind the op it follows block by block
+                            f += got[1] - e
+                            e = got[1]
+                        clock = list(k_p)
+                        clock[p] = num[i]
+                        flags.done(i, r, u[2], u[0], u[1], t, e, clock)
+                    end[i] = e
                     busy[p] += occ
                     if e > d:
                         d = e
@@ -313,7 +333,7 @@ def schedule(recs: list[tuple], tabs: KernelTables, core: int, check: bool = Tru
         if all(heads[p] == len(qs[p]) for p in range(NPIPES)):
             break
         if not progress:
-            _deadlock(recs, qs, heads, tabs, core, sets, waits)
+            _deadlock(recs, qs, heads, tabs, core, sets, waits, flags)
 
     gm = 0
     gm_of = tabs.gm
@@ -334,6 +354,8 @@ def schedule(recs: list[tuple], tabs: KernelTables, core: int, check: bool = Tru
             findings.append(Finding("unpaired-flag", f"{info.where()} is never waited for: {key_name(key)} stays "
                                     "set when the kernel ends and leaks into the next operator",
                                     info.kernel, info.text, core, loc=info.loc))
+    if flags is not None:
+        findings += _unit_flags_left(flags, recs, tabs, core)
     if initcheck:
         findings += check_init(recs, tabs, core, layout)
     cross_waits = {k: v for k, v in waits.items() if is_cross_key(k)}
@@ -424,17 +446,20 @@ class _RaceCheck:
                                   loc=second.loc, other=first.text, other_loc=first.loc)
 
 
-def _deadlock(recs, qs, heads, tabs: KernelTables, core: int, sets, waits):
+def _deadlock(recs, qs, heads, tabs: KernelTables, core: int, sets, waits, flags: UnitFlags | None):
     blocked = []
     for p in range(NPIPES):
         if heads[p] < len(qs[p]):
             i = qs[p][heads[p]]
             blocked.append((i, p))
     blocked.sort()
-    wl = [(i, p) for i, p in blocked if tabs.kind[recs[i][0]] == WAIT]
+    unit_waits = {i: flags.why_waiting(i) for i, _ in blocked} if flags is not None else {}
+    wl = [(i, p) for i, p in blocked if tabs.kind[recs[i][0]] == WAIT or unit_waits.get(i)]
     i, p = (wl or blocked)[0]
     info = tabs.infos[recs[i][0]]
-    if info.kind == WAIT:
+    if unit_waits.get(i):
+        what = f"{unit_waits[i]}, which no op does (UnitFlag.md: Mmad and Fixpipe must enable it together)"
+    elif info.kind == WAIT:
         key = recs[i][3]
         got, used = len(sets.get(key, ())), len(waits.get(key, ()))
         what = (f"waits for {key_name(key)}, which is never set" if got == 0 else
@@ -447,6 +472,19 @@ def _deadlock(recs, qs, heads, tabs: KernelTables, core: int, sets, waits):
     err.kind = "deadlock"
     err.loc = info.loc
     raise err
+
+
+def _unit_flags_left(flags: UnitFlags, recs, tabs: KernelTables, core: int) -> list[Finding]:
+    """An Mmad with unitFlag 3 whose L0C blocks no Fixpipe with unitFlag 3 reads out leaves their flags set when the
+    kernel ends (``UnitFlag.md``: the next operator's Mmads wait on them)."""
+    out = []
+    for i, (lo, hi) in flags.left_set().items():
+        info = tabs.infos[recs[i][0]]
+        space, lo, hi = flags.where(lo, hi)
+        out.append(Finding("unpaired-flag", f"{info.where()} sets the unit flags of {space} [{lo}, {hi}) and "
+                           "no Fixpipe with unitFlag 3 clears them: they stay set when the kernel ends and the next "
+                           "operator's Mmads wait on them", info.kernel, info.text, core, loc=info.loc))
+    return out
 
 
 def _check_sets(recs, setclk, waitat, tabs: KernelTables, core: int) -> list[Finding]:

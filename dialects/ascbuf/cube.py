@@ -25,6 +25,9 @@ and ``l0c`` (the NZ accumulator). Fractals are 512 B: ``16 x c0`` with ``c0 = 32
   the ``bias`` row (broadcast over the rows) when there is one;
 * ``fixpipe`` (FIX): the ``rows x cols`` accumulator to row-major GM, converted to the
   destination's element type, optionally through ReLU.
+
+``mmad`` and ``fixpipe`` take Ascend C's ``unit_flag`` (2 or 3; see the ``ascendc`` dialect's cube part): a
+kernel whose Mmads and Fixpipes hand L0C over by unit flags has no M/FIX flags.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from xdsl.irdl import IRDLOperation, operand_def, opt_operand_def, opt_prop_def,
 from xdsl.utils.exceptions import VerifyException
 
 from ..lazy_format import irdl_op_definition
+from ..ascendc.contract import check_unit_flag
 from ..target import Pipe
 from ..traits import BufferEffects, OnPipe
 from .base import MemorySpace, memory_space
@@ -165,12 +169,15 @@ class MmadOp(IRDLOperation):
     k = operand_def(IndexType)
     init = operand_def(IntegerType(1))
     bias = opt_operand_def(MemRefType)
-    assembly_format = ("$dst `,` $lhs `,` $rhs `m` $m `n` $n `k` $k `init` $init (`bias` $bias^)? attr-dict "
-                       "`:` type($dst) `,` type($lhs) `,` type($rhs) (`,` type($bias)^)?")
+    unit_flag = opt_prop_def(IntegerAttr[I64])
+    assembly_format = ("$dst `,` $lhs `,` $rhs `m` $m `n` $n `k` $k `init` $init (`bias` $bias^)? "
+                       "(`unit_flag` $unit_flag^)? attr-dict `:` type($dst) `,` type($lhs) `,` type($rhs) "
+                       "(`,` type($bias)^)?")
     traits = traits_def(OnPipe(Pipe.M), BufferEffects(reads=("lhs", "rhs", "dst", "bias"), writes=("dst",)))
 
-    def __init__(self, dst, lhs, rhs, m, n, k, init, bias=None):
-        super().__init__(operands=[dst, lhs, rhs, m, n, k, init, [bias] if bias is not None else []])
+    def __init__(self, dst, lhs, rhs, m, n, k, init, bias=None, unit_flag: int = 0):
+        super().__init__(operands=[dst, lhs, rhs, m, n, k, init, [bias] if bias is not None else []],
+                         properties={"unit_flag": IntegerAttr(unit_flag, 64) if unit_flag else None})
 
     def verify_(self) -> None:
         _check_space(self.name, self.dst.type, MemorySpace.L0C)
@@ -182,6 +189,7 @@ class MmadOp(IRDLOperation):
             raise VerifyException(f"{self.name}: {et} operands accumulate into {want}")
         if self.bias is not None:
             _check_space(self.name, self.bias.type, MemorySpace.BT)
+        check_unit_flag(self.name, self.unit_flag.value.data if self.unit_flag is not None else None)
 
 
 @irdl_op_definition
@@ -196,16 +204,19 @@ class FixpipeOp(IRDLOperation):
     cols = operand_def(IndexType)
     stride = prop_def(IntegerAttr[I64])
     relu = opt_prop_def(UnitAttr)
+    unit_flag = opt_prop_def(IntegerAttr[I64])
     assembly_format = ("$source `,` $dest `[` $offset `]` `rows` $rows `cols` $cols `stride` $stride "
-                       "(`relu` $relu^)? attr-dict `:` type($source) `,` type($dest)")
+                       "(`relu` $relu^)? (`unit_flag` $unit_flag^)? attr-dict `:` type($source) `,` type($dest)")
     traits = traits_def(OnPipe(Pipe.FIX), BufferEffects(reads=("source",), writes=("dest",)))
 
-    def __init__(self, source, dest, offset, rows, cols, stride: int, relu: bool = False):
+    def __init__(self, source, dest, offset, rows, cols, stride: int, relu: bool = False, unit_flag: int = 0):
         super().__init__(operands=[source, dest, offset, rows, cols],
-                         properties={"stride": IntegerAttr(stride, 64), "relu": UnitAttr() if relu else None})
+                         properties={"stride": IntegerAttr(stride, 64), "relu": UnitAttr() if relu else None,
+                                     "unit_flag": IntegerAttr(unit_flag, 64) if unit_flag else None})
 
     def verify_(self) -> None:
         _check_space(self.name, self.source.type, MemorySpace.L0C)
+        check_unit_flag(self.name, self.unit_flag.value.data if self.unit_flag is not None else None)
         if memory_space(self.dest.type) is not None:
             raise VerifyException(f"{self.name}: the destination is a GM memref, got {self.dest.type}")
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from xdsl.utils.exceptions import VerifyException
 
+from ..target import UNIT_FLAG_MODES
+
 _B = "docs/api/SIMD-API/基础API/"
 _MV = _B + "Memory矢量计算/"
 _PQ = _B + "资源管理/Pipe和Que框架/"
@@ -19,6 +21,7 @@ _SYNC = _B + "同步控制/核内同步/"
 _STATIC = "docs/guide/编程指南/编程模型/AI-Core-SIMD编程/基于Tensor的CPP编程/静态Tensor编程.md"
 _ND2NZ = _B + "矩阵计算（ISASI）/矩阵计算的搬入/矩阵数据搬入至L1-Buffer/GMToL1随路转换-ND2NZ搬运（DataCopy）.md"
 _LOAD3D = _B + "矩阵计算（ISASI）/矩阵计算的搬入/矩阵数据搬入至L0-Buffer/Load3D.md"
+_UNIT_FLAG = _B + "矩阵计算（ISASI）/Mmad计算/关键特性说明/UnitFlag.md"
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,9 @@ class Rule:
 
 
 RULES: dict[str, Rule] = {r.id: r for r in (
+    Rule("unit-flag-values", _UNIT_FLAG,
+         "the unitFlag of Mmad and Fixpipe is 2 (wait on L0C's unit flags, leave them) or 3 (wait on them and flip "
+         "them); 0 leaves them off and 1 is reserved"),
     Rule("datacopy-count-32b-floor", _MV + "数据搬运/GM与UB数据搬运/GM与UB连续数据搬运(DataCopy).md",
          "DataCopy count*sizeof(T) must be a multiple of 32 B (else it is rounded down)"),
     Rule("trans5hd-block-aligned", _MV + "数据排布转换/TransDataTo5HD.md",
@@ -117,3 +123,10 @@ def violation(rule_id: str, detail: str) -> ContractError:
 
 def rule(rule_id: str) -> Rule:
     return RULES[rule_id]
+
+
+def check_unit_flag(op_name: str, value: int | None) -> None:
+    """Raises the ``unit-flag-values`` violation for a ``unitFlag`` other than 0 (None), 2 and 3."""
+    if value is not None and value not in UNIT_FLAG_MODES:
+        raise violation("unit-flag-values", f"{op_name}: unitFlag {value} is not one of 2 and 3 (0, off, is written "
+                        "by leaving it out; 1 is reserved)")

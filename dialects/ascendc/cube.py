@@ -35,13 +35,18 @@ named by their ``TPosition``: A1/B1 = L1, A2 = L0A, B2 = L0B, CO1 = L0C. A fract
   ...})`` (FIX): the ``mSize x nSize`` NZ matrix (``srcStride`` rows per 16-column block) to
   row-major GM rows ``dstStride`` elements apart, through ReLU when ``reluEn`` and converted by
   ``quantPre`` (``NoQuant``, ``F322F16``, ``F322BF16``).
+* ``unitFlag`` of Mmad and Fixpipe (``UnitFlag.md``; ``unit_flag``, absent = 0, off): L0C has a flag per 512 B
+  block. An Mmad with 2 or 3 writes a block once its flag is 0 and a Fixpipe with 2 or 3 reads it once it is 1;
+  with 3 the Mmad sets the flag to 1 and the Fixpipe clears it when done with the block. So the last Mmad of a
+  block (3) and its Fixpipe (3) overlap, block by block, and the next Mmads (2) follow the Fixpipe the same way,
+  with no SetFlag/WaitFlag between M and FIX.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IndexType, IntegerType, UnitAttr
+from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, IntegerType, UnitAttr
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
@@ -63,6 +68,7 @@ from ..types import kernel_ctype
 from .attributes import GlobalTensorType, LocalTensorType
 from .attributes import POSITION_MEMORY, TPosition
 from .base import AscendCOperation, CallPrinter, LocalTensorOp, SubviewOp, const_int
+from .contract import check_unit_flag
 
 
 class QuantMode(StrEnum):
@@ -301,16 +307,19 @@ class MmadOp(AscendCOperation):
     k = operand_def(IndexType)
     init = operand_def(IntegerType(1))
     bias = opt_operand_def(LocalTensorType)
-    assembly_format = ("$dst `,` $fm `,` $filter (`bias` $bias^)? `,` `{` $m `,` $n `,` $k `}` `init` $init attr-dict "
-                       "`:` type($dst) `,` type($fm) `,` type($filter) (`,` type($bias)^)?")
+    unit_flag = opt_prop_def(IntegerAttr[I64])
+    assembly_format = ("$dst `,` $fm `,` $filter (`bias` $bias^)? `,` `{` $m `,` $n `,` $k `}` `init` $init "
+                       "(`unit_flag` $unit_flag^)? attr-dict `:` type($dst) `,` type($fm) `,` type($filter) "
+                       "(`,` type($bias)^)?")
 
-    def __init__(self, dst, fm, filter, m, n, k, init, bias=None):
-        super().__init__(operands=[dst, fm, filter, m, n, k, init, [bias] if bias is not None else []])
+    def __init__(self, dst, fm, filter, m, n, k, init, bias=None, unit_flag: int = 0):
+        super().__init__(operands=[dst, fm, filter, m, n, k, init, [bias] if bias is not None else []],
+                         properties={"unit_flag": IntegerAttr(unit_flag, 64) if unit_flag else None})
 
     def print_ascendc(self, p: CallPrinter) -> str:
         init = "false" if self.bias is not None else p.expr_as(self.init, "bool")
-        fields = [p.expr_as(self.m, "uint16_t"), p.expr_as(self.n, "uint16_t"), p.expr_as(self.k, "uint16_t"), "0",
-                  "false", init]
+        fields = [p.expr_as(self.m, "uint16_t"), p.expr_as(self.n, "uint16_t"), p.expr_as(self.k, "uint16_t"),
+                  str(unit_flag_of(self)), "false", init]
         bias = f"{p.expr(self.bias)}, " if self.bias is not None else ""
         return (f"AscendC::Mmad({p.expr(self.dst)}, {p.expr(self.fm)}, {p.expr(self.filter)}, {bias}"
                 f"AscendC::MmadParams{{{', '.join(fields)}}});")
@@ -325,6 +334,7 @@ class MmadOp(AscendCOperation):
             raise VerifyException(f"{self.name}: {et} operands accumulate into {want}, got {self.dst.type}")
         for name in ("m", "n", "k"):
             _check_range(self.name, name, getattr(self, name), 0, 4095)
+        check_unit_flag(self.name, unit_flag_of(self) or None)
         if self.bias is not None:
             if _et(self.bias) != want:
                 raise VerifyException(f"{self.name}: the bias of {et} operands is {want}, got {self.bias.type}")
@@ -394,18 +404,22 @@ class FixpipeOp(AscendCOperation):
     dst_stride = operand_def(IndexType)
     quant = prop_def(QuantModeAttr)
     relu = opt_prop_def(UnitAttr)
+    unit_flag = opt_prop_def(IntegerAttr[I64])
     assembly_format = ("$dst `,` $src `,` `{` $n_size `,` $m_size `,` $src_stride `,` $dst_stride `}` "
-                       "`quant` $quant (`relu` $relu^)? attr-dict `:` type($dst) `,` type($src)")
+                       "`quant` $quant (`relu` $relu^)? (`unit_flag` $unit_flag^)? attr-dict `:` type($dst) `,` "
+                       "type($src)")
 
-    def __init__(self, dst, src, n_size, m_size, src_stride, dst_stride, quant: QuantMode, relu: bool = False):
+    def __init__(self, dst, src, n_size, m_size, src_stride, dst_stride, quant: QuantMode, relu: bool = False,
+                 unit_flag: int = 0):
         super().__init__(operands=[dst, src, n_size, m_size, src_stride, dst_stride],
-                         properties={"quant": QuantModeAttr(quant), "relu": UnitAttr() if relu else None})
+                         properties={"quant": QuantModeAttr(quant), "relu": UnitAttr() if relu else None,
+                                     "unit_flag": IntegerAttr(unit_flag, 64) if unit_flag else None})
 
     def print_ascendc(self, p: CallPrinter) -> str:
         fields = [p.expr_as(self.n_size, "uint16_t"), p.expr_as(self.m_size, "uint16_t"),
                   p.expr_as(self.src_stride, "uint16_t"), p.expr_as(self.dst_stride, "uint32_t"),
                   "true" if self.relu is not None else "false", f"QuantMode_t::{self.quant.data.value}",
-                  "0", "1", "0", "0", "0"]
+                  "0", "1", "0", "0", str(unit_flag_of(self))]
         dt, st = kernel_ctype(self.dst.type.element_type), kernel_ctype(self.src.type.element_type)
         return (f"AscendC::Fixpipe<{dt}, {st}, AscendC::CFG_ROW_MAJOR>({p.expr(self.dst)}, {p.expr(self.src)}, "
                 f"AscendC::FixpipeParamsV220{{{', '.join(fields)}}});")
@@ -417,6 +431,12 @@ class FixpipeOp(AscendCOperation):
                                   f"{pair[0]} to {pair[1]}")
         if const_int(self.src_stride) is not None and const_int(self.src_stride) % 16:
             raise VerifyException(f"{self.name}: srcStride (rows per 16-column block) must be a multiple of 16")
+        check_unit_flag(self.name, unit_flag_of(self) or None)
+
+
+def unit_flag_of(op) -> int:
+    """The ``unitFlag`` of an Mmad or a Fixpipe (0: off)."""
+    return op.unit_flag.value.data if op.unit_flag is not None else 0
 
 
 OPS = [DataCopyNd2NzOp, InitConstValueOp, LoadDataOp, LoadDataWithTransposeOp, MmadOp, DataCopyL1ToBtOp, FixpipeOp]

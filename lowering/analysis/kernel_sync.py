@@ -18,7 +18,8 @@ queues are flags on their own keys (``EnQue``/``DeQue``, ``FreeTensor``/``AllocT
 An access that conflicts with an earlier one on another pipe (RAW, WAR, WAW) needs that op known
 complete; on V, MTE2, MTE3 and FIX, whose instructions overlap, RAW and WAW need a ``PipeBarrier``.
 ``analyse`` lists what is missing; ``redundant_syncs`` the user's set/wait pairs and barriers that order
-nothing a dependency needs.
+nothing a dependency needs. L0C's unit flags (``UnitFlag.md``) order an Mmad or a Fixpipe that takes them after the
+latest op of the other kind that flips them (3).
 """
 
 from __future__ import annotations
@@ -125,6 +126,7 @@ class _Walk:
     consumed_by: dict = field(default_factory=dict)  # set op -> set of wait ops that consumed it
     unmatched: set = field(default_factory=set)  # wait ops with no set before them in the trace
     flag_ids: dict = field(default_factory=dict)  # HardEvent -> ids seen
+    unit_flags: dict = field(default_factory=dict)  # "ascendc.mmad"/"ascendc.fixpipe" -> clock of the latest with 3
     count: int = 0
 
     # ------------------------------------------------------------------ values
@@ -327,8 +329,15 @@ class _Walk:
         acc = _Access(op, pipe, self.count, [r for r in reads if r], [r for r in writes if r])
         if not acc.reads and not acc.writes:
             return
+        flag = _unit_flag(op)
+        if flag:  # L0C's unit flags order an Mmad after the Fixpipe before it, and a Fixpipe after the Mmad
+            other = self.unit_flags.get("ascendc.fixpipe" if op.name == "ascendc.mmad" else "ascendc.mmad")
+            if other is not None:
+                self._join(pipe, other)
         self._check(acc)
         self.accesses.append(acc)
+        if flag == 3:
+            self.unit_flags[op.name] = self._clock(pipe, self.count)
 
     def _check(self, c: _Access) -> None:
         latest: dict = {}  # (pipe, kind) -> the latest conflicting access
@@ -345,6 +354,11 @@ class _Walk:
             if self.known[c.pipe].get(q, -1) < d.index:
                 key = (d.op, c.op, q, c.pipe)
                 self.needs.setdefault(key, Need(q, c.pipe, d.op, c.op, kind))
+
+
+def _unit_flag(op: Operation) -> int:
+    """The ``unitFlag`` of an Mmad or a Fixpipe (``UnitFlag.md``), 0 for any other op."""
+    return A.unit_flag_of(op) if isinstance(op, A.MmadOp | A.FixpipeOp) else 0
 
 
 def _div(a, b):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pyasc.dialects.ascendc.cube import FixpipeOp, LoadDataOp, MmadOp, QuantMode
 from pyasc.dialects.ascendc.cube_load3d import FIELDS as LOAD3D_FIELDS, LoadData3DV2Op
+from pyasc.dialects.target import UNIT_FLAG_MODES
 
 from .basic import runs_here
 from .enums import QuantModes
@@ -62,10 +63,18 @@ def mmad(dst, fm, filter, *args) -> None:  # noqa: A002 - official name
         raise KernelError("mmad", "expects MmadParams", location=current().loc)
     if not runs_here("aic", "cube"):
         return
-    if p.unit_flag or p.cmatrix_source:
-        raise unsupported("mmad with unit_flag/cmatrix_source")
+    if p.cmatrix_source:
+        raise unsupported("mmad with cmatrix_source")
     emit("mmad", MmadOp(dst.value, fm.value, filter.value, to_index(p.m), to_index(p.n), to_index(p.k),
-                        to_i1(p.cmatrix_init_val)))
+                        to_i1(p.cmatrix_init_val), unit_flag=_unit_flag("mmad", p.unit_flag)))
+
+
+def _unit_flag(api: str, value) -> int:
+    """``unitFlag`` of MmadParams/FixpipeParamsV220: 0 (off), 2 or 3, known when the kernel is traced."""
+    if isinstance(value, bool) or not isinstance(value, int) or value not in (0, *UNIT_FLAG_MODES):
+        raise KernelError(api, f"unit_flag must be 0, 2 or 3 when the kernel is traced (UnitFlag.md; 1 is reserved), "
+                               f"got {value!r}", location=current().loc)
+    return value
 
 
 _QUANT = {QuantModes.NoQuant: QuantMode.NoQuant, QuantModes.F322F16: QuantMode.F322F16,
@@ -83,12 +92,12 @@ def fixpipe(dst, src, *args, **kwargs) -> None:
     if isinstance(config, FixpipeConfig) and config.layout.name != "ROW_MAJOR":
         raise unsupported("fixpipe with FixpipeConfig.cfg_nz()", "the ascendc Fixpipe writes row-major (ND)")
     p = params
-    if p.nd_num != 1 or p.deq_scalar or p.is_channel_split or p.unit_flag:
-        raise unsupported("fixpipe with nd_num/deq_scalar/channel split/unit_flag")
+    if p.nd_num != 1 or p.deq_scalar or p.is_channel_split:
+        raise unsupported("fixpipe with nd_num/deq_scalar/channel split")
     quant = _QUANT.get(QuantModes(p.quant_pre))
     if quant is None:
         raise unsupported(f"fixpipe with quant_pre={QuantModes(p.quant_pre).name}")
     if not runs_here("aic", "cube"):
         return
     emit("fixpipe", FixpipeOp(dst.value, src.value, to_index(p.n_size), to_index(p.m_size), to_index(p.src_stride),
-                              to_index(p.dst_stride), quant, bool(p.relu_en)))
+                              to_index(p.dst_stride), quant, bool(p.relu_en), _unit_flag("fixpipe", p.unit_flag)))

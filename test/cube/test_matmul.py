@@ -228,8 +228,8 @@ def test_emitted_cube_kernel_compiles():
 
     src = f.lower(a, b).compile().ascendc_source()
     for api in ("AscendC::Nd2NzParams", "AscendC::LoadData2DParams", "AscendC::MmadParams",
-                "AscendC::FixpipeParamsV220", "QuantMode_t::F322F16", "HardEvent::MTE1_M", "HardEvent::M_FIX"):
-        assert api in src
+                "AscendC::FixpipeParamsV220", "QuantMode_t::F322F16", "HardEvent::MTE1_M", "0, 1, 0, 0, 3});"):
+        assert api in src  # the last: the Fixpipe's unitFlag, which hands L0C back to the cube (no M_FIX flag)
     assert_compiles(src)
 
 
@@ -245,22 +245,30 @@ def test_random_matmul_shapes(m, k, n, dtype, tb):
     _check(out, reference_matmul(a.numpy(), b.numpy(), None, False, tb), k)
 
 
-@pytest.mark.parametrize("event,space", [("FIX_M", "L0C"), ("MTE1_M", "L0A"), ("MTE2_MTE1", "L1")])
+@pytest.mark.parametrize("event,space", [("unit flags", "L0C"), ("MTE1_M", "L0A"), ("MTE2_MTE1", "L1")])
 def test_missing_cube_flag_is_a_race_on_the_cube_buffer(event, space):
     """The hazard checker tracks L1, L0A, L0B and L0C like UB: deleting the flags of one event inside
-    the block loop of a matmul (two blocks per AIC, several K stages) leaves a read or write of the
-    cube buffer unordered, reported as a race naming that buffer."""
+    the block loop of a matmul (two blocks per AIC, several K stages), or the unit flags that hand L0C between
+    the Mmads and the Fixpipes, leaves a read or write of the cube buffer unordered, reported as a race naming
+    that buffer."""
     from pyasc.runtime import Simulator
 
     a, b = _rand((1024, 1024), pyasc.float16), _rand((1024, 1024), pyasc.float16)
     compiled = pyasc.jit(lambda x, y: x @ y, options={"sync_style": "flags"}).lower(a, b).compile()
     module = compiled.module.clone()
-    loop_flags = [op for op in module.walk() if op.name in ("ascendc.set_flag", "ascendc.wait_flag")
-                  and op.event.data.value == event and op.parent_op().name in ("scf.for", "scf.if")]
-    assert loop_flags
-    for op in loop_flags:
-        op.detach()
-        op.erase()
+    if event == "unit flags":
+        flagged = [op for op in module.walk() if op.name in ("ascendc.mmad", "ascendc.fixpipe")
+                   and op.properties.get("unit_flag") is not None]
+        assert flagged
+        for op in flagged:
+            del op.properties["unit_flag"]
+    else:
+        loop_flags = [op for op in module.walk() if op.name in ("ascendc.set_flag", "ascendc.wait_flag")
+                      and op.event.data.value == event and op.parent_op().name in ("scf.for", "scf.if")]
+        assert loop_flags
+        for op in loop_flags:
+            op.detach()
+            op.erase()
     arrays = [a.numpy(), b.numpy(), np.zeros((1024, 1024), np.float16)]
     report = Simulator(module, hazards="ignore").run(compiled.name, arrays, raise_errors=False)
     races = [f for f in report.findings if f.kind == "race"]

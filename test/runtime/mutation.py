@@ -96,6 +96,11 @@ def apply(module: ModuleOp, m: Mutation) -> ModuleOp:
                 op.detach()
                 anchor = walk[m.ops[1]]
                 Rewriter.insert_op(op, InsertPoint.after(anchor) if m.kind == "after" else InsertPoint.before(anchor))
+            elif m.kind == "unit_flag":
+                if m.arg:
+                    op.properties["unit_flag"] = IntegerAttr(m.arg, 64)
+                else:
+                    del op.properties["unit_flag"]
             elif m.kind == "event":
                 c = arith.ConstantOp(IntegerAttr(m.arg, IndexType()))
                 Rewriter.insert_op(c, InsertPoint.before(op))
@@ -222,9 +227,24 @@ def deleted_writes(module: ModuleOp) -> list[Mutation]:
     return out
 
 
+def changed_unit_flags(module: ModuleOp) -> list[Mutation]:
+    """Each Mmad or Fixpipe with a unit flag given one that breaks how L0C passes between them: a Fixpipe's 0 or 2
+    (L0C is never released), a block's last Mmad's 2 or 0 (never handed over), another Mmad's 3 (handed over too
+    early). Not a mutant: 0 on an Mmad inside a block, which the Mmads before it still order."""
+    out = []
+    for f in _kernels(module):
+        for i, op in enumerate(f.walk()):
+            flag = op.properties.get("unit_flag") if op.name in ("ascendc.mmad", "ascendc.fixpipe") else None
+            if flag is None:
+                continue
+            new = (0, 2) if op.name == "ascendc.fixpipe" or flag.value.data == 3 else (3,)
+            out += [Mutation(f.sym_name.data, (i,), f"`{op}` with unit flag {x}", "unit_flag", x) for x in new]
+    return out
+
+
 MUTATION_CLASSES = {"overlapping buffers": overlapping_buffers, "shrunken buffers": shrunken_buffers,
                     "moved waits and sets": moved_flags, "changed event ids": changed_event_ids,
-                    "deleted writes": deleted_writes}
+                    "deleted writes": deleted_writes, "changed unit flags": changed_unit_flags}
 # the finding kinds that report a mutant of each class (``detected``); a deleted write is read never written
 CLASS_KINDS = {"deleted writes": ("initcheck",)}  # "initcheck": simulate with the initcheck on
 

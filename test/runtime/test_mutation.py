@@ -67,8 +67,9 @@ def _unmutated_reported(name: str, also: tuple[str, ...]) -> bool:
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_every_mutation_of_a_class_is_detected(name, kind, sample):
     """Overlapping live buffers, halved tile buffers, waits moved after their consumer and sets before
-    their producer, changed event ids, deleted copies-in and Duplicates: each mutant is reported (a race,
-    a flag error, a deadlock, a contract finding or, for a deleted write, an initcheck finding)."""
+    their producer, changed event ids, deleted copies-in and Duplicates, L0C's unit flags changed so that it is
+    never handed over, never given back or handed over too early: each mutant is reported (a race, a flag error,
+    a deadlock, a contract finding or, for a deleted write, an initcheck finding)."""
     c, xs = compile_flags(name, 2)
     arrays = xs + _outputs(c)
     also = CLASS_KINDS.get(kind, ())

@@ -13,6 +13,8 @@ func.func @k(%a: memref<64x40xf16>, %c: memref<64x48xf16>, %i: index, %f: i1) {
   ascbuf.load_l0 %l1b, %l0b step %i k %i extent %i transposed : memref<48x48xf16, #ascbuf.space<l1>>, memref<48x48xf16, #ascbuf.space<l0b>>
   ascbuf.mmad %l0c, %l0a, %l0b m %i n %i k %i init %f : memref<64x48xf32, #ascbuf.space<l0c>>, memref<64x48xf16, #ascbuf.space<l0a>>, memref<48x48xf16, #ascbuf.space<l0b>>
   ascbuf.fixpipe %l0c, %c[%i] rows %i cols %i stride 48 relu : memref<64x48xf32, #ascbuf.space<l0c>>, memref<64x48xf16>
+  ascbuf.mmad %l0c, %l0a, %l0b m %i n %i k %i init %f unit_flag 3 : memref<64x48xf32, #ascbuf.space<l0c>>, memref<64x48xf16, #ascbuf.space<l0a>>, memref<48x48xf16, #ascbuf.space<l0b>>
+  ascbuf.fixpipe %l0c, %c[%i] rows %i cols %i stride 48 relu unit_flag 3 : memref<64x48xf32, #ascbuf.space<l0c>>, memref<64x48xf16>
   func.return
 }
 // CHECK: ascbuf.copy_nz %a[%i], %l1 rows %i cols %i stride 40 : memref<64x40xf16>, memref<64x48xf16, #ascbuf.space<l1>>
@@ -20,7 +22,9 @@ func.func @k(%a: memref<64x40xf16>, %c: memref<64x48xf16>, %i: index, %f: i1) {
 // CHECK: ascbuf.load_l0 %l1, %l0a step %i k %i extent %i : memref<64x48xf16, #ascbuf.space<l1>>, memref<64x48xf16, #ascbuf.space<l0a>>
 // CHECK: ascbuf.load_l0 %l1b, %l0b step %i k %i extent %i transposed
 // CHECK: ascbuf.mmad %l0c, %l0a, %l0b m %i n %i k %i init %f
-// CHECK: ascbuf.fixpipe %l0c, %c[%i] rows %i cols %i stride 48 relu
+// CHECK: ascbuf.fixpipe %l0c, %c[%i] rows %i cols %i stride 48 relu :
+// CHECK: ascbuf.mmad %l0c, %l0a, %l0b m %i n %i k %i init %f unit_flag 3 :
+// CHECK: ascbuf.fixpipe %l0c, %c[%i] rows %i cols %i stride 48 relu unit_flag 3 :
 
 func.func @window(%x: memref<2x8x8x16xf16>, %i: index) {
   %l1 = ascbuf.alloc slots 2 : memref<64x16xf16, #ascbuf.space<l1>>

@@ -319,3 +319,25 @@ func.func @f(%i: index) {
   func.return
 }
 // CHECK: ascendc.mmad: with a bias C starts from BiasTable; init must be false
+
+// -----
+
+// unitFlag 1 is reserved (UnitFlag.md: 2 and 3 enable it, 0 leaves it off)
+func.func @f(%i: index, %f: i1) {
+  %a = ascendc.local_tensor A2 address 0 size 1024 : !ascendc.local_tensor<f16>
+  %b = ascendc.local_tensor B2 address 0 size 1024 : !ascendc.local_tensor<f16>
+  %c = ascendc.local_tensor CO1 address 0 size 1024 : !ascendc.local_tensor<f32>
+  ascendc.mmad %c, %a, %b, {%i, %i, %i} init %f unit_flag 1 : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+  func.return
+}
+// CHECK: ascendc.mmad: unitFlag 1 is not one of 2 and 3
+
+// -----
+
+func.func @f(%g: !ascendc.gm_addr, %i: index) {
+  %out = ascendc.global_tensor %g size 4096 : !ascendc.global_tensor<f16>
+  %c = ascendc.local_tensor CO1 address 0 size 1024 : !ascendc.local_tensor<f32>
+  ascendc.fixpipe %out, %c, {%i, %i, %i, %i} quant F322F16 unit_flag 4 : !ascendc.global_tensor<f16>, !ascendc.local_tensor<f32>
+  func.return
+}
+// CHECK: ascendc.fixpipe: unitFlag 4 is not one of 2 and 3

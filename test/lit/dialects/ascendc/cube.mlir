@@ -25,6 +25,9 @@ func.func @k(%g: !ascendc.gm_addr, %i: index, %f: i1) {
   %no = arith.constant false
   ascendc.data_copy_l1_bt %bt, %c1b, {%c1, %i, %c0, %c0} : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>
   ascendc.mmad %c, %a, %b bias %bt, {%i, %i, %i} init %no : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<f32>
+  ascendc.mmad %c, %a, %b, {%i, %i, %i} init %f unit_flag 2 : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+  ascendc.mmad %c, %a, %b, {%i, %i, %i} init %f unit_flag 3 : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+  ascendc.fixpipe %out, %c, {%i, %i, %i, %i} quant F322F16 relu unit_flag 3 : !ascendc.global_tensor<f16>, !ascendc.local_tensor<f32>
   func.return
 }
 // CHECK: ascendc.data_copy_nd2nz %l1, %gm, {%c1, %i, %i, %c0, %i, %i, %c1, %c0} : !ascendc.local_tensor<f16>, !ascendc.global_tensor<f16>
@@ -39,3 +42,6 @@ func.func @k(%g: !ascendc.gm_addr, %i: index, %f: i1) {
 // CHECK: ascendc.fixpipe %out, %c, {%i, %i, %i, %i} quant F322F16 relu
 // CHECK: ascendc.data_copy_l1_bt %bt, %c1b, {%c1, %i, %c0, %c0} : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>
 // CHECK: ascendc.mmad %c, %a, %b bias %bt, {%i, %i, %i} init %no : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<f32>
+// CHECK: ascendc.mmad %c, %a, %b, {%i, %i, %i} init %f unit_flag 2 :
+// CHECK: ascendc.mmad %c, %a, %b, {%i, %i, %i} init %f unit_flag 3 :
+// CHECK: ascendc.fixpipe %out, %c, {%i, %i, %i, %i} quant F322F16 relu unit_flag 3 :

@@ -16,11 +16,12 @@ func.func @f_mm0(%a: tensor<64x96xf16>, %b: tensor<96x64xf16>, %c: tensor<64xf16
 // CHECK:      ascendc.data_copy_nd2nz %bias_l1, %{{.*}}, {%[[ONE:.*]], %[[ONE]], %[[D:.*]], %{{.*}}, %[[D]], %[[ONE]], %[[ONE]], %{{.*}}}
 // CHECK:      ascendc.set_flag MTE2_MTE1
 // CHECK:      ascendc.data_copy_l1_bt %bias_bt, %bias_l1, {%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}} : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>
+// (one K step per block: that Mmad is also the block's last, unit flag 3)
 // CHECK:        %[[F:.*]] = arith.constant false
-// CHECK-NEXT:   ascendc.mmad %{{.*}}, %{{.*}}, %{{.*}} bias %bias_bt, {%{{.*}}, %{{.*}}, %{{.*}}} init %[[F]]
+// CHECK-NEXT:   ascendc.mmad %{{.*}}, %{{.*}}, %{{.*}} bias %bias_bt, {%{{.*}}, %{{.*}}, %{{.*}}} init %[[F]] unit_flag 3
 // CHECK-NEXT: } else {
 // CHECK-NEXT:   %[[F2:.*]] = arith.constant false
-// CHECK-NEXT:   ascendc.mmad %{{.*}}, %{{.*}}, %{{.*}}, {%{{.*}}, %{{.*}}, %{{.*}}} init %[[F2]]
+// CHECK-NEXT:   ascendc.mmad %{{.*}}, %{{.*}}, %{{.*}}, {%{{.*}}, %{{.*}}, %{{.*}}} init %[[F2]] unit_flag 3
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.if
 // CHECK-NEXT:   ascendc.set_flag M_MTE1

@@ -14,12 +14,12 @@ func.func @f_mm0(%a: tensor<256x512xf16>, %b: tensor<512x256xf16>) -> tensor<256
 // CHECK-NEXT: %a_l0 = ascbuf.alloc slots 2 offset 0 : memref<128x64xf16, #ascbuf.space<l0a>>
 // CHECK-NEXT: %b_l0 = ascbuf.alloc slots 2 offset 0 : memref<64x256xf16, #ascbuf.space<l0b>>
 // CHECK-NEXT: %c_l0 = ascbuf.alloc slots 1 offset 0 : memref<128x256xf32, #ascbuf.space<l0c>>
-// the write-after-read flags are primed before the block loop
+// the write-after-read flags are primed before the block loop; L0C passes between the cube and FixPipe by unit
+// flags (the block's last mmad and the fixpipe 3, the other mmads 2), with no M <-> FIX flag
 // CHECK:      ascbuf.set_flag MTE1 -> MTE2, %{{.*}}
 // CHECK:      ascbuf.set_flag M -> MTE1, %{{.*}}
-// CHECK:      ascbuf.set_flag FIX -> M, %{{.*}}
+// CHECK-NOT:  FIX
 // CHECK:      scf.for %i
-// CHECK:        ascbuf.wait_flag FIX -> M
 // CHECK:        scf.for %kt
 // CHECK:          ascbuf.wait_flag MTE1 -> MTE2, %[[S:.*]]
 // CHECK:          ascbuf.copy_nz %b[%{{.*}}], %{{.*}} rows %{{.*}} cols %{{.*}} stride 256
@@ -36,12 +36,14 @@ func.func @f_mm0(%a: tensor<256x512xf16>, %b: tensor<512x256xf16>) -> tensor<256
 // CHECK-NEXT:       ascbuf.load_l0
 // CHECK-NEXT:       ascbuf.set_flag MTE1 -> M, %[[P]]
 // CHECK-NEXT:       ascbuf.wait_flag MTE1 -> M, %[[P]]
-// CHECK:            ascbuf.mmad %c_l0
+// CHECK:            scf.if
+// CHECK-NEXT:         %[[NO:.*]] = arith.constant false
+// CHECK-NEXT:         ascbuf.mmad %c_l0, {{.*}} init %[[NO]] unit_flag 3 :
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:         ascbuf.mmad %c_l0, {{.*}} unit_flag 2 :
+// CHECK-NEXT:       }
 // CHECK-NEXT:       ascbuf.set_flag M -> MTE1, %[[P]]
 // CHECK:          ascbuf.set_flag MTE1 -> MTE2, %[[S]]
-// CHECK:        ascbuf.set_flag M -> FIX
-// CHECK-NEXT:   ascbuf.wait_flag M -> FIX
-// CHECK-NEXT:   ascbuf.fixpipe %c_l0, %out[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 256 relu
-// CHECK-NEXT:   ascbuf.set_flag FIX -> M
+// CHECK:        ascbuf.fixpipe %c_l0, %out[%{{.*}}] rows %{{.*}} cols %{{.*}} stride 256 relu unit_flag 3 :
 // CHECK:      ascbuf.wait_flag MTE1 -> MTE2
-// CHECK:      ascbuf.wait_flag FIX -> M
+// CHECK-NOT:  FIX

@@ -42,6 +42,6 @@ func.func @c_mm0(%w: tensor<32x1x3x3x16xf16>, %x: tensor<2x8x8x16xf16>) -> tenso
 // CPP:      AscendC::LocalTensor<half> [[A0:v[0-9]+]] = a_l0[
 // CPP:      AscendC::LocalTensor<half> [[A1:v[0-9]+]] = a_l1[
 // CPP:      AscendC::LoadData([[A0]], [[A1]], AscendC::LoadData3DParamsV2<half>(padList, 8, 8,
-// CPP:      AscendC::Mmad(
+// CPP:      AscendC::Mmad({{.*}}, 3, false,
 // CPP:      AscendC::LocalTensor<float> [[CF:v[0-9]+]] = c_l0[
 // CPP:      AscendC::Fixpipe<half, float, AscendC::CFG_ROW_MAJOR>({{.*}}, [[CF]], AscendC::FixpipeParamsV220{32, 64, 64, 32,

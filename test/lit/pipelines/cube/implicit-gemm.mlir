@@ -41,8 +41,9 @@ func.func @c_mm0(%w: tensor<32x1x3x3x16xf16>, %x: tensor<2x8x8x16xf16>) -> tenso
 // CPP:      AscendC::DataCopy({{.*}}, AscendC::Nd2NzParams{1, 64, {{.*}}, 0, 16, 64, 1, 0});
 // CPP:      const uint8_t padList[4] = {1, 1, 1, 1};
 // CPP-NEXT: AscendC::LoadData({{.*}}, AscendC::LoadData3DParamsV2<half>(padList, 8, 8, {{.*}}, {{.*}}, 64, {{.*}}, 0, 1, 1, 3, 3, 1, 1, false, false, 0));
-// the product in slot i % 2 of L0C (two 8 KB slots: FixPipe drains a block while the cube multiplies the next)
+// the product in slot i % 2 of L0C (two 8 KB slots: FixPipe drains a block while the cube multiplies the next),
+// handed to FixPipe by unit flags (the block's one Mmad and the Fixpipe: 3)
 // CPP:      AscendC::LocalTensor<float> [[C:v[0-9]+]] = c_l0[
-// CPP-NEXT: AscendC::Mmad([[C]], {{.*}}, AscendC::MmadParams{32, 64, {{.*}}, 0, false, {{.*}}});
+// CPP-NEXT: AscendC::Mmad([[C]], {{.*}}, AscendC::MmadParams{32, 64, {{.*}}, 3, false, {{.*}}});
 // CPP:      AscendC::LocalTensor<float> [[CF:v[0-9]+]] = c_l0[
-// CPP:      AscendC::Fixpipe<half, float, AscendC::CFG_ROW_MAJOR>({{.*}}, [[CF]], AscendC::FixpipeParamsV220{64, 32, 32, 64, false, QuantMode_t::F322F16, 0, 1, 0, 0, 0});
+// CPP:      AscendC::Fixpipe<half, float, AscendC::CFG_ROW_MAJOR>({{.*}}, [[CF]], AscendC::FixpipeParamsV220{64, 32, 32, 64, false, QuantMode_t::F322F16, 0, 1, 0, 0, 3});

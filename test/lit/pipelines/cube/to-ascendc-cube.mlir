@@ -38,9 +38,10 @@ func.func @f_mm0(%a: tensor<100x40xf32>, %b: tensor<40x60xf32>) -> tensor<100x60
 // CHECK-NEXT: }
 // CHECK:      ascendc.load_data
 // CHECK-NOT:  transpose
-// CHECK:      ascendc.mmad
+// one K step per block: its Mmad is the block's last, with unit flag 3, as the Fixpipe
+// CHECK:      ascendc.mmad {{.*}} unit_flag 3 :
 // CHECK:      %[[CF:.*]] = ascendc.subview %c_l0[%{{.*}}]
-// CHECK:      ascendc.fixpipe %{{.*}}, %[[CF]], {{.*}} quant NoQuant : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32>
+// CHECK:      ascendc.fixpipe %{{.*}}, %[[CF]], {{.*}} quant NoQuant unit_flag 3 : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32>
 
 // CPP: AscendC::LocalTensor<float> a_l1(AscendC::TPosition::A1, 0,
 // the whole 16-row blocks of B: ndNum of them, 16 rows of 60, 16 GM rows (960 elements) apart, column blocks
@@ -59,9 +60,9 @@ func.func @f_mm0(%a: tensor<100x40xf32>, %b: tensor<40x60xf32>) -> tensor<100x60
 // CPP-NEXT: AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE1>(
 // CPP: AscendC::LoadData({{.*}}, AscendC::LoadData2DParams{static_cast<uint16_t>({{.*}}), 7, 1, 0,
 // CPP: AscendC::LocalTensor<float> [[C:v[0-9]+]] = c_l0[
-// CPP-NEXT: AscendC::Mmad([[C]], {{.*}}, AscendC::MmadParams{
+// CPP-NEXT: AscendC::Mmad([[C]], {{.*}}, AscendC::MmadParams{{.*}}, 3, false,
 // CPP: AscendC::LocalTensor<float> [[CF:v[0-9]+]] = c_l0[
-// CPP: AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>({{.*}}, [[CF]], AscendC::FixpipeParamsV220{{.*}}QuantMode_t::NoQuant
+// CPP: AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>({{.*}}, [[CF]], AscendC::FixpipeParamsV220{{.*}}QuantMode_t::NoQuant, 0, 1, 0, 0, 3});
 
 // float32 A^T (K x M): 16-row blocks in L1 like B, one LoadDataWithTranspose per K block into L0A (ZZ: the
 // two K fractals of a square adjacent, the M fractals 2 * K blocks apart), and Mmad's K in whole blocks
@@ -94,3 +95,13 @@ func.func @h_mm0(%a: tensor<64x144xf32>, %b: tensor<144x64xf32>) -> tensor<64x64
 // BOTH:       } else {
 // BOTH:         scf.for %j
 // BOTH:           ascendc.load_data_with_transpose
+// two K steps per block: the block's last Mmad (unit flag 3) accumulates (init false, as no block starts in its last
+// step), the others take unit flag 2; the Fixpipe 3
+// BOTH:       %[[LAST:.*]] = arith.cmpi uge,
+// BOTH-NEXT:  scf.if %[[LAST]] {
+// BOTH:         %[[NO:.*]] = arith.constant false
+// BOTH:         ascendc.mmad {{.*}} init %[[NO]] unit_flag 3 :
+// BOTH:       } else {
+// BOTH:         ascendc.mmad {{.*}} unit_flag 2 :
+// BOTH:       }
+// BOTH:       ascendc.fixpipe {{.*}} unit_flag 3 :
