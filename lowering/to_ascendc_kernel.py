@@ -24,11 +24,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import IndexType, UnitAttr
+from xdsl.dialects.builtin import IndexType, MemRefType, UnitAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from pyasc.dialects import ascbuf, ascendc, asctile
+from pyasc.dialects.ascbuf import memory_space
 from pyasc.dialects.ascbuf.analysis import accesses, buffer_of, pipe_of, scalar_reads
 from pyasc.dialects.ascendc import HardEvent, PipeKind, TPosition
 from pyasc.dialects.target import Pipe
@@ -206,11 +207,12 @@ class KernelLowering:
         return nums
 
     # ------------------------------------------------------------------------------------------
-    def _translate_block(self, old: Block, new: Block, e: OpEmitter) -> None:
+    def _translate_block(self, old: Block, new: Block, e: OpEmitter, inherit: bool = False) -> None:
         """Translate ``old`` into ``new``: the tensors a nested block builds are its own (they are out of scope
-        after it), so the enclosing block's are restored when it ends."""
+        after it), so the enclosing block's are restored when it ends; with ``inherit`` it starts from the
+        enclosing block's tensors (built before it)."""
         outer = getattr(self, "queue_state", None), getattr(self, "tensor_cache", None)
-        self.queue_state, self.tensor_cache = {}, {}
+        self.queue_state, self.tensor_cache = {}, dict(outer[1]) if inherit and outer[1] is not None else {}
         self._translate_ops(old, new, e)
         if outer[0] is not None:
             self.queue_state, self.tensor_cache = outer
@@ -354,10 +356,13 @@ class KernelLowering:
                 self._translate_block(op.body.block, body, inner)
             case scf.IfOp() if not op.results:
                 regions = [r for r in op.regions if r.blocks]  # the then region, and the else region if any
+                shared = _shared_buffers(op) if len(regions) == 2 and not self.queue_style else []
+                for v in shared:  # a buffer both branches use: its tensor once, before the if
+                    self.tensor(v, e)
                 blocks = [Block() for _ in regions]
                 e.add(scf.IfOp(m[op.cond], [], *(Region(b) for b in blocks)))
                 for region, block in zip(regions, blocks):
-                    self._translate_block(region.block, block, OpEmitter(InsertPoint.at_end(block)))
+                    self._translate_block(region.block, block, OpEmitter(InsertPoint.at_end(block)), bool(shared))
             case scf.YieldOp():
                 e.add(scf.YieldOp())
             case func.ReturnOp():
@@ -426,3 +431,20 @@ class KernelLowering:
     @staticmethod
     def _align32(e: OpEmitter, nbytes: SSAValue) -> SSAValue:
         return e.muli(e.divui(e.addi(nbytes, 31), 32), 32)
+
+
+def _shared_buffers(op: scf.IfOp) -> list[SSAValue]:
+    """The local buffers (slots of static buffers) that ops of both branches of ``op`` use and that are defined
+    outside it, in the order of first use."""
+    def used(region) -> list[SSAValue]:
+        out = []
+        for o in region.walk():
+            for v in o.operands:
+                owner = v.owner if isinstance(v.owner, Operation) else v.owner.parent_op()
+                if isinstance(v.type, MemRefType) and memory_space(v.type) is not None and v not in out \
+                        and not op.is_ancestor(owner):
+                    out.append(v)
+        return out
+
+    then, other = (used(r) for r in op.regions)
+    return [v for v in then if v in other]

@@ -96,12 +96,13 @@ func.func @h_mm0(%a: tensor<64x144xf32>, %b: tensor<144x64xf32>) -> tensor<64x64
 // BOTH:         scf.for %j
 // BOTH:           ascendc.load_data_with_transpose
 // two K steps per block: the block's last Mmad (unit flag 3) accumulates (init false, as no block starts in its last
-// step), the others take unit flag 2; the Fixpipe 3
+// step), the others take unit flag 2; the Fixpipe 3. The tensors both Mmads use are built once, before the if
 // BOTH:       %[[LAST:.*]] = arith.cmpi uge,
+// BOTH:       %[[CT:.*]] = ascendc.subview %c_l0
 // BOTH-NEXT:  scf.if %[[LAST]] {
 // BOTH:         %[[NO:.*]] = arith.constant false
-// BOTH:         ascendc.mmad {{.*}} init %[[NO]] unit_flag 3 :
+// BOTH-NEXT:    ascendc.mmad %[[CT]], %[[AT:.*]], %[[BT:.*]], {{.*}} init %[[NO]] unit_flag 3 :
 // BOTH:       } else {
-// BOTH:         ascendc.mmad {{.*}} unit_flag 2 :
+// BOTH-NEXT:    ascendc.mmad %[[CT]], %[[AT]], %[[BT]], {{.*}} unit_flag 2 :
 // BOTH:       }
 // BOTH:       ascendc.fixpipe {{.*}} unit_flag 3 :
