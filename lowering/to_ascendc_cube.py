@@ -81,6 +81,8 @@ class CubeKernelLowering(KernelLowering):
         units, whose bytes must be defined (BiasTable columns past the block's), and the bytes every copy writes
         stay undefined until it does."""
         super()._declare(e)
+        if any(isinstance(op, ascbuf.MmadOp) and op.unit_flag is not None for op in self.kernel.body.block.walk()):
+            e.add(ascendc.SetMMRowMajorOp())  # results N first, the order the Fixpipe reads them in (UnitFlag.md)
         zero_from = _bias_rows_to_zero(self.kernel.body.block)
         for b in self.buffers.values():
             if b.role == TPosition.C1 and b.alloc in zero_from:

@@ -492,6 +492,11 @@ def mmad(t: KernelTranslator, op: asc.MmadOp) -> None:
     record(t, sid, "_mr[0]", "0" if bias else f"(0 if {t.v(op.init)} else 1)", regions)
 
 
+def set_mm_major(t: KernelTranslator, op: asc.SetMMMajorOp) -> None:
+    """Nothing to compute: the order of an Mmad's results only decides whether a Fixpipe with unit flags overlaps
+    it block by block (``unit_flags``, from the op's place in the kernel)."""
+
+
 def fixpipe(t: KernelTranslator, op: asc.FixpipeOp) -> None:
     _mems(t)
     _space(t, op.src, op, "L0C")

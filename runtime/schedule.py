@@ -188,7 +188,7 @@ def schedule(recs: list[tuple], tabs: KernelTables, core: int, check: bool = Tru
                     cost = r[2]
                     u = unit[r[0]] if unit else None
                     if u is not None:  # an Mmad or a Fixpipe waiting for L0C's unit flags
-                        got = flags.ready(i, r, u[2], u[1], k_p)
+                        got = flags.ready(i, r, u, k_p)
                         if got is None:
                             break
                         if got[0] > t:
@@ -205,7 +205,7 @@ def schedule(recs: list[tuple], tabs: KernelTables, core: int, check: bool = Tru
                             e = got[1]
                         clock = list(k_p)
                         clock[p] = num[i]
-                        flags.done(i, r, u[2], u[0], u[1], t, e, clock)
+                        flags.done(i, r, u, t, e, clock)
                     end[i] = e
                     busy[p] += occ
                     if e > d:

@@ -92,6 +92,7 @@ ASCENDC_HANDLERS: dict[type[Operation], Handler] = {
     asc.MmadOp: cube.mmad,
     asc.DataCopyL1ToBtOp: bias.data_copy_l1_bt,
     asc.FixpipeOp: cube.fixpipe,
+    asc.SetMMMajorOp: cube.set_mm_major,
     # MIX kernels
     asc.CoreSectionOp: mix.core_section,
     asc.GetSubBlockIdxOp: mix.get_sub_block_idx,

@@ -9,30 +9,54 @@ ready when every block of its L0C region has been cleared as often as it was set
 has been set once more than cleared; a pipe waits (in order) until its next op is ready, and a core whose op
 can never become ready is deadlocked (the flag never changes), as on the chip. The latest set (clear) is the
 one the op waits for: a block is never set twice without a clear between, since the second Mmad would wait for
-it. Block by block the two ops overlap: the waiting op starts one block after the op it waits for started and
-ends one of its own blocks after that op ended. It knows what that op knew, and that op complete, for the
-race check: the flags order their L0C accesses.
+it. The Fixpipe (NZ to ND) reads its blocks N first; where the Mmad produces them in that order too (after
+``SetMMRowMajor``, as ``UnitFlag.md`` asks for a Fixpipe that converts the layout) the two overlap block by block:
+the waiting op starts one block after the op it waits for started and ends one of its own blocks after that op
+ended. Otherwise (``SetMMColumnMajor``, or no call: the document gives no default) the first block one needs is
+among the last the other gives, and the waiting op starts when the other ends. It knows what that op knew, and
+that op complete, for the race check: the flags order their L0C accesses.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from pyasc.dialects.ascendc.cube import SetMMMajorOp
 from pyasc.dialects.target import UNIT_FLAG_BLOCK
 
 # the ops that take a unit flag, and which of their recorded regions is L0C
 UNIT_FLAG_REGION = {"ascendc.mmad": 2, "ascendc.fixpipe": 0}
 
 
-def unit_flag_facts(infos) -> list[tuple[int, int, bool] | None]:
-    """Per op of a kernel, (its unitFlag, the index of its L0C region in its record, whether it writes L0C: an
-    Mmad) or None."""
+def unit_flag_facts(infos) -> list[tuple | None]:
+    """Per op of a kernel, (its unitFlag, the index of its L0C region in its record, whether it writes L0C (an Mmad),
+    whether it streams: an Mmad producing N first, the latest ``SetMM*Major`` before it in its kernel being
+    ``SetMMRowMajor``) or None."""
     out = []
     for info in infos:
         j = UNIT_FLAG_REGION.get(info.op.name)
         attr = getattr(info.op, "unit_flag", None) if j is not None else None
-        out.append((attr.value.data, j, info.op.name == "ascendc.mmad") if attr is not None else None)
+        if attr is None:
+            out.append(None)
+            continue
+        writer = info.op.name == "ascendc.mmad"
+        out.append((attr.value.data, j, writer, writer and _row_major(info.op)))
     return out
+
+
+def _row_major(op) -> bool:
+    """Whether the latest ``SetMMRowMajor``/``SetMMColumnMajor`` before ``op`` in its kernel (in program text order)
+    is ``SetMMRowMajor``."""
+    kernel = op
+    while kernel.parent_op() is not None and kernel.name != "func.func":
+        kernel = kernel.parent_op()
+    row = False
+    for o in kernel.walk():
+        if o is op:
+            return row
+        if isinstance(o, SetMMMajorOp):
+            row = o.ROW_MAJOR
+    return row
 
 
 class UnitFlags:
@@ -45,8 +69,7 @@ class UnitFlags:
         self.clears = np.zeros(n, np.int64)
         self.set_by = np.full(n, -1, np.int64)
         self.clear_by = np.full(n, -1, np.int64)
-        self.events: list[tuple[float, float, list[int], float, int]] = []  # (start, end, clock, cycles per
-        # block, record)
+        self.events: list[tuple] = []  # (start, end, clock, cycles per block, record, an Mmad producing N first)
         self.waiting: dict[int, tuple] = {}  # record -> (first block, end block, an Mmad), while it waits
 
     @staticmethod
@@ -54,9 +77,10 @@ class UnitFlags:
         a, nb = int(r[4 + 2 * j]), int(r[5 + 2 * j])
         return a // UNIT_FLAG_BLOCK, -(-(a + nb) // UNIT_FLAG_BLOCK)
 
-    def ready(self, i: int, r: tuple, writer: bool, j: int, known: list[int]) -> tuple[float, float] | None:
-        """None while the op (record ``i``) must wait; else (earliest start, earliest end beyond its own cost)
-        from the ops it waits for, whose knowledge joins ``known``."""
+    def ready(self, i: int, r: tuple, fact: tuple, known: list[int]) -> tuple[float, float] | None:
+        """None while the op (record ``i``, ``unit_flag_facts``' ``fact``) must wait; else (earliest start, earliest
+        end beyond its own cost) from the ops it waits for, whose knowledge joins ``known``."""
+        _, j, writer, streams = fact
         lo, hi = self.blocks(r, j)
         sets, clears = self.sets[lo:hi], self.clears[lo:hi]
         if writer:
@@ -72,21 +96,24 @@ class UnitFlags:
         t = e = 0.0
         per_block = r[2] / max(1, hi - lo)
         for ev in set(by[by >= 0].tolist()):
-            start, end, clock, lead, _ = self.events[ev]
-            t = max(t, start + lead)
-            e = max(e, end + per_block)
+            start, end, clock, lead, _, row = self.events[ev]
+            if streams if writer else row:
+                t = max(t, start + lead)
+                e = max(e, end + per_block)
+            else:
+                t = max(t, end)
             for q, c in enumerate(clock):
                 if c > known[q]:
                     known[q] = c
         return t, e
 
-    def done(self, i: int, r: tuple, writer: bool, flag: int, j: int, start: float, end: float,
-             clock: list[int]) -> None:
+    def done(self, i: int, r: tuple, fact: tuple, start: float, end: float, clock: list[int]) -> None:
         """The op (record ``i``) ran from ``start`` to ``end`` knowing ``clock`` (its own pipe's count included)."""
+        flag, j, writer, streams = fact
         if flag != 3:
             return
         lo, hi = self.blocks(r, j)
-        self.events.append((start, end, clock, r[2] / max(1, hi - lo), i))
+        self.events.append((start, end, clock, r[2] / max(1, hi - lo), i, streams))
         ev = len(self.events) - 1
         if writer:
             self.sets[lo:hi] += 1

@@ -439,5 +439,36 @@ def unit_flag_of(op) -> int:
     return op.unit_flag.value.data if op.unit_flag is not None else 0
 
 
-OPS = [DataCopyNd2NzOp, InitConstValueOp, LoadDataOp, LoadDataWithTransposeOp, MmadOp, DataCopyL1ToBtOp, FixpipeOp]
+class SetMMMajorOp(AscendCOperation):
+    """``SetMMRowMajor()`` / ``SetMMColumnMajor()`` (``SetMMColumnMajor-SetMMRowMajor.md``, PIPE_S): the order in which
+    the cube produces an Mmad's results, N first then M (row major) or M first (column major). With unit flags a
+    Fixpipe that converts NZ to ND reads them N first, so they overlap block by block only after ``SetMMRowMajor``
+    (``UnitFlag.md``)."""
+
+    BATCHABLE: ClassVar[bool] = True
+    ROW_MAJOR: ClassVar[bool]
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__()
+
+
+@irdl_op_definition
+class SetMMRowMajorOp(SetMMMajorOp):
+    name = "ascendc.set_mm_row_major"
+    API: ClassVar[str] = "SetMMRowMajor"
+    CALL: ClassVar[str] = "AscendC::SetMMRowMajor();"
+    ROW_MAJOR: ClassVar[bool] = True
+
+
+@irdl_op_definition
+class SetMMColumnMajorOp(SetMMMajorOp):
+    name = "ascendc.set_mm_column_major"
+    API: ClassVar[str] = "SetMMColumnMajor"
+    CALL: ClassVar[str] = "AscendC::SetMMColumnMajor();"
+    ROW_MAJOR: ClassVar[bool] = False
+
+
+OPS = [DataCopyNd2NzOp, InitConstValueOp, LoadDataOp, LoadDataWithTransposeOp, MmadOp, DataCopyL1ToBtOp, FixpipeOp,
+       SetMMRowMajorOp, SetMMColumnMajorOp]
 ATTRIBUTES = [QuantModeAttr]

@@ -17,7 +17,7 @@ from .basic import (  # noqa: F401
     reduce_max, reduce_min, reduce_sum, relu, rsqrt, scalar_cast, select, set_flag, sqrt, sub, trans_data_to_5hd,
     wait_flag,
 )
-from .cube import fixpipe, load_data, mmad  # noqa: F401
+from .cube import fixpipe, load_data, mmad, set_mm_column_major, set_mm_row_major  # noqa: F401
 from .dtypes import (  # noqa: F401
     DataType, bfloat16, bool_, double, float16, float32, float64, float_, half, int8, int16, int32, int64, int_,
     uint8, uint16, uint32, uint64,

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from pyasc.dialects.ascendc.cube import FixpipeOp, LoadDataOp, MmadOp, QuantMode
+from pyasc.dialects.ascendc.cube import (
+    FixpipeOp, LoadDataOp, MmadOp, QuantMode, SetMMColumnMajorOp, SetMMRowMajorOp,
+)
 from pyasc.dialects.ascendc.cube_load3d import FIELDS as LOAD3D_FIELDS, LoadData3DV2Op
 from pyasc.dialects.target import UNIT_FLAG_MODES
 
@@ -67,6 +69,18 @@ def mmad(dst, fm, filter, *args) -> None:  # noqa: A002 - official name
         raise unsupported("mmad with cmatrix_source")
     emit("mmad", MmadOp(dst.value, fm.value, filter.value, to_index(p.m), to_index(p.n), to_index(p.k),
                         to_i1(p.cmatrix_init_val), unit_flag=_unit_flag("mmad", p.unit_flag)))
+
+
+def set_mm_row_major() -> None:
+    """``SetMMRowMajor()``: the cube produces each Mmad's results N first, then M."""
+    if runs_here("aic", "cube"):
+        emit("set_mm_row_major", SetMMRowMajorOp())
+
+
+def set_mm_column_major() -> None:
+    """``SetMMColumnMajor()``: the cube produces each Mmad's results M first, then N."""
+    if runs_here("aic", "cube"):
+        emit("set_mm_column_major", SetMMColumnMajorOp())
 
 
 def _unit_flag(api: str, value) -> int:

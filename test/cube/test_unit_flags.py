@@ -47,6 +47,7 @@ def test_products_match_torch(m, k, n, dt):
     src = compiled.ascendc_source()
     assert "M_FIX" not in src and "FIX_M" not in src
     assert "0, 1, 0, 0, 3});" in src  # the Fixpipe's unitFlag
+    assert "AscendC::SetMMRowMajor();" in src  # results N first, as the Fixpipe reads them
 
 
 def test_fixpipe_reads_each_block_while_its_last_mmad_writes_it():
@@ -69,12 +70,16 @@ def test_fixpipe_reads_each_block_while_its_last_mmad_writes_it():
 M, K, N, STEPS = 32, 128, 48, 2
 
 
-def _unit_flag_kernel(last_mmad: int, fixpipe: int):
+def _unit_flag_kernel(last_mmad: int, fixpipe: int, order: str | None = "row"):
     kc = K // STEPS
     k1 = kc // 16
 
     @asc.jit
     def kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress):
+        if order == "row":
+            asc.set_mm_row_major()
+        elif order == "column":
+            asc.set_mm_column_major()
         a_gm, b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
         a_gm.set_global_buffer(a)
         b_gm.set_global_buffer(b)
@@ -123,6 +128,24 @@ def test_the_documented_unit_flag_pattern_runs_with_no_m_fix_flag():
     assert "AscendC::MmadParams{32, 48, 64, 2, false, true}" in src
     assert "AscendC::MmadParams{32, 48, 64, 3, false, false}" in src
     assert "0, 1, 0, 0, 3});" in src
+    assert "AscendC::SetMMRowMajor();" in src
+
+
+@pytest.mark.parametrize("order,overlaps", [("row", True), ("column", False), (None, False)])
+def test_the_fixpipe_overlaps_the_last_mmad_only_when_the_cube_produces_n_first(order, overlaps):
+    """UnitFlag.md: a Fixpipe that converts NZ to ND reads L0C N first, so it overlaps the Mmad block by block only
+    after SetMMRowMajor; after SetMMColumnMajor, or with neither (the document gives no default), the blocks it needs
+    first come last, and it starts when the Mmad ends. The product is the same."""
+    kernel = _unit_flag_kernel(3, 3, order)
+    a, b, ref = _ab()
+    c = np.zeros((M, N), np.float32)
+    kernel[1, rt.current_stream()](a, b, c)
+    np.testing.assert_array_equal(c, ref)
+    assert kernel.last_report.findings == []
+    timeline = kernel.last_report.launches[0].timeline(0)
+    start, end = [(s, e) for s, e, name in timeline["M"] if name == "Mmad"][-1]
+    fix = next(s for s, _, name in timeline["FIX"] if name == "Fixpipe")
+    assert (start < fix < end) if overlaps else fix >= end
 
 
 def test_the_unit_flag_kernel_checks_and_runs_on_the_cpu(tmp_path):

@@ -1423,6 +1423,15 @@ inline void InitSocState()
 {
 }
 
+/* the CPU build computes each Mmad whole: the order of its results changes nothing */
+inline void SetMMRowMajor()
+{
+}
+
+inline void SetMMColumnMajor()
+{
+}
+
 template <uint8_t modeId, pipe_t pipe>
 inline void CrossCoreSetFlag(uint16_t flagId)
 {

@@ -728,6 +728,9 @@ __aicore__ int64_t GetBlockIdx();
 __aicore__ int64_t GetBlockNum();
 /* resets the core's state; a kernel without a TPipe calls it at entry */
 __aicore__ void InitSocState();
+/* the order in which the cube produces an Mmad's results: N first (row major) or M first (column major) */
+__aicore__ void SetMMRowMajor();
+__aicore__ void SetMMColumnMajor();
 
 /* ---- MIX kernels (one AIC and two AIVs per AI Core) ----------------------------------------- */
 

@@ -28,6 +28,8 @@ func.func @k(%g: !ascendc.gm_addr, %i: index, %f: i1) {
   ascendc.mmad %c, %a, %b, {%i, %i, %i} init %f unit_flag 2 : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
   ascendc.mmad %c, %a, %b, {%i, %i, %i} init %f unit_flag 3 : !ascendc.local_tensor<f32>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
   ascendc.fixpipe %out, %c, {%i, %i, %i, %i} quant F322F16 relu unit_flag 3 : !ascendc.global_tensor<f16>, !ascendc.local_tensor<f32>
+  ascendc.set_mm_row_major
+  ascendc.set_mm_column_major
   func.return
 }
 // CHECK: ascendc.data_copy_nd2nz %l1, %gm, {%c1, %i, %i, %c0, %i, %i, %c1, %c0} : !ascendc.local_tensor<f16>, !ascendc.global_tensor<f16>
@@ -45,3 +47,5 @@ func.func @k(%g: !ascendc.gm_addr, %i: index, %f: i1) {
 // CHECK: ascendc.mmad %c, %a, %b, {%i, %i, %i} init %f unit_flag 2 :
 // CHECK: ascendc.mmad %c, %a, %b, {%i, %i, %i} init %f unit_flag 3 :
 // CHECK: ascendc.fixpipe %out, %c, {%i, %i, %i, %i} quant F322F16 relu unit_flag 3 :
+// CHECK: ascendc.set_mm_row_major
+// CHECK: ascendc.set_mm_column_major

@@ -35,6 +35,7 @@ func.func @g_mm0(%a: tensor<64x96xf16>, %b: tensor<96x40xf16>, %c: tensor<40xf16
 }
 // CHECK-LABEL: func.func @g_mm0
 // CHECK:      %bias_bt = ascendc.local_tensor C2
+// CHECK-NEXT: ascendc.set_mm_row_major
 // CHECK-NEXT: %[[AT:.*]] = arith.constant 48 : index
 // CHECK-NEXT: %[[TAIL:.*]] = ascendc.subview %bias_l1[%[[AT]]]
 // CHECK-NEXT: %[[U1:.*]] = arith.constant 1 : index
@@ -52,6 +53,7 @@ func.func @h_mm0(%a: tensor<64x96xf16>, %b: tensor<96x70xf16>, %c: tensor<70xf16
 }
 // CHECK-LABEL: func.func @h_mm0
 // CHECK:      %bias_bt = ascendc.local_tensor C2
+// CHECK-NEXT: ascendc.set_mm_row_major
 // CHECK-NEXT: %[[AT2:.*]] = arith.constant 32 : index
 // CHECK-NEXT: %[[TAIL2:.*]] = ascendc.subview %bias_l1[%[[AT2]]]
 // CHECK:      ascendc.init_const_value %[[TAIL2]]

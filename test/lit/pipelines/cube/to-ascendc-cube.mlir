@@ -44,6 +44,8 @@ func.func @f_mm0(%a: tensor<100x40xf32>, %b: tensor<40x60xf32>) -> tensor<100x60
 // CHECK:      ascendc.fixpipe %{{.*}}, %[[CF]], {{.*}} quant NoQuant unit_flag 3 : !ascendc.global_tensor<f32>, !ascendc.local_tensor<f32>
 
 // CPP: AscendC::LocalTensor<float> a_l1(AscendC::TPosition::A1, 0,
+// the cube produces each Mmad's results N first, the order in which the Fixpipe (NZ to ND) reads them
+// CPP: AscendC::SetMMRowMajor();
 // the whole 16-row blocks of B: ndNum of them, 16 rows of 60, 16 GM rows (960 elements) apart, column blocks
 // 16 rows apart, blocks 1024 elements (16 rows x 64 columns of the tile) apart
 // CPP: AscendC::DataCopy({{.*}}, AscendC::Nd2NzParams{static_cast<uint16_t>({{.*}}), 16, 60, 960, 60, 16, 1, 1024});
