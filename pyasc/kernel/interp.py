@@ -214,8 +214,12 @@ class Interpreter:
         for stmts in (node.body, node.orelse):
             blk = Block()
             e = dict(env)
-            with t.at_end(blk):
-                self.exec_body(stmts, e)
+            t.if_depth += 1
+            try:
+                with t.at_end(blk):
+                    self.exec_body(stmts, e)
+            finally:
+                t.if_depth -= 1
             blocks.append(blk)
             envs.append(e)
         names = sorted(assigned_names(node.body) | assigned_names(node.orelse))

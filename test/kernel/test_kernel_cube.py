@@ -89,6 +89,23 @@ def test_matmul_api_cube_only_with_a_bias_in_bias_table(m, k, n, dim, tmp_path):
     np.testing.assert_array_equal(c, ref + bias)
 
 
+def test_matmul_api_bias_under_a_run_time_if_follows_its_condition():
+    """The tutorial's ``if tiling.is_bias: mm.set_bias(...)``: the trace runs both paths of a run-time ``if``, so a
+    setting made in one would hold on both; the condition is taken when the kernel is traced (the kernel is
+    specialised to the tiling's is_bias), and a launch without the bias has none, before and after one with it."""
+    m, k, n, dim = 96, 80, 200, 4
+    a, b, ref = _ab(m, k, n, seed=7)
+    bias = np.random.default_rng(8).integers(-5, 5, (1, n)).astype(np.float32)
+    ws = np.zeros(1024, np.uint8)
+    for with_bias in (False, True, False):
+        tiling = make_tiling(m, n, k, dim, bias=with_bias)
+        c = np.zeros((m, n), np.float32)
+        matmul_cube_bias_kernel[tiling.used_core_num, rt.current_stream()](a, b, c, bias, tiling, ws)
+        np.testing.assert_array_equal(c, ref + bias if with_bias else ref)
+        assert matmul_cube_bias_kernel.last_report.findings == []
+        assert ("TPosition::C2" in matmul_cube_bias_kernel.last_compiled.kernel_source()) == with_bias
+
+
 def _epilogue_inputs():
     m, k, n = 256, 128, 256
     a, b, mm = _ab(m, k, n, seed=2)

@@ -30,7 +30,7 @@ from pyasc.dialects.ascendc.cube import DataCopyNd2NzOp, FixpipeOp, LoadDataOp, 
 from .. import dtypes
 from ..basic import get_block_idx
 from ..enums import CubeFormat, LayoutMode, TPosition
-from ..errors import KernelError, unsupported
+from ..errors import KernelError, NeedsStatic, unsupported
 from ..fwk import TBuf, TPipe
 from ..structs import KernelStruct
 from ..trace import Scalar, current, static_int, to_i1, to_index
@@ -104,6 +104,7 @@ class Matmul:
         if not isinstance(tensor, GlobalTensor):
             raise unsupported("adv.Matmul.set_tensor_a with a scalar or local tensor")
         self.a = tensor
+        self._if_depth = current().if_depth
 
     def set_tensor_b(self, tensor, transpose: bool = False) -> None:
         if transpose:
@@ -112,8 +113,18 @@ class Matmul:
             raise unsupported("adv.Matmul.set_tensor_b with a scalar or local tensor")
         self.b = tensor
 
+    def _configured_here(self, api: str) -> None:
+        """A setting made inside a run-time ``if`` that the matmul's own calls are not in would hold on both of its
+        paths (the trace runs both): it needs the condition when the kernel is traced (the ``if`` is then taken
+        at trace time, the kernel specialised to it), else it is an error."""
+        if current().if_depth > getattr(self, "_if_depth", 0):
+            raise NeedsStatic(f"adv.Matmul.{api}", "called under a run-time `if` that set_tensor_a is not under: "
+                                                  "its condition must be known when the kernel is traced",
+                              location=current().loc)
+
     def set_bias(self, tensor) -> None:
         t = current()
+        self._configured_here("set_bias")
         self._bias_on_cube = t.mode == "aic" and t.block_idx is None  # an AIC-only kernel: BiasTable
         if self._bias_on_cube and (not isinstance(tensor, GlobalTensor) or tensor.dtype.ir not in ("f32", "f16")):
             raise unsupported("adv.Matmul.set_bias in an AIC-only kernel with a local or non-float32/half bias",
@@ -126,6 +137,7 @@ class Matmul:
             self._bias_buf = buf
 
     def disable_bias(self) -> None:
+        self._configured_here("disable_bias")
         self.bias = None
 
     def set_tail(self, tail_m=-1, tail_n=-1, tail_k=-1) -> None:
