@@ -19,7 +19,7 @@ An access that conflicts with an earlier one on another pipe (RAW, WAR, WAW) nee
 complete; on V, MTE2, MTE3 and FIX, whose instructions overlap, RAW and WAW need a ``PipeBarrier``.
 ``analyse`` lists what is missing; ``redundant_syncs`` the user's set/wait pairs and barriers that order
 nothing a dependency needs. L0C's unit flags (``UnitFlag.md``) order an Mmad or a Fixpipe that takes them after the
-latest op of the other kind that flips them (3).
+latest op of the other kind that takes them.
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ class _Walk:
     consumed_by: dict = field(default_factory=dict)  # set op -> set of wait ops that consumed it
     unmatched: set = field(default_factory=set)  # wait ops with no set before them in the trace
     flag_ids: dict = field(default_factory=dict)  # HardEvent -> ids seen
-    unit_flags: dict = field(default_factory=dict)  # "ascendc.mmad"/"ascendc.fixpipe" -> clock of the latest with 3
+    unit_flags: dict = field(default_factory=dict)  # "ascendc.mmad"/"ascendc.fixpipe" -> clock of the latest with one
     count: int = 0
 
     # ------------------------------------------------------------------ values
@@ -336,7 +336,9 @@ class _Walk:
                 self._join(pipe, other)
         self._check(acc)
         self.accesses.append(acc)
-        if flag == 3:
+        if flag:  # (any unit flag: the walk takes both branches of an ``if``, one after the other, where a kernel
+            # takes one, as a block's last Mmad (3) or another (2); one that leaves a flag wrong deadlocks, which the
+            # simulator reports)
             self.unit_flags[op.name] = self._clock(pipe, self.count)
 
     def _check(self, c: _Access) -> None:

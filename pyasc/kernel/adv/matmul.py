@@ -205,6 +205,7 @@ class Matmul:
             v.name_hint = name
             return v
 
+        t.preamble(A.SetMMRowMajorOp())  # Mmad results N first: the order the Fixpipe reads them with unit flags
         self._cube = (local(A.TPosition.A1, 0, bm * bk, et, "mmA1"), local(A.TPosition.B1, b1_addr, bk * bn, et, "mmB1"),
                       local(A.TPosition.A2, 0, bm * bk, et, "mmA2"), local(A.TPosition.B2, 0, bk * bn, et, "mmB2"),
                       local(A.TPosition.CO1, 0, bm * bn, dtypes.float32.attr, "mmCO1"))
@@ -226,6 +227,17 @@ class Matmul:
         c1.name_hint, c2.name_hint = "mmBiasC1", "mmBiasC2"
         self._bias_rows = (c1, c2, n)
         return self._bias_rows
+
+    @staticmethod
+    def _either(cond, then, otherwise) -> None:
+        """``then()``'s ops under ``if (cond)``, ``otherwise()``'s under its ``else``."""
+        t = current()
+        blocks = Block(), Block()
+        t.add(scf.IfOp(to_i1(cond), [], Region(blocks[0]), Region(blocks[1])))
+        for block, fn in zip(blocks, (then, otherwise)):
+            with t.at_end(block):
+                fn()
+                t.add(scf.YieldOp())
 
     def _when_first(self, first, fn) -> None:
         """``fn()``'s ops under ``if (first)``."""
@@ -301,22 +313,25 @@ class Matmul:
                 self._when_first(kk == 0, lambda: t.add(A.DataCopyL1ToBtOp(c2, c1, one, _idx(units), zero, zero)))
             self._flag("MTE1_MTE2", wait=False)
             self._flag("MTE1_M")
-            if bias is None:
-                t.add(MmadOp(co1, a2, b2, _idx(mv), _idx(nv), _idx(kv), to_i1(kk == 0)))
-            else:  # the block's first Mmad starts from BiasTable, the others accumulate
-                first, rest = Block(), Block()
-                t.add(scf.IfOp(to_i1(kk == 0), [], Region(first), Region(rest)))
-                for block, with_bias in ((first, True), (rest, False)):
-                    with t.at_end(block):
-                        t.add(MmadOp(co1, a2, b2, _idx(mv), _idx(nv), _idx(kv), to_i1(False),
-                                     c2 if with_bias else None))
-                        t.add(scf.YieldOp())
+            # L0C passes to FixPipe and back by its unit flags (UnitFlag.md): the block's last Mmad 3, the others 2
+
+            def mmads(unit_flag: int) -> None:
+                if bias is None:
+                    t.add(MmadOp(co1, a2, b2, _idx(mv), _idx(nv), _idx(kv), to_i1(kk == 0), unit_flag=unit_flag))
+                    return
+                self._either(kk == 0, *(lambda b=with_bias: t.add(  # the first Mmad starts from BiasTable
+                    MmadOp(co1, a2, b2, _idx(mv), _idx(nv), _idx(kv), to_i1(False), c2 if b else None,
+                           unit_flag=unit_flag)) for with_bias in (True, False)))
+
+            if isinstance(kb, int) and kb == 1:
+                mmads(3)
+            else:
+                self._either(kk == kb - 1, lambda: mmads(3), lambda: mmads(2))
             self._flag("M_MTE1", wait=False)
             t.add(scf.YieldOp())
-        self._flag("M_FIX")
         quant = QuantMode.NoQuant if dst.dtype.ir == "f32" else QuantMode.F322F16
-        t.add(FixpipeOp(dst.value, co1, _idx(nv), _idx(mv), _idx((mv + 15) // 16 * 16), _idx(dst_stride), quant))
-        self._flag("FIX_M")
+        t.add(FixpipeOp(dst.value, co1, _idx(nv), _idx(mv), _idx((mv + 15) // 16 * 16), _idx(dst_stride), quant,
+                        unit_flag=3))
 
     def _workspace(self, geom) -> GlobalTensor:
         """The f32 view of the GM workspace the AIC hands blocks to the AIV through, and its slots."""
