@@ -70,11 +70,11 @@ def test_fixpipe_reads_each_block_while_its_last_mmad_writes_it():
 M, K, N, STEPS = 32, 128, 48, 2
 
 
-def _unit_flag_kernel(last_mmad: int, fixpipe: int, order: str | None = "row"):
+def _unit_flag_kernel(last_mmad: int, fixpipe: int, order: str | None = "row", insert_sync: bool = False):
     kc = K // STEPS
     k1 = kc // 16
 
-    @asc.jit
+    @asc.jit(insert_sync=insert_sync)
     def kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress):
         if order == "row":
             asc.set_mm_row_major()
@@ -129,6 +129,18 @@ def test_the_documented_unit_flag_pattern_runs_with_no_m_fix_flag():
     assert "AscendC::MmadParams{32, 48, 64, 3, false, false}" in src
     assert "0, 1, 0, 0, 3});" in src
     assert "AscendC::SetMMRowMajor();" in src
+
+
+def test_insert_sync_adds_no_m_fix_flag_to_the_unit_flag_pattern():
+    """``insert_sync=True`` adds what a kernel's own synchronisation leaves missing: with the unit flags handing L0C
+    over, nothing between M and FIX (and the product stays exact)."""
+    kernel = _unit_flag_kernel(3, 3, insert_sync=True)
+    a, b, ref = _ab()
+    c = np.zeros((M, N), np.float32)
+    kernel[1, rt.current_stream()](a, b, c)
+    np.testing.assert_array_equal(c, ref)
+    src = kernel.last_compiled.kernel_source()
+    assert "M_FIX" not in src and "FIX_M" not in src and kernel.last_report.findings == []
 
 
 @pytest.mark.parametrize("order,overlaps", [("row", True), ("column", False), (None, False)])
