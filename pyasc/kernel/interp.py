@@ -214,12 +214,12 @@ class Interpreter:
         for stmts in (node.body, node.orelse):
             blk = Block()
             e = dict(env)
-            t.if_depth += 1
+            t.if_path.append(object())
             try:
                 with t.at_end(blk):
                     self.exec_body(stmts, e)
             finally:
-                t.if_depth -= 1
+                t.if_path.pop()
             blocks.append(blk)
             envs.append(e)
         names = sorted(assigned_names(node.body) | assigned_names(node.orelse))

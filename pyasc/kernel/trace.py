@@ -83,7 +83,7 @@ class Tracer:
         self.body_block = block  # the top level of the kernel's body (inside the AIC's sub-block loop)
         self.block_idx: Scalar | None = None  # GetBlockIdx() override (the AIC of a MIX Matmul kernel)
         self.cache: dict = {}  # per-kernel state of API objects (e.g. the matmul hand-off)
-        self.if_depth = 0  # run-time ``if`` branches being traced around the current statement
+        self.if_path: list = []  # the run-time ``if`` branches being traced around the current statement (a token each)
 
     # -- insertion ---------------------------------------------------------------------------
     @property

@@ -106,6 +106,43 @@ def test_matmul_api_bias_under_a_run_time_if_follows_its_condition():
         assert ("TPosition::C2" in matmul_cube_bias_kernel.last_compiled.kernel_source()) == with_bias
 
 
+@asc.jit(matmul_cube_only=True, always_compile=True)
+def _tail_in_a_branch(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+                      workspace: asc.GlobalAddress):
+    """set_tail under a run-time `if` (on the core's index, unknown when the kernel is traced) that the
+    iterate_all after it is not under."""
+    if asc.ascend_is_aic():
+        a_global, b_global, c_global = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+        a_global.set_global_buffer(a)
+        b_global.set_global_buffer(b)
+        c_global.set_global_buffer(c)
+        pipe = asc.TPipe()
+        mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_global.dtype),
+                            b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_global.dtype),
+                            c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_global.dtype))
+        asc.adv.register_matmul(pipe, workspace, mm, tiling)
+        mm.set_tensor_a(a_global)
+        mm.set_tensor_b(b_global)
+        if asc.get_block_idx() == 0:
+            mm.set_tail(16, 16, tiling.k_a)
+        mm.iterate_all(c_global)
+        mm.end()
+
+
+def test_matmul_api_setting_in_a_branch_the_matmul_is_not_in_is_an_error():
+    """A setting made under a run-time `if` whose condition is not known when the kernel is traced, with the matmul
+    outside that `if`: the trace would run both paths and apply the setting on both, so it is an error naming the
+    call and its line, not a wrong product."""
+    m, k, n = 32, 32, 32
+    a, b, _ = _ab(m, k, n)
+    tiling = make_tiling(m, n, k, 1)
+    with pytest.raises(asc.KernelError, match=r"set_tail was called under a run-time `if` that does not hold this "
+                                              r"call") as e:
+        _tail_in_a_branch[1, rt.current_stream()](a, b, np.zeros((m, n), np.float32), tiling,
+                                                  np.zeros(1024, np.uint8))
+    assert "test_kernel_cube.py" in str(e.value)
+
+
 def _epilogue_inputs():
     m, k, n = 256, 128, 256
     a, b, mm = _ab(m, k, n, seed=2)

@@ -87,6 +87,7 @@ class Matmul:
         self.pipe: TPipe | None = None
         self.a = self.b = self.bias = None
         self.tails = (None, None, None)
+        self._settings: dict[str, tuple] = {}  # setting -> the run-time ``if`` branches it was made in
         self._cube = None
         self._ws = None
         self._bias_buf = None
@@ -104,7 +105,7 @@ class Matmul:
         if not isinstance(tensor, GlobalTensor):
             raise unsupported("adv.Matmul.set_tensor_a with a scalar or local tensor")
         self.a = tensor
-        self._if_depth = current().if_depth
+        self._note_setting("set_tensor_a")
 
     def set_tensor_b(self, tensor, transpose: bool = False) -> None:
         if transpose:
@@ -112,15 +113,35 @@ class Matmul:
         if not isinstance(tensor, GlobalTensor):
             raise unsupported("adv.Matmul.set_tensor_b with a scalar or local tensor")
         self.b = tensor
+        self._note_setting("set_tensor_b")
 
     def _configured_here(self, api: str) -> None:
         """A setting made inside a run-time ``if`` that the matmul's own calls are not in would hold on both of its
         paths (the trace runs both): it needs the condition when the kernel is traced (the ``if`` is then taken
-        at trace time, the kernel specialised to it), else it is an error."""
-        if current().if_depth > getattr(self, "_if_depth", 0):
+        at trace time, the kernel specialised to it), else it is an error. Where set_tensor_a was called tells
+        where the matmul's calls are."""
+        home = self._settings.get("set_tensor_a")
+        path = tuple(current().if_path)
+        if home is not None and path[:len(home)] == home and len(path) > len(home):
             raise NeedsStatic(f"adv.Matmul.{api}", "called under a run-time `if` that set_tensor_a is not under: "
                                                   "its condition must be known when the kernel is traced",
                               location=current().loc)
+        self._note_setting(api)
+
+    def _note_setting(self, api: str) -> None:
+        self._settings[api] = tuple(current().if_path)
+
+    def _check_settings(self, api: str) -> None:
+        """Every setting was made in the run-time ``if`` branches that hold this call (or outside them): one made in
+        another branch would hold here on both of that ``if``'s paths."""
+        path = tuple(current().if_path)
+        for setting, where in self._settings.items():
+            if path[:len(where)] != where:
+                raise KernelError(f"adv.Matmul.{api}", f"{setting} was called under a run-time `if` that does not "
+                                                       "hold this call: the trace runs both paths of the `if`, so "
+                                                       "the setting would hold on both; call it where the matmul "
+                                                       "runs, or under an `if` known when the kernel is traced",
+                                  location=current().loc)
 
     def set_bias(self, tensor) -> None:
         t = current()
@@ -145,6 +166,7 @@ class Matmul:
             return None if isinstance(x, int) and x < 0 else x
 
         self.tails = (keep(tail_m), keep(tail_n), keep(tail_k))
+        self._note_setting("set_tail")
 
     def set_org_shape(self, *args) -> None:
         raise unsupported("adv.Matmul.set_org_shape", "the tiling's m, n, k_a give the shapes")
@@ -163,6 +185,7 @@ class Matmul:
         return self.tiling
 
     def _geometry(self, api: str):
+        self._check_settings(api)
         tl = self._tiling(api)
         bm = static_int(tl.base_m, "adv.Matmul", "the tiling's base_m")
         bn = static_int(tl.base_n, "adv.Matmul", "the tiling's base_n")
