@@ -230,7 +230,7 @@ class _CubeBufferizer:
 
         vm, vn = store.rows, store.cols
         i = obody.args[0]
-        # the block: wait for L0C, then the K loop without iter_args
+        # the block: its L0C slot, then the K loop without iter_args
         be = OpEmitter(InsertPoint.before(kloop), kloop)
         c0_slot = be.value(ascbuf.SlotOp(l0c, i)) if c_slots > 1 else l0c
         c0_slot.name_hint = "c_l0_slot" if c_slots > 1 else "c_l0"
