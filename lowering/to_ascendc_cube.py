@@ -39,6 +39,7 @@ from xdsl.rewriter import InsertPoint
 from pyasc.dialects import ascbuf, ascendc
 from pyasc.dialects.ascbuf import MemorySpace, memory_space
 from pyasc.dialects.ascendc import PipeKind, TPosition
+from pyasc.dialects.ascendc.contract import unit_flag_of
 from pyasc.dialects.ascendc.cube import QUANT_OF
 from pyasc.dialects.types import element_bytes
 
@@ -358,7 +359,7 @@ def mmad(low, op: ascbuf.MmadOp, e: OpEmitter) -> None:
     if buffer_of(op.lhs) in low.squares_a:
         k = e.muli(e.divui(e.addi(k, 15), 16), 16)
     operands = (low.tensor(op.dst, e), low.tensor(op.lhs, e), low.tensor(op.rhs, e), m[op.m], m[op.n], k)
-    unit_flag = op.unit_flag.value.data if op.unit_flag is not None else 0
+    unit_flag = unit_flag_of(op)
     if op.bias is None:
         e.add(ascendc.MmadOp(*operands, m[op.init], unit_flag=unit_flag))
         return
@@ -393,7 +394,7 @@ def fixpipe(low, op: ascbuf.FixpipeOp, e: OpEmitter) -> None:
     src_stride = e.muli(e.divui(e.addi(rows, 15), 16), 16)
     quant = QUANT_OF[(str(op.source.type.element_type), str(op.dest.type.element_type))]
     e.add(ascendc.FixpipeOp(dst, src, cols, rows, src_stride, e.index(op.stride.value.data), quant,
-                            op.relu is not None, op.unit_flag.value.data if op.unit_flag is not None else 0))
+                            op.relu is not None, unit_flag_of(op)))
 
 
 def copy_window(low, op: ascbuf.CopyWindowOp, e: OpEmitter) -> None:

@@ -189,7 +189,7 @@ class MmadOp(IRDLOperation):
             raise VerifyException(f"{self.name}: {et} operands accumulate into {want}")
         if self.bias is not None:
             _check_space(self.name, self.bias.type, MemorySpace.BT)
-        check_unit_flag(self.name, self.unit_flag.value.data if self.unit_flag is not None else None)
+        check_unit_flag(self)
 
 
 @irdl_op_definition
@@ -216,7 +216,7 @@ class FixpipeOp(IRDLOperation):
 
     def verify_(self) -> None:
         _check_space(self.name, self.source.type, MemorySpace.L0C)
-        check_unit_flag(self.name, self.unit_flag.value.data if self.unit_flag is not None else None)
+        check_unit_flag(self)
         if memory_space(self.dest.type) is not None:
             raise VerifyException(f"{self.name}: the destination is a GM memref, got {self.dest.type}")
 

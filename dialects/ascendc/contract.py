@@ -125,8 +125,14 @@ def rule(rule_id: str) -> Rule:
     return RULES[rule_id]
 
 
-def check_unit_flag(op_name: str, value: int | None) -> None:
-    """Raises the ``unit-flag-values`` violation for a ``unitFlag`` other than 0 (None), 2 and 3."""
-    if value is not None and value not in UNIT_FLAG_MODES:
-        raise violation("unit-flag-values", f"{op_name}: unitFlag {value} is not one of 2 and 3 (0, off, is written "
+def unit_flag_of(op) -> int:
+    """The ``unitFlag`` of an Mmad or a Fixpipe (its ``unit_flag`` property; 0: off)."""
+    return op.unit_flag.value.data if op.unit_flag is not None else 0
+
+
+def check_unit_flag(op) -> None:
+    """Raises the ``unit-flag-values`` violation for an op whose ``unitFlag`` is not 0 (absent), 2 or 3."""
+    value = unit_flag_of(op)
+    if value and value not in UNIT_FLAG_MODES:
+        raise violation("unit-flag-values", f"{op.name}: unitFlag {value} is not one of 2 and 3 (0, off, is written "
                         "by leaving it out; 1 is reserved)")

@@ -68,7 +68,7 @@ from ..types import kernel_ctype
 from .attributes import GlobalTensorType, LocalTensorType
 from .attributes import POSITION_MEMORY, TPosition
 from .base import AscendCOperation, CallPrinter, LocalTensorOp, SubviewOp, const_int
-from .contract import check_unit_flag
+from .contract import check_unit_flag, unit_flag_of
 
 
 class QuantMode(StrEnum):
@@ -334,7 +334,7 @@ class MmadOp(AscendCOperation):
             raise VerifyException(f"{self.name}: {et} operands accumulate into {want}, got {self.dst.type}")
         for name in ("m", "n", "k"):
             _check_range(self.name, name, getattr(self, name), 0, 4095)
-        check_unit_flag(self.name, unit_flag_of(self) or None)
+        check_unit_flag(self)
         if self.bias is not None:
             if _et(self.bias) != want:
                 raise VerifyException(f"{self.name}: the bias of {et} operands is {want}, got {self.bias.type}")
@@ -431,12 +431,7 @@ class FixpipeOp(AscendCOperation):
                                   f"{pair[0]} to {pair[1]}")
         if const_int(self.src_stride) is not None and const_int(self.src_stride) % 16:
             raise VerifyException(f"{self.name}: srcStride (rows per 16-column block) must be a multiple of 16")
-        check_unit_flag(self.name, unit_flag_of(self) or None)
-
-
-def unit_flag_of(op) -> int:
-    """The ``unitFlag`` of an Mmad or a Fixpipe (0: off)."""
-    return op.unit_flag.value.data if op.unit_flag is not None else 0
+        check_unit_flag(self)
 
 
 class SetMMMajorOp(AscendCOperation):

@@ -31,6 +31,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from pyasc.dialects import ascendc as A
 from pyasc.dialects.ascendc.attributes import POSITION_MEMORY
+from pyasc.dialects.ascendc.contract import unit_flag_of
 from pyasc.dialects.target import Pipe
 from pyasc.dialects.traits import buffer_reads, buffer_writes, pipe_of
 from pyasc.dialects.types import element_bytes
@@ -360,7 +361,7 @@ class _Walk:
 
 def _unit_flag(op: Operation) -> int:
     """The ``unitFlag`` of an Mmad or a Fixpipe (``UnitFlag.md``), 0 for any other op."""
-    return A.unit_flag_of(op) if isinstance(op, A.MmadOp | A.FixpipeOp) else 0
+    return unit_flag_of(op) if isinstance(op, A.MmadOp | A.FixpipeOp) else 0
 
 
 def _div(a, b):
