@@ -14,16 +14,25 @@ Prints, from one run on the default target (``DEFAULT_TARGET``):
   each core's data path is a straight-line function);
 * the largest relative error of the float16 layer_norm against a float64 NumPy reference.
 
+The row "softmax 1x2^20 f32, 1 launch" is the kernel-DSL kernel of ``examples/kernels/long_row_softmax.py``
+(32 cores meeting at SyncAll, the row held in UB) on the same row, for comparison with the compiled program.
+
     python bench/rows.py
 """
 
 from __future__ import annotations
 
+import os
+import sys
+
 import numpy as np
-from timing import roofline_and_wall
+from timing import best_wall, kernel_seconds, roofline_and_wall
 
 import pyasc
-from pyasc.dialects.target import DEFAULT_TARGET
+from pyasc.dialects.target import DEFAULT_TARGET, get_target
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "examples", "kernels"))
+from long_row_softmax import run as one_launch_softmax  # noqa: E402
 
 TARGET = DEFAULT_TARGET
 REPEATS = 3
@@ -67,6 +76,21 @@ def np_depthwise(stride: int):
     return run
 
 
+def measure_one_launch_softmax(x: np.ndarray, blocks: int = 32, pieces: int = 4) -> dict:
+    """The kernel-DSL softmax of one row in one launch (``examples/kernels/long_row_softmax.py``, SyncAll): the
+    same figures as ``measure`` (its data path is traced on every call, so its steady state is its first calls)."""
+    y, report = one_launch_softmax(x, blocks, pieces)
+    if np.abs(y - np_softmax(x.astype(np.float64))).max() > 1e-6 * float(y.max()):
+        raise SystemExit("the one-launch softmax differs from NumPy")
+    sim = best_wall(lambda: one_launch_softmax(x, blocks, pieces), REPEATS)
+    np_s = best_wall(lambda: np_softmax(x), REPEATS)
+    roofline = 2 * x.nbytes / get_target(TARGET).hbm_bytes_per_s
+    return {"workload": "softmax 1x2^20 f32, 1 launch", "kernels": len(report.launches),
+            "simulated_us": report.seconds * 1e6, "roofline_us": roofline * 1e6, "efficiency": roofline / report.seconds,
+            "kernel_efficiency": roofline / kernel_seconds(report), "sim_over_numpy": sim / np_s, "sim_ms": sim * 1e3,
+            "np_ms": np_s * 1e3, "steady_over_numpy": sim / np_s, "steady_ms": sim * 1e3}
+
+
 def measure(name: str, fn, numpy_fn, inputs) -> tuple[dict, np.ndarray]:
     row, out = roofline_and_wall(pyasc.jit(fn).lower(*inputs).compile(), inputs, numpy_fn, TARGET, REPEATS,
                                  STEADY_AFTER)
@@ -90,6 +114,7 @@ def main() -> None:
     rows.append(r)
     r, _ = measure("softmax 1x2^20 f32", lambda x: pyasc.softmax(x, -1), np_softmax, (long_row,))
     rows.append(r)
+    rows.append(measure_one_launch_softmax(long_row.numpy().reshape(-1)))
     r, pooled = measure("max_pool 3x3/2 8x64x112^2 f16", lambda x: pyasc.nn.functional.max_pool2d(x, 3, 2, 1),
                         np_max_pool, (image,))
     rows.append(r)

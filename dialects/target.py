@@ -126,6 +126,9 @@ class TargetSpec:
     usable_event_ids: int = 6
     # kernel launch overhead as seen on the device timeline [E]
     launch_overhead_us: float = 3.0
+    # one hard SyncAll across the cores of a launch, from the last core's arrival (pipes drained) to every core
+    # going on: not published; of the order of a microsecond [E]
+    sync_all_cycles: int = 2000
 
     @property
     def clock_hz(self) -> float:

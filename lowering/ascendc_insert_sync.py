@@ -5,7 +5,9 @@ into it), the synchronisation written by hand is kept, and every dependency it l
 (``pyasc.lowering.analysis.kernel_sync``) gets, right before the op that must wait:
 
 * between two pipes, ``SetFlag<SRC_DST>(id); WaitFlag<SRC_DST>(id)`` (all earlier work of SRC is done
-  before DST goes on; ``id`` is one the kernel's own flags of that event do not use);
+  before DST goes on; ``id`` is the lowest of the ids 0..5 hand-written code may use that no other flag of
+  that event uses; pairs whose wait is on the scalar unit share one, since the scalar issues nothing after
+  the wait until it has passed, so the next set of the id finds it clear);
 * inside an overlapping pipe (RAW or WAW on V, MTE2, MTE3, FIX), ``PipeBarrier<PIPE_X>``;
 * a pipe pair without a ``HardEvent`` (or no free event id), ``PipeBarrier<PIPE_ALL>``.
 
@@ -30,7 +32,7 @@ from pyasc.dialects.target import Pipe
 from .analysis.kernel_sync import Need, analyse, bodies, used_flag_ids
 
 MAX_ROUNDS = 64
-EVENT_IDS = range(8)
+EVENT_IDS = range(6)  # ids 6 and 7 are the system's and TPipe's (rule ``flag-static-ids-0-5``)
 
 
 def _event(src: Pipe, dst: Pipe) -> A.HardEvent | None:
@@ -53,6 +55,8 @@ def _sync_ops(need: Need, used: dict) -> list:
     eid = None if ev is None else _free_id(used.get(ev, set()))
     if eid is None:
         return [A.PipeBarrierOp(A.PipeKind.PIPE_ALL)]
+    if need.dst != Pipe.S:
+        used.setdefault(ev, set()).add(eid)
     c = arith.ConstantOp.from_int_and_width(eid, IndexType())
     return [c, A.SetFlagOp(ev, c.result), A.WaitFlagOp(ev, c.result)]
 
@@ -65,11 +69,12 @@ def insert_sync(body: Block, args: dict | None = None) -> int:
     removed again. ``args``: kernel argument index -> the integer scalar it holds, for a kernel compiled
     for those values only (see ``kernel_sync.walk``)."""
     added: list[list] = []
-    for _ in range(MAX_ROUNDS):
+    used = used_flag_ids(body, args)  # the kernel's own flags, and the ids of the pairs added that no other takes
+    rounds = max(MAX_ROUNDS, sum(1 for _ in body.walk()))  # each round orders at least one more op
+    for _ in range(rounds):
         needs = analyse(body, args=args)
         if not needs:
             break
-        used = used_flag_ids(body, args)
         first = needs[0].consumer
         mine = [n for n in needs if n.consumer is first]
         cross = [n for n in mine if n.src != n.dst]
@@ -83,7 +88,7 @@ def insert_sync(body: Block, args: dict | None = None) -> int:
             Rewriter.insert_op(ops, InsertPoint.before(first))
             added.append(ops)
     else:
-        raise RuntimeError(f"ascendc-insert-sync: still unordered after {MAX_ROUNDS} rounds: "
+        raise RuntimeError(f"ascendc-insert-sync: still unordered after {rounds} rounds: "
                            f"{analyse(body, args=args)[0].describe()}")
     for ops in list(added):
         if not analyse(body, skip=frozenset(ops), args=args):

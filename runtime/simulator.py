@@ -30,7 +30,7 @@ from pyasc.dialects.ascendc import KERNEL_ATTR, KERNEL_TYPE_ATTR, MIX_AIC_1_2
 from pyasc.dialects.target import TargetSpec, module_target
 from pyasc.dialects.types import numpy_dtype
 
-from . import batched, fpstate, hazards, replay, warm
+from . import batched, fpstate, hazards, replay, sync_all, warm
 from .codegen import CompiledKernel
 from .costs import PIPE_NAMES, local_layout, make_dma_cost, make_dma_read_cost, pipe_latencies
 from .l2 import CoreLines
@@ -121,6 +121,7 @@ class Simulator:
         self._plans: dict[tuple, list] = {}  # (kernel, cores, checked) -> [(trace key, cores)]
         self._failures: dict[str, int] = {}
         self.replayable: set[str] = set()  # kernels whose traces depend on their launch arguments only (``replay``)
+        self.joined: dict[str, frozenset] = {}  # kernels that call SyncAll -> the op ids of its records
         self._traced: dict[tuple, replay.Traced] = {}  # (kernel, cores, checked) -> its last traced launch
         self._warm: dict[str, warm.WarmHost | None] = {}  # host function -> its last run, if it can repeat (``warm``)
         first = Machine(self)
@@ -138,6 +139,9 @@ class Simulator:
                     self.aiv_first.add(name)
                 if batched.mix_batchable(op):  # traced core by core; data paths in groups
                     self.data_batchable.add(name)
+            elif sync_all.joins_cores(op):  # its cores run round by round (``sync_all.run_cores``)
+                self.joined[name] = sync_all.barrier_sids(ck.infos)
+                continue
             elif batched.batchable(op):
                 (self.data_batchable if batched.ordered_trace(op) else self.batchable).add(name)
             if replay.replayable(op):
@@ -418,6 +422,8 @@ class Simulator:
         its AIC and two AIV traces)."""
         keys, group = [], []
         ck = m.kernels[name]
+        if name in self.joined:
+            return self._joined_keys(m, name, n, args, runs, check)
         for bid, ct, sub in runs:
             tr: list[tuple] = []
             try:
@@ -432,6 +438,29 @@ class Simulator:
                 keys.append((name, check, tuple(t for _, t in sorted(group, key=lambda g: g[0] != 0))))
                 group = []
         return keys
+
+    def _joined_keys(self, m: Machine, name: str, n: int, args: list, runs: list, check: bool) -> list[tuple]:
+        """``_core_keys`` of a kernel whose cores meet at ``SyncAll``: run round by round, then again in the
+        reverse order within each round, which must write the same (``sync_all.order_race``)."""
+        ck = m.kernels[name]
+
+        def on_error(bid, e):
+            _raise_run_error(name, ck, bid, e)
+
+        before = [a.copy() if isinstance(a, np.ndarray) and a.flags.writeable else None for a in args]
+        ub_before = m.ub.copy()
+        traces = sync_all.run_cores(name, ck.fn, n, args, runs, m.ub, on_error)
+        if n > 1:
+            log, m.ctx.log = m.ctx.log, FindingLog()  # the first run reported the kernel's own findings
+            try:
+                names = [a.name_hint or f"#{k}" for k, a in enumerate(self.funcs[name].body.block.args)]
+                race = sync_all.order_race(name, ck.fn, n, args, runs, m.ub, on_error, before, ub_before, names)
+            finally:
+                m.ctx.log = log
+            if race is not None:
+                info = next(i for i in ck.infos if i.label == "SyncAll")
+                log.add("race", race, name, info.text, 0, loc=info.loc, rule="cross-core-gm-sync")
+        return [(name, check, tuple(tr)) for tr in traces]
 
     def _plan_groups(self, name: str, n: int, check: bool, keys: list[tuple]) -> None:
         """Remember which cores had identical traces, to run each such group in one call next time (an
@@ -518,6 +547,8 @@ class Simulator:
         with self._lock:
             self._counts["cores"] += n
         runs = replay.core_runs(n, name in self.mix, name in self.aiv_first)
+        if name in self.joined:
+            sync_all.check_blocks(name, n, self.spec)
         sig = replay.signature(args) if name in self.replayable and replay.REPLAY_MODE != "off" else None
         traced = self._traced.get((name, n, check)) if sig is not None else None
         if traced is not None and traced.plan is None and self._plans.get((name, n, check)):
@@ -627,7 +658,9 @@ class Simulator:
         core_cycles = [t.cycles for t in timings]
         gm = sum(t.gm_bytes for t in timings)
         hbm = gm / spec.hbm_bytes_per_cycle
-        cycles = max(max(core_cycles, default=0.0), hbm)
+        slowest = (sync_all.joined_cycles(timings, tabs, self.joined[name], spec) if name in self.joined
+                   else max(core_cycles, default=0.0))
+        cycles = max(slowest, hbm)
         overhead = spec.launch_overhead_us * 1e-6
         kinds = ["aic", "aiv", "aiv"] * n if mix else []  # as ``schedule_ai_core`` returns the timings
         return LaunchReport(name, n, cycles, cycles / spec.clock_hz + overhead, core_cycles,

@@ -31,6 +31,7 @@ from . import kernel_ops_cube as cube
 from . import kernel_ops_load3d as load3d
 from . import kernel_ops_mix as mix
 from . import kernel_ops_movement as movement
+from . import sync_all
 from . import kernel_ops_reduce as reduce
 from .codegen import CompiledKernel, Handler, KernelTranslator
 from .scalar_ops import SCALAR_HANDLERS
@@ -98,6 +99,7 @@ ASCENDC_HANDLERS: dict[type[Operation], Handler] = {
     asc.GetSubBlockIdxOp: mix.get_sub_block_idx,
     asc.CrossCoreSetFlagOp: mix.cross_core_set_flag,
     asc.CrossCoreWaitFlagOp: mix.cross_core_wait_flag,
+    asc.SyncAllOp: sync_all.sync_all,
 }
 
 _RESOLVED: dict[type[Operation], Handler | None] = {}  # op class -> its handler, found once

@@ -22,6 +22,7 @@ _STATIC = "docs/guide/编程指南/编程模型/AI-Core-SIMD编程/基于Tensor�
 _ND2NZ = _B + "矩阵计算（ISASI）/矩阵计算的搬入/矩阵数据搬入至L1-Buffer/GMToL1随路转换-ND2NZ搬运（DataCopy）.md"
 _LOAD3D = _B + "矩阵计算（ISASI）/矩阵计算的搬入/矩阵数据搬入至L0-Buffer/Load3D.md"
 _UNIT_FLAG = _B + "矩阵计算（ISASI）/Mmad计算/关键特性说明/UnitFlag.md"
+_SYNC_ALL = _B + "同步控制/核间同步/SyncAll.md"
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,18 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "written is not stored, fed to the cube or used as an address"),
     Rule("local-no-overlap", _PQ + "TPipe/InitBuffer.md",
          "two live local buffers do not share memory"),
+    Rule("sync-all-kernel-type", _SYNC_ALL,
+         "a vector kernel that calls the hard SyncAll (isAIVOnly = true) is declared __mix__(0, 1) "
+         "(KERNEL_TYPE_MIX_AIV_1_0), not __vector__"),
+    Rule("sync-all-blocks", _SYNC_ALL,
+         "a kernel that synchronises its cores (SyncAll) is launched on at most as many blocks as the chip has cores "
+         "to run them at once; with more, the kernel hangs"),
+    Rule("cross-core-gm-sync", _SYNC_ALL,
+         "when cores of a launch read what another core writes to the same GM, or write what it reads or writes "
+         "(read after write, write after read, write after write), a SyncAll separates the two accesses"),
+    Rule("sync-all-every-core", _SYNC_ALL,
+         "SyncAll returns once every core of the launch has called it: a core that ends, or calls it fewer times, "
+         "leaves the others waiting forever"),
     Rule("crosscore-gm-handoff", _B + "同步控制/核间同步/CrossCoreSetFlag(ISASI).md",
          "what one core of an AI Core writes to GM, another reads only after a CrossCoreWaitFlag on a flag the "
          "writer sets after the write (the set reports its pipe's earlier work done; the wait blocks every later "

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import I64, IndexType, IntegerAttr
+from xdsl.dialects import func
+from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, StringAttr
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
@@ -31,11 +32,13 @@ from ..target import Pipe
 from ..traits import OnPipe
 from .attributes import PipeAttr, PipeKind
 from .base import AscendCOperation, CallPrinter, const_int
+from .contract import violation
 
 KERNEL_TYPE_ATTR = "ascendc.kernel_type"  # KERNEL_TASK_TYPE_DEFAULT of the emitted kernel
 MIX_AIC_1_2 = "mix_aic_1_2"  # one AIC and its two AIVs per block
 AIC_ONLY = "aic_only"  # cube kernels: only the AICs are started
 AIV_ONLY = "aiv_only"  # vector kernels: only the AIVs are started
+MIX_AIV_1_0 = "mix_aiv_1_0"  # vector kernels that synchronise their cores (``__mix__(0, 1)``, SyncAll.md)
 SECTION_MACRO = {CoreKind.AIC: "ASCEND_IS_AIC", CoreKind.AIV: "ASCEND_IS_AIV"}
 CROSS_CORE_MODES = (0, 1, 2)
 CROSS_FLAG_IDS = 11
@@ -143,5 +146,35 @@ class CrossCoreWaitFlagOp(AscendCOperation):
         _check_flag_id(self.name, self.flag_id)
 
 
-OPS = [CoreSectionOp, GetSubBlockIdxOp, CrossCoreSetFlagOp, CrossCoreWaitFlagOp]
+@irdl_op_definition
+class SyncAllOp(AscendCOperation):
+    """``SyncAll()``, the hard sync of a vector kernel (``isAIVOnly = true``): the core finishes everything issued
+    before it (all pipes), then waits until every core of the launch has arrived at its own ``SyncAll``; what
+    they wrote to GM before is then visible to all. Declared in a ``mix_aiv_1_0`` kernel only
+    (``sync-all-kernel-type``; doc: 核间同步/SyncAll.md)."""
+
+    name = "ascendc.sync_all"
+    API: ClassVar[str] = "SyncAll"
+    CALL: ClassVar[str] = "AscendC::SyncAll();"
+    ORDERS_ALL_PIPES: ClassVar[bool] = True  # like PipeBarrier<PIPE_ALL> inside the core
+    traits = traits_def(OnPipe(Pipe.S))
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__()
+
+    def verify_(self) -> None:
+        kernel = self.parent_op()
+        while kernel is not None and not isinstance(kernel, func.FuncOp):
+            kernel = kernel.parent_op()
+        if kernel is None:
+            return
+        kind = kernel.attributes.get(KERNEL_TYPE_ATTR)
+        kind = kind.data if isinstance(kind, StringAttr) else None
+        if kind != MIX_AIV_1_0:
+            raise violation("sync-all-kernel-type", f"{self.name} in kernel @{kernel.sym_name.data} of kernel type "
+                            f"{kind or 'unset'} (it must be {MIX_AIV_1_0})")
+
+
+OPS = [CoreSectionOp, GetSubBlockIdxOp, CrossCoreSetFlagOp, CrossCoreWaitFlagOp, SyncAllOp]
 ATTRIBUTES = [CoreKindAttr]

@@ -258,8 +258,8 @@ class _Walk:
             else:
                 self.wait_flag(key, ev.dst, op)
             return
-        if isinstance(op, A.PipeBarrierOp):
-            p = op.pipe.data.pipe
+        if isinstance(op, A.PipeBarrierOp) or getattr(op, "ORDERS_ALL_PIPES", False):
+            p = op.pipe.data.pipe if isinstance(op, A.PipeBarrierOp) else Pipe.ALL
             if p == Pipe.ALL:
                 for q in Pipe:
                     for r in Pipe:

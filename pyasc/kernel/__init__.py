@@ -14,7 +14,8 @@ from .basic import (  # noqa: F401
     abs, add, adds, ascend_is_aic, ascend_is_aiv, cast, compare, compare_scalar, create_vec_index, cross_core_set_flag,
     cross_core_wait_flag, data_copy, data_copy_pad, div, duplicate, exp, gather, get_block_idx, get_block_num,
     get_sub_block_idx, get_sub_block_num, leaky_relu, ln, max, maxs, min, mins, mul, muls, pipe_barrier, reciprocal,
-    reduce_max, reduce_min, reduce_sum, relu, rsqrt, scalar_cast, select, set_flag, sqrt, sub, trans_data_to_5hd,
+    reduce_max, reduce_min, reduce_sum, relu, rsqrt, scalar_cast, select, set_flag, sqrt, sub, sync_all,
+    trans_data_to_5hd,
     wait_flag,
 )
 from .cube import fixpipe, load_data, mmad, set_mm_column_major, set_mm_row_major  # noqa: F401

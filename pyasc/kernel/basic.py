@@ -368,6 +368,20 @@ def cross_core_wait_flag(flag_id, mode_id: int = 2, pipe=PipeID.PIPE_S) -> None:
     emit("cross_core_wait_flag", CrossCoreWaitFlagOp(to_index(flag_id)))
 
 
+def sync_all(gm_workspace=None, ub_workspace=None, used_cores=0, is_aiv_only: bool = True) -> None:
+    """``SyncAll()``: every core of the launch waits here until all have arrived (the hard sync of a vector
+    kernel, which makes it ``KERNEL_TYPE_MIX_AIV_1_0``). The soft sync (with workspaces) and the MIX form
+    (``is_aiv_only=False``) are not supported yet."""
+    t = current()
+    if gm_workspace is not None or ub_workspace is not None:
+        raise unsupported("sync_all(gm_workspace, ub_workspace, ...)", "only the hard sync (no workspaces) is "
+                          "supported")
+    if not is_aiv_only:
+        raise unsupported("sync_all(is_aiv_only=False)", "only the vector kernels' hard sync is supported")
+    t.used.add("sync_all")
+    emit("sync_all", A.SyncAllOp())
+
+
 # ----------------------------------------------------------------------------------------------
 # system queries
 

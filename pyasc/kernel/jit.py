@@ -30,7 +30,7 @@ from xdsl.ir import Block, Region
 
 from pyasc.lowering.kernel_frame import add_kernel_frame
 from pyasc.dialects import ascendc as A
-from pyasc.dialects.ascendc.mix import AIC_ONLY, AIV_ONLY, KERNEL_TYPE_ATTR, MIX_AIC_1_2
+from pyasc.dialects.ascendc.mix import AIC_ONLY, AIV_ONLY, KERNEL_TYPE_ATTR, MIX_AIC_1_2, MIX_AIV_1_0
 from pyasc.dialects.asctile.mix import CoreKind
 from pyasc.dialects.target import TargetAttr
 
@@ -337,13 +337,14 @@ def _kernel_type(fn, specs, opts, launch):
     kt = opts.get("kernel_type")
     if kt is not None:
         name = getattr(kt, "name", str(kt))
-        return {"AIV_ONLY": AIV_ONLY, "AIC_ONLY": AIC_ONLY}.get(name, MIX_AIC_1_2), None
+        return {"AIV_ONLY": AIV_ONLY, "AIC_ONLY": AIC_ONLY, "MIX_AIV_1_0": MIX_AIV_1_0,
+                "MIX_AIV_HARD_SYNC": MIX_AIV_1_0}.get(name, MIX_AIC_1_2), None
     if opts.get("matmul_cube_only"):
         return AIC_ONLY, None
     aiv = trace_kernel(fn, "aiv", specs, opts, launch)
     used = aiv[1].used
     if not used & {"cube", "matmul", "core_query", "cross_core"}:
-        return AIV_ONLY, aiv
+        return (MIX_AIV_1_0 if "sync_all" in used else AIV_ONLY), aiv
     if "matmul" in used:
         return MIX_AIC_1_2, aiv
     aic = trace_kernel(fn, "aic", specs, opts, launch)
@@ -401,7 +402,7 @@ def build(fn, core_num: int, opts: dict, specs: list[ArgSpec], target: str) -> C
                 body.add_op(op)
             kb.add_op(A.CoreSectionOp(core, Region(body)))
     else:
-        blk, t = aiv if kt == AIV_ONLY and aiv is not None else trace_kernel(
+        blk, t = aiv if kt in (AIV_ONLY, MIX_AIV_1_0) and aiv is not None else trace_kernel(
             fn, "aic" if kt == AIC_ONLY else "aiv", specs, opts, launch)
         pinned = t.pinned
         for old, new in zip(blk.args, kb.args):

@@ -15,7 +15,7 @@ NAMES = (
     "proposal_concat", "proposal_extract", "copy", "bilinear_interpolation",
     # masks, atomics, barriers, debugging
     "set_mask_count", "set_mask_norm", "reset_mask", "set_vector_mask", "set_atomic_add", "set_atomic_max",
-    "set_atomic_min", "set_atomic_none", "set_atomic_type", "data_sync_barrier", "sync_all", "ib_set", "ib_wait",
+    "set_atomic_min", "set_atomic_none", "set_atomic_type", "data_sync_barrier", "ib_set", "ib_wait",
     "printf", "dump_tensor", "print_time_stamp", "metrics_prof_start", "metrics_prof_stop", "trap",
     "data_cache_clean_and_invalid", "icache_preload", "set_pad_value", "load_image_to_local",
     # cube

@@ -61,6 +61,17 @@ std::vector<std::thread> g_aivs;
 std::function<void()> g_body;
 std::atomic<int> g_warnings{0};
 
+/* kernels that synchronise their blocks (SyncAll, KERNEL_TYPE_MIX_AIV_1_0): block 0 starts the others on threads
+ * of their own when it declares its type; the blocks that arrived at the current SyncAll, those that ended */
+std::mutex g_sync;
+std::condition_variable g_syncChanged;
+std::atomic<bool> g_joined{false};
+int g_syncArrived = 0;
+int g_syncEnded = 0;
+int64_t g_syncRound = 0;
+std::vector<std::thread> g_blocks;
+thread_local bool g_startedBlock = false;
+
 }  // namespace
 
 uint8_t* MemBase(Mem m)
@@ -181,9 +192,83 @@ void RunAiv(const char* kernel, int64_t block, int64_t blocks, int sub)
 
 }  // namespace
 
-/* KERNEL_TASK_TYPE_DEFAULT: on the AIC of a MIX kernel, its two AIVs start (each on a thread of its own) */
+namespace {
+
+/* a block of a kernel that synchronises its blocks, on a thread of its own */
+void RunBlock(const char* kernel, int64_t block, int64_t blocks)
+{
+    g_startedBlock = true;
+    g_kernel = kernel;
+    g_blockIdx = block;
+    g_blockNum = blocks;
+    std::memset(g_flags, 0, sizeof(g_flags));
+    g_body();
+    EndBlock(kernel);
+    BlockEnded();
+}
+
+}  // namespace
+
+/* a block of a kernel that synchronises its blocks has ended: a block still waiting in SyncAll waits forever */
+void BlockEnded()
+{
+    std::lock_guard<std::mutex> lock(g_sync);
+    ++g_syncEnded;
+    if (g_syncArrived > 0) {
+        Fail("the block ends while %d other block(s) wait in SyncAll for it (on the device they wait forever)",
+             g_syncArrived);
+    }
+    g_syncChanged.notify_all();
+}
+
+/* SyncAll: waits until every block of the launch has arrived */
+void SyncAllBlocks()
+{
+    if (!g_joined) {
+        Fail("SyncAll in a kernel that does not declare KERNEL_TYPE_MIX_AIV_1_0 (SyncAll.md: a vector kernel that "
+             "synchronises its cores is __mix__(0, 1))");
+    }
+    std::unique_lock<std::mutex> lock(g_sync);
+    if (g_syncEnded > 0) {
+        Fail("SyncAll after %d block(s) of the launch ended (on the device it waits forever)", g_syncEnded);
+    }
+    const int64_t round = g_syncRound;
+    if (++g_syncArrived == g_blockNum) {
+        g_syncArrived = 0;
+        ++g_syncRound;
+        g_syncChanged.notify_all();
+        return;
+    }
+    g_syncChanged.wait(lock, [round] { return g_syncRound != round; });
+}
+
+/* after block 0 of a kernel that synchronises its blocks: waits for the others; false for any other kernel */
+bool EndJoinedBlocks(const char* kernel)
+{
+    if (!g_joined) {
+        return false;
+    }
+    BlockEnded();
+    for (auto& t : g_blocks) {
+        t.join();
+    }
+    g_blocks.clear();
+    g_joined = false;
+    (void)kernel;
+    return true;
+}
+
+/* KERNEL_TASK_TYPE_DEFAULT: on the AIC of a MIX kernel, its two AIVs start (each on a thread of its own); in block 0
+ * of a kernel that synchronises its blocks, the other blocks start */
 void SetKernelType(int type)
 {
+    if (type == KERNEL_TYPE_MIX_AIV_1_0 && !g_startedBlock && g_blocks.empty() && g_blockIdx == 0) {
+        g_syncArrived = g_syncEnded = 0;
+        g_joined = true;
+        for (int64_t b = 1; b < g_blockNum; ++b) {
+            g_blocks.emplace_back(RunBlock, g_kernel, b, g_blockNum);
+        }
+    }
     g_mix = type == KERNEL_TYPE_MIX_AIC_1_2;
     if (g_mix && g_coreType == 0 && g_aivs.empty()) {
         for (int sub = 0; sub < 2; ++sub) {

@@ -148,6 +148,7 @@ Mem PositionMem(AscendC::TPosition pos, const char* what);
 void FlagSet(int event, int32_t id, const char* name);
 void FlagWait(int event, int32_t id, const char* name);
 void CrossSet(int mode, int id);
+void SyncAllBlocks();
 void Warn(const char* fmt, ...);
 
 template <typename T>
@@ -1436,6 +1437,13 @@ template <uint8_t modeId, pipe_t pipe>
 inline void CrossCoreSetFlag(uint16_t flagId)
 {
     pyasc_cpu::CrossSet(modeId, flagId);
+}
+
+template <bool isAIVOnly>
+inline void SyncAll()
+{
+    static_assert(isAIVOnly, "the CPU mode runs the hard SyncAll of vector kernels (isAIVOnly = true) only");
+    pyasc_cpu::SyncAllBlocks();
 }
 
 }  // namespace AscendC

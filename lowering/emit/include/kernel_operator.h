@@ -741,9 +741,16 @@ __aicore__ void CrossCoreSetFlag(uint16_t flagId);
 __aicore__ void CrossCoreWaitFlag(uint16_t flagId);
 __aicore__ int64_t GetSubBlockIdx();
 
+/* the hard sync of a vector kernel (KERNEL_TYPE_MIX_AIV_1_0): every core of the launch waits here until all have
+ * arrived, with everything each issued before done */
+template <bool isAIVOnly = true>
+__aicore__ void SyncAll();
+
 }  // namespace AscendC
 
-enum KernelType { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIC_1_2, KERNEL_TYPE_MIX_AIC_1_1 };
+enum KernelType {
+    KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIC_1_2, KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIV_1_0
+};
 #if defined(PYASC_CPU)
 namespace pyasc_cpu {
 void SetKernelType(int type);

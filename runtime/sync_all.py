@@ -1,0 +1,145 @@
+"""``SyncAll`` (``ascendc.sync_all``): every core of a launch waits until all of them have arrived.
+
+Data path. A kernel with a ``SyncAll`` is translated into a generator: the op records a
+``PipeBarrier<PIPE_ALL>`` (the core drains its pipes first) and yields. ``run_cores`` starts one generator
+per core and advances them round by round: every core to its next ``SyncAll``, then all of them on. The
+cores share the machine's one UB, so each core's UB is put back before it resumes and kept when it yields.
+A core that ends while others wait, and a launch of more blocks than the chip runs at once, hang on the
+device: both are errors naming the rule (``sync-all-every-core``, ``sync-all-blocks``).
+
+Timing. Each core's trace is scheduled as usual; the barrier record ends when the core's pipes have
+drained. Between two barriers a core runs from its own arrival at the first, so the launch takes, per
+stretch between barriers, its slowest core or at least the stretch's GM traffic at the aggregate HBM rate,
+plus ``sync_all_cycles`` per barrier (``joined_cycles``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pyasc.dialects import ascendc as asc
+from pyasc.dialects.ascendc.contract import rule
+
+from .codegen import KernelTranslator, record
+from .costs import S
+from .errors import SimulationError
+from .opinfo import BARRIER_ALL, WORK
+
+
+def sync_all(t: KernelTranslator, op: asc.SyncAllOp) -> None:
+    """The core drains its pipes (a ``PipeBarrier<PIPE_ALL>`` record) and hands control back to the launch."""
+    if "_CUBE" in t.env:
+        raise SimulationError(f"kernel @{t.kernel}: SyncAll in a kernel that uses the cube is not simulated "
+                              "(only vector kernels, isAIVOnly = true)")
+    sid = t.info(op, S, BARRIER_ALL, label="SyncAll")
+    record(t, sid, "0", "0", [])
+    t.emit("yield")
+
+
+def joins_cores(kernel) -> bool:
+    """Whether ``kernel`` (a ``func.func``) synchronises its cores."""
+    return any(isinstance(op, asc.SyncAllOp) for op in kernel.body.walk())
+
+
+def barrier_sids(infos) -> frozenset[int]:
+    """The op ids of a kernel's ``SyncAll`` records."""
+    return frozenset(i for i, info in enumerate(infos) if isinstance(info.op, asc.SyncAllOp))
+
+
+def check_blocks(kernel: str, blocks: int, spec) -> None:
+    """A launch of more blocks than vector cores runs in rounds: the first round waits forever."""
+    if blocks > spec.vector_cores:
+        raise SimulationError(f"deadlock: kernel @{kernel} calls SyncAll and is launched on {blocks} blocks, but "
+                              f"{spec.name} runs {spec.vector_cores} vector cores at once; the first "
+                              f"{spec.vector_cores} wait forever for the others: {rule('sync-all-blocks').cite()}")
+
+
+def run_cores(kernel: str, fn, blocks: int, args: list, runs: list, ub: np.ndarray, on_error,
+              backwards: bool = False) -> list[list]:
+    """Runs the cores ``runs`` (``(bid, ct, sub)``) of a launch of ``fn`` round by round between their
+    ``SyncAll`` calls (within a round in the order of ``runs``, or the reverse order); returns each core's trace.
+    ``on_error(bid, e)`` reports an error of the kernel's code."""
+    traces: list[list] = [[] for _ in runs]
+    cores = [fn(bid, blocks, args, traces[i].append, ct, sub) for i, (bid, ct, sub) in enumerate(runs)]
+    kept: list = [None] * len(runs)
+    waiting = list(range(len(runs)))
+    calls = 0
+    while waiting:
+        arrived, ended = [], []
+        for i in (reversed(waiting) if backwards else waiting):
+            if kept[i] is not None:
+                np.copyto(ub, kept[i])
+            try:
+                next(cores[i])
+            except StopIteration:
+                ended.append(i)
+                continue
+            except Exception as e:  # noqa: BLE001 - reported with the kernel and core
+                on_error(runs[i][0], e)
+            arrived.append(i)
+            if kept[i] is None:
+                kept[i] = ub.copy()
+            else:
+                np.copyto(kept[i], ub)
+        if arrived and ended:
+            raise SimulationError(
+                f"deadlock: kernel @{kernel}: core(s) {_names(runs, arrived)} wait in SyncAll call {calls + 1} while "
+                f"core(s) {_names(runs, ended)} ended after {calls}: {rule('sync-all-every-core').cite()}")
+        waiting = sorted(arrived)
+        calls += 1
+    return traces
+
+
+def order_race(kernel: str, fn, blocks: int, args: list, runs: list, ub: np.ndarray, on_error, before: list,
+               ub_before: np.ndarray, names: list[str]) -> str | None:
+    """Runs the launch again from ``before`` (the arguments as they were) and ``ub_before``, each round's cores in
+    the reverse order, and compares the arguments it writes with those of the first run (``args``, left as the
+    first run wrote them). Cores that meet only at ``SyncAll`` calls run in any order between them, so a
+    difference is a race on GM between two cores: what it says, or None."""
+    first = [a.copy() if b is not None else None for a, b in zip(args, before)]
+    for a, b in zip(args, before):
+        if b is not None:
+            np.copyto(a, b)
+    np.copyto(ub, ub_before)
+    run_cores(kernel, fn, blocks, args, runs, ub, on_error, backwards=True)
+    found = None
+    for k, (a, f) in enumerate(zip(args, first)):
+        if f is None:
+            continue
+        if found is None and not np.array_equal(a, f):
+            at = int(np.flatnonzero(a != f)[0])
+            found = (f"GM argument {names[k]} ends differently (first at byte {at}) when the cores run in another "
+                     f"order between their SyncAll calls: a core reads or writes GM that another core writes, with "
+                     f"no SyncAll between the two")
+        np.copyto(a, f)
+    return found
+
+
+def _names(runs: list, which: list[int]) -> str:
+    bids = [runs[i][0] for i in which]
+    return ", ".join(map(str, bids[:8])) + (f" and {len(bids) - 8} more" if len(bids) > 8 else "")
+
+
+def joined_cycles(timings: list, tabs, sids: frozenset[int], spec) -> float:
+    """The cycles of a launch whose cores meet at every ``SyncAll``: per stretch between barriers its slowest core
+    (each core's stretch from its own drained arrival), at least the stretch's GM traffic over the aggregate HBM
+    bandwidth, plus ``sync_all_cycles`` per barrier."""
+    gm_of, kind_of = tabs.gm, tabs.kind
+    stretches = []  # per core: [(end cycle, GM bytes)] of each stretch, the last one ending with the core
+    for t in timings:
+        marks, gm = [], 0
+        for i, r in enumerate(t.records):
+            sid = r[0]
+            if sid in sids:
+                marks.append((t.end[i], gm))
+                gm = 0
+            elif gm_of[sid] and kind_of[sid] == WORK:
+                gm += r[3]
+        marks.append((t.cycles, gm))
+        stretches.append(marks)
+    total, before = 0.0, [0.0] * len(timings)
+    for k in range(min(map(len, stretches), default=0)):
+        slowest = max(m[k][0] - b for m, b in zip(stretches, before))
+        total += max(slowest, sum(m[k][1] for m in stretches) / spec.hbm_bytes_per_cycle)
+        before = [m[k][0] for m in stretches]
+    return total + spec.sync_all_cycles * (min(map(len, stretches), default=1) - 1)
