@@ -41,6 +41,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "insert-sync": ("insert_sync", "InsertSyncPass"),
         "ascendc-insert-sync": ("ascendc_insert_sync", "AscendCInsertSyncPass"),
         "ascendc-alloc-event-ids": ("ascendc_alloc_event_ids", "AscendCAllocEventIdsPass"),
+        "ascendc-merge-launches": ("ascendc_merge_launches", "AscendCMergeLaunchesPass"),
         "convert-ascbuf-to-ascendc": ("to_ascendc", "ToAscendCPass"),
         "to-tile": ("stages", "ToTile"),
         "to-buf": ("stages", "ToBuf"),

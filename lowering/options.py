@@ -20,6 +20,9 @@ BUILD_FLOWS = ("asc", "ascendc_library")
 # how a convolution reaches the cube: implicit GEMM (Load3Dv2) where it qualifies and is estimated faster
 # ("auto"), wherever it qualifies, or always im2col (lowering/analysis/conv.py)
 CONV_ALGORITHMS = ("auto", "implicit_gemm", "im2col")
+# consecutive launches of vector kernels: one launch whose cores meet at SyncAll, or each on its own
+# (lowering/ascendc_merge_launches.py)
+LAUNCH_MODES = ("merge", "separate")
 
 
 class OptionError(CompileError):
@@ -40,6 +43,7 @@ OPTIONS = {
     "sync_style": ("choice", lambda target: SYNC_STYLES),
     "build_flow": ("choice", lambda target: BUILD_FLOWS),
     "conv": ("choice", lambda target: CONV_ALGORITHMS),
+    "launches": ("choice", lambda target: LAUNCH_MODES),
 }
 
 

@@ -7,7 +7,8 @@ The program goes through four stages, one per level; each takes the level before
   asctensor-hoist-constants (after the cube's weight layouts), asctensor-fuse, asctensor-merge-kernels;
 * ``asctile``: tile-movement, tile-elementwise, tile-matmul, tile-mix, tile-im2col, tile-pool, host-to-gm;
 * ``ascbuf``: bufferize, bufferize-cube, plan-memory, insert-sync;
-* ``ascendc``: convert-ascbuf-to-ascendc, ascendc-alloc-event-ids.
+* ``ascendc``: convert-ascbuf-to-ascendc, ascendc-alloc-event-ids, ascendc-merge-launches (unless
+  ``launches="separate"``).
 
 The functions of constants ``asctensor-hoist-constants`` makes leave the module before the
 ``asctile`` stage: the caller evaluates them on the host (``pyasc.jit`` does, once per set of
@@ -48,7 +49,7 @@ __all__ = ["LEVELS", "LIMITS", "SYNC_STYLES", "CompileBudget", "CompileOptions",
 LEVELS = ("asctensor", "asctile", "ascbuf", "ascendc")
 
 
-USER_OPTIONS = ("target", "cores", "tile_size", "buffers", "sync_style", "conv")
+USER_OPTIONS = ("target", "cores", "tile_size", "buffers", "sync_style", "conv", "launches")
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class CompileOptions:
     buffers: int = 2
     sync_style: str = "queue"
     conv: str = "auto"  # how convolutions reach the cube (options.CONV_ALGORITHMS)
+    launches: str = "merge"  # consecutive vector kernels in one launch (options.LAUNCH_MODES)
     # computations on weights leave the program for a function the caller evaluates once per set of
     # weights (``pyasc.jit`` does); a compile with no such caller (``pyasc-opt -p compile``) keeps them
     hoist_constants: bool = True
@@ -68,9 +70,9 @@ class CompileOptions:
     def __post_init__(self):
         """Every option checked by ``options.check_option`` (type and range); ``OptionError`` otherwise."""
         check_option("target", self.target)
-        for name in ("cores", "tile_size", "buffers", "sync_style", "conv"):
+        for name in ("cores", "tile_size", "buffers", "sync_style", "conv", "launches"):
             value = getattr(self, name)
-            if value is not None or name in ("buffers", "sync_style", "conv"):
+            if value is not None or name in ("buffers", "sync_style", "conv", "launches"):
                 check_option(name, value, self.target)
 
     def user_options(self) -> dict:
@@ -182,9 +184,11 @@ def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
         return [BufferizePass(), BufferizeCubePass(), PlanMemoryPass(), InsertSyncPass(sync_style=options.sync_style)]
     if level == "ascendc":
         from .ascendc_alloc_event_ids import AscendCAllocEventIdsPass
+        from .ascendc_merge_launches import AscendCMergeLaunchesPass
         from .to_ascendc import ToAscendCPass
 
-        return [ToAscendCPass(sync_style=options.sync_style), AscendCAllocEventIdsPass()]
+        merge = [AscendCMergeLaunchesPass()] if options.launches == "merge" else []
+        return [ToAscendCPass(sync_style=options.sync_style), AscendCAllocEventIdsPass(), *merge]
     raise ValueError(f"unknown level '{level}'; levels: {', '.join(LEVELS)}")
 
 

@@ -26,10 +26,12 @@ class _Stage(ModulePass):
     buffers: int = 2
     sync_style: str = "queue"
     conv: str = "auto"
+    launches: str = "merge"
 
     def options(self) -> CompileOptions:
         return CompileOptions(self.target, self.cores or None, self.tile_size or None, self.buffers,
-                              self.sync_style, self.conv, hoist_constants=False)  # no caller evaluates the constants
+                              self.sync_style, self.conv, self.launches,
+                              hoist_constants=False)  # no caller evaluates the constants
 
     def levels(self) -> tuple[str, ...]:
         raise NotImplementedError

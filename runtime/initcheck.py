@@ -20,7 +20,8 @@ The trace records, per op, the local regions it touches in the hazard checker's 
 ``bytearray``: C-speed slice stores and ``find``) holds 1 for defined bytes, in program order; reads of an
 op are checked before its writes (an op reading and writing the same bytes, ``Add(x, x, y)``, reads first).
 An ``Mmad`` that accumulates (``cmatrixInitVal`` false; its trace ``aux`` is 1) also reads its L0C block.
-Cores start with nothing defined.
+Cores start with nothing defined, and a TPipe's ``Reset`` (an op that ``FORGETS_LOCAL_MEMORY``) leaves nothing
+defined: the buffers handed out after it hold whatever was there before.
 
 The check depends only on the trace, so cores with identical traces share it (it runs with the schedule).
 """
@@ -66,12 +67,14 @@ def initcheck(recs, tabs, core: int, layout) -> list[Finding]:
     facts = tabs.initcheck_facts
     if facts is None:  # per kernel, not per trace
         facts = tabs.initcheck_facts = _kernel_facts(infos)
-    accumulates, carries, users, es_of = facts
+    accumulates, carries, users, es_of, forgets = facts
     tainted: dict[int, dict[int, int]] = {}  # sid -> {scalar read: origin} of its undefined scalar operands
     carried: list[tuple[int, int, int]] = []  # (start, end, origin sid): bytes an op left undefined
     found: dict[int, Finding] = {}
     for r in recs:
         if len(r) <= 4:
+            if r[0] in forgets:  # a TPipe reset: every local byte holds whatever was there before
+                shadow[:] = bytes(end)
             continue
         sid = r[0]
         w = writes_of[sid]
@@ -130,12 +133,14 @@ def initcheck(recs, tabs, core: int, layout) -> list[Finding]:
 
 
 def _kernel_facts(infos) -> tuple:
-    """(Mmads, carriers with their ``per_lane``, users of each scalar read, Gathers' element bytes) by sid."""
+    """(Mmads, carriers with their ``per_lane``, users of each scalar read, Gathers' element bytes, ops after which no
+    local byte is defined) by sid."""
     accumulates = {i for i, info in enumerate(infos) if isinstance(info.op, asc.MmadOp)}
     carries = {i: t.per_lane for i, info in enumerate(infos) if (t := info.op.get_trait(CarriesUndefined))}
     es_of = {i: info.op.dst.type.element_type.bitwidth // 8 for i, info in enumerate(infos)
              if isinstance(info.op, asc.GatherOp | asc.TransDataTo5HDOp)}
-    return accumulates, carries, _scalar_users(infos, carries), es_of
+    forgets = frozenset(i for i, info in enumerate(infos) if getattr(info.op, "FORGETS_LOCAL_MEMORY", False))
+    return accumulates, carries, _scalar_users(infos, carries), es_of, forgets
 
 
 def _scalar_users(infos, carries) -> dict[int, set[int]]:

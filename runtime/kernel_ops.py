@@ -95,6 +95,13 @@ def tpipe(t: KernelTranslator, op) -> None:
     t.emit(f"{t.v(op.result)} = TPipeState()")
 
 
+def tpipe_reset(t: KernelTranslator, op) -> None:
+    """The TPipe's bookkeeping back to its start, and a record on the scalar unit that ends what the initcheck
+    takes as written (``FORGETS_LOCAL_MEMORY``)."""
+    t.emit(f"{t.v(op.pipe)}.reset()")
+    record(t, t.info(op, S, WORK, label="TPipe::Reset"), "0", "0", [])
+
+
 def tque(t: KernelTranslator, op) -> None:
     qid = t.num_queues
     t.num_queues += 1

@@ -42,6 +42,11 @@ class TPipeState:
         self.next = 0
         self.events: dict[int, int] = {}
 
+    def reset(self) -> None:
+        """``Reset``: nothing handed out."""
+        self.next = 0
+        self.events.clear()
+
     def alloc_event(self, event: int) -> int:
         """``AllocEventID``: the lowest id of ``event`` not held (the pool's size when all are held, as
         the hardware's find-first-zero gives)."""

@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import AnyFloat
 from pyasc.dialects import ascendc as asc
 from pyasc.dialects.traits import ValueDependentTrace, buffer_reads, buffer_writes, scalar_reads
 
-from . import batched, tape
+from . import batched, sync_all, tape
 from .errors import SimulationError
 
 REPLAY_MODE = os.environ.get("PYASC_SIM_REPLAY", "on")
@@ -163,6 +163,13 @@ def run_data_path(sim, m, name: str, n: int, args: list, runs: list, traced: Tra
     taping = tape.TAPE_MODE != "off" and ck.may_tape
     views = ck.env.get("_gm_cache")
     try:
+        if name in sim.joined:  # cores that meet at SyncAll: round by round, each its own data path
+            def on_error(bid, e):
+                raise SimulationError(f"kernel @{name}, core {bid}: the data path failed where its traced run "
+                                      f"passed: {type(e).__name__}: {e}") from e
+
+            sync_all.run_cores(name, ck.data_fn, n, args, runs, m.ub, on_error, traced=False)
+            return True
         return _run_units(m, ck, name, n, args, runs, traced, taping)
     finally:
         if views:  # the launch's GM views (``memory.make_gm_views``) go with it

@@ -30,7 +30,7 @@ from pyasc.dialects.ascendc import KERNEL_ATTR, KERNEL_TYPE_ATTR, MIX_AIC_1_2
 from pyasc.dialects.target import TargetSpec, module_target
 from pyasc.dialects.types import numpy_dtype
 
-from . import batched, fpstate, hazards, replay, sync_all, warm
+from . import batched, core_order, fpstate, hazards, replay, sync_all, warm
 from .codegen import CompiledKernel
 from .costs import PIPE_NAMES, local_layout, make_dma_cost, make_dma_read_cost, pipe_latencies
 from .l2 import CoreLines
@@ -122,6 +122,8 @@ class Simulator:
         self._failures: dict[str, int] = {}
         self.replayable: set[str] = set()  # kernels whose traces depend on their launch arguments only (``replay``)
         self.joined: dict[str, frozenset] = {}  # kernels that call SyncAll -> the op ids of its records
+        self._orders_checked: set = set()  # launches run again with their cores in another order (``core_order``)
+        self.shares_gm: set[str] = set()  # kernels whose cores may read GM other cores write (``core_order``)
         self._traced: dict[tuple, replay.Traced] = {}  # (kernel, cores, checked) -> its last traced launch
         self._warm: dict[str, warm.WarmHost | None] = {}  # host function -> its last run, if it can repeat (``warm``)
         first = Machine(self)
@@ -139,13 +141,14 @@ class Simulator:
                     self.aiv_first.add(name)
                 if batched.mix_batchable(op):  # traced core by core; data paths in groups
                     self.data_batchable.add(name)
-            elif sync_all.joins_cores(op):  # its cores run round by round (``sync_all.run_cores``)
+            elif sync_all.joins_cores(op):  # its cores run round by round (``sync_all.run_cores``), never in groups
                 self.joined[name] = sync_all.barrier_sids(ck.infos)
-                continue
             elif batched.batchable(op):
                 (self.data_batchable if batched.ordered_trace(op) else self.batchable).add(name)
             if replay.replayable(op):
                 self.replayable.add(name)
+            if core_order.shares_gm(op):
+                self.shares_gm.add(name)
 
     def _acquire(self) -> Machine:
         try:
@@ -423,7 +426,8 @@ class Simulator:
         keys, group = [], []
         ck = m.kernels[name]
         if name in self.joined:
-            return self._joined_keys(m, name, n, args, runs, check)
+            return [(name, check, tuple(tr)) for tr in sync_all.run_cores(
+                name, ck.fn, n, args, runs, m.ub, lambda bid, e: _raise_run_error(name, ck, bid, e))]
         for bid, ct, sub in runs:
             tr: list[tuple] = []
             try:
@@ -439,28 +443,35 @@ class Simulator:
                 group = []
         return keys
 
-    def _joined_keys(self, m: Machine, name: str, n: int, args: list, runs: list, check: bool) -> list[tuple]:
-        """``_core_keys`` of a kernel whose cores meet at ``SyncAll``: run round by round, then again in the
-        reverse order within each round, which must write the same (``sync_all.order_race``)."""
+    def _order_check(self, m: Machine, name: str, n: int, args: list, runs: list, before: list, ub_before) -> None:
+        """The launch run again from ``before`` with its cores in the reverse order (``core_order``): a difference
+        in what it writes is a race on GM between cores."""
         ck = m.kernels[name]
 
         def on_error(bid, e):
             _raise_run_error(name, ck, bid, e)
 
-        before = [a.copy() if isinstance(a, np.ndarray) and a.flags.writeable else None for a in args]
-        ub_before = m.ub.copy()
-        traces = sync_all.run_cores(name, ck.fn, n, args, runs, m.ub, on_error)
-        if n > 1:
-            log, m.ctx.log = m.ctx.log, FindingLog()  # the first run reported the kernel's own findings
-            try:
-                names = [a.name_hint or f"#{k}" for k, a in enumerate(self.funcs[name].body.block.args)]
-                race = sync_all.order_race(name, ck.fn, n, args, runs, m.ub, on_error, before, ub_before, names)
-            finally:
-                m.ctx.log = log
-            if race is not None:
-                info = next(i for i in ck.infos if i.label == "SyncAll")
-                log.add("race", race, name, info.text, 0, loc=info.loc, rule="cross-core-gm-sync")
-        return [(name, check, tuple(tr)) for tr in traces]
+        if name in self.joined:
+            def again():
+                sync_all.run_cores(name, ck.data_fn, n, args, runs, m.ub, on_error, backwards=True, traced=False)
+        else:
+            def again():
+                for bid, ct, sub in core_order.reversed_runs(runs, 3 if name in self.mix else 1):
+                    try:
+                        ck.data_fn(bid, n, args, None, ct, sub)
+                    except Exception as e:  # noqa: BLE001 - reported with the kernel and core
+                        on_error(bid, e)
+
+        np.copyto(m.ub, ub_before)
+        names = [a.name_hint or f"#{k}" for k, a in enumerate(self.funcs[name].body.block.args)]
+        log, m.ctx.log = m.ctx.log, FindingLog()  # the first run reported the kernel's own findings
+        try:
+            race = core_order.rerun_differs(args, before, again, names)
+        finally:
+            m.ctx.log = log
+        if race is not None:
+            info = next((i for i in ck.infos if i.label == "SyncAll"), ck.infos[0])
+            log.add("race", race, name, info.text, 0, loc=info.loc, rule="cross-core-gm-sync")
 
     def _plan_groups(self, name: str, n: int, check: bool, keys: list[tuple]) -> None:
         """Remember which cores had identical traces, to run each such group in one call next time (an
@@ -584,8 +595,17 @@ class Simulator:
         else:
             traced, log = None, m.ctx.log
             m.ctx.log = FindingLog()  # what the kernel's code reports, to report again when replayed
+            order = (name, n, check, replay.signature(args))
+            ordered = n > 1 and order not in self._orders_checked and (
+                name in self.shares_gm or core_order.aliased(args))
+            before = core_order.snapshot(args) if ordered else None
+            ub_before = m.ub.copy() if ordered else None
             try:
                 keys, grouped = self._traced_keys(m, name, n, args, runs, check)
+                if ordered:
+                    with self._lock:
+                        self._orders_checked.add(order)
+                    self._order_check(m, name, n, args, runs, before, ub_before)
             finally:
                 found, m.ctx.log = m.ctx.log.items(), log
                 log.merge(found)

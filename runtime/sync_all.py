@@ -55,12 +55,13 @@ def check_blocks(kernel: str, blocks: int, spec) -> None:
 
 
 def run_cores(kernel: str, fn, blocks: int, args: list, runs: list, ub: np.ndarray, on_error,
-              backwards: bool = False) -> list[list]:
+              backwards: bool = False, traced: bool = True) -> list[list]:
     """Runs the cores ``runs`` (``(bid, ct, sub)``) of a launch of ``fn`` round by round between their
-    ``SyncAll`` calls (within a round in the order of ``runs``, or the reverse order); returns each core's trace.
+    ``SyncAll`` calls (within a round in the order of ``runs``, or the reverse order); returns each core's trace
+    (``traced``; else ``fn`` is the data path alone, ``CompiledKernel.data_fn``, and the traces are empty).
     ``on_error(bid, e)`` reports an error of the kernel's code."""
     traces: list[list] = [[] for _ in runs]
-    cores = [fn(bid, blocks, args, traces[i].append, ct, sub) for i, (bid, ct, sub) in enumerate(runs)]
+    cores = [fn(bid, blocks, args, traces[i].append if traced else None, ct, sub) for i, (bid, ct, sub) in enumerate(runs)]
     kept: list = [None] * len(runs)
     waiting = list(range(len(runs)))
     calls = 0
@@ -88,31 +89,6 @@ def run_cores(kernel: str, fn, blocks: int, args: list, runs: list, ub: np.ndarr
         waiting = sorted(arrived)
         calls += 1
     return traces
-
-
-def order_race(kernel: str, fn, blocks: int, args: list, runs: list, ub: np.ndarray, on_error, before: list,
-               ub_before: np.ndarray, names: list[str]) -> str | None:
-    """Runs the launch again from ``before`` (the arguments as they were) and ``ub_before``, each round's cores in
-    the reverse order, and compares the arguments it writes with those of the first run (``args``, left as the
-    first run wrote them). Cores that meet only at ``SyncAll`` calls run in any order between them, so a
-    difference is a race on GM between two cores: what it says, or None."""
-    first = [a.copy() if b is not None else None for a, b in zip(args, before)]
-    for a, b in zip(args, before):
-        if b is not None:
-            np.copyto(a, b)
-    np.copyto(ub, ub_before)
-    run_cores(kernel, fn, blocks, args, runs, ub, on_error, backwards=True)
-    found = None
-    for k, (a, f) in enumerate(zip(args, first)):
-        if f is None:
-            continue
-        if found is None and not np.array_equal(a, f):
-            at = int(np.flatnonzero(a != f)[0])
-            found = (f"GM argument {names[k]} ends differently (first at byte {at}) when the cores run in another "
-                     f"order between their SyncAll calls: a core reads or writes GM that another core writes, with "
-                     f"no SyncAll between the two")
-        np.copyto(a, f)
-    return found
 
 
 def _names(runs: list, which: list[int]) -> str:

@@ -45,6 +45,7 @@ ASCENDC_HANDLERS: dict[type[Operation], Handler] = {
     asc.GetBlockNumOp: ops.get_block_num,
     asc.LocalTensorOp: ops.local_tensor,
     asc.TPipeOp: ops.tpipe,
+    asc.TPipeResetOp: ops.tpipe_reset,
     asc.TQueOp: ops.tque,
     asc.TBufOp: ops.tbuf,
     asc.InitBufferOp: ops.init_buffer,

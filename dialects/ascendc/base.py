@@ -237,6 +237,23 @@ class TPipeOp(AscendCOperation):
 
 
 @irdl_op_definition
+class TPipeResetOp(AscendCOperation):
+    """``pipe.Reset()``: gives back everything ``InitBuffer`` and ``AllocEventID`` handed out, as the TPipe was
+    when made; buffers initialised before are dead (doc: TPipe/Reset.md)."""
+
+    name = "ascendc.tpipe_reset"
+    API: ClassVar[str] = "Reset"
+    CALL: ClassVar[str] = "{pipe}.Reset();"
+    BATCHABLE: ClassVar[bool] = True
+    FORGETS_LOCAL_MEMORY: ClassVar[bool] = True  # what InitBuffer hands out next holds whatever was there
+    pipe = operand_def(TPipeType)
+    assembly_format = "$pipe attr-dict"
+
+    def __init__(self, pipe):
+        super().__init__(operands=[pipe])
+
+
+@irdl_op_definition
 class TQueOp(AscendCOperation):
     """``TQue<pos, depth> q;``, or ``TQueBind<src, dst, depth> q;`` when the type binds two positions."""
 
@@ -311,12 +328,21 @@ class InitBufferOp(AscendCOperation):
             self._verify_position_buffers(t.position.data)
 
     def _verify_position_buffers(self, position: TPosition) -> None:
-        """The queue buffers on one TPosition, summed over the kernel's InitBuffers, are at most 8."""
+        """The queue buffers on one TPosition, summed over the kernel's InitBuffers since the TPipe was made or
+        last reset (``Reset``) until its next reset, are at most 8."""
         block = self.parent_block()
         if block is None:
             return
-        total = sum(o.num.value.data for o in block.ops if isinstance(o, InitBufferOp)
-                    and isinstance(o.buffer.type, TQueType) and o.buffer.type.position.data == position)
+        stretch: list = []
+        for o in block.ops:
+            if isinstance(o, TPipeResetOp) and o.pipe == self.pipe:
+                if self in stretch:
+                    break
+                stretch = []
+            elif isinstance(o, InitBufferOp):
+                stretch.append(o)
+        total = sum(o.num.value.data for o in stretch if isinstance(o.buffer.type, TQueType)
+                    and o.buffer.type.position.data == position)
         if total > MAX_QUEUE_BUFFERS:
             raise violation("tque-max-buffers-per-pos-8",
                             f"{total} queue buffers on {position.value} (InitBuffer num summed over the kernel)")
@@ -605,4 +631,4 @@ KERNEL_ATTR = "ascendc.kernel"
 BLOCK_DIM_ATTR = "ascendc.block_dim"
 
 
-BASE_OPS = [GlobalTensorOp, SubviewOp, GetBlockIdxOp, GetBlockNumOp, TPipeOp, TQueOp, TBufOp, InitBufferOp, AllocTensorOp, EnQueOp, DeQueOp, FreeTensorOp, TBufGetOp, LocalTensorOp, DataCopyOp, DataCopyPadOp, GetValueOp, LaunchOp]
+BASE_OPS = [GlobalTensorOp, SubviewOp, GetBlockIdxOp, GetBlockNumOp, TPipeOp, TPipeResetOp, TQueOp, TBufOp, InitBufferOp, AllocTensorOp, EnQueOp, DeQueOp, FreeTensorOp, TBufGetOp, LocalTensorOp, DataCopyOp, DataCopyPadOp, GetValueOp, LaunchOp]

@@ -6,6 +6,9 @@ is ``2 * AI Core + GetSubBlockIdx()``. ``CrossCoreSetFlag<mode, pipe>(id)`` / ``
 order the cores: per flag id a counter on each core; mode 2 pairs the AIC with its two AIVs (an AIC's
 set adds one on both AIVs, the AIC's counter goes up once both AIVs have set); a wait blocks while the
 counter is 0, then takes one. Ids are 0..10 and a counter holds at most 15 sets.
+
+A vector kernel whose cores meet at ``SyncAll`` (the hard sync, ``isAIVOnly = true``) carries
+``ascendc.kernel_type = "mix_aiv_1_0"`` (``KERNEL_TYPE_MIX_AIV_1_0``, ``__mix__(0, 1)``: SyncAll.md).
 """
 
 from __future__ import annotations

@@ -34,8 +34,10 @@ def test_quickstart_chain_is_one_kernel():
 def test_a_shape_change_starts_a_new_kernel():
     x = pyasc.randn(16, 1, dtype=F32)
     y = pyasc.randn(16, 8, dtype=F32)
-    fn = pyasc.jit(lambda x, y: pyasc.exp(x) * y)
-    assert fn.lower(x, y).compile().kernels == ["lambda_k0", "lambda_k1"]
+    separate = pyasc.jit(lambda x, y: pyasc.exp(x) * y, options={"launches": "separate"})
+    assert separate.lower(x, y).compile().kernels == ["lambda_k0", "lambda_k1"]
+    fn = pyasc.jit(lambda x, y: pyasc.exp(x) * y)  # the two launched as one, meeting at SyncAll
+    assert fn.lower(x, y).compile().ascendc_source().count("AscendC::SyncAll();") == 1
     got = fn(x, y).numpy()
     np.testing.assert_allclose(got, np.exp(x.numpy()) * y.numpy(), rtol=1e-5)
 

@@ -110,7 +110,8 @@ def test_max_pool2d_windows_project_cpu_run(dtype, tmp_path):
     xs[0, 0, 0, :2] = -np.inf
     x = pyasc.tensor(xs, dtype=dtype)
     compiled = pyasc.jit(lambda x: pyasc.nn.functional.max_pool2d(x, 2, 2, 1)).compile(x)
-    assert len(compiled.kernels) == 2
+    # the im2col kernel and the maxima's launched as one, meeting at SyncAll
+    assert len(compiled.kernels) == 1 and compiled.ascendc_source().count("AscendC::SyncAll();") == 1
     project_check(compiled, [x], tmp_path, exact=True)
     ref = torch.nn.functional.max_pool2d(torch.from_numpy(x.numpy().astype(np.float32)), 2, 2, 1).numpy()
     np.testing.assert_array_equal(compiled(x).numpy().astype(np.float32), ref)

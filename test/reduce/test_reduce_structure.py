@@ -43,12 +43,16 @@ def test_softmax_of_elementwise_expression_is_one_kernel():
 
 
 def test_column_sum_is_a_tree_of_elementwise_kernels():
-    """A sum over axis 0 reads slices of rows: elementwise kernels, no ReduceSum."""
-    compiled = _compile(lambda x: pyasc.sum(x, 0), _f32((100, 64)))
+    """A sum over axis 0 reads slices of rows: elementwise kernels, no ReduceSum; launched as one kernel whose
+    parts meet at SyncAll unless the launches stay separate."""
+    compiled = _compile(lambda x: pyasc.sum(x, 0), _f32((100, 64)), launches="separate")
     assert len(compiled.kernels) >= 2
     src = compiled.ascendc_source()
     assert "ReduceSum" not in src
     assert "AscendC::Add(" in src
+    merged = _compile(lambda x: pyasc.sum(x, 0), _f32((100, 64)))
+    assert len(merged.kernels) == 1
+    assert merged.ascendc_source().count("AscendC::SyncAll();") == len(compiled.kernels) - 1
 
 
 def test_row_reductions_emit_reduce_calls_and_pass_the_syntax_check():
@@ -167,13 +171,15 @@ def test_prod_and_row_sum_in_one_program():
 def test_long_row_softmax_is_two_kernels_online():
     """A row of 2^20 floats: per-piece max and sum (one row-wise kernel over all pieces), then one
     elementwise kernel that combines them online (its row prologue) and normalises the row."""
-    compiled = _compile(lambda x: pyasc.softmax(x, -1), _f32((1, 1 << 20)))
-    assert len(compiled.kernels) == 2
-    src = compiled.ascendc_source()
-    assert src.count("ReduceMax(") == 2 and src.count("ReduceSum(") == 2
+    for launches, kernels in (("separate", 2), ("merge", 1)):
+        compiled = _compile(lambda x: pyasc.softmax(x, -1), _f32((1, 1 << 20)), launches=launches)
+        assert len(compiled.kernels) == kernels
+        src = compiled.ascendc_source()
+        assert src.count("ReduceMax(") == 2 and src.count("ReduceSum(") == 2
+        assert src.count("AscendC::SyncAll();") == 2 - kernels
 
 
 def test_long_row_sum_is_two_row_wise_kernels():
-    compiled = _compile(lambda x: pyasc.sum(x, -1), _f32((2, 1 << 18)))
+    compiled = _compile(lambda x: pyasc.sum(x, -1), _f32((2, 1 << 18)), launches="separate")
     assert len(compiled.kernels) == 2
     assert compiled.ascendc_source().count("ReduceSum(") >= 2

@@ -561,6 +561,11 @@ inline bool TPipe::InitBuffer(TBuf<bufPos>& buf, uint32_t len)
     return true;
 }
 
+inline void TPipe::Reset()
+{
+    cpu_ = pyasc_cpu::PipeState{};
+}
+
 template <HardEvent evt>
 inline TEventID TPipe::AllocEventID()
 {

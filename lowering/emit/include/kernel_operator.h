@@ -252,6 +252,8 @@ public:
     __aicore__ TEventID AllocEventID();
     template <HardEvent evt>
     __aicore__ void ReleaseEventID(TEventID id);
+    /* gives back every buffer and event id handed out: the TPipe as it was made */
+    __aicore__ void Reset();
     PYASC_CPU_TPIPE_STATE
 };
 

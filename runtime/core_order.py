@@ -1,0 +1,78 @@
+"""Races on GM between the cores of a launch: the launch run again with its cores in another order.
+
+The cores of a launch run at the same time on the chip, in no order the kernel can rely on, unless they meet at
+``SyncAll`` (``sync_all``). The simulator runs them one after another, so a core that reads what another core
+writes (or writes what another reads or writes) sees whatever the order of the simulation gives it: a race on
+the chip, and a silent wrong answer in a simulator that runs the cores in one order only.
+
+So the first launch of a kernel at a size (per block count and argument sizes) whose cores may share GM runs
+again from the same arguments with the cores in the reverse order (between two ``SyncAll`` calls, each round's
+cores reversed; a MIX kernel's AI Cores reversed, each AI Core's cores in their order) and must write the same
+bytes; the first run's results are kept. The kernels checked: every one that calls ``SyncAll``, reads a GM
+argument it also writes (by its ops' ``BufferEffects``), or is launched on arguments that share memory. A
+difference is a ``race`` finding of rule ``cross-core-gm-sync`` naming the argument and its first byte.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pyasc.dialects import ascendc as asc
+from pyasc.dialects.traits import BufferEffects
+
+from .handoff import gm_argument
+
+
+def shares_gm(kernel) -> bool:
+    """Whether the cores of ``kernel`` (a ``func.func``) may read GM that other cores write: it calls ``SyncAll``, or
+    reads a GM argument it also writes, or accesses global tensors of unknown origin."""
+    reads, writes = set(), set()
+    for op in kernel.body.walk():
+        if isinstance(op, asc.SyncAllOp):
+            return True
+        for effect in type(op).get_traits_of_type(BufferEffects):
+            for values, into in ((effect.buffer_reads(op), reads), (effect.buffer_writes(op), writes)):
+                for v in values:
+                    if isinstance(v.type, asc.GlobalTensorType):
+                        root = gm_argument(v)
+                        if root is None:
+                            return True
+                        into.add(root)
+    return bool(reads & writes)
+
+
+def aliased(args: list) -> bool:
+    """Whether two of a launch's GM arguments may share memory."""
+    arrays = [a for a in args if isinstance(a, np.ndarray)]
+    return any(np.may_share_memory(a, b) for i, a in enumerate(arrays) for b in arrays[i + 1:])
+
+
+def snapshot(args: list) -> list:
+    """A copy of each argument the launch may write (None for the others)."""
+    return [a.copy() if isinstance(a, np.ndarray) and a.flags.writeable else None for a in args]
+
+
+def reversed_runs(runs: list, per_core: int) -> list:
+    """``runs`` with its cores (``per_core`` runs each: 3 for a MIX kernel's AI Core) in the reverse order."""
+    cores = [runs[i:i + per_core] for i in range(0, len(runs), per_core)]
+    return [r for core in reversed(cores) for r in core]
+
+
+def rerun_differs(args: list, before: list, run_again, names: list[str]) -> str | None:
+    """Runs ``run_again()`` from the arguments as they were (``before``) and compares what it writes with what the
+    first run wrote (``args``, left as the first run wrote them): the race it shows, or None."""
+    first = [a.copy() if b is not None else None for a, b in zip(args, before)]
+    for a, b in zip(args, before):
+        if b is not None:
+            np.copyto(a, b)
+    run_again()
+    found = None
+    for k, (a, f) in enumerate(zip(args, first)):
+        if f is None:
+            continue
+        if found is None and not np.array_equal(a, f):
+            at = int(np.flatnonzero(a != f)[0])
+            found = (f"GM argument {names[k]} ends differently (first at byte {at}) when the cores run in another "
+                     f"order: a core reads or writes GM that another core writes, with no SyncAll between the two")
+        np.copyto(a, f)
+    return found
