@@ -33,7 +33,7 @@ import numpy as np
 from pyasc.dialects import ascendc as asc
 from pyasc.dialects.traits import BufferEffects
 
-from .handoff import gm_argument
+from .handoff import gm_effects
 from .memory import gm_bytes, gm_view, pad_geometry, pad_unit, remembered, window
 from .scalar_ops import scalar_helpers, sign_extend
 
@@ -601,17 +601,13 @@ def _gm_effects(ops) -> tuple[set, set] | None:
     is not batchable or a global tensor's argument is unknown."""
     reads, writes = set(), set()
     for op in ops:
-        ok, effects, _ = _class_facts(type(op))
-        if not ok:
+        if not _class_facts(type(op))[0]:
             return None
-        for effect in effects:
-            for values, into in ((effect.buffer_writes(op), writes), (effect.buffer_reads(op), reads)):
-                for v in values:
-                    if isinstance(v.type, asc.GlobalTensorType):
-                        root = gm_argument(v)
-                        if root is None:
-                            return None
-                        into.add(root)
+        r, w, known = gm_effects(op)
+        if not known:
+            return None
+        reads |= r
+        writes |= w
     return reads, writes
 
 

@@ -18,9 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from pyasc.dialects import ascendc as asc
-from pyasc.dialects.traits import BufferEffects
 
-from .handoff import gm_argument
+from .handoff import gm_effects
 
 
 def shares_gm(kernel) -> bool:
@@ -28,16 +27,11 @@ def shares_gm(kernel) -> bool:
     reads a GM argument it also writes, or accesses global tensors of unknown origin."""
     reads, writes = set(), set()
     for op in kernel.body.walk():
-        if isinstance(op, asc.SyncAllOp):
+        r, w, known = gm_effects(op)
+        if isinstance(op, asc.SyncAllOp) or not known:
             return True
-        for effect in type(op).get_traits_of_type(BufferEffects):
-            for values, into in ((effect.buffer_reads(op), reads), (effect.buffer_writes(op), writes)):
-                for v in values:
-                    if isinstance(v.type, asc.GlobalTensorType):
-                        root = gm_argument(v)
-                        if root is None:
-                            return True
-                        into.add(root)
+        reads |= r
+        writes |= w
     return bool(reads & writes)
 
 

@@ -33,17 +33,25 @@ def gm_argument(value: SSAValue) -> SSAValue | None:
     return owner.addr if isinstance(owner, asc.GlobalTensorOp) else None
 
 
-def _gm(op: Operation) -> tuple[set, set]:
-    """The kernel arguments ``op`` reads and writes as global tensors (unknown ones left out)."""
-    reads, writes = set(), set()
+def gm_effects(op: Operation) -> tuple[set, set, bool]:
+    """The kernel arguments ``op`` reads and writes as global tensors (by its ``BufferEffects``), and whether every
+    global tensor it touches views a known argument (the unknown ones are left out of the sets)."""
+    reads, writes, known = set(), set(), True
     for effect in type(op).get_traits_of_type(BufferEffects):
         for values, into in ((effect.buffer_reads(op), reads), (effect.buffer_writes(op), writes)):
             for v in values:
                 if isinstance(v.type, asc.GlobalTensorType):
                     root = gm_argument(v)
-                    if root is not None:
+                    if root is None:
+                        known = False
+                    else:
                         into.add(root)
-    return reads, writes
+    return reads, writes, known
+
+
+def _gm(op: Operation) -> tuple[set, set]:
+    """The kernel arguments ``op`` reads and writes as global tensors (unknown ones left out)."""
+    return gm_effects(op)[:2]
 
 
 ANY_FLAG = "any"  # a flag id known only at run time

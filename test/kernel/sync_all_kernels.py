@@ -38,6 +38,15 @@ def sum_of_doubles(x: asc.GlobalAddress, work: asc.GlobalAddress, z: asc.GlobalA
 
 
 @asc.jit
+def _exp_ln_rounds(a, n: int, rounds: asc.ConstExpr[int]):
+    for _ in range(rounds):
+        asc.exp(a, a, n)
+        asc.pipe_barrier(asc.PipeID.PIPE_V)
+        asc.ln(a, a, n)
+        asc.pipe_barrier(asc.PipeID.PIPE_V)
+
+
+@asc.jit
 def uneven_halves(x: asc.GlobalAddress, z: asc.GlobalAddress, n: asc.ConstExpr[int], rounds: asc.ConstExpr[int],
                   meet: asc.ConstExpr[bool]):
     """Core 0 works ``rounds`` Exp/Ln pairs before the middle, core 1 after it; the others do neither. With ``meet``
@@ -52,19 +61,11 @@ def uneven_halves(x: asc.GlobalAddress, z: asc.GlobalAddress, n: asc.ConstExpr[i
     asc.set_flag(asc.HardEvent.MTE2_V, 0)
     asc.wait_flag(asc.HardEvent.MTE2_V, 0)
     if idx == 0:
-        for _ in range(rounds):
-            asc.exp(a, a, n)
-            asc.pipe_barrier(asc.PipeID.PIPE_V)
-            asc.ln(a, a, n)
-            asc.pipe_barrier(asc.PipeID.PIPE_V)
+        _exp_ln_rounds(a, n, rounds)
     if meet:
         asc.sync_all()
     if idx == 1:
-        for _ in range(rounds):
-            asc.exp(a, a, n)
-            asc.pipe_barrier(asc.PipeID.PIPE_V)
-            asc.ln(a, a, n)
-            asc.pipe_barrier(asc.PipeID.PIPE_V)
+        _exp_ln_rounds(a, n, rounds)
     asc.set_flag(asc.HardEvent.V_MTE3, 0)
     asc.wait_flag(asc.HardEvent.V_MTE3, 0)
     asc.data_copy(z_gm, a, n)
