@@ -1,7 +1,9 @@
 """Which synchronisation an ``ascendc`` kernel needs: a static happens-before analysis of its pipes.
 
 A kernel body (each ``core_section`` of a MIX kernel on its own) is walked into an abstract trace: loops
-are unrolled ``UNROLL`` times (fewer when the trip count is known) and index arithmetic is evaluated as
+are unrolled ``UNROLL`` times (fewer when the trip count is known), the two branches of an ``if`` decided at run
+time are walked each from the state before it (what one branch orders orders nothing on the other path, nor after
+the ``if``, unless both paths order it), and index arithmetic is evaluated as
 linear forms over the values it cannot know (run-time sizes, each a non-negative unknown, fresh in every
 iteration it is computed in), so a double-buffered ``x_ub[(i % 2) * tile:]`` is a different byte range in
 consecutive iterations even when ``tile`` is a run-time value; two accesses overlap unless their ranges
@@ -234,9 +236,11 @@ class _Walk:
             return self._for(op)
         if isinstance(op, scf.IfOp):
             c = self.const(op.cond)
-            if c is None or c:
+            if c is None:
+                return self._both_branches(op)
+            if c:
                 self.block(op.true_region.block)
-            if (c is None or not c) and op.false_region.blocks:
+            elif op.false_region.blocks:
                 self.block(op.false_region.block)
             return
         if isinstance(op, A.CoreSectionOp):
@@ -276,6 +280,24 @@ class _Walk:
         if pipe is None or pipe == Pipe.ALL:
             return
         self._access(op, pipe)
+
+    def _both_branches(self, op: scf.IfOp) -> None:
+        """An ``if`` whose condition is known only at run time: each branch (an absent ``else`` is an empty one)
+        from the state before it, neither seeing the other's accesses or flags; after it, a pipe knows an op
+        complete only when it does on both paths, and a flag is pending only as on the path with fewer pending
+        sets (a wait after the ``if`` learns nothing a path may not have given it). Queues and L0C's unit flags
+        keep the walk's order (the branches one after the other)."""
+        known, flags, start = _copy_known(self.known), _copy_flags(self.flags), len(self.accesses)
+        self.block(op.true_region.block)
+        paths = [(self.known, self.flags, self.accesses[start:])]
+        del self.accesses[start:]
+        self.known, self.flags = known, flags
+        if op.false_region.blocks:
+            self.block(op.false_region.block)
+        (known_t, flags_t, taken), known_f, flags_f = paths[0], self.known, self.flags
+        self.known = {q: {p: min(i, known_f[q][p]) for p, i in known_t[q].items() if p in known_f[q]} for q in Pipe}
+        self.flags = {k: min(flags_t.get(k, []), flags_f.get(k, []), key=len) for k in set(flags_t) | set(flags_f)}
+        self.accesses[start:start] = taken  # both paths' accesses may meet what comes after the ``if``
 
     def _for(self, op: scf.ForOp) -> None:
         lb, ub, step = self.const(op.lb), self.const(op.ub), self.const(op.step)
@@ -357,6 +379,14 @@ class _Walk:
             if self.known[c.pipe].get(q, -1) < d.index:
                 key = (d.op, c.op, q, c.pipe)
                 self.needs.setdefault(key, Need(q, c.pipe, d.op, c.op, kind))
+
+
+def _copy_known(known: dict) -> dict:
+    return {q: dict(k) for q, k in known.items()}
+
+
+def _copy_flags(flags: dict) -> dict:
+    return {k: list(v) for k, v in flags.items()}
 
 
 def _unit_flag(op: Operation) -> int:
