@@ -9,13 +9,13 @@ them move before the run), whose kernels
 * are launched on at most as many blocks as the chip has vector cores (SyncAll.md: more would hang),
 
 becomes one kernel ``k0; SyncAll; k1; SyncAll; ...`` launched once on the most blocks of any of them (a kernel
-launched elsewhere too is copied in). A kernel
-launched on fewer blocks runs under ``if (GetBlockIdx() < n)`` and sees ``GetBlockNum() == n``. Before each
-``SyncAll`` (which drains the core's pipes) the TPipe gives its buffers and event ids back (``TPipe::Reset``,
-Reset.md): a kernel has one TPipe, made first, which every part uses in turn; a kernel with none starts with
-``InitSocState()``. The merged
-kernel is ``KERNEL_TYPE_MIX_AIV_1_0`` (the kernel type SyncAll.md asks of a vector kernel that synchronises its
-cores) and keeps the first kernel's name. The launches' arguments are merged, each host value once.
+launched elsewhere too is copied in). A part launched on fewer blocks runs under ``if (GetBlockIdx() < n)`` and
+sees ``GetBlockNum() == n``. Before each ``SyncAll`` (which drains the core's pipes) the TPipe gives its buffers
+and event ids back (``TPipe::Reset``, Reset.md): a kernel has one TPipe, made first, which every part uses in
+turn; a kernel with none starts with ``InitSocState()``. The merged kernel is ``KERNEL_TYPE_MIX_AIV_1_0`` (the
+kernel type SyncAll.md asks of a vector kernel that synchronises its cores) and takes the first kernel's name
+(``<name>_merged`` while that kernel is launched elsewhere too). The launches' arguments are merged, each host
+value once.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, StringAttr
-from xdsl.ir import Block, Operation, Region
+from xdsl.ir import Block, Region
 from xdsl.passes import ModulePass
 
 from pyasc.dialects import ascendc as A
@@ -50,7 +50,7 @@ def _launch_counts(module: ModuleOp) -> dict[str, int]:
     return counts
 
 
-def _mergeable(launch: A.LaunchOp, kernels: dict, counts: dict, cores: int) -> bool:
+def _mergeable(launch: A.LaunchOp, kernels: dict, cores: int) -> bool:
     name = launch.kernel.root_reference.data
     kernel = kernels.get(name)
     if kernel is None or not 1 <= launch.block_dim.value.data <= cores:
@@ -63,12 +63,12 @@ def _mergeable(launch: A.LaunchOp, kernels: dict, counts: dict, cores: int) -> b
     return not any(isinstance(op, A.LocalTensorOp) for op in kernel.walk())
 
 
-def _runs(block: Block, kernels: dict, counts: dict, cores: int) -> list[list[A.LaunchOp]]:
+def _runs(block: Block, kernels: dict, cores: int) -> list[list[A.LaunchOp]]:
     """The runs of two or more mergeable launches of a host block, the movable ops between them moved before
     each run."""
     runs, run, between = [], [], []
     for op in list(block.ops):
-        if isinstance(op, A.LaunchOp) and _mergeable(op, kernels, counts, cores):
+        if isinstance(op, A.LaunchOp) and _mergeable(op, kernels, cores):
             run.append(op)
             for moved in between:
                 moved.detach()
@@ -124,10 +124,9 @@ def merge_run(module: ModuleOp, run: list[A.LaunchOp], kernels: dict, counts: di
     launches of each kernel left (one launched elsewhere too is copied in; the others are moved in and erased)."""
     names = [launch.kernel.root_reference.data for launch in run]
     parts = []
-    for i, name in enumerate(names):
-        counts[name] -= 1
-        copied = counts[name] > 0
-        parts.append(kernels[name].clone() if copied else kernels[name])
+    for part in names:
+        counts[part] -= 1
+        parts.append(kernels[part].clone() if counts[part] else kernels[part])
     merged_dim = max(launch.block_dim.value.data for launch in run)
     sources: dict = {}  # host value -> the kernel argument it first came in as
     for launch, kernel in zip(run, parts):
@@ -194,7 +193,7 @@ def merge_launches(module: ModuleOp) -> int:
     for host in hosts:
         if not host.body.blocks:
             continue
-        for run in _runs(host.body.block, kernels, counts, cores):
+        for run in _runs(host.body.block, kernels, cores):
             merge_run(module, run, kernels, counts)
             saved += len(run) - 1
     return saved
