@@ -35,15 +35,30 @@ def shares_gm(kernel) -> bool:
     return bool(reads & writes)
 
 
+def written_args(kernel) -> frozenset[int] | None:
+    """The indices of the GM arguments ``kernel`` may write (by its ops' ``BufferEffects``); None when some global
+    tensor's argument is unknown."""
+    args = list(kernel.body.block.args)
+    written: set[int] = set()
+    for op in kernel.body.walk():
+        _, w, known = gm_effects(op)
+        if not known:
+            return None
+        written.update(args.index(v) for v in w if v in args)
+    return frozenset(written)
+
+
 def aliased(args: list) -> bool:
     """Whether two of a launch's GM arguments may share memory."""
     arrays = [a for a in args if isinstance(a, np.ndarray)]
     return any(np.may_share_memory(a, b) for i, a in enumerate(arrays) for b in arrays[i + 1:])
 
 
-def snapshot(args: list) -> list:
-    """A copy of each argument the launch may write (None for the others)."""
-    return [a.copy() if isinstance(a, np.ndarray) and a.flags.writeable else None for a in args]
+def snapshot(args: list, written: frozenset[int] | None) -> list:
+    """A copy of each argument the launch may write (``written``: their indices, None for any), None for the
+    others."""
+    return [a.copy() if isinstance(a, np.ndarray) and a.flags.writeable and (written is None or k in written)
+            else None for k, a in enumerate(args)]
 
 
 def reversed_runs(runs: list, per_core: int) -> list:

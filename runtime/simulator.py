@@ -124,6 +124,7 @@ class Simulator:
         self.joined: dict[str, frozenset] = {}  # kernels that call SyncAll -> the op ids of its records
         self._orders_checked: set = set()  # launches run again with their cores in another order (``core_order``)
         self.shares_gm: set[str] = set()  # kernels whose cores may read GM other cores write (``core_order``)
+        self.written: dict[str, frozenset | None] = {}  # kernel -> the GM arguments it may write (None: any)
         self._traced: dict[tuple, replay.Traced] = {}  # (kernel, cores, checked) -> its last traced launch
         self._warm: dict[str, warm.WarmHost | None] = {}  # host function -> its last run, if it can repeat (``warm``)
         first = Machine(self)
@@ -149,6 +150,7 @@ class Simulator:
                 self.replayable.add(name)
             if core_order.shares_gm(op):
                 self.shares_gm.add(name)
+            self.written[name] = core_order.written_args(op)
 
     def _acquire(self) -> Machine:
         try:
@@ -598,7 +600,7 @@ class Simulator:
             order = (name, n, check, replay.signature(args))
             ordered = n > 1 and order not in self._orders_checked and (
                 name in self.shares_gm or core_order.aliased(args))
-            before = core_order.snapshot(args) if ordered else None
+            before = core_order.snapshot(args, self.written[name]) if ordered else None
             ub_before = m.ub.copy() if ordered else None
             try:
                 keys, grouped = self._traced_keys(m, name, n, args, runs, check)
