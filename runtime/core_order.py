@@ -19,6 +19,8 @@ import numpy as np
 
 from pyasc.dialects import ascendc as asc
 
+from . import sync_all
+from .errors import FindingLog
 from .handoff import gm_effects
 
 
@@ -85,3 +87,31 @@ def rerun_differs(args: list, before: list, run_again, names: list[str]) -> str 
                      f"order: a core reads or writes GM that another core writes, with no SyncAll between the two")
         np.copyto(a, f)
     return found
+
+
+def check_launch(m, ck, n: int, args: list, runs: list, before: list, ub_before, joined: bool, per_core: int,
+                 kernel, on_error) -> None:
+    """Runs the launch of compiled kernel ``ck`` on machine ``m`` again from ``before`` (and UB as ``ub_before``)
+    with its cores in the reverse order (``joined``: each round's, between ``SyncAll`` calls; ``per_core`` runs
+    each); a difference in what it writes is a ``race`` finding on the machine's log."""
+    if joined:
+        def again():
+            sync_all.run_cores(ck.name, ck.data_fn, n, args, runs, m.ub, on_error, backwards=True, traced=False)
+    else:
+        def again():
+            for bid, ct, sub in reversed_runs(runs, per_core):
+                try:
+                    ck.data_fn(bid, n, args, None, ct, sub)
+                except Exception as e:  # noqa: BLE001 - reported with the kernel and core
+                    on_error(bid, e)
+
+    np.copyto(m.ub, ub_before)
+    names = [a.name_hint or f"#{k}" for k, a in enumerate(kernel.body.block.args)]
+    log, m.ctx.log = m.ctx.log, FindingLog()  # the first run reported the kernel's own findings
+    try:
+        race = rerun_differs(args, before, again, names)
+    finally:
+        m.ctx.log = log
+    if race is not None:
+        info = next((i for i in ck.infos if i.label == "SyncAll"), ck.infos[0])
+        log.add("race", race, ck.name, info.text, 0, loc=info.loc, rule="cross-core-gm-sync")

@@ -445,36 +445,6 @@ class Simulator:
                 group = []
         return keys
 
-    def _order_check(self, m: Machine, name: str, n: int, args: list, runs: list, before: list, ub_before) -> None:
-        """The launch run again from ``before`` with its cores in the reverse order (``core_order``): a difference
-        in what it writes is a race on GM between cores."""
-        ck = m.kernels[name]
-
-        def on_error(bid, e):
-            _raise_run_error(name, ck, bid, e)
-
-        if name in self.joined:
-            def again():
-                sync_all.run_cores(name, ck.data_fn, n, args, runs, m.ub, on_error, backwards=True, traced=False)
-        else:
-            def again():
-                for bid, ct, sub in core_order.reversed_runs(runs, 3 if name in self.mix else 1):
-                    try:
-                        ck.data_fn(bid, n, args, None, ct, sub)
-                    except Exception as e:  # noqa: BLE001 - reported with the kernel and core
-                        on_error(bid, e)
-
-        np.copyto(m.ub, ub_before)
-        names = [a.name_hint or f"#{k}" for k, a in enumerate(self.funcs[name].body.block.args)]
-        log, m.ctx.log = m.ctx.log, FindingLog()  # the first run reported the kernel's own findings
-        try:
-            race = core_order.rerun_differs(args, before, again, names)
-        finally:
-            m.ctx.log = log
-        if race is not None:
-            info = next((i for i in ck.infos if i.label == "SyncAll"), ck.infos[0])
-            log.add("race", race, name, info.text, 0, loc=info.loc, rule="cross-core-gm-sync")
-
     def _plan_groups(self, name: str, n: int, check: bool, keys: list[tuple]) -> None:
         """Remember which cores had identical traces, to run each such group in one call next time (an
         empty plan: no two cores alike)."""
@@ -607,7 +577,10 @@ class Simulator:
                 if ordered:
                     with self._lock:
                         self._orders_checked.add(order)
-                    self._order_check(m, name, n, args, runs, before, ub_before)
+                    ck = m.kernels[name]
+                    core_order.check_launch(m, ck, n, args, runs, before, ub_before, name in self.joined,
+                                            3 if name in self.mix else 1, self.funcs[name],
+                                            lambda bid, e: _raise_run_error(name, ck, bid, e))
             finally:
                 found, m.ctx.log = m.ctx.log.items(), log
                 log.merge(found)
