@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import AnyFloat
 from pyasc.dialects import ascendc as asc
 from pyasc.dialects.traits import ValueDependentTrace, buffer_reads, buffer_writes, scalar_reads
 
-from . import batched, sync_all, tape
+from . import batched, core_order, sync_all, tape
 from .errors import SimulationError
 
 REPLAY_MODE = os.environ.get("PYASC_SIM_REPLAY", "on")
@@ -163,17 +163,34 @@ def run_data_path(sim, m, name: str, n: int, args: list, runs: list, traced: Tra
     taping = tape.TAPE_MODE != "off" and ck.may_tape
     views = ck.env.get("_gm_cache")
     try:
-        if name in sim.joined:  # cores that meet at SyncAll: round by round, each its own data path
-            def on_error(bid, e):
-                raise SimulationError(f"kernel @{name}, core {bid}: the data path failed where its traced run "
-                                      f"passed: {type(e).__name__}: {e}") from e
-
-            sync_all.run_cores(name, ck.data_fn, n, args, runs, m.ub, on_error, traced=False)
-            return True
+        if name in sim.joined:  # cores that meet at SyncAll: round by round
+            return _run_joined(sim, m, ck, name, n, args, runs, traced)
         return _run_units(m, ck, name, n, args, runs, traced, taping)
     finally:
         if views:  # the launch's GM views (``memory.make_gm_views``) go with it
             views.clear()
+
+
+def _run_joined(sim, m, ck, name: str, n: int, args: list, runs: list, traced: Traced) -> bool:
+    """``run_data_path`` of a kernel whose cores meet at SyncAll: the groups of ``traced.plan`` each as one unit
+    (``sync_all.run_groups``), else every core on its own; when a group parts ways, what the launch may write is
+    put back and its cores run one by one, from then on."""
+    def on_error(bid, e):
+        raise SimulationError(f"kernel @{name}, core {bid}: the data path failed where its traced run "
+                              f"passed: {type(e).__name__}: {e}") from e
+
+    if traced.plan:
+        before = core_order.snapshot(args, sim.written[name])
+        try:
+            sync_all.run_groups(m, name, ck, n, args, traced.plan, on_error)
+            return True
+        except batched.Diverged:
+            for a, b in zip(args, before):
+                if b is not None:
+                    np.copyto(a, b)
+            traced.plan = None
+    sync_all.run_cores(name, ck.data_fn, n, args, runs, m.ub, on_error, traced=False)
+    return True
 
 
 def _run_units(m, ck, name: str, n: int, args: list, runs: list, traced: Traced, taping: bool) -> bool:

@@ -122,6 +122,7 @@ class Simulator:
         self._failures: dict[str, int] = {}
         self.replayable: set[str] = set()  # kernels whose traces depend on their launch arguments only (``replay``)
         self.joined: dict[str, frozenset] = {}  # kernels that call SyncAll -> the op ids of its records
+        self.joined_groups: set[str] = set()  # joined kernels whose replays may run groups of cores together
         self._orders_checked: set = set()  # launches run again with their cores in another order (``core_order``)
         self.shares_gm: set[str] = set()  # kernels whose cores may read GM other cores write (``core_order``)
         self.written: dict[str, frozenset | None] = {}  # kernel -> the GM arguments it may write (None: any)
@@ -142,8 +143,10 @@ class Simulator:
                     self.aiv_first.add(name)
                 if batched.mix_batchable(op):  # traced core by core; data paths in groups
                     self.data_batchable.add(name)
-            elif sync_all.joins_cores(op):  # its cores run round by round (``sync_all.run_cores``), never in groups
+            elif sync_all.joins_cores(op):  # its cores run round by round (``sync_all.run_cores``)
                 self.joined[name] = sync_all.barrier_sids(ck.infos)
+                if sync_all.groupable(op):  # replays run groups of cores with one trace together
+                    self.joined_groups.add(name)
             elif batched.batchable(op):
                 (self.data_batchable if batched.ordered_trace(op) else self.batchable).add(name)
             if replay.replayable(op):
@@ -574,6 +577,8 @@ class Simulator:
             ub_before = m.ub.copy() if ordered else None
             try:
                 keys, grouped = self._traced_keys(m, name, n, args, runs, check)
+                if name in self.joined_groups and n > 1:
+                    grouped = sync_all.groups(keys)
                 if ordered:
                     with self._lock:
                         self._orders_checked.add(order)

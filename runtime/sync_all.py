@@ -20,6 +20,7 @@ import numpy as np
 from pyasc.dialects import ascendc as asc
 from pyasc.dialects.ascendc.contract import rule
 
+from . import batched
 from .codegen import KernelTranslator, record
 from .costs import S
 from .errors import SimulationError
@@ -61,22 +62,47 @@ def run_cores(kernel: str, fn, blocks: int, args: list, runs: list, ub: np.ndarr
     (``traced``; else ``fn`` is the data path alone, ``CompiledKernel.data_fn``, and the traces are empty).
     ``on_error(bid, e)`` reports an error of the kernel's code."""
     traces: list[list] = [[] for _ in runs]
-    cores = [fn(bid, blocks, args, traces[i].append if traced else None, ct, sub) for i, (bid, ct, sub) in enumerate(runs)]
-    kept: list = [None] * len(runs)
-    waiting = list(range(len(runs)))
+    run_rounds(kernel, [(bid, fn(bid, blocks, args, traces[i].append if traced else None, ct, sub), ub)
+                        for i, (bid, ct, sub) in enumerate(runs)], on_error, backwards)
+    return traces
+
+
+def run_groups(m, kernel: str, ck, blocks: int, args: list, plan: list, on_error) -> None:
+    """The data path of a launch whose cores ran ``plan`` ([(trace key, cores)]) round by round: each group of
+    cores with one trace as one unit (``batched``, on the group UB), each other core on its own; raises
+    ``batched.Diverged`` when a group's cores part ways (the caller runs the launch again core by core)."""
+    units = []
+    for _, bids in sorted(plan, key=lambda g: -len(g[1])):  # the largest group first: the group UB grows once
+        if len(bids) == 1:
+            units.append((bids[0], ck.data_fn(bids[0], blocks, args, None, 0, 0), m.ub))
+            continue
+        fn = m.group_fn(kernel, len(bids), data=True)
+        ub = batched.group_ub(m.spec.ub_bytes, len(bids))[:len(bids)]
+        units.append((bids[0], fn(batched.weak(bids), blocks, args, None, 0, 0), ub))
+    run_rounds(kernel, units, on_error)
+
+
+def run_rounds(kernel: str, units: list, on_error, backwards: bool = False) -> None:
+    """Advances ``units`` ([(core named in errors, generator, the UB it runs on)]) round by round: every unit to its
+    next ``SyncAll``, then all of them on; each unit's UB put back before it resumes and kept when it yields."""
+    kept: list = [None] * len(units)
+    waiting = list(range(len(units)))
     calls = 0
     while waiting:
         arrived, ended = [], []
         for i in (reversed(waiting) if backwards else waiting):
+            name, core, ub = units[i]
             if kept[i] is not None:
                 np.copyto(ub, kept[i])
             try:
-                next(cores[i])
+                next(core)
             except StopIteration:
                 ended.append(i)
                 continue
+            except batched.Diverged:
+                raise
             except Exception as e:  # noqa: BLE001 - reported with the kernel and core
-                on_error(runs[i][0], e)
+                on_error(name, e)
             arrived.append(i)
             if kept[i] is None:
                 kept[i] = ub.copy()
@@ -84,15 +110,30 @@ def run_cores(kernel: str, fn, blocks: int, args: list, runs: list, ub: np.ndarr
                 np.copyto(kept[i], ub)
         if arrived and ended:
             raise SimulationError(
-                f"deadlock: kernel @{kernel}: core(s) {_names(runs, arrived)} wait in SyncAll call {calls + 1} while "
-                f"core(s) {_names(runs, ended)} ended after {calls}: {rule('sync-all-every-core').cite()}")
+                f"deadlock: kernel @{kernel}: core(s) {_names(units, arrived)} wait in SyncAll call {calls + 1} while "
+                f"core(s) {_names(units, ended)} ended after {calls}: {rule('sync-all-every-core').cite()}")
         waiting = sorted(arrived)
         calls += 1
-    return traces
 
 
-def _names(runs: list, which: list[int]) -> str:
-    bids = [runs[i][0] for i in which]
+def groupable(kernel) -> bool:
+    """Whether groups of ``kernel``'s cores may run its data path together (``batched``): every op but SyncAll is
+    batchable (a joined kernel reads GM it writes, so a group that parts ways runs the launch again from a copy
+    of what it writes: ``replay.run_data_path``)."""
+    return all(isinstance(op, asc.SyncAllOp) or batched.op_batchable(op) for op in kernel.body.walk())
+
+
+def groups(keys: list) -> list | None:
+    """The groups of cores with one trace key ([(key, cores)]) when they are few enough to run so
+    (``batched.MIN_GROUP`` cores a group on average), else None."""
+    found: dict = {}
+    for bid, key in enumerate(keys):
+        found.setdefault(key, []).append(bid)
+    return list(found.items()) if len(found) * batched.MIN_GROUP <= len(keys) else None
+
+
+def _names(units: list, which: list[int]) -> str:
+    bids = [units[i][0] for i in which]
     return ", ".join(map(str, bids[:8])) + (f" and {len(bids) - 8} more" if len(bids) > 8 else "")
 
 

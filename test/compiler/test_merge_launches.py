@@ -98,3 +98,21 @@ def test_a_merged_kernel_without_its_sync_all_races():
     assert report.error is None
     races = [f for f in report.findings if f.kind == "race" and f.rule == "cross-core-gm-sync"]
     assert races, str(report)
+
+
+def test_replays_run_groups_of_cores_together_like_torch():
+    """A merged launch replayed on new data runs each group of cores with one trace as one unit, round by round
+    between the SyncAll calls; every run matches PyTorch."""
+    fn, ref_fn, _ = PROGRAMS["softmax of a long row"]
+    shape = (1, 1 << 18)
+    c = pyasc.jit(fn).lower(*_inputs([shape])).compile()
+    host = next(op.sym_name.data for op in c.module.body.block.ops
+                if isinstance(op, func.FuncOp) and A.KERNEL_ATTR not in op.attributes)
+    sim = Simulator(c.module, hazards="ignore")
+    for seed in range(3):
+        (x,) = _inputs([shape], 10 + seed)
+        out = np.zeros(shape, np.float32)
+        report = sim.run(host, [x.numpy(), out])
+        assert report.findings == []
+        _check(out, ref_fn(torch.from_numpy(x.numpy().astype(np.float64))))
+    assert sim.stats["replays"] == 2 and sim.stats["grouped"] > 0, sim.stats
