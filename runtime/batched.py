@@ -189,6 +189,15 @@ def _weak_or_common(a: np.ndarray):
     return (a if a.ndim == 2 and a.shape[1] == 1 else a.reshape(-1, 1)).view(WeakVec)
 
 
+def core_groups(keys: list) -> list | None:
+    """The cores with one trace key ([(key, cores)]) when they form groups few enough to run so (``MIN_GROUP``
+    cores a group on average), else None."""
+    found: dict = {}
+    for bid, key in enumerate(keys):
+        found.setdefault(key, []).append(bid)
+    return list(found.items()) if len(found) * MIN_GROUP <= len(keys) else None
+
+
 def weak(a) -> WeakVec:
     """The (K, 1) Python-number vector of an array of per-core values."""
     a = np.asarray(a)

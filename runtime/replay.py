@@ -131,6 +131,7 @@ class Traced:
     runners: dict = field(default_factory=dict)  # id of a machine's CompiledKernel -> ``_Runner``
     tape_entries: int = 0  # the data statements its tapes hold
     apart: set = field(default_factory=set)  # groups of the plan whose AIVs cannot run as one unit (``_group_units``)
+    joined_groups_ran: bool = False  # a SyncAll kernel's groups ran together once (they cannot part ways after)
 
 
 def busy_totals(launch) -> tuple:
@@ -180,11 +181,17 @@ def _run_joined(sim, m, ck, name: str, n: int, args: list, runs: list, traced: T
                               f"passed: {type(e).__name__}: {e}") from e
 
     if traced.plan:
-        before = core_order.snapshot(args, sim.written[name])
+        # a copy of what the launch writes, in case a group parts ways; a replay has the traced launch's control flow,
+        # so once the groups ran together they always do
+        before = None if traced.joined_groups_ran else core_order.snapshot(args, sim.written[name])
         try:
             sync_all.run_groups(m, name, ck, n, args, traced.plan, on_error)
+            traced.joined_groups_ran = True
             return True
         except batched.Diverged:
+            if before is None:
+                raise SimulationError(f"kernel @{name}: a group of cores parted ways in a replay after running "
+                                      "together before") from None
             for a, b in zip(args, before):
                 if b is not None:
                     np.copyto(a, b)

@@ -451,10 +451,7 @@ class Simulator:
     def _plan_groups(self, name: str, n: int, check: bool, keys: list[tuple]) -> None:
         """Remember which cores had identical traces, to run each such group in one call next time (an
         empty plan: no two cores alike)."""
-        groups: dict[tuple, list[int]] = {}
-        for bid, key in enumerate(keys):
-            groups.setdefault(key, []).append(bid)
-        self._plans[(name, n, check)] = list(groups.items()) if len(groups) * batched.MIN_GROUP <= n else []
+        self._plans[(name, n, check)] = batched.core_groups(keys) or []
 
     def _group_keys(self, m: Machine, name: str, n: int, args: list, plan: list, check: bool) -> list[tuple] | None:
         """The trace key of every core, each group of the plan run in one call; None when a group's
@@ -578,7 +575,7 @@ class Simulator:
             try:
                 keys, grouped = self._traced_keys(m, name, n, args, runs, check)
                 if name in self.joined_groups and n > 1:
-                    grouped = sync_all.groups(keys)
+                    grouped = batched.core_groups(keys)
                 if ordered:
                     with self._lock:
                         self._orders_checked.add(order)

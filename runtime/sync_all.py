@@ -123,15 +123,6 @@ def groupable(kernel) -> bool:
     return all(isinstance(op, asc.SyncAllOp) or batched.op_batchable(op) for op in kernel.body.walk())
 
 
-def groups(keys: list) -> list | None:
-    """The groups of cores with one trace key ([(key, cores)]) when they are few enough to run so
-    (``batched.MIN_GROUP`` cores a group on average), else None."""
-    found: dict = {}
-    for bid, key in enumerate(keys):
-        found.setdefault(key, []).append(bid)
-    return list(found.items()) if len(found) * batched.MIN_GROUP <= len(keys) else None
-
-
 def _names(units: list, which: list[int]) -> str:
     bids = [units[i][0] for i in which]
     return ", ".join(map(str, bids[:8])) + (f" and {len(bids) - 8} more" if len(bids) > 8 else "")
