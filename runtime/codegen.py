@@ -85,7 +85,7 @@ class CompiledKernel:
         the data statements as functions."""
         env = self.env if env is None else env
         if "_kernel_record" not in env:
-            env["_tape_snap"] = tape.snapshot
+            env["_tape_snap"], env["ROUND_END"] = tape.snapshot, tape.ROUND_END
             exec(self.tape_code[0], env)
         return env["_kernel_record"], [env[f"_tape_{k}"] for k in range(len(self.tape_code[1]))]
 

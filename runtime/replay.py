@@ -180,12 +180,17 @@ def _run_joined(sim, m, ck, name: str, n: int, args: list, runs: list, traced: T
         raise SimulationError(f"kernel @{name}, core {bid}: the data path failed where its traced run "
                               f"passed: {type(e).__name__}: {e}") from e
 
+    def start(env, unit, call, fn):
+        return joined_unit(ck, traced, env or ck.env, unit, args, call, fn)
+
+    start = start if tape.TAPE_MODE != "off" and ck.may_tape else None
+    keep = name not in sim.joined_fresh or bool(traced.findings)  # a finding may be a read of a stale UB byte
     if traced.plan:
         # a copy of what the launch writes, in case a group parts ways; a replay has the traced launch's control flow,
         # so once the groups ran together they always do
         before = None if traced.joined_groups_ran else core_order.snapshot(args, sim.written[name])
         try:
-            sync_all.run_groups(m, name, ck, n, args, traced.plan, on_error)
+            sync_all.run_groups(m, name, ck, n, args, traced.plan, on_error, start, keep)
             traced.joined_groups_ran = True
             return True
         except batched.Diverged:
@@ -196,7 +201,7 @@ def _run_joined(sim, m, ck, name: str, n: int, args: list, runs: list, traced: T
                 if b is not None:
                     np.copyto(a, b)
             traced.plan = None
-    sync_all.run_cores(name, ck.data_fn, n, args, runs, m.ub, on_error, traced=False)
+    sync_all.run_cores(name, ck.data_fn, n, args, runs, m.ub, on_error, traced=False, start=start, keep=keep)
     return True
 
 
@@ -338,14 +343,38 @@ class UnitTape:
         self.env, self.tape, self.runs, self.straight = env, recorded, 0, None
 
 
-def _taped(ck, traced: Traced, env: dict, unit: tuple, args: list, call) -> bool:
-    """Run the unit (a core ``(bid, ct, sub)`` or the ``i``-th group of the plan, ``("group", i, ct, sub)``) by its
-    tape, or record its tape while its data path runs (``call``: the data path's arguments, or a function giving
-    them); False (nothing run) when it has none to run."""
+def _held(ck, traced: Traced, env: dict, unit: tuple) -> UnitTape:
+    """The tape of ``unit`` on the globals ``env``, maybe not recorded yet."""
     key = (id(ck), unit)
     held = traced.tapes.get(key)
     if held is None or held.env is not env:
         held = traced.tapes[key] = UnitTape(env, _UNRECORDED)
+    return held
+
+
+def _due(ck, traced: Traced, held: UnitTape) -> bool:
+    """Whether this replay of a unit without a tape records it (its ``tape.RECORD_AFTER``-th: most programs run
+    only a few times)."""
+    held.runs += 1
+    if held.runs < tape.RECORD_AFTER or traced.tape_entries > tape.MAX_ENTRIES:
+        return False
+    if ck.tape_code is None:
+        held.tape = None
+        return False
+    return True
+
+
+def _keep(traced: Traced, held: UnitTape, fns: list, entries: list) -> None:
+    recorded = tape.Tape(fns, entries)
+    traced.tape_entries += len(entries)
+    held.tape, held.runs = (recorded if recorded.kept() else None), 0
+
+
+def _taped(ck, traced: Traced, env: dict, unit: tuple, args: list, call) -> bool:
+    """Run the unit (a core ``(bid, ct, sub)`` or the ``i``-th group of the plan, ``("group", i, ct, sub)``) by its
+    tape, or record its tape while its data path runs (``call``: the data path's arguments, or a function giving
+    them); False (nothing run) when it has none to run."""
+    held = _held(ck, traced, env, unit)
     if held.tape is not _UNRECORDED:
         if held.tape is None:
             return False
@@ -358,21 +387,36 @@ def _taped(ck, traced: Traced, env: dict, unit: tuple, args: list, call) -> bool
         if held.runs == tape.STRAIGHT_AFTER:
             _straighten(ck, traced, env)
         return True
-    held.runs += 1
-    if held.runs < tape.RECORD_AFTER:  # the first replays run the data path: most programs run only a few times
+    if not _due(ck, traced, held):
         return False
-    if traced.tape_entries > tape.MAX_ENTRIES:
-        return False
-    if ck.tape_code is None:
-        held.tape = None
-        return False
-    record, fns = ck.tape_program(env)  # its RECORD_AFTER-th replay records the tape while the data path runs
+    record, fns = ck.tape_program(env)  # the data path runs, recording its tape
     entries: list = []
     record(*(call() if callable(call) else call), entries)
-    recorded = tape.Tape(fns, entries)
-    traced.tape_entries += len(entries)
-    held.tape, held.runs = (recorded if recorded.kept() else None), 0
+    _keep(traced, held, fns, entries)
     return True
+
+
+def joined_unit(ck, traced: Traced, env: dict, unit: tuple, args: list, call: tuple, data_fn):
+    """``_taped`` for a unit of a launch whose cores meet at SyncAll: the generator it runs as (``sync_all``), its
+    straight-line function's, its tape's (``tape.Tape.rounds``), its data path's recording the tape, or its data
+    path's (``data_fn(*call)``)."""
+    held = _held(ck, traced, env, unit)
+    if held.tape is None or (held.tape is _UNRECORDED and not _due(ck, traced, held)):
+        return data_fn(*call)
+    if held.tape is _UNRECORDED:
+        record, fns = ck.tape_program(env)
+        return _recording(traced, held, fns, record(*call, entries := []), entries)
+    held.runs += 1
+    if held.straight is not None:
+        return held.straight[0](args, held.straight[1])
+    if held.runs == tape.STRAIGHT_AFTER:
+        _straighten(ck, traced, env)
+    return held.tape.rounds(args)
+
+
+def _recording(traced: Traced, held: UnitTape, fns: list, rounds, entries: list):
+    yield from rounds
+    _keep(traced, held, fns, entries)
 
 
 _UNRECORDED = object()  # a unit whose tape is not recorded yet

@@ -123,6 +123,7 @@ class Simulator:
         self.replayable: set[str] = set()  # kernels whose traces depend on their launch arguments only (``replay``)
         self.joined: dict[str, frozenset] = {}  # kernels that call SyncAll -> the op ids of its records
         self.joined_groups: set[str] = set()  # joined kernels whose replays may run groups of cores together
+        self.joined_fresh: set[str] = set()  # joined kernels whose UB holds nothing across a SyncAll
         self._orders_checked: set = set()  # launches run again with their cores in another order (``core_order``)
         self.shares_gm: set[str] = set()  # kernels whose cores may read GM other cores write (``core_order``)
         self.written: dict[str, frozenset | None] = {}  # kernel -> the GM arguments it may write (None: any)
@@ -147,6 +148,8 @@ class Simulator:
                 self.joined[name] = sync_all.barrier_sids(ck.infos)
                 if sync_all.groupable(op):  # replays run groups of cores with one trace together
                     self.joined_groups.add(name)
+                if sync_all.forgets_ub(op):
+                    self.joined_fresh.add(name)
             elif batched.batchable(op):
                 (self.data_batchable if batched.ordered_trace(op) else self.batchable).add(name)
             if replay.replayable(op):
@@ -590,7 +593,8 @@ class Simulator:
                 # cores traced one by one run their data paths in groups: always for a kernel whose traces depend
                 # on the cores before (``data_batchable``), and for one whose traces all differ (no plan of groups)
                 unverified = grouped is None and n > 1 and BATCH_MODE != "off" and (
-                    name in self.data_batchable or (name in self.batchable and self._plans.get((name, n, check)) == []))
+                    name in self.data_batchable or name in self.joined_groups
+                    or (name in self.batchable and self._plans.get((name, n, check)) == []))
                 if unverified:
                     grouped = replay.data_groups(keys, name in self.mix)
                 self._traced[(name, n, check)] = replay.Traced(sig, keys, grouped, found, unverified=grouped is not None

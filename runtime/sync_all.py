@@ -42,6 +42,14 @@ def joins_cores(kernel) -> bool:
     return any(isinstance(op, asc.SyncAllOp) for op in kernel.body.walk())
 
 
+def forgets_ub(kernel) -> bool:
+    """Whether each ``SyncAll`` of ``kernel`` comes right after an op that ``FORGETS_LOCAL_MEMORY`` (a TPipe
+    ``Reset``, as ``ascendc-merge-launches`` puts there): no UB byte is live across it (the initcheck reports a
+    read of one), so a core's UB need not be kept while the others run."""
+    return all(getattr(op.prev_op, "FORGETS_LOCAL_MEMORY", False)
+               for op in kernel.body.walk() if isinstance(op, asc.SyncAllOp))
+
+
 def barrier_sids(infos) -> frozenset[int]:
     """The op ids of a kernel's ``SyncAll`` records."""
     return frozenset(i for i, info in enumerate(infos) if isinstance(info.op, asc.SyncAllOp))
@@ -56,36 +64,57 @@ def check_blocks(kernel: str, blocks: int, spec) -> None:
 
 
 def run_cores(kernel: str, fn, blocks: int, args: list, runs: list, ub: np.ndarray, on_error,
-              backwards: bool = False, traced: bool = True) -> list[list]:
+              backwards: bool = False, traced: bool = True, start=None, keep: bool = True) -> list[list]:
     """Runs the cores ``runs`` (``(bid, ct, sub)``) of a launch of ``fn`` round by round between their
     ``SyncAll`` calls (within a round in the order of ``runs``, or the reverse order); returns each core's trace
     (``traced``; else ``fn`` is the data path alone, ``CompiledKernel.data_fn``, and the traces are empty).
-    ``on_error(bid, e)`` reports an error of the kernel's code."""
+    ``on_error(bid, e)`` reports an error of the kernel's code. ``start(unit, call, fn)`` (data paths only)
+    gives the generator a core runs as (``replay.joined_unit``: maybe its tape's); by default ``fn(*call)``.
+    ``keep``: as ``run_rounds``'."""
     traces: list[list] = [[] for _ in runs]
-    run_rounds(kernel, [(bid, fn(bid, blocks, args, traces[i].append if traced else None, ct, sub), ub)
-                        for i, (bid, ct, sub) in enumerate(runs)], on_error, backwards)
+    start = start or _plain_start
+    run_rounds(kernel, [(bid, start(None, (bid, ct, sub), (bid, blocks, args, traces[i].append if traced else None,
+                                                            ct, sub), fn), ub)
+                        for i, (bid, ct, sub) in enumerate(runs)], on_error, backwards, keep)
     return traces
 
 
-def run_groups(m, kernel: str, ck, blocks: int, args: list, plan: list, on_error) -> None:
+def _plain_start(env, unit, call, fn):
+    return fn(*call)
+
+
+def run_groups(m, kernel: str, ck, blocks: int, args: list, plan: list, on_error, start=None,
+               keep: bool = True) -> None:
     """The data path of a launch whose cores ran ``plan`` ([(trace key, cores)]) round by round: each group of
     cores with one trace as one unit (``batched``, on the group UB), each other core on its own; raises
-    ``batched.Diverged`` when a group's cores part ways (the caller runs the launch again core by core)."""
+    ``batched.Diverged`` when a group's cores part ways (the caller runs the launch again core by core).
+    ``start(env, unit, call, fn)``: as ``run_cores``'; a group's unit is ``("group", i, 0, 0)``, the plan's
+    ``i``-th, and its ``env`` its globals (``Machine.group_env``). ``keep``: as ``run_rounds``'."""
+    start = start or _plain_start
     units = []
-    for _, bids in sorted(plan, key=lambda g: -len(g[1])):  # the largest group first: the group UB grows once
+    order = sorted(range(len(plan)), key=lambda i: -len(plan[i][1]))  # the largest group first: its UB grows once
+    for i in order:
+        bids = plan[i][1]
         if len(bids) == 1:
-            units.append((bids[0], ck.data_fn(bids[0], blocks, args, None, 0, 0), m.ub))
+            units.append((bids[0], start(ck.env, (bids[0], 0, 0), (bids[0], blocks, args, None, 0, 0), ck.data_fn),
+                          m.ub))
             continue
-        fn = m.group_fn(kernel, len(bids), data=True)
-        ub = batched.group_ub(m.spec.ub_bytes, len(bids))[:len(bids)]
-        units.append((bids[0], fn(batched.weak(bids), blocks, args, None, 0, 0), ub))
-    run_rounds(kernel, units, on_error)
+        k = len(bids)
+        ub = batched.group_ub(m.spec.ub_bytes, k)[:k]
+        units.append((bids[0], start(m.group_env(kernel, k), ("group", i, 0, 0),
+                                     (batched.weak(bids), blocks, args, None, 0, 0),
+                                     m.group_fn(kernel, k, data=True)), ub))
+    run_rounds(kernel, units, on_error, keep=keep)
 
 
-def run_rounds(kernel: str, units: list, on_error, backwards: bool = False) -> None:
+def run_rounds(kernel: str, units: list, on_error, backwards: bool = False, keep: bool = True) -> None:
     """Advances ``units`` ([(core named in errors, generator, the UB it runs on)]) round by round: every unit to its
-    next ``SyncAll``, then all of them on; each unit's UB put back before it resumes and kept when it yields."""
+    next ``SyncAll``, then all of them on; each unit's UB put back before it resumes and kept when it yields, when
+    another unit runs on the same memory and ``keep`` (a kernel whose UB holds nothing across a SyncAll,
+    ``forgets_ub``, needs not)."""
     kept: list = [None] * len(units)
+    owners = [_owner(ub) for _, _, ub in units]
+    alone = [not keep or owners.count(o) == 1 for o in owners]  # no other unit runs on its UB
     waiting = list(range(len(units)))
     calls = 0
     while waiting:
@@ -104,6 +133,8 @@ def run_rounds(kernel: str, units: list, on_error, backwards: bool = False) -> N
             except Exception as e:  # noqa: BLE001 - reported with the kernel and core
                 on_error(name, e)
             arrived.append(i)
+            if alone[i]:
+                continue
             if kept[i] is None:
                 kept[i] = ub.copy()
             else:
@@ -114,6 +145,12 @@ def run_rounds(kernel: str, units: list, on_error, backwards: bool = False) -> N
                 f"core(s) {_names(units, ended)} ended after {calls}: {rule('sync-all-every-core').cite()}")
         waiting = sorted(arrived)
         calls += 1
+
+
+def _owner(a: np.ndarray) -> int:
+    while isinstance(a.base, np.ndarray):
+        a = a.base
+    return id(a)
 
 
 def groupable(kernel) -> bool:

@@ -172,6 +172,9 @@ def _record_source(data_source: str) -> tuple[str, list]:
         if text == "pass" or text == "return s":
             body.append(line)
             continue
+        if text == "yield":  # a SyncAll (``sync_all``): a mark on the tape, and the recording yields there too
+            body.append(f"{indent}_tape.append(ROUND_END); yield")
+            continue
         if _BLOCK.match(text):
             loads, stores = _header_names(text)
             if any(n in data for n in loads + stores):
@@ -234,8 +237,12 @@ def snapshot(vals: tuple):
 _UNKEPT = object()
 
 
+ROUND_END = (-1, ())  # the entry of a ``SyncAll`` call: the core's round ends there
+
+
 class Tape:
-    """A core's tape: ``(k, scalars)`` per data statement run, replayed through the functions ``fns``."""
+    """A core's tape: ``(k, scalars)`` per data statement run, replayed through the functions ``fns``; a core
+    whose kernel calls ``SyncAll`` ends a round at each ``ROUND_END`` entry (``rounds``)."""
 
     __slots__ = ("fns", "entries")
 
@@ -252,6 +259,16 @@ class Tape:
         fns = self.fns
         for k, vals in self.entries:
             fns[k](d, *vals)
+
+    def rounds(self, args: list):
+        """``run`` as a generator that yields at every ``ROUND_END`` (``sync_all.run_rounds`` advances it)."""
+        d = {"args": args, "T": None}
+        fns = self.fns
+        for k, vals in self.entries:
+            if k < 0:
+                yield
+            else:
+                fns[k](d, *vals)
 
 
 _PAD = re.compile(r"_sp, _gb = _pad_(in|out)\(_fail, \d+, bid, ([^,]+), (\w+), ([^,]+), ([^,]+), ([^,]+), ([^,]+), "
@@ -466,6 +483,9 @@ def straight_source(tapes: list[Tape], stmts: list, ub: np.ndarray | None = None
         gm: dict[str, tuple] = {}  # typed view of a global tensor -> (its byte view, dtype, size)
         held: set[str] = set()  # names of plans taken from their tables (``_plan_held``)
         for k, vals in t.entries:
+            if k < 0:  # ``ROUND_END``: the function is a generator, as the data path
+                body.append("    yield")
+                continue
             text, free = stmts[k]
             if env is not None:
                 plan = _plan_held(text, dict(zip(free, vals)), env)

@@ -51,12 +51,12 @@ def softmax_long_row(x: asc.GlobalAddress, part_max: asc.GlobalAddress, part_sum
         asc.adds(data[j * piece:], data[j * piece:], -m_j, piece)
         asc.exp(data[j * piece:], data[j * piece:], piece)
         asc.reduce_sum(stats[64 + j * 8:], data[j * piece:], work, piece)
-    # this core's maximum m and sum s = sum_j s_j exp(m_j - m), published to its slots
-    m = stats.get_value(0)
-    for j in range(1, pieces):
-        m_j = stats.get_value(j * 8)
-        if m_j > m:
-            m = m_j
+    # this core's maximum m (each m_j filled into its 32 B slot, then their maximum: no branch on a value read
+    # back) and sum s = sum_j s_j exp(m_j - m), published to its slots
+    for j in range(pieces):
+        asc.duplicate(stats[j * 8:], stats.get_value(j * 8), 8)
+    asc.reduce_max(one, stats, work, pieces * 8)
+    m = one.get_value(0)
     s = stats.get_value(64) * 0.0
     for j in range(pieces):
         asc.duplicate(one, stats.get_value(j * 8) - m, 8)
