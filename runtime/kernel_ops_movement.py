@@ -134,16 +134,14 @@ def transposed_copy(u, d: int, s: int, rows: int, dst_pitch: int, src_pitch: int
     """``u[d + r * dst_pitch + c] = u[s + c * src_pitch + r]`` for ``r < rows``, ``c < 16``: ``u`` one core's UB as
     a 1-D typed array, or a group's ``batched.BatchedUB`` (one UB row per core)."""
     a = u if isinstance(u, np.ndarray) else u.a
-    es = a.itemsize
-    if a.ndim == 1:
-        dst = np.lib.stride_tricks.as_strided(a[d:], (rows, 16), (dst_pitch * es, es))
-        src = np.lib.stride_tricks.as_strided(a[s:], (16, rows), (src_pitch * es, es))
-        dst[...] = src.T
+    es, dt = a.itemsize, a.dtype
+    if a.ndim == 1:  # views of UB's buffer (which bounds them), as the destination and the transposed source
+        np.ndarray((rows, 16), dt, a, d * es, (dst_pitch * es, es))[...] = \
+            np.ndarray((rows, 16), dt, a, s * es, (es, src_pitch * es))
         return
-    k = a.shape[0]
-    dst = np.lib.stride_tricks.as_strided(a[:, d:], (k, rows, 16), (a.strides[0], dst_pitch * es, es))
-    src = np.lib.stride_tricks.as_strided(a[:, s:], (k, 16, rows), (a.strides[0], src_pitch * es, es))
-    dst[...] = src.transpose(0, 2, 1)
+    k, row = a.shape[0], a.strides[0]
+    np.ndarray((k, rows, 16), dt, a, d * es, (row, dst_pitch * es, es))[...] = \
+        np.ndarray((k, rows, 16), dt, a, s * es, (row, es, src_pitch * es))
 
 
 def overlap_test(op: asc.TransDataTo5HDOp):

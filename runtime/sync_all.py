@@ -7,6 +7,10 @@ cores share the machine's one UB, so each core's UB is put back before it resume
 A core that ends while others wait, and a launch of more blocks than the chip runs at once, hang on the
 device: both are errors naming the rule (``sync-all-every-core``, ``sync-all-blocks``).
 
+Replays run each group of cores with one data path as one unit on the group UB, by its tape once recorded
+(``replay.joined_unit``). A core's UB is kept only while another unit runs on the same memory, and not at all
+when a TPipe ``Reset`` comes right before each ``SyncAll`` (``forgets_ub``).
+
 Timing. Each core's trace is scheduled as usual; the barrier record ends when the core's pipes have
 drained. Between two barriers a core runs from its own arrival at the first, so the launch takes, per
 stretch between barriers, its slowest core or at least the stretch's GM traffic at the aggregate HBM rate,

@@ -7,7 +7,9 @@ statement as the data path would and appends, for every statement that touches d
 a function) and the values of the scalars it reads. Later replays of that core run the tape: the data statements
 in order, with no scalar code, no loops and no queue bookkeeping. A group of cores (``batched``) records one
 tape in its own globals, with the per-core scalars as (K, 1) vectors. A tape that ran ``STRAIGHT_AFTER`` times
-is compiled as one straight-line function (``straight_source``), which the next replays call.
+is compiled as one straight-line function (``straight_source``), which the next replays call. A kernel whose
+cores meet at ``SyncAll`` has a generator as its data path: its tape marks each call (``ROUND_END``), and the tape's
+run and its straight-line function are generators that yield there (``sync_all.run_rounds`` advances them).
 
 A statement is scalar when every name it reads is a scalar local, a parameter that is no data (``bid``,
 ``bnum``, ``ct``, ``sub``) or a global of :data:`SCALAR_GLOBALS` (pure integer helpers, the queue
