@@ -1,5 +1,5 @@
 """A convolution over few channels with its kernel columns folded into its channels (``lowering/conv_fold.py``):
-the float32 ResNet stem, which takes the folded form by itself, and the folded form of small convolutions of
+the ResNet stem (float32 and float16), which takes the folded form by itself, and the folded form of small convolutions of
 every stride, padding and dilation (forced, then lowered as an implicit GEMM), against PyTorch."""
 
 from __future__ import annotations
@@ -36,14 +36,15 @@ def _check(out, ref, dtype):
     assert err <= TOLERANCE[dtype], err
 
 
-def test_float32_stem_takes_the_folded_form_like_torch():
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_the_stem_takes_the_folded_form_like_torch(dtype):
     rng = np.random.default_rng(3)
-    x = rng.standard_normal((8, 3, 224, 224)).astype(np.float32)
-    w = (rng.standard_normal((64, 3, 7, 7)) / 12).astype(np.float32)
+    x = rng.standard_normal((8, 3, 224, 224)).astype(dtype)
+    w = (rng.standard_normal((64, 3, 7, 7)) / 12).astype(dtype)
     fn = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, stride=2, padding=3))
     args = pyasc.tensor(x), pyasc.tensor(w)
     assert "kernel [1, 7] stride [1, 2] padding [0, 3]" in fn.lower(*args).as_text("asctensor")
-    _check(fn(*args).numpy(), _reference(x, w, None, 2, 3, 1), np.float32)
+    _check(fn(*args).numpy(), _reference(x, w, None, 2, 3, 1), dtype)
 
 
 CASES = [  # x, w, stride, padding, dilation
