@@ -12,10 +12,17 @@ becomes one kernel ``k0; SyncAll; k1; SyncAll; ...`` launched once on the most b
 launched elsewhere too is copied in). A part launched on fewer blocks runs under ``if (GetBlockIdx() < n)`` and
 sees ``GetBlockNum() == n``. Before each ``SyncAll`` (which drains the core's pipes) the TPipe gives its buffers
 and event ids back (``TPipe::Reset``, Reset.md): a kernel has one TPipe, made first, which every part uses in
-turn; a kernel with none starts with ``InitSocState()``. The merged kernel is ``KERNEL_TYPE_MIX_AIV_1_0`` (the
-kernel type SyncAll.md asks of a vector kernel that synchronises its cores) and takes the first kernel's name
-(``<name>_merged`` while that kernel is launched elsewhere too). The launches' arguments are merged, each host
-value once.
+turn; a kernel with none starts with ``InitSocState()``.
+
+SyncAll.md asks for a ``SyncAll`` between accesses of different cores to the same GM with a read-after-write,
+write-after-read or write-after-write dependency. So the parts run by levels: a part one level above the highest
+earlier part it depends on (by its ops' ``BufferEffects``, on the host buffers its launch passed: an allocation,
+or any argument of the host function, which may share memory with another), a ``SyncAll`` between two levels,
+and within a level the parts in their order, each after a ``PipeBarrier<PIPE_ALL>`` (the core's own pipes drained
+before the TPipe is reset). The merged kernel is ``KERNEL_TYPE_MIX_AIV_1_0`` (the kernel
+type SyncAll.md asks of a vector kernel that synchronises its cores) when it calls ``SyncAll``, else
+``aiv_only``, and takes the first kernel's name (``<name>_merged`` while that kernel is launched elsewhere too).
+The launches' arguments are merged, each host value once.
 """
 
 from __future__ import annotations
@@ -24,11 +31,13 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, StringAttr
-from xdsl.ir import Block, Region
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, StringAttr
+from xdsl.ir import Block, BlockArgument, Region
 from xdsl.passes import ModulePass
 
 from pyasc.dialects import ascendc as A
+from pyasc.dialects.ascendc.attributes import PipeKind
+from pyasc.dialects.ascendc.gm_access import gm_effects
 from pyasc.dialects.ascendc.mix import AIV_ONLY, KERNEL_TYPE_ATTR, MIX_AIV_1_0
 from pyasc.dialects.target import module_target
 
@@ -83,6 +92,51 @@ def _runs(block: Block, kernels: dict, cores: int) -> list[list[A.LaunchOp]]:
     if len(run) > 1:
         runs.append(run)
     return runs
+
+
+HOST_ARGUMENTS = "host arguments"  # the buffer every argument of the host function may be
+
+
+def _buffer(value):
+    """The host buffer a launch argument is: the allocation it views (through host views of one memref), or
+    ``HOST_ARGUMENTS`` for an argument of the host function (which may share memory with another)."""
+    while not isinstance(value, BlockArgument) and not isinstance(value.owner, memref.AllocOp):
+        sources = [o for o in value.owner.operands if isinstance(o.type, MemRefType)]
+        if len(sources) != 1:
+            return value
+        value = sources[0]
+    return HOST_ARGUMENTS if isinstance(value, BlockArgument) else value
+
+
+def _gm_buffers(launch: A.LaunchOp, kernel: func.FuncOp) -> tuple[set, set] | None:
+    """The host buffers (``_buffer``) a launch of ``kernel`` reads and writes as GM; None when an op of it
+    touches a global tensor of unknown origin."""
+    args = list(kernel.body.block.args)
+    reads, writes = set(), set()
+    for op in kernel.walk():
+        r, w, known = gm_effects(op)
+        if not known:
+            return None
+        reads |= {_buffer(launch.args[args.index(a)]) for a in r if a in args}
+        writes |= {_buffer(launch.args[args.index(a)]) for a in w if a in args}
+    return reads, writes
+
+
+def _depends(part: tuple | None, before: tuple | None) -> bool:
+    """Whether a part with GM buffers ``part`` (reads, writes) has a RAW, WAR or WAW dependency on ``before``."""
+    if part is None or before is None:
+        return True
+    return bool(part[0] & before[1] or part[1] & (before[0] | before[1]))
+
+
+def _levels(buffers: list) -> list[int]:
+    """Each part's level: 0, or one more than the highest level of an earlier part it depends on (``_depends``).
+    The parts run level by level, in their order within one, with a ``SyncAll`` between two levels: the parts of
+    one level touch no GM another of them writes, and every dependency crosses a ``SyncAll``."""
+    levels: list[int] = []
+    for i, part in enumerate(buffers):
+        levels.append(max((levels[j] + 1 for j in range(i) if _depends(part, buffers[j])), default=0))
+    return levels
 
 
 def _take_body(kernel: func.FuncOp, args: list, block_dim: int, merged_dim: int, into: Block) -> list[A.TPipeOp]:
@@ -142,12 +196,19 @@ def merge_run(module: ModuleOp, run: list[A.LaunchOp], kernels: dict, counts: di
     block = merged.body.block
     for new, arg in zip(block.args, sources.values()):
         new.name_hint = arg.name_hint
-    pipe = None
-    for i, (launch, kernel) in enumerate(zip(run, parts)):
-        if i:  # SyncAll drains the core's pipes before it waits: the next part may take any buffer
+    levels = _levels([_gm_buffers(launch, kernel) for launch, kernel in zip(run, parts)])
+    pipe, level = None, 0
+    for k, i in enumerate(sorted(range(len(run)), key=lambda i: (levels[i], i))):
+        launch, kernel = run[i], parts[i]
+        if levels[i] > level:  # SyncAll drains the core's pipes before it waits
             if pipe is not None:
                 block.add_op(A.TPipeResetOp(pipe.result))
             block.add_op(A.SyncAllOp())
+            level = levels[i]
+        elif k:  # no other core's part of this level touches what this one does: the core's own pipes drained
+            block.add_op(A.PipeBarrierOp(PipeKind.PIPE_ALL))
+            if pipe is not None:
+                block.add_op(A.TPipeResetOp(pipe.result))
         args = [block.args[host_args.index(v)] for v in launch.args]
         for p in _take_body(kernel, args, launch.block_dim.value.data, merged_dim, block):
             if pipe is None:
@@ -164,7 +225,7 @@ def merge_run(module: ModuleOp, run: list[A.LaunchOp], kernels: dict, counts: di
     first = kernels[names[0]]
     merged.attributes[A.KERNEL_ATTR] = first.attributes[A.KERNEL_ATTR]
     merged.attributes[A.BLOCK_DIM_ATTR] = IntegerAttr(merged_dim, 64)
-    merged.attributes[KERNEL_TYPE_ATTR] = StringAttr(MIX_AIV_1_0)
+    merged.attributes[KERNEL_TYPE_ATTR] = StringAttr(MIX_AIV_1_0 if level else AIV_ONLY)
     module.body.block.insert_op_before(merged, first)
     for kernel_name, kernel in zip(names, parts):
         if kernel.parent is not None and not counts[kernel_name]:  # moved in and launched nowhere else

@@ -31,9 +31,9 @@ import threading
 import numpy as np
 
 from pyasc.dialects import ascendc as asc
+from pyasc.dialects.ascendc.gm_access import gm_effects
 from pyasc.dialects.traits import BufferEffects
 
-from .handoff import gm_effects
 from .memory import gm_bytes, gm_view, pad_geometry, pad_unit, remembered, window
 from .scalar_ops import scalar_helpers, sign_extend
 

@@ -18,13 +18,14 @@ from xdsl.dialects import func
 from xdsl.ir import Block, Operation, SSAValue
 
 from pyasc.dialects import ascendc as asc
+from pyasc.dialects.ascendc.gm_access import gm_argument
 from pyasc.dialects.target import Pipe, TargetSpec
 from pyasc.dialects.traits import OnPipe
 from pyasc.dialects.types import numpy_dtype
 
 from . import tape
 from .contract import check_extents, kernel_findings, make_rule
-from .handoff import gm_argument, handoff_findings
+from .handoff import handoff_findings
 from .costs import PIPE_INDEX
 from .errors import SimulationError
 from .opinfo import WORK, OpInfo

@@ -18,10 +18,10 @@ from __future__ import annotations
 import numpy as np
 
 from pyasc.dialects import ascendc as asc
+from pyasc.dialects.ascendc.gm_access import gm_effects
 
 from . import sync_all
 from .errors import FindingLog
-from .handoff import gm_effects
 
 
 def shares_gm(kernel) -> bool:

@@ -17,36 +17,12 @@ the set of the write it needs (the flags count, and a set may cover several writ
 from __future__ import annotations
 
 from xdsl.dialects import arith, func
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation
 
 from pyasc.dialects import ascendc as asc
-from pyasc.dialects.traits import BufferEffects
+from pyasc.dialects.ascendc.gm_access import gm_effects
 
 RULE = "crosscore-gm-handoff"
-
-
-def gm_argument(value: SSAValue) -> SSAValue | None:
-    """The kernel argument a global tensor value views (through subviews), or None."""
-    owner = value.owner
-    while isinstance(owner, asc.SubviewOp):
-        owner = owner.source.owner
-    return owner.addr if isinstance(owner, asc.GlobalTensorOp) else None
-
-
-def gm_effects(op: Operation) -> tuple[set, set, bool]:
-    """The kernel arguments ``op`` reads and writes as global tensors (by its ``BufferEffects``), and whether every
-    global tensor it touches views a known argument (the unknown ones are left out of the sets)."""
-    reads, writes, known = set(), set(), True
-    for effect in type(op).get_traits_of_type(BufferEffects):
-        for values, into in ((effect.buffer_reads(op), reads), (effect.buffer_writes(op), writes)):
-            for v in values:
-                if isinstance(v.type, asc.GlobalTensorType):
-                    root = gm_argument(v)
-                    if root is None:
-                        known = False
-                    else:
-                        into.add(root)
-    return reads, writes, known
 
 
 def _gm(op: Operation) -> tuple[set, set]:
