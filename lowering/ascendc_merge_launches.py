@@ -98,19 +98,20 @@ HOST_ARGUMENTS = "host arguments"  # the buffer every argument of the host funct
 
 
 def _buffer(value):
-    """The host buffer a launch argument is: the allocation it views (through host views of one memref), or
-    ``HOST_ARGUMENTS`` for an argument of the host function (which may share memory with another)."""
+    """The host buffer a launch argument is: the allocation it views (through host views of one memref),
+    ``HOST_ARGUMENTS`` for an argument of the host function (which may share memory with another), or None when
+    its memory comes from elsewhere."""
     while not isinstance(value, BlockArgument) and not isinstance(value.owner, memref.AllocOp):
         sources = [o for o in value.owner.operands if isinstance(o.type, MemRefType)]
         if len(sources) != 1:
-            return value
+            return None
         value = sources[0]
     return HOST_ARGUMENTS if isinstance(value, BlockArgument) else value
 
 
 def _gm_buffers(launch: A.LaunchOp, kernel: func.FuncOp) -> tuple[set, set] | None:
-    """The host buffers (``_buffer``) a launch of ``kernel`` reads and writes as GM; None when an op of it
-    touches a global tensor of unknown origin."""
+    """The host buffers (``_buffer``) a launch of ``kernel`` reads and writes as GM; None when one of them is not
+    known, or an op of it touches a global tensor of unknown origin."""
     args = list(kernel.body.block.args)
     reads, writes = set(), set()
     for op in kernel.walk():
@@ -119,7 +120,7 @@ def _gm_buffers(launch: A.LaunchOp, kernel: func.FuncOp) -> tuple[set, set] | No
             return None
         reads |= {_buffer(launch.args[args.index(a)]) for a in r if a in args}
         writes |= {_buffer(launch.args[args.index(a)]) for a in w if a in args}
-    return reads, writes
+    return None if None in reads | writes else (reads, writes)
 
 
 def _depends(part: tuple | None, before: tuple | None) -> bool:

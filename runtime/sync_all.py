@@ -72,8 +72,9 @@ def run_cores(kernel: str, fn, blocks: int, args: list, runs: list, ub: np.ndarr
     """Runs the cores ``runs`` (``(bid, ct, sub)``) of a launch of ``fn`` round by round between their
     ``SyncAll`` calls (within a round in the order of ``runs``, or the reverse order); returns each core's trace
     (``traced``; else ``fn`` is the data path alone, ``CompiledKernel.data_fn``, and the traces are empty).
-    ``on_error(bid, e)`` reports an error of the kernel's code. ``start(unit, call, fn)`` (data paths only)
-    gives the generator a core runs as (``replay.joined_unit``: maybe its tape's); by default ``fn(*call)``.
+    ``on_error(bid, e)`` reports an error of the kernel's code. ``start(env, unit, call, fn)`` (data paths only;
+    ``env`` None: the kernel's own globals) gives the generator a core runs as (``replay.joined_unit``: maybe its
+    tape's); by default ``fn(*call)``.
     ``keep``: as ``run_rounds``'."""
     traces: list[list] = [[] for _ in runs]
     start = start or _plain_start
