@@ -12,8 +12,9 @@ the same convolution is a (KH, 1) one of ``KW * C`` channels with stride (SH, 1)
 padding, zero in ``x'`` and in ``w'``). For the ResNet stem the cube's work drops from 16 x 49 to 32 x 7 per
 output (float16; float32's 8-channel blocks: from 8 x 49 to 24 x 7), for one gather of ``KW / SW`` times the
 input and its transpose to NHWC. ``fold_kernel_columns`` does it whenever the folded form runs as an implicit GEMM
-(``conv=implicit_gemm``: only for a convolution that cannot run as one as written). The float32 stem at batch 8, which would otherwise go through its column matrix (49 times the input), goes from
-106 to 85 us (without its weights' layout, which a model does once). The float16 stem, an implicit GEMM over 16
+(``conv=implicit_gemm``: only for a convolution that cannot run as one as written). The float32 stem at batch 8,
+which would otherwise go through its column matrix (49 times the input), goes from 106 to 85 us (without its
+weights' layout, which a model does once). The float16 stem, an implicit GEMM over 16
 padded channels either way, goes from 53.8 to 47.7 us: its cube time drops from 42 to 16 us, and the gather and
 the transpose, one launch since ``ascendc-merge-launches``, cost less than that (57.1 against 59.4 us with
 ``launches=separate``).

@@ -180,8 +180,8 @@ def _run_joined(sim, m, ck, name: str, n: int, args: list, runs: list, traced: T
         raise SimulationError(f"kernel @{name}, core {bid}: the data path failed where its traced run "
                               f"passed: {type(e).__name__}: {e}") from e
 
-    def start(env, unit, call, fn):
-        return joined_unit(ck, traced, env or ck.env, unit, args, call, fn)
+    def start(env, unit, data):
+        return joined_unit(ck, traced, env or ck.env, unit, args, data)
 
     start = start if tape.TAPE_MODE != "off" and ck.may_tape else None
     keep = name not in sim.joined_fresh or bool(traced.findings)  # a finding may be a read of a stale UB byte
@@ -396,16 +396,17 @@ def _taped(ck, traced: Traced, env: dict, unit: tuple, args: list, call) -> bool
     return True
 
 
-def joined_unit(ck, traced: Traced, env: dict, unit: tuple, args: list, call: tuple, data_fn):
+def joined_unit(ck, traced: Traced, env: dict, unit: tuple, args: list, data):
     """``_taped`` for a unit of a launch whose cores meet at SyncAll: the generator it runs as (``sync_all``), its
     straight-line function's, its tape's (``tape.Tape.rounds``), its data path's recording the tape, or its data
-    path's (``data_fn(*call)``)."""
+    path's (``data()``: the data path and its arguments)."""
     held = _held(ck, traced, env, unit)
     if held.tape is None or (held.tape is _UNRECORDED and not _due(ck, traced, held)):
+        data_fn, call = data()
         return data_fn(*call)
     if held.tape is _UNRECORDED:
         record, fns = ck.tape_program(env)
-        return _recording(traced, held, fns, record(*call, entries := []), entries)
+        return _recording(traced, held, fns, record(*data()[1], entries := []), entries)
     held.runs += 1
     if held.straight is not None:
         return held.straight[0](args, held.straight[1])

@@ -72,19 +72,23 @@ def run_cores(kernel: str, fn, blocks: int, args: list, runs: list, ub: np.ndarr
     """Runs the cores ``runs`` (``(bid, ct, sub)``) of a launch of ``fn`` round by round between their
     ``SyncAll`` calls (within a round in the order of ``runs``, or the reverse order); returns each core's trace
     (``traced``; else ``fn`` is the data path alone, ``CompiledKernel.data_fn``, and the traces are empty).
-    ``on_error(bid, e)`` reports an error of the kernel's code. ``start(env, unit, call, fn)`` (data paths only;
-    ``env`` None: the kernel's own globals) gives the generator a core runs as (``replay.joined_unit``: maybe its
-    tape's); by default ``fn(*call)``.
+    ``on_error(bid, e)`` reports an error of the kernel's code. ``start(env, unit, data)`` (data paths only;
+    ``env`` None: the kernel's own globals) gives the generator a unit runs as (``replay.joined_unit``: maybe its
+    tape's), ``data()`` being the data path and its arguments, made only when that runs; by default ``fn(*call)``.
     ``keep``: as ``run_rounds``'."""
     traces: list[list] = [[] for _ in runs]
     start = start or _plain_start
-    run_rounds(kernel, [(bid, start(None, (bid, ct, sub), (bid, blocks, args, traces[i].append if traced else None,
-                                                            ct, sub), fn), ub)
+
+    def data(i: int, bid: int, ct: int, sub: int):
+        return lambda: (fn, (bid, blocks, args, traces[i].append if traced else None, ct, sub))
+
+    run_rounds(kernel, [(bid, start(None, (bid, ct, sub), data(i, bid, ct, sub)), ub)
                         for i, (bid, ct, sub) in enumerate(runs)], on_error, backwards, keep)
     return traces
 
 
-def _plain_start(env, unit, call, fn):
+def _plain_start(env, unit, data):
+    fn, call = data()
     return fn(*call)
 
 
@@ -93,22 +97,26 @@ def run_groups(m, kernel: str, ck, blocks: int, args: list, plan: list, on_error
     """The data path of a launch whose cores ran ``plan`` ([(trace key, cores)]) round by round: each group of
     cores with one trace as one unit (``batched``, on the group UB), each other core on its own; raises
     ``batched.Diverged`` when a group's cores part ways (the caller runs the launch again core by core).
-    ``start(env, unit, call, fn)``: as ``run_cores``'; a group's unit is ``("group", i, 0, 0)``, the plan's
-    ``i``-th, and its ``env`` its globals (``Machine.group_env``). ``keep``: as ``run_rounds``'."""
+    ``start(env, unit, data)``: as ``run_cores``'; a group's unit is ``("group", i, 0, 0)``, the plan's ``i``-th,
+    and its ``env`` its globals (``Machine.group_env``). ``keep``: as ``run_rounds``'."""
     start = start or _plain_start
+
+    def core(bid: int):
+        return lambda: (ck.data_fn, (bid, blocks, args, None, 0, 0))
+
+    def group(bids: list):
+        return lambda: (m.group_fn(kernel, len(bids), data=True), (batched.weak(bids), blocks, args, None, 0, 0))
+
     units = []
     order = sorted(range(len(plan)), key=lambda i: -len(plan[i][1]))  # the largest group first: its UB grows once
     for i in order:
         bids = plan[i][1]
         if len(bids) == 1:
-            units.append((bids[0], start(ck.env, (bids[0], 0, 0), (bids[0], blocks, args, None, 0, 0), ck.data_fn),
-                          m.ub))
+            units.append((bids[0], start(ck.env, (bids[0], 0, 0), core(bids[0])), m.ub))
             continue
         k = len(bids)
-        ub = batched.group_ub(m.spec.ub_bytes, k)[:k]
-        units.append((bids[0], start(m.group_env(kernel, k), ("group", i, 0, 0),
-                                     (batched.weak(bids), blocks, args, None, 0, 0),
-                                     m.group_fn(kernel, k, data=True)), ub))
+        units.append((bids[0], start(m.group_env(kernel, k), ("group", i, 0, 0), group(bids)),
+                      batched.group_ub(m.spec.ub_bytes, k)[:k]))
     run_rounds(kernel, units, on_error, keep=keep)
 
 
