@@ -4,7 +4,7 @@ For fp16 matmuls 4096^3, 2048^3, 1024^3 and 512^3, 4096^3 + bias + gelu (one MIX
 epilogue of each block while the cube computes the next), the conv2d (8,3,224,224) x (64,3,7,7)
 stride 2 padding 3 (ResNet's stem) and the conv2d (8,256,56,56) x (256,256,3,3) stride 1 padding 1 (both also in
 float32), each as compiled by default (``conv=auto``: an implicit GEMM for all, the stems' with their kernel
-columns folded into their channels, the 3x3's NCHW input laid out by the vector cores of its MIX kernel while the cube
+stride's phases read as channels, the 3x3's NCHW input laid out by the vector cores of its MIX kernel while the cube
 computes) and through im2col (``conv=im2col``), on the default target (``DEFAULT_TARGET``),
 prints from one run (the convolutions' error against PyTorch's float32 one too):
 
@@ -145,8 +145,8 @@ def bench_conv(x_shape: tuple, w_shape: tuple, stride: int, padding: int, conv: 
 
 
 # ResNet's stem and a 3x3 convolution of its third stage, at batch 8; each through conv=auto (an implicit GEMM
-# here: the patches formed in L0B by Load3Dv2, the product NCHW; the stems' over their kernel columns folded
-# into their channels, lowering/conv_fold.py) and through the im2col path (the column matrix through GM); both in
+# here: the patches formed in L0B by Load3Dv2, the product NCHW; the stems' over the 2x2 phases of their stride as
+# 12 channels, lowering/conv_fold.py) and through the im2col path (the column matrix through GM); both in
 # float32 too (C0 = 8)
 CONVS = [((8, 3, 224, 224), (64, 3, 7, 7), 2, 3, np.float16), ((8, 3, 224, 224), (64, 3, 7, 7), 2, 3, np.float32),
          ((8, 256, 56, 56), (256, 256, 3, 3), 1, 1, np.float16), ((8, 256, 56, 56), (256, 256, 3, 3), 1, 1, np.float32)]

@@ -52,7 +52,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from .conv_fold import fold_kernel_columns
+from .conv_fold import fold_few_channels
 from .conv_gemm import add_bias, conv_epilogue, conv_to_implicit_gemm, epilogue, insert, plan_convs, pointwise_from_nhwc
 from .emitter import copy_loc, exact_copy
 from .outline import free_symbol, outline_group
@@ -359,7 +359,7 @@ class AscTensorFuseMatmulPass(ModulePass):
             conv_groups = {}
             for conv in [o for o in host.body.block.ops if isinstance(o, asctensor.Conv2dOp)]:
                 _conv_operands_in_memory(conv)
-            fold_kernel_columns(host.body.block, spec, self.conv)
+            fold_few_channels(host.body.block, spec, self.conv)
             convs = [o for o in host.body.block.ops if isinstance(o, asctensor.Conv2dOp)]
             geometries, last, points = plan_convs(host.body.block, spec, self.conv)
             for inner in convs:
