@@ -1,5 +1,6 @@
 """The byte-offset table of a gather (``asctile.gather_offsets``, ``ascbuf.gather_offsets``): the checks of its
-rows of runs (``blocks``) and of its first column (``first``), which both levels share."""
+rows of runs (``blocks``) and of its first column (``first``), which both levels share; and the column picks
+(``pick_columns``) that a ``GatherMask`` with a built-in pattern makes instead."""
 
 from __future__ import annotations
 
@@ -38,3 +39,27 @@ def check_first(name: str, first, blocks, col_bytes: int) -> None:
     if first.value.data >= 0 or blocks is not None or col_bytes < 0:
         raise VerifyException(f"{name}: first {first.value.data} must be negative, on a table without blocks whose "
                               "columns count forwards")
+
+
+# (stride, first lane of a 32 B block) -> GatherMask's built-in src1Pattern selecting those lanes
+PICK_PATTERNS = {(1, 0): 7, (2, 0): 1, (2, 1): 2, (4, 0): 3, (4, 1): 4, (4, 2): 5, (4, 3): 6}
+
+
+def pick_pattern(start: int, stride: int, elem_bytes: int) -> tuple[int, int] | None:
+    """(the 32 B aligned column a ``GatherMask`` reads from, its built-in pattern) of picking every ``stride``-th
+    column from column ``start`` of a row that starts 32 B aligned; None when no pattern selects them (a stride
+    other than 1, 2 or 4, or ``start`` past the first ``stride`` columns of its 32 B block)."""
+    per_block = 32 // elem_bytes
+    lane = start % per_block
+    pattern = PICK_PATTERNS.get((stride, lane))
+    return None if pattern is None else (start - lane, pattern)
+
+
+def check_pick(name: str, start: int, stride: int, src_cols: int, dst_cols: int, elem_bytes: int) -> None:
+    """Picks of ``dst_cols`` columns of rows of ``src_cols``: inside the row, and a ``GatherMask`` pattern."""
+    if start < 0 or start + stride * (dst_cols - 1) >= src_cols:
+        raise VerifyException(f"{name}: columns {start}, {start} + {stride}, ... ({dst_cols} of them) leave a row of "
+                              f"{src_cols}")
+    if pick_pattern(start, stride, elem_bytes) is None:
+        raise VerifyException(f"{name}: no GatherMask pattern picks every {stride}-th column from column {start} "
+                              f"(strides 1, 2 and 4, from one of the first {stride} columns of a 32 B block)")

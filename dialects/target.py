@@ -92,6 +92,8 @@ class TargetSpec:
     reduce_repeat_cycles: int = 7
     # Gather (element-wise, uint32 byte offsets) collects 5 elements per cycle [O]
     gather_elems_per_cycle: int = 5
+    # GatherMask: 2 cycles per 256 B repeat of its source (64 half / 32 float elements per cycle) [O]
+    gather_mask_repeat_cycles: int = 2
     # Transpose / TransDataTo5HD move 256 B per cycle [O] (a TransDataTo5HD repeat is 512 B)
     transpose_bytes_per_cycle: int = 256
     # MTE2 (GM->UB/L1) ~32 B/cycle per core, MTE3 (UB->GM) ~64 B/cycle [C]

@@ -12,6 +12,10 @@ between dependent steps (the table's first reader in the tile loop is ordered af
 insert-sync, like any buffer computed before the loop). ``asctile.gather`` -> ``ascbuf.gather`` -> ``Gather`` with the table
 viewed as ``uint32_t`` (``ReinterpretCast``) and the gather's ``base`` as its base address.
 
+``asctile.pick_columns`` -> ``ascbuf.pick_columns`` -> one ``GatherMask`` per 255 rows (counter mode, a built-in
+pattern: ``pick_pattern``): each repeat is a row of the source from the 32 B block of ``start``, ``mask`` its
+lanes up to the last column picked, and keeps ``dst``'s columns, which follow each other as the destination's rows.
+
 ``asctile.transpose`` -> ``ascbuf.transpose`` -> one ``TransDataTo5HD`` per 16 columns ``c0`` of the ``R x C``
 destination: source block ``i`` is row ``c0 + i`` of the ``C x R`` source, repeats walk ``R`` a block of rows at a
 time (``srcRepStride`` 1, ``dstRepStride`` ``C``: a block's rows of the destination); destination block ``j`` is
@@ -28,7 +32,8 @@ from xdsl.dialects.builtin import Float32Type, FloatAttr, IntegerAttr, IntegerTy
 
 from pyasc.dialects import ascbuf, ascendc, asctile
 from pyasc.dialects.ascendc import PipeKind, RoundMode
-from pyasc.dialects.gather_table import first_runs
+from pyasc.dialects.ascendc.movement import MAX_REPEATS
+from pyasc.dialects.gather_table import first_runs, pick_pattern
 
 from .emitter import OpEmitter
 
@@ -146,3 +151,22 @@ def translate_gather(lw, op: ascbuf.GatherOp, e: OpEmitter) -> None:
     offsets = e.value(ascendc.ReinterpretCastOp(lw.tensor(op.offsets, e), UI32))
     e.add(ascendc.GatherOp(lw.tensor(op.dst, e), lw.tensor(op.src, e), offsets, e.index(op.base_bytes()),
                            lw.map.get(op.count, op.count)))
+
+
+def bufferize_pick_columns(bz, op: asctile.PickColumnsOp, dst, e: OpEmitter) -> None:
+    e.add(ascbuf.PickColumnsOp(dst, bz.operand(e, op.src), op.start.value.data, op.stride.value.data))
+
+
+def translate_pick_columns(lw, op: ascbuf.PickColumnsOp, e: OpEmitter) -> None:
+    rows, cols = op.dst.type.get_shape()
+    src_cols = op.src.type.get_shape()[1]
+    es = op.dst.type.element_type.bitwidth // 8
+    start, stride = op.start.value.data, op.stride.value.data
+    base, pattern = pick_pattern(start, stride, es)
+    dst, src = lw.tensor(op.dst, e), lw.tensor(op.src, e)
+    mask = e.index(start - base + stride * (cols - 1) + 1)
+    for r0 in range(0, rows, MAX_REPEATS):
+        d = dst if not r0 else e.value(ascendc.SubviewOp(dst, e.index(r0 * cols)))
+        s = src if not r0 + base else e.value(ascendc.SubviewOp(src, e.index(r0 * src_cols + base)))
+        e.add(ascendc.GatherMaskOp(d, s, pattern, True, mask, e.index(1), e.index(min(MAX_REPEATS, rows - r0)),
+                                   e.index(src_cols * es // 32)))

@@ -12,12 +12,14 @@ chunk's channels are one evenly strided copy:
 * the rectangles are a ``load`` of the input window (rows ``sh * W`` apart) and a ``store`` into
   ``col`` (rows ``OW`` apart) from the same UB buffer (``TQueBind<VECIN, VECOUT>``); the rows between two channels' rectangles (input rows of the padding's
   height) come along and are overwritten by the padding below; with a horizontal stride ``sw > 1`` the
-  window's columns are ``sw`` apart: the load takes the whole span of each row (contiguous) and a
-  vector ``Gather`` picks every ``sw``-th element, through a byte-offset table built once per kernel
-  (``gather_offsets``); when every kernel column reads some input column (``_Geometry.shared``: a max pool's
+  window's columns are ``sw`` apart: the load takes the whole span of each row (contiguous) and every
+  ``sw``-th element is picked: by a ``GatherMask`` with a built-in pattern (``pick_columns``) for strides 2 and
+  4 (in a window wide enough that the picks of the last column stay in their row), else by a vector ``Gather``
+  through a byte-offset table built once per kernel (``gather_offsets``); when every kernel column reads some input column (``_Geometry.shared``: a max pool's
   windows, a strided convolution's), a work item takes a whole kernel row: the span all its kernel columns
   read is loaded once and each kernel column gathers from it with the same table, from its own first input
-  column (the ``Gather``'s base address), which reads the input ``KW`` times less;
+  column (the ``Gather``'s base address, the ``GatherMask``'s first column), which reads the input ``KW`` times
+  less;
 * the padding is four ``store``s of the op's ``pad_value`` (zero unless given: a max pool's is
   ``-inf``): the rows above and below each channel's rectangle (one row of a padding tile per channel,
   ``OH * OW`` apart), and the columns left and right of the copied rows (a narrow padding tile); both
@@ -32,6 +34,7 @@ from dataclasses import dataclass
 
 from pyasc.dialects import asctensor, asctile
 from pyasc.dialects.asctensor.analysis import IM2COL_KIND, kernel_kind
+from pyasc.dialects.gather_table import pick_pattern
 from pyasc.dialects.target import DEFAULT_TARGET, module_target
 from pyasc.dialects.types import element_bytes, is_float
 from xdsl.context import Context
@@ -127,11 +130,24 @@ class _Geometry:
         reach = max(w0 - first + (self.out[1] - 1) * self.stride[1] + 1 for _, _, w0 in cols)
         return first, last - first, _pad(max(reach, last - first), self.es)
 
+    def pick_starts(self) -> list[int]:
+        """The window column each gathered patch starts from: 0, or each kernel column's in a shared item."""
+        if not self.shared:
+            return [0]
+        first = self.shared_span()[0]
+        return [self.columns(k)[2] - first for k in range(self.kernel[1])]
+
+    @property
+    def picks(self) -> bool:
+        """Whether every patch is a ``GatherMask`` pick of the window's columns (``pick_pattern``)."""
+        return self.stride[1] > 1 and all(pick_pattern(s, self.stride[1], self.es) for s in self.pick_starts())
+
     @property
     def span_pitch(self) -> int:  # a row's span of input columns
-        if self.shared:
-            return self.shared_span()[2]
-        return _pad(self.stride[1] * (self.out[1] - 1) + 1, self.es)
+        pitch = self.shared_span()[2] if self.shared else _pad(self.stride[1] * (self.out[1] - 1) + 1, self.es)
+        if self.picks:  # every lane of a patch's pitch picks inside its row
+            pitch = max(pitch, _pad(max(self.pick_starts()) + self.stride[1] * (self.pitch - 1) + 1, self.es))
+        return pitch
 
     @property
     def side_pitch(self) -> int:  # the most columns left or right of the valid ones
@@ -150,7 +166,8 @@ class _Geometry:
         if self.stride[1] == 1:
             return (_TILE_BUFFERS * self.pitch + self.side_pitch) * es
         patches = self.kernel[1] if self.shared else 1  # a shared item gathers every kernel column's patch
-        return (2 * self.span_pitch + 2 * patches * self.pitch + self.side_pitch) * es + 4 * self.pitch
+        table = 0 if self.picks else 4 * self.pitch
+        return (2 * self.span_pitch + 2 * patches * self.pitch + self.side_pitch) * es + table
 
     @property
     def channels_chunk(self) -> bool:
@@ -223,7 +240,8 @@ class _Im2colTiler:
         edge = pre.value(asctile.SplatOp(fill, TensorType(et, [channels, geo.edge_pitch(rows)])))
         edge.name_hint = "edge_pad"
         table = None
-        if sw > 1:
+        picks = geo.picks
+        if sw > 1 and not picks:
             table = pre.value(asctile.GatherOffsetsOp(TensorType(i32, [tile_rows, geo.pitch]), ow_, sw * es,
                                                       geo.span_pitch * es))
             table.name_hint = "offsets"
@@ -258,7 +276,8 @@ class _Im2colTiler:
             window.name_hint = "window"
             for k in range(kw_):
                 c_lo, ncols, w0 = geo.columns(k)
-                tile = b.value(asctile.GatherOp(window, table, data_t, (w0 - first) * es))
+                tile = b.value(asctile.PickColumnsOp(window, data_t, w0 - first, sw) if picks else
+                               asctile.GatherOp(window, table, data_t, (w0 - first) * es))
                 tile.name_hint = "patch"
                 self._store(b, op, geo, tile, col_gm, edge, side, (n, g, kh, b.index(k)), c0, oh0, nc, rv, r_lo, r_hi,
                             copied, b.index(c_lo), b.index(c_lo + ncols))
@@ -273,7 +292,8 @@ class _Im2colTiler:
             span = b.subi(b.maxui(b.muli(ncols, sw), sw - 1), sw - 1)  # never below 0 on the way
             window = b.value(asctile.LoadOp(x_gm, src, copied, span, sh * w_, 1, span_t))
             window.name_hint = "window"
-            tile = b.value(asctile.GatherOp(window, table, data_t))
+            tile = b.value(asctile.PickColumnsOp(window, data_t, 0, sw) if picks else
+                           asctile.GatherOp(window, table, data_t))
         tile.name_hint = "patch"
         self._store(b, op, geo, tile, col_gm, edge, side, (n, g, kh, kw), c0, oh0, nc, rv, r_lo, r_hi, copied, c_lo,
                     c_hi)

@@ -5,10 +5,12 @@ A work item is one output row ``oh`` of a chunk of ``R`` channels of one image: 
 channels (``R`` rows ``H * W`` apart in GM, one ``DataCopyPad``), and the vector ``Max`` of the ``KH`` loads
 is the column-wise maximum over the window's rows. A clamped row lies inside the window (the padding is at
 most half the kernel, so every window holds part of the input), and a maximum does not change when one of its
-terms is repeated: the padding never wins, without a ``-inf`` border. For each kernel column ``j`` a
-``Gather`` then picks column ``ow * sw - pw + j`` of every output column ``ow`` through a byte-offset table
-built once per kernel (``gather_offsets`` with ``first``: the output columns left of the input repeat the
-tap's first column inside it, those right of it its last one), and ``KW - 1`` more ``Max`` join the taps.
+terms is repeated: the padding never wins, without a ``-inf`` border. For each kernel column ``j`` column
+``ow * sw - pw + j`` of every output column ``ow`` is then picked: by a ``GatherMask`` with a built-in pattern
+(``pick_columns``, strides 2 and 4) when every output column's tap lies inside the input (the rows' tile is
+then wide enough for the picks of its last lanes), else by a ``Gather`` through a byte-offset table built once
+per kernel (``gather_offsets`` with ``first``: the output columns left of the input repeat the tap's first
+column inside it, those right of it its last one); ``KW - 1`` more ``Max`` join the taps.
 
 So the input is read ``KH / sh`` times (from L2 after the first) and gathered ``KW`` times per output element,
 where the im2col form wrote and read back all ``KH * KW`` windows through GM. ``analysis.pool.pool_columns`` says
@@ -30,6 +32,7 @@ from dataclasses import dataclass
 
 from pyasc.dialects import asctensor, asctile
 from pyasc.dialects.asctensor.analysis import POOL_KIND, kernel_kind
+from pyasc.dialects.gather_table import pick_pattern
 from pyasc.dialects.target import DEFAULT_TARGET, module_target
 from pyasc.dialects.types import element_bytes
 from xdsl.context import Context
@@ -50,10 +53,11 @@ def _pad(n: int, es: int) -> int:
     return -(-max(n, 1) // align) * align
 
 
-def _window_max(b, oh, rows_of: tuple, taps: list, out_t, load) -> SSAValue:
+def _window_max(b, oh, rows_of: tuple, taps: list, out_t, load, sw: int = 1) -> SSAValue:
     """The maximum over a work item's windows: of the ``load``s (of an input row index) of kernel rows
-    ``clamp(oh * sh - ph + i, 0, H - 1)`` (inside the window: see the module docstring), then of the ``Gather`` of each
-    kernel column's ``(table, base)`` from it. ``rows_of``: (KH, sh, ph, H)."""
+    ``clamp(oh * sh - ph + i, 0, H - 1)`` (inside the window: see the module docstring), then of each kernel
+    column's tap from it: the ``Gather`` of its ``(table, base bytes)``, or with no table the pick of every
+    ``sw``-th column from column ``base``. ``rows_of``: (KH, sh, ph, H)."""
     kh, sh, ph, h = rows_of
     rows = None
     for i in range(kh):
@@ -62,7 +66,8 @@ def _window_max(b, oh, rows_of: tuple, taps: list, out_t, load) -> SSAValue:
         rows = row if rows is None else b.value(arith.MaximumfOp(rows, row))
     result = None
     for j, (table, base) in enumerate(taps):
-        tap = b.value(asctile.GatherOp(rows, table, out_t, base))
+        tap = b.value(asctile.PickColumnsOp(rows, out_t, base, sw) if table is None else
+                      asctile.GatherOp(rows, table, out_t, base))
         tap.name_hint = f"tap{j}"
         result = tap if result is None else b.value(arith.MaximumfOp(result, tap))
     return result
@@ -115,8 +120,12 @@ class _PoolTiler:
         (kh, kw), (sh, _), (ph, _) = op.params()
         et = op.result.type.element_type
         es = element_bytes(et)
-        row_t = TensorType(et, [channels, _pad(w_, es)])
-        out_t = TensorType(et, [channels, _pad(ow_, es)])
+        sw = op.stride.get_values()[1]
+        out_pitch = _pad(ow_, es)
+        picked = [start for first, cols, start in taps if first == 0 and cols == ow_ and pick_pattern(start, sw, es)]
+        reach = max((start + sw * (out_pitch - 1) + 1 for start in picked), default=0)
+        row_t = TensorType(et, [channels, _pad(max(w_, reach), es)])
+        out_t = TensorType(et, [channels, out_pitch])
         table_t = TensorType(i32, out_t.get_shape())
         chunks = -(-c_ // channels)
         items = n_ * chunks * oh_
@@ -129,6 +138,9 @@ class _PoolTiler:
         x_gm, out_gm = w.args
         tables, made = [], {}
         for first, cols, start in taps:  # kernel columns with the same clamps share a table
+            if start in picked and first == 0 and cols == ow_:
+                tables.append((None, start))
+                continue
             table = made.get((first, cols))
             if table is None:
                 table = made[(first, cols)] = w.pre.value(asctile.GatherOffsetsOp(
@@ -145,7 +157,7 @@ class _PoolTiler:
         plane = b.muli(b.addi(b.muli(n, c_), c0), h_ * w_)
         result = _window_max(b, oh, (kh, sh, ph, h_), tables, out_t,  # the input row of every channel of the chunk
                              lambda r: asctile.LoadOp(x_gm, b.addi(plane, b.muli(r, w_)), nc, b.index(w_), h_ * w_, 1,
-                                                      row_t))
+                                                      row_t), sw)
         dst = b.addi(b.muli(b.addi(b.muli(n, c_), c0), oh_ * ow_), b.muli(oh, ow_))  # (the result's reshapes too)
         b.add(asctile.StoreOp(result, out_gm, dst, nc, b.index(ow_), oh_ * ow_))
         return w.kernel

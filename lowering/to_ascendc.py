@@ -43,6 +43,7 @@ TRANSLATORS: dict[type, Callable] = {
     ascbuf.BoolToMaskOp: compare_select.translate_bool_to_mask,
     ascbuf.GatherOffsetsOp: gather.translate_gather_offsets,
     ascbuf.GatherOp: gather.translate_gather,
+    ascbuf.PickColumnsOp: gather.translate_pick_columns,
     ascbuf.TransposeOp: gather.translate_transpose,
     ascbuf.CopyNzOp: to_ascendc_cube.copy_nz,
     ascbuf.LoadL0Op: to_ascendc_cube.load_l0,

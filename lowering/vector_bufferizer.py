@@ -48,6 +48,7 @@ BUFFER_FORMS: dict[type, Callable] = {
     asctensor.SelectOp: compare_select.bufferize_select,
     asctile.GatherOffsetsOp: gather.bufferize_gather_offsets,
     asctile.GatherOp: gather.bufferize_gather,
+    asctile.PickColumnsOp: gather.bufferize_pick_columns,
     asctile.TransposeOp: gather.bufferize_transpose,
     asctile.RepeatRowsOp: bufferize_mix.bufferize_repeat_rows,
 }

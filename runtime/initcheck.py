@@ -5,7 +5,7 @@ out by ``AllocTensor``, a TBuf or a static ``LocalTensor`` holds whatever was th
 As in a memory checker that tracks definedness, undefined bytes are followed, not reported where they are
 first read: an op with the ``CarriesUndefined`` trait (elementwise vector ops, casts, compares, selects,
 UB copies, reductions, ``GetValue``/``SetValue``, ``Duplicate`` of a scalar) makes its results undefined where
-its inputs are, per lane or as a whole; a ``Gather`` or ``TransDataTo5HD`` follows each lane from the element
+its inputs are, per lane or as a whole; a ``Gather``, ``GatherMask`` or ``TransDataTo5HD`` follows each lane from the element
 it reads; a scalar read from undefined bytes makes the ops using it write undefined results. Undefined bytes
 are reported where they are used otherwise: copied to global memory, read by the cube, or used as Gather
 offsets. So lanes past a tail, which a kernel computes but never stores, are not findings, while a deleted
@@ -138,7 +138,7 @@ def _kernel_facts(infos) -> tuple:
     accumulates = {i for i, info in enumerate(infos) if isinstance(info.op, asc.MmadOp)}
     carries = {i: t.per_lane for i, info in enumerate(infos) if (t := info.op.get_trait(CarriesUndefined))}
     es_of = {i: info.op.dst.type.element_type.bitwidth // 8 for i, info in enumerate(infos)
-             if isinstance(info.op, asc.GatherOp | asc.TransDataTo5HDOp)}
+             if isinstance(info.op, asc.GatherOp | asc.GatherMaskOp | asc.TransDataTo5HDOp)}
     forgets = frozenset(i for i, info in enumerate(infos) if getattr(info.op, "FORGETS_LOCAL_MEMORY", False))
     return accumulates, carries, _scalar_users(infos, carries), es_of, forgets
 

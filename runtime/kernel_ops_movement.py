@@ -1,4 +1,4 @@
-"""Code generation for ``CreateVecIndex``, ``Gather`` and ``TransDataTo5HD``.
+"""Code generation for ``CreateVecIndex``, ``Gather``, ``GatherMask`` and ``TransDataTo5HD``.
 
 ``Gather`` reads ``count`` uint32 byte offsets and collects the addressed elements of ``src``;
 an offset that is not a multiple of the element size or leaves UB is an error. Its read region
@@ -6,6 +6,14 @@ for the hazard checker spans ``src`` from the smallest offset to the largest; th
 offsets (relative to that region), so the initcheck follows each lane from the element it reads. Cost [O]: the fixed cost of a
 vector instruction plus ``count / gather_elems_per_cycle`` cycles; ``CreateVecIndex`` (the op class's
 ``numpy_operation``) costs what a simple vector op writing ``count`` elements does.
+
+``GatherMask`` (a built-in pattern) keeps the lanes of every repeat the pattern selects, one after another
+(``gather_mask_lanes``: the source element of each element written). With constant parameters the lanes are
+fixed when translated: repeats of contiguous blocks (``src0BlockStride`` 1) are one strided copy, others fancy
+indexing; with run-time parameters the lanes are computed (and kept) per parameter set. Its record spans what
+it writes and reads and ends with the lanes, so the initcheck follows each lane. Its checks: the field ranges
+(``gathermask-field-range``), UB bounds and alignment, the operands' extents. Cost [O]: the fixed cost of a
+vector instruction plus ``gather_mask_repeat_cycles`` per 256 B of the source a repeat reads.
 
 ``TransDataTo5HD`` moves the elements its op lists (``element_offsets``, fixed when translated): as one strided
 copy where they are a 16-column transpose (``column_transpose``: what ``tile-movement`` emits), else by fancy
@@ -16,6 +24,8 @@ Cost [O]: the fixed cost of a vector instruction plus 512 B per repeat at ``tran
 """
 
 from __future__ import annotations
+
+from functools import lru_cache, partial
 
 import numpy as np
 
@@ -77,6 +87,97 @@ def gather_lanes(g: np.ndarray) -> tuple[int, bytes]:
     if len(_LANES) * len(key) > _LANES_BYTES:
         _LANES.clear()
     return first, _LANES.setdefault(key, key)
+
+
+def gather_mask(t: KernelTranslator, op: asc.GatherMaskOp) -> None:
+    et, es, sh = t.local_dtype(op.dst)
+    sid = t.info(op, pipe_index(op), WORK, writes=(True, False))
+    d, s = t.v(op.dst), t.v(op.src)
+    counter = bool(op.reduce_mode.value.data)
+    fields = [op.mask, op.src_block_stride, op.repeat_times, op.src_repeat_stride]
+    values = [t.consts.get(f) for f in fields]
+    sp = t.spec
+    plan = t.const(partial(gather_mask_plan, op.pattern.value.data, counter, es, sp.repeat_bytes,
+                           sp.vector_fixed_cycles, sp.gather_mask_repeat_cycles), "F")
+    if any(v is None for v in values):  # run-time parameters: the plan per parameter set
+        t.emit(f"_gm = {plan}({', '.join(t.v(f) for f in fields)})")
+        fail_if(t, "_gm is None", sid, "'GatherMask: a GatherMaskParams field or the mask is outside its range'")
+        t.emit(f"_gm[0](U_{et}, {d} >> {sh}, {s} >> {sh})")
+        nb, hi, cost, lanes = "_gm[1]", "_gm[2]", "_gm[3]", "_gm[4]"
+    else:
+        fixed = gather_mask_plan(op.pattern.value.data, counter, es, sp.repeat_bytes, sp.vector_fixed_cycles,
+                                 sp.gather_mask_repeat_cycles, *values)
+        if fixed is None:
+            t.emit(f"_rule('gathermask-field-range', {sid}, bid, 'GatherMask: mask {values[0]}, src0BlockStride "
+                   f"{values[1]}, repeatTimes {values[2]} or src0RepeatStride {values[3]} is outside its range')")
+            fixed = gather_mask_plan(op.pattern.value.data, counter, es, sp.repeat_bytes, sp.vector_fixed_cycles,
+                                     sp.gather_mask_repeat_cycles, 0, 0, 0, 0)
+        copy, nbv, hiv, costv, lanesv = fixed
+        t.emit(f"{t.const(copy, 'F')}(U_{et}, {d} >> {sh}, {s} >> {sh})")
+        nb, hi, cost, lanes = str(nbv), str(hiv), repr(costv), t.const(lanesv)
+    fail_if(t, f"{ub_test([d], nb)} or {ub_test([s], hi)}", sid, ub_message([d, s], f"max({nb}, {hi})"))
+    check_extents(t, sid, op.API, [(op.dst, d, nb), (op.src, s, hi)])
+    record(t, sid, cost, "0", [(d, nb), (s, hi)], ("1", lanes))
+
+
+def gather_mask_lanes(pattern: int, counter: bool, per_block: int, repeat_elems: int, mask: int, block_stride: int,
+                      repeats: int, repeat_stride: int) -> np.ndarray:
+    """The source element (from ``src0``) of each element a ``GatherMask`` writes, in order: repeat ``r`` reads
+    ``mask`` elements (counter mode) or a repeat's ``repeat_elems`` (normal mode) in blocks of ``per_block``,
+    ``block_stride`` blocks apart, from block ``r * repeat_stride``, and keeps the lanes its pattern selects."""
+    period, lane = asc.GATHER_MASK_PATTERNS[pattern]
+    i = np.arange(mask if counter else repeat_elems, dtype=np.int64)
+    i = i[i % period == lane]
+    within = (i // per_block) * block_stride * per_block + i % per_block
+    return (np.arange(repeats, dtype=np.int64)[:, None] * (repeat_stride * per_block) + within[None, :]).reshape(-1)
+
+
+@lru_cache(maxsize=256)
+def gather_mask_plan(pattern: int, counter: bool, es: int, repeat_bytes: int, fixed_cycles: int, repeat_cycles: int,
+                     mask: int, block_stride: int, repeats: int, repeat_stride: int):
+    """(copy(u, dst element, src element), bytes written, bytes reached in the source, cycles, the lanes' byte
+    offsets for the initcheck) of a ``GatherMask``; None when a field is outside its range."""
+    limits = asc.GATHER_MASK_FIELDS
+    if not (0 <= block_stride <= limits["src_block_stride"] and 0 <= repeats <= limits["repeat_times"]
+            and 0 <= repeat_stride <= limits["src_repeat_stride"] and (not counter or 1 <= mask < 2 ** 32)):
+        return None
+    per_block = 32 // es
+    lanes = gather_mask_lanes(pattern, counter, per_block, repeat_bytes // es, mask, block_stride, repeats,
+                              repeat_stride)
+    n = lanes.size
+    hi = (int(lanes.max()) + 1) * es if n else 0
+    read = (mask if counter else repeat_bytes // es) * es
+    cost = fixed_cycles + repeats * -(-read // repeat_bytes) * repeat_cycles
+    period, lane = asc.GATHER_MASK_PATTERNS[pattern]
+    per = n // repeats if repeats else 0
+    if n and (block_stride == 1 or per * period <= per_block):  # each repeat's lanes evenly spaced: one strided copy
+        pitch = repeat_stride * per_block
+
+        def copy(u, d: int, s: int) -> None:
+            strided_copy(u, d, s + lane, repeats, per, pitch, period)
+    else:
+        def copy(u, d: int, s: int) -> None:
+            if n:
+                u[d:d + n] = u[s + lanes]
+    return copy, n * es, hi, cost, (lanes * es).tobytes()
+
+
+def strided_copy(u, d: int, s: int, rows: int, cols: int, src_pitch: int, step: int) -> None:
+    """``u[d + r * cols + c] = u[s + r * src_pitch + c * step]`` for ``r < rows``, ``c < cols``: ``u`` one core's UB as
+    a 1-D typed array, or a group's ``batched.BatchedUB`` (one UB row per core)."""
+    a = u if isinstance(u, np.ndarray) else u.a
+    es, dt = a.itemsize, a.dtype
+    if a.ndim == 1:
+        if s + (rows - 1) * src_pitch + (cols - 1) * step >= a.size or d + rows * cols > a.size:
+            raise IndexError("GatherMask reaches past the end of UB")
+        np.ndarray((rows, cols), dt, a, d * es, (cols * es, es))[...] = \
+            np.ndarray((rows, cols), dt, a, s * es, (src_pitch * es, step * es))
+        return
+    k, row = a.shape[0], a.strides[0]
+    if s + (rows - 1) * src_pitch + (cols - 1) * step >= a.shape[1] or d + rows * cols > a.shape[1]:
+        raise IndexError("GatherMask reaches past the end of UB")
+    np.ndarray((k, rows, cols), dt, a, d * es, (row, cols * es, es))[...] = \
+        np.ndarray((k, rows, cols), dt, a, s * es, (row, src_pitch * es, step * es))
 
 
 def trans_data_to_5hd(t: KernelTranslator, op: asc.TransDataTo5HDOp) -> None:

@@ -5,7 +5,8 @@
 from the last valid one: ``(cols - 1 - min(c, cols - 1)) * -col_bytes + r * row_bytes``, for rows
 read backwards; with ``blocks`` ``B``, a row is ``B`` runs of ``cols`` columns ``block_bytes`` apart:
 ``c * col_bytes + b * block_bytes + r * row_bytes`` at column ``b * cols + c``); ``gather`` sets ``dst[k] = src[offsets[k]]``
-(byte offsets from the start of ``src``) for the first ``count`` elements. ``transpose`` sets ``dst[r][c] =
+(byte offsets from the start of ``src``) for the first ``count`` elements. ``pick_columns`` sets ``dst[r][c] =
+src[r][start + c * stride]`` (one ``GatherMask`` per 255 rows). ``transpose`` sets ``dst[r][c] =
 src[c][r]`` over whole 32 B blocks: ``dst`` is ``R x C`` with ``R`` a multiple of a block's elements and ``C`` of
 16, of a 2- or 4-byte type (one ``TransDataTo5HD`` per 16 columns).
 """
@@ -20,7 +21,8 @@ from ..lazy_format import irdl_op_definition
 from ..target import Pipe
 from ..traits import BufferEffects, OnPipe
 from ..ascendc.movement import MAX_REPEATS, TRANS_5HD_DTYPES as TRANSPOSE_TYPES
-from ..gather_table import check_blocks, check_first
+from ..gather_table import check_blocks, check_first, check_pick
+from ..types import element_bytes
 from .base import check_ub
 
 
@@ -98,6 +100,33 @@ class GatherOp(IRDLOperation):
 
 
 @irdl_op_definition
+class PickColumnsOp(IRDLOperation):
+    """``dst[r][c] = src[r][start + c * stride]`` (``check_pick``)."""
+
+    name = "ascbuf.pick_columns"
+    dst = operand_def(MemRefType)
+    src = operand_def(MemRefType)
+    start = prop_def(IntegerAttr[I64])
+    stride = prop_def(IntegerAttr[I64])
+    assembly_format = "$dst `,` $src `start` $start `stride` $stride attr-dict `:` type($dst) `,` type($src)"
+    traits = traits_def(OnPipe(Pipe.V), BufferEffects(reads=("src",), writes=("dst",)))
+
+    def __init__(self, dst, src, start: int, stride: int):
+        super().__init__(operands=[dst, src],
+                         properties={"start": IntegerAttr(start, 64), "stride": IntegerAttr(stride, 64)})
+
+    def verify_(self) -> None:
+        for t in (self.dst.type, self.src.type):
+            check_ub(self.name, t)
+        shape, src_shape = self.dst.type.get_shape(), self.src.type.get_shape()
+        et = self.dst.type.element_type
+        if et != self.src.type.element_type or len(shape) != 2 or len(src_shape) != 2 or shape[0] != src_shape[0]:
+            raise VerifyException(f"ascbuf.pick_columns: {self.dst.type} and {self.src.type} are not tiles of the "
+                                  "same rows and element type")
+        check_pick(self.name, self.start.value.data, self.stride.value.data, src_shape[1], shape[1], element_bytes(et))
+
+
+@irdl_op_definition
 class TransposeOp(IRDLOperation):
     """``dst[r][c] = src[c][r]`` for ``dst`` of ``R x C`` and ``src`` of ``C x R`` (see the module docstring)."""
 
@@ -125,5 +154,5 @@ class TransposeOp(IRDLOperation):
                                   f"{MAX_REPEATS * per} (repeatTimes <= {MAX_REPEATS}), and columns in multiples of 16")
 
 
-OPS = [GatherOffsetsOp, GatherOp, TransposeOp]
+OPS = [GatherOffsetsOp, GatherOp, PickColumnsOp, TransposeOp]
 ATTRIBUTES: list = []

@@ -50,6 +50,11 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("trans5hd-no-overlap", _MV + "数据排布转换/TransDataTo5HD.md",
          "source and destination overlap only completely within a repeat (the general UB overlap constraint, "
          "通用说明和约束.md): a repeat's destination blocks are its own source blocks or meet no source block"),
+    Rule("gathermask-pattern-range", _MV + "比较与选择/GatherMask.md",
+         "a built-in src1Pattern lies in [1, 7]"),
+    Rule("gathermask-field-range", _MV + "比较与选择/GatherMask.md",
+         "GatherMaskParams fields fit their types (src0BlockStride uint8_t; repeatTimes, src0RepeatStride uint16_t) "
+         "and in counter mode mask lies in [1, 2^32 - 1]"),
     Rule("cmp-dtypes-modes-a2", _MV + "比较与选择/Compare.md",
          "Compare/Compares on int32_t support only CMPMODE::EQ (half and float: every mode)"),
     Rule("cmp-count-256b", _MV + "比较与选择/Compare.md",

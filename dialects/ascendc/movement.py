@@ -1,4 +1,5 @@
-"""The ``ascendc`` dialect: ``CreateVecIndex``, ``Gather`` (count form) and ``TransDataTo5HD``, on PIPE_V.
+"""The ``ascendc`` dialect: ``CreateVecIndex``, ``Gather`` (count form), ``GatherMask`` (built-in patterns) and
+``TransDataTo5HD``, on PIPE_V.
 
 * ``CreateVecIndex(dst, firstValue, count)``: ``dst[i] = firstValue + i`` (int16/half/int32/float);
 * ``Gather(dst, src, srcOffset, srcBaseAddr, count)``: ``dst[i] = *(src + srcBaseAddr + srcOffset[i])``
@@ -34,6 +35,11 @@ np = LazyNumPy(globals())  # NumPy on first use (parsing and printing IR do not 
 
 INDEX_DTYPES = ("i16", "f16", "i32", "f32")
 GATHER_DTYPES = ("i16", "ui16", "i32", "ui32", "f16", "f32", "bf16")
+GATHER_MASK_DTYPES = ("i16", "ui16", "f16", "bf16", "i32", "ui32", "f32")
+# built-in src1Pattern -> (period, lane): a repeat keeps its lanes i with i % period == lane
+GATHER_MASK_PATTERNS = {1: (2, 0), 2: (2, 1), 3: (4, 0), 4: (4, 1), 5: (4, 2), 6: (4, 3), 7: (1, 0)}
+# GatherMaskParams: src0BlockStride and src1RepeatStride are uint8_t, repeatTimes and src0RepeatStride uint16_t
+GATHER_MASK_FIELDS = {"src_block_stride": 255, "repeat_times": 65535, "src_repeat_stride": 65535}
 
 
 @irdl_op_definition
@@ -197,5 +203,59 @@ class TransDataTo5HDOp(VectorOp):
                                   f"[0, {MAX_REP_STRIDE}]")
 
 
-OPS = [CreateVecIndexOp, GatherOp, TransDataTo5HDOp]
+@irdl_op_definition
+class GatherMaskOp(VectorOp):
+    """``GatherMask(dst, src0, src1Pattern, reduceMode, mask, {src0BlockStride, repeatTimes, src0RepeatStride, 0},
+    rsvdCnt)`` with a built-in ``pattern`` (see the module docstring); ``mask`` counts in counter mode only."""
+
+    name = "ascendc.gather_mask"
+    API: ClassVar[str] = "GatherMask"
+    IN_PLACE: ClassVar[bool] = False
+    traits = traits_def(BufferEffects(reads=("src",), writes=("dst",)))
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    mask = operand_def(IndexType)
+    src_block_stride = operand_def(IndexType)
+    repeat_times = operand_def(IndexType)
+    src_repeat_stride = operand_def(IndexType)
+    pattern = prop_def(IntegerAttr[I64])
+    reduce_mode = prop_def(IntegerAttr[I64])
+    assembly_format = ("$dst `,` $src `pattern` $pattern `reduce_mode` $reduce_mode `mask` $mask `params` `(` "
+                       "$src_block_stride `,` $repeat_times `,` $src_repeat_stride `)` attr-dict `:` type($dst) `,` "
+                       "type($src)")
+
+    def __init__(self, dst, src, pattern: int, reduce_mode: bool, mask, src_block_stride, repeat_times,
+                 src_repeat_stride):
+        super().__init__(operands=[dst, src, mask, src_block_stride, repeat_times, src_repeat_stride],
+                         properties={"pattern": IntegerAttr(pattern, 64),
+                                     "reduce_mode": IntegerAttr(int(bool(reduce_mode)), 64)})
+
+    def print_ascendc(self, p) -> list[str]:
+        t = p.format(self, "{T}")
+        params = ", ".join(p.expr_as(v, c) for v, c in ((self.src_block_stride, "uint8_t"),
+                                                        (self.repeat_times, "uint16_t"),
+                                                        (self.src_repeat_stride, "uint16_t")))
+        mode = "true" if self.reduce_mode.value.data else "false"
+        return ["{",
+                "    uint64_t rsvdCnt = 0;",
+                f"    AscendC::{self.API}<{t}>({p.expr(self.dst)}, {p.expr(self.src)}, "
+                f"static_cast<uint8_t>({self.pattern.value.data}), {mode}, {p.expr_as(self.mask, 'uint32_t')}, "
+                f"AscendC::GatherMaskParams({params}, 0), rsvdCnt);",
+                "}"]
+
+    def verify_(self) -> None:
+        et = str(self.dst.type.element_type)
+        if et not in GATHER_MASK_DTYPES:
+            raise VerifyException(f"ascendc.gather_mask does not support element type {et} on A2 "
+                                  f"(supported: {', '.join(GATHER_MASK_DTYPES)})")
+        if self.src.type != self.dst.type:
+            raise VerifyException("ascendc.gather_mask: dst and src0 must have the same element type")
+        if self.pattern.value.data not in GATHER_MASK_PATTERNS:
+            raise violation("gathermask-pattern-range", f"ascendc.gather_mask: src1Pattern "
+                            f"{self.pattern.value.data} is not a built-in pattern")
+        if self.reduce_mode.value.data not in (0, 1):
+            raise VerifyException("ascendc.gather_mask: reduce_mode is 0 (normal) or 1 (counter)")
+
+
+OPS = [CreateVecIndexOp, GatherOp, GatherMaskOp, TransDataTo5HDOp]
 ATTRIBUTES: list = []

@@ -10,7 +10,8 @@ with ``col_bytes`` 1 and ``row_bytes`` 0 the table is the column index of every 
 row_bytes`` (the pitch is ``B * cols``; a row of the tile is a block of a batch of small transposes). ``gather``
 collects ``result[k] = src[base + offset[k]]`` (bytes from the start of ``src``; ``base`` is ``Gather``'s
 ``srcBaseAddr``, 0 unless given: one table serves windows of a tile that start ``base`` bytes apart) over the
-whole result tile. ``transpose`` swaps a 2-D tile's rows and columns: ``result[r][c] = src[c][r]``.
+whole result tile. ``pick_columns`` takes every ``stride``-th column of each row from column ``start``:
+``result[r][c] = src[r][start + c * stride]`` (a ``GatherMask``). ``transpose`` swaps a 2-D tile's rows and columns: ``result[r][c] = src[c][r]``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, prop_def, result
 from xdsl.utils.exceptions import VerifyException
 
 from ..lazy_format import irdl_op_definition
-from ..gather_table import check_blocks, check_first
+from ..gather_table import check_blocks, check_first, check_pick
+from ..types import element_bytes
 from .base import check_tile_type
 
 
@@ -98,6 +100,31 @@ class GatherOp(IRDLOperation):
 
 
 @irdl_op_definition
+class PickColumnsOp(IRDLOperation):
+    """``result[r][c] = src[r][start + c * stride]`` for every element of the result (``check_pick``)."""
+
+    name = "asctile.pick_columns"
+    src = operand_def(TensorType)
+    start = prop_def(IntegerAttr[I64])
+    stride = prop_def(IntegerAttr[I64])
+    result = result_def(TensorType)
+    assembly_format = "$src `start` $start `stride` $stride attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src, result_type: TensorType, start: int, stride: int):
+        super().__init__(operands=[src], result_types=[result_type],
+                         properties={"start": IntegerAttr(start, 64), "stride": IntegerAttr(stride, 64)})
+
+    def verify_(self) -> None:
+        for t in (self.src.type, self.result.type):
+            check_tile_type(self.name, t)
+        (rows, src_cols), (out_rows, cols) = self.src.type.get_shape(), self.result.type.get_shape()
+        et = self.src.type.element_type
+        if et != self.result.type.element_type or rows != out_rows:
+            raise VerifyException(f"asctile.pick_columns: {self.result.type} has not the rows of {self.src.type}")
+        check_pick(self.name, self.start.value.data, self.stride.value.data, src_cols, cols, element_bytes(et))
+
+
+@irdl_op_definition
 class TransposeOp(IRDLOperation):
     """``result[r][c] = src[c][r]``: a 2-D tile with its rows and columns swapped."""
 
@@ -117,5 +144,5 @@ class TransposeOp(IRDLOperation):
             raise VerifyException(f"asctile.transpose: {self.result.type} is not the transpose of {self.src.type}")
 
 
-OPS = [GatherOffsetsOp, GatherOp, TransposeOp]
+OPS = [GatherOffsetsOp, GatherOp, PickColumnsOp, TransposeOp]
 ATTRIBUTES: list = []

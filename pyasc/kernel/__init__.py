@@ -12,7 +12,7 @@ from __future__ import annotations
 from . import adv, lib, runtime  # noqa: F401
 from .basic import (  # noqa: F401
     abs, add, adds, ascend_is_aic, ascend_is_aiv, cast, compare, compare_scalar, create_vec_index, cross_core_set_flag,
-    cross_core_wait_flag, data_copy, data_copy_pad, div, duplicate, exp, gather, get_block_idx, get_block_num,
+    cross_core_wait_flag, data_copy, data_copy_pad, div, duplicate, exp, gather, gather_mask, get_block_idx, get_block_num,
     get_sub_block_idx, get_sub_block_num, leaky_relu, ln, max, maxs, min, mins, mul, muls, pipe_barrier, reciprocal,
     reduce_max, reduce_min, reduce_sum, relu, rsqrt, scalar_cast, select, set_flag, sqrt, sub, sync_all,
     trans_data_to_5hd,
@@ -34,7 +34,7 @@ from .jit import ConstExpr, JITFunction, jit  # noqa: F401
 from .launch import KernelHazardError  # noqa: F401
 from .params import (  # noqa: F401
     BinaryRepeatParams, DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams, DataCopyParams, FixpipeConfig,
-    FixpipeParamsV220, LoadData2DParams, LoadData3DParamsV2, MmadParams, Nd2NzParams, ShapeInfo, TransDataTo5HDParams,
+    FixpipeParamsV220, GatherMaskParams, LoadData2DParams, LoadData3DParamsV2, MmadParams, Nd2NzParams, ShapeInfo, TransDataTo5HDParams,
     UnaryRepeatParams,
 )
 from .unsupported import API as _UNSUPPORTED

@@ -252,6 +252,23 @@ def gather(dst, src, src_offset, src_base_addr, *args, **kwargs) -> None:
                                 to_index(src_base_addr), to_index(count)))
 
 
+def gather_mask(dst, src0, src1_pattern, reduce_mode, mask, params, rsvd_cnt=0, gather_mask_mode=None) -> None:
+    """``GatherMask(dst, src0, src1Pattern, reduceMode, mask, gatherMaskParams, rsvdCnt)`` with a built-in
+    ``src1_pattern`` (1-7). ``rsvd_cnt`` is an output in C++; here the count is not returned (it is the pattern's
+    lanes times the repeats)."""
+    from pyasc.dialects.ascendc.movement import GatherMaskOp
+
+    api = "gather_mask"
+    if isinstance(src1_pattern, LocalTensor):
+        raise unsupported(f"{api} with a pattern tensor", "give a built-in src1_pattern (1-7)")
+    pattern = static_int(src1_pattern, api, "src1_pattern")
+    mode = static_int(reduce_mode, api, "reduce_mode")
+    if runs_here("aiv"):
+        emit(api, GatherMaskOp(_v(dst, api), _v(src0, api), pattern, bool(mode), to_index(mask),
+                               to_index(params.src0_block_stride), to_index(params.repeat_times),
+                               to_index(params.src0_repeat_stride)))
+
+
 def trans_data_to_5hd(dst_list, src_list, params) -> None:
     """``TransDataTo5HD(dstList, srcList, params)``: ``dst_list`` and ``src_list`` are 16 LocalTensors each,
     views of one tensor at offsets known when the kernel is compiled (``x[k * 16]``)."""

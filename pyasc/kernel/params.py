@@ -75,6 +75,17 @@ class TransDataTo5HDParams:
 
 
 @dataclass
+class GatherMaskParams:
+    """``GatherMaskParams{src0BlockStride, repeatTimes, src0RepeatStride, src1RepeatStride}``: strides in 32 B
+    DataBlocks (``src1RepeatStride`` applies to a pattern tensor only)."""
+
+    src0_block_stride: object = 1
+    repeat_times: object = 1
+    src0_repeat_stride: object = 0
+    src1_repeat_stride: object = 0
+
+
+@dataclass
 class LoadData2DParams:
     """``LoadData2DParams``: L1 -> L0A/L0B, fractal by fractal."""
 

@@ -10,7 +10,7 @@ NAMES = (
     "fused_mul_add_relu", "mul_add_dst", "add_deq_relu", "mul_cast", "add_relu_cast", "sub_relu_cast", "axpy",
     "shift_left", "shift_right", "cast_deq", "set_deq_scale", "get_cmp_mask", "set_cmp_mask",
     "whole_reduce_max", "whole_reduce_min", "whole_reduce_sum", "block_reduce_sum", "block_reduce_max",
-    "block_reduce_min", "pair_reduce_sum", "repeat_reduce_sum", "gatherb", "gather_mask", "scatter",
+    "block_reduce_min", "pair_reduce_sum", "repeat_reduce_sum", "gatherb", "scatter",
     "brcb", "transpose", "sort", "sort32", "mrg_sort", "mrg_sort4", "rp_sort16",
     "proposal_concat", "proposal_extract", "copy", "bilinear_interpolation",
     # masks, atomics, barriers, debugging

@@ -9,7 +9,7 @@ same memory. ``t[start:]`` is ``ascendc.subview`` (Ascend C ``t[start]``) for bo
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerType
+from xdsl.dialects.builtin import IndexType, IntegerType, Signedness
 from xdsl.ir import SSAValue
 from xdsl.utils.exceptions import VerifyException
 
@@ -52,7 +52,7 @@ def scalar_value(x, dtype) -> SSAValue:
 
         return to_i1(x)
     attr = dtype.attr
-    if isinstance(attr, IntegerType) and attr.signedness.data.value != "signless":
+    if isinstance(attr, IntegerType) and attr.signedness.data != Signedness.SIGNLESS:
         raise unsupported("scalar", f"scalars of unsigned type {dtype.name}")
     return t.val(arith.IndexCastOp(to_index(x), attr))
 

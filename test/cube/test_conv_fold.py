@@ -50,6 +50,9 @@ def test_the_stem_takes_the_space_to_depth_form_like_torch(dtype):
     assert "kernel [2, 2] stride [2, 2] padding [4, 4]" in text
     assert "kernel [2, 2] stride [2, 2] padding [1, 1]" in text
     assert "kernel [4, 4] stride [1, 1] padding [0, 0]" in text and "tensor<8x115x115x12x" in text
+    # the phases are picked by GatherMask (patterns 1 and 2: the even and the odd columns)
+    source = fn.lower(*args).compile().ascendc_source()
+    assert "static_cast<uint8_t>(1), true" in source and "static_cast<uint8_t>(2), true" in source
     _check(fn(*args).numpy(), _reference(x, w, None, 2, 3, 1), dtype)
 
 

@@ -80,9 +80,9 @@ def test_conv2d_im2col_passthrough_project_cpu_run(style, tmp_path):
 
 @pytest.mark.parametrize("dtype", [pyasc.float32, pyasc.float16])
 def test_max_pool2d_project_cpu_run(dtype, tmp_path):
-    """A max pool in one ``pool`` kernel (its rows loaded clamped, then one gather per kernel column, whose table
-    repeats the first column inside the input for the window over the left padding): the CPU build agrees with the
-    simulator bit for bit, and both with torch's max_pool2d."""
+    """A max pool in one ``pool`` kernel (its rows loaded clamped, then one gather per kernel column: a table that
+    repeats the first column inside the input for the window over the left padding, GatherMask picks for the
+    others): the CPU build agrees with the simulator bit for bit, and both with torch's max_pool2d."""
     torch = pytest.importorskip("torch")
     xs = np.random.default_rng(8).standard_normal((2, 3, 11, 12)).astype(np.float32)
     xs[0, 0, 0, :3] = -np.inf  # a corner window whose only values are -inf
@@ -90,10 +90,12 @@ def test_max_pool2d_project_cpu_run(dtype, tmp_path):
     compiled = pyasc.jit(lambda x: pyasc.nn.functional.max_pool2d(x, 3, 2, 1)).compile(x)
     assert len(compiled.kernels) == 1
     src = compiled.ascendc_source()
-    # kernel columns 0 and 2 gather from input column 1 on (column 0 repeats it), column 1 from column 0
+    # kernel column 0 gathers from input column 1 on (its column 0 repeats it); columns 1 and 2 read inside the
+    # input for every output column: GatherMask picks of the even columns (pattern 1) and the odd ones (2)
     bases = [line.split(",")[-2].strip() for line in src.splitlines() if "AscendC::Gather(" in line]
     es = x.dtype.itemsize
-    assert bases == [str(es), "0", str(es)]
+    assert bases == [str(es)]
+    assert "static_cast<uint8_t>(1), true" in src and "static_cast<uint8_t>(2), true" in src
     assert "AscendC::CreateVecIndex(" in src and "AscendC::Maxs(" in src
     project_check(compiled, [x], tmp_path, exact=True)
     ref = torch.nn.functional.max_pool2d(torch.from_numpy(x.numpy().astype(np.float32)), 3, 2, 1).numpy()

@@ -945,6 +945,38 @@ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const L
 }
 
 template <typename T>
+inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uint8_t src1Pattern,
+                       const bool reduceMode, const uint32_t mask, const GatherMaskParams& p, uint64_t& rsvdCnt)
+{
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "GatherMask: 16- and 32-bit types on A2");
+    if (src1Pattern < 1 || src1Pattern > 7) {
+        pyasc_cpu::Fail("GatherMask: built-in src1Pattern %u outside [1, 7]", static_cast<unsigned>(src1Pattern));
+    }
+    constexpr uint32_t per = 32 / sizeof(T);  /* elements of a DataBlock */
+    const uint32_t period = src1Pattern <= 2 ? 2 : (src1Pattern <= 6 ? 4 : 1);
+    const uint32_t lane = src1Pattern <= 2 ? src1Pattern - 1 : (src1Pattern <= 6 ? src1Pattern - 3 : 0);
+    const uint32_t n = reduceMode ? mask : 256 / sizeof(T);
+    const uint64_t limit = src0.cpuSize_;
+    uint64_t out = 0;
+    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+        for (uint32_t i = lane; i < n; i += period) {
+            const uint64_t at = static_cast<uint64_t>(r) * p.src0RepeatStride * per +
+                                static_cast<uint64_t>(i / per) * p.src0BlockStride * per + i % per;
+            if (at >= limit) {
+                pyasc_cpu::Fail("GatherMask: source element %llu outside the %llu-element source",
+                                static_cast<unsigned long long>(at), static_cast<unsigned long long>(limit));
+            }
+            if (out >= dst.cpuSize_) {
+                pyasc_cpu::Fail("GatherMask: more than the %llu elements of dst",
+                                static_cast<unsigned long long>(dst.cpuSize_));
+            }
+            dst.cpuData_[out++] = src0.cpuData_[at];
+        }
+    }
+    rsvdCnt = out;
+}
+
+template <typename T>
 inline void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
                            const TransDataTo5HDParams& p)
 {

@@ -408,6 +408,27 @@ template <typename T>
 __aicore__ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
                        const uint32_t srcBaseAddr, const uint32_t count);
 
+struct GatherMaskParams {
+    __aicore__ GatherMaskParams() {}
+    __aicore__ GatherMaskParams(const uint8_t src0BlockStrideIn, const uint16_t repeatTimesIn,
+                                const uint16_t src0RepeatStrideIn, const uint8_t src1RepeatStrideIn)
+        : src0BlockStride(src0BlockStrideIn), repeatTimes(repeatTimesIn), src0RepeatStride(src0RepeatStrideIn),
+          src1RepeatStride(src1RepeatStrideIn)
+    {
+    }
+    uint8_t src0BlockStride = 1;
+    uint16_t repeatTimes = 0;
+    uint16_t src0RepeatStride = 8;
+    uint8_t src1RepeatStride = 8;
+};
+
+/* the elements of src0 a built-in src1Pattern (1-7) selects in every repeat (256 B, or mask elements in counter
+   mode), one after another in dst; rsvdCnt: how many */
+template <typename T>
+__aicore__ void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uint8_t src1Pattern,
+                           const bool reduceMode, const uint32_t mask, const GatherMaskParams& gatherMaskParams,
+                           uint64_t& rsvdCnt);
+
 constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
 
 struct TransDataTo5HDParams {

@@ -58,3 +58,14 @@ func.func @f() {
   func.return
 }
 // CHECK: ascbuf.transpose: element type bf16 (supported: i16, ui16, f16, i32, ui32, f32)
+
+// -----
+
+// no GatherMask pattern takes every third column
+func.func @f() {
+  %s = ascbuf.alloc slots 1 : memref<6x32xf32, #ascbuf.space<ub>>
+  %d = ascbuf.alloc slots 1 : memref<6x8xf32, #ascbuf.space<ub>>
+  ascbuf.pick_columns %d, %s start 0 stride 3 : memref<6x8xf32, #ascbuf.space<ub>>, memref<6x32xf32, #ascbuf.space<ub>>
+  func.return
+}
+// CHECK: ascbuf.pick_columns: no GatherMask pattern picks every 3-th column from column 0

@@ -24,3 +24,11 @@ func.func @t() {
   func.return
 }
 // CHECK: ascbuf.transpose %d, %s : memref<40x16xf32, #ascbuf.space<ub>>, memref<16x40xf32, #ascbuf.space<ub>>
+
+func.func @p() {
+  %s = ascbuf.alloc slots 1 : memref<6x16xf32, #ascbuf.space<ub>>
+  %d = ascbuf.alloc slots 1 : memref<6x8xf32, #ascbuf.space<ub>>
+  ascbuf.pick_columns %d, %s start 8 stride 1 : memref<6x8xf32, #ascbuf.space<ub>>, memref<6x16xf32, #ascbuf.space<ub>>
+  func.return
+}
+// CHECK: ascbuf.pick_columns %d, %s start 8 stride 1 : memref<6x8xf32, #ascbuf.space<ub>>, memref<6x16xf32, #ascbuf.space<ub>>

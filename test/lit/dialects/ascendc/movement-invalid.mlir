@@ -46,3 +46,20 @@ func.func @f(%d: !ascendc.local_tensor<f16>, %s: !ascendc.local_tensor<f16>) {
   func.return
 }
 // CHECK: dstList and srcList hold 16 addresses each, got 2 and 2
+
+// -----
+
+// the built-in patterns are 1-7
+func.func @f(%d: !ascendc.local_tensor<f16>, %n: index) {
+  ascendc.gather_mask %d, %d pattern 8 reduce_mode 0 mask %n params(%n, %n, %n) : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+  func.return
+}
+// CHECK: ascendc.gather_mask: src1Pattern 8 is not a built-in pattern: [gathermask-pattern-range]
+
+// -----
+
+func.func @f(%d: !ascendc.local_tensor<i8>, %n: index) {
+  ascendc.gather_mask %d, %d pattern 1 reduce_mode 0 mask %n params(%n, %n, %n) : !ascendc.local_tensor<i8>, !ascendc.local_tensor<i8>
+  func.return
+}
+// CHECK: ascendc.gather_mask does not support element type i8 on A2

@@ -13,3 +13,11 @@ func.func @t(%d: !ascendc.local_tensor<f16>, %s: !ascendc.local_tensor<f16>) {
   func.return
 }
 // CHECK: ascendc.trans_data_to_5hd %d, %s dst_list [0, 16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240] src_list [0, 64, 128, 192, 256, 320, 384, 448, 512, 576, 640, 704, 768, 832, 896, 960] repeat 4 dst_stride 16 src_stride 1 : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+
+// GatherMask with a built-in pattern (2: the odd lanes) in counter mode: 77 elements a repeat, 4 repeats 12
+// DataBlocks apart, DataBlocks contiguous within a repeat
+func.func @m(%d: !ascendc.local_tensor<f16>, %s: !ascendc.local_tensor<f16>, %mask: index, %blk: index, %rep: index, %stride: index) {
+  ascendc.gather_mask %d, %s pattern 2 reduce_mode 1 mask %mask params(%blk, %rep, %stride) : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
+  func.return
+}
+// CHECK: ascendc.gather_mask %d, %s pattern 2 reduce_mode 1 mask %mask params(%blk, %rep, %stride) : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>

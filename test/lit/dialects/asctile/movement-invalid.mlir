@@ -47,3 +47,21 @@ func.func @f(%src: tensor<16x40xf32>) {
   func.return
 }
 // CHECK: asctile.transpose: tensor<16x40xf32> is not the transpose of tensor<16x40xf32>
+
+// -----
+
+// lane 7 would pick column 1 + 2 * 7 = 15, past a row of 14
+func.func @f(%src: tensor<6x14xf32>) {
+  %p = asctile.pick_columns %src start 1 stride 2 : tensor<6x14xf32> -> tensor<6x8xf32>
+  func.return
+}
+// CHECK: asctile.pick_columns: columns 1, 1 + 2, ... (8 of them) leave a row of 14
+
+// -----
+
+// column 2 of a 32 B block is not among the first two: no GatherMask pattern starts there
+func.func @f(%src: tensor<6x24xf32>) {
+  %p = asctile.pick_columns %src start 2 stride 2 : tensor<6x24xf32> -> tensor<6x8xf32>
+  func.return
+}
+// CHECK: asctile.pick_columns: no GatherMask pattern picks every 2-th column from column 2

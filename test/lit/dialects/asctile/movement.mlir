@@ -19,3 +19,10 @@ func.func @t(%src: tensor<16x40xf32>) {
   func.return
 }
 // CHECK: %t = asctile.transpose %src : tensor<16x40xf32> -> tensor<40x16xf32>
+
+// every second column from column 1: result[r][c] = src[r][1 + 2 * c]
+func.func @p(%src: tensor<6x16xf32>) {
+  %p = asctile.pick_columns %src start 1 stride 2 : tensor<6x16xf32> -> tensor<6x8xf32>
+  func.return
+}
+// CHECK: %p = asctile.pick_columns %src start 1 stride 2 : tensor<6x16xf32> -> tensor<6x8xf32>
