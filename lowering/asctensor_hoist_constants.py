@@ -8,7 +8,9 @@ its new ones: the old ones still used, then the hoisted values ``@<name>`` uses,
 ``asctensor.constant`` and placed where the old ones were. The caller runs that function once per
 set of weights, on the host (``const_eval.take_constants``), and every run of ``@<name>`` reads the
 results. Splats stay (a kernel builds them for free), as does a broadcast whose users all stay
-(hoisting it would only enlarge the data read).
+(hoisting it would only enlarge the data read). A call of a kernel whose arguments are all constants and whose
+ops the host evaluates (``const_eval.evaluable``: the ``im2col`` of a weight that ``asctensor-fuse-matmul``
+outlined) is inlined first, so it moves too; the kernel goes once no call is left.
 """
 
 from __future__ import annotations
@@ -23,10 +25,37 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from .const_eval import constant_args, constant_values
+from .const_eval import constant_args, constant_values, evaluable
 from .outline import free_symbol
 
 MARK = DictionaryAttr({asctensor.CONSTANT_ATTR: UnitAttr()})
+
+
+def _inline_constant_kernels(module: ModuleOp, fn: func.FuncOp) -> None:
+    """Calls in ``fn`` of kernels whose arguments are all constants and whose ops the host evaluates, replaced by
+    the kernels' ops; such a kernel with no call left is erased."""
+    kernels = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)
+               and asctensor.KERNEL_ATTR in f.attributes and not f.is_declaration}
+    inlined = set()
+    for call in [o for o in fn.body.block.ops if isinstance(o, func.CallOp)]:
+        kernel = kernels.get(call.callee.root_reference.data)
+        if kernel is None or not call.operands or not set(call.operands) <= constant_values(fn):
+            continue
+        body = list(kernel.body.block.ops)
+        if not all(evaluable(o) for o in body[:-1]):
+            continue
+        mapping = dict(zip(kernel.body.block.args, call.operands))
+        for inner in body[:-1]:
+            Rewriter.insert_op(clone := inner.clone(value_mapper=mapping), InsertPoint.before(call))
+            mapping.update(zip(inner.results, clone.results))
+        for old_result, value in zip(call.results, body[-1].operands):
+            old_result.replace_all_uses_with(mapping.get(value, value))
+        Rewriter.erase_op(call)
+        inlined.add(kernel)
+    for kernel in inlined:
+        name = kernel.sym_name.data
+        if not any(isinstance(o, func.CallOp) and o.callee.root_reference.data == name for o in module.walk()):
+            Rewriter.erase_op(kernel)
 
 
 def _hoisted(fn: func.FuncOp) -> list[Operation]:
@@ -109,6 +138,8 @@ class AscTensorHoistConstantsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in [f for f in op.ops if isinstance(f, func.FuncOp) and not f.is_declaration
                    and asctensor.CONSTANTS_OF_ATTR not in f.attributes]:
+            if constant_args(fn):
+                _inline_constant_kernels(op, fn)
             hoisted = _hoisted(fn) if constant_args(fn) else []
             if hoisted:
                 _outline(fn, hoisted)

@@ -55,6 +55,24 @@ def _slice(op: asctensor.SliceOp, args):
     return args[0][tuple(slice(o, o + s) for o, s in zip(op.offset_list, sizes))].copy()
 
 
+def _im2col(op: asctensor.Im2colOp, args):
+    """``result[n, (g, kh, kw, c), (oh, ow)] = x_pad[n, g * C / G + c, oh * sh + kh * dh, ow * sw + kw * dw]``, the
+    padding ``pad_value``."""
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw), groups = op.params()
+    x = args[0]
+    n, c, h, w = x.shape
+    oh = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+    ow = (w + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    xp = np.full((n, c, h + 2 * ph, w + 2 * pw), op.padding_value(), dtype=x.dtype)
+    xp[:, :, ph:ph + h, pw:pw + w] = x
+    out = np.empty((n, groups, kh, kw, c // groups, oh, ow), dtype=x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            window = xp[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw]
+            out[:, :, i, j] = window.reshape(n, groups, c // groups, oh, ow)
+    return out.reshape(op.result.type.get_shape())
+
+
 def _elementwise(fn: Callable) -> Callable:
     def run(op, args):
         with np.errstate(all="ignore"):
@@ -86,6 +104,7 @@ HOST_EVAL: dict[str, Callable] = {
     "asctensor.transpose": lambda op, a: a[0].transpose(op.perm),
     "asctensor.slice": _slice,
     "asctensor.concat": lambda op, a: np.concatenate(a, axis=op.axis),
+    "asctensor.im2col": _im2col,
     "asctensor.compare": _compare,
     "asctensor.select": lambda op, a: np.where(a[0], a[1], a[2]),
     "arith.addf": _elementwise(np.add), "arith.subf": _elementwise(np.subtract), "arith.mulf": _elementwise(np.multiply),

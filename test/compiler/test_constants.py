@@ -142,3 +142,45 @@ def test_a_weight_cast_is_computed_once_on_the_host():
     np.testing.assert_array_equal(scale, b.astype(np.float32))
     ref = (torch.from_numpy(x).half() @ torch.from_numpy(w).T).float() * torch.from_numpy(b).float()
     np.testing.assert_allclose(fn(pyasc.tensor(x)).numpy(), ref.numpy(), rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize("shape,kernel,stride,padding,dilation,groups", [
+    ((2, 3, 9, 11), (2, 2), (2, 2), (3, 3), (1, 1), 1),
+    ((1, 4, 8, 7), (3, 2), (1, 2), (1, 0), (2, 1), 2),
+    ((2, 6, 7, 7), (3, 3), (2, 1), (1, 2), (1, 2), 3),
+])
+def test_the_host_im2col_is_torch_unfold_in_the_patches_order(shape, kernel, stride, padding, dilation, groups):
+    """``im2col`` of a constant runs on the host: torch's unfold, per group, with the channels in (kh, kw, c) order."""
+    from xdsl.dialects.builtin import TensorType, f32
+    from xdsl.ir import Block
+
+    from pyasc.dialects import asctensor
+    from pyasc.dialects.asctensor.linalg import conv2d_output_shape
+    from pyasc.lowering.const_eval import HOST_EVAL
+
+    x = _f(*shape)
+    n, c = shape[:2]
+    oh, ow = conv2d_output_shape(shape, (groups, c // groups, *kernel), stride, padding, dilation, groups)[2:]
+    arg = Block(arg_types=[TensorType(f32, list(shape))]).args[0]
+    op = asctensor.Im2colOp(arg, TensorType(f32, [n, c * kernel[0] * kernel[1], oh * ow]), kernel, stride, padding,
+                            dilation, groups)
+    got = HOST_EVAL["asctensor.im2col"](op, [x])
+    cg = c // groups
+    want = [F.unfold(torch.from_numpy(x[:, g * cg:(g + 1) * cg]), kernel, dilation, padding, stride).numpy()
+            .reshape(n, cg, kernel[0], kernel[1], oh * ow).transpose(0, 2, 3, 1, 4) for g in range(groups)]
+    np.testing.assert_array_equal(got, np.stack(want, 1).reshape(got.shape))
+
+
+def test_the_stem_weights_phases_are_computed_once_on_the_host():
+    """ResNet's stem reads the 2x2 phases of its stride as channels (conv_fold's space to depth): the phases of a
+    constant weight (an im2col of the weight) leave the program, and the result is torch's."""
+    w = _f(64, 3, 7, 7, dtype=np.float16) / 8
+    x = _f(8, 3, 224, 224, dtype=np.float16)
+    fn = pyasc.jit(lambda x: pyasc.conv2d(x, pyasc.tensor(w), stride=2, padding=3))
+    lowered = fn.lower(pyasc.tensor(x))
+    kernels = _kernel_bodies(lowered)
+    assert "kernel [2, 2] stride [2, 2] padding [4, 4]" in kernels  # the image's phases: a kernel
+    assert "padding [1, 1]" not in kernels                          # the weight's: on the host
+    ref = F.conv2d(torch.from_numpy(x).double(), torch.from_numpy(w).double(), stride=2, padding=3).numpy()
+    out = fn(pyasc.tensor(x)).numpy().astype(np.float64)
+    assert np.abs(out - ref).max() <= 2e-3 * np.abs(ref).max()

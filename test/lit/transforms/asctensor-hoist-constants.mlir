@@ -110,3 +110,24 @@ func.func @masked(%x: tensor<7x7xf16>, %causal: tensor<7x7xi1> {asctensor.consta
 // CHECK:       func.func @masked(%x: tensor<7x7xf16>, %folded0: tensor<7x7xi1> {asctensor.constant}) -> tensor<7x7xf16> {
 // CHECK:         %[[Y:.*]] = asctensor.select %folded0, %{{.*}}, %x
 // CHECK-NEXT:    func.return %[[Y]]
+
+// a kernel called on constants only, whose ops the host evaluates (the phases of a weight, an im2col kernel of
+// asctensor-fuse-matmul's): inlined, then hoisted with the rest; the kernel goes with its last call
+func.func @phases_im2col0(%w: tensor<4x3x3x3xf32>) -> tensor<4x12x4xf32> attributes {asctensor.kernel = "im2col"} {
+  %0 = asctensor.im2col %w kernel [2, 2] stride [2, 2] padding [1, 1] dilation [1, 1] groups 1 : tensor<4x3x3x3xf32> -> tensor<4x12x4xf32>
+  func.return %0 : tensor<4x12x4xf32>
+}
+func.func @phases(%x: tensor<4x12x4xf32>, %w: tensor<4x3x3x3xf32> {asctensor.constant}) -> tensor<4x12x4xf32> {
+  %0 = func.call @phases_im2col0(%w) : (tensor<4x3x3x3xf32>) -> tensor<4x12x4xf32>
+  %1 = arith.addf %x, %0 : tensor<4x12x4xf32>
+  func.return %1 : tensor<4x12x4xf32>
+}
+
+// CHECK-NOT:   func.func @phases_im2col0
+// CHECK:       func.func private @phases_constants(%w: tensor<4x3x3x3xf32> {asctensor.constant}) -> tensor<4x12x4xf32> attributes {asctensor.constants_of = "phases"} {
+// CHECK-NEXT:    %[[P:.*]] = asctensor.im2col %w kernel [2, 2] stride [2, 2] padding [1, 1] dilation [1, 1] groups 1 : tensor<4x3x3x3xf32> -> tensor<4x12x4xf32>
+// CHECK-NEXT:    func.return %[[P]] : tensor<4x12x4xf32>
+// CHECK-NEXT:  }
+// CHECK-NEXT:  func.func @phases(%x: tensor<4x12x4xf32>, %folded0: tensor<4x12x4xf32> {asctensor.constant}) -> tensor<4x12x4xf32> {
+// CHECK-NEXT:    %[[S:.*]] = arith.addf %x, %folded0 : tensor<4x12x4xf32>
+// CHECK-NEXT:    func.return %[[S]] : tensor<4x12x4xf32>
