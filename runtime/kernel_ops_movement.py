@@ -102,8 +102,7 @@ def gather_mask(t: KernelTranslator, op: asc.GatherMaskOp) -> None:
     if any(v is None for v in values):  # run-time parameters: the plan per parameter set
         t.emit(f"_gm = {plan}({', '.join(t.v(f) for f in fields)})")
         fail_if(t, "_gm is None", sid, "'GatherMask: a GatherMaskParams field or the mask is outside its range'")
-        t.emit(f"_gm[0](U_{et}, {d} >> {sh}, {s} >> {sh})")
-        nb, hi, cost, lanes = "_gm[1]", "_gm[2]", "_gm[3]", "_gm[4]"
+        copy, nb, hi, cost, lanes = "_gm[0]", "_gm[1]", "_gm[2]", "_gm[3]", "_gm[4]"
     else:
         fixed = gather_mask_plan(op.pattern.value.data, counter, es, sp.repeat_bytes, sp.vector_fixed_cycles,
                                  sp.gather_mask_repeat_cycles, *values)
@@ -112,11 +111,11 @@ def gather_mask(t: KernelTranslator, op: asc.GatherMaskOp) -> None:
                    f"{values[1]}, repeatTimes {values[2]} or src0RepeatStride {values[3]} is outside its range')")
             fixed = gather_mask_plan(op.pattern.value.data, counter, es, sp.repeat_bytes, sp.vector_fixed_cycles,
                                      sp.gather_mask_repeat_cycles, 0, 0, 0, 0)
-        copy, nbv, hiv, costv, lanesv = fixed
-        t.emit(f"{t.const(copy, 'F')}(U_{et}, {d} >> {sh}, {s} >> {sh})")
-        nb, hi, cost, lanes = str(nbv), str(hiv), repr(costv), t.const(lanesv)
+        copyf, nbv, hiv, costv, lanesv = fixed
+        copy, nb, hi, cost, lanes = t.const(copyf, "F"), str(nbv), str(hiv), repr(costv), t.const(lanesv)
     fail_if(t, f"{ub_test([d], nb)} or {ub_test([s], hi)}", sid, ub_message([d, s], f"max({nb}, {hi})"))
     check_extents(t, sid, op.API, [(op.dst, d, nb), (op.src, s, hi)])
+    t.emit(f"{copy}(U_{et}, {d} >> {sh}, {s} >> {sh})")
     record(t, sid, cost, "0", [(d, nb), (s, hi)], ("1", lanes))
 
 
