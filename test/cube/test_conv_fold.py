@@ -89,11 +89,10 @@ CASES = [  # x, w, stride, padding, dilation
 ]
 
 
-@pytest.mark.parametrize("bias", [False, True])
-@pytest.mark.parametrize("dtype", [np.float16, np.float32])
-@pytest.mark.parametrize("xs,ws,stride,padding,dilation", CASES)
-def test_folded_form_like_torch(xs, ws, stride, padding, dilation, dtype, bias):
-    rng = np.random.default_rng(sum(xs) + sum(ws))
+def _rewritten_like_torch(xs, ws, stride, padding, dilation, dtype, bias, rewrite, marker: str) -> None:
+    """The convolution with random data, rewritten by ``rewrite(op, target, "implicit_gemm")`` (whose asctensor
+    level shows ``marker``), lowered as an implicit GEMM and simulated, against PyTorch."""
+    rng = np.random.default_rng(sum(xs) + sum(ws) + len(marker))
     x = rng.standard_normal(xs).astype(dtype)
     w = (rng.standard_normal(ws) / np.sqrt(np.prod(ws[1:]))).astype(dtype)
     b = rng.standard_normal(ws[0]).astype(dtype) if bias else None
@@ -102,16 +101,27 @@ def test_folded_form_like_torch(xs, ws, stride, padding, dilation, dtype, bias):
         (lambda x, w: pyasc.conv2d(x, w, stride=stride, padding=padding, dilation=dilation))
     module = pyasc.jit(conv).lower(*args).module("traced").clone()
     (op,) = [o for o in module.walk() if isinstance(o, asctensor.Conv2dOp)]
-    assert worth_folding(op)
-    assert fold(op, module_target(module), "implicit_gemm")
+    assert rewrite(op, module_target(module), "implicit_gemm")
     options = make_options({"conv": "implicit_gemm"})
     for level in LEVELS:
         module = run_stage(module, level, options)
         if level == "asctensor":
-            assert f"kernel [1, {ws[3]}]" in str(module)
-    assert "ascendc.load_data_3dv2" in str(module)  # the folded convolution runs as an implicit GEMM
+            assert marker in str(module)
+    assert "ascendc.load_data_3dv2" in str(module)  # the rewritten convolution runs as an implicit GEMM
     out = simulate(module, *(a.numpy() for a in args), raise_errors=True)[0][len(args)]
     _check(out, _reference(x, w, b, stride, padding, dilation), dtype)
+
+
+@pytest.mark.parametrize("bias", [False, True])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+@pytest.mark.parametrize("xs,ws,stride,padding,dilation", CASES)
+def test_folded_form_like_torch(xs, ws, stride, padding, dilation, dtype, bias):
+    x = np.zeros(xs, dtype)
+    module = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, stride=stride, padding=padding, dilation=dilation)).lower(
+        pyasc.tensor(x), pyasc.tensor(np.zeros(ws, dtype))).module("traced")
+    (op,) = [o for o in module.walk() if isinstance(o, asctensor.Conv2dOp)]
+    assert worth_folding(op)
+    _rewritten_like_torch(xs, ws, stride, padding, dilation, dtype, bias, fold, f"kernel [1, {ws[3]}]")
 
 
 DEPTH_CASES = [  # x, w, stride, padding
@@ -127,21 +137,5 @@ DEPTH_CASES = [  # x, w, stride, padding
 @pytest.mark.parametrize("dtype", [np.float16, np.float32])
 @pytest.mark.parametrize("xs,ws,stride,padding", DEPTH_CASES)
 def test_space_to_depth_form_like_torch(xs, ws, stride, padding, dtype, bias):
-    rng = np.random.default_rng(sum(xs) + sum(ws) + 1)
-    x = rng.standard_normal(xs).astype(dtype)
-    w = (rng.standard_normal(ws) / np.sqrt(np.prod(ws[1:]))).astype(dtype)
-    b = rng.standard_normal(ws[0]).astype(dtype) if bias else None
-    args = [pyasc.tensor(a) for a in (x, w, b) if a is not None]
-    conv = (lambda x, w, b: pyasc.conv2d(x, w, b, stride=stride, padding=padding)) if bias else \
-        (lambda x, w: pyasc.conv2d(x, w, stride=stride, padding=padding))
-    module = pyasc.jit(conv).lower(*args).module("traced").clone()
-    (op,) = [o for o in module.walk() if isinstance(o, asctensor.Conv2dOp)]
-    assert space_to_depth(op, module_target(module), "implicit_gemm")
-    options = make_options({"conv": "implicit_gemm"})
-    for level in LEVELS:
-        module = run_stage(module, level, options)
-        if level == "asctensor":
-            assert f"kernel [{stride[0]}, {stride[1]}] stride [{stride[0]}, {stride[1]}]" in str(module)
-    assert "ascendc.load_data_3dv2" in str(module)  # the space to depth form runs as an implicit GEMM
-    out = simulate(module, *(a.numpy() for a in args), raise_errors=True)[0][len(args)]
-    _check(out, _reference(x, w, b, stride, padding, 1), dtype)
+    _rewritten_like_torch(xs, ws, stride, padding, (1, 1), dtype, bias, space_to_depth,
+                          f"kernel [{stride[0]}, {stride[1]}] stride [{stride[0]}, {stride[1]}]")
