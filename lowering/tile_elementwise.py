@@ -3,8 +3,10 @@ kernel over UB tiles.
 
 The kernel walks this core's share of the tiles of the collapsed iteration space (see
 ``tiling.py``), loads every input window (broadcasting through its strides), recomputes the
-body on tile values (``tile_body``) and stores the outputs. The tile is the largest whose buffers
-fit UB, as the memory-planning analysis answers (``analysis.memory.tile_kernel_bytes``).
+body on tile values (``tile_body``) and stores the outputs. Windows of one input that lie whole rows apart (a
+stencil's taps, a depthwise convolution's kernel rows) share one load of the rows they span, each a row window of
+it; a cast of such windows casts that load once, each window's cast a row window of the result. The tile is the
+largest whose buffers fit UB, as the memory-planning analysis answers (``analysis.memory.tile_kernel_bytes``).
 """
 
 from __future__ import annotations
@@ -251,6 +253,7 @@ class _KernelTiler:
             mapping[v].name_hint = src.name_hint
 
         invariant = {v for v in mapping if mapping[v].owner.parent is not loop_body}
+        casts: dict[tuple, SSAValue] = {}  # (first window of a taller load, element type) -> that load, cast
         for op in body:
             if op.results and (op.results[0] in mapping or (isinstance(op, VIEW_OPS) and op.results[0] in views)):
                 continue
@@ -273,6 +276,15 @@ class _KernelTiler:
                 local = {v: t for v, t in mapping.items() if not isinstance(v.owner, asctensor.FullOp)}
                 mapping[op.results[0]] = body_builder.tile_op(op, local, pre, tile_type)
                 invariant.add(op.results[0])
+            elif isinstance(op, asctensor.CastOp) and op.input in shifted:
+                # a window of a taller load: that load is cast once, for all its windows, and this is a window of it
+                first, k, below = shifted[op.input]
+                wide = casts.get((first, op.result.type.element_type))
+                if wide is None:
+                    tall_t = TensorType(op.result.type.element_type, [plan.rows + below, plan.pitch])
+                    wide = casts[(first, op.result.type.element_type)] = body_builder.tile_op(
+                        op, {op.input: tall[first]}, le, lambda _: tall_t)
+                mapping[op.results[0]] = le.value(asctile.RowWindowOp(wide, k, tile_type(op.result.type)))
             else:
                 mapping[op.results[0]] = body_builder.tile_op(op, mapping, le, tile_type)
 
