@@ -61,5 +61,5 @@ def check_pick(name: str, start: int, stride: int, src_cols: int, dst_cols: int,
         raise VerifyException(f"{name}: columns {start}, {start} + {stride}, ... ({dst_cols} of them) leave a row of "
                               f"{src_cols}")
     if pick_pattern(start, stride, elem_bytes) is None:
-        raise VerifyException(f"{name}: no GatherMask pattern picks every {stride}-th column from column {start} "
+        raise VerifyException(f"{name}: no GatherMask pattern picks columns {stride} apart from column {start} "
                               f"(strides 1, 2 and 4, from one of the first {stride} columns of a 32 B block)")

@@ -68,4 +68,4 @@ func.func @f() {
   ascbuf.pick_columns %d, %s start 0 stride 3 : memref<6x8xf32, #ascbuf.space<ub>>, memref<6x32xf32, #ascbuf.space<ub>>
   func.return
 }
-// CHECK: ascbuf.pick_columns: no GatherMask pattern picks every 3-th column from column 0
+// CHECK: ascbuf.pick_columns: no GatherMask pattern picks columns 3 apart from column 0

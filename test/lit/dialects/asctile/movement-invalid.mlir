@@ -64,4 +64,4 @@ func.func @f(%src: tensor<6x24xf32>) {
   %p = asctile.pick_columns %src start 2 stride 2 : tensor<6x24xf32> -> tensor<6x8xf32>
   func.return
 }
-// CHECK: asctile.pick_columns: no GatherMask pattern picks every 2-th column from column 2
+// CHECK: asctile.pick_columns: no GatherMask pattern picks columns 2 apart from column 2
