@@ -36,10 +36,10 @@ def _inline_constant_kernels(module: ModuleOp, fn: func.FuncOp) -> None:
     the kernels' ops; such a kernel with no call left is erased."""
     kernels = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)
                and asctensor.KERNEL_ATTR in f.attributes and not f.is_declaration}
-    inlined = set()
+    inlined, known = set(), constant_values(fn)
     for call in [o for o in fn.body.block.ops if isinstance(o, func.CallOp)]:
         kernel = kernels.get(call.callee.root_reference.data)
-        if kernel is None or not call.operands or not set(call.operands) <= constant_values(fn):
+        if kernel is None or not call.operands or not set(call.operands) <= known:
             continue
         body = list(kernel.body.block.ops)
         if not all(evaluable(o) for o in body[:-1]):
@@ -48,6 +48,7 @@ def _inline_constant_kernels(module: ModuleOp, fn: func.FuncOp) -> None:
         for inner in body[:-1]:
             Rewriter.insert_op(clone := inner.clone(value_mapper=mapping), InsertPoint.before(call))
             mapping.update(zip(inner.results, clone.results))
+            known.update(clone.results)  # computed from constants: a later call may read them
         for old_result, value in zip(call.results, body[-1].operands):
             old_result.replace_all_uses_with(mapping.get(value, value))
         Rewriter.erase_op(call)

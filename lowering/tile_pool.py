@@ -122,8 +122,10 @@ class _PoolTiler:
         es = element_bytes(et)
         sw = op.stride.get_values()[1]
         out_pitch = _pad(ow_, es)
-        picked = [start for first, cols, start in taps if first == 0 and cols == ow_ and pick_pattern(start, sw, es)]
-        reach = max((start + sw * (out_pitch - 1) + 1 for start in picked), default=0)
+        # kernel columns whose every tap lies inside the input, picked by a GatherMask pattern
+        picked = {j for j, (first, cols, start) in enumerate(taps)
+                  if first == 0 and cols == ow_ and pick_pattern(start, sw, es)}
+        reach = max((taps[j][2] + sw * (out_pitch - 1) + 1 for j in picked), default=0)
         row_t = TensorType(et, [channels, _pad(max(w_, reach), es)])
         out_t = TensorType(et, [channels, out_pitch])
         table_t = TensorType(i32, out_t.get_shape())
@@ -137,8 +139,8 @@ class _PoolTiler:
                       [x_arg.name_hint or "x", "out"], items, block_dim, 2, op)
         x_gm, out_gm = w.args
         tables, made = [], {}
-        for first, cols, start in taps:  # kernel columns with the same clamps share a table
-            if start in picked and first == 0 and cols == ow_:
+        for j, (first, cols, start) in enumerate(taps):  # kernel columns with the same clamps share a table
+            if j in picked:
                 tables.append((None, start))
                 continue
             table = made.get((first, cols))
