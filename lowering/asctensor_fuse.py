@@ -253,6 +253,43 @@ def _copy_returned_inputs(host: func.FuncOp) -> None:
         seen.add(v)
 
 
+def _splat_root(v: SSAValue) -> bool:
+    while isinstance(v.owner, VIEW_OPS):
+        v = v.owner.input
+    return isinstance(v.owner, asctensor.FullOp)
+
+
+def _materialize_moved_splats(host: func.FuncOp) -> None:
+    """A transpose, slice or concat moves memory: a splat (or a view of one) it reads is computed into GM first
+    by an exact copy (``full * 1``), an elementwise kernel of its own."""
+    for op in list(host.body.block.ops):
+        if not isinstance(op, MOVEMENT_OPS):
+            continue
+        for i, v in enumerate(list(op.operands)):
+            if _splat_root(v):
+                _replace_by_copy(op, i, v)
+
+
+def _materialize_split_rows(host: func.FuncOp) -> None:
+    """A reduction whose operand reads only part of its rows in place (a column slice summed whole, a transposed
+    view) reads an exact copy of it instead: the copy's kernel reads the view element by element."""
+    for op in list(host.body.block.ops):
+        rows = reduction_rows(op)
+        if rows is None or rows[1] is None or not _splits_a_row([op], *rows):
+            continue
+        for i, v in enumerate(list(op.operands)):
+            if isinstance(v.owner, VIEW_OPS):
+                _replace_by_copy(op, i, v)
+
+
+def _replace_by_copy(op: Operation, i: int, v: SSAValue) -> None:
+    new_ops = exact_copy(v)
+    for new in new_ops:
+        copy_loc(op, new)
+        Rewriter.insert_op(new, InsertPoint.before(op))
+    op.operands[i] = new_ops[-1].results[0]
+
+
 @dataclass(frozen=True)
 class AscTensorFusePass(ModulePass):
     """Outline each run of same-shape elementwise ops into one kernel function."""
@@ -263,6 +300,8 @@ class AscTensorFusePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for host in host_functions(op):
             _copy_returned_inputs(host)
+            _materialize_moved_splats(host)
+            _materialize_split_rows(host)
             for i, group in enumerate(g for g in _merge_prologues(_groups(list(host.body.block.ops))) if g.ops):
                 _outline(op, host, group.kind, group.ops, i)
             for inner in reversed(list(host.body.block.ops)):

@@ -185,6 +185,11 @@ def _swapped_last(v: SSAValue, anchor: Operation) -> SSAValue | None:
     perm = [int(p) for p in op.permutation.get_values()]
     if perm != list(range(rank - 2)) + [rank - 1, rank - 2]:
         return None
+    root = op.input
+    while isinstance(root.owner, asctensor.ReshapeOp):
+        root = root.owner.input
+    if isinstance(root.owner, VIEW_OPS + (asctensor.FullOp,)):  # not in GM as it is: the transpose writes it out
+        return None
     if reshape is None:
         return op.input
     shape = [*v.type.get_shape()[:-2], *op.input.type.get_shape()[-2:]]
@@ -323,10 +328,9 @@ def _outline(host: func.FuncOp, group: list[Operation], name: str, kind: str) ->
     Rewriter.insert_op(call, InsertPoint.after(group[-1]))
     call.results[0].name_hint = out.name_hint
     out.replace_all_uses_with(call.results[0])
-    for op in reversed(group):
-        Rewriter.erase_op(op)
-    for v in inputs:  # splat operands are cloned into the kernel; drop the host's copy if unused
-        pass
+    for op in reversed(group):  # a reshape of an operand that is also read outside stays for those reads
+        if not any(r.uses for r in op.results):
+            Rewriter.erase_op(op)
 
 
 _UNREAD = (asctensor.FullOp, asctensor.TransposeOp)  # erased with the views when nothing reads them

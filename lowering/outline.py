@@ -82,6 +82,7 @@ def outline_group(host: func.FuncOp, name: str, kind: str, group: list[Operation
         if old.name_hint:
             new.name_hint = old.name_hint
         old.replace_all_uses_with(new)
-    for op in reversed(group):
-        Rewriter.erase_op(op)
+    for op in reversed(group):  # a view also read outside the group stays for those reads (it is cloned inside)
+        if not (isinstance(op, VIEW_OPS) and any(r.uses for r in op.results)):
+            Rewriter.erase_op(op)
     return call

@@ -211,9 +211,12 @@ class _KernelTiler:
                 first, k, below = shifted[v]
                 if first not in tall:
                     tt = tile_type(v.type)
+                    # a window's Compare reads whole 256 B repeats from its first row: rows for them below it
+                    row_bytes = plan.pitch * element_bytes(tt.element_type)
+                    rows = below + -(-(-(-plan.rows * row_bytes // 256) * 256) // row_bytes)
                     ld = asctile.LoadOp(gm_of[sources[v]], le.addi(offset(acc.strides), self.bases[first]),
                                         le.addi(vr, below), vc, row_st, acc.strides[-1],
-                                        TensorType(tt.element_type, [plan.rows + below, plan.pitch]))
+                                        TensorType(tt.element_type, [rows, plan.pitch]))
                     tall[first] = le.value(ld)
                     tall[first].name_hint = sources[v].name_hint
                 mapping[v] = le.value(asctile.RowWindowOp(tall[first], k, tile_type(v.type)))

@@ -20,6 +20,7 @@ import numbers
 import numpy as np
 
 from . import dtypes as dt
+from .autograd import tape
 from .args import dim_index, dims_arg, operand, tensor_operand
 from .creation import zeros_like
 from .errors import PyascError, describe
@@ -77,12 +78,18 @@ def moved_as_half(x: Tensor, fn):
 
 
 def broadcast_to(x: Tensor, shape) -> Tensor:
-    """``x`` (of rank ``len(shape)``) broadcast to ``shape`` (a copy). The first dim that grows
-    from 1 is copied by a concat when it is the source's first dim longer than 1 (the compiler's
+    """``x`` (of rank ``len(shape)``) broadcast to ``shape`` (a copy), differentiated as ``expand``. The first
+    dim that grows from 1 is copied by a concat when it is the source's first dim longer than 1 (the compiler's
     row broadcast of a one-row source fails to bufferize), the others are broadcast."""
     shape = tuple(shape)
     if x.shape == shape:
         return x
+    with tape.set_grad_enabled(False):  # recorded below as one expand
+        out = _broadcast_copy(x, shape)
+    return tape.record(_EXPAND, [x], {"shape": shape}, None, out)
+
+
+def _broadcast_copy(x: Tensor, shape: tuple) -> Tensor:
     if not x.is_traced:
         return Tensor(np.broadcast_to(x.numpy(), shape).copy(), x.dtype)
     j = next(i for i, n in enumerate(shape) if n > 1)
@@ -158,6 +165,12 @@ def _expand_signature(x, *sizes):
 def _expand(x, shape):
     """x broadcast to ``shape`` (-1 keeps a size; new dims lead)."""
     return broadcast_to(x.reshape((1,) * (len(shape) - x.ndim) + x.shape), shape)
+
+
+def _expand_vjp(ctx, g):
+    """The gradient summed over the dimensions the expansion added or grew from 1."""
+    x = ctx.inputs[0]
+    return (ctx.sum_to(g, x.shape),)
 
 
 def _repeat_signature(x, *repeats):
@@ -502,7 +515,7 @@ OPS = [
     OpDef("clone", decompose=_clone, kind=COMPOSITE),
     OpDef("detach", decompose=_detach, kind=COMPOSITE),
     OpDef("cpu", decompose=_cpu, kind=COMPOSITE, function=False),
-    fused_op("expand", _expand, _expand_signature, function=False),
+    _EXPAND := fused_op("expand", _expand, _expand_signature, function=False, vjp=_expand_vjp),
     fused_op("repeat", _repeat, _repeat_signature, function=False),
     fused_op("mm", _mm, _mm_signature),
     fused_op("outer", _outer, _outer_signature),

@@ -17,15 +17,22 @@ from ..errors import PyascError, describe
 from ..jit import JitFunction
 from ..tensor import Tensor
 from .engine import gradients
-from .tape import enable_grad
+from .tape import enable_grad, no_grad
 
 
-def _leaf(x: Tensor) -> Tensor:
-    """A new leaf requiring a gradient with the values (or traced value) of ``x``."""
-    t = x.detach()
-    if not t.dtype.is_floating_point:
+def _leaf(x: Tensor, taken: set | None = None) -> Tensor:
+    """A new leaf requiring a gradient with the values (or traced value) of ``x``. A traced value already in
+    ``taken`` (the same tensor differentiated twice) is copied first (``x * 1``, exact): each leaf is a value of
+    its own, with a gradient of its own."""
+    if not x.dtype.is_floating_point:
         raise PyascError("grad", f"can only differentiate with respect to floating point tensors, got "
                          f"{describe(x)}", shapes=[x.shape], dtypes=[x.dtype.name])
+    if taken is not None and x.is_traced:
+        if x._value in taken:
+            with no_grad():
+                x = x * 1
+        taken.add(x._value)
+    t = x.detach()
     t._requires_grad = True
     return t
 
@@ -47,11 +54,11 @@ def _value_and_grads(fn, argnums, args, kwargs):
     """Trace-or-eager core: ``(value, grads)`` with the gradients in the order of ``argnums``."""
     nums, single = _argnums(argnums, len(args))
     args = list(args)
-    leaves = []
+    leaves, taken = [], set()
     for i in nums:
         if not isinstance(args[i], Tensor):
             raise PyascError("grad", f"argument {i} is differentiated but is {describe(args[i])}, not a tensor")
-        args[i] = _leaf(args[i])
+        args[i] = _leaf(args[i], taken)
         leaves.append(args[i])
     with enable_grad():
         value = fn(*args, **kwargs)
@@ -109,7 +116,8 @@ def vjp(fn, *primals):
     """``(fn(*primals), pullback)``: ``pullback(cotangent)`` gives the vector-Jacobian products, one
     per primal (a tuple). Eagerly the forward runs op by op and the pullback as one compiled program."""
     py = _python_fn(fn)
-    leaves = [_leaf(p) if isinstance(p, Tensor) else p for p in primals]
+    taken: set = set()
+    leaves = [_leaf(p, taken) if isinstance(p, Tensor) else p for p in primals]
     with enable_grad():
         out = py(*leaves)
     several = isinstance(out, tuple | list)

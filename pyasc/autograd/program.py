@@ -170,7 +170,9 @@ def _nodes(vjp: asctensor.VjpOp, tensor: _Values) -> list[Node]:
         for v in record.args:
             tensor(v)._requires_grad = v in needs
         live = any(v in needs for v in record.args)
-        outs = [tensor(v) for v in record.outs]
+        # a result that is an operand's own value (a reshape to the same shape) stands apart from it: the
+        # gradient of their uses reaches the operand once, directly
+        outs = [_Values(tensor.trace)(v) if v in record.args else tensor(v) for v in record.outs]
         for v, t in zip(record.outs, outs):
             if live and t.dtype.is_floating_point:
                 needs.add(v)

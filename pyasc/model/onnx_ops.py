@@ -18,93 +18,9 @@ from onnx import TensorProto
 
 import pyasc
 
-from .errors import UnsupportedOnnxError
-
-
-@dataclass
-class Node:
-    """One ONNX node as the table sees it."""
-
-    op_type: str
-    name: str
-    attrs: dict
-    n_outputs: int
-    float_dtype: object      # the model's float dtype (pyasc.float32 or pyasc.float16)
-
-    def attr(self, name: str, default=None):
-        return self.attrs.get(name, default)
-
-    def fail(self, detail: str, attribute: str | None = None):
-        raise UnsupportedOnnxError(self.op_type, self.name, detail, attribute)
-
-
-@dataclass(frozen=True)
-class OnnxOp:
-    """How one ONNX op type converts: ``convert(node, inputs) -> output or list of outputs``."""
-
-    convert: Callable
-    attrs: frozenset = frozenset()
-
-
-def _op(convert: Callable, *attrs: str) -> OnnxOp:
-    return OnnxOp(convert, frozenset(attrs))
-
-
-# ------------------------------------------------------------------------------------- helpers
-
-def is_const(v) -> bool:
-    return isinstance(v, np.ndarray)
-
-
-def const_tensor(node: Node, a: np.ndarray, like=None):
-    """A constant as a concrete pyasc tensor: floats in the dtype of ``like`` (else the model's)."""
-    if a.dtype.kind == "f":
-        d = like.dtype if like is not None and like.dtype.is_floating_point else node.float_dtype
-        return pyasc.tensor(a, dtype=d)
-    if a.dtype.kind == "b":
-        return pyasc.tensor(a, dtype=pyasc.bool_)
-    return pyasc.tensor(a.astype(np.int32), dtype=pyasc.int32)
-
-
-def operand(node: Node, v, like=None):
-    """A value as an operand of an elementwise op: a one-element constant becomes a Python number
-    (a splat), any other constant a concrete tensor."""
-    if not is_const(v):
-        return v
-    if v.size == 1 and (like is None or v.ndim <= like.ndim):
-        x = v.reshape(-1)[0].item()
-        return float(x) if v.dtype.kind == "f" else x
-    return const_tensor(node, v, like)
-
-
-def _traced_of(values):
-    return next((v for v in values if v is not None and not is_const(v)), None)
-
-
-def ints(v) -> list[int]:
-    return [int(i) for i in np.asarray(v).reshape(-1)]
-
-
-def scalar(node: Node, v, what: str) -> float:
-    if v is None:
-        return None
-    if not is_const(v) or v.size != 1:
-        node.fail(f"the {what} input must be a constant scalar")
-    return float(v.reshape(-1)[0])
-
-
-def _axis(axis: int, ndim: int) -> int:
-    return axis + ndim if axis < 0 else axis
-
-
-def _axes_input(node: Node, inputs, index: int) -> list[int] | None:
-    """Axes given as the ``index``-th input (recent opsets) or as the ``axes`` attribute."""
-    if len(inputs) > index and inputs[index] is not None:
-        if not is_const(inputs[index]):
-            node.fail("axes must be a constant")
-        return ints(inputs[index])
-    axes = node.attr("axes")
-    return None if axes is None else list(axes)
+from .onnx_common import (Node, OnnxOp, _axes_input, _axis, _op, _traced_of, const_tensor, ints, is_const,
+                          operand, scalar, take)
+from .onnx_windows import WINDOW_OPS
 
 
 # ------------------------------------------------------------------------------------- elementwise
@@ -257,32 +173,6 @@ def _slice(node, inputs):
     return x[tuple(index)]
 
 
-def _runs(idx: np.ndarray) -> list[slice]:
-    """``idx`` as consecutive slices of constant positive step (for gathers of views)."""
-    out, i = [], 0
-    while i < len(idx):
-        j = i
-        if i + 1 < len(idx) and idx[i + 1] > idx[i]:
-            step = idx[i + 1] - idx[i]
-            while j + 1 < len(idx) and idx[j + 1] - idx[j] == step:
-                j += 1
-            out.append(slice(int(idx[i]), int(idx[j]) + 1, int(step)))
-        else:
-            out.append(slice(int(idx[i]), int(idx[i]) + 1, 1))
-        i = j + 1
-    return out
-
-
-def take(x, axis: int, idx) -> object:
-    """``x`` at indices ``idx`` (a constant 1-D array) along ``axis``: views joined by ``cat``."""
-    parts = []
-    for s in _runs(np.asarray(idx)):
-        index = [slice(None)] * x.ndim
-        index[axis] = s
-        parts.append(x[tuple(index)])
-    return parts[0] if len(parts) == 1 else pyasc.cat(parts, axis)
-
-
 def _gather(node, inputs):
     data, indices = inputs
     axis = node.attr("axis", 0)
@@ -346,22 +236,6 @@ def _gemm(node, inputs):
     return y
 
 
-def _conv(node, inputs):
-    x, w = inputs[0], inputs[1]
-    bias = inputs[2] if len(inputs) > 2 else None
-    if x.ndim != 4:
-        node.fail(f"only 2-D convolutions (NCHW input) are supported, got an input of shape {x.shape}")
-    if node.attr("auto_pad", "NOTSET") not in ("NOTSET", "VALID"):
-        node.fail(f"value '{node.attr('auto_pad')}' is not supported (NOTSET, VALID)", "auto_pad")
-    pads = node.attr("pads", [0, 0, 0, 0])
-    if pads[0] != pads[2] or pads[1] != pads[3]:
-        node.fail(f"asymmetric pads {pads} are not supported", "pads")
-    w = const_tensor(node, w, x) if is_const(w) else w
-    bias = const_tensor(node, bias, x) if bias is not None and is_const(bias) else bias
-    return pyasc.conv2d(x, w, bias, stride=tuple(node.attr("strides", [1, 1])), padding=(pads[0], pads[1]),
-                        dilation=tuple(node.attr("dilations", [1, 1])), groups=node.attr("group", 1))
-
-
 def _batch_norm(node, inputs):
     x, scale, shift, mean, var = inputs
     if node.attr("training_mode", 0):
@@ -401,77 +275,10 @@ def _softmax(fn):
     return lambda node, inputs: fn(inputs[0], dim=node.attr("axis", -1))
 
 
-def _global_average_pool(node, inputs):
-    x = inputs[0]
-    return pyasc.mean(x, dim=tuple(range(2, x.ndim)), keepdim=True)
-
-
-def _window_indices(node, x, kind: str):
-    """Per spatial axis and kernel offset, the input indices of every output position (padding
-    positions are replaced by an index of the same window, which a maximum ignores)."""
-    if x.ndim != 4:
-        node.fail(f"only 2-D pooling (NCHW input) is supported, got an input of shape {x.shape}")
-    if node.attr("ceil_mode", 0):
-        node.fail("ceil_mode=1 is not supported", "ceil_mode")
-    if node.attr("auto_pad", "NOTSET") not in ("NOTSET", "VALID"):
-        node.fail(f"value '{node.attr('auto_pad')}' is not supported (NOTSET, VALID)", "auto_pad")
-    if node.attr("storage_order", 0):
-        node.fail("column-major indices are not supported", "storage_order")
-    if node.n_outputs > 1:
-        node.fail("the Indices output is not supported")
-    k = node.attr("kernel_shape")
-    s = node.attr("strides", [1, 1])
-    d = node.attr("dilations", [1, 1])
-    p = node.attr("pads", [0, 0, 0, 0])
-    if kind == "avg" and any(p):
-        node.fail(f"padded average pooling (pads {p}) is not supported", "pads")
-    out = []
-    for i in range(2):
-        n = x.shape[2 + i]
-        n_out = (n + p[i] + p[i + 2] - d[i] * (k[i] - 1) - 1) // s[i] + 1
-        base = np.arange(n_out) * s[i] - p[i]
-        # the first in-range index of each window stands in for its padding positions
-        first = np.clip(base, 0, n - 1)
-        out.append([np.where((base + o * d[i] >= 0) & (base + o * d[i] < n), base + o * d[i], first)
-                    for o in range(k[i])])
-    return out
-
-
-def _pool(node, x, kind: str, combine):
-    """A window reduction, separable: over the rows of each window, then over its columns."""
-    rows, cols = _window_indices(node, x, kind)
-    y = None
-    for r in rows:
-        v = take(x, 2, r)
-        y = v if y is None else combine(y, v)
-    out = None
-    for c in cols:
-        v = take(y, 3, c)
-        out = v if out is None else combine(out, v)
-    return out, len(rows) * len(cols)
-
-
-def _max_pool(node, inputs):
-    """``max_pool2d`` when the pads are the same on both sides and at most half the kernel (as PyTorch's), else
-    the separable window maxima."""
-    x = inputs[0]
-    _window_indices(node, x, "max")  # the checks
-    k, p = node.attr("kernel_shape"), node.attr("pads", [0, 0, 0, 0])
-    if p[:2] == p[2:] and all(2 * p[i] <= k[i] for i in range(2)):
-        return pyasc.nn.functional.max_pool2d(x, tuple(k), tuple(node.attr("strides", [1, 1])), tuple(p[:2]),
-                                              tuple(node.attr("dilations", [1, 1])))
-    return _pool(node, x, "max", pyasc.maximum)[0]
-
-
-def _average_pool(node, inputs):
-    total, n = _pool(node, inputs[0], "avg", pyasc.add)
-    return total * (1.0 / n)
-
-
 # ------------------------------------------------------------------------------------- the table
 
 OPS: dict[str, OnnxOp] = {
-    "Conv": _op(_conv, "group", "dilations", "pads", "strides", "kernel_shape", "auto_pad"),
+    **WINDOW_OPS,
     "BatchNormalization": _op(_batch_norm, "epsilon", "momentum", "training_mode", "spatial"),
     "Relu": _op(_unary(pyasc.relu)),
     "Clip": _op(_clip, "min", "max"),
@@ -510,11 +317,6 @@ OPS: dict[str, OnnxOp] = {
     "ReduceMean": _op(_reduce(pyasc.mean), "axes", "keepdims", "noop_with_empty_axes"),
     "ReduceSum": _op(_reduce(pyasc.sum), "axes", "keepdims", "noop_with_empty_axes"),
     "ReduceMax": _op(_reduce(pyasc.amax), "axes", "keepdims", "noop_with_empty_axes"),
-    "GlobalAveragePool": _op(_global_average_pool),
-    "AveragePool": _op(_average_pool, "kernel_shape", "strides", "pads", "auto_pad", "ceil_mode",
-                       "count_include_pad"),
-    "MaxPool": _op(_max_pool, "kernel_shape", "strides", "pads", "dilations", "auto_pad", "ceil_mode",
-                   "storage_order"),
     "Where": _op(_where),
     "Equal": _op(_binary(pyasc.eq)),
     "Less": _op(_binary(pyasc.lt)),

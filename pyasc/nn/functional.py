@@ -28,6 +28,7 @@ max_pool2d = OPS["max_pool2d"]
 avg_pool2d = OPS["avg_pool2d"]
 adaptive_avg_pool2d = OPS["adaptive_avg_pool2d"]
 logsumexp = OPS["logsumexp"]
+pad = OPS["pad"]
 
 _CAST = OPS["cast"]
 

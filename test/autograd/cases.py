@@ -146,6 +146,8 @@ CASES: list[GradCase] = [
     GradCase("getitem", lambda m, a: a[..., 1:6:3, ::2], (((4, 6, 5), N),), "view"),
     GradCase("topk", lambda m, a: m.topk(a, 3, -1)[0], (((4, 12), U),), "select"),
     GradCase("topk", lambda m, a: m.topk(a, 2, 0, largest=False)[0], (((5, 6), U),), "select"),
+    GradCase("expand", lambda m, a: a.expand(3, 4, 5) * a, (((4, 1), N),), "broadcast"),
+    GradCase("expand", lambda m, a: a[:, None].expand(4, 3, 6), (((4, 6), N),), "broadcast"),
     GradCase("cumsum", lambda m, a: m.cumsum(a, -1), (((4, 12), N),), "scan"),
     GradCase("cumsum", lambda m, a: m.cumsum(a, 0), (((6, 5), N),), "scan"),
 ]

@@ -25,6 +25,19 @@ CASES = {
     "flip": (lambda m, a: m.flip(a, [1]) * a, None),
     "roll": (lambda m, a: m.roll(a, 2, 1) * a, None),
     "cumprod": (lambda m, a: m.cumprod(a, 1), None),
+    **{f"pad_{mode}": ((lambda mode: lambda m, a: m.square(m.nn.functional.pad(a, (3, -1), mode=mode)))(mode), None)
+       for mode in ("constant", "reflect", "replicate", "circular")},
+    # compositions that broadcast, repeat an operand or read one value twice
+    "expand": (lambda m, a: m.square(a[:, 1:2].expand(4, 5)), None),
+    "expand_unsqueezed": (lambda m, a: m.square(a.unsqueeze(1).expand(4, 3, 9)), None),
+    "repeat": (lambda m, a: m.square(a.repeat(2, 3)), None),
+    "einsum_same_operand": (lambda m, a: m.einsum("ij,ij->i", a, a), None),
+    "gather": (lambda m, a: m.square(m.gather(a, 1, m.tensor([[0, 0], [1, 8], [2, 2], [5, 3]]))), None),
+    "scatter": (lambda m, a: m.square(m.scatter(a, 1, m.tensor([[0], [1], [2], [8]]), a[:, 3:4] * 3)), None),
+    "index_select": (lambda m, a: m.square(m.index_select(a, 1, m.tensor([0, 0, 7]))), None),
+    "roll_rows": (lambda m, a: m.roll(a, 1, 0) * a, None),
+    "max_pool_windows": (lambda m, a: m.square(m.nn.functional.max_pool2d(a.reshape(1, 1, 4, 9), 2, 1)), None),
+    "avg_pool_windows": (lambda m, a: m.square(m.nn.functional.avg_pool2d(a.reshape(1, 1, 4, 9), 2, 1)), None),
 }
 
 
@@ -59,3 +72,23 @@ def test_max_pool2d_gradient_matches_torch(args):
 
 def TF_shape(x, pos, kw):  # noqa: N802 - the shape torch's max_pool2d gives
     return tuple(F.max_pool2d(torch.tensor(x), *pos, **kw).shape)
+
+
+@pytest.mark.parametrize("inside_jit", [False, True])
+def test_one_tensor_given_twice_has_a_gradient_per_position(inside_jit):
+    """``vjp(f, a, a)`` differentiates each position on its own (inside ``pyasc.jit`` both are one traced value),
+    as ``torch.autograd.functional.vjp`` does."""
+    rng = np.random.default_rng(11)
+    a, v = (rng.normal(size=(3, 5)).astype(np.float32) for _ in range(2))
+
+    def f(x, y):
+        return x * x * y
+
+    def ours(t, w):
+        _, pullback = pyasc.vjp(f, t, t)
+        return pullback(w)
+
+    got = pyasc.jit(ours)(pyasc.tensor(a), pyasc.tensor(v)) if inside_jit else ours(pyasc.tensor(a), pyasc.tensor(v))
+    _, want = torch.autograd.functional.vjp(f, (torch.tensor(a), torch.tensor(a)), torch.tensor(v))
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-5, atol=1e-6)

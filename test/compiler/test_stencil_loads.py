@@ -57,3 +57,20 @@ def test_depthwise_weights_are_scalars_of_each_tile():
     ref = torch.clamp(torch.nn.functional.conv2d(*(torch.from_numpy(a).double() for a in (x, w, b)), padding=1,
                                                  groups=16), 0, 6).numpy()
     np.testing.assert_allclose(out, ref, rtol=2 ** -10, atol=2 ** -10 * np.abs(ref).max())
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (9, 9), (17, 70)])
+def test_a_compare_of_row_shifted_windows_reads_inside_its_load(shape):
+    """Compare reads whole 256 B repeats from a window's first row: the shared load holds the rows they reach
+    (a contract finding otherwise), and the values are NumPy's."""
+    def f(m, t):
+        x = t.reshape(1, 1, *shape)
+        a, b, c, d = x[..., :-1, :-1], x[..., :-1, 1:], x[..., 1:, :-1], x[..., 1:, 1:]
+        mx = m.maximum(m.maximum(a, b), c)
+        return m.where(mx > d, mx, 0.0) + m.where(mx == d, 1.0, 0.0)
+
+    x = np.random.default_rng(sum(shape)).standard_normal(shape).astype(np.float32)
+    x[0, 0] = x[1, 1]  # one tie
+    fn = pyasc.jit(lambda t: f(pyasc, t))
+    assert "asctile.row_window" in fn.lower(pyasc.tensor(x)).as_text("asctile")
+    np.testing.assert_array_equal(fn(pyasc.tensor(x)).numpy(), f(np, x))

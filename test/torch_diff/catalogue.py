@@ -363,6 +363,9 @@ FUNCTIONAL = [
     R("dropout", lambda m, x: m.dropout(x, 0.3, training=False), lambda m, x: F(m).dropout(x, 0.3, training=False)),
     R("F.dropout", lambda m, x: F(m).dropout(x, p=0.3, training=False)),
     R("F.cross_entropy", lambda m, x, t: F(m).cross_entropy(x, t), gen=g.cross_entropy, acc=acc_last),
+    R("F.pad", lambda m, x, **kw: F(m).pad(x, **kw), gen=g.pad("constant"), dtypes=ALL),
+    *(R(f"F.pad:{mode}", lambda m, x, **kw: F(m).pad(x, **kw), gen=g.pad(mode), dtypes=NUMERIC)
+      for mode in ("reflect", "replicate", "circular")),
 ]
 
 
@@ -372,7 +375,7 @@ ON_DEVICE = frozenset(
     "square reciprocal expand repeat mm outer silu softplus hardswish mish masked_fill tril triu all any var std "
     "logsumexp floordiv mod floordiv_scalar mod_scalar sign log1p expm1 floor ceil round trunc flip roll "
     "index_select gather scatter cumsum cumprod sort argsort max_pool2d avg_pool2d adaptive_avg_pool2d "
-    "F.silu F.cross_entropy max_pool2d:ceil max_pool2d:dilation max_pool2d:indices avg_pool2d:ceil scatter:add "
+    "F.silu F.cross_entropy F.pad F.pad:reflect F.pad:replicate F.pad:circular max_pool2d:ceil max_pool2d:dilation max_pool2d:indices avg_pool2d:ceil scatter:add "
     "scatter:multiply".split()) | {r.name for r in MATRIX if r.name.startswith("einsum:")}
 
 

@@ -436,3 +436,29 @@ def einsum(form):
                   "b...->b": [(b, m, k)], "...ii->...i": [(b, m, m)]}[form]
         return shapes, {"eq": form}
     return gen
+
+
+def pad(mode):
+    """An input and ``F.pad`` arguments of ``mode``: 1 to 3 padded dimensions (of an input with 1 or 2 more in the
+    non-constant modes), each pad from -2 to 4 and one at least positive, at times past what the mode allows (both must then refuse).
+    Circular pads stay within what remains after cropping: past it, PyTorch reads memory outside the input."""
+    def gen(rng, cls):
+        k = int(rng.integers(1, 4))
+        a = shape(rng, cls, k, 4, _cap(cls)) if mode == "constant" else shape(rng, cls, k + 1, k + 2, 1024)
+        pads = []
+        for i in range(k):
+            size = a[len(a) - 1 - i]
+            lo, hi = (int(v) for v in rng.integers(-2, 5, 2))
+            if mode == "circular":
+                kept = size - max(-lo, 0) - max(-hi, 0)
+                lo, hi = (min(p, max(kept, 0)) for p in (lo, hi))
+                if kept < 1:
+                    lo = hi = 0
+            pads += [lo, hi]
+        if max(pads) <= 0:  # something to compute on the device (a crop alone is a copy: test_pad.py)
+            pads[1] = 1
+        kw = {"pad": tuple(pads), "mode": mode}
+        if mode == "constant" and rng.random() < 0.5:
+            kw["value"] = float(rng.choice((-1.5, 2.0, 0.25)))
+        return [a], kw
+    return gen

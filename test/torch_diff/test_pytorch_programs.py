@@ -108,10 +108,26 @@ def _lin(m):
     lambda m, x, w: x.reshape(4, 32) @ w.reshape(32, 2),
     lambda m, x, w: _lin(m)(x[:, :8], w[:8].t()).sigmoid(),
     lambda m, x, w: m.bmm(x.reshape(2, 4, 16), w.reshape(2, 8, 4).transpose(1, 2).reshape(2, 16, 2)),
+    lambda m, x, w: x[1:5].t() @ w[:4],  # a transposed slice: written out, not read in place
+    lambda m, x, w: x.reshape(16, 8).t() @ w + x.reshape(16, 8).sum(),  # a reshape the cube and others read
+    lambda m, x, w: (x.reshape(16, 8).t() @ w).exp() + x.reshape(16, 8)[:8, :4].sum(),  # ... with an epilogue
 ])
 def test_views_feed_the_cube_inside_jit(fn):
     (x, tx), (w, tw) = _pair(8, 16), _pair(16, 4)
     _close(pyasc.jit(lambda x, w: fn(pyasc, x, w))(x, w), fn(torch, tx, tw))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32", "bool"])
+def test_concat_of_a_full_tensor(mode, dtype):
+    (a, ta), = [_pair(3, 4, dtype=dtype)]
+
+    def fn(m, x):
+        fill = m.full((2, 4), 1, dtype=x.dtype)
+        return m.cat([fill, x, fill[:1].expand(2, 4), m.zeros(3, 1, dtype=x.dtype).t().expand(2, 3).t()[:, :1]
+                      .expand(3, 4)[:1]], 0)
+    got, want = _run(lambda x: fn(pyasc, x), mode, a), fn(torch, ta)
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -161,6 +177,17 @@ def test_bool_sum_counts(mode):
     x, tx = _pair(5, 7)
     _close(_run(lambda x: (x > 0).sum(), mode, x), (tx > 0).sum())
     _close(_run(lambda x: (x > 0).sum(1), mode, x), (tx > 0).sum(1))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("view", [lambda x: x[:, 1:5], lambda x: x.t()[:, :3], lambda x: x[1:, ::2],
+                                  lambda x: x[:, :1].expand(6, 4)], ids=["columns", "transposed", "strided", "expanded"])
+@pytest.mark.parametrize("reduce", ["sum", "amax", "mean", "prod"])
+def test_whole_reductions_of_views(mode, view, reduce):
+    """Every element of a view that is not one run per row (whole, and along dim 0)."""
+    (a, ta), = [_pair(6, 9)]
+    for fn in (lambda x: getattr(view(x), reduce)(), lambda x: getattr(view(x), reduce)(0)):
+        _close(_run(fn, mode, a), fn(ta))
 
 
 def test_int32_reductions_eagerly():

@@ -229,3 +229,33 @@ func.func @bf16(%a: tensor<40x32xbf16>, %b: tensor<32x24xbf16>, %c: tensor<24xbf
 }
 // CHECK:      func.func @bf16_mm0({{.*}} attributes {asctensor.kernel = "mix"} {
 // CHECK-NEXT:   asctensor.matmul %a, %b : tensor<40x32xbf16>, tensor<32x24xbf16> -> tensor<40x24xf32>
+
+// the transpose of a slice is not read in place as A^T: the slice is not in GM as it is, so the transpose
+// (a movement kernel later) writes it out and the cube reads its result
+func.func @slice_t(%x: tensor<8x16xf32>, %w: tensor<4x4xf32>) -> tensor<16x4xf32> {
+  %0 = asctensor.slice %x offsets [1, 0] : tensor<8x16xf32> -> tensor<4x16xf32>
+  %1 = asctensor.transpose %0 permutation = [1, 0] : tensor<4x16xf32> -> tensor<16x4xf32>
+  %2 = asctensor.matmul %1, %w : tensor<16x4xf32>, tensor<4x4xf32> -> tensor<16x4xf32>
+  func.return %2 : tensor<16x4xf32>
+}
+
+// CHECK:       func.func @slice_t_mm0(%{{.*}}: tensor<16x4xf32>, %w: tensor<4x4xf32>) -> tensor<16x4xf32> attributes {asctensor.kernel = "matmul"} {
+// CHECK-NEXT:    %{{.*}} = asctensor.matmul %{{.*}}, %w : tensor<16x4xf32>, tensor<4x4xf32> -> tensor<16x4xf32>
+// CHECK:       func.func @slice_t(
+// CHECK:         %[[T:.*]] = asctensor.transpose
+// CHECK-NEXT:    func.call @slice_t_mm0(%[[T]], %w)
+
+// a reshape the cube reads and another op reads too: cloned into the cube kernel, kept for the other reader
+func.func @shared_reshape(%x: tensor<8x16xf32>, %w: tensor<8x4xf32>) -> (tensor<16x4xf32>, tensor<16x8xf32>) {
+  %0 = asctensor.reshape %x : tensor<8x16xf32> -> tensor<16x8xf32>
+  %1 = asctensor.matmul %0, %w : tensor<16x8xf32>, tensor<8x4xf32> -> tensor<16x4xf32>
+  %2 = math.exp %0 : tensor<16x8xf32>
+  func.return %1, %2 : tensor<16x4xf32>, tensor<16x8xf32>
+}
+
+// CHECK:       func.func @shared_reshape_mm0(%x: tensor<8x16xf32>, %w: tensor<8x4xf32>) -> tensor<16x4xf32> attributes {asctensor.kernel = "matmul"} {
+// CHECK-NEXT:    %{{.*}} = asctensor.reshape %x : tensor<8x16xf32> -> tensor<16x8xf32>
+// CHECK:       func.func @shared_reshape(
+// CHECK-NEXT:    %[[R:.*]] = asctensor.reshape %x
+// CHECK-NEXT:    func.call @shared_reshape_mm0(%x, %w)
+// CHECK-NEXT:    math.exp %[[R]]

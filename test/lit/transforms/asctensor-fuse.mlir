@@ -63,3 +63,38 @@ func.func @window_rows(%w: tensor<2x2x3x4xf32>) -> tensor<2x3xf32> {
 
 // CHECK:       func.func @window_rows_k0(%w: tensor<2x2x3x4xf32>) -> tensor<2x3xf32> attributes {asctensor.kernel = "rowwise"} {
 // CHECK-NOT:   func.func @window_rows_k1
+
+// a whole-tensor sum of a column slice reads an exact copy of it: the copy's kernel reads the slice element by
+// element, the row-wise kernel whole rows
+func.func @sliced_sum(%x: tensor<8x16xf32>) -> tensor<f32> {
+  %0 = asctensor.slice %x offsets [0, 0] : tensor<8x16xf32> -> tensor<8x4xf32>
+  %1 = asctensor.reduce sum %0 axes [0, 1] : tensor<8x4xf32> -> tensor<f32>
+  func.return %1 : tensor<f32>
+}
+
+// CHECK:       func.func @sliced_sum_k0(%x: tensor<8x16xf32>) -> tensor<8x4xf32> attributes {asctensor.kernel = "elementwise"} {
+// CHECK-NEXT:    %{{.*}} = asctensor.slice %x offsets [0, 0] : tensor<8x16xf32> -> tensor<8x4xf32>
+// CHECK:         arith.mulf
+// CHECK:       func.func @sliced_sum_k1(%{{.*}}: tensor<8x4xf32>) -> tensor<f32> attributes {asctensor.kernel = "rowwise"} {
+// CHECK-NEXT:    %{{.*}} = asctensor.reduce sum %{{.*}} axes [0, 1]
+
+// a row sum of the same slice reads it in place: one kernel
+func.func @sliced_row_sum(%x: tensor<8x16xf32>) -> tensor<8xf32> {
+  %0 = asctensor.slice %x offsets [0, 0] : tensor<8x16xf32> -> tensor<8x4xf32>
+  %1 = asctensor.reduce sum %0 axes [1] : tensor<8x4xf32> -> tensor<8xf32>
+  func.return %1 : tensor<8xf32>
+}
+
+// CHECK:       func.func @sliced_row_sum_k0(%x: tensor<8x16xf32>) -> tensor<8xf32> attributes {asctensor.kernel = "rowwise"} {
+// CHECK-NOT:   func.func @sliced_row_sum_k1
+
+// a concat of a splat and an argument: the splat is written out by a kernel of its own, the concat moves both
+func.func @splat_concat(%x: tensor<2x3xf32>) -> tensor<2x6xf32> {
+  %0 = asctensor.full 1.5 : f32 -> tensor<2x3xf32>
+  %1 = asctensor.concat %0, %x dim = 1 : tensor<2x3xf32>, tensor<2x3xf32> -> tensor<2x6xf32>
+  func.return %1 : tensor<2x6xf32>
+}
+
+// CHECK:       func.func @splat_concat_k0() -> tensor<2x3xf32> attributes {asctensor.kernel = "elementwise"} {
+// CHECK:       func.func @splat_concat_k1(%{{.*}}: tensor<2x3xf32>, %x: tensor<2x3xf32>) -> tensor<2x6xf32> attributes {asctensor.kernel = "movement"} {
+// CHECK-NEXT:    %{{.*}} = asctensor.concat
