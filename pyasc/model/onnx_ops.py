@@ -20,6 +20,7 @@ import pyasc
 
 from .onnx_common import (Node, OnnxOp, _axes_input, _axis, _op, _traced_of, const_tensor, ints, is_const,
                           operand, scalar, take)
+from .onnx_reductions import REDUCTION_OPS
 from .onnx_windows import WINDOW_OPS
 
 
@@ -65,6 +66,68 @@ def _where(node, inputs):
     like = _traced_of([a, b])
     c = const_tensor(node, c) if is_const(c) else c
     return pyasc.where(c, operand(node, a, like), operand(node, b, like))
+
+
+def _variadic(fn, mean: bool = False):
+    """``Min``, ``Max``, ``Sum`` and ``Mean`` of any number of inputs (broadcast together)."""
+    def convert(node, inputs):
+        like = _traced_of(inputs)
+        out = None
+        for v in inputs:
+            v = operand(node, v, like)
+            out = v if out is None else fn(out, v)
+        return out * (1.0 / len(inputs)) if mean else out
+    return convert
+
+
+def _elu(node, inputs):
+    x = inputs[0]
+    return pyasc.where(x > 0, x, pyasc.expm1(x) * node.attr("alpha", 1.0))
+
+
+def _selu(node, inputs):
+    x = inputs[0]
+    alpha, gamma = node.attr("alpha", 1.67326319217681884765625), node.attr("gamma", 1.05070102214813232421875)
+    return pyasc.where(x > 0, x * gamma, pyasc.expm1(x) * (alpha * gamma))
+
+
+def _celu(node, inputs):
+    x, alpha = inputs[0], node.attr("alpha", 1.0)
+    return pyasc.relu(x) + pyasc.minimum(pyasc.expm1(x * (1.0 / alpha)) * alpha, 0.0)
+
+
+def _prelu(node, inputs):
+    x, slope = inputs
+    slope = operand(node, slope, x)
+    return pyasc.where(x < 0, x * slope, x)
+
+
+def _shrink(node, inputs):
+    x, bias, lambd = inputs[0], node.attr("bias", 0.0), node.attr("lambd", 0.5)
+    return pyasc.where(x < -lambd, x + bias, pyasc.where(x > lambd, x - bias, 0.0))
+
+
+def _is_inf(node, inputs):
+    x = inputs[0]
+    neg, pos = node.attr("detect_negative", 1), node.attr("detect_positive", 1)
+    if neg and pos:
+        return pyasc.isinf(x)
+    if not (neg or pos):
+        return pyasc.isinf(x) & pyasc.isnan(x)  # never both: all False
+    return pyasc.isinf(x) & ((x > 0) if pos else (x < 0))
+
+
+def _mod(node, inputs):
+    """``fmod=0``: the remainder with the divisor's sign (integers); ``fmod=1``: with the dividend's (C's fmod)."""
+    a, b = inputs
+    like = _traced_of([a, b])
+    a, b = operand(node, a, like), operand(node, b, like)
+    r = pyasc.remainder(a, b)
+    if not node.attr("fmod", 0):
+        if like.dtype.is_floating_point:
+            node.fail("a floating point Mod needs fmod=1", "fmod")
+        return r
+    return pyasc.where((r != 0) & ((r < 0) != (a < 0)), r - b, r)
 
 
 _CASTS = {TensorProto.FLOAT: None, TensorProto.FLOAT16: pyasc.float16, TensorProto.BFLOAT16: pyasc.bfloat16,
@@ -135,7 +198,53 @@ def _transpose(node, inputs):
 def _expand(node, inputs):
     x, shape = inputs
     out = np.broadcast_shapes(tuple(x.shape), tuple(ints(shape)))
-    return x if tuple(out) == tuple(x.shape) else x + pyasc.zeros(out, dtype=x.dtype)
+    return x if tuple(out) == tuple(x.shape) else x.expand(*out)
+
+
+def _tile(node, inputs):
+    x, repeats = inputs
+    if not is_const(repeats):
+        node.fail("repeats must be a constant")
+    return x.repeat(*ints(repeats))
+
+
+def _trilu(node, inputs):
+    x = inputs[0]
+    k = 0
+    if len(inputs) > 1 and inputs[1] is not None:
+        if not is_const(inputs[1]):
+            node.fail("k must be a constant")
+        k = ints(inputs[1])[0]
+    return pyasc.triu(x, k) if node.attr("upper", 1) else pyasc.tril(x, k)
+
+
+def _depth_to_space(node, inputs):
+    x, b = inputs[0], node.attr("blocksize")
+    n, c, h, w = x.shape
+    mode = node.attr("mode", "DCR")
+    if mode not in ("DCR", "CRD"):
+        node.fail(f"mode '{mode}' is not one of DCR, CRD", "mode")
+    if mode == "DCR":
+        y = x.reshape(n, b, b, c // (b * b), h, w).permute(0, 3, 4, 1, 5, 2)
+    else:
+        y = x.reshape(n, c // (b * b), b, b, h, w).permute(0, 1, 4, 2, 5, 3)
+    return y.reshape(n, c // (b * b), h * b, w * b)
+
+
+def _space_to_depth(node, inputs):
+    x, b = inputs[0], node.attr("blocksize")
+    n, c, h, w = x.shape
+    y = x.reshape(n, c, h // b, b, w // b, b).permute(0, 3, 5, 1, 2, 4)
+    return y.reshape(n, c * b * b, h // b, w // b)
+
+
+def _gather_elements(node, inputs):
+    x, index = inputs
+    if not is_const(index):
+        node.fail("the indices must be a constant")
+    axis = _axis(node.attr("axis", 0), x.ndim)
+    index = np.where(index < 0, index + x.shape[axis], index)
+    return pyasc.gather(x, axis, const_tensor(node, index))
 
 
 def _concat(node, inputs):
@@ -317,6 +426,41 @@ OPS: dict[str, OnnxOp] = {
     "ReduceMean": _op(_reduce(pyasc.mean), "axes", "keepdims", "noop_with_empty_axes"),
     "ReduceSum": _op(_reduce(pyasc.sum), "axes", "keepdims", "noop_with_empty_axes"),
     "ReduceMax": _op(_reduce(pyasc.amax), "axes", "keepdims", "noop_with_empty_axes"),
+    "Min": _op(_variadic(pyasc.minimum)),
+    "Max": _op(_variadic(pyasc.maximum)),
+    "Sum": _op(_variadic(pyasc.add)),
+    "Mean": _op(_variadic(pyasc.add, mean=True)),
+    "Elu": _op(_elu, "alpha"),
+    "Selu": _op(_selu, "alpha", "gamma"),
+    "Celu": _op(_celu, "alpha"),
+    "PRelu": _op(_prelu),
+    "Softplus": _op(_unary(pyasc.softplus)),
+    "Softsign": _op(lambda node, inputs: inputs[0] / (pyasc.abs(inputs[0]) + 1.0)),
+    "Mish": _op(_unary(pyasc.mish)),
+    "ThresholdedRelu": _op(lambda node, inputs: pyasc.where(inputs[0] > node.attr("alpha", 1.0), inputs[0], 0.0),
+                           "alpha"),
+    "Shrink": _op(_shrink, "bias", "lambd"),
+    "Sign": _op(_unary(pyasc.sign)),
+    "Floor": _op(_unary(pyasc.floor)),
+    "Ceil": _op(_unary(pyasc.ceil)),
+    "Round": _op(_unary(pyasc.round)),
+    "Sin": _op(_unary(pyasc.sin)),
+    "Cos": _op(_unary(pyasc.cos)),
+    "Tan": _op(_unary(pyasc.tan)),
+    "IsNaN": _op(_unary(pyasc.isnan)),
+    "IsInf": _op(_is_inf, "detect_negative", "detect_positive"),
+    "Mod": _op(_mod, "fmod"),
+    "And": _op(_binary(pyasc.logical_and)),
+    "Or": _op(_binary(pyasc.logical_or)),
+    "Xor": _op(_binary(pyasc.logical_xor)),
+    "LessOrEqual": _op(_binary(pyasc.le)),
+    "GreaterOrEqual": _op(_binary(pyasc.ge)),
+    "Tile": _op(_tile),
+    "Trilu": _op(_trilu, "upper"),
+    "DepthToSpace": _op(_depth_to_space, "blocksize", "mode"),
+    "SpaceToDepth": _op(_space_to_depth, "blocksize"),
+    "GatherElements": _op(_gather_elements, "axis"),
+    **REDUCTION_OPS,
     "Where": _op(_where),
     "Equal": _op(_binary(pyasc.eq)),
     "Less": _op(_binary(pyasc.lt)),
