@@ -120,3 +120,37 @@ def setitem_traced(x: Tensor, idx, value, index_of) -> None:
     else:
         new = Tensor(full, carrier)
     x.copy_(_carrier(x).where(Tensor(~mask, dt.bool_), new).to(x.dtype))
+
+
+def setitem_recorded(x: Tensor, idx, value, index_of) -> None:
+    """``x[idx] = value`` while gradients are recorded (eagerly and traced): ``x`` updated in place to
+    ``where(mask, placed, x)``, ``placed`` holding ``value`` at the indexed positions. A value that requires grad is
+    placed by padding, so its index must select a box (slices of step 1 and integers)."""
+    mask = np.zeros(x.shape, np.bool_)
+    try:
+        mask[index_of(idx)] = True
+        region = np.empty(x.shape, np.bool_)[index_of(idx)].shape
+    except (IndexError, ValueError, TypeError) as e:
+        raise PyascIndexError("setitem", f"index {idx!r} is invalid for shape {x.shape}: {e}", shapes=[x.shape]) from None
+    differentiable = isinstance(value, Tensor) and value.requires_grad
+    if not differentiable:
+        a = np.asarray(value.numpy() if isinstance(value, Tensor) else value)
+        full = np.zeros(x.shape, x.dtype.np_dtype)
+        full[index_of(idx)] = a.astype(x.dtype.np_dtype)
+        placed = Tensor(full, x.dtype)
+    else:
+        nz = np.nonzero(mask)
+        lo = [int(i.min()) if i.size else 0 for i in nz]
+        hi = [int(i.max()) + 1 if i.size else 0 for i in nz]
+        if int(mask.sum()) != int(np.prod([h - lo_ for lo_, h in zip(lo, hi)])):
+            raise PyascError("setitem", f"x[{idx!r}] = a value that requires grad: the index must select a box "
+                             "(slices of step 1 and integers) for the gradient to be recorded",
+                             shapes=[x.shape, value.shape])
+        from .ops_pad import pad_dims
+
+        v = value.to(x.dtype) if value.dtype is not x.dtype else value
+        if v.shape != region:
+            v = v.expand(*region)
+        v = v.reshape(*[h - lo_ for lo_, h in zip(lo, hi)])
+        placed = pad_dims(v, {d: (lo[d], x.shape[d] - hi[d]) for d in range(x.ndim)}, "constant", 0)
+    x.copy_(placed.where(Tensor(mask, dt.bool_), x))

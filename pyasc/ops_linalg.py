@@ -24,6 +24,7 @@ from pyasc.dialects import asctensor
 
 from . import amp
 from . import dtypes as dt
+from .autograd import tape
 from .args import tensor_operand
 from .creation import to_pyasc
 from .errors import PyascError, describe, user_location
@@ -191,15 +192,20 @@ def _product(name: str, signature, doc: str, decompose=None) -> OpDef:
 
 
 def _expand(t, shape):
-    """``t`` broadcast to ``shape``, materialised (on the host eagerly, by a copy kernel traced)."""
+    """``t`` broadcast to ``shape``, materialised (on the host eagerly, by a copy kernel traced); differentiated
+    as ``expand``."""
     shape = tuple(shape)
     if t.shape == shape:
         return t
-    if t._trace is not None:   # written out (an exact ``* 1``), so that reshapes of it are views
-        with t._trace.at(user_location()):
-            v = t._trace.broadcast(t._value, shape)
-        return MUL(Tensor._traced(t._trace, v, t.dtype, shape), 1)
-    return Tensor(np.ascontiguousarray(np.broadcast_to(t._concrete("matmul"), shape)), t.dtype, device=t._device)
+    with tape.set_grad_enabled(False):
+        if t._trace is not None:   # written out (an exact ``* 1``), so that reshapes of it are views
+            with t._trace.at(user_location()):
+                v = t._trace.broadcast(t._value, shape)
+            out = MUL(Tensor._traced(t._trace, v, t.dtype, shape), 1)
+        else:
+            out = Tensor(np.ascontiguousarray(np.broadcast_to(t._concrete("matmul"), shape)), t.dtype,
+                         device=t._device)
+    return tape.record_expand(t, out)
 
 
 def _nd_product(op: str, a, b, bias=None, transpose_a=False, transpose_b=False, out_dtype=None):

@@ -382,20 +382,44 @@ def _any(x, dims, keepdim):
 
 # ----------------------------------------------------------------------------- the table
 
-def _f(name, fn, **defaults):
-    return fused_op(name, _in_float32(fn), _float_signature(name, **defaults))
+def _f(name, fn, vjp=None, **defaults):
+    return fused_op(name, _in_float32(fn), _float_signature(name, **defaults), vjp=vjp)
+
+
+# the gradients of the compositions above whose selected branches would give 0 * inf = NaN when differentiated
+# part by part (log1p and expm1 at 0, softplus and mish far from 0)
+
+def _log1p_vjp(ctx, g):
+    return (g / (ctx.inputs[0] + 1.0),)
+
+
+def _expm1_vjp(ctx, g):
+    return (g * (ctx.output + 1.0),)
+
+
+def _softplus_vjp(ctx, g):
+    x, beta, threshold = ctx.inputs[0], float(ctx.attrs["beta"]), float(ctx.attrs["threshold"])
+    xb = x * beta
+    return (WHERE(GT(xb, threshold), g, g * SIGMOID(xb)),)
+
+
+def _mish_vjp(ctx, g):
+    """d/dx x tanh(softplus(x)) = tanh(sp) + x (1 - tanh(sp)^2) sigmoid(x)."""
+    x = ctx.inputs[0]
+    t = TANH(_in_float32(_softplus32)(x))
+    return (g * (t + x * (1.0 - t * t) * SIGMOID(x)),)
 
 
 OPS = [
     fused_op("square", _square, _numeric_signature("square")),
     fused_op("reciprocal", _reciprocal, _numeric_signature("reciprocal")),
     fused_op("sign", _sign, _numeric_signature("sign")),
-    fused_op("log1p", _log1p, _numeric_signature("log1p")),
-    fused_op("expm1", _expm1, _numeric_signature("expm1")),
+    fused_op("log1p", _log1p, _numeric_signature("log1p"), vjp=_log1p_vjp),
+    fused_op("expm1", _expm1, _numeric_signature("expm1"), vjp=_expm1_vjp),
     _f("silu", _silu32),
-    _f("softplus", _softplus32, beta=1.0, threshold=20.0),
+    _f("softplus", _softplus32, _softplus_vjp, beta=1.0, threshold=20.0),
     _f("hardswish", _hardswish32),
-    _f("mish", _mish32),
+    _f("mish", _mish32, _mish_vjp),
     fused_op("floor", _rounding(floor32, "floor"), _numeric_signature("floor")),
     fused_op("ceil", _rounding(_ceil32, "ceil"), _numeric_signature("ceil")),
     fused_op("trunc", _rounding(trunc32, "trunc"), _numeric_signature("trunc")),

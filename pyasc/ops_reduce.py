@@ -24,7 +24,7 @@ from pyasc.dialects.asctensor import ArgKind, ReduceKind
 from . import amp
 from . import dtypes as dt
 from .args import dims_arg, tensor_operand
-from .errors import PyascError
+from .errors import PyascError, describe
 from .opdef import COMPOSITE, REDUCE, OpDef, Types
 from .ops_compare import EQ, WHERE
 from .ops_elementwise import BY_NAME
@@ -186,8 +186,16 @@ def _mean_vjp(ctx, g):
 
 
 def _prod_vjp(ctx, g):
+    """The product of the other elements: the product over the nonzero ones, divided by the element when no
+    element is 0, itself for the one 0, and 0 when another element is 0 too (as PyTorch)."""
     x = ctx.inputs[0]
-    return ctx.expand(_kept(ctx, g * ctx.output), x) / x
+    dims = ctx.attrs["dims"]
+    zero = x == 0
+    nonzero = WHERE(zero, 1.0, x).to(x.dtype)
+    rest = PROD(nonzero, dim=dims, keepdim=True)
+    zeros = SUM(WHERE(zero, 1.0, 0.0), dim=dims, keepdim=True)
+    others = WHERE(zero, WHERE(zeros == 1.0, rest, 0.0), WHERE(zeros == 0.0, rest / nonzero, 0.0)).to(x.dtype)
+    return ctx.expand(_kept(ctx, g), x) * others
 
 
 def _extremum_vjp(ctx, g):
@@ -354,9 +362,18 @@ LOG_SOFTMAX = _softmax("log_softmax", asctensor.LogSoftmaxOp, True)
 
 
 def _norm(name: str, op_cls, rms: bool) -> OpDef:
+    def rms_signature(x, normalized_shape, weight=None, eps=None, *, bias=None):
+        """PyTorch's ``rms_norm`` (``eps`` None: the machine epsilon of the input's dtype), and a bias."""
+        return signature(x, normalized_shape, weight, bias, eps)
+
     def signature(x, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
         x = _policy(name, tensor_operand(name, x))
         _float_only(name, x)
+        if eps is None and rms:
+            eps = float(np.finfo(np.float32).eps) if x.dtype is dt.float32 else \
+                {"float16": 2.0 ** -10, "bfloat16": 2.0 ** -7}[x.dtype.name]
+        if isinstance(eps, bool) or not isinstance(eps, numbers.Real):
+            raise PyascError(name, f"eps must be a number, got {describe(eps)}", shapes=[x.shape])
         if isinstance(normalized_shape, numbers.Integral):
             normalized_shape = (int(normalized_shape),)
         normalized_shape = tuple(normalized_shape)
@@ -392,7 +409,8 @@ def _norm(name: str, op_cls, rms: bool) -> OpDef:
             y = y + b
         return y
 
-    return OpDef(name, build, reference, signature=signature, infer=_same_as_input, kind=REDUCE, method=False,
+    return OpDef(name, build, reference, signature=rms_signature if rms else signature, infer=_same_as_input,
+                 kind=REDUCE, method=False,
                  vjp=_norm_vjp(rms), doc=f"{'root-mean-square' if rms else 'layer'} normalisation over the trailing normalized_shape "
                      "dims, with optional affine weight and bias (cast to the input's dtype).")
 

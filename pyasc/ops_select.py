@@ -159,6 +159,11 @@ def _scatter(x, index, src, dim, reduce=None):
         block = _scatter_reduce(xr, hits, src, index, dim, reduce)
     else:
         hit = GT(AMAX(WHERE(hits, 1.0, 0.0), dim=-1), 0.0)            # (..., n)
+        if index.shape[dim] > 1:  # a place several indices name takes the last one's value (as PyTorch on CPU)
+            k = index.shape[dim]
+            order = constant(np.arange(k, dtype=np.float32), F32)
+            last = AMAX(WHERE(hits, order, -1.0), dim=-1, keepdim=True)  # (..., n, 1)
+            hits = hits & EQ(order, last)
         if isinstance(src, Tensor):
             vals = _last(pick(hits, _last(src[tuple(slice(0, s) for s in index.shape)], dim).unsqueeze(-2)), dim)
         else:

@@ -86,7 +86,7 @@ def broadcast_to(x: Tensor, shape) -> Tensor:
         return x
     with tape.set_grad_enabled(False):  # recorded below as one expand
         out = _broadcast_copy(x, shape)
-    return tape.record(_EXPAND, [x], {"shape": shape}, None, out)
+    return tape.record_expand(x, out)
 
 
 def _broadcast_copy(x: Tensor, shape: tuple) -> Tensor:
@@ -107,18 +107,18 @@ def _broadcast_copy(x: Tensor, shape: tuple) -> Tensor:
 # ----------------------------------------------------------------------------- copies
 
 def _clone(x, *, memory_format=None):
-    """A copy of x with its own storage."""
+    """A copy of x with its own storage (its gradient passes through)."""
     x = tensor_operand("clone", x)
-    if x.is_traced:
-        return x
-    return Tensor(x.numpy().copy(), x.dtype, format=x.format, device=x.device)
+    if x.is_traced:  # the same value in a tensor of its own (an in-place update of it rebinds it alone)
+        return tape.record_copy(x, Tensor._traced(x._trace, x._value, x.dtype, x.shape))
+    return tape.record_copy(x, Tensor(x.numpy().copy(), x.dtype, format=x.format, device=x.device))
 
 
 def _detach(x):
     """x sharing its storage, outside any gradient tracking."""
     x = tensor_operand("detach", x)
     if x.is_traced:
-        return x
+        return x.detach() if x._requires_grad else x
     return Tensor(x.numpy(), x.dtype, format=x.format, device=x.device)
 
 
@@ -512,10 +512,10 @@ def _einsum(*xs, terms, out):
 # ----------------------------------------------------------------------------- the table
 
 OPS = [
-    OpDef("clone", decompose=_clone, kind=COMPOSITE),
+    OpDef("clone", decompose=_clone, kind=COMPOSITE, vjp=lambda ctx, g: (g,)),
     OpDef("detach", decompose=_detach, kind=COMPOSITE),
     OpDef("cpu", decompose=_cpu, kind=COMPOSITE, function=False),
-    _EXPAND := fused_op("expand", _expand, _expand_signature, function=False, vjp=_expand_vjp),
+    fused_op("expand", _expand, _expand_signature, function=False, vjp=_expand_vjp),
     fused_op("repeat", _repeat, _repeat_signature, function=False),
     fused_op("mm", _mm, _mm_signature),
     fused_op("outer", _outer, _outer_signature),

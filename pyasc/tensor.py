@@ -301,9 +301,20 @@ class Tensor(HoldsMemory):
         backward(self, gradient)
 
     def detach(self) -> Tensor:
-        """The same values (shared storage) outside the recorded graph."""
-        t = Tensor._traced(self._trace, self._value, self._dtype, self._shape) if self._data is None else \
-            Tensor(self._data, self._dtype, device=self._device)
+        """The same values (shared storage) outside the recorded graph. Traced, a tensor whose gradient is recorded
+        is detached as a value of its own (a reshape to its shape), so that no recorded gradient reaches it."""
+        if self._data is None:
+            v = self._value
+            if self._requires_grad:
+                from pyasc.dialects import asctensor
+
+                from .errors import user_location
+
+                with self._trace.at(user_location()):
+                    v = self._trace.emit(asctensor.ReshapeOp(v, list(self._shape))).results[0]
+            t = Tensor._traced(self._trace, v, self._dtype, self._shape)
+        else:
+            t = Tensor(self._data, self._dtype, device=self._device)
         t._format = self._format
         return t
 
@@ -508,11 +519,40 @@ class Tensor(HoldsMemory):
             raise PyascError(op, f"a result of shape {value._shape} does not fit the tensor of shape {self._shape} "
                              "it updates in place", shapes=shapes, dtypes=dtypes)
         value = value.to(self._dtype) if value._dtype is not self._dtype else value
+        from .autograd import tape
+
+        recorded = tape.is_grad_enabled() and (value._requires_grad or self._requires_grad)
+        if recorded:
+            self._keep_history(op, tape)
         if self._trace is not None or value._trace is not None:
-            return self._rebind(op, value)
-        with np.errstate(all="ignore"):
-            self._concrete(op)[...] = value._concrete(op)
+            self._rebind(op, value)
+        else:
+            with np.errstate(all="ignore"):
+                self._concrete(op)[...] = value._concrete(op)
+        if recorded:  # from now on a copy of the new value, for the gradient
+            self._requires_grad, self._grad_fn = False, None
+            tape.record_copy(value, self)
         return self
+
+    def _keep_history(self, op: str, tape) -> None:
+        """Before an in-place update that gradients see: the recorded ops that read or made this tensor read a
+        tensor holding its value before the update (a copy, eagerly) instead. A leaf that requires grad and a
+        view (whose base the gradients would not see change) are refused, as the update would be lost."""
+        shapes = [self._shape]
+        if self._requires_grad and self._grad_fn is None:
+            raise PyascError(op, "a leaf tensor that requires grad is updated in place: update a clone of it, or "
+                             "update it under pyasc.no_grad()", shapes=shapes)
+        view = (id(self) in self._trace.view_ids or _is_view_value(self._value)) if self._trace is not None \
+            else self._concrete(op).base is not None
+        if view:
+            raise PyascError(op, "an in-place update of a view while gradients are recorded: the gradients would "
+                             "not see its base change; update a clone, or the base tensor", shapes=shapes)
+        if self._trace is not None:
+            old = Tensor._traced(self._trace, self._value, self._dtype, self._shape)
+        else:
+            old = Tensor(self._concrete(op).copy(), self._dtype, device=self._device)
+        old._requires_grad, old._grad_fn = self._requires_grad, self._grad_fn
+        tape.retarget(self, old)
 
     def _rebind(self, op: str, value: Tensor) -> Tensor:
         from .tracing import current_trace

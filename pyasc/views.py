@@ -38,10 +38,11 @@ import numpy as np
 from pyasc.dialects import asctensor
 
 from . import dtypes as dt
+from .autograd import tape
 from .args import dim_index, shape_arg, tensor_operand
 from .creation import to_numpy, to_pyasc
 from .errors import PyascError, PyascIndexError, describe, raise_host_only
-from .indexing import getitem_by_tensor, setitem_traced
+from .indexing import getitem_by_tensor, setitem_recorded, setitem_traced
 from .interop import is_torch_tensor
 from .opdef import COMPOSITE, DEVICE_OR_HOST, HOST, VIEW, OpDef
 from .tensor import Tensor
@@ -209,7 +210,7 @@ def _contiguous(x):
     x = tensor_operand("contiguous", x)
     if x._trace is not None or x._data.flags.c_contiguous:
         return x
-    return Tensor(np.ascontiguousarray(x._data), x.dtype, format=x._format, device=x._device)
+    return tape.record_copy(x, Tensor(np.ascontiguousarray(x._data), x.dtype, format=x._format, device=x._device))
 
 
 # ----------------------------------------------------------------------------- indexing
@@ -329,6 +330,8 @@ def _getitem_ref(a, index):
 def _setitem(x, idx, value) -> None:
     """``x[idx] = value``: writes into ``x``'s storage (on the host); inside ``pyasc.jit``
     functionalized (``indexing.setitem_traced``)."""
+    if tape.is_grad_enabled() and (x.requires_grad or isinstance(value, Tensor) and value.requires_grad):
+        return setitem_recorded(x, idx, value, _index)
     if x._trace is not None or isinstance(value, Tensor) and value._trace is not None:
         return setitem_traced(x, idx, value, _index)
     a = x._data

@@ -17,7 +17,7 @@ from ..errors import PyascError, describe
 from ..jit import JitFunction
 from ..tensor import Tensor
 from .engine import gradients
-from .tape import enable_grad, no_grad
+from .tape import enable_grad, is_grad_enabled, no_grad
 
 
 def _leaf(x: Tensor, taken: set | None = None) -> Tensor:
@@ -27,6 +27,10 @@ def _leaf(x: Tensor, taken: set | None = None) -> Tensor:
     if not x.dtype.is_floating_point:
         raise PyascError("grad", f"can only differentiate with respect to floating point tensors, got "
                          f"{describe(x)}", shapes=[x.shape], dtypes=[x.dtype.name])
+    if x.is_traced and x._requires_grad and is_grad_enabled():
+        raise PyascError("grad", "differentiates a tensor whose gradient an enclosing grad, vjp or backward also "
+                         "records: gradients of gradients are not supported (compute the inner one under "
+                         "pyasc.no_grad() if it is a constant)", shapes=[x.shape], dtypes=[x.dtype.name])
     if taken is not None and x.is_traced:
         if x._value in taken:
             with no_grad():

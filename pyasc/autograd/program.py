@@ -156,7 +156,11 @@ def _nodes(vjp: asctensor.VjpOp, tensor: _Values) -> list[Node]:
     """The records of ``vjp`` as nodes; a tensor needs a gradient when it depends on a ``wrt``."""
     needs = set(vjp.wrt)
     nodes = []
+    made: set[SSAValue] = set()
     for record in vjp.body.block.ops:
+        if record.outs and all(v in made and v not in record.args for v in record.outs):
+            continue  # a call the trace answered with an earlier call's value (a cast done twice): counted once
+        made.update(record.outs)
         name = record.op.data
         location = record.attributes[LOC_KEY].data if LOC_KEY in record.attributes else "<unknown>"
         op = op_named(name)

@@ -10,6 +10,7 @@ Composite ops are recorded as the ops they decompose into.
 from __future__ import annotations
 
 import functools
+import weakref
 from dataclasses import dataclass, field
 
 from ..errors import user_location
@@ -94,6 +95,32 @@ def _needs_grad(operands) -> bool:
     return any(isinstance(o, Tensor) and o._requires_grad for o in operands)
 
 
+# the recorded nodes that name each tensor (by id, with a weak reference to it): an in-place update moves them
+# to the tensor's value before the update (``retarget``)
+_nodes_of: dict[int, tuple[weakref.ref, list]] = {}
+
+
+def _remember(t: Tensor, node) -> None:
+    entry = _nodes_of.get(id(t))
+    if entry is None or entry[0]() is not t:
+        if len(_nodes_of) > 4096:
+            for k in [k for k, (ref, _) in _nodes_of.items() if ref() is None]:
+                del _nodes_of[k]
+        entry = _nodes_of[id(t)] = (weakref.ref(t), [])
+    entry[1].append(node)
+
+
+def retarget(t: Tensor, old: Tensor) -> None:
+    """The recorded nodes that name ``t`` name ``old`` instead (``t``'s value before an in-place update)."""
+    entry = _nodes_of.pop(id(t), None)
+    if entry is None or entry[0]() is not t:
+        return
+    for node in entry[1]:
+        node.operands = [old if o is t else o for o in node.operands]
+        node.outputs = [old if o is t else o for o in node.outputs]
+        _remember(old, node)
+
+
 def record(op, operands: list, attrs: dict, types, result):
     """Record one application of ``op`` (see the module doc) and return its result unchanged."""
     if not _enabled or not _needs_grad(operands):
@@ -101,11 +128,27 @@ def record(op, operands: list, attrs: dict, types, result):
     several = isinstance(result, tuple | list)
     outs = [r for r in (result if several else [result]) if isinstance(r, Tensor)]
     node = Node(op, list(operands), dict(attrs), types, outs, several, user_location())
+    for t in {id(t): t for t in (*operands, *outs) if isinstance(t, Tensor)}.values():
+        _remember(t, node)
     for r in outs:
         if r.dtype.is_floating_point and not any(r is o for o in operands):
             r._requires_grad = True
             r._grad_fn = node
     return result
+
+
+def record_expand(src: Tensor, out: Tensor) -> Tensor:
+    """Record ``out`` as ``src`` broadcast to its shape (the op ``expand``: its gradient is summed back)."""
+    from ..ops import get_op
+
+    return record(get_op("expand"), [src], {"shape": out.shape}, None, out)
+
+
+def record_copy(src: Tensor, out: Tensor) -> Tensor:
+    """Record ``out`` as a copy of ``src`` (the op ``clone``: its gradient passes through unchanged)."""
+    from ..ops import get_op
+
+    return record(get_op("clone"), [src], {}, None, out)
 
 
 class VJPContext:

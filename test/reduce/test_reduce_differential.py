@@ -105,7 +105,7 @@ def run_program(prog, x, y, w, b, lib, rounded=lambda a: a):
     ns = tuple(x.shape[x.ndim - k:])
     if lib == "pyasc":
         return (pyasc.rms_norm if rms else pyasc.layer_norm)(v, ns, weight=w if has_w else None,
-                                                             bias=b if has_b else None)
+                                                             bias=b if has_b else None, eps=1e-5)
     return _norm(v, k, w if has_w else None, b if has_b else None, rms)
 
 

@@ -39,7 +39,8 @@ def _rms_norm_torch(m, x, *w, ns):
     if not x.is_floating_point():
         return F(m).rms_norm(x, ns)
     xf = x.float()
-    y = xf * torch.rsqrt(xf.pow(2).mean(tuple(range(x.ndim - len(ns), x.ndim)), keepdim=True) + 1e-5)
+    eps = torch.finfo(x.dtype).eps  # rms_norm's default
+    y = xf * torch.rsqrt(xf.pow(2).mean(tuple(range(x.ndim - len(ns), x.ndim)), keepdim=True) + eps)
     return (y * w[0].float() if w else y).to(x.dtype)
 
 

@@ -131,6 +131,25 @@ def test_concat_of_a_full_tensor(mode, dtype):
 
 
 @pytest.mark.parametrize("mode", MODES)
+def test_scatter_to_one_place_twice_keeps_the_last_value(mode):
+    (a, ta), (s, ts) = _pair(3, 6), _pair(3, 4)
+    idx = np.array([[0, 0, 5, 5], [2, 1, 2, 2], [3, 4, 3, 0]])
+    got = _run(lambda x, v: pyasc.scatter(x, 1, pyasc.tensor(idx), v), mode, a, s)
+    np.testing.assert_array_equal(got.numpy(), torch.scatter(ta, 1, torch.tensor(idx), ts).numpy())
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_rms_norm_default_eps_is_torchs(mode, dtype):
+    (a, ta), (w, tw) = _pair(4, 8, dtype=dtype), _pair(8, dtype=dtype)
+    a, ta = a * 0.01, ta * 0.01  # small enough for eps to matter
+    got = _run(lambda x, y: pyasc.nn.functional.rms_norm(x, (8,), y), mode, a, w)
+    want = torch.nn.functional.rms_norm(ta.float(), (8,), tw.float(), eps=torch.finfo(ta.dtype).eps)
+    _close(got.float() if dtype == "float16" else got, want.to(ta.dtype).float() if dtype == "float16" else want,
+           tol=2e-3 if dtype == "float16" else 1e-4)
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_constant_operand(mode):
     (a, ta), = [_pair(8, 16)]
     _close(_run(lambda x: x @ pyasc.ones(16, 4), mode, a), ta @ torch.ones(16, 4))
