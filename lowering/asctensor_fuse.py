@@ -282,6 +282,24 @@ def _materialize_split_rows(host: func.FuncOp) -> None:
                 _replace_by_copy(op, i, v)
 
 
+def _materialize_unviewable_reshapes(host: func.FuncOp) -> None:
+    """A reshape of a view whose elements are not one run where the reshape merges them (a column slice
+    flattened, a broadcast reshaped) reads an exact copy of the view, as PyTorch's ``reshape`` copies."""
+    for op in list(host.body.block.ops):
+        if not isinstance(op, asctensor.ReshapeOp) or not isinstance(op.input.owner, VIEW_OPS):
+            continue
+        chain, v = [], op.input
+        while isinstance(v.owner, VIEW_OPS):
+            chain.append(v)
+            v = v.owner.input
+        views = {v: (v, v.type.get_shape(), row_major(v.type.get_shape()), 0)}
+        try:
+            for w in [*reversed(chain), op.result]:
+                views[w] = view_source(w, (), views)
+        except TilingError:
+            _replace_by_copy(op, 0, op.input)
+
+
 def _replace_by_copy(op: Operation, i: int, v: SSAValue) -> None:
     new_ops = exact_copy(v)
     for new in new_ops:
@@ -302,6 +320,7 @@ class AscTensorFusePass(ModulePass):
             _copy_returned_inputs(host)
             _materialize_moved_splats(host)
             _materialize_split_rows(host)
+            _materialize_unviewable_reshapes(host)
             for i, group in enumerate(g for g in _merge_prologues(_groups(list(host.body.block.ops))) if g.ops):
                 _outline(op, host, group.kind, group.ops, i)
             for inner in reversed(list(host.body.block.ops)):

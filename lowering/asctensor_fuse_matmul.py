@@ -55,7 +55,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from .conv_fold import fold_few_channels
 from .conv_gemm import add_bias, conv_epilogue, conv_to_implicit_gemm, epilogue, insert, plan_convs, pointwise_from_nhwc
 from .emitter import copy_loc, exact_copy
-from .outline import free_symbol, outline_group
+from .outline import free_symbol, outline_group, reads_outputs_reshaped
 
 
 
@@ -148,10 +148,14 @@ def _in_memory(mm: asctensor.MatmulOp) -> None:
 
 
 def _conv_operands_in_memory(conv: asctensor.Conv2dOp) -> None:
-    """A convolution's input or weights that are a splat (a uniform constant, such as a 1x1x1x1 weight) written out
+    """A convolution's input or weights that are a splat (a uniform constant, such as a 1x1x1x1 weight, or views of one)
+    written out
     by an exact copy, as ``_in_memory`` does for a matmul: the cube reads its operands from GM."""
     for i, v in enumerate((conv.input, conv.weight)):
-        if isinstance(v.owner, asctensor.FullOp):
+        root = v
+        while isinstance(root.owner, VIEW_OPS):  # a broadcast or reshape of a splat is one too
+            root = root.owner.input
+        if isinstance(root.owner, asctensor.FullOp):
             copies = exact_copy(v)
             for op in copies:
                 insert(op, conv)
@@ -327,6 +331,7 @@ def _outline(host: func.FuncOp, group: list[Operation], name: str, kind: str) ->
     copy_loc(group[0], call)
     Rewriter.insert_op(call, InsertPoint.after(group[-1]))
     call.results[0].name_hint = out.name_hint
+    reads_outputs_reshaped(members, [out], call.results, call)
     out.replace_all_uses_with(call.results[0])
     for op in reversed(group):  # a reshape of an operand that is also read outside stays for those reads
         if not any(r.uses for r in op.results):

@@ -25,6 +25,23 @@ def free_symbol(host: func.FuncOp, name: str) -> str:
     return free
 
 
+def reads_outputs_reshaped(members: set[Operation], outputs, results, anchor: Operation) -> None:
+    """Uses outside ``members`` of a value that an output reshapes (a product's result whose reshape is the
+    group's output, read through another reshape as well) read the kernel's result (``results``, in the order of
+    ``outputs``) reshaped back, inserted after ``anchor``: the group's ops then have no use left."""
+    for out, res in zip(outputs, results):
+        v = out
+        while isinstance(v.owner, asctensor.ReshapeOp) and v.owner in members:
+            v = v.owner.input
+            outside = [u for u in v.uses if u.operation not in members]
+            if outside and v.owner in members:
+                back = asctensor.ReshapeOp(res, list(v.type.get_shape()))
+                copy_loc(anchor, back)
+                Rewriter.insert_op(back, InsertPoint.after(anchor))
+                for u in outside:
+                    u.operation.operands[u.index] = back.result
+
+
 def outline_group(host: func.FuncOp, name: str, kind: str, group: list[Operation],
                   outputs: list[SSAValue]) -> func.CallOp:
     """Move ``group`` into a new kernel ``name`` (marked ``kind``) returning ``outputs``, called from
@@ -78,6 +95,7 @@ def outline_group(host: func.FuncOp, name: str, kind: str, group: list[Operation
     call = func.CallOp(name, inputs, [v.type for v in outputs])
     copy_loc(group[0], call)
     Rewriter.insert_op(call, InsertPoint.after(group[-1]))
+    reads_outputs_reshaped(members, outputs, call.results, call)
     for old, new in zip(outputs, call.results):
         if old.name_hint:
             new.name_hint = old.name_hint

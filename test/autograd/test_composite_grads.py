@@ -92,3 +92,16 @@ def test_one_tensor_given_twice_has_a_gradient_per_position(inside_jit):
     _, want = torch.autograd.functional.vjp(f, (torch.tensor(a), torch.tensor(a)), torch.tensor(v))
     for g, w in zip(got, want):
         np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("kw", [{}, {"padding": 1}, {"stride": 2}], ids=["plain", "padded", "strided"])
+def test_jit_of_the_gradient_of_a_convolution_sum(kw):
+    """The seed's splat reaches the convolution of the backward (and its MIX epilogue) reshaped."""
+    rng = np.random.default_rng(3)
+    x, w = rng.normal(size=(2, 3, 6, 6)).astype(np.float32), rng.normal(size=(4, 3, 3, 3)).astype(np.float32)
+    got = pyasc.jit(pyasc.grad(lambda a, b: pyasc.conv2d(a, b, **kw).sum(), argnums=(0, 1)))(pyasc.tensor(x),
+                                                                                           pyasc.tensor(w))
+    tx, tw = torch.tensor(x, requires_grad=True), torch.tensor(w, requires_grad=True)
+    F.conv2d(tx, tw, **kw).sum().backward()
+    for g, want in zip(got, (tx.grad, tw.grad)):
+        np.testing.assert_allclose(g.numpy(), want.numpy(), rtol=1e-4, atol=1e-4)

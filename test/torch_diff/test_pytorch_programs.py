@@ -130,6 +130,29 @@ def test_concat_of_a_full_tensor(mode, dtype):
     np.testing.assert_array_equal(got.numpy(), want.numpy())
 
 
+@pytest.mark.parametrize("fn", [
+    lambda m, x, w, v: m.nn.functional.linear(m.nn.functional.conv2d(x, w).flatten(1), v),
+    lambda m, x, w, v: m.nn.functional.conv2d(x, w).reshape(2, -1) @ v.t(),
+], ids=["conv-flatten-linear", "conv-reshape-matmul"])
+def test_a_convolution_read_through_a_reshape_by_a_product(fn):
+    (x, tx), (w, tw), (v, tv) = _pair(2, 3, 6, 6), _pair(4, 3, 3, 3), _pair(5, 64)
+    _close(pyasc.jit(lambda x, w, v: fn(pyasc, x, w, v))(x, w, v), fn(torch, tx, tw, tv))
+
+
+@pytest.mark.parametrize("fn", [lambda t: t[:, :2].reshape(-1), lambda t: t[:, 1:3].flatten(),
+                                lambda t: t[:, None].expand(6, 2, 5).reshape(12, 5), lambda t: (t * 2)[:, :2].reshape(-1),
+                                lambda t: t.t().reshape(-1) + 1], ids=["slice", "flatten", "expanded", "computed", "t"])
+def test_reshapes_of_views_that_need_a_copy_inside_jit(fn):
+    (a, ta), = [_pair(6, 5)]
+    np.testing.assert_array_equal(pyasc.jit(fn)(a).numpy(), fn(ta).numpy())
+
+
+def test_constant_indices_made_inside_jit():
+    (a, ta), (s, ts) = _pair(6, 8), _pair(6, 2)
+    got = pyasc.jit(lambda x, v: pyasc.scatter(x, 1, pyasc.tensor([[0, 3]] * 6), v))(a, s)
+    np.testing.assert_array_equal(got.numpy(), torch.scatter(ta, 1, torch.tensor([[0, 3]] * 6), ts).numpy())
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_scatter_to_one_place_twice_keeps_the_last_value(mode):
     (a, ta), (s, ts) = _pair(3, 6), _pair(3, 4)

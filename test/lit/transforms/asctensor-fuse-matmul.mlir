@@ -259,3 +259,18 @@ func.func @shared_reshape(%x: tensor<8x16xf32>, %w: tensor<8x4xf32>) -> (tensor<
 // CHECK-NEXT:    %[[R:.*]] = asctensor.reshape %x
 // CHECK-NEXT:    func.call @shared_reshape_mm0(%x, %w)
 // CHECK-NEXT:    math.exp %[[R]]
+
+// a convolution's product also read through another reshape (a flatten feeding a linear layer): that reshape reads
+// the convolution kernel's result reshaped back, so the product stays in its kernel only
+func.func @conv_flatten(%x: tensor<1x3x4x4xf32>, %w: tensor<2x3x3x3xf32>, %v: tensor<5x8xf32>) -> tensor<1x5xf32> {
+  %0 = asctensor.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [1, 1] groups 1 : tensor<1x3x4x4xf32>, tensor<2x3x3x3xf32> -> tensor<1x2x2x2xf32>
+  %1 = asctensor.reshape %0 : tensor<1x2x2x2xf32> -> tensor<1x8xf32>
+  %2 = asctensor.matmul %1, %v transpose_b : tensor<1x8xf32>, tensor<5x8xf32> -> tensor<1x5xf32>
+  func.return %2 : tensor<1x5xf32>
+}
+
+// CHECK:       func.func @conv_flatten(
+// CHECK-NOT:     asctensor.matmul
+// CHECK:         %[[C:.*]] = func.call @conv_flatten_mm{{[0-9]+}}(
+// CHECK-NOT:     asctensor.matmul
+// CHECK:         func.call @conv_flatten_mm{{[0-9]+}}(%[[C]]

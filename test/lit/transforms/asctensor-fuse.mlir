@@ -98,3 +98,18 @@ func.func @splat_concat(%x: tensor<2x3xf32>) -> tensor<2x6xf32> {
 // CHECK:       func.func @splat_concat_k0() -> tensor<2x3xf32> attributes {asctensor.kernel = "elementwise"} {
 // CHECK:       func.func @splat_concat_k1(%{{.*}}: tensor<2x3xf32>, %x: tensor<2x3xf32>) -> tensor<2x6xf32> attributes {asctensor.kernel = "movement"} {
 // CHECK-NEXT:    %{{.*}} = asctensor.concat
+
+// a flattened column slice is not one run: the slice is written out by an exact copy first, and the kernel that
+// reshapes reads the copy
+func.func @column_flatten(%x: tensor<3x4xf32>) -> tensor<6xf32> {
+  %0 = asctensor.slice %x offsets [0, 0] : tensor<3x4xf32> -> tensor<3x2xf32>
+  %1 = asctensor.reshape %0 : tensor<3x2xf32> -> tensor<6xf32>
+  %2 = math.exp %1 : tensor<6xf32>
+  func.return %2 : tensor<6xf32>
+}
+
+// CHECK:       func.func @column_flatten_k0(%x: tensor<3x4xf32>) -> tensor<3x2xf32> attributes {asctensor.kernel = "elementwise"} {
+// CHECK-NEXT:    %{{.*}} = asctensor.slice %x offsets [0, 0]
+// CHECK:         arith.mulf
+// CHECK:       func.func @column_flatten_k1(%{{.*}}: tensor<3x2xf32>) -> tensor<6xf32> attributes {asctensor.kernel = "elementwise"} {
+// CHECK-NEXT:    %{{.*}} = asctensor.reshape %{{.*}} : tensor<3x2xf32> -> tensor<6xf32>
