@@ -185,8 +185,8 @@ def test_unsupported_op_and_attribute_are_named():
         return helper.make_model(helper.make_graph([node], "g", [x], [y]),
                                  opset_imports=[helper.make_opsetid("", 17)])
 
-    m = pyasc.OMModel(one_node(helper.make_node("Celu", ["x"], ["y"], name="celu_1")))
-    with pytest.raises(UnsupportedOnnxError, match=r"ONNX node 'celu_1' \(Celu\).*not supported"):
+    m = pyasc.OMModel(one_node(helper.make_node("LRN", ["x"], ["y"], name="lrn_1", size=3)))
+    with pytest.raises(UnsupportedOnnxError, match=r"ONNX node 'lrn_1' \(LRN\).*not supported"):
         m.infer(_images(1, (8, 8)))
     m = pyasc.OMModel(one_node(helper.make_node("AveragePool", ["x"], ["y"], name="pool_1", kernel_shape=[2, 2],
                                                 ceil_mode=1)))
