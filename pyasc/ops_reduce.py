@@ -317,6 +317,10 @@ def _max_min(name: str, whole: OpDef, arg: OpDef) -> OpDef:
     def decompose(x, dim=None, keepdim: bool = False):
         if dim is None:
             return whole(x)
+        if not isinstance(dim, numbers.Integral) and hasattr(dim, "shape"):  # max(a, b): the elementwise maximum
+            from .ops_elementwise import BY_NAME
+
+            return BY_NAME["maximum" if name == "max" else "minimum"](x, dim)
         x = tensor_operand(name, x)
         at = x.to(dt.int32) if x.dtype is dt.bool_ else x      # (arg refuses bool, max(x, dim) does not)
         return MaxMin(whole(x, dim, keepdim), arg(at, dim, keepdim))

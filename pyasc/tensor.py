@@ -60,6 +60,9 @@ def _is_device_like(a) -> bool:
     return isinstance(a, Device | int) and not isinstance(a, bool) or type(a).__name__ == "device"
 
 
+_IN_PLACE_KINDS = ("elementwise", "composite", "compare")  # ops whose ``name_`` form updates the tensor in place
+
+
 class Tensor(HoldsMemory):
     """An n-dimensional array of one pyasc dtype (float32, float16, bfloat16 or int32)."""
 
@@ -519,6 +522,9 @@ class Tensor(HoldsMemory):
             raise PyascError(op, f"a result of shape {value._shape} does not fit the tensor of shape {self._shape} "
                              "it updates in place", shapes=shapes, dtypes=dtypes)
         value = value.to(self._dtype) if value._dtype is not self._dtype else value
+        if self._trace is not None and value._trace is None:  # a constant written into a traced tensor
+            value = Tensor._traced(self._trace, self._trace.constant(value._concrete(op), value._dtype), value._dtype,
+                                   value._shape)
         from .autograd import tape
 
         recorded = tape.is_grad_enabled() and (value._requires_grad or self._requires_grad)
@@ -578,11 +584,44 @@ class Tensor(HoldsMemory):
 
     # -- methods: the ops of the table marked as methods ------------------------------------
     def __getattr__(self, name: str):
-        # only called for names the class does not define: x.exp(), x.sum(1), x.reshape(2, -1)
+        # only called for names the class does not define: x.exp(), x.sum(1), x.reshape(2, -1), and the in-place
+        # form of an op of the table that gives a tensor of this one's shape: x.clamp_(0, 1), x.masked_fill_(m, 0)
         op = None if name.startswith("_") else _ops().get(name)
+        if op is None and name.endswith("_") and not name.startswith("_"):
+            base = _ops().get(name[:-1])
+            if base is not None and base.method and base.kind in _IN_PLACE_KINDS:
+                return lambda *args, **kwargs: self._update(name, base(self, *args, **kwargs))
         if op is None or not op.method:
             raise AttributeError(f"'Tensor' object has no attribute '{name}'")
         return functools.partial(op, self)
+
+    def fill_(self, value) -> Tensor:
+        """Every element set to ``value`` (in place)."""
+        from .creation import full
+
+        return self._update("fill_", full(self._shape, value, dtype=self._dtype, device=self._device), cast=True)
+
+    def zero_(self) -> Tensor:
+        return self.fill_(0)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None) -> Tensor:
+        """A tensor of ``size`` filled with ``fill_value``, of this tensor's dtype and device by default."""
+        from .creation import full
+
+        return full(tuple(size), fill_value, dtype=dtype or self._dtype, device=device or self._device)
+
+    def new_zeros(self, *size, dtype=None, device=None) -> Tensor:
+        return self.new_full(size[0] if len(size) == 1 and not isinstance(size[0], int) else size, 0, dtype=dtype,
+                             device=device)
+
+    def new_ones(self, *size, dtype=None, device=None) -> Tensor:
+        return self.new_full(size[0] if len(size) == 1 and not isinstance(size[0], int) else size, 1, dtype=dtype,
+                             device=device)
+
+    def new_tensor(self, data, *, dtype=None, device=None) -> Tensor:
+        from .creation import tensor
+
+        return tensor(data, dtype=dtype or self._dtype, device=device or self._device)
 
     def __dir__(self):
         return sorted({*super().__dir__(), *(n for n, op in _ops().items() if op.method)})

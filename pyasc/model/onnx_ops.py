@@ -367,19 +367,6 @@ def _layer_norm(node, inputs):
 
 # ------------------------------------------------------------------------------------- reductions
 
-def _reduce(fn):
-    def convert(node, inputs):
-        x = inputs[0]
-        axes = _axes_input(node, inputs, 1)
-        if not axes:
-            if node.attr("noop_with_empty_axes", 0):
-                return x
-            axes = list(range(x.ndim))
-        dims = tuple(_axis(a, x.ndim) for a in axes)
-        return fn(x, dim=dims, keepdim=bool(node.attr("keepdims", 1)))
-    return convert
-
-
 def _softmax(fn):
     return lambda node, inputs: fn(inputs[0], dim=node.attr("axis", -1))
 
@@ -423,9 +410,6 @@ OPS: dict[str, OnnxOp] = {
     "Softmax": _op(_softmax(pyasc.softmax), "axis"),
     "LogSoftmax": _op(_softmax(pyasc.log_softmax), "axis"),
     "LayerNormalization": _op(_layer_norm, "axis", "epsilon", "stash_type"),
-    "ReduceMean": _op(_reduce(pyasc.mean), "axes", "keepdims", "noop_with_empty_axes"),
-    "ReduceSum": _op(_reduce(pyasc.sum), "axes", "keepdims", "noop_with_empty_axes"),
-    "ReduceMax": _op(_reduce(pyasc.amax), "axes", "keepdims", "noop_with_empty_axes"),
     "Min": _op(_variadic(pyasc.minimum)),
     "Max": _op(_variadic(pyasc.maximum)),
     "Sum": _op(_variadic(pyasc.add)),

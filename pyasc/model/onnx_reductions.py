@@ -1,4 +1,5 @@
-"""The ONNX reductions, scans, selections and normalizations: ``ReduceMin``, ``ReduceProd``, ``ReduceL1``,
+"""The ONNX reductions, scans, selections and normalizations: ``ReduceMean``, ``ReduceSum``, ``ReduceMax``,
+``ReduceMin``, ``ReduceProd``, ``ReduceL1``,
 ``ReduceL2``, ``ReduceLogSumExp``, ``ReduceSumSquare``, ``ArgMax``, ``ArgMin``, ``CumSum``, ``TopK``,
 ``InstanceNormalization`` and ``GroupNormalization``.
 
@@ -29,6 +30,9 @@ def _reduction(fn):
 
 
 REDUCTIONS = {
+    "ReduceMean": lambda x, d, k: pyasc.mean(x, dim=d, keepdim=k),
+    "ReduceSum": lambda x, d, k: pyasc.sum(x, dim=d, keepdim=k),
+    "ReduceMax": lambda x, d, k: pyasc.amax(x, dim=d, keepdim=k),
     "ReduceMin": lambda x, d, k: pyasc.amin(x, dim=d, keepdim=k),
     "ReduceProd": lambda x, d, k: pyasc.prod(x, dim=d, keepdim=k),
     "ReduceL1": lambda x, d, k: pyasc.sum(pyasc.abs(x), dim=d, keepdim=k),

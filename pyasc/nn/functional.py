@@ -8,6 +8,8 @@ keyword) are defined here.
 from __future__ import annotations
 
 from ..args import tensor_operand
+from ..autograd.losses import (binary_cross_entropy_with_logits, huber_loss, l1_loss, mse_loss,  # noqa: F401
+                               smooth_l1_loss)
 from ..ops import OPS
 
 relu = OPS["relu"]
