@@ -60,6 +60,10 @@ DEVICE = "device"
 HOST = "host"
 DEVICE_OR_HOST = "device_or_host"
 
+# ops whose ``dtype=`` keyword casts the input first (PyTorch's reductions and softmaxes)
+CAST_FIRST = frozenset({"sum", "mean", "prod", "softmax", "log_softmax", "logsumexp", "cumprod", "nansum"})
+ROUNDING_MODES = (None, "trunc", "floor")
+
 # the kinds of op (what the op table and the documentation group them by)
 ELEMENTWISE, COMPARE, REDUCE, MATRIX, VIEW, COMPOSITE, CUSTOM = (
     "elementwise", "compare", "reduce", "matrix", "view", "composite", "custom")
@@ -133,6 +137,13 @@ class OpDef:
 
     # -- a call -------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        if kwargs and args:
+            if "dtype" in kwargs and self.name in CAST_FIRST:
+                dtype = kwargs.pop("dtype")
+                if dtype is not None:
+                    args = (operand(self.name, args[0]).to(dtype), *args[1:])
+            if "rounding_mode" in kwargs and self.name == "div":
+                return _divided(args, kwargs)
         if not kwargs and len(args) == self.arity and self.signature is None and self.decompose is None:
             key = eager.direct_key(self, args)   # a repeated eager call on tensors: its program at once
             compiled = None if key is None else eager.direct_program(key)
@@ -387,6 +398,29 @@ class OpDef:
 
 # NumPy's keyword spellings, accepted wherever an op takes PyTorch's
 KEYWORD_ALIASES = {"axis": "dim", "keepdims": "keepdim"}
+
+
+def _divided(args, kwargs):
+    """``div(a, b, rounding_mode=...)``: the quotient rounded towards 0 (``"trunc"``) or down (``"floor"``); with
+    integer operands an integer, exact."""
+    from .ops import get_op
+
+    mode = kwargs.pop("rounding_mode")
+    if mode not in ROUNDING_MODES or kwargs or len(args) != 2:
+        raise PyascError("div", f"takes a, b and rounding_mode (None, 'trunc' or 'floor'), got {describe(mode)} "
+                         f"and {sorted(kwargs) or len(args)}")
+    a, b = args
+    if mode is None:
+        return get_op("div")(a, b)
+    floor = get_op("floor_divide")(a, b)
+    if mode == "floor":
+        return floor
+    ta, tb = (x if isinstance(x, Tensor) else None for x in (a, b))
+    if all(t is None or not t.dtype.is_floating_point for t in (ta, tb)) and not any(
+            isinstance(x, float) for x in (a, b)):  # integers: the floor, one up where it rounded a negative down
+        rem = get_op("remainder")(a, b)
+        return get_op("where")((rem != 0) & (floor < 0), floor + 1, floor)  # a negative quotient, not whole
+    return get_op("trunc")(get_op("div")(a, b))
 
 
 @functools.cache
