@@ -125,6 +125,7 @@ class _Program:
         self.inputs = inputs
         self.outputs = outputs
         self.returns_tuple = returns_tuple
+        self.structure = None  # how the results nest (``nesting``), when the function returns nested tuples
         # concrete tensors the traced function used (lifted to extra parameters after the inputs)
         self.constants = tuple(constants)
         # whether a call runs kernels: not when every output is a zero-size tensor
@@ -477,6 +478,7 @@ class JitFunction:
                          "constants": lowered.constants_text})
         if cache.dump_path() is not None:
             cache.dump(lowered, compiled, disk_key)
+        compiled.structure = lowered.structure
         self._cache[key] = compiled
         return compiled
 
@@ -509,8 +511,9 @@ class JitFunction:
                            else Tensor._traced(tr, next(params), s.dtype, s.shape) for s in specs)
             call_args = [next(proxies) if k == "tensor" else v for k, v in layout]
             result = self.fn(*call_args, **kwargs)
+            structure = nesting(result)
             returns_tuple = isinstance(result, tuple | list)
-            results = list(result) if returns_tuple else [result]
+            results = flattened(result) if returns_tuple else [result]
             if not results:
                 raise PyascError(self.name, "the function must return at least one tensor")
             values, outputs = [], []
@@ -528,6 +531,7 @@ class JitFunction:
                     values.append(r._value)
             module = tr.finish(values, self._def_location())
         lowered = Lowered(module, tr.name, options, specs, tuple(outputs), returns_tuple, tuple(tr.lifted))
+        lowered.structure = structure
         lowered.check_outputs_fit()  # before compiling a program whose results cannot exist
         return lowered
 
@@ -545,7 +549,7 @@ class JitFunction:
             if len(fast) == len(args):
                 compiled = self._fast.get((tuple(fast), default_target()))
                 if compiled is not None:  # the key holds every input's shape and dtype: no check again
-                    return launch(compiled, args, checked=True)
+                    return nested(compiled.structure, launch(compiled, args, checked=True))
         tensors, layout, key = self._split(args, kwargs)
         if key in self._eager:
             return self.fn(*args, **kwargs)
@@ -557,7 +561,7 @@ class JitFunction:
                 log.info("jit %s: %s; this signature runs eagerly, each op compiled on its own", self.name, e)
                 self._eager.add(key)
                 return self.fn(*args, **kwargs)
-        result = compiled(*tensors)
+        result = nested(compiled.structure, compiled(*tensors))
         if not kwargs and not _amp.active() and all(type(a) is Tensor for a in args):
             # after a call that ran: its outputs fit in this target's memory (``launch``'s ``checked``)
             self._fast[(tuple((a._shape, a._dtype) for a in args), default_target())] = compiled
@@ -566,6 +570,39 @@ class JitFunction:
     def cache_size(self) -> int:
         """Number of signatures compiled so far."""
         return len(self._cache)
+
+
+def nesting(result):
+    """The shape of a result of tuples and lists nested in a tuple or list (each leaf its index among the
+    flattened results), or None for a tensor or a flat tuple or list."""
+    if not isinstance(result, tuple | list) or not any(isinstance(r, tuple | list) for r in result):
+        return None
+    count = iter(range(1 << 30))
+
+    def shape(r):
+        return (type(r), tuple(shape(x) for x in r)) if isinstance(r, tuple | list) else next(count)
+    return shape(result)
+
+
+def flattened(result) -> list:
+    """The leaves of nested tuples and lists, in order."""
+    out = []
+    for r in result:
+        out.extend(flattened(r) if isinstance(r, tuple | list) else [r])
+    return out
+
+
+def nested(structure, flat):
+    """``flat`` (a compiled program's tuple of results) in the shape ``nesting`` recorded (unchanged for None)."""
+    if structure is None:
+        return flat
+
+    def build(s):
+        if isinstance(s, int):
+            return flat[s]
+        kind, items = s
+        return kind(build(i) for i in items)
+    return build(structure)
 
 
 def _is_empty(shape) -> bool:

@@ -105,3 +105,18 @@ def test_jit_of_the_gradient_of_a_convolution_sum(kw):
     F.conv2d(tx, tw, **kw).sum().backward()
     for g, want in zip(got, (tx.grad, tw.grad)):
         np.testing.assert_allclose(g.numpy(), want.numpy(), rtol=1e-4, atol=1e-4)
+
+
+def test_a_jitted_training_step_returns_the_loss_and_every_gradient():
+    """``pyasc.jit(pyasc.value_and_grad(loss, argnums=(0, 1)))``: nested results come back nested."""
+    rng = np.random.default_rng(8)
+    w, b, x = (rng.normal(size=s).astype(np.float32) for s in ((4, 3), (3,), (5, 4)))
+    step = pyasc.jit(pyasc.value_and_grad(lambda w, b, x: ((x @ w + b).tanh() ** 2).mean(), argnums=(0, 1)))
+    for _ in range(2):  # the second call takes the cached program
+        loss, (gw, gb) = step(pyasc.tensor(w), pyasc.tensor(b), pyasc.tensor(x))
+    tw, tb = torch.tensor(w, requires_grad=True), torch.tensor(b, requires_grad=True)
+    want = ((torch.tensor(x) @ tw + tb).tanh() ** 2).mean()
+    want.backward()
+    np.testing.assert_allclose(loss.numpy(), want.detach().numpy(), rtol=1e-5)
+    np.testing.assert_allclose(gw.numpy(), tw.grad.numpy(), rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(gb.numpy(), tb.grad.numpy(), rtol=1e-4, atol=1e-6)

@@ -270,3 +270,13 @@ def test_lowered_as_text_traced_level():
     assert lowered.as_text("traced") == str(lowered.traced)
     with pytest.raises(pyasc.PyascError, match="unknown level 'nope'"):
         lowered.as_text("nope")
+
+
+def test_nested_results_keep_their_nesting():
+    a = pyasc.tensor(np.array([1.0, 2.0, 3.0], np.float32))
+    f = pyasc.jit(lambda x, y: (x + 1, [x * y, (y, x - y)]))
+    for _ in range(2):  # compiled, then the cached program's fast path
+        r = f(a, a * 2)
+        assert type(r) is tuple and type(r[1]) is list and type(r[1][1]) is tuple
+        np.testing.assert_array_equal(r[1][1][1].numpy(), [-1.0, -2.0, -3.0])
+        np.testing.assert_array_equal(r[1][0].numpy(), [2.0, 8.0, 18.0])
