@@ -21,7 +21,7 @@ import numpy as np
 from . import dtypes as dt
 from .args import dim_index, operand, tensor_operand
 from .errors import PyascError
-from .fused import fused_op
+from .fused import fused_op, vjp_through
 from .ops_compare import EQ, GT, ISNAN, LT, WHERE
 from .ops_elementwise import BY_NAME as EW
 from .ops_elementwise import CAST
@@ -145,6 +145,25 @@ def _scatter_signature(x, dim, index, src=None, *, value=None, reduce=None):
     return [x, index, src], {"dim": dim, "reduce": reduce}
 
 
+def _scatter_vjp(ctx, g):
+    """PyTorch's rule: the input's gradient is ``g`` with the written places zeroed, ``src``'s is ``g`` gathered
+    at the index (every ``src`` element sent to a place gets its gradient, also one a later duplicate
+    overwrote); a ``reduce`` differentiates through its composition."""
+    x, index, src = ctx.inputs
+    if ctx.attrs.get("reduce") is not None:
+        return vjp_through(_scatter)(ctx, g)
+    dim = ctx.attrs["dim"]
+    gx = _scatter(g, index, 0.0, dim)
+    if not isinstance(src, Tensor):
+        return gx, None, None
+    gs = _gather(g, index, dim)
+    if gs.shape != src.shape:  # src larger than the index: the rest gets no gradient
+        from .ops_pad import pad_dims
+
+        gs = pad_dims(gs, {d: (0, src.shape[d] - gs.shape[d]) for d in range(src.ndim)}, "constant", 0.0)
+    return gx, None, gs
+
+
 def _scatter(x, index, src, dim, reduce=None):
     """x with x[..., index[..., i, ...], ...] = src[..., i, ...] along dim; ``reduce`` "add" or
     "multiply" combines every src element sent to a place with x's element there instead."""
@@ -260,7 +279,7 @@ def _argsort(x, dim, descending):
 OPS = [
     fused_op("index_select", _index_select, _index_select_signature),
     fused_op("gather", _gather, _gather_signature),
-    fused_op("scatter", _scatter, _scatter_signature),
+    fused_op("scatter", _scatter, _scatter_signature, vjp=_scatter_vjp),
     fused_op("sort", sort_along, _sort_signature, pack=Sorted._make),
     fused_op("argsort", _argsort, _argsort_signature),
 ]

@@ -160,6 +160,9 @@ CASES: list[GradCase] = [
     GradCase("topk", lambda m, a: m.topk(a, 2, 0, largest=False)[0], (((5, 6), U),), "select"),
     GradCase("expand", lambda m, a: a.expand(3, 4, 5) * a, (((4, 1), N),), "broadcast"),
     GradCase("expand", lambda m, a: a[:, None].expand(4, 3, 6), (((4, 6), N),), "broadcast"),
+    GradCase("scatter", lambda m, a, b: m.scatter(a, 1, m.tensor([[0, 0, 4], [2, 1, 2], [3, 3, 3]]), b),
+             (((3, 5), N), ((3, 3), N)), "duplicates"),
+    GradCase("scatter", lambda m, a: m.scatter(a, 0, m.tensor([[1, 0], [0, 2]]), 2.5), (((3, 2), N),), "value"),
     GradCase("cumsum", lambda m, a: m.cumsum(a, -1), (((4, 12), N),), "scan"),
     GradCase("cumsum", lambda m, a: m.cumsum(a, 0), (((6, 5), N),), "scan"),
 ]
