@@ -252,6 +252,33 @@ def tile(x, dims):
     return x.repeat(*dims)
 
 
+def new_full(x, size, fill_value, *, dtype=None, device=None):
+    """A tensor of ``size`` filled with ``fill_value``, of ``x``'s dtype and device by default."""
+    from .creation import full
+
+    x = tensor_operand("new_full", x)
+    return full(tuple(size), fill_value, dtype=dtype or x.dtype, device=device or x.device)
+
+
+def _sizes_of(size):
+    return tuple(size[0]) if len(size) == 1 and not isinstance(size[0], numbers.Integral) else size
+
+
+def new_zeros(x, *size, dtype=None, device=None):
+    return new_full(x, _sizes_of(size), 0, dtype=dtype, device=device)
+
+
+def new_ones(x, *size, dtype=None, device=None):
+    return new_full(x, _sizes_of(size), 1, dtype=dtype, device=device)
+
+
+def new_tensor(x, data, *, dtype=None, device=None):
+    from .creation import tensor
+
+    x = tensor_operand("new_tensor", x)
+    return tensor(data, dtype=dtype or x.dtype, device=device or x.device)
+
+
 # ----------------------------------------------------------------------------- arithmetic
 
 def clamp_min(x, min):  # noqa: A002 - PyTorch's names
@@ -365,7 +392,7 @@ def std_mean(x, dim=None, *, correction=1, keepdim=False):
 _FUNCTIONS = [narrow, select, unbind, movedim, swapaxes, unflatten, tensor_split, fliplr, flipud, rot90, diagonal,
               trace, repeat_interleave, broadcast_to, tile, clamp_min, clamp_max, lerp, addcmul, addcdiv, hypot,
               logaddexp, sinh, cosh, exp2, log2, log10, fmod, nan_to_num, count_nonzero, diff, var_mean, std_mean]
-_METHODS_ONLY = [expand_as, type_as, view_as, reshape_as]
+_METHODS_ONLY = [expand_as, type_as, view_as, reshape_as, new_full, new_zeros, new_ones, new_tensor]
 _FUNCTIONS_ONLY = [hstack, vstack, dstack, column_stack]
 
 OPS = [*(OpDef(f.__name__, decompose=f, kind=COMPOSITE) for f in _FUNCTIONS),

@@ -529,7 +529,7 @@ class Tensor(HoldsMemory):
 
         recorded = tape.is_grad_enabled() and (value._requires_grad or self._requires_grad)
         if recorded:
-            self._keep_history(op, tape)
+            tape.keep_history(self, op)
         if self._trace is not None or value._trace is not None:
             self._rebind(op, value)
         else:
@@ -539,26 +539,6 @@ class Tensor(HoldsMemory):
             self._requires_grad, self._grad_fn = False, None
             tape.record_copy(value, self)
         return self
-
-    def _keep_history(self, op: str, tape) -> None:
-        """Before an in-place update that gradients see: the recorded ops that read or made this tensor read a
-        tensor holding its value before the update (a copy, eagerly) instead. A leaf that requires grad and a
-        view (whose base the gradients would not see change) are refused, as the update would be lost."""
-        shapes = [self._shape]
-        if self._requires_grad and self._grad_fn is None:
-            raise PyascError(op, "a leaf tensor that requires grad is updated in place: update a clone of it, or "
-                             "update it under pyasc.no_grad()", shapes=shapes)
-        view = (id(self) in self._trace.view_ids or _is_view_value(self._value)) if self._trace is not None \
-            else self._concrete(op).base is not None
-        if view:
-            raise PyascError(op, "an in-place update of a view while gradients are recorded: the gradients would "
-                             "not see its base change; update a clone, or the base tensor", shapes=shapes)
-        if self._trace is not None:
-            old = Tensor._traced(self._trace, self._value, self._dtype, self._shape)
-        else:
-            old = Tensor(self._concrete(op).copy(), self._dtype, device=self._device)
-        old._requires_grad, old._grad_fn = self._requires_grad, self._grad_fn
-        tape.retarget(self, old)
 
     def _rebind(self, op: str, value: Tensor) -> Tensor:
         from .tracing import current_trace
@@ -603,25 +583,6 @@ class Tensor(HoldsMemory):
 
     def zero_(self) -> Tensor:
         return self.fill_(0)
-
-    def new_full(self, size, fill_value, *, dtype=None, device=None) -> Tensor:
-        """A tensor of ``size`` filled with ``fill_value``, of this tensor's dtype and device by default."""
-        from .creation import full
-
-        return full(tuple(size), fill_value, dtype=dtype or self._dtype, device=device or self._device)
-
-    def new_zeros(self, *size, dtype=None, device=None) -> Tensor:
-        return self.new_full(size[0] if len(size) == 1 and not isinstance(size[0], int) else size, 0, dtype=dtype,
-                             device=device)
-
-    def new_ones(self, *size, dtype=None, device=None) -> Tensor:
-        return self.new_full(size[0] if len(size) == 1 and not isinstance(size[0], int) else size, 1, dtype=dtype,
-                             device=device)
-
-    def new_tensor(self, data, *, dtype=None, device=None) -> Tensor:
-        from .creation import tensor
-
-        return tensor(data, dtype=dtype or self._dtype, device=device or self._device)
 
     def __dir__(self):
         return sorted({*super().__dir__(), *(n for n, op in _ops().items() if op.method)})
