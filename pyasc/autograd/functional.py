@@ -54,8 +54,9 @@ def _python_fn(fn):
     return fn.fn if isinstance(fn, JitFunction) else fn
 
 
-def _value_and_grads(fn, argnums, args, kwargs):
-    """Trace-or-eager core: ``(value, grads)`` with the gradients in the order of ``argnums``."""
+def _value_and_grads(fn, argnums, args, kwargs, has_aux: bool = False):
+    """Trace-or-eager core: ``(value, grads)`` with the gradients in the order of ``argnums``; with ``has_aux``,
+    ``fn`` returns ``(value, aux)`` and the first result is that pair (``aux`` detached)."""
     nums, single = _argnums(argnums, len(args))
     args = list(args)
     leaves, taken = [], set()
@@ -66,6 +67,13 @@ def _value_and_grads(fn, argnums, args, kwargs):
         leaves.append(args[i])
     with enable_grad():
         value = fn(*args, **kwargs)
+    aux = None
+    if has_aux:
+        if not isinstance(value, tuple | list) or len(value) != 2:
+            raise PyascError("grad", f"with has_aux=True the function must return a pair (value, aux), got "
+                             f"{describe(value)}")
+        value, aux = value
+        aux = _detached(aux)
     if not isinstance(value, Tensor) or value.numel() != 1:
         raise PyascError("grad", "the differentiated function must return a one-element tensor, got "
                          f"{describe(value)} (use pyasc.vjp for other outputs)")
@@ -77,41 +85,49 @@ def _value_and_grads(fn, argnums, args, kwargs):
     else:
         grads = [g if g is not None else t.detach() * 0.0
                  for g, t in zip(gradients([value], [ones(*value.shape, dtype=value.dtype)], leaves), leaves)]
-    return value.detach(), (grads[0] if single else tuple(grads))
+    value = value.detach()
+    return (value, aux) if has_aux else value, (grads[0] if single else tuple(grads))
 
 
-def value_and_grad(fn, argnums=0):
+def _detached(aux):
+    """Auxiliary results (tensors, nested in tuples and lists) outside the recorded graph."""
+    if isinstance(aux, tuple | list):
+        return type(aux)(_detached(a) for a in aux)
+    return aux.detach() if isinstance(aux, Tensor) else aux
+
+
+def value_and_grad(fn, argnums=0, has_aux: bool = False):
     """``fn`` -> a function returning ``(fn(*args), gradient)``; the gradient is a tensor for an
-    int ``argnums`` and a tuple for a sequence of them."""
+    int ``argnums`` and a tuple for a sequence of them. With ``has_aux``, ``fn`` returns ``(value, aux)``
+    (``aux``: tensors, nested in tuples and lists) and the first result is ``(value, aux)``."""
     py = _python_fn(fn)
     programs: dict = {}
 
     @functools.wraps(py)
     def wrapped(*args, **kwargs):
         if any(isinstance(a, Tensor) and a.is_traced for a in args):
-            return _value_and_grads(py, argnums, args, kwargs)
-        nums, single = _argnums(argnums, len(args))
+            return _value_and_grads(py, argnums, args, kwargs, has_aux)
+        nums, _ = _argnums(argnums, len(args))
         program = programs.get(nums)
         if program is None:
             def traced(*targs, **tkwargs):
-                value, grads = _value_and_grads(py, nums, targs, tkwargs)
-                return (value, *grads)
+                return _value_and_grads(py, argnums, targs, tkwargs, has_aux)
             traced.__name__ = traced.__qualname__ = f"value_and_grad_{getattr(py, '__name__', 'fn')}"
             program = programs[nums] = JitFunction(traced, getattr(fn, "options", None))
-        value, *grads = program(*args, **kwargs)
-        return value, (grads[0] if single else tuple(grads))
+        return program(*args, **kwargs)
 
     return wrapped
 
 
-def grad(fn, argnums=0):
+def grad(fn, argnums=0, has_aux: bool = False):
     """``fn`` -> a function returning the gradient of ``fn`` (a one-element tensor) with respect to
-    argument(s) ``argnums``, usable inside and around ``pyasc.jit``."""
-    both = value_and_grad(fn, argnums)
+    argument(s) ``argnums``, usable inside and around ``pyasc.jit``; with ``has_aux``, ``(gradient, aux)``."""
+    both = value_and_grad(fn, argnums, has_aux)
 
     @functools.wraps(_python_fn(fn))
     def wrapped(*args, **kwargs):
-        return both(*args, **kwargs)[1]
+        value, g = both(*args, **kwargs)
+        return (g, value[1]) if has_aux else g
 
     return wrapped
 

@@ -120,3 +120,31 @@ def test_a_jitted_training_step_returns_the_loss_and_every_gradient():
     np.testing.assert_allclose(loss.numpy(), want.detach().numpy(), rtol=1e-5)
     np.testing.assert_allclose(gw.numpy(), tw.grad.numpy(), rtol=1e-4, atol=1e-6)
     np.testing.assert_allclose(gb.numpy(), tb.grad.numpy(), rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("inside_jit", [False, True])
+def test_grad_with_auxiliary_results(inside_jit):
+    """``has_aux=True``: the function returns ``(loss, aux)``; ``grad`` gives ``(gradient, aux)`` and
+    ``value_and_grad`` gives ``((loss, aux), gradient)``, the gradient torch's and aux the forward's values."""
+    rng = np.random.default_rng(12)
+    w, x = rng.normal(size=(4, 3)).astype(np.float32), rng.normal(size=(5, 4)).astype(np.float32)
+
+    def loss(m, w, x):
+        y = (x @ w).tanh()
+        return (y * y).mean(), (y, [y.sum(0)])
+
+    g = pyasc.grad(lambda w, x: loss(pyasc, w, x), has_aux=True)
+    vg = pyasc.value_and_grad(lambda w, x: loss(pyasc, w, x), has_aux=True)
+    if inside_jit:
+        g, vg = pyasc.jit(g), pyasc.jit(vg)
+    gw, (y, [s]) = g(pyasc.tensor(w), pyasc.tensor(x))
+    (value, (y2, _)), gw2 = vg(pyasc.tensor(w), pyasc.tensor(x))
+    tw = torch.tensor(w, requires_grad=True)
+    tl, (ty, _) = loss(torch, tw, torch.tensor(x))
+    tl.backward()
+    for got in (gw, gw2):
+        np.testing.assert_allclose(got.numpy(), tw.grad.numpy(), rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(y.numpy(), ty.detach().numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(y2.numpy(), ty.detach().numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(s.numpy(), ty.detach().numpy().sum(0), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(value.numpy(), tl.detach().numpy(), rtol=1e-5)
