@@ -82,9 +82,56 @@ def decompose_topk(b, op: asctensor.TopKOp, max_row: int) -> tuple[SSAValue, SSA
     if k > asctensor.MAX_TOPK:
         raise CompileError(f"asctensor.topk of {op.input.type}: k = {k} is more than the {asctensor.MAX_TOPK} "
                            f"rounds one row-wise kernel runs{_loc(op)}")
-    if n > max_row:
-        raise CompileError(f"asctensor.topk of {op.input.type}: a row of {n} elements along dim {op.axis} is "
-                           f"longer than the {max_row} elements a row-wise kernel holds in UB{_loc(op)}")
+    if k > max_row // 2:
+        raise CompileError(f"asctensor.topk of {op.input.type}: k = {k} is more than half the {max_row} elements "
+                           f"a row-wise kernel holds in UB{_loc(op)}")
     x = _moved_last(b, op.input, op.axis)
-    values, indices = topk_last(b, x, k, op.largest)
+    values, indices = topk_long(b, x, k, op.largest, max_row) if n > max_row else topk_last(b, x, k, op.largest)
     return _moved_last(b, values, op.axis), _moved_last(b, indices, op.axis)
+
+
+def topk_long(b, x: SSAValue, k: int, largest: bool, max_row: int) -> tuple[SSAValue, SSAValue]:
+    """The top ``k`` of rows longer than ``max_row``, in two stages: the row, padded with the value that ranks
+    last (-inf for the largest), cut into pieces of at most ``max_row``; the top ``k`` of each piece; then the
+    top ``k`` of those candidates (again in stages while they are too many), each one's index in its piece
+    picked by a one-hot sum and offset by its piece's start. A padding element never wins: a real element of
+    the same value comes first in its piece or in an earlier one."""
+    shape = list(x.type.get_shape())
+    lead, n = shape[:-1], shape[-1]
+    pieces = -(-n // max_row)
+    length = -(-n // pieces)
+    et = x.type.element_type
+    if pieces * length > n:
+        last = (float("-inf") if largest else float("inf")) if str(et).startswith(("f", "bf")) else \
+            (-(2 ** 31) if largest else 2 ** 31 - 1)
+        pad = b.e.value(asctensor.FullOp(last, TensorType(et, [*lead, pieces * length - n])))
+        x = b.e.value(asctensor.ConcatOp([x, pad], len(lead)))
+    rows = b.e.value(asctensor.ReshapeOp(x, [*lead, pieces, length]))
+    values, local = topk_last(b, rows, k, largest)                           # (..., pieces, k)
+    candidates = b.e.value(asctensor.ReshapeOp(values, [*lead, pieces * k]))
+    local = b.e.value(asctensor.ReshapeOp(local, [*lead, pieces * k]))
+    if pieces * k > max_row:
+        top, at = topk_long(b, candidates, k, largest, max_row)
+    else:
+        top, at = topk_last(b, candidates, k, largest)
+    # candidate ``at`` came from piece trunc((at + 0.5) / k): its index in the row is that piece's start plus its own
+    wide = b.cast(at, Float32Type())
+    piece = b.cast(b.e.value(arith.MulfOp(b.e.value(arith.AddfOp(wide, b.full(0.5, wide))), b.full(1.0 / k, wide))), i32)
+    start = b.e.value(arith.MuliOp(piece, b.full(length, piece)))
+    return top, b.e.value(arith.AddiOp(_picked(b, local, at, k), start))
+
+
+def _picked(b, index: SSAValue, at: SSAValue, k: int) -> SSAValue:
+    """``index[..., at[..., j]]`` for each of the ``k`` positions ``at`` (i32): a one-hot sum in float32 (exact
+    below 2^24)."""
+    shape = list(index.type.get_shape())
+    lead, m = shape[:-1], shape[-1]
+    grid = TensorType(i32, [*lead, k, m])
+    at = b.e.value(asctensor.ReshapeOp(at, [*lead, k, 1]))
+    hot = b.e.value(asctensor.CompareOp("eq", b.e.value(asctensor.IotaOp(grid, len(lead) + 1)),
+                                        b.e.value(asctensor.BroadcastOp(at, grid))))
+    wide = b.cast(b.e.value(asctensor.ReshapeOp(index, [*lead, 1, m])), Float32Type())
+    wide = b.e.value(asctensor.BroadcastOp(wide, TensorType(Float32Type(), [*lead, k, m])))
+    chosen = b.e.value(asctensor.SelectOp(hot, wide, b.full(0.0, wide)))
+    summed = b.e.value(asctensor.ReduceOp(ReduceKind.SUM, chosen, [len(lead) + 1], False))
+    return b.cast(summed, i32)

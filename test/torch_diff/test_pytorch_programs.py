@@ -153,6 +153,21 @@ def test_constant_indices_made_inside_jit():
     np.testing.assert_array_equal(got.numpy(), torch.scatter(ta, 1, torch.tensor([[0, 3]] * 6), ts).numpy())
 
 
+@pytest.mark.parametrize("shape,k,dim,largest,dtype", [((2, 5000), 5, 1, True, "float32"),
+                                                    ((7000, 2), 3, 0, False, "float16"),
+                                                    ((1, 5003), 1, -1, False, "int32")])
+def test_topk_of_rows_longer_than_ub_inside_jit(shape, k, dim, largest, dtype):
+    """Two stages: the top k of each piece of the row, then of the candidates (distinct values: no ties; the
+    float16 ones distinct bit patterns)."""
+    n = int(np.prod(shape))
+    order = np.random.default_rng(k).permutation(n).reshape(shape)
+    x = (order + 0x3000).astype(np.uint16).view(np.float16) if dtype == "float16" else (order - n // 2).astype(dtype)
+    v, i = pyasc.jit(lambda t: pyasc.topk(t, k, dim, largest=largest))(pyasc.tensor(x))
+    tv, ti = torch.topk(torch.tensor(x), k, dim, largest=largest)
+    np.testing.assert_array_equal(v.numpy(), tv.numpy())
+    np.testing.assert_array_equal(i.numpy(), ti.numpy())
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_scatter_to_one_place_twice_keeps_the_last_value(mode):
     (a, ta), (s, ts) = _pair(3, 6), _pair(3, 4)

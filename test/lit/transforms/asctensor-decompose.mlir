@@ -92,3 +92,24 @@ func.func @grouped(%x: tensor<1x4x6x6xf16>, %w: tensor<4x2x3x3xf16>) -> tensor<1
 
 // CHECK-LABEL: func.func @grouped(
 // CHECK-NEXT:    asctensor.conv2d
+
+// -----
+
+// a top-k over rows longer than a row-wise kernel holds (4710 elements on this target): the row padded with -inf
+// and cut into two pieces, the top 2 of each piece, then of the 4 candidates; each index is the candidate's index
+// in its piece (a one-hot sum) plus its piece's start
+builtin.module attributes {asc.target = #asc.target<"ascend910b2">} {
+  func.func @long_topk(%x: tensor<2x6001xf32>) -> (tensor<2x2xf32>, tensor<2x2xi32>) {
+    %v, %i = asctensor.topk %x k = 2 dim = 1 : tensor<2x6001xf32> -> tensor<2x2xf32>, tensor<2x2xi32>
+    func.return %v, %i : tensor<2x2xf32>, tensor<2x2xi32>
+  }
+}
+
+// CHECK-LABEL: func.func @long_topk
+// CHECK:         %[[PAD:.*]] = asctensor.full 0xff800000 : f32 -> tensor<2x1xf32>
+// CHECK-NEXT:    %[[ROW:.*]] = asctensor.concat %x, %[[PAD]] dim = 1 : tensor<2x6001xf32>, tensor<2x1xf32> -> tensor<2x6002xf32>
+// CHECK-NEXT:    asctensor.reshape %[[ROW]] : tensor<2x6002xf32> -> tensor<2x2x3001xf32>
+// CHECK:         asctensor.reshape %{{.*}} : tensor<2x2x2xf32> -> tensor<2x4xf32>
+// CHECK:         asctensor.full 3001 : i32 -> tensor<2x2xi32>
+// CHECK:         asctensor.iota dimension = 2 : tensor<2x2x4xi32>
+// CHECK:         %i = arith.addi
