@@ -36,11 +36,15 @@ def _cross_entropy_signature(input, target, weight=None, size_average=None, igno
         raise PyascError("cross_entropy", "size_average and reduce are deprecated: use reduction", shapes=shapes)
     if reduction not in _REDUCTIONS:
         raise PyascError("cross_entropy", f"reduction must be one of {_REDUCTIONS}, got {reduction!r}", shapes=shapes)
-    if not x.dtype.is_floating_point or x.ndim not in (1, 2):
-        raise PyascError("cross_entropy", f"expects float logits of shape (C,) or (N, C), got {x.dtype.name}"
-                         f"{list(x.shape)}", shapes=shapes)
+    if not x.dtype.is_floating_point or x.ndim < 1:
+        raise PyascError("cross_entropy", f"expects float logits of shape (C,), (N, C) or (N, C, d1, ...), got "
+                         f"{x.dtype.name}{list(x.shape)}", shapes=shapes)
     if not isinstance(t, type(x)):
         raise PyascError("cross_entropy", "the target must be a tensor", shapes=shapes)
+    if x.ndim > 2:  # (N, C, d1, ...): the classes moved last, each position one more sample
+        x = x.movedim(1, -1)
+        if t.dtype.is_floating_point and t.ndim == x.ndim:
+            t = t.movedim(1, -1)
     probs = t.dtype.is_floating_point
     if probs and t.shape != x.shape or not probs and (t.dtype is not dt.int32 or t.shape != x.shape[:-1]):
         raise PyascError("cross_entropy", f"target {t.dtype.name}{list(t.shape)} must be class indices of shape "
@@ -49,9 +53,6 @@ def _cross_entropy_signature(input, target, weight=None, size_average=None, igno
         weight = tensor_operand("cross_entropy", weight)
         if weight.shape != (x.shape[-1],):
             raise PyascError("cross_entropy", f"weight must have shape ({x.shape[-1]},), got {weight.shape}",
-                             shapes=shapes)
-        if label_smoothing:
-            raise PyascError("cross_entropy", "weight together with label_smoothing is not supported",
                              shapes=shapes)
     if not probs and t.is_traced and t.numel() and x.shape[-1] == 0:
         raise PyascError("cross_entropy", "no classes (C = 0): every target is out of bounds", shapes=shapes)
@@ -83,8 +84,9 @@ def _cross_entropy(x, t, weight, ignore_index, reduction, smoothing):
     valid = _WHERE(_NE(t, ignore_index), 1.0, 0.0)
     w = valid if weight is None else _MUL(valid, pick(hot, _CAST(weight, dtype=dt.float32)))
     loss = _MUL(nll, w)
-    if smoothing:
-        smooth = _MUL(_DIV(-_SUM(logp, dim=-1), float(c)), valid)
+    if smoothing:  # the uniform part, each class weighted (PyTorch's rule)
+        spread = logp if weight is None else _MUL(logp, _CAST(weight, dtype=dt.float32))
+        smooth = _MUL(_DIV(-_SUM(spread, dim=-1), float(c)), valid)
         loss = loss * (1.0 - smoothing) + smooth * smoothing
     if reduction == "none":
         return _CAST(loss, dtype=x.dtype)

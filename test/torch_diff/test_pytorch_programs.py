@@ -169,6 +169,22 @@ def test_topk_of_rows_longer_than_ub_inside_jit(shape, k, dim, largest, dtype):
 
 
 @pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("kw", [{}, {"reduction": "none"}, {"weight": True}, {"weight": True, "label_smoothing": 0.1},
+                                {"label_smoothing": 0.2, "reduction": "sum"}], ids=str)
+def test_cross_entropy_over_positions_and_with_weight_and_smoothing(mode, kw):
+    """Logits (N, C, d1, d2), as a segmentation loss, and a class weight with label smoothing, against PyTorch."""
+    rng = np.random.default_rng(5)
+    x, w = rng.normal(size=(2, 5, 3, 4)).astype(np.float32), rng.uniform(0.5, 1.5, 5).astype(np.float32)
+    t = rng.integers(0, 5, (2, 3, 4)).astype(np.int32)
+    t[0, 0, 0] = -100  # ignored
+    ours = {k: (pyasc.tensor(w) if k == "weight" else v) for k, v in kw.items()}
+    theirs = {k: (torch.tensor(w) if k == "weight" else v) for k, v in kw.items()}
+    got = _run(lambda a, b: pyasc.cross_entropy(a, b, **ours), mode, pyasc.tensor(x), pyasc.tensor(t))
+    want = torch.nn.functional.cross_entropy(torch.tensor(x), torch.tensor(t).long(), **theirs)
+    _close(got, want, 1e-5)
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_scatter_to_one_place_twice_keeps_the_last_value(mode):
     (a, ta), (s, ts) = _pair(3, 6), _pair(3, 4)
     idx = np.array([[0, 0, 5, 5], [2, 1, 2, 2], [3, 4, 3, 0]])
