@@ -116,7 +116,8 @@ def topk_long(b, x: SSAValue, k: int, largest: bool, max_row: int) -> tuple[SSAV
         top, at = topk_last(b, candidates, k, largest)
     # candidate ``at`` came from piece trunc((at + 0.5) / k): its index in the row is that piece's start plus its own
     wide = b.cast(at, Float32Type())
-    piece = b.cast(b.e.value(arith.MulfOp(b.e.value(arith.AddfOp(wide, b.full(0.5, wide))), b.full(1.0 / k, wide))), i32)
+    centred = b.e.value(arith.AddfOp(wide, b.full(0.5, wide)))
+    piece = b.cast(b.e.value(arith.MulfOp(centred, b.full(1.0 / k, wide))), i32)  # the cast truncates
     start = b.e.value(arith.MuliOp(piece, b.full(length, piece)))
     return top, b.e.value(arith.AddiOp(_picked(b, local, at, k), start))
 

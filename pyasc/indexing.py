@@ -131,7 +131,8 @@ def setitem_recorded(x: Tensor, idx, value, index_of) -> None:
         mask[index_of(idx)] = True
         region = np.empty(x.shape, np.bool_)[index_of(idx)].shape
     except (IndexError, ValueError, TypeError) as e:
-        raise PyascIndexError("setitem", f"index {idx!r} is invalid for shape {x.shape}: {e}", shapes=[x.shape]) from None
+        raise PyascIndexError("setitem", f"index {idx!r} is invalid for shape {x.shape}: {e}",
+                              shapes=[x.shape]) from None
     differentiable = isinstance(value, Tensor) and value.requires_grad
     if not differentiable:
         a = np.asarray(value.numpy() if isinstance(value, Tensor) else value)

@@ -5,7 +5,7 @@ Each padded dimension is a list of source indices (-1 for the constant), as PyTo
 | mode | output index ``j`` of a dimension of ``size`` padded by ``(lo, hi)`` reads |
 |---|---|
 | constant | ``j - lo`` when it is inside the input, else the value |
-| reflect | ``i = j - lo``, mirrored at the edges without repeating them: ``-i`` below 0, ``2 (size - 1) - i`` past the end |
+| reflect | ``i = j - lo`` mirrored at the edges, which do not repeat: ``-i`` below 0, ``2 (size - 1) - i`` past it |
 | replicate | ``j - lo`` clamped to the input |
 | circular | the input cropped by the negative pads, read cyclically from ``-lo`` |
 
