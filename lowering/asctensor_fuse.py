@@ -32,7 +32,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from pyasc.dialects import asctensor
 from pyasc.dialects.asctensor.analysis import (POOL_KIND, MOVEMENT_OPS, VIEW_OPS, host_functions, is_view_of_input,
-                                               reduction_rows)
+                                               reduction_rows, view_root)
 
 from .emitter import copy_loc, exact_copy
 from .errors import TilingError
@@ -253,12 +253,6 @@ def _copy_returned_inputs(host: func.FuncOp) -> None:
         seen.add(v)
 
 
-def _splat_root(v: SSAValue) -> bool:
-    while isinstance(v.owner, VIEW_OPS):
-        v = v.owner.input
-    return isinstance(v.owner, asctensor.FullOp)
-
-
 def _materialize_moved_splats(host: func.FuncOp) -> None:
     """A transpose, slice or concat moves memory: a splat (or a view of one) it reads is computed into GM first
     by an exact copy (``full * 1``), an elementwise kernel of its own."""
@@ -266,7 +260,7 @@ def _materialize_moved_splats(host: func.FuncOp) -> None:
         if not isinstance(op, MOVEMENT_OPS):
             continue
         for i, v in enumerate(list(op.operands)):
-            if _splat_root(v):
+            if isinstance(view_root(v).owner, asctensor.FullOp):
                 _replace_by_copy(op, i, v)
 
 

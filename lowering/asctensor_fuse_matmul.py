@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from math import prod
 
 from pyasc.dialects import asctensor
-from pyasc.dialects.asctensor.analysis import IM2COL_KIND, MATMUL_KIND, VIEW_OPS, host_functions
+from pyasc.dialects.asctensor.analysis import IM2COL_KIND, MATMUL_KIND, VIEW_OPS, host_functions, view_root
 from pyasc.dialects.asctile.mix import MIX_KIND
 from pyasc.dialects.target import module_target
 from pyasc.dialects.types import element_bytes
@@ -152,10 +152,7 @@ def _conv_operands_in_memory(conv: asctensor.Conv2dOp) -> None:
     written out
     by an exact copy, as ``_in_memory`` does for a matmul: the cube reads its operands from GM."""
     for i, v in enumerate((conv.input, conv.weight)):
-        root = v
-        while isinstance(root.owner, VIEW_OPS):  # a broadcast or reshape of a splat is one too
-            root = root.owner.input
-        if isinstance(root.owner, asctensor.FullOp):
+        if isinstance(view_root(v).owner, asctensor.FullOp):  # a broadcast or reshape of a splat is one too
             copies = exact_copy(v)
             for op in copies:
                 insert(op, conv)
@@ -189,10 +186,8 @@ def _swapped_last(v: SSAValue, anchor: Operation) -> SSAValue | None:
     perm = [int(p) for p in op.permutation.get_values()]
     if perm != list(range(rank - 2)) + [rank - 1, rank - 2]:
         return None
-    root = op.input
-    while isinstance(root.owner, asctensor.ReshapeOp):
-        root = root.owner.input
-    if isinstance(root.owner, VIEW_OPS + (asctensor.FullOp,)):  # not in GM as it is: the transpose writes it out
+    if isinstance(view_root(op.input, asctensor.ReshapeOp).owner, VIEW_OPS + (asctensor.FullOp,)):
+        # not in GM as it is: the transpose writes it out
         return None
     if reshape is None:
         return op.input

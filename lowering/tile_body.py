@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pyasc.dialects import asctensor, asctile
-from pyasc.dialects.asctensor.analysis import VIEW_OPS
+from pyasc.dialects.asctensor.analysis import VIEW_OPS, view_root
 from pyasc.dialects.types import is_float
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
@@ -128,21 +128,14 @@ class TileBodyBuilder:
             return le.value(copy_loc(op, asctile.SplatOp(c, tt)))
         if isinstance(op, asctensor.IotaOp):
             return self._iota(op, tt, le)
-        if isinstance(op, asctensor.ReshapeOp):
-            src = op.input
-            while isinstance(src.owner, asctensor.ReshapeOp):
-                src = src.owner.input
-            if isinstance(src.owner, asctensor.FullOp):  # a reshaped splat: a splat of this tile
+        if isinstance(op, asctensor.ReshapeOp | asctensor.BroadcastOp):
+            src = view_root(op.input, asctensor.ReshapeOp)
+            if isinstance(src.owner, asctensor.FullOp):  # a reshaped or broadcast splat: a splat of this tile
                 return self.tile_op(src.owner, mapping, le, lambda _: tt)
         if isinstance(op, asctensor.BroadcastOp):
             if op.input.type == op.result.type:  # broadcast to its own shape: the value itself
                 return mapping[op.input] if op.input in mapping else self.tile_op(op.input.owner, mapping, le,
                                                                                    tile_type)
-            src = op.input
-            while isinstance(src.owner, asctensor.ReshapeOp):  # a reshaped splat is a splat
-                src = src.owner.input
-            if isinstance(src.owner, asctensor.FullOp):
-                return self.tile_op(src.owner, mapping, le, lambda _: tt)
             if op.input in mapping and op.input.type.get_shape() in self.row_shapes:
                 return le.value(copy_loc(op, asctile.RowBroadcastOp(mapping[op.input], tt)))
             raise TilingError(f"asctensor.broadcast of a computed value inside kernel "

@@ -47,6 +47,13 @@ def host_functions(module: ModuleOp) -> list[func.FuncOp]:
             and CONSTANTS_OF_ATTR not in f.attributes]
 
 
+def view_root(v: SSAValue, kinds=VIEW_OPS) -> SSAValue:
+    """The value ``v`` views through a chain of ops of ``kinds`` (``v`` itself when it is no such view)."""
+    while isinstance(v.owner, kinds):
+        v = v.owner.input
+    return v
+
+
 def is_view_of_input(v: SSAValue, members) -> bool:
     """``v`` is a splat, or a broadcast/slice/reshape chain over a value computed outside ``members``:
     a kernel rebuilds it from its inputs (loads broadcast, slice and reshape for free)."""
