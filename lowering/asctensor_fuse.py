@@ -31,12 +31,14 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from pyasc.dialects import asctensor
+from pyasc.dialects.target import module_target
 from pyasc.dialects.asctensor.analysis import (POOL_KIND, MOVEMENT_OPS, VIEW_OPS, host_functions, is_view_of_input,
                                                reduction_rows, view_root)
 
 from .emitter import copy_loc, exact_copy
 from .errors import TilingError
 from .outline import outline_group
+from .rowwise_decompose import MAX_ROW_BYTES_PER_ELEMENT
 from .tile_body import view_source
 from .tiling import element_strides, row_major
 
@@ -113,7 +115,21 @@ def _row_not_one_run(v: SSAValue, full: tuple[int, ...], k: int) -> bool:
     return any(tail) and tail != row_major(full[k:])
 
 
-def _groups(ops: list[Operation]) -> list[_Group]:
+def _reads_group(op: Operation, group: _Group) -> bool:
+    """``op`` reads a value of ``group`` (directly or through views)."""
+    members = set(group.ops)
+    return any(view_root(v).owner in members for v in op.operands)
+
+
+def _keeps_apart(op: Operation, group: _Group | None, row: int, max_row: int) -> bool:
+    """``op`` and the row-wise kernel ``group`` would become into go to different kernels: its rows are long
+    (``row`` elements, more than half of the ``max_row`` that ``asctensor-decompose`` keeps whole) and ``op``
+    does not read it. A row-wise kernel holds whole rows in UB, and elementwise work that does not need the
+    rows' results would only add live buffers to them (the value and the gradient of a whole-tensor loss)."""
+    return group is not None and 2 * row > max_row and not _reads_group(op, group)
+
+
+def _groups(ops: list[Operation], max_row: int) -> list[_Group]:
     groups: list[_Group] = []
     for op in ops:
         if isinstance(op, func.CallOp) and groups:  # an outlined kernel: later ops may need its results
@@ -143,7 +159,8 @@ def _groups(ops: list[Operation]) -> list[_Group]:
             if lead is None:
                 groups.append(_Group("colreduce", shape, None, [op]))
             elif cur is not None and cur.full == shape and cur.kind not in STANDALONE and cur.lead in (None, lead) \
-                    and not _splits_a_row(cur.ops + [op], shape, lead):
+                    and not _splits_a_row(cur.ops + [op], shape, lead) \
+                    and not _keeps_apart(op, cur, prod(shape[len(lead):]), max_row):
                 cur.kind, cur.lead = "rowwise", lead
                 cur.ops.append(op)
             else:
@@ -153,7 +170,8 @@ def _groups(ops: list[Operation]) -> list[_Group]:
         if cur is not None and cur.kind not in STANDALONE and (s == cur.full or s in cur.row_shapes()) \
                 and not any(isinstance(v.owner, asctensor.SliceOp | asctensor.ReshapeOp) and v.owner.input.owner
                             in cur.ops for v in op.operands) \
-                and not (cur.kind == "rowwise" and _splits_a_row([op], cur.full, cur.lead)):
+                and not (cur.kind == "rowwise" and (_splits_a_row([op], cur.full, cur.lead) or (
+                    s == cur.full and _keeps_apart(op, cur, prod(cur.full[len(cur.lead):]), max_row)))):
             cur.ops.append(op)
         else:
             groups.append(_Group("elementwise", s, None, [op]))
@@ -310,12 +328,13 @@ class AscTensorFusePass(ModulePass):
     INPUT_LEVEL = "asctensor"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        max_row = module_target(op).ub_usable_bytes // MAX_ROW_BYTES_PER_ELEMENT
         for host in host_functions(op):
             _copy_returned_inputs(host)
             _materialize_moved_splats(host)
             _materialize_split_rows(host)
             _materialize_unviewable_reshapes(host)
-            for i, group in enumerate(g for g in _merge_prologues(_groups(list(host.body.block.ops))) if g.ops):
+            for i, group in enumerate(g for g in _merge_prologues(_groups(list(host.body.block.ops), max_row)) if g.ops):
                 _outline(op, host, group.kind, group.ops, i)
             for inner in reversed(list(host.body.block.ops)):
                 if isinstance(inner, VIEW_OPS + (asctensor.FullOp,)) and not inner.results[0].uses:

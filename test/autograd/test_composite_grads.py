@@ -148,3 +148,20 @@ def test_grad_with_auxiliary_results(inside_jit):
     np.testing.assert_allclose(y2.numpy(), ty.detach().numpy(), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(s.numpy(), ty.detach().numpy().sum(0), rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(value.numpy(), tl.detach().numpy(), rtol=1e-5)
+
+
+@pytest.mark.parametrize("n", [64, 96])
+@pytest.mark.parametrize("inside_jit", [False, True], ids=["eager", "jit"])
+def test_gradient_of_a_whole_tensor_loss_over_a_product(n, inside_jit):
+    """The loss's sum and the gradient's elementwise work run in different kernels: together their live buffers
+    over a whole-tensor row of ``n * n`` elements did not fit UB."""
+    rng = np.random.default_rng(n)
+    an, bn = rng.normal(size=(n, n)).astype(np.float32), rng.normal(size=(n, n)).astype(np.float32)
+    g = pyasc.value_and_grad(lambda a, b: pyasc.nn.functional.gelu(a @ b).sum(), argnums=(0, 1))
+    loss, (ga, gb) = (pyasc.jit(g) if inside_jit else g)(pyasc.tensor(an), pyasc.tensor(bn))
+    at, bt = torch.tensor(an, requires_grad=True), torch.tensor(bn, requires_grad=True)
+    ref = F.gelu(at @ bt).sum()
+    ref.backward()
+    np.testing.assert_allclose(float(loss.numpy()), ref.item(), rtol=1e-4)
+    np.testing.assert_allclose(ga.numpy(), at.grad.numpy(), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(gb.numpy(), bt.grad.numpy(), rtol=1e-4, atol=1e-4)

@@ -113,3 +113,33 @@ func.func @column_flatten(%x: tensor<3x4xf32>) -> tensor<6xf32> {
 // CHECK:         arith.mulf
 // CHECK:       func.func @column_flatten_k1(%{{.*}}: tensor<3x2xf32>) -> tensor<6xf32> attributes {asctensor.kernel = "elementwise"} {
 // CHECK-NEXT:    %{{.*}} = asctensor.reshape %{{.*}} : tensor<3x2xf32> -> tensor<6xf32>
+
+// A whole-tensor sum over a long row and elementwise work that does not read it: two kernels, so that the
+// row-wise kernel holds only what its rows need; the same work reading the sum stays with it.
+func.func @loss_and_gradient(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>) -> (tensor<f32>, tensor<64x64xf32>) {
+  %0 = asctensor.reduce sum %x axes [0, 1] : tensor<64x64xf32> -> tensor<f32>
+  %1 = math.exp %y : tensor<64x64xf32>
+  %2 = arith.mulf %1, %y : tensor<64x64xf32>
+  func.return %0, %2 : tensor<f32>, tensor<64x64xf32>
+}
+// CHECK:       func.func @loss_and_gradient_k0(%x: tensor<64x64xf32>) -> tensor<f32> attributes {asctensor.kernel = "rowwise"} {
+// CHECK-NEXT:    %{{.*}} = asctensor.reduce sum %x axes [0, 1]
+// CHECK-NEXT:    func.return
+// CHECK:       func.func @loss_and_gradient_k1(%y: tensor<64x64xf32>) -> tensor<64x64xf32> attributes {asctensor.kernel = "elementwise"} {
+// CHECK-NEXT:    %{{.*}} = math.exp %y
+
+func.func @gradient_then_loss(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<f32>) {
+  %0 = math.exp %y : tensor<64x64xf32>
+  %1 = asctensor.reduce sum %x axes [0, 1] : tensor<64x64xf32> -> tensor<f32>
+  func.return %0, %1 : tensor<64x64xf32>, tensor<f32>
+}
+// CHECK:       func.func @gradient_then_loss_k0(%y: tensor<64x64xf32>) -> tensor<64x64xf32> attributes {asctensor.kernel = "elementwise"} {
+// CHECK:       func.func @gradient_then_loss_k1(%x: tensor<64x64xf32>) -> tensor<f32> attributes {asctensor.kernel = "rowwise"} {
+
+func.func @short_rows(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>) -> (tensor<64xf32>, tensor<64x64xf32>) {
+  %0 = asctensor.reduce sum %x axes [1] : tensor<64x64xf32> -> tensor<64xf32>
+  %1 = math.exp %y : tensor<64x64xf32>
+  func.return %0, %1 : tensor<64xf32>, tensor<64x64xf32>
+}
+// CHECK:       func.func @short_rows_k0(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>) -> (tensor<64xf32>, tensor<64x64xf32>) attributes {asctensor.kernel = "rowwise"} {
+// CHECK-NOT:   func.func @short_rows_k1
