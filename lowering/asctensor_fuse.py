@@ -125,8 +125,9 @@ def _keeps_apart(op: Operation, group: _Group | None, row: int, max_row: int) ->
     """``op`` and the row-wise kernel ``group`` would become into go to different kernels: its rows are long
     (``row`` elements, more than half of the ``max_row`` that ``asctensor-decompose`` keeps whole) and ``op``
     does not read it. A row-wise kernel holds whole rows in UB, and elementwise work that does not need the
-    rows' results would only add live buffers to them (the value and the gradient of a whole-tensor loss)."""
-    return group is not None and 2 * row > max_row and not _reads_group(op, group)
+    rows' results would only add live buffers to them (the value and the gradient of a whole-tensor loss). An op
+    that reads nothing (an ``iota``) is made where it is used."""
+    return group is not None and 2 * row > max_row and bool(op.operands) and not _reads_group(op, group)
 
 
 def _groups(ops: list[Operation], max_row: int) -> list[_Group]:

@@ -194,7 +194,9 @@ class _KernelTiler:
         side_once = side and space.R == 1
         se = pre if side_once else le
         widths = {tuple(op.input.type.get_shape()) for op in body if side and isinstance(op, asctensor.ReduceOp)}
-        body_builder = TileBodyBuilder(k, vc, self.row_shapes, self.full, plan.col_tiles == 1,
+        # whole rows: a tile row is one row of the kernel's shape (not several of them flattened)
+        whole_rows = plan.col_tiles == 1 and bool(self.full) and C == self.full[-1]
+        body_builder = TileBodyBuilder(k, vc, self.row_shapes, self.full, whole_rows,
                                        {s: pre.index(s[-1]) for s in widths})
 
         def dense(row_st: int, col_st: int, es: int) -> bool:
