@@ -6,7 +6,8 @@ stride 2 padding 3 (ResNet's stem) and the conv2d (8,256,56,56) x (256,256,3,3) 
 float32), each as compiled by default (``conv=auto``: an implicit GEMM for all, the stems' with their kernel
 stride's phases read as channels, the 3x3's NCHW input laid out by the vector cores of its MIX kernel while the cube
 computes) and through im2col (``conv=im2col``), on the default target (``DEFAULT_TARGET``),
-prints from one run (the convolutions' error against PyTorch's float32 one too):
+prints from one run (the convolutions' error against PyTorch's float32 one too; the stems also with their
+weights a constant of the program, as in a model, whose layout then costs no launch):
 
 * efficiency = roofline time / simulated time, where the roofline time is the longer of the cube
   FLOPs at the target's peak (cube cores x MACs per cycle x clock) and the bytes the program must
@@ -108,9 +109,12 @@ def bench_matmul_bias_gelu(n: int) -> dict:
 
 
 def bench_conv(x_shape: tuple, w_shape: tuple, stride: int, padding: int, conv: str = "auto",
-               dtype=np.float16) -> dict:
+               dtype=np.float16, constant_weights: bool = False) -> dict:
+    """One convolution; with ``constant_weights`` the weights are a constant of the program (as in a model: their
+    layout is computed once, at compile time) rather than an argument."""
     shapes = "x".join("(" + ",".join(map(str, s)) + ")" for s in (x_shape, w_shape))
-    name = f"conv2d {shapes} s{stride} p{padding} {'fp16' if dtype == np.float16 else 'fp32'} {conv}"
+    name = (f"conv2d {shapes} s{stride} p{padding} {'fp16' if dtype == np.float16 else 'fp32'} {conv}"
+            + (", weights constant" if constant_weights else ""))
     rng = np.random.default_rng(0)
     x = pyasc.tensor(rng.standard_normal(x_shape, dtype=np.float32).astype(dtype))
     w = pyasc.tensor(rng.standard_normal(w_shape, dtype=np.float32).astype(dtype))
@@ -118,12 +122,14 @@ def bench_conv(x_shape: tuple, w_shape: tuple, stride: int, padding: int, conv: 
     def fn(x, w):
         return pyasc.conv2d(x, w, stride=stride, padding=padding)
 
+    args = (x,) if constant_weights else (x, w)
     try:
-        compiled = pyasc.jit(fn, options={"conv": conv}).lower(x, w).compile()
+        program = (lambda x: fn(x, w)) if constant_weights else fn
+        compiled = pyasc.jit(program, options={"conv": conv}).lower(*args).compile()
     except pyasc.PyascError as e:
         return {"workload": name, "error": str(e).splitlines()[0]}
     start = time.perf_counter()
-    out, report = compiled.simulate(x, w)
+    out, report = compiled.simulate(*args)
     sim_wall = time.perf_counter() - start
     from pyasc.ops_linalg import reference_conv2d
 
@@ -216,13 +222,15 @@ def main() -> None:
             bench_matmul_bias_gelu(4096)]
     for x_shape, w_shape, stride, padding, dtype in CONVS:
         rows += [bench_conv(x_shape, w_shape, stride, padding, conv, dtype) for conv in ("auto", "im2col")]
+        if w_shape[1] < 16:  # a stem: its weights' layout is a launch of its own unless they are constant
+            rows.append(bench_conv(x_shape, w_shape, stride, padding, "auto", dtype, constant_weights=True))
     print(f"cube benchmarks on {TARGET}")
     for r in rows:
         if "error" in r:
-            print(f"  {r['workload']:<52} not compiled: {r['error']}")
+            print(f"  {r['workload']:<66} not compiled: {r['error']}")
             continue
         err = f"  rel err {r['rel_err']:.1e}" if "rel_err" in r else ""
-        print(f"  {r['workload']:<52} simulated {r['simulated_us']:10.1f} us  roofline {r['roofline_us']:9.1f} us "
+        print(f"  {r['workload']:<66} simulated {r['simulated_us']:10.1f} us  roofline {r['roofline_us']:9.1f} us "
               f"({r['bound']})  efficiency {r['efficiency']:.3f} (kernel {r['kernel_efficiency']:.3f})  sim wall "
               f"{r['sim_wall_s']:.2f} s / numpy {r['numpy_wall_s']:.3f} s = {r['wall_ratio']:.1f}x{err}")
     print_wall_table()

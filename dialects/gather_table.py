@@ -1,6 +1,7 @@
 """The byte-offset table of a gather (``asctile.gather_offsets``, ``ascbuf.gather_offsets``): the checks of its
-rows of runs (``blocks``) and of its first column (``first``), which both levels share; and the column picks
-(``pick_columns``) that a ``GatherMask`` with a built-in pattern makes instead."""
+rows of runs (``blocks``) and of its first column (``first``), which both levels share; the column picks
+(``pick_columns``) that a ``GatherMask`` with a built-in pattern makes instead; and the shapes of a
+``phase_transpose``."""
 
 from __future__ import annotations
 
@@ -63,3 +64,37 @@ def check_pick(name: str, start: int, stride: int, src_cols: int, dst_cols: int,
     if pick_pattern(start, stride, elem_bytes) is None:
         raise VerifyException(f"{name}: no GatherMask pattern picks columns {stride} apart from column {start} "
                               f"(strides 1, 2 and 4, from one of the first {stride} columns of a 32 B block)")
+
+
+def check_phases(name: str, phases: int, start: int, stride: int, src_cols: int, dst_cols: int, elem_bytes: int,
+                 rows: int, out_rows: int) -> None:
+    """``phases`` picks from columns ``start``, ``start + 1``, ... stacked along the rows of the result."""
+    if phases < 1 or out_rows != phases * rows:
+        raise VerifyException(f"{name}: {phases} phases of {rows} rows make {phases * rows} rows, not {out_rows}")
+    for p in range(phases):
+        check_pick(name, start + p, stride, src_cols, dst_cols, elem_bytes)
+
+
+def phase_channel(k: int, channels: int, sw: int) -> tuple[int, int, int]:
+    """``(rh, rw, c)`` of channel ``k = (rh * sw + rw) * channels + c`` of a ``phase_transpose``."""
+    return k // (sw * channels), k // channels % sw, k % channels
+
+
+def check_phase_transpose(name: str, src_shape, dst_shape, elem_bytes: int, channels: int, sh: int, sw: int,
+                          left: int, pitch: int) -> tuple[int, int]:
+    """``(rows R, picked columns OW)`` of a ``phase_transpose`` of ``src`` (``sw * channels`` x ``R * sh * OW``)
+    into ``dst`` (``R * pitch`` x ``CP``): ``OW`` whole 32 B blocks, ``left + OW <= pitch``, ``CP`` a multiple of 16
+    holding the ``sh * sw * channels`` channels."""
+    (src_rows, src_cols), (dst_rows, cp) = src_shape, dst_shape
+    per = 32 // elem_bytes
+    rows = dst_rows // pitch if pitch > 0 else 0
+    ow = src_cols // (rows * sh) if rows and sh > 0 else 0
+    if min(channels, sh, sw, pitch) < 1 or left < 0 or rows * pitch != dst_rows or rows * sh * ow != src_cols \
+            or src_rows != sw * channels or ow % per or not ow or left + ow > pitch or cp % 16 \
+            or cp < sh * sw * channels or ow // per > 255:
+        raise VerifyException(
+            f"{name}: {src_shape[0]}x{src_shape[1]} -> {dst_shape[0]}x{dst_shape[1]} is not a phase transpose of "
+            f"{channels} channels at stride ({sh}, {sw}) into rows of {pitch} pixels from pixel {left} (the source "
+            f"{sw * channels} rows of R * {sh} * OW columns, OW a multiple of {per} up to {255 * per}; the result "
+            f"R * {pitch} rows of a multiple of 16 channels, at least {sh * sw * channels})")
+    return rows, ow

@@ -32,6 +32,7 @@ from pyasc.dialects.asctensor.analysis import VIEW_OPS, is_view_of_input
 from pyasc.dialects.types import element_bytes
 
 from .analysis.conv import ConvGeometry, implicit_geometry, implicit_is_faster, implicit_plan
+from .analysis.phases import phases_of
 from .analysis.matmul import CubeTilingError, plan_matmul
 from .analysis.pool import nhwc_pool_fits
 from .emitter import copy_loc, exact_copy
@@ -315,9 +316,22 @@ def _earlier_nhwc(conv: asctensor.Conv2dOp) -> Operation | None:
     return None
 
 
+def _laid_by_aivs(conv: asctensor.Conv2dOp) -> bool:
+    """Whether the vector cores of ``conv``'s own kernel can lay out its input: the phase image of a convolution
+    rewritten space to depth (``analysis/phases.py``)."""
+    v = conv.input
+    kept = v.type.get_shape()[2:]
+    if isinstance(v.owner, asctensor.SliceOp) and not any(v.owner.offsets.get_values()):
+        v = v.owner.input
+    if not (isinstance(v.owner, asctensor.ReshapeOp) and isinstance(v.owner.input.owner, asctensor.Im2colOp)):
+        return False
+    return phases_of(v.owner.input.owner, v.type.get_shape(), kept) is not None
+
+
 def implicit_geometry_of(conv: asctensor.Conv2dOp, spec, algorithm: str) -> ConvGeometry | None:
     """The geometry of ``conv`` when it runs as an implicit GEMM, else None: with ``algorithm`` "auto" where it
-    qualifies and is estimated faster, with "implicit_gemm" wherever it qualifies, with "im2col" never."""
+    qualifies and is estimated faster (``implicit_is_faster``; for an input its own vector cores lay out,
+    ``_laid_by_aivs``), with "implicit_gemm" wherever it qualifies, with "im2col" never."""
     if algorithm == "im2col":
         return None
     stride, padding, dilation, groups = conv.params()
@@ -327,7 +341,7 @@ def implicit_geometry_of(conv: asctensor.Conv2dOp, spec, algorithm: str) -> Conv
         return None
     if algorithm == "implicit_gemm":
         return geo
-    return geo if implicit_is_faster(spec, x, w, conv.result.type.get_shape(), es) else None
+    return geo if implicit_is_faster(spec, x, w, conv.result.type.get_shape(), es, _laid_by_aivs(conv)) else None
 
 
 def plans_in_l1(conv: asctensor.Conv2dOp, geo: ConvGeometry, spec, channels_last: bool = False) -> bool:

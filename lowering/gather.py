@@ -16,6 +16,12 @@ viewed as ``uint32_t`` (``ReinterpretCast``) and the gather's ``base`` as its ba
 pattern: ``pick_pattern``): each repeat is a row of the source from the 32 B block of ``start``, ``mask`` its
 lanes up to the last column picked, and keeps ``dst``'s columns, which follow each other as the destination's rows.
 
+``asctile.phase_transpose`` -> ``ascbuf.phase_transpose`` -> a ``Duplicate`` of zeros over the destination, then
+per output row ``q`` and 16 channels ``c0`` one ``TransDataTo5HD``: source block ``i`` is the first pixels of
+channel ``c0 + i``'s phase row (channel 0's for the padding channels), destination block ``j`` pixel ``left + j``
+of row ``q`` (16-bit types; for 32-bit types pixel ``left + j // 2``, channels ``c0 + 8 * (j % 2)``), repeats walk
+the row's pixels a block at a time. The rows write disjoint pixels, so no barrier separates them.
+
 ``asctile.transpose`` -> ``ascbuf.transpose`` -> one ``TransDataTo5HD`` per 16 columns ``c0`` of the ``R x C``
 destination: source block ``i`` is row ``c0 + i`` of the ``C x R`` source, repeats walk ``R`` a block of rows at a
 time (``srcRepStride`` 1, ``dstRepStride`` ``C``: a block's rows of the destination); destination block ``j`` is
@@ -28,12 +34,12 @@ copies, and V has room for it).
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import Float32Type, FloatAttr, IntegerAttr, IntegerType, Signedness, i32
+from xdsl.dialects.builtin import AnyFloat, Float32Type, FloatAttr, IntegerAttr, IntegerType, Signedness, i32
 
 from pyasc.dialects import ascbuf, ascendc, asctile
 from pyasc.dialects.ascendc import PipeKind, RoundMode
 from pyasc.dialects.ascendc.movement import MAX_REPEATS
-from pyasc.dialects.gather_table import first_runs, pick_pattern
+from pyasc.dialects.gather_table import check_phase_transpose, first_runs, phase_channel, pick_pattern
 
 from .emitter import OpEmitter
 
@@ -128,6 +134,39 @@ def _doubling(e: OpEmitter, table, n: int, size: int, step: int, k: int = 1) -> 
         k *= 2
 
 
+def bufferize_phase_transpose(bz, op: asctile.PhaseTransposeOp, dst, e: OpEmitter) -> None:
+    e.add(ascbuf.PhaseTransposeOp(dst, bz.operand(e, op.src), *(p.value.data for p in (
+        op.channels, op.sh, op.sw, op.left, op.pitch))))
+
+
+def translate_phase_transpose(lw, op: ascbuf.PhaseTransposeOp, e: OpEmitter) -> None:
+    channels, sh, sw, left, pitch = op.params()
+    et = op.dst.type.element_type
+    es = et.bitwidth // 8
+    per = 32 // es
+    rows, ow = check_phase_transpose(op.name, op.src.type.get_shape(), op.dst.type.get_shape(), es, *op.params())
+    cp = op.dst.type.get_shape()[1]
+    src_pitch = op.src.type.get_shape()[1]
+    real = sh * sw * channels
+    dst, src = lw.tensor(op.dst, e), lw.tensor(op.src, e)
+    zero = FloatAttr(0.0, et) if isinstance(et, AnyFloat) else IntegerAttr(0, et)
+    e.add(ascendc.DuplicateOp(dst, e.value(arith.ConstantOp(zero)), e.index(rows * pitch * cp)))
+    e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))
+
+    def row_of(k: int, q: int) -> int:  # the source offset of channel k's pixels of output row q
+        rh, rw, c = phase_channel(k if k < real else 0, channels, sw)
+        return (rw * channels + c) * src_pitch + (q * sh + rh) * ow
+
+    for q in range(rows):
+        for c0 in range(0, cp, 16):
+            if per == 16:
+                dst_list = [(q * pitch + left + j) * cp + c0 for j in range(16)]
+            else:
+                dst_list = [(q * pitch + left + j // 2) * cp + c0 + 8 * (j % 2) for j in range(16)]
+            src_list = [row_of(c0 + i, q) for i in range(16)]
+            e.add(ascendc.TransDataTo5HDOp(dst, src, dst_list, src_list, ow // per, cp * es * per // 32, 1))
+
+
 def bufferize_transpose(bz, op: asctile.TransposeOp, dst, e: OpEmitter) -> None:
     e.add(ascbuf.TransposeOp(dst, bz.operand(e, op.src)))
 
@@ -154,19 +193,23 @@ def translate_gather(lw, op: ascbuf.GatherOp, e: OpEmitter) -> None:
 
 
 def bufferize_pick_columns(bz, op: asctile.PickColumnsOp, dst, e: OpEmitter) -> None:
-    e.add(ascbuf.PickColumnsOp(dst, bz.operand(e, op.src), op.start.value.data, op.stride.value.data))
+    e.add(ascbuf.PickColumnsOp(dst, bz.operand(e, op.src), op.start.value.data, op.stride.value.data,
+                               op.phase_count()))
 
 
 def translate_pick_columns(lw, op: ascbuf.PickColumnsOp, e: OpEmitter) -> None:
-    rows, cols = op.dst.type.get_shape()
-    src_cols = op.src.type.get_shape()[1]
+    _, cols = op.dst.type.get_shape()
+    rows, src_cols = op.src.type.get_shape()
     es = op.dst.type.element_type.bitwidth // 8
-    start, stride = op.start.value.data, op.stride.value.data
-    base, pattern = pick_pattern(start, stride, es)
+    stride = op.stride.value.data
     dst, src = lw.tensor(op.dst, e), lw.tensor(op.src, e)
-    mask = e.index(start - base + stride * (cols - 1) + 1)
-    for r0 in range(0, rows, MAX_REPEATS):
-        d = dst if not r0 else e.value(ascendc.SubviewOp(dst, e.index(r0 * cols)))
-        s = src if not r0 + base else e.value(ascendc.SubviewOp(src, e.index(r0 * src_cols + base)))
-        e.add(ascendc.GatherMaskOp(d, s, pattern, True, mask, e.index(1), e.index(min(MAX_REPEATS, rows - r0)),
-                                   e.index(src_cols * es // 32)))
+    for p in range(op.phase_count()):
+        start = op.start.value.data + p
+        base, pattern = pick_pattern(start, stride, es)
+        mask = e.index(start - base + stride * (cols - 1) + 1)
+        for r0 in range(0, rows, MAX_REPEATS):
+            at = (p * rows + r0) * cols
+            d = dst if not at else e.value(ascendc.SubviewOp(dst, e.index(at)))
+            s = src if not r0 + base else e.value(ascendc.SubviewOp(src, e.index(r0 * src_cols + base)))
+            e.add(ascendc.GatherMaskOp(d, s, pattern, True, mask, e.index(1), e.index(min(MAX_REPEATS, rows - r0)),
+                                       e.index(src_cols * es // 32)))

@@ -13,7 +13,9 @@ same output blocks, ``tile-matmul``'s plan with the blocks of one window of posi
   the input rows of the block's window that the block before did not bring (all of them for a core's first
   block and for a block of another image), the stage's channels, its half of their pixels, from the NCHW input
   into the workspace (``asctile.transpose``: ``TransDataTo5HD``), and signals ``staged``. After the loop it takes
-  the ``credits`` left over.
+  the ``credits`` left over. For a space-to-depth input (the kernel starts with the ``im2col`` of the image's
+  strided windows, ``analysis/phases.py``) the AIV builds its half of the window's new rows of the phase image at
+  the block's first stage instead: each row from the image's rows, each padding row from a tile of zeros.
 
 Each counter then holds at most ``credits`` (15) pending sets. Two AI Cores whose windows share rows both write
 them, with the same values, each before its own AIC reads them.
@@ -25,19 +27,21 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, MemRefType, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
-from pyasc.dialects import asctile
+from pyasc.dialects import asctensor, asctile
 from pyasc.dialects.ascbuf.mix import CROSS_FLAG_MAX_PENDING
 from pyasc.dialects.asctensor.analysis import CONV_PROLOGUE_KIND, kernel_kind
 from pyasc.dialects.asctile.mix import MIX_KIND, CoreKind, CoreSectionOp, CrossSignalOp, CrossWaitOp, \
     HandoffChannel, SubBlockIdxOp
 from pyasc.dialects.target import DEFAULT_TARGET, TargetSpec, module_target
+from pyasc.dialects.types import is_float
 
 from .analysis.conv import ConvGeometry, PrologueTile, prologue_tile, window_of
+from .analysis.phases import PhaseLayout, phase_layout, phase_rows
 from .analysis.matmul import CubePlan
 from .emitter import OpEmitter, copy_loc, repeat
 from .errors import CompileError
@@ -60,16 +64,17 @@ class _PrologueTiler:
     def run(self) -> func.FuncOp:
         k = self.kernel
         ops = list(k.body.block.ops)
-        transpose, ret = ops[0], ops[-1]
+        lead = next(i for i, op in enumerate(ops) if isinstance(op, asctensor.TransposeOp)) + 1
+        prologue, transpose, ret = ops[:lead], ops[lead - 1], ops[-1]
         args = list(k.body.block.args)
-        index = args.index(transpose.input)
+        index = args.index(prologue[0].operands[0])
         # the convolution on the NHWC tensor, as tile-matmul tiles it
         types = [a.type for a in args]
         types[index] = transpose.result.type
         head = Block(arg_types=types)
         mapping = dict(zip(args, head.args))
         mapping[transpose.result] = head.args[index]
-        for op in ops[1:-1]:
+        for op in ops[lead:-1]:
             head.add_op(op.clone(value_mapper=mapping))
         head.add_op(func.ReturnOp(*[mapping[v] for v in ret.operands[1:]]))
         probe = func.FuncOp(k.sym_name.data, (types, [v.type for v in ret.operands[1:]]), Region(head))
@@ -77,10 +82,17 @@ class _PrologueTiler:
         tiler = MatmulTiler(probe, self.spec, self.cores, positions_major=True)
         cube = tiler.run()
         plan = tiler.plan
-        tile = prologue_tile(self.spec, plan, geo, es, patches_as_a)
-        if tile is None:
+        positions = plan.base_m if patches_as_a else plan.base_n
+        layout = phase_layout(prologue) if lead > 1 else None
+        if layout is not None:
+            rows = phase_rows(self.spec, layout, geo.in_rows(positions))
+            stage = None if rows is None else _PhaseStage(layout, rows)
+        else:
+            tile = prologue_tile(self.spec, plan, geo, es, patches_as_a)
+            stage = None if tile is None else _TransposeStage(geo, tile)
+        if stage is None:
             raise CompileError(f"kernel @{k.sym_name.data}: its convolution's input stages do not fit one "
-                               f"TransDataTo5HD tile (asctensor-fuse-conv-prologue should not have formed it)")
+                               f"vector tile (asctensor-fuse-conv-prologue should not have formed it)")
 
         new = func.FuncOp(k.sym_name.data, ([_memref(t) for t in (a.type for a in args)]
                                             + [_memref(v.type) for v in ret.operands], []))
@@ -99,7 +111,7 @@ class _PrologueTiler:
         gm = list(nb.args[:len(args)])
         gm[index] = ws
         self._cube_part(aic, cube, gm + [out])
-        self._vector_part(aiv, transpose, plan, geo, tile, nb.args[index], ws, patches_as_a)
+        self._vector_part(aiv, transpose, plan, geo, stage, nb.args[index], ws, patches_as_a)
         return new
 
     @staticmethod
@@ -121,12 +133,11 @@ class _PrologueTiler:
         stage.add(CrossWaitOp(HandoffChannel.STAGED))
         stage.add(CrossSignalOp(HandoffChannel.CREDIT))
 
-    def _vector_part(self, block: Block, anchor, plan: CubePlan, geo: ConvGeometry, tile: PrologueTile,
-                     x: SSAValue, ws: SSAValue, patches_as_a: bool) -> None:
-        """One iteration per block and stage of this AI Core: the new rows of the window, this AIV's half."""
+    def _vector_part(self, block: Block, anchor, plan: CubePlan, geo: ConvGeometry, stage, x: SSAValue,
+                     ws: SSAValue, patches_as_a: bool) -> None:
+        """One iteration per block and stage of this AI Core: the new rows of the window, this AIV's half
+        (``stage``: a ``_TransposeStage`` or a ``_PhaseStage``)."""
         e = OpEmitter(InsertPoint.at_end(block), anchor)
-        et = x.type.element_type
-        h, w, c = geo.h, geo.w, geo.c
         stages = plan.k_stages
         bid = e.value(asctile.BlockIdxOp())
         sub = e.value(SubBlockIdxOp())
@@ -134,6 +145,7 @@ class _PrologueTiler:
         bnum = e.value(asctile.BlockNumOp())  # GetBlockNum(): the AI Cores
         lo = e.divui(e.muli(core, plan.blocks), bnum)
         hi = e.divui(e.muli(e.addi(core, 1), plan.blocks), bnum)
+        prepared = stage.prepare(e, anchor, x.type.element_type)
         body = Block(arg_types=[IndexType()])
         body.args[0].name_hint = "i"
         block.add_op(copy_loc(anchor, scf.ForOp(e.index(0), e.muli(e.subi(hi, lo), stages), e.index(1), [], body)))
@@ -156,6 +168,26 @@ class _PrologueTiler:
         pbat, _, pend = window(prev)
         same = le.value(arith.AndIOp(le.value(arith.CmpiOp(j, lo, "ugt")), le.value(arith.CmpiOp(bat, pbat, "eq"))))
         new_first = le.minui(le.value(arith.SelectOp(same, le.maxui(first, pend), first)), end)
+        stage.emit(le, anchor, prepared, x, ws, bat, new_first, end, s, sub)
+        le.add(CrossSignalOp(HandoffChannel.STAGED))
+        body.add_op(scf.YieldOp())
+
+
+@dataclass(frozen=True)
+class _TransposeStage:
+    """An AIV's share of a stage: its half of the new pixels of the window, the stage's channels, transposed from
+    the NCHW input into the NHWC workspace."""
+
+    geo: ConvGeometry
+    tile: PrologueTile
+
+    def prepare(self, e: OpEmitter, anchor, et):
+        return None
+
+    def emit(self, le: OpEmitter, anchor, prepared, x, ws, bat, new_first, end, s, sub) -> None:
+        geo, tile = self.geo, self.tile
+        h, w, c = geo.h, geo.w, geo.c
+        et = x.type.element_type
         pixels = le.muli(le.subi(end, new_first), w)
         half = le.muli(le.divui(le.addi(pixels, 31), 32), 16)  # half the pixels, in whole 16-pixel groups
         p0 = le.minui(le.muli(sub, half), pixels)
@@ -172,8 +204,60 @@ class _PrologueTiler:
         laid.name_hint = "nhwc"
         dst = le.addi(le.addi(le.muli(bat, h * w * c), le.muli(pixel, c)), channel)
         le.add(copy_loc(anchor, asctile.StoreOp(laid, ws, dst, count, le.index(tile.stage_channels), c)))
-        le.add(CrossSignalOp(HandoffChannel.STAGED))
-        body.add_op(scf.YieldOp())
+
+
+@dataclass(frozen=True)
+class _PhaseStage:
+    """An AIV's share of a block: at the first stage, its half of the new rows of the window of the space-to-depth
+    image (``analysis/phases.py``), each row of the image built from its input rows (a load of ``rows`` rows of
+    every channel, a ``pick_columns`` of the column phases, a ``phase_transpose``), each row of padding stored
+    from a tile of zeros."""
+
+    layout: PhaseLayout
+    rows: int
+
+    def prepare(self, e: OpEmitter, anchor, et):
+        lay = self.layout
+        fill = e.value(arith.ConstantOp(FloatAttr(0.0, et) if is_float(et) else IntegerAttr(0, et)))
+        zeros = e.value(copy_loc(anchor, asctile.SplatOp(fill, TensorType(et, [self.rows * lay.ow,
+                                                                              lay.padded_channels]))))
+        zeros.name_hint = "zero_rows"
+        return zeros
+
+    def emit(self, le: OpEmitter, anchor, zeros, x, ws, bat, new_first, end, s, sub) -> None:
+        lay, rows = self.layout, self.rows
+        et = x.type.element_type
+        ch, span = lay.channels, rows * lay.sh * lay.w
+        first_stage = le.value(arith.CmpiOp(s, le.index(0), "eq"))
+        n = le.value(arith.SelectOp(first_stage, le.subi(end, new_first), le.index(0)))
+        half = le.divui(le.addi(n, 1), 2)
+        lo = le.addi(new_first, le.minui(le.muli(sub, half), n))
+        hi = le.addi(new_first, le.minui(le.addi(le.muli(sub, half), half), n))
+        top, bottom = lay.top, lay.top + lay.rows  # the image's rows of the result
+        a = le.minui(le.maxui(lo, top), bottom)
+        count = le.subi(le.minui(le.maxui(hi, top), bottom), a)
+        above = le.subi(le.minui(hi, top), le.minui(lo, top))
+        below = le.subi(le.maxui(hi, bottom), le.maxui(lo, bottom))
+        loaded = le.minui(a, bottom - 1)  # a row of the image even when this AIV builds none
+        src = le.addi(le.muli(bat, lay.c * lay.h * lay.w), le.muli(le.subi(loaded, top), lay.sh * lay.w))
+        cols = le.muli(le.addi(count, le.subi(1, le.minui(count, 1))), lay.sh * lay.w)
+        rows_in = le.value(copy_loc(anchor, asctile.LoadOp(x, src, le.index(lay.c), cols, lay.h * lay.w, 1,
+                                                           TensorType(et, [lay.c, span]))))
+        rows_in.name_hint = "image_rows"
+        phases = le.value(copy_loc(anchor, asctile.PickColumnsOp(
+            rows_in, TensorType(et, [lay.sw * lay.c, span // lay.sw]), 0, lay.sw, lay.sw)))
+        phases.name_hint = "phases"
+        laid = le.value(copy_loc(anchor, asctile.PhaseTransposeOp(
+            phases, TensorType(et, [rows * lay.ow, lay.padded_channels]), lay.c, lay.sh, lay.sw, lay.left, lay.ow)))
+        laid.name_hint = "pixels"
+
+        def store(tile, row, count_rows):
+            dst = le.muli(le.addi(le.muli(bat, lay.oh), row), lay.ow * ch)
+            le.add(copy_loc(anchor, asctile.StoreOp(tile, ws, dst, le.muli(count_rows, lay.ow), le.index(ch), ch)))
+
+        store(laid, a, count)
+        store(zeros, lo, above)
+        store(zeros, le.maxui(lo, bottom), below)
 
 
 @dataclass(frozen=True)

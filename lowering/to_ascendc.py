@@ -44,6 +44,7 @@ TRANSLATORS: dict[type, Callable] = {
     ascbuf.GatherOffsetsOp: gather.translate_gather_offsets,
     ascbuf.GatherOp: gather.translate_gather,
     ascbuf.PickColumnsOp: gather.translate_pick_columns,
+    ascbuf.PhaseTransposeOp: gather.translate_phase_transpose,
     ascbuf.TransposeOp: gather.translate_transpose,
     ascbuf.CopyNzOp: to_ascendc_cube.copy_nz,
     ascbuf.LoadL0Op: to_ascendc_cube.load_l0,

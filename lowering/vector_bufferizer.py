@@ -49,6 +49,7 @@ BUFFER_FORMS: dict[type, Callable] = {
     asctile.GatherOffsetsOp: gather.bufferize_gather_offsets,
     asctile.GatherOp: gather.bufferize_gather,
     asctile.PickColumnsOp: gather.bufferize_pick_columns,
+    asctile.PhaseTransposeOp: gather.bufferize_phase_transpose,
     asctile.TransposeOp: gather.bufferize_transpose,
     asctile.RepeatRowsOp: bufferize_mix.bufferize_repeat_rows,
 }

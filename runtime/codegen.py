@@ -135,6 +135,7 @@ class KernelTranslator:
         self.skip_in_trace_only: frozenset[str] = frozenset()  # ops the trace-only copy leaves out
         self.sid_memo: dict | None = None  # ops emitted twice (vectorised loops) keep one OpInfo
         self._cube_written: set | None = None
+        self._vector_written: set | None = None
 
     # ------------------------------------------------------------------ naming and emission helpers
 
@@ -207,6 +208,17 @@ class KernelTranslator:
             self._cube_written = {gm_argument(op.dst) for op in self.func.walk() if isinstance(op, asc.FixpipeOp)}
             self._cube_written.discard(None)
         return gm_argument(value) in self._cube_written
+
+    def written_by_vector(self, value: SSAValue) -> bool:
+        """Whether the global tensor ``value`` views a kernel argument a vector core's copy to GM of this kernel
+        writes: in a MIX kernel, the workspace the cube reads after the vector cores wrote it, from L2 (see
+        ``costs``)."""
+        if self._vector_written is None:
+            self._vector_written = {gm_argument(op.dst) for op in self.func.walk()
+                                    if isinstance(op, asc.DataCopyOp | asc.DataCopyPadOp)
+                                    and isinstance(op.dst.type, asc.GlobalTensorType)}
+            self._vector_written.discard(None)
+        return gm_argument(value) in self._vector_written
 
     def gm_root(self, value: SSAValue, op: Operation) -> tuple[str, str, str, int]:
         root = self.gm_roots.get(value)

@@ -19,7 +19,8 @@
   ``mte2_l2_bytes_per_cycle``, the others at ``mte2_bytes_per_cycle`` (``l2.CoreLines``); its HBM traffic
   is its bytes in 32 B blocks the core has not read before. A read of GM that the cube of its kernel writes
   (``Fixpipe``: a MIX kernel's workspace, handed over through L2 [O]) hits L2 whole (the cube's write of it
-  counts).
+  counts), and so does the cube's read of GM that the vector cores of its kernel write (the other direction of
+  the same hand-off; their write of it counts).
 """
 
 from __future__ import annotations

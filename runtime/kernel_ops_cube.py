@@ -31,8 +31,10 @@ fp16/bf16, x2 int8, x1/4 fp32 per cycle); ``LoadData`` the bytes at ``mte1_l0a/l
 ``Fixpipe`` the bytes written at ``fix_bytes_per_cycle``; ``Nd2Nz`` a GM read on MTE2 served through L2 at
 ``mte2_l2_bytes_per_cycle``: the panels of A and B that the cores read again and again stay in the 192 MB
 L2, and only the first touch of each 512 B line in a launch reaches HBM, which is the traffic the launch's
-HBM bound counts (see ``L2Lines``). (Charging first touches at the per-core HBM rate instead would make
-the result depend on the order in which the simulator runs the cores.)
+HBM bound counts (see ``L2Lines``); a read of GM that the vector cores of its kernel write (a MIX kernel's
+workspace, handed over through L2, as the cube's own output is to the vector cores) reaches none. (Charging
+first touches at the per-core HBM rate instead would make the result depend on the order in which the simulator
+runs the cores.)
 
 Hazards: every cube op records the local regions it reads and writes (Nd2Nz writes L1; LoadData and
 LoadDataWithTranspose read L1 and write L0A/L0B, the span of their fractals; Mmad reads L0A and L0B
@@ -382,7 +384,8 @@ def data_copy_nd2nz(t: KernelTranslator, op: asc.DataCopyNd2NzOp) -> None:
     sp = t.spec
     fixed, full = sp.dma_fixed_cycles, sp.dma_full_efficiency_bytes
     cost = f"{fixed} + _gb * {1.0 / sp.mte2_l2_bytes_per_cycle!r} / _dma_eff(_gb, {full})"
-    record(t, sid, cost, "_hb", [(_at(t, "L1", op.dst), "_sp")])
+    hbm = "0" if t.written_by_vector(op.src) else "_hb"  # a workspace the AIVs wrote: in L2
+    record(t, sid, cost, hbm, [(_at(t, "L1", op.dst), "_sp")])
 
 
 def _init_const(fail, sid, bid, l1, dst, rep, blk, gap, value, dt):

@@ -6,7 +6,9 @@ from the last valid one: ``(cols - 1 - min(c, cols - 1)) * -col_bytes + r * row_
 read backwards; with ``blocks`` ``B``, a row is ``B`` runs of ``cols`` columns ``block_bytes`` apart:
 ``c * col_bytes + b * block_bytes + r * row_bytes`` at column ``b * cols + c``); ``gather`` sets ``dst[k] = src[offsets[k]]``
 (byte offsets from the start of ``src``) for the first ``count`` elements. ``pick_columns`` sets ``dst[r][c] =
-src[r][start + c * stride]`` (one ``GatherMask`` per 255 rows). ``transpose`` sets ``dst[r][c] =
+src[r][start + c * stride]`` (one ``GatherMask`` per 255 rows; with ``phases``, per phase).
+``phase_transpose`` lays the phases of a strided image out as the channels of its pixels (``Duplicate`` of
+zeros, then one ``TransDataTo5HD`` per output row and 16 channels). ``transpose`` sets ``dst[r][c] =
 src[c][r]`` over whole 32 B blocks: ``dst`` is ``R x C`` with ``R`` a multiple of a block's elements and ``C`` of
 16, of a 2- or 4-byte type (one ``TransDataTo5HD`` per 16 columns).
 """
@@ -21,7 +23,7 @@ from ..lazy_format import irdl_op_definition
 from ..target import Pipe
 from ..traits import BufferEffects, OnPipe
 from ..ascendc.movement import MAX_REPEATS, TRANS_5HD_DTYPES as TRANSPOSE_TYPES
-from ..gather_table import check_blocks, check_first, check_pick
+from ..gather_table import check_blocks, check_first, check_phase_transpose, check_phases
 from ..types import element_bytes
 from .base import check_ub
 
@@ -101,29 +103,73 @@ class GatherOp(IRDLOperation):
 
 @irdl_op_definition
 class PickColumnsOp(IRDLOperation):
-    """``dst[r][c] = src[r][start + c * stride]`` (``check_pick``)."""
+    """``dst[p * R + r][c] = src[r][start + p + c * stride]`` for ``p`` below ``phases`` (default 1)
+    (``check_pick``)."""
 
     name = "ascbuf.pick_columns"
     dst = operand_def(MemRefType)
     src = operand_def(MemRefType)
     start = prop_def(IntegerAttr[I64])
     stride = prop_def(IntegerAttr[I64])
-    assembly_format = "$dst `,` $src `start` $start `stride` $stride attr-dict `:` type($dst) `,` type($src)"
+    phases = opt_prop_def(IntegerAttr[I64])
+    assembly_format = ("$dst `,` $src `start` $start `stride` $stride (`phases` $phases^)? attr-dict `:` type($dst) "
+                       "`,` type($src)")
     traits = traits_def(OnPipe(Pipe.V), BufferEffects(reads=("src",), writes=("dst",)))
 
-    def __init__(self, dst, src, start: int, stride: int):
+    def __init__(self, dst, src, start: int, stride: int, phases: int = 1):
         super().__init__(operands=[dst, src],
-                         properties={"start": IntegerAttr(start, 64), "stride": IntegerAttr(stride, 64)})
+                         properties={"start": IntegerAttr(start, 64), "stride": IntegerAttr(stride, 64),
+                                     "phases": IntegerAttr(phases, 64) if phases != 1 else None})
+
+    def phase_count(self) -> int:
+        return 1 if self.phases is None else self.phases.value.data
 
     def verify_(self) -> None:
         for t in (self.dst.type, self.src.type):
             check_ub(self.name, t)
         shape, src_shape = self.dst.type.get_shape(), self.src.type.get_shape()
         et = self.dst.type.element_type
-        if et != self.src.type.element_type or len(shape) != 2 or len(src_shape) != 2 or shape[0] != src_shape[0]:
-            raise VerifyException(f"ascbuf.pick_columns: {self.dst.type} and {self.src.type} are not tiles of the "
-                                  "same rows and element type")
-        check_pick(self.name, self.start.value.data, self.stride.value.data, src_shape[1], shape[1], element_bytes(et))
+        if et != self.src.type.element_type or len(shape) != 2 or len(src_shape) != 2:
+            raise VerifyException(f"ascbuf.pick_columns: {self.dst.type} and {self.src.type} are not tiles of one "
+                                  "element type")
+        check_phases(self.name, self.phase_count(), self.start.value.data, self.stride.value.data, src_shape[1],
+                     shape[1], element_bytes(et), src_shape[0], shape[0])
+
+
+@irdl_op_definition
+class PhaseTransposeOp(IRDLOperation):
+    """``asctile.phase_transpose`` into ``dst`` (``check_phase_transpose``)."""
+
+    name = "ascbuf.phase_transpose"
+    dst = operand_def(MemRefType)
+    src = operand_def(MemRefType)
+    channels = prop_def(IntegerAttr[I64])
+    sh = prop_def(IntegerAttr[I64])
+    sw = prop_def(IntegerAttr[I64])
+    left = prop_def(IntegerAttr[I64])
+    pitch = prop_def(IntegerAttr[I64])
+    assembly_format = ("$dst `,` $src `channels` $channels `stride` `(` $sh `,` $sw `)` `left` $left `pitch` $pitch "
+                       "attr-dict `:` type($dst) `,` type($src)")
+    traits = traits_def(OnPipe(Pipe.V), BufferEffects(reads=("src",), writes=("dst",)))
+
+    def __init__(self, dst, src, channels: int, sh: int, sw: int, left: int, pitch: int):
+        super().__init__(operands=[dst, src], properties={
+            k: IntegerAttr(v, 64) for k, v in (("channels", channels), ("sh", sh), ("sw", sw), ("left", left),
+                                               ("pitch", pitch))})
+
+    def params(self) -> tuple[int, int, int, int, int]:
+        """(channels, sh, sw, left, pitch)."""
+        return tuple(p.value.data for p in (self.channels, self.sh, self.sw, self.left, self.pitch))
+
+    def verify_(self) -> None:
+        for t in (self.dst.type, self.src.type):
+            check_ub(self.name, t)
+        et = self.dst.type.element_type
+        if et != self.src.type.element_type or str(et) not in TRANSPOSE_TYPES:
+            raise VerifyException(f"ascbuf.phase_transpose: {self.dst.type} and {self.src.type} need one element "
+                                  f"type of {', '.join(TRANSPOSE_TYPES)}")
+        check_phase_transpose(self.name, self.src.type.get_shape(), self.dst.type.get_shape(), element_bytes(et),
+                              *self.params())
 
 
 @irdl_op_definition
@@ -154,5 +200,5 @@ class TransposeOp(IRDLOperation):
                                   f"{MAX_REPEATS * per} (repeatTimes <= {MAX_REPEATS}), and columns in multiples of 16")
 
 
-OPS = [GatherOffsetsOp, GatherOp, PickColumnsOp, TransposeOp]
+OPS = [GatherOffsetsOp, GatherOp, PickColumnsOp, PhaseTransposeOp, TransposeOp]
 ATTRIBUTES: list = []

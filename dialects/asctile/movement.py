@@ -11,7 +11,9 @@ row_bytes`` (the pitch is ``B * cols``; a row of the tile is a block of a batch 
 collects ``result[k] = src[base + offset[k]]`` (bytes from the start of ``src``; ``base`` is ``Gather``'s
 ``srcBaseAddr``, 0 unless given: one table serves windows of a tile that start ``base`` bytes apart) over the
 whole result tile. ``pick_columns`` takes every ``stride``-th column of each row from column ``start``:
-``result[r][c] = src[r][start + c * stride]`` (a ``GatherMask``). ``transpose`` swaps a 2-D tile's rows and columns: ``result[r][c] = src[c][r]``.
+``result[r][c] = src[r][start + c * stride]`` (a ``GatherMask``); with ``phases`` ``P`` it stacks the picks from
+``start``, ..., ``start + P - 1`` along the rows. ``phase_transpose`` lays the phases of a strided image out as
+the channels of its pixels (the input of a convolution rewritten space to depth, ``conv_fold.py``). ``transpose`` swaps a 2-D tile's rows and columns: ``result[r][c] = src[c][r]``.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, prop_def, result
 from xdsl.utils.exceptions import VerifyException
 
 from ..lazy_format import irdl_op_definition
-from ..gather_table import check_blocks, check_first, check_pick
+from ..gather_table import check_blocks, check_first, check_phase_transpose, check_phases
 from ..types import element_bytes
 from .base import check_tile_type
 
@@ -101,27 +103,69 @@ class GatherOp(IRDLOperation):
 
 @irdl_op_definition
 class PickColumnsOp(IRDLOperation):
-    """``result[r][c] = src[r][start + c * stride]`` for every element of the result (``check_pick``)."""
+    """``result[p * R + r][c] = src[r][start + p + c * stride]`` for every element of the result, ``p`` below
+    ``phases`` (default 1) and ``R`` the rows of ``src`` (``check_pick``)."""
 
     name = "asctile.pick_columns"
     src = operand_def(TensorType)
     start = prop_def(IntegerAttr[I64])
     stride = prop_def(IntegerAttr[I64])
+    phases = opt_prop_def(IntegerAttr[I64])
     result = result_def(TensorType)
-    assembly_format = "$src `start` $start `stride` $stride attr-dict `:` type($src) `->` type($result)"
+    assembly_format = ("$src `start` $start `stride` $stride (`phases` $phases^)? attr-dict `:` type($src) `->` "
+                       "type($result)")
 
-    def __init__(self, src, result_type: TensorType, start: int, stride: int):
+    def __init__(self, src, result_type: TensorType, start: int, stride: int, phases: int = 1):
         super().__init__(operands=[src], result_types=[result_type],
-                         properties={"start": IntegerAttr(start, 64), "stride": IntegerAttr(stride, 64)})
+                         properties={"start": IntegerAttr(start, 64), "stride": IntegerAttr(stride, 64),
+                                     "phases": IntegerAttr(phases, 64) if phases != 1 else None})
+
+    def phase_count(self) -> int:
+        return 1 if self.phases is None else self.phases.value.data
 
     def verify_(self) -> None:
         for t in (self.src.type, self.result.type):
             check_tile_type(self.name, t)
         (rows, src_cols), (out_rows, cols) = self.src.type.get_shape(), self.result.type.get_shape()
         et = self.src.type.element_type
-        if et != self.result.type.element_type or rows != out_rows:
-            raise VerifyException(f"asctile.pick_columns: {self.result.type} has not the rows of {self.src.type}")
-        check_pick(self.name, self.start.value.data, self.stride.value.data, src_cols, cols, element_bytes(et))
+        if et != self.result.type.element_type:
+            raise VerifyException(f"asctile.pick_columns: {self.result.type} and {self.src.type} differ in type")
+        check_phases(self.name, self.phase_count(), self.start.value.data, self.stride.value.data, src_cols, cols,
+                     element_bytes(et), rows, out_rows)
+
+
+@irdl_op_definition
+class PhaseTransposeOp(IRDLOperation):
+    """The phases of a strided image as the channels of its pixels (``check_phase_transpose``): with ``src`` the
+    ``sw * channels`` rows ``(rw, c)`` of ``R * sh * OW`` columns ``(q, rh, j)``,
+    ``result[q * pitch + left + j][(rh * sw + rw) * channels + c] = src[rw * channels + c][(q * sh + rh) * OW + j]``;
+    the pixels of a row of ``pitch`` outside ``[left, left + OW)`` are zeros, and the channels past
+    ``sh * sw * channels`` repeat channel 0."""
+
+    name = "asctile.phase_transpose"
+    src = operand_def(TensorType)
+    channels = prop_def(IntegerAttr[I64])
+    sh = prop_def(IntegerAttr[I64])
+    sw = prop_def(IntegerAttr[I64])
+    left = prop_def(IntegerAttr[I64])
+    pitch = prop_def(IntegerAttr[I64])
+    result = result_def(TensorType)
+    assembly_format = ("$src `channels` $channels `stride` `(` $sh `,` $sw `)` `left` $left `pitch` $pitch attr-dict "
+                       "`:` type($src) `->` type($result)")
+
+    def __init__(self, src, result_type: TensorType, channels: int, sh: int, sw: int, left: int, pitch: int):
+        super().__init__(operands=[src], result_types=[result_type], properties={
+            k: IntegerAttr(v, 64) for k, v in (("channels", channels), ("sh", sh), ("sw", sw), ("left", left),
+                                               ("pitch", pitch))})
+
+    def verify_(self) -> None:
+        for t in (self.src.type, self.result.type):
+            check_tile_type(self.name, t)
+        et = self.src.type.element_type
+        if et != self.result.type.element_type:
+            raise VerifyException(f"asctile.phase_transpose: {self.result.type} and {self.src.type} differ in type")
+        check_phase_transpose(self.name, self.src.type.get_shape(), self.result.type.get_shape(), element_bytes(et),
+                              *(p.value.data for p in (self.channels, self.sh, self.sw, self.left, self.pitch)))
 
 
 @irdl_op_definition
@@ -144,5 +188,5 @@ class TransposeOp(IRDLOperation):
             raise VerifyException(f"asctile.transpose: {self.result.type} is not the transpose of {self.src.type}")
 
 
-OPS = [GatherOffsetsOp, GatherOp, PickColumnsOp, TransposeOp]
+OPS = [GatherOffsetsOp, GatherOp, PickColumnsOp, PhaseTransposeOp, TransposeOp]
 ATTRIBUTES: list = []

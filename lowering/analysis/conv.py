@@ -121,13 +121,15 @@ def c0_of(element_bytes: int) -> int:
 TRANSPOSE_COST = 1.75  # a transpose's time over its HBM-bound time (vector-bound on the 910B's 48 AIVs)
 
 
-def implicit_is_faster(spec, x_shape, w_shape, out_shape, element_bytes: int) -> bool:
+def implicit_is_faster(spec, x_shape, w_shape, out_shape, element_bytes: int, laid_by_aivs: bool = False) -> bool:
     """Whether the implicit GEMM's input transpose (to NHWC), its cube products over the padded channels (C up to a
     multiple of 16) and, when C is not whole 16-channel groups, the two launches that write the weights' zero
     channels take less time than the im2col path's column matrix, written to GM and read back by the matmul (both
     paths also launch a layout kernel of the weights and the matmul). On the ResNet stem (3 channels in 16) the
     implicit GEMM wins at batch 8 in float16 (72 us against 100 us) and loses at batch 2, and in float32, whose
-    cube is four times slower."""
+    cube is four times slower. With ``laid_by_aivs`` the input is laid out by the vector cores of the convolution's
+    own kernel while its cube computes (a phase image, ``analysis/phases.py``): no transpose passes through HBM, and
+    the weights' layout takes the launch the input's would have taken."""
     n, c, h, w = x_shape
     oc, _, kh, kw = w_shape
     pixels = out_shape[2] * out_shape[3]
@@ -135,9 +137,9 @@ def implicit_is_faster(spec, x_shape, w_shape, out_shape, element_bytes: int) ->
     moved = n * c * h * w * element_bytes
     macs_per_s = spec.cube_cores * spec.cube_macs_per_cycle["f32" if element_bytes == 4 else "f16"] * spec.clock_hz
     padding = n * pixels * oc * kh * kw * (-(-c // 16) * 16 - c) / macs_per_s
-    launches = 2 * spec.launch_overhead_us * 1e-6 if c % 16 else 0.0
-    return (2 * moved * TRANSPOSE_COST / spec.hbm_bytes_per_s + padding + launches
-            < 2 * column / spec.hbm_bytes_per_s)
+    launches = 2 * spec.launch_overhead_us * 1e-6 if c % 16 and not laid_by_aivs else 0.0
+    transpose = 0.0 if laid_by_aivs else 2 * moved * TRANSPOSE_COST / spec.hbm_bytes_per_s
+    return transpose + padding + launches < 2 * column / spec.hbm_bytes_per_s
 
 
 def implicit_geometry(x_shape, w_shape, stride, padding, dilation, groups: int, element_bytes: int,

@@ -174,7 +174,7 @@ def test_auto_takes_the_faster_path(xs, ws, stride, padding, implicit_faster, dt
                                    atol=(eps + ws[1] * taps * 2 ** -24) * np.abs(ref).max())
         seconds[algorithm] = report.seconds
     assert (seconds["implicit_gemm"] < seconds["im2col"]) == implicit_faster
-    assert seconds["auto"] == min(seconds["implicit_gemm"], seconds["im2col"])
+    assert seconds["auto"] <= 1.01 * min(seconds["implicit_gemm"], seconds["im2col"])
 
 
 def test_emitted_project_source_compiles():
@@ -226,7 +226,9 @@ def test_a_residual_block_transposes_only_the_convolution_inputs():
 def test_auto_on_a_stem_takes_the_faster_path(dtype):
     """A 3-channel 7x7 stride-2 convolution: its channels padded to 16 make the implicit GEMM's products five times
     the im2col path's, which float32's slower cube pays for; conv=auto takes the faster path in both dtypes, with
-    PyTorch's result."""
+    PyTorch's result. In float32 auto has a third path, space to depth with the phases laid out by the vector cores
+    of the convolution's kernel (a phase row of 56 pixels is whole 32 B blocks of float32, not of float16), which
+    its estimate prefers here: within 1% of the faster of the other two."""
     seconds = {}
     for algorithm in ("implicit_gemm", "im2col", "auto"):
         fn, args, (x, w, _) = _compile((2, 3, 112, 112), (64, 3, 7, 7), 2, 3, 1, dtype, conv=algorithm)
@@ -235,7 +237,7 @@ def test_auto_on_a_stem_takes_the_faster_path(dtype):
         eps = 2 ** -10 if dtype == np.float16 else 2 ** -22
         np.testing.assert_allclose(np.asarray(out, np.float64), ref, rtol=0, atol=(eps + 147 * 2 ** -24) * np.abs(ref).max())
         seconds[algorithm] = report.seconds
-    assert seconds["auto"] == min(seconds["implicit_gemm"], seconds["im2col"])
+    assert seconds["auto"] <= 1.01 * min(seconds["implicit_gemm"], seconds["im2col"])
 
 
 CHAIN_CASES = [  # (input, first weight, stride, padding, dilation): a second 3x3 convolution of padding 1 follows

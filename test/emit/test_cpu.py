@@ -321,29 +321,39 @@ def test_implicit_gemm_conv_project_cpu_run(tmp_path):
                                atol=(2 ** -10 + 468 * 2 ** -24) * np.abs(ref).max())
 
 
+MIX_PROLOGUE_CASES = {  # x, w, stride, padding, what the source must hold
+    # the AIVs lay the NCHW input out as NHWC (TransDataTo5HD)
+    "nchw": ((2, 32, 12, 10), (24, 32, 3, 3), 1, 1, ("TransDataTo5HD", "LoadData3DParamsV2")),
+    # 3 channels rewritten space to depth: the AIVs build the phase image (GatherMask of the column phases,
+    # TransDataTo5HD of the phases into pixels)
+    "phases": ((2, 3, 32, 64), (16, 3, 7, 7), 2, 3, ("GatherMask", "TransDataTo5HD")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MIX_PROLOGUE_CASES))
 @pytest.mark.parametrize("dtype", ["float16", "float32"])
-def test_conv_prologue_mix_project_cpu_run(dtype, tmp_path):
-    """A convolution of an NCHW input whose AIVs lay the input out as NHWC (TransDataTo5HD) while the AIC computes
-    (``tile-conv-prologue``; its three cores run on threads, the AIC waiting for what the AIVs stage) built with
-    g++ and run on the CPU: against the simulator's outputs, and the CPU's output against PyTorch's conv2d in
-    float64."""
+def test_conv_prologue_mix_project_cpu_run(case, dtype, tmp_path):
+    """A convolution whose AIVs lay its input out while the AIC computes (``tile-conv-prologue``; its three cores run
+    on threads, the AIC waiting for what the AIVs stage) built with g++ and run on the CPU: against the simulator's
+    outputs, and the CPU's output against PyTorch's conv2d in float64."""
     import torch
 
+    xs, ws, stride, padding, calls = MIX_PROLOGUE_CASES[case]
     rng = np.random.default_rng(7)
-    xn = rng.standard_normal((2, 32, 12, 10)).astype(dtype)
-    wn = (rng.standard_normal((24, 32, 3, 3)) * 0.2).astype(dtype)
+    xn = rng.standard_normal(xs).astype(dtype)
+    wn = (rng.standard_normal(ws) / np.sqrt(np.prod(ws[1:]))).astype(dtype)
     x, w = pyasc.tensor(xn), pyasc.tensor(wn)
-    compiled = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, padding=1)).compile(x, w)
+    compiled = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, stride=stride, padding=padding)).compile(x, w)
     source = compiled.ascendc_source()
-    assert "TransDataTo5HD" in source and "KERNEL_TYPE_MIX_AIC_1_2" in source and "LoadData3DParamsV2" in source
+    assert "KERNEL_TYPE_MIX_AIC_1_2" in source and all(c in source for c in calls)
     project_check(compiled, [x, w], tmp_path, exact=False)
     res = cpu_run(compiled.module, [xn, wn], host=compiled.name)
     (cpu,) = res.outputs.values()
     ref = torch.nn.functional.conv2d(torch.from_numpy(xn.astype(np.float64)), torch.from_numpy(wn.astype(np.float64)),
-                                     padding=1).numpy()
+                                     stride=stride, padding=padding).numpy()
     eps = 2 ** -10 if dtype == "float16" else 2 ** -23
     np.testing.assert_allclose(cpu.astype(np.float64).reshape(ref.shape), ref, rtol=0,
-                               atol=(eps + 288 * 2 ** -24) * np.abs(ref).max())
+                               atol=(eps + int(np.prod(ws[1:])) * 2 ** -24) * np.abs(ref).max())
 
 
 def test_cli_cpu_run(tmp_path, capsys):
