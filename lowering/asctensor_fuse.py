@@ -256,13 +256,22 @@ def _outline(module: ModuleOp, host: func.FuncOp, kind: str, group: list[Operati
     outline_group(host, f"{host.sym_name.data}_k{index}", kind, group, outputs)
 
 
+def _reshaped_kernel_result(v: SSAValue) -> bool:
+    """``v`` is a reshape of a kernel's result that nothing else reads: the kernel writes the output in its own
+    shape (``host-to-gm`` views the output with it)."""
+    op = v.owner
+    return (isinstance(op, asctensor.ReshapeOp) and isinstance(op.input.owner, func.CallOp)
+            and op.input.has_one_use())
+
+
 def _copy_returned_inputs(host: func.FuncOp) -> None:
-    """A result that is an argument, or returned twice, gets its own copy (``x * 1``, exact), so
-    every output is written by a kernel."""
+    """A result that is an argument, or returned twice, or a view (other than a reshape of a kernel's result), gets
+    its own copy (``x * 1``, exact), so every output is written by a kernel."""
     ret = host.body.block.last_op
     seen: set[SSAValue] = set()
     for i, v in enumerate(list(ret.operands)):
-        if v in host.body.block.args or v in seen or isinstance(v.owner, VIEW_OPS + (asctensor.FullOp,)):
+        if v in host.body.block.args or v in seen or (
+                isinstance(v.owner, VIEW_OPS + (asctensor.FullOp,)) and not _reshaped_kernel_result(v)):
             new_ops = exact_copy(v)
             for op in new_ops:
                 copy_loc(ret, op)

@@ -446,8 +446,8 @@ def conv_epilogue(group: list[Operation], host: func.FuncOp) -> list[Operation]:
     NHWC and a transpose to NCHW), rewritten onto the product's shape so that it runs in the cube kernel's MIX
     epilogue: splats and per-channel broadcasts are remade in that shape, other NCHW operands read reshaped
     (transposed to NHWC first for an NHWC product: a transpose that cancels where they come from NHWC), and the
-    values used after it taken back to NCHW; it ends before a value the host returns. [] (nothing changed) when
-    there is none or an operand does not fit."""
+    values used after it taken back to NCHW; it ends before a value the host returns where that value would need
+    a copy or stand alone (below). [] (nothing changed) when there is none or an operand does not fit."""
     out, mm = group[-1], group[-2]
     if not (isinstance(out, asctensor.ReshapeOp) and isinstance(mm, asctensor.MatmulOp)):
         return []
@@ -460,9 +460,12 @@ def conv_epilogue(group: list[Operation], host: func.FuncOp) -> list[Operation]:
         return []
     head = t if nhwc else out
     ops = epilogue(head, host)
-    for i, op in enumerate(ops):  # a value the host returns stays after the kernel: returning the kernel's result
-        if any(isinstance(u.operation, func.ReturnOp) for r in op.results for u in r.uses):  # reshaped would
-            ops = ops[:i]                                                                   # need a copy kernel
+    # a value the host returns ends the epilogue of an NHWC product (returned transposed, it would need a copy
+    # kernel), and of an NCHW one when it would be the epilogue's only op (it would make a kernel that can lay out
+    # its own input, tile-conv-prologue, a MIX epilogue kernel); else the host returns the kernel's result reshaped
+    for i, op in enumerate(ops):
+        if (nhwc or i == 0) and any(isinstance(u.operation, func.ReturnOp) for r in op.results for u in r.uses):
+            ops = ops[:i]
             break
     produced = {head.results[0], *(r for op in ops for r in op.results)}
     how = {v: _on_product(v, nhwc) for op in ops for v in op.operands if v not in produced}

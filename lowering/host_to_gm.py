@@ -49,6 +49,13 @@ def _convert_host(host: func.FuncOp) -> func.FuncOp:
     for v in results:  # a result held by a tiled call's buffer: the call writes the output argument
         if isinstance(v.owner, UnrealizedConversionCastOp):
             buffer_of[v.owner.inputs[0]] = buffer_of[v]
+        elif isinstance(v.owner, asctensor.ReshapeOp) and isinstance(v.owner.input.owner, UnrealizedConversionCastOp):
+            # a reshape of a tiled call's result: the call writes the output argument viewed with its shape
+            held = v.owner.input.owner.inputs[0]
+            shape = held.type.get_shape()
+            view = memref.ReinterpretCastOp(buffer_of[v], [], [], [], [0], shape, row_major(shape), held.type)
+            new_block.add_op(copy_loc(v.owner, view))
+            buffer_of[held] = view.result
     for op in block.ops:
         if isinstance(op, UnrealizedConversionCastOp):  # a tensor and the GM buffer holding it: one buffer
             for src, dst in zip(op.inputs, op.results):
@@ -75,7 +82,7 @@ def _convert_host(host: func.FuncOp) -> func.FuncOp:
             new_block.add_op(copy_loc(op, call))
         elif isinstance(op, asctensor.ReshapeOp) and op.input in buffer_of:
             # a reshape between kernels: the same contiguous GM buffer, read with the new shape
-            buffer_of[op.result] = buffer_of[op.input]
+            buffer_of.setdefault(op.result, buffer_of[op.input])
         elif not isinstance(op, func.ReturnOp):
             raise CompileError(f"@{host.sym_name.data}: {op.name} outside a kernel (run asctensor-fuse first)")
     new_block.add_op(func.ReturnOp())

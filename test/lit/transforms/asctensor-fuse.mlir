@@ -143,3 +143,30 @@ func.func @short_rows(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>) -> (tensor<6
 }
 // CHECK:       func.func @short_rows_k0(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>) -> (tensor<64xf32>, tensor<64x64xf32>) attributes {asctensor.kernel = "rowwise"} {
 // CHECK-NOT:   func.func @short_rows_k1
+
+// a reshape of a kernel's result that nothing else reads, returned: no copy kernel (host-to-gm has the kernel
+// write the output viewed with its own shape); returned next to the value itself, it is copied
+func.func @ret_mm(%a: tensor<6x8xf32>, %b: tensor<8x6xf32>) -> tensor<6x6xf32> attributes {asctensor.kernel = "matmul"} {
+  %0 = asctensor.matmul %a, %b : tensor<6x8xf32>, tensor<8x6xf32> -> tensor<6x6xf32>
+  func.return %0 : tensor<6x6xf32>
+}
+func.func @returned_reshape(%a: tensor<6x8xf32>, %b: tensor<8x6xf32>) -> tensor<36xf32> {
+  %0 = func.call @ret_mm(%a, %b) : (tensor<6x8xf32>, tensor<8x6xf32>) -> tensor<6x6xf32>
+  %1 = asctensor.reshape %0 : tensor<6x6xf32> -> tensor<36xf32>
+  func.return %1 : tensor<36xf32>
+}
+// CHECK-NOT:   func.func @returned_reshape_k0
+// CHECK:       func.func @returned_reshape(
+// CHECK-NEXT:    %[[M:.*]] = func.call @ret_mm(%a, %b)
+// CHECK-NEXT:    %[[R:.*]] = asctensor.reshape %[[M]] : tensor<6x6xf32> -> tensor<36xf32>
+// CHECK-NEXT:    func.return %[[R]]
+
+func.func @returned_twice(%a: tensor<6x8xf32>, %b: tensor<8x6xf32>) -> (tensor<6x6xf32>, tensor<36xf32>) {
+  %0 = func.call @ret_mm(%a, %b) : (tensor<6x8xf32>, tensor<8x6xf32>) -> tensor<6x6xf32>
+  %1 = asctensor.reshape %0 : tensor<6x6xf32> -> tensor<36xf32>
+  func.return %0, %1 : tensor<6x6xf32>, tensor<36xf32>
+}
+// CHECK:       func.func @returned_twice_k0(
+// CHECK-SAME:    asctensor.kernel = "elementwise"
+// CHECK:       func.func @returned_twice(
+// CHECK:         func.call @returned_twice_k0(

@@ -63,3 +63,23 @@ func.func @r(%x: tensor<2x12xf32>) -> tensor<2x3x4xf32> {
 // CHECK-NEXT:    func.call @r_k0(%x, %[[E]])
 // CHECK-NEXT:    %[[V:.*]] = memref.reinterpret_cast %[[E]] to offset: [0], sizes: [2, 3, 4], strides: [12, 4, 1] : memref<2x12xf32> to memref<2x3x4xf32>
 // CHECK-NEXT:    func.call @r_k1(%[[V]], %out0) : (memref<2x3x4xf32>, memref<2x3x4xf32>) -> ()
+
+// -----
+
+// a result that is a reshape of a tiled call's result (nothing else reads it): the call writes the output
+// argument, viewed with the kernel's shape
+func.func private @h_k0(memref<6x8xf32>, memref<6x8xf32>)
+func.func @h(%x: tensor<6x8xf32>) -> tensor<4x12xf32> {
+  %0 = builtin.unrealized_conversion_cast %x : tensor<6x8xf32> to memref<6x8xf32>
+  %1 = memref.alloc() : memref<6x8xf32>
+  func.call @h_k0(%0, %1) : (memref<6x8xf32>, memref<6x8xf32>) -> ()
+  %e = builtin.unrealized_conversion_cast %1 : memref<6x8xf32> to tensor<6x8xf32>
+  %r = asctensor.reshape %e : tensor<6x8xf32> -> tensor<4x12xf32>
+  func.return %r : tensor<4x12xf32>
+}
+
+// CHECK-LABEL: func.func @h(%x: memref<6x8xf32>, %out0: memref<4x12xf32>) {
+// CHECK-NEXT:    %[[V:.*]] = memref.reinterpret_cast %out0 to offset: [0], sizes: [6, 8], strides: [8, 1] : memref<4x12xf32> to memref<6x8xf32>
+// CHECK-NEXT:    func.call @h_k0(%x, %[[V]]) : (memref<6x8xf32>, memref<6x8xf32>) -> ()
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
