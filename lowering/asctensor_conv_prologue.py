@@ -11,8 +11,8 @@ pass merges that kernel into the convolution's: the ``matmul`` kernel whose NHWC
   result.
 
 The same holds for the input of a convolution rewritten space to depth (``conv_fold.py``): there the NHWC
-argument comes from a ``movement`` kernel that reshapes, perhaps slices, and transposes the output of an ``im2col`` kernel
-of the image's strided windows, and the fused kernel starts with those ops on the image
+argument comes from a ``movement`` kernel that reshapes, perhaps slices, and transposes the output of an
+``im2col`` kernel of the image's strided windows, and the fused kernel starts with those ops on the image
 (``analysis/phases.py``).
 
 ``tile-conv-prologue`` splits it over the AI Core: the AIVs lay out each block's input rows while the AIC

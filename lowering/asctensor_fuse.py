@@ -122,7 +122,7 @@ def _reads_group(op: Operation, group: _Group) -> bool:
 
 
 def _keeps_apart(op: Operation, group: _Group | None, row: int, max_row: int) -> bool:
-    """``op`` and the row-wise kernel ``group`` would become into go to different kernels: its rows are long
+    """``op`` goes to a kernel of its own rather than join ``group`` as part of a row-wise kernel: the rows are long
     (``row`` elements, more than half of the ``max_row`` that ``asctensor-decompose`` keeps whole) and ``op``
     does not read it. A row-wise kernel holds whole rows in UB, and elementwise work that does not need the
     rows' results would only add live buffers to them (the value and the gradient of a whole-tensor loss). An op
@@ -344,7 +344,8 @@ class AscTensorFusePass(ModulePass):
             _materialize_moved_splats(host)
             _materialize_split_rows(host)
             _materialize_unviewable_reshapes(host)
-            for i, group in enumerate(g for g in _merge_prologues(_groups(list(host.body.block.ops), max_row)) if g.ops):
+            groups = _merge_prologues(_groups(list(host.body.block.ops), max_row))
+            for i, group in enumerate(g for g in groups if g.ops):
                 _outline(op, host, group.kind, group.ops, i)
             for inner in reversed(list(host.body.block.ops)):
                 if isinstance(inner, VIEW_OPS + (asctensor.FullOp,)) and not inner.results[0].uses:

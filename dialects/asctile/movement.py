@@ -13,7 +13,8 @@ collects ``result[k] = src[base + offset[k]]`` (bytes from the start of ``src``;
 whole result tile. ``pick_columns`` takes every ``stride``-th column of each row from column ``start``:
 ``result[r][c] = src[r][start + c * stride]`` (a ``GatherMask``); with ``phases`` ``P`` it stacks the picks from
 ``start``, ..., ``start + P - 1`` along the rows. ``phase_transpose`` lays the phases of a strided image out as
-the channels of its pixels (the input of a convolution rewritten space to depth, ``conv_fold.py``). ``transpose`` swaps a 2-D tile's rows and columns: ``result[r][c] = src[c][r]``.
+the channels of its pixels (the input of a convolution rewritten space to depth, ``conv_fold.py``). ``transpose``
+swaps a 2-D tile's rows and columns: ``result[r][c] = src[c][r]``.
 """
 
 from __future__ import annotations
