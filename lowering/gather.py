@@ -20,7 +20,8 @@ lanes up to the last column picked, and keeps ``dst``'s columns, which follow ea
 per output row ``q`` and 16 channels ``c0`` one ``TransDataTo5HD``: source block ``i`` is the first pixels of
 channel ``c0 + i``'s phase row (channel 0's for the padding channels), destination block ``j`` pixel ``left + j``
 of row ``q`` (16-bit types; for 32-bit types pixel ``left + j // 2``, channels ``c0 + 8 * (j % 2)``), repeats walk
-the row's pixels a block at a time. The rows write disjoint pixels, so no barrier separates them.
+the row's pixels a block at a time. Different rows write disjoint pixels; the channel groups of one row write
+interleaved blocks of the same pixels, so a ``PipeBarrier<PIPE_V>`` orders them, as for ``transpose``.
 
 ``asctile.transpose`` -> ``ascbuf.transpose`` -> one ``TransDataTo5HD`` per 16 columns ``c0`` of the ``R x C``
 destination: source block ``i`` is row ``c0 + i`` of the ``C x R`` source, repeats walk ``R`` a block of rows at a
@@ -164,6 +165,8 @@ def translate_phase_transpose(lw, op: ascbuf.PhaseTransposeOp, e: OpEmitter) -> 
             else:
                 dst_list = [(q * pitch + left + j // 2) * cp + c0 + 8 * (j % 2) for j in range(16)]
             src_list = [row_of(c0 + i, q) for i in range(16)]
+            if c0:  # the row's channel groups write interleaved blocks of the same pixels
+                e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))
             e.add(ascendc.TransDataTo5HDOp(dst, src, dst_list, src_list, ow // per, cp * es * per // 32, 1))
 
 

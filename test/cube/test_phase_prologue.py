@@ -10,7 +10,7 @@ import torch
 
 import pyasc
 
-from .test_conv_prologue import _inputs, _tol
+from .test_conv_prologue import RNG, _inputs, _tol
 
 F = torch.nn.functional
 
@@ -32,6 +32,7 @@ def _prologue_kernel(text: str) -> str:
     ((2, 3, 64, 64), (16, 3, 7, 7), 2, 3),      # the ResNet stem's geometry on a smaller image
     ((3, 3, 40, 64), (24, 3, 7, 7), 2, 3),      # three images over the cores, a wide image
     ((1, 4, 64, 96), (8, 4, 7, 7), 2, 3),       # 4 channels: 16 phase channels, no padding channel
+    ((2, 5, 34, 32), (32, 5, 4, 4), 2, 0),      # 5 channels: 20 phase channels, two groups of 16 per pixel
     ((1, 3, 224, 224), (64, 3, 7, 7), 2, 3),    # the stem
 ])
 @pytest.mark.parametrize("dtype", [np.float16, np.float32])
@@ -69,3 +70,45 @@ def test_other_phase_layouts_keep_their_kernels(xs, ws, stride, padding):
     ref = _reference(x, w, stride, padding)
     np.testing.assert_allclose(np.asarray(out, np.float64), ref, rtol=0,
                                atol=_tol(ref, ws[1] * ws[2] * ws[3], np.float16))
+
+
+def _random_phase_convs(count: int, seed: int) -> list[tuple]:
+    """Stride-2 convolutions over 1 to 5 channels whose image rows are whole 32 B blocks of phases, with random
+    batch, kernel (4 to 8), padding, height, bias, ReLU and type: (x shape, w shape, padding, bias, relu, dtype).
+    Whether each takes the phase prologue is ``conv=auto``'s choice (about half of them do)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        dtype = [np.float16, np.float32][int(rng.integers(0, 2))]
+        per = 16 if dtype == np.float16 else 8
+        c, n, oc, k, p = (int(rng.integers(1, 6)), int(rng.integers(1, 4)), int(rng.integers(1, 40)),
+                          int(rng.integers(4, 9)), int(rng.integers(0, 5)))
+        h, w = 2 * per * int(rng.integers(1, 4)) + 2 * int(rng.integers(0, 3)), 2 * per * int(rng.integers(1, 4))
+        if h + 2 * p >= k and w + 2 * p >= k:
+            out.append(((n, c, h, w), (oc, c, k, k), p, bool(rng.integers(0, 2)), bool(rng.integers(0, 2)), dtype))
+    return out
+
+
+def pytest_generate_tests(metafunc):
+    if metafunc.function.__name__ == "test_random_phase_conv_like_torch":  # --random-long: 200 cases
+        count = 200 if metafunc.config.getoption("--random-long") else 6
+        metafunc.parametrize("xs,ws,padding,bias,relu,dtype", _random_phase_convs(count, 2031))
+
+
+def test_random_phase_conv_like_torch(xs, ws, padding, bias, relu, dtype):
+    """Random stride-2 convolutions of few channels (with a bias and a ReLU or not) against PyTorch in float64,
+    with no finding of the simulator."""
+    x, w = _inputs(xs, ws, dtype)
+    b = RNG.standard_normal(ws[0]).astype(dtype) if bias else None
+
+    def program(lib, x, w, *b):
+        y = lib.conv2d(x, w, *b, stride=2, padding=padding)
+        return lib.relu(y) if relu else y
+
+    arrays = [x, w] + ([b] if bias else [])
+    args = [pyasc.tensor(a) for a in arrays]
+    out, report = pyasc.jit(lambda *a: program(pyasc, *a)).lower(*args).compile().simulate(*args)
+    assert not report.findings
+    ref = program(F, *(torch.from_numpy(a.astype(np.float64)) for a in arrays)).numpy()
+    np.testing.assert_allclose(np.asarray(out, np.float64), ref, rtol=0,
+                               atol=_tol(ref, ws[1] * ws[2] * ws[3], dtype))
