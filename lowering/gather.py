@@ -136,8 +136,7 @@ def _doubling(e: OpEmitter, table, n: int, size: int, step: int, k: int = 1) -> 
 
 
 def bufferize_phase_transpose(bz, op: asctile.PhaseTransposeOp, dst, e: OpEmitter) -> None:
-    e.add(ascbuf.PhaseTransposeOp(dst, bz.operand(e, op.src), *(p.value.data for p in (
-        op.channels, op.sh, op.sw, op.left, op.pitch))))
+    e.add(ascbuf.PhaseTransposeOp(dst, bz.operand(e, op.src), *op.params()))
 
 
 def translate_phase_transpose(lw, op: ascbuf.PhaseTransposeOp, e: OpEmitter) -> None:

@@ -134,8 +134,7 @@ class KernelTranslator:
         self.no_data = False  # emitting the trace-only copy of a vectorised loop (see ``vectorize``)
         self.skip_in_trace_only: frozenset[str] = frozenset()  # ops the trace-only copy leaves out
         self.sid_memo: dict | None = None  # ops emitted twice (vectorised loops) keep one OpInfo
-        self._cube_written: set | None = None
-        self._vector_written: set | None = None
+        self._written: tuple[set, set] | None = None
 
     # ------------------------------------------------------------------ naming and emission helpers
 
@@ -201,24 +200,32 @@ class KernelTranslator:
         es = numpy_dtype(et).itemsize
         return et, es, es.bit_length() - 1
 
+    def _handoff_written(self) -> tuple[set, set]:
+        """(kernel arguments a ``Fixpipe`` writes, kernel arguments a vector core's copy to GM writes), from one walk
+        of the kernel."""
+        if self._written is None:
+            cube, vector = set(), set()
+            for op in self.func.walk():
+                if isinstance(op, asc.FixpipeOp):
+                    cube.add(gm_argument(op.dst))
+                elif isinstance(op, asc.DataCopyOp | asc.DataCopyPadOp) and isinstance(op.dst.type,
+                                                                                       asc.GlobalTensorType):
+                    vector.add(gm_argument(op.dst))
+            cube.discard(None)
+            vector.discard(None)
+            self._written = (cube, vector)
+        return self._written
+
     def written_by_cube(self, value: SSAValue) -> bool:
         """Whether the global tensor ``value`` views a kernel argument a ``Fixpipe`` of this kernel writes: in a MIX
         kernel, the workspace the vector cores read back after the cube wrote it, from L2 (see ``costs``)."""
-        if self._cube_written is None:
-            self._cube_written = {gm_argument(op.dst) for op in self.func.walk() if isinstance(op, asc.FixpipeOp)}
-            self._cube_written.discard(None)
-        return gm_argument(value) in self._cube_written
+        return gm_argument(value) in self._handoff_written()[0]
 
     def written_by_vector(self, value: SSAValue) -> bool:
         """Whether the global tensor ``value`` views a kernel argument a vector core's copy to GM of this kernel
         writes: in a MIX kernel, the workspace the cube reads after the vector cores wrote it, from L2 (see
         ``costs``)."""
-        if self._vector_written is None:
-            self._vector_written = {gm_argument(op.dst) for op in self.func.walk()
-                                    if isinstance(op, asc.DataCopyOp | asc.DataCopyPadOp)
-                                    and isinstance(op.dst.type, asc.GlobalTensorType)}
-            self._vector_written.discard(None)
-        return gm_argument(value) in self._vector_written
+        return gm_argument(value) in self._handoff_written()[1]
 
     def gm_root(self, value: SSAValue, op: Operation) -> tuple[str, str, str, int]:
         root = self.gm_roots.get(value)

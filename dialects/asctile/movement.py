@@ -159,6 +159,10 @@ class PhaseTransposeOp(IRDLOperation):
             k: IntegerAttr(v, 64) for k, v in (("channels", channels), ("sh", sh), ("sw", sw), ("left", left),
                                                ("pitch", pitch))})
 
+    def params(self) -> tuple[int, int, int, int, int]:
+        """(channels, sh, sw, left, pitch)."""
+        return tuple(p.value.data for p in (self.channels, self.sh, self.sw, self.left, self.pitch))
+
     def verify_(self) -> None:
         for t in (self.src.type, self.result.type):
             check_tile_type(self.name, t)
@@ -166,7 +170,7 @@ class PhaseTransposeOp(IRDLOperation):
         if et != self.result.type.element_type:
             raise VerifyException(f"asctile.phase_transpose: {self.result.type} and {self.src.type} differ in type")
         check_phase_transpose(self.name, self.src.type.get_shape(), self.result.type.get_shape(), element_bytes(et),
-                              *(p.value.data for p in (self.channels, self.sh, self.sw, self.left, self.pitch)))
+                              *self.params())
 
 
 @irdl_op_definition

@@ -22,12 +22,11 @@ from dataclasses import dataclass
 from xdsl.ir import Operation
 
 from pyasc.dialects import asctensor
-from pyasc.dialects.ascendc.movement import GATHER_MASK_DTYPES, TRANS_5HD_DTYPES
+from pyasc.dialects.ascendc.movement import GATHER_MASK_DTYPES, MAX_REPEATS, TRANS_5HD_DTYPES
 from pyasc.dialects.gather_table import pick_pattern
 from pyasc.dialects.types import element_bytes
 
-MAX_REPEATS = 255  # TransDataTo5HD's repeatTimes: the blocks of a phase row
-MAX_BLOCKS = 4095  # DataCopyPad's blockCount: the pixels of one store
+from ..tiling import MAX_TILE_ROWS as MAX_BLOCKS  # DataCopyPad's blockCount: the pixels of one store
 
 
 @dataclass(frozen=True)
