@@ -2,15 +2,17 @@
 
 The cores of a launch run at the same time on the chip, in no order the kernel can rely on, unless they meet at
 ``SyncAll`` (``sync_all``). The simulator runs them one after another, so a core that reads what another core
-writes (or writes what another reads or writes) sees whatever the order of the simulation gives it: a race on
-the chip, and a silent wrong answer in a simulator that runs the cores in one order only.
+writes, or writes bytes another core writes too, sees whatever the order of the simulation gives it: a race on
+the chip, and a silent wrong answer in a simulator that runs the cores in one order only. The classic case is a
+``DataCopy`` out of UB whose length is rounded up to whole 32 B blocks: each core's last block spills into the
+next core's first elements with whatever its UB holds there (the Ascend C guide's "non-aligned" write-out).
 
-So the first launch of a kernel at a size (per block count and argument sizes) whose cores may share GM runs
+So the first launch of a multi-core kernel at a size (per block count and argument sizes) that writes GM runs
 again from the same arguments with the cores in the reverse order (between two ``SyncAll`` calls, each round's
-cores reversed; a MIX kernel's AI Cores reversed, each AI Core's cores in their order) and must write the same
-bytes; the first run's results are kept. The kernels checked: every one that calls ``SyncAll``, reads a GM
-argument it also writes (by its ops' ``BufferEffects``), or is launched on arguments that share memory. A
-difference is a ``race`` finding of rule ``cross-core-gm-sync`` naming the argument and its first byte.
+cores reversed; a MIX kernel's AI Cores reversed and the two AIVs of each swapped) and must write the same
+bytes; the first run's results are kept. Cores that write the same bytes with the same values agree in any
+order, as on the chip. A difference is a ``race`` finding of rule ``cross-core-gm-sync`` naming the argument,
+its first byte, and the op that writes it.
 """
 
 from __future__ import annotations
@@ -25,16 +27,13 @@ from .errors import FindingLog
 
 
 def shares_gm(kernel) -> bool:
-    """Whether the cores of ``kernel`` (a ``func.func``) may read GM that other cores write: it calls ``SyncAll``, or
-    reads a GM argument it also writes, or accesses global tensors of unknown origin."""
-    reads, writes = set(), set()
+    """Whether the cores of ``kernel`` (a ``func.func``) may read or write GM that other cores write: it writes a GM
+    argument, calls ``SyncAll``, or accesses global tensors of unknown origin."""
     for op in kernel.body.walk():
-        r, w, known = gm_effects(op)
-        if isinstance(op, asc.SyncAllOp) or not known:
+        _, w, known = gm_effects(op)
+        if isinstance(op, asc.SyncAllOp) or not known or w:
             return True
-        reads |= r
-        writes |= w
-    return bool(reads & writes)
+    return False
 
 
 def written_args(kernel) -> frozenset[int] | None:
@@ -64,14 +63,20 @@ def snapshot(args: list, written: frozenset[int] | None) -> list:
 
 
 def reversed_runs(runs: list, per_core: int) -> list:
-    """``runs`` with its cores (``per_core`` runs each: 3 for a MIX kernel's AI Core) in the reverse order."""
+    """``runs`` with its cores (``per_core`` runs each: 3 for a MIX kernel's AI Core) in the reverse order, and the
+    two AIVs of each AI Core swapped (its AIC keeps its place: it hands data to them, or they to it)."""
     cores = [runs[i:i + per_core] for i in range(0, len(runs), per_core)]
-    return [r for core in reversed(cores) for r in core]
+    out = []
+    for core in reversed(cores):
+        aivs = iter([r for r in core if r[1] == 1][::-1])
+        out.extend(next(aivs) if r[1] == 1 else r for r in core)
+    return out
 
 
-def rerun_differs(args: list, before: list, run_again, names: list[str]) -> str | None:
+def rerun_differs(args: list, before: list, run_again) -> tuple[int, int] | None:
     """Runs ``run_again()`` from the arguments as they were (``before``) and compares what it writes with what the
-    first run wrote (``args``, left as the first run wrote them): the race it shows, or None."""
+    first run wrote (``args``, left as the first run wrote them): (argument, first byte) of the first difference,
+    or None."""
     first = [a.copy() if b is not None else None for a, b in zip(args, before)]
     for a, b in zip(args, before):
         if b is not None:
@@ -82,11 +87,28 @@ def rerun_differs(args: list, before: list, run_again, names: list[str]) -> str 
         if f is None:
             continue
         if found is None and not np.array_equal(a, f):
-            at = int(np.flatnonzero(a != f)[0])
-            found = (f"GM argument {names[k]} ends differently (first at byte {at}) when the cores run in another "
-                     f"order: a core reads or writes GM that another core writes, with no SyncAll between the two")
+            found = (k, int(np.flatnonzero(a != f)[0]))
         np.copyto(a, f)
     return found
+
+
+def race_message(kernel, k: int, at: int) -> tuple[str, object]:
+    """The finding for argument ``k`` of ``kernel`` ending differently from byte ``at``, and the op it names: the
+    first ``SyncAll`` of a kernel that has one, else the first op that writes the argument."""
+    arg = kernel.body.block.args[k]
+    name = arg.name_hint or f"#{k}"
+    ops = list(kernel.body.walk())
+    barrier = next((op for op in ops if isinstance(op, asc.SyncAllOp)), None)
+    reads = any(arg in gm_effects(op)[0] for op in ops)
+    writer = next((op for op in ops if arg in gm_effects(op)[1]), None)
+    if barrier is None and not reads:
+        what = (f"two cores write the same bytes of GM argument {name} with different values (first at byte {at}): "
+                f"on the chip the last to write wins, in no fixed order; give each core its own bytes (a tail that "
+                f"is not whole 32 B blocks goes out with DataCopyPad)")
+    else:
+        what = (f"GM argument {name} ends differently (first at byte {at}) when the cores run in another order: a "
+                f"core reads or writes GM that another core writes, with no SyncAll between the two")
+    return what, barrier or writer
 
 
 def check_launch(m, ck, n: int, args: list, runs: list, before: list, ub_before, joined: bool, per_core: int,
@@ -106,12 +128,12 @@ def check_launch(m, ck, n: int, args: list, runs: list, before: list, ub_before,
                     on_error(bid, e)
 
     np.copyto(m.ub, ub_before)
-    names = [a.name_hint or f"#{k}" for k, a in enumerate(kernel.body.block.args)]
     log, m.ctx.log = m.ctx.log, FindingLog()  # the first run reported the kernel's own findings
     try:
-        race = rerun_differs(args, before, again, names)
+        race = rerun_differs(args, before, again)
     finally:
         m.ctx.log = log
     if race is not None:
-        info = next((i for i in ck.infos if i.label == "SyncAll"), ck.infos[0])
-        log.add("race", race, ck.name, info.text, 0, loc=info.loc, rule="cross-core-gm-sync")
+        what, at = race_message(kernel, *race)
+        info = next((i for i in ck.infos if i.op is at), ck.infos[0])
+        log.add("race", what, ck.name, info.text, 0, loc=info.loc, rule="cross-core-gm-sync")

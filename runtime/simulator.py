@@ -571,7 +571,7 @@ class Simulator:
             traced, log = None, m.ctx.log
             m.ctx.log = FindingLog()  # what the kernel's code reports, to report again when replayed
             order = (name, n, check, replay.signature(args))
-            ordered = n > 1 and order not in self._orders_checked and (
+            ordered = (n > 1 or name in self.mix) and order not in self._orders_checked and (
                 name in self.shares_gm or core_order.aliased(args))
             before = core_order.snapshot(args, self.written[name]) if ordered else None
             ub_before = m.ub.copy() if ordered else None

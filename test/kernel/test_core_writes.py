@@ -1,0 +1,158 @@
+"""Cores of one launch that write the same GM bytes: a race unless they write the same values.
+
+The cores of a launch run in no fixed order on the chip. ``DataCopy`` moves whole 32 B blocks, so a core whose
+slice is not whole blocks and goes out with ``DataCopy`` rounded up writes past its end into the next core's
+elements (the Ascend C programming guide, "non-aligned scenarios": the extra elements of the block are written
+with whatever UB holds). Which value survives depends on which core writes last. ``DataCopyPad`` moves the exact
+bytes. Values are checked against NumPy.
+"""
+
+import numpy as np
+import pytest
+
+import pyasc.kernel as asc
+import pyasc.kernel.lib.runtime as rt
+
+BLOCK = 100  # float32 elements per core: 400 B, not whole 32 B blocks
+CORES = 4
+
+
+@asc.jit
+def shifted_copy(x: asc.GlobalAddress, z: asc.GlobalAddress, block_length: int, copy_length: asc.ConstExpr[int],
+                 padded: asc.ConstExpr[int]):
+    """z[i] = x[i] + the core's index over each core's ``block_length`` elements; the result goes out with
+    ``DataCopy`` of ``copy_length`` elements (``padded`` 0) or with ``DataCopyPad`` of the exact bytes."""
+    offset = asc.get_block_idx() * block_length
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + offset, copy_length)
+    z_gm.set_global_buffer(z + offset, copy_length)
+    x_ub = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, copy_length)
+    z_ub = asc.LocalTensor(x.dtype, asc.TPosition.VECOUT, 4096, copy_length)
+    asc.data_copy(x_ub, x_gm, copy_length)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.adds(z_ub, x_ub, asc.get_block_idx() * 1.0, copy_length)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    if padded:
+        asc.data_copy_pad(z_gm, z_ub, asc.DataCopyExtParams(1, block_length * 4, 0, 0, 0))
+    else:
+        asc.data_copy(z_gm, z_ub, copy_length)
+
+
+@asc.jit
+def common_header(x: asc.GlobalAddress, z: asc.GlobalAddress):
+    """Every core copies the same 8 elements of x to the start of z: the same bytes, the same values."""
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, 8)
+    z_gm.set_global_buffer(z, 8)
+    ub = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, 8)
+    asc.data_copy(ub, x_gm, 8)
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.data_copy(z_gm, ub, 8)
+
+
+@asc.jit
+def mix_halves(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, ws: asc.GlobalAddress,
+               m: asc.ConstExpr[int], k: asc.ConstExpr[int], n: asc.ConstExpr[int], spill: asc.ConstExpr[int]):
+    """MIX, one AI Core: the AIC computes A @ B into the workspace; each AIV writes its half of the rows plus its
+    index, and ``spill`` elements more (into the other AIV's half)."""
+    if asc.ascend_is_aic():
+        a_gm = asc.GlobalTensor()
+        b_gm = asc.GlobalTensor()
+        w_gm = asc.GlobalTensor()
+        a_gm.set_global_buffer(a)
+        b_gm.set_global_buffer(b)
+        w_gm.set_global_buffer(ws)
+        a1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, m * k)
+        b1 = asc.LocalTensor(asc.float16, asc.TPosition.B1, m * k * 2, k * n)
+        a2 = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, m * k)
+        b2 = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, k * n)
+        c1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, m * n)
+        asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, m, k, 0, k, m, 1, 0))
+        asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, k, n, 0, n, k, 1, 0))
+        asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+        for i in range(k // 16):
+            asc.load_data(a2[i * 256:], a1, asc.LoadData2DParams(i * (m // 16), m // 16, 1, 0, k // 16 - 1))
+            asc.load_data(b2[i * (n // 16) * 256:], b1, asc.LoadData2DParams(i, n // 16, k // 16, 0, 0, True))
+        asc.set_flag(asc.HardEvent.MTE1_M, 0)
+        asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+        asc.mmad(c1, a2, b2, asc.MmadParams(m, n, k))
+        asc.set_flag(asc.HardEvent.M_FIX, 0)
+        asc.wait_flag(asc.HardEvent.M_FIX, 0)
+        asc.fixpipe(w_gm, c1, asc.FixpipeParamsV220(n, m, m, n))
+        asc.cross_core_set_flag(1, 2, asc.PipeID.PIPE_FIX)
+    if asc.ascend_is_aiv():
+        half = m // 2 * n
+        idx = asc.get_block_idx()
+        w_gm = asc.GlobalTensor()
+        c_gm = asc.GlobalTensor()
+        w_gm.set_global_buffer(ws + idx * half)
+        c_gm.set_global_buffer(c + idx * half)
+        ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, half + spill)
+        asc.cross_core_wait_flag(1)
+        asc.data_copy(ub, w_gm, half + spill)
+        asc.set_flag(asc.HardEvent.MTE2_V, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+        asc.adds(ub, ub, idx * 1.0, half + spill)
+        asc.set_flag(asc.HardEvent.V_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+        asc.data_copy(c_gm, ub, half + spill)
+
+
+def _expected(x):
+    return x[:CORES * BLOCK] + np.repeat(np.arange(CORES, dtype=np.float32), BLOCK)
+
+
+def test_a_tail_rounded_up_into_the_next_core_is_a_race():
+    x = np.arange(CORES * BLOCK + 8, dtype=np.float32)
+    z = np.zeros_like(x)
+    with pytest.raises(asc.KernelHazardError) as err:
+        shifted_copy[CORES, rt.current_stream()](x, z, BLOCK, BLOCK + 4, 0)
+    text = str(err.value)
+    assert "cross-core-gm-sync" in text and "two cores write the same bytes of GM argument z" in text
+    assert f"first at byte {BLOCK * 4}" in text or f"first at byte {BLOCK * 4 + 2}" in text
+    assert "ascendc.data_copy %z_gm" in text and "test_core_writes.py:41" in text
+
+
+def test_the_exact_tail_with_data_copy_pad_has_no_race():
+    x = np.random.default_rng(0).standard_normal(CORES * BLOCK + 8).astype(np.float32)
+    z = np.zeros_like(x)
+    shifted_copy[CORES, rt.current_stream()](x, z, BLOCK, BLOCK + 4, 1)
+    assert shifted_copy.last_report.findings == []
+    np.testing.assert_array_equal(z[:CORES * BLOCK], _expected(x))
+    assert not z[CORES * BLOCK:].any()
+
+
+def test_cores_writing_the_same_values_agree():
+    x = np.random.default_rng(1).standard_normal(64).astype(np.float32)
+    z = np.zeros_like(x)
+    common_header[CORES, rt.current_stream()](x, z)
+    assert common_header.last_report.findings == []
+    np.testing.assert_array_equal(z[:8], x[:8])
+    assert not z[8:].any()
+
+
+@pytest.mark.parametrize("spill", [0, 8])
+def test_the_two_aivs_of_an_ai_core_writing_the_same_bytes(spill):
+    """The AIVs of one AI Core run in no fixed order either: the first AIV's rows spilling into the second's are a
+    race; without the spill the result is A @ B plus each AIV's index."""
+    m, k, n = 32, 32, 32
+    rng = np.random.default_rng(2)
+    a = rng.integers(-4, 4, (m, k)).astype(np.float16)
+    b = rng.integers(-4, 4, (k, n)).astype(np.float16)
+    ref = a.astype(np.float32) @ b.astype(np.float32) + np.repeat([0.0, 1.0], m // 2)[:, None].astype(np.float32)
+    c = np.zeros((m + 8, n), np.float32)
+    ws = np.zeros((m + 8, n), np.float32)
+    if spill:
+        with pytest.raises(asc.KernelHazardError, match=r"cross-core-gm-sync.*two cores write the same bytes of GM "
+                                                        r"argument c"):
+            mix_halves[1, rt.current_stream()](a, b, c, ws, m, k, n, spill)
+        return
+    mix_halves[1, rt.current_stream()](a, b, c, ws, m, k, n, spill)
+    assert mix_halves.last_compiled.kernel_type == "mix_aic_1_2" and mix_halves.last_report.findings == []
+    np.testing.assert_array_equal(c[:m], ref)
