@@ -5,7 +5,15 @@
   output row picks its row by comparing ``idx`` with the positions 0..n-1 and summing the one
   selected row with zeros (exact for every dtype: ``select`` never multiplies, so NaN and inf
   rows stay where they are). Negative indices count from the end. A device kernel cannot raise,
-  so an index outside [-n, n) gives a row of zeros inside ``pyasc.jit`` (eagerly it raises).
+  so a traced index outside [-n, n) gives a row of zeros inside ``pyasc.jit`` (eagerly it raises,
+  and so does a constant one inside jit).
+* One advanced index among basic ones (``x[:, idx]``, ``x[..., [0, 2]]``, ``x[1:, idx, None]``): a list of
+  ints is a constant index tensor, and a constant bool mask (a list or an untraced tensor) the positions it
+  marks. The basic part is a view; the rows are taken along the indexed dim, and the index's dims go in its
+  place (PyTorch applies int indices first, as views: ``x[0, :, idx]`` keeps ``x[0]``'s order of dims, where
+  NumPy would put the index's dims first).
+  A constant N-d mask takes the marked elements of the dims it covers (``x[mask]``: the leading ones). Two or
+  more index tensors or lists are refused by name.
 * ``x[mask]`` with a traced bool mask has a shape that depends on the mask's values; a traced
   program has shapes fixed when it is compiled, so it is refused (call it outside jit, or use
   ``torch.where``-style ``x.where(mask, other)`` which keeps the shape).
@@ -13,7 +21,8 @@
   basic index without steps updates the view ``x[idx]`` (``copy_``); otherwise, for an index
   known when tracing (slices, strided slices, integer or bool tensors), ``x`` is rebound to
   ``where(mask, new, x)`` with the constant mask of the indexed positions and ``new`` the value
-  (a constant laid out at those positions, or a traced one-element value).
+  (a constant laid out at those positions, or a traced one-element value). ``x[mask] = value`` with
+  a traced mask and a value of one element is ``where(mask, value, x)`` too (``x[x < 0] = 0``).
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ from .errors import DataDependentShapeError, PyascError, PyascIndexError, raise_
 from .tensor import Tensor
 
 _NARROW = (dt.bool_, dt.int8)      # selected through float16, which holds them exactly
+_ADV = object()                    # the advanced index's place in an expanded index
 
 
 def _is_basic(item) -> bool:
@@ -63,35 +73,133 @@ def take_rows(x: Tensor, idx: Tensor) -> Tensor:
     return picked.sum(dim=idx.ndim).to(x.dtype)
 
 
-def getitem_by_tensor(x, idx):
-    """The decomposition of ``getitem`` inside ``pyasc.jit`` for one integer index tensor;
-    NotImplemented for the other calls (basic indices are views, eager calls run on the host)."""
-    if not isinstance(x, Tensor) or not (_traced(x) or _traced(idx)):
+def _constant_mask(item):
+    """A bool index known when tracing (a list, an array, an untraced tensor) as an array, else None."""
+    if isinstance(item, Tensor):
+        return item.numpy() if item.dtype is dt.bool_ and not _traced(item) else None
+    if isinstance(item, list | np.ndarray):
+        a = np.asarray(item)
+        return a if a.dtype == np.bool_ else None
+    return None
+
+
+def _integer_index(item, x: Tensor, dim: int):
+    """An integer index into ``dim`` of ``x``: a traced int tensor as it is, a constant one (a list, an array, an
+    untraced tensor) as int32, bounds-checked; None for one that does not compile (floats)."""
+    if isinstance(item, Tensor):
+        if item.dtype.is_floating_point:
+            return None
+        if item.dtype is dt.bool_:
+            raise DataDependentShapeError(
+                "getitem", "indexing by a traced bool mask cannot be compiled: the result's shape depends on the "
+                "mask's values, and a compiled program's shapes are fixed (a pyasc.jit call runs such a function "
+                "eagerly; x.where(mask, other) compiles)", shapes=[x.shape, item.shape], dtypes=[x.dtype.name, "bool"])
+        if _traced(item):
+            return item
+        a = item.numpy()
+    else:
+        a = np.asarray(item)
+        if a.size == 0:
+            a = a.astype(np.int32)                    # [] is an empty integer index, as in PyTorch
+    if a.dtype.kind not in "iu":
+        return None
+    n = x.shape[dim]
+    bad = a[(a < -n) | (a >= n)]
+    if bad.size:
+        raise PyascIndexError("getitem", f"index {int(bad.flat[0])} is out of bounds for dimension {dim} with size "
+                              f"{n} (shape {x.shape})", shapes=[x.shape, a.shape])
+    return Tensor(a.astype(np.int32), dt.int32)
+
+
+def _take_along(x: Tensor, items: tuple, k: int):
+    """``x[items]`` with one advanced index, ``items[k]``, and basic ones elsewhere (see the module docstring)."""
+    mask = _constant_mask(items[k])
+    if mask is not None and mask.ndim == 0:
         return NotImplemented
+    covers = mask.ndim if mask is not None else 1      # the dims of x the advanced index covers
+    n_real = sum(1 for i in items if i is not None and i is not Ellipsis) + covers - 1
+    if n_real > x.ndim:
+        raise PyascIndexError("getitem", f"too many indices ({n_real}) for shape {x.shape}", shapes=[x.shape])
+    expanded = []
+    for pos, i in enumerate(items):
+        expanded += [slice(None)] * (x.ndim - n_real) if i is Ellipsis else [_ADV if pos == k else i]
+    if not any(i is Ellipsis for i in items):
+        expanded += [slice(None)] * (x.ndim - n_real)
+    at = next(j for j, i in enumerate(expanded) if i is _ADV)
+    dim = sum(1 for i in expanded[:at] if i is not None)             # the first dim of x the index covers
+    if mask is not None:
+        covered = x.shape[dim:dim + covers]
+        if mask.shape != covered:
+            raise PyascIndexError("getitem", f"the mask of shape {mask.shape} does not match the dims {covered} it "
+                                  f"indexes in shape {x.shape}", shapes=[x.shape, mask.shape])
+        index = Tensor(np.flatnonzero(mask).astype(np.int32), dt.int32)
+        x = x.reshape(*x.shape[:dim], int(np.prod(covered)), *x.shape[dim + covers:])
+    else:
+        index = _integer_index(items[k], x, dim)
+        if index is None:
+            return NotImplemented
+    basic = tuple(slice(None) if i is _ADV else i for i in expanded)
+    y = x if all(isinstance(i, slice) and i == slice(None) for i in basic) else x[basic]
+    p = sum(1 for i in expanded[:at] if i is None or isinstance(i, slice))   # the indexed dim in y
+    if p:
+        y = y.permute(p, *[d for d in range(y.ndim) if d != p])
+    taken = take_rows(y, index)
+    # the index's dims go where the indexed dim was (PyTorch applies int indices first, as views, unlike NumPy)
+    lead, rest = index.ndim, list(range(index.ndim, taken.ndim))
+    perm = rest[:p] + list(range(lead)) + rest[p:]
+    return taken.permute(*perm) if perm != list(range(taken.ndim)) else taken
+
+
+def getitem_by_tensor(x, idx):
+    """The decomposition of ``getitem`` inside ``pyasc.jit`` for one advanced index (an integer tensor, a list, a
+    constant mask) among basic ones; NotImplemented for the other calls (basic indices are views, eager calls run
+    on the host)."""
     items = idx if isinstance(idx, tuple) else (idx,)
+    if not isinstance(x, Tensor) or not (_traced(x) or any(_traced(i) for i in items)):
+        return NotImplemented
     if all(_is_basic(i) for i in items):       # a view; an empty one is a constant (no elements to move)
         try:
             shape = np.broadcast_to(np.empty((), np.int8), x.shape)[idx].shape
         except (IndexError, TypeError):
             return NotImplemented              # (the view op reports the error)
         return Tensor(np.empty(shape, x.dtype.np_dtype), x.dtype) if 0 in shape else NotImplemented
-    if not isinstance(idx, Tensor):
-        return NotImplemented
-    if idx.dtype is dt.bool_:
-        if _traced(idx):
-            raise DataDependentShapeError(
-                "getitem", "indexing by a traced bool mask cannot be compiled: the result's shape depends on the "
-                "mask's values, and a compiled program's shapes are fixed (a pyasc.jit call runs such a function "
-                "eagerly; x.where(mask, other) compiles)", shapes=[x.shape, idx.shape], dtypes=[x.dtype.name, "bool"])
-        return NotImplemented
-    if idx.dtype.is_floating_point:
-        return NotImplemented
-    return take_rows(x, idx)
+    if not x.ndim:
+        raise PyascError("getitem", "a 0-d tensor cannot be indexed by a tensor", shapes=[x.shape])
+    advanced = [k for k, i in enumerate(items) if not _is_basic(i)]
+    if len(advanced) > 1:
+        raise_host_only("getitem", [x], "indexing by two or more index tensors or lists is")
+    return _take_along(x, items, advanced[0])
+
+
+def _masked_update(x: Tensor, idx, value) -> bool:
+    """``x[mask] = value`` for one traced bool mask over ``x``'s leading dims and a value of one element: ``x``
+    rebound to ``where(mask, value, x)``, whose shape does not depend on the mask's values. False for other
+    calls."""
+    if not (isinstance(idx, Tensor) and idx.dtype is dt.bool_ and _traced(idx)):
+        return False
+    if idx.shape != x.shape[:idx.ndim]:
+        raise PyascIndexError("setitem", f"the mask of shape {idx.shape} does not match the leading dims of shape "
+                              f"{x.shape}", shapes=[x.shape, idx.shape])
+    if isinstance(value, Tensor) and value.numel() != 1:
+        raise DataDependentShapeError(
+            "setitem", f"x[mask] = a value of shape {value.shape} inside pyasc.jit: how many elements the mask picks "
+            "depends on its values; a value of one element compiles (x.where(~mask, value) too)",
+            shapes=[x.shape, idx.shape, value.shape])
+    carrier = _carrier(x)
+    if isinstance(value, Tensor):
+        new = _carrier(value.reshape(())).to(carrier.dtype)
+    else:
+        new = Tensor(np.asarray(value).astype(carrier.dtype.np_dtype), carrier.dtype)
+    mask = idx.reshape(*idx.shape, *([1] * (x.ndim - idx.ndim)))
+    x.copy_(new.where(mask, carrier).to(x.dtype))
+    return True
 
 
 def setitem_traced(x: Tensor, idx, value, index_of) -> None:
     """``x[idx] = value`` inside ``pyasc.jit`` (see the module docstring); ``index_of`` turns
     ``idx`` into a NumPy index."""
+    if x._trace is not None and _masked_update(x, idx, value):
+        return
     items = idx if isinstance(idx, tuple) else (idx,)
     if x._trace is None or any(_traced(i) for i in items):
         raise_host_only("setitem", [x])
@@ -126,6 +234,8 @@ def setitem_recorded(x: Tensor, idx, value, index_of) -> None:
     """``x[idx] = value`` while gradients are recorded (eagerly and traced): ``x`` updated in place to
     ``where(mask, placed, x)``, ``placed`` holding ``value`` at the indexed positions. A value that requires grad is
     placed by padding, so its index must select a box (slices of step 1 and integers)."""
+    if _masked_update(x, idx, value):
+        return
     mask = np.zeros(x.shape, np.bool_)
     try:
         mask[index_of(idx)] = True

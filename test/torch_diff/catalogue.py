@@ -304,6 +304,8 @@ VIEWS = [
     R("getitem", lambda m, x, index: x[_index(index)], gen=g.getitem, dtypes=ALL),
     R("index_tensor", lambda m, x, i: x[i], gen=g.index_tensor, dtypes=ALL),
     R("index_bool", lambda m, x, mask: x[mask], gen=g.bool_index, dtypes=ALL),
+    R("index_along", lambda m, x, i, dim, ellipsis: x[(..., i) if ellipsis else (slice(None),) * dim + (i,)],
+      gen=g.index_along, dtypes=ALL),
     R("topk", lambda m, x, k, **kw: tuple(x.topk(k, **kw)), gen=g.topk, domain="distinct"),
     R("sort", lambda m, x, **kw: tuple(m.sort(x, stable=True, **kw)), gen=g.sort, domain="distinct"),
     R("argsort", lambda m, x, **kw: m.argsort(x, stable=True, **kw), gen=g.sort, domain="distinct"),

@@ -334,6 +334,16 @@ def index_tensor(rng, cls):
     return [a, Fixed(idx)], {}
 
 
+def index_along(rng, cls):
+    """A tensor and an integer index tensor into one of its dims (``x[:, idx]``, ``x[..., idx]``), negative
+    indices and repeats included."""
+    a = shape(rng, cls, 1, 3, _cap(cls))
+    d = int(rng.integers(0, len(a)))
+    n = a[d]
+    idx = rng.integers(-n, n, size=int(rng.integers(0 if cls == "empty" else 1, 5))) if n else np.zeros(0, np.int64)
+    return [a, Fixed(idx)], {"dim": d, "ellipsis": bool(d == len(a) - 1 and rng.random() < 0.5)}
+
+
 def bool_index(rng, cls):
     a = shape(rng, cls, 1, 3, _cap(cls))
     return [a, Fixed(rng.random(a) < 0.5)], {}

@@ -1,0 +1,124 @@
+"""One advanced index among basic ones inside ``pyasc.jit`` (``x[:, idx]``, ``x[..., [0, 2]]``, ``x[0, :, idx]``,
+a constant mask), against PyTorch CPU: values, dtype and shape; and their gradients against torch.autograd."""
+
+import numpy as np
+import pytest
+import torch
+
+import pyasc
+
+RNG = np.random.default_rng(7)
+
+# (shape of x, the index with "I" for the index tensor or list, the index's values)
+FORMS = [
+    ((6, 8), (slice(None), "I"), [7, 0, -1, 3]),
+    ((6, 8), (Ellipsis, "I"), [[1, 2], [5, 5]]),
+    ((3, 4, 5), (0, slice(None), "I"), [4, 0]),            # the int is a view first (NumPy would put the index first)
+    ((3, 4, 5), (1, "I"), [3, 1, 1]),                       # next to the int: at the int's place
+    ((3, 4, 5), ("I", slice(1, None), None), [2, -3]),
+    ((3, 4, 5), (slice(None, None, 2), "I", slice(None)), [0]),
+    ((6, 8), (None, "I"), [5, 0, 2]),
+    ((6, 8), ("I",), []),
+]
+MASKS = [
+    ((6, 8), (slice(None), "M"), (8,)),
+    ((3, 4, 5), ("M",), (3, 4)),
+    ((3, 4, 5), (Ellipsis, "M"), (5,)),
+]
+
+
+def _index(form, value):
+    return tuple(value if i in ("I", "M") else i for i in form)
+
+
+def _values(shape, dtype):
+    t = torch.from_numpy(RNG.standard_normal(shape).astype(np.float32) * 4)
+    return t > 0 if dtype == "bool" else t.to(getattr(torch, dtype))
+
+
+def _same(got, want):
+    assert got.shape == tuple(want.shape) and got.dtype.name == str(want.dtype).removeprefix("torch.")
+    g = got.float().numpy() if got.dtype.name == "bfloat16" else got.numpy()
+    np.testing.assert_array_equal(g, want.float().numpy() if want.dtype == torch.bfloat16 else want.numpy())
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32", "bool"])
+@pytest.mark.parametrize("shape,form,index", FORMS)
+def test_a_list_index_inside_jit_like_torch(dtype, shape, form, index):
+    t = _values(shape, dtype)
+    want = t[_index(form, index)]
+    _same(pyasc.jit(lambda v: v[_index(form, index)])(pyasc.tensor(t)), want)
+
+
+@pytest.mark.parametrize("shape,form,index", FORMS[:6])
+def test_a_traced_index_tensor_inside_jit_like_torch(shape, form, index):
+    t = _values(shape, "float32")
+    ti = torch.tensor(index)
+    want = t[_index(form, ti)] * 2
+    got = pyasc.jit(lambda v, i: v[_index(form, i)] * 2)(pyasc.tensor(t), pyasc.tensor(ti.to(torch.int32)))
+    _same(got, want)
+
+
+@pytest.mark.parametrize("shape,form,mask_shape", MASKS)
+def test_a_constant_mask_inside_jit_like_torch(shape, form, mask_shape):
+    t = _values(shape, "float32")
+    mask = RNG.random(mask_shape) < 0.5
+    want = t[_index(form, torch.from_numpy(mask))]
+    _same(pyasc.jit(lambda v: v[_index(form, mask.tolist())] + 0)(pyasc.tensor(t)), want + 0)
+
+
+@pytest.mark.parametrize("shape,form,index", FORMS[:5])
+def test_gradients_through_an_advanced_index_like_torch(shape, form, index):
+    """Repeated indices add their gradients, as in torch.autograd."""
+    base = RNG.standard_normal(shape).astype(np.float32)
+    w = RNG.standard_normal(torch.from_numpy(base)[_index(form, index)].shape).astype(np.float32)
+    t = torch.from_numpy(base.copy()).requires_grad_()
+    (t[_index(form, index)] * torch.from_numpy(w)).sum().backward()
+    loss = lambda v: (v[_index(form, index)] * pyasc.tensor(w)).sum()  # noqa: E731
+    for g in (pyasc.grad(loss), pyasc.jit(pyasc.grad(loss))):
+        np.testing.assert_allclose(g(pyasc.tensor(base)).numpy(), t.grad.numpy(), rtol=1e-6, atol=1e-6)
+
+
+def test_advanced_index_errors_name_the_op():
+    x = pyasc.tensor(np.zeros((3, 4), np.float32))
+    with pytest.raises(IndexError, match=r"getitem.*index 4 is out of bounds for dimension 1 with size 4"):
+        pyasc.jit(lambda v: v[:, [0, 4]]).lower(x)
+    with pytest.raises(IndexError, match=r"getitem.*mask of shape \(3,\) does not match the dims \(4,\)"):
+        pyasc.jit(lambda v: v[:, [True, False, True]]).lower(x)
+    with pytest.raises(pyasc.PyascError, match=r"getitem.*two or more index tensors"):
+        pyasc.jit(lambda v: v[[0, 1], [1, 2]]).lower(x)
+
+
+def _clip_rows(m, a, value):
+    b = a.clone()
+    b[b > 0.5] = -1.0
+    b[b.sum(1) > 0] = value
+    return b * 2
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32"])
+def test_setitem_through_a_traced_mask_inside_jit_like_torch(dtype):
+    t = _values((6, 8), dtype)
+    for value in (3, "first"):
+        want = _clip_rows(torch, t, t[0, 0] if value == "first" else value)
+        got = pyasc.jit(lambda a: _clip_rows(pyasc, a, a[0, 0] if value == "first" else value))(pyasc.tensor(t))
+        _same(got, want)
+
+
+def test_gradients_through_a_masked_setitem_like_torch():
+    base = RNG.standard_normal((6, 8)).astype(np.float32)
+    t = torch.from_numpy(base.copy()).requires_grad_()
+    _clip_rows(torch, t, t[0, 0]).pow(2).sum().backward()
+    loss = lambda a: _clip_rows(pyasc, a, a[0, 0]).pow(2).sum()  # noqa: E731
+    for g in (pyasc.grad(loss), pyasc.jit(pyasc.grad(loss))):
+        np.testing.assert_allclose(g(pyasc.tensor(base)).numpy(), t.grad.numpy(), rtol=1e-6)
+
+
+def test_a_masked_setitem_of_many_values_is_refused_by_name():
+    def fill(a):
+        b = a.clone()
+        b[b > 0] = pyasc.ones(3)
+        return b
+
+    with pytest.raises(pyasc.PyascError, match=r"setitem.*a value of shape \(3,\).*depends on its values"):
+        pyasc.jit(fill).lower(pyasc.tensor(np.zeros((2, 3), np.float32)))
