@@ -12,9 +12,11 @@
     outs, report = c.simulate(x, y)   # numpy outputs and the simulator's report
     c.write_project("out/")           # Ascend C kernel + AscendCL host + CMake project
 
-Positional arguments are tensors (pyasc Tensors or NumPy arrays) and become the traced
-function's parameters; Python numbers among them, and keyword arguments, are static: they are
-baked into the trace and are part of the cache key.
+Positional arguments are tensors (pyasc Tensors, NumPy arrays, torch tensors) and become the traced
+function's parameters; Python numbers, strings and None among them, and keyword arguments, are static: they
+are baked into the trace and are part of the cache key. Dicts, lists and tuples of these are flattened
+(``optree``) and rebuilt around the traced tensors; results may nest the same way. An argument the function
+updates in place is an extra result, written back into the caller's tensor after each call.
 
 A jit function may be called from many threads at once: tracing and compiling take one lock
 (a signature is compiled once), and the calls of a compiled program simulate on state of their
@@ -40,10 +42,10 @@ from pyasc.lowering.pipeline import LEVELS, CompileOptions
 from . import amp as _amp
 from . import cache
 from . import dtypes as dt
-from .creation import to_pyasc
 from .device import default_target
 from .dtypes import DType
 from .errors import DataDependentShapeError, PyascError, describe
+from .jit_args import as_tensor_arg, built, entry_key, entry_of, flattened, nesting, results_of, tensor_names
 from .interop import is_torch_tensor
 from .logs import log
 from .memory import check_tensor_fits
@@ -87,12 +89,6 @@ class TensorSpec:
         return TensorSpec(t.shape, t.dtype)
 
 
-def _to_tensor(x):
-    if isinstance(x, Tensor):
-        return x
-    return to_pyasc(x, "jit")
-
-
 def _check_inputs(where: str, name: str, specs: tuple[TensorSpec, ...], args) -> list[Tensor]:
     if len(args) != len(specs):
         raise PyascError(where, f"{name} was compiled for {len(specs)} tensor input(s), got {len(args)}")
@@ -103,7 +99,7 @@ def _check_inputs(where: str, name: str, specs: tuple[TensorSpec, ...], args) ->
             continue
         if not isinstance(a, Tensor | np.ndarray) and not is_torch_tensor(a):
             raise PyascError(where, f"input {i} of {name} must be a tensor, got {describe(a)}")
-        t = _to_tensor(a)
+        t = as_tensor_arg(a)
         if t.is_traced:
             raise PyascError(where, f"input {i} of {name} is a traced tensor; call compiled programs "
                              "with concrete tensors")
@@ -126,6 +122,8 @@ class _Program:
         self.outputs = outputs
         self.returns_tuple = returns_tuple
         self.structure = None  # how the results nest (``nesting``), when the function returns nested tuples
+        self.mutated: tuple[int, ...] = ()  # inputs the function updates in place: extra results after its own
+        self.user_tuple = returns_tuple  # whether the function's own result is a tuple (or list, or dict)
         # concrete tensors the traced function used (lifted to extra parameters after the inputs)
         self.constants = tuple(constants)
         # whether a call runs kernels: not when every output is a zero-size tensor
@@ -223,7 +221,7 @@ class Compiled(_Program):
             outs, _ = self.simulate(*inputs)
             outs = outs if self.returns_tuple else (outs,)
             plan = host_plan(self.module, self.name)
-            arrays = [np.asarray(_to_tensor(t).numpy()) for t in [*inputs, *self.constants]]
+            arrays = [np.asarray(as_tensor_arg(t).numpy()) for t in [*inputs, *self.constants]]
             data = {b.name: a for b, a in zip(plan.inputs, device_arrays(arrays))}
             goldens = {b.name: o for b, o in zip(plan.outputs, device_arrays(outs))}
         return write_project(self.module, out, inputs=data, goldens=goldens, force=force, host=self.name, flow=flow)
@@ -395,36 +393,18 @@ class JitFunction:
         return f"{os.path.basename(code.co_filename)}:{code.co_firstlineno}"
 
     def _split(self, args, kwargs):
-        """Classify the call's arguments: tensors (traced) and Python numbers (static)."""
+        """Classify the call's arguments: tensors (traced), Python numbers, strings and None (static), and dicts,
+        lists and tuples of them (``("tree", (spec, entries))``: their leaves classified the same way, in ``optree`` order)."""
         tensors, layout = [], []
         for i, a in enumerate(args):
             pname = self._params[i] if i < len(self._params) else f"arg{i}"
-            if isinstance(a, Tensor):
-                if a.is_traced:
-                    raise PyascError(self.name, f"argument {i} ('{pname}') is a traced tensor; calling a "
-                                     "jit function from inside another is not supported yet")
-                tensors.append(a)
-                layout.append(("tensor", pname))
-            elif isinstance(a, np.ndarray) and (a.dtype.kind in "biuf" or a.dtype == dt.bfloat16.np_dtype):
-                tensors.append(_to_tensor(a))
-                layout.append(("tensor", pname))
-            elif is_torch_tensor(a):
-                tensors.append(to_pyasc(a, self.name))
-                layout.append(("tensor", pname))
-            elif isinstance(a, np.generic) and a.dtype.kind in "biuf":
-                layout.append(("static", a.item()))
-            elif dt.is_python_scalar(a):
-                layout.append(("static", a))
-            else:
-                raise PyascError(self.name, f"argument {i} ('{pname}') must be a tensor or a number, "
-                                 f"got {describe(a)}")
+            layout.append(entry_of(self.name, a, i, pname, tensors))
         try:
             static_kw = tuple(sorted(kwargs.items()))
             hash(static_kw)
         except TypeError:
             raise PyascError(self.name, "keyword arguments are static and must be hashable") from None
-        key = (tuple((k, type(v).__name__, repr(v)) if k == "static" else (k,) for k, v in layout),
-               tuple(TensorSpec.of(t) for t in tensors), static_kw,
+        key = (tuple(entry_key(e) for e in layout), tuple(TensorSpec.of(t) for t in tensors), static_kw,
                None if self._target_given else default_target(), _amp.state_key() if _amp.active() else None)
         return tensors, layout, key
 
@@ -479,6 +459,7 @@ class JitFunction:
         if cache.dump_path() is not None:
             cache.dump(lowered, compiled, disk_key)
         compiled.structure = lowered.structure
+        compiled.mutated, compiled.user_tuple = lowered.mutated, lowered.user_tuple
         self._cache[key] = compiled
         return compiled
 
@@ -500,19 +481,24 @@ class JitFunction:
                              "passes none; pass at least one tensor (a function of no tensors is a constant: "
                              "compute it eagerly, without pyasc.jit)")
         specs = tuple(TensorSpec.of(t) for t in tensors)
-        names = [v for k, v in layout if k == "tensor"]
+        names = tensor_names(layout)
         options = self.effective_options()
         # a zero-size input is known entirely from its shape: it is a constant of the trace, not a
         # parameter, and the ops on it fold at trace time (no kernel sees a zero-size tensor)
         traced = [(s.shape, s.dtype, n) for s, n in zip(specs, names) if not _is_empty(s.shape)]
         with Trace(self.name, traced, options.target) as tr:
             params = iter(tr.block.args)
-            proxies = iter(Tensor(np.empty(s.shape, s.dtype.np_dtype), s.dtype) if _is_empty(s.shape)
-                           else Tensor._traced(tr, next(params), s.dtype, s.shape) for s in specs)
-            call_args = [next(proxies) if k == "tensor" else v for k, v in layout]
+            proxies = [Tensor(np.empty(s.shape, s.dtype.np_dtype), s.dtype) if _is_empty(s.shape)
+                       else Tensor._traced(tr, next(params), s.dtype, s.shape) for s in specs]
+            originals = [p._value for p in proxies]
+            feed = iter(proxies)
+            call_args = [built(e, feed) for e in layout]
             result = self.fn(*call_args, **kwargs)
+            # inputs the function updated in place (``x.add_(1)``, ``x[0] = 5``): their new values are extra
+            # results, written back into the caller's tensors after each call, as torch.compile does
+            mutated = tuple(k for k, (p, v) in enumerate(zip(proxies, originals)) if p._trace is tr and p._value is not v)
             structure = nesting(result)
-            returns_tuple = isinstance(result, tuple | list)
+            returns_tuple = isinstance(result, tuple | list | dict)
             results = flattened(result) if returns_tuple else [result]
             if not results:
                 raise PyascError(self.name, "the function must return at least one tensor")
@@ -529,9 +515,14 @@ class JitFunction:
                     raise PyascError(self.name, f"result {i} comes from another traced function")
                 else:
                     values.append(r._value)
+            for k in mutated:
+                values.append(proxies[k]._value)
+                outputs.append(specs[k])
             module = tr.finish(values, self._def_location())
-        lowered = Lowered(module, tr.name, options, specs, tuple(outputs), returns_tuple, tuple(tr.lifted))
+        lowered = Lowered(module, tr.name, options, specs, tuple(outputs), returns_tuple or bool(mutated),
+                          tuple(tr.lifted))
         lowered.structure = structure
+        lowered.mutated, lowered.user_tuple = mutated, returns_tuple
         lowered.check_outputs_fit()  # before compiling a program whose results cannot exist
         return lowered
 
@@ -549,7 +540,7 @@ class JitFunction:
             if len(fast) == len(args):
                 compiled = self._fast.get((tuple(fast), default_target()))
                 if compiled is not None:  # the key holds every input's shape and dtype: no check again
-                    return nested(compiled.structure, launch(compiled, args, checked=True))
+                    return results_of(compiled, launch(compiled, args, checked=True), args)
         tensors, layout, key = self._split(args, kwargs)
         if key in self._eager:
             return self.fn(*args, **kwargs)
@@ -561,7 +552,7 @@ class JitFunction:
                 log.info("jit %s: %s; this signature runs eagerly, each op compiled on its own", self.name, e)
                 self._eager.add(key)
                 return self.fn(*args, **kwargs)
-        result = nested(compiled.structure, compiled(*tensors))
+        result = results_of(compiled, compiled(*tensors), args)
         if not kwargs and not _amp.active() and all(type(a) is Tensor for a in args):
             # after a call that ran: its outputs fit in this target's memory (``launch``'s ``checked``)
             self._fast[(tuple((a._shape, a._dtype) for a in args), default_target())] = compiled
@@ -570,39 +561,6 @@ class JitFunction:
     def cache_size(self) -> int:
         """Number of signatures compiled so far."""
         return len(self._cache)
-
-
-def nesting(result):
-    """The shape of a result of tuples and lists nested in a tuple or list (each leaf its index among the
-    flattened results), or None for a tensor or a flat tuple or list."""
-    if not isinstance(result, tuple | list) or not any(isinstance(r, tuple | list) for r in result):
-        return None
-    count = iter(range(1 << 30))
-
-    def shape(r):
-        return (type(r), tuple(shape(x) for x in r)) if isinstance(r, tuple | list) else next(count)
-    return shape(result)
-
-
-def flattened(result) -> list:
-    """The leaves of nested tuples and lists, in order."""
-    out = []
-    for r in result:
-        out.extend(flattened(r) if isinstance(r, tuple | list) else [r])
-    return out
-
-
-def nested(structure, flat):
-    """``flat`` (a compiled program's tuple of results) in the shape ``nesting`` recorded (unchanged for None)."""
-    if structure is None:
-        return flat
-
-    def build(s):
-        if isinstance(s, int):
-            return flat[s]
-        kind, items = s
-        return kind(build(i) for i in items)
-    return build(structure)
 
 
 def _is_empty(shape) -> bool:

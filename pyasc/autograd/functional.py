@@ -59,12 +59,13 @@ def _value_and_grads(fn, argnums, args, kwargs, has_aux: bool = False):
     ``fn`` returns ``(value, aux)`` and the first result is that pair (``aux`` detached)."""
     nums, single = _argnums(argnums, len(args))
     args = list(args)
-    leaves, taken = [], set()
+    leaves, specs, taken = [], [], set()
     for i in nums:
-        if not isinstance(args[i], Tensor):
-            raise PyascError("grad", f"argument {i} is differentiated but is {describe(args[i])}, not a tensor")
-        args[i] = _leaf(args[i], taken)
-        leaves.append(args[i])
+        parts, spec = _tensors_of(i, args[i])
+        made = [_leaf(t, taken) for t in parts]
+        args[i] = made[0] if spec is None else _unflatten(spec, made)
+        leaves += made
+        specs.append((spec, len(made)))
     with enable_grad():
         value = fn(*args, **kwargs)
     aux = None
@@ -86,7 +87,34 @@ def _value_and_grads(fn, argnums, args, kwargs, has_aux: bool = False):
         grads = [g if g is not None else t.detach() * 0.0
                  for g, t in zip(gradients([value], [ones(*value.shape, dtype=value.dtype)], leaves), leaves)]
     value = value.detach()
-    return (value, aux) if has_aux else value, (grads[0] if single else tuple(grads))
+    grouped, at = [], 0
+    for spec, n in specs:  # each argument's gradients in its shape: a tensor, or its dict, list or tuple
+        grouped.append(grads[at] if spec is None else _unflatten(spec, grads[at:at + n]))
+        at += n
+    return (value, aux) if has_aux else value, (grouped[0] if single else tuple(grouped))
+
+
+def _tensors_of(i: int, arg) -> tuple[list, object]:
+    """The tensors a differentiated argument holds and how they nest (an ``optree`` spec; None for a tensor)."""
+    if isinstance(arg, Tensor):
+        return [arg], None
+    if isinstance(arg, dict | list | tuple):
+        import optree
+
+        parts, spec = optree.tree_flatten(arg)
+        if parts and all(isinstance(t, Tensor) for t in parts):
+            return parts, spec
+        other = next((t for t in parts if not isinstance(t, Tensor)), None)
+        raise PyascError("grad", f"argument {i} is differentiated, and the dicts, lists and tuples it holds must "
+                         f"hold tensors only, got {describe(other) if parts else 'no tensor'}")
+    raise PyascError("grad", f"argument {i} is differentiated but is {describe(arg)}, not a tensor (or a dict, "
+                     f"list or tuple of them)")
+
+
+def _unflatten(spec, tensors: list):
+    import optree
+
+    return optree.tree_unflatten(spec, list(tensors))
 
 
 def _detached(aux):
@@ -96,16 +124,26 @@ def _detached(aux):
     return aux.detach() if isinstance(aux, Tensor) else aux
 
 
+def _flat(args) -> list:
+    """The arguments, the contents of dicts, lists and tuples among them included."""
+    if not any(isinstance(a, dict | list | tuple) for a in args):
+        return list(args)
+    import optree
+
+    return optree.tree_leaves(list(args))
+
+
 def value_and_grad(fn, argnums=0, has_aux: bool = False):
     """``fn`` -> a function returning ``(fn(*args), gradient)``; the gradient is a tensor for an
-    int ``argnums`` and a tuple for a sequence of them. With ``has_aux``, ``fn`` returns ``(value, aux)``
+    int ``argnums`` and a tuple for a sequence of them (a differentiated dict, list or tuple of tensors gets
+    its gradients in the same shape, as ``torch.func.grad`` gives them). With ``has_aux``, ``fn`` returns ``(value, aux)``
     (``aux``: tensors, nested in tuples and lists) and the first result is ``(value, aux)``."""
     py = _python_fn(fn)
     programs: dict = {}
 
     @functools.wraps(py)
     def wrapped(*args, **kwargs):
-        if any(isinstance(a, Tensor) and a.is_traced for a in args):
+        if any(isinstance(a, Tensor) and a.is_traced for a in _flat(args)):
             return _value_and_grads(py, argnums, args, kwargs, has_aux)
         nums, _ = _argnums(argnums, len(args))
         program = programs.get(nums)

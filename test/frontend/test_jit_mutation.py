@@ -1,0 +1,78 @@
+"""A ``pyasc.jit`` function that updates its arguments in place (``x.add_(1)``, ``x[0] = 5``, through a view, in a
+dict): the caller's tensors change as PyTorch's do when the same function runs eagerly (and as ``torch.compile``
+keeps them), for pyasc, NumPy and torch arguments, on the first call and on the cached ones."""
+
+import numpy as np
+import pytest
+import torch
+
+import pyasc
+
+RNG = np.random.default_rng(11)
+
+
+def bump(a):
+    return a.add_(1.0)
+
+
+def set_and_scale(a, b):
+    a[0] = 5.0
+    b.mul_(2)
+    return (a + b).sum()
+
+
+def through_a_view(a):
+    a[:, 1].mul_(-3)
+    a[1:].clamp_(max=0.5)
+    return a.sum(0)
+
+
+def in_a_dict(state, g):
+    state["m"].mul_(0.9).add_(g * 0.1)
+    return state["m"] * 2
+
+
+CASES = [(bump, [(5,)]), (set_and_scale, [(4,), (4,)]), (through_a_view, [(3, 4)])]
+
+
+def _run(fn, arrays, kind):
+    make = {"pyasc": pyasc.tensor, "numpy": lambda x: x, "torch": torch.from_numpy}[kind]
+    return [make(a.copy()) for a in arrays]
+
+
+def _values(x):
+    if isinstance(x, pyasc.Tensor):
+        return x.numpy()
+    return x.numpy() if isinstance(x, torch.Tensor) else np.asarray(x)
+
+
+@pytest.mark.parametrize("kind", ["pyasc", "numpy", "torch"])
+@pytest.mark.parametrize("fn,shapes", CASES)
+def test_arguments_updated_in_place_like_torch(fn, shapes, kind):
+    arrays = [RNG.standard_normal(s).astype(np.float32) for s in shapes]
+    jitted = pyasc.jit(fn)
+    for _ in range(2):  # the first call compiles; the second reuses the program
+        want_args = [torch.from_numpy(a.copy()) for a in arrays]
+        want = fn(*want_args)
+        args = _run(fn, arrays, kind)
+        got = jitted(*args)
+        np.testing.assert_allclose(_values(got), want.numpy(), rtol=1e-6)
+        for g, w in zip(args, want_args):
+            np.testing.assert_allclose(_values(g), w.numpy(), rtol=1e-6)
+    assert jitted.cache_size() == 1
+
+
+def test_a_dict_entry_updated_in_place_like_torch():
+    m, g = RNG.standard_normal(6).astype(np.float32), RNG.standard_normal(6).astype(np.float32)
+    want_state = {"m": torch.from_numpy(m.copy())}
+    want = in_a_dict(want_state, torch.from_numpy(g))
+    state = {"m": pyasc.tensor(m.copy())}
+    got = pyasc.jit(in_a_dict)(state, pyasc.tensor(g))
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(state["m"].numpy(), want_state["m"].numpy(), rtol=1e-6)
+
+
+def test_the_compiled_program_returns_the_updated_arguments_after_its_results():
+    a = pyasc.tensor(np.zeros(4, np.float32))
+    lowered = pyasc.jit(set_and_scale).lower(a, pyasc.tensor(np.ones(4, np.float32)))
+    assert [str(s) for s in lowered.outputs] == ["float32[]", "float32[4]", "float32[4]"]
