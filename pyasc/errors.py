@@ -92,6 +92,12 @@ class DataDependentShapeError(PyascError):
     mask index): a compiled program's shapes are fixed, so ``pyasc.jit`` runs such a call eagerly."""
 
 
+class TracedValuesError(DataDependentShapeError):
+    """Python asked for the values of a traced tensor (``item()``, ``float()``, ``bool()``, ``numpy()``: a number
+    or a branch that depends on data) while ``pyasc.jit`` traced the function; as ``torch.compile`` breaks its
+    graph there, a ``pyasc.jit`` call runs such a function eagerly."""
+
+
 class PyascIndexError(PyascError, IndexError):
     """An index or dimension out of range (also an ``IndexError``, so iteration protocols work)."""
 

@@ -17,7 +17,7 @@ import numpy as np
 from . import dtypes as dt
 from .device import Device, as_device, current_device
 from .dtypes import DType
-from .errors import PyascError, raise_host_only
+from .errors import PyascError, TracedValuesError, raise_host_only
 from .formats import Format, as_format
 from .interop import is_torch_tensor, torch_to_numpy
 from .memory import HoldsMemory
@@ -182,9 +182,10 @@ class Tensor(HoldsMemory):
     # -- NumPy interop ----------------------------------------------------------------------
     def _concrete(self, what: str) -> np.ndarray:
         if self._data is None:
-            raise PyascError(what, f"a traced tensor ({self._dtype.name}{list(self._shape)}) has no values "
-                             "while pyasc.jit traces the function; only tensor ops can be applied to it",
-                             shapes=[self._shape], dtypes=[self._dtype.name])
+            raise TracedValuesError(what, f"a traced tensor ({self._dtype.name}{list(self._shape)}) has no values "
+                                    "while pyasc.jit traces the function; only tensor ops can be applied to it "
+                                    "(a pyasc.jit call runs such a function eagerly, each op compiled on its own)",
+                                    shapes=[self._shape], dtypes=[self._dtype.name])
         return self._data
 
     def numpy(self) -> np.ndarray:

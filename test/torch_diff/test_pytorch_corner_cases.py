@@ -425,6 +425,34 @@ def test_getitem_with_a_traced_bool_mask_inside_jit_runs_eagerly():
         fn.lower(x, pyasc.tensor(t > 0))
 
 
+def _scaled_by_item(m, v):
+    return v * float(v.sum().item())
+
+
+def _branch_on_a_value(m, v):
+    if v.sum() > 0:
+        return v * 2
+    return v - 1
+
+
+def _rows_from_a_value(m, v):
+    return v[: int(v.abs().max().item() * 2) % 4 + 1].sum(0)
+
+
+@pytest.mark.parametrize("fn", [_scaled_by_item, _branch_on_a_value, _rows_from_a_value])
+def test_a_value_python_reads_inside_jit_runs_eagerly(fn):
+    """``item()``, ``float()``, a branch on a tensor: as torch.compile breaks its graph there, the call runs
+    eagerly and matches torch; compiling that signature explicitly is refused with the reason."""
+    for sign in (1, -1):
+        x, t = _pair(4, 5)
+        x, t = x * sign, t * sign
+        jitted = pyasc.jit(lambda v: fn(pyasc, v))
+        for _ in range(2):     # the second call reuses the decision
+            _close(jitted(x), fn(torch, t), tol=1e-6)
+        with pytest.raises(pyasc.PyascError, match="has no values while pyasc.jit traces"):
+            jitted.lower(x)
+
+
 def _setitems(m, u, y):
     u[1] = y
     u[:, 0] = 5
