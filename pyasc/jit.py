@@ -394,7 +394,8 @@ class JitFunction:
 
     def _split(self, args, kwargs):
         """Classify the call's arguments: tensors (traced), Python numbers, strings and None (static), and dicts,
-        lists and tuples of them (``("tree", (spec, entries))``: their leaves classified the same way, in ``optree`` order)."""
+        lists and tuples of them (``("tree", (spec, entries))``: their leaves classified the same way, in
+        ``optree`` order)."""
         tensors, layout = [], []
         for i, a in enumerate(args):
             pname = self._params[i] if i < len(self._params) else f"arg{i}"
@@ -496,7 +497,8 @@ class JitFunction:
             result = self.fn(*call_args, **kwargs)
             # inputs the function updated in place (``x.add_(1)``, ``x[0] = 5``): their new values are extra
             # results, written back into the caller's tensors after each call, as torch.compile does
-            mutated = tuple(k for k, (p, v) in enumerate(zip(proxies, originals)) if p._trace is tr and p._value is not v)
+            mutated = tuple(k for k, (p, v) in enumerate(zip(proxies, originals))
+                            if p._trace is tr and p._value is not v)
             structure = nesting(result)
             returns_tuple = isinstance(result, tuple | list | dict)
             results = flattened(result) if returns_tuple else [result]

@@ -134,6 +134,6 @@ def check_launch(m, ck, n: int, args: list, runs: list, before: list, ub_before,
     finally:
         m.ctx.log = log
     if race is not None:
-        what, at = race_message(kernel, *race)
-        info = next((i for i in ck.infos if i.op is at), ck.infos[0])
+        what, named = race_message(kernel, *race)
+        info = next((i for i in ck.infos if i.op is named), ck.infos[0])
         log.add("race", what, ck.name, info.text, 0, loc=info.loc, rule="cross-core-gm-sync")

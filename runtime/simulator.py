@@ -125,7 +125,7 @@ class Simulator:
         self.joined_groups: set[str] = set()  # joined kernels whose replays may run groups of cores together
         self.joined_fresh: set[str] = set()  # joined kernels whose UB holds nothing across a SyncAll
         self._orders_checked: set = set()  # launches run again with their cores in another order (``core_order``)
-        self.shares_gm: set[str] = set()  # kernels whose cores may read GM other cores write (``core_order``)
+        self.shares_gm: set[str] = set()  # kernels whose cores may read or write GM other cores write (``core_order``)
         self.written: dict[str, frozenset | None] = {}  # kernel -> the GM arguments it may write (None: any)
         self._traced: dict[tuple, replay.Traced] = {}  # (kernel, cores, checked) -> its last traced launch
         self._warm: dict[str, warm.WarmHost | None] = {}  # host function -> its last run, if it can repeat (``warm``)

@@ -136,8 +136,8 @@ def _flat(args) -> list:
 def value_and_grad(fn, argnums=0, has_aux: bool = False):
     """``fn`` -> a function returning ``(fn(*args), gradient)``; the gradient is a tensor for an
     int ``argnums`` and a tuple for a sequence of them (a differentiated dict, list or tuple of tensors gets
-    its gradients in the same shape, as ``torch.func.grad`` gives them). With ``has_aux``, ``fn`` returns ``(value, aux)``
-    (``aux``: tensors, nested in tuples and lists) and the first result is ``(value, aux)``."""
+    its gradients in the same shape, as ``torch.func.grad`` gives them). With ``has_aux``, ``fn`` returns
+    ``(value, aux)`` (``aux``: tensors, nested in tuples and lists) and the first result is ``(value, aux)``."""
     py = _python_fn(fn)
     programs: dict = {}
 

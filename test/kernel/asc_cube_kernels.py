@@ -222,37 +222,45 @@ def min_of(a: int, b: int):
 
 
 @asc.jit
+def aic_rows_product(a: asc.GlobalAddress, b: asc.GlobalAddress, ws: asc.GlobalAddress, m: asc.ConstExpr[int],
+                     k: asc.ConstExpr[int], n: asc.ConstExpr[int]):
+    """The AIC part of a MIX kernel with the basic API: A @ B of its AI Core's ``m`` rows into the workspace
+    (float32), then a cross-core flag to its two AIVs."""
+    core = asc.get_block_idx()
+    a_gm = asc.GlobalTensor()
+    b_gm = asc.GlobalTensor()
+    w_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a + core * m * k)
+    b_gm.set_global_buffer(b)
+    w_gm.set_global_buffer(ws + core * m * n)
+    a1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, m * k)
+    b1 = asc.LocalTensor(asc.float16, asc.TPosition.B1, m * k * 2, k * n)
+    a2 = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, m * k)
+    b2 = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, k * n)
+    c1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, m * n)
+    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, m, k, 0, k, m, 1, 0))
+    asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, k, n, 0, n, k, 1, 0))
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    for i in range(k // 16):
+        asc.load_data(a2[i * 256:], a1, asc.LoadData2DParams(i * (m // 16), m // 16, 1, 0, k // 16 - 1))
+        asc.load_data(b2[i * (n // 16) * 256:], b1, asc.LoadData2DParams(i, n // 16, k // 16, 0, 0, True))
+    asc.set_flag(asc.HardEvent.MTE1_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    asc.mmad(c1, a2, b2, asc.MmadParams(m, n, k))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    asc.fixpipe(w_gm, c1, asc.FixpipeParamsV220(n, m, m, n))
+    asc.cross_core_set_flag(1, 2, asc.PipeID.PIPE_FIX)
+
+
+@asc.jit
 def mix_basic_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, ws: asc.GlobalAddress,
                      m: asc.ConstExpr[int], k: asc.ConstExpr[int], n: asc.ConstExpr[int]):
     """MIX with the basic API: the AIC computes A @ B of its rows into the workspace and sets a cross-core
     flag; each of its two AIVs waits for it and writes relu of its half of the rows."""
     if asc.ascend_is_aic():
-        core = asc.get_block_idx()
-        a_gm = asc.GlobalTensor()
-        b_gm = asc.GlobalTensor()
-        w_gm = asc.GlobalTensor()
-        a_gm.set_global_buffer(a + core * m * k)
-        b_gm.set_global_buffer(b)
-        w_gm.set_global_buffer(ws + core * m * n)
-        a1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, m * k)
-        b1 = asc.LocalTensor(asc.float16, asc.TPosition.B1, m * k * 2, k * n)
-        a2 = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, m * k)
-        b2 = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, k * n)
-        c1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, m * n)
-        asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, m, k, 0, k, m, 1, 0))
-        asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, k, n, 0, n, k, 1, 0))
-        asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
-        asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
-        for i in range(k // 16):
-            asc.load_data(a2[i * 256:], a1, asc.LoadData2DParams(i * (m // 16), m // 16, 1, 0, k // 16 - 1))
-            asc.load_data(b2[i * (n // 16) * 256:], b1, asc.LoadData2DParams(i, n // 16, k // 16, 0, 0, True))
-        asc.set_flag(asc.HardEvent.MTE1_M, 0)
-        asc.wait_flag(asc.HardEvent.MTE1_M, 0)
-        asc.mmad(c1, a2, b2, asc.MmadParams(m, n, k))
-        asc.set_flag(asc.HardEvent.M_FIX, 0)
-        asc.wait_flag(asc.HardEvent.M_FIX, 0)
-        asc.fixpipe(w_gm, c1, asc.FixpipeParamsV220(n, m, m, n))
-        asc.cross_core_set_flag(1, 2, asc.PipeID.PIPE_FIX)
+        aic_rows_product(a, b, ws, m, k, n)
     if asc.ascend_is_aiv():
         half = m // 2
         idx = asc.get_block_idx()

@@ -12,6 +12,7 @@ import pytest
 
 import pyasc.kernel as asc
 import pyasc.kernel.lib.runtime as rt
+from asc_cube_kernels import aic_rows_product
 
 BLOCK = 100  # float32 elements per core: 400 B, not whole 32 B blocks
 CORES = 4
@@ -61,31 +62,7 @@ def mix_halves(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
     """MIX, one AI Core: the AIC computes A @ B into the workspace; each AIV writes its half of the rows plus its
     index, and ``spill`` elements more (into the other AIV's half)."""
     if asc.ascend_is_aic():
-        a_gm = asc.GlobalTensor()
-        b_gm = asc.GlobalTensor()
-        w_gm = asc.GlobalTensor()
-        a_gm.set_global_buffer(a)
-        b_gm.set_global_buffer(b)
-        w_gm.set_global_buffer(ws)
-        a1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, m * k)
-        b1 = asc.LocalTensor(asc.float16, asc.TPosition.B1, m * k * 2, k * n)
-        a2 = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, m * k)
-        b2 = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, k * n)
-        c1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, m * n)
-        asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, m, k, 0, k, m, 1, 0))
-        asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, k, n, 0, n, k, 1, 0))
-        asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
-        asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
-        for i in range(k // 16):
-            asc.load_data(a2[i * 256:], a1, asc.LoadData2DParams(i * (m // 16), m // 16, 1, 0, k // 16 - 1))
-            asc.load_data(b2[i * (n // 16) * 256:], b1, asc.LoadData2DParams(i, n // 16, k // 16, 0, 0, True))
-        asc.set_flag(asc.HardEvent.MTE1_M, 0)
-        asc.wait_flag(asc.HardEvent.MTE1_M, 0)
-        asc.mmad(c1, a2, b2, asc.MmadParams(m, n, k))
-        asc.set_flag(asc.HardEvent.M_FIX, 0)
-        asc.wait_flag(asc.HardEvent.M_FIX, 0)
-        asc.fixpipe(w_gm, c1, asc.FixpipeParamsV220(n, m, m, n))
-        asc.cross_core_set_flag(1, 2, asc.PipeID.PIPE_FIX)
+        aic_rows_product(a, b, ws, m, k, n)
     if asc.ascend_is_aiv():
         half = m // 2 * n
         idx = asc.get_block_idx()
@@ -116,7 +93,8 @@ def test_a_tail_rounded_up_into_the_next_core_is_a_race():
     text = str(err.value)
     assert "cross-core-gm-sync" in text and "two cores write the same bytes of GM argument z" in text
     assert f"first at byte {BLOCK * 4}" in text or f"first at byte {BLOCK * 4 + 2}" in text
-    assert "ascendc.data_copy %z_gm" in text and "test_core_writes.py:41" in text
+    line = next(i for i, src in enumerate(open(__file__), 1) if "asc.data_copy(z_gm, z_ub, copy_length)" in src)
+    assert "ascendc.data_copy %z_gm" in text and f"test_core_writes.py:{line}" in text
 
 
 def test_the_exact_tail_with_data_copy_pad_has_no_race():
