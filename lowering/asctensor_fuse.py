@@ -283,12 +283,19 @@ def _copy_returned_inputs(host: func.FuncOp) -> None:
 
 def _materialize_moved_splats(host: func.FuncOp) -> None:
     """A transpose, slice or concat moves memory: a splat (or a view of one) it reads is computed into GM first
-    by an exact copy (``full * 1``), an elementwise kernel of its own."""
+    by an exact copy (``full * 1``), an elementwise kernel of its own. A view of a splat is the splat of the view's
+    shape, so the copy starts from that (an elementwise kernel holds no slice)."""
     for op in list(host.body.block.ops):
         if not isinstance(op, MOVEMENT_OPS):
             continue
         for i, v in enumerate(list(op.operands)):
-            if isinstance(view_root(v).owner, asctensor.FullOp):
+            root = view_root(v).owner
+            if isinstance(root, asctensor.FullOp):
+                if v.owner is not root:
+                    splat = asctensor.FullOp(root.scalar, v.type)
+                    copy_loc(op, splat)
+                    Rewriter.insert_op(splat, InsertPoint.before(op))
+                    v = splat.result
                 _replace_by_copy(op, i, v)
 
 

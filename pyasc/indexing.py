@@ -198,6 +198,8 @@ def _masked_update(x: Tensor, idx, value) -> bool:
 def setitem_traced(x: Tensor, idx, value, index_of) -> None:
     """``x[idx] = value`` inside ``pyasc.jit`` (see the module docstring); ``index_of`` turns
     ``idx`` into a NumPy index."""
+    if x._trace is None:
+        x._lift()                       # a tensor the function made (``out = zeros(n); out[0] = x``)
     if x._trace is not None and _masked_update(x, idx, value):
         return
     items = idx if isinstance(idx, tuple) else (idx,)

@@ -11,6 +11,7 @@ every op marked as a method is one (``x.exp()``, ``x.sum(1)``, ``x.reshape(2, -1
 from __future__ import annotations
 
 import functools
+import sys
 
 import numpy as np
 
@@ -21,6 +22,7 @@ from .errors import PyascError, TracedValuesError, raise_host_only
 from .formats import Format, as_format
 from .interop import is_torch_tensor, torch_to_numpy
 from .memory import HoldsMemory
+from .tracing import current_trace
 
 _ND = Format.ND
 _table: dict | None = None
@@ -87,6 +89,9 @@ class Tensor(HoldsMemory):
         self._format = _ND if format is None else as_format(format, self._shape, "Tensor")
         self._device = current_device() if device is None else as_device(device, "Tensor")
         self._requires_grad, self._grad, self._grad_fn = False, None, None
+        tr = current_trace()
+        if tr is not None:
+            tr.made[id(self)] = self
 
     @classmethod
     def _wrap(cls, data: np.ndarray, dtype: DType, shape: tuple[int, ...]) -> Tensor:
@@ -97,6 +102,9 @@ class Tensor(HoldsMemory):
         t._storage, t._dtype, t._shape, t._value, t._trace = data, dtype, shape, None, None
         t._format, t._device = _ND, current_device()
         t._requires_grad, t._grad, t._grad_fn = False, None, None
+        tr = current_trace()
+        if tr is not None:
+            tr.made[id(t)] = t
         return t
 
     @classmethod
@@ -523,6 +531,8 @@ class Tensor(HoldsMemory):
             raise PyascError(op, f"a result of shape {value._shape} does not fit the tensor of shape {self._shape} "
                              "it updates in place", shapes=shapes, dtypes=dtypes)
         value = value.to(self._dtype) if value._dtype is not self._dtype else value
+        if self._trace is None and value._trace is not None:  # a tensor the function made, now holding a traced value
+            self._lift()
         if self._trace is not None and value._trace is None:  # a constant written into a traced tensor
             value = Tensor._traced(self._trace, self._trace.constant(value._concrete(op), value._dtype), value._dtype,
                                    value._shape)
@@ -540,6 +550,22 @@ class Tensor(HoldsMemory):
             self._requires_grad, self._grad_fn = False, None
             tape.record_copy(value, self)
         return self
+
+    def _lift(self) -> bool:
+        """Make this concrete tensor a traced one whose value is its values as a constant of the trace, so that an
+        in-place update with a traced value records into it (``out = zeros(n); out[0] = x``, ``acc += x``, as
+        PyTorch runs them): only a tensor the traced function made, whose storage nothing else holds (no view of
+        it, no other tensor over it), so no one can see the old values afterwards. Whether it did."""
+        tr = current_trace()
+        if tr is None or self._trace is not None or self._producer is not None or tr.made.get(id(self)) is not self:
+            return False
+        data = self._storage
+        # references: this slot, ``data``, the call's argument, and the trace's own (its use as a constant so far)
+        held = sum(1 for arr, _ in tr._consts.values() if arr is data) + sum(1 for a in tr.lifted if a is data)
+        if data.base is not None or sys.getrefcount(data) - held > 3:
+            return False
+        self._value, self._trace, self._storage = tr.constant(data, self._dtype), tr, None
+        return True
 
     def _rebind(self, op: str, value: Tensor) -> Tensor:
         from .tracing import current_trace

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import threading
+import weakref
 from contextlib import contextmanager
 
 import numpy as np
@@ -110,6 +111,7 @@ class Trace:
         self._loc: str | None = None
         self._derived: dict = {}  # (value, "cast"/"broadcast", target) -> value: no duplicate casts
         self.view_ids: set[int] = set()   # ids of the Tensors made by view ops
+        self.made = weakref.WeakValueDictionary()  # id -> concrete Tensor made while this records (``_lift``)
         self.view_records: dict = {}      # id of a view Tensor -> its ``functionalize.ViewRecord``
         self.rewriting: list | None = None   # (parameter, array) added to a function being rewritten
         self.location: str | None = None     # when set, the location of every op emitted ("": none)

@@ -76,3 +76,49 @@ def test_the_compiled_program_returns_the_updated_arguments_after_its_results():
     a = pyasc.tensor(np.zeros(4, np.float32))
     lowered = pyasc.jit(set_and_scale).lower(a, pyasc.tensor(np.ones(4, np.float32)))
     assert [str(s) for s in lowered.outputs] == ["float32[]", "float32[4]", "float32[4]"]
+
+
+def rows_into_zeros(m, a):
+    out = m.zeros(3, 4)
+    out[0] = a[1]
+    out[2] = a[0] * 2
+    return out
+
+
+def copy_into_empty(m, a):
+    out = m.empty(3, 4)
+    out.copy_(a * 3)
+    return out + 1
+
+
+def accumulate(m, a):
+    acc = m.zeros(4)
+    for i in range(3):
+        acc += a[i] * (i + 1)
+    return acc
+
+
+@pytest.mark.parametrize("fn", [rows_into_zeros, copy_into_empty, accumulate])
+def test_a_tensor_made_inside_and_filled_in_place_like_torch(fn):
+    """``out = zeros(...); out[i] = x``, ``out.copy_(x)``, ``acc += x``: the tensor the function made holds traced
+    values from then on (its own values a constant of the program), as PyTorch runs the same code."""
+    x = RNG.standard_normal((3, 4)).astype(np.float32)
+    want = fn(torch, torch.from_numpy(x))
+    got = pyasc.jit(lambda a: fn(pyasc, a))(pyasc.tensor(x))
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+    t = torch.from_numpy(x.copy()).requires_grad_()
+    fn(torch, t).pow(2).sum().backward()
+    g = pyasc.jit(pyasc.grad(lambda a: fn(pyasc, a).pow(2).sum()))(pyasc.tensor(x))
+    np.testing.assert_allclose(g.numpy(), t.grad.numpy(), rtol=1e-5)
+
+
+def test_a_made_tensor_with_a_live_view_is_not_filled_behind_the_view():
+    """A view of the made tensor would keep its old values: refused by name rather than answered wrong."""
+    def fill(a):
+        out = pyasc.zeros(3, 4)
+        row = out[0]
+        out += a
+        return out + row
+
+    with pytest.raises(pyasc.PyascError, match="mixes a traced tensor with a concrete one"):
+        pyasc.jit(fill).lower(pyasc.tensor(np.ones((3, 4), np.float32)))

@@ -99,6 +99,22 @@ func.func @splat_concat(%x: tensor<2x3xf32>) -> tensor<2x6xf32> {
 // CHECK:       func.func @splat_concat_k1(%{{.*}}: tensor<2x3xf32>, %x: tensor<2x3xf32>) -> tensor<2x6xf32> attributes {asctensor.kernel = "movement"} {
 // CHECK-NEXT:    %{{.*}} = asctensor.concat
 
+// a concat of a slice of a splat: the kernel that writes it out makes the splat of the slice's shape (an
+// elementwise kernel holds no slice)
+func.func @sliced_splat_concat(%x: tensor<1x4xf32>) -> tensor<3x4xf32> {
+  %0 = asctensor.full 0.0 : f32 -> tensor<3x4xf32>
+  %1 = asctensor.slice %0 offsets [1, 0] : tensor<3x4xf32> -> tensor<2x4xf32>
+  %2 = asctensor.concat %x, %1 dim = 0 : tensor<1x4xf32>, tensor<2x4xf32> -> tensor<3x4xf32>
+  func.return %2 : tensor<3x4xf32>
+}
+
+// CHECK:       func.func @sliced_splat_concat_k0() -> tensor<2x4xf32> attributes {asctensor.kernel = "elementwise"} {
+// CHECK-NEXT:    %{{.*}} = asctensor.full 0.000000e+00 : f32 -> tensor<2x4xf32>
+// CHECK-NOT:     asctensor.slice
+// CHECK:         func.return
+// CHECK:       func.func @sliced_splat_concat_k1(%x: tensor<1x4xf32>, %{{.*}}: tensor<2x4xf32>) -> tensor<3x4xf32> attributes {asctensor.kernel = "movement"} {
+// CHECK-NEXT:    %{{.*}} = asctensor.concat
+
 // a flattened column slice is not one run: the slice is written out by an exact copy first, and the kernel that
 // reshapes reads the copy
 func.func @column_flatten(%x: tensor<3x4xf32>) -> tensor<6xf32> {
