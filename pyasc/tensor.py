@@ -561,15 +561,12 @@ class Tensor(HoldsMemory):
             return False
         data = self._storage
         # references: this slot, ``data``, the call's argument, and the trace's own (its use as a constant so far)
-        held = sum(1 for arr, _ in tr._consts.values() if arr is data) + sum(1 for a in tr.lifted if a is data)
-        if data.base is not None or sys.getrefcount(data) - held > 3:
+        if data.base is not None or sys.getrefcount(data) - tr.references(data) > 3:
             return False
         self._value, self._trace, self._storage = tr.constant(data, self._dtype), tr, None
         return True
 
     def _rebind(self, op: str, value: Tensor) -> Tensor:
-        from .tracing import current_trace
-
         if self._trace is None or value._trace is not self._trace or self._trace is not current_trace():
             raise PyascError(op, "an in-place update mixes a traced tensor with a concrete one inside pyasc.jit",
                              shapes=[self._shape, value._shape])

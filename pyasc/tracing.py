@@ -170,6 +170,10 @@ class Trace:
             return self.emit(asctensor.CompareOp("ne", half, self.splat(0.0, dt.float16, shape))).results[0]
         return self.cast(self.splat(int(value), dt.int32, shape), dtype)
 
+    def references(self, array: np.ndarray) -> int:
+        """How many references to ``array`` the trace holds (its constants so far)."""
+        return sum(1 for held, _ in self._consts.values() if held is array) + sum(1 for a in self.lifted if a is array)
+
     def constant(self, array: np.ndarray, dtype: DType) -> SSAValue:
         """The value of a concrete tensor used inside the traced function: a splat
         ``asctensor.full`` when all its elements are equal, otherwise an extra parameter of the
