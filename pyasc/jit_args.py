@@ -29,10 +29,8 @@ def entry_of(name: str, a, i: int, pname: str, tensors: list) -> tuple:
                              "jit function from inside another is not supported yet")
         tensors.append(a)
         return ("tensor", pname)
-    if isinstance(a, np.ndarray) and (a.dtype.kind in "biuf" or a.dtype == dt.bfloat16.np_dtype):
-        tensors.append(as_tensor_arg(a))
-        return ("tensor", pname)
-    if is_torch_tensor(a):
+    if isinstance(a, np.ndarray) and (a.dtype.kind in "biuf" or a.dtype == dt.bfloat16.np_dtype) or \
+            is_torch_tensor(a):
         tensors.append(to_pyasc(a, name))
         return ("tensor", pname)
     if isinstance(a, np.generic) and a.dtype.kind in "biuf":
@@ -73,7 +71,7 @@ def _tensor_args(args) -> list:
             import optree
 
             out += _tensor_args(optree.tree_leaves(a))
-        elif isinstance(a, Tensor | np.ndarray) and not isinstance(a, np.generic) or is_torch_tensor(a):
+        elif isinstance(a, Tensor | np.ndarray) or is_torch_tensor(a):
             out.append(a)
     return out
 

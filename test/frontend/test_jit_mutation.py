@@ -73,9 +73,16 @@ def test_a_dict_entry_updated_in_place_like_torch():
 
 
 def test_the_compiled_program_returns_the_updated_arguments_after_its_results():
-    a = pyasc.tensor(np.zeros(4, np.float32))
-    lowered = pyasc.jit(set_and_scale).lower(a, pyasc.tensor(np.ones(4, np.float32)))
-    assert [str(s) for s in lowered.outputs] == ["float32[]", "float32[4]", "float32[4]"]
+    """``compile()`` gives the program itself: the function's result, then each updated argument, as torch
+    leaves them."""
+    x, y = RNG.standard_normal(4).astype(np.float32), RNG.standard_normal(4).astype(np.float32)
+    compiled = pyasc.jit(set_and_scale).lower(pyasc.tensor(x), pyasc.tensor(y)).compile()
+    assert [str(s) for s in compiled.outputs] == ["float32[]", "float32[4]", "float32[4]"]
+    total, new_a, new_b = compiled(pyasc.tensor(x), pyasc.tensor(y))
+    ta, tb = torch.from_numpy(x.copy()), torch.from_numpy(y.copy())
+    want = set_and_scale(ta, tb)
+    for got, ref in ((total, want), (new_a, ta), (new_b, tb)):
+        np.testing.assert_allclose(got.numpy(), ref.numpy(), rtol=1e-6)
 
 
 def rows_into_zeros(m, a):
