@@ -25,6 +25,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "asctensor-fuse": ("asctensor_fuse", "AscTensorFusePass"),
         "asctensor-merge-kernels": ("asctensor_merge_kernels", "AscTensorMergeKernelsPass"),
         "asctensor-fuse-conv-prologue": ("asctensor_conv_prologue", "AscTensorFuseConvProloguePass"),
+        "asctensor-fuse-conv-weights": ("asctensor_conv_weights", "AscTensorFuseConvWeightsPass"),
         "tile-elementwise": ("tile_elementwise", "TileElementwisePass"),
         "tile-movement": ("tile_movement", "TileMovementPass"),
         "asctensor-fuse-matmul": ("asctensor_fuse_matmul", "AscTensorFuseMatmulPass"),

@@ -73,6 +73,16 @@ def _im2col(op: asctensor.Im2colOp, args):
     return out.reshape(op.result.type.get_shape())
 
 
+def _row_gather(op: asctensor.RowGatherOp, args):
+    x, table = args
+    m, f = x.shape
+    h, k = table.shape
+    padded = np.zeros((m, op.pitch.value.data), dtype=x.dtype)
+    padded[:, :f] = x
+    groups = padded.reshape(m // h, -1)
+    return groups[:, table.reshape(-1)].reshape(m, k)
+
+
 def _elementwise(fn: Callable) -> Callable:
     def run(op, args):
         with np.errstate(all="ignore"):
@@ -105,6 +115,7 @@ HOST_EVAL: dict[str, Callable] = {
     "asctensor.slice": _slice,
     "asctensor.concat": lambda op, a: np.concatenate(a, axis=op.axis),
     "asctensor.im2col": _im2col,
+    "asctensor.row_gather": _row_gather,
     "asctensor.compare": _compare,
     "asctensor.select": lambda op, a: np.where(a[0], a[1], a[2]),
     "arith.addf": _elementwise(np.add), "arith.subf": _elementwise(np.subtract), "arith.mulf": _elementwise(np.multiply),

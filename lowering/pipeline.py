@@ -4,7 +4,8 @@ The program goes through four stages, one per level; each takes the level before
 
 * ``asctensor``: asctensor-autodiff, inline-custom-ops, asctensor-fold-batch-norm, asctensor-decompose, cse, dce,
   asctensor-fuse-matmul, cse (the cube's layout changes of one operand, made once), asctensor-sink-transposes,
-  asctensor-hoist-constants (after the cube's weight layouts), asctensor-fuse, asctensor-merge-kernels;
+  asctensor-hoist-constants (after the cube's weight layouts), asctensor-fuse, asctensor-merge-kernels,
+  asctensor-fuse-conv-prologue, asctensor-fuse-conv-weights;
 * ``asctile``: tile-movement, tile-elementwise, tile-matmul, tile-mix, tile-im2col, tile-pool, host-to-gm;
 * ``ascbuf``: bufferize, bufferize-cube, plan-memory, insert-sync;
 * ``ascendc``: convert-ascbuf-to-ascendc, ascendc-alloc-event-ids, ascendc-merge-launches (unless
@@ -145,6 +146,7 @@ def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
 
         from .asctensor_autodiff import AscTensorAutodiffPass
         from .asctensor_conv_prologue import AscTensorFuseConvProloguePass
+        from .asctensor_conv_weights import AscTensorFuseConvWeightsPass
         from .asctensor_decompose import AscTensorDecomposePass
         from .asctensor_fold_batch_norm import AscTensorFoldBatchNormPass
         from .asctensor_fuse import AscTensorFusePass
@@ -158,7 +160,8 @@ def stage_passes(level: str, options: CompileOptions) -> list[ModulePass]:
         return [AscTensorAutodiffPass(), InlineCustomOpsPass(), AscTensorFoldBatchNormPass(), AscTensorDecomposePass(),
                 CommonSubexpressionElimination(), DeadCodeElimination(), AscTensorFuseMatmulPass(conv=options.conv),
                 CommonSubexpressionElimination(), AscTensorSinkTransposesPass(),
-                *hoist, AscTensorFusePass(), AscTensorMergeKernelsPass(), AscTensorFuseConvProloguePass()]
+                *hoist, AscTensorFusePass(), AscTensorMergeKernelsPass(), AscTensorFuseConvProloguePass(),
+                AscTensorFuseConvWeightsPass()]
     if level == "asctile":
         from .host_to_gm import HostToGmPass
         from .tile_conv_prologue import TileConvProloguePass

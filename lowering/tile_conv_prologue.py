@@ -38,7 +38,7 @@ from pyasc.dialects.asctensor.analysis import CONV_PROLOGUE_KIND, kernel_kind
 from pyasc.dialects.asctile.mix import MIX_KIND, CoreKind, CoreSectionOp, CrossSignalOp, CrossWaitOp, \
     HandoffChannel, SubBlockIdxOp
 from pyasc.dialects.target import DEFAULT_TARGET, TargetSpec, module_target
-from pyasc.dialects.types import is_float
+from pyasc.dialects.types import element_bytes, is_float
 
 from .analysis.conv import ConvGeometry, PrologueTile, prologue_tile, window_of
 from .analysis.phases import PhaseLayout, phase_layout, phase_rows
@@ -67,17 +67,29 @@ class _PrologueTiler:
         lead = next(i for i, op in enumerate(ops) if isinstance(op, asctensor.TransposeOp)) + 1
         prologue, transpose, ret = ops[:lead], ops[lead - 1], ops[-1]
         args = list(k.body.block.args)
-        index = args.index(prologue[0].operands[0])
-        # the convolution on the NHWC tensor, as tile-matmul tiles it
-        types = [a.type for a in args]
+        gather = next((op for op in ops if isinstance(op, asctensor.RowGatherOp)), None)
+        weight_ops = [] if gather is None else [gather.input.owner, gather, next(iter(gather.result.uses)).operation]
+        # the convolution on the NHWC tensor (and the laid-out weights), as tile-matmul tiles it
+        probe_args = [a for a in args if gather is None or a is not gather.table]
+        index = probe_args.index(prologue[0].operands[0])
+        types = [a.type for a in probe_args]
         types[index] = transpose.result.type
         head = Block(arg_types=types)
-        mapping = dict(zip(args, head.args))
+        mapping = dict(zip(probe_args, head.args))
         mapping[transpose.result] = head.args[index]
+        if gather is not None:
+            w_index = probe_args.index(weight_ops[0].operands[0])
+            types[w_index] = weight_ops[-1].results[0].type
+            head = Block(arg_types=types)
+            mapping = dict(zip(probe_args, head.args))
+            mapping[transpose.result] = head.args[index]
+            mapping[weight_ops[-1].results[0]] = head.args[w_index]
         for op in ops[lead:-1]:
-            head.add_op(op.clone(value_mapper=mapping))
-        head.add_op(func.ReturnOp(*[mapping[v] for v in ret.operands[1:]]))
-        probe = func.FuncOp(k.sym_name.data, (types, [v.type for v in ret.operands[1:]]), Region(head))
+            if op not in weight_ops:
+                head.add_op(op.clone(value_mapper=mapping))
+        outs = ret.operands[1 + len(weight_ops[-1:]):]
+        head.add_op(func.ReturnOp(*[mapping[v] for v in outs]))
+        probe = func.FuncOp(k.sym_name.data, (types, [v.type for v in outs]), Region(head))
         _, geo, es, patches_as_a = implicit_gemm(probe)
         tiler = MatmulTiler(probe, self.spec, self.cores, positions_major=True)
         cube = tiler.run()
@@ -90,6 +102,11 @@ class _PrologueTiler:
         else:
             tile = prologue_tile(self.spec, plan, geo, es, patches_as_a)
             stage = None if tile is None else _TransposeStage(geo, tile)
+        if stage is not None and gather is not None and isinstance(stage, _PhaseStage) \
+                and layout.tile_bytes(stage.rows) + _weights_bytes(gather) > self.spec.ub_usable_bytes:
+            raise CompileError(f"kernel @{k.sym_name.data}: its input stages and its weights' layout need "
+                               f"{layout.tile_bytes(stage.rows) + _weights_bytes(gather)} B of UB, more than "
+                               f"{self.spec.ub_usable_bytes} B")
         if stage is None:
             raise CompileError(f"kernel @{k.sym_name.data}: its convolution's input stages do not fit one "
                                f"vector tile (asctensor-fuse-conv-prologue should not have formed it)")
@@ -102,21 +119,29 @@ class _PrologueTiler:
         nb = new.body.block
         for old, a in zip(args, nb.args):
             a.name_hint = old.name_hint
-        ws, out = nb.args[len(args)], nb.args[len(args) + 1]
+        ws, out = nb.args[len(args)], nb.args[-1]
         ws.name_hint, out.name_hint = "workspace", "out"
         aic, aiv = Block(), Block()
         nb.add_op(copy_loc(transpose, CoreSectionOp(CoreKind.AIC, Region(aic))))
         nb.add_op(copy_loc(transpose, CoreSectionOp(CoreKind.AIV, Region(aiv))))
         nb.add_op(func.ReturnOp())
-        gm = list(nb.args[:len(args)])
+        gm = [nb.args[args.index(a)] for a in probe_args]
+        source = gm[index]
         gm[index] = ws
-        self._cube_part(aic, cube, gm + [out])
-        self._vector_part(aiv, transpose, plan, geo, stage, nb.args[index], ws, patches_as_a)
+        weights = None
+        if gather is not None:
+            laid = nb.args[len(args) + 1]
+            laid.name_hint = "laid_weights"
+            weights = (gather, gm[w_index], nb.args[args.index(gather.table)], laid)
+            gm[w_index] = laid
+        self._cube_part(aic, cube, gm + [out], weights is not None)
+        self._vector_part(aiv, transpose, plan, geo, stage, source, ws, patches_as_a, weights)
         return new
 
     @staticmethod
-    def _cube_part(block: Block, cube: func.FuncOp, gm: list[SSAValue]) -> None:
-        """The cube loop on ``gm``; each L1 stage waits ``staged`` and signals ``credit``."""
+    def _cube_part(block: Block, cube: func.FuncOp, gm: list[SSAValue], lays_weights: bool) -> None:
+        """The cube loop on ``gm``; each L1 stage waits ``staged`` and signals ``credit``; with ``lays_weights``
+        the loop first waits ``staged`` once more: the AIVs' laid-out weights."""
         cb = cube.body.block
         for old, a in zip(cb.args, gm):
             old.replace_all_uses_with(a)
@@ -126,7 +151,10 @@ class _PrologueTiler:
                 block.add_op(op)
         loop = next(op for op in block.ops if isinstance(op, scf.ForOp))
         first = next(iter(block.ops))
-        repeat(OpEmitter(InsertPoint.before(first), first), CREDITS, lambda: CrossSignalOp(HandoffChannel.CREDIT))
+        start = OpEmitter(InsertPoint.before(first), first)
+        repeat(start, CREDITS, lambda: CrossSignalOp(HandoffChannel.CREDIT))
+        if lays_weights:
+            start.add(CrossWaitOp(HandoffChannel.STAGED))
         kloop = next(op for op in loop.body.block.ops if isinstance(op, scf.ForOp))
         kfirst = next(iter(kloop.body.block.ops))
         stage = OpEmitter(InsertPoint.before(kfirst), kfirst)
@@ -134,9 +162,10 @@ class _PrologueTiler:
         stage.add(CrossSignalOp(HandoffChannel.CREDIT))
 
     def _vector_part(self, block: Block, anchor, plan: CubePlan, geo: ConvGeometry, stage, x: SSAValue,
-                     ws: SSAValue, patches_as_a: bool) -> None:
+                     ws: SSAValue, patches_as_a: bool, weights: tuple | None) -> None:
         """One iteration per block and stage of this AI Core: the new rows of the window, this AIV's half
-        (``stage``: a ``_TransposeStage`` or a ``_PhaseStage``)."""
+        (``stage``: a ``_TransposeStage`` or a ``_PhaseStage``); first, with ``weights``, this AIV's half of the
+        laid-out weights (``_lay_weights``)."""
         e = OpEmitter(InsertPoint.at_end(block), anchor)
         stages = plan.k_stages
         bid = e.value(asctile.BlockIdxOp())
@@ -146,6 +175,9 @@ class _PrologueTiler:
         lo = e.divui(e.muli(core, plan.blocks), bnum)
         hi = e.divui(e.muli(e.addi(core, 1), plan.blocks), bnum)
         prepared = stage.prepare(e, anchor, x.type.element_type)
+        if weights is not None:
+            _lay_weights(e, anchor, sub, *weights)
+            e.add(CrossSignalOp(HandoffChannel.STAGED))
         body = Block(arg_types=[IndexType()])
         body.args[0].name_hint = "i"
         block.add_op(copy_loc(anchor, scf.ForOp(e.index(0), e.muli(e.subi(hi, lo), stages), e.index(1), [], body)))
@@ -171,6 +203,45 @@ class _PrologueTiler:
         stage.emit(le, anchor, prepared, x, ws, bat, new_first, end, s, sub)
         le.add(CrossSignalOp(HandoffChannel.STAGED))
         body.add_op(scf.YieldOp())
+
+
+def _weights_bytes(gather: asctensor.RowGatherOp) -> int:
+    """The UB ``_lay_weights`` takes: the rows, the table and its offsets, the laid-out rows."""
+    height, _ = gather.input.type.get_shape()
+    group, k = gather.table.type.get_shape()
+    es = element_bytes(gather.input.type.element_type)
+    return height // 2 * (gather.pitch.value.data + k) * es + 2 * group * k * 4
+
+
+def _lay_weights(e: OpEmitter, anchor, sub: SSAValue, gather: asctensor.RowGatherOp, w: SSAValue, table: SSAValue,
+                 laid: SSAValue) -> None:
+    """This AIV's half of the rows of the weights' ``row_gather``, before its first stage: the rows with zeros
+    after each up to its last 32 B (DataCopyPad's right padding), the table in bytes, a ``Gather`` per group of
+    the table's rows from the group's own base, stored to the laid-out weights, which the AIC reads after the
+    ``staged`` that follows."""
+    height, width = gather.input.type.get_shape()
+    group, k = gather.table.type.get_shape()
+    rows = height // 2
+    et = gather.input.type.element_type
+    pitch = gather.pitch.value.data
+    first = e.muli(sub, rows)
+    src = e.value(copy_loc(anchor, asctile.LoadOp(w, e.muli(first, width), e.index(rows), e.index(width), width, 1,
+                                                  TensorType(et, [rows, pitch]), zero_tail=True)))
+    src.name_hint = "weight_rows"
+    i32 = gather.table.type.element_type
+    positions = e.value(copy_loc(anchor, asctile.LoadOp(table, e.index(0), e.index(group), e.index(k), k, 1,
+                                                        TensorType(i32, [group, k]), dense=True)))
+    positions.name_hint = "weight_table"
+    es = element_bytes(et)
+    scale = e.value(copy_loc(anchor, asctile.SplatOp(e.value(arith.ConstantOp(IntegerAttr(es, i32))),
+                                                     TensorType(i32, [group, k]))))
+    offsets = e.value(copy_loc(anchor, arith.MuliOp(positions, scale)))
+    offsets.name_hint = "weight_offsets"
+    laid_rows = e.value(copy_loc(anchor, asctile.GatherOp(src, offsets, TensorType(et, [rows, k]),
+                                                          group_bytes=group * pitch * es)))
+    laid_rows.name_hint = "laid_rows"
+    e.add(copy_loc(anchor, asctile.StoreOp(laid_rows, laid, e.muli(first, k), e.index(rows), e.index(k), k,
+                                           dense=True)))
 
 
 @dataclass(frozen=True)

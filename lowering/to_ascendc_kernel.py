@@ -31,11 +31,12 @@ from xdsl.rewriter import InsertPoint
 from pyasc.dialects import ascbuf, ascendc, asctile
 from pyasc.dialects.ascbuf import memory_space
 from pyasc.dialects.ascbuf.analysis import accesses, buffer_of, pipe_of, scalar_reads
-from pyasc.dialects.ascendc import HardEvent, PipeKind, TPosition
+from pyasc.dialects.ascendc import HardEvent, PipeKind, TPosition, const_int
 from pyasc.dialects.target import Pipe
 from pyasc.dialects.types import element_bytes, element_type
 
 from .emitter import OpEmitter
+from .errors import CompileError
 
 
 def _elems(t) -> int:
@@ -390,7 +391,7 @@ class KernelLowering:
             nbytes = e.muli(cols, es)
             gap = e.muli(e.subi(rs, cols), es) if rows_cap > 1 else e.index(0)
             dst_gap = e.divui(e.subi(pitch * es, self._align32(e, nbytes)), 32)
-            e.add(ascendc.DataCopyPadOp(dst, src, rows, nbytes, gap, dst_gap))
+            e.add(ascendc.DataCopyPadOp(dst, src, rows, nbytes, gap, dst_gap, self._zero_tail(op)))
         elif cs == 1:  # one GM row repeated on every tile row
             src = e.value(ascendc.SubviewOp(g, off))
             nbytes = e.muli(cols, es)
@@ -427,6 +428,17 @@ class KernelLowering:
         src_gap = e.divui(e.subi(pitch * es, self._align32(e, nbytes)), 32)
         gap = e.muli(e.subi(op.row_stride.value.data, cols), es) if rows_cap > 1 else e.index(0)
         e.add(ascendc.DataCopyPadOp(dst, src, rows, nbytes, src_gap, gap))
+
+    @staticmethod
+    def _zero_tail(op: ascbuf.CopyInOp) -> int:
+        """The zeros ``DataCopyPad`` puts after each row of a ``zero_tail`` copy: up to the row's last 32 B."""
+        if op.zero_tail is None:
+            return 0
+        cols, es = const_int(op.cols), element_bytes(op.dest.type.element_type)
+        if cols is None or cols * es % 32 == 0:
+            raise CompileError(f"ascbuf.copy_in zero_tail: the row of {cols} elements must have a constant length "
+                               "that ends inside a 32 B block")
+        return (32 - cols * es % 32) // es
 
     @staticmethod
     def _align32(e: OpEmitter, nbytes: SSAValue) -> SSAValue:

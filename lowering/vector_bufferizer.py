@@ -107,32 +107,39 @@ class KernelBufferizer:
         self.masks: dict[SSAValue, SSAValue] = {}  # bool tile -> its mask buffer (compare_select)
         self.scratch: dict[int, SSAValue] = {}  # bytes -> the kernel's scratch of that size (math routines)
         self.prologue_barriers = []
+        # a tile stored once, before the loop: the loop-invariant tiles are made before the first such store
+        early = [op for op in k.body.block.ops if isinstance(op, asctile.StoreOp)]
+        at = early[0] if early else loop
         loads = [op for op in prologue if isinstance(op, asctile.LoadOp)]
         for op in loads:
-            e = OpEmitter(InsertPoint.before(loop), op)
+            e = OpEmitter(InsertPoint.before(at), op)
             if _scalar_input(op):
                 self.splat[op.result] = e.value(ascbuf.LoadScalarOp(op.source, op.offset))
                 continue
             dst = self.alloc(op.result, e, 1)
             e.add(ascbuf.CopyInOp(op.source, op.offset, dst, op.rows, op.cols, op.row_stride.value.data,
-                                  op.col_stride.value.data, op.dense is not None))
+                                  op.col_stride.value.data, op.dense is not None, op.zero_tail is not None))
         if any(op.result not in self.splat for op in loads):
-            self.prologue_barriers.append(OpEmitter(InsertPoint.before(loop)).add(ascbuf.BarrierOp(Pipe.ALL)))
+            self.prologue_barriers.append(OpEmitter(InsertPoint.before(at)).add(ascbuf.BarrierOp(Pipe.ALL)))
         body = list(loop.body.block.ops)
         stored = {op.value for op in body if isinstance(op, asctile.StoreOp)}
         computed = [op for op in prologue if not isinstance(op, asctile.LoadOp)]
         for op in computed:
-            e = OpEmitter(InsertPoint.before(loop), op)
+            e = OpEmitter(InsertPoint.before(at), op)
             if isinstance(op, asctile.SplatOp):
                 self.splat[op.result] = op.value
                 if op.result in stored:  # a constant tile the loop stores: filled once, stored from one buffer
                     self._copy_into(e, self.alloc(op.result, e, 1), op.result)
                 continue
             self._compute(op, self.alloc(op.results[0], e, 1), e)
-        if any(op.results[0] in stored for op in computed):  # the loop's stores (MTE3) read what V wrote
-            self.prologue_barriers.append(OpEmitter(InsertPoint.before(loop)).add(ascbuf.BarrierOp(Pipe.ALL)))
+        if early or any(op.results[0] in stored for op in computed):  # the stores (MTE3) read what V wrote
+            self.prologue_barriers.append(OpEmitter(InsertPoint.before(at)).add(ascbuf.BarrierOp(Pipe.ALL)))
         elif any(not isinstance(op, asctile.SplatOp) for op in computed):
-            self.prologue_barriers.append(OpEmitter(InsertPoint.before(loop)).add(ascbuf.BarrierOp(Pipe.V)))
+            self.prologue_barriers.append(OpEmitter(InsertPoint.before(at)).add(ascbuf.BarrierOp(Pipe.V)))
+        for op in early:
+            OpEmitter(InsertPoint.before(op), op).add(ascbuf.CopyOutOp(
+                self.buffer[op.value], op.dest, op.offset, op.rows, op.cols, op.row_stride.value.data,
+                op.dense is not None))
         loaded = {op.result for op in body if isinstance(op, asctile.LoadOp)}
         position = {op: i for i, op in enumerate(body)}
         self.valid = _valid_count(body)
@@ -158,8 +165,8 @@ class KernelBufferizer:
                                                                op.result.type.get_shape()[0]))
             elif isinstance(op, asctile.LoadOp):
                 dst = self.alloc(op.result, e, self.slots)
-                e.add(ascbuf.CopyInOp(op.source, op.offset, dst, op.rows, op.cols,
-                                      op.row_stride.value.data, op.col_stride.value.data, op.dense is not None))
+                e.add(ascbuf.CopyInOp(op.source, op.offset, dst, op.rows, op.cols, op.row_stride.value.data,
+                                      op.col_stride.value.data, op.dense is not None, op.zero_tail is not None))
             elif isinstance(op, asctile.StoreOp):
                 src = self.buffer.get(op.value)
                 if src is None or (op.value in loaded and not _only_stored(op.value)):
@@ -182,7 +189,7 @@ class KernelBufferizer:
             if isinstance(op, asctile.LoadOp | asctile.StoreOp | asctile.SplatOp) or (
                     op.results and isinstance(op.results[0].type, TensorType)):
                 Rewriter.erase_op(op, safe_erase=False)
-        for op in reversed(prologue):
+        for op in [*reversed(early), *reversed(prologue)]:
             Rewriter.erase_op(op, safe_erase=False)
 
     def alloc(self, value: SSAValue | None, e: OpEmitter, slots: int, type_: TensorType | None = None):

@@ -273,6 +273,7 @@ class Lowered(_Program):
         self.traced = traced
         self._levels: dict[str, ModuleOp] = {}
         self._lifted_taken = False  # the constants went through the first stage's hoisting
+        self.lifts = False  # a pass lifted constants to parameters (a disk-cache hit redoes the first stage)
         self.constants_text = ""    # the functions computing the constants (``_take_lifted``)
 
     def module(self, level: str = "ascendc") -> ModuleOp:
@@ -329,7 +330,9 @@ class Lowered(_Program):
         self.constants = tuple(values)
         for op in module.ops:
             if isinstance(op, func.FuncOp) and op.sym_name.data == self.name:
-                self.constants = (*self.constants, *lifted_constants(op))
+                lifted = lifted_constants(op)
+                self.lifts = bool(lifted)
+                self.constants = (*self.constants, *lifted)
 
     def evaluate_constants(self, text: str) -> None:
         """The constants once the constants functions in ``text`` (a module, as ``constants_text``) ran
@@ -443,8 +446,8 @@ class JitFunction:
         disk_key = cache.make_key(self._source, traced_text, lowered.options)
         hit = cache.load(disk_key)
         if hit is not None and hit[1].get("outputs") == [str(s) for s in lowered.outputs]:
-            if "asctensor.vjp" in traced_text:
-                lowered.module("asctensor")   # the constants the backward lifts
+            if "asctensor.vjp" in traced_text or hit[1].get("lifts"):
+                lowered.module("asctensor")   # the constants the backward (or a layout) lifts
             elif isinstance(hit[1].get("constants"), str) and hit[1]["constants"]:
                 lowered.evaluate_constants(hit[1]["constants"])
             compiled = lowered._compiled(hit[0])
@@ -456,7 +459,7 @@ class JitFunction:
             cache.store(disk_key, compiled.module,
                         {"name": lowered.name, "inputs": [str(s) for s in lowered.inputs],
                          "outputs": [str(s) for s in lowered.outputs], "returns_tuple": lowered.returns_tuple,
-                         "constants": lowered.constants_text})
+                         "constants": lowered.constants_text, "lifts": lowered.lifts})
         if cache.dump_path() is not None:
             cache.dump(lowered, compiled, disk_key)
         compiled.structure = lowered.structure

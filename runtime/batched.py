@@ -34,7 +34,7 @@ from pyasc.dialects import ascendc as asc
 from pyasc.dialects.ascendc.gm_access import gm_effects
 from pyasc.dialects.traits import BufferEffects
 
-from .memory import gm_bytes, gm_view, pad_geometry, pad_unit, remembered, window
+from .memory import gm_bytes, gm_view, make_pad_zero, pad_geometry, pad_unit, remembered, window
 from .scalar_ops import scalar_helpers, sign_extend
 
 # the upstream ops (translated by ``scalar_ops``) whose generated code is correct on a group of cores;
@@ -207,6 +207,15 @@ def weak(a) -> WeakVec:
 
 def _int(x):
     return _weak_or_common(x.astype(np.int64)) if isinstance(x, np.ndarray) and x.size > 1 else int(x)
+
+
+def _one_int(x) -> int:
+    """``x`` as one int; ``Diverged`` when the cores' values differ."""
+    if isinstance(x, np.ndarray) and x.size > 1:
+        if np.any(x != x.reshape(-1)[0]):
+            raise Diverged
+        return int(x.reshape(-1)[0])
+    return int(x)
 
 
 def _float(x):
@@ -495,7 +504,7 @@ def make_group_env(base: dict, ub2: np.ndarray, k: int, dtypes: dict) -> dict:
 
     env.update({"_gm": gm, "_gm_bytes": gm_bytes_of_group, "_gm_array": gm_bytes, "_gm_arrays": gm_view,
                 "_V2": view3, "_pad_in": pad(False),
-                "_pad_out": pad(True), "_pad_copy": pad_copy, "_fail": stop, "_find": stop, "_rule": stop})
+                "_pad_out": pad(True), "_pad_zero": make_pad_zero(ub2, _one_int), "_pad_copy": pad_copy, "_fail": stop, "_find": stop, "_rule": stop})
     env.update(scalar_helpers(_u, _sext, _pick))
     env.update({"_int": _int, "_float": _float})
     return env

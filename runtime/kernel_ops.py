@@ -207,6 +207,12 @@ def data_copy_pad(t: KernelTranslator, op: asc.DataCopyPadOp) -> None:
     args = ", ".join(t.v(x) for x in (op.block_count, op.block_len, op.src_stride, op.dst_stride))
     fn = "_pad_out" if to_gm else "_pad_in"
     t.emit(f"_sp, _gb = {fn}(_fail, {sid}, bid, {t.v(u_val)}, {b}, {t.v(g_val)} * {es}, {args})")
+    if op.padding():  # zeros after each block, inside its last 32 B (DataCopyPadExtParams{true, 0, n, 0})
+        bl, rb = t.v(op.block_len), op.padding() * es
+        fail_if(t, f"{bl} % 32 == 0 or {bl} % 32 + {rb} > 32", sid,
+                f"'DataCopyPad rightPadding of {rb} B must end within the last 32 B of each block'")
+        t.emit(f"_pad_zero({t.v(u_val)}, {t.v(op.block_count)}, {bl}, {rb}, "
+               f"(({bl} + 31) & ~31) + {t.v(op.dst_stride)} * 32)")
     check_extents(t, sid, op.API, [(u_val, t.v(u_val), "_sp")])
     span = "_sp"
     if to_gm:  # UB->GM reads the valid bytes of each block: the last block's dummy bytes are not read
@@ -221,7 +227,8 @@ def data_copy_pad(t: KernelTranslator, op: asc.DataCopyPadOp) -> None:
         t.emit(f"_lm = _L2V.missed(bid * 2 + sub, {b}, {t.v(g_val)} * {es}, {t.v(op.block_count)}, {bl}, "
                f"{bl} + {t.v(op.src_stride)})")
         cost, hbm = "_dma2m(_gb, _lm[0])", "_lm[1]"
-    record(t, sid, cost, hbm, [(t.v(u_val), span)], ("0", t.v(op.block_len), pitch))
+    defined = t.v(op.block_len) + (f" + {op.padding() * es}" if op.padding() else "")  # the bytes of each block
+    record(t, sid, cost, hbm, [(t.v(u_val), span)], ("0", defined, pitch))
 
 
 def get_value(t: KernelTranslator, op: asc.GetValueOp) -> None:

@@ -133,6 +133,18 @@ def pad_geometry(to_gm: bool, bc: int, bl: int, ss: int, ds: int) -> tuple[int, 
     return us, gs, (bc - 1) * us + blk
 
 
+def make_pad_zero(ub2: np.ndarray, number=int):
+    """``DataCopyPad``'s zero right padding on GM->UB: ``rb`` zero bytes after each of ``bc`` blocks of ``bl`` bytes,
+    ``us`` bytes apart from ``u``, in every core's UB (``ub2``: cores x UB bytes); ``number`` makes each count one
+    int (a batched run's raises when the cores' differ)."""
+
+    def run(u, bc, bl, rb, us):
+        u, bc, bl, us = (number(x) for x in (u, bc, bl, us))
+        if bc > 0 and bl > 0:
+            ub2[:, (u + bl + np.arange(bc)[:, None] * us + np.arange(rb)).reshape(-1)] = 0
+    return run
+
+
 def make_pad_helpers(ub8: np.ndarray, ubn: int):
     """``DataCopyPad`` in both directions on the byte view ``ub8`` of UB.
 

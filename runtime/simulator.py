@@ -36,7 +36,8 @@ from .costs import PIPE_NAMES, local_layout, make_dma_cost, make_dma_read_cost, 
 from .l2 import CoreLines
 from .errors import Finding, FindingLog, HazardError, SimulationError
 from .initcheck import RULE as INITCHECK_RULE, get_initcheck_default
-from .memory import copy_msg, gm_bytes, gm_view, make_gm_views, make_pad_helpers, make_view2, ub_msg, ub_views
+from .memory import copy_msg, gm_bytes, gm_view, make_gm_views, make_pad_helpers, make_pad_zero, make_view2, ub_msg, \
+    ub_views
 from .queues import TBufState, TPipeState, TQueData, TQueState, init_buffer
 from .report import LaunchReport, Report
 from .mix_schedule import schedule_ai_core
@@ -200,6 +201,7 @@ class Simulator:
             "_ub_msg": partial(ub_msg, ub_bytes=ubn),
             "_copy_msg": copy_msg,
             "_pad_in": pad_in,
+            "_pad_zero": make_pad_zero(ub.reshape(1, -1)),
             "_pad_out": pad_out,
             "_V2": make_view2(ub),
             "TPipeState": TPipeState,

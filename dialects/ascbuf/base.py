@@ -222,15 +222,19 @@ class CopyInOp(IRDLOperation):
     row_stride = prop_def(IntegerAttr[I64])
     col_stride = prop_def(IntegerAttr[I64])
     dense = opt_prop_def(UnitAttr)
+    zero_tail = opt_prop_def(UnitAttr)  # each row's columns from ``cols`` to the end of its last 32 B are zero
     assembly_format = ("$source `[` $offset `]` `,` $dest `rows` $rows `cols` $cols `strides` `(` $row_stride "
-                       "`,` $col_stride `)` (`dense` $dense^)? attr-dict `:` type($source) `,` type($dest)")
+                       "`,` $col_stride `)` (`dense` $dense^)? (`zero_tail` $zero_tail^)? attr-dict `:` "
+                       "type($source) `,` type($dest)")
     traits = traits_def(OnPipe(_copy_in_pipe), BufferEffects(reads=("source",), writes=("dest",)))
 
-    def __init__(self, source, offset, dest, rows, cols, row_stride: int, col_stride: int, dense: bool = False):
+    def __init__(self, source, offset, dest, rows, cols, row_stride: int, col_stride: int, dense: bool = False,
+                 zero_tail: bool = False):
         super().__init__(operands=[source, offset, dest, rows, cols],
                          properties={"row_stride": IntegerAttr(row_stride, 64),
                                      "col_stride": IntegerAttr(col_stride, 64),
-                                     "dense": UnitAttr() if dense else None})
+                                     "dense": UnitAttr() if dense else None,
+                                     "zero_tail": UnitAttr() if zero_tail else None})
 
     def verify_(self) -> None:
         check_ub(self.name, self.dest.type)

@@ -28,6 +28,7 @@ from xdsl.irdl import (
     VarConstraint,
     base,
     operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -508,7 +509,9 @@ class DataCopyPadOp(AscendCOperation):
 
     ``blockLen`` is in bytes. Strides are gaps between blocks: on GM->UB ``srcStride`` is in bytes and
     ``dstStride`` in 32 B blocks; on UB->GM ``srcStride`` is in 32 B blocks and ``dstStride`` in bytes.
-    Each block starts at a 32 B boundary in UB; on UB->GM only the valid bytes are written.
+    Each block starts at a 32 B boundary in UB; on UB->GM only the valid bytes are written. On GM->UB,
+    ``right_padding`` elements of zeros follow each block (``DataCopyPadExtParams{true, 0, n, 0}``: at most 32 B,
+    within the block's last 32 B).
     """
 
     name = "ascendc.data_copy_pad"
@@ -521,11 +524,17 @@ class DataCopyPadOp(AscendCOperation):
     block_len = operand_def(IndexType)
     src_stride = operand_def(IndexType)
     dst_stride = operand_def(IndexType)
+    right_padding = opt_prop_def(IntegerAttr[I64])
     assembly_format = ("$dst `,` $src `,` `{` $block_count `,` $block_len `,` $src_stride `,` $dst_stride `}` "
-                       "attr-dict `:` type($dst) `,` type($src)")
+                       "(`right_padding` $right_padding^)? attr-dict `:` type($dst) `,` type($src)")
 
-    def __init__(self, dst, src, block_count, block_len, src_stride, dst_stride):
-        super().__init__(operands=[dst, src, block_count, block_len, src_stride, dst_stride])
+    def __init__(self, dst, src, block_count, block_len, src_stride, dst_stride, right_padding: int = 0):
+        super().__init__(operands=[dst, src, block_count, block_len, src_stride, dst_stride],
+                         properties={"right_padding": IntegerAttr(right_padding, 64)} if right_padding else {})
+
+    def padding(self) -> int:
+        """The zero elements after each block (GM->UB)."""
+        return 0 if self.right_padding is None else self.right_padding.value.data
 
     def print_ascendc(self, p: CallPrinter) -> str:
         # DataCopyExtParams{uint16_t blockCount, uint32_t blockLen, uint32_t srcStride, uint32_t dstStride,
@@ -534,10 +543,10 @@ class DataCopyPadOp(AscendCOperation):
                   p.expr_as(self.src_stride, "uint32_t"), p.expr_as(self.dst_stride, "uint32_t"), "0"]
         params = f"AscendC::DataCopyExtParams{{{', '.join(fields)}}}"
         dst, src = p.expr(self.dst), p.expr(self.src)
-        if isinstance(self.dst.type, LocalTensorType):  # GM -> UB: no padding value
+        if isinstance(self.dst.type, LocalTensorType):  # GM -> UB: zeros on the right, or no padding
             t = kernel_ctype(self.dst.type.element_type)
-            return (f"AscendC::DataCopyPad({dst}, {src}, {params}, "
-                    f"AscendC::DataCopyPadExtParams<{t}>{{false, 0, 0, 0}});")
+            pad = f"true, 0, {self.padding()}, 0" if self.padding() else "false, 0, 0, 0"
+            return f"AscendC::DataCopyPad({dst}, {src}, {params}, AscendC::DataCopyPadExtParams<{t}>{{{pad}}});"
         return f"AscendC::DataCopyPad({dst}, {src}, {params});"
 
     def verify_(self) -> None:
@@ -550,6 +559,11 @@ class DataCopyPadOp(AscendCOperation):
         ln = const_int(self.block_len)
         if ln is not None and not 0 <= ln <= 2097151:
             raise VerifyException(f"DataCopyPad blockLen must be in 0..2097151 bytes, got {ln}")
+        if self.padding():
+            pad_bytes = self.padding() * element_bytes(self.dst.type.element_type)
+            if not isinstance(self.dst.type, LocalTensorType) or not 0 < pad_bytes <= 32:
+                raise VerifyException(f"DataCopyPad rightPadding of {self.padding()} elements: GM->UB only, at most "
+                                      "32 B")
 
 
 def _check_copy_types(op: str, dst: Attribute, src: Attribute) -> None:

@@ -1,4 +1,4 @@
-"""The ``asctensor`` dialect: data movement (``transpose``, ``strided_slice``, ``concat``).
+"""The ``asctensor`` dialect: data movement (``transpose``, ``strided_slice``, ``concat``, ``row_gather``).
 
 Each op copies elements without computing on them; the tiler turns each into a kernel of its
 own that moves data GM -> UB -> GM, rearranging it on chip where the innermost dimension changes
@@ -134,5 +134,37 @@ class ConcatOp(IRDLOperation):
         check_element_type(self.name, dst)
 
 
-OPS = [TransposeOp, StridedSliceOp, ConcatOp]
+@irdl_op_definition
+class RowGatherOp(IRDLOperation):
+    """Rows rearranged by a table: with ``Z`` the ``M x F`` input padded with zeros to ``pitch`` columns and ``H``
+    the table's rows, ``result[g * H + l, j] = Z[g * H + t // pitch, t % pitch]`` where ``t = table[l, j]`` (an
+    element of the ``H`` rows of group ``g``; a padding column reads zero). A convolution's weights laid out for the
+    cube (``asctensor-fuse-conv-weights``) are one."""
+
+    name = "asctensor.row_gather"
+    input = operand_def(TensorType)
+    table = operand_def(TensorType)
+    pitch = prop_def(IntegerAttr[i64])
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = ("$input `,` $table `pitch` $pitch attr-dict `:` type($input) `,` type($table) `->` "
+                       "type($result)")
+
+    def __init__(self, input, table, pitch: int):
+        m = input.type.get_shape()[0]
+        k = table.type.get_shape()[1]
+        super().__init__(operands=[input, table], result_types=[TensorType(input.type.element_type, [m, k])],
+                         properties={"pitch": IntegerAttr(pitch, 64)})
+
+    def verify_(self) -> None:
+        src, table, dst = self.input.type, self.table.type, self.result.type
+        if len(src.get_shape()) != 2 or str(table.element_type) != "i32" or len(table.get_shape()) != 2:
+            raise VerifyException(f"asctensor.row_gather: a 2-D input and a 2-D i32 table, got {src} and {table}")
+        (m, f), (h, k), pitch = src.get_shape(), table.get_shape(), self.pitch.value.data
+        if dst.element_type != src.element_type or dst.get_shape() != (m, k) or m % h or pitch < f:
+            raise VerifyException(f"asctensor.row_gather: {src} by {table} (pitch {pitch}) is not {dst}: the "
+                                  "table's rows divide the input's and the pitch holds a row")
+
+
+OPS = [TransposeOp, StridedSliceOp, ConcatOp, RowGatherOp]
 ATTRIBUTES = []

@@ -56,16 +56,19 @@ class LoadOp(IRDLOperation):
     row_stride = prop_def(IntegerAttr[I64])
     col_stride = prop_def(IntegerAttr[I64])
     dense = opt_prop_def(UnitAttr)
+    zero_tail = opt_prop_def(UnitAttr)  # each row's columns from ``cols`` to the end of its last 32 B are zero
     result = result_def(TensorType)
     assembly_format = ("$source `[` $offset `]` `rows` $rows `cols` $cols `strides` `(` $row_stride `,` "
-                       "$col_stride `)` (`dense` $dense^)? attr-dict `:` type($source) `->` type($result)")
+                       "$col_stride `)` (`dense` $dense^)? (`zero_tail` $zero_tail^)? attr-dict `:` type($source) "
+                       "`->` type($result)")
 
     def __init__(self, source, offset, rows, cols, row_stride: int, col_stride: int, result_type: TensorType,
-                 dense: bool = False):
+                 dense: bool = False, zero_tail: bool = False):
         super().__init__(operands=[source, offset, rows, cols],
                          properties={"row_stride": IntegerAttr(row_stride, 64),
                                      "col_stride": IntegerAttr(col_stride, 64),
-                                     "dense": UnitAttr() if dense else None},
+                                     "dense": UnitAttr() if dense else None,
+                                     "zero_tail": UnitAttr() if zero_tail else None},
                          result_types=[result_type])
 
     def verify_(self) -> None:
