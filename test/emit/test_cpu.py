@@ -313,7 +313,7 @@ def test_implicit_gemm_conv_project_cpu_run(tmp_path):
                          options={"conv": "implicit_gemm"}).compile(x, w)
     assert "LoadData3DParamsV2" in compiled.ascendc_source()
     project_check(compiled, [x, w], tmp_path, exact=False)
-    res = cpu_run(compiled.module, [xn, wn], host=compiled.name)
+    res = cpu_run(compiled.module, [xn, wn, *compiled.constants], host=compiled.name)  # a float16 stem: its table
     (cpu,) = res.outputs.values()
     ref = torch.nn.functional.conv2d(torch.from_numpy(xn.astype(np.float64)), torch.from_numpy(wn.astype(np.float64)),
                                      stride=2, padding=1).numpy()
@@ -347,7 +347,7 @@ def test_conv_prologue_mix_project_cpu_run(case, dtype, tmp_path):
     source = compiled.ascendc_source()
     assert "KERNEL_TYPE_MIX_AIC_1_2" in source and all(c in source for c in calls)
     project_check(compiled, [x, w], tmp_path, exact=False)
-    res = cpu_run(compiled.module, [xn, wn], host=compiled.name)
+    res = cpu_run(compiled.module, [xn, wn, *compiled.constants], host=compiled.name)  # a float16 stem: its table
     (cpu,) = res.outputs.values()
     ref = torch.nn.functional.conv2d(torch.from_numpy(xn.astype(np.float64)), torch.from_numpy(wn.astype(np.float64)),
                                      stride=stride, padding=padding).numpy()
