@@ -10,14 +10,20 @@ a deadlock. A wait that is never matched deadlocks in the first round (``schedul
 
 Checks, after the fixed point: a set that no wait consumes is an unpaired flag (when the AIC's ``ready``
 sets outnumber an AIV's waits, that AIV reads the GM workspace without waiting for the AIC: a race on
-the workspace); more than ``MAX_PENDING`` sets pending on a counter at once is an overflow.
+the workspace); more than ``MAX_PENDING`` sets pending on a counter at once is an overflow. A read of a hand-off
+buffer (GM one side of the AI Core writes and the other only reads, ``handoff``) that starts before the writing
+side's first write of it ends is a race (``crosscore-gm-handoff``): the schedule orders each op after what its
+waits were paired with, so the read was ordered after no write at all. The structural check in ``handoff`` counts
+no flags: a set before the write, followed by more sets after later writes, passes it; this one does not.
 """
 
 from __future__ import annotations
 
 from pyasc.dialects.ascbuf.mix import CROSS_FLAG_MAX_PENDING
+from pyasc.dialects.ascendc.gm_access import gm_effects
 
 from .errors import Finding, SimulationError
+from .handoff import RULE as HANDOFF_RULE
 from .opinfo import SET, WAIT
 from .schedule import DEFAULT_LAYOUT, CoreTiming, KernelTables, is_cross_key, key_name, schedule
 
@@ -74,7 +80,40 @@ def schedule_ai_core(traces: list[list[tuple]], tabs: KernelTables, core: int, c
     if aivs:
         _pair(aiv_trs[0], set_recs[1], _to_aic([x.cross_sets for x in aivs]), aic.cross_waits, tabs, ids[0],
               aivs[0], "AIC", core)
+        if check:
+            _reads_before_writes(aic, aivs, tabs, ids)
     return [aic] + aivs
+
+
+def _gm_access(tabs: KernelTables, sid: int) -> tuple[set, set]:
+    if tabs.gm_access is None:
+        tabs.gm_access = [gm_effects(i.op)[:2] if i.gm else (set(), set()) for i in tabs.infos]
+    return tabs.gm_access[sid]
+
+
+def _reads_before_writes(aic: CoreTiming, aivs: list[CoreTiming], tabs: KernelTables, ids: list[int]) -> None:
+    """A ``crosscore-gm-handoff`` race for each read of a hand-off buffer that starts before the other side's first
+    write of it ends (see the module docstring)."""
+    sides = [[aic], aivs]
+    access = [[[_gm_access(tabs, r[0]) for r in t.records] for t in side] for side in sides]
+    touched = [(set().union(*(a[0] for c in side for a in c)), set().union(*(a[1] for c in side for a in c)))
+               for side in access]
+    for me, other in ((0, 1), (1, 0)):
+        one_way = (touched[me][0] & touched[other][1]) - touched[me][1] - touched[other][0]
+        for buffer in one_way:
+            first = min((t.end[i] for t, acc in zip(sides[other], access[other]) for i, a in enumerate(acc)
+                         if buffer in a[1]), default=None)
+            for t, acc, core in zip(sides[me], access[me], ids if me == 0 else ids[1:]):
+                i = next((i for i, a in enumerate(acc) if buffer in a[0] and t.start[i] < first), None)
+                if first is None or i is None:
+                    continue
+                info = tabs.infos[t.records[i][0]]
+                name = buffer.name_hint or "an argument"
+                t.findings.append(Finding(
+                    "race", f"{info.where()} reads {name} at cycle {t.start[i]:.0f}, before the other core of the AI "
+                    f"Core has written it (its first write ends at cycle {first:.0f}): the waits before the read "
+                    f"were paired with sets issued before that write", info.kernel, info.text, core,
+                    key=("cross-handoff-order", name), loc=info.loc, rule=HANDOFF_RULE))
 
 
 def _pair(recs, set_recs: dict[int, list[int]], fired: dict[int, list[float]], consumed: dict[int, list[float]],

@@ -106,6 +106,7 @@ class KernelTables:
         self.unit = unit_flag_facts(infos)  # Mmads and Fixpipes with a unitFlag (``unit_flags``)
         self.any_unit = any(u is not None for u in self.unit)
         self.initcheck_facts = None  # what the initcheck derives from the infos, on its first use
+        self.gm_access = None  # per sid, the GM arguments it reads and writes (``mix_schedule``), on first use
 
 
 def schedule(recs: list[tuple], tabs: KernelTables, core: int, check: bool = True,
