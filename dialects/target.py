@@ -92,6 +92,8 @@ class TargetSpec:
     reduce_repeat_cycles: int = 7
     # Gather (element-wise, uint32 byte offsets) collects 5 elements per cycle [O]
     gather_elems_per_cycle: int = 5
+    # Gatherb (32 B DataBlocks by uint32 byte offsets): 42 uint16 / 21 uint32 elements, 84 B, per cycle [O]
+    gatherb_bytes_per_cycle: int = 84
     # GatherMask: 2 cycles per 256 B repeat of its source (64 half / 32 float elements per cycle) [O]
     gather_mask_repeat_cycles: int = 2
     # Transpose / TransDataTo5HD move 256 B per cycle [O] (a TransDataTo5HD repeat is 512 B)

@@ -12,10 +12,10 @@ by one ``asctensor.row_gather`` at the start of the ``conv_prologue`` kernel (``
 
 * the kernel takes the weights and the gather's table, a parameter the pass adds to the program (its value an
   argument attribute, ``pyasc.tracing.declare_lifted``), and returns the laid-out matrix after its input workspace;
-* the table has ``H`` rows (``GROUP_ROWS`` or fewer): the positions each column takes in a group of ``H`` rows of
-  ``pitch`` elements (a weights row and the zeros after it up to its last 32 B; a row of whole 32 B blocks is not
-  rewritten). Each AIV lays out half the rows (``tile-conv-prologue``), one ``Gather`` per group, so ``M`` is
-  even: a larger table costs its copy, a smaller one a ``Gather`` more per group.
+* the table is one row: the position each column takes in a row of ``pitch`` elements (the weights' row and the
+  zeros after it up to its last 32 B; a row of whole 32 B blocks is not rewritten). Each AIV lays out half the
+  rows (``tile-conv-prologue``), transposed so that a position's weights of its rows are one row of whole 32 B
+  blocks (``Gatherb``), so ``M`` is a multiple of 32 and ``K`` of 16.
 
 Only 2-byte weights are rewritten: float32 ones need twice the UB, which the float32 stem's phase tiles leave
 too little of (``tile-conv-prologue`` checks the sum).
@@ -41,8 +41,6 @@ from pyasc.dialects.types import element_bytes
 
 from .const_eval import evaluable, evaluate
 from .emitter import copy_loc
-
-GROUP_ROWS = 4  # the rows of weights one table covers, at most
 
 
 def _chain(value: SSAValue, funcs: dict) -> tuple[SSAValue, list[func.CallOp]] | None:
@@ -123,12 +121,11 @@ def _fuse(host: func.FuncOp, call: func.CallOp, f: func.FuncOp, index: int, sour
     width = int(np.prod(source.type.get_shape())) // rows
     block = 32 // element_bytes(source.type.element_type)
     pitch = (width + block) // block * block  # the row and its zeros up to the next 32 B: one zero at least
-    group = next(h for h in (GROUP_ROWS, 4, 2, 1) if rows // 2 % h == 0)
-    table = (np.arange(group)[:, None] * pitch + pattern[None, :]).astype(np.int32)
+    table = pattern[None, :].astype(np.int32)  # one row: every row takes the same positions of its own
     kb = f.body.block
     weights = kb.insert_arg(source.type, index)
     weights.name_hint = "weights"
-    table_arg = kb.insert_arg(TensorType(i32, [group, k]), len(kb.args))
+    table_arg = kb.insert_arg(TensorType(i32, [1, k]), len(kb.args))
     table_arg.name_hint = "weight_table"
     first_use = next(iter(old.uses)).operation
     at = InsertPoint.before(first_use)
@@ -186,7 +183,8 @@ class AscTensorFuseConvWeightsPass(ModulePass):
             source, chain = found
             rows = source.type.get_shape()[0] if isinstance(source.type, TensorType) else 0
             es = element_bytes(source.type.element_type) if rows else 0
-            fits = es == 2 and rows % 2 == 0 and np.prod(source.type.get_shape()) // rows * es % 32
+            fits = es == 2 and rows % 32 == 0 and np.prod(source.type.get_shape()) // rows * es % 32
             pattern = row_pattern(chain, funcs, source, rows) if fits else None
-            if pattern is not None and len(pattern) * rows == np.prod(f.body.block.args[index].type.get_shape()):
+            if pattern is not None and len(pattern) % 16 == 0 \
+                    and len(pattern) * rows == np.prod(f.body.block.args[index].type.get_shape()):
                 _fuse(host, call, f, index, source, chain, pattern, funcs)

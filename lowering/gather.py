@@ -41,6 +41,7 @@ from pyasc.dialects import ascbuf, ascendc, asctile
 from pyasc.dialects.ascendc import PipeKind, RoundMode
 from pyasc.dialects.ascendc.movement import MAX_REPEATS
 from pyasc.dialects.gather_table import check_phase_transpose, first_runs, phase_channel, pick_pattern
+from pyasc.dialects.types import element_bytes
 
 from .emitter import OpEmitter
 
@@ -181,9 +182,18 @@ def bufferize_transpose(bz, op: asctile.TransposeOp, dst, e: OpEmitter) -> None:
 
 
 def translate_transpose(lw, op: ascbuf.TransposeOp, e: OpEmitter) -> None:
+    """One ``TransDataTo5HD`` per 16 columns of ``dst``, its repeats down the rows; for a 2-byte ``dst`` wider than
+    tall, one per 16 rows, its repeats along the columns (fewer calls)."""
     rows, cols = op.dst.type.get_shape()
     per = 32 // (op.dst.type.element_type.bitwidth // 8)
     dst, src = lw.tensor(op.dst, e), lw.tensor(op.src, e)
+    if per == 16 and cols // 16 > rows // per and cols // 16 <= MAX_REPEATS:
+        for r0 in range(0, rows, 16):  # dst block j: row r0 + j; src block i: row 16 * repeat + i, from column r0
+            if r0:
+                e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))
+            e.add(ascendc.TransDataTo5HDOp(dst, src, [(r0 + j) * cols for j in range(16)],
+                                           [i * rows + r0 for i in range(16)], cols // 16, 1, rows))
+        return
     for c0 in range(0, cols, 16):
         if per == 16:
             dst_list = [j * cols + c0 for j in range(16)]
@@ -193,6 +203,27 @@ def translate_transpose(lw, op: ascbuf.TransposeOp, e: OpEmitter) -> None:
         if c0:
             e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))
         e.add(ascendc.TransDataTo5HDOp(dst, src, dst_list, src_list, rows // per, cols, 1))
+
+
+def bufferize_gather_rows(bz, op: asctile.GatherRowsOp, dst, e: OpEmitter) -> None:
+    e.add(ascbuf.GatherRowsOp(dst, bz.operand(e, op.src), bz.operand(e, op.offsets)))
+
+
+def translate_gather_rows(lw, op: ascbuf.GatherRowsOp, e: OpEmitter) -> None:
+    """One ``Gatherb`` per 32 B column of blocks: block ``b`` of each row from block ``b`` of the addressed row (the
+    source shifted by ``b`` blocks), the rows ``blocks`` blocks apart in ``dst``."""
+    rows, cols = op.dst.type.get_shape()
+    es = element_bytes(op.dst.type.element_type)
+    unsigned = IntegerType(8 * es, Signedness.UNSIGNED)
+    blocks = cols * es // 32
+    dst, src = lw.tensor(op.dst, e), lw.tensor(op.src, e)
+    offsets = e.value(ascendc.ReinterpretCastOp(lw.tensor(op.offsets, e), UI32))
+    for b in range(blocks):
+        if b:
+            e.add(ascendc.PipeBarrierOp(PipeKind.PIPE_V))
+        d = e.value(ascendc.ReinterpretCastOp(e.value(ascendc.SubviewOp(dst, e.index(b * 32 // es))), unsigned))
+        s = e.value(ascendc.ReinterpretCastOp(e.value(ascendc.SubviewOp(src, e.index(b * 32 // es))), unsigned))
+        e.add(ascendc.GatherbOp(d, s, offsets, e.index(rows // 8), blocks, 8 * blocks))
 
 
 def translate_gather(lw, op: ascbuf.GatherOp, e: OpEmitter) -> None:

@@ -206,39 +206,44 @@ class _PrologueTiler:
 
 
 def _weights_bytes(gather: asctensor.RowGatherOp) -> int:
-    """The UB ``_lay_weights`` takes: the rows, the table and its offsets, the laid-out rows."""
+    """The UB ``_lay_weights`` takes: the rows and their transpose, the table and the offsets, the gathered rows and
+    their transpose."""
     height, _ = gather.input.type.get_shape()
-    group, k = gather.table.type.get_shape()
+    k = gather.table.type.get_shape()[1]
     es = element_bytes(gather.input.type.element_type)
-    return height // 2 * (gather.pitch.value.data + k) * es + 2 * group * k * 4
+    return 2 * height // 2 * (gather.pitch.value.data + k) * es + 2 * k * 4
 
 
 def _lay_weights(e: OpEmitter, anchor, sub: SSAValue, gather: asctensor.RowGatherOp, w: SSAValue, table: SSAValue,
                  laid: SSAValue) -> None:
-    """This AIV's half of the rows of the weights' ``row_gather``, before its first stage: the rows with zeros
-    after each up to its last 32 B (DataCopyPad's right padding), the table in bytes, a ``Gather`` per group of
-    the table's rows from the group's own base, stored to the laid-out weights, which the AIC reads after the
-    ``staged`` that follows."""
+    """This AIV's half of the rows of the weights' ``row_gather`` (one row of positions for all), before its first
+    stage: the rows with zeros after each up to its last 32 B (DataCopyPad's right padding), transposed so that a
+    position's weights of every row are one row of whole 32 B blocks; those rows gathered by the positions
+    (``Gatherb``), transposed back and stored to the laid-out weights, which the AIC reads after the ``staged``
+    that follows."""
     height, width = gather.input.type.get_shape()
-    group, k = gather.table.type.get_shape()
+    k = gather.table.type.get_shape()[1]
     rows = height // 2
     et = gather.input.type.element_type
+    es = element_bytes(et)
     pitch = gather.pitch.value.data
     first = e.muli(sub, rows)
     src = e.value(copy_loc(anchor, asctile.LoadOp(w, e.muli(first, width), e.index(rows), e.index(width), width, 1,
                                                   TensorType(et, [rows, pitch]), zero_tail=True)))
     src.name_hint = "weight_rows"
+    by_position = e.value(copy_loc(anchor, asctile.TransposeOp(src, TensorType(et, [pitch, rows]))))
+    by_position.name_hint = "weight_columns"
     i32 = gather.table.type.element_type
-    positions = e.value(copy_loc(anchor, asctile.LoadOp(table, e.index(0), e.index(group), e.index(k), k, 1,
-                                                        TensorType(i32, [group, k]), dense=True)))
+    positions = e.value(copy_loc(anchor, asctile.LoadOp(table, e.index(0), e.index(1), e.index(k), k, 1,
+                                                        TensorType(i32, [1, k]), dense=True)))
     positions.name_hint = "weight_table"
-    es = element_bytes(et)
-    scale = e.value(copy_loc(anchor, asctile.SplatOp(e.value(arith.ConstantOp(IntegerAttr(es, i32))),
-                                                     TensorType(i32, [group, k]))))
+    row_bytes = e.value(arith.ConstantOp(IntegerAttr(rows * es, i32)))
+    scale = e.value(copy_loc(anchor, asctile.SplatOp(row_bytes, TensorType(i32, [1, k]))))
     offsets = e.value(copy_loc(anchor, arith.MuliOp(positions, scale)))
     offsets.name_hint = "weight_offsets"
-    laid_rows = e.value(copy_loc(anchor, asctile.GatherOp(src, offsets, TensorType(et, [rows, k]),
-                                                          group_bytes=group * pitch * es)))
+    gathered = e.value(copy_loc(anchor, asctile.GatherRowsOp(by_position, offsets, TensorType(et, [k, rows]))))
+    gathered.name_hint = "laid_columns"
+    laid_rows = e.value(copy_loc(anchor, asctile.TransposeOp(gathered, TensorType(et, [rows, k]))))
     laid_rows.name_hint = "laid_rows"
     e.add(copy_loc(anchor, asctile.StoreOp(laid_rows, laid, e.muli(first, k), e.index(rows), e.index(k), k,
                                            dense=True)))

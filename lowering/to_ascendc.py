@@ -43,6 +43,7 @@ TRANSLATORS: dict[type, Callable] = {
     ascbuf.BoolToMaskOp: compare_select.translate_bool_to_mask,
     ascbuf.GatherOffsetsOp: gather.translate_gather_offsets,
     ascbuf.GatherOp: gather.translate_gather,
+    ascbuf.GatherRowsOp: gather.translate_gather_rows,
     ascbuf.PickColumnsOp: gather.translate_pick_columns,
     ascbuf.PhaseTransposeOp: gather.translate_phase_transpose,
     ascbuf.TransposeOp: gather.translate_transpose,

@@ -48,6 +48,7 @@ BUFFER_FORMS: dict[type, Callable] = {
     asctensor.SelectOp: compare_select.bufferize_select,
     asctile.GatherOffsetsOp: gather.bufferize_gather_offsets,
     asctile.GatherOp: gather.bufferize_gather,
+    asctile.GatherRowsOp: gather.bufferize_gather_rows,
     asctile.PickColumnsOp: gather.bufferize_pick_columns,
     asctile.PhaseTransposeOp: gather.bufferize_phase_transpose,
     asctile.TransposeOp: gather.bufferize_transpose,
@@ -124,6 +125,12 @@ class KernelBufferizer:
         body = list(loop.body.block.ops)
         stored = {op.value for op in body if isinstance(op, asctile.StoreOp)}
         computed = [op for op in prologue if not isinstance(op, asctile.LoadOp)]
+        if early:  # what a store before the loop reads is computed first: the loop's constants can wait
+            feeds = {op.value for op in early}
+            for op in reversed(computed):
+                if any(r in feeds for r in op.results):
+                    feeds.update(op.operands)
+            computed.sort(key=lambda op: not any(r in feeds for r in op.results))
         for op in computed:
             e = OpEmitter(InsertPoint.before(at), op)
             if isinstance(op, asctile.SplatOp):

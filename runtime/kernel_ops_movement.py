@@ -1,4 +1,4 @@
-"""Code generation for ``CreateVecIndex``, ``Gather``, ``GatherMask`` and ``TransDataTo5HD``.
+"""Code generation for ``CreateVecIndex``, ``Gather``, ``Gatherb``, ``GatherMask`` and ``TransDataTo5HD``.
 
 ``Gather`` reads ``count`` uint32 byte offsets and collects the addressed elements of ``src``;
 an offset that is not a multiple of the element size or leaves UB is an error. Its read region
@@ -6,6 +6,13 @@ for the hazard checker spans ``src`` from the smallest offset to the largest; th
 offsets (relative to that region), so the initcheck follows each lane from the element it reads. Cost [O]: the fixed cost of a
 vector instruction plus ``count / gather_elems_per_cycle`` cycles; ``CreateVecIndex`` (the op class's
 ``numpy_operation``) costs what a simple vector op writing ``count`` elements does.
+
+``Gatherb`` copies ``8 * repeatTime`` DataBlocks: block ``8r + i`` of ``dst`` (``r * dstRepStride + i *
+dstBlkStride`` blocks in) from byte ``offset[8r + i]`` of ``src``; a repeat count outside 1..255, an offset that
+is negative, not a multiple of 32 or leaves UB, or an operand not 32 B aligned is an error (``Gatherb(ISASI).md``).
+Its record spans the blocks it writes (a block pattern when the repeats follow each other), the source from the
+smallest offset to the largest block's end, and the offsets. Cost [O]: the fixed cost of a vector instruction plus
+the bytes it moves at ``gatherb_bytes_per_cycle``.
 
 ``GatherMask`` (a built-in pattern) keeps the lanes of every repeat the pattern selects, one after another
 (``gather_mask_lanes``: the source element of each element written). With constant parameters the lanes are
@@ -75,6 +82,30 @@ def gather(t: KernelTranslator, op: asc.GatherOp) -> None:
 
 _LANES: dict[bytes, bytes] = {}
 _LANES_BYTES = 1 << 24  # the offsets kept for sharing, at most
+
+
+def gatherb(t: KernelTranslator, op: asc.GatherbOp) -> None:
+    sid = t.info(op, pipe_index(op), WORK, writes=(True, False, False))
+    d, s, o, r = t.v(op.dst), t.v(op.src), t.v(op.offset), t.v(op.repeat_time)
+    bs, rs = op.dst_blk_stride.value.data, op.dst_rep_stride.value.data
+    fail_if(t, f"not 0 < {r} <= 255 or ({d} | {s} | {o}) & 31 or {o} + {r} * 32 > UBN", sid,
+            "'Gatherb: repeatTime outside 1..255, an operand not 32 B aligned or the offsets past the end of UB'")
+    t.emit(f"_g = np.asarray(U_ui32[{o} >> 2:({o} >> 2) + {r} * 8]).astype(np.int64)")
+    t.emit("_g = _g.reshape(-1, _g.shape[-1])")  # a group of cores: one row each, which must agree
+    fail_if(t, "bool((_g != _g[0]).any())", sid, "'Gatherb: the cores of a group gather different blocks'")
+    t.emit("_g = _g[0]")
+    fail_if(t, f"int(_g.min()) < 0 or bool((_g & 31).any()) or {s} + int(_g.max()) + 32 > UBN", sid,
+            "'Gatherb: an offset is negative, not a multiple of 32 or past the end of UB'")
+    t.emit(f"_gd = {d} + (np.arange({r})[:, None] * {rs * 32} + np.arange(8) * {bs * 32}).reshape(-1)")
+    fail_if(t, f"int(_gd.max()) + 32 > UBN", sid, "'Gatherb: the destination blocks run past the end of UB'")
+    t.emit(f"U_ui8[(_gd[:, None] + np.arange(32)).reshape(-1)] = U_ui8[({s} + _g[:, None] + np.arange(32))"
+           f".reshape(-1)]")
+    t.emit(f"_gs = int(_g.min()); _ge = int(_g.max()) + 32")
+    span = f"int(_gd.max()) + 32 - {d}"
+    pattern = ("0", "32", str(bs * 32)) if rs == 8 * bs else None
+    cost = f"{t.spec.vector_fixed_cycles} + ({r} * 256 + {t.spec.gatherb_bytes_per_cycle - 1}) // " \
+           f"{t.spec.gatherb_bytes_per_cycle}"
+    record(t, sid, cost, "0", [(d, span), (f"{s} + _gs", "_ge - _gs"), (o, f"{r} * 32")], pattern)
 
 
 def gather_lanes(g: np.ndarray) -> tuple[int, bytes]:

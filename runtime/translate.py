@@ -84,6 +84,7 @@ ASCENDC_HANDLERS: dict[type[Operation], Handler] = {
     # index vectors and gathers
     asc.CreateVecIndexOp: movement.create_vec_index,
     asc.GatherOp: movement.gather,
+    asc.GatherbOp: movement.gatherb,
     asc.GatherMaskOp: movement.gather_mask,
     asc.TransDataTo5HDOp: movement.trans_data_to_5hd,
     # the cube

@@ -102,6 +102,27 @@ class GatherOp(IRDLOperation):
 
 
 @irdl_op_definition
+class GatherRowsOp(IRDLOperation):
+    """``dst[j] = `` the row of ``src`` at byte ``offsets[0, j]`` (``asctile.gather_rows``)."""
+
+    name = "ascbuf.gather_rows"
+    dst = operand_def(MemRefType)
+    src = operand_def(MemRefType)
+    offsets = operand_def(MemRefType)
+    assembly_format = "$dst `,` $src `,` $offsets attr-dict `:` type($dst) `,` type($src) `,` type($offsets)"
+    traits = traits_def(OnPipe(Pipe.V), BufferEffects(reads=("src", "offsets"), writes=("dst",)))
+
+    def __init__(self, dst, src, offsets):
+        super().__init__(operands=[dst, src, offsets])
+
+    def verify_(self) -> None:
+        for t in (self.dst.type, self.src.type, self.offsets.type):
+            check_ub(self.name, t)
+        if self.dst.type.element_type != self.src.type.element_type or str(self.offsets.type.element_type) != "i32":
+            raise VerifyException("ascbuf.gather_rows: dst and src of one element type, i32 offsets")
+
+
+@irdl_op_definition
 class PickColumnsOp(IRDLOperation):
     """``dst[p * R + r][c] = src[r][start + p + c * stride]`` for ``p`` below ``phases`` (default 1)
     (``check_pick``)."""
@@ -200,5 +221,5 @@ class TransposeOp(IRDLOperation):
                                   f"{MAX_REPEATS * per} (repeatTimes <= {MAX_REPEATS}), and columns in multiples of 16")
 
 
-OPS = [GatherOffsetsOp, GatherOp, PickColumnsOp, PhaseTransposeOp, TransposeOp]
+OPS = [GatherOffsetsOp, GatherOp, GatherRowsOp, PickColumnsOp, PhaseTransposeOp, TransposeOp]
 ATTRIBUTES: list = []

@@ -105,6 +105,52 @@ class GatherOp(VectorOp):
                                   f"got {self.src_offset.type}")
 
 
+GATHERB_DTYPES = ("ui16", "ui32")  # Gatherb(ISASI).md, Atlas A2
+GATHERB_BLOCKS = 8  # DataBlocks per repeat
+
+
+@irdl_op_definition
+class GatherbOp(VectorOp):
+    """``Gatherb(dst, src0, offset, repeatTime, {dstBlkStride, dstRepStride})``: repeat ``r`` copies the 32 B
+    DataBlock at byte ``offset[8r + i]`` of ``src0`` to block ``r * dstRepStride + i * dstBlkStride`` of ``dst``
+    (``i`` < 8; offsets multiples of 32, ``repeatTime`` in 1..255). Doc: ``Gatherb(ISASI).md``. Cost [O]: 42
+    uint16 (21 uint32) elements per cycle."""
+
+    name = "ascendc.gatherb"
+    API: ClassVar[str] = "Gatherb"
+    traits = traits_def(BufferEffects(reads=("src", "offset"), writes=("dst",)), ValueDependentTrace())
+    dst = operand_def(LocalTensorType)
+    src = operand_def(LocalTensorType)
+    offset = operand_def(LocalTensorType)
+    repeat_time = operand_def(IndexType)
+    dst_blk_stride = prop_def(IntegerAttr[I64])
+    dst_rep_stride = prop_def(IntegerAttr[I64])
+    assembly_format = ("$dst `,` $src `,` $offset `,` $repeat_time `strides` `(` $dst_blk_stride `,` "
+                       "$dst_rep_stride `)` attr-dict `:` type($dst) `,` type($src) `,` type($offset)")
+
+    def __init__(self, dst, src, offset, repeat_time, dst_blk_stride: int, dst_rep_stride: int):
+        super().__init__(operands=[dst, src, offset, repeat_time],
+                         properties={"dst_blk_stride": IntegerAttr(dst_blk_stride, 64),
+                                     "dst_rep_stride": IntegerAttr(dst_rep_stride, 64)})
+
+    def print_ascendc(self, p) -> str:
+        t = "uint16_t" if str(self.dst.type.element_type) == "ui16" else "uint32_t"
+        return (f"AscendC::Gatherb<{t}>({p.expr(self.dst)}, {p.expr(self.src)}, {p.expr(self.offset)}, "
+                f"{p.expr_as(self.repeat_time, 'uint8_t')}, AscendC::GatherRepeatParams"
+                f"{{{self.dst_blk_stride.value.data}, {self.dst_rep_stride.value.data}}});")
+
+    def verify_(self) -> None:
+        et = str(self.dst.type.element_type)
+        if et not in GATHERB_DTYPES or self.src.type != self.dst.type:
+            raise VerifyException(f"ascendc.gatherb takes uint16 or uint32 dst and src of one type (Gatherb(ISASI).md), "
+                                  f"got {self.dst.type} and {self.src.type}")
+        if str(self.offset.type.element_type) != "ui32":
+            raise VerifyException(f"ascendc.gatherb: offset must be a uint32_t (ui32) tensor, got {self.offset.type}")
+        for name in ("dst_blk_stride", "dst_rep_stride"):
+            if not 0 <= getattr(self, name).value.data <= 255:
+                raise VerifyException(f"ascendc.gatherb: {name} must be in 0..255")
+
+
 TRANS_5HD_DTYPES = ("i16", "ui16", "f16", "i32", "ui32", "f32")
 ADDR_LIST_SIZE = 16  # NCHW_CONV_ADDR_LIST_SIZE
 MAX_REPEATS = 255  # repeatTimes
@@ -257,5 +303,5 @@ class GatherMaskOp(VectorOp):
             raise VerifyException("ascendc.gather_mask: reduce_mode is 0 (normal) or 1 (counter)")
 
 
-OPS = [CreateVecIndexOp, GatherOp, GatherMaskOp, TransDataTo5HDOp]
+OPS = [CreateVecIndexOp, GatherOp, GatherbOp, GatherMaskOp, TransDataTo5HDOp]
 ATTRIBUTES: list = []

@@ -110,6 +110,32 @@ class GatherOp(IRDLOperation):
 
 
 @irdl_op_definition
+class GatherRowsOp(IRDLOperation):
+    """``result[j] = `` the row of ``src`` at byte ``offsets[0, j]`` (rows of whole 32 B blocks, a multiple of 8 of
+    them: ``Gatherb`` per block column)."""
+
+    name = "asctile.gather_rows"
+    src = operand_def(TensorType)
+    offsets = operand_def(TensorType)
+    result = result_def(TensorType)
+    assembly_format = "$src `,` $offsets attr-dict `:` type($src) `,` type($offsets) `->` type($result)"
+
+    def __init__(self, src, offsets, result_type: TensorType):
+        super().__init__(operands=[src, offsets], result_types=[result_type])
+
+    def verify_(self) -> None:
+        for t in (self.src.type, self.offsets.type, self.result.type):
+            check_tile_type(self.name, t)
+        (rows, cols), (one, count) = self.result.type.get_shape(), self.offsets.type.get_shape()
+        et = self.result.type.element_type
+        if et != self.src.type.element_type or self.src.type.get_shape()[1] != cols \
+                or cols * element_bytes(et) % 32 or (one, count) != (1, rows) or rows % 8 \
+                or str(self.offsets.type.element_type) != "i32":
+            raise VerifyException(f"asctile.gather_rows: {self.src.type} by {self.offsets.type} -> {self.result.type}: "
+                                  "rows of whole 32 B blocks, one i32 offset per row, a multiple of 8 rows")
+
+
+@irdl_op_definition
 class PickColumnsOp(IRDLOperation):
     """``result[p * R + r][c] = src[r][start + p + c * stride]`` for every element of the result, ``p`` below
     ``phases`` (default 1) and ``R`` the rows of ``src`` (``check_pick``)."""
@@ -200,5 +226,5 @@ class TransposeOp(IRDLOperation):
             raise VerifyException(f"asctile.transpose: {self.result.type} is not the transpose of {self.src.type}")
 
 
-OPS = [GatherOffsetsOp, GatherOp, PickColumnsOp, PhaseTransposeOp, TransposeOp]
+OPS = [GatherOffsetsOp, GatherOp, GatherRowsOp, PickColumnsOp, PhaseTransposeOp, TransposeOp]
 ATTRIBUTES: list = []

@@ -1,6 +1,7 @@
 """A convolution whose weights are an argument lays them out inside its MIX kernel
-(``lowering/asctensor_conv_weights.py``, ``tile-conv-prologue``): one launch, against PyTorch, with NaN weights,
-under ``jit(grad)`` and from the disk cache; weight shapes the AIVs cannot split stay with their own kernels."""
+(``lowering/asctensor_conv_weights.py``, ``tile-conv-prologue``: the rows transposed, gathered by ``Gatherb`` and
+transposed back): one launch, against PyTorch, with NaN weights, under ``jit(grad)`` and from the disk cache; weight
+shapes the AIVs cannot split stay with their own kernels."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def _reference(x, w):
                     padding=3).numpy()
 
 
-def _inputs(dtype, out_channels=8, seed=0):
+def _inputs(dtype, out_channels=32, seed=0):
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((2, 3, 64, 64), dtype=np.float32).astype(dtype)
     w = rng.standard_normal((out_channels, 3, 7, 7), dtype=np.float32).astype(dtype)
@@ -80,7 +81,7 @@ def test_the_lifted_table_comes_back_from_the_disk_cache(tmp_path):
     code = ("import numpy as np, pyasc, torch, torch.nn.functional as F\n"
             "rng = np.random.default_rng(3)\n"
             "x = rng.standard_normal((2, 3, 64, 64), dtype=np.float32).astype(np.float16)\n"
-            "w = rng.standard_normal((8, 3, 7, 7), dtype=np.float32).astype(np.float16)\n"
+            "w = rng.standard_normal((32, 3, 7, 7), dtype=np.float32).astype(np.float16)\n"
             "out = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, stride=2, padding=3))(pyasc.tensor(x), pyasc.tensor(w))\n"
             "ref = F.conv2d(torch.from_numpy(x.astype(np.float32)), torch.from_numpy(w.astype(np.float32)), "
             "stride=2, padding=3).numpy()\n"
@@ -92,8 +93,10 @@ def test_the_lifted_table_comes_back_from_the_disk_cache(tmp_path):
     assert max(errors) <= TOLERANCE[np.float16], errors
 
 
-def test_odd_output_channels_keep_their_layout_kernel():
-    x, w = _inputs(np.float16, out_channels=7)
+@pytest.mark.parametrize("out_channels", [7, 16])
+def test_output_channels_the_aivs_cannot_split_keep_their_layout_kernel(out_channels):
+    """Each AIV lays out half the rows, transposed in blocks of 16: the rows must be a multiple of 32."""
+    x, w = _inputs(np.float16, out_channels=out_channels)
     compiled = pyasc.jit(_stem).lower(pyasc.tensor(x), pyasc.tensor(w)).compile()
     out, report = compiled.simulate(pyasc.tensor(x), pyasc.tensor(w))
     assert len(report.launches) == 2

@@ -356,6 +356,28 @@ def test_conv_prologue_mix_project_cpu_run(case, dtype, tmp_path):
                                atol=(eps + int(np.prod(ws[1:])) * 2 ** -24) * np.abs(ref).max())
 
 
+def test_stem_weights_laid_out_by_its_mix_kernel_cpu_run(tmp_path):
+    """A float16 stem whose weights are an argument: its AIVs load the weight rows with DataCopyPad's zero right
+    padding, transpose them, Gatherb the rows of positions and transpose back (``asctensor-fuse-conv-weights``);
+    built with g++ and run on the CPU against the simulator's outputs, and against PyTorch's conv2d."""
+    import torch
+
+    rng = np.random.default_rng(8)
+    xn = rng.standard_normal((2, 3, 32, 64)).astype(np.float16)
+    wn = (rng.standard_normal((32, 3, 7, 7)) / np.sqrt(147)).astype(np.float16)
+    x, w = pyasc.tensor(xn), pyasc.tensor(wn)
+    compiled = pyasc.jit(lambda x, w: pyasc.conv2d(x, w, stride=2, padding=3)).compile(x, w)
+    source = compiled.ascendc_source()
+    assert "AscendC::Gatherb<uint16_t>" in source and "DataCopyPadExtParams<half>{true, 0, 13, 0}" in source
+    project_check(compiled, [x, w], tmp_path, exact=False)
+    res = cpu_run(compiled.module, [xn, wn, *compiled.constants], host=compiled.name)
+    (cpu,) = res.outputs.values()
+    ref = torch.nn.functional.conv2d(torch.from_numpy(xn.astype(np.float64)), torch.from_numpy(wn.astype(np.float64)),
+                                     stride=2, padding=3).numpy()
+    np.testing.assert_allclose(cpu.astype(np.float64).reshape(ref.shape), ref, rtol=0,
+                               atol=(2 ** -10 + 147 * 2 ** -24) * np.abs(ref).max())
+
+
 def test_cli_cpu_run(tmp_path, capsys):
     from pyasc.cli import main
 

@@ -773,9 +773,11 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
     const uint8_t* g = reinterpret_cast<const uint8_t*>(src.cpuData_);
     for (uint32_t i = 0; i < p.blockCount; ++i) {
         std::memcpy(u + i * us, g + i * gs, p.blockLen);
-        if (pad.isPad) {
+        if (pad.isPad) {  // rightPadding elements of paddingValue after the block, within its last 32 B
             T* tail = reinterpret_cast<T*>(u + i * us + p.blockLen);
-            for (uint64_t k = 0; k < (blk - p.blockLen) / sizeof(T); ++k) {
+            const uint64_t n = pad.rightPadding * sizeof(T) <= blk - p.blockLen ? pad.rightPadding
+                                                                               : (blk - p.blockLen) / sizeof(T);
+            for (uint64_t k = 0; k < n; ++k) {
                 tail[k] = pad.paddingValue;
             }
         }
@@ -941,6 +943,29 @@ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const L
                             static_cast<unsigned long long>(at), static_cast<unsigned long long>(limit));
         }
         dst.cpuData_[i] = src.cpuData_[at / sizeof(T)];
+    }
+}
+
+template <typename T>
+inline void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<uint32_t>& offset,
+                    const uint8_t repeatTime, const GatherRepeatParams& p)
+{
+    const uint32_t blocks = 8u * repeatTime;
+    pyasc_cpu::CheckLocal(offset, blocks, "Gatherb");
+    pyasc_cpu::CheckLocal(src0, 0, "Gatherb");
+    const uint64_t last = ((repeatTime - 1u) * static_cast<uint64_t>(p.dstRepStride) + 7u * p.dstBlkStride + 1u) * 32u;
+    pyasc_cpu::CheckLocal(dst, static_cast<int64_t>(last / sizeof(T)), "Gatherb");
+    const uint64_t limit = static_cast<uint64_t>(src0.cpuSize_) * sizeof(T);
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src0.cpuData_);
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.cpuData_);
+    for (uint32_t k = 0; k < blocks; ++k) {
+        const uint64_t at = offset.cpuData_[k];
+        if (at % 32 != 0 || at + 32 > limit) {
+            pyasc_cpu::Fail("Gatherb: byte offset %llu is not a multiple of 32 or outside the %llu-byte source",
+                            static_cast<unsigned long long>(at), static_cast<unsigned long long>(limit));
+        }
+        const uint64_t to = ((k / 8u) * static_cast<uint64_t>(p.dstRepStride) + (k % 8u) * p.dstBlkStride) * 32u;
+        std::memcpy(d + to, s + at, 32);
     }
 }
 

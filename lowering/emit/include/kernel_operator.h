@@ -408,6 +408,20 @@ template <typename T>
 __aicore__ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
                        const uint32_t srcBaseAddr, const uint32_t count);
 
+struct GatherRepeatParams {
+    __aicore__ GatherRepeatParams() {}
+    __aicore__ GatherRepeatParams(const uint8_t dstBlkStrideIn, const uint8_t dstRepStrideIn)
+        : dstBlkStride(dstBlkStrideIn), dstRepStride(dstRepStrideIn) {}
+    uint8_t dstBlkStride = 1;
+    uint8_t dstRepStride = 8;
+};
+
+/* 8 * repeatTime 32 B blocks: block 8r + i of dst (r * dstRepStride + i * dstBlkStride blocks in) from byte
+   offset[8r + i] of src0 (uint16_t/uint32_t) */
+template <typename T>
+__aicore__ void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<uint32_t>& offset,
+                        const uint8_t repeatTime, const GatherRepeatParams& repeatParams);
+
 struct GatherMaskParams {
     __aicore__ GatherMaskParams() {}
     __aicore__ GatherMaskParams(const uint8_t src0BlockStrideIn, const uint16_t repeatTimesIn,

@@ -8,6 +8,15 @@ func.func @f(%d: !ascendc.local_tensor<f16>, %o: !ascendc.local_tensor<i32>, %n:
 
 // -----
 
+// Gatherb takes uint16_t or uint32_t on Atlas A2 (Gatherb(ISASI).md): half data goes through a reinterpret cast
+func.func @b(%d: !ascendc.local_tensor<f16>, %o: !ascendc.local_tensor<ui32>, %n: index) {
+  ascendc.gatherb %d, %d, %o, %n strides(1, 8) : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<ui32>
+  func.return
+}
+// CHECK: ascendc.gatherb takes uint16 or uint32 dst and src of one type
+
+// -----
+
 func.func @f(%d: !ascendc.local_tensor<ui8>, %n: index, %z: ui8) {
   ascendc.create_vec_index %d, %z, %n : !ascendc.local_tensor<ui8>, ui8
   func.return

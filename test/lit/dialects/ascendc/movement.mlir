@@ -8,6 +8,13 @@ func.func @f(%d: !ascendc.local_tensor<f16>, %o: !ascendc.local_tensor<ui32>, %i
 // CHECK: ascendc.create_vec_index %i, %z, %n : !ascendc.local_tensor<i32>, i32
 // CHECK-NEXT: ascendc.gather %d, %d, %o, %n, %n : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>, !ascendc.local_tensor<ui32>
 
+// Gatherb: 32 B DataBlocks by uint32 byte offsets, 8 a repeat; the destination's block and repeat strides
+func.func @b(%d: !ascendc.local_tensor<ui16>, %o: !ascendc.local_tensor<ui32>, %n: index) {
+  ascendc.gatherb %d, %d, %o, %n strides(2, 16) : !ascendc.local_tensor<ui16>, !ascendc.local_tensor<ui16>, !ascendc.local_tensor<ui32>
+  func.return
+}
+// CHECK: ascendc.gatherb %d, %d, %o, %n strides(2, 16) : !ascendc.local_tensor<ui16>, !ascendc.local_tensor<ui16>, !ascendc.local_tensor<ui32>
+
 func.func @t(%d: !ascendc.local_tensor<f16>, %s: !ascendc.local_tensor<f16>) {
   ascendc.trans_data_to_5hd %d, %s dst_list [0, 16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240] src_list [0, 64, 128, 192, 256, 320, 384, 448, 512, 576, 640, 704, 768, 832, 896, 960] repeat 4 dst_stride 16 src_stride 1 : !ascendc.local_tensor<f16>, !ascendc.local_tensor<f16>
   func.return
