@@ -56,15 +56,8 @@ def bufferize_gather_offsets(bz, op: asctile.GatherOffsetsOp, dst, e: OpEmitter)
 
 
 def bufferize_gather(bz, op: asctile.GatherOp, dst, e: OpEmitter) -> None:
-    src, offsets = bz.operand(e, op.src), bz.operand(e, op.offsets)
-    if op.group_bytes is None:
-        e.add(ascbuf.GatherOp(dst, src, offsets, bz.count(e, op.result.type), op.base_bytes()))
-        return
-    rows, cols = op.result.type.get_shape()
-    h = op.offsets.type.get_shape()[0]
-    for g in range(rows // h):  # the offsets of a group of rows, each group from its own base
-        e.add(ascbuf.GatherOp(e.value(ascbuf.RowsOp(dst, g * h, h)), src, offsets, e.index(h * cols),
-                              op.base_bytes() + g * op.group_bytes.value.data))
+    e.add(ascbuf.GatherOp(dst, bz.operand(e, op.src), bz.operand(e, op.offsets), bz.count(e, op.result.type),
+                          op.base_bytes()))
 
 
 def _i32(e: OpEmitter, v: int):

@@ -73,24 +73,19 @@ class GatherOffsetsOp(IRDLOperation):
 
 @irdl_op_definition
 class GatherOp(IRDLOperation):
-    """``result[k] = src[base + offsets[k]]`` (byte offsets from the start of ``src``), every element of the result;
-    with ``group_bytes``, ``H`` rows of offsets for every ``H`` rows: ``result[g * H + l, k] = src[base + g *
-    group_bytes + offsets[l, k]]`` (a ``Gather`` per group of rows, each from its own base address)."""
+    """``result[k] = src[base + offsets[k]]`` (byte offsets from the start of ``src``), every element of the result."""
 
     name = "asctile.gather"
     src = operand_def(TensorType)
     offsets = operand_def(TensorType)
     base = opt_prop_def(IntegerAttr[I64])
-    group_bytes = opt_prop_def(IntegerAttr[I64])
     result = result_def(TensorType)
-    assembly_format = ("$src `,` $offsets (`base` $base^)? (`group_bytes` $group_bytes^)? attr-dict `:` type($src) "
-                       "`,` type($offsets) `->` type($result)")
+    assembly_format = ("$src `,` $offsets (`base` $base^)? attr-dict `:` type($src) `,` type($offsets) `->` "
+                       "type($result)")
 
-    def __init__(self, src, offsets, result_type: TensorType, base: int = 0, group_bytes: int | None = None):
-        props = {"base": IntegerAttr(base, 64)} if base else {}
-        if group_bytes is not None:
-            props["group_bytes"] = IntegerAttr(group_bytes, 64)
-        super().__init__(operands=[src, offsets], result_types=[result_type], properties=props)
+    def __init__(self, src, offsets, result_type: TensorType, base: int = 0):
+        super().__init__(operands=[src, offsets], result_types=[result_type],
+                         properties={"base": IntegerAttr(base, 64)} if base else {})
 
     def base_bytes(self) -> int:
         return 0 if self.base is None else self.base.value.data
@@ -100,11 +95,9 @@ class GatherOp(IRDLOperation):
             check_tile_type(self.name, t)
         if self.src.type.element_type != self.result.type.element_type:
             raise VerifyException(f"asctile.gather: element types differ ({self.src.type} -> {self.result.type})")
-        (rows, cols), (h, k) = self.result.type.get_shape(), self.offsets.type.get_shape()
-        grouped = self.group_bytes is not None and k == cols and rows % h == 0
-        if not (grouped or (h, k) == (rows, cols)) or str(self.offsets.type.element_type) != "i32":
-            raise VerifyException(f"asctile.gather: offsets {self.offsets.type} must be i32 of the result's shape "
-                                  "(with group_bytes, of rows that divide its rows)")
+        if self.offsets.type.get_shape() != self.result.type.get_shape() or str(
+                self.offsets.type.element_type) != "i32":
+            raise VerifyException(f"asctile.gather: offsets {self.offsets.type} must be i32 of the result's shape")
         if self.base_bytes() < 0:
             raise VerifyException("asctile.gather: base must be non-negative")
 
