@@ -210,7 +210,8 @@ def data_copy_pad(t: KernelTranslator, op: asc.DataCopyPadOp) -> None:
     if op.padding():  # zeros after each block, inside its last 32 B (DataCopyPadExtParams{true, 0, n, 0})
         bl, rb = t.v(op.block_len), op.padding() * es
         fail_if(t, f"{bl} % 32 == 0 or {bl} % 32 + {rb} > 32", sid,
-                f"'DataCopyPad rightPadding of {rb} B must end within the last 32 B of each block'")
+                f"'DataCopyPad rightPadding of {rb} B: the simulator models zeros that end within the last 32 B of each "
+                f"block only'")
         t.emit(f"_pad_zero({t.v(u_val)}, {t.v(op.block_count)}, {bl}, {rb}, "
                f"(({bl} + 31) & ~31) + {t.v(op.dst_stride)} * 32)")
     check_extents(t, sid, op.API, [(u_val, t.v(u_val), "_sp")])
