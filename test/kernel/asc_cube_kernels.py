@@ -255,6 +255,31 @@ def aic_rows_product(a: asc.GlobalAddress, b: asc.GlobalAddress, ws: asc.GlobalA
 
 
 @asc.jit
+def aiv_half_rows(c: asc.GlobalAddress, ws: asc.GlobalAddress, m: asc.ConstExpr[int], n: asc.ConstExpr[int],
+                  spill: asc.ConstExpr[int], relu: asc.ConstExpr[int]):
+    """The AIV part of a MIX kernel: once flag 1 arrives, its half of the workspace's ``m`` rows (and ``spill``
+    elements more) to ``c``, through relu (``relu``) or plus the AIV's index."""
+    half = m // 2 * n
+    idx = asc.get_block_idx()
+    w_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    w_gm.set_global_buffer(ws + idx * half)
+    c_gm.set_global_buffer(c + idx * half)
+    ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, half + spill)
+    asc.cross_core_wait_flag(1)
+    asc.data_copy(ub, w_gm, half + spill)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    if relu:
+        asc.relu(ub, ub, half + spill)
+    else:
+        asc.adds(ub, ub, idx * 1.0, half + spill)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(c_gm, ub, half + spill)
+
+
+@asc.jit
 def mix_basic_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, ws: asc.GlobalAddress,
                      m: asc.ConstExpr[int], k: asc.ConstExpr[int], n: asc.ConstExpr[int]):
     """MIX with the basic API: the AIC computes A @ B of its rows into the workspace and sets a cross-core

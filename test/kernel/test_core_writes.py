@@ -12,7 +12,7 @@ import pytest
 
 import pyasc.kernel as asc
 import pyasc.kernel.lib.runtime as rt
-from asc_cube_kernels import aic_rows_product
+from asc_cube_kernels import aic_rows_product, aiv_half_rows
 
 BLOCK = 100  # float32 elements per core: 400 B, not whole 32 B blocks
 CORES = 4
@@ -64,21 +64,7 @@ def mix_halves(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
     if asc.ascend_is_aic():
         aic_rows_product(a, b, ws, m, k, n)
     if asc.ascend_is_aiv():
-        half = m // 2 * n
-        idx = asc.get_block_idx()
-        w_gm = asc.GlobalTensor()
-        c_gm = asc.GlobalTensor()
-        w_gm.set_global_buffer(ws + idx * half)
-        c_gm.set_global_buffer(c + idx * half)
-        ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, half + spill)
-        asc.cross_core_wait_flag(1)
-        asc.data_copy(ub, w_gm, half + spill)
-        asc.set_flag(asc.HardEvent.MTE2_V, 0)
-        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-        asc.adds(ub, ub, idx * 1.0, half + spill)
-        asc.set_flag(asc.HardEvent.V_MTE3, 0)
-        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-        asc.data_copy(c_gm, ub, half + spill)
+        aiv_half_rows(c, ws, m, n, spill, 0)
 
 
 def _expected(x):
