@@ -1,4 +1,5 @@
-"""``topk`` of float16/bfloat16 inside ``pyasc.jit`` with ``k`` above ``asctensor.MAX_TOPK``.
+"""``topk`` inside ``pyasc.jit`` in rounds: float16/bfloat16 with ``k`` above ``asctensor.MAX_TOPK``, and int32
+with a small ``k`` (``int_topk_in_rounds``).
 
 One ``asctensor.topk`` selects at most ``MAX_TOPK`` elements (one round per element in a row-wise
 kernel). A larger ``k`` runs several of them on a float32 *key* of the input: after each, the
@@ -22,6 +23,8 @@ from . import dtypes as dt
 from .tensor import Tensor
 
 _BEYOND = -float.fromhex("0x1.ffp+127")    # below bfloat16's lowest finite value, above float32's
+INT_ROUNDS_MAX_K, INT_ROUNDS_MIN_N = 8, 64   # int32: rounds for k up to this, over dims of at least this
+_I32 = np.iinfo(np.int32)
 
 
 def _slice(t: Tensor, dim: int, start: int, size: int) -> Tensor:
@@ -53,3 +56,25 @@ def topk_in_rounds(topk, cat, x: Tensor, k: int, dim: int, largest: bool):
             key = key.where(before.to(dt.float32) + tie == 0, -inf)
     v = cat(values, dim=dim)
     return v.where(v != beyond, -inf).to(x.dtype), cat(indices, dim=dim)
+
+
+def int_topk_in_rounds(cat, x: Tensor, k: int, dim: int, largest: bool):
+    """(values, indices) of ``topk(x, k, dim, largest)`` for a traced int32 ``x``, one element per round:
+    the best value among the elements not chosen yet (``amax``/``amin``, exact on int32), then the lowest
+    position holding it, which is then marked chosen. k rounds of a few passes over the dim, where ranking
+    by the stable sort compares every pair of its elements; equal values come out lowest index first, as
+    the sort gives them."""
+    n = x.shape[dim]
+    pos = Tensor(np.arange(n, dtype=np.int32).reshape([n if d == dim else 1 for d in range(x.ndim)]), dt.int32)
+    worst = int(_I32.min if largest else _I32.max)
+    values, indices, chosen = [], [], None
+    for _ in range(k):
+        left = x if chosen is None else x.where(chosen == 0, worst)
+        v = left.amax(dim, keepdim=True) if largest else left.amin(dim, keepdim=True)
+        at = left == v if chosen is None else (left == v) & (chosen == 0)
+        i = pos.where(at, n).amin(dim, keepdim=True)
+        values.append(v)
+        indices.append(i)
+        hit = (pos == i).to(dt.int32)
+        chosen = hit if chosen is None else chosen + hit
+    return cat(values, dim=dim), cat(indices, dim=dim)

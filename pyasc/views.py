@@ -46,7 +46,7 @@ from .indexing import getitem_by_tensor, setitem_recorded, setitem_traced
 from .interop import is_torch_tensor
 from .opdef import COMPOSITE, DEVICE_OR_HOST, HOST, VIEW, OpDef
 from .tensor import Tensor
-from .topk_rounds import topk_in_rounds
+from .topk_rounds import INT_ROUNDS_MAX_K, INT_ROUNDS_MIN_N, int_topk_in_rounds, topk_in_rounds
 
 TopK = namedtuple("TopK", ["values", "indices"])
 
@@ -515,8 +515,8 @@ def _topk_eager(x, k, dim, largest) -> str:
 
 def _topk_rounds(x, k, dim=-1, largest=True, sorted=True):  # noqa: A002
     """Inside ``pyasc.jit``: k = 0 gives constant empty results, a dim of one element x itself;
-    float16/bfloat16 with k above
-    one kernel's rounds run in rounds (``topk_rounds``)."""
+    float16/bfloat16 with k above one kernel's rounds, and int32 with a small k, run in rounds
+    (``topk_rounds``); other integers rank by the stable sort."""
     if not isinstance(x, Tensor) or x._trace is None:
         return NotImplemented
     (x,), attrs = _topk_signature(x, k, dim, largest, sorted)
@@ -525,6 +525,8 @@ def _topk_rounds(x, k, dim=-1, largest=True, sorted=True):  # noqa: A002
         return TopK(Tensor(np.empty(shape, x.dtype.np_dtype), x.dtype), Tensor(np.empty(shape, np.int32), dt.int32))
     if x.ndim and x.shape[attrs["dim"]] == 1:      # k = 1 of one element: x itself, at index 0
         return TopK(x, Tensor(np.zeros(x.shape, np.int32), dt.int32))
+    if x.dtype is dt.int32 and attrs["k"] <= INT_ROUNDS_MAX_K and x.shape[attrs["dim"]] >= INT_ROUNDS_MIN_N:
+        return TopK._make(int_topk_in_rounds(CAT, x, attrs["k"], attrs["dim"], attrs["largest"]))
     if not x.dtype.is_floating_point:      # integers rank exactly by the stable sort, the first k kept
         from .ops_select import sort_along
 

@@ -168,6 +168,19 @@ def test_topk_of_rows_longer_than_ub_inside_jit(shape, k, dim, largest, dtype):
     np.testing.assert_array_equal(i.numpy(), ti.numpy())
 
 
+@pytest.mark.parametrize("shape,k,dim,largest", [((2, 300), 5, 1, True), ((200, 3), 4, 0, False), ((1, 64), 1, -1, True)])
+def test_int32_topk_with_ties_inside_jit(shape, k, dim, largest):
+    """int32 with a small k, in rounds: values as PyTorch's, indices the lowest first among equal values (NumPy's
+    stable argsort; PyTorch leaves the order of ties unspecified), the extremes of int32 included."""
+    x = np.random.default_rng(k).integers(-4, 4, shape).astype(np.int32)
+    x.flat[0], x.flat[-1] = np.iinfo(np.int32).min, np.iinfo(np.int32).max
+    v, i = pyasc.jit(lambda t: pyasc.topk(t, k, dim, largest=largest))(pyasc.tensor(x))
+    tv, _ = torch.topk(torch.tensor(x), k, dim, largest=largest)
+    order = np.argsort(-x.astype(np.int64) if largest else x, axis=dim, kind="stable")
+    np.testing.assert_array_equal(v.numpy(), tv.numpy())
+    np.testing.assert_array_equal(i.numpy(), np.take(order, np.arange(k), axis=dim))
+
+
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("kw", [{}, {"reduction": "none"}, {"weight": True}, {"weight": True, "label_smoothing": 0.1},
                                 {"label_smoothing": 0.2, "reduction": "sum"}], ids=str)
