@@ -45,7 +45,7 @@ import numpy as np
 from xdsl.ir import Operation
 
 from . import amp, eager
-from .autograd import tape
+from .autograd import tape, view_update
 from . import dtypes as dt
 from .args import operand
 from .dtypes import DType
@@ -354,6 +354,8 @@ class OpDef:
             r._device = first._device
             if self.elementwise and first._format is not Format.ND and r._shape == first._shape:
                 r._format = first._format
+        if self.kind == VIEW:
+            view_update.remember_views(first, results)
         return self.pack(results) if several else results[0]
 
     def _program(self, operands, attrs):

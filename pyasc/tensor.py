@@ -539,6 +539,11 @@ class Tensor(HoldsMemory):
         from .autograd import tape
 
         recorded = tape.is_grad_enabled() and (value._requires_grad or self._requires_grad)
+        if recorded and tape.is_view(self):
+            from .autograd import view_update
+
+            view_update.update(self, op, value)
+            return self
         if recorded:
             tape.keep_history(self, op)
         if self._trace is not None or value._trace is not None:

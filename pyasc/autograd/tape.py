@@ -204,22 +204,25 @@ class VJPContext:
         return g.reshape(*shape) if g.shape != shape else g
 
 
-def keep_history(t: Tensor, op: str) -> None:
-    """Before an in-place update of ``t`` that gradients see: the recorded ops that read or made ``t`` read a tensor
-    holding its value before the update (a copy, eagerly) instead. A leaf that requires grad and a view (whose
-    base the gradients would not see change) are refused, as the update would be lost."""
-    from ..errors import PyascError
+def is_view(t: Tensor) -> bool:
+    """``t`` views another tensor's storage (eagerly) or value (inside ``pyasc.jit``)."""
+    from ..functionalize import is_root
     from ..tensor import _is_view_value
 
-    shapes = [t.shape]
+    if t._trace is not None:
+        return (id(t) in t._trace.view_ids or _is_view_value(t._value)) and not is_root(t._trace, t)
+    return t._concrete("view").base is not None
+
+
+def keep_history(t: Tensor, op: str) -> None:
+    """Before an in-place update of ``t`` that gradients see: the recorded ops that read or made ``t`` read a tensor
+    holding its value before the update (a copy, eagerly) instead. A leaf that requires grad is refused, as the
+    update would be lost (a view is updated through ``view_update``, which calls this for it)."""
+    from ..errors import PyascError
+
     if t._requires_grad and t._grad_fn is None:
         raise PyascError(op, "a leaf tensor that requires grad is updated in place: update a clone of it, or "
-                         "update it under pyasc.no_grad()", shapes=shapes)
-    view = (id(t) in t._trace.view_ids or _is_view_value(t._value)) if t._trace is not None \
-        else t._concrete(op).base is not None
-    if view:
-        raise PyascError(op, "an in-place update of a view while gradients are recorded: the gradients would not "
-                         "see its base change; update a clone, or the base tensor", shapes=shapes)
+                         "update it under pyasc.no_grad()", shapes=[t.shape])
     if t._trace is not None:
         old = Tensor._traced(t._trace, t._value, t.dtype, t.shape)
     else:
