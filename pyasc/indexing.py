@@ -232,10 +232,26 @@ def setitem_traced(x: Tensor, idx, value, index_of) -> None:
     x.copy_(_carrier(x).where(Tensor(~mask, dt.bool_), new).to(x.dtype))
 
 
+def _view_update(x: Tensor, idx, value: Tensor) -> bool:
+    """``x[idx] = value`` as the in-place update of the view ``x[idx]`` (``autograd.view_update``: any order and
+    step), when the index makes one (False: a single element, a traced strided slice, or a concrete ``x`` inside
+    ``pyasc.jit``)."""
+    from .autograd import tape, view_update
+
+    if x._trace is None and value._trace is not None:   # a made tensor taking traced values: lifted by the box path
+        return False
+    view = x[idx]
+    if not tape.is_view(view) or not view_update.knows(view):
+        return False
+    view_update.update(view, "setitem", value)
+    return True
+
+
 def setitem_recorded(x: Tensor, idx, value, index_of) -> None:
     """``x[idx] = value`` while gradients are recorded (eagerly and traced): ``x`` updated in place to
-    ``where(mask, placed, x)``, ``placed`` holding ``value`` at the indexed positions. A value that requires grad is
-    placed by padding, so its index must select a box (slices of step 1 and integers)."""
+    ``where(mask, placed, x)``, ``placed`` holding ``value`` at the indexed positions. A value that requires grad goes
+    through the view ``x[idx]`` where the index makes one, else is placed by padding, so its index must select a box
+    (slices of step 1 and integers)."""
     if _masked_update(x, idx, value):
         return
     mask = np.zeros(x.shape, np.bool_)
@@ -246,6 +262,8 @@ def setitem_recorded(x: Tensor, idx, value, index_of) -> None:
         raise PyascIndexError("setitem", f"index {idx!r} is invalid for shape {x.shape}: {e}",
                               shapes=[x.shape]) from None
     differentiable = isinstance(value, Tensor) and value.requires_grad
+    if differentiable and _view_update(x, idx, value):
+        return
     if not differentiable:
         a = np.asarray(value.numpy() if isinstance(value, Tensor) else value)
         full = np.zeros(x.shape, x.dtype.np_dtype)
@@ -255,9 +273,11 @@ def setitem_recorded(x: Tensor, idx, value, index_of) -> None:
         nz = np.nonzero(mask)
         lo = [int(i.min()) if i.size else 0 for i in nz]
         hi = [int(i.max()) + 1 if i.size else 0 for i in nz]
-        if int(mask.sum()) != int(np.prod([h - lo_ for lo_, h in zip(lo, hi)])):
+        order = np.arange(mask.size).reshape(x.shape)[index_of(idx)].ravel()
+        if int(mask.sum()) != int(np.prod([h - lo_ for lo_, h in zip(lo, hi)])) or \
+                not np.array_equal(order, np.flatnonzero(mask)):   # a negative step reads the box backwards
             raise PyascError("setitem", f"x[{idx!r}] = a value that requires grad: the index must select a box "
-                             "(slices of step 1 and integers) for the gradient to be recorded",
+                             "(slices of step 1 and integers) for the gradient to be recorded inside pyasc.jit",
                              shapes=[x.shape, value.shape])
         from .ops_pad import pad_dims
 

@@ -11,8 +11,9 @@ out of place, and then:
 3. ``v`` is recorded as a copy of its new value, and every other view of ``base`` that overlaps it as the
    same positions read again from the new ``base``.
 
-The view's positions in ``base`` must form a box read in some order (slices of step 1, integers, transposes,
-reshapes): other views (strided slices, diagonals, broadcasts) are refused with a clear error. Eager views are
+The view's positions in ``base`` must form a box read in some order, its indices evenly spaced along each dim of
+``base`` or of ``base`` flattened (slices, integers, transposes, reshapes): other views (diagonals, broadcasts) are
+refused with a clear error. Eager views are
 found through the views the view ops made (``remember_views``), traced ones through the trace's records
 (``functionalize``).
 """
@@ -107,6 +108,11 @@ def _traced_positions(rec) -> np.ndarray:
     return pos
 
 
+def knows(t: Tensor) -> bool:
+    """``t`` is a view whose base ``update`` can find."""
+    return _root_and_views(t) is not None
+
+
 def _root_and_views(t: Tensor):
     """(the root ``t`` views, its positions in the root, [(view, its positions)] for the root's other known views),
     or None."""
@@ -131,11 +137,11 @@ def _root_and_views(t: Tensor):
 
 class _Box:
     """How a view's positions ``pos`` fill a box of its root, seen with the root's shape or flat (``shape``): the
-    box (``lo``, ``size`` per dim of ``shape``), and the order of the view's dims (``order``) that reads the box in
-    C order; None from ``find`` if they fill none."""
+    box (from ``lo``, ``size`` indices ``step`` apart per dim of ``shape``), and the view's dims to reverse
+    (``flips``) and their order (``order``) that read the box in C order; None from ``find`` if they fill none."""
 
-    def __init__(self, shape, lo, size, order):
-        self.shape, self.lo, self.size, self.order = shape, lo, size, order
+    def __init__(self, shape, lo, size, step, order, flips):
+        self.shape, self.lo, self.size, self.step, self.order, self.flips = shape, lo, size, step, order, flips
 
     @classmethod
     def find(cls, pos: np.ndarray, root_shape):
@@ -148,34 +154,55 @@ class _Box:
         if not pos.size:
             return None
         idx = np.unravel_index(pos.ravel(), root_shape)
-        lo = [int(i.min()) for i in idx]
-        size = tuple(int(i.max()) + 1 - low for i, low in zip(idx, lo))
+        lo, size, step = [], [], []
+        for i in idx:
+            u = np.unique(i)
+            lo.append(int(u[0]))
+            size.append(len(u))
+            step.append(int(u[1] - u[0]) if len(u) > 1 else 1)
+            if not np.array_equal(u, u[0] + step[-1] * np.arange(len(u))):
+                return None
         if int(np.prod(size)) != pos.size:
             return None
-        j = np.ravel_multi_index([i - low for i, low in zip(idx, lo)], size).reshape(pos.shape)
+        j = np.ravel_multi_index([(i - low) // st for i, low, st in zip(idx, lo, step)], size).reshape(pos.shape)
         first = (0,) * pos.ndim
         steps = [int(j[first[:d] + (1,) + first[d + 1:]] - j[first]) if pos.shape[d] > 1 else 0
                  for d in range(pos.ndim)]
-        order = sorted(range(pos.ndim), key=lambda d: -steps[d])
+        flips = tuple(d for d in range(pos.ndim) if steps[d] < 0)
+        if flips:
+            j = np.flip(j, flips)
+        order = sorted(range(pos.ndim), key=lambda d: -abs(steps[d]))
         if not np.array_equal(j.transpose(order).ravel(), np.arange(pos.size)):
             return None
-        return cls(root_shape, lo, size, order)
+        return cls(root_shape, lo, tuple(size), step, order, flips)
 
     def read(self, root: Tensor, shape) -> Tensor:
         """The box of ``root`` read as the view (of ``shape``)."""
         seen = root.reshape(*self.shape) if root.shape != self.shape else root
-        return self.from_box(seen[tuple(slice(low, low + n) for low, n in zip(self.lo, self.size))], shape)
+        box = seen[tuple(slice(low, low + (n - 1) * st + 1, st) for low, n, st in zip(self.lo, self.size, self.step))]
+        return self.from_box(box, shape)
 
     def place(self, value: Tensor, root_shape) -> Tensor:
-        """A tensor of ``root_shape`` holding the view's ``value`` in the box, zeros elsewhere."""
+        """A tensor of ``root_shape`` holding the view's ``value`` in the box, zeros elsewhere: along a dim of step
+        ``s``, each element followed by ``s - 1`` zeros (a new dim padded, merged back), then the dim padded."""
         from ..ops_pad import pad_dims
 
-        placed = pad_dims(self.to_box(value), {d: (low, n - low - size) for d, (low, n, size) in
-                                               enumerate(zip(self.lo, self.shape, self.size))}, "constant", 0)
+        placed = self.to_box(value)
+        for d, (n, st) in enumerate(zip(self.size, self.step)):
+            if st == 1:
+                continue
+            shape = placed.shape
+            spread = pad_dims(placed.unsqueeze(d + 1), {d + 1: (0, st - 1)}, "constant", 0)
+            spread = spread.reshape(*shape[:d], n * st, *shape[d + 1:])
+            placed = spread[(slice(None),) * d + (slice(0, (n - 1) * st + 1),)]
+        placed = pad_dims(placed, {d: (low, full - low - extent) for d, (low, full, extent) in
+                                   enumerate(zip(self.lo, self.shape, placed.shape))}, "constant", 0)
         return placed.reshape(*root_shape) if placed.shape != tuple(root_shape) else placed
 
     def to_box(self, value: Tensor) -> Tensor:
         """The view's value laid out as the box."""
+        if self.flips:
+            value = value.flip(self.flips)
         if self.order != sorted(self.order):
             value = value.permute(*self.order)
         return value.reshape(*self.size)
@@ -188,7 +215,7 @@ class _Box:
             for i, d in enumerate(self.order):
                 inverse[d] = i
             read = read.permute(*inverse)
-        return read
+        return read.flip(self.flips) if self.flips else read
 
 
 def _refuse(op: str, t: Tensor, why: str):
@@ -208,7 +235,7 @@ def update(t: Tensor, op: str, value: Tensor) -> None:
                          "the leaf, or update it under pyasc.no_grad()", shapes=[t.shape, root.shape])
     box = _Box.find(pos, root.shape)
     if box is None:
-        _refuse(op, t, "its elements do not form a box of its base (a strided slice, a diagonal or a broadcast)")
+        _refuse(op, t, "its elements do not form a box of its base (a diagonal or a broadcast)")
     mask = np.zeros(root.shape, np.bool_)
     mask.reshape(-1)[pos.ravel()] = True
     overlapping = []

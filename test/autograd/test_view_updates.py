@@ -68,7 +68,25 @@ def read_before_the_update(m, a, w):
     return early + (b * w).sum()
 
 
-PROGRAMS = [column_iadd, row_mul_through_a_view, transposed_view_add, nested_box_views,
+def strided_views(m, a, w):
+    b = a.cos()
+    b[::2, 1::3].mul_(w[0:2, 0:2])
+    b[1:, ::2] += 1.0
+    return (b * w).sum() + (b * b).sum()
+
+
+def reversed_setitem(m, a, w):
+    """``b[::-1, 1:3] = v`` (NumPy's negative step; PyTorch has none, and writes the same values as ``v.flip(0)``)."""
+    b = a * 1
+    v = (w * a)[:, 0:2]
+    if m is torch:
+        b[:, 1:3] = v.flip(0)
+    else:
+        b[::-1, 1:3] = v
+    return (b * b).sum()
+
+
+PROGRAMS = [strided_views, reversed_setitem, column_iadd, row_mul_through_a_view, transposed_view_add, nested_box_views,
             overlapping_views_see_the_update, update_of_a_base_without_grad, flat_view_of_a_reshape,
             read_before_the_update]
 
@@ -91,8 +109,12 @@ def test_eager_view_update_gradients_match_torch(fn):
     np.testing.assert_allclose(w.grad.numpy(), want_w, rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("fn", [f for f in PROGRAMS if f is not update_of_a_base_without_grad],
-                         ids=lambda f: f.__name__)
+# inside pyasc.jit a zeros tensor the function makes cannot take a traced update through a view of it, and strided
+# slices are not functionalized: both are refused there (see test_a_traced_strided_view_is_refused_with_its_reason)
+TRACED = [f for f in PROGRAMS if f not in (update_of_a_base_without_grad, strided_views, reversed_setitem)]
+
+
+@pytest.mark.parametrize("fn", TRACED, ids=lambda f: f.__name__)
 def test_traced_view_update_gradients_match_torch(fn):
     ga, gw = pyasc.grad(lambda a, w: fn(pyasc, a, w), argnums=(0, 1))(pyasc.tensor(X), pyasc.tensor(W))
     _, want_a, want_w = _torch(fn)
@@ -100,10 +122,21 @@ def test_traced_view_update_gradients_match_torch(fn):
     np.testing.assert_allclose(gw.numpy(), want_w, rtol=1e-5, atol=1e-5)
 
 
-def test_a_strided_view_is_refused_with_its_reason():
-    b = pyasc.tensor(X, requires_grad=True) * 1
-    with pytest.raises(pyasc.PyascError, match=r"mul_.*do not form a box of its base"):
+def test_a_traced_strided_view_is_refused_with_its_reason():
+    def fn(a):
+        b = a * 1
         b[::2].mul_(2.0)
+        return b.sum()
+
+    def reversed_rows(a):
+        b = a * 1
+        b[::-1] = a * a      # a box read backwards: not placed as it stands
+        return (b * pyasc.tensor(W)).sum()
+
+    with pytest.raises(pyasc.PyascError, match=r"mul_.*its base is not known \(a strided slice"):
+        pyasc.grad(fn)(pyasc.tensor(X))
+    with pytest.raises(pyasc.PyascError, match=r"setitem.*must select a box"):
+        pyasc.grad(reversed_rows)(pyasc.tensor(X))
 
 
 def test_a_view_of_a_leaf_that_requires_grad_is_refused_as_in_torch():
