@@ -329,6 +329,19 @@ def _materialize_unviewable_reshapes(host: func.FuncOp) -> None:
             _replace_by_copy(op, 0, op.input)
 
 
+def _materialize_pool_views(host: func.FuncOp) -> None:
+    """A ``max_pool2d`` reads its input as a kernel input, through reshapes only (``tile-pool`` loads rows of a
+    whole tensor): a slice or broadcast there is an exact copy first (``x[0:1]`` pooled)."""
+    for op in list(host.body.block.ops):
+        if not isinstance(op, asctensor.MaxPool2dOp):
+            continue
+        user, v = op, op.input
+        while isinstance(v.owner, asctensor.ReshapeOp):
+            user, v = v.owner, v.owner.input
+        if isinstance(v.owner, VIEW_OPS):
+            _replace_by_copy(user, 0, v)
+
+
 def _replace_by_copy(op: Operation, i: int, v: SSAValue) -> None:
     new_ops = exact_copy(v)
     for new in new_ops:
@@ -351,6 +364,7 @@ class AscTensorFusePass(ModulePass):
             _materialize_moved_splats(host)
             _materialize_split_rows(host)
             _materialize_unviewable_reshapes(host)
+            _materialize_pool_views(host)
             groups = _merge_prologues(_groups(list(host.body.block.ops), max_row))
             for i, group in enumerate(g for g in groups if g.ops):
                 _outline(op, host, group.kind, group.ops, i)

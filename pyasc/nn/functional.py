@@ -31,6 +31,11 @@ avg_pool2d = OPS["avg_pool2d"]
 adaptive_avg_pool2d = OPS["adaptive_avg_pool2d"]
 logsumexp = OPS["logsumexp"]
 pad = OPS["pad"]
+elu, celu, selu, hardtanh, relu6 = (OPS[n] for n in ("elu", "celu", "selu", "hardtanh", "relu6"))
+hardsigmoid, softsign = OPS["hardsigmoid"], OPS["softsign"]
+normalize, cosine_similarity = OPS["normalize"], OPS["cosine_similarity"]
+max_pool1d, avg_pool1d = OPS["max_pool1d"], OPS["avg_pool1d"]
+one_hot, embedding = OPS["one_hot"], OPS["embedding"]
 
 _CAST = OPS["cast"]
 
@@ -62,6 +67,8 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
 
 cross_entropy = OPS["cross_entropy"]
 
-__all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "conv2d", "cross_entropy", "dropout", "gelu",
-           "hardswish", "layer_norm", "leaky_relu", "linear", "log_softmax", "logsumexp", "max_pool2d", "mish",
-           "relu", "rms_norm", "sigmoid", "silu", "softmax", "softplus", "tanh"]
+__all__ = ["adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "batch_norm", "celu", "conv2d", "cosine_similarity",
+           "cross_entropy", "dropout", "elu", "embedding", "gelu", "hardsigmoid", "hardswish", "hardtanh",
+           "layer_norm", "leaky_relu", "linear", "log_softmax", "logsumexp", "max_pool1d", "max_pool2d", "mish",
+           "normalize", "one_hot", "relu", "relu6", "rms_norm", "selu", "sigmoid", "silu", "softmax", "softplus",
+           "softsign", "tanh"]

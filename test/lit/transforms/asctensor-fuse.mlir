@@ -186,3 +186,21 @@ func.func @returned_twice(%a: tensor<6x8xf32>, %b: tensor<8x6xf32>) -> (tensor<6
 // CHECK-SAME:    asctensor.kernel = "elementwise"
 // CHECK:       func.func @returned_twice(
 // CHECK:         func.call @returned_twice_k0(
+
+// a max pool of a slice of an input: the slice is copied by a kernel first, and the pool kernel reads the copy
+func.func @pool_of_slice(%x: tensor<3x4x10xf32>) -> tensor<1x4x5xf32> {
+  %0 = asctensor.slice %x offsets [1, 0, 0] : tensor<3x4x10xf32> -> tensor<1x4x10xf32>
+  %1 = asctensor.reshape %0 : tensor<1x4x10xf32> -> tensor<1x1x4x10xf32>
+  %2 = asctensor.max_pool2d %1 kernel [1, 2] stride [1, 2] padding [0, 0] : tensor<1x1x4x10xf32> -> tensor<1x1x4x5xf32>
+  %3 = asctensor.reshape %2 : tensor<1x1x4x5xf32> -> tensor<1x4x5xf32>
+  func.return %3 : tensor<1x4x5xf32>
+}
+
+// CHECK:       func.func @pool_of_slice_k0(%x: tensor<3x4x10xf32>) -> tensor<1x4x10xf32> attributes {asctensor.kernel = "elementwise"} {
+// CHECK-NEXT:    %[[S:.*]] = asctensor.slice %x offsets [1, 0, 0]
+// CHECK-NEXT:    %[[ONE:.*]] = asctensor.full 1.000000e+00 : f32 -> tensor<1x4x10xf32>
+// CHECK-NEXT:    %[[C:.*]] = arith.mulf %[[S]], %[[ONE]] : tensor<1x4x10xf32>
+// CHECK-NEXT:    func.return %[[C]] : tensor<1x4x10xf32>
+// CHECK:       func.func @pool_of_slice_k1(%0: tensor<1x4x10xf32>) -> tensor<1x1x4x5xf32> attributes {asctensor.kernel = "pool"} {
+// CHECK-NEXT:    %[[R:.*]] = asctensor.reshape %0 : tensor<1x4x10xf32> -> tensor<1x1x4x10xf32>
+// CHECK-NEXT:    asctensor.max_pool2d %[[R]] kernel [1, 2]

@@ -1,0 +1,297 @@
+"""More of ``torch`` and ``torch.nn.functional``, each a composition of ops of the table (``COMPOSITE``):
+activations (``elu``, ``celu``, ``selu``, ``hardtanh``, ``relu6``, ``hardsigmoid``, ``softsign``), arithmetic
+(``frac``, ``logit``), distances (``normalize``, ``cosine_similarity``, ``cdist``), ``diag``, 1-d pooling
+(``max_pool1d``, ``avg_pool1d``: the 2-d pools over a height of one), and lookups and accumulations by index
+(``one_hot``, ``embedding``, ``index_add``, ``scatter_add``). Their values, dtypes and errors follow PyTorch's; the
+gradients are those of the ops they are made of."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from . import dtypes as dt
+from .args import dim_index, tensor_operand
+from .errors import PyascError, describe
+from .opdef import COMPOSITE, OpDef
+from .tensor import Tensor
+
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def _op(name):
+    from .ops import get_op
+
+    return get_op(name)
+
+
+def _number(op: str, name: str, v, x) -> float:
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        raise PyascError(op, f"{name} must be a number, got {describe(v)}", shapes=[getattr(x, "shape", None)])
+    return float(v)
+
+
+def _positions(n: int, dims: int, at: int) -> Tensor:
+    """0..n-1 as int32 along dim ``at`` of a ``dims``-d tensor (size 1 elsewhere)."""
+    return Tensor(np.arange(n, dtype=np.int32).reshape([n if d == at else 1 for d in range(dims)]), dt.int32)
+
+
+# ----------------------------------------------------------------------------- activations
+
+def elu(x, alpha=1.0, inplace=False):
+    """``x`` where ``x > 0``, else ``alpha * expm1(x)``."""
+    a = _number("elu", "alpha", alpha, x)
+    x = tensor_operand("elu", x)
+    return _op("where")(x > 0, x, _op("expm1")(x) * a)
+
+
+def celu(x, alpha=1.0, inplace=False):
+    """``max(0, x) + min(0, alpha * expm1(x / alpha))``."""
+    a = _number("celu", "alpha", alpha, x)
+    if a == 0:
+        raise PyascError("celu", "alpha must not be 0", shapes=[getattr(x, "shape", None)])
+    x = tensor_operand("celu", x)
+    return _op("where")(x > 0, x, _op("expm1")(x * (1.0 / a)) * a)
+
+
+def selu(x, inplace=False):
+    """``scale * elu(x, alpha)`` with the self-normalising constants."""
+    x = tensor_operand("selu", x)
+    return _op("where")(x > 0, x * _SELU_SCALE, _op("expm1")(x) * (_SELU_ALPHA * _SELU_SCALE))
+
+
+def hardtanh(x, min_val=-1.0, max_val=1.0, inplace=False):
+    """``x`` clamped to ``[min_val, max_val]``."""
+    lo, hi = _number("hardtanh", "min_val", min_val, x), _number("hardtanh", "max_val", max_val, x)
+    if lo > hi:
+        raise PyascError("hardtanh", f"min_val ({lo}) cannot be greater than max_val ({hi})",
+                         shapes=[getattr(x, "shape", None)])
+    return _op("clamp")(tensor_operand("hardtanh", x), lo, hi)
+
+
+def relu6(x, inplace=False):
+    return hardtanh(x, 0.0, 6.0)
+
+
+def hardsigmoid(x, inplace=False):
+    """``clamp(x / 6 + 1 / 2, 0, 1)``."""
+    return _op("clamp")(tensor_operand("hardsigmoid", x) * (1.0 / 6.0) + 0.5, 0.0, 1.0)
+
+
+def softsign(x):
+    x = tensor_operand("softsign", x)
+    return x / (_op("abs")(x) + 1.0)
+
+
+# ----------------------------------------------------------------------------- arithmetic
+
+def frac(x):
+    """The fractional part, with the sign of ``x`` (``x - trunc(x)``)."""
+    x = tensor_operand("frac", x)
+    if not x.dtype.is_floating_point:
+        raise PyascError("frac", f"is not implemented for {x.dtype.name}", shapes=[x.shape], dtypes=[x.dtype.name])
+    return x - _op("trunc")(x)
+
+
+def logit(x, eps=None):
+    """``log(x / (1 - x))``, ``x`` clamped to ``[eps, 1 - eps]`` first when ``eps`` is given."""
+    x = tensor_operand("logit", x)
+    if not x.dtype.is_floating_point:
+        x = x.to(dt.float32)
+    if eps is not None:
+        e = _number("logit", "eps", eps, x)
+        x = _op("clamp")(x, e, 1.0 - e)
+    return _op("log")(x / (1.0 - x))
+
+
+# ----------------------------------------------------------------------------- distances
+
+def normalize(x, p=2.0, dim=1, eps=1e-12, out=None):
+    """``x / max(norm_p(x, dim), eps)``."""
+    x = tensor_operand("normalize", x)
+    n = _op("norm")(x, p, dim, True)
+    return x / _op("clamp")(n, min=_number("normalize", "eps", eps, x))
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """The cosine of the angle between ``x1`` and ``x2`` along ``dim`` (broadcast): each normalised by
+    ``max(norm, eps)``, then their dot product."""
+    x1, x2 = tensor_operand("cosine_similarity", x1), tensor_operand("cosine_similarity", x2)
+    e = _number("cosine_similarity", "eps", eps, x1)
+    shape = np.broadcast_shapes(x1.shape, x2.shape)
+    d = dim_index("cosine_similarity", dim, len(shape), shape)
+    a, b = (t.expand(*shape) if t.shape != shape else t for t in (x1, x2))
+    na = _op("clamp")(_op("norm")(a, 2, d, True), min=e)
+    nb = _op("clamp")(_op("norm")(b, 2, d, True), min=e)
+    return ((a / na) * (b / nb)).sum(d)
+
+
+def cdist(x1, x2, p=2.0, compute_mode=None):
+    """The ``p``-norm distance between each row of ``x1`` (…, P, M) and each row of ``x2`` (…, R, M)."""
+    x1, x2 = tensor_operand("cdist", x1), tensor_operand("cdist", x2)
+    if x1.ndim < 2 or x2.ndim < 2 or x1.shape[-1] != x2.shape[-1]:
+        raise PyascError("cdist", f"X1 and X2 must have the same number of columns (shapes {x1.shape} and "
+                         f"{x2.shape})", shapes=[x1.shape, x2.shape])
+    pv = _number("cdist", "p", p, x1)
+    if pv < 0:
+        raise PyascError("cdist", f"only supports non-negative p values, got {pv}", shapes=[x1.shape, x2.shape])
+    diff = _op("abs")(x1.unsqueeze(-2) - x2.unsqueeze(-3))             # (…, P, R, M)
+    if pv == float("inf"):
+        return diff.amax(-1)
+    if pv == 0:
+        return (diff != 0).to(x1.dtype).sum(-1)
+    if pv == 1:
+        return diff.sum(-1)
+    if pv == 2:
+        return _op("sqrt")((diff * diff).sum(-1))
+    return _op("pow")(_op("pow")(diff, pv).sum(-1), 1.0 / pv)
+
+
+# ----------------------------------------------------------------------------- diag
+
+def diag(x, diagonal=0):
+    """A 1-d ``x`` as the ``diagonal``-th diagonal of a square matrix (zeros elsewhere); a 2-d ``x``'s
+    ``diagonal``-th diagonal."""
+    x = tensor_operand("diag", x)
+    if isinstance(diagonal, bool) or not isinstance(diagonal, numbers.Integral):
+        raise PyascError("diag", f"diagonal must be an integer, got {describe(diagonal)}", shapes=[x.shape])
+    k = int(diagonal)
+    if x.ndim == 2:
+        return _op("diagonal")(x, k)
+    if x.ndim != 1:
+        raise PyascError("diag", f"expected a 1-d or 2-d tensor, got {x.ndim}-d", shapes=[x.shape])
+    n = x.shape[0] + abs(k)
+    row = _op("pad")(x, (k, 0) if k >= 0 else (0, -k))          # row[j]: the element in column j
+    on = Tensor(np.eye(n, k=k, dtype=np.bool_), dt.bool_)
+    return _op("where")(on, row.unsqueeze(0).expand(n, n), Tensor(np.zeros((), x.dtype.np_dtype), x.dtype))
+
+
+# ----------------------------------------------------------------------------- 1-d pooling
+
+def _pool1d(op, pool2d, x, kernel_size, stride, padding, **kw):
+    x = tensor_operand(op, x)
+    if x.ndim not in (2, 3):
+        raise PyascError(op, f"expected a 2-d (C, L) or 3-d (N, C, L) input, got {x.ndim}-d", shapes=[x.shape])
+
+    def one(v, name):
+        v = v[0] if isinstance(v, tuple | list) and len(v) == 1 else v
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+            raise PyascError(op, f"{name} must be an integer, got {describe(v)}", shapes=[x.shape])
+        return int(v)
+
+    k = one(kernel_size, "kernel_size")
+    s = k if stride is None or stride == () or stride == [] else one(stride, "stride")
+    return pool2d(x.unsqueeze(-2), (1, k), (1, s), (0, one(padding, "padding")), **kw).squeeze(-2)
+
+
+def max_pool1d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    if return_indices:
+        raise PyascError("max_pool1d", "return_indices is not supported", shapes=[getattr(x, "shape", None)])
+    d = dilation[0] if isinstance(dilation, tuple | list) else dilation
+    return _pool1d("max_pool1d", _op("max_pool2d"), x, kernel_size, stride, padding, dilation=(1, d),
+                   ceil_mode=ceil_mode)
+
+
+def avg_pool1d(x, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    return _pool1d("avg_pool1d", _op("avg_pool2d"), x, kernel_size, stride, padding, ceil_mode=ceil_mode,
+                   count_include_pad=count_include_pad)
+
+
+# ----------------------------------------------------------------------------- by index
+
+def _index_tensor(op: str, index) -> Tensor:
+    index = tensor_operand(op, index)
+    if index.dtype.is_floating_point or index.dtype is dt.bool_:
+        raise PyascError(op, f"expected an integer index tensor, got {index.dtype.name}", shapes=[index.shape],
+                         dtypes=[index.dtype.name])
+    return index
+
+
+def one_hot(x, num_classes=-1):
+    """An int32 tensor of ``x.shape + (num_classes,)``, 1 at each element's class; ``num_classes=-1``: one more
+    than the largest class (read from the data, so not inside ``pyasc.jit``)."""
+    x = _index_tensor("one_hot", x)
+    if num_classes == -1:
+        values = x._concrete("one_hot")
+        num_classes = int(values.max()) + 1 if values.size else 0
+    else:
+        num_classes = int(num_classes)
+    if x._trace is None:
+        values = x._concrete("one_hot")
+        if values.size and (values.min() < 0 or values.max() >= num_classes):
+            raise PyascError("one_hot", f"class values must be in [0, {num_classes}), got "
+                             f"[{int(values.min())}, {int(values.max())}]", shapes=[x.shape])
+    hit = x.unsqueeze(-1) == _positions(num_classes, x.ndim + 1, x.ndim)
+    return hit.to(dt.int32)
+
+
+def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
+    """The rows of ``weight`` at the indices ``x``: a tensor of ``x.shape + (D,)``."""
+    x, weight = _index_tensor("embedding", x), tensor_operand("embedding", weight)
+    if weight.ndim != 2:
+        raise PyascError("embedding", f"weight must be 2-d (num_embeddings, D), got shape {weight.shape}",
+                         shapes=[weight.shape])
+    if max_norm is not None or scale_grad_by_freq or sparse:
+        raise PyascError("embedding", "max_norm, scale_grad_by_freq and sparse are not supported",
+                         shapes=[x.shape, weight.shape])
+    rows = _op("index_select")(weight, 0, x.reshape(-1))
+    if padding_idx is not None:     # that row's values are looked up, but take no gradient
+        n = weight.shape[0]
+        p = int(padding_idx) + n if int(padding_idx) < 0 else int(padding_idx)
+        keep = (x.reshape(-1) != p).unsqueeze(-1)
+        rows = _op("where")(keep, rows, _op("detach")(rows))
+    return rows.reshape(*x.shape, weight.shape[1])
+
+
+def _placed(op: str, x, dim, index, src):
+    """(x, d, the contribution of ``src`` summed into ``x``'s shape at ``index`` along ``d``): a one-hot of the
+    index against the positions of dim ``d``, times ``src``, summed over the index's own positions."""
+    x = tensor_operand(op, x)
+    index, src = _index_tensor(op, index), tensor_operand(op, src)
+    d = dim_index(op, dim, max(x.ndim, 1), x.shape)
+    n = x.shape[d] if x.ndim else 1
+    if x._trace is None and index._trace is None:
+        values = index._concrete(op)
+        if values.size and (values.min() < 0 or values.max() >= n):
+            raise PyascError(op, f"index out of range for dimension {d} of size {n} (indices "
+                             f"[{int(values.min())}, {int(values.max())}])", shapes=[x.shape, index.shape])
+    return x, d, n, index, src
+
+
+def index_add(x, dim, index, source, *, alpha=1):
+    """``x`` plus ``alpha * source``'s slices along ``dim`` added at the positions ``index`` (repeats summed)."""
+    x, d, n, index, source = _placed("index_add", x, dim, index, source)
+    if index.ndim > 1 or source.ndim != x.ndim or source.shape[d] != index.numel() or any(
+            source.shape[i] != x.shape[i] for i in range(x.ndim) if i != d):
+        raise PyascError("index_add", f"source of shape {source.shape} does not match self {x.shape} with "
+                         f"{index.numel()} indices along dim {d}", shapes=[x.shape, index.shape, source.shape])
+    hit = (index.reshape(-1, 1) == _positions(n, 2, 1)).to(source.dtype)          # (m, n)
+    moved = source.movedim(d, -1)                                                   # (..., m)
+    added = (moved.unsqueeze(-1) * hit).sum(-2).movedim(-1, d)                      # (..., n) -> x's layout
+    return x + (added * alpha if alpha != 1 else added)
+
+
+def scatter_add(x, dim, index, src):
+    """``x`` with ``src[i][j]`` added at ``[index[i][j]][j]`` (for ``dim`` 0; repeats summed), over the shape of
+    ``index``."""
+    x, d, n, index, src = _placed("scatter_add", x, dim, index, src)
+    if index.ndim != x.ndim or src.ndim != x.ndim or any(
+            index.shape[i] > src.shape[i] or (i != d and index.shape[i] > x.shape[i]) for i in range(x.ndim)):
+        raise PyascError("scatter_add", f"index {index.shape} must be no larger than src {src.shape}, nor than "
+                         f"self {x.shape} outside dim {d}", shapes=[x.shape, index.shape, src.shape])
+    if src.shape != index.shape:
+        src = src[tuple(slice(0, k) for k in index.shape)]
+    hit = index.movedim(d, -1).unsqueeze(-1) == _positions(n, index.ndim + 1, index.ndim)   # (..., m, n)
+    added = _op("where")(hit, src.movedim(d, -1).unsqueeze(-1), 0).sum(-2).movedim(-1, d)
+    pad = [(0, x.shape[i] - added.shape[i]) for i in range(x.ndim)]
+    if any(hi for _, hi in pad):
+        added = _op("pad")(added, tuple(v for lo, hi in reversed(pad) for v in (lo, hi)))
+    return x + added.to(x.dtype)
+
+
+_FUNCTIONS = [elu, celu, selu, hardtanh, relu6, hardsigmoid, softsign, frac, logit, normalize, cosine_similarity,
+              cdist, diag, max_pool1d, avg_pool1d, one_hot, embedding, index_add, scatter_add]
+_METHODS = {frac, logit, diag, index_add, scatter_add}
+
+OPS = [OpDef(f.__name__, decompose=f, kind=COMPOSITE, method=f in _METHODS) for f in _FUNCTIONS]
