@@ -342,6 +342,20 @@ def _materialize_pool_views(host: func.FuncOp) -> None:
             _replace_by_copy(user, 0, v)
 
 
+def _materialize_call_views(host: func.FuncOp) -> None:
+    """A kernel outlined before (a matmul or convolution) reads whole GM tensors: a slice or broadcast it takes
+    (through reshapes) is an exact copy first (``conv2d(x[:, :2], w)``), as the host has no views to pass."""
+    for op in list(host.body.block.ops):
+        if not isinstance(op, func.CallOp):
+            continue
+        for i, operand in enumerate(op.operands):
+            user, index, v = op, i, operand
+            while isinstance(v.owner, asctensor.ReshapeOp):
+                user, index, v = v.owner, 0, v.owner.input
+            if isinstance(v.owner, VIEW_OPS):
+                _replace_by_copy(user, index, v)
+
+
 def _replace_by_copy(op: Operation, i: int, v: SSAValue) -> None:
     new_ops = exact_copy(v)
     for new in new_ops:
@@ -365,6 +379,7 @@ class AscTensorFusePass(ModulePass):
             _materialize_split_rows(host)
             _materialize_unviewable_reshapes(host)
             _materialize_pool_views(host)
+            _materialize_call_views(host)
             groups = _merge_prologues(_groups(list(host.body.block.ops), max_row))
             for i, group in enumerate(g for g in groups if g.ops):
                 _outline(op, host, group.kind, group.ops, i)

@@ -139,6 +139,19 @@ def test_a_convolution_read_through_a_reshape_by_a_product(fn):
     _close(pyasc.jit(lambda x, w, v: fn(pyasc, x, w, v))(x, w, v), fn(torch, tx, tw, tv))
 
 
+@pytest.mark.parametrize("fn", [
+    lambda m, x, w: m.nn.functional.conv2d(x[:, :2], w),
+    lambda m, x, w: m.nn.functional.conv2d(x[:, 1:3], w, dilation=2),
+    lambda m, x, w: x[0, 0] @ x[1, 1, :, 2:5],
+    lambda m, x, w: m.nn.functional.max_pool2d(x[0], 2),
+    lambda m, x, w: m.nn.functional.max_pool2d(x[1:].reshape(1, 4, 9, 9), (1, 3), (1, 2), (0, 1)),
+], ids=["conv", "dilated-conv", "matmul", "pool", "pool-of-reshape"])
+def test_products_and_pools_of_slices_of_an_input_inside_jit(fn):
+    """The slice is copied by a kernel first: a cube or pool kernel reads whole tensors."""
+    (x, tx), (w, tw) = _pair(2, 4, 9, 9), _pair(6, 2, 3, 3)
+    _close(pyasc.jit(lambda x, w: fn(pyasc, x, w))(x, w), fn(torch, tx, tw))
+
+
 @pytest.mark.parametrize("fn", [lambda t: t[:, :2].reshape(-1), lambda t: t[:, 1:3].flatten(),
                                 lambda t: t[:, None].expand(6, 2, 5).reshape(12, 5), lambda t: (t * 2)[:, :2].reshape(-1),
                                 lambda t: t.t().reshape(-1) + 1], ids=["slice", "flatten", "expanded", "computed", "t"])
