@@ -38,7 +38,7 @@ _NAMES = {
     "set_debug_level": ("logs", "set_debug_level"), "get_debug_level": ("logs", "get_debug_level"),
     **{n: ("creation", n) for n in (
         "tensor", "as_tensor", "array", "from_numpy", "zeros", "ones", "full", "empty", "eye", "rand", "randn",
-        "arange", "zeros_like", "ones_like", "full_like", "empty_like", "rand_like", "randn_like", "manual_seed",
+        "arange", "linspace", "zeros_like", "ones_like", "full_like", "empty_like", "rand_like", "randn_like", "manual_seed",
         "to_numpy", "copy_to_device")},
     **{n: ("device", n) for n in (
         "Device", "device", "set_device", "current_device", "get_device_count", "set_target", "get_target")},

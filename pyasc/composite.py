@@ -1,5 +1,5 @@
 """Ops defined by decomposition into other pyasc ops (``OpDef``s of kind ``composite``): ``clamp``,
-``leaky_relu``, ``norm``, ``dropout`` and ``batch_norm`` (inference).
+``leaky_relu``, ``norm``, ``dropout`` and ``batch_norm`` (inference, and training with the batch's statistics).
 
 A decomposition runs wherever its parts run: ``clamp`` is ``minimum(maximum(x, lo), hi)`` and
 compiles to the device eagerly and inside ``pyasc.jit``; ``batch_norm`` is elementwise arithmetic
@@ -101,18 +101,48 @@ def dropout(x, p: float = 0.5, training: bool = False):
     return MUL(x, mask)
 
 
+def _batch_norm_training(x, stats, momentum, eps: float):
+    """Batch normalisation with the batch's mean and biased variance over every dimension but 1; the running
+    statistics given are updated in place (not recorded for gradients): ``(1 - momentum) * running + momentum *
+    batch``, the variance's batch value unbiased (n / (n - 1)), as PyTorch's ``F.batch_norm(training=True)``."""
+    c = x.shape[1]
+    n = x.numel() // c
+    if n <= 1:
+        raise PyascError("batch_norm", f"expected more than 1 value per channel when training, got input size "
+                         f"{x.shape}", shapes=[x.shape])
+    if isinstance(momentum, bool) or not isinstance(momentum, numbers.Real):
+        raise PyascError("batch_norm", f"momentum must be a number, got {describe(momentum)}", shapes=[x.shape])
+    wide = x.dtype in (dtypes.float16, dtypes.bfloat16)
+    xf = CAST(x, dtype=dtypes.float32) if wide else x
+    dims = (0, *range(2, x.ndim))
+    trailing = (1,) * (x.ndim - 2)
+    mean = SUM(xf, dim=dims, keepdim=True) * (1.0 / n)
+    centred = ADD(xf, NEG(mean))
+    var = SUM(MUL(centred, centred), dim=dims, keepdim=True) * (1.0 / n)
+    out = MUL(centred, RSQRT(ADD(var, eps)))
+    for name, combine in (("weight", MUL), ("bias", ADD)):
+        v = stats[name]
+        if v is not None:
+            out = combine(out, (CAST(v, dtype=dtypes.float32) if wide else v).reshape(c, *trailing))
+    from .autograd.tape import no_grad
+
+    with no_grad():
+        for name, batch in (("running_mean", mean), ("running_var", var * (n / (n - 1)))):
+            running = stats[name]
+            if running is not None:
+                running.mul_(1.0 - float(momentum)).add_(CAST(batch.reshape(c), dtype=running.dtype) * float(momentum))
+    return CAST(out, dtype=x.dtype) if wide else out
+
+
 def batch_norm(x, running_mean, running_var, weight=None, bias=None, training: bool = False,
                momentum: float = 0.1, eps: float = 1e-5):
     """Inference batch normalisation over dimension 1 of an (N, C, ...) input:
     ``(x - mean) / sqrt(var + eps) * weight + bias`` with the running statistics (shape (C,)).
     The statistics are folded into a per-channel scale and shift first, then applied with two
     elementwise ops. As in PyTorch's CPU kernel, a float16/bfloat16 input is computed in float32
-    (the statistics folded and applied there) and rounded once. Training mode (batch statistics)
-    is not supported."""
+    (the statistics folded and applied there) and rounded once. ``training``: the batch's statistics
+    (``_batch_norm_training``)."""
     x = _as_tensor_arg(x, "batch_norm")
-    if training:
-        raise PyascError("batch_norm", "training mode (batch statistics) is not supported; "
-                         "pyasc implements inference batch_norm with running statistics", shapes=[x.shape])
     if x.ndim < 2:
         raise PyascError("batch_norm", f"expected an input of shape (N, C, ...), got {x.shape}", shapes=[x.shape])
     c = x.shape[1]
@@ -127,6 +157,8 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training: b
             raise PyascError("batch_norm", f"{k} must have shape ({c},) for input {x.shape}, got {v.shape}",
                              shapes=[x.shape, v.shape])
         stats[k] = v
+    if training:
+        return _batch_norm_training(x, stats, momentum, float(eps))
     if stats["running_mean"] is None or stats["running_var"] is None:
         raise PyascError("batch_norm", "running_mean and running_var are required in inference mode",
                          shapes=[x.shape])

@@ -296,6 +296,31 @@ def arange(start, end=None, step=1, *, dtype=None, device=None) -> Tensor:
         return _new(values.astype(d.np_dtype), d, "arange", None, device)
 
 
+def linspace(start, end, steps, *, dtype=None, device=None) -> Tensor:
+    """``steps`` values evenly spaced from ``start`` to ``end`` (float32 by default), as PyTorch computes them in
+    the dtype: ``start + i * step`` for the first half, ``end - (steps - 1 - i) * step`` for the rest."""
+    for name, v in (("start", start), ("end", end)):
+        if isinstance(v, np.generic):
+            v = v.item()
+        if not dt.is_python_scalar(v):
+            raise PyascError("linspace", f"{name} must be a number, got {describe(v)}")
+    if isinstance(steps, bool) or not isinstance(steps, numbers.Integral) or steps < 0:
+        raise PyascError("linspace", f"number of steps must be a non-negative integer, got {describe(steps)}")
+    d = _dtype_or("linspace", dtype, dt.DEFAULT_FLOAT)
+    _fits("linspace", (int(steps),), d, device)
+    work = np.float64 if not d.is_floating_point else d.np_dtype.type if d.np_dtype.itemsize >= 4 else np.float32
+    lo, hi = work(start), work(end)
+    i = np.arange(steps)
+    if steps == 1:
+        values = np.full(1, lo, work)
+    else:
+        step = (hi - lo) / work(steps - 1)
+        half = steps // 2
+        values = np.where(i < half, lo + step * i.astype(work), hi - step * (steps - 1 - i).astype(work))
+    with np.errstate(all="ignore"):
+        return _new(np.asarray(values).astype(d.np_dtype), d, "linspace", None, device)
+
+
 def _like(op, t, dtype, device):
     """Shape, dtype, format and device of ``t`` (a Tensor, NumPy array or torch tensor)."""
     if not isinstance(t, Tensor):

@@ -3,6 +3,8 @@ and compile like any program. ``cross_entropy`` is an op of the table (``ops_los
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..creation import to_pyasc
 from ..errors import PyascError
 from ..tensor import Tensor
@@ -64,3 +66,68 @@ def binary_cross_entropy_with_logits(input, target, reduction: str = "mean") -> 
 
     loss = x.relu() - x * t + get_op("log1p")((-x.abs()).exp())
     return _reduce(loss, reduction, "binary_cross_entropy_with_logits")
+
+
+def _get(name):
+    from ..ops import get_op
+
+    return get_op(name)
+
+
+def binary_cross_entropy(input, target, weight=None, reduction: str = "mean") -> Tensor:  # noqa: A002
+    """``-(t log x + (1 - t) log(1 - x))``, each log at least -100 (PyTorch's clamp), times ``weight``."""
+    x, t = _tensor(input, "binary_cross_entropy"), _tensor(target, "binary_cross_entropy")
+    if x.shape != t.shape:
+        raise PyascError("binary_cross_entropy", f"target size {t.shape} must be the same as input size {x.shape}")
+    if not x.is_traced and x.numel() and ((x.numpy() < 0) | (x.numpy() > 1)).any():
+        raise PyascError("binary_cross_entropy", "all elements of input should be between 0 and 1")
+    clamp = _get("clamp")
+    loss = -(t * clamp(x.log(), min=-100.0) + (1.0 - t) * clamp((1.0 - x).log(), min=-100.0))
+    if weight is not None:
+        loss = loss * _tensor(weight, "binary_cross_entropy")
+    return _reduce(loss, reduction, "binary_cross_entropy")
+
+
+def kl_div(input, target, reduction: str = "mean", log_target: bool = False) -> Tensor:  # noqa: A002
+    """``target * (log(target) - input)`` (0 where the target is 0), ``input`` log-probabilities; ``batchmean``
+    divides the sum by the batch size."""
+    x, t = _tensor(input, "kl_div"), _tensor(target, "kl_div")
+    if log_target:
+        loss = t.exp() * (t - x)
+    else:
+        positive = t > 0
+        loss = _where(positive, t * (_where(positive, t, 1.0).log() - x), 0.0 * x)
+    if reduction == "batchmean":
+        return loss.sum() * (1.0 / x.shape[0]) if x.ndim else loss.sum()
+    return _reduce(loss, reduction, "kl_div")
+
+
+def nll_loss(input, target, weight=None, ignore_index: int = -100, reduction: str = "mean") -> Tensor:  # noqa: A002
+    """``-input[n, target[n]]`` of log-probabilities ``input`` (N, C) or (N, C, d1, ...), each weighted by its
+    class's ``weight``; targets equal to ``ignore_index`` count for nothing; ``mean`` divides by the weights'
+    sum."""
+    x, t = _tensor(input, "nll_loss"), _tensor(target, "nll_loss")
+    if x.ndim > 2:
+        x = x.movedim(1, -1)
+    c = x.shape[-1]
+    if t.dtype.is_floating_point or t.shape != x.shape[:-1]:
+        raise PyascError("nll_loss", f"target {t.dtype.name}{list(t.shape)} must be class indices of shape "
+                         f"{list(x.shape[:-1])}")
+    if not t.is_traced and t.numel():
+        a = t.numpy()
+        bad = (a != ignore_index) & ((a < 0) | (a >= c))
+        if bad.any():
+            raise PyascError("nll_loss", f"target {int(a[bad][0])} is out of bounds for {c} classes")
+    if weight is not None:
+        weight = _tensor(weight, "nll_loss")
+        if weight.shape != (c,):
+            raise PyascError("nll_loss", f"weight must have shape ({c},) for {c} classes, got {weight.shape}")
+    hot = t.unsqueeze(-1) == Tensor(np.arange(c, dtype=np.int32))
+    picked = _where(hot, x, 0.0).sum(-1)
+    w = _where(t != ignore_index, 1.0, 0.0)
+    if weight is not None:
+        w = w * _where(hot, weight, 0.0).sum(-1)
+    loss = -picked * w
+    if reduction == "mean":
+        return loss.sum() / w.sum()
+    return _reduce(loss, reduction, "nll_loss")

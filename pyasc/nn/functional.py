@@ -8,8 +8,8 @@ keyword) are defined here.
 from __future__ import annotations
 
 from ..args import tensor_operand
-from ..autograd.losses import (binary_cross_entropy_with_logits, huber_loss, l1_loss, mse_loss,  # noqa: F401
-                               smooth_l1_loss)
+from ..autograd.losses import (binary_cross_entropy, binary_cross_entropy_with_logits, huber_loss,  # noqa: F401
+                               kl_div, l1_loss, mse_loss, nll_loss, smooth_l1_loss)
 from ..ops import OPS
 
 relu = OPS["relu"]
@@ -36,6 +36,10 @@ hardsigmoid, softsign = OPS["hardsigmoid"], OPS["softsign"]
 normalize, cosine_similarity = OPS["normalize"], OPS["cosine_similarity"]
 max_pool1d, avg_pool1d = OPS["max_pool1d"], OPS["avg_pool1d"]
 one_hot, embedding = OPS["one_hot"], OPS["embedding"]
+logsigmoid, glu, softmin = OPS["logsigmoid"], OPS["glu"], OPS["softmin"]
+group_norm, instance_norm = OPS["group_norm"], OPS["instance_norm"]
+pixel_shuffle, pixel_unshuffle = OPS["pixel_shuffle"], OPS["pixel_unshuffle"]
+interpolate = OPS["interpolate"]
 
 _CAST = OPS["cast"]
 
@@ -67,8 +71,10 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
 
 cross_entropy = OPS["cross_entropy"]
 
-__all__ = ["adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "batch_norm", "celu", "conv2d", "cosine_similarity",
-           "cross_entropy", "dropout", "elu", "embedding", "gelu", "hardsigmoid", "hardswish", "hardtanh",
-           "layer_norm", "leaky_relu", "linear", "log_softmax", "logsumexp", "max_pool1d", "max_pool2d", "mish",
-           "normalize", "one_hot", "relu", "relu6", "rms_norm", "selu", "sigmoid", "silu", "softmax", "softplus",
-           "softsign", "tanh"]
+__all__ = ["adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "batch_norm", "binary_cross_entropy",
+           "binary_cross_entropy_with_logits", "celu", "conv2d", "cosine_similarity", "cross_entropy", "dropout",
+           "elu", "embedding", "gelu", "glu", "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss",
+           "instance_norm", "interpolate", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax", "logsigmoid",
+           "logsumexp", "max_pool1d", "max_pool2d", "mish", "mse_loss", "nll_loss", "normalize", "one_hot", "pad",
+           "pixel_shuffle", "pixel_unshuffle", "relu", "relu6", "rms_norm", "selu", "sigmoid", "silu",
+           "smooth_l1_loss", "softmax", "softmin", "softplus", "softsign", "tanh"]

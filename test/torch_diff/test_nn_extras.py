@@ -1,5 +1,6 @@
-"""The activations, distances, 1-d pools and index lookups of ``ops_nn_extras`` against PyTorch CPU: values, dtypes
-and shapes eagerly and inside ``pyasc.jit``, gradients against ``torch.autograd``, and PyTorch's errors."""
+"""The activations, losses, normalisations, resampling, distances, 1-d pools and index lookups of ``ops_nn_extras``,
+``autograd.losses`` and ``batch_norm(training=True)`` against PyTorch CPU: values, dtypes and shapes eagerly and
+inside ``pyasc.jit``, gradients against ``torch.autograd``, and PyTorch's errors."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import pyasc.nn.functional as PF
 RNG = np.random.default_rng(23)
 X = (RNG.standard_normal((3, 4, 10)) * 2).astype(np.float32)
 Y = RNG.standard_normal((3, 4, 10)).astype(np.float32)
+IMG = RNG.standard_normal((2, 8, 5, 6)).astype(np.float32)
+LABELS = np.array([[0, 3, 9, 2], [1, 1, 0, 7], [9, 4, 4, -100]], np.int64)
 MODES = ("eager", "jit")
 
 
@@ -59,6 +62,30 @@ CASES = {
                                      x.index_add(2, m.tensor([9, 1]), y[..., 4:6], alpha=0.5)),
     "scatter_add": lambda m, f, x, y: (x.scatter_add(2, m.tensor(np.array([[[0, 1, 1, 9]] * 4] * 3)), y),
                                        x.scatter_add(0, m.tensor(np.array([[[2, 0, 2]] * 2] * 2)), y)),
+    "logsigmoid": lambda m, f, x, y: f.logsigmoid(x * 20),
+    "glu": lambda m, f, x, y: (f.glu(x), f.glu(x, 1)),
+    "softmin": lambda m, f, x, y: f.softmin(x, dim=2),
+    "isclose": lambda m, f, x, y: (m.isclose(x, x + 1e-6), m.isclose(x, y, rtol=0.5, atol=0.1)),
+    "tensordot": lambda m, f, x, y: (m.tensordot(x, y, dims=([0, 2], [0, 2])), m.tensordot(x, y[0], dims=2)),
+    "group_norm": lambda m, f, x, y: (f.group_norm(x, 2), f.group_norm(x, 4, y[0, :, 0], y[1, :, 0])),
+    "instance_norm": lambda m, f, x, y: f.instance_norm(x, weight=y[0, :, 0], bias=y[1, :, 1]),
+    "pixel_shuffle": lambda m, f, x, y: (f.pixel_shuffle(x.reshape(3, 4, 2, 5), 2),
+                                         f.pixel_unshuffle(x.reshape(3, 1, 4, 10), 2)),
+    "nll_loss": lambda m, f, x, y: (f.nll_loss(m.log_softmax(x[..., 0], 1), m.tensor(LABELS[:, 0] % 4)),
+                                    f.nll_loss(m.log_softmax(x.transpose(1, 2), 1), m.tensor(LABELS), reduction="sum"),
+                                    f.nll_loss(m.log_softmax(x.transpose(1, 2), 1), m.tensor(LABELS),
+                                               weight=y[0, 0], reduction="mean")),
+    "kl_div": lambda m, f, x, y: (f.kl_div(m.log_softmax(x, 2), m.softmax(y, 2), reduction="batchmean"),
+                                  f.kl_div(m.log_softmax(x, 2), m.log_softmax(y, 2), reduction="sum",
+                                           log_target=True)),
+    "binary_cross_entropy": lambda m, f, x, y: (f.binary_cross_entropy(m.sigmoid(x), (y > 0).float()),
+                                                f.binary_cross_entropy(m.sigmoid(x * 30), m.sigmoid(y), y.abs(),
+                                                                       reduction="none")),
+    "interpolate": lambda m, f, x, y: (f.interpolate(x.reshape(3, 2, 4, 5), scale_factor=2),
+                                       f.interpolate(x.reshape(3, 2, 4, 5), size=(7, 3), mode="bilinear"),
+                                       f.interpolate(x.reshape(3, 2, 4, 5), scale_factor=1.5, mode="bilinear",
+                                                     align_corners=True),
+                                       f.interpolate(x, size=17, mode="linear")),
 }
 
 
@@ -89,6 +116,52 @@ def test_one_hot_and_embedding_like_torch(mode):
     _check(got, F.one_hot(torch.tensor(idx)), 0)
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_batch_norm_training_updates_the_running_statistics_like_torch(mode):
+    rm, rv, w, b = (RNG.standard_normal(8).astype(np.float32) for _ in range(4))
+    rv = np.abs(rv) + 0.5
+    ours = [pyasc.tensor(a.copy()) for a in (rm, rv)]
+    theirs = [torch.tensor(a.copy()) for a in (rm, rv)]
+
+    def fn(m, f, x, r_mean, r_var, weight, bias):
+        return f.batch_norm(x, r_mean, r_var, weight, bias, training=True, momentum=0.3)
+
+    want = fn(torch, F, torch.tensor(IMG), *theirs, torch.tensor(w), torch.tensor(b))
+    args = [pyasc.tensor(IMG), *ours, pyasc.tensor(w), pyasc.tensor(b)]
+    got = pyasc.jit(lambda *a: fn(pyasc, PF, *a))(*args) if mode == "jit" else fn(pyasc, PF, *args)
+    _check(got, want, 2e-5)
+    for o, t in zip(ours, theirs):
+        np.testing.assert_allclose(o.numpy(), t.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_batch_norm_training_gradients_and_float16_like_torch():
+    w = RNG.standard_normal(8).astype(np.float32)
+    x, xt = pyasc.tensor(IMG, requires_grad=True), torch.tensor(IMG, requires_grad=True)
+    ww, wt = pyasc.tensor(w, requires_grad=True), torch.tensor(w, requires_grad=True)
+    (PF.batch_norm(x, None, None, ww, training=True) ** 3).sum().backward()
+    (F.batch_norm(xt, None, None, wt, training=True) ** 3).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), xt.grad.numpy(), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(ww.grad.numpy(), wt.grad.numpy(), rtol=1e-4, atol=1e-4)
+    h = IMG.astype(np.float16)
+    _check(PF.batch_norm(pyasc.tensor(h), None, None, training=True),
+           F.batch_norm(torch.tensor(h), None, None, training=True), 2e-3)
+    with pytest.raises(pyasc.PyascError, match="more than 1 value per channel"):
+        PF.batch_norm(pyasc.tensor(IMG[:1, :, :1, :1]), None, None, training=True)
+
+
+def test_linspace_and_allclose_like_torch():
+    for args in [(0, 1, 5), (-3.5, 7.25, 11), (2, -1, 7), (0, 10, 0), (1e-3, 1e3, 100), (4, 4, 1)]:
+        got, want = pyasc.linspace(*args).numpy(), torch.linspace(*args).numpy()
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)   # FMA in PyTorch's vector loop: an ulp
+    np.testing.assert_array_equal(pyasc.linspace(0, 10, 6, dtype=pyasc.int32).numpy(),
+                                  torch.linspace(0, 10, 6, dtype=torch.int32).numpy())
+    near = X * np.float32(1 + 1e-6)
+    assert pyasc.allclose(pyasc.tensor(X), pyasc.tensor(near)) is torch.allclose(torch.tensor(X),
+                                                                                   torch.tensor(near)) is True
+    assert pyasc.tensor(X).allclose(pyasc.tensor(Y)) is False
+
+
 GRADS = {
     "elu": lambda m, f, x, y, w: f.elu(x).sum(),
     "selu": lambda m, f, x, y, w: (f.selu(x) * y).sum(),
@@ -100,6 +173,13 @@ GRADS = {
     "index_add": lambda m, f, x, y, w: (x.index_add(1, m.tensor([0, 2, 0]), y[:, 0:3], alpha=2.0) ** 2).sum(),
     "scatter_add": lambda m, f, x, y, w: (x.scatter_add(2, m.tensor(np.array([[[0, 1, 1]] * 4] * 3)), y[..., :3]) ** 2
                                           ).sum(),
+    "group_norm": lambda m, f, x, y, w: (f.group_norm(x, 2, y[0, :, 0]) * y).sum(),
+    "glu": lambda m, f, x, y, w: (f.glu(x) ** 2).sum(),
+    "kl_div": lambda m, f, x, y, w: f.kl_div(m.log_softmax(x, 2), m.softmax(y, 2), reduction="batchmean"),
+    "nll_loss": lambda m, f, x, y, w: f.nll_loss(m.log_softmax(x.transpose(1, 2), 1), m.tensor(LABELS),
+                                                 weight=m.tensor(np.linspace(0.5, 2, 10, dtype=np.float32))),
+    "interpolate": lambda m, f, x, y, w: (f.interpolate(x.reshape(3, 2, 4, 5), size=(7, 3), mode="bilinear")
+                                          ** 2).sum(),
 }
 
 
@@ -125,6 +205,8 @@ def test_errors_name_the_op_like_torch():
         PF.one_hot(pyasc.tensor(np.array([0, 5])), 3)
     with pytest.raises(pyasc.PyascError, match="cdist.*same number of columns"):
         pyasc.cdist(x, pyasc.tensor(Y[..., :4]))
+    with pytest.raises(pyasc.PyascError, match="nll_loss.*weight"):
+        PF.nll_loss(pyasc.tensor(X[..., 0]), pyasc.tensor(np.array([0, 1, 2])), weight=pyasc.tensor(Y[0, 0]))
     with pytest.raises(pyasc.PyascError, match="index_add.*out of range"):
         x.index_add(1, pyasc.tensor(np.array([4])), pyasc.tensor(Y[:, 0:1]))
     with pytest.raises(RuntimeError):
