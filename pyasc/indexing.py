@@ -12,8 +12,11 @@
   marks. The basic part is a view; the rows are taken along the indexed dim, and the index's dims go in its
   place (PyTorch applies int indices first, as views: ``x[0, :, idx]`` keeps ``x[0]``'s order of dims, where
   NumPy would put the index's dims first).
-  A constant N-d mask takes the marked elements of the dims it covers (``x[mask]``: the leading ones). Two or
-  more index tensors or lists are refused by name.
+  A constant N-d mask takes the marked elements of the dims it covers (``x[mask]``: the leading ones). Constant
+  integer indices side by side (``x[rows, cols]``) are one index into their dims merged; other combinations of
+  two or more index tensors or lists are refused by name.
+* Eagerly, a tensor that records gradients is indexed the same way (its rows taken with recorded ops), so the
+  gradient flows back to the positions taken.
 * ``x[mask]`` with a traced bool mask has a shape that depends on the mask's values; a traced
   program has shapes fixed when it is compiled, so it is refused (call it outside jit, or use
   ``torch.where``-style ``x.where(mask, other)`` which keeps the shape).
@@ -155,7 +158,7 @@ def getitem_by_tensor(x, idx):
     constant mask) among basic ones; NotImplemented for the other calls (basic indices are views, eager calls run
     on the host)."""
     items = idx if isinstance(idx, tuple) else (idx,)
-    if not isinstance(x, Tensor) or not (_traced(x) or any(_traced(i) for i in items)):
+    if not isinstance(x, Tensor) or not (_traced(x) or any(_traced(i) for i in items) or _differentiated(x)):
         return NotImplemented
     if all(_is_basic(i) for i in items):       # a view; an empty one is a constant (no elements to move)
         try:
@@ -167,8 +170,54 @@ def getitem_by_tensor(x, idx):
         raise PyascError("getitem", "a 0-d tensor cannot be indexed by a tensor", shapes=[x.shape])
     advanced = [k for k, i in enumerate(items) if not _is_basic(i)]
     if len(advanced) > 1:
-        raise_host_only("getitem", [x], "indexing by two or more index tensors or lists is")
+        merged = _merge_constant_indices(x, items, advanced)
+        if merged is None:
+            raise_host_only("getitem", [x], "indexing by two or more index tensors or lists (other than constant "
+                            "integer ones side by side) is")
+        x, items, k = merged
+        return _take_along(x, items, k)
     return _take_along(x, items, advanced[0])
+
+
+def _differentiated(x: Tensor) -> bool:
+    """An eager ``x`` whose advanced indexing gradients record: decomposed as inside ``pyasc.jit``."""
+    from .autograd import tape
+
+    return x.requires_grad and tape.is_grad_enabled()
+
+
+def _merge_constant_indices(x: Tensor, items: tuple, advanced: list):
+    """``x[..., a, b, ...]`` with constant integer indices side by side (lists, arrays, untraced tensors; no None or
+    Ellipsis): (``x`` with the dims they index merged into one, the items with one flat index there, its place),
+    which takes the same elements in the same order; None for other indices."""
+    if advanced != list(range(advanced[0], advanced[-1] + 1)) or any(i is None or i is Ellipsis for i in items):
+        return None
+    arrays = []
+    for k in advanced:
+        i = items[k]
+        a = i.numpy() if isinstance(i, Tensor) and not _traced(i) else np.asarray(i) if isinstance(
+            i, list | tuple | np.ndarray) else None
+        if a is None or a.dtype.kind not in "iu":
+            return None
+        arrays.append(a.astype(np.int64))
+    d0 = advanced[0]
+    dims = x.shape[d0:d0 + len(arrays)]
+    if len(dims) < len(arrays):
+        raise PyascIndexError("getitem", f"too many indices for shape {x.shape}", shapes=[x.shape])
+    for d, (a, n) in enumerate(zip(arrays, dims)):
+        bad = a[(a < -n) | (a >= n)]
+        if bad.size:
+            raise PyascIndexError("getitem", f"index {int(bad.flat[0])} is out of bounds for dimension {d0 + d} with "
+                                  f"size {n} (shape {x.shape})", shapes=[x.shape, a.shape])
+    try:
+        arrays = np.broadcast_arrays(*[np.where(a < 0, a + n, a) for a, n in zip(arrays, dims)])
+    except ValueError:
+        raise PyascIndexError("getitem", f"shape mismatch: the indices of shapes {[a.shape for a in arrays]} cannot "
+                              "be broadcast together", shapes=[x.shape]) from None
+    flat = np.ravel_multi_index(arrays, dims).astype(np.int32) if arrays[0].size else np.zeros(arrays[0].shape,
+                                                                                                np.int32)
+    merged = x.reshape(*x.shape[:d0], int(np.prod(dims)), *x.shape[d0 + len(dims):])
+    return merged, items[:d0] + (Tensor(flat, dt.int32),) + items[advanced[-1] + 1:], d0
 
 
 def _masked_update(x: Tensor, idx, value) -> bool:

@@ -2,8 +2,8 @@
 activations (``elu``, ``celu``, ``selu``, ``hardtanh``, ``relu6``, ``hardsigmoid``, ``softsign``, ``logsigmoid``,
 ``glu``, ``softmin``), arithmetic (``frac``, ``logit``, ``isclose``, ``tensordot``), distances (``normalize``,
 ``cosine_similarity``, ``cdist``), ``diag``, normalisation by groups (``group_norm``, ``instance_norm``), pixel
-shuffles, ``interpolate`` (nearest and linear), 1-d pooling (``max_pool1d``, ``avg_pool1d``: the 2-d pools over a height of one), and lookups and
-accumulations by index (``one_hot``, ``embedding``, ``index_add``, ``scatter_add``). Their values, dtypes and errors follow PyTorch's; the
+shuffles, ``interpolate`` (nearest and linear), ``unfold``, 1-d pooling (``max_pool1d``, ``avg_pool1d``: the 2-d
+pools over a height of one). Selections and lookups by index are in ``ops_index_extras``. Their values, dtypes and errors follow PyTorch's; the
 gradients are those of the ops they are made of."""
 
 from __future__ import annotations
@@ -31,11 +31,6 @@ def _number(op: str, name: str, v, x) -> float:
     if isinstance(v, bool) or not isinstance(v, numbers.Real):
         raise PyascError(op, f"{name} must be a number, got {describe(v)}", shapes=[getattr(x, "shape", None)])
     return float(v)
-
-
-def _positions(n: int, dims: int, at: int) -> Tensor:
-    """0..n-1 as int32 along dim ``at`` of a ``dims``-d tensor (size 1 elsewhere)."""
-    return Tensor(np.arange(n, dtype=np.int32).reshape([n if d == at else 1 for d in range(dims)]), dt.int32)
 
 
 # ----------------------------------------------------------------------------- activations
@@ -363,6 +358,24 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=N
     return out
 
 
+def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
+    """The sliding blocks of an (N, C, H, W) input as columns: (N, C kh kw, L), one strided slice of the padded
+    input per kernel position."""
+    x = tensor_operand("unfold", x)
+    if x.ndim != 4:
+        raise PyascError("unfold", f"expected a 4-d (N, C, H, W) input, got shape {x.shape}", shapes=[x.shape])
+    pair = lambda v: tuple(int(e) for e in v) if isinstance(v, tuple | list) else (int(v), int(v))  # noqa: E731
+    (kh, kw), (dh, dw), (ph, pw), (sh, sw) = (pair(v) for v in (kernel_size, dilation, padding, stride))
+    n, c, h, w = x.shape
+    oh, ow = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1, (w + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    if oh <= 0 or ow <= 0:
+        raise PyascError("unfold", f"the {kh}x{kw} blocks do not fit the padded input {x.shape}", shapes=[x.shape])
+    padded = _op("pad")(x, (pw, pw, ph, ph)) if ph or pw else x
+    blocks = [padded[:, :, i * dh:i * dh + (oh - 1) * sh + 1:sh, j * dw:j * dw + (ow - 1) * sw + 1:sw]
+              for i in range(kh) for j in range(kw)]
+    return _op("stack")(blocks, 2).reshape(n, c * kh * kw, oh * ow)
+
+
 # ----------------------------------------------------------------------------- 1-d pooling
 
 def _pool1d(op, pool2d, x, kernel_size, stride, padding, **kw):
@@ -394,101 +407,9 @@ def avg_pool1d(x, kernel_size, stride=None, padding=0, ceil_mode=False, count_in
                    count_include_pad=count_include_pad)
 
 
-# ----------------------------------------------------------------------------- by index
-
-def _index_tensor(op: str, index) -> Tensor:
-    index = tensor_operand(op, index)
-    if index.dtype.is_floating_point or index.dtype is dt.bool_:
-        raise PyascError(op, f"expected an integer index tensor, got {index.dtype.name}", shapes=[index.shape],
-                         dtypes=[index.dtype.name])
-    return index
-
-
-def one_hot(x, num_classes=-1):
-    """An int32 tensor of ``x.shape + (num_classes,)``, 1 at each element's class; ``num_classes=-1``: one more
-    than the largest class (read from the data, so not inside ``pyasc.jit``)."""
-    x = _index_tensor("one_hot", x)
-    if num_classes == -1:
-        values = x._concrete("one_hot")
-        num_classes = int(values.max()) + 1 if values.size else 0
-    else:
-        num_classes = int(num_classes)
-    if x._trace is None:
-        values = x._concrete("one_hot")
-        if values.size and (values.min() < 0 or values.max() >= num_classes):
-            raise PyascError("one_hot", f"class values must be in [0, {num_classes}), got "
-                             f"[{int(values.min())}, {int(values.max())}]", shapes=[x.shape])
-    hit = x.unsqueeze(-1) == _positions(num_classes, x.ndim + 1, x.ndim)
-    return hit.to(dt.int32)
-
-
-def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
-    """The rows of ``weight`` at the indices ``x``: a tensor of ``x.shape + (D,)``."""
-    x, weight = _index_tensor("embedding", x), tensor_operand("embedding", weight)
-    if weight.ndim != 2:
-        raise PyascError("embedding", f"weight must be 2-d (num_embeddings, D), got shape {weight.shape}",
-                         shapes=[weight.shape])
-    if max_norm is not None or scale_grad_by_freq or sparse:
-        raise PyascError("embedding", "max_norm, scale_grad_by_freq and sparse are not supported",
-                         shapes=[x.shape, weight.shape])
-    rows = _op("index_select")(weight, 0, x.reshape(-1))
-    if padding_idx is not None:     # that row's values are looked up, but take no gradient
-        n = weight.shape[0]
-        p = int(padding_idx) + n if int(padding_idx) < 0 else int(padding_idx)
-        keep = (x.reshape(-1) != p).unsqueeze(-1)
-        rows = _op("where")(keep, rows, _op("detach")(rows))
-    return rows.reshape(*x.shape, weight.shape[1])
-
-
-def _placed(op: str, x, dim, index, src):
-    """(x, d, the contribution of ``src`` summed into ``x``'s shape at ``index`` along ``d``): a one-hot of the
-    index against the positions of dim ``d``, times ``src``, summed over the index's own positions."""
-    x = tensor_operand(op, x)
-    index, src = _index_tensor(op, index), tensor_operand(op, src)
-    d = dim_index(op, dim, max(x.ndim, 1), x.shape)
-    n = x.shape[d] if x.ndim else 1
-    if x._trace is None and index._trace is None:
-        values = index._concrete(op)
-        if values.size and (values.min() < 0 or values.max() >= n):
-            raise PyascError(op, f"index out of range for dimension {d} of size {n} (indices "
-                             f"[{int(values.min())}, {int(values.max())}])", shapes=[x.shape, index.shape])
-    return x, d, n, index, src
-
-
-def index_add(x, dim, index, source, *, alpha=1):
-    """``x`` plus ``alpha * source``'s slices along ``dim`` added at the positions ``index`` (repeats summed)."""
-    x, d, n, index, source = _placed("index_add", x, dim, index, source)
-    if index.ndim > 1 or source.ndim != x.ndim or source.shape[d] != index.numel() or any(
-            source.shape[i] != x.shape[i] for i in range(x.ndim) if i != d):
-        raise PyascError("index_add", f"source of shape {source.shape} does not match self {x.shape} with "
-                         f"{index.numel()} indices along dim {d}", shapes=[x.shape, index.shape, source.shape])
-    hit = (index.reshape(-1, 1) == _positions(n, 2, 1)).to(source.dtype)          # (m, n)
-    moved = source.movedim(d, -1)                                                   # (..., m)
-    added = (moved.unsqueeze(-1) * hit).sum(-2).movedim(-1, d)                      # (..., n) -> x's layout
-    return x + (added * alpha if alpha != 1 else added)
-
-
-def scatter_add(x, dim, index, src):
-    """``x`` with ``src[i][j]`` added at ``[index[i][j]][j]`` (for ``dim`` 0; repeats summed), over the shape of
-    ``index``."""
-    x, d, n, index, src = _placed("scatter_add", x, dim, index, src)
-    if index.ndim != x.ndim or src.ndim != x.ndim or any(
-            index.shape[i] > src.shape[i] or (i != d and index.shape[i] > x.shape[i]) for i in range(x.ndim)):
-        raise PyascError("scatter_add", f"index {index.shape} must be no larger than src {src.shape}, nor than "
-                         f"self {x.shape} outside dim {d}", shapes=[x.shape, index.shape, src.shape])
-    if src.shape != index.shape:
-        src = src[tuple(slice(0, k) for k in index.shape)]
-    hit = index.movedim(d, -1).unsqueeze(-1) == _positions(n, index.ndim + 1, index.ndim)   # (..., m, n)
-    added = _op("where")(hit, src.movedim(d, -1).unsqueeze(-1), 0).sum(-2).movedim(-1, d)
-    pad = [(0, x.shape[i] - added.shape[i]) for i in range(x.ndim)]
-    if any(hi for _, hi in pad):
-        added = _op("pad")(added, tuple(v for lo, hi in reversed(pad) for v in (lo, hi)))
-    return x + added.to(x.dtype)
-
-
 _FUNCTIONS = [elu, celu, selu, hardtanh, relu6, hardsigmoid, softsign, logsigmoid, glu, softmin, frac, logit,
               isclose, allclose, tensordot, normalize, cosine_similarity, cdist, diag, group_norm, instance_norm, pixel_shuffle,
-              pixel_unshuffle, interpolate, max_pool1d, avg_pool1d, one_hot, embedding, index_add, scatter_add]
-_METHODS = {frac, logit, isclose, allclose, diag, index_add, scatter_add}
+              pixel_unshuffle, interpolate, unfold, max_pool1d, avg_pool1d]
+_METHODS = {frac, logit, isclose, allclose, diag}
 
 OPS = [OpDef(f.__name__, decompose=f, kind=COMPOSITE, method=f in _METHODS) for f in _FUNCTIONS]

@@ -39,7 +39,7 @@ one_hot, embedding = OPS["one_hot"], OPS["embedding"]
 logsigmoid, glu, softmin = OPS["logsigmoid"], OPS["glu"], OPS["softmin"]
 group_norm, instance_norm = OPS["group_norm"], OPS["instance_norm"]
 pixel_shuffle, pixel_unshuffle = OPS["pixel_shuffle"], OPS["pixel_unshuffle"]
-interpolate = OPS["interpolate"]
+interpolate, unfold = OPS["interpolate"], OPS["unfold"]
 
 _CAST = OPS["cast"]
 
@@ -77,4 +77,4 @@ __all__ = ["adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "batch_norm", "bin
            "instance_norm", "interpolate", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax", "logsigmoid",
            "logsumexp", "max_pool1d", "max_pool2d", "mish", "mse_loss", "nll_loss", "normalize", "one_hot", "pad",
            "pixel_shuffle", "pixel_unshuffle", "relu", "relu6", "rms_norm", "selu", "sigmoid", "silu",
-           "smooth_l1_loss", "softmax", "softmin", "softplus", "softsign", "tanh"]
+           "smooth_l1_loss", "softmax", "softmin", "softplus", "softsign", "tanh", "unfold"]

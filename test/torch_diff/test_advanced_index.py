@@ -1,5 +1,6 @@
 """One advanced index among basic ones inside ``pyasc.jit`` (``x[:, idx]``, ``x[..., [0, 2]]``, ``x[0, :, idx]``,
-a constant mask), against PyTorch CPU: values, dtype and shape; and their gradients against torch.autograd."""
+a constant mask), and constant integer indices side by side (``x[rows, cols]``), against PyTorch CPU: values, dtype
+and shape; and their gradients against torch.autograd, traced and eagerly (``loss.backward()``)."""
 
 import numpy as np
 import pytest
@@ -79,6 +80,43 @@ def test_gradients_through_an_advanced_index_like_torch(shape, form, index):
         np.testing.assert_allclose(g(pyasc.tensor(base)).numpy(), t.grad.numpy(), rtol=1e-6, atol=1e-6)
 
 
+@pytest.mark.parametrize("shape,form,index", FORMS[:7] + [(shape, form, RNG.random(m) < 0.5) for shape, form, m in MASKS])
+def test_eager_backward_through_an_advanced_index_like_torch(shape, form, index):
+    """``x[idx]`` of a tensor that requires grad, then ``loss.backward()``: repeated indices add their gradients."""
+    base = RNG.standard_normal(shape).astype(np.float32)
+    ti = torch.from_numpy(index) if isinstance(index, np.ndarray) else index
+    w = RNG.standard_normal(torch.from_numpy(base)[_index(form, ti)].shape).astype(np.float32)
+    t = torch.from_numpy(base.copy()).requires_grad_()
+    (t[_index(form, ti)] * torch.from_numpy(w)).sum().backward()
+    x = pyasc.tensor(base, requires_grad=True)
+    pi = pyasc.tensor(index) if isinstance(index, np.ndarray) else index
+    (x[_index(form, pi)] * pyasc.tensor(w)).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), t.grad.numpy(), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("index", [
+    lambda m: (m.arange(4), m.tensor([0, 2, 1, 2])),                 # a class's logit per row
+    lambda m: (slice(None), [[0, 1], [4, 2]], [2, -1]),              # broadcast, after a slice
+    lambda m: ([1, 0, 1], [2, 2, 0], 1),
+])
+@pytest.mark.parametrize("mode", ["eager", "jit"])
+def test_integer_indices_side_by_side_like_torch(index, mode):
+    base = RNG.standard_normal((4, 5, 3)).astype(np.float32)
+    t = torch.from_numpy(base.copy()).requires_grad_()
+    want = t[index(torch)]
+    (want ** 2).sum().backward()
+    if mode == "jit":
+        got = pyasc.jit(lambda v: v[index(pyasc)])(pyasc.tensor(base))
+        g = pyasc.grad(lambda v: (v[index(pyasc)] ** 2).sum())(pyasc.tensor(base))
+    else:
+        x = pyasc.tensor(base, requires_grad=True)
+        got = x[index(pyasc)]
+        (got ** 2).sum().backward()
+        g = x.grad
+    np.testing.assert_array_equal(got.detach().numpy() if mode == "eager" else got.numpy(), want.detach().numpy())
+    np.testing.assert_allclose(g.numpy(), t.grad.numpy(), rtol=1e-6, atol=1e-6)
+
+
 def test_advanced_index_errors_name_the_op():
     x = pyasc.tensor(np.zeros((3, 4), np.float32))
     with pytest.raises(IndexError, match=r"getitem.*index 4 is out of bounds for dimension 1 with size 4"):
@@ -86,7 +124,9 @@ def test_advanced_index_errors_name_the_op():
     with pytest.raises(IndexError, match=r"getitem.*mask of shape \(3,\) does not match the dims \(4,\)"):
         pyasc.jit(lambda v: v[:, [True, False, True]]).lower(x)
     with pytest.raises(pyasc.PyascError, match=r"getitem.*two or more index tensors"):
-        pyasc.jit(lambda v: v[[0, 1], [1, 2]]).lower(x)
+        pyasc.jit(lambda v, i: v[i, i]).lower(x, pyasc.tensor(np.array([0, 1], np.int32)))
+    with pytest.raises(IndexError, match=r"getitem.*index 3 is out of bounds for dimension 0 with size 3"):
+        pyasc.jit(lambda v: v[[0, 3], [1, 2]]).lower(x)
 
 
 def _clip_rows(m, a, value):

@@ -81,6 +81,14 @@ CASES = {
     "binary_cross_entropy": lambda m, f, x, y: (f.binary_cross_entropy(m.sigmoid(x), (y > 0).float()),
                                                 f.binary_cross_entropy(m.sigmoid(x * 30), m.sigmoid(y), y.abs(),
                                                                        reduction="none")),
+    "unfold": lambda m, f, x, y: (f.unfold(x.reshape(3, 2, 4, 5), 3),
+                                  f.unfold(x.reshape(3, 2, 4, 5), (2, 3), dilation=(2, 1), padding=1, stride=2)),
+    "nonzero": lambda m, f, x, y: (m.nonzero(x > 1), m.argwhere(x < -1), *m.nonzero(y > 1, as_tuple=True)),
+    "masked_select": lambda m, f, x, y: (m.masked_select(x, y > 0), x.masked_select(y[0] > 0)),
+    "searchsorted": lambda m, f, x, y: (m.searchsorted(m.tensor([-1.0, 0.0, 1.0]), x),
+                                        m.searchsorted(y.sort(2)[0], x[..., :3].round(), right=True),
+                                        m.bucketize(x, m.tensor([-1.0, 0.0, 1.0])),
+                                        m.bucketize(x.round(), m.tensor([-1.0, 0.0, 1.0]), right=True)),
     "interpolate": lambda m, f, x, y: (f.interpolate(x.reshape(3, 2, 4, 5), scale_factor=2),
                                        f.interpolate(x.reshape(3, 2, 4, 5), size=(7, 3), mode="bilinear"),
                                        f.interpolate(x.reshape(3, 2, 4, 5), scale_factor=1.5, mode="bilinear",
@@ -180,6 +188,8 @@ GRADS = {
                                                  weight=m.tensor(np.linspace(0.5, 2, 10, dtype=np.float32))),
     "interpolate": lambda m, f, x, y, w: (f.interpolate(x.reshape(3, 2, 4, 5), size=(7, 3), mode="bilinear")
                                           ** 2).sum(),
+    "unfold": lambda m, f, x, y, w: (f.unfold(x.reshape(3, 2, 4, 5), 2, padding=1, stride=2) ** 2).sum(),
+    "masked_select": lambda m, f, x, y, w: (m.masked_select(x, y > 0) ** 2).sum(),
 }
 
 
