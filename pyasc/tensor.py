@@ -306,11 +306,26 @@ class Tensor(HoldsMemory):
     def is_leaf(self) -> bool:
         return self._grad_fn is None
 
-    def backward(self, gradient=None) -> None:
-        """Accumulate the gradient of this tensor into the ``.grad`` of the leaves it depends on."""
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
+        """Accumulate the gradient of this tensor into the ``.grad`` of the leaves it depends on (and of the tensors
+        that ``retain_grad``); the recorded graph stays for another backward."""
         from .autograd.engine import backward
 
-        backward(self, gradient)
+        backward(self, gradient, retain_graph, create_graph, inputs)
+
+    def retain_grad(self) -> None:
+        """``backward`` fills this non-leaf tensor's ``.grad`` too (a leaf's always is)."""
+        if self._grad_fn is not None:
+            from .autograd.engine import retain_grad
+
+            retain_grad(self)
+
+    @property
+    def retains_grad(self) -> bool:
+        from .autograd.engine import _retained
+
+        ref = _retained.get(id(self))
+        return self._grad_fn is not None and ref is not None and ref() is self
 
     def detach(self) -> Tensor:
         """The same values (shared storage) outside the recorded graph. Traced, a tensor whose gradient is recorded

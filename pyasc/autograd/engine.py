@@ -15,6 +15,8 @@ over broadcast dimensions and cast to the operand's dtype). The rules are tensor
 
 from __future__ import annotations
 
+import weakref
+
 from .. import eager
 from ..creation import ones
 from ..errors import PyascError, describe
@@ -187,11 +189,41 @@ def _leaves(nodes: list[Node], roots: list[Tensor]) -> list[Tensor]:
     return out
 
 
-def backward(tensors, grad_tensors=None, inputs=None) -> None:
+# ids of the non-leaf tensors whose ``.grad`` ``backward`` fills (``Tensor.retain_grad``), each weakly
+_retained: dict[int, weakref.ref] = {}
+
+
+def retain_grad(t: Tensor) -> None:
+    """``backward`` fills the ``.grad`` of the non-leaf ``t`` too."""
+    if len(_retained) > 4096:
+        for k in [k for k, r in _retained.items() if r() is None]:
+            del _retained[k]
+    _retained[id(t)] = weakref.ref(t)
+
+
+def _retained_in(nodes: list[Node]) -> list[Tensor]:
+    made = {id(n) for n in nodes}
+    kept = (r() for r in list(_retained.values()))
+    return [t for t in kept if t is not None and t._grad_fn is not None and id(t._grad_fn) in made]
+
+
+def refuse_create_graph(op: str, create_graph: bool) -> None:
+    if create_graph:
+        raise PyascError(op, "create_graph=True: gradients of gradients are not supported (the backward is not "
+                         "recorded)")
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool = False, inputs=None) -> None:
     """Add the gradients of ``tensors`` (weighted by ``grad_tensors``; ones for a one-element tensor)
-    to the ``.grad`` of the leaves they depend on (or of ``inputs``)."""
+    to the ``.grad`` of the leaves they depend on and of the non-leaf tensors that retain theirs (or of
+    ``inputs``). The recorded graph stays, whatever ``retain_graph`` says."""
+    refuse_create_graph("backward", create_graph)
     roots, grads = _roots_and_grads("backward", tensors, grad_tensors)
-    targets = list(inputs) if inputs is not None else _leaves(graph(roots), roots)
+    if inputs is not None:
+        targets = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+    else:
+        nodes = graph(roots)
+        targets = _leaves(nodes, roots) + _retained_in(nodes)
     for leaf, g in zip(targets, gradients(roots, grads, targets)):
         if g is None:
             continue
@@ -199,9 +231,11 @@ def backward(tensors, grad_tensors=None, inputs=None) -> None:
             leaf._grad = g if leaf._grad is None else leaf._grad + g
 
 
-def grad(outputs, inputs, grad_outputs=None, allow_unused: bool = False) -> tuple[Tensor | None, ...]:
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bool = False,
+         allow_unused: bool = False) -> tuple[Tensor | None, ...]:
     """The gradients of ``outputs`` with respect to ``inputs`` (``torch.autograd.grad``), without
     touching any ``.grad``."""
+    refuse_create_graph("autograd.grad", create_graph)
     roots, grads = _roots_and_grads("autograd.grad", outputs, grad_outputs)
     targets = list(inputs) if isinstance(inputs, tuple | list) else [inputs]
     for t in targets:

@@ -165,3 +165,27 @@ def test_value_and_grad_eager_with_a_bias_over_part_of_the_row(bshape):
     tv.backward()
     np.testing.assert_allclose(np.asarray(value.numpy()), tv.detach().numpy(), rtol=1e-5, atol=1e-4)
     _close(gx, tx.grad, 1e-5)
+
+
+def test_retain_grad_retain_graph_and_inputs_like_torch():
+    x, tx = _pair((4, 6))
+    b, tb = x * 2, tx * 2
+    b.retain_grad()
+    tb.retain_grad()
+    assert b.retains_grad and tb.retains_grad and not x.retains_grad
+    y, ty = (b * b).sum(), (tb * tb).sum()
+    y.backward(retain_graph=True)
+    ty.backward(retain_graph=True)
+    y.backward()                        # a second backward of the same graph accumulates
+    ty.backward()
+    _close(b.grad, tb.grad)
+    _close(x.grad, tx.grad)
+    w, tw = _pair((6,), 1)
+    (x * w).sum().backward(inputs=[w])  # only ``inputs`` take gradients
+    (tx * tw).sum().backward(inputs=[tw])
+    _close(w.grad, tw.grad)
+    _close(x.grad, tx.grad)
+    with pytest.raises(pyasc.PyascError, match="create_graph=True: gradients of gradients are not supported"):
+        (x * x).sum().backward(create_graph=True)
+    with pytest.raises(pyasc.PyascError, match="autograd.grad.*create_graph"):
+        pyasc.autograd.grad((x * x).sum(), x, create_graph=True)
