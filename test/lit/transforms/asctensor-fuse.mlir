@@ -206,18 +206,19 @@ func.func @pool_of_slice(%x: tensor<3x4x10xf32>) -> tensor<1x4x5xf32> {
 // CHECK-NEXT:    asctensor.max_pool2d %[[R]] kernel [1, 2]
 
 // a slice passed to a kernel outlined before (a matmul): copied by an elementwise kernel, whose result the call takes
-func.func @call_view_k0(%a: tensor<2x9xf32>) -> tensor<2x9xf32> attributes {asctensor.kernel = "matmul"} {
-  func.return %a : tensor<2x9xf32>
+func.func @call_view_k0(%a: tensor<2x16xf32>, %b: tensor<16x16xf32>) -> tensor<2x16xf32> attributes {asctensor.kernel = "matmul"} {
+  %0 = asctensor.matmul %a, %b : tensor<2x16xf32>, tensor<16x16xf32> -> tensor<2x16xf32>
+  func.return %0 : tensor<2x16xf32>
 }
-func.func @call_view(%x: tensor<4x9xf32>) -> tensor<2x9xf32> {
-  %0 = asctensor.slice %x offsets [1, 0] : tensor<4x9xf32> -> tensor<2x9xf32>
-  %1 = func.call @call_view_k0(%0) : (tensor<2x9xf32>) -> tensor<2x9xf32>
-  func.return %1 : tensor<2x9xf32>
+func.func @call_view(%x: tensor<4x16xf32>, %w: tensor<16x16xf32>) -> tensor<2x16xf32> {
+  %0 = asctensor.slice %x offsets [1, 0] : tensor<4x16xf32> -> tensor<2x16xf32>
+  %1 = func.call @call_view_k0(%0, %w) : (tensor<2x16xf32>, tensor<16x16xf32>) -> tensor<2x16xf32>
+  func.return %1 : tensor<2x16xf32>
 }
 
-// CHECK:       func.func @call_view_k0_1(%x: tensor<4x9xf32>) -> tensor<2x9xf32> attributes {asctensor.kernel = "elementwise"} {
-// CHECK-NEXT:    %[[S:.*]] = asctensor.slice %x offsets [1, 0] : tensor<4x9xf32> -> tensor<2x9xf32>
+// CHECK:       func.func @call_view_k0_1(%x: tensor<4x16xf32>) -> tensor<2x16xf32> attributes {asctensor.kernel = "elementwise"} {
+// CHECK-NEXT:    %[[S:.*]] = asctensor.slice %x offsets [1, 0] : tensor<4x16xf32> -> tensor<2x16xf32>
 // CHECK:         arith.mulf %[[S]]
-// CHECK:       func.func @call_view(%x: tensor<4x9xf32>) -> tensor<2x9xf32> {
-// CHECK-NEXT:    %[[C:.*]] = func.call @call_view_k0_1(%x) : (tensor<4x9xf32>) -> tensor<2x9xf32>
-// CHECK-NEXT:    func.call @call_view_k0(%[[C]])
+// CHECK:       func.func @call_view(%x: tensor<4x16xf32>, %w: tensor<16x16xf32>) -> tensor<2x16xf32> {
+// CHECK-NEXT:    %[[C:.*]] = func.call @call_view_k0_1(%x) : (tensor<4x16xf32>) -> tensor<2x16xf32>
+// CHECK-NEXT:    func.call @call_view_k0(%[[C]], %w)
