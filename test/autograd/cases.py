@@ -80,6 +80,15 @@ CASES: list[GradCase] = [
     *_unary("tan", lambda m, a: m.tan(a * 0.3), U),  # away from the poles
     *_unary("tanh", lambda m, a: m.tanh(a)),
     *_unary("erf", lambda m, a: m.erf(a)),
+    *_unary("erfc", lambda m, a: m.erfc(a)),
+    *_unary("atan", lambda m, a: m.atan(a * 3.0)),
+    *_unary("arctan", lambda m, a: m.arctan(a)),
+    *_unary("asin", lambda m, a: m.asin(a * 0.45), U),      # U is in (-2, 2)
+    *_unary("arcsin", lambda m, a: m.arcsin(a * 0.45), U),
+    *_unary("acos", lambda m, a: m.acos(a * 0.45), U),
+    *_unary("arccos", lambda m, a: m.arccos(a * 0.45), U),
+    *_binary("atan2", lambda m, a, b: m.atan2(a, b)),
+    *_binary("arctan2", lambda m, a, b: m.arctan2(a, b)),
     *_unary("relu", lambda m, a: m.relu(a), U),
     *_unary("sigmoid", lambda m, a: m.sigmoid(a)),
     *_unary("gelu", lambda m, a: m.gelu(a)),
