@@ -13,9 +13,8 @@ out of place, and then:
 
 The view's positions in ``base`` must form a box read in some order, its indices evenly spaced along each dim of
 ``base`` or of ``base`` flattened (slices, integers, transposes, reshapes): other views (diagonals, broadcasts) are
-refused with a clear error. Eager views are
-found through the views the view ops made (``remember_views``), traced ones through the trace's records
-(``functionalize``).
+refused with a clear error. Eager views are found through the views the view ops made (``remember_views``), traced
+ones through the trace's records (``functionalize``).
 """
 
 from __future__ import annotations
@@ -30,13 +29,15 @@ from ..errors import PyascError
 from ..tensor import Tensor
 from . import tape
 
-# id of an eager view -> (the view, the tensor it views), both weakly; dead entries are swept when it grows
+# id of an eager view -> (the view, the tensor it views), both weakly; dead entries are swept when it has grown to
+# twice the entries alive at the last sweep (at least 4096)
 _parents: dict[int, tuple[weakref.ref, weakref.ref]] = {}
-_SWEEP_AT = 4096
+_sweep_at = 4096
 
 
 def remember_views(base: Tensor, results) -> None:
     """Remember the eager results of a view op on ``base`` whose storage is inside ``base``'s."""
+    global _sweep_at
     data = base._data
     for r in results:
         if not isinstance(r, Tensor) or r is base:
@@ -44,9 +45,10 @@ def remember_views(base: Tensor, results) -> None:
         own = r._data
         if own is None or own.base is None or not own.size or not np.may_share_memory(own, data):
             continue
-        if len(_parents) >= _SWEEP_AT:
+        if len(_parents) >= _sweep_at:
             for k in [k for k, (v, b) in _parents.items() if v() is None or b() is None]:
                 del _parents[k]
+            _sweep_at = max(4096, 2 * len(_parents))
         _parents[id(r)] = (weakref.ref(r), weakref.ref(base))
 
 
