@@ -4,7 +4,8 @@
 ``repeat_interleave``, ``expand_as``, ``type_as``, ``view_as``, ``reshape_as``, ``broadcast_to``, ``tile``) and
 arithmetic (``clamp_min``, ``clamp_max``, ``lerp``, ``addcmul``, ``addcdiv``, ``hypot``, ``logaddexp``, ``sinh``,
 ``cosh``, ``exp2``, ``log2``, ``log10``, ``fmod``, ``nan_to_num``, ``count_nonzero``, ``diff``, ``var_mean``,
-``std_mean``). Their values, dtypes and errors follow PyTorch's."""
+``std_mean``, ``signbit``) and the shifts of integers (``bitwise_left_shift``, ``bitwise_right_shift``). Their
+values, dtypes and errors follow PyTorch's."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from . import dtypes as dt
 from .args import dim_index, tensor_operand
 from .errors import PyascError, describe
 from .opdef import COMPOSITE, OpDef
+from .tensor import Tensor
 
 _LN2, _LN10 = math.log(2.0), math.log(10.0)
 
@@ -389,9 +391,57 @@ def std_mean(x, dim=None, *, correction=1, keepdim=False):
             _op("mean")(x, dim=dim, keepdim=keepdim))
 
 
+def signbit(x):
+    """Whether the sign bit is set: negative values and -0.0 (1 / -0.0 is -inf)."""
+    x = tensor_operand("signbit", x)
+    if not x.dtype.is_floating_point:
+        return x < 0
+    return (x < 0) | ((x == 0) & (1.0 / x < 0))
+
+
+def _shift_operands(op, x, k):
+    x = tensor_operand(op, x)
+    if x.dtype.is_floating_point or x.dtype is dt.bool_:
+        raise PyascError(op, f"is not defined for {x.dtype.name} tensors", shapes=[x.shape], dtypes=[x.dtype.name])
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral | Tensor):
+        raise PyascError(op, f"the shift must be an integer or an integer tensor, got {describe(k)}", shapes=[x.shape])
+    return x.to(dt.int32), k
+
+
+def _powers_of_two(k, most: int):
+    """``2 ** k`` as int32 for shifts ``k`` in [0, most] (an int, or a tensor: a table lookup), and where ``k`` is
+    out of that range."""
+    powers = np.array([1 << i for i in range(most + 1)] + [0], np.int64).astype(np.int32)   # 2**31 wraps
+    if not isinstance(k, Tensor):
+        return int(powers[k]) if 0 <= k <= most else 0, not 0 <= k <= most
+    table = Tensor(powers, dt.int32)
+    inside = (k >= 0) & (k <= most)
+    return table[_op("where")(inside, k, most + 1).to(dt.int32)], ~inside
+
+
+def bitwise_left_shift(x, other):
+    """``x`` shifted left by ``other`` bits, wrapping in 32 bits (0 from 32 bits on), as ``x << other``."""
+    x, k = _shift_operands("bitwise_left_shift", x, other)
+    factor, beyond = _powers_of_two(k, 31)
+    out = x * factor
+    return out if not isinstance(k, Tensor) else _op("where")(beyond, 0, out).to(dt.int32)
+
+
+def bitwise_right_shift(x, other):
+    """``x`` shifted right by ``other`` bits with its sign (floor division by ``2 ** other``; from 31 bits on, 0
+    or -1), as ``x >> other``."""
+    x, k = _shift_operands("bitwise_right_shift", x, other)
+    if not isinstance(k, Tensor):
+        return _op("floor_divide")(x, 1 << min(k, 30)) if k < 31 else _op("where")(x < 0, -1, 0).to(dt.int32)
+    factor, beyond = _powers_of_two(k, 30)
+    out = _op("floor_divide")(x, _op("where")(beyond, 1, factor).to(dt.int32))
+    return _op("where")(beyond, _op("where")(x < 0, -1, 0), out).to(dt.int32)
+
+
 _FUNCTIONS = [narrow, select, unbind, movedim, swapaxes, unflatten, tensor_split, fliplr, flipud, rot90, diagonal,
               trace, repeat_interleave, broadcast_to, tile, clamp_min, clamp_max, lerp, addcmul, addcdiv, hypot,
-              logaddexp, sinh, cosh, exp2, log2, log10, fmod, nan_to_num, count_nonzero, diff, var_mean, std_mean]
+              logaddexp, sinh, cosh, exp2, log2, log10, fmod, nan_to_num, count_nonzero, diff, var_mean, std_mean,
+              signbit, bitwise_left_shift, bitwise_right_shift]
 _METHODS_ONLY = [expand_as, type_as, view_as, reshape_as, new_full, new_zeros, new_ones, new_tensor]
 _FUNCTIONS_ONLY = [hstack, vstack, dstack, column_stack]
 

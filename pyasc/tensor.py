@@ -423,6 +423,8 @@ class Tensor(HoldsMemory):
     def __ror__(self, other): return _op("bitwise_or")(other, self)
     def __xor__(self, other): return _op("bitwise_xor")(self, other)
     def __rxor__(self, other): return _op("bitwise_xor")(other, self)
+    def __lshift__(self, other): return _op("bitwise_left_shift")(self, other)
+    def __rshift__(self, other): return _op("bitwise_right_shift")(self, other)
 
     def where(self, condition, other):
         """``self`` where ``condition`` holds, else ``other`` (``torch.Tensor.where``)."""

@@ -130,3 +130,19 @@ def test_errors_name_the_op(call, message):
     x = pyasc.tensor(np.zeros((3, 5), np.float32))
     with pytest.raises((pyasc.PyascError, AttributeError), match=message):
         call(x)
+
+
+@pytest.mark.parametrize("mode", ["eager", "jit"])
+def test_shifts_and_signbit_like_torch(mode):
+    """Shifts wrap in 32 bits (0 from 32 bits on; a right shift keeps the sign), by a number or a tensor."""
+    i = np.array([[7, -7, 0, 2147483647, -2147483648, 3], [-1, 1, 5, -5, 9, -9]], np.int32)
+    k = np.array([[0, 1, 31, 32, 5, 40], [3, 1, 2, 30, 31, 1]], np.int32)
+    f = np.array([1.5, -2.5, np.nan, 0.0, -0.0, np.inf, -np.inf], np.float32)
+
+    def fn(m, a, s, x):
+        return a << 5, a >> 31, a << 32, a >> 40, a << s, a >> s, m.signbit(x)
+
+    args = [pyasc.tensor(v) for v in (i, k, f)]
+    got = pyasc.jit(lambda *a: fn(pyasc, *a))(*args) if mode == "jit" else fn(pyasc, *args)
+    for g, w in zip(got, fn(torch, *[torch.tensor(v) for v in (i, k, f)]), strict=True):
+        np.testing.assert_array_equal(g.numpy(), w.numpy())
