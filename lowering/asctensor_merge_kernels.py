@@ -2,7 +2,7 @@
 
 Two kernel functions (``asctensor.kernel``) are the same function when they have the same type, the same
 attributes but their names, and structurally equivalent bodies (the same ops with the same attributes,
-source locations included, on the same operands). Every call of the later one then calls the first, and the
+source locations included, on the same operands) whose ops have the same result types. Every call of the later one then calls the first, and the
 later one is erased: each distinct kernel is tiled, bufferized and converted once, emitted once and traced
 once by the simulator (whose launches of it then replay).
 
@@ -32,6 +32,16 @@ def _signature(f: func.FuncOp) -> tuple:
     return f.function_type, attrs, props, len(f.body.block.ops)
 
 
+def _same_types(f: func.FuncOp, g: func.FuncOp) -> bool:
+    """The ops of two structurally equivalent bodies have the same result types, and their blocks the same argument
+    types, op by op (structural equivalence compares neither: two slices of one offset but different sizes, or
+    casts to different types, are equivalent to it)."""
+    pairs = zip(f.body.walk(), g.body.walk(), strict=True)
+    return all(a.result_types == b.result_types and all(
+        x.arg_types == y.arg_types for ra, rb in zip(a.regions, b.regions) for x, y in zip(ra.blocks, rb.blocks))
+        for a, b in pairs)
+
+
 def merged_names(module: ModuleOp) -> dict[str, str]:
     """For each kernel function of ``module`` that is the same function as an earlier one, that one's name."""
     firsts: dict[tuple, list[func.FuncOp]] = {}
@@ -40,7 +50,7 @@ def merged_names(module: ModuleOp) -> dict[str, str]:
         if not isinstance(f, func.FuncOp) or not is_kernel(f) or f.is_declaration:
             continue
         candidates = firsts.setdefault(_signature(f), [])
-        match = next((g for g in candidates if g.body.is_structurally_equivalent(f.body)), None)
+        match = next((g for g in candidates if g.body.is_structurally_equivalent(f.body) and _same_types(g, f)), None)
         if match is None:
             candidates.append(f)
         else:

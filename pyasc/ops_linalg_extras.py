@@ -1,6 +1,6 @@
 """More of PyTorch's products and reductions, each a composition of ops of the table (``COMPOSITE``): ``dot``,
-``vdot``, ``mv``, ``baddbmm``, ``cross``, ``dist``, ``kron``, ``nansum``, ``nanmean``, ``median``, ``take``,
-``xlogy``, and the functions ``t`` and ``numel`` of the methods. Their values, dtypes and errors follow PyTorch's."""
+``vdot``, ``mv``, ``baddbmm``, ``cross``, ``dist``, ``kron``, ``nansum``, ``nanmean``, ``median``, the running
+``cummax``, ``cummin`` and ``logcumsumexp`` (scans in log2(n) steps), ``take``, ``xlogy``, and the functions ``t`` and ``numel`` of the methods. Their values, dtypes and errors follow PyTorch's."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from . import dtypes as dt
 from .args import dim_index, tensor_operand
 from .errors import PyascError
 from .opdef import COMPOSITE, OpDef
+from .ops_reduce import MaxMin
 from .tensor import Tensor
 
 
@@ -144,8 +145,6 @@ def median(x, dim=None, keepdim=False):
     v, i = values[at], indices[at]
     if not keepdim:
         v, i = v.squeeze(d), i.squeeze(d)
-    from .ops_reduce import MaxMin
-
     return MaxMin(v, i)
 
 
@@ -168,6 +167,67 @@ def xlogy(x, y):
     return _op("where")((x == 0) & ~_op("isnan")(y), 0.0, out)
 
 
+def _scan(x, dim, combine):
+    """The inclusive scan of ``combine(earlier, later)`` along ``dim`` (an associative combination of tuples of
+    tensors): log2(n) steps, each combining every position with the one ``2**j`` before it (Hillis and Steele)."""
+    n = x[0].shape[dim]
+    lead = (slice(None),) * dim
+    state, s = x, 1
+    while s < n:
+        earlier = tuple(_op("cat")([t[lead + (slice(0, s),)], t[lead + (slice(0, n - s),)]], dim) for t in state)
+        first = _positions_along(n, len(x[0].shape), dim) < s
+        merged = combine(earlier, state)
+        state = tuple(_op("where")(first, own, new) for own, new in zip(state, merged))
+        s *= 2
+    return state
+
+
+def _positions_along(n: int, ndim: int, dim: int) -> Tensor:
+    return Tensor(np.arange(n, dtype=np.int32).reshape([n if d == dim else 1 for d in range(ndim)]), dt.int32)
+
+
+def _cumulative_extreme(op: str, x, dim, later_wins):
+    x = tensor_operand(op, x)
+    if x.dtype is dt.bool_:
+        x = x.to(dt.int32)
+    d = dim_index(op, dim, max(x.ndim, 1), x.shape)
+    if not x.ndim:
+        return MaxMin(x * 1, Tensor(np.zeros((), np.int32), dt.int32))
+    index = _positions_along(x.shape[d], x.ndim, d).expand(*x.shape)
+    nan = _op("isnan") if x.dtype.is_floating_point else (lambda t: t != t)
+
+    def combine(earlier, later):
+        (ve, ie), (vl, il) = earlier, later
+        take = nan(vl) | (~nan(ve) & later_wins(vl, ve))
+        return _op("where")(take, vl, ve), _op("where")(take, il, ie)
+
+    values, indices = _scan((x, index), d, combine)
+    return MaxMin(values, indices)
+
+
+def cummax(x, dim):
+    """The running maximum along ``dim`` and where it was last reached (a NaN, once met, stays, at the last NaN),
+    as PyTorch's."""
+    return _cumulative_extreme("cummax", x, dim, lambda later, earlier: later >= earlier)
+
+
+def cummin(x, dim):
+    """The running minimum along ``dim`` and where it was last reached (NaN as in ``cummax``)."""
+    return _cumulative_extreme("cummin", x, dim, lambda later, earlier: later <= earlier)
+
+
+def logcumsumexp(x, dim):
+    """``log(cumsum(exp(x)))`` along ``dim`` without overflow: a scan of ``logaddexp``."""
+    x = tensor_operand("logcumsumexp", x)
+    if not x.dtype.is_floating_point:
+        x = x.to(dt.float32)
+    d = dim_index("logcumsumexp", dim, max(x.ndim, 1), x.shape)
+    if not x.ndim:
+        return x * 1
+    (out,) = _scan((x,), d, lambda earlier, later: (_op("logaddexp")(earlier[0], later[0]),))
+    return out
+
+
 def t(x):
     """``x`` with its two dims swapped (``torch.t``; 0-d and 1-d tensors as they are)."""
     return tensor_operand("t", x).t()
@@ -178,7 +238,8 @@ def numel(x) -> int:
     return tensor_operand("numel", x).numel()
 
 
-_FUNCTIONS = [dot, vdot, mv, baddbmm, cross, dist, kron, nansum, nanmean, median, take, xlogy]
+_FUNCTIONS = [dot, vdot, mv, baddbmm, cross, dist, kron, nansum, nanmean, median, cummax, cummin, logcumsumexp, take,
+              xlogy]
 
 OPS = [*(OpDef(f.__name__, decompose=f, kind=COMPOSITE) for f in _FUNCTIONS),
        *(OpDef(f.__name__, decompose=f, kind=COMPOSITE, method=False) for f in (t, numel))]

@@ -1,5 +1,6 @@
 """``dot``, ``vdot``, ``mv``, ``baddbmm``, ``cross``, ``dist``, ``kron``, ``nansum``, ``nanmean``, ``median``,
-``take``, ``xlogy``, ``t`` and ``numel`` against PyTorch CPU, eagerly and inside ``pyasc.jit``, with gradients."""
+``cummax``, ``cummin``, ``logcumsumexp``, ``take``, ``xlogy``, ``t`` and ``numel`` against PyTorch CPU, eagerly and
+inside ``pyasc.jit``, with gradients."""
 
 from __future__ import annotations
 
@@ -71,3 +72,26 @@ def test_gradients_and_errors_like_torch():
         torch.dot(torch.tensor(M), torch.tensor(V))
     with pytest.raises(pyasc.PyascError, match="cross.*size 3"):
         pyasc.cross(pyasc.tensor(M), pyasc.tensor(M), dim=1)
+
+
+@pytest.mark.parametrize("mode", ["eager", "jit"])
+def test_running_extremes_and_logcumsumexp_like_torch(mode):
+    """Scans in log2(n) steps; the ties go to the later position and a NaN, once met, stays (at the last NaN). Inside
+    jit each step's shifts are kernels of one shape that differ only in their slices' sizes: they stay apart."""
+    x = RNG.integers(-3, 4, (3, 11)).astype(np.float32)
+    x[1, 4] = x[1, 7] = np.nan
+    x[2, 0] = -np.inf
+    y = (RNG.standard_normal((3, 13)) * 30).astype(np.float32)
+
+    def fn(m, a, b):
+        return (*m.cummax(a, 1), *m.cummin(a, 0), m.logcumsumexp(b, 1))
+
+    args = [pyasc.tensor(a) for a in (x, y)]
+    got = pyasc.jit(lambda *a: fn(pyasc, *a))(*args) if mode == "jit" else fn(pyasc, *args)
+    want = fn(torch, torch.tensor(x), torch.tensor(y))
+    for g, w in zip(got[:4], want[:4], strict=True):
+        np.testing.assert_array_equal(g.numpy(), w.numpy())
+    np.testing.assert_allclose(got[4].numpy(), want[4].numpy(), rtol=1e-6, atol=1e-5)
+    ints = RNG.integers(-3, 4, (3, 9)).astype(np.int32)
+    for g, w in zip(pyasc.cummax(pyasc.tensor(ints), 1), torch.cummax(torch.tensor(ints), 1), strict=True):
+        np.testing.assert_array_equal(g.numpy(), w.numpy())

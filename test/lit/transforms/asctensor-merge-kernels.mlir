@@ -45,3 +45,29 @@ func.func @host(%a: tensor<17x11xi8>, %b: tensor<17x11xi8>) -> tensor<17x17xi32>
 // CHECK-NEXT:    %{{.*}} = func.call @p2(%a, %b)
 // CHECK-NEXT:    %{{.*}} = func.call @p3(%a, %b)
 // CHECK-NEXT:    %{{.*}} = func.call @p4(%a, %b)
+
+// @s1 differs from @s0 only in the sizes of its slices (their result types): it is another function and stays
+func.func @s0(%a: tensor<3x11xf32>) -> tensor<3x11xf32> attributes {asctensor.kernel = "movement"} {
+  %0 = asctensor.slice %a offsets [0, 0] : tensor<3x11xf32> -> tensor<3x1xf32>
+  %1 = asctensor.slice %a offsets [0, 0] : tensor<3x11xf32> -> tensor<3x10xf32>
+  %2 = asctensor.concat %0, %1 dim = 1 : tensor<3x1xf32>, tensor<3x10xf32> -> tensor<3x11xf32>
+  func.return %2 : tensor<3x11xf32>
+}
+func.func @s1(%a: tensor<3x11xf32>) -> tensor<3x11xf32> attributes {asctensor.kernel = "movement"} {
+  %0 = asctensor.slice %a offsets [0, 0] : tensor<3x11xf32> -> tensor<3x2xf32>
+  %1 = asctensor.slice %a offsets [0, 0] : tensor<3x11xf32> -> tensor<3x9xf32>
+  %2 = asctensor.concat %0, %1 dim = 1 : tensor<3x2xf32>, tensor<3x9xf32> -> tensor<3x11xf32>
+  func.return %2 : tensor<3x11xf32>
+}
+func.func @shifts(%a: tensor<3x11xf32>) -> tensor<3x11xf32> {
+  %0 = func.call @s0(%a) : (tensor<3x11xf32>) -> tensor<3x11xf32>
+  %1 = func.call @s1(%0) : (tensor<3x11xf32>) -> tensor<3x11xf32>
+  func.return %1 : tensor<3x11xf32>
+}
+
+// CHECK:       func.func @s0(
+// CHECK:       func.func @s1(%a: tensor<3x11xf32>)
+// CHECK-NEXT:    asctensor.slice %a offsets [0, 0] : tensor<3x11xf32> -> tensor<3x2xf32>
+// CHECK:       func.func @shifts(
+// CHECK-NEXT:    %[[A:.*]] = func.call @s0(%a)
+// CHECK-NEXT:    func.call @s1(%[[A]])
