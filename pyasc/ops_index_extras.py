@@ -135,8 +135,9 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_g
 
 
 def _placed(op: str, x, dim, index, src):
-    """(x, d, the contribution of ``src`` summed into ``x``'s shape at ``index`` along ``d``): a one-hot of the
-    index against the positions of dim ``d``, times ``src``, summed over the index's own positions."""
+    """The operands of an accumulation by index, checked: (x, its dim ``d``, that dim's size, the index, ``src``).
+    Each accumulation selects ``src`` where the index equals a position of ``d`` (a select, so an infinity or a
+    NaN reaches only its own place) and sums over the index's positions."""
     x = tensor_operand(op, x)
     index, src = _index_tensor(op, index), tensor_operand(op, src)
     d = dim_index(op, dim, max(x.ndim, 1), x.shape)
@@ -156,9 +157,9 @@ def index_add(x, dim, index, source, *, alpha=1):
             source.shape[i] != x.shape[i] for i in range(x.ndim) if i != d):
         raise PyascError("index_add", f"source of shape {source.shape} does not match self {x.shape} with "
                          f"{index.numel()} indices along dim {d}", shapes=[x.shape, index.shape, source.shape])
-    hit = (index.reshape(-1, 1) == _positions(n, 2, 1)).to(source.dtype)          # (m, n)
+    hit = index.reshape(-1, 1) == _positions(n, 2, 1)                              # (m, n)
     moved = source.movedim(d, -1)                                                   # (..., m)
-    added = (moved.unsqueeze(-1) * hit).sum(-2).movedim(-1, d)                      # (..., n) -> x's layout
+    added = _op("where")(hit, moved.unsqueeze(-1), 0).sum(-2).movedim(-1, d)        # (..., n) -> x's layout
     return x + (added * alpha if alpha != 1 else added)
 
 

@@ -353,8 +353,10 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=N
             out = below
             continue
         above = _op("index_select")(out, d, Tensor(hi.astype(np.int32), dt.int32))
-        weight = Tensor(w.reshape([n_out if i == d else 1 for i in range(x.ndim)]), dt.float32).to(x.dtype)
-        out = below + (above - below) * weight
+        shape = [n_out if i == d else 1 for i in range(x.ndim)]
+        w_above = Tensor(w.reshape(shape), dt.float32).to(x.dtype)
+        w_below = Tensor((np.float32(1) - w).reshape(shape), dt.float32).to(x.dtype)
+        out = below * w_below + above * w_above           # PyTorch's form (an infinity stays one)
     return out
 
 
