@@ -223,3 +223,15 @@ def test_errors_name_the_op_like_torch():
         F.one_hot(torch.tensor([0, 5]), 3)
     with pytest.raises(RuntimeError, match="out of bounds"):
         torch.zeros(3, 4).index_add(1, torch.tensor([4]), torch.ones(3, 1))
+
+
+def test_accumulations_by_index_keep_non_finite_values_in_their_place():
+    """An infinity or a NaN of the source reaches only the place it is added to, as in PyTorch."""
+    src = np.array([[1, np.inf, np.nan], [2, 3, -np.inf]], np.float32)
+    index = np.array([0, 2, 0])
+    got = pyasc.tensor(np.zeros((2, 5), np.float32)).index_add(1, pyasc.tensor(index), pyasc.tensor(src))
+    want = torch.zeros(2, 5).index_add(1, torch.tensor(index), torch.tensor(src))
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+    scattered = pyasc.zeros(2, 5).scatter_add(1, pyasc.tensor(np.array([[4, 1, 1], [0, 0, 3]])), pyasc.tensor(src))
+    expected = torch.zeros(2, 5).scatter_add(1, torch.tensor([[4, 1, 1], [0, 0, 3]]), torch.tensor(src))
+    np.testing.assert_array_equal(scattered.numpy(), expected.numpy())
