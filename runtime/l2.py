@@ -19,6 +19,7 @@ The data path (``codegen.data_only_source``) does neither accounting.
 from __future__ import annotations
 
 import numpy as np
+from numpy.lib.array_utils import byte_bounds
 
 PLANS = 4096  # line-index arrays kept per record before it starts over
 BLOCK = 32  # the DMA's granule: a vector core's HBM traffic is counted in the blocks it reads
@@ -34,6 +35,18 @@ def _row_lines(start: int, rows: int, row_bytes: int, stride: int, line: int) ->
     share = np.minimum(ends[:, None], (index + 1) * line) - np.maximum(starts[:, None], index * line)
     keep = index <= hi[:, None]
     return index[keep], share[keep]
+
+
+def buffer_of(g8: np.ndarray) -> tuple[int, int, int]:
+    """(the key of the memory a GM argument lies in, the argument's first byte in it, the memory's bytes): two
+    arguments that view one array (``x - x[0:1]`` eagerly) share one record, each at its own place in it."""
+    root = g8
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if root is g8:
+        return id(g8), 0, g8.nbytes
+    lo, hi = byte_bounds(root)
+    return id(root), g8.ctypes.data - lo, hi - lo
 
 
 class L2Lines:
@@ -60,13 +73,14 @@ class L2Lines:
         """How many of the lines the rows cover were not read before in this launch (they are now)."""
         if args is not self.launch:
             self.launch, self.maps, self.seen, self.count = args, {}, set(), 0
-        key = id(g8.base) if g8.base is not None else id(g8)
+        key, at, nbytes = buffer_of(g8)
+        start += at
         region = (key, start, rows, row_bytes, stride)
         if region in self.seen:
             return 0
         bm = self.maps.get(key)
         if bm is None:
-            bm = self.maps[key] = np.zeros(g8.nbytes // self.LINE + 2, np.bool_)
+            bm = self.maps[key] = np.zeros(nbytes // self.LINE + 2, np.bool_)
         idx = self.lines.get(region[1:])
         if idx is None:
             idx = np.unique(_row_lines(start, rows, row_bytes, stride, self.LINE)[0])  # each line counts once
@@ -129,10 +143,11 @@ class CoreLines:
 
     def _core(self, core: int, g8: np.ndarray, start: int, rows: int, row_bytes: int, stride: int) -> tuple[int, int]:
         maps = self.maps.setdefault(core, {})
-        key = id(g8.base) if g8.base is not None else id(g8)
+        key, at, nbytes = buffer_of(g8)
+        start += at
         bm = maps.get(key)
         if bm is None:
-            bm = maps[key] = np.zeros(g8.nbytes // self.LINE + 2, np.bool_)
+            bm = maps[key] = np.zeros(nbytes // self.LINE + 2, np.bool_)
         bb = self.blocks.setdefault(core, {}).get(key)
         if bb is None:
             bb = self.blocks[core][key] = np.zeros(len(bm) * (self.LINE // BLOCK), np.bool_)  # as far as the lines

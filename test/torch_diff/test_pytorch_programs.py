@@ -387,3 +387,11 @@ def test_pyasc_mode_is_read_when_an_op_runs(monkeypatch):
     monkeypatch.delenv("PYASC_MODE")
     assert (x @ w).dtype is pyasc.float32
     assert os.environ.get("PYASC_MODE") is None
+
+
+def test_operands_that_view_one_tensor_eagerly():
+    """``x - x[0:1]`` and ``x[1:] * x[:-1]`` eagerly: both GM arguments view one array, and the simulator's record of
+    the lines read keeps each at its own place in it."""
+    (x, tx), = [_pair(7, 6, 7)]
+    _close(x - x[0:1], tx - tx[0:1])
+    _close(x[1:] * x[:-1], tx[1:] * tx[:-1])
