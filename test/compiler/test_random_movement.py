@@ -1,7 +1,14 @@
-"""Random programs of data movement along rows (shifts made of two slices and a concat, halves swapped, flips,
-rolls, a shifted running maximum, masks by position) over float32 integers, inside ``pyasc.jit`` and eagerly,
-against PyTorch CPU exactly. Their kernels often share one shape and differ only in their slices' sizes, which
-``asctensor-merge-kernels`` must keep apart. The default run checks 6 programs; ``--random-long`` runs 300."""
+"""Random programs against PyTorch CPU, inside ``pyasc.jit`` and eagerly:
+
+* data movement along rows (shifts made of two slices and a concat, halves swapped, flips, rolls, a shifted
+  running maximum, masks by position) over float32 integers, compared exactly: their kernels often share one
+  shape and differ only in their slices' sizes, which ``asctensor-merge-kernels`` must keep apart;
+* mixed steps over 1-3 dims (reductions kept and broadcast back, slices of one operand against the whole,
+  transposes, reshapes, casts through float16 and bfloat16, softmax, cumulative sums), at float32's tolerance or
+  the narrow type's: eagerly both operands of a step may view one array.
+
+The default run checks 6 programs of each; ``--random-long`` runs 300.
+"""
 
 from __future__ import annotations
 
@@ -68,3 +75,69 @@ def test_random_movement_program_matches_torch(seed):
                                   err_msg=f"seed {seed}: {steps} on {x.shape}, inside jit")
     np.testing.assert_array_equal(program(pyasc, pyasc.tensor(x)).numpy(), want,
                                   err_msg=f"seed {seed}: {steps} on {x.shape}, eagerly")
+
+
+MIXED = ("sum_kept", "max_kept", "mean_kept", "minus_first", "transpose", "reshape", "where", "through_float16",
+         "through_bfloat16", "softmax", "exp", "cat_cut", "drop_first", "flip", "scale_columns", "cumsum", "sqrt",
+         "max_flipped")
+
+
+def _mixed(m, x, step: str, k: int):
+    d = k % x.ndim
+    lead = tuple(slice(None) for _ in range(d))
+    if step == "sum_kept":
+        return x.sum(d, keepdim=True) * 0.1 + x
+    if step == "max_kept":
+        return x - x.amax(d, keepdim=True)
+    if step == "mean_kept":
+        return x - x.mean(d, keepdim=True)
+    if step == "minus_first":
+        return x - x[lead + (slice(0, 1),)]
+    if step == "transpose":
+        return x.transpose(0, x.ndim - 1)
+    if step == "reshape":
+        return x.reshape(*reversed(x.shape))
+    if step == "where":
+        return m.where(x > 0, x, x * 0.5)
+    if step in ("through_float16", "through_bfloat16"):
+        return x.to(m.float16 if step == "through_float16" else m.bfloat16).to(m.float32)
+    if step == "softmax":
+        return m.softmax(x, d)
+    if step == "exp":
+        return (x * 0.1).exp()
+    if step == "cat_cut":
+        return m.cat([x, x * 2], d)[lead + (slice(0, x.shape[d]),)]
+    if step == "drop_first":
+        return x[lead + (slice(1, None),)] if x.shape[d] > 2 else x
+    if step == "flip":
+        return x.flip(d)
+    if step == "scale_columns":
+        return x * m.arange(x.shape[-1]).float()
+    if step == "cumsum":
+        return x.cumsum(d) * 0.1
+    if step == "sqrt":
+        return (x.abs() + 1).sqrt()
+    return m.maximum(x, x.flip(d))
+
+
+def make_mixed_program(seed: int):
+    """(the steps, the input): 2-6 steps over a float32 input of 1-3 dims of 1-8 elements."""
+    rng = np.random.default_rng(seed)
+    shape = tuple(int(v) for v in rng.integers(1, 9, int(rng.integers(1, 4))))
+    steps = [(MIXED[int(rng.integers(len(MIXED)))], int(rng.integers(0, 5))) for _ in range(int(rng.integers(2, 7)))]
+    return steps, rng.standard_normal(shape).astype(np.float32)
+
+
+def test_random_mixed_program_matches_torch(seed):
+    steps, x = make_mixed_program(seed)
+
+    def program(m, t):
+        for step, k in steps:
+            t = _mixed(m, t, step, k)
+        return t
+
+    want = program(torch, torch.tensor(x)).numpy()
+    tol = 2e-2 if any(step.startswith("through") for step, _ in steps) else 2e-4
+    for mode, got in (("inside jit", pyasc.jit(lambda t: program(pyasc, t))(pyasc.tensor(x))),
+                      ("eagerly", program(pyasc, pyasc.tensor(x)))):
+        np.testing.assert_allclose(got.numpy(), want, rtol=tol, atol=tol, err_msg=f"seed {seed}: {steps} {mode}")
