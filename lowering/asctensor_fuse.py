@@ -333,27 +333,26 @@ def _materialize_pool_views(host: func.FuncOp) -> None:
     """A ``max_pool2d`` reads its input as a kernel input, through reshapes only (``tile-pool`` loads rows of a
     whole tensor): a slice or broadcast there is an exact copy first (``x[0:1]`` pooled)."""
     for op in list(host.body.block.ops):
-        if not isinstance(op, asctensor.MaxPool2dOp):
-            continue
-        user, v = op, op.input
-        while isinstance(v.owner, asctensor.ReshapeOp):
-            user, v = v.owner, v.owner.input
-        if isinstance(v.owner, VIEW_OPS):
-            _replace_by_copy(user, 0, v)
+        if isinstance(op, asctensor.MaxPool2dOp):
+            _copy_view_operand(op, 0)
 
 
 def _materialize_call_views(host: func.FuncOp) -> None:
     """A kernel outlined before (a matmul or convolution) reads whole GM tensors: a slice or broadcast it takes
     (through reshapes) is an exact copy first (``conv2d(x[:, :2], w)``), as the host has no views to pass."""
     for op in list(host.body.block.ops):
-        if not isinstance(op, func.CallOp):
-            continue
-        for i, operand in enumerate(op.operands):
-            user, index, v = op, i, operand
-            while isinstance(v.owner, asctensor.ReshapeOp):
-                user, index, v = v.owner, 0, v.owner.input
-            if isinstance(v.owner, VIEW_OPS):
-                _replace_by_copy(user, index, v)
+        if isinstance(op, func.CallOp):
+            for i in range(len(op.operands)):
+                _copy_view_operand(op, i)
+
+
+def _copy_view_operand(op: Operation, i: int) -> None:
+    """Operand ``i`` of ``op``, seen through reshapes: an exact copy of it where it is a slice or broadcast."""
+    user, index, v = op, i, op.operands[i]
+    while isinstance(v.owner, asctensor.ReshapeOp):
+        user, index, v = v.owner, 0, v.owner.input
+    if isinstance(v.owner, VIEW_OPS):
+        _replace_by_copy(user, index, v)
 
 
 def _replace_by_copy(op: Operation, i: int, v: SSAValue) -> None:
