@@ -10,8 +10,8 @@ Every pass class declares ``INPUT_LEVEL``, one of ``INPUT_LEVELS``:
 * ``ascbuf-planned``: the same with every ``ascbuf.alloc`` at a planned offset;
 * ``ascendc``: ``ascendc`` kernels only (hand-written or traced by the kernel DSL).
 
-``apply_pass(p, ctx, module)`` (run by ``pipeline.run_stage`` and by ``pyasc-opt`` for every pass)
-checks the input and raises ``LevelError`` naming the pass, the first offending op and the level
+``apply_pass(p, ctx, module)`` (run by ``pyasc-opt`` for every pass, and by ``pipeline.run_stage`` for
+the first pass of each stage: the others take what the fixed pipeline made before them) checks the input and raises ``LevelError`` naming the pass, the first offending op and the level
 expected; a pass that fails with anything but a compile error or a diagnostic raises
 ``InternalPassError`` ("internal error in pass X"): a bug of the compiler, not of the input.
 """
@@ -159,11 +159,12 @@ def check_input_level(pass_name: str, level: str, module: Operation) -> None:
 USER_ERRORS = (CompileError, DiagnosticException)
 
 
-def apply_pass(p, ctx: Context, module: ModuleOp) -> None:
-    """Run pass ``p`` on ``module`` after checking its input level (see the module docstring)."""
+def apply_pass(p, ctx: Context, module: ModuleOp, check_level: bool = True) -> None:
+    """Run pass ``p`` on ``module`` after checking its input level (see the module docstring); without
+    ``check_level`` the caller vouches for it (a pass of a fixed pipeline after the first)."""
     check_pass_options(p)
     level = getattr(p, "INPUT_LEVEL", None)
-    if level is not None:
+    if level is not None and check_level:
         check_input_level(p.name, level, module)
     try:
         p.apply(ctx, module)

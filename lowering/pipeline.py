@@ -120,16 +120,20 @@ def set_compile_limits(seconds: float | None = None, ops: int | None = None) -> 
 
 
 class CompileBudget:
-    """The limits of one compilation, checked between passes (``run_stage``)."""
+    """The limits of one compilation: its time, checked after every pass, and its operations, counted before and
+    after every stage (``run_stage``)."""
 
     def __init__(self) -> None:
         self.start = time.perf_counter()
 
-    def check(self, module: ModuleOp, where: str) -> None:
+    def check_time(self, where: str) -> None:
         seconds = time.perf_counter() - self.start
         if seconds > LIMITS.seconds:
             raise CompileError(f"compilation stopped {where}: it ran {seconds:.1f} s, more than the limit of "
                                f"{LIMITS.seconds:g} s (set_compile_limits / PYASC_COMPILE_SECONDS)")
+
+    def check(self, module: ModuleOp, where: str) -> None:
+        self.check_time(where)
         n = 0
         for _ in module.walk():
             n += 1
@@ -212,7 +216,12 @@ def run_stage(module: ModuleOp, level: str, options: CompileOptions | None = Non
     budget.check(module, f"before the {level} stage")
     if level == "asctile":      # the caller evaluates them (``const_eval.take_constants``) before this stage
         refuse_constants_functions(module)
-    for p in stage_passes(level, options):
-        apply_pass(p, ctx, module)
-        budget.check(module, f"after pass {p.name}")
+    passes = stage_passes(level, options)
+    for i, p in enumerate(passes):
+        # a stage's first pass checks the stage's input level; each later one takes what the one before made
+        apply_pass(p, ctx, module, check_level=i == 0)
+        if i + 1 < len(passes):
+            budget.check_time(f"after pass {p.name}")
+        else:
+            budget.check(module, f"after pass {p.name}")
     return module
