@@ -55,12 +55,13 @@ def _inverse(perm) -> tuple[int, ...]:
     return tuple(perm.index(i) for i in range(len(perm)))
 
 
-def _untransposed_copy(v: SSAValue, perm) -> SSAValue | None:
-    """A transpose of ``v`` that undoes ``perm``, already in the program (``v`` in the untransposed layout)."""
+def _untransposed_copy(v: SSAValue, perm, op: Operation) -> SSAValue | None:
+    """A transpose of ``v`` that undoes ``perm``, already in the program (``v`` in the untransposed layout), other
+    than an operand of ``op`` (in ``v + v.t()`` the one sunk: sinking would make the same op again)."""
     inverse = _inverse(perm)
     for u in v.uses:
         t = u.operation
-        if isinstance(t, asctensor.TransposeOp) and t.perm == inverse:
+        if isinstance(t, asctensor.TransposeOp) and t.perm == inverse and t.result not in op.operands:
             return t.result
     return None
 
@@ -89,7 +90,7 @@ def _sinkable(op: Operation) -> tuple[int, ...] | None:
             continue
         if isinstance(src, asctensor.TransposeOp) and src.perm == perm and all(u.operation is op for u in v.uses):
             continue
-        if _untransposed_copy(v, perm) is None:
+        if _untransposed_copy(v, perm, op) is None:
             return None
     return perm
 
@@ -103,7 +104,7 @@ def _sink(op: Operation, perm: tuple[int, ...]) -> None:
         if isinstance(src, asctensor.TransposeOp) and src.perm == perm and all(u.operation is op for u in v.uses):
             operands.append(src.input)
         elif not isinstance(src, asctensor.FullOp):
-            operands.append(_untransposed_copy(v, perm))
+            operands.append(_untransposed_copy(v, perm, op))
         else:  # a splat of the untransposed shape
             shape = [v.type.get_shape()[i] for i in inverse]
             splat = copy_loc(op, asctensor.FullOp(src.scalar, TensorType(v.type.element_type, shape)))

@@ -36,6 +36,9 @@ from .analysis.phases import phases_of
 from .analysis.matmul import CubeTilingError, plan_matmul
 from .analysis.pool import nhwc_pool_fits
 from .emitter import copy_loc, exact_copy
+from .errors import TilingError
+from .tile_body import view_source
+from .tiling import element_strides, row_major
 
 
 def insert(op: Operation, anchor: Operation, after: Operation | None = None) -> Operation:
@@ -371,11 +374,33 @@ def _elementwise(op: Operation, shape) -> bool:
                                     for r in op.results)
 
 
+def _read_by_rows(v: SSAValue, shape) -> bool:
+    """Whether the epilogue's vector cores can load ``v`` (a view of a value from outside) on the product's
+    ``shape`` a row at a time: its element stride along the last dim is 0 or 1 (``b[:, 0]`` broadcast over the
+    rows is not: ``tile-mix`` loads rows of contiguous columns)."""
+    chain, root = [], v
+    while isinstance(root.owner, VIEW_OPS):
+        chain.append(root)
+        root = root.owner.input
+    if not chain or isinstance(root.owner, asctensor.FullOp):
+        return True
+    root_shape = tuple(root.type.get_shape())
+    views = {root: (root, root_shape, row_major(root_shape), 0)}
+    try:
+        for w in reversed(chain):
+            views[w] = view_source(w, (), views)
+    except TilingError:
+        return False
+    _, view_shape, strides, _ = views[v]
+    return element_strides(tuple(view_shape), tuple(shape), strides)[-1] in (0, 1)
+
+
 def epilogue(mm: Operation, host: func.FuncOp) -> list[Operation]:
     """The ops after ``mm`` (or its fused ReLU) that form its vector epilogue, in program order.
 
     An op joins when it is elementwise over the product's shape and reads the product or an earlier
-    member; its other operands are values of that shape, splats or broadcasts of values from outside.
+    member; its other operands are values of that shape, splats, or views of values from outside that the
+    vector cores load by rows (``_read_by_rows``).
     The first other op that reads a member ends the epilogue, so every use outside comes later.
     """
     shape = mm.results[0].type.get_shape()
@@ -386,8 +411,9 @@ def epilogue(mm: Operation, host: func.FuncOp) -> list[Operation]:
         reads = [v for v in op.operands if v in produced]
         if not reads:
             continue
-        others_ok = all(v in produced or is_view_of_input(v, set(members)) or
-                        (isinstance(v.type, TensorType) and v.type.get_shape() == shape)
+        others_ok = all(v in produced or (is_view_of_input(v, set(members)) and _read_by_rows(v, shape)) or
+                        (isinstance(v.type, TensorType) and v.type.get_shape() == shape
+                         and not isinstance(v.owner, VIEW_OPS))
                         for v in op.operands)
         if not (_elementwise(op, shape) and others_ok):
             break

@@ -9,6 +9,7 @@ device); wherever data is taken, a pyasc Tensor, NumPy array or PyTorch CPU tens
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 
@@ -201,6 +202,16 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return from_any(array, d, "from_numpy")
 
 
+def _grad_leaf(fn):
+    """``fn`` taking PyTorch's ``requires_grad=`` too: the tensor made then a leaf of automatic differentiation."""
+    @functools.wraps(fn)
+    def make(*args, requires_grad: bool = False, **kwargs) -> Tensor:
+        t = fn(*args, **kwargs)
+        return t.requires_grad_() if requires_grad else t
+    return make
+
+
+@_grad_leaf
 def full(size, fill_value, *, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     """A tensor of ``size`` filled with ``fill_value``; dtype inferred from the value."""
     shape = _size("full", (size,))
@@ -222,24 +233,28 @@ def full(size, fill_value, *, dtype=None, format=None, device=None) -> Tensor:  
         return _new(np.full(_fits("full", shape, d, device), fill_value, dtype=d.np_dtype), d, "full", format, device)
 
 
+@_grad_leaf
 def zeros(*size, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     """A tensor of zeros (default float32)."""
     d = _dtype_or("zeros", dtype, dt.DEFAULT_FLOAT)
     return _new(np.zeros(_fits("zeros", _size("zeros", size), d, device), dtype=d.np_dtype), d, "zeros", format, device)
 
 
+@_grad_leaf
 def ones(*size, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     """A tensor of ones (default float32)."""
     d = _dtype_or("ones", dtype, dt.DEFAULT_FLOAT)
     return _new(np.ones(_fits("ones", _size("ones", size), d, device), dtype=d.np_dtype), d, "ones", format, device)
 
 
+@_grad_leaf
 def empty(*size, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     """An uninitialised tensor (pyasc zero-fills it)."""
     d = _dtype_or("empty", dtype, dt.DEFAULT_FLOAT)
     return _new(np.zeros(_fits("empty", _size("empty", size), d, device), dtype=d.np_dtype), d, "empty", format, device)
 
 
+@_grad_leaf
 def eye(n: int, m: int | None = None, *, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     """The n x m identity matrix (default float32)."""
     d = _dtype_or("eye", dtype, dt.DEFAULT_FLOAT)
@@ -254,6 +269,7 @@ def _random_float(op: str, dtype) -> dt.DType:
     return d
 
 
+@_grad_leaf
 def rand(*size, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     """Uniform samples in [0, 1) (default float32)."""
     d = _random_float("rand", dtype)
@@ -261,6 +277,7 @@ def rand(*size, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     return _new(_rng.random(shape).astype(d.np_dtype), d, "rand", format, device)
 
 
+@_grad_leaf
 def randn(*size, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     """Standard normal samples (default float32)."""
     d = _random_float("randn", dtype)
@@ -268,6 +285,7 @@ def randn(*size, dtype=None, format=None, device=None) -> Tensor:  # noqa: A002
     return _new(_rng.standard_normal(shape).astype(d.np_dtype), d, "randn", format, device)
 
 
+@_grad_leaf
 def arange(start, end=None, step=1, *, dtype=None, device=None) -> Tensor:
     """Values ``start, start + step, ...`` below ``end`` (``arange(n)`` counts from 0). As in
     PyTorch the dtype is int32 (torch: int64) when start, end and step are all integers and
@@ -296,6 +314,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None) -> Tensor:
         return _new(values.astype(d.np_dtype), d, "arange", None, device)
 
 
+@_grad_leaf
 def linspace(start, end, steps, *, dtype=None, device=None) -> Tensor:
     """``steps`` values evenly spaced from ``start`` to ``end`` (float32 by default), as PyTorch computes them in
     the dtype: ``start + i * step`` for the first half, ``end - (steps - 1 - i) * step`` for the rest."""
@@ -332,31 +351,37 @@ def _like(op, t, dtype, device):
             t.device if device is None else device)
 
 
+@_grad_leaf
 def zeros_like(t: Tensor, *, dtype=None, device=None) -> Tensor:
     shape, d, f, dev = _like("zeros_like", t, dtype, device)
     return zeros(shape, dtype=d, format=f, device=dev)
 
 
+@_grad_leaf
 def ones_like(t: Tensor, *, dtype=None, device=None) -> Tensor:
     shape, d, f, dev = _like("ones_like", t, dtype, device)
     return ones(shape, dtype=d, format=f, device=dev)
 
 
+@_grad_leaf
 def empty_like(t: Tensor, *, dtype=None, device=None) -> Tensor:
     shape, d, f, dev = _like("empty_like", t, dtype, device)
     return empty(shape, dtype=d, format=f, device=dev)
 
 
+@_grad_leaf
 def full_like(t: Tensor, fill_value, *, dtype=None, device=None) -> Tensor:
     shape, d, f, dev = _like("full_like", t, dtype, device)
     return full(shape, fill_value, dtype=d, format=f, device=dev)
 
 
+@_grad_leaf
 def rand_like(t: Tensor, *, dtype=None, device=None) -> Tensor:
     shape, d, f, dev = _like("rand_like", t, dtype, device)
     return rand(shape, dtype=d, format=f, device=dev)
 
 
+@_grad_leaf
 def randn_like(t: Tensor, *, dtype=None, device=None) -> Tensor:
     shape, d, f, dev = _like("randn_like", t, dtype, device)
     return randn(shape, dtype=d, format=f, device=dev)

@@ -493,6 +493,15 @@ class Tensor(HoldsMemory):
     def int(self) -> Tensor:
         return self.to(dt.int32)
 
+    def long(self) -> Tensor:
+        """int32: pyasc's integers (indices, ``arange``) are int32 where PyTorch's are int64."""
+        return self.to(dt.int32)
+
+    def double(self) -> Tensor:
+        """float64, which Ascend's vector and cube units do not compute: refused by name."""
+        raise PyascError("double", "float64 is not supported (Ascend computes float32, float16 and bfloat16); "
+                         "use .float()", shapes=[self.shape], dtypes=[self._dtype.name])
+
     # -- arithmetic operators ---------------------------------------------------------------
     def __add__(self, other): return _op("add")(self, other)
     def __radd__(self, other): return _op("add")(other, self)

@@ -48,3 +48,38 @@ def test_eager_backward_matches_torch(name):
     fn(pyasc, PF, *ours).backward()
     for o, t in zip(ours, theirs):
         np.testing.assert_allclose(o.grad.numpy(), t.grad.numpy(), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("optimizer", ["SGD", "Adam"])
+def test_training_from_parameters_made_by_creation_functions(optimizer):
+    """``zeros(..., requires_grad=True)``, ``randn_like(..., requires_grad=True)`` and the other creation functions
+    take PyTorch's ``requires_grad``: three optimizer steps match torch's."""
+
+    def train(m):
+        w = m.tensor(X[:, :5] * 0.1, requires_grad=True)
+        b = m.zeros(5, requires_grad=True)
+        s = m.ones_like(b, requires_grad=True)
+        opt = getattr(m.optim, optimizer)([w, b, s], lr=0.1)
+        for _ in range(3):
+            opt.zero_grad()
+            loss = (((m.tensor(X.T) @ w + b) * s).relu() - 1).pow(2).mean()
+            loss.backward()
+            opt.step()
+        return w, b, s, loss
+
+    for got, want in zip(train(pyasc), train(torch)):
+        np.testing.assert_allclose(got.detach().numpy(), want.detach().numpy(), rtol=1e-4, atol=1e-6)
+    for make in (lambda: pyasc.full((2,), 1.0, requires_grad=True), lambda: pyasc.arange(3.0, requires_grad=True),
+                 lambda: pyasc.randn(2, requires_grad=True), lambda: pyasc.eye(2, requires_grad=True)):
+        assert make().requires_grad
+    with pytest.raises(pyasc.PyascError, match="only floating point"):
+        pyasc.zeros(3, dtype=pyasc.int32, requires_grad=True)
+
+
+def test_long_and_double_conversions():
+    """``long()`` gives pyasc's integers (int32, where PyTorch's are int64); ``double()`` is refused by name."""
+    x = pyasc.tensor(X * 3)
+    np.testing.assert_array_equal(x.long().numpy(), torch.tensor(X * 3).long().numpy())
+    assert x.long().dtype is pyasc.int32
+    with pytest.raises(pyasc.PyascError, match="double.*float64 is not supported"):
+        x.double()

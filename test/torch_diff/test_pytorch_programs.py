@@ -56,6 +56,36 @@ def test_2_byte_products_whose_k_is_not_whole_fractals(fn, k, dtype, tol):
     _close(pyasc.jit(fn)(a, b, x, y), fn(ta, tb, tx, ty), tol)
 
 
+_EPILOGUE_VIEWS = {
+    "bias_is_a_column": lambda m, a, b: m.nn.functional.linear(a, b, b[:, 0]),
+    "plus_a_transposed_input": lambda m, a, b: a @ b + a.t(),
+    "plus_every_other_column_repeated": lambda m, a, b: a @ b + b[:, ::2].repeat(1, 2),
+    "plus_its_columns_reversed": lambda m, a, b: a @ b + b.flip(1),
+    "gelu_of_row_bias_times_a_column": lambda m, a, b: m.nn.functional.gelu(a @ b + b[0]) * b[:, 1:2],
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", list(_EPILOGUE_VIEWS))
+def test_products_plus_views_whose_columns_are_not_contiguous(name, mode):
+    """An elementwise op after a product that reads a view across its columns (a column of the weights as the
+    bias, a transpose) stops the product's vector epilogue, which loads rows of contiguous columns; it was
+    refused inside jit ("read with a column stride")."""
+    fn = _EPILOGUE_VIEWS[name]
+    (a, ta), (b, tb) = _pair(8, 8), _pair(8, 8)
+    _close(_run(lambda x, y: fn(pyasc, x, y), mode, a, b), fn(torch, ta, tb))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("fn", [lambda m, x: x + x.t(), lambda m, x: (x @ x * 2).t() * 0.5 + x @ x,
+                                lambda m, x: m.maximum(x.transpose(0, 1), x).exp()])
+def test_a_value_with_its_own_transpose(fn, mode):
+    """``x + x.t()``: ``asctensor-sink-transposes`` rebuilt the same add below a new transpose without end, so
+    the call never returned, eagerly or inside jit."""
+    x, tx = _pair(6, 6)
+    _close(_run(lambda v: fn(pyasc, v), mode, x), fn(torch, tx))
+
+
 def _conv_block(m, x, w, scale, shift, residual):
     """A convolution, a batch norm's per-channel affine, a residual add and a ReLU (an epilogue, read by the next
     op), and the convolution's own result, which a later op reads too."""

@@ -167,3 +167,15 @@ func.func @narrow_pool(%y: tensor<2x16x16x3xf16>) -> tensor<2x3x8x8xf16> {
 // CHECK-LABEL: func.func @narrow_pool(
 // CHECK-NEXT:    %t = asctensor.transpose %y
 // CHECK-NEXT:    %p = asctensor.max_pool2d %t kernel [3, 3] stride [2, 2] padding [1, 1] : tensor<2x3x16x16xf16> -> tensor<2x3x8x8xf16>
+
+// a value plus its own transpose (``x + x.t()``): the only transpose undoing the sunk one is that one, so the add
+// stays where it is (sinking would make the same add again, without end)
+func.func @symmetrized(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %t = asctensor.transpose %x permutation = [1, 0] : tensor<4x4xf32> -> tensor<4x4xf32>
+  %s = arith.addf %x, %t : tensor<4x4xf32>
+  func.return %s : tensor<4x4xf32>
+}
+// CHECK-LABEL: func.func @symmetrized(
+// CHECK-NEXT:    %[[T:.*]] = asctensor.transpose %x permutation = [1, 0]
+// CHECK-NEXT:    %[[S:.*]] = arith.addf %x, %[[T]] : tensor<4x4xf32>
+// CHECK-NEXT:    func.return %[[S]]
