@@ -271,14 +271,57 @@ def setitem_traced(x: Tensor, idx, value, index_of) -> None:
     except (IndexError, ValueError) as e:
         raise PyascError("setitem", f"cannot assign {getattr(value, 'shape', 'a number')} to x[index] of x of "
                          f"shape {x.shape}: {e}", shapes=[x.shape]) from None
-    if _traced(value):
-        if value.numel() != 1:
-            raise PyascError("setitem", "inside pyasc.jit a strided or tensor index takes a traced value of one "
-                             f"element (or a constant), got shape {value.shape}", shapes=[x.shape, value.shape])
+    if _traced(value) and value.numel() != 1:
+        new = _placed(x, index_of(idx), value)
+        if new is None:
+            return
+    elif _traced(value):
         new = _carrier(value.reshape(()))
     else:
         new = Tensor(full, carrier)
     x.copy_(_carrier(x).where(Tensor(~mask, dt.bool_), new).to(x.dtype))
+
+
+_PLACED_WORK = 1 << 26  # selections ``_placed`` may make (positions x values) before it refuses
+
+
+def _placed(x: Tensor, index, value: Tensor) -> Tensor | None:
+    """A traced ``value`` laid out at the positions of ``x`` that the constant NumPy ``index`` marks (the later of
+    two values for one position, as NumPy and PyTorch's CPU assign), on ``x``'s carrier dtype; None when the index
+    marks nothing. Each position selects its value among all of them (``take_rows``), by whole rows of ``x`` when
+    the index takes whole rows in order (``x[[0, 2]] = v``)."""
+    try:
+        region = np.empty(x.shape, np.int8)[index].shape
+        count = int(np.prod(region))
+        positions = np.full(x.shape, -1, np.int64)
+        positions[index] = np.arange(count).reshape(region)
+        v = value.to(x.dtype)
+        if v.ndim > len(region):
+            v = v.reshape(v.shape[v.ndim - len(region):]) if all(d == 1 for d in v.shape[:v.ndim - len(region)]) \
+                else v
+        v = v.expand(*region) if region else v.reshape(())
+    except (IndexError, ValueError, PyascError) as e:
+        raise PyascError("setitem", f"cannot assign a value of shape {value.shape} to x[index] of x of shape "
+                         f"{x.shape}: {e}", shapes=[x.shape, value.shape]) from None
+    if count == 0:
+        return None
+    n = x.shape[0] if x.ndim else 1
+    width = x.numel() // n if n else 0
+    rows = positions.reshape(n, width)
+    starts = rows[:, :1]
+    whole = bool(np.all((rows == -1) | ((starts % width == 0) & (rows == starts + np.arange(width)))))
+    work = (n if whole else x.numel()) * count
+    if work > _PLACED_WORK:
+        raise PyascError("setitem", f"inside pyasc.jit, x[index] = value of shape {value.shape} into x of shape "
+                         f"{x.shape} would select among {count} values at each of {x.numel()} positions; assign it "
+                         "outside jit, or update a slice", shapes=[x.shape, value.shape])
+    c = _carrier(v).reshape(count)
+    if whole:
+        picked = take_rows(c.reshape(count // width, width), Tensor(np.maximum(starts[:, 0] // width, 0)
+                                                                    .astype(np.int32), dt.int32))
+    else:
+        picked = take_rows(c, Tensor(np.maximum(positions, 0).astype(np.int32), dt.int32))
+    return picked.reshape(*x.shape)
 
 
 def _view_update(x: Tensor, idx, value: Tensor) -> bool:

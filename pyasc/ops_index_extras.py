@@ -181,7 +181,27 @@ def scatter_add(x, dim, index, src):
     return x + added.to(x.dtype)
 
 
-_FUNCTIONS = [nonzero, argwhere, masked_select, searchsorted, bucketize, one_hot, embedding, index_add, scatter_add]
-_METHODS = {nonzero, argwhere, masked_select, index_add, scatter_add}
+def index_put(x, indices, values, accumulate=False):
+    """``x`` with ``values`` put at ``x[indices]`` (a tuple of index tensors), or with ``accumulate`` added at
+    ``x[index]`` (one index tensor along dim 0; repeats summed)."""
+    x = tensor_operand("index_put", x)
+    if not isinstance(indices, tuple | list):
+        raise PyascError("index_put", f"indices must be a tuple of tensors, got {type(indices).__name__}",
+                         shapes=[x.shape])
+    if accumulate:
+        if len(indices) != 1:
+            raise PyascError("index_put", f"accumulate=True takes one index tensor, got {len(indices)}",
+                             shapes=[x.shape])
+        index = tensor_operand("index_put", indices[0])
+        values = tensor_operand("index_put", values)
+        return index_add(x, 0, index.reshape(-1), values.expand(index.numel(), *x.shape[1:]))
+    out = x.clone()
+    out[tuple(indices)] = values
+    return out
+
+
+_FUNCTIONS = [nonzero, argwhere, masked_select, searchsorted, bucketize, one_hot, embedding, index_add, scatter_add,
+              index_put]
+_METHODS = {nonzero, argwhere, masked_select, index_add, scatter_add, index_put}
 
 OPS = [OpDef(f.__name__, decompose=f, kind=COMPOSITE, method=f in _METHODS) for f in _FUNCTIONS]

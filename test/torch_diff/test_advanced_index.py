@@ -162,3 +162,46 @@ def test_a_masked_setitem_of_many_values_is_refused_by_name():
 
     with pytest.raises(pyasc.PyascError, match=r"setitem.*a value of shape \(3,\).*depends on its values"):
         pyasc.jit(fill).lower(pyasc.tensor(np.zeros((2, 3), np.float32)))
+
+
+# (shape of x, the constant index, the shape of the traced value assigned there)
+SETS = [
+    ((5, 6), ([1, 3, 1],), (3, 6)),                 # whole rows, a repeat: the later value wins, as in PyTorch
+    ((5, 6), ([0, 4],), (6,)),                      # one row broadcast
+    ((5, 6), (slice(None), [0, 5]), (5, 2)),
+    ((5, 6), ([0, 1, 2], [3, 4, 5]), (3,)),
+    ((4, 3, 5), (slice(None), [2, 0]), (4, 2, 5)),
+    ((4, 3, 5), ([-1, 0],), (2, 3, 5)),
+    ((5, 6), (np.array([True, False, True, False, False]),), (2, 6)),
+    ((5, 6), (slice(None, None, 2), slice(1, None, 2)), (3, 3)),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32"])
+@pytest.mark.parametrize("shape,index,value_shape", SETS)
+def test_setitem_of_a_traced_value_at_a_constant_index_inside_jit_like_torch(shape, index, value_shape, dtype):
+    """``x[[0, 2]] = v`` with ``v`` computed inside jit was refused ("takes a traced value of one element")."""
+    x, v = _values(shape, dtype), _values(value_shape, dtype)
+
+    def put(m, a, b):
+        out = a.clone()
+        out[index] = b * 2
+        return out
+
+    got = pyasc.jit(lambda a, b: put(pyasc, a, b))(pyasc.tensor(x.numpy()), pyasc.tensor(v.numpy()))
+    _same(got, put(torch, x, v))
+
+
+@pytest.mark.parametrize("mode", ["eager", "jit"])
+def test_index_put_like_torch(mode):
+    x, v = _values((5, 6), "float32"), _values((3, 6), "float32")
+    i, rows, cols = torch.tensor([0, 0, 2]), torch.tensor([1, 2]), torch.tensor([0, 5])
+
+    def put(m, a, b):
+        return (a.index_put((m.tensor(i.numpy()),), b, accumulate=True), a.index_put((m.tensor(i.numpy()),), b),
+                m.index_put(a, (m.tensor(rows.numpy()), m.tensor(cols.numpy())), m.tensor(-1.0)))
+
+    args = (pyasc.tensor(x.numpy()), pyasc.tensor(v.numpy()))
+    got = pyasc.jit(lambda a, b: put(pyasc, a, b))(*args) if mode == "jit" else put(pyasc, *args)
+    for g, w in zip(got, put(torch, x, v)):
+        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-6, atol=1e-6)
