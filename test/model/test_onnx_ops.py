@@ -194,6 +194,13 @@ CASES = {
     "Expand": ([_n("Expand", ["x", "s"])], {"x": _f(2, 1, 8)}, {"s": np.array([2, 3, 8], np.int64)}),
     "Identity": ([_n("Identity", ["x"], "i"), _n("Relu", ["i"])], {"x": _f(2, 8)}, {}),
     "Dropout": ([_n("Dropout", ["x"], "d"), _n("Relu", ["d"])], {"x": _f(2, 8)}, {}),
+    # the recurrent ops' first output (every output, direction and option: test_onnx_recurrent.py)
+    "RNN": ([_n("RNN", ["x", "w", "r", "b"], hidden_size=4)], {"x": _f(5, 2, 3)},
+            {"w": _f(1, 4, 3), "r": _f(1, 4, 4), "b": _f(1, 8)}),
+    "GRU": ([_n("GRU", ["x", "w", "r", "b"], hidden_size=4, linear_before_reset=1)], {"x": _f(5, 2, 3)},
+            {"w": _f(1, 12, 3), "r": _f(1, 12, 4), "b": _f(1, 24)}),
+    "LSTM": ([_n("LSTM", ["x", "w", "r", "b"], hidden_size=4)], {"x": _f(5, 2, 3)},
+             {"w": _f(1, 16, 3), "r": _f(1, 16, 4), "b": _f(1, 32)}),
 }
 
 
