@@ -20,6 +20,7 @@ import pyasc
 
 from .onnx_common import (Node, OnnxOp, _axes_input, _axis, _op, _traced_of, const_tensor, ints, is_const,
                           operand, scalar, take)
+from .onnx_more import MORE_OPS
 from .onnx_recurrent import RECURRENT_OPS
 from .onnx_reductions import REDUCTION_OPS
 from .onnx_windows import WINDOW_OPS
@@ -447,6 +448,7 @@ OPS: dict[str, OnnxOp] = {
     "GatherElements": _op(_gather_elements, "axis"),
     **REDUCTION_OPS,
     **RECURRENT_OPS,
+    **MORE_OPS,
     "Where": _op(_where),
     "Equal": _op(_binary(pyasc.eq)),
     "Less": _op(_binary(pyasc.lt)),

@@ -29,8 +29,8 @@ def _n(op, ins, out="y", **attrs):
     return helper.make_node(op, ins, outs, name=f"{op.lower()}_{outs[0]}", **attrs)
 
 
-def _unary(op, low=-2.0, **attrs):
-    return [_n(op, ["x"], **attrs)], {"x": _f(2, 3, 4, 8, low=low)}, {}
+def _unary(op, low=-2.0, high=2.0, **attrs):
+    return [_n(op, ["x"], **attrs)], {"x": _f(2, 3, 4, 8, low=low, high=high)}, {}
 
 
 def _binary(op, c):
@@ -201,6 +201,29 @@ CASES = {
             {"w": _f(1, 12, 3), "r": _f(1, 12, 4), "b": _f(1, 24)}),
     "LSTM": ([_n("LSTM", ["x", "w", "r", "b"], hidden_size=4)], {"x": _f(5, 2, 3)},
              {"w": _f(1, 16, 3), "r": _f(1, 16, 4), "b": _f(1, 32)}),
+    "Asin": _unary("Asin", low=-1.0, high=1.0), "Acos": _unary("Acos", low=-1.0, high=1.0), "Atan": _unary("Atan"),
+    "Sinh": _unary("Sinh"), "Cosh": _unary("Cosh"), "Asinh": _unary("Asinh"), "Acosh": _unary("Acosh", low=1.0),
+    "Atanh": _unary("Atanh", low=-0.99, high=0.99),
+    **{op: ([_n("Cast", ["x"], "i", to=TensorProto.INT32), _n("Cast", ["c"], "j", to=TensorProto.INT32),
+             *_to_float(op, ["i", "j"])], {"x": _f(2, 16, low=-50, high=50)}, {"c": _f(16, low=-50, high=50)}, 18)
+       for op in ("BitwiseAnd", "BitwiseOr", "BitwiseXor")},
+    "BitwiseNot": ([_n("Cast", ["x"], "i", to=TensorProto.INT32), *_to_float("BitwiseNot", ["i"])],
+                   {"x": _f(2, 16, low=-50, high=50)}, {}, 18),
+    "Einsum": ([_n("Einsum", ["x", "c"], equation="bij,jk->bki")], {"x": _f(2, 3, 8)}, {"c": _f(8, 5)}, 12),
+    "Hardmax": ([_n("Hardmax", ["x"], axis=1)], {"x": _f(2, 5, 4)}, {}),
+    "LpNormalization": ([_n("LpNormalization", ["x"], axis=1, p=1)], {"x": _f(2, 5, 4)}, {}),
+    "LpNormalization/p2": ([_n("LpNormalization", ["x"])], {"x": _f(2, 5, 4)}, {}),
+    "MeanVarianceNormalization": ([_n("MeanVarianceNormalization", ["x"])], {"x": _f(2, 3, 4, 5)}, {}),
+    "GlobalMaxPool": ([_n("GlobalMaxPool", ["x"])], {"x": _f(2, 3, 4, 5)}, {}),
+    "Size": ([_n("Size", ["x"], "s"), _n("Cast", ["s"], "f", to=TensorProto.FLOAT), _n("Mul", ["x", "f"])],
+             {"x": _f(2, 8)}, {}),
+    "EyeLike": ([_n("EyeLike", ["x"], "e", k=1), _n("Add", ["x", "e"])], {"x": _f(4, 6)}, {}),
+    "Resize": ([_n("Resize", ["x", "", "s"], mode="nearest", coordinate_transformation_mode="asymmetric",
+                   nearest_mode="floor")], {"x": _f(1, 2, 3, 4)}, {"s": np.array([1, 1, 2, 1.5], np.float32)}),
+    "Resize/linear": ([_n("Resize", ["x", "", "", "z"], mode="linear", coordinate_transformation_mode="half_pixel")],
+                      {"x": _f(1, 2, 3, 4)}, {"z": np.array([1, 2, 7, 5], np.int64)}),
+    "Resize/corners": ([_n("Resize", ["x", "", "s"], mode="linear", coordinate_transformation_mode="align_corners")],
+                       {"x": _f(2, 1, 4, 4)}, {"s": np.array([1, 1, 2, 2], np.float32)}),
 }
 
 
@@ -227,3 +250,29 @@ def test_batch_norm_after_conv_folds_into_it():
     lowered = model._fn.lower(*model.prepare_inputs(list(inputs.values())))
     kernels = [op for op in lowered.module("asctensor").ops if KERNEL_ATTR in op.attributes]
     assert kernels and not any("arith.mulf" in str(k) for k in kernels)
+
+
+@pytest.mark.parametrize("kwargs", [dict(scale_factor=2, mode="nearest"), dict(size=(5, 7), mode="nearest"),
+                                    dict(scale_factor=1.5, mode="bilinear", align_corners=False),
+                                    dict(size=(6, 9), mode="bilinear", align_corners=True)])
+def test_pytorch_interpolate_exports_resize_like_onnxruntime(kwargs):
+    import io
+    import warnings
+
+    import torch
+
+    class Up(torch.nn.Module):
+        def forward(self, x):
+            return torch.nn.functional.interpolate(x, **kwargs)
+
+    x = _f(2, 3, 4, 5)
+    buffer = io.BytesIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(Up(), (torch.from_numpy(x),), buffer, opset_version=17, dynamo=False)
+    proto = buffer.getvalue()
+    session = ort.InferenceSession(proto, providers=["CPUExecutionProvider"])
+    ref = session.run(None, {session.get_inputs()[0].name: x})[0]
+    out = pyasc.OMModel(proto).infer(x).numpy()
+    assert out.shape == ref.shape
+    np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-6)
