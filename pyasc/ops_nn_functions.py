@@ -1,6 +1,7 @@
 """More of ``torch.nn.functional``, each a composition of ops of the table (``COMPOSITE``), so it compiles inside
 ``pyasc.jit`` and differentiates: ``scaled_dot_product_attention`` (masks, causal, scale, grouped heads),
-``conv1d`` (a ``conv2d`` of one row), ``adaptive_max_pool2d`` (PyTorch's adaptive bands), and ``diag_embed``.
+``conv1d`` (a ``conv2d`` of one row), ``conv_transpose2d`` and ``conv_transpose1d`` (a convolution of the input
+spread by the stride), ``adaptive_max_pool2d`` (PyTorch's adaptive bands), and ``diag_embed``.
 Their values, dtypes and errors follow PyTorch's."""
 
 from __future__ import annotations
@@ -102,6 +103,87 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return out if x.ndim == 3 else out.squeeze(0)
 
 
+def _pair(op: str, v, what: str, shapes) -> tuple[int, int]:
+    v = tuple(v) if isinstance(v, tuple | list) else (v, v)
+    if len(v) != 2 or any(isinstance(i, bool) or not isinstance(i, numbers.Integral) or i < 0 for i in v):
+        raise PyascError(op, f"{what} must be a non-negative integer or a pair of them, got {v!r}", shapes=shapes)
+    return int(v[0]), int(v[1])
+
+
+def _spread(x: Tensor, step: int, dim: int) -> Tensor:
+    """``x`` with ``step - 1`` zeros between neighbours along ``dim`` (-2 or -1)."""
+    if step == 1:
+        return x
+    from .creation import zeros_like
+
+    zeros = zeros_like(x)
+    at = x.ndim + dim + 1
+    stacked = _op("stack")([x] + [zeros] * (step - 1), at)
+    shape = list(x.shape)
+    shape[dim] *= step
+    out = stacked.reshape(shape)
+    index = [slice(None)] * x.ndim
+    index[dim] = slice(0, (x.shape[dim] - 1) * step + 1)
+    return out[tuple(index)]
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,  # noqa: A002
+                     dilation=1, *, pads=None):
+    """The transposed convolution of ``(N, C, H, W)`` (or ``(C, H, W)``) with ``(C, OC / groups, KH, KW)`` weights, as
+    PyTorch's: the input spread by ``stride`` (zeros between its pixels), convolved at stride 1 with the weights
+    flipped and their channel dims swapped per group, then cropped by ``padding`` and extended by
+    ``output_padding``. ``pads`` (top, left, bottom, right) crops each side apart (ONNX's ``ConvTranspose``)."""
+    op = "conv_transpose2d"
+    x, w = tensor_operand(op, input), tensor_operand(op, weight)
+    shapes = [x.shape, w.shape]
+    if x.ndim not in (3, 4) or w.ndim != 4:
+        raise PyascError(op, f"expected a 3-d or 4-d input and 4-d weights, got {x.shape} and {w.shape}",
+                         shapes=shapes)
+    batched = x if x.ndim == 4 else x.unsqueeze(0)
+    s, extra, d = (_pair(op, v, what, shapes) for v, what in ((stride, "stride"), (output_padding, "output_padding"),
+                                                               (dilation, "dilation")))
+    p = _pair(op, padding, "padding", shapes)
+    top, left, bottom, right = pads if pads is not None else (p[0], p[1], p[0], p[1])
+    c, per_group, kh, kw = w.shape
+    if isinstance(groups, bool) or not isinstance(groups, numbers.Integral) or groups < 1 or c % groups or \
+            batched.shape[1] != c:
+        raise PyascError(op, f"weights {w.shape} do not match the input's {batched.shape[1]} channels in {groups} "
+                         "groups", shapes=shapes)
+    if min(s) < 1 or min(d) < 1 or extra[0] >= max(s[0], d[0]) or extra[1] >= max(s[1], d[1]):
+        raise PyascError(op, f"stride {s} and dilation {d} must be positive, and output_padding {extra} smaller "
+                         "than one of them", shapes=shapes)
+    # the equivalent convolution's weights: per group (OC / groups, C / groups), flipped in space
+    flipped = w.reshape(groups, c // groups, per_group, kh, kw).transpose(1, 2).reshape(
+        groups * per_group, c // groups, kh, kw).flip((2, 3))
+    spread = _spread(_spread(batched, s[0], -2), s[1], -1)
+    reach = (d[0] * (kh - 1), d[1] * (kw - 1))
+    full = _op("conv2d")(spread, flipped, None, 1, reach, d, groups)
+    h = (batched.shape[2] - 1) * s[0] + reach[0] + 1 + extra[0] - top - bottom
+    wd = (batched.shape[3] - 1) * s[1] + reach[1] + 1 + extra[1] - left - right
+    if h < 1 or wd < 1:
+        raise PyascError(op, f"the output would be {h} x {wd}", shapes=shapes)
+    grow = (max(0, top + h - full.shape[2]), max(0, left + wd - full.shape[3]))
+    if any(grow):  # output_padding past the products: zeros
+        full = _op("pad")(full, (0, grow[1], 0, grow[0]))
+    out = full[:, :, top:top + h, left:left + wd]
+    if bias is not None:
+        out = out + tensor_operand(op, bias).reshape(1, -1, 1, 1)
+    return out if x.ndim == 4 else out.squeeze(0)
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,  # noqa: A002
+                     dilation=1):
+    """``conv_transpose2d`` over one row: ``(N, C, L)`` (or ``(C, L)``) with ``(C, OC / groups, K)`` weights."""
+    x, w = tensor_operand("conv_transpose1d", input), tensor_operand("conv_transpose1d", weight)
+    if x.ndim not in (2, 3) or w.ndim != 3:
+        raise PyascError("conv_transpose1d", f"expected a 2-d or 3-d input and 3-d weights, got {x.shape} and "
+                         f"{w.shape}", shapes=[x.shape, w.shape])
+    one = lambda v: v[0] if isinstance(v, tuple | list) and len(v) == 1 else v  # noqa: E731
+    out = conv_transpose2d(x.unsqueeze(-2), w.unsqueeze(-2), bias, (1, one(stride)), (0, one(padding)),
+                           (0, one(output_padding)), groups, (1, one(dilation)))
+    return out.squeeze(-2)
+
+
 def _bands_max(x: Tensor, axis: int, n_out: int) -> Tensor:
     """The max over PyTorch's adaptive bands of ``axis``: band i is [floor(i n / n_out), ceil((i + 1) n / n_out))."""
     n = x.shape[axis]
@@ -156,6 +238,7 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):  # noqa: A002
     return _op("where")(on_diagonal, row.unsqueeze(-2), 0)
 
 
-_FUNCTIONS = [scaled_dot_product_attention, conv1d, adaptive_max_pool2d, diag_embed]
+_FUNCTIONS = [scaled_dot_product_attention, conv1d, conv_transpose1d, conv_transpose2d, adaptive_max_pool2d,
+              diag_embed]
 
 OPS = [OpDef(f.__name__, decompose=f, kind=COMPOSITE, method=False) for f in _FUNCTIONS]

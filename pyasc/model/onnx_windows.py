@@ -64,6 +64,38 @@ def _conv(node, inputs):
                         dilation=tuple(dilations), groups=node.attr("group", 1))
 
 
+def _conv_transpose(node, inputs):
+    """A 1-D or 2-D ``ConvTranspose`` (``conv_transpose2d`` over one row for 1-D): explicit ``pads`` or an
+    ``output_shape`` (its padding split as ONNX splits it without ``auto_pad``)."""
+    x, w = inputs[0], inputs[1]
+    bias = inputs[2] if len(inputs) > 2 else None
+    if x.ndim not in (3, 4):
+        node.fail(f"only 1-D and 2-D transposed convolutions are supported, got an input of shape {x.shape}")
+    if node.attr("auto_pad", "NOTSET") != "NOTSET":
+        node.fail("is not supported (give pads or output_shape)", "auto_pad")
+    rank = x.ndim - 2
+    lift = (lambda v: [1] + list(v)) if rank == 1 else list  # 1-D as a row
+    w = const_tensor(node, w, x) if is_const(w) else w
+    bias = const_tensor(node, bias, x) if bias is not None and is_const(bias) else bias
+    if rank == 1:
+        x, w = x.unsqueeze(-2), w.unsqueeze(-2)
+    k = list(w.shape[2:])
+    s, d = lift(node.attr("strides", [1] * rank)), lift(node.attr("dilations", [1] * rank))
+    extra = [0] + list(node.attr("output_padding", [0])) if rank == 1 else list(node.attr("output_padding", [0, 0]))
+    pads = list(node.attr("pads", [0] * 2 * rank))
+    pads = [0, pads[0], 0, pads[1]] if rank == 1 else pads
+    shape = node.attr("output_shape")
+    if shape is not None:
+        shape = lift(shape[-rank:])
+        total = [s[i] * (x.shape[2 + i] - 1) + extra[i] + (k[i] - 1) * d[i] + 1 - shape[i] for i in range(2)]
+        if min(total) < 0:
+            node.fail(f"output_shape {list(shape)} is larger than the transposed convolution gives", "output_shape")
+        pads = [total[0] - total[0] // 2, total[1] - total[1] // 2, total[0] // 2, total[1] // 2]
+    out = pyasc.nn.functional.conv_transpose2d(x, w, bias, tuple(s), 0, tuple(extra), node.attr("group", 1),
+                                               tuple(d), pads=tuple(pads))
+    return out.squeeze(-2) if rank == 1 else out
+
+
 def _global_average_pool(node, inputs):
     x = inputs[0]
     return pyasc.mean(x, dim=tuple(range(2, x.ndim)), keepdim=True)
@@ -173,6 +205,8 @@ def _pad(node, inputs):
 
 WINDOW_OPS = {
     "Conv": _op(_conv, "group", "dilations", "pads", "strides", "kernel_shape", "auto_pad"),
+    "ConvTranspose": _op(_conv_transpose, "auto_pad", "dilations", "group", "kernel_shape", "output_padding",
+                         "output_shape", "pads", "strides"),
     "GlobalAveragePool": _op(_global_average_pool),
     "AveragePool": _op(_average_pool, "kernel_shape", "strides", "pads", "auto_pad", "ceil_mode",
                        "count_include_pad"),

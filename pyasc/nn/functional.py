@@ -42,6 +42,7 @@ pixel_shuffle, pixel_unshuffle = OPS["pixel_shuffle"], OPS["pixel_unshuffle"]
 interpolate, unfold = OPS["interpolate"], OPS["unfold"]
 scaled_dot_product_attention, conv1d = OPS["scaled_dot_product_attention"], OPS["conv1d"]
 adaptive_max_pool2d = OPS["adaptive_max_pool2d"]
+conv_transpose1d, conv_transpose2d = OPS["conv_transpose1d"], OPS["conv_transpose2d"]
 
 _CAST = OPS["cast"]
 
@@ -74,10 +75,10 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
 cross_entropy = OPS["cross_entropy"]
 
 __all__ = ["adaptive_avg_pool2d", "adaptive_max_pool2d", "avg_pool1d", "avg_pool2d", "batch_norm",
-           "binary_cross_entropy", "binary_cross_entropy_with_logits", "celu", "conv1d", "conv2d", "cosine_similarity",
-           "cross_entropy", "dropout", "elu", "embedding", "gelu", "glu", "group_norm", "hardsigmoid", "hardswish",
-           "hardtanh", "huber_loss", "instance_norm", "interpolate", "kl_div", "l1_loss", "layer_norm", "leaky_relu",
-           "linear", "log_softmax", "logsigmoid", "logsumexp", "max_pool1d", "max_pool2d", "mish", "mse_loss",
-           "nll_loss", "normalize", "one_hot", "pad", "pixel_shuffle", "pixel_unshuffle", "relu", "relu6", "rms_norm",
-           "scaled_dot_product_attention", "selu", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softmin",
-           "softplus", "softsign", "tanh", "unfold"]
+           "binary_cross_entropy", "binary_cross_entropy_with_logits", "celu", "conv1d", "conv2d", "conv_transpose1d",
+           "conv_transpose2d", "cosine_similarity", "cross_entropy", "dropout", "elu", "embedding", "gelu", "glu",
+           "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "instance_norm", "interpolate",
+           "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax", "logsigmoid", "logsumexp",
+           "max_pool1d", "max_pool2d", "mish", "mse_loss", "nll_loss", "normalize", "one_hot", "pad", "pixel_shuffle",
+           "pixel_unshuffle", "relu", "relu6", "rms_norm", "scaled_dot_product_attention", "selu", "sigmoid", "silu",
+           "smooth_l1_loss", "softmax", "softmin", "softplus", "softsign", "tanh", "unfold"]

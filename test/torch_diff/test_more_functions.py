@@ -28,6 +28,9 @@ MASK = RNG.standard_normal((5, 7)).astype(np.float32)
 SEQ = RNG.standard_normal((2, 4, 11)).astype(np.float32)
 W1 = RNG.standard_normal((6, 4, 3)).astype(np.float32)
 IMG = RNG.standard_normal((2, 3, 7, 9)).astype(np.float32)
+FMAP = RNG.standard_normal((2, 4, 5, 6)).astype(np.float32)
+WT = RNG.standard_normal((4, 3, 3, 3)).astype(np.float32)
+WT_GROUPS = RNG.standard_normal((4, 2, 2, 3)).astype(np.float32)
 MODES = ("eager", "jit")
 
 
@@ -87,6 +90,17 @@ CASES = {
     "conv1d_same": (lambda m, f, x, w: (f.conv1d(x, w, padding="same"), f.conv1d(x, w[..., :2], padding="same",
                                                                                   dilation=3),
                                         f.conv1d(x, w, padding="valid")), (SEQ, W1), 1e-5),
+    "conv_transpose2d": (lambda m, f, x, w: (f.conv_transpose2d(x, w), f.conv_transpose2d(x, w, stride=2, padding=1),
+                                             f.conv_transpose2d(x, w, stride=2, padding=1, output_padding=1),
+                                             f.conv_transpose2d(x, w, stride=(2, 3), padding=(0, 2), dilation=(1, 2)),
+                                             f.conv_transpose2d(x, w, stride=3, output_padding=2, padding=2),
+                                             f.conv_transpose2d(x[0], w)), (FMAP, WT), 1e-5),
+    "conv_transpose2d_groups": (lambda m, f, x, w: (f.conv_transpose2d(x, w, groups=2),
+                                                    f.conv_transpose2d(x, w, w[:, 0, 0, 0], stride=2, groups=2)),
+                                (FMAP, WT_GROUPS), 1e-5),
+    "conv_transpose1d": (lambda m, f, x, w: (f.conv_transpose1d(x, w),
+                                             f.conv_transpose1d(x, w, stride=2, padding=1, output_padding=1)),
+                         (SEQ, W1.transpose(1, 0, 2).copy()), 1e-5),
     "adaptive_max_pool2d": (lambda m, f, x: (f.adaptive_max_pool2d(x, (2, 3)), f.adaptive_max_pool2d(x, 4),
                                              f.adaptive_max_pool2d(x[0], (None, 2)), f.adaptive_max_pool2d(x, 1)),
                             (IMG,), 0),
@@ -120,6 +134,8 @@ GRADS = {
     "conv1d": lambda m, f, x, y: (f.conv1d(x, y[:, :, :3], padding=1) ** 2).sum(),
     "adaptive_max_pool2d": lambda m, f, x, y: (f.adaptive_max_pool2d(x.unsqueeze(0), (3, 4)) ** 2).sum(),
     "diag_embed": lambda m, f, x, y: (m.diag_embed(x, 1) ** 2).sum(),
+    "conv_transpose2d": lambda m, f, x, y: (f.conv_transpose2d(x.unsqueeze(0), y[:, :2, :3].unsqueeze(-1), stride=2,
+                                                               padding=1, output_padding=1) ** 2).sum(),
 }
 
 
@@ -150,5 +166,7 @@ def test_errors_name_the_op():
         PF.conv1d(pyasc.tensor(IMG), pyasc.tensor(W1))
     with pytest.raises(pyasc.PyascError, match="adaptive_max_pool2d.*return_indices"):
         PF.adaptive_max_pool2d(pyasc.tensor(IMG), 2, return_indices=True)
+    with pytest.raises(pyasc.PyascError, match="conv_transpose2d.*output_padding"):
+        PF.conv_transpose2d(pyasc.tensor(FMAP), pyasc.tensor(WT), stride=2, output_padding=2)
     with pytest.raises(pyasc.PyascError, match="diag_embed.*last two dims"):
         pyasc.diag_embed(pyasc.tensor(X), dim1=0, dim2=2)
