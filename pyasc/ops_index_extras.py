@@ -42,6 +42,23 @@ def nonzero(x, *, as_tuple=False):
     return Tensor(np.stack(idx, 1).astype(np.int32), dt.int32)
 
 
+def unique(x, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002 - PyTorch's names
+    """The distinct values of ``x`` in ascending order (or its distinct slices along ``dim``), with each element's
+    position among them (``return_inverse``) and their counts (``return_counts``), int32. The size depends on the
+    values, so they are read on the host (inside ``pyasc.jit`` the function runs eagerly)."""
+    x = tensor_operand("unique", x)
+    values = x._concrete("unique")
+    if dim is not None:
+        dim = dim_index("unique", dim, x.ndim, x.shape)
+    found, inverse, counts = np.unique(values, return_inverse=True, return_counts=True, axis=dim)
+    out = [Tensor(found.astype(x.dtype.np_dtype), x.dtype)]
+    if return_inverse:
+        out.append(Tensor(inverse.reshape(values.shape if dim is None else -1).astype(np.int32), dt.int32))
+    if return_counts:
+        out.append(Tensor(counts.astype(np.int32), dt.int32))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
 def argwhere(x):
     return nonzero(x)
 
@@ -200,8 +217,8 @@ def index_put(x, indices, values, accumulate=False):
     return out
 
 
-_FUNCTIONS = [nonzero, argwhere, masked_select, searchsorted, bucketize, one_hot, embedding, index_add, scatter_add,
-              index_put]
-_METHODS = {nonzero, argwhere, masked_select, index_add, scatter_add, index_put}
+_FUNCTIONS = [nonzero, argwhere, unique, masked_select, searchsorted, bucketize, one_hot, embedding, index_add,
+              scatter_add, index_put]
+_METHODS = {nonzero, argwhere, unique, masked_select, index_add, scatter_add, index_put}
 
 OPS = [OpDef(f.__name__, decompose=f, kind=COMPOSITE, method=f in _METHODS) for f in _FUNCTIONS]

@@ -1,6 +1,6 @@
-"""``ops_elementwise_extras`` and ``ops_nn_functions`` against PyTorch CPU: values, dtypes and shapes eagerly and
-inside ``pyasc.jit`` (special values included), gradients against ``torch.autograd``, and errors that name the
-op."""
+"""``ops_elementwise_extras``, ``ops_nn_functions`` and ``unique`` against PyTorch CPU: values, dtypes and shapes
+eagerly and inside ``pyasc.jit`` (special values included), gradients against ``torch.autograd``, and errors that
+name the op."""
 
 from __future__ import annotations
 
@@ -114,6 +114,21 @@ def test_values_like_torch(name, mode):
     fn, arrays, tol = CASES[name]
     want = fn(torch, F, *(torch.tensor(a) for a in arrays))
     _check(_run(fn, mode, *arrays), want, tol)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_unique_like_torch(mode):
+    """Sorted distinct values, inverse positions and counts (int32 here, int64 in PyTorch), of all elements or of
+    slices along a dim; inside jit the function runs eagerly (its size depends on the values)."""
+    rows = np.array([[1, 2], [3, 4], [1, 2], [0, 9]], np.int32)
+
+    def fn(m, f, i, r):
+        u, inverse, counts = m.unique(i, return_inverse=True, return_counts=True)
+        by_row = r.unique(dim=0, return_inverse=True, return_counts=True)
+        return (u, inverse, counts, m.unique(i.float() * 0.5), (i > 0).unique(), *by_row, m.unique(r, dim=1))
+
+    want = fn(torch, F, torch.tensor(INTS), torch.tensor(rows))
+    _check(_run(fn, mode, INTS, rows), want, 0)
 
 
 def test_equal_is_a_python_bool_like_torch():
