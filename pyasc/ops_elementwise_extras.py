@@ -53,24 +53,22 @@ def _floating(name: str, a, b) -> tuple[Tensor, Tensor]:
     return a, b
 
 
-def fmax(a, b):
-    """The larger of ``a`` and ``b``; where one is NaN, the other (NaN only where both are)."""
-    a, b = _operands("fmax", a, b)
-    m = _op("maximum")(a, b)
-    if not a.dtype.is_floating_point:
-        return m
-    where, isnan = _op("where"), _op("isnan")
-    return where(isnan(a), b, where(isnan(b), a, m))
+def _ignoring_nan(name: str, pick: str):
+    """``fmax`` or ``fmin``: ``pick`` (maximum or minimum) of ``a`` and ``b``; where one is NaN, the other (NaN
+    only where both are)."""
+    def fn(a, b):
+        a, b = _operands(name, a, b)
+        m = _op(pick)(a, b)
+        if not a.dtype.is_floating_point:
+            return m
+        where, isnan = _op("where"), _op("isnan")
+        return where(isnan(a), b, where(isnan(b), a, m))
+    fn.__name__ = name
+    fn.__doc__ = f"The {'larger' if pick == 'maximum' else 'smaller'} of ``a`` and ``b``; where one is NaN, the other."
+    return fn
 
 
-def fmin(a, b):
-    """The smaller of ``a`` and ``b``; where one is NaN, the other (NaN only where both are)."""
-    a, b = _operands("fmin", a, b)
-    m = _op("minimum")(a, b)
-    if not a.dtype.is_floating_point:
-        return m
-    where, isnan = _op("where"), _op("isnan")
-    return where(isnan(a), b, where(isnan(b), a, m))
+fmax, fmin = _ignoring_nan("fmax", "maximum"), _ignoring_nan("fmin", "minimum")
 
 
 def copysign(a, b):

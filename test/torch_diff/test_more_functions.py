@@ -12,6 +12,8 @@ import torch.nn.functional as F
 import pyasc
 import pyasc.nn.functional as PF
 
+from .torch_pairs import close_all
+
 RNG = np.random.default_rng(31)
 X = (RNG.standard_normal((3, 4, 10)) * 2).astype(np.float32)
 Y = RNG.standard_normal((3, 4, 10)).astype(np.float32)
@@ -34,21 +36,7 @@ WT_GROUPS = RNG.standard_normal((4, 2, 2, 3)).astype(np.float32)
 MODES = ("eager", "jit")
 
 
-def _check(got, want, tol):
-    got = tuple(got) if isinstance(got, tuple | list) else (got,)
-    want = tuple(want) if isinstance(want, tuple | list) else (want,)
-    for g, w in zip(got, want, strict=True):
-        w, g = w.detach().numpy(), g.numpy()
-        assert g.shape == w.shape
-        if w.dtype == np.int64:
-            assert g.dtype == np.int32
-            np.testing.assert_array_equal(g, w)
-        elif w.dtype == np.bool_:
-            assert g.dtype == np.bool_
-            np.testing.assert_array_equal(g, w)
-        else:
-            assert g.dtype == w.dtype
-            np.testing.assert_allclose(g.astype(np.float64), w.astype(np.float64), rtol=tol, atol=tol)
+_check = close_all
 
 
 def _run(fn, mode, *arrays):

@@ -12,6 +12,8 @@ import torch.nn.functional as F
 import pyasc
 import pyasc.nn.functional as PF
 
+from .torch_pairs import close_all
+
 RNG = np.random.default_rng(23)
 X = (RNG.standard_normal((3, 4, 10)) * 2).astype(np.float32)
 Y = RNG.standard_normal((3, 4, 10)).astype(np.float32)
@@ -20,19 +22,7 @@ LABELS = np.array([[0, 3, 9, 2], [1, 1, 0, 7], [9, 4, 4, -100]], np.int64)
 MODES = ("eager", "jit")
 
 
-def _check(got, want, tol):
-    got = got if isinstance(got, tuple) else (got,)
-    want = want if isinstance(want, tuple) else (want,)
-    for g, w in zip(got, want, strict=True):
-        w = w.detach().numpy()
-        g = g.numpy()
-        assert g.shape == w.shape
-        if w.dtype == np.int64:          # pyasc's integers are int32
-            assert g.dtype == np.int32
-            np.testing.assert_array_equal(g, w)
-        else:
-            assert g.dtype == w.dtype
-            np.testing.assert_allclose(g.astype(np.float64), w.astype(np.float64), rtol=tol, atol=tol)
+_check = close_all
 
 
 def _run(fn, mode, *arrays):

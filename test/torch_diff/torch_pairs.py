@@ -22,5 +22,24 @@ def close(got, want, tol=2e-3):
     np.testing.assert_allclose(g, want.double().numpy(), rtol=tol, atol=tol)
 
 
+def close_all(got, want, tol):
+    """Each result (one tensor, or a tuple or list of them) against torch's: shape, dtype (torch's int64 is
+    pyasc's int32), integers and bools exactly, floats within ``tol``."""
+    got = tuple(got) if isinstance(got, tuple | list) else (got,)
+    want = tuple(want) if isinstance(want, tuple | list) else (want,)
+    for g, w in zip(got, want, strict=True):
+        w, g = w.detach().numpy(), g.numpy()
+        assert g.shape == w.shape
+        if w.dtype == np.int64:
+            assert g.dtype == np.int32
+            np.testing.assert_array_equal(g, w)
+        elif w.dtype == np.bool_:
+            assert g.dtype == np.bool_
+            np.testing.assert_array_equal(g, w)
+        else:
+            assert g.dtype == w.dtype
+            np.testing.assert_allclose(g.astype(np.float64), w.astype(np.float64), rtol=tol, atol=tol)
+
+
 def run(fn, mode, *args):
     return (pyasc.jit(fn) if mode == "jit" else fn)(*args)
