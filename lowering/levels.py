@@ -10,10 +10,11 @@ Every pass class declares ``INPUT_LEVEL``, one of ``INPUT_LEVELS``:
 * ``ascbuf-planned``: the same with every ``ascbuf.alloc`` at a planned offset;
 * ``ascendc``: ``ascendc`` kernels only (hand-written or traced by the kernel DSL).
 
-``apply_pass(p, ctx, module)`` (run by ``pyasc-opt`` for every pass, and by ``pipeline.run_stage`` for
-the first pass of each stage: the others take what the fixed pipeline made before them) checks the input and raises ``LevelError`` naming the pass, the first offending op and the level
-expected; a pass that fails with anything but a compile error or a diagnostic raises
-``InternalPassError`` ("internal error in pass X"): a bug of the compiler, not of the input.
+``apply_pass(p, ctx, module)`` (run by ``pyasc-opt`` for every pass, and by ``pipeline.run_stage`` for the
+first pass of each stage: the others take what the fixed pipeline made before them) checks the input and
+raises ``LevelError`` naming the pass, the first offending op and the level expected; a pass that fails with
+anything but a compile error or a diagnostic raises ``InternalPassError`` ("internal error in pass X"): a bug
+of the compiler, not of the input.
 """
 
 from __future__ import annotations

@@ -24,8 +24,9 @@
   basic index without steps updates the view ``x[idx]`` (``copy_``); otherwise, for an index
   known when tracing (slices, strided slices, integer or bool tensors), ``x`` is rebound to
   ``where(mask, new, x)`` with the constant mask of the indexed positions and ``new`` the value
-  (a constant laid out at those positions, or a traced one-element value). ``x[mask] = value`` with
-  a traced mask and a value of one element is ``where(mask, value, x)`` too (``x[x < 0] = 0``).
+  laid out at those positions: a constant on the host, a traced value by selection (``_placed``).
+  ``x[mask] = value`` with a traced mask and a value of one element is ``where(mask, value, x)`` too
+  (``x[x < 0] = 0``).
 """
 
 from __future__ import annotations
