@@ -1,6 +1,7 @@
 """More ONNX operators on computed tensors: the inverse trigonometric and hyperbolic functions, the bitwise ops,
 ``Einsum``, ``Hardmax``, ``LpNormalization``, ``MeanVarianceNormalization``, ``GlobalMaxPool``, ``Size``,
-``EyeLike`` and ``Resize`` (the modes PyTorch's ``interpolate`` exports: nearest with asymmetric coordinates
+``EyeLike``, ``QuantizeLinear`` and ``DequantizeLinear`` (int8, and uint8 carried as int32; per tensor or per
+axis), and ``Resize`` (the modes PyTorch's ``interpolate`` exports: nearest with asymmetric coordinates
 rounded down, and linear with half-pixel or corner-aligned coordinates, over the last two dims)."""
 
 from __future__ import annotations
@@ -72,6 +73,50 @@ def _eye_like(node: Node, inputs):
     return np.eye(*x.shape, k=node.attr("k", 0), dtype=dtype)
 
 
+_QUANTIZED = {np.dtype(np.int8): (-128, 127, pyasc.int8), np.dtype(np.uint8): (0, 255, pyasc.int32)}
+
+
+def _per_axis(node: Node, v, x, axis: int):
+    """A scale or zero point as an operand on ``x``: one number, or one value per index of ``axis``."""
+    a = np.asarray(v, np.float32)
+    if a.size == 1:
+        return float(a.reshape(-1)[0])
+    if a.ndim != 1 or a.size != x.shape[axis]:
+        node.fail(f"a scale or zero point of shape {a.shape} does not match axis {axis} of {x.shape}", "axis")
+    shape = [1] * x.ndim
+    shape[axis] = a.size
+    return pyasc.tensor(a.reshape(shape))
+
+
+def _quantization(node: Node, inputs):
+    """(scale, zero point, its dtype's range and pyasc dtype) of a ``QuantizeLinear`` or ``DequantizeLinear``: per
+    tensor or per ``axis``; int8, or uint8 carried as int32."""
+    x, scale = inputs[0], inputs[1]
+    zero = inputs[2] if len(inputs) > 2 and inputs[2] is not None else np.zeros((), np.uint8)
+    if node.attr("block_size", 0):
+        node.fail("is not supported", "block_size")
+    if node.attr("output_dtype", 0):
+        node.fail("is not supported (the zero point's type is the output's)", "output_dtype")
+    if not is_const(scale) or not is_const(zero):
+        node.fail("the scale and zero point must be constants")
+    if np.asarray(zero).dtype not in _QUANTIZED:
+        node.fail(f"a zero point of type {np.asarray(zero).dtype} is not supported (int8, uint8)")
+    axis = _axis(node.attr("axis", 1), x.ndim)
+    return _per_axis(node, scale, x, axis), _per_axis(node, zero, x, axis), _QUANTIZED[np.asarray(zero).dtype]
+
+
+def _quantize_linear(node: Node, inputs):
+    """``saturate(round(x / scale) + zero_point)``, rounding half to even."""
+    scale, zero, (lo, hi, dtype) = _quantization(node, inputs)
+    return pyasc.clamp(pyasc.round(inputs[0] / scale) + zero, lo, hi).to(dtype)
+
+
+def _dequantize_linear(node: Node, inputs):
+    """``(x - zero_point) * scale``."""
+    scale, zero, _ = _quantization(node, inputs)
+    return (inputs[0].to(pyasc.float32) - zero) * scale
+
+
 _NEAREST = ("asymmetric", "floor")             # PyTorch's nearest
 _LINEAR = {"half_pixel": False, "pytorch_half_pixel": False, "align_corners": True}
 
@@ -123,6 +168,8 @@ MORE_OPS = {
     "GlobalMaxPool": _op(_global_max_pool),
     "Size": _op(_size),
     "EyeLike": _op(_eye_like, "dtype", "k"),
+    "QuantizeLinear": _op(_quantize_linear, "axis", "block_size", "output_dtype", "saturate"),
+    "DequantizeLinear": _op(_dequantize_linear, "axis", "block_size"),
     "Resize": _op(_resize, "mode", "coordinate_transformation_mode", "nearest_mode", "antialias", "cubic_coeff_a",
                   "exclude_outside", "extrapolation_value"),
 }
