@@ -246,8 +246,12 @@ def _pool_channels_last(op: asctensor.MaxPool2dOp, spec) -> bool:
 
 
 def sink_transposes(block, spec) -> None:
+    rounds = len(block.ops) + 16  # each round sinks a transpose past an op or removes one: never this many
     changed = True
     while changed:
+        if rounds == 0:
+            raise RuntimeError(f"the rewrites did not settle after {len(block.ops) + 16} rounds")
+        rounds -= 1
         changed = False
         for op in list(block.ops):
             if op.parent is None:
