@@ -1,6 +1,7 @@
 """More of PyTorch's elementwise functions, each a composition of ops of the table (``COMPOSITE``), so it compiles
 inside ``pyasc.jit`` and differentiates: ``fmax`` and ``fmin`` (NaN only where both are), ``copysign``,
-``logaddexp2``, the inverse hyperbolic ``asinh``, ``acosh``, ``atanh`` (and their ``arc*`` names), ``isin``, and
+``logaddexp2``, the inverse hyperbolic ``asinh``, ``acosh``, ``atanh`` (and their ``arc*`` names), ``lgamma``,
+``digamma`` and ``erfinv`` (float32 series, a few ulp), ``isin``, and
 ``aminmax`` and ``equal`` of the reductions. Their values, dtypes and errors follow PyTorch's; float16 and
 bfloat16 inputs of the inverse hyperbolic functions compute in float32."""
 
@@ -134,6 +135,87 @@ def atanh(x):
     return _op("where")(_op("signbit")(x), -magnitude, magnitude)
 
 
+_SHIFT = 8  # lgamma and digamma shift arguments below it up to it (their asymptotic series hold past it)
+_HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
+_GILES_CENTRAL = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503,
+                  -0.00417768164, 0.246640727, 1.50140941)
+_GILES_TAIL = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613,
+               0.00943887047, 1.00167406, 2.83297682)
+
+
+def _polynomial(coefficients, w):
+    p = coefficients[0]
+    for c in coefficients[1:]:
+        p = c + p * w
+    return p
+
+
+def _reflected(x):
+    """(x >= 0.5, the argument at least 0.5 that the reflection formulas use (x or 1 - x), pi * (x - round(x)):
+    sin and tan of it have the magnitude of those of pi x, exactly 0 at the integers)."""
+    upper = x >= 0.5
+    return upper, _op("where")(upper, x, 1.0 - x), math.pi * (x - _op("round")(x))
+
+
+def _shifted(z):
+    """(z + 8 where z < 8 else z, the factors z, z + 1, ..., z + 7 (1 where z >= 8), clamped so that no unused
+    branch overflows)."""
+    low = z < _SHIFT
+    zc = _op("minimum")(z, float(_SHIFT))
+    w = _op("where")(low, z + float(_SHIFT), z)
+    return low, w, [_op("where")(low, zc + float(k), 1.0) for k in range(_SHIFT)]
+
+
+@_in_float32
+def lgamma(x):
+    """``log |gamma(x)|``: Stirling's series past 8 (arguments below shifted up by the recurrence), the reflection
+    ``log(pi / |sin(pi x)|) - lgamma(1 - x)`` below 0.5; +inf at the non-positive integers and at ±inf."""
+    where, log = _op("where"), _op("log")
+    upper, z, r = _reflected(x)
+    low, w, factors = _shifted(z)
+    product = factors[0]
+    for f in factors[1:]:
+        product = product * f
+    inv = 1.0 / w
+    inv2 = inv * inv
+    stirling = (w - 0.5) * log(w) - w + _HALF_LOG_2PI + inv * (1 / 12 + inv2 * (-1 / 360 + inv2 / 1260))
+    positive = stirling - where(low, log(product), 0.0)
+    out = where(upper, positive, log(math.pi / _op("abs")(_op("sin")(r))) - positive)
+    return where(_op("isinf")(x), math.inf, out)
+
+
+@_in_float32
+def digamma(x):
+    """``d/dx lgamma(x)``: its asymptotic series past 8 (arguments below shifted up by the recurrence), the
+    reflection ``digamma(1 - x) - pi / tan(pi x)`` below 0.5; -inf at 0, NaN at the negative integers."""
+    where, log = _op("where"), _op("log")
+    upper, z, r = _reflected(x)
+    low, w, factors = _shifted(z)
+    steps = 1.0 / factors[0]
+    for f in factors[1:]:
+        steps = steps + 1.0 / f
+    inv = 1.0 / w
+    inv2 = inv * inv
+    series = log(w) - 0.5 * inv - inv2 * (1 / 12 + inv2 * (-1 / 120 + inv2 / 252))
+    positive = series - where(low, steps, 0.0)
+    out = where(upper, positive, positive - math.pi / _op("tan")(r))
+    integer = x == _op("round")(x)
+    out = where(integer & (x < 0), math.nan, where(x == 0, -math.inf, out))
+    return where(x == math.inf, math.inf, out)
+
+
+@_in_float32
+def erfinv(x):
+    """The inverse of ``erf`` on (-1, 1) (Giles' single-precision approximation, a few ulp): ±inf at ±1, NaN
+    past them."""
+    where = _op("where")
+    w = -_op("log")((1.0 - x) * (1.0 + x))
+    central = _polynomial(_GILES_CENTRAL, _op("minimum")(w, 5.0) - 2.5)
+    tail = _polynomial(_GILES_TAIL, _op("sqrt")(_op("maximum")(w, 5.0)) - 3.0)
+    out = where(w < 5.0, central, tail) * x
+    return where(_op("abs")(x) == 1.0, where(x > 0, math.inf, -math.inf), out)
+
+
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
     """Whether each element of ``elements`` is among ``test_elements`` (a tensor, a list or a number), or with
     ``invert`` whether it is not; NaN is in nothing."""
@@ -176,8 +258,8 @@ def equal(a, b) -> bool:
     return bool((a == b).all().item())
 
 
-_FUNCTIONS = [fmax, fmin, copysign, logaddexp2, asinh, acosh, atanh, isin, aminmax, equal]
-_METHODS = {fmax, fmin, copysign, logaddexp2, asinh, acosh, atanh, aminmax, equal}
+_FUNCTIONS = [fmax, fmin, copysign, logaddexp2, asinh, acosh, atanh, lgamma, digamma, erfinv, isin, aminmax, equal]
+_METHODS = {fmax, fmin, copysign, logaddexp2, asinh, acosh, atanh, lgamma, digamma, erfinv, aminmax, equal}
 
 OPS = [OpDef(f.__name__, decompose=f, kind=COMPOSITE, method=f in _METHODS) for f in _FUNCTIONS]
 OPS += [OpDef(f"arc{f.__name__[1:]}", decompose=f, kind=COMPOSITE, method=True) for f in (asinh, acosh, atanh)]

@@ -22,6 +22,9 @@ SPECIAL = np.array([[np.nan, 1.0, -0.0, 0.0, np.inf, -np.inf, 2.0, -1e30, 1e-30,
 WIDE = np.array([-1e30, -3e8, -2.0, -1.0, -0.999, -1e-3, -1e-20, -0.0, 0.0, 1e-20, 0.5, 0.999, 1.0, 1.0000001,
                  1.5, 3.0, 4e8, 1e30, np.inf, -np.inf, np.nan], np.float32)
 INTS = RNG.integers(-9, 9, (4, 6)).astype(np.int32)
+GAMMA = np.concatenate([np.linspace(-20, 30, 1001), [1e-30, 1e-6, 0.5, 1, 2, 3, 1.4616321, 100, 1e4, 1e10, 1e30, -0.5,
+                                                     -1, -2, -3.5, 0.0, np.inf, -np.inf, np.nan, -1e-6]]).astype(np.float32)
+UNIT = np.concatenate([np.linspace(-1, 1, 1001), [0.9999, -0.99999, 1e-7, 1.5, -2, np.nan]]).astype(np.float32)
 Q = RNG.standard_normal((2, 4, 5, 8)).astype(np.float32)
 K = RNG.standard_normal((2, 4, 7, 8)).astype(np.float32)
 V = RNG.standard_normal((2, 4, 7, 6)).astype(np.float32)
@@ -61,6 +64,9 @@ CASES = {
     "inverse_hyperbolic_float16": (lambda m, f, x: (m.asinh(x.half()), m.atanh((x * 0.3).half()),
                                                     m.acosh(x.abs().half() + 1)), (X,), 1e-3),
     "inverse_hyperbolic_int": (lambda m, f, i: (m.asinh(i), m.acosh(i), m.atanh(i)), (INTS,), 1e-6),
+    "lgamma_digamma": (lambda m, f, x: (m.lgamma(x), m.digamma(x), x.lgamma()), (GAMMA,), 1e-5),
+    "erfinv": (lambda m, f, y: (m.erfinv(y), y.erfinv()), (UNIT,), 3e-6),
+    "special_float16": (lambda m, f, x: (m.lgamma(x.half()), m.erfinv((x * 0.3).tanh().half())), (X,), 2e-3),
     "isin": (lambda m, f, i: (m.isin(i, m.tensor([1, 2, 3], dtype=m.int32)), m.isin(i, 5, invert=True),
                               m.isin(i, m.tensor([], dtype=m.int32))), (INTS,), 0),
     "isin_float": (lambda m, f, a: m.isin(a, m.tensor([1.0, float("nan"), 0.0, -5.0])), (SPECIAL,), 0),
@@ -133,6 +139,9 @@ GRADS = {
     "asinh": lambda m, f, x, y: (m.asinh(x) * y).sum(),
     "acosh": lambda m, f, x, y: (m.acosh(x.abs() + 1.5) * y).sum(),
     "atanh": lambda m, f, x, y: (m.atanh(m.tanh(x) * 0.9) * y).sum(),
+    "lgamma": lambda m, f, x, y: (m.lgamma(x) * y).sum(),
+    "digamma": lambda m, f, x, y: (m.digamma(x.abs() + 0.1) * y).sum(),
+    "erfinv": lambda m, f, x, y: (m.erfinv(m.tanh(x) * 0.95) * y).sum(),
     "sdpa": lambda m, f, x, y: (f.scaled_dot_product_attention(x, y, y, is_causal=True) * y).sum(),
     "conv1d": lambda m, f, x, y: (f.conv1d(x, y[:, :, :3], padding=1) ** 2).sum(),
     "adaptive_max_pool2d": lambda m, f, x, y: (f.adaptive_max_pool2d(x.unsqueeze(0), (3, 4)) ** 2).sum(),
