@@ -45,7 +45,8 @@ from . import dtypes as dt
 from .device import default_target
 from .dtypes import DType
 from .errors import DataDependentShapeError, PyascError, describe
-from .jit_args import as_tensor_arg, built, entry_key, entry_of, flattened, nesting, results_of, tensor_names
+from .jit_args import (as_tensor_arg, built, call_eagerly, entry_key, entry_of, flattened, nesting, results_of,
+                       tensor_names)
 from .interop import is_torch_tensor
 from .logs import log
 from .memory import check_tensor_fits
@@ -548,7 +549,7 @@ class JitFunction:
                     return results_of(compiled, launch(compiled, args, checked=True), args)
         tensors, layout, key = self._split(args, kwargs)
         if key in self._eager:
-            return self.fn(*args, **kwargs)
+            return call_eagerly(self.fn, args, kwargs)
         compiled = self._cache.get(key)
         if compiled is None:
             try:
@@ -556,7 +557,7 @@ class JitFunction:
             except DataDependentShapeError as e:   # as torch.compile breaks the graph: run eagerly
                 log.info("jit %s: %s; this signature runs eagerly, each op compiled on its own", self.name, e)
                 self._eager.add(key)
-                return self.fn(*args, **kwargs)
+                return call_eagerly(self.fn, args, kwargs)
         result = results_of(compiled, compiled(*tensors), args)
         if not kwargs and not _amp.active() and all(type(a) is Tensor for a in args):
             # after a call that ran: its outputs fit in this target's memory (``launch``'s ``checked``)

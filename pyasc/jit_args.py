@@ -9,7 +9,7 @@ import re
 import numpy as np
 
 from . import dtypes as dt
-from .creation import to_pyasc
+from .creation import to_numpy, to_pyasc
 from .errors import PyascError, describe
 from .interop import is_torch_tensor
 from .tensor import Tensor
@@ -73,6 +73,30 @@ def _tensor_args(args) -> list:
             out += _tensor_args(optree.tree_leaves(a))
         elif isinstance(a, Tensor | np.ndarray) or is_torch_tensor(a):
             out.append(a)
+    return out
+
+
+def call_eagerly(fn, args, kwargs):
+    """``fn`` called eagerly (a signature whose trace met a data-dependent value) on the call's NumPy and torch
+    tensors as pyasc tensors, as the compiled path takes them, so that each op runs on pyasc; what it updated in
+    place is written back into the caller's tensors."""
+    import optree
+
+    converted = []
+
+    def as_pyasc(a):
+        if isinstance(a, np.ndarray) and (a.dtype.kind in "biuf" or a.dtype == dt.bfloat16.np_dtype) or \
+                is_torch_tensor(a):
+            t = to_pyasc(a, "jit")
+            converted.append((a, t))
+            return t
+        return a
+
+    out = fn(*optree.tree_map(as_pyasc, list(args), none_is_leaf=True), **kwargs)
+    for source, t in converted:
+        new = t.numpy()
+        if not np.array_equal(new, to_numpy(source).astype(new.dtype), equal_nan=new.dtype.kind == "f"):
+            _write_back(source, new)
     return out
 
 

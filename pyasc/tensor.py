@@ -215,11 +215,11 @@ class Tensor(HoldsMemory):
 
     def _scalar(self, what: str):
         """The one value of a concrete one-element tensor (``float(t)``, ``int(t)``)."""
-        if self._data is None:
-            raise PyascError(what, f"{what}() of a traced tensor ({self._dtype.name}{list(self._shape)}): traced "
-                             "values have no value while pyasc.jit traces the function; keep the computation "
-                             "in tensor ops (or pass the number as a static argument)",
-                             shapes=[self._shape], dtypes=[self._dtype.name])
+        if self._data is None:  # a number that depends on data: a pyasc.jit call runs the function eagerly
+            raise TracedValuesError(what, f"{what}() of a traced tensor ({self._dtype.name}{list(self._shape)}): "
+                                    "traced values have no value while pyasc.jit traces the function (a pyasc.jit "
+                                    "call runs such a function eagerly; keep the computation in tensor ops to "
+                                    "compile it)", shapes=[self._shape], dtypes=[self._dtype.name])
         if self._data.size != 1:
             raise PyascError(what, f"only one-element tensors can be converted to Python scalars, got shape "
                              f"{self._shape}", shapes=[self._shape])

@@ -197,13 +197,17 @@ def test_bad_cache_entries_are_discarded_logged_and_recompiled(tmp_path, monkeyp
 
 # -- front-end edges ------------------------------------------------------------------------------
 
-def test_float_of_a_traced_value_says_it_has_no_value():
+def test_float_of_a_traced_value_runs_the_call_eagerly_and_cannot_be_compiled():
+    """``float(t)`` and ``int(t)`` of a traced tensor, as ``bool(t)`` and ``t.item()``: a call runs the function
+    eagerly (as ``torch.compile`` breaks its graph there); compiling it says the value is not known."""
     @pyasc.jit
     def f(x):
-        return x * float(x[0, 0])
+        return x * float(x[0, 0]) + int(x[0, 1])
 
-    with pytest.raises(pyasc.PyascError, match="traced values have no value while pyasc.jit traces"):
-        f(np.ones((4, 8), np.float32))
+    x = np.arange(32, dtype=np.float32).reshape(4, 8) + 2.5
+    np.testing.assert_array_equal(f(x).numpy(), x * x[0, 0] + int(x[0, 1]))
+    with pytest.raises(pyasc.PyascError, match="float\\(\\) of a traced tensor.*traced values have no value"):
+        f.lower(pyasc.tensor(x))
     assert float(pyasc.from_numpy(np.array([[2.5]], np.float32))) == 2.5
     assert int(pyasc.from_numpy(np.array([7], np.int32))) == 7
 

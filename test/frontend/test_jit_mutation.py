@@ -129,3 +129,29 @@ def test_a_made_tensor_with_a_live_view_is_not_filled_behind_the_view():
 
     with pytest.raises(pyasc.PyascError, match="mixes a traced tensor with a concrete one"):
         pyasc.jit(fill).lower(pyasc.tensor(np.ones((3, 4), np.float32)))
+
+
+def _branchy(a, b):
+    """A branch on a value (``float(t)``): the call runs eagerly, as ``torch.compile`` breaks its graph."""
+    if float(a.max()) > 0:
+        a[0] = 5.0
+        return a * b + int(b[0, 0])
+    return a - b
+
+
+@pytest.mark.parametrize("kind", ["pyasc", "numpy", "torch"])
+def test_a_call_that_runs_eagerly_computes_on_pyasc_and_writes_back_like_torch(kind):
+    """The eager fallback takes NumPy and torch arguments as pyasc tensors (it ran the function on them as they
+    were, so NumPy or torch computed it and returned their arrays), and writes what it updated back."""
+    x = RNG.standard_normal((3, 4)).astype(np.float32) + 1.0
+    y = RNG.standard_normal((3, 4)).astype(np.float32)
+    make = {"pyasc": pyasc.tensor, "numpy": np.array, "torch": torch.tensor}[kind]
+    ta, tb = torch.tensor(x.copy()), torch.tensor(y.copy())
+    want = _branchy(ta, tb)
+    f = pyasc.jit(_branchy)
+    for _ in range(2):  # the first call finds the branch, the second runs eagerly at once
+        a, b = make(x.copy()), make(y.copy())
+        got = f(a, b)
+        assert isinstance(got, pyasc.Tensor)
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+        np.testing.assert_array_equal(np.asarray(a.numpy() if kind != "numpy" else a), ta.numpy())
