@@ -303,7 +303,7 @@ def _placed(x: Tensor, index, value: Tensor) -> Tensor | None:
         v = v.expand(*region) if region else v.reshape(())
     except (IndexError, ValueError, PyascError) as e:
         raise PyascError("setitem", f"cannot assign a value of shape {value.shape} to x[index] of x of shape "
-                         f"{x.shape}: {e}", shapes=[x.shape, value.shape]) from None
+                         f"{x.shape}: {getattr(e, 'detail', e)}", shapes=[x.shape, value.shape]) from None
     if count == 0:
         return None
     n = x.shape[0] if x.ndim else 1

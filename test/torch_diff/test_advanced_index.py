@@ -205,3 +205,14 @@ def test_index_put_like_torch(mode):
     got = pyasc.jit(lambda a, b: put(pyasc, a, b))(*args) if mode == "jit" else put(pyasc, *args)
     for g, w in zip(got, put(torch, x, v)):
         np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-6, atol=1e-6)
+
+
+def test_setitem_of_a_traced_value_that_does_not_fit_names_the_shapes():
+    def put(a, b):
+        out = a.clone()
+        out[[0, 1]] = b
+        return out
+
+    with pytest.raises(pyasc.PyascError, match=r"setitem: cannot assign a value of shape \(5, 6\) to x\[index\] of "
+                                               r"x of shape \(3, 4\): the expanded size"):
+        pyasc.jit(put).lower(pyasc.tensor(np.ones((3, 4), np.float32)), pyasc.tensor(np.ones((5, 6), np.float32)))
