@@ -13,6 +13,7 @@ from . import dtypes as dt
 from .args import tensor_operand
 from .errors import PyascError
 from .opdef import COMPOSITE, OpDef
+from .ops_pool import adaptive_bands
 from .tensor import Tensor
 
 
@@ -184,20 +185,8 @@ def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_paddi
     return out.squeeze(-2)
 
 
-def _bands_max(x: Tensor, axis: int, n_out: int) -> Tensor:
-    """The max over PyTorch's adaptive bands of ``axis``: band i is [floor(i n / n_out), ceil((i + 1) n / n_out))."""
-    n = x.shape[axis]
-    if n % n_out == 0:  # equal bands: one reduction of the bands split out
-        a = x.ndim + axis
-        shape = list(x.shape)
-        shape[a:a + 1] = [n_out, n // n_out]
-        return x.reshape(shape).amax(a + 1)
-    parts = []
-    for i in range(n_out):
-        lo, hi = (i * n) // n_out, -(-((i + 1) * n) // n_out)
-        index = tuple(slice(lo, hi) if a == x.ndim + axis else slice(None) for a in range(x.ndim))
-        parts.append(x[index].amax(axis, keepdim=True))
-    return parts[0] if len(parts) == 1 else _op("cat")(parts, axis)
+def _amax(t: Tensor, dim: int, keepdim: bool) -> Tensor:
+    return t.amax(dim, keepdim=keepdim)
 
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):  # noqa: A002
@@ -218,7 +207,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):  # noqa: A002
     ow = x.shape[-1] if size[1] is None else int(size[1])
     if 0 in x.shape[-2:]:
         raise PyascError("adaptive_max_pool2d", f"an empty image {x.shape} has no maximum", shapes=[x.shape])
-    return _bands_max(_bands_max(x, -2, oh), -1, ow)
+    return adaptive_bands(adaptive_bands(x, -2, oh, _amax), -1, ow, _amax)
 
 
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):  # noqa: A002

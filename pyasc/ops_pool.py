@@ -310,19 +310,29 @@ def _adaptive_signature(input, output_size):  # noqa: A002
     return [x], {"out": (oh, ow)}
 
 
-def _bands(x, axis, n_out):
-    n = x.shape[axis]
+def adaptive_bands(x, axis: int, n_out: int, reduce):
+    """``reduce(band, dim, keepdim)`` over PyTorch's adaptive bands of ``axis`` (< 0): band i is
+    [floor(i n / n_out), ceil((i + 1) n / n_out)); equal bands are one reduction of the bands split out."""
+    n, a = x.shape[axis], x.ndim + axis
+    if n % n_out == 0:
+        shape = list(x.shape)
+        shape[a:a + 1] = [n_out, n // n_out]
+        return reduce(x.reshape(shape), a + 1, False)
     parts = []
     for i in range(n_out):
         lo, hi = (i * n) // n_out, -(-((i + 1) * n) // n_out)
-        index = tuple(slice(lo, hi) if a == x.ndim + axis else slice(None) for a in range(x.ndim))
-        parts.append(MEAN(x[index], dim=axis, keepdim=True))
-    return parts[0] if len(parts) == 1 else CAT(parts, dim=x.ndim + axis)
+        index = tuple(slice(lo, hi) if d == a else slice(None) for d in range(x.ndim))
+        parts.append(reduce(x[index], a, True))
+    return parts[0] if len(parts) == 1 else CAT(parts, dim=a)
+
+
+def _mean(t, dim, keepdim):
+    return MEAN(t, dim=dim, keepdim=keepdim)
 
 
 def _adaptive_avg_pool2d(x, out):
     """The mean over PyTorch's adaptive bands of rows and columns."""
-    y = _bands(_bands(CAST(x, dtype=F32), -2, out[0]), -1, out[1])
+    y = adaptive_bands(adaptive_bands(CAST(x, dtype=F32), -2, out[0], _mean), -1, out[1], _mean)
     return CAST(y, dtype=x.dtype)
 
 
