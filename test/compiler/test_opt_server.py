@@ -67,3 +67,24 @@ def test_client_without_a_server_runs_pyasc_opt_cold(tmp_path):
     done = subprocess.run([sys.executable, "-I", "-S", str(CLIENT), "-p", "asctensor-decompose"], input=PROGRAM,
                           capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0 and "math.exp" in done.stdout
+
+
+def test_lit_stops_a_hung_test_at_the_suites_time_limit(tmp_path):
+    """The suite's per-test limit (``PYASC_LIT_TIMEOUT``) stops a RUN line that never returns, rather than
+    holding up ``make test``: lit kills it (through psutil) and reports it as timed out."""
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "lit.cfg.py").write_text(
+        "import os\n"
+        f"lit_config.load_config(config, {str(ROOT / 'test' / 'lit' / 'lit.cfg.py')!r})\n"
+        "config.name = 'hang'\n"
+        "config.test_source_root = config.test_exec_root = os.path.dirname(__file__)\n")
+    (suite / "hang.mlir").write_text("// RUN: sleep 120\n")
+    lit = shutil.which("lit", path=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
+    env = dict(os.environ, PYASC_LIT_TIMEOUT="3", PYASC_LIT_COLD="1",
+               PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
+    start = time.monotonic()
+    run = subprocess.run([lit, "-q", str(suite)], capture_output=True, text=True, env=env, timeout=100)
+    assert time.monotonic() - start < 60, "lit waited for the hung RUN line"
+    assert run.returncode != 0
+    assert "Timed Out: 1" in run.stdout + run.stderr, run.stdout + run.stderr

@@ -58,8 +58,12 @@ config.substitutions.append((
 ))
 
 # each RUN line starts a Python process (about 0.5-1 s); a test far above that is hung
-# (PYASC_LIT_TIMEOUT raises the limit on a loaded machine)
+# (PYASC_LIT_TIMEOUT raises the limit on a loaded machine). lit stops a test past it through psutil
+# (the dev extra); without psutil the limit could not stop anything, so it is an error
 config.maxIndividualTestTime = int(os.environ.get("PYASC_LIT_TIMEOUT", "60"))
+if config.maxIndividualTestTime > 0 and not lit_config.maxIndividualTestTimeIsSupported[0]:
+    lit_config.fatal("the per-test time limit needs psutil: install pyasc with its dev extras "
+                     "(pip install -e '.[dev]'), or set PYASC_LIT_TIMEOUT=0")
 
 # last, so that it also rewrites the substitutions above.
 # PYASC_LIT_COLD=1 runs every RUN line's pyasc-opt as a fresh process, as a user's shell would
