@@ -5,6 +5,7 @@ A traced call of an op registered with ``pyasc.register_op`` is a ``func.call`` 
 way, holds the decomposition traced for the call's shapes and dtypes. The calls are replaced by
 copies of the callee's body (callees calling other custom ops are inlined until none is left) and the
 callees are dropped, so the rest of the compiler sees ordinary ops. Runs first at the tensor level.
+A decomposition that calls itself, directly or through others, is refused: it would never be inlined.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from pyasc.dialects.asctensor import CUSTOM_OP_ATTR
+from pyasc.lowering.errors import CompileError
 
 
 def inline_custom_ops(module: ModuleOp) -> None:
@@ -26,6 +28,7 @@ def inline_custom_ops(module: ModuleOp) -> None:
                if isinstance(op, func.FuncOp) and CUSTOM_OP_ATTR in op.attributes}
     if not callees:
         return
+    _refuse_recursion(callees)
     changed = True
     while changed:
         changed = False
@@ -44,6 +47,33 @@ def inline_custom_ops(module: ModuleOp) -> None:
             changed = True
     for fn in callees.values():
         Rewriter.erase_op(fn)
+
+
+def _callees_of(fn: func.FuncOp, callees: dict) -> list[str]:
+    return [op.callee.root_reference.data for op in fn.walk()
+            if isinstance(op, func.CallOp) and op.callee.root_reference.data in callees]
+
+
+def _refuse_recursion(callees: dict) -> None:
+    """A ``CompileError`` naming the cycle when a custom op's decomposition calls itself, directly or
+    through other custom ops (inlining would never end)."""
+    state: dict[str, int] = {}  # 1: on the path being followed, 2: done
+
+    def visit(name: str, path: list[str]) -> None:
+        state[name] = 1
+        for callee in _callees_of(callees[name], callees):
+            if state.get(callee) == 1:
+                cycle = path[path.index(callee):] + [callee]
+                op = callees[callee].attributes[CUSTOM_OP_ATTR]
+                raise CompileError(f"inline-custom-ops: the decomposition of custom op {op} (@{callee}) calls "
+                                   f"itself ({' -> '.join('@' + c for c in cycle)}): it cannot be inlined")
+            if callee not in state:
+                visit(callee, path + [callee])
+        state[name] = 2
+
+    for name in callees:
+        if name not in state:
+            visit(name, [name])
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,7 @@ from __future__ import annotations
 import inspect
 import keyword
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -254,9 +255,13 @@ class CustomVJP:
         return self._gradients(grad_output, tensors, layout)
 
 
+_TRACING = threading.local()  # per thread: the signatures whose forwards are being traced
+
+
 def _trace_forward(name: str, forward):
     """The builder of a custom op: a private function holding ``forward`` traced for the call's
-    shapes and dtypes (one per signature and static arguments), and one ``func.call`` of it."""
+    shapes and dtypes (one per signature and static arguments), and one ``func.call`` of it. A forward
+    that calls its own op with the same signature would never finish tracing: refused by name."""
     def build(outer, values, types, attrs):
         layout, kwargs = attrs["layout"], dict(attrs["kwargs"])
         specs = [(tuple(v.type.get_shape()), dt.get_dtype(v.type.get_element_type())) for v in values]
@@ -267,39 +272,62 @@ def _trace_forward(name: str, forward):
         sig = (name, tuple((s, d.name) for s, d in specs), static_key)
         results_meta = outer.callee_names.get(sig)
         if results_meta is None:
-            sym = f"{symbol_name(name)}_{len(outer.callees)}"
-            sub = Trace(sym, [(s, d, f"arg{i}") for i, (s, d) in enumerate(specs)], outer.target)
-            with sub:
-                proxies = [Tensor._traced(sub, v, d, s) for v, (s, d) in zip(sub.block.args, specs)]
-                result = forward(*_merge(proxies, layout), **kwargs)
-                is_tuple = isinstance(result, tuple | list)
-                results = list(result) if is_tuple else [result]
-                if not results or not all(isinstance(r, Tensor) for r in results):
-                    raise PyascError(name, "the forward of a custom op must return a tensor or a tuple of "
-                                     f"tensors, got {describe(result)}")
-                outs = []
-                for r in results:
-                    if r._trace is None:
-                        outs.append(sub.constant(r.numpy(), r.dtype))
-                    elif r._trace is not sub:
-                        raise PyascError(name, "the forward returned a tensor of another traced function")
-                    else:
-                        outs.append(r._value)
-                if sub.lifted:
-                    raise PyascError(name, "the forward of a custom op uses a concrete non-uniform tensor "
-                                     "inside jit; pass it as an argument instead")
-                fn = sub.finish_callee(outs, sym)
-            fn.attributes[CUSTOM_ATTR] = StringAttr(name)
-            outer.callees.extend(sub.callees)
-            outer.callees.append(fn)
-            results_meta = (sym, [(tuple(v.type.get_shape()), r.dtype) for v, r in zip(outs, results)], is_tuple)
-            outer.callee_names[sig] = results_meta
+            tracing = getattr(_TRACING, "sigs", None)
+            if tracing is None:
+                tracing = _TRACING.sigs = []
+            if sig in tracing:
+                shapes = ", ".join(f"{d.name}{list(s)}" for s, d in specs)
+                raise PyascError(name, f"the forward of custom op '{name}' calls '{name}' itself on the same "
+                                       f"shapes and dtypes ({shapes}): its decomposition would never end")
+            sym = f"{symbol_name(name)}_{len(outer.callee_names)}"
+            outer.callee_names[sig] = None  # reserved while the forward is traced: symbols stay unique
+            tracing.append(sig)
+            try:
+                results_meta = outer.callee_names[sig] = _trace_callee(outer, sym, name, forward, specs, layout,
+                                                                       kwargs)
+            except BaseException:
+                del outer.callee_names[sig]
+                raise
+            finally:
+                tracing.pop()
         sym, outs, is_tuple = results_meta
         call = func.CallOp(SymbolRefAttr(sym), values, [d.tensor_type(s) for s, d in outs])
         call.attributes[CUSTOM_ATTR] = StringAttr(name)
         outer.emit(call)
         return tuple(call.results) if is_tuple else call.results[0]
     return build
+
+
+def _trace_callee(outer, sym: str, name: str, forward, specs: list, layout, kwargs: dict) -> tuple:
+    """``forward`` traced as the private function ``sym`` of ``outer`` for arguments ``specs``: (its symbol,
+    its results' shapes and dtypes, whether it returns a tuple). Custom ops it calls share ``outer``'s
+    callees by signature (a forward may call its own op on other shapes)."""
+    sub = Trace(sym, [(s, d, f"arg{i}") for i, (s, d) in enumerate(specs)], outer.target)
+    sub.callee_names = outer.callee_names
+    with sub:
+        proxies = [Tensor._traced(sub, v, d, s) for v, (s, d) in zip(sub.block.args, specs)]
+        result = forward(*_merge(proxies, layout), **kwargs)
+        is_tuple = isinstance(result, tuple | list)
+        results = list(result) if is_tuple else [result]
+        if not results or not all(isinstance(r, Tensor) for r in results):
+            raise PyascError(name, "the forward of a custom op must return a tensor or a tuple of "
+                             f"tensors, got {describe(result)}")
+        outs = []
+        for r in results:
+            if r._trace is None:
+                outs.append(sub.constant(r.numpy(), r.dtype))
+            elif r._trace is not sub:
+                raise PyascError(name, "the forward returned a tensor of another traced function")
+            else:
+                outs.append(r._value)
+        if sub.lifted:
+            raise PyascError(name, "the forward of a custom op uses a concrete non-uniform tensor "
+                             "inside jit; pass it as an argument instead")
+        fn = sub.finish_callee(outs, sym)
+    fn.attributes[CUSTOM_ATTR] = StringAttr(name)
+    outer.callees.extend(sub.callees)
+    outer.callees.append(fn)
+    return sym, [(tuple(v.type.get_shape()), r.dtype) for v, r in zip(outs, results)], is_tuple
 
 
 def _style_of(forward, style) -> str:

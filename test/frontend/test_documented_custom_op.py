@@ -105,3 +105,28 @@ def test_forward_must_return_a_list():
 
     with pytest.raises(pyasc.PyascError, match="NotAList: the forward must return a list of tensors"):
         not_a_list([pyasc.ones(4)], None)
+
+
+def test_a_forward_calling_itself_on_the_same_signature_is_refused_inside_jit():
+    @pyasc.register_op("Endless", replace=True)
+    def endless(x):
+        return pyasc.get_custom_op("Endless")(x) * 2.0
+
+    x = pyasc.ones(8)
+    with pytest.raises(pyasc.PyascError, match=r"Endless: the forward of custom op 'Endless' calls 'Endless' itself "
+                                               r"on the same shapes and dtypes \(float32\[8\]\).*test_documented"):
+        pyasc.jit(lambda x: pyasc.get_custom_op("Endless")(x))(x)
+
+
+def test_a_forward_calling_itself_on_smaller_shapes_traces_like_numpy():
+    @pyasc.register_op("HalvingSum", replace=True)
+    def halving_sum(x):
+        n = x.shape[0]
+        if n == 1:
+            return x
+        op = pyasc.get_custom_op("HalvingSum")
+        return op(x[: n // 2]) + op(x[n // 2:])
+
+    a = np.random.default_rng(0).standard_normal(12).astype(np.float32)
+    got = pyasc.jit(lambda x: pyasc.get_custom_op("HalvingSum")(x))(pyasc.tensor(a))
+    np.testing.assert_allclose(got.numpy(), a.sum(keepdims=True), rtol=1e-6, atol=1e-6)
