@@ -101,11 +101,15 @@ class AscTensorAutodiffPass(ModulePass):
         elif self.function:
             _function(op, self.function)
         target = module_target(op).name
+        last = None
         while True:
             # the innermost first: a rule may itself differentiate (a composition's rule)
             pending = [o for o in op.walk() if isinstance(o, asctensor.VjpOp)]
             if not pending:
                 break
+            if pending[0] is last:  # each resolve replaces its op: one left in place would loop forever
+                raise RuntimeError(f"the gradient of {last.name} was not resolved")
+            last = pending[0]
             try:
                 resolve(pending[0], target)
             except PyascError as e:

@@ -298,6 +298,9 @@ def _decompose(op: Operation, max_row: int = 1 << 62) -> SSAValue | None:
     return None
 
 
+MAX_ROUNDS = 64  # each round decomposes one level of nesting (a handful at most): more is a decomposition loop
+
+
 @dataclass(frozen=True)
 class AscTensorDecomposePass(ModulePass):
     """Decompose composite tensor ops into vector-unit primitives (see the module docstring)."""
@@ -307,8 +310,11 @@ class AscTensorDecomposePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         max_row = module_target(op).ub_usable_bytes // MAX_ROW_BYTES_PER_ELEMENT
-        changed = True
+        changed, rounds = True, 0
         while changed:  # decompositions may produce ops that need legalising (bf16)
+            rounds += 1
+            if rounds > MAX_ROUNDS:
+                raise RuntimeError(f"the decompositions did not settle after {MAX_ROUNDS} rounds")
             changed = False
             for inner in list(op.walk()):
                 if inner.parent is None:

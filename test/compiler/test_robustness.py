@@ -398,3 +398,55 @@ def test_outlined_kernels_never_redefine_a_symbol_of_the_module():
     assert code == 0, err.getvalue()
     names = re.findall(r"func\.func @(\w+)", text)
     assert len(names) == len(set(names)) and {"f_im2col0", "f_im2col0_1", "f"} <= set(names)
+
+
+# -- fixed-point loops -------------------------------------------------------------------------------
+
+EXP_MUL = """func.func @f(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = math.exp %x : tensor<4x8xf32>
+  asctensor.primal "exp"(%x) -> (%e) attrs "{}" layout "['%']" : (tensor<4x8xf32>) -> (tensor<4x8xf32>)
+  %p = arith.mulf %e, %y : tensor<4x8xf32>
+  asctensor.primal "mul"(%e, %y) -> (%p) attrs "{}" layout "['%', '%']" : (tensor<4x8xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>)
+  func.return %p : tensor<4x8xf32>
+}
+"""
+SIGMOID_OF_TRANSPOSE = """func.func @f(%x: tensor<8x16xf32>) -> tensor<16x8xf32> {
+  %t = asctensor.transpose %x permutation = [1, 0] : tensor<8x16xf32> -> tensor<16x8xf32>
+  %s = asctensor.sigmoid %t : tensor<16x8xf32>
+  func.return %s : tensor<16x8xf32>
+}
+"""
+
+
+def _sigmoid_again(inner, max_row):
+    """A decomposition that never settles: each sigmoid becomes another sigmoid."""
+    from xdsl.rewriter import InsertPoint, Rewriter
+
+    from pyasc.dialects import asctensor
+
+    if not isinstance(inner, asctensor.SigmoidOp):
+        return None
+    new = asctensor.SigmoidOp(inner.operands[0])
+    Rewriter.insert_op(new, InsertPoint.before(inner))
+    return new.results[0]
+
+
+@pytest.mark.parametrize("module, target, broken, program, pipeline, message", [
+    ("pyasc.lowering.asctensor_sink_transposes", "_compose", lambda op: True, SIGMOID_OF_TRANSPOSE,
+     "asctensor-sink-transposes", "asctensor-sink-transposes: RuntimeError: the rewrites did not settle"),
+    ("pyasc.lowering.asctensor_decompose", "_decompose", _sigmoid_again, SIGMOID_OF_TRANSPOSE,
+     "asctensor-decompose", "asctensor-decompose: RuntimeError: the decompositions did not settle after 64 rounds"),
+    ("pyasc.autograd.program", "resolve", lambda op, target: None, EXP_MUL, "asctensor-autodiff{wrt=0,1}",
+     "asctensor-autodiff: RuntimeError: the gradient of asctensor.vjp was not resolved"),
+])
+def test_a_rewrite_loop_that_would_never_settle_is_an_internal_error(tmp_path, monkeypatch, module, target, broken,
+                                                                       program, pipeline, message):
+    """The pipeline's loops "until nothing changes" are bounded: a rewrite that never settles (a bug) stops
+    with an internal error naming the pass, rather than running forever."""
+    import importlib
+
+    monkeypatch.setattr(importlib.import_module(module), target, broken)
+    code, text = opt(tmp_path, program, "-p", pipeline)
+    assert code != 0
+    assert "internal error in pass " + message in text, text
+    assert "Traceback" not in text
