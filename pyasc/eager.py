@@ -5,15 +5,17 @@ its key): the program is traced and compiled through the same path as ``pyasc.ji
 op, operand shapes and dtypes, Python scalar operands, attributes, target and precision policy,
 so repeating a call compiles nothing; the compiled program also goes to jit's disk cache
 (``PYASC_CACHE_DIR``), so a new process running the same op on the same shapes re-parses it
-instead of compiling. The ``"reference"`` backend (``set_eager_backend`` or
+instead of compiling. The cache keeps the ``EAGER_PROGRAMS`` programs used last (each holds its IR and
+simulator state, which a long-running process would otherwise accumulate without bound). The ``"reference"`` backend (``set_eager_backend`` or
 ``PYASC_EAGER=reference``) evaluates each op's NumPy reference instead, without compiling.
 """
 
 from __future__ import annotations
 
 import logging
-
 import os
+import threading
+from collections import OrderedDict
 from contextlib import contextmanager
 
 from . import amp
@@ -26,7 +28,39 @@ from .tensor import Tensor
 
 BACKENDS = ("simulator", "reference")
 _backend = os.environ.get("PYASC_EAGER", "simulator")
-_cache: dict = {}
+EAGER_PROGRAMS = int(os.environ.get("PYASC_EAGER_PROGRAMS", "512"))  # programs each cache keeps
+
+
+class _Recent:
+    """A mapping that keeps the ``EAGER_PROGRAMS`` entries looked up or stored last (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._items: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def __setitem__(self, key, value) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > EAGER_PROGRAMS:
+                self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+_cache = _Recent()
 
 
 def set_eager_backend(name: str) -> None:
@@ -53,7 +87,7 @@ def clear_cache() -> None:
 
 # (op, per operand: (shape, dtype, device) of a tensor or (type, repr) of a Python number, target) -> the
 # compiled program of a call with no attributes and no gradient, which a repeated call runs without the op's checks
-_direct: dict = {}
+_direct = _Recent()
 _NUMBERS = (int, float, bool)
 
 

@@ -291,7 +291,7 @@ class Lowered(_Program):
             from pyasc.dialects import make_context
             from pyasc.lowering.errors import CompileError
             from pyasc.lowering.levels import InternalPassError
-            from pyasc.lowering.pipeline import CompileBudget, run_stage
+            from pyasc.lowering.pipeline import CompileBudget, gc_paused, run_stage
 
             # the stages from the deepest level already kept, on one copy of it; only the level
             # asked for is kept (asking for every level in order costs one compilation)
@@ -301,14 +301,15 @@ class Lowered(_Program):
             ctx = make_context()
             budget = CompileBudget()
             try:
-                for lv in LEVELS[start: LEVELS.index(level) + 1]:
-                    t0 = time.perf_counter()
-                    module = run_stage(module, lv, self.options, ctx, budget)
-                    if lv == LEVELS[0] and not self._lifted_taken:
-                        self._take_lifted(module)
-                        self._lifted_taken = True
-                    log.info("compile %s: stage %s in %.3f s", self.name, lv, time.perf_counter() - t0)
-                module.verify()
+                with gc_paused():
+                    for lv in LEVELS[start: LEVELS.index(level) + 1]:
+                        t0 = time.perf_counter()
+                        module = run_stage(module, lv, self.options, ctx, budget)
+                        if lv == LEVELS[0] and not self._lifted_taken:
+                            self._take_lifted(module)
+                            self._lifted_taken = True
+                        log.info("compile %s: stage %s in %.3f s", self.name, lv, time.perf_counter() - t0)
+                    module.verify()
                 self._levels[level] = module
             except InternalPassError as err:
                 raise PyascError("jit", f"{err} (compiling '{self.name}' for inputs "

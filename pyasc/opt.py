@@ -52,20 +52,27 @@ class PyascOptMain(xDSLOptMain):
 
     def apply_passes(self, prog):
         """The pipeline's passes in order, each through ``apply_pass``; the IR is verified before the
-        first pass (an input error) and after each (an invalid result is the pass's bug)."""
-        from xdsl.utils.exceptions import DiagnosticException
-
+        first pass (an input error) and after each (an invalid result is the pass's bug), with the cyclic
+        garbage collector paused (``gc_paused``)."""
         from pyasc.dialects.discardable import verify_integer_attributes
-        from pyasc.lowering.errors import InternalPassError
+        from pyasc.lowering.pipeline import gc_paused
 
         passes, callback = self.pipeline.passes, self.pipeline.callback
-        if passes:
-            from pyasc.lowering.levels import apply_pass
         verify = not self.args.disable_verify
         if verify:
             verify_integer_attributes(prog)
         if callback is not None:
             callback(None, prog, passes[0] if passes else None)
+        with gc_paused():
+            self._run_passes(passes, callback, verify, prog)
+
+    def _run_passes(self, passes, callback, verify, prog):
+        from xdsl.utils.exceptions import DiagnosticException
+
+        from pyasc.dialects.discardable import verify_integer_attributes
+        from pyasc.lowering.errors import InternalPassError
+        from pyasc.lowering.levels import apply_pass
+
         for i, p in enumerate(passes):
             apply_pass(p, self.ctx, prog)
             try:

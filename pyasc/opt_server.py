@@ -13,6 +13,7 @@ The server serves until it is terminated; children are reaped by the kernel (``S
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -96,6 +97,7 @@ def _run_child(conn: socket.socket, request: dict, fds: list[int]) -> int:
 def serve(path: str) -> None:
     """Listen on the Unix socket ``path`` and fork a warm child per request (never returns)."""
     preload()
+    gc.freeze()  # the preloaded modules' objects: never collected, so a child's collections neither visit nor copy them
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(path)

@@ -240,3 +240,39 @@ def test_repeated_eager_calls_run_their_program_directly_and_follow_what_changes
         np.testing.assert_array_equal(r.numpy(), expect.numpy())
     eager.clear_cache()
     assert not eager._direct
+
+
+def test_the_eager_cache_keeps_the_programs_used_last_and_recompiles_the_others(monkeypatch):
+    import torch
+
+    eager.clear_cache()
+    monkeypatch.setattr(eager, "EAGER_PROGRAMS", 3)
+    compiles = []
+    real_jit = eager.jit
+    monkeypatch.setattr(eager, "jit", lambda fn: compiles.append(fn) or real_jit(fn))
+    rng = np.random.default_rng(3)
+    arrays = [rng.standard_normal((n, 4)).astype(np.float32) for n in range(1, 6)]
+    for _ in range(2):  # in the second round, each shape was dropped two shapes before: compiled again
+        for a in arrays:
+            got = pyasc.tensor(a).exp().numpy()
+            np.testing.assert_allclose(got, torch.from_numpy(a).exp().numpy(), rtol=1e-6)
+            assert eager.cache_info()["programs"] <= 3 and len(eager._direct) <= 3
+    assert len(compiles) == 10 and eager.cache_info()["programs"] == 3
+    for a in arrays[-3:]:  # the three used last are held: their calls compile nothing
+        np.testing.assert_allclose(pyasc.tensor(a).exp().numpy(), torch.from_numpy(a).exp().numpy(), rtol=1e-6)
+    assert len(compiles) == 10
+    eager.clear_cache()
+    monkeypatch.setattr(eager, "EAGER_PROGRAMS", 3)
+    rng = np.random.default_rng(3)
+    arrays = [rng.standard_normal((n, 4)).astype(np.float32) for n in range(1, 6)]
+    for _ in range(2):  # the second round finds the first shapes gone and compiles them again
+        for a in arrays:
+            got = pyasc.tensor(a).exp().numpy()
+            np.testing.assert_allclose(got, torch.from_numpy(a).exp().numpy(), rtol=1e-6)
+            assert eager.cache_info()["programs"] <= 3 and len(eager._direct) <= 3
+    assert eager.cache_info()["programs"] == 3
+    kept = pyasc.tensor(arrays[-1])  # used last: still held, so its call compiles nothing
+    before = eager.cache_info()["programs"]
+    np.testing.assert_allclose(kept.exp().numpy(), torch.from_numpy(arrays[-1]).exp().numpy(), rtol=1e-6)
+    assert eager.cache_info()["programs"] == before
+    eager.clear_cache()
