@@ -9,18 +9,18 @@ from __future__ import annotations
 
 from . import (composite, eager, ops_compare, ops_elementwise, ops_elementwise_extras, ops_index_extras,
                ops_inverse_trig, ops_linalg, ops_linalg_extras, ops_loss, ops_math, ops_nn_extras, ops_nn_functions,
-               ops_pad, ops_pool, ops_reduce, ops_select, ops_shape, ops_torch_extras, views)
+               ops_pad, ops_pool, ops_reduce, ops_select, ops_shape, ops_tensor_functions, ops_torch_extras, views)
 from .opdef import OpDef
 
 OPS: dict[str, OpDef] = {op.name: op for module in (ops_elementwise, ops_compare, ops_reduce, ops_linalg, views,
                                                      composite, ops_math, ops_shape, ops_select,
                                                      ops_pool, ops_loss, ops_pad, ops_torch_extras, ops_nn_extras,
                                                      ops_index_extras, ops_inverse_trig, ops_linalg_extras,
-                                                     ops_elementwise_extras, ops_nn_functions)
+                                                     ops_elementwise_extras, ops_nn_functions, ops_tensor_functions)
                       for op in module.OPS}
 
 # other names of ops of the table (as in PyTorch)
-ALIASES = {"clip": "clamp", "concat": "cat"}
+ALIASES = {"clip": "clamp", "concat": "cat", "true_divide": "div"}
 
 
 def get_op(name: str) -> OpDef:

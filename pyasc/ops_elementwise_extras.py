@@ -2,8 +2,10 @@
 inside ``pyasc.jit`` and differentiates: ``fmax`` and ``fmin`` (NaN only where both are), ``copysign``,
 ``logaddexp2``, the inverse hyperbolic ``asinh``, ``acosh``, ``atanh`` (and their ``arc*`` names), ``lgamma``,
 ``digamma`` and ``erfinv`` (float32 series, a few ulp), ``isin``, and
-``aminmax`` and ``equal`` of the reductions. Their values, dtypes and errors follow PyTorch's; float16 and
-bfloat16 inputs of the inverse hyperbolic functions compute in float32."""
+``aminmax`` and ``equal`` of the reductions, ``heaviside``, ``sinc``, ``deg2rad``, ``rad2deg``, ``isposinf``,
+``isneginf``, ``isreal``, and the activations ``softshrink``, ``hardshrink``, ``tanhshrink``, ``threshold`` and
+``prelu``. Their values, dtypes and errors follow PyTorch's; float16 and bfloat16 inputs of the inverse hyperbolic
+functions compute in float32."""
 
 from __future__ import annotations
 
@@ -258,8 +260,113 @@ def equal(a, b) -> bool:
     return bool((a == b).all().item())
 
 
-_FUNCTIONS = [fmax, fmin, copysign, logaddexp2, asinh, acosh, atanh, lgamma, digamma, erfinv, isin, aminmax, equal]
-_METHODS = {fmax, fmin, copysign, logaddexp2, asinh, acosh, atanh, lgamma, digamma, erfinv, aminmax, equal}
+def heaviside(input, values):  # noqa: A002 - PyTorch's names
+    """0 where ``input`` < 0, ``values`` where it is 0, 1 where it is > 0 (and 0 at NaN, as PyTorch's kernel)."""
+    x, v = tensor_operand("heaviside", input), tensor_operand("heaviside", values)
+    if x.dtype is not v.dtype:
+        raise PyascError("heaviside", f"is not implemented for tensors with different dtypes ({x.dtype.name} and "
+                         f"{v.dtype.name})", shapes=[x.shape, v.shape])
+    where = _op("where")
+    return where(x == 0, v, where(x > 0, full_like(x, 1), full_like(x, 0)))
+
+
+def _floating_unary(name: str, x) -> Tensor:
+    x = tensor_operand(name, x)
+    return x if x.dtype.is_floating_point else x.to(dt.float32)
+
+
+def sinc(input):  # noqa: A002
+    """``sin(pi x) / (pi x)``, 1 at 0 (integers give float32)."""
+    x = _floating_unary("sinc", input)
+    product = x * math.pi
+    return _op("where")(x == 0, 1.0, _op("sin")(product) / product)
+
+
+def deg2rad(input):  # noqa: A002
+    """Degrees to radians (integers give float32)."""
+    return _floating_unary("deg2rad", input) * (math.pi / 180.0)
+
+
+def rad2deg(input):  # noqa: A002
+    """Radians to degrees (integers give float32)."""
+    return _floating_unary("rad2deg", input) * (180.0 / math.pi)
+
+
+def isposinf(input):  # noqa: A002
+    """Whether each element is +inf (never, for integers)."""
+    x = tensor_operand("isposinf", input)
+    return x == math.inf if x.dtype.is_floating_point else zeros_like(x, dtype=dt.bool_)
+
+
+def isneginf(input):  # noqa: A002
+    """Whether each element is -inf (never, for integers)."""
+    x = tensor_operand("isneginf", input)
+    return x == -math.inf if x.dtype.is_floating_point else zeros_like(x, dtype=dt.bool_)
+
+
+def isreal(input):  # noqa: A002
+    """Whether each element is real: every element of a (real) pyasc tensor."""
+    return full_like(tensor_operand("isreal", input), True, dtype=dt.bool_)
+
+
+def _activation_input(name: str, x) -> Tensor:
+    x = tensor_operand(name, x)
+    if not x.dtype.is_floating_point:
+        raise PyascError(name, f"expected a floating-point input, got {x.dtype.name}", shapes=[x.shape])
+    return x
+
+
+def softshrink(input, lambd=0.5):  # noqa: A002
+    """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else 0."""
+    x = _activation_input("softshrink", input)
+    if lambd < 0:
+        raise PyascError("softshrink", f"lambda must be greater or equal to 0, but found to be {lambd}",
+                         shapes=[x.shape])
+    where = _op("where")
+    return where(x > lambd, x - lambd, where(x < -lambd, x + lambd, x * 0.0))
+
+
+def hardshrink(input, lambd=0.5):  # noqa: A002
+    """``x`` where ``|x| > lambd``, else 0 (NaN stays NaN)."""
+    x = _activation_input("hardshrink", input)
+    return _op("where")((x >= -lambd) & (x <= lambd), 0.0, x)
+
+
+def tanhshrink(input):  # noqa: A002
+    """``x - tanh(x)``."""
+    x = _activation_input("tanhshrink", input)
+    return x - _op("tanh")(x)
+
+
+def threshold(input, threshold, value, inplace=False):  # noqa: A002
+    """``x`` where ``x > threshold``, else ``value`` (NaN stays NaN)."""
+    x = tensor_operand("threshold", input)
+    out = _op("where")(x <= threshold, full_like(x, value), x)
+    if inplace:
+        x.copy_(out)
+        return x
+    return out
+
+
+def prelu(input, weight):  # noqa: A002
+    """``x`` where ``x > 0``, else ``weight * x``: one weight, or one per channel (dim 1)."""
+    x, w = _activation_input("prelu", input), tensor_operand("prelu", weight)
+    channels = x.shape[1] if x.ndim >= 2 else 1
+    if w.ndim > 1 or w.numel() not in (1, channels):
+        raise PyascError("prelu", f"weight of shape {w.shape} must have 1 element or one per channel "
+                         f"({channels}, dim 1 of the input)", shapes=[x.shape, w.shape])
+    if w.numel() > 1:
+        w = w.reshape((channels,) + (1,) * (x.ndim - 2))
+    elif w.ndim:
+        w = w.reshape(())
+    return _op("where")(x > 0, x, w * x)
+
+
+_FUNCTIONS = [fmax, fmin, copysign, logaddexp2, asinh, acosh, atanh, lgamma, digamma, erfinv, isin, aminmax, equal,
+              heaviside, sinc, deg2rad, rad2deg, isposinf, isneginf, isreal, softshrink, hardshrink, tanhshrink,
+              threshold, prelu]
+_METHODS = {fmax, fmin, copysign, logaddexp2, asinh, acosh, atanh, lgamma, digamma, erfinv, aminmax, equal,
+            heaviside, sinc, deg2rad, rad2deg, isposinf, isneginf, isreal}
 
 OPS = [OpDef(f.__name__, decompose=f, kind=COMPOSITE, method=f in _METHODS) for f in _FUNCTIONS]
 OPS += [OpDef(f"arc{f.__name__[1:]}", decompose=f, kind=COMPOSITE, method=True) for f in (asinh, acosh, atanh)]

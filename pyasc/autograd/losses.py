@@ -131,3 +131,111 @@ def nll_loss(input, target, weight=None, ignore_index: int = -100, reduction: st
     if reduction == "mean":
         return loss.sum() / w.sum()
     return _reduce(loss, reduction, "nll_loss")
+
+
+def _same_shape(op: str, *tensors) -> list[Tensor]:
+    ts = [_tensor(t, op) for t in tensors]
+    shape = np.broadcast_shapes(*[t.shape for t in ts]) if ts else ()
+    return [t if t.shape == shape else t.broadcast_to(shape) for t in ts]
+
+
+def margin_ranking_loss(input1, input2, target, margin: float = 0.0, reduction: str = "mean") -> Tensor:
+    """``max(0, -y (x1 - x2) + margin)``."""
+    x1, x2, y = _same_shape("margin_ranking_loss", input1, input2, target)
+    return _reduce(_get("clamp_min")(-y * (x1 - x2) + margin, 0.0), reduction, "margin_ranking_loss")
+
+
+def soft_margin_loss(input, target, reduction: str = "mean") -> Tensor:  # noqa: A002
+    """``log(1 + exp(-y x))``."""
+    x, y = _same_shape("soft_margin_loss", input, target)
+    return _reduce(_get("log1p")((-y * x).exp()), reduction, "soft_margin_loss")
+
+
+def hinge_embedding_loss(input, target, margin: float = 1.0, reduction: str = "mean") -> Tensor:  # noqa: A002
+    """``x`` where ``y`` is not -1, plus ``max(0, margin - x)`` where ``y`` is not 1 (PyTorch's sum of both)."""
+    x, y = _same_shape("hinge_embedding_loss", input, target)
+    loss = _where(y != 1, _get("clamp_min")(margin - x, 0.0), 0.0) + _where(y != -1, x, 0.0)
+    return _reduce(loss, reduction, "hinge_embedding_loss")
+
+
+def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, reduction: str = "mean") -> Tensor:
+    """``1 - cos(x1, x2)`` where ``y`` is 1, ``max(0, cos(x1, x2) - margin)`` where it is -1 (the cosine over
+    dim 1, or dim 0 of 1-d inputs, each squared norm plus 1e-12)."""
+    x1, x2, y = (_tensor(t, "cosine_embedding_loss") for t in (input1, input2, target))
+    if x1.shape != x2.shape or x1.ndim not in (1, 2) or y.shape != x1.shape[:-1]:
+        raise PyascError("cosine_embedding_loss", f"expected inputs of one shape (N, D) or (D,) and a target of "
+                         f"shape (N,) or (), got {x1.shape}, {x2.shape} and {y.shape}")
+    d = x1.ndim - 1
+    cos = (x1 * x2).sum(d) / ((x1 * x1).sum(d) + 1e-12).mul((x2 * x2).sum(d) + 1e-12).sqrt()
+    loss = _where(y == 1, 1.0 - cos, 0.0) + _where(y == -1, _get("clamp_min")(cos - margin, 0.0), 0.0)
+    return _reduce(loss, reduction, "cosine_embedding_loss")
+
+
+def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
+    """The ``p``-norm of ``x1 - x2 + eps`` over the last dim."""
+    a, b = _tensor(x1, "pairwise_distance"), _tensor(x2, "pairwise_distance")
+    d = a - b + eps
+    if d.ndim == 0:
+        d = d.reshape(1)
+    return _get("norm")(d, p, -1, keepdim)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: float = 2.0, eps: float = 1e-6,
+                        swap: bool = False, reduction: str = "mean") -> Tensor:
+    """``max(0, margin + d(a, p) - d(a, n))`` with ``d`` the ``pairwise_distance``; with ``swap``, ``d(a, n)``
+    is at most ``d(p, n)``."""
+    a, pos, neg = (_tensor(t, "triplet_margin_loss") for t in (anchor, positive, negative))
+    if not (a.ndim == pos.ndim == neg.ndim) or a.ndim not in (1, 2):
+        raise PyascError("triplet_margin_loss", f"expected anchor, positive and negative of 1 or 2 dims alike, got "
+                         f"{a.shape}, {pos.shape} and {neg.shape}")
+    d_pos, d_neg = pairwise_distance(a, pos, p, eps), pairwise_distance(a, neg, p, eps)
+    if swap:
+        d_neg = _get("minimum")(d_neg, pairwise_distance(pos, neg, p, eps))
+    return _reduce(_get("clamp_min")(margin + d_pos - d_neg, 0.0), reduction, "triplet_margin_loss")
+
+
+def poisson_nll_loss(input, target, log_input: bool = True, full: bool = False, eps: float = 1e-8,  # noqa: A002
+                     reduction: str = "mean") -> Tensor:
+    """``exp(x) - t x`` of log-rates ``x`` (``log_input``), else ``x - t log(x + eps)``; with ``full``, plus
+    Stirling's ``t log t - t + log(2 pi t) / 2`` where ``t`` > 1."""
+    x, t = _same_shape("poisson_nll_loss", input, target)
+    loss = x.exp() - t * x if log_input else x - t * (x + eps).log()
+    if full:
+        safe = _where(t > 1, t, 1.0)
+        stirling = safe * safe.log() - safe + 0.5 * (2.0 * np.pi * safe).log()
+        loss = loss + _where(t > 1, stirling, 0.0)
+    return _reduce(loss, reduction, "poisson_nll_loss")
+
+
+def gaussian_nll_loss(input, target, var, full: bool = False, eps: float = 1e-6,  # noqa: A002
+                      reduction: str = "mean") -> Tensor:
+    """``(log(v) + (x - t)^2 / v) / 2`` with the variance ``v`` at least ``eps`` (plus ``log(2 pi) / 2`` with
+    ``full``); ``var`` has the input's shape, or one dim fewer, or a last dim of 1."""
+    x, t, v = (_tensor(a, "gaussian_nll_loss") for a in (input, target, var))
+    if v.shape != x.shape:
+        if v.ndim == x.ndim - 1 and v.shape == x.shape[:-1]:
+            v = v.unsqueeze(-1)
+        elif not (v.ndim == x.ndim and v.shape[:-1] == x.shape[:-1] and v.shape[-1] == 1):
+            raise PyascError("gaussian_nll_loss", f"var of shape {v.shape} does not fit input of shape {x.shape}")
+    if not v.is_traced and v.numel() and (v.numpy() < 0).any():
+        raise PyascError("gaussian_nll_loss", "var has negative entry/entries")
+    v = _get("clamp_min")(v.detach(), eps) + (v - v.detach())  # clamped without changing the gradient
+    loss = 0.5 * (v.log() + (x - t) ** 2 / v)
+    if full:
+        loss = loss + 0.5 * float(np.log(2 * np.pi))
+    return _reduce(loss, reduction, "gaussian_nll_loss")
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, reduction: str = "mean") -> Tensor:  # noqa: A002
+    """``-(y log sigmoid(x) + (1 - y) log sigmoid(-x))`` times ``weight``, averaged over the classes (the last
+    dim), then reduced over the batch."""
+    x, y = _tensor(input, "multilabel_soft_margin_loss"), _tensor(target, "multilabel_soft_margin_loss")
+    if x.shape != y.shape:
+        raise PyascError("multilabel_soft_margin_loss", f"target size {y.shape} must be the same as input size "
+                         f"{x.shape}")
+    logsigmoid = _get("logsigmoid")
+    loss = -(y * logsigmoid(x) + (1.0 - y) * logsigmoid(-x))
+    if weight is not None:
+        loss = loss * _tensor(weight, "multilabel_soft_margin_loss")
+    loss = loss.mean(x.ndim - 1) if x.ndim else loss
+    return _reduce(loss, reduction, "multilabel_soft_margin_loss")

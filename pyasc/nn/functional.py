@@ -8,8 +8,11 @@ keyword) are defined here.
 from __future__ import annotations
 
 from ..args import tensor_operand
-from ..autograd.losses import (binary_cross_entropy, binary_cross_entropy_with_logits, huber_loss,  # noqa: F401
-                               kl_div, l1_loss, mse_loss, nll_loss, smooth_l1_loss)
+from ..autograd.losses import (binary_cross_entropy, binary_cross_entropy_with_logits,  # noqa: F401
+                               cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div,
+                               l1_loss, margin_ranking_loss, mse_loss, multilabel_soft_margin_loss, nll_loss,
+                               pairwise_distance, poisson_nll_loss, smooth_l1_loss, soft_margin_loss,
+                               triplet_margin_loss)
 from ..ops import OPS
 
 relu = OPS["relu"]
@@ -43,6 +46,9 @@ interpolate, unfold = OPS["interpolate"], OPS["unfold"]
 scaled_dot_product_attention, conv1d = OPS["scaled_dot_product_attention"], OPS["conv1d"]
 adaptive_max_pool2d = OPS["adaptive_max_pool2d"]
 conv_transpose1d, conv_transpose2d = OPS["conv_transpose1d"], OPS["conv_transpose2d"]
+softshrink, hardshrink, tanhshrink = OPS["softshrink"], OPS["hardshrink"], OPS["tanhshrink"]
+threshold, prelu = OPS["threshold"], OPS["prelu"]
+adaptive_avg_pool1d, adaptive_max_pool1d = OPS["adaptive_avg_pool1d"], OPS["adaptive_max_pool1d"]
 
 _CAST = OPS["cast"]
 
@@ -74,11 +80,15 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
 
 cross_entropy = OPS["cross_entropy"]
 
-__all__ = ["adaptive_avg_pool2d", "adaptive_max_pool2d", "avg_pool1d", "avg_pool2d", "batch_norm",
-           "binary_cross_entropy", "binary_cross_entropy_with_logits", "celu", "conv1d", "conv2d", "conv_transpose1d",
-           "conv_transpose2d", "cosine_similarity", "cross_entropy", "dropout", "elu", "embedding", "gelu", "glu",
-           "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "instance_norm", "interpolate",
-           "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax", "logsigmoid", "logsumexp",
-           "max_pool1d", "max_pool2d", "mish", "mse_loss", "nll_loss", "normalize", "one_hot", "pad", "pixel_shuffle",
-           "pixel_unshuffle", "relu", "relu6", "rms_norm", "scaled_dot_product_attention", "selu", "sigmoid", "silu",
-           "smooth_l1_loss", "softmax", "softmin", "softplus", "softsign", "tanh", "unfold"]
+__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d", "avg_pool1d",
+           "avg_pool2d", "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "celu", "conv1d",
+           "conv2d", "conv_transpose1d", "conv_transpose2d", "cosine_embedding_loss", "cosine_similarity",
+           "cross_entropy", "dropout", "elu", "embedding", "gaussian_nll_loss", "gelu", "glu", "group_norm",
+           "hardshrink", "hardsigmoid", "hardswish", "hardtanh", "hinge_embedding_loss", "huber_loss",
+           "instance_norm", "interpolate", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax",
+           "logsigmoid", "logsumexp", "margin_ranking_loss", "max_pool1d", "max_pool2d", "mish", "mse_loss",
+           "multilabel_soft_margin_loss", "nll_loss", "normalize", "one_hot", "pad", "pairwise_distance",
+           "pixel_shuffle", "pixel_unshuffle", "poisson_nll_loss", "prelu", "relu", "relu6", "rms_norm",
+           "scaled_dot_product_attention", "selu", "sigmoid", "silu", "smooth_l1_loss", "soft_margin_loss",
+           "softmax", "softmin", "softplus", "softshrink", "softsign", "tanh", "tanhshrink", "threshold",
+           "triplet_margin_loss", "unfold"]
