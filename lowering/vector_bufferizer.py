@@ -240,9 +240,21 @@ class KernelBufferizer:
             if buf is None or v in staged or v.owner not in position or v.type != op.results[0].type \
                     or not isinstance(buf.owner, ascbuf.AllocOp) or buf.owner.slots.value.data != 1:
                 continue  # a loop-invariant value (computed before the loop) stays for the next tiles
-            if all(position.get(u.operation, here + 1) <= here for u in v.uses):
+            if not self._read_after(v, position, here):
                 return buf
         return None
+
+    def _read_after(self, v: SSAValue, position: dict, here: int) -> bool:
+        """Whether an op after position ``here`` reads ``v``, directly or through a row broadcast of it (which
+        is materialised from ``v``'s buffer where it is used: ``row_bcast``)."""
+        for u in v.uses:
+            user = u.operation
+            if position.get(user, here + 1) > here:
+                return True
+            if isinstance(user, asctile.RowBroadcastOp) and user.result in self.row_bcast \
+                    and self._read_after(user.result, position, here):
+                return True
+        return False
 
     def _negated(self, s: SSAValue) -> SSAValue:
         """``-s`` of a scalar read by ``load_scalar``, computed once, next to the read."""

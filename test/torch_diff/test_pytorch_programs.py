@@ -86,6 +86,21 @@ def test_a_value_with_its_own_transpose(fn, mode):
     _close(_run(lambda v: fn(pyasc, v), mode, x), fn(torch, tx))
 
 
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("shape", [(20,), (3, 40), (2, 3, 130)])
+def test_min_max_scaling_with_masks_of_the_range_like_torch(shape, mode):
+    """``(x - lo) / (hi - lo)`` next to ``x >= lo`` and ``x <= hi``: the bufferizer computed ``hi - lo`` in place
+    over ``lo``, whose row broadcast the comparison read after it, so inside jit every ``x >= lo`` was False."""
+    def fn(x):
+        lo, hi = x.amin(-1, keepdim=True), x.amax(-1, keepdim=True)
+        return (x - lo) / (hi - lo), x >= lo, x <= hi, (x >= lo) & (x <= hi)
+
+    x, tx = _pair(*shape)
+    got = _run(fn, mode, x)
+    for g, w in zip(got, fn(tx)):
+        _close(g, w)
+
 def _conv_block(m, x, w, scale, shift, residual):
     """A convolution, a batch norm's per-channel affine, a residual add and a ReLU (an epilogue, read by the next
     op), and the convolution's own result, which a later op reads too."""
