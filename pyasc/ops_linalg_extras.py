@@ -126,26 +126,44 @@ def nanmean(x, dim=None, keepdim=False, *, dtype=None):
     return nansum(x, dim, keepdim) / (kept.sum() if dim is None else kept.sum(dim, keepdim=keepdim))
 
 
-def median(x, dim=None, keepdim=False):
-    """The lower median (the ``(n - 1) // 2``-th smallest; NaN if any): of every element, or along ``dim`` with the
-    index it came from (the first among equal values, as the stable sort orders them)."""
-    x = tensor_operand("median", x)
+def _median(name: str, x, dim, keepdim, ignore_nan: bool):
+    """``median`` or ``nanmedian``: the lower median of the sorted values (NaNs sort last). With NaNs, ``median``
+    gives the first NaN and ``nanmedian`` the lower median of the others (NaN when all are)."""
+    x = tensor_operand(name, x)
     if dim is None:
         flat = x.reshape(-1)
         if not flat.numel():
-            raise PyascError("median", "cannot be computed on an empty tensor", shapes=[x.shape])
-        values, _ = _op("sort")(flat, 0)
-        return values[(flat.numel() - 1) // 2]
-    d = dim_index("median", dim, max(x.ndim, 1), x.shape)
+            raise PyascError(name, "cannot be computed on an empty tensor", shapes=[x.shape])
+        return _median(name, flat, 0, False, ignore_nan).values
+    d = dim_index(name, dim, max(x.ndim, 1), x.shape)
     n = x.shape[d] if x.ndim else 1
     if not n:
-        raise PyascError("median", f"dimension {d} is empty", shapes=[x.shape])
+        raise PyascError(name, f"dimension {d} is empty", shapes=[x.shape])
     values, indices = _op("sort")(x, d)
-    at = (slice(None),) * d + (slice((n - 1) // 2, (n - 1) // 2 + 1),)
-    v, i = values[at], indices[at]
-    if not keepdim:
+    if x.dtype.is_floating_point and x.ndim:
+        nans = _op("isnan")(x).to(dt.int32).sum(d, keepdim=True)
+        if ignore_nan:
+            pos = _op("floor_divide")(_op("clamp_min")(n - nans - 1, 0), 2)
+        else:
+            pos = _op("where")(nans > 0, n - nans, (n - 1) // 2)
+        v, i = values.gather(d, pos), indices.gather(d, pos)
+    else:
+        at = (slice(None),) * d + (slice((n - 1) // 2, (n - 1) // 2 + 1),)
+        v, i = values[at], indices[at]
+    if not keepdim and x.ndim:
         v, i = v.squeeze(d), i.squeeze(d)
     return MaxMin(v, i)
+
+
+def median(x, dim=None, keepdim=False):
+    """The lower median (the ``(n - 1) // 2``-th smallest; NaN if any): of every element, or along ``dim`` with the
+    index it came from (the first among equal values, as the stable sort orders them)."""
+    return _median("median", x, dim, keepdim, False)
+
+
+def nanmedian(x, dim=None, keepdim=False):
+    """``median`` of the values that are not NaN (NaN where all are)."""
+    return _median("nanmedian", x, dim, keepdim, True)
 
 
 def take(x, index):
@@ -238,8 +256,8 @@ def numel(x) -> int:
     return tensor_operand("numel", x).numel()
 
 
-_FUNCTIONS = [dot, vdot, mv, baddbmm, cross, dist, kron, nansum, nanmean, median, cummax, cummin, logcumsumexp, take,
-              xlogy]
+_FUNCTIONS = [dot, vdot, mv, baddbmm, cross, dist, kron, nansum, nanmean, median, nanmedian, cummax, cummin, logcumsumexp,
+              take, xlogy]
 
 OPS = [*(OpDef(f.__name__, decompose=f, kind=COMPOSITE) for f in _FUNCTIONS),
        *(OpDef(f.__name__, decompose=f, kind=COMPOSITE, method=False) for f in (t, numel))]

@@ -227,7 +227,88 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):  # noqa: A002
     return _op("where")(on_diagonal, row.unsqueeze(-2), 0)
 
 
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):  # noqa: A002
+    """The sliding blocks of ``(N, C * KH * KW, L)`` (or without N) summed into ``(N, C) + output_size`` where
+    they overlap: the inverse arrangement of ``unfold``."""
+    x = tensor_operand("fold", input)
+    size, k = _pair("fold", output_size, "output_size", [x.shape]), _pair("fold", kernel_size, "kernel_size", [x.shape])
+    d, p, s = (_pair("fold", v, what, [x.shape]) for v, what in ((dilation, "dilation"), (padding, "padding"),
+                                                                 (stride, "stride")))
+    if x.ndim not in (2, 3) or 0 in k + d + s:
+        raise PyascError("fold", f"expected a 2-d or 3-d input and positive kernel_size, dilation and stride, got "
+                         f"shape {x.shape}", shapes=[x.shape])
+    batched = x if x.ndim == 3 else x.unsqueeze(0)
+    blocks = [(size[i] + 2 * p[i] - d[i] * (k[i] - 1) - 1) // s[i] + 1 for i in range(2)]
+    if batched.shape[1] % (k[0] * k[1]) or batched.shape[2] != blocks[0] * blocks[1] or min(blocks) <= 0:
+        raise PyascError("fold", f"expected an input of shape (N, C * {k[0]} * {k[1]}, {max(blocks[0], 0)} * "
+                         f"{max(blocks[1], 0)}) for output_size {size}, got {x.shape}", shapes=[x.shape])
+    n, c = batched.shape[0], batched.shape[1] // (k[0] * k[1])
+    cols = batched.reshape(n, c, k[0], k[1], blocks[0], blocks[1])
+    height, width = size[0] + 2 * p[0], size[1] + 2 * p[1]
+    out = None
+    for i in range(k[0]):
+        for j in range(k[1]):
+            block = _spread(_spread(cols[:, :, i, j], s[0], -2), s[1], -1)
+            top, left = i * d[0], j * d[1]
+            placed = _op("pad")(block, (left, width - left - block.shape[-1], top, height - top - block.shape[-2]))
+            out = placed if out is None else out + placed
+    out = out[:, :, p[0]:p[0] + size[0], p[1]:p[1] + size[1]]
+    return out if x.ndim == 3 else out.squeeze(0)
+
+
+def _lp_pool(name: str, pool, x, norm_type, kernel_size, stride, ceil_mode, window: int):
+    x = tensor_operand(name, x)
+    powered = x ** float(norm_type)
+    out = pool(powered, kernel_size, kernel_size if stride is None else stride, 0, ceil_mode)
+    return (_op("sign")(out) * _op("relu")(_op("abs")(out)) * float(window)) ** (1.0 / float(norm_type))
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):  # noqa: A002
+    """The ``norm_type``-power mean of each window times its size, to the power ``1 / norm_type``, as PyTorch's."""
+    kh, kw = _pair("lp_pool2d", kernel_size, "kernel_size", [])
+    return _lp_pool("lp_pool2d", _op("avg_pool2d"), input, norm_type, kernel_size, stride, ceil_mode, kh * kw)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):  # noqa: A002
+    """``lp_pool2d`` over the last dim."""
+    k = kernel_size[0] if isinstance(kernel_size, list | tuple) else kernel_size
+    return _lp_pool("lp_pool1d", _op("avg_pool1d"), input, norm_type, kernel_size, stride, ceil_mode, int(k))
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):  # noqa: A002
+    """``x / (k + alpha * mean of x^2 over a window of size channels around each) ** beta``, the window
+    zero-padded at the ends of the channel dim (dim 1)."""
+    x = tensor_operand("local_response_norm", input)
+    if x.ndim < 3:
+        raise PyascError("local_response_norm", f"expected 3 or more dims, got shape {x.shape}", shapes=[x.shape])
+    if isinstance(size, bool) or not isinstance(size, numbers.Integral) or size <= 0:
+        raise PyascError("local_response_norm", f"size must be a positive integer, got {size!r}", shapes=[x.shape])
+    if not x.numel():
+        return x * 1
+    squares = (x * x).movedim(1, -1)
+    padded = _op("pad")(squares, (size // 2, (size - 1) // 2))
+    channels = x.shape[1]
+    window = None
+    for i in range(size):
+        part = padded[..., i:i + channels]
+        window = part if window is None else window + part
+    div = (window.movedim(-1, 1) * (alpha / size) + k) ** beta
+    return x / div
+
+
+def bilinear(input1, input2, weight, bias=None):
+    """``x1^T A_o x2 + b_o`` for each output feature ``o``: weight ``(out, in1, in2)``."""
+    a, b, w = (tensor_operand("bilinear", t) for t in (input1, input2, weight))
+    if w.ndim != 3 or a.shape[-1] != w.shape[1] or b.shape[-1] != w.shape[2] or a.shape[:-1] != b.shape[:-1]:
+        raise PyascError("bilinear", f"expected inputs (..., {w.shape[1] if w.ndim == 3 else 'in1'}) and (..., "
+                         f"{w.shape[2] if w.ndim == 3 else 'in2'}) of the same batch and a 3-d weight, got "
+                         f"{a.shape}, {b.shape} and {w.shape}", shapes=[a.shape, b.shape, w.shape])
+    left = _op("tensordot")(a, w, dims=([a.ndim - 1], [1]))  # (..., out, in2)
+    out = (left * b.unsqueeze(-2)).sum(-1)
+    return out if bias is None else out + tensor_operand("bilinear", bias)
+
+
 _FUNCTIONS = [scaled_dot_product_attention, conv1d, conv_transpose1d, conv_transpose2d, adaptive_max_pool2d,
-              diag_embed]
+              diag_embed, fold, lp_pool2d, lp_pool1d, local_response_norm, bilinear]
 
 OPS = [OpDef(f.__name__, decompose=f, kind=COMPOSITE, method=False) for f in _FUNCTIONS]

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import dtypes as dt
 from .args import dim_index, tensor_operand
-from .creation import arange, eye, zeros
+from .creation import arange, eye, full_like, zeros
 from .errors import PyascError
 from .opdef import COMPOSITE, OpDef
 from .tensor import Tensor
@@ -272,8 +272,213 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):  # noqa: A002
     return adaptive_bands(x, -1, size, lambda t, d, keep: t.amax(d, keepdim=keep))
 
 
+def kthvalue(input, k, dim=-1, keepdim=False):  # noqa: A002
+    """The ``k``-th smallest value along ``dim`` (from 1) and its index, as ``(values, indices)``."""
+    from .ops_reduce import MaxMin
+
+    x = tensor_operand("kthvalue", input)
+    d = dim_index("kthvalue", dim, max(x.ndim, 1), x.shape)
+    n = x.shape[d] if x.ndim else 1
+    k = _integer("kthvalue", "k", k, [x.shape])
+    if not 1 <= k <= n:
+        raise PyascError("kthvalue", f"selected number k out of range for dimension {d} of size {n}: {k}",
+                         shapes=[x.shape])
+    if not x.ndim:
+        return MaxMin(x * 1, zeros((), dtype=dt.int32))
+    values, indices = _op("sort")(x, d)
+    at = (slice(None),) * d + (slice(k - 1, k),)
+    v, i = values[at], indices[at]
+    return MaxMin(v, i) if keepdim else MaxMin(v.squeeze(d), i.squeeze(d))
+
+
+_INTERPOLATIONS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+def _quantile(name: str, input, q, dim, keepdim, interpolation, ignore_nan):
+    x = tensor_operand(name, input)
+    rank = x.ndim
+    if not x.dtype.is_floating_point:
+        raise PyascError(name, f"input tensor must be either float or double dtype, got {x.dtype.name}",
+                         shapes=[x.shape])
+    if interpolation not in _INTERPOLATIONS:
+        raise PyascError(name, f"interpolation must be one of {_INTERPOLATIONS}, got {interpolation!r}",
+                         shapes=[x.shape])
+    qs = np.asarray(q.numpy() if isinstance(q, Tensor) else q, np.float64)
+    if qs.ndim > 1 or ((qs < 0) | (qs > 1)).any() or np.isnan(qs).any():
+        raise PyascError(name, f"q must be a scalar or 1-d, with values in [0, 1], got {qs.tolist()}",
+                         shapes=[x.shape])
+    if dim is None:
+        x, d = x.reshape(-1), 0
+    else:
+        d = dim_index(name, dim, max(x.ndim, 1), x.shape)
+        x = x.reshape(1) if not x.ndim else x
+    n = x.shape[d]
+    if not n:
+        raise PyascError(name, "input tensor must be non-empty", shapes=[x.shape])
+    values = _op("sort")(x, d).values.movedim(d, -1)  # NaNs last
+    nans = _op("isnan")(values).to(dt.int32).sum(-1, keepdim=True)
+    valid = (n - nans if ignore_nan else nans * 0 + n).to(dt.float32)
+    outs = []
+    for qv in qs.reshape(-1):
+        at = (valid - 1.0) * float(qv)
+        lo = _op("clamp_min")(_op("floor")(at), 0.0)
+        hi = _op("clamp_min")(_op("ceil")(at), 0.0)
+        if interpolation == "lower":
+            hi = lo
+        elif interpolation == "higher":
+            lo = hi
+        elif interpolation == "nearest":
+            lo = hi = _op("round")(at)
+        below = values.gather(-1, lo.to(dt.int32))
+        above = values.gather(-1, hi.to(dt.int32))
+        if interpolation == "midpoint":
+            out = below + (above - below) * 0.5
+        else:
+            out = below + (above - below) * (at - lo).to(x.dtype)
+        bad = (nans > 0) if not ignore_nan else (nans >= n)  # any NaN (quantile) or nothing else (nanquantile)
+        outs.append(_op("where")(bad, float("nan"), out))
+    result = _op("stack")(outs, 0).squeeze(-1)
+    if keepdim:
+        result = result.unsqueeze(d + 1 if dim is not None else 1)
+        if dim is None:
+            result = result.reshape((len(outs),) + (1,) * rank)
+    if qs.ndim == 0:
+        result = result[0]
+    return result
+
+
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):  # noqa: A002
+    """The ``q``-quantiles (a number, or a 1-d list or tensor of them: a leading dim) of ``input`` along ``dim``
+    (of all elements when None), interpolated as asked; NaN where a NaN is among the values."""
+    return _quantile("quantile", input, q, dim, keepdim, interpolation, False)
+
+
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):  # noqa: A002
+    """``quantile`` of the values that are not NaN (NaN where all are)."""
+    return _quantile("nanquantile", input, q, dim, keepdim, interpolation, True)
+
+
+def histc(input, bins=100, min=0, max=0):  # noqa: A002
+    """The counts of ``input``'s elements in ``bins`` equal bins over [``min``, ``max``] (the data's own range
+    when both are 0), elements outside it left out, in ``input``'s floating dtype."""
+    x = tensor_operand("histc", input)
+    if not x.dtype.is_floating_point:
+        raise PyascError("histc", f"expected a floating point input, got {x.dtype.name}", shapes=[x.shape])
+    bins = _integer("histc", "bins", bins, [x.shape])
+    if bins <= 0:
+        raise PyascError("histc", f"bins must be > 0, got {bins}", shapes=[x.shape])
+    if max < min:
+        raise PyascError("histc", f"max must be larger than min, got {min} and {max}", shapes=[x.shape])
+    flat = x.reshape(-1)
+    if min == max and flat.numel():
+        lo, hi = flat.amin(), flat.amax()
+        lo, hi = _op("where")(lo == hi, lo - 1, lo), _op("where")(lo == hi, hi + 1, hi)
+    else:
+        lo = full_like(flat[:1], float(min) - (1 if min == max else 0)).reshape(())
+        hi = full_like(flat[:1], float(max) + (1 if min == max else 0)).reshape(())
+    position = _op("floor")((flat - lo) * bins / (hi - lo))
+    position = _op("where")(flat == hi, float(bins - 1), position)
+    inside = (flat >= lo) & (flat <= hi)
+    chosen = (position.unsqueeze(-1) == arange(bins, dtype=x.dtype)) & inside.unsqueeze(-1)
+    return chosen.to(x.dtype).sum(0)
+
+
+def _triangle_indices(name: str, row, col, offset, upper: bool) -> Tensor:
+    row, col = (_integer(name, what, v) for what, v in (("row", row), ("col", col)))
+    offset = _integer(name, "offset", offset)
+    if row < 0 or col < 0:
+        raise PyascError(name, f"row and col must be non-negative, got {row} and {col}")
+    rows, cols = np.triu_indices(row, offset, col) if upper else np.tril_indices(row, offset, col)
+    return Tensor(np.stack([rows, cols]).astype(np.int32).reshape(2, -1), dt.int32)
+
+
+def tril_indices(row, col, offset=0, *, dtype=None, device=None):
+    """The (row, column) indices of the lower triangle of a ``row`` x ``col`` matrix (on and below diagonal
+    ``offset``), as a 2 x N int32 tensor."""
+    return _triangle_indices("tril_indices", row, col, offset, False)
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, device=None):
+    """The (row, column) indices of the upper triangle (on and above diagonal ``offset``)."""
+    return _triangle_indices("triu_indices", row, col, offset, True)
+
+
+def combinations(input, r=2, with_replacement=False):  # noqa: A002
+    """The length-``r`` combinations of the elements of the 1-d ``input``, one per row (with
+    ``with_replacement``, an element may repeat)."""
+    import itertools
+
+    x = tensor_operand("combinations", input)
+    if x.ndim != 1:
+        raise PyascError("combinations", f"expects a 1-d tensor, got shape {x.shape}", shapes=[x.shape])
+    r = _integer("combinations", "r", r, [x.shape])
+    if r < 0:
+        raise PyascError("combinations", f"r must be non-negative, got {r}", shapes=[x.shape])
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    index = np.array(list(pick(range(x.shape[0]), r)), np.int32).reshape(-1, r)
+    if r == 0 or not index.size:
+        return zeros((0,) if r == 0 else (0, r), dtype=x.dtype)
+    return x[Tensor(index.reshape(-1), dt.int32)].reshape(-1, r)
+
+
+def _scatter_into(name: str, input, src, index) -> Tensor:
+    x, s = tensor_operand(name, input), tensor_operand(name, src)
+    out = x.clone()
+    region = out[index]
+    if region.shape != s.shape:
+        raise PyascError(name, f"expected src to have a size equal to the slice of self, got {s.shape} and "
+                         f"{region.shape}", shapes=[x.shape, s.shape])
+    out[index] = s
+    return out
+
+
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1):  # noqa: A002
+    """``input`` with the slice ``start:end:step`` along ``dim`` replaced by ``src``."""
+    x = tensor_operand("slice_scatter", input)
+    d = dim_index("slice_scatter", dim, max(x.ndim, 1), x.shape)
+    return _scatter_into("slice_scatter", x, src, (slice(None),) * d + (slice(start, end, step),))
+
+
+def select_scatter(input, src, dim, index):  # noqa: A002
+    """``input`` with position ``index`` along ``dim`` replaced by ``src``."""
+    x = tensor_operand("select_scatter", input)
+    d = dim_index("select_scatter", dim, max(x.ndim, 1), x.shape)
+    i = _integer("select_scatter", "index", index, [x.shape])
+    if not -x.shape[d] <= i < x.shape[d]:
+        raise PyascError("select_scatter", f"index {i} is out of bounds for dimension {d} with size {x.shape[d]}",
+                         shapes=[x.shape])
+    return _scatter_into("select_scatter", x, src, (slice(None),) * d + (i,))
+
+
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):  # noqa: A002
+    """``input`` with its ``offset`` diagonal (of dims ``dim1`` and ``dim2``, the last dim of ``src``) replaced
+    by ``src``."""
+    x, s = tensor_operand("diagonal_scatter", input), tensor_operand("diagonal_scatter", src)
+    d1 = dim_index("diagonal_scatter", dim1, x.ndim, x.shape)
+    d2 = dim_index("diagonal_scatter", dim2, x.ndim, x.shape)
+    if d1 == d2:
+        raise PyascError("diagonal_scatter", "dim1 and dim2 must differ", shapes=[x.shape])
+    moved = x.movedim((d1, d2), (-2, -1))
+    rows, cols = moved.shape[-2:]
+    k = _integer("diagonal_scatter", "offset", offset, [x.shape])
+    length = max(0, min(rows + min(k, 0), cols - max(k, 0)))
+    if s.shape != moved.shape[:-2] + (length,):
+        raise PyascError("diagonal_scatter", f"src of shape {s.shape} does not fit the diagonal of shape "
+                         f"{moved.shape[:-2] + (length,)}", shapes=[x.shape, s.shape])
+    on = (arange(rows, dtype=dt.int32).unsqueeze(-1) + k) == arange(cols, dtype=dt.int32)
+    # the diagonal's element at (r, r + k) is src[r] (k >= 0), at (c - k, c) src[c] (k < 0)
+    if k >= 0:
+        placed = _op("pad")(s, (0, rows - length)).unsqueeze(-1)
+    else:
+        placed = _op("pad")(s, (0, cols - length)).unsqueeze(-2)
+    return _op("where")(on, placed.to(moved.dtype), moved).movedim((-2, -1), (d1, d2))
+
+
 _FUNCTIONS = [inner, addmv, addbmm, matrix_power, ravel, take_along_dim, index_fill, meshgrid, cartesian_prod,
-              block_diag, vander, cov, corrcoef, adaptive_avg_pool1d, adaptive_max_pool1d]
-_METHODS = {inner, addmv, addbmm, matrix_power, ravel, take_along_dim, index_fill, cov, corrcoef}
+              block_diag, vander, cov, corrcoef, adaptive_avg_pool1d, adaptive_max_pool1d, kthvalue, quantile,
+              nanquantile, histc, tril_indices, triu_indices, combinations, slice_scatter, select_scatter,
+              diagonal_scatter]
+_METHODS = {inner, addmv, addbmm, matrix_power, ravel, take_along_dim, index_fill, cov, corrcoef, kthvalue,
+            quantile, nanquantile, histc, slice_scatter, select_scatter, diagonal_scatter}
 
 OPS = [OpDef(f.__name__, decompose=f, kind=COMPOSITE, method=f in _METHODS) for f in _FUNCTIONS]

@@ -49,6 +49,9 @@ conv_transpose1d, conv_transpose2d = OPS["conv_transpose1d"], OPS["conv_transpos
 softshrink, hardshrink, tanhshrink = OPS["softshrink"], OPS["hardshrink"], OPS["tanhshrink"]
 threshold, prelu = OPS["threshold"], OPS["prelu"]
 adaptive_avg_pool1d, adaptive_max_pool1d = OPS["adaptive_avg_pool1d"], OPS["adaptive_max_pool1d"]
+fold, lp_pool1d, lp_pool2d = OPS["fold"], OPS["lp_pool1d"], OPS["lp_pool2d"]
+local_response_norm, bilinear = OPS["local_response_norm"], OPS["bilinear"]
+upsample = interpolate  # PyTorch's older name
 
 _CAST = OPS["cast"]
 
@@ -81,14 +84,14 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
 cross_entropy = OPS["cross_entropy"]
 
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d", "avg_pool1d",
-           "avg_pool2d", "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "celu", "conv1d",
-           "conv2d", "conv_transpose1d", "conv_transpose2d", "cosine_embedding_loss", "cosine_similarity",
-           "cross_entropy", "dropout", "elu", "embedding", "gaussian_nll_loss", "gelu", "glu", "group_norm",
+           "avg_pool2d", "batch_norm", "bilinear", "binary_cross_entropy", "binary_cross_entropy_with_logits", "celu",
+           "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "cosine_embedding_loss", "cosine_similarity",
+           "cross_entropy", "dropout", "elu", "embedding", "fold", "gaussian_nll_loss", "gelu", "glu", "group_norm",
            "hardshrink", "hardsigmoid", "hardswish", "hardtanh", "hinge_embedding_loss", "huber_loss",
-           "instance_norm", "interpolate", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax",
-           "logsigmoid", "logsumexp", "margin_ranking_loss", "max_pool1d", "max_pool2d", "mish", "mse_loss",
-           "multilabel_soft_margin_loss", "nll_loss", "normalize", "one_hot", "pad", "pairwise_distance",
-           "pixel_shuffle", "pixel_unshuffle", "poisson_nll_loss", "prelu", "relu", "relu6", "rms_norm",
-           "scaled_dot_product_attention", "selu", "sigmoid", "silu", "smooth_l1_loss", "soft_margin_loss",
-           "softmax", "softmin", "softplus", "softshrink", "softsign", "tanh", "tanhshrink", "threshold",
-           "triplet_margin_loss", "unfold"]
+           "instance_norm", "interpolate", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear",
+           "local_response_norm", "log_softmax", "logsigmoid", "logsumexp", "lp_pool1d", "lp_pool2d",
+           "margin_ranking_loss", "max_pool1d", "max_pool2d", "mish", "mse_loss", "multilabel_soft_margin_loss",
+           "nll_loss", "normalize", "one_hot", "pad", "pairwise_distance", "pixel_shuffle", "pixel_unshuffle",
+           "poisson_nll_loss", "prelu", "relu", "relu6", "rms_norm", "scaled_dot_product_attention", "selu",
+           "sigmoid", "silu", "smooth_l1_loss", "soft_margin_loss", "softmax", "softmin", "softplus", "softshrink",
+           "softsign", "tanh", "tanhshrink", "threshold", "triplet_margin_loss", "unfold", "upsample"]

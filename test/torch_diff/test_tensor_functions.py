@@ -13,7 +13,7 @@ import torch.nn.functional as F
 import pyasc
 import pyasc.nn.functional as PF
 
-from .torch_pairs import close_all
+from .torch_pairs import close_all, gradients_close
 
 RNG = np.random.default_rng(47)
 X = (RNG.standard_normal((3, 4, 6)) * 2).astype(np.float32)
@@ -35,12 +35,61 @@ MIXED = RNG.choice(np.array([1.0, -1.0, 0.0, 2.0], np.float32), (4, 6))
 RATES = np.abs(RNG.standard_normal((4, 6))).astype(np.float32) * 3
 COUNTS = RNG.integers(0, 6, (4, 6)).astype(np.float32)
 LABELS = (RNG.random((4, 6)) > 0.5).astype(np.float32)
+WITH_NAN = np.array([[3, 1, np.nan, 2, 8], [5, 4, 6, 0, -1], [np.nan, 2, np.nan, 7, 7], [1, 1, 9, -3, 0.5]], np.float32)
+DISTINCT = RNG.permutation(40).astype(np.float32).reshape(5, 8) - 20
+COLS = RNG.standard_normal((2, 3 * 2 * 2, 12)).astype(np.float32)
+POSITIVE = np.abs(RNG.standard_normal((2, 3, 6, 7))).astype(np.float32) + 0.1
 MODES = ("eager", "jit")
+pytestmark = pytest.mark.filterwarnings("ignore:`nn.functional.upsample` is deprecated")
 
 
 def _run(fn, mode, *arrays):
     args = [pyasc.tensor(a) for a in arrays]
     return pyasc.jit(lambda *a: fn(pyasc, PF, *a))(*args) if mode == "jit" else fn(pyasc, PF, *args)
+
+
+def _products(m, f, c, mat, v, b1, b2):
+    return (m.addmv(v, mat, v), m.addmv(v, mat, v, beta=0.5, alpha=2.0), m.addbmm(c[:, :6], b1, b2),
+            m.addbmm(c, b1, b2, beta=0, alpha=-1))
+
+
+def _take(m, f, x, i):
+    return (m.ravel(x), m.take_along_dim(x, i.long(), 2), m.take_along_dim(x, i[:1].long(), -1),
+            m.take_along_dim(x, i.reshape(-1)[:7].long()))
+
+
+def _index_fill(m, f, x, i):
+    return (x.index_fill(1, i[0, 0, :2].long(), -1.0), m.index_fill(x, 2, i[0, 0].long(), 5.0),
+            m.index_fill(x, 0, (i[0, 0, :1] % 3).long(), x[0, 0, 0]))
+
+
+def _ranking_margins(m, f, a, b, y, z):
+    return (f.margin_ranking_loss(a, b, y), f.margin_ranking_loss(a, b, y, 0.5, reduction="none"),
+            f.soft_margin_loss(a, y), f.soft_margin_loss(a, y, reduction="sum"), f.hinge_embedding_loss(a, z),
+            f.hinge_embedding_loss(a, z, 0.5, reduction="none"))
+
+
+def _quantiles(m, f, a, w):
+    return (m.quantile(a, 0.3), m.quantile(a, 0.25, 1), m.quantile(a, m.tensor([0.1, 0.5, 0.9]), 0, True),
+            m.quantile(w, 0.5, 1), m.nanquantile(w, 0.4, 1), m.nanquantile(w, 0.5),
+            *(m.quantile(a, 0.37, 1, interpolation=i) for i in ("lower", "higher", "nearest", "midpoint")),
+            a.quantile(m.tensor([0.2, 0.8]), 1))
+
+
+def _scatters(m, f, x, s):
+    return (m.slice_scatter(x, s[:, :2], 1, 1, 3), m.slice_scatter(x, s[:, ::2], 1, 0, None, 2),
+            m.select_scatter(x, s[:, 0], 1, -1), x.diagonal_scatter(s[:, 0, :4], 0, 1, 2),
+            m.diagonal_scatter(x[0], s[0, 0, :4], 2), m.diagonal_scatter(x[0], s[0, 0, :3], -1))
+
+
+def _lp_pools(m, f, p, s):
+    return (f.lp_pool2d(p, 2, 2), f.lp_pool2d(p, 3.0, (2, 3), 1, True), f.lp_pool1d(s.abs(), 2, 3),
+            f.lp_pool1d(s.abs(), 1.5, 4, 2))
+
+
+def _local_response_norms(m, f, i, s):
+    return (f.local_response_norm(i, 2), f.local_response_norm(i, 3, 1e-2, 0.5, 2.0),
+            f.local_response_norm(s, 5, 0.1))
 
 
 CASES = {
@@ -59,15 +108,11 @@ CASES = {
     "true_divide": (lambda m, f, a, i: (m.true_divide(a, 3.0), m.true_divide(i, 4)), (X, INTS), 1e-6),
     "inner": (lambda m, f, a, b, v: (m.inner(a, b), m.inner(v, v), m.inner(a[0], b[0, 0]), a.inner(b[1])),
               (X, X[1], X[0, 0]), 1e-5),
-    "addmv_addbmm": (lambda m, f, c, mat, v, b1, b2: (m.addmv(v, mat, v), m.addmv(v, mat, v, beta=0.5, alpha=2.0),
-                                                      m.addbmm(c[:, :6], b1, b2), m.addbmm(c, b1, b2, beta=0, alpha=-1)),
-                     (C, M, V, B1, B2), 1e-5),
+    "addmv_addbmm": (_products, (C, M, V, B1, B2), 1e-5),
     "matrix_power": (lambda m, f, a: (m.matrix_power(a, 0), m.matrix_power(a, 1), m.matrix_power(a, 5),
                                       a.matrix_power(2)), (M,), 1e-5),
-    "ravel_take": (lambda m, f, x, i: (m.ravel(x), m.take_along_dim(x, i.long(), 2), m.take_along_dim(x, i[:1].long(), -1),
-                                       m.take_along_dim(x, i.reshape(-1)[:7].long())), (X, IDX), 0),
-    "index_fill": (lambda m, f, x, i: (x.index_fill(1, i[0, 0, :2].long(), -1.0), m.index_fill(x, 2, i[0, 0].long(), 5.0),
-                                       m.index_fill(x, 0, (i[0, 0, :1] % 3).long(), x[0, 0, 0])), (X, IDX), 0),
+    "ravel_take": (_take, (X, IDX), 0),
+    "index_fill": (_index_fill, (X, IDX), 0),
     "meshgrid": (lambda m, f, a, b: (*m.meshgrid(a, b, indexing="ij"), *m.meshgrid(a, b, a[:2], indexing="xy"),
                                      *m.meshgrid([a, b], indexing="ij")), (V, X[0, 0]), 0),
     "cartesian_prod": (lambda m, f, a, b: (m.cartesian_prod(a, b), m.cartesian_prod(a[:2], b[:3], a[1:3]),
@@ -79,12 +124,7 @@ CASES = {
                                          o.cov(), m.corrcoef(v)), (OBS, V), 1e-5),
     "adaptive_pool1d": (lambda m, f, s: (f.adaptive_avg_pool1d(s, 4), f.adaptive_avg_pool1d(s, 11),
                                          f.adaptive_max_pool1d(s, 3), f.adaptive_max_pool1d(s[0], (5,))), (SEQ,), 1e-6),
-    "ranking_margins": (lambda m, f, a, b, y, z: (f.margin_ranking_loss(a, b, y), f.margin_ranking_loss(a, b, y, 0.5,
-                                                                                                       reduction="none"),
-                                                  f.soft_margin_loss(a, y), f.soft_margin_loss(a, y, reduction="sum"),
-                                                  f.hinge_embedding_loss(a, z), f.hinge_embedding_loss(a, z, 0.5,
-                                                                                                      reduction="none")),
-                        (C[:4], C[1:], SIGNS, MIXED), 1e-5),
+    "ranking_margins": (_ranking_margins, (C[:4], C[1:], SIGNS, MIXED), 1e-5),
     "embedding_losses": (lambda m, f, a, b, y: (f.cosine_embedding_loss(a, b, y[:, 0]),
                                                 f.cosine_embedding_loss(a, b, y[:, 1], 0.2, reduction="none"),
                                                 f.cosine_embedding_loss(a[0], b[0], y[0, 0]),
@@ -105,6 +145,22 @@ CASES = {
                                                       f.multilabel_soft_margin_loss(x, y, w, reduction="none"),
                                                       f.multilabel_soft_margin_loss(x * 30, y, reduction="sum")),
                                (C[:4], LABELS, RATES[0]), 1e-5),
+    "median_nan": (lambda m, f, a: (*m.median(a, 1), m.median(a), *m.median(a, 0, keepdim=True), m.median(a[1]),
+                                    *m.nanmedian(a, 1), m.nanmedian(a), *m.nanmedian(a[1:], 0)), (WITH_NAN,), 0),
+    "kthvalue": (lambda m, f, a: (*m.kthvalue(a, 3), *m.kthvalue(a, 1, 0, True), *a.kthvalue(5, -1)), (DISTINCT,), 0),
+    "quantile": (_quantiles, (DISTINCT, WITH_NAN), 1e-5),
+    "histc": (lambda m, f, a, b: (m.histc(a, 7), m.histc(a, 5, -3, 3), a.histc(4, 0, 10), m.histc(b, 6)),
+              (X.reshape(-1), DISTINCT), 0),
+    "combinations": (lambda m, f, v: (m.combinations(v), m.combinations(v[:4], 3), m.combinations(v[:3], 2, True),
+                                      m.combinations(v[:4], 1)), (V,), 0),
+    "scatters": (_scatters, (X, X * 10), 0),
+    "fold": (lambda m, f, c: (f.fold(c, (4, 5), 2), f.fold(c, (2, 6), 2, stride=(1, 2), padding=1),
+                              f.fold(c[0, :, :4], (6, 5), (2, 2), dilation=(2, 1), stride=2)), (COLS,), 1e-6),
+    "lp_pools": (_lp_pools, (POSITIVE, SEQ), 1e-5),
+    "local_response_norm": (_local_response_norms, (IMG, SEQ), 1e-6),
+    "bilinear": (lambda m, f, a, b, w, c: (f.bilinear(a, b, w), f.bilinear(a, b, w, c)), (C[:4, :3], C[1:, 2:],
+                                                                                       B1[:, :3, :4], V[:3]), 1e-5),
+    "upsample": (lambda m, f, i: f.upsample(i, scale_factor=2, mode="nearest"), (IMG,), 0),
 }
 
 
@@ -116,6 +172,13 @@ def test_values_like_torch(name, mode):
     close_all(_run(fn, mode, *arrays), want, tol)
 
 
+def test_triangle_indices_like_torch():
+    """Functions of no tensors: eager only (``pyasc.jit`` refuses a function without tensor inputs, as documented)."""
+    for fn in (lambda m: m.tril_indices(4, 5), lambda m: m.tril_indices(4, 3, -1), lambda m: m.triu_indices(3, 6, 2),
+               lambda m: m.triu_indices(5, 5), lambda m: m.triu_indices(0, 3)):
+        close_all(fn(pyasc), fn(torch), 0)
+
+
 GRADS = {
     "shrinks": lambda m, f, x, y: ((f.softshrink(x) + f.hardshrink(x) + f.tanhshrink(x)) * y).sum(),
     "prelu": lambda m, f, x, y: (f.prelu(x, y[0, :, 0]) * y).sum(),
@@ -125,6 +188,11 @@ GRADS = {
     "matrix_power": lambda m, f, x, y: m.matrix_power(x[0, :, :4] * 0.5, 3).sum(),
     "take_along_dim": lambda m, f, x, y: (m.take_along_dim(x, (y > 0).long(), 2) ** 2).sum(),
     "cov": lambda m, f, x, y: (m.cov(x[0]) * m.corrcoef(y[1])).sum(),
+    "quantile_kthvalue": lambda m, f, x, y: ((m.quantile(x, 0.3, 2) * y[:, :, 0]).sum()
+                                             + m.kthvalue(x, 2, 1).values.sum()),
+    "fold_lrn_bilinear": lambda m, f, x, y: ((f.fold(x.reshape(2, 4, 9), (4, 4), 2) ** 2).sum()
+                                            + (f.local_response_norm(x, 3) * y).sum()
+                                            + f.bilinear(x[0, :, :4], y[0], y[:, :4, :]).sum()),
     "losses": lambda m, f, x, y: (f.margin_ranking_loss(x, y, x.sign()) + f.triplet_margin_loss(x[0], y[0], y[1])
                                   + f.cosine_embedding_loss(x[0], y[0], y[0, :, 0].sign())
                                   + f.gaussian_nll_loss(x, y, x.abs() + 0.1) + f.poisson_nll_loss(x, y.abs())
@@ -134,16 +202,7 @@ GRADS = {
 
 @pytest.mark.parametrize("name", sorted(GRADS))
 def test_gradients_like_torch(name):
-    fn = GRADS[name]
-    a, b = X, (RNG.standard_normal(X.shape)).astype(np.float32)
-    ours = [pyasc.tensor(v, requires_grad=True) for v in (a, b)]
-    theirs = [torch.tensor(v, requires_grad=True) for v in (a, b)]
-    fn(pyasc, PF, *ours).backward()
-    fn(torch, F, *theirs).backward()
-    for o, t in zip(ours, theirs):
-        want = np.zeros(t.shape, np.float32) if t.grad is None else t.grad.numpy()
-        got = np.zeros_like(want) if o.grad is None else o.grad.numpy()
-        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    gradients_close(GRADS[name], (X, RNG.standard_normal(X.shape).astype(np.float32)), F)
 
 
 @pytest.mark.parametrize("call, message", [
@@ -161,6 +220,16 @@ def test_gradients_like_torch(name):
     (lambda: PF.adaptive_max_pool1d(pyasc.tensor(SEQ), 3, return_indices=True), "adaptive_max_pool1d.*return_indices"),
     (lambda: PF.gaussian_nll_loss(pyasc.tensor(C), pyasc.tensor(C), pyasc.tensor(-C)), "gaussian_nll_loss.*negative"),
     (lambda: PF.cosine_embedding_loss(pyasc.tensor(X), pyasc.tensor(X), pyasc.tensor(V)), "cosine_embedding_loss"),
+    (lambda: pyasc.kthvalue(pyasc.tensor(X), 7), "kthvalue.*out of range for dimension 2 of size 6: 7"),
+    (lambda: pyasc.quantile(pyasc.tensor(X), 1.5), r"quantile.*\[0, 1\]"),
+    (lambda: pyasc.quantile(pyasc.tensor(INTS), 0.5), "quantile.*float or double"),
+    (lambda: pyasc.histc(pyasc.tensor(X), 4, 3, 1), "histc.*max must be larger than min"),
+    (lambda: pyasc.combinations(pyasc.tensor(M)), "combinations.*1-d"),
+    (lambda: pyasc.slice_scatter(pyasc.tensor(X), pyasc.tensor(X), 1, 0, 2), "slice_scatter.*size equal to the slice"),
+    (lambda: pyasc.diagonal_scatter(pyasc.tensor(M), pyasc.tensor(V[:3])), "diagonal_scatter.*does not fit"),
+    (lambda: PF.fold(pyasc.tensor(COLS), (4, 4), 2), r"fold.*\(N, C \* 2 \* 2, 3 \* 3\)"),
+    (lambda: PF.local_response_norm(pyasc.tensor(M), 2), "local_response_norm.*3 or more dims"),
+    (lambda: PF.bilinear(pyasc.tensor(C), pyasc.tensor(C), pyasc.tensor(B1)), "bilinear"),
 ])
 def test_errors_name_the_op(call, message):
     with pytest.raises(pyasc.PyascError, match=message):

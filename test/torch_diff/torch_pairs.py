@@ -43,3 +43,18 @@ def close_all(got, want, tol):
 
 def run(fn, mode, *args):
     return (pyasc.jit(fn) if mode == "jit" else fn)(*args)
+
+
+def gradients_close(fn, arrays, functional) -> None:
+    """``fn(module, functional, *leaves).backward()`` for pyasc and for torch on leaves made of ``arrays``: each
+    leaf's gradient against torch's (zeros where one is None) within 1e-4."""
+    import pyasc.nn.functional as PF
+
+    ours = [pyasc.tensor(a, requires_grad=True) for a in arrays]
+    theirs = [torch.tensor(a, requires_grad=True) for a in arrays]
+    fn(pyasc, PF, *ours).backward()
+    fn(torch, functional, *theirs).backward()
+    for o, t in zip(ours, theirs):
+        want = np.zeros(t.shape, np.float32) if t.grad is None else t.grad.numpy()
+        got = np.zeros_like(want) if o.grad is None else o.grad.numpy()
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
