@@ -17,9 +17,10 @@ def pytest_configure(config):
     _rt.set_initcheck_default(not config.getoption("--no-initcheck"))
     # One process runs thousands of tests, and the programs of the eager cache (about 2,000 objects each) keep
     # its heap at millions of objects: with Python's default thresholds a full collection (up to seconds) ran
-    # every few hundred programs compiled, a tenth of the suite's time. Full collections now run after 100
-    # collections of the middle generation instead of 10, and leave out what the collection imported and built.
-    gc.set_threshold(700, 10, 100)
+    # every few hundred programs compiled, a tenth of the suite's time. Full collections now run after 1,000
+    # collections of the middle generation instead of 10 (a few per process), and leave out what the collection
+    # imported and built.
+    gc.set_threshold(700, 10, 1000)
     config.addinivalue_line("markers", "contract_findings: the test expects documented-contract findings")
 
 
