@@ -5,9 +5,10 @@ its key): the program is traced and compiled through the same path as ``pyasc.ji
 op, operand shapes and dtypes, Python scalar operands, attributes, target and precision policy,
 so repeating a call compiles nothing; the compiled program also goes to jit's disk cache
 (``PYASC_CACHE_DIR``), so a new process running the same op on the same shapes re-parses it
-instead of compiling. The cache keeps the ``EAGER_PROGRAMS`` programs used last (each holds its IR and
-simulator state, which a long-running process would otherwise accumulate without bound). The ``"reference"`` backend (``set_eager_backend`` or
-``PYASC_EAGER=reference``) evaluates each op's NumPy reference instead, without compiling.
+instead of compiling. The cache keeps the ``EAGER_PROGRAMS`` programs used last (``PYASC_EAGER_PROGRAMS``,
+default 512): each holds its IR and simulator state, which a long-running process would otherwise accumulate
+without bound. The ``"reference"`` backend (``set_eager_backend`` or ``PYASC_EAGER=reference``) evaluates each
+op's NumPy reference instead, without compiling.
 """
 
 from __future__ import annotations
@@ -28,7 +29,18 @@ from .tensor import Tensor
 
 BACKENDS = ("simulator", "reference")
 _backend = os.environ.get("PYASC_EAGER", "simulator")
-EAGER_PROGRAMS = int(os.environ.get("PYASC_EAGER_PROGRAMS", "512"))  # programs each cache keeps
+
+
+def _programs_from_environment() -> int:
+    raw = os.environ.get("PYASC_EAGER_PROGRAMS", "512")
+    n = int(raw) if raw.strip().isdigit() else 0
+    if n < 1:
+        raise ValueError(f"PYASC_EAGER_PROGRAMS must be a positive integer (programs each eager cache keeps), "
+                         f"got {raw!r}")
+    return n
+
+
+EAGER_PROGRAMS = _programs_from_environment()
 
 
 class _Recent:

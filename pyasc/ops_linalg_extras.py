@@ -256,8 +256,8 @@ def numel(x) -> int:
     return tensor_operand("numel", x).numel()
 
 
-_FUNCTIONS = [dot, vdot, mv, baddbmm, cross, dist, kron, nansum, nanmean, median, nanmedian, cummax, cummin, logcumsumexp,
-              take, xlogy]
+_FUNCTIONS = [dot, vdot, mv, baddbmm, cross, dist, kron, nansum, nanmean, median, nanmedian, cummax, cummin,
+              logcumsumexp, take, xlogy]
 
 OPS = [*(OpDef(f.__name__, decompose=f, kind=COMPOSITE) for f in _FUNCTIONS),
        *(OpDef(f.__name__, decompose=f, kind=COMPOSITE, method=False) for f in (t, numel))]
