@@ -13,7 +13,7 @@ import numpy as np
 
 from . import dtypes as dt
 from .args import dim_index, tensor_operand
-from .creation import arange, eye, full_like, zeros
+from .creation import arange, eye, zeros
 from .errors import PyascError
 from .opdef import COMPOSITE, OpDef
 from .tensor import Tensor
@@ -370,12 +370,13 @@ def histc(input, bins=100, min=0, max=0):  # noqa: A002
     if max < min:
         raise PyascError("histc", f"max must be larger than min, got {min} and {max}", shapes=[x.shape])
     flat = x.reshape(-1)
-    if min == max and flat.numel():
+    if not flat.numel():
+        return zeros((bins,), dtype=x.dtype)
+    if min == max:  # the data's range, widened by 1 each way when it is one value
         lo, hi = flat.amin(), flat.amax()
         lo, hi = _op("where")(lo == hi, lo - 1, lo), _op("where")(lo == hi, hi + 1, hi)
     else:
-        lo = full_like(flat[:1], float(min) - (1 if min == max else 0)).reshape(())
-        hi = full_like(flat[:1], float(max) + (1 if min == max else 0)).reshape(())
+        lo, hi = float(min), float(max)
     position = _op("floor")((flat - lo) * bins / (hi - lo))
     position = _op("where")(flat == hi, float(bins - 1), position)
     inside = (flat >= lo) & (flat <= hi)
