@@ -98,6 +98,10 @@ class CompiledKernel:
         src, consts = tape.straight_source(tapes, self.tape_code[1], getattr(ub, "a", ub), env.get("_pad_copy"),
                                            lambda name, lo, hi: env[name][lo:hi], env.get("_STRAIGHT_FORMS"), env,
                                            arg_bytes)
+        if "_CUBE" in env:
+            from .cube_forward import forward  # imports the cube's ops, which import this module
+
+            src, consts = forward(src, consts, env, arg_bytes)
         ns: dict = {}
         exec(compile(src, f"<ascendc kernel @{self.name}, straight tapes>", "exec"), env, ns)
         return [(ns[f"_tape_straight_{i}"], c) for i, c in enumerate(consts)]

@@ -107,6 +107,24 @@ class Chain:
             self.views[(a, b, k1, self.k)] = v
         return v
 
+    def elements(self, k1: int, g2: int) -> tuple:
+        """The destinations in ``raw`` of ``operands`` as (cores / g2, g2, m1 | n1, 16, k1, c0) elements of ``raw``'s
+        type (the cores as a grid of rows of ``g2``), for operands copied from elsewhere than L0A and L0B
+        (``mmad``'s ``src_a`` and ``src_b``)."""
+        v = self.views.get((k1, self.k, g2))
+        if v is None:
+            es, kc, dt = self.es, self.cores, self.raw.dtype
+            m1, n1, row, c0 = self.m16 // 16, self.n16 // 16, self.cols * es, 32 // es
+            core = self.raw.shape[1] * es
+            bk = (self.m16 * self.cols + self.k) * es
+            grid, steps = (kc // g2, g2), (g2 * core, core)
+            v = (np.ndarray(grid + (m1, 16, k1, c0), dt, self.raw, self.k * es, steps + (16 * row, row, 32, es)),
+                 np.ndarray(grid + (n1, 16, k1, c0), dt, self.raw, bk, steps + (16 * row, row, 32, es)))
+            if len(self.views) >= PLANS:
+                self.views.clear()
+            self.views[(k1, self.k, g2)] = v
+        return v
+
     def multiply(self) -> None:
         """The operands copied so far, widened and multiplied (one GEMM in fp32 per core), into ``acc``;
         a core whose A is zero in many K columns multiplies without them (``sparse_parts``)."""
@@ -381,7 +399,7 @@ class Staged:
         self.n, self.init = 0, 0
 
 
-def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc, bias=-1):
+def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc, bias=-1, src_a=None, src_b=None):
     """C[:m, :n] (=|+=) A[:m, :k] @ B[:k, :n] with A ZZ in L0A, B ZN in L0B, C NZ in L0C; returns its
     record (``_record``; K is read in whole fractals, ``ceil(k / c0) * c0``, as the cube does: A's
     columns and B's rows past ``k`` must hold zeros), from the constants ``rc`` of the op (see ``mmad``).
@@ -389,7 +407,9 @@ def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc, bias=-
 
     The rows of L0A's fractals are A's, those of L0B's B^T's. A float16/bfloat16/float32 Mmad copies
     whole fractal rows of A and B^T into the pending chain of its L0C block; the others (int8) copy
-    theirs into the ``Staged`` operands of their block (see ``_pending``)."""
+    theirs into the ``Staged`` operands of their block (see ``_pending``). Given ``src_a`` and ``src_b`` (the
+    elements L0A and L0B hold, as views of a kernel argument: ``cube_forward``), a float16/bfloat16/float32
+    Mmad copies those instead."""
     if m <= 0 or n <= 0 or k <= 0:
         return _mmad_record(a, b, c, m, n, k, rc)
     p = cube.mm_plans.get((a, b, c, m, n, k, in_dt, acc_dt))
@@ -416,11 +436,30 @@ def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc, bias=-
     if init:
         ch.bias = row
     ch.room(p[3])
-    da, sa, db, sb = ch.operands(cube, a, b, p[2])
-    da[...] = sa
-    db[...] = sb
+    if src_a is None or src_b is None:
+        da, sa, db, sb = ch.operands(cube, a, b, p[2])
+        if src_a is None:
+            da[...] = sa
+        if src_b is None:
+            db[...] = sb
+    if src_a is not None:
+        _copy_in(cube, ch.elements(p[2], src_a.shape[1])[0], src_a)
+    if src_b is not None:
+        _copy_in(cube, ch.elements(p[2], src_b.shape[1])[1], src_b)
     ch.k += p[3]
     return p[-1]
+
+
+def _copy_in(cube, dst: np.ndarray, src: np.ndarray) -> None:
+    """``dst[...] = src``; when ``src``'s fractal rows are not contiguous (B^T read from a row-major B), through a
+    compact copy of ``src`` in its own memory order: reading the argument row by row is several times faster."""
+    if src.strides[-1] == src.itemsize:
+        np.copyto(dst, src)
+        return
+    order = sorted(range(src.ndim), key=lambda d: (src.strides[d] != 0, -abs(src.strides[d])))
+    tmp = scratch(cube, "forwarded", src.size, src.dtype).reshape([src.shape[d] for d in order])
+    np.copyto(tmp, src.transpose(order))
+    np.copyto(dst.transpose(order), tmp)
 
 
 def _bias_row(fail, sid, bid, cube, at: int, n: int, acc_dt) -> np.ndarray:

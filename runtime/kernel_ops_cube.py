@@ -97,6 +97,7 @@ class CubeMemories:
 def _mems(t: KernelTranslator) -> CubeMemories:
     mems = t.env.get("_CUBE")
     if mems is None:
+        from .cube_forward import aliased
         from .cube_straight import FORMS  # imports this module
 
         mems = t.env["_CUBE"] = CubeMemories(t.spec)
@@ -104,7 +105,7 @@ def _mems(t: KernelTranslator) -> CubeMemories:
             t.env[k] = a
         t.env.update({"_nd2nz": _nd2nz, "_load_plan": _load_plan, "_mmad": run_mmad, "_fixpipe": _fixpipe,
                       "_L2": L2Lines(t.spec), "_dma_eff": dma_efficiency, "_CUBE_PLANS": [], "_cube_flush": flush,
-                      "_STRAIGHT_FORMS": FORMS})
+                      "_STRAIGHT_FORMS": FORMS, "_aliased": aliased})
     return mems
 
 

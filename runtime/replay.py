@@ -424,11 +424,13 @@ _UNRECORDED = object()  # a unit whose tape is not recorded yet
 
 
 def _straighten(ck, traced: Traced, env: dict) -> None:
-    """Every short tape of ``ck``'s units on ``env`` that has none yet gets its straight-line function (its
-    sibling cores reach ``tape.STRAIGHT_AFTER`` in the same launch: one compile serves them all), for arguments of
-    the sizes of the launch's signature (a replay has them)."""
+    """Every short tape (``tape.MAX_STRAIGHT``; a cube kernel's, ``MAX_STRAIGHT_CUBE``) of ``ck``'s units on
+    ``env`` that has none yet gets its straight-line function (its sibling cores reach ``tape.STRAIGHT_AFTER`` in
+    the same launch: one compile serves them all), for arguments of the sizes of the launch's signature (a replay
+    has them)."""
+    limit = tape.MAX_STRAIGHT_CUBE if "_CUBE" in env else tape.MAX_STRAIGHT
     units = [u for key, u in list(traced.tapes.items()) if key[0] == id(ck) and u.env is env
-             and type(u.tape) is tape.Tape and u.straight is None and len(u.tape.entries) <= tape.MAX_STRAIGHT]
+             and type(u.tape) is tape.Tape and u.straight is None and len(u.tape.entries) <= limit]
     arg_bytes = [a[0] if type(a[0]) is int else None for a in traced.signature]  # a buffer's bytes, or a scalar
     for u, made in zip(units, ck.straight([u.tape for u in units], env, arg_bytes)):
         u.straight = made

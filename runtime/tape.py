@@ -41,6 +41,7 @@ MAX_ENTRIES = 65536  # the data statements a launch's tapes hold at most; past t
 RECORD_AFTER = 1 if TAPE_MODE == "always" else 4
 STRAIGHT_AFTER = 1 if TAPE_MODE == "always" else 16
 MAX_STRAIGHT = 512  # of at most this many data statements (a longer one spends its time in NumPy, not in calls)
+MAX_STRAIGHT_CUBE = 8192  # a cube kernel's: its straight function forwards Mmad operands (``cube_forward``)
 
 # globals a scalar statement may call or read: the integer helpers of ``scalar_ops``, the queue and buffer
 # bookkeeping of the data path (``queues``) with the failure callbacks it is given, the UB size and pure builtins

@@ -1,0 +1,78 @@
+"""Operand forwarding in cube kernels' straight-line functions (``runtime.cube_forward``): every call on new data
+matches PyTorch, and the forwarded functions give the same bits as the functions with forwarding off."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import pyasc
+from pyasc.runtime import Simulator, cube_forward, tape
+
+# (program, input shapes, dtype, PyTorch's program, whether every Mmad operand is a view of an argument)
+PROGRAMS = {
+    "matmul_f32": (lambda a, b: a @ b, [(96, 128), (128, 80)], np.float32, lambda a, b: a @ b, True),
+    "matmul_f16": (lambda a, b: a @ b, [(64, 256), (256, 96)], np.float16,
+                   lambda a, b: (a.float() @ b.float()).half(), True),
+    "relu_bias_f32": (lambda a, b, c: pyasc.relu(a @ b + c), [(64, 96), (96, 128), (128,)], np.float32,
+                      lambda a, b, c: torch.relu(a @ b + c), True),
+    "gemv_f32": (lambda a, b: a @ b, [(1, 256), (256, 384)], np.float32, lambda a, b: a @ b, False),
+    "ragged_f32": (lambda a, b: a @ b, [(50, 70), (70, 30)], np.float32, lambda a, b: a @ b, False),
+}
+CALLS = 8  # traced, replayed, recorded, taped twice, then straight-line
+
+
+def _runs(name: str, forward: bool, monkeypatch) -> tuple[list, list]:
+    """The outputs of ``CALLS`` calls on new data (the same data for either mode) and the functions forwarded."""
+    monkeypatch.setattr(tape, "RECORD_AFTER", 2)
+    monkeypatch.setattr(tape, "STRAIGHT_AFTER", 2)
+    monkeypatch.setattr(cube_forward, "FORWARD", forward)
+    made = []
+    real = cube_forward._forwarded
+
+    def spy(*args):
+        made.append(real(*args))
+        return made[-1]
+
+    monkeypatch.setattr(cube_forward, "_forwarded", spy)
+    fn, shapes, dtype, ref, _ = PROGRAMS[name]
+    compiled = pyasc.jit(fn).compile(*[pyasc.tensor(np.zeros(s, dtype)) for s in shapes])
+    sim = Simulator(compiled.module)
+    rng = np.random.default_rng(5)
+    outs = []
+    for _ in range(CALLS):
+        arrays = [rng.standard_normal(s).astype(dtype) for s in shapes]
+        out = np.full(compiled.outputs[0].shape, np.nan, dtype)
+        report = sim.run(compiled.name, [*arrays, *compiled.constants, out])
+        assert report.findings == []
+        expect = ref(*[torch.from_numpy(a) for a in arrays]).numpy().astype(np.float64)
+        k = shapes[0][-1]
+        tol = k * 2 ** -22 if dtype == np.float32 else 2 ** -9
+        np.testing.assert_allclose(out.astype(np.float64), expect, rtol=tol, atol=tol * np.abs(expect).max())
+        outs.append(out)
+    return outs, made
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_forwarded_operands_match_torch_and_the_bits_without_forwarding(name, monkeypatch):
+    forwarded, made = _runs(name, True, monkeypatch)
+    assert made, "no straight-line function was made"
+    if PROGRAMS[name][4]:
+        assert all(m is not None for m in made), "a function was not forwarded"
+        # nothing but Mmads, Fixpipes and bookkeeping is left: no copy into L1, L0A or L0B
+        text = made[0][0][made[0][0].rindex("def _tape_straight_"):]
+        assert "src_a=np.ndarray" in text and "_tp = " not in text and "_lp = " not in text
+    plain, made_off = _runs(name, False, monkeypatch)
+    assert made_off == []
+    for a, b in zip(forwarded, plain):
+        assert np.array_equal(a.view(np.uint8), b.view(np.uint8))
+
+
+def test_a_padded_operand_is_read_from_l0a_while_the_other_is_forwarded(monkeypatch):
+    """A GEMV's A is one row of 16 (zeros below it): it keeps its copies, B is forwarded."""
+    _, made = _runs("gemv_f32", True, monkeypatch)
+    forwarded = [m for m in made if m is not None]
+    assert forwarded
+    text = forwarded[0][0][forwarded[0][0].rindex("def _tape_straight_"):]
+    assert "src_a=None, src_b=np.ndarray" in text and "_lp = " in text
