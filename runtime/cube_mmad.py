@@ -451,8 +451,16 @@ def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc, bias=-
 
 
 def _copy_in(cube, dst: np.ndarray, src: np.ndarray) -> None:
-    """``dst[...] = src``; when ``src``'s fractal rows are not contiguous (B^T read from a row-major B), through a
-    compact copy of ``src`` in its own memory order: reading the argument row by row is several times faster."""
+    """``dst[...] = src`` for (cores / g2, g2, ...) views. The cores of a grid row or column that share their
+    operand (a stride of 0) copy it once, the others from the first's copy; when ``src``'s fractal rows are not
+    contiguous (B^T read from a row-major B), through a compact copy of ``src`` in its own memory order: reading
+    the argument row by row is several times faster."""
+    for axis in (0, 1):
+        if src.shape[axis] > 1 and src.strides[axis] == 0:
+            first, rest = ((slice(None),) * axis + (slice(0, 1),), (slice(None),) * axis + (slice(1, None),))
+            _copy_in(cube, dst[first], src[first])
+            np.copyto(dst[rest], dst[first])
+            return
     if src.strides[-1] == src.itemsize:
         np.copyto(dst, src)
         return
