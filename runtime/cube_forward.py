@@ -111,8 +111,9 @@ def _forwarded(text: str, consts: list, env: dict, cube, arg_bytes: list) -> tup
     name = _FUNCTION.match(lines[0]).group(1)
     head = [lines[0]]
     if written:  # an argument read that is also written at run time: the function as it was
-        head += [f"    if _aliased(args, {sorted(read)}, {sorted(written)}):",
-                 f"        return {name}_as_recorded(args, _c)"]
+        head = [lines[0].replace("(args, _c):", f"(args, _c, _as_recorded={name}_as_recorded):"),
+                f"    if _aliased(args, {sorted(read)}, {sorted(written)}):",
+                "        return _as_recorded(args, _c)"]
     original = "\n".join([lines[0].replace(name, f"{name}_as_recorded")] + lines[1:]) + "\n"
     body = []
     for line in keep:
