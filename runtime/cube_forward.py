@@ -118,6 +118,8 @@ def _forwarded(text: str, consts: list, env: dict, cube, arg_bytes: list) -> tup
     body = []
     for line in keep:
         body += ["    " + part for part in line.split("\n")]
+    # the operands still to copy from this call's arguments (``Chain.settle``), before the function returns
+    body.append("    if _CUBE.pending is not None: _CUBE.pending.settle()")
     return original + "\n".join(head + body) + "\n", consts
 
 

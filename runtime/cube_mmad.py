@@ -5,6 +5,7 @@ exactly as Mmad by Mmad, but in one batched call per block (see ``kernel_ops_cub
 from __future__ import annotations
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from .blas import THREADED_MACS, matmul_into, single_thread
 
@@ -41,7 +42,7 @@ class Chain:
     previous use's (a block of a kernel is usually as long as the one before: ``room``)."""
 
     __slots__ = ("kind", "cores", "m16", "n16", "cols", "k", "init", "summed", "raw", "work", "acc", "part", "cv",
-                 "views", "es", "products", "acc_nz", "longest", "fits", "bias")
+                 "views", "es", "products", "acc_nz", "longest", "fits", "bias", "moves", "scratch")
 
     def __init__(self, cube, kind, c, m1, n1):
         self.kind, self.m16, self.n16, self.cols, self.k, self.init, self.summed = kind, m1 * 16, n1 * 16, 0, 0, 0, 0
@@ -55,6 +56,8 @@ class Chain:
         self.products: dict[int, tuple] = {}  # k -> ``multiply``'s views of its operands
         self.longest = self.fits = 0
         self.bias = None
+        self.moves: tuple[list, list] = ([], [])  # operands from kernel arguments not copied yet (``settle``)
+        self.scratch = cube.scratch
 
     @property
     def _raw_dtype(self):
@@ -81,8 +84,27 @@ class Chain:
         if need > self.cols:
             self.grow(max(need, min(2 * self.cols, SEGMENT)))
 
+    def settle(self) -> None:
+        """Copies the operands that Mmads took from kernel arguments (``moves``: A's, B^T's) into ``raw``; an
+        operand that continues the one before along K (its next columns, from the argument's next ones) is
+        copied with it, as one view."""
+        for moves in self.moves:
+            i = 0
+            while i < len(moves):
+                dst, src = moves[i]
+                j = i + 1
+                while j < len(moves) and _continues(moves[j - 1], moves[j]):
+                    j += 1
+                if j > i + 1:
+                    shape = dst.shape[:-2] + (dst.shape[-2] * (j - i), dst.shape[-1])
+                    dst, src = as_strided(dst, shape, dst.strides), as_strided(src, shape, src.strides)
+                _copy_in(self.scratch, dst, src)
+                i = j
+            moves.clear()
+
     def grow(self, cols: int) -> None:
         """``cols`` columns, keeping the ``k`` in use."""
+        self.settle()
         k, m16, n16, old, kc = self.k, self.m16, self.n16, self.cols, self.cores
         raw = np.zeros((kc, (m16 + n16) * cols), self._raw_dtype)
         raw.reshape(kc, m16 + n16, cols)[:, :, :k] = self.raw.reshape(kc, m16 + n16, old)[:, :, :k]
@@ -129,6 +151,7 @@ class Chain:
         """The operands copied so far, widened and multiplied (one GEMM in fp32 per core), into ``acc``;
         a core whose A is zero in many K columns multiplies without them (``sparse_parts``)."""
         self.longest = max(self.longest, self.k)
+        self.settle()
         rows, a, b = self._products()
         parts = sparse_parts(self.kind, rows, self.m16)
         if parts is not None:
@@ -380,6 +403,9 @@ class Staged:
         np.copyto(self.bdst[i], p[3])
         self.n = i + 1
 
+    def settle(self) -> None:
+        """Nothing: staged operands are copied when staged."""
+
     def store(self) -> None:
         """The staged Mmads multiplied and stored into (the first, with ``init``) or added to the block."""
         n, cv = self.n, self.cv
@@ -443,14 +469,29 @@ def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc, bias=-
         if src_b is None:
             db[...] = sb
     if src_a is not None:
-        _copy_in(cube, ch.elements(p[2], src_a.shape[1])[0], src_a)
+        ch.moves[0].append((ch.elements(p[2], src_a.shape[1])[0], src_a))
     if src_b is not None:
-        _copy_in(cube, ch.elements(p[2], src_b.shape[1])[1], src_b)
+        ch.moves[1].append((ch.elements(p[2], src_b.shape[1])[1], src_b))
     ch.k += p[3]
     return p[-1]
 
 
-def _copy_in(cube, dst: np.ndarray, src: np.ndarray) -> None:
+def _continues(before: tuple, after: tuple) -> bool:
+    """Whether the (destination, source) views ``after`` are those of ``before`` moved on by their K fractals
+    (axis -2), on both sides."""
+    (d0, s0), (d1, s1) = before, after
+    if d0.shape != d1.shape or s0.shape != s1.shape or d0.strides != d1.strides or s0.strides != s1.strides:
+        return False
+    k1 = d0.shape[-2]
+    return (_address(d1) - _address(d0) == k1 * d0.strides[-2]
+            and _address(s1) - _address(s0) == k1 * s0.strides[-2])
+
+
+def _address(a: np.ndarray) -> int:
+    return a.__array_interface__["data"][0]
+
+
+def _copy_in(scratches: dict, dst: np.ndarray, src: np.ndarray) -> None:
     """``dst[...] = src`` for (cores / g2, g2, ...) views. The cores of a grid row or column that share their
     operand (a stride of 0) copy it once, the others from the first's copy; when ``src``'s fractal rows are not
     contiguous (B^T read from a row-major B), through a compact copy of ``src`` in its own memory order: reading
@@ -458,14 +499,17 @@ def _copy_in(cube, dst: np.ndarray, src: np.ndarray) -> None:
     for axis in (0, 1):
         if src.shape[axis] > 1 and src.strides[axis] == 0:
             first, rest = ((slice(None),) * axis + (slice(0, 1),), (slice(None),) * axis + (slice(1, None),))
-            _copy_in(cube, dst[first], src[first])
+            _copy_in(scratches, dst[first], src[first])
             np.copyto(dst[rest], dst[first])
             return
     if src.strides[-1] == src.itemsize:
         np.copyto(dst, src)
         return
     order = sorted(range(src.ndim), key=lambda d: (src.strides[d] != 0, -abs(src.strides[d])))
-    tmp = scratch(cube, "forwarded", src.size, src.dtype).reshape([src.shape[d] for d in order])
+    tmp = scratches.get(("forwarded", src.size, src.dtype))
+    if tmp is None:
+        tmp = scratches[("forwarded", src.size, src.dtype)] = np.empty(src.size, src.dtype)
+    tmp = tmp.reshape([src.shape[d] for d in order])
     np.copyto(tmp, src.transpose(order))
     np.copyto(dst.transpose(order), tmp)
 
