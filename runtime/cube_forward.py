@@ -52,7 +52,10 @@ def forward(src: str, consts: list[tuple], env: dict, arg_bytes: list | None) ->
     texts, out_consts = [], []
     for i, c in enumerate(consts):
         text = src[starts[i]:starts[i + 1]]
-        made = _forwarded(text, list(c), env, cube, arg_bytes)
+        try:
+            made = _forwarded(text, list(c), env, cube, arg_bytes)
+        except (ValueError, IndexError, KeyError):  # a view this module cannot follow: the function as it is
+            made = None
         texts.append(text if made is None else made[0])
         out_consts.append(c if made is None else tuple(made[1]))
     return "".join(texts), out_consts
@@ -68,6 +71,8 @@ def _forwarded(text: str, consts: list, env: dict, cube, arg_bytes: list) -> tup
     if found is None:
         return None
     records, written = found
+    if len(records) != sum(s[0] == "mmad" for s in stmts):
+        return None
     for stmt in stmts:  # an argument a kept statement may write: a Fixpipe's, or one with typed views
         if stmt[0] == "keep" and "_gm(" in stmt[1] or stmt[0] == "copy" and stmt[1].startswith(("np.copyto(np.",
                                                                                                  "np.maximum(")):
@@ -81,7 +86,8 @@ def _forwarded(text: str, consts: list, env: dict, cube, arg_bytes: list) -> tup
             rec = records.pop()
             call = _call_args(line)
             if rec is None or call is None:  # an empty Mmad reads nothing; one of computed operands keeps them
-                memory.mmad_reads(cube, call, env, (True, True)) if rec is not None else None
+                if rec is not None:
+                    memory.mmad_reads(cube, call, env, (True, True))
                 keep.append(line)
                 continue
             views = _operand_views(rec, arg_bytes)
@@ -231,14 +237,11 @@ def aliased(args, read: list[int], written: list[int]) -> bool:
     return any(np.may_share_memory(args[r], args[w]) for r in read for w in written)
 
 
-def _root(a):
+def _root(a) -> int:
+    """The identity of the array whose memory ``a`` views."""
     while isinstance(a, np.ndarray) and a.base is not None:
         a = a.base
     return id(a)
-
-
-def _roots(*arrays) -> set[int]:
-    return {_root(a) for a in arrays}
 
 
 class _LabelCube:
