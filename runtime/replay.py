@@ -3,9 +3,10 @@
 What a core records (its trace: ops, scalar clock, addresses, costs) is a function of its block index, the
 core count, the launch's scalar arguments, the sizes of its GM buffers and which of them share memory, unless
 an op of the kernel traces values it reads (``ValueDependentTrace``: a scalar read that may steer the scalar
-code; a gather's offsets, unless they are a table the kernel computes from scalars). For a kernel without
-such an op, a launch whose arguments have the :func:`signature` of the kernel's last traced launch (same core count and check mode) has that launch's
-traces, which were scheduled and checked (hazards, contract rules, initialisation) then. It runs only the data
+code; a gather's offsets, unless they are a table the kernel computes from scalars and from GM arguments it
+does not write, whose bytes then join the signature: ``trace_tables``). For a kernel without such an op, a
+launch whose arguments have the :func:`signature` of the kernel's last traced launch (same core count and check
+mode) has that launch's traces, which were scheduled and checked (hazards, contract rules, initialisation) then. It runs only the data
 path (``codegen.data_only_source``), per core or per group of cores when the traced launch ran the same
 groups (``batched``; a MIX kernel's group runs the AIVs of both indices as one unit when their data paths agree),
 and reports what the traced launch reported: its schedules, time and findings.
@@ -17,6 +18,7 @@ tape once it has one (``tape``).
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass, field
 
@@ -25,6 +27,7 @@ import numpy as np
 from xdsl.dialects.builtin import AnyFloat
 
 from pyasc.dialects import ascendc as asc
+from pyasc.dialects.ascendc.gm_access import gm_argument
 from pyasc.dialects.traits import ValueDependentTrace, buffer_reads, buffer_writes, scalar_reads
 
 from . import batched, core_order, sync_all, tape
@@ -65,39 +68,79 @@ def _tbuf(value):
     return owner.buffer if isinstance(owner, asc.TBufGetOp) else None
 
 
-def _table_of_launch_values(kernel, offsets) -> bool:
-    """Whether the gather offsets ``offsets`` lie in a ``TBuf`` that only ops reading nothing but that ``TBuf``
-    write (``CreateVecIndex``, then ``Muls``/``Adds`` of scalars): a table its launch arguments determine."""
-    buf = _tbuf(offsets)
-    if buf is None:
-        return False
+def _table_sources(kernel, buf, within: frozenset = frozenset()) -> set[int] | None:
+    """The GM arguments (indices) from which the ops writing ``TBuf`` ``buf`` compute it, through other such
+    ``TBuf``s (``CreateVecIndex``, ``Muls``/``Adds`` of scalars, copies from GM: none of them traces values),
+    or None when an op writing it traces values or reads anything else (a queue's buffer, an unknown tensor)."""
+    args = list(kernel.body.block.args)
+    found: set[int] = set()
     for op in kernel.body.walk():
-        if any(_tbuf(v) is buf for v in buffer_writes(op)) and (
-                op.has_trait(ValueDependentTrace)
-                or any(_tbuf(v) is not buf for v in buffer_reads(op) + scalar_reads(op))):
-            return False
-    return True
+        if not any(_tbuf(v) is buf for v in buffer_writes(op)):
+            continue
+        if op.has_trait(ValueDependentTrace):
+            return None
+        for v in buffer_reads(op) + scalar_reads(op):
+            if isinstance(v.type, asc.GlobalTensorType):
+                arg = gm_argument(v)
+                if arg is None or arg not in args:
+                    return None
+                found.add(args.index(arg))
+                continue
+            src = _tbuf(v)
+            if src is None or src in within:
+                return None
+            if src is not buf:
+                more = _table_sources(kernel, src, within | {buf})
+                if more is None:
+                    return None
+                found |= more
+    return found
 
 
-def _launch_determined(kernel, op) -> bool:
-    """Whether the ``ValueDependentTrace`` op ``op`` reads only values its launch arguments determine or values
-    that cannot steer what is traced."""
+def _offset_sources(kernel, op) -> set[int] | None:
+    """For a ``ValueDependentTrace`` op: the GM arguments whose bytes its traced values come from (an empty set
+    when they are values its launch arguments determine or values that cannot steer what is traced: a scalar
+    read that only enters float arithmetic, or a gather's offset table computed from scalars), or None."""
     if isinstance(op, asc.GetValueOp):
-        return _only_computed_with(op)
-    return isinstance(op, asc.GatherOp) and _table_of_launch_values(kernel, op.src_offset)
+        return set() if _only_computed_with(op) else None
+    if isinstance(op, asc.GatherOp | asc.GatherbOp):
+        buf = _tbuf(op.src_offset if isinstance(op, asc.GatherOp) else op.offset)
+        return None if buf is None else _table_sources(kernel, buf)
+    return None
+
+
+def trace_tables(kernel) -> frozenset[int] | None:
+    """The GM arguments besides the launch's sizes and scalars whose bytes the traces of ``kernel`` depend on:
+    those its gathers' offset tables are copied from (the kernel must not write them); None when its traces
+    may depend on other values it reads (the kernel cannot replay)."""
+    tables: set[int] = set()
+    for op in kernel.body.walk():
+        if op.has_trait(ValueDependentTrace):
+            found = _offset_sources(kernel, op)
+            if found is None:
+                return None
+            tables |= found
+    if tables and not tables.isdisjoint(core_order.written_args(kernel) or range(len(kernel.body.block.args))):
+        return None
+    return frozenset(tables)
 
 
 def replayable(kernel) -> bool:
-    """Whether the traces of ``kernel`` depend on its launch arguments only: its ``ValueDependentTrace`` ops are
-    scalar reads whose values only enter vector ops (a row's maximum subtracted from the row, say) or gathers
-    through an offset table computed in the kernel from scalars."""
-    return all(not op.has_trait(ValueDependentTrace) or _launch_determined(kernel, op) for op in kernel.body.walk())
+    """Whether the traces of ``kernel`` depend on its launch arguments only (``trace_tables``: their sizes and
+    scalars, and the bytes of its gathers' offset tables)."""
+    return trace_tables(kernel) is not None
 
 
-def signature(args: list) -> tuple:
+def table_digest(a: np.ndarray) -> bytes:
+    """A digest of an array's bytes: a launch's offset table in its signature."""
+    return hashlib.blake2b(memoryview(np.ascontiguousarray(a)).cast("B"), digest_size=16).digest()
+
+
+def signature(args: list, tables: frozenset = frozenset()) -> tuple:
     """What a launch's traces depend on besides the kernel: each GM buffer's size and, when it views the same
     memory as an earlier argument, that argument and the byte offset between them; each scalar's type and
-    value."""
+    value; and the digest of each argument of ``tables`` (``trace_tables``), last in its entry (a table that shares
+    memory with another argument, which may write it, gets an entry no other launch has: it is traced)."""
     sig, owners = [], {}
     for i, a in enumerate(args):
         if isinstance(a, np.ndarray):
@@ -106,6 +149,10 @@ def signature(args: list) -> tuple:
             sig.append((a.nbytes, None) if j == i else (a.nbytes, j, _address(a) - _address(args[j])))
         else:
             sig.append((type(a), a))
+    for i in tables:
+        shared = any(k != i and isinstance(a, np.ndarray) and np.may_share_memory(a, args[i])
+                     for k, a in enumerate(args))
+        sig[i] += (object() if shared else table_digest(args[i]),)
     return tuple(sig)
 
 

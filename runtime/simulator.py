@@ -122,6 +122,7 @@ class Simulator:
         self._plans: dict[tuple, list] = {}  # (kernel, cores, checked) -> [(trace key, cores)]
         self._failures: dict[str, int] = {}
         self.replayable: set[str] = set()  # kernels whose traces depend on their launch arguments only (``replay``)
+        self.trace_tables: dict[str, frozenset] = {}  # the GM arguments whose bytes a kernel's traces read
         self.joined: dict[str, frozenset] = {}  # kernels that call SyncAll -> the op ids of its records
         self.joined_groups: set[str] = set()  # joined kernels whose replays may run groups of cores together
         self.joined_fresh: set[str] = set()  # joined kernels whose UB holds nothing across a SyncAll
@@ -153,8 +154,11 @@ class Simulator:
                     self.joined_fresh.add(name)
             elif batched.batchable(op):
                 (self.data_batchable if batched.ordered_trace(op) else self.batchable).add(name)
-            if replay.replayable(op):
+            tables = replay.trace_tables(op)
+            if tables is not None:
                 self.replayable.add(name)
+                if tables:
+                    self.trace_tables[name] = tables
             if core_order.shares_gm(op):
                 self.shares_gm.add(name)
             self.written[name] = core_order.written_args(op)
@@ -537,7 +541,8 @@ class Simulator:
         runs = replay.core_runs(n, name in self.mix, name in self.aiv_first)
         if name in self.joined:
             sync_all.check_blocks(name, n, self.spec)
-        sig = replay.signature(args) if name in self.replayable and replay.REPLAY_MODE != "off" else None
+        tables = self.trace_tables.get(name, frozenset())
+        sig = replay.signature(args, tables) if name in self.replayable and replay.REPLAY_MODE != "off" else None
         traced = self._traced.get((name, n, check)) if sig is not None else None
         if traced is not None and traced.plan is None and self._plans.get((name, n, check)):
             traced = None  # groups planned since: trace them once, and replay them from then on
@@ -572,7 +577,7 @@ class Simulator:
         else:
             traced, log = None, m.ctx.log
             m.ctx.log = FindingLog()  # what the kernel's code reports, to report again when replayed
-            order = (name, n, check, replay.signature(args))
+            order = (name, n, check, replay.signature(args, tables))
             ordered = (n > 1 or name in self.mix) and order not in self._orders_checked and (
                 name in self.shares_gm or core_order.aliased(args))
             before = core_order.snapshot(args, self.written[name]) if ordered else None

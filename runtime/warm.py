@@ -5,9 +5,9 @@ on arrays none of which shares memory with another, is recorded as a ``WarmHost`
 their arguments resolved to positions, each launch's ``Traced`` entry and the report those launches gave.
 A later call with arrays of the same dtypes and sizes, contiguous and again sharing no memory, under the
 same hazard policy and race check, has the same launch signatures (``replay.signature``: each GM buffer's
-size and whether it views another's memory), so it would replay every launch: it runs the data paths
-(``replay.run_data_path``) and reports the recorded time, cycles and pipe use, with none of the per-launch
-bookkeeping of ``Simulator.run``. A launch whose traced entry has changed since (traced again, grouped,
+size and whether it views another's memory; the bytes of a gather's offset table, checked per call), so it
+would replay every launch: it runs the data paths (``replay.run_data_path``) and reports the recorded time,
+cycles and pipe use, with none of the per-launch bookkeeping of ``Simulator.run``. A launch whose traced entry has changed since (traced again, grouped,
 planned) sends the call back to ``Simulator.run``.
 """
 
@@ -53,6 +53,7 @@ class WarmHost:
     cores: int
     grouped: int
     entries: tuple = ()  # per launch, its key in ``Simulator._traced`` and the traced launch it replays
+    tables: tuple = ()  # (parameter position, digest) of each launch's offset tables (``replay.trace_tables``)
     serial: int = field(default_factory=itertools.count().__next__)  # names it in ``Machine.warm_runs``
 
 
@@ -73,7 +74,7 @@ def record(sim, fop, args: list, policy: str, check: bool, report: Report) -> Wa
         return None
     params, steps = sim._host_steps(fop)
     position = {p: i for i, p in enumerate(params)}
-    warm_steps, cores, grouped = [], 0, 0
+    warm_steps, cores, grouped, tables = [], 0, 0, []
     for step in steps:
         kind = step[0]
         if kind == "alloc":
@@ -87,9 +88,14 @@ def record(sim, fop, args: list, policy: str, check: bool, report: Report) -> Wa
             traced = sim._traced.get((step[1], n, check))
             if traced is None or not _replays_quietly(traced) or (traced.plan is None and sim._plans.get((step[1], n, check))):
                 return None
-            if any(len(s) == 3 for s in traced.signature):  # a launch whose buffers share memory
+            if any(type(s[0]) is int and s[1] is not None for s in traced.signature):  # buffers sharing memory
                 return None
-            warm_steps.append(WarmLaunch(step[1], n, tuple(position[v] for v in step[3]), traced,
+            refs = tuple(position[v] for v in step[3])
+            for i in sorted(sim.trace_tables.get(step[1], ())):  # an offset table: a parameter, checked per call
+                if refs[i] >= len(params):
+                    return None
+                tables.append((refs[i], traced.signature[i][-1]))
+            warm_steps.append(WarmLaunch(step[1], n, refs, traced,
                                          replay.core_runs(n, step[1] in sim.mix, step[1] in sim.aiv_first),
                                          "_CUBE" in sim.kernels[step[1]][0].env))
             cores += n
@@ -102,7 +108,7 @@ def record(sim, fop, args: list, policy: str, check: bool, report: Report) -> Wa
     entries = tuple(((s.name, s.n, check), s.traced) for s in warm_steps if isinstance(s, WarmLaunch))
     return WarmHost(tuple((a.dtype, a.size) for a in args), tuple(warm_steps), len(position), policy, check,
                     sim.block_dim, report.seconds, report.cycles, dict(report.pipe_busy), tuple(launches),
-                    cores, grouped, entries)
+                    cores, grouped, entries, tuple(tables))
 
 
 def _replays_quietly(traced: replay.Traced) -> bool:
@@ -114,9 +120,11 @@ def _replays_quietly(traced: replay.Traced) -> bool:
 
 def applies(warm: WarmHost, sim, args, policy: str, check: bool) -> bool:
     """Whether a call on ``args`` (arrays of the host's dtypes and sizes, contiguous) replays as ``warm`` did:
-    the same policy, race check, core count and replay mode, and no two arrays sharing memory."""
+    the same policy, race check, core count and replay mode, no two arrays sharing memory, and the same bytes
+    in the launches' offset tables."""
     return (policy == warm.policy and check == warm.check and sim.block_dim == warm.block_dim
-            and len(args) == len(warm.specs) and replay.REPLAY_MODE == "on" and distinct_owners(args))
+            and len(args) == len(warm.specs) and replay.REPLAY_MODE == "on" and distinct_owners(args)
+            and all(replay.table_digest(args[p]) == digest for p, digest in warm.tables))
 
 
 def matches(warm: WarmHost, sim, args, policy: str, check: bool) -> bool:
