@@ -124,7 +124,7 @@ def applies(warm: WarmHost, sim, args, policy: str, check: bool) -> bool:
     in the launches' offset tables."""
     return (policy == warm.policy and check == warm.check and sim.block_dim == warm.block_dim
             and len(args) == len(warm.specs) and replay.REPLAY_MODE == "on" and distinct_owners(args)
-            and all(replay.table_digest(args[p]) == digest for p, digest in warm.tables))
+            and (not warm.tables or all(replay.table_digest(args[p]) == digest for p, digest in warm.tables)))
 
 
 def matches(warm: WarmHost, sim, args, policy: str, check: bool) -> bool:
