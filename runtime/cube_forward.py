@@ -98,8 +98,8 @@ def _forwarded(text: str, consts: list, env: dict, cube, arg_bytes: list) -> tup
                     continue
                 arg, offset, shape, strides = v
                 read.add(arg)
-                texts.append(f"np.ndarray({shape}, _c[{len(consts)}], a{arg}, {offset}, {strides})")
-                consts.append(np.dtype(np.float32) if rec[0] == F32 else np.dtype(np.int16))
+                texts.append(f"(a{arg}, {offset}, _c[{len(consts)}])")  # a view of argument ``arg``
+                consts.append((shape, np.dtype(np.float32) if rec[0] == F32 else np.dtype(np.int16), strides))
             memory.mmad_reads(cube, call, env, (views[0] is None, views[1] is None))
             if views != [None, None]:
                 line = line[:-1] + f", src_a={texts[0]}, src_b={texts[1]})"

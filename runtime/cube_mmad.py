@@ -5,7 +5,6 @@ exactly as Mmad by Mmad, but in one batched call per block (see ``kernel_ops_cub
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from .blas import THREADED_MACS, matmul_into, single_thread
 
@@ -84,21 +83,31 @@ class Chain:
         if need > self.cols:
             self.grow(max(need, min(2 * self.cols, SEGMENT)))
 
+    def move(self, side: int, k1: int, src: tuple) -> None:
+        """Notes that the Mmad's operand ``side`` (0: A, 1: B^T), ``k1`` fractals along K, comes from a kernel
+        argument: ``src`` is (its bytes, the byte offset, (shape, dtype, strides)) of a (cores / g2, g2, m1 | n1,
+        16, k1, c0) view of them (``cube_forward``). ``settle`` copies it."""
+        buf, offset, (shape, dt, strides) = src
+        at = (self.k + (self.m16 * self.cols if side else 0)) * self.es  # its first byte in ``raw``
+        self.moves[side].append((self.elements(k1, shape[1])[side], at, buf, offset, shape, dt, strides))
+
     def settle(self) -> None:
-        """Copies the operands that Mmads took from kernel arguments (``moves``: A's, B^T's) into ``raw``; an
-        operand that continues the one before along K (its next columns, from the argument's next ones) is
-        copied with it, as one view."""
+        """Copies the operands that Mmads took from kernel arguments (``moves``) into ``raw``; an operand that
+        continues the one before along K (its next columns, from the argument's next ones) is copied with it,
+        as one view."""
         for moves in self.moves:
             i = 0
             while i < len(moves):
-                dst, src = moves[i]
+                dst, at, buf, offset, shape, dt, strides = moves[i]
+                step, width = shape[-2] * 32, shape[-2] * strides[-2]  # a move's bytes along K, both sides
                 j = i + 1
-                while j < len(moves) and _continues(moves[j - 1], moves[j]):
+                while j < len(moves) and moves[j][2] is buf and moves[j][4] == shape and moves[j][6] == strides \
+                        and moves[j][1] - at == (j - i) * step and moves[j][3] - offset == (j - i) * width:
                     j += 1
                 if j > i + 1:
-                    shape = dst.shape[:-2] + (dst.shape[-2] * (j - i), dst.shape[-1])
-                    dst, src = as_strided(dst, shape, dst.strides), as_strided(src, shape, src.strides)
-                _copy_in(self.scratch, dst, src)
+                    shape = shape[:-2] + (shape[-2] * (j - i), shape[-1])
+                    dst = np.ndarray(shape, dst.dtype, self.raw, at, dst.strides)
+                _copy_in(self.scratch, dst, np.ndarray(shape, dt, buf, offset, strides))
                 i = j
             moves.clear()
 
@@ -433,9 +442,9 @@ def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc, bias=-
 
     The rows of L0A's fractals are A's, those of L0B's B^T's. A float16/bfloat16/float32 Mmad copies
     whole fractal rows of A and B^T into the pending chain of its L0C block; the others (int8) copy
-    theirs into the ``Staged`` operands of their block (see ``_pending``). Given ``src_a`` and ``src_b`` (the
-    elements L0A and L0B hold, as views of a kernel argument: ``cube_forward``), a float16/bfloat16/float32
-    Mmad copies those instead."""
+    theirs into the ``Staged`` operands of their block (see ``_pending``). Given ``src_a`` or ``src_b`` (where a
+    kernel argument holds the elements L0A or L0B would: ``Chain.move``, ``cube_forward``), a float16/bfloat16/
+    float32 Mmad copies from there instead."""
     if m <= 0 or n <= 0 or k <= 0:
         return _mmad_record(a, b, c, m, n, k, rc)
     p = cube.mm_plans.get((a, b, c, m, n, k, in_dt, acc_dt))
@@ -469,26 +478,11 @@ def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc, bias=-
         if src_b is None:
             db[...] = sb
     if src_a is not None:
-        ch.moves[0].append((ch.elements(p[2], src_a.shape[1])[0], src_a))
+        ch.move(0, p[2], src_a)
     if src_b is not None:
-        ch.moves[1].append((ch.elements(p[2], src_b.shape[1])[1], src_b))
+        ch.move(1, p[2], src_b)
     ch.k += p[3]
     return p[-1]
-
-
-def _continues(before: tuple, after: tuple) -> bool:
-    """Whether the (destination, source) views ``after`` are those of ``before`` moved on by their K fractals
-    (axis -2), on both sides."""
-    (d0, s0), (d1, s1) = before, after
-    if d0.shape != d1.shape or s0.shape != s1.shape or d0.strides != d1.strides or s0.strides != s1.strides:
-        return False
-    k1 = d0.shape[-2]
-    return (_address(d1) - _address(d0) == k1 * d0.strides[-2]
-            and _address(s1) - _address(s0) == k1 * s0.strides[-2])
-
-
-def _address(a: np.ndarray) -> int:
-    return a.__array_interface__["data"][0]
 
 
 def _copy_in(scratches: dict, dst: np.ndarray, src: np.ndarray) -> None:
