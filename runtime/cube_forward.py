@@ -35,9 +35,11 @@ _KEEP = re.compile(r"if not \d+: _CUBE\.poison\(\)|(\w+, )+= args|T = None|\w+ =
 _MMAD = re.compile(r"_mr = _mmad\((.*)\)")
 _PAIRS = {"_tp": "for _to, _from in _tp[0]: _to[...] = _from", "_lp": "_lp[0][...] = _lp[1]"}
 _PAIRS_CONST = re.compile(r"(_tp|_lp) = _c\[(\d+)\]")
-_COPY = re.compile(r"np\.copyto\((_c\[(\d+)\]|np\.ndarray\(.*\)), (_c\[(\d+)\]|np\.ndarray\(.*\))(, casting='unsafe')?\)")
+_COPY = re.compile(r"np\.copyto\((_c\[(\d+)\]|np\.ndarray\(.*\)), (_c\[(\d+)\]|np\.ndarray\(.*\))"
+                   r"(, casting='unsafe')?\)")
 _FILL = re.compile(r"_c\[(\d+)\]\.fill\(_c\[\d+\]\)")
-_L1_TO_BT = re.compile(r"_bt = _l1_to_bt\(_fail, \d+, bid, L1, BT, (\d+), (\d+), (\d+), (\d+), (\d+), (\d+), (\w+), (\w+)\)")
+_L1_TO_BT = re.compile(r"_bt = _l1_to_bt\(_fail, \d+, bid, L1, BT, (\d+), (\d+), (\d+), (\d+), (\d+), (\d+), "
+                       r"(\w+), (\w+)\)")
 _RELU = re.compile(r"np\.maximum\(_c\[(\d+)\], 0, out=np\.ndarray\(.*\), dtype=_c\[\d+\], casting='unsafe'\)")
 _ARG = re.compile(r"\ba(\d+)\b")
 _FUNCTION = re.compile(r"^def (_tape_straight_\d+)\(args, _c\):$", re.M)

@@ -6,10 +6,10 @@ an op of the kernel traces values it reads (``ValueDependentTrace``: a scalar re
 code; a gather's offsets, unless they are a table the kernel computes from scalars and from GM arguments it
 does not write, whose bytes then join the signature: ``trace_tables``). For a kernel without such an op, a
 launch whose arguments have the :func:`signature` of the kernel's last traced launch (same core count and check
-mode) has that launch's traces, which were scheduled and checked (hazards, contract rules, initialisation) then. It runs only the data
-path (``codegen.data_only_source``), per core or per group of cores when the traced launch ran the same
-groups (``batched``; a MIX kernel's group runs the AIVs of both indices as one unit when their data paths agree),
-and reports what the traced launch reported: its schedules, time and findings.
+mode) has that launch's traces, which were scheduled and checked (hazards, contract rules, initialisation)
+then. It runs only the data path (``codegen.data_only_source``), per core or per group of cores when the
+traced launch ran the same groups (``batched``; a MIX kernel's group runs the AIVs of both indices as one unit
+when their data paths agree), and reports what the traced launch reported: its schedules, time and findings.
 
 ``PYASC_SIM_REPLAY``: ``on`` (the default), ``off`` (trace every launch) or ``verify`` (replay on local memory
 filled with NaN, then trace the launch again and require the same outputs and traces). A replayed core runs its

@@ -7,8 +7,8 @@ A later call with arrays of the same dtypes and sizes, contiguous and again shar
 same hazard policy and race check, has the same launch signatures (``replay.signature``: each GM buffer's
 size and whether it views another's memory; the bytes of a gather's offset table, checked per call), so it
 would replay every launch: it runs the data paths (``replay.run_data_path``) and reports the recorded time,
-cycles and pipe use, with none of the per-launch bookkeeping of ``Simulator.run``. A launch whose traced entry has changed since (traced again, grouped,
-planned) sends the call back to ``Simulator.run``.
+cycles and pipe use, with none of the per-launch bookkeeping of ``Simulator.run``. A launch whose traced entry
+has changed since (traced again, grouped, planned) sends the call back to ``Simulator.run``.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def record(sim, fop, args: list, policy: str, check: bool, report: Report) -> Wa
             traced = sim._traced.get((step[1], n, check))
             if traced is None or not _replays_quietly(traced) or (traced.plan is None and sim._plans.get((step[1], n, check))):
                 return None
-            if any(type(s[0]) is int and s[1] is not None for s in traced.signature):  # buffers sharing memory
+            if any(type(s[0]) is int and s[1] is not None for s in traced.signature):  # buffers share memory
                 return None
             refs = tuple(position[v] for v in step[3])
             for i in sorted(sim.trace_tables.get(step[1], ())):  # an offset table: a parameter, checked per call
