@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import AnyFloat
+from xdsl.ir import Block
 
 from pyasc.dialects import ascendc as asc
 from pyasc.dialects.ascendc.gm_access import gm_argument
@@ -44,8 +46,9 @@ _FLOAT_ARITH = frozenset({"arith.addf", "arith.subf", "arith.mulf", "arith.divf"
 def _only_computed_with(op) -> bool:
     """Whether every result of ``op`` only reaches ``ascendc`` ops as a value to compute with: a float through
     float arithmetic (an ``ascendc`` op takes a float scalar only as such a value, as ``Adds`` does), an integer
-    directly as the ``scalar`` operand of a vector instruction (``Duplicate``, ``Adds``), never as a count, an
-    address or a condition."""
+    directly as the ``scalar`` operand of a vector instruction (``Duplicate``, ``Adds``) or as the value a
+    ``SetValue`` writes (an op that reads it back traces it only if it is checked itself: a ``GetValue``, or a
+    gather whose table ``_table_sources`` refuses), never as a count, an address or a condition."""
     todo = list(op.results)
     while todo:
         v = todo.pop()
@@ -55,9 +58,35 @@ def _only_computed_with(op) -> bool:
             if is_float and user.name in _FLOAT_ARITH:
                 todo.extend(user.results)
             elif not isinstance(user, asc.AscendCOperation) or not (
-                    is_float or (isinstance(user, asc.VectorOp) and getattr(user, "scalar", None) is v)):
+                    is_float or (isinstance(user, asc.VectorOp) and getattr(user, "scalar", None) is v)
+                    or (isinstance(user, asc.SetValueOp) and user.value is v and user.index is not v)):
                 return False
     return True
+
+
+def _read_from_memory(value) -> bool:
+    """Whether ``value`` may be computed (through any ops, and a loop's carried values) from a scalar read of a
+    local tensor (``GetValue``); a block argument of anything but the kernel or an ``scf.for`` counts as one."""
+    todo, seen = [value], set()
+    while todo:
+        v = todo.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        owner = v.owner
+        if isinstance(owner, Block):
+            parent = owner.parent_op()
+            if isinstance(parent, scf.ForOp):
+                if v.index > 0:  # a carried value: its initial value and what each iteration yields
+                    todo += [parent.iter_args[v.index - 1], owner.last_op.operands[v.index - 1]]
+                todo += [parent.lb, parent.ub, parent.step]
+            elif not isinstance(parent, func.FuncOp):
+                return True
+            continue
+        if isinstance(owner, asc.GetValueOp):
+            return True
+        todo.extend(owner.operands)
+    return False
 
 
 def _tbuf(value):
@@ -77,7 +106,8 @@ def _table_sources(kernel, buf, within: frozenset = frozenset()) -> set[int] | N
     for op in kernel.body.walk():
         if not any(_tbuf(v) is buf for v in buffer_writes(op)):
             continue
-        if op.has_trait(ValueDependentTrace):
+        if op.has_trait(ValueDependentTrace) or isinstance(op, asc.SetValueOp) and (
+                _read_from_memory(op.value) or _read_from_memory(op.index)):
             return None
         for v in buffer_reads(op) + scalar_reads(op):
             if isinstance(v.type, asc.GlobalTensorType):
@@ -120,7 +150,8 @@ def trace_tables(kernel) -> frozenset[int] | None:
             if found is None:
                 return None
             tables |= found
-    if tables and not tables.isdisjoint(core_order.written_args(kernel) or range(len(kernel.body.block.args))):
+    written = core_order.written_args(kernel)
+    if tables and (written is None or not tables.isdisjoint(written)):
         return None
     return frozenset(tables)
 
