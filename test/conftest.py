@@ -65,7 +65,8 @@ def pytest_addoption(parser):
     group.addoption("--fuzz-long", action="store_true", default=False,
                     help="fuzz pyasc-opt with 3,000 mutants and every pipeline (slow)")
     group.addoption("--random-long", action="store_true", default=False,
-                    help="run 5,000 random programs against NumPy (slow)")
+                    help="run 5,000 random programs against NumPy, and 1,000 random cube products with and without "
+                         "operand forwarding (slow)")
 
     group = parser.getgroup("contract", "the documented Ascend C contract")
     group.addoption("--no-initcheck", action="store_true", default=False,

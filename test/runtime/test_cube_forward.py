@@ -107,3 +107,50 @@ def test_an_output_that_is_an_input_runs_the_function_as_recorded(monkeypatch):
     plain, _ = _aliased_runs(False, monkeypatch)
     for a, b in zip(forwarded, plain):
         assert np.array_equal(a.view(np.uint8), b.view(np.uint8))
+
+
+RANDOM_OPS = {  # program, NumPy's, input shapes from (M, K, N)
+    "a @ b": (lambda a, b: a @ b, lambda a, b: a @ b, lambda m, k, n: [(m, k), (k, n)]),
+    "a.T @ b": (lambda a, b: a.T @ b, lambda a, b: a.T @ b, lambda m, k, n: [(k, m), (k, n)]),
+    "a @ b.T": (lambda a, b: a @ b.T, lambda a, b: a @ b.T, lambda m, k, n: [(m, k), (n, k)]),
+    "relu(a @ b + c)": (lambda a, b, c: pyasc.relu(a @ b + c), lambda a, b, c: np.maximum(a @ b + c, 0),
+                        lambda m, k, n: [(m, k), (k, n), (n,)]),
+    "batched": (lambda a, b: a @ b, lambda a, b: a @ b, lambda m, k, n: [(3, m, k), (3, k, n)]),
+}
+SIZES = (1, 16, 32, 48, 64, 80, 96, 128, 160, 200, 256, 320)
+
+
+def _random_outputs(compiled, shapes, dtype, forward: bool, seed: int, monkeypatch) -> list:
+    monkeypatch.setattr(cube_forward, "FORWARD", forward)
+    sim = Simulator(compiled.module)
+    rng = np.random.default_rng(seed)
+    outs = []
+    for _ in range(4):  # straight-line from the second call (RECORD_AFTER = STRAIGHT_AFTER = 1)
+        arrays = [rng.standard_normal(s).astype(dtype) for s in shapes]
+        out = np.full(compiled.outputs[0].shape, np.nan, dtype)
+        sim.run(compiled.name, [*arrays, *compiled.constants, out])
+        outs.append((arrays, out))
+    return outs
+
+
+def test_random_products_give_the_same_bits_with_forwarding(request, monkeypatch):
+    """Random products (five forms, sizes from 1 to 320, float16 and float32), four calls each on new data: the same
+    bits with forwarding on and off, and NumPy's float64 product at the dtype's tolerance. 12 programs; 1,000 with
+    ``--random-long``."""
+    monkeypatch.setattr(tape, "RECORD_AFTER", 1)
+    monkeypatch.setattr(tape, "STRAIGHT_AFTER", 1)
+    rng = np.random.default_rng(17)
+    for trial in range(1000 if request.config.getoption("--random-long") else 12):
+        m, k, n = (int(x) for x in rng.choice(SIZES, 3))
+        name = list(RANDOM_OPS)[int(rng.integers(len(RANDOM_OPS)))]
+        dtype = (np.float16, np.float32)[int(rng.integers(2))]
+        fn, ref, shapes_of = RANDOM_OPS[name]
+        shapes = shapes_of(m, k, n)
+        compiled = pyasc.jit(fn).compile(*[pyasc.tensor(np.zeros(s, dtype)) for s in shapes])
+        on = _random_outputs(compiled, shapes, dtype, True, trial, monkeypatch)
+        off = _random_outputs(compiled, shapes, dtype, False, trial, monkeypatch)
+        for (arrays, a), (_, b) in zip(on, off):
+            assert np.array_equal(a.view(np.uint8), b.view(np.uint8)), (name, shapes, dtype)
+            expect = ref(*[x.astype(np.float64) for x in arrays])
+            tol = (2e-3 if dtype == np.float16 else 1e-5 * np.sqrt(k)) * max(1.0, np.abs(expect).max())
+            assert np.abs(a.astype(np.float64) - expect).max() <= tol, (name, shapes, dtype)
