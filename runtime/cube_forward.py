@@ -89,7 +89,7 @@ def _forwarded(text: str, consts: list, env: dict, cube, arg_bytes: list) -> tup
             call = _call_args(line)
             if rec is None or call is None:  # an empty Mmad reads nothing; one of computed operands keeps them
                 if rec is not None:
-                    memory.mmad_reads(cube, call, env, (True, True))
+                    memory.mmad_reads(call, env, (True, True))
                 keep.append(line)
                 continue
             views = _operand_views(rec, arg_bytes)
@@ -102,13 +102,14 @@ def _forwarded(text: str, consts: list, env: dict, cube, arg_bytes: list) -> tup
                 read.add(arg)
                 texts.append(f"(a{arg}, {offset}, _c[{len(consts)}])")  # a view of argument ``arg``
                 consts.append((shape, np.dtype(np.float32) if rec[0] == F32 else np.dtype(np.int16), strides))
-            memory.mmad_reads(cube, call, env, (views[0] is None, views[1] is None))
+            memory.mmad_reads(call, env, (views[0] is None, views[1] is None))
             if views != [None, None]:
                 line = line[:-1] + f", src_a={texts[0]}, src_b={texts[1]})"
             keep.append(line)
             continue
         writes, reads = stmt[2], stmt[3]
-        if writes and all(memory.tracked(w) for w in writes) and not any(memory.live(w) for w in writes):
+        flags = [memory.flags_of(w) for w in writes]
+        if flags and all(f is not None and not f.any() for f in flags):
             continue  # it writes only local bytes that nothing kept reads
         for r in reads:
             memory.use(r)
@@ -191,7 +192,7 @@ class _Liveness:
         self.by_root = {_root(a): name for name, a in self.mems.items()}
         self.flags = {name: np.zeros(a.shape, np.uint8) for name, a in self.mems.items()}
 
-    def _flags_of(self, a):
+    def flags_of(self, a):
         """The flags of array ``a``'s bytes (a view of the flags like ``a`` of the memory), or None for an
         array outside these memories."""
         if isinstance(a, tuple):  # ("L1", address, blocks, block bytes, gap bytes): a burst copy's bytes
@@ -206,18 +207,12 @@ class _Liveness:
         offset = a.__array_interface__["data"][0] - mem.__array_interface__["data"][0]
         return np.ndarray(a.shape + (a.itemsize,), np.uint8, flags, offset, a.strides + (1,))
 
-    def tracked(self, a) -> bool:
-        return self._flags_of(a) is not None
-
-    def live(self, a) -> bool:
-        return bool(self._flags_of(a).any())
-
     def use(self, a) -> None:
-        f = self._flags_of(a)
+        f = self.flags_of(a)
         if f is not None:
             f[...] = 1
 
-    def mmad_reads(self, cube, call, env, operands: tuple[bool, bool]) -> None:
+    def mmad_reads(self, call, env, operands: tuple[bool, bool]) -> None:
         """Marks what an Mmad reads from L0A and L0B (``operands``: whether it reads each) and from BiasTable."""
         if call is None:  # operands not literal: all of L0A, L0B and BiasTable
             for name in ("L0A", "L0B", "BT"):
