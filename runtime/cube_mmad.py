@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import cube_direct
 from .blas import THREADED_MACS, matmul_into, single_thread
 
 F16, F32, I32 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.int32)
@@ -41,7 +42,7 @@ class Chain:
     previous use's (a block of a kernel is usually as long as the one before: ``room``)."""
 
     __slots__ = ("kind", "cores", "m16", "n16", "cols", "k", "init", "summed", "raw", "work", "acc", "part", "cv",
-                 "views", "es", "products", "acc_nz", "longest", "fits", "bias", "moves", "scratch")
+                 "views", "es", "products", "acc_nz", "longest", "fits", "bias", "moves", "copied", "scratch")
 
     def __init__(self, cube, kind, c, m1, n1):
         self.kind, self.m16, self.n16, self.cols, self.k, self.init, self.summed = kind, m1 * 16, n1 * 16, 0, 0, 0, 0
@@ -56,6 +57,7 @@ class Chain:
         self.longest = self.fits = 0
         self.bias = None
         self.moves: tuple[list, list] = ([], [])  # operands from kernel arguments not copied yet (``settle``)
+        self.copied = [False, False]  # whether A's (B^T's) columns in use were copied into ``raw``
         self.scratch = cube.scratch
 
     @property
@@ -65,7 +67,7 @@ class Chain:
     def begin(self) -> None:
         """A new use of the chain (a new L0C block): no columns in use, and the longest product of the use
         before kept as the width to fit (``room``)."""
-        self.k, self.summed = 0, False
+        self.k, self.summed, self.copied[:] = 0, False, (False, False)
         self.fits, self.longest = self.longest, 0
 
     def room(self, width: int) -> None:
@@ -95,21 +97,12 @@ class Chain:
         """Copies the operands that Mmads took from kernel arguments (``moves``) into ``raw``; an operand that
         continues the one before along K (its next columns, from the argument's next ones) is copied with it,
         as one view."""
-        for moves in self.moves:
-            i = 0
-            while i < len(moves):
-                dst, at, buf, offset, shape, dt, strides = moves[i]
-                step, width = shape[-2] * 32, shape[-2] * strides[-2]  # a move's bytes along K, both sides
-                j = i + 1
-                while j < len(moves) and moves[j][2] is buf and moves[j][4] == shape and moves[j][6] == strides \
-                        and moves[j][1] - at == (j - i) * step and moves[j][3] - offset == (j - i) * width:
-                    j += 1
-                if j > i + 1:
-                    shape = shape[:-2] + (shape[-2] * (j - i), shape[-1])
-                    dst = np.ndarray(shape, dst.dtype, self.raw, at, dst.strides)
-                _copy_in(self.scratch, dst, np.ndarray(shape, dt, buf, offset, strides))
-                i = j
-            moves.clear()
+        for side, moves in enumerate(self.moves):
+            if moves:
+                self.copied[side] = True
+                for dst, _, buf, offset, shape, dt, strides in cube_direct.runs(moves, self.raw):
+                    _copy_in(self.scratch, dst, np.ndarray(shape, dt, buf, offset, strides))
+                moves.clear()
 
     def grow(self, cols: int) -> None:
         """``cols`` columns, keeping the ``k`` in use."""
@@ -160,6 +153,15 @@ class Chain:
         """The operands copied so far, widened and multiplied (one GEMM in fp32 per core), into ``acc``;
         a core whose A is zero in many K columns multiplies without them (``sparse_parts``)."""
         self.longest = max(self.longest, self.k)
+        views = cube_direct.operand_views(self) if self.kind == FP32 else None
+        if views is not None:
+            for side in (0, 1):
+                if views[side] is not None:
+                    self.moves[side].clear()
+            self.settle()
+            cube_direct.multiply(self, views)
+            self._multiplied()
+            return
         self.settle()
         rows, a, b = self._products()
         parts = sparse_parts(self.kind, rows, self.m16)
@@ -176,7 +178,11 @@ class Chain:
             np.add(self.acc, matmul_into(a, b, self.part), out=self.acc)
         else:
             matmul_into(a, b, self.acc)
-        self.k, self.summed = 0, True
+        self._multiplied()
+
+    def _multiplied(self) -> None:
+        """No columns in use, their product summed into ``acc``."""
+        self.k, self.summed, self.copied[:] = 0, True, (False, False)
 
     def _multiply_grid(self, rows: np.ndarray, a_reps: list, a_of: np.ndarray, b_reps: list, b_of: np.ndarray):
         """``multiply`` for cores that share their A or B operands (``shared_grid``): the distinct A's, stacked,
@@ -191,7 +197,7 @@ class Chain:
             np.add(self.acc, blocks, out=self.acc)
         else:
             self.acc[...] = blocks
-        self.k, self.summed = 0, True
+        self._multiplied()
 
     def _products(self) -> tuple:
         """(the operands' raw rows, A and B of their product once widened) for the ``k`` columns in use: views of
@@ -218,7 +224,7 @@ class Chain:
                 self.acc[cores] += prod
             else:
                 self.acc[cores] = prod
-        self.k, self.summed = 0, True
+        self._multiplied()
 
     def store(self) -> None:
         """The chain's sum stored into (``init``) or added to its L0C block."""
@@ -475,8 +481,10 @@ def mmad(fail, sid, bid, cube, a, b, c, m, n, k, init, in_dt, acc_dt, rc, bias=-
         da, sa, db, sb = ch.operands(cube, a, b, p[2])
         if src_a is None:
             da[...] = sa
+            ch.copied[0] = True
         if src_b is None:
             db[...] = sb
+            ch.copied[1] = True
     if src_a is not None:
         ch.move(0, p[2], src_a)
     if src_b is not None:

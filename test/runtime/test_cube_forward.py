@@ -8,7 +8,7 @@ import pytest
 import torch
 
 import pyasc
-from pyasc.runtime import Simulator, cube_forward, hazards, tape
+from pyasc.runtime import Simulator, cube_direct, cube_forward, hazards, tape
 
 # (program, input shapes, dtype, PyTorch's program, whether every Mmad operand is a view of an argument)
 PROGRAMS = {
@@ -19,7 +19,11 @@ PROGRAMS = {
                       lambda a, b, c: torch.relu(a @ b + c), True),
     "gemv_f32": (lambda a, b: a @ b, [(1, 256), (256, 384)], np.float32, lambda a, b: a @ b, False),
     "ragged_f32": (lambda a, b: a @ b, [(50, 70), (70, 30)], np.float32, lambda a, b: a @ b, False),
+    "matmul_f32_large": (lambda a, b: a @ b, [(256, 1024), (1024, 512)], np.float32, lambda a, b: a @ b, True),
+    "gemv_f32_long": (lambda a, b: a @ b, [(1, 2048), (2048, 2048)], np.float32, lambda a, b: a @ b, False),
 }
+# the programs whose products are large enough for BLAS to read float32 operands in place (``cube_direct``)
+IN_PLACE = {"matmul_f32_large", "gemv_f32_long"}
 CALLS = 8  # traced, replayed, recorded, taped twice, then straight-line
 
 
@@ -36,6 +40,8 @@ def _runs(name: str, forward: bool, monkeypatch) -> tuple[list, list]:
         return made[-1]
 
     monkeypatch.setattr(cube_forward, "_forwarded", spy)
+    real_multiply = cube_direct.multiply
+    monkeypatch.setattr(cube_direct, "multiply", lambda *args: made.append("in place") or real_multiply(*args))
     fn, shapes, dtype, ref, _ = PROGRAMS[name]
     compiled = pyasc.jit(fn).compile(*[pyasc.tensor(np.zeros(s, dtype)) for s in shapes])
     sim = Simulator(compiled.module)
@@ -58,6 +64,8 @@ def _runs(name: str, forward: bool, monkeypatch) -> tuple[list, list]:
 def test_forwarded_operands_match_torch_and_the_bits_without_forwarding(name, monkeypatch):
     forwarded, made = _runs(name, True, monkeypatch)
     assert made, "no straight-line function was made"
+    assert ("in place" in made) == (name in IN_PLACE)
+    made = [m for m in made if m != "in place"]
     if PROGRAMS[name][4]:
         assert all(m is not None for m in made), "a function was not forwarded"
         # nothing but Mmads, Fixpipes and bookkeeping is left: no copy into L1, L0A or L0B
@@ -117,7 +125,7 @@ RANDOM_OPS = {  # program, NumPy's, input shapes from (M, K, N)
                         lambda m, k, n: [(m, k), (k, n), (n,)]),
     "batched": (lambda a, b: a @ b, lambda a, b: a @ b, lambda m, k, n: [(3, m, k), (3, k, n)]),
 }
-SIZES = (1, 16, 32, 48, 64, 80, 96, 128, 160, 200, 256, 320)
+SIZES = (1, 16, 32, 48, 64, 80, 96, 128, 160, 200, 256, 320, 512, 1024)
 
 
 def _random_outputs(compiled, shapes, dtype, forward: bool, seed: int, monkeypatch) -> list:
