@@ -64,16 +64,25 @@ _MODULES = ("amp", "autograd", "optim", "nn")     # public submodules
 _SHADOWED = frozenset({"jit", "tensor", "device", "autotune"})
 
 
-def _op_names() -> list[str]:
-    from .ops import ALIASES, OPS
+_FOUND: dict = {}  # "ops", "submodules" -> the names, found once
 
-    return [n for n, op in OPS.items() if op.function] + list(ALIASES)
+
+def _op_names() -> frozenset[str]:
+    names = _FOUND.get("ops")
+    if names is None:
+        from .ops import ALIASES, OPS
+
+        names = _FOUND["ops"] = frozenset([n for n, op in OPS.items() if op.function] + list(ALIASES))
+    return names
 
 
 def _submodules() -> frozenset[str]:
-    import pkgutil
+    names = _FOUND.get("submodules")
+    if names is None:
+        import pkgutil
 
-    return frozenset(m.name for m in pkgutil.iter_modules(__path__))
+        names = _FOUND["submodules"] = frozenset(m.name for m in pkgutil.iter_modules(__path__))
+    return names
 
 
 def __getattr__(name: str):

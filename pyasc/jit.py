@@ -478,7 +478,9 @@ class JitFunction:
         return self._lower(tensors, layout, kwargs)
 
     def _lower(self, tensors, layout, kwargs) -> Lowered:
-        with _COMPILE_LOCK:
+        from pyasc.lowering.pipeline import gc_paused
+
+        with _COMPILE_LOCK, gc_paused():  # a trace builds IR, as a compilation does
             return self._trace(tensors, layout, kwargs)
 
     def _trace(self, tensors, layout, kwargs) -> Lowered:
