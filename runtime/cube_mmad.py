@@ -154,6 +154,8 @@ class Chain:
         a core whose A is zero in many K columns multiplies without them (``sparse_parts``)."""
         self.longest = max(self.longest, self.k)
         views = cube_direct.operand_views(self) if self.kind == FP32 else None
+        if views is not None and not self._dense(views[0]):
+            views = None  # ``sparse_parts`` may drop columns of A: copied, as without forwarding
         if views is not None:
             for side in (0, 1):
                 if views[side] is not None:
@@ -182,6 +184,14 @@ class Chain:
         else:
             matmul_into(a, b, self.acc)
         self._multiplied()
+
+    def _dense(self, a: np.ndarray | None) -> bool:
+        """Whether the first row of A (the view ``a`` of ``cube_direct.operand_views``, else the copy in ``raw``)
+        has too few zeros, on every core, for ``sparse_parts`` to find A sparse."""
+        if self.k < SPARSE_MIN_K:
+            return True
+        first = a[:, :, 0] if a is not None else self.raw.reshape(self.cores, -1, self.cols)[:, 0, :self.k]
+        return bool(((first != 0).sum(axis=-1) > self.k * (1 - SPARSE_K)).all())
 
     def _multiplied(self) -> None:
         """No columns in use, their product summed into ``acc``."""

@@ -162,3 +162,38 @@ def test_random_products_give_the_same_bits_with_forwarding(request, monkeypatch
             expect = ref(*[x.astype(np.float64) for x in arrays])
             tol = (2e-3 if dtype == np.float16 else 1e-5 * np.sqrt(k)) * max(1.0, np.abs(expect).max())
             assert np.abs(a.astype(np.float64) - expect).max() <= tol, (name, shapes, dtype)
+
+
+def _sparse_a_runs(forward: bool, monkeypatch) -> tuple[list, int]:
+    """Four calls of a float32 (256, 1024) @ (1024, 512) whose A is zero in about half its columns, and how many
+    chains were multiplied in place."""
+    monkeypatch.setattr(tape, "RECORD_AFTER", 1)
+    monkeypatch.setattr(tape, "STRAIGHT_AFTER", 1)
+    monkeypatch.setattr(cube_forward, "FORWARD", forward)
+    in_place = []
+    real = cube_direct.multiply
+    monkeypatch.setattr(cube_direct, "multiply", lambda *args: in_place.append(1) or real(*args))
+    shapes = [(256, 1024), (1024, 512)]
+    compiled = pyasc.jit(lambda a, b: a @ b).compile(*[pyasc.tensor(np.zeros(s, np.float32)) for s in shapes])
+    sim = Simulator(compiled.module)
+    rng = np.random.default_rng(3)
+    outs = []
+    for _ in range(4):
+        a, b = (rng.standard_normal(s).astype(np.float32) for s in shapes)
+        a[:, rng.random(1024) < 0.5] = 0
+        out = np.full((256, 512), np.nan, np.float32)
+        sim.run(compiled.name, [a, b, *compiled.constants, out])
+        expect = torch.from_numpy(a).double() @ torch.from_numpy(b).double()
+        np.testing.assert_allclose(out, expect.numpy(), rtol=1e-5, atol=1e-4)
+        outs.append(out)
+    return outs, len(in_place)
+
+
+def test_an_a_with_zero_columns_is_copied_as_without_forwarding(monkeypatch):
+    """A chain whose A is sparse enough to be multiplied without its zero columns (``sparse_parts``) is not read in
+    place: its product, over the same columns, has the bits of the one with forwarding off."""
+    forwarded, in_place = _sparse_a_runs(True, monkeypatch)
+    assert in_place == 0
+    plain, _ = _sparse_a_runs(False, monkeypatch)
+    for a, b in zip(forwarded, plain):
+        assert np.array_equal(a.view(np.uint8), b.view(np.uint8))
