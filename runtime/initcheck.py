@@ -176,8 +176,7 @@ def _blocks(shadow: bytearray, a: int, b: int, pattern) -> np.ndarray:
     size, pitch = int(pattern[0]), int(pattern[1])
     count = (b - a - size) // pitch + 1 if pitch > 0 and b - a >= size else 1
     size = min(size, b - a)
-    sh = np.frombuffer(shadow, dtype=np.uint8)
-    return np.lib.stride_tricks.as_strided(sh[a:], shape=(max(count, 1), size), strides=(pitch, 1))
+    return np.ndarray((max(count, 1), size), np.uint8, shadow, a, (pitch, 1))  # within [a, b)
 
 
 def _gathered(shadow: bytearray, a: int, offsets: bytes, es: int) -> tuple[np.ndarray, int]:

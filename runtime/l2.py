@@ -18,11 +18,14 @@ The data path (``codegen.data_only_source``) does neither accounting.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 from numpy.lib.array_utils import byte_bounds
 
 PLANS = 4096  # line-index arrays kept per record before it starts over
 BLOCK = 32  # the DMA's granule: a vector core's HBM traffic is counted in the blocks it reads
+_BUFFERS: dict[int, tuple] = {}  # id of a GM argument's bytes -> (a weak reference to them, ``buffer_of``)
 
 
 def _row_lines(start: int, rows: int, row_bytes: int, stride: int, line: int) -> tuple[np.ndarray, np.ndarray]:
@@ -37,9 +40,39 @@ def _row_lines(start: int, rows: int, row_bytes: int, stride: int, line: int) ->
     return index[keep], share[keep]
 
 
+def _mark_row(marks: np.ndarray, start: int, nbytes: int, unit: int) -> tuple[int, int]:
+    """(the bytes of one row of ``nbytes`` from byte ``start`` that lie in units of ``unit`` bytes not in
+    ``marks``, how many such units), and the row's units marked: ``_row_lines`` of one row, without arrays."""
+    lo, hi = start // unit, (start + nbytes - 1) // unit
+    if lo == hi:
+        if marks[lo]:
+            return 0, 0
+        marks[lo] = True
+        return nbytes, 1
+    run = marks[lo:hi + 1]
+    new = int(run.size - np.count_nonzero(run))
+    if not new:
+        return 0, 0
+    missed = new * unit - (start - lo * unit if not run[0] else 0) - ((hi + 1) * unit - start - nbytes if not run[-1] else 0)
+    run[...] = True
+    return missed, new
+
+
 def buffer_of(g8: np.ndarray) -> tuple[int, int, int]:
     """(the key of the memory a GM argument lies in, the argument's first byte in it, the memory's bytes): two
-    arguments that view one array (``x - x[0:1]`` eagerly) share one record, each at its own place in it."""
+    arguments that view one array (``x - x[0:1]`` eagerly) share one record, each at its own place in it. Found
+    once per array while it lives (``_BUFFERS``)."""
+    known = _BUFFERS.get(id(g8))
+    if known is not None and known[0]() is g8:
+        return known[1]
+    if len(_BUFFERS) >= PLANS:
+        _BUFFERS.clear()
+    found = _buffer_of(g8)
+    _BUFFERS[id(g8)] = (weakref.ref(g8), found)
+    return found
+
+
+def _buffer_of(g8: np.ndarray) -> tuple[int, int, int]:
     root = g8
     while isinstance(root.base, np.ndarray):
         root = root.base
@@ -151,15 +184,19 @@ class CoreLines:
         bb = self.blocks.setdefault(core, {}).get(key)
         if bb is None:
             bb = self.blocks[core][key] = np.zeros(len(bm) * (self.LINE // BLOCK), np.bool_)  # as far as the lines
-        lines, share = self._plan(start, rows, row_bytes, stride, self.LINE)
-        new = ~bm[lines]
-        missed = int(share[new].sum())
-        bm[lines] = True
-        blocks, part = self._plan(start, rows, row_bytes, stride, BLOCK)
-        unread = ~bb[blocks]
-        traffic = int(part[unread].sum())
-        bb[blocks] = True
-        count = self.counts.get(core, 0) + int(np.count_nonzero(new))
+        if rows == 1:  # one row: the runs of lines and blocks it covers
+            missed, new = _mark_row(bm, start, row_bytes, self.LINE)
+            traffic = _mark_row(bb, start, row_bytes, BLOCK)[0]
+        else:
+            lines, share = self._plan(start, rows, row_bytes, stride, self.LINE)
+            fresh = ~bm[lines]
+            missed, new = int(share[fresh].sum()), int(np.count_nonzero(fresh))
+            bm[lines] = True
+            blocks, part = self._plan(start, rows, row_bytes, stride, BLOCK)
+            unread = ~bb[blocks]
+            traffic = int(part[unread].sum())
+            bb[blocks] = True
+        count = self.counts.get(core, 0) + new
         if count > self.capacity:  # the core's lines no longer fit: its record starts over
             self.maps.pop(core)
             self.blocks.pop(core)

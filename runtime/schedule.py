@@ -397,7 +397,7 @@ class _RaceCheck:
             if lo >= hi:
                 continue
             regs.append((lo, hi, is_w))
-            m = last[:, lo:hi].max(axis=1).tolist()
+            m = (last[:, lo] if hi - lo == 1 else last[:, lo:hi].max(axis=1)).tolist()
             for k, q in enumerate(self.pipes):
                 kq = known[q]
                 mw = m[2 * k + 1]
