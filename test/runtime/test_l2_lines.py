@@ -58,6 +58,28 @@ def test_a_cores_reread_lines_miss_nothing_and_other_cores_still_miss():
     assert lines.missed(0, g, 100, 1, 60, 60) == (60, 60)
 
 
+def test_random_reads_count_the_bytes_of_lines_and_blocks_the_core_had_not_read():
+    """Random one-row and several-row reads on two cores against a model of the rule byte by byte: a read's missed
+    bytes lie in 512 B lines the core had not read before it, its traffic in 32 B blocks the core had not read."""
+    lines = CoreLines(get_target("ascend910b2"))
+    rng = np.random.default_rng(11)
+    g = np.zeros(1 << 16, np.uint8)
+    seen: dict[int, tuple[set, set]] = {0: (set(), set()), 1: (set(), set())}
+    for _ in range(3000):
+        core = int(rng.integers(2))
+        row_bytes = int(rng.integers(1, 1200))
+        rows, stride = (1, row_bytes) if rng.random() < 0.7 else (int(rng.integers(2, 5)), int(rng.integers(1, 1500)))
+        start = int(rng.integers(0, g.size - (rows - 1) * stride - row_bytes))
+        read_lines, read_blocks = seen[core]
+        spans = [range(start + r * stride, start + r * stride + row_bytes) for r in range(rows)]
+        missed = sum(b // LINE not in read_lines for span in spans for b in span)
+        traffic = sum(b // 32 not in read_blocks for span in spans for b in span)
+        assert lines.missed(core, g, start, rows, row_bytes, stride) == (missed, traffic)
+        for span in spans:
+            read_lines.update(b // LINE for b in span)
+            read_blocks.update(b // 32 for b in span)
+
+
 def test_a_group_of_cores_agrees_or_diverges():
     from pyasc.runtime.batched import Diverged
     lines = CoreLines(get_target("ascend910b2"))
