@@ -15,6 +15,7 @@ The public names are resolved when first used: importing the compiler (``pyasc.d
 the op table (``pyasc.ops.OPS``) of that name.
 """
 
+import functools as _functools
 import sys as _sys
 import types as _types
 
@@ -64,25 +65,18 @@ _MODULES = ("amp", "autograd", "optim", "nn")     # public submodules
 _SHADOWED = frozenset({"jit", "tensor", "device", "autotune"})
 
 
-_FOUND: dict = {}  # "ops", "submodules" -> the names, found once
-
-
+@_functools.cache
 def _op_names() -> frozenset[str]:
-    names = _FOUND.get("ops")
-    if names is None:
-        from .ops import ALIASES, OPS
+    from .ops import ALIASES, OPS
 
-        names = _FOUND["ops"] = frozenset([n for n, op in OPS.items() if op.function] + list(ALIASES))
-    return names
+    return frozenset([n for n, op in OPS.items() if op.function] + list(ALIASES))
 
 
+@_functools.cache
 def _submodules() -> frozenset[str]:
-    names = _FOUND.get("submodules")
-    if names is None:
-        import pkgutil
+    import pkgutil
 
-        names = _FOUND["submodules"] = frozenset(m.name for m in pkgutil.iter_modules(__path__))
-    return names
+    return frozenset(m.name for m in pkgutil.iter_modules(__path__))
 
 
 def __getattr__(name: str):

@@ -93,11 +93,12 @@ class Chain:
         at = (self.k + (self.m16 * self.cols if side else 0)) * self.es  # its first byte in ``raw``
         self.moves[side].append((self.elements(k1, shape[1])[side], at, buf, offset, shape, dt, strides))
 
-    def settle(self) -> None:
-        """Copies the operands that Mmads took from kernel arguments (``moves``) into ``raw``; an operand that
-        continues the one before along K (its next columns, from the argument's next ones) is copied with it,
-        as one view."""
-        for side, moves in enumerate(self.moves):
+    def settle(self, sides: tuple = (0, 1)) -> None:
+        """Copies the operands that Mmads took from kernel arguments (``moves``; of A, 0, and B^T, 1, of
+        ``sides``) into ``raw``; an operand that continues the one before along K (its next columns, from the
+        argument's next ones) is copied with it, as one view."""
+        for side in sides:
+            moves = self.moves[side]
             if moves:
                 self.copied[side] = True
                 for dst, _, buf, offset, shape, dt, strides in cube_direct.runs(moves, self.raw):
@@ -154,15 +155,7 @@ class Chain:
         a core whose A is zero in many K columns multiplies without them (``sparse_parts``)."""
         self.longest = max(self.longest, self.k)
         views = cube_direct.operand_views(self) if self.kind == FP32 else None
-        if views is not None and not self._dense(views[0]):
-            views = None  # ``sparse_parts`` may drop columns of A: copied, as without forwarding
-        if views is not None:
-            for side in (0, 1):
-                if views[side] is not None:
-                    self.moves[side].clear()
-            self.settle()
-            cube_direct.multiply(self, views)
-            self._multiplied()
+        if views is not None and self._multiply_in_place(views):
             return
         self.settle()
         rows, a, b = self._products()
@@ -185,13 +178,21 @@ class Chain:
             matmul_into(a, b, self.acc)
         self._multiplied()
 
-    def _dense(self, a: np.ndarray | None) -> bool:
-        """Whether the first row of A (the view ``a`` of ``cube_direct.operand_views``, else the copy in ``raw``)
-        has too few zeros, on every core, for ``sparse_parts`` to find A sparse."""
-        if self.k < SPARSE_MIN_K:
-            return True
+    def _multiply_in_place(self, views: list) -> bool:
+        """``multiply`` with the sides ``views`` holds read where the arguments hold them (``cube_direct``), the
+        others copied first; False, with nothing multiplied, when ``sparse_parts`` may find A sparse (the product
+        would leave out columns of A with forwarding off, so it is made as then)."""
+        self.settle(tuple(side for side in (0, 1) if views[side] is None))
+        a = views[0]
         first = a[:, :, 0] if a is not None else self.raw.reshape(self.cores, -1, self.cols)[:, 0, :self.k]
-        return bool(((first != 0).sum(axis=-1) > self.k * (1 - SPARSE_K)).all())
+        if not dense_first_rows(first, self.k):
+            return False
+        for side in (0, 1):
+            if views[side] is not None:
+                self.moves[side].clear()
+        cube_direct.multiply(self, views)
+        self._multiplied()
+        return True
 
     def _multiplied(self) -> None:
         """No columns in use, their product summed into ``acc``."""
@@ -264,8 +265,8 @@ def sparse_parts(kind, rows: np.ndarray, m16: int) -> list | None:
     if k < SPARSE_MIN_K:
         return None
     a = rows[:, :m16]
-    if ((a[:, 0] != 0).sum(axis=1) > k * (1 - SPARSE_K)).all():  # a column nonzero in the first row is
-        return None                                              # nonzero: no core can be sparse enough
+    if dense_first_rows(a[:, 0], k):
+        return None
     if kind == FP32:  # -0.0 is a zero too
         nonzero = np.any(a != 0, axis=1)
     else:  # the bits of +0.0
@@ -290,6 +291,13 @@ def sparse_parts(kind, rows: np.ndarray, m16: int) -> list | None:
     return [(slice(None) if whole else np.array(cores),
              slice(None) if key is None else np.flatnonzero(nonzero[cores[0]]))
             for key, cores in groups.items()]
+
+
+def dense_first_rows(first: np.ndarray, k: int) -> bool:
+    """Whether A, whose first row on each core is a row of ``first``, is too dense on every core for
+    ``sparse_parts``: a column nonzero in the first row is nonzero, and each first row has too few zeros (or K
+    is too short)."""
+    return k < SPARSE_MIN_K or bool(((first != 0).sum(axis=-1) > k * (1 - SPARSE_K)).all())
 
 
 def shared_grid(kind, rows: np.ndarray, m16: int) -> tuple | None:

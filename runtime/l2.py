@@ -53,7 +53,8 @@ def _mark_row(marks: np.ndarray, start: int, nbytes: int, unit: int) -> tuple[in
     new = int(run.size - np.count_nonzero(run))
     if not new:
         return 0, 0
-    missed = new * unit - (start - lo * unit if not run[0] else 0) - ((hi + 1) * unit - start - nbytes if not run[-1] else 0)
+    before, after = start - lo * unit, (hi + 1) * unit - start - nbytes  # the end units' bytes outside the row
+    missed = new * unit - (0 if run[0] else before) - (0 if run[-1] else after)
     run[...] = True
     return missed, new
 
