@@ -1,14 +1,23 @@
-"""float32 Mmad operands multiplied where the kernel's arguments hold them.
+"""float32 Mmad products: operands multiplied where the kernel's arguments hold them, and A's zero rows left out.
 
 When the Mmads of a segment of a chain (``cube_mmad.Chain``) take one side from a kernel argument
 (``Chain.move``, ``cube_forward``), and each continues the one before along K, that side is a single strided
 view of the argument: A's rows (g1, g2, m16, k), or B^T's (g1, g2, n16, k), the cores as a grid of rows of
-``g2``. float32 needs no widening, so BLAS reads such a view in place (B as a transposed operand of B^T): the
-copy into the chain's buffer is left out. The product keeps the GEMMs the copied operands would have had
-(``Chain.multiply``): one per core, or, when cores share operands and each product is large (``THREADED_MACS``),
-one over the grid, so the sums are the same. So are the roundings from ``DIRECT_MACS`` multiply-adds per product,
-where BLAS packs both operands before it multiplies; smaller products keep the copy, as BLAS multiplies them
-with kernels whose order of sums follows the operands' layout (OpenBLAS's, below 10^6)."""
+``g2``. float32 needs no widening, so BLAS reads such a view in place (B as it lies in the argument): the
+copy into the chain's buffer is left out.
+
+The bits are those of the product with every operand copied (forwarding off), as BLAS's order of sums depends
+on whether B comes transposed but not on the operands' strides or on batching:
+* a product of at least ``DIRECT_MACS`` multiply-adds per core over A's ``m16`` rows keeps the GEMMs the copied
+  operands have (``Chain.multiply``): one per core, or, when cores share operands and each product is large
+  (``THREADED_MACS``), one over the grid. BLAS packs both operands of such a product before it multiplies, so
+  B^T's rows (copied) and B (in place) give the same sums;
+* a smaller one (OpenBLAS multiplies those with kernels whose order of sums follows B's layout), or one of
+  fewer rows, is multiplied with B as B on both sides: the copied B^T is transposed back (``multiply_copied``).
+
+A's last rows that are zero on every core (the padding of an M that is not a multiple of 16: 15 of the 16 rows
+of a GEMV) are left out of the product (``rows_in_use``), and their rows of the result are zeros, as long as
+the rest of the product is finite (an infinity or a NaN of B makes the product of a zero row a NaN)."""
 
 from __future__ import annotations
 
@@ -44,8 +53,6 @@ def operand_views(ch) -> list | None:
     """[A, B^T] of a float32 chain's ``k`` columns in use, as (g1, g2, rows, k) views of the kernel arguments
     for the sides one view covers, None for the others; None when neither side is one view (or the two
     sides' grids differ)."""
-    if ch.m16 * ch.n16 * ch.k < DIRECT_MACS:
-        return None
     views, grid = [None, None], None
     for side in (0, 1):
         moves = ch.moves[side]
@@ -55,11 +62,21 @@ def operand_views(ch) -> list | None:
         if len(merged) != 1:
             continue
         _, at, buf, offset, (g1, g2, r1, r0, k1, c0), dt, st = merged[0]
-        if at != (ch.m16 * ch.cols if side else 0) * 4 or k1 * c0 != ch.k or st[2] != r0 * st[3] \
-                or st[4] != c0 * st[5] or (grid is not None and grid != (g1, g2)):
+        if at != (ch.m16 * ch.cols if side else 0) * 4 or k1 * c0 != ch.k or (r1 > 1 and st[2] != r0 * st[3]) \
+                or (k1 > 1 and st[4] != c0 * st[5]) or (grid is not None and grid != (g1, g2)):
             continue
         views[side], grid = np.ndarray((g1, g2, r1 * r0, ch.k), dt, buf, offset, (st[0], st[1], st[3], st[5])), (g1, g2)
     return views if grid is not None else None
+
+
+def rows_in_use(a: np.ndarray) -> int:
+    """A's rows (of ``a``, (..., m16, k) over the cores) up to the last that is nonzero on some core, when the
+    rows after it, all in the last 16, are zeros on every core; else ``m16``."""
+    m16, k = a.shape[-2:]
+    if not k:
+        return m16
+    nonzero = np.flatnonzero(np.any(a[..., m16 - 16:, :] != 0, axis=-1).reshape(-1, 16).any(axis=0))
+    return m16 - 16 + int(nonzero[-1]) + 1 if len(nonzero) else m16
 
 
 def multiply(ch, views: list) -> None:
@@ -69,16 +86,81 @@ def multiply(ch, views: list) -> None:
     m16, n16, k = ch.m16, ch.n16, ch.k
     rows = ch.raw.reshape(g1, g2, m16 + n16, ch.cols)[:, :, :, :k]
     a = rows[:, :, :m16] if views[0] is None else views[0]
-    b = (rows[:, :, m16:] if views[1] is None else views[1]).swapaxes(2, 3)
-    out = (ch.part if ch.summed else ch.acc).reshape(g1, g2, m16, n16)
-    if not (g1 * g2 > 1 and m16 * n16 * k >= THREADED_MACS and _grid(a, b, out)):
-        a3, b3 = _cores(a), _cores(b)
-        if a3 is not None and b3 is not None:
-            matmul_into(a3, b3, out.reshape(-1, m16, n16))
+    r = rows_in_use(a)
+    if r == m16 and m16 * n16 * k >= DIRECT_MACS:
+        b = (rows[:, :, m16:] if views[1] is None else views[1]).swapaxes(2, 3)
+    else:  # A and B by rows, as when copied (see the module's docstring)
+        a = _by_rows(ch, a, "A")
+        if views[1] is None:
+            b = _compact_b(ch, rows.reshape(g1 * g2, m16 + n16, k)).reshape(g1, g2, k, n16)
         else:
-            matmul_into(a, b, out)
+            b = _by_rows(ch, views[1].swapaxes(2, 3), "B")
+    out = (ch.part if ch.summed else ch.acc).reshape(g1, g2, m16, n16)
+    if not (r < m16 and _trimmed(a, b, out, r)) \
+            and not (g1 * g2 > 1 and m16 * n16 * k >= THREADED_MACS and _grid(a, b, out)):
+        _per_core(a, b, out)
     if ch.summed:
         np.add(ch.acc, ch.part, out=ch.acc)
+
+
+def multiply_copied(ch, rows: np.ndarray) -> bool:
+    """``Chain.multiply`` for a float32 chain whose operands were all copied (``rows``: A's ``m16`` rows then B^T's,
+    per core), when its product is small or A has rows left out (``rows_in_use``): with B as B, as in place
+    (see the module's docstring). False, with nothing multiplied, for the others."""
+    m16, k = ch.m16, ch.k
+    a = rows[:, :m16]
+    r = rows_in_use(a)
+    small = m16 * ch.n16 * k < DIRECT_MACS
+    if r == m16 and not small:
+        return False
+    b = _compact_b(ch, rows)
+    out = ch.part if ch.summed else ch.acc
+    if not (r < m16 and _trimmed(a, b, out, r)):
+        if not small:
+            return False
+        matmul_into(a, b, out)
+    if ch.summed:
+        np.add(ch.acc, ch.part, out=ch.acc)
+    return True
+
+
+def _compact_b(ch, rows: np.ndarray) -> np.ndarray:
+    """B (cores, k, n16), contiguous, from B^T's rows in ``rows`` (cores, m16 + n16, k)."""
+    return _by_rows(ch, rows[:, ch.m16:].transpose(0, 2, 1), "B")
+
+
+def _by_rows(ch, v: np.ndarray, tag: str) -> np.ndarray:
+    """``v``, or a copy of it whose rows are contiguous when its rows are not (BLAS would take it transposed)."""
+    if v.strides[-1] == v.itemsize:
+        return v
+    c = ch.scratch.get((tag + " by rows", v.size))
+    if c is None:
+        c = ch.scratch[(tag + " by rows", v.size)] = np.empty(v.size, np.float32)
+    c = c.reshape(v.shape)
+    np.copyto(c, v)
+    return c
+
+
+def _trimmed(a: np.ndarray, b: np.ndarray, out: np.ndarray, r: int) -> bool:
+    """``out = a @ b`` from A's first ``r`` rows, the rest of ``out`` zeros; False when that product is not finite
+    (B holds an infinity or a NaN, which would make the rows left out NaNs)."""
+    part = out[..., :r, :]
+    _per_core(a[..., :r, :], b, part)
+    if not np.isfinite(part).all():
+        return False
+    out[..., r:, :] = 0
+    return True
+
+
+def _per_core(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
+    """``out = a @ b``, one GEMM per core (of a (g1, g2, ...) grid, batched when one stride steps through the
+    cores)."""
+    if a.ndim == 4:
+        a3, b3 = _cores(a), _cores(b)
+        if a3 is not None and b3 is not None:
+            matmul_into(a3, b3, _cores(out))
+            return
+    matmul_into(a, b, out)
 
 
 def _grid(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bool:

@@ -163,6 +163,9 @@ class Chain:
         if parts is not None:
             self._multiply_parts(parts)
             return
+        if self.kind == FP32 and cube_direct.multiply_copied(self, rows):
+            self._multiplied()
+            return
         if self.cores > 1 and self.m16 * self.n16 * self.k >= THREADED_MACS:
             grid = shared_grid(self.kind, rows, self.m16)
             if grid is not None:

@@ -29,7 +29,7 @@ def _values(kind: str, n: int) -> np.ndarray:
 def test_conversion_by_bits_is_numpys_cast(kind, relu):
     for n in (1, 17, 4096, 20000):
         x = _values(kind, n)
-        bits = _f16_bits(x, relu, np.empty(3 * n, np.int32))
+        bits = _f16_bits(x, relu, np.empty(4 * n, np.int32))
         assert bits is not None
         expect = (np.maximum(x, 0) if relu else x).astype(np.float16).view(np.uint16)
         assert np.array_equal(bits.astype(np.uint16), expect)
@@ -37,4 +37,16 @@ def test_conversion_by_bits_is_numpys_cast(kind, relu):
 
 def test_a_value_that_rounds_to_infinity_is_left_to_numpy():
     x = np.array([1.0, 65520.0], np.float32)
-    assert _f16_bits(x, False, np.empty(6, np.int32)) is None
+    assert _f16_bits(x, False, np.empty(8, np.int32)) is None
+
+
+def test_conversion_by_bits_over_the_float32_range():
+    """Every 1021st float32 bit pattern below 65520 and every pattern near float16's smallest normal (2**-14) and
+    near half its smallest subnormal (2**-25), of both signs: NumPy's cast, bit for bit."""
+    patterns = np.concatenate([np.arange(0, 0x477FF000, 1021), np.arange(0x387F0000, 0x38810000),
+                               np.arange(0x32FF0000, 0x33010000)]).astype(np.int32)
+    x = np.concatenate([patterns, patterns | np.int32(-0x80000000)]).view(np.float32)
+    for relu in (False, True):
+        bits = _f16_bits(x, relu, np.empty(4 * x.size, np.int32))
+        expect = (np.maximum(x, 0) if relu else x).astype(np.float16).view(np.uint16)
+        assert np.array_equal(bits.astype(np.uint16), expect)

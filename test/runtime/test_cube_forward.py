@@ -22,8 +22,9 @@ PROGRAMS = {
     "matmul_f32_large": (lambda a, b: a @ b, [(256, 1024), (1024, 512)], np.float32, lambda a, b: a @ b, True),
     "gemv_f32_long": (lambda a, b: a @ b, [(1, 2048), (2048, 2048)], np.float32, lambda a, b: a @ b, False),
 }
-# the programs whose products are large enough for BLAS to read float32 operands in place (``cube_direct``)
-IN_PLACE = {"matmul_f32_large", "gemv_f32_long"}
+# the programs whose operands BLAS reads in place (``cube_direct``): float32's, but the ragged one's (its operands
+# are padded in L1: none is forwarded)
+IN_PLACE = {"matmul_f32", "relu_bias_f32", "gemv_f32", "matmul_f32_large", "gemv_f32_long"}
 CALLS = 8  # traced, replayed, recorded, taped twice, then straight-line
 
 
