@@ -44,7 +44,7 @@ def runs(moves: list, raw: np.ndarray):
             k1, j = k1 + shape_j[-2], j + 1
         if j > i + 1:
             shape = shape[:-2] + (k1, shape[-1])
-            dst = np.ndarray(shape, dst.dtype, raw, at, dst.strides)
+            dst = np.ndarray(dst.shape[:-2] + shape[-2:], dst.dtype, raw, at, dst.strides)
         yield dst, at, buf, offset, shape, dt, strides
         i = j
 
@@ -70,13 +70,14 @@ def operand_views(ch) -> list | None:
 
 
 def rows_in_use(a: np.ndarray) -> int:
-    """A's rows (of ``a``, (..., m16, k) over the cores) up to the last that is nonzero on some core, when the
-    rows after it, all in the last 16, are zeros on every core; else ``m16``."""
-    m16, k = a.shape[-2:]
+    """A's rows (of ``a``, (..., rows, k) over the cores) up to the last that is nonzero on some core, when the
+    rows after it, all in the last 16, are zeros on every core; else all its rows."""
+    rows, k = a.shape[-2:]
+    lo = max(rows - 16, 0)
     if not k:
-        return m16
-    nonzero = np.flatnonzero(np.any(a[..., m16 - 16:, :] != 0, axis=-1).reshape(-1, 16).any(axis=0))
-    return m16 - 16 + int(nonzero[-1]) + 1 if len(nonzero) else m16
+        return rows
+    nonzero = np.flatnonzero(np.any(a[..., lo:, :] != 0, axis=-1).reshape(-1, rows - lo).any(axis=0))
+    return lo + int(nonzero[-1]) + 1 if len(nonzero) else rows
 
 
 def multiply(ch, views: list) -> None:
@@ -86,7 +87,7 @@ def multiply(ch, views: list) -> None:
     m16, n16, k = ch.m16, ch.n16, ch.k
     rows = ch.raw.reshape(g1, g2, m16 + n16, ch.cols)[:, :, :, :k]
     a = rows[:, :, :m16] if views[0] is None else views[0]
-    r = rows_in_use(a)
+    r = rows_in_use(a)  # A may hold fewer than m16 rows: the others are zeros (``Chain.move``)
     if r == m16 and m16 * n16 * k >= DIRECT_MACS:
         b = (rows[:, :, m16:] if views[1] is None else views[1]).swapaxes(2, 3)
     else:  # A and B by rows, as when copied (see the module's docstring)
@@ -96,9 +97,13 @@ def multiply(ch, views: list) -> None:
         else:
             b = _by_rows(ch, views[1].swapaxes(2, 3), "B")
     out = (ch.part if ch.summed else ch.acc).reshape(g1, g2, m16, n16)
-    if not (r < m16 and _trimmed(a, b, out, r)) \
-            and not (g1 * g2 > 1 and m16 * n16 * k >= THREADED_MACS and _grid(a, b, out)):
-        _per_core(a, b, out)
+    if not (r < m16 and _trimmed(a, b, out, r)):
+        if a.shape[2] < m16:  # all of A's rows: the zeros too
+            full = np.zeros((g1, g2, m16, k), np.float32)
+            full[:, :, :a.shape[2]] = a
+            a = full
+        if not (g1 * g2 > 1 and m16 * n16 * k >= THREADED_MACS and _grid(a, b, out)):
+            _per_core(a, b, out)
     if ch.summed:
         np.add(ch.acc, ch.part, out=ch.acc)
 
@@ -145,10 +150,35 @@ def _trimmed(a: np.ndarray, b: np.ndarray, out: np.ndarray, r: int) -> bool:
     """``out = a @ b`` from A's first ``r`` rows, the rest of ``out`` zeros; False when that product is not finite
     (B holds an infinity or a NaN, which would make the rows left out NaNs)."""
     part = out[..., :r, :]
-    _per_core(a[..., :r, :], b, part)
+    if not (r == 1 and _one_row(a[..., :1, :], b, part)):
+        _per_core(a[..., :r, :], b, part)
     if not np.isfinite(part).all():
         return False
     out[..., r:, :] = 0
+    return True
+
+
+def _one_row(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bool:
+    """``out = a @ b`` for one row of A, the same on every core, and the cores' B's side by side in one argument
+    (g1, g2, k, n16): the cores' GEMVs as one, in two halves of the columns on two threads (a GEMV on one BLAS
+    thread sums each column alike however many columns it has, and each core's B is a view whose rows are
+    contiguous, like the copied B's); False when the operands are not so."""
+    if a.ndim != 4:
+        return False
+    a3, b3, o3 = _cores(a), _cores(b), _cores(out)
+    if a3 is None or b3 is None or o3 is None:
+        return False
+    kc, k, n16 = b3.shape
+    rows = a3[:, 0]
+    if kc < 2 or b3.strides[0] != n16 * b3.strides[2] \
+            or (rows.strides[0] and not (rows.view(np.int32) == rows[:1].view(np.int32)).all()):
+        return False
+    cols = kc * n16
+    half = -(-kc // 2) * n16  # the halves overlap by one core's columns when the cores are odd
+    halves = as_strided(b3[0], (2, k, half), ((cols - half) * b3.strides[2], b3.strides[1], b3.strides[2]))
+    y = matmul_into(as_strided(rows[:1], (2, 1, k), (0,) + rows.strides), halves, np.empty((2, 1, half), np.float32))
+    o3[:half // n16, 0] = y[0, 0].reshape(-1, n16)
+    o3[(cols - half) // n16:, 0] = y[1, 0].reshape(-1, n16)
     return True
 
 

@@ -28,6 +28,7 @@ from .kernel_ops_bias import BURST
 
 FORWARD = os.environ.get("PYASC_SIM_FORWARD", "on") != "off"
 _SENTINEL = 0xFFFF  # a unit no argument holds: a local byte no copy wrote
+ZERO = -1  # the label of a unit of zero bytes (a fill of zeros), which no argument's unit has
 _KEEP = re.compile(r"if not \d+: _CUBE\.poison\(\)|(\w+, )+= args|T = None|\w+ = _c\[\d+\]|\w+ = -?\d+"
                    r"|if _CUBE\.pending is not None: _cube_flush\(_CUBE\)"
                    r"|\w+, \w+ = _gm\(a\d+, \w+, \d+\)"  # an argument's typed views
@@ -289,7 +290,7 @@ def _label_runs(lines: list[str], consts: list, env: dict, cube, arg_bytes: list
         fn = ns[_FUNCTION.match(lines[0]).group(1)]
         labels = []
         for n, base in zip(sizes, bases):
-            units = np.arange(base, base + n, dtype=np.int64)
+            units = np.arange(base + 1, base + n + 1, dtype=np.int64)  # from 1: a unit of zero bytes is no argument's
             labels.append((units % _SENTINEL if part == 0 else units // _SENTINEL).astype(np.uint16))
         args = [lab.copy().view(np.uint8) for lab in labels]
         with warnings.catch_warnings(), np.errstate(all="ignore"):
@@ -311,7 +312,7 @@ def _label_runs(lines: list[str], consts: list, env: dict, cube, arg_bytes: list
         for a, b in zip(lo[1:], hi[1:]):
             if (a == _SENTINEL).any() or (b == _SENTINEL).any():
                 return None  # a byte no argument copy wrote (a padding zero, say)
-            units.append(b.astype(np.int64) * _SENTINEL + a)
+            units.append(b.astype(np.int64) * _SENTINEL + a - 1)  # -1: zero bytes (``ZERO``)
         merged.append((F32 if lo[0] == F32 else lo[0], *units))
     return merged, written
 
@@ -320,11 +321,24 @@ def _operand_views(rec: tuple, arg_bytes: list) -> list:
     """Per operand of an Mmad's labels ``rec`` (A, then B^T), its view of an argument (``_view_of``) for the first
     grid of the cores that has one, or None."""
     views = []
-    for units in rec[1:]:
+    for side, units in enumerate(rec[1:]):
         kc = units.shape[0]
+        if side == 0:
+            units = _rows_from_arguments(units)
         grids = (g for g in range(1, kc + 1) if kc % g == 0)
         views.append(next((v for g2 in grids if (v := _view_of(units, rec[0], arg_bytes, g2)) is not None), None))
     return views
+
+
+def _rows_from_arguments(units: np.ndarray) -> np.ndarray:
+    """A's labelled ``units`` (cores, m1, 16, k1, 16) without its last rows when A is one block of rows (m1 = 1) whose
+    rows after the first few hold zero bytes on every core (``ZERO``: a GEMV's A, one row and 15 of padding);
+    ``units`` as they are otherwise. ``Chain.move`` zeros the rows left out."""
+    if units.shape[1] != 1:
+        return units
+    zero = (units == ZERO).all(axis=(0, 1, 3, 4))
+    rows = 16 - int(np.argmin(zero[::-1])) if not zero.all() else 0
+    return units[:, :, :rows] if 0 < rows < 16 and zero[rows:].all() else units
 
 
 def _view_of(units: np.ndarray, in_dt, arg_bytes: list, g2: int):

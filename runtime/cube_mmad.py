@@ -88,7 +88,8 @@ class Chain:
     def move(self, side: int, k1: int, src: tuple) -> None:
         """Notes that the Mmad's operand ``side`` (0: A, 1: B^T), ``k1`` fractals along K, comes from a kernel
         argument: ``src`` is (its bytes, the byte offset, (shape, dtype, strides)) of a (cores / g2, g2, m1 | n1,
-        16, k1, c0) view of them (``cube_forward``). ``settle`` copies it."""
+        16, k1, c0) view of them (``cube_forward``); for A of one block of rows, fewer than 16 rows, the others
+        zeros. ``settle`` copies it."""
         buf, offset, (shape, dt, strides) = src
         at = (self.k + (self.m16 * self.cols if side else 0)) * self.es  # its first byte in ``raw``
         self.moves[side].append((self.elements(k1, shape[1])[side], at, buf, offset, shape, dt, strides))
@@ -102,6 +103,9 @@ class Chain:
             if moves:
                 self.copied[side] = True
                 for dst, _, buf, offset, shape, dt, strides in cube_direct.runs(moves, self.raw):
+                    if shape[3] < 16:  # A's rows from the argument, then zeros
+                        dst[:, :, :, shape[3]:] = 0
+                        dst = dst[:, :, :, :shape[3]]
                     _copy_in(self.scratch, dst, np.ndarray(shape, dt, buf, offset, strides))
                 moves.clear()
 

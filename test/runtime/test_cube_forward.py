@@ -9,6 +9,7 @@ import torch
 
 import pyasc
 from pyasc.runtime import Simulator, cube_direct, cube_forward, hazards, tape
+from pyasc.runtime.blas import single_thread
 
 # (program, input shapes, dtype, PyTorch's program, whether every Mmad operand is a view of an argument)
 PROGRAMS = {
@@ -78,13 +79,15 @@ def test_forwarded_operands_match_torch_and_the_bits_without_forwarding(name, mo
         assert np.array_equal(a.view(np.uint8), b.view(np.uint8))
 
 
-def test_a_padded_operand_is_read_from_l0a_while_the_other_is_forwarded(monkeypatch):
-    """A GEMV's A is one row of 16 (zeros below it): it keeps its copies, B is forwarded."""
-    _, made = _runs("gemv_f32", True, monkeypatch)
-    forwarded = [m for m in made if m is not None]
+@pytest.mark.parametrize("name", ["gemv_f32", "gemv_f32_long"])
+def test_a_padded_operand_is_forwarded_with_its_zero_rows(name, monkeypatch):
+    """A GEMV's A is one row of 16 (zeros below it, from a fill of L1): both operands are forwarded, and no copy into
+    L1 or L0A is left (the rows of zeros are the chain's: ``Chain.settle``)."""
+    _, made = _runs(name, True, monkeypatch)
+    forwarded = [m for m in made if m is not None and m != "in place"]
     assert forwarded
     text = forwarded[0][0][forwarded[0][0].rindex("def _tape_straight_"):]
-    assert "src_a=None, src_b=(a" in text and "_lp = " in text
+    assert "src_a=(a" in text and "src_b=(a" in text and "_lp = " not in text and ".fill(" not in text
 
 
 def _aliased_runs(forward: bool, monkeypatch) -> tuple[list, list]:
@@ -198,3 +201,93 @@ def test_an_a_with_zero_columns_is_copied_as_without_forwarding(monkeypatch):
     plain, _ = _sparse_a_runs(False, monkeypatch)
     for a, b in zip(forwarded, plain):
         assert np.array_equal(a.view(np.uint8), b.view(np.uint8))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+@pytest.mark.parametrize("name", list(RANDOM_OPS))
+@pytest.mark.parametrize("m", [1, 3, 15])
+def test_few_rows_of_a_give_the_same_bits_with_forwarding(m, name, dtype, monkeypatch):
+    """Products whose A has fewer than 16 rows (the rest of its block zeros, left out of the product: ``cube_direct``),
+    four calls each on new data: the same bits with forwarding on and off, and NumPy's float64 product."""
+    monkeypatch.setattr(tape, "RECORD_AFTER", 1)
+    monkeypatch.setattr(tape, "STRAIGHT_AFTER", 1)
+    fn, ref, shapes_of = RANDOM_OPS[name]
+    k, n = 300, 200
+    shapes = shapes_of(m, k, n)
+    compiled = pyasc.jit(fn).compile(*[pyasc.tensor(np.zeros(s, dtype)) for s in shapes])
+    on = _random_outputs(compiled, shapes, dtype, True, m, monkeypatch)
+    off = _random_outputs(compiled, shapes, dtype, False, m, monkeypatch)
+    for (arrays, a), (_, b) in zip(on, off):
+        assert np.array_equal(a.view(np.uint8), b.view(np.uint8))
+        expect = ref(*[x.astype(np.float64) for x in arrays])
+        tol = (2e-3 if dtype == np.float16 else 1e-5 * np.sqrt(k)) * max(1.0, np.abs(expect).max())
+        assert np.abs(a.astype(np.float64) - expect).max() <= tol
+
+
+def test_an_infinity_in_b_makes_the_nans_of_a_full_product(monkeypatch):
+    """A one-row float32 A times a B holding an infinity and a NaN: the infinities and NaNs are NumPy's, with
+    forwarding on and off."""
+    monkeypatch.setattr(tape, "RECORD_AFTER", 1)
+    monkeypatch.setattr(tape, "STRAIGHT_AFTER", 1)
+    shapes = [(1, 256), (256, 384)]
+    compiled = pyasc.jit(lambda a, b: a @ b).compile(*[pyasc.tensor(np.zeros(s, np.float32)) for s in shapes])
+    outs = {}
+    for forward in (True, False):
+        monkeypatch.setattr(cube_forward, "FORWARD", forward)
+        sim = Simulator(compiled.module)
+        rng = np.random.default_rng(8)
+        outs[forward] = []
+        for call in range(3):
+            a, b = (rng.standard_normal(s).astype(np.float32) for s in shapes)
+            b[5 + call, 7] = np.inf
+            b[9, 300 - call] = np.nan
+            a[0, 5 + call] = -1.0
+            out = np.full((1, 384), 0.5, np.float32)
+            sim.run(compiled.name, [a, b, *compiled.constants, out])
+            expect = a.astype(np.float64) @ b.astype(np.float64)
+            assert np.array_equal(np.isnan(out), np.isnan(expect)) and np.array_equal(np.isinf(out), np.isinf(expect))
+            assert out[0, 7] == -np.inf
+            finite = np.isfinite(expect)
+            np.testing.assert_allclose(out[finite], expect[finite], rtol=1e-4, atol=1e-3)
+            outs[forward].append(out)
+    for x, y in zip(outs[True], outs[False]):
+        assert np.array_equal(x.view(np.uint8), y.view(np.uint8))
+
+
+def test_rows_of_zeros_are_left_out_only_while_the_product_is_finite():
+    """``cube_direct._trimmed``: A's first rows alone give the product's rows (the others zeros, as zero rows times a
+    finite B); with an infinity in B it declines, as the rows of zeros would be NaNs (0 x inf)."""
+    rng = np.random.default_rng(2)
+    a = np.zeros((3, 32, 64), np.float32)
+    a[:, :19] = rng.standard_normal((3, 19, 64))
+    b = rng.standard_normal((3, 64, 48)).astype(np.float32)
+    assert cube_direct.rows_in_use(a) == 19
+    out = np.full((3, 32, 48), np.nan, np.float32)
+    assert cube_direct._trimmed(a, b, out, 19)
+    np.testing.assert_allclose(out, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5, atol=1e-5)
+    assert not out[:, 19:].any()
+    b[1, 3, 5] = np.inf
+    assert not cube_direct._trimmed(a, b, np.empty((3, 32, 48), np.float32), 19)
+    with np.errstate(invalid="ignore"):
+        full = a.astype(np.float64) @ b.astype(np.float64)
+    assert np.isnan(full[1, 19:, 5]).all()  # what the rows left out would have held
+
+
+def test_one_gemv_over_the_cores_gives_each_cores_bits():
+    """``cube_direct._one_row``: one row of A times the cores' B's side by side, as one GEMV in two halves, gives each
+    core's columns with the bits of the core's own GEMV of its copied B (one BLAS thread), for random sizes,
+    offsets and odd and even core counts."""
+    rng = np.random.default_rng(11)
+    for _ in range(25):
+        k, n16, kc, off = int(rng.integers(8, 3000)), 16 * int(rng.integers(1, 16)), int(rng.integers(2, 25)), \
+            int(rng.integers(0, 8))
+        arg = rng.standard_normal((k + 2, kc * n16 + 40)).astype(np.float32)
+        whole = arg[1:k + 1, off:off + kc * n16]
+        b = np.lib.stride_tricks.as_strided(whole, (kc, 1, k, n16), (n16 * 4, 0) + whole.strides)
+        row = rng.standard_normal(k).astype(np.float32)
+        a = np.lib.stride_tricks.as_strided(row, (kc, 1, 1, k), (0, 0, 0, 4))
+        out = np.full((kc, 1, 1, n16), np.nan, np.float32)
+        assert cube_direct._one_row(a, b, out)
+        with single_thread():
+            each = [row[None] @ np.ascontiguousarray(whole[:, c * n16:(c + 1) * n16]) for c in range(kc)]
+        assert np.array_equal(out.reshape(kc, n16).view(np.int32), np.concatenate(each).view(np.int32))
