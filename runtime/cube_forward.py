@@ -260,13 +260,15 @@ class _LabelCube:
 def _label_runs(lines: list[str], consts: list, env: dict, cube, arg_bytes: list):
     """([per Mmad: None for an empty one, else (kind: F32 or not, A's units, B^T's units) as label values],
     the arguments the function writes), or None when an Mmad is not of a chain (int8) or an argument is read
-    before it is labelled."""
+    before it is labelled. A unit of zero bytes in both runs is ``ZERO`` when it is zero again with every argument
+    unit 0x3C00 (a constant: a fill, say), and -2 (no argument's) otherwise."""
     ns = dict(env)
     label_cube = _LabelCube(cube)
     sizes = [n // 2 for n in arg_bytes]
     bases = np.cumsum([0] + sizes[:-1]).tolist()
-    parts, written = [], set()
-    for part in (0, 1):
+    code = compile("\n".join(lines) + "\n", "<labelled straight tape>", "exec")
+
+    def run(labels: list) -> list | None:
         records: list = []
 
         def record(fail, sid, bid, c, a, b, acc, m, n, k, init, in_dt, acc_dt, rc, bias=-1):
@@ -286,12 +288,8 @@ def _label_runs(lines: list[str], consts: list, env: dict, cube, arg_bytes: list
             return None
 
         ns.update(_mmad=record, _cube_flush=lambda c: None, _CUBE=label_cube)
-        exec(compile("\n".join(lines) + "\n", "<labelled straight tape>", "exec"), ns)
+        exec(code, ns)
         fn = ns[_FUNCTION.match(lines[0]).group(1)]
-        labels = []
-        for n, base in zip(sizes, bases):
-            units = np.arange(base + 1, base + n + 1, dtype=np.int64)  # from 1: a unit of zero bytes is no argument's
-            labels.append((units % _SENTINEL if part == 0 else units // _SENTINEL).astype(np.uint16))
         args = [lab.copy().view(np.uint8) for lab in labels]
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
@@ -299,8 +297,17 @@ def _label_runs(lines: list[str], consts: list, env: dict, cube, arg_bytes: list
                 fn(args, tuple(consts))
             except Exception:  # (a helper that fails on labels) the function stays as it is
                 return None
-        written |= {i for i, (a, lab) in enumerate(zip(args, labels)) if not np.array_equal(a.view(np.uint16), lab)}
-        if any(r is False for r in records):
+        written.update(i for i, (a, lab) in enumerate(zip(args, labels)) if not np.array_equal(a.view(np.uint16), lab))
+        return None if any(r is False for r in records) else records
+
+    parts, written = [], set()
+    for part in (0, 1):
+        labels = []
+        for n, base in zip(sizes, bases):
+            units = np.arange(base + 1, base + n + 1, dtype=np.int64)  # from 1: a unit of zero bytes is no argument's
+            labels.append((units % _SENTINEL if part == 0 else units // _SENTINEL).astype(np.uint16))
+        records = run(labels)
+        if records is None:
             return None
         parts.append(records)
     merged = []
@@ -314,6 +321,13 @@ def _label_runs(lines: list[str], consts: list, env: dict, cube, arg_bytes: list
                 return None  # a byte no argument copy wrote (a padding zero, say)
             units.append(b.astype(np.int64) * _SENTINEL + a - 1)  # -1: zero bytes (``ZERO``)
         merged.append((F32 if lo[0] == F32 else lo[0], *units))
+    if any(rec is not None and (rec[1] == ZERO).any() for rec in merged):
+        probe = run([np.full(n, 0x3C00, np.uint16) for n in sizes])
+        if probe is None:
+            return None
+        for rec, again in zip(merged, probe):
+            if rec is not None:
+                rec[1][(rec[1] == ZERO) & (again[1] != 0)] = -2  # zero bytes that an argument made
     return merged, written
 
 

@@ -291,3 +291,21 @@ def test_one_gemv_over_the_cores_gives_each_cores_bits():
         with single_thread():
             each = [row[None] @ np.ascontiguousarray(whole[:, c * n16:(c + 1) * n16]) for c in range(kc)]
         assert np.array_equal(out.reshape(kc, n16).view(np.int32), np.concatenate(each).view(np.int32))
+
+
+def test_only_rows_of_constant_zeros_are_left_out_of_a_forwarded_a():
+    """``cube_forward._rows_from_arguments``: A's last rows are left out of its view when every unit of them is
+    ``ZERO`` (zero bytes whatever the arguments hold); a row of zeros that an argument made (-2) is kept (and is no
+    argument's view: A is then not forwarded), and so are all rows when the last holds an argument's unit or A has
+    more than one block of rows."""
+    units = np.full((4, 1, 16, 2, 16), cube_forward.ZERO, np.int64)
+    units[:, :, :3] = np.arange(4 * 3 * 2 * 16).reshape(4, 1, 3, 2, 16)
+    assert cube_forward._rows_from_arguments(units).shape == (4, 1, 3, 2, 16)
+    made = units.copy()
+    made[2, 0, 9, 1, 5] = -2
+    assert cube_forward._rows_from_arguments(made).shape == (4, 1, 10, 2, 16)
+    one = units.copy()
+    one[0, 0, 15, 0, 0] = 7
+    assert cube_forward._rows_from_arguments(one).shape == units.shape
+    two = np.concatenate([units, units], axis=1)
+    assert cube_forward._rows_from_arguments(two).shape == two.shape
