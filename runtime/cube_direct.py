@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from .blas import THREADED_MACS, matmul_into
+from .blas import THREADED_MACS, matmul_into, transpose_into
 
 DIRECT_MACS = 1 << 20  # the smallest product (per core) whose operands are read in place
 
@@ -142,7 +142,8 @@ def _by_rows(ch, v: np.ndarray, tag: str) -> np.ndarray:
     if c is None:
         c = ch.scratch[(tag + " by rows", v.size)] = np.empty(v.size, np.float32)
     c = c.reshape(v.shape)
-    np.copyto(c, v)
+    if not transpose_into(v, c):
+        np.copyto(c, v)
     return c
 
 

@@ -42,3 +42,23 @@ def test_split_batch_in_a_forked_child():
         outs = pool.map_async(_child, range(2)).get(timeout=120)  # a stale helper thread would hang
     ref = _reference()
     assert all(np.array_equal(o, ref) for o in outs)
+
+
+def test_transpose_into_is_numpys_transposed_copy():
+    """``blas.transpose_into`` (OpenBLAS's somatcopy) against NumPy's copy of the transposed view: random stacks,
+    row strides wider than the rows, a broadcast leading axis; layouts it does not take are left to the caller."""
+    rng = np.random.default_rng(4)
+    for _ in range(30):
+        lead, rows, cols, pad = int(rng.integers(1, 5)), int(rng.integers(1, 200)), int(rng.integers(1, 300)), \
+            int(rng.integers(0, 9))
+        base = rng.standard_normal((lead, rows, cols + pad)).astype(np.float32)
+        src = base[:, :, :cols].transpose(0, 2, 1)
+        dst = np.full((lead, cols, rows), np.nan, np.float32)
+        assert blas.transpose_into(src, dst)
+        assert np.array_equal(dst, src)
+    one = rng.standard_normal((7, 5)).astype(np.float32)
+    src = np.broadcast_to(one.T, (3, 5, 7))
+    dst = np.empty((3, 5, 7), np.float32)
+    assert blas.transpose_into(src, dst) and np.array_equal(dst, src)
+    assert not blas.transpose_into(one, np.empty((7, 5), np.float32))  # not a transposed view
+    assert not blas.transpose_into(one.T.astype(np.float64), np.empty((5, 7)))
