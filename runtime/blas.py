@@ -76,10 +76,11 @@ class single_thread:
 def matmul_into(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> np.ndarray:
     """``out = a @ b`` (batched over leading axes): on one BLAS thread unless each product is large (so
     that a product is computed alike, with the same rounding, however many are batched). A batch of
-    smaller products worth ``SPLIT_MACS`` is split in two halves, one computed on a second Python
-    thread (NumPy releases the GIL in the product)."""
+    smaller products worth ``SPLIT_MACS`` is split in two halves along its first axis, one computed on a second
+    Python thread (NumPy releases the GIL in the product)."""
     macs = a.shape[-2] * a.shape[-1] * b.shape[-1]
-    split = out.ndim == 3 and out.shape[0] > 1 and macs * out.shape[0] >= SPLIT_MACS
+    split = out.ndim >= 3 and out.shape[0] > 1 and a.shape[0] == b.shape[0] == out.shape[0] \
+        and macs * (out.size // (out.shape[-2] * out.shape[-1])) >= SPLIT_MACS
     if macs >= THREADED_MACS or (macs <= SERIAL_MACS and not split):
         return np.matmul(a, b, out=out)
     with single_thread():

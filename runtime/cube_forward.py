@@ -323,9 +323,11 @@ def _label_runs(lines: list[str], consts: list, env: dict, cube, arg_bytes: list
         merged.append((F32 if lo[0] == F32 else lo[0], *units))
     if any(rec is not None and (rec[1] == ZERO).any() for rec in merged):
         probe = run([np.full(n, 0x3C00, np.uint16) for n in sizes])
-        if probe is None:
+        if probe is None or len(probe) != len(merged):
             return None
         for rec, again in zip(merged, probe):
+            if (rec is None) != (again is None):
+                return None
             if rec is not None:
                 rec[1][(rec[1] == ZERO) & (again[1] != 0)] = -2  # zero bytes that an argument made
     return merged, written
