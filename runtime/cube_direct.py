@@ -17,7 +17,9 @@ on whether B comes transposed but not on the operands' strides or on batching:
 
 A's last rows that are zero on every core (the padding of an M that is not a multiple of 16: 15 of the 16 rows
 of a GEMV) are left out of the product (``rows_in_use``), and their rows of the result are zeros, as long as
-the rest of the product is finite (an infinity or a NaN of B makes the product of a zero row a NaN)."""
+the rest of the product is finite (an infinity or a NaN of B makes the product of a zero row a NaN). A forwarded
+A may hold only its first rows (``Chain.move``: the others are zeros). One row of A shared by cores whose B's lie
+side by side is one GEMV over all their columns (``_one_row``)."""
 
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from .blas import THREADED_MACS, matmul_into, transpose_into
 
-DIRECT_MACS = 1 << 20  # the smallest product (per core) whose operands are read in place
+DIRECT_MACS = 1 << 20  # the smallest product (per core, all of A's rows) BLAS takes with B^T's rows when copied
 
 
 def runs(moves: list, raw: np.ndarray):
