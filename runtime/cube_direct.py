@@ -76,7 +76,7 @@ def rows_in_use(a: np.ndarray) -> int:
     rows after it, all in the last 16, are zeros on every core; else all its rows."""
     rows, k = a.shape[-2:]
     lo = max(rows - 16, 0)
-    if not k:
+    if not k or a[..., -1, :].any():  # the last row in use: all are (the usual block)
         return rows
     nonzero = np.flatnonzero(np.any(a[..., lo:, :] != 0, axis=-1).reshape(-1, rows - lo).any(axis=0))
     return lo + int(nonzero[-1]) + 1 if len(nonzero) else rows
