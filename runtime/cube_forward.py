@@ -8,8 +8,10 @@ out (one flag per byte of those memories, from the last statement back). The cha
 before, so every product and every byte the kernel writes is the same.
 
 Where the operands come from is found by running the function on labelled arguments (each 2-byte unit of the
-arguments holds its index, in two runs: the low part, then the high part), its Mmads recording the labels
-they would read. Forwarding applies only to a function made of statements this module knows (``_KEEP``, the
+arguments holds its index plus one, in two runs: the low part, then the high part), its Mmads recording the
+labels they would read. Zero bytes are then no argument's: a fill's (``ZERO``). A's last rows may be such zeros
+(a GEMV's A, one row of 16): A is then forwarded as a view of its first rows, and its chain zeros the others.
+Forwarding applies only to a function made of statements this module knows (``_KEEP``, the
 copies, ``LoadData``, fills, BiasTable loads and float Mmads) with no round ends; any other function stays as it
 is. A forwarded function first checks that no argument it reads from shares memory with one it may write, and
 otherwise runs as it was. ``PYASC_SIM_FORWARD=off`` turns forwarding off.
