@@ -27,6 +27,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from .blas import THREADED_MACS, matmul_into, transpose_into
+from .scratch import kept
 
 DIRECT_MACS = 1 << 20  # the smallest product (per core, all of A's rows) BLAS takes with B^T's rows when copied
 
@@ -140,10 +141,7 @@ def _by_rows(ch, v: np.ndarray, tag: str) -> np.ndarray:
     """``v``, or a copy of it whose rows are contiguous when its rows are not (BLAS would take it transposed)."""
     if v.strides[-1] == v.itemsize:
         return v
-    c = ch.scratch.get((tag + " by rows", v.size))
-    if c is None:
-        c = ch.scratch[(tag + " by rows", v.size)] = np.empty(v.size, np.float32)
-    c = c.reshape(v.shape)
+    c = kept(ch.scratch, tag + " by rows", v.size, np.float32).reshape(v.shape)
     if not transpose_into(v, c):
         np.copyto(c, v)
     return c

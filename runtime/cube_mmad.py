@@ -8,6 +8,7 @@ import numpy as np
 
 from . import cube_direct
 from .blas import THREADED_MACS, matmul_into, single_thread
+from .scratch import kept
 
 F16, F32, I32 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.int32)
 V32 = np.dtype("V32")  # a fractal row of c0 elements
@@ -27,10 +28,7 @@ _F16_SCALE = np.float32(2.0 ** 112)  # 2**(127 - 15): from float16's exponent bi
 
 
 def scratch(cube, tag: str, size: int, dt: np.dtype) -> np.ndarray:
-    a = cube.scratch.get((tag, size, dt))
-    if a is None:
-        a = cube.scratch[(tag, size, dt)] = np.empty(size, dt)
-    return a
+    return kept(cube.scratch, tag, size, dt)
 
 
 class Chain:
@@ -536,10 +534,7 @@ def _copy_in(scratches: dict, dst: np.ndarray, src: np.ndarray) -> None:
         np.copyto(dst, src)
         return
     order = sorted(range(src.ndim), key=lambda d: (src.strides[d] != 0, -abs(src.strides[d])))
-    tmp = scratches.get(("forwarded", src.size, src.dtype))
-    if tmp is None:
-        tmp = scratches[("forwarded", src.size, src.dtype)] = np.empty(src.size, src.dtype)
-    tmp = tmp.reshape([src.shape[d] for d in order])
+    tmp = kept(scratches, "forwarded", src.size, src.dtype).reshape([src.shape[d] for d in order])
     np.copyto(tmp, src.transpose(order))
     np.copyto(dst.transpose(order), tmp)
 
