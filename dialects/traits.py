@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import EffectInstance, MemoryEffect, MemoryEffectKind, OpTrait
@@ -90,16 +91,22 @@ class BufferEffects(MemoryEffect):
                 | {EffectInstance(MemoryEffectKind.WRITE, v) for v in self.buffer_writes(op)})
 
 
+@cache
+def buffer_effects(op_type: type[Operation]) -> tuple[BufferEffects, ...]:
+    """The ``BufferEffects`` traits of an op class (found once per class: an op's traits are its class's)."""
+    return tuple(op_type.get_traits_of_type(BufferEffects))
+
+
 def buffer_reads(op: Operation) -> list[SSAValue]:
     """The buffers ``op`` reads ([] for an op without ``BufferEffects``)."""
-    return [v for t in op.get_traits_of_type(BufferEffects) for v in t.buffer_reads(op)]
+    return [v for t in buffer_effects(type(op)) for v in t.buffer_reads(op)]
 
 
 def buffer_writes(op: Operation) -> list[SSAValue]:
     """The buffers ``op`` writes ([] for an op without ``BufferEffects``)."""
-    return [v for t in op.get_traits_of_type(BufferEffects) for v in t.buffer_writes(op)]
+    return [v for t in buffer_effects(type(op)) for v in t.buffer_writes(op)]
 
 
 def scalar_reads(op: Operation) -> list[SSAValue]:
     """The buffers the scalar unit reads for ``op`` before issuing it ([] for most ops)."""
-    return [v for t in op.get_traits_of_type(BufferEffects) for v in t.buffer_scalar_reads(op)]
+    return [v for t in buffer_effects(type(op)) for v in t.buffer_scalar_reads(op)]

@@ -32,7 +32,7 @@ import numpy as np
 
 from pyasc.dialects import ascendc as asc
 from pyasc.dialects.ascendc.gm_access import gm_effects
-from pyasc.dialects.traits import BufferEffects
+from pyasc.dialects.traits import BufferEffects, buffer_effects
 
 from .memory import gm_bytes, gm_view, make_pad_zero, pad_geometry, pad_unit, remembered, window
 from .scalar_ops import scalar_helpers, sign_extend
@@ -64,7 +64,7 @@ def _class_facts(cls: type) -> tuple[bool, tuple[BufferEffects, ...], bool]:
     if facts is None:
         ours = issubclass(cls, asc.AscendCOperation)
         ok = cls.BATCHABLE if ours else cls.name in UPSTREAM_BATCHED
-        facts = _FACTS[cls] = (ok, tuple(cls.get_traits_of_type(BufferEffects)), ours and cls.ORDERED_TRACE)
+        facts = _FACTS[cls] = (ok, buffer_effects(cls), ours and cls.ORDERED_TRACE)
     return facts
 
 

@@ -40,6 +40,14 @@ def _row_lines(start: int, rows: int, row_bytes: int, stride: int, line: int) ->
     return index[keep], share[keep]
 
 
+def _distinct(index: np.ndarray) -> np.ndarray:
+    """The distinct values of ``index``: rows at rising addresses give lines in rising order, whose repeats are
+    neighbours; other orders are sorted first."""
+    if index.size > 1 and not (index[1:] >= index[:-1]).all():
+        index = np.sort(index)
+    return index[np.concatenate(([True], index[1:] != index[:-1]))] if index.size > 1 else index
+
+
 def _mark_row(marks: np.ndarray, start: int, nbytes: int, unit: int) -> tuple[int, int]:
     """(the bytes of one row of ``nbytes`` from byte ``start`` that lie in units of ``unit`` bytes not in
     ``marks``, how many such units), and the row's units marked: ``_row_lines`` of one row, without arrays."""
@@ -117,7 +125,7 @@ class L2Lines:
             bm = self.maps[key] = np.zeros(nbytes // self.LINE + 2, np.bool_)
         idx = self.lines.get(region[1:])
         if idx is None:
-            idx = np.unique(_row_lines(start, rows, row_bytes, stride, self.LINE)[0])  # each line counts once
+            idx = _distinct(_row_lines(start, rows, row_bytes, stride, self.LINE)[0])  # each line counts once
             if len(self.lines) >= PLANS:
                 self.lines.clear()
             self.lines[region[1:]] = idx

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from xdsl.ir import Operation, SSAValue
 
-from pyasc.dialects.traits import BufferEffects
+from pyasc.dialects.traits import buffer_effects
 
 from .attributes import GlobalTensorType
 from .base import GlobalTensorOp, SubviewOp
@@ -22,7 +22,7 @@ def gm_effects(op: Operation) -> tuple[set, set, bool]:
     """The kernel arguments ``op`` reads and writes as global tensors (by its ``BufferEffects``), and whether every
     global tensor it touches views a known argument (the unknown ones are left out of the sets)."""
     reads, writes, known = set(), set(), True
-    for effect in type(op).get_traits_of_type(BufferEffects):
+    for effect in buffer_effects(type(op)):
         for values, into in ((effect.buffer_reads(op), reads), (effect.buffer_writes(op), writes)):
             for v in values:
                 if isinstance(v.type, GlobalTensorType):

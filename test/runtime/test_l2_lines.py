@@ -36,6 +36,15 @@ def test_each_line_a_launch_reads_counts_once(row_bytes, stride):
     assert l2.first_bytes([g], g, 100, 40, row_bytes, stride) == first
 
 
+@pytest.mark.parametrize("row_bytes,stride", [(300, -294), (700, -16384), (100, 0), (600, -100), (1500, -512)])
+def test_rows_at_falling_or_equal_addresses_count_each_line_once(row_bytes, stride):
+    """Rows read from the last to the first, or one row read again and again, count each line they cover once."""
+    l2 = L2Lines(get_target("ascend910b2"))
+    g = np.zeros(64 * 16384, np.uint8)
+    start = 40 * 16384 + 100
+    assert l2.first_bytes([g], g, start, 40, row_bytes, stride) == len(_lines(start, 40, row_bytes, stride)) * LINE
+
+
 # ---------------------------------------------------------------- a vector core's own lines (``CoreLines``)
 
 
