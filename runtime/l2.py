@@ -43,9 +43,11 @@ def _row_lines(start: int, rows: int, row_bytes: int, stride: int, line: int) ->
 def _distinct(index: np.ndarray) -> np.ndarray:
     """The distinct values of ``index``: rows at rising addresses give lines in rising order, whose repeats are
     neighbours; other orders are sorted first."""
-    if index.size > 1 and not (index[1:] >= index[:-1]).all():
+    if index.size < 2:
+        return index
+    if not (index[1:] >= index[:-1]).all():
         index = np.sort(index)
-    return index[np.concatenate(([True], index[1:] != index[:-1]))] if index.size > 1 else index
+    return index[np.concatenate(([True], index[1:] != index[:-1]))]
 
 
 def _mark_row(marks: np.ndarray, start: int, nbytes: int, unit: int) -> tuple[int, int]:
