@@ -7,9 +7,11 @@ BIN := $(VENV)/bin
 
 .PHONY: demo test bench clean
 
+# the environment's own pip (ensurepip's) installs the project as it is: PEP 660 editable installs need pip >= 21.3
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip --version | awk '{ split($$2, v, "."); exit !(v[1] > 21 || (v[1] == 21 && v[2] >= 3)) }' \
+		|| $(BIN)/python -m pip install --quiet --upgrade pip
 
 demo: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .

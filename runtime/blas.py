@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ctypes
 import glob
+import itertools
 import os
 from concurrent.futures import ThreadPoolExecutor
 
@@ -21,6 +22,7 @@ import numpy as np
 THREADED_MACS = 1 << 23
 SPLIT_MACS = 1 << 21
 SERIAL_MACS = 1 << 16  # OpenBLAS multiplies a product of at most this many on one thread of its own accord
+CALLED_TRANSPOSE = 1 << 14  # the fewest elements ``transpose_into`` moves with OpenBLAS
 
 _lib = None
 _funcs = None
@@ -118,18 +120,41 @@ def _omatcopy():
 def transpose_into(src: np.ndarray, dst: np.ndarray) -> bool:
     """``dst[...] = src`` for float32 stacks of matrices where ``src`` is the transpose of matrices whose rows are
     contiguous (its last two strides: 4 and a row's) and ``dst``'s rows are contiguous: one ``somatcopy`` per
-    matrix. False, with nothing copied, when OpenBLAS lacks it or the layouts are not so."""
+    matrix, or one for the whole stack when the source matrices are consecutive blocks of rows of one matrix and
+    the destinations its transpose's consecutive blocks of columns. False, with nothing copied, when OpenBLAS
+    lacks it, the layouts are not so, or the stack is smaller than ``CALLED_TRANSPOSE`` elements (NumPy's own
+    strided copy moves those in less time than the call takes)."""
     f, _ = _omatcopy()
-    if f is None or src.dtype != np.float32 or dst.dtype != np.float32 or src.shape != dst.shape or src.ndim < 2 \
-            or not src.size \
+    if f is None or src.size < CALLED_TRANSPOSE or src.dtype != np.float32 or dst.dtype != np.float32 or src.shape != dst.shape or src.ndim < 2 \
             or src.strides[-2] != 4 or src.strides[-1] % 4 or src.strides[-1] < 4 * src.shape[-2] \
             or dst.strides[-1] != 4 or dst.strides[-2] % 4 or dst.strides[-2] < 4 * dst.shape[-1]:
         return False
     cols, rows = src.shape[-2:]  # the source matrices are (rows, cols), rows of ``src.strides[-1]`` bytes
     lda, ldb = src.strides[-1] // 4, dst.strides[-2] // 4
-    for i in np.ndindex(src.shape[:-2]):
-        f(_ROW_MAJOR, _TRANS, rows, cols, 1.0, src[i].ctypes.data, lda, dst[i].ctypes.data, ldb)
+    batch = src.shape[:-2]
+    s0, d0 = src.ctypes.data, dst.ctypes.data
+    count = src.size // (rows * cols)
+    if count > 1 and ldb >= count * rows and _steps_by(batch, src.strides[:-2], rows * lda * 4) \
+            and _steps_by(batch, dst.strides[:-2], rows * 4):
+        f(_ROW_MAJOR, _TRANS, count * rows, cols, 1.0, s0, lda, d0, ldb)
+        return True
+    for i in itertools.product(*map(range, batch)):
+        f(_ROW_MAJOR, _TRANS, rows, cols, 1.0, s0 + _offset(i, src.strides), lda, d0 + _offset(i, dst.strides), ldb)
     return True
+
+
+def _steps_by(shape: tuple, strides: tuple, step: int) -> bool:
+    """Whether the index tuples of ``shape``, in row-major order, lie ``step`` bytes apart with ``strides``."""
+    for n, s in zip(reversed(shape), reversed(strides)):
+        if n > 1:
+            if s != step:
+                return False
+            step *= n
+    return True
+
+
+def _offset(index: tuple, strides: tuple) -> int:
+    return sum(i * s for i, s in zip(index, strides))
 
 
 def _helper() -> ThreadPoolExecutor:

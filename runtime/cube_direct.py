@@ -98,7 +98,7 @@ def multiply(ch, views: list) -> None:
         if views[1] is None:
             b = _compact_b(ch, rows.reshape(g1 * g2, m16 + n16, k)).reshape(g1, g2, k, n16)
         else:
-            b = _by_rows(ch, views[1].swapaxes(2, 3), "B")
+            b = _by_rows(ch, views[1].swapaxes(2, 3), "B", side_by_side=True)
     out = (ch.part if ch.summed else ch.acc).reshape(g1, g2, m16, n16)
     if not (r < m16 and _trimmed(a, b, out, r)):
         if a.shape[2] < m16:  # all of A's rows: the zeros too
@@ -137,11 +137,22 @@ def _compact_b(ch, rows: np.ndarray) -> np.ndarray:
     return _by_rows(ch, rows[:, ch.m16:].transpose(0, 2, 1), "B")
 
 
-def _by_rows(ch, v: np.ndarray, tag: str) -> np.ndarray:
-    """``v``, or a copy of it whose rows are contiguous when its rows are not (BLAS would take it transposed)."""
+def _by_rows(ch, v: np.ndarray, tag: str, side_by_side: bool = False) -> np.ndarray:
+    """``v``, or a copy of it whose rows are contiguous when its rows are not (BLAS would take it transposed);
+    ``side_by_side``: the copy's matrices lie next to each other along its rows (one matrix of all their columns,
+    which ``transpose_into`` makes in one call when ``v``'s are the transposes of one matrix's blocks of rows)."""
     if v.strides[-1] == v.itemsize:
         return v
-    c = kept(ch.scratch, tag + " by rows", v.size, np.float32).reshape(v.shape)
+    flat = kept(ch.scratch, tag + " by rows", v.size, np.float32)
+    if side_by_side and v.ndim > 2:
+        *batch, k, n = v.shape
+        step, strides = n * 4, []
+        for size in reversed(batch):
+            strides.insert(0, step)
+            step *= size
+        c = np.ndarray(v.shape, np.float32, flat, 0, tuple(strides) + (step, 4))
+    else:
+        c = flat.reshape(v.shape)
     if not transpose_into(v, c):
         np.copyto(c, v)
     return c
@@ -213,5 +224,4 @@ def _cores(v: np.ndarray) -> np.ndarray | None:
     g1, g2 = v.shape[:2]
     if g1 > 1 and g2 > 1 and v.strides[0] != g2 * v.strides[1]:
         return None
-    step = v.strides[1] if g2 > 1 else v.strides[0]
-    return as_strided(v, (g1 * g2,) + v.shape[2:], (step,) + v.strides[2:])
+    return np.reshape(v, (g1 * g2,) + v.shape[2:], copy=False)  # a view (``as_strided`` costs microseconds)

@@ -44,9 +44,10 @@ def test_split_batch_in_a_forked_child():
     assert all(np.array_equal(o, ref) for o in outs)
 
 
-def test_transpose_into_is_numpys_transposed_copy():
+def test_transpose_into_is_numpys_transposed_copy(monkeypatch):
     """``blas.transpose_into`` (OpenBLAS's somatcopy) against NumPy's copy of the transposed view: random stacks,
     row strides wider than the rows, a broadcast leading axis; layouts it does not take are left to the caller."""
+    monkeypatch.setattr(blas, "CALLED_TRANSPOSE", 0)  # small stacks through OpenBLAS too
     rng = np.random.default_rng(4)
     for _ in range(30):
         lead, rows, cols, pad = int(rng.integers(1, 5)), int(rng.integers(1, 200)), int(rng.integers(1, 300)), \
@@ -62,3 +63,32 @@ def test_transpose_into_is_numpys_transposed_copy():
     assert blas.transpose_into(src, dst) and np.array_equal(dst, src)
     assert not blas.transpose_into(one, np.empty((7, 5), np.float32))  # not a transposed view
     assert not blas.transpose_into(one.T.astype(np.float64), np.empty((5, 7)))
+
+
+def test_transpose_into_takes_one_matrix_in_one_call(monkeypatch):
+    """Transposes of one matrix's consecutive blocks of rows, into its transpose's consecutive blocks of columns
+    (the cores' B's side by side), are one somatcopy, and equal NumPy's transposed copy; a small stack is left to
+    NumPy's copy (False, nothing written)."""
+    f, int_t = blas._omatcopy()
+    calls = []
+    monkeypatch.setattr(blas, "_omat", (lambda *args: calls.append(1) or f(*args), int_t))
+    rng = np.random.default_rng(5)
+    for _ in range(10):
+        g1, g2 = (int(x) for x in rng.integers(1, 4, 2))
+        rows, cols, pad = int(rng.integers(16, 80)), int(rng.integers(64, 200)), 3
+        whole = rng.standard_normal((g1 * g2 * rows, cols + pad)).astype(np.float32)
+        src = whole.reshape(g1, g2, rows, cols + pad)[..., :cols].swapaxes(2, 3)
+        buf = np.full((cols, g1 * g2 * rows), np.nan, np.float32)
+        dst = buf.reshape(cols, g1, g2, rows).transpose(1, 2, 0, 3)
+        calls.clear()
+        monkeypatch.setattr(blas, "CALLED_TRANSPOSE", 0)
+        assert blas.transpose_into(src, dst)
+        assert calls == [1] and np.array_equal(dst, src) and np.array_equal(buf, whole[:, :cols].T)
+        apart = np.full((cols, g1 * g2 * 2 * rows), np.nan, np.float32)  # wide rows, the blocks a block apart
+        dst = apart.reshape(cols, g1, g2, 2 * rows)[..., :rows].transpose(1, 2, 0, 3)
+        calls.clear()
+        assert blas.transpose_into(src, dst)
+        assert len(calls) == g1 * g2 and np.array_equal(dst, src)
+        monkeypatch.setattr(blas, "CALLED_TRANSPOSE", src.size + 1)
+        buf[...] = np.nan
+        assert not blas.transpose_into(src, dst) and np.isnan(buf).all()
