@@ -95,6 +95,25 @@ def matmul_into(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> np.ndarray:
         return np.matmul(a, b, out=out)
 
 
+def grid_into(a: np.ndarray, b: np.ndarray, out: np.ndarray, unit: int, each: int) -> np.ndarray:
+    """``out = a @ b`` (2-D) for a grid of products: each block of ``unit`` rows of ``a`` times each block of
+    ``b``'s columns is a product of ``each`` multiply-adds, and gets the bits ``matmul_into`` gives it alone. BLAS
+    rounds a block of one GEMM as that block's own GEMM on as many threads, so a grid of products too small for
+    threads is multiplied on one BLAS thread, in two halves of whole blocks of rows on two Python threads when it
+    is worth ``SPLIT_MACS``."""
+    if each >= THREADED_MACS:
+        return np.matmul(a, b, out=out)
+    rows = a.shape[0]
+    with single_thread():
+        if rows >= 2 * unit and rows * a.shape[1] * b.shape[1] >= SPLIT_MACS:
+            h = rows // unit // 2 * unit
+            other = _helper().submit(np.matmul, a[h:], b, out=out[h:])
+            np.matmul(a[:h], b, out=out[:h])
+            other.result()
+            return out
+        return np.matmul(a, b, out=out)
+
+
 _ROW_MAJOR, _TRANS = 101, 112  # CBLAS's enums
 
 

@@ -23,9 +23,14 @@ from pyasc.dialects.ascendc.contract import RULES
 from pyasc.dialects.types import numpy_dtype
 
 def make_rule(infos, ctx):
-    """``_rule(rule_id, sid, bid, detail)`` for the generated code of one kernel."""
+    """``_rule(rule_id, sid, bid, detail)`` for the generated code of one kernel; ``detail``: the finding's text, or
+    (API, first byte, bytes, the buffer's first byte, its length) of an access outside its buffer
+    (``check_extents``: the text is made only when the rule is broken)."""
 
-    def _rule(rule_id: str, sid: int, bid: int, detail: str) -> None:
+    def _rule(rule_id: str, sid: int, bid: int, detail) -> None:
+        if isinstance(detail, tuple):
+            api, at, n, base, length = detail
+            detail = f"{api} accesses bytes [{at}, {at + n}) of a buffer at [{base}, {base + length})"
         r = RULES[rule_id]
         i = infos[sid]
         ctx.log.add("contract", f"{detail}: {r.statement} (doc: {r.doc})", i.kernel, i.text, bid, key=(rule_id,),
@@ -117,9 +122,9 @@ def check_extents(t, sid: int, api: str, operands: list[tuple]) -> None:
         if ext is None:
             continue
         base, length = ext
-        t.emit(f"if {addr} < {base} or {addr} + {nbytes} > {base} + {length}: _rule('{rule_id}', {sid}, bid, "
-               f"f'{api} accesses bytes [{{{addr}}}, {{{addr} + {nbytes}}}) of a buffer at [{{{base}}}, "
-               f"{{{base} + {length}}})')")
+        cond = f"{nbytes} > {length}" if addr == base else \
+            f"{addr} < {base} or {addr} + {nbytes} > {base} + {length}"
+        t.emit(f"if {cond}: _rule('{rule_id}', {sid}, bid, ('{api}', {addr}, {nbytes}, {base}, {length}))")
 
 
 

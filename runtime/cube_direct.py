@@ -9,9 +9,9 @@ copy into the chain's buffer is left out.
 The bits are those of the product with every operand copied (forwarding off), as BLAS's order of sums depends
 on whether B comes transposed but not on the operands' strides or on batching:
 * a product of at least ``DIRECT_MACS`` multiply-adds per core over A's ``m16`` rows keeps the GEMMs the copied
-  operands have (``Chain.multiply``): one per core, or, when cores share operands and each product is large
-  (``THREADED_MACS``), one over the grid. BLAS packs both operands of such a product before it multiplies, so
-  B^T's rows (copied) and B (in place) give the same sums;
+  operands have (``Chain.multiply``): one per core, or, when cores share operands, one over the grid, whose
+  blocks have the bits of their own GEMMs (``blas.grid_into``). BLAS packs both operands of such a product
+  before it multiplies, so B^T's rows (copied) and B (in place) give the same sums;
 * a smaller one (OpenBLAS multiplies those with kernels whose order of sums follows B's layout), or one of
   fewer rows, is multiplied with B as B on both sides: the copied B^T is transposed back (``multiply_copied``).
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from .blas import THREADED_MACS, matmul_into, transpose_into
+from .blas import grid_into, matmul_into, transpose_into
 from .scratch import kept
 
 DIRECT_MACS = 1 << 20  # the smallest product (per core, all of A's rows) BLAS takes with B^T's rows when copied
@@ -105,7 +105,7 @@ def multiply(ch, views: list) -> None:
             full = np.zeros((g1, g2, m16, k), np.float32)
             full[:, :, :a.shape[2]] = a
             a = full
-        if not (g1 * g2 > 1 and m16 * n16 * k >= THREADED_MACS and _grid(a, b, out)):
+        if not (g1 * g2 > 1 and m16 * n16 * k >= DIRECT_MACS and _grid(a, b, out)):
             _per_core(a, b, out)
     if ch.summed:
         np.add(ch.acc, ch.part, out=ch.acc)
@@ -214,7 +214,7 @@ def _grid(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bool:
         return False
     whole_a = as_strided(a[0, 0], (g1 * m16, k), a.strides[2:])
     whole_b = as_strided(b[0, 0], (k, g2 * n16), b.strides[2:])
-    grid = matmul_into(whole_a, whole_b, np.empty((g1 * m16, g2 * n16), np.float32))
+    grid = grid_into(whole_a, whole_b, np.empty((g1 * m16, g2 * n16), np.float32), m16, m16 * n16 * k)
     out[...] = grid.reshape(g1, m16, g2, n16).transpose(0, 2, 1, 3)
     return True
 

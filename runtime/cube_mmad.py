@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import cube_direct
-from .blas import THREADED_MACS, matmul_into, single_thread
+from .blas import grid_into, matmul_into, single_thread
 from .scratch import kept
 
 F16, F32, I32 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.int32)
@@ -168,7 +168,7 @@ class Chain:
         if self.kind == FP32 and cube_direct.multiply_copied(self, rows):
             self._multiplied()
             return
-        if self.cores > 1 and self.m16 * self.n16 * self.k >= THREADED_MACS:
+        if self.cores > 1 and self.m16 * self.n16 * self.k >= cube_direct.DIRECT_MACS:
             grid = shared_grid(self.kind, rows, self.m16)
             if grid is not None:
                 self._multiply_grid(rows, *grid)
@@ -206,11 +206,12 @@ class Chain:
     def _multiply_grid(self, rows: np.ndarray, a_reps: list, a_of: np.ndarray, b_reps: list, b_of: np.ndarray):
         """``multiply`` for cores that share their A or B operands (``shared_grid``): the distinct A's, stacked,
         times the distinct B's, widened once each in one GEMM, whose block (A of the core, B of the core) is
-        each core's product (a GEMM large enough, ``THREADED_MACS``, rounds each block as on its own)."""
+        each core's product (``grid_into``; from ``cube_direct.DIRECT_MACS`` multiply-adds a product: BLAS's
+        small-matrix kernels, which sum in another order, take only smaller ones)."""
         m16, k = self.m16, self.k
         a = _widened(self.kind, rows[a_reps, :m16]).reshape(-1, k)
         b = _widened(self.kind, rows[b_reps, m16:]).reshape(-1, k)
-        grid = matmul_into(a, b.T, np.empty((a.shape[0], b.shape[0]), np.float32))
+        grid = grid_into(a, b.T, np.empty((a.shape[0], b.shape[0]), np.float32), m16, m16 * self.n16 * k)
         blocks = grid.reshape(len(a_reps), m16, len(b_reps), self.n16).transpose(0, 2, 1, 3)[a_of, b_of]
         if self.summed:
             np.add(self.acc, blocks, out=self.acc)

@@ -26,9 +26,10 @@ PROGRAMS = {
     "matmul_f16": (lambda a, b: a @ b, [(300, 128), (128, 200)], np.float16, lambda a, b: a @ b),
     "matmul_int8": (lambda a, b: a @ b, [(90, 200), (200, 300)], np.int8, lambda a, b: a @ b),
     "matmul_bf16": (lambda a, b: a @ b, [(160, 96), (96, 300)], "bfloat16", lambda a, b: a @ b),
-    # products of 2^23 multiply-adds and more per core: cores sharing A or B multiply as one grid (``shared_grid``)
+    # products of 2^20 multiply-adds and more per core: cores sharing A or B multiply as one grid (``shared_grid``)
     "matmul_shared_grid_f16": (lambda a, b: a @ b, [(512, 1024), (1024, 1024)], np.float16, lambda a, b: a @ b),
     "matmul_shared_grid_f32": (lambda a, b: a @ b, [(256, 1024), (1024, 768)], np.float32, lambda a, b: a @ b),
+    "matmul_shared_grid_512_f16": (lambda a, b: a @ b, [(512, 512), (512, 512)], np.float16, lambda a, b: a @ b),
     "conv2d_f32": (lambda x, w: pyasc.conv2d(x, w, stride=1, padding=1), [(2, 16, 20, 20), (48, 16, 3, 3)],
                    np.float32, lambda x, w: F.conv2d(x, w, stride=1, padding=1)),
     "conv2d_stride2_f16": (lambda x, w: pyasc.conv2d(x, w, stride=2, padding=3), [(2, 3, 40, 40), (32, 3, 7, 7)],
@@ -187,7 +188,7 @@ def test_mix_aivs_that_their_code_tells_apart_run_apart(monkeypatch):
     assert all(unit[3] in (0, 1) for t in apart for _, unit in t.tapes if unit[0] == "group" and unit[2] == 1)
 
 
-@pytest.mark.parametrize("name", ["matmul_shared_grid_f16", "matmul_shared_grid_f32"])
+@pytest.mark.parametrize("name", ["matmul_shared_grid_f16", "matmul_shared_grid_f32", "matmul_shared_grid_512_f16"])
 def test_cores_sharing_operands_multiply_as_one_grid(name, monkeypatch):
     """Each distinct A and B is multiplied once, in one GEMM of the grid; every run matches PyTorch, and the
     groups that multiply so still agree bit for bit with their cores run one by one (their first use)."""
@@ -204,6 +205,32 @@ def test_cores_sharing_operands_multiply_as_one_grid(name, monkeypatch):
     sim = _run(name, times=3)
     assert sim.stats["grouped"] > 0
     assert grids and all(p * q <= cube_mmad.GRID_WASTE * cores and p < cores for cores, p, q in grids), grids
+
+
+def test_a_grid_gemm_gives_each_block_the_bits_of_its_own_gemm():
+    """What ``shared_grid`` relies on (``blas.grid_into``): for products of at least ``DIRECT_MACS`` multiply-adds,
+    each block of the GEMM of the stacked A's times the B's side by side (B^T's rows) has the bits of that block's
+    own product as ``matmul_into`` computes it; random grids and sizes, K up to 2048, on either side of
+    ``THREADED_MACS``."""
+    from pyasc.runtime import blas, cube_direct
+
+    rng = np.random.default_rng(9)
+    tried = 0
+    while tried < 40:
+        m16, n16, k = 16 * int(rng.integers(1, 17)), 16 * int(rng.integers(1, 33)), int(rng.integers(32, 2049))
+        if m16 * n16 * k < cube_direct.DIRECT_MACS:
+            continue
+        tried += 1
+        ga, gb = (int(x) for x in rng.integers(1, 6, 2))
+        a = rng.standard_normal((ga * m16, k)).astype(np.float32)
+        bt = rng.standard_normal((gb * n16, k)).astype(np.float32)
+        grid = blas.grid_into(a, bt.T, np.empty((ga * m16, gb * n16), np.float32), m16, m16 * n16 * k)
+        for i in range(ga):
+            for j in range(gb):
+                own = blas.matmul_into(a[i * m16:(i + 1) * m16], bt[j * n16:(j + 1) * n16].T,
+                                       np.empty((m16, n16), np.float32))
+                block = grid[i * m16:(i + 1) * m16, j * n16:(j + 1) * n16]
+                assert np.array_equal(own.view(np.int32), block.view(np.int32)), (m16, n16, k, ga, gb)
 
 
 def test_shared_grid_compares_operands_bit_for_bit():
