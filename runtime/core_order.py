@@ -49,6 +49,54 @@ def written_args(kernel) -> frozenset[int] | None:
     return frozenset(written)
 
 
+def fixpipe_writes_only(kernel) -> bool:
+    """Whether ``Fixpipe`` is the only op of ``kernel`` that writes GM, no op reads a GM argument that an op writes,
+    every global tensor's argument is known and no ``SyncAll`` joins the cores: cores that write disjoint bytes
+    then end alike in any order (``disjoint_cores``)."""
+    reads: set = set()
+    writes: set = set()
+    for op in kernel.body.walk():
+        r, w, known = gm_effects(op)
+        if not known or isinstance(op, asc.SyncAllOp) or (w and not isinstance(op, asc.FixpipeOp)):
+            return False
+        reads.update(r)
+        writes.update(w)
+    return not reads & writes
+
+
+def disjoint_cores(rows: list) -> bool:
+    """Whether no byte is in the rows of two cores: ``rows`` holds (core, first byte, rows, row stride, row bytes)
+    of each ``Fixpipe`` a launch ran core by core (``CubeMemories.footprints``). Sorted by first byte, two rows of
+    different cores overlap somewhere if and only if some row starts before the furthest end so far and after a
+    row of another core: the first row that overlaps an earlier row of another core follows such a row (a row of
+    its own core there would overlap that earlier row too)."""
+    if not rows:
+        return True
+    table = np.array(rows, np.int64)
+    counts = table[:, 2]
+    each = np.repeat(np.arange(len(table)), counts)
+    within = np.arange(len(each)) - np.repeat(np.cumsum(counts) - counts, counts)
+    starts = table[each, 1] + within * table[each, 3]
+    order = np.argsort(starts, kind="stable")
+    ends, cores, starts = (starts + table[each, 4])[order], table[each, 0][order], starts[order]
+    furthest = np.maximum.accumulate(ends)
+    return not ((starts[1:] < furthest[:-1]) & (cores[1:] != cores[:-1])).any()
+
+
+def watch_fixpipes(ck, args: list):
+    """The cube memories of compiled kernel ``ck`` set to record the GM rows each Fixpipe writes (``footprints``),
+    for a launch on ``args`` of a kernel whose GM only Fixpipe writes and none of its ops reads
+    (``fixpipe_writes_only``), run with its reads of local memory that no earlier op of the core wrote reported
+    (``initcheck``): when its arguments share no memory, no core reads what another core writes or left behind,
+    so the cores end alike in any order unless two write the same bytes (``disjoint_cores``). None when the
+    arguments share memory or the kernel has no cube memories."""
+    cube = ck.env.get("_CUBE")
+    if cube is None or aliased(args):
+        return None
+    cube.footprints = []
+    return cube
+
+
 def aliased(args: list) -> bool:
     """Whether two of a launch's GM arguments may share memory."""
     arrays = [a for a in args if isinstance(a, np.ndarray)]

@@ -78,6 +78,7 @@ class CubeMemories:
         self.pending: Chain | Staged | None = None  # the Mmads whose product L0C does not hold yet
         self.pending_key: tuple | None = None
         self.garbage = True  # whether ``poison`` fills the memories (a replay of a checked launch need not)
+        self.footprints: list | None = None  # the GM rows each Fixpipe writes, while recorded (``core_order``)
 
     def poison(self) -> None:
         """Fill L1, L0A, L0B and BT with NaN bytes (0xFF) at a core's start: memory holds garbage until
@@ -338,6 +339,8 @@ def _fixpipe(fail, sid, bid, g, goff, cube, c, n, m, src_stride, dst_stride, rel
     nz = l0c[:, c:c + nc].view(acc_dt).reshape(cube.cores, n1, src_stride, 16)
     dt = g.dtype
     es = dt.itemsize
+    if cube.footprints is not None:  # (core, first byte, rows, row stride, row bytes)
+        cube.footprints.append((bid, g.__array_interface__["data"][0] + lo * es, m, dst_stride * es, n * es))
     full, rem = n // 16, n % 16
     extent = ((m - 1) * dst_stride + n) * es  # each core's, written
     parts = [(out, nz[rows, :full, :m]) for out, rows in

@@ -128,6 +128,7 @@ class Simulator:
         self.joined_fresh: set[str] = set()  # joined kernels whose UB holds nothing across a SyncAll
         self._orders_checked: set = set()  # launches run again with their cores in another order (``core_order``)
         self.shares_gm: set[str] = set()  # kernels whose cores may read or write GM other cores write (``core_order``)
+        self.fixpipe_only: set[str] = set()  # of those, the kernels whose GM only Fixpipe writes and none reads
         self.written: dict[str, frozenset | None] = {}  # kernel -> the GM arguments it may write (None: any)
         self._traced: dict[tuple, replay.Traced] = {}  # (kernel, cores, checked) -> its last traced launch
         self._warm: dict[str, warm.WarmHost | None] = {}  # host function -> its last run, if it can repeat (``warm``)
@@ -161,6 +162,8 @@ class Simulator:
                     self.trace_tables[name] = tables
             if core_order.shares_gm(op):
                 self.shares_gm.add(name)
+                if name not in self.mix and core_order.fixpipe_writes_only(op):
+                    self.fixpipe_only.add(name)
             self.written[name] = core_order.written_args(op)
 
     def _acquire(self) -> Machine:
@@ -582,18 +585,26 @@ class Simulator:
                 name in self.shares_gm or core_order.aliased(args))
             before = core_order.snapshot(args, self.written[name]) if ordered else None
             ub_before = m.ub.copy() if ordered else None
+            # a kernel whose GM only Fixpipe writes, with reads of never-written local memory reported, runs
+            # again only if two cores write the same bytes (``core_order.watch_fixpipes``)
+            watched = core_order.watch_fixpipes(m.kernels[name], args) \
+                if ordered and name in self.fixpipe_only and self.initcheck else None
             try:
                 keys, grouped = self._traced_keys(m, name, n, args, runs, check)
+                rows = watched.footprints if watched is not None and grouped is None else None
                 if name in self.joined_groups and n > 1:
                     grouped = batched.core_groups(keys)
                 if ordered:
                     with self._lock:
                         self._orders_checked.add(order)
-                    ck = m.kernels[name]
-                    core_order.check_launch(m, ck, n, args, runs, before, ub_before, name in self.joined,
-                                            3 if name in self.mix else 1, self.funcs[name],
-                                            lambda bid, e: _raise_run_error(name, ck, bid, e))
+                    if rows is None or not core_order.disjoint_cores(rows):
+                        ck = m.kernels[name]
+                        core_order.check_launch(m, ck, n, args, runs, before, ub_before, name in self.joined,
+                                                3 if name in self.mix else 1, self.funcs[name],
+                                                lambda bid, e: _raise_run_error(name, ck, bid, e))
             finally:
+                if watched is not None:
+                    watched.footprints = None
                 found, m.ctx.log = m.ctx.log.items(), log
                 log.merge(found)
             if sig is not None:

@@ -13,6 +13,7 @@ import pytest
 import pyasc.kernel as asc
 import pyasc.kernel.lib.runtime as rt
 from asc_cube_kernels import aic_rows_product, aiv_half_rows
+from pyasc.runtime import core_order
 
 BLOCK = 100  # float32 elements per core: 400 B, not whole 32 B blocks
 CORES = 4
@@ -65,6 +66,85 @@ def mix_halves(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
         aic_rows_product(a, b, ws, m, k, n)
     if asc.ascend_is_aiv():
         aiv_half_rows(c, ws, m, n, spill, 0)
+
+
+@asc.jit
+def rows_product_at(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, m: asc.ConstExpr[int],
+                    k: asc.ConstExpr[int], n: asc.ConstExpr[int], step: asc.ConstExpr[int]):
+    """Each core's m rows of A @ B (A's rows of its block) go out with Fixpipe to C from row ``step`` x its index:
+    ``step`` = m, each core its own rows; less, a core's last rows are the next core's first."""
+    idx = asc.get_block_idx()
+    a_gm = asc.GlobalTensor()
+    b_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a + idx * m * k)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c + idx * step * n)
+    a1 = asc.LocalTensor(a.dtype, asc.TPosition.A1, 0, m * k)
+    b1 = asc.LocalTensor(b.dtype, asc.TPosition.B1, m * k * a.dtype.sizeof(), k * n)
+    a2 = asc.LocalTensor(a.dtype, asc.TPosition.A2, 0, m * k)
+    b2 = asc.LocalTensor(b.dtype, asc.TPosition.B2, 0, k * n)
+    c1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, m * n)
+    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, m, k, 0, k, m, 1, 0))
+    asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, k, n, 0, n, k, 1, 0))
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    for i in range(k // 16):
+        asc.load_data(a2[i * 256:], a1, asc.LoadData2DParams(start_index=i * (m // 16), repeat_times=m // 16,
+                                                             src_stride=1, dst_gap=k // 16 - 1))
+        asc.load_data(b2[i * (n // 16) * 256:], b1, asc.LoadData2DParams(start_index=i, repeat_times=n // 16,
+                                                                         src_stride=k // 16, if_transpose=True))
+    asc.set_flag(asc.HardEvent.MTE1_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    asc.mmad(c1, a2, b2, asc.MmadParams(m, n, k, 0, False, True))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    asc.fixpipe(c_gm, c1, asc.FixpipeParamsV220(n_size=n, m_size=m, src_stride=m, dst_stride=n))
+
+
+def _rows_product(step: int, monkeypatch) -> tuple:
+    """(C, A @ B by NumPy, how many launches ran again in another order) of ``rows_product_at`` on 4 cores."""
+    m, k, n = 32, 32, 32
+    rng = np.random.default_rng(3)
+    a = rng.integers(-4, 4, (CORES * m, k)).astype(np.float16)
+    b = rng.integers(-4, 4, (k, n)).astype(np.float16)
+    c = np.zeros((CORES * m, n), np.float32)
+    again = []
+    real = core_order.check_launch
+    monkeypatch.setattr(core_order, "check_launch", lambda *args: again.append(1) or real(*args))
+    rows_product_at[CORES, rt.current_stream()](a, b, c, m, k, n, step)
+    return c, a.astype(np.float32) @ b.astype(np.float32), len(again)
+
+
+def test_cores_whose_fixpipes_write_their_own_rows_run_once(monkeypatch):
+    """A kernel whose GM only Fixpipe writes, each core its own rows: the cores end alike in any order, so the
+    launch does not run again (``core_order.disjoint_cores``); C is A @ B."""
+    c, ref, again = _rows_product(32, monkeypatch)
+    np.testing.assert_array_equal(c, ref)
+    assert again == 0 and rows_product_at.last_report.findings == []
+
+
+def test_fixpipes_of_two_cores_writing_the_same_rows_are_a_race(monkeypatch):
+    """Each core's last 16 rows are the next core's first, with other values: the launch runs again in the
+    reverse order and the rows end differently, a race."""
+    with pytest.raises(asc.KernelHazardError, match=r"cross-core-gm-sync.*two cores write the same bytes of GM "
+                                                    r"argument c"):
+        _rows_product(16, monkeypatch)
+
+
+def test_rows_of_two_cores_overlap_only_when_their_bytes_do():
+    """``disjoint_cores`` against the byte sets of the rows, on random rows of three cores (long rows too, over the
+    short rows of their own core and others)."""
+    rng = np.random.default_rng(6)
+    for _ in range(300):
+        rows = [(int(rng.integers(3)), int(rng.integers(0, 200)), int(rng.integers(1, 4)), int(rng.integers(8, 40)),
+                 int(rng.integers(1, 80))) for _ in range(int(rng.integers(1, 7)))]
+        owners: dict = {}
+        for core, first, count, stride, width in rows:
+            for r in range(count):
+                for byte in range(first + r * stride, first + r * stride + width):
+                    owners.setdefault(byte, set()).add(core)
+        assert core_order.disjoint_cores(rows) == all(len(c) == 1 for c in owners.values()), rows
 
 
 def _expected(x):
