@@ -5,16 +5,16 @@ import pyasc.kernel.lib.host as host
 
 
 @asc.jit
-def mmad_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, m: asc.ConstExpr[int],
-                k: asc.ConstExpr[int], n: asc.ConstExpr[int]):
-    """C[m rows of this block] = A[...] @ B with the basic cube API (one tile per block)."""
+def rows_product(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, m: asc.ConstExpr[int],
+                 k: asc.ConstExpr[int], n: asc.ConstExpr[int], c_row: int):
+    """C[from row ``c_row``, m rows] = A[m rows of this block] @ B with the basic cube API (one tile per block)."""
     row = asc.get_block_idx() * m
     a_gm = asc.GlobalTensor()
     b_gm = asc.GlobalTensor()
     c_gm = asc.GlobalTensor()
     a_gm.set_global_buffer(a + row * k)
     b_gm.set_global_buffer(b)
-    c_gm.set_global_buffer(c + row * n)
+    c_gm.set_global_buffer(c + c_row * n)
     a1 = asc.LocalTensor(a.dtype, asc.TPosition.A1, 0, m * k)
     b1 = asc.LocalTensor(b.dtype, asc.TPosition.B1, m * k * a.dtype.sizeof(), k * n)
     a2 = asc.LocalTensor(a.dtype, asc.TPosition.A2, 0, m * k)
@@ -36,6 +36,13 @@ def mmad_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress
     asc.wait_flag(asc.HardEvent.M_FIX, 0)
     quant = asc.QuantModes.NoQuant if c.dtype == asc.float32 else asc.QuantModes.F322F16
     asc.fixpipe(c_gm, c1, asc.FixpipeParamsV220(n_size=n, m_size=m, src_stride=m, dst_stride=n, quant_pre=quant))
+
+
+@asc.jit
+def mmad_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, m: asc.ConstExpr[int],
+                k: asc.ConstExpr[int], n: asc.ConstExpr[int]):
+    """C[m rows of this block] = A[...] @ B with the basic cube API (one tile per block)."""
+    rows_product(a, b, c, m, k, n, asc.get_block_idx() * m)
 
 
 @asc.jit

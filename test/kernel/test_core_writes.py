@@ -12,7 +12,7 @@ import pytest
 
 import pyasc.kernel as asc
 import pyasc.kernel.lib.runtime as rt
-from asc_cube_kernels import aic_rows_product, aiv_half_rows
+from asc_cube_kernels import aic_rows_product, aiv_half_rows, rows_product
 from pyasc.runtime import core_order
 
 BLOCK = 100  # float32 elements per core: 400 B, not whole 32 B blocks
@@ -73,33 +73,7 @@ def rows_product_at(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAdd
                     k: asc.ConstExpr[int], n: asc.ConstExpr[int], step: asc.ConstExpr[int]):
     """Each core's m rows of A @ B (A's rows of its block) go out with Fixpipe to C from row ``step`` x its index:
     ``step`` = m, each core its own rows; less, a core's last rows are the next core's first."""
-    idx = asc.get_block_idx()
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a + idx * m * k)
-    b_gm.set_global_buffer(b)
-    c_gm.set_global_buffer(c + idx * step * n)
-    a1 = asc.LocalTensor(a.dtype, asc.TPosition.A1, 0, m * k)
-    b1 = asc.LocalTensor(b.dtype, asc.TPosition.B1, m * k * a.dtype.sizeof(), k * n)
-    a2 = asc.LocalTensor(a.dtype, asc.TPosition.A2, 0, m * k)
-    b2 = asc.LocalTensor(b.dtype, asc.TPosition.B2, 0, k * n)
-    c1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, m * n)
-    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, m, k, 0, k, m, 1, 0))
-    asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, k, n, 0, n, k, 1, 0))
-    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
-    for i in range(k // 16):
-        asc.load_data(a2[i * 256:], a1, asc.LoadData2DParams(start_index=i * (m // 16), repeat_times=m // 16,
-                                                             src_stride=1, dst_gap=k // 16 - 1))
-        asc.load_data(b2[i * (n // 16) * 256:], b1, asc.LoadData2DParams(start_index=i, repeat_times=n // 16,
-                                                                         src_stride=k // 16, if_transpose=True))
-    asc.set_flag(asc.HardEvent.MTE1_M, 0)
-    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
-    asc.mmad(c1, a2, b2, asc.MmadParams(m, n, k, 0, False, True))
-    asc.set_flag(asc.HardEvent.M_FIX, 0)
-    asc.wait_flag(asc.HardEvent.M_FIX, 0)
-    asc.fixpipe(c_gm, c1, asc.FixpipeParamsV220(n_size=n, m_size=m, src_stride=m, dst_stride=n))
+    rows_product(a, b, c, m, k, n, asc.get_block_idx() * step)
 
 
 def _rows_product(step: int, monkeypatch) -> tuple:
