@@ -144,7 +144,8 @@ def transpose_into(src: np.ndarray, dst: np.ndarray) -> bool:
     lacks it, the layouts are not so, or the stack is smaller than ``CALLED_TRANSPOSE`` elements (NumPy's own
     strided copy moves those in less time than the call takes)."""
     f, _ = _omatcopy()
-    if f is None or src.size < CALLED_TRANSPOSE or src.dtype != np.float32 or dst.dtype != np.float32 or src.shape != dst.shape or src.ndim < 2 \
+    if f is None or not src.size or src.size < CALLED_TRANSPOSE or src.dtype != np.float32 \
+            or dst.dtype != np.float32 or src.shape != dst.shape or src.ndim < 2 \
             or src.strides[-2] != 4 or src.strides[-1] % 4 or src.strides[-1] < 4 * src.shape[-2] \
             or dst.strides[-1] != 4 or dst.strides[-2] % 4 or dst.strides[-2] < 4 * dst.shape[-1]:
         return False
