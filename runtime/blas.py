@@ -5,7 +5,8 @@ hand-off costs more than the product (10x slower on a loaded 2-core machine). ``
 sets OpenBLAS to one thread for the duration of a ``with`` block and restores the previous count;
 it does nothing when the OpenBLAS library cannot be found. ``matmul_into`` leaves the threads to
 products of at least ``THREADED_MACS`` multiply-adds (a whole chain of Mmads), where they pay, and does
-not set them for products OpenBLAS keeps on one thread anyway (``SERIAL_MACS``). ``transpose_into`` copies
+not set them for products OpenBLAS keeps on one thread anyway (``SERIAL_MACS``). ``grid_into`` multiplies a grid
+of the cores' products as one GEMM whose blocks keep the bits of their own products. ``transpose_into`` copies
 float32 matrices transposed with OpenBLAS's ``somatcopy``.
 """
 
