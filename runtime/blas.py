@@ -89,10 +89,7 @@ def matmul_into(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> np.ndarray:
     with single_thread():
         if split:
             h = out.shape[0] // 2
-            other = _helper().submit(np.matmul, a[h:], b[h:], out=out[h:])
-            np.matmul(a[:h], b[:h], out=out[:h])
-            other.result()
-            return out
+            return _in_halves((a[:h], b[:h], out[:h]), (a[h:], b[h:], out[h:]), out)
         return np.matmul(a, b, out=out)
 
 
@@ -108,11 +105,17 @@ def grid_into(a: np.ndarray, b: np.ndarray, out: np.ndarray, unit: int, each: in
     with single_thread():
         if rows >= 2 * unit and rows * a.shape[1] * b.shape[1] >= SPLIT_MACS:
             h = rows // unit // 2 * unit
-            other = _helper().submit(np.matmul, a[h:], b, out=out[h:])
-            np.matmul(a[:h], b, out=out[:h])
-            other.result()
-            return out
+            return _in_halves((a[:h], b, out[:h]), (a[h:], b, out[h:]), out)
         return np.matmul(a, b, out=out)
+
+
+def _in_halves(first: tuple, second: tuple, out: np.ndarray) -> np.ndarray:
+    """The products (a, b, out) ``first`` here and ``second`` on the helper thread at the same time (NumPy releases
+    the GIL in a product); ``out``, which holds both."""
+    other = _helper().submit(np.matmul, second[0], second[1], out=second[2])
+    np.matmul(first[0], first[1], out=first[2])
+    other.result()
+    return out
 
 
 _ROW_MAJOR, _TRANS = 101, 112  # CBLAS's enums
