@@ -35,18 +35,22 @@ $(DEV_STAMP): pyproject.toml | $(BIN)/python
 COMPILE_SOURCES := $(BIN)/python -m compileall -q -j 0 pyasc dialects lowering runtime
 
 # the pytest suites run as two processes (one per core) of about equal length: the differential, kernel,
-# model, autograd and reduction suites, and the rest, then lit (while the first one finishes)
+# model, autograd and reduction suites, and the rest; lit runs on the core the first of them leaves
+# (bash's ``wait -n``), and each suite's log is printed when all three are done
 PYTEST := $(BIN)/python -m pytest -p no:cacheprovider
 SUITES_A := test/torch_diff/ test/kernel/ test/model/ test/autograd/ test/reduce/
 SUITES_B := $(filter-out $(SUITES_A) test/lit/ test/fixtures/,$(sort $(dir $(wildcard test/*/))))
 
+test: SHELL := /bin/bash
 test: $(DEV_STAMP)
 	$(COMPILE_SOURCES)
 	$(PYTEST) $(SUITES_A) > .pytest-a.log 2>&1 & a=$$!; \
-	$(PYTEST) $(SUITES_B); b=$$?; \
+	$(PYTEST) $(SUITES_B) > .pytest-b.log 2>&1 & b=$$!; \
+	wait -n $$a $$b; \
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv test/lit; l=$$?; \
-	wait $$a; ra=$$?; cat .pytest-a.log; rm -f .pytest-a.log; \
-	test $$ra -eq 0 && test $$b -eq 0 && test $$l -eq 0
+	wait $$a; ra=$$?; wait $$b; rb=$$?; \
+	cat .pytest-a.log .pytest-b.log; rm -f .pytest-a.log .pytest-b.log; \
+	test $$ra -eq 0 && test $$rb -eq 0 && test $$l -eq 0
 
 bench: $(DEV_STAMP)
 	$(BIN)/python bench/elementwise.py
