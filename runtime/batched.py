@@ -506,7 +506,7 @@ def make_group_env(base: dict, ub2: np.ndarray, k: int, dtypes: dict) -> dict:
                 "_V2": view3, "_pad_in": pad(False),
                 "_pad_out": pad(True), "_pad_zero": make_pad_zero(ub2, _one_int), "_pad_copy": pad_copy, "_fail": stop, "_find": stop, "_rule": stop})
     env.update(scalar_helpers(_u, _sext, _pick))
-    env.update({"_int": _int, "_float": _float})
+    env.update({"_int": _int, "_float": _float, "_GMW": None})  # a group's copies are never watched
     return env
 
 

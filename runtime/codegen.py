@@ -315,8 +315,10 @@ class KernelTranslator:
 
 # the lines of generated code that only trace or check: a trace record, the scalar clock, a check that
 # fails or reports (alone or as the body of a one-line ``if``), a value only a record reads (the bytes a
-# DataCopyPad reads, a Gather's extent and lanes, the bytes a GM read misses in L2)
-_TRACE_OR_CHECK = re.compile(r"\s*(T\(\(|s \+= |_fail\(|_rule\(|_find\(|if .*: _(fail|rule|find)\(|_(rd|ge|gc|lm) = )")
+# DataCopyPad reads, a Gather's extent and lanes, the bytes a GM read misses in L2), the rows a copy to GM
+# wrote (recorded while a launch is watched, ``core_order.watch_writes``)
+_TRACE_OR_CHECK = re.compile(r"\s*(T\(\(|s \+= |_fail\(|_rule\(|_find\(|if .*: _(fail|rule|find)\(|_(rd|ge|gc|lm) = "
+                             r"|if _GMW is not None: )")
 _BLOCK_START = re.compile(r"\s*(for|if|elif|else|while|try|except|with|def)\b.*:$")
 
 

@@ -49,15 +49,19 @@ def written_args(kernel) -> frozenset[int] | None:
     return frozenset(written)
 
 
-def fixpipe_writes_only(kernel) -> bool:
-    """Whether ``Fixpipe`` is the only op of ``kernel`` that writes GM, no op reads a GM argument that an op writes,
-    every global tensor's argument is known and no ``SyncAll`` joins the cores: cores that write disjoint bytes
-    then end alike in any order (``disjoint_cores``)."""
+# the ops that write GM and record the rows they wrote while a launch is watched (``watch_writes``)
+RECORDING_WRITERS = (asc.FixpipeOp, asc.DataCopyOp, asc.DataCopyPadOp)
+
+
+def recorded_writes_only(kernel) -> bool:
+    """Whether only ops that record their rows (``Fixpipe``, copies out of UB) write GM in ``kernel``, no op reads a GM
+    argument that an op writes, every global tensor's argument is known and no ``SyncAll`` joins the cores: cores
+    that write disjoint bytes then end alike in any order (``disjoint_cores``)."""
     reads: set = set()
     writes: set = set()
     for op in kernel.body.walk():
         r, w, known = gm_effects(op)
-        if not known or isinstance(op, asc.SyncAllOp) or (w and not isinstance(op, asc.FixpipeOp)):
+        if not known or isinstance(op, asc.SyncAllOp) or (w and not isinstance(op, RECORDING_WRITERS)):
             return False
         reads.update(r)
         writes.update(w)
@@ -66,13 +70,14 @@ def fixpipe_writes_only(kernel) -> bool:
 
 def disjoint_cores(rows: list) -> bool:
     """Whether no byte is in the rows of two cores: ``rows`` holds (core, first byte, rows, row stride, row bytes)
-    of each ``Fixpipe`` a launch ran core by core (``CubeMemories.footprints``). Sorted by first byte, two rows of
+    of each write of a launch that ran core by core (``watch_writes``). Sorted by first byte, two rows of
     different cores overlap somewhere if and only if some row starts before the furthest end so far and after a
     row of another core: the first row that overlaps an earlier row of another core follows such a row (a row of
     its own core there would overlap that earlier row too)."""
-    if not rows:
+    table = np.array(rows, np.int64).reshape(-1, 5)
+    table = table[(table[:, 2] > 0) & (table[:, 4] > 0)]  # writes of no bytes
+    if not len(table):
         return True
-    table = np.array(rows, np.int64)
     counts = table[:, 2]
     each = np.repeat(np.arange(len(table)), counts)
     within = np.arange(len(each)) - np.repeat(np.cumsum(counts) - counts, counts)
@@ -83,18 +88,28 @@ def disjoint_cores(rows: list) -> bool:
     return not ((starts[1:] < furthest[:-1]) & (cores[1:] != cores[:-1])).any()
 
 
-def watch_fixpipes(ck, args: list):
-    """The cube memories of compiled kernel ``ck`` set to record the GM rows each Fixpipe writes (``footprints``),
-    for a launch on ``args`` of a kernel whose GM only Fixpipe writes and none of its ops reads
-    (``fixpipe_writes_only``), run with its reads of local memory that no earlier op of the core wrote reported
-    (``initcheck``): when its arguments share no memory, no core reads what another core writes or left behind,
-    so the cores end alike in any order unless two write the same bytes (``disjoint_cores``). None when the
-    arguments share memory or the kernel has no cube memories."""
-    cube = ck.env.get("_CUBE")
-    if cube is None or aliased(args):
+def watch_writes(ck, args: list) -> list | None:
+    """The list that the ops of compiled kernel ``ck`` writing GM (``recorded_writes_only``) fill, during a launch on
+    ``args``, with the rows they write: (core, first byte's address, rows, row stride, row bytes). The launch runs
+    with its reads of local memory that no earlier op of the core wrote reported (``initcheck``): when its arguments
+    share no memory, no core reads what another core writes or left behind, so the cores end alike in any order
+    unless two write the same bytes (``disjoint_cores``). None when the arguments share memory. ``unwatch`` ends it."""
+    if aliased(args):
         return None
-    cube.footprints = []
-    return cube
+    rows: list = []
+    ck.env["_GMW"] = rows   # the copies out of UB (the generated code's ``_GMW`` lines)
+    cube = ck.env.get("_CUBE")
+    if cube is not None:
+        cube.footprints = rows
+    return rows
+
+
+def unwatch(ck) -> None:
+    """Stop recording the rows ``ck``'s ops write (``watch_writes``)."""
+    ck.env["_GMW"] = None
+    cube = ck.env.get("_CUBE")
+    if cube is not None:
+        cube.footprints = None
 
 
 def aliased(args: list) -> bool:

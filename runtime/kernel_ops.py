@@ -185,6 +185,8 @@ def data_copy(t: KernelTranslator, op: asc.DataCopyOp) -> None:
     gv = f"{g}[{g_off}:{g_off}+{n}]"
     uv = ub_view(et, sh, u, n)
     t.emit(f"{gv} = {uv}" if to_gm else f"{uv} = {gv}")
+    if to_gm:
+        record_gm_rows(t, gb, f"{g_off} * {ges}", "1", "0", f"{n} * {ges}")
     l2 = not to_gm and t.written_by_cube(op.src)  # the cube's output, read back from L2
     if not to_gm and not l2:  # the bytes in lines this core has read before come from L2 (``l2.CoreLines``)
         t.emit(f"_lm = _L2V.missed(bid * 2 + sub, {gb}, {g_off} * {ges}, 1, {nb}, {nb})")
@@ -192,6 +194,13 @@ def data_copy(t: KernelTranslator, op: asc.DataCopyOp) -> None:
         return
     cost = repr(make_dma_cost(sp, to_gm, l2)(int(nb))) if nb.isdigit() else f"{_dma_cost_name(to_gm, l2)}({nb})"
     record(t, sid, cost, "0" if l2 else nb, [(u, nb)])
+
+
+def record_gm_rows(t: KernelTranslator, gm_bytes: str, start: str, rows: str, stride: str, row_bytes: str) -> None:
+    """A copy to GM records the rows it wrote while the launch is watched (``core_order.watch_writes``): (core, first
+    byte's address, rows, row stride, row bytes), as ``Fixpipe`` does; a traced run's line only."""
+    t.emit(f"if _GMW is not None: _GMW.append((bid, {gm_bytes}.__array_interface__['data'][0] + {start}, {rows}, "
+           f"{stride}, {row_bytes}))")
 
 
 def _dma_cost_name(to_gm: bool, from_l2: bool) -> str:
@@ -207,6 +216,9 @@ def data_copy_pad(t: KernelTranslator, op: asc.DataCopyPadOp) -> None:
     args = ", ".join(t.v(x) for x in (op.block_count, op.block_len, op.src_stride, op.dst_stride))
     fn = "_pad_out" if to_gm else "_pad_in"
     t.emit(f"_sp, _gb = {fn}(_fail, {sid}, bid, {t.v(u_val)}, {b}, {t.v(g_val)} * {es}, {args})")
+    if to_gm:
+        bl = t.v(op.block_len)
+        record_gm_rows(t, b, f"{t.v(g_val)} * {es}", t.v(op.block_count), f"{bl} + {t.v(op.dst_stride)}", bl)
     if op.padding():  # zeros after each block, inside its last 32 B (DataCopyPadExtParams{true, 0, n, 0})
         bl, rb = t.v(op.block_len), op.padding() * es
         fail_if(t, f"{bl} % 32 == 0 or {bl} % 32 + {rb} > 32", sid,

@@ -128,7 +128,7 @@ class Simulator:
         self.joined_fresh: set[str] = set()  # joined kernels whose UB holds nothing across a SyncAll
         self._orders_checked: set = set()  # launches run again with their cores in another order (``core_order``)
         self.shares_gm: set[str] = set()  # kernels whose cores may read or write GM other cores write (``core_order``)
-        self.fixpipe_only: set[str] = set()  # of those, the kernels whose GM only Fixpipe writes and none reads
+        self.recorded_only: set[str] = set()  # of those, the kernels whose GM only ops that record it write
         self.written: dict[str, frozenset | None] = {}  # kernel -> the GM arguments it may write (None: any)
         self._traced: dict[tuple, replay.Traced] = {}  # (kernel, cores, checked) -> its last traced launch
         self._warm: dict[str, warm.WarmHost | None] = {}  # host function -> its last run, if it can repeat (``warm``)
@@ -162,8 +162,8 @@ class Simulator:
                     self.trace_tables[name] = tables
             if core_order.shares_gm(op):
                 self.shares_gm.add(name)
-                if name not in self.mix and core_order.fixpipe_writes_only(op):
-                    self.fixpipe_only.add(name)
+                if name not in self.mix and core_order.recorded_writes_only(op):
+                    self.recorded_only.add(name)
             self.written[name] = core_order.written_args(op)
 
     def _acquire(self) -> Machine:
@@ -221,6 +221,7 @@ class Simulator:
             "_dma2_l2": make_dma_cost(self.spec, False, True),
             "_dma2m": make_dma_read_cost(self.spec),
             "_L2V": CoreLines(self.spec),
+            "_GMW": None,  # the GM rows copies write, while a launch is watched (``core_order.watch_writes``)
         }
         env.update(ub_views(ub))
         env.update(scalar_helpers())
@@ -585,13 +586,13 @@ class Simulator:
                 name in self.shares_gm or core_order.aliased(args))
             before = core_order.snapshot(args, self.written[name]) if ordered else None
             ub_before = m.ub.copy() if ordered else None
-            # a kernel whose GM only Fixpipe writes, with reads of never-written local memory reported, runs
-            # again only if two cores write the same bytes (``core_order.watch_fixpipes``)
-            watched = core_order.watch_fixpipes(m.kernels[name], args) \
-                if ordered and name in self.fixpipe_only and self.initcheck else None
+            # a kernel whose GM only Fixpipe and copies out of UB write, with reads of never-written local memory
+            # reported, runs again only if two cores write the same bytes (``core_order.watch_writes``)
+            watched = core_order.watch_writes(m.kernels[name], args) \
+                if ordered and name in self.recorded_only and self.initcheck else None
             try:
                 keys, grouped = self._traced_keys(m, name, n, args, runs, check)
-                rows = watched.footprints if watched is not None and grouped is None else None
+                rows = watched if watched is not None and grouped is None else None
                 if name in self.joined_groups and n > 1:
                     grouped = batched.core_groups(keys)
                 if ordered:
@@ -604,7 +605,7 @@ class Simulator:
                                                 lambda bid, e: _raise_run_error(name, ck, bid, e))
             finally:
                 if watched is not None:
-                    watched.footprints = None
+                    core_order.unwatch(m.kernels[name])
                 found, m.ctx.log = m.ctx.log.items(), log
                 log.merge(found)
             if sig is not None:

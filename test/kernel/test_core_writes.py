@@ -146,6 +146,25 @@ def test_the_exact_tail_with_data_copy_pad_has_no_race():
     assert not z[CORES * BLOCK:].any()
 
 
+@pytest.mark.parametrize("block, copy_length, padded", [(60, 64, 1), (96, 96, 0), (96, 96, 1)])
+def test_copies_of_cores_writing_their_own_bytes_run_once(block, copy_length, padded, monkeypatch):
+    """Each core's copy out of UB (DataCopyPad of the exact bytes, or DataCopy of whole 32 B blocks) writes its own
+    bytes: the cores end alike in any order, so the launch (order-checked: a size no other test runs) does not run
+    again; z is x plus the core's index."""
+    checked, again = [], []
+    disjoint, rerun = core_order.disjoint_cores, core_order.check_launch
+    monkeypatch.setattr(core_order, "disjoint_cores", lambda rows: checked.append(disjoint(rows)) or checked[-1])
+    monkeypatch.setattr(core_order, "check_launch", lambda *args: again.append(1) or rerun(*args))
+    x = np.random.default_rng(4).standard_normal(CORES * block + 8).astype(np.float32)
+    z = np.zeros_like(x)
+    shifted_copy[CORES, rt.current_stream()](x, z, block, copy_length, padded)
+    assert shifted_copy.last_report.findings == []
+    assert checked == [True] and again == []
+    np.testing.assert_array_equal(z[:CORES * block], x[:CORES * block]
+                                  + np.repeat(np.arange(CORES, dtype=np.float32), block))
+    assert not z[CORES * block:].any()
+
+
 def test_cores_writing_the_same_values_agree():
     x = np.random.default_rng(1).standard_normal(64).astype(np.float32)
     z = np.zeros_like(x)
