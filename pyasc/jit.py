@@ -230,9 +230,11 @@ class Compiled(_Program):
     # -- execution --------------------------------------------------------------------------
     def _sim(self):
         if self._simulator is None:
-            from pyasc.runtime import Simulator
+            from pyasc.lowering.pipeline import gc_paused
 
-            with self._sim_lock:
+            with self._sim_lock, gc_paused():  # translating the kernels builds many objects, as a compilation does
+                from pyasc.runtime import Simulator
+
                 if self._simulator is None:
                     self._simulator = Simulator(self.module)
         return self._simulator
