@@ -28,10 +28,8 @@ set them with ``set_compile_limits`` or ``PYASC_COMPILE_SECONDS`` / ``PYASC_COMP
 
 from __future__ import annotations
 
-import gc
 import os
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -206,21 +204,6 @@ def passes_to(level: str, options: CompileOptions) -> list[ModulePass]:
     if level not in LEVELS:
         raise ValueError(f"unknown level '{level}'; levels: {', '.join(LEVELS)}")
     return [p for stage in LEVELS[: LEVELS.index(level) + 1] for p in stage_passes(stage, options)]
-
-
-@contextmanager
-def gc_paused():
-    """Python's cyclic garbage collector off for a compilation, and on again after it (when it was on).
-    The IR's ops, blocks, regions and uses reference each other, so a compilation allocates many
-    container objects and the collector's passes over them, while they are alive, cost about a tenth of
-    its time; its cyclic garbage is collected after it. Callers compile one at a time (a lock)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def run_stage(module: ModuleOp, level: str, options: CompileOptions | None = None,

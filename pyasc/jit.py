@@ -230,7 +230,7 @@ class Compiled(_Program):
     # -- execution --------------------------------------------------------------------------
     def _sim(self):
         if self._simulator is None:
-            from pyasc.lowering.pipeline import gc_paused
+            from pyasc.collector import gc_paused
 
             with self._sim_lock, gc_paused():  # translating the kernels builds many objects, as a compilation does
                 from pyasc.runtime import Simulator
@@ -290,39 +290,45 @@ class Lowered(_Program):
 
     def _module(self, level: str) -> ModuleOp:
         if level not in self._levels:
-            from pyasc.dialects import make_context
-            from pyasc.lowering.errors import CompileError
-            from pyasc.lowering.levels import InternalPassError
-            from pyasc.lowering.pipeline import CompileBudget, gc_paused, run_stage
+            from pyasc.collector import gc_paused
 
-            # the stages from the deepest level already kept, on one copy of it; only the level
-            # asked for is kept (asking for every level in order costs one compilation)
-            done = [lv for lv in LEVELS[: LEVELS.index(level)] if lv in self._levels]
-            module = (self._levels[done[-1]] if done else self.traced).clone()
-            start = LEVELS.index(done[-1]) + 1 if done else 0
-            ctx = make_context()
-            budget = CompileBudget()
-            try:
-                with gc_paused():
-                    for lv in LEVELS[start: LEVELS.index(level) + 1]:
-                        t0 = time.perf_counter()
-                        module = run_stage(module, lv, self.options, ctx, budget)
-                        if lv == LEVELS[0] and not self._lifted_taken:
-                            self._take_lifted(module)
-                            self._lifted_taken = True
-                        log.info("compile %s: stage %s in %.3f s", self.name, lv, time.perf_counter() - t0)
-                    module.verify()
-                self._levels[level] = module
-            except InternalPassError as err:
-                raise PyascError("jit", f"{err} (compiling '{self.name}' for inputs "
-                                 f"{', '.join(str(s) for s in self.inputs)}); this is a bug in pyasc, "
-                                 "please report it") from err
-            except (CompileError, ValueError, NotImplementedError) as err:
-                raise PyascError("jit", f"cannot compile '{self.name}' for inputs "
-                                 f"{', '.join(str(s) for s in self.inputs)}: {err}",
-                                 shapes=[s.shape for s in self.inputs],
-                                 dtypes=[s.dtype for s in self.inputs]) from None
+            with gc_paused():  # the passes' modules, imported by a first compilation, too
+                self._compile_to(level)
         return self._levels[level]
+
+    def _compile_to(self, level: str) -> None:
+        """``_module``'s compilation, with the collector paused."""
+        from pyasc.dialects import make_context
+        from pyasc.lowering.errors import CompileError
+        from pyasc.lowering.levels import InternalPassError
+        from pyasc.lowering.pipeline import CompileBudget, run_stage
+
+        # the stages from the deepest level already kept, on one copy of it; only the level
+        # asked for is kept (asking for every level in order costs one compilation)
+        done = [lv for lv in LEVELS[: LEVELS.index(level)] if lv in self._levels]
+        module = (self._levels[done[-1]] if done else self.traced).clone()
+        start = LEVELS.index(done[-1]) + 1 if done else 0
+        ctx = make_context()
+        budget = CompileBudget()
+        try:
+            for lv in LEVELS[start: LEVELS.index(level) + 1]:
+                t0 = time.perf_counter()
+                module = run_stage(module, lv, self.options, ctx, budget)
+                if lv == LEVELS[0] and not self._lifted_taken:
+                    self._take_lifted(module)
+                    self._lifted_taken = True
+                log.info("compile %s: stage %s in %.3f s", self.name, lv, time.perf_counter() - t0)
+            module.verify()
+            self._levels[level] = module
+        except InternalPassError as err:
+            raise PyascError("jit", f"{err} (compiling '{self.name}' for inputs "
+                             f"{', '.join(str(s) for s in self.inputs)}); this is a bug in pyasc, "
+                             "please report it") from err
+        except (CompileError, ValueError, NotImplementedError) as err:
+            raise PyascError("jit", f"cannot compile '{self.name}' for inputs "
+                             f"{', '.join(str(s) for s in self.inputs)}: {err}",
+                             shapes=[s.shape for s in self.inputs],
+                             dtypes=[s.dtype for s in self.inputs]) from None
 
     def _take_lifted(self, module: ModuleOp) -> None:
         """The program's constants once its constants functions ran on them (on the host, once:
@@ -480,7 +486,7 @@ class JitFunction:
         return self._lower(tensors, layout, kwargs)
 
     def _lower(self, tensors, layout, kwargs) -> Lowered:
-        from pyasc.lowering.pipeline import gc_paused
+        from pyasc.collector import gc_paused
 
         with _COMPILE_LOCK, gc_paused():  # a trace builds IR, as a compilation does
             return self._trace(tensors, layout, kwargs)

@@ -55,7 +55,7 @@ class PyascOptMain(xDSLOptMain):
         first pass (an input error) and after each (an invalid result is the pass's bug), with the cyclic
         garbage collector paused (``gc_paused``)."""
         from pyasc.dialects.discardable import verify_integer_attributes
-        from pyasc.lowering.pipeline import gc_paused
+        from pyasc.collector import gc_paused
 
         passes, callback = self.pipeline.passes, self.pipeline.callback
         verify = not self.args.disable_verify
