@@ -6,6 +6,9 @@ In-place rows return the base tensor, so a write that does not reach it is a wro
 
 from __future__ import annotations
 
+import warnings
+from contextlib import contextmanager
+
 import torch
 
 from . import gens as g
@@ -81,9 +84,19 @@ INPLACE = [R(f"inplace.{name}", fn, gen=inplace, dtypes=dts, light=True) for nam
     ("copy_", _copy_, ALL), ("setitem_tensor", _setitem_tensor, ALL), ("setitem_scalar", _setitem_scalar, NUMERIC))]
 
 
+@contextmanager
+def _torch_autocast(dtype: str):
+    """PyTorch CPU's autocast to ``dtype``, on its own kernels: oneDNN's bfloat16 convolution gives wrong values (NaN
+    among them) on AVX-512 CPUs for some shapes, e.g. (2, 1, 521, 3) * (5, 1, 3, 3) with stride 2, in every call."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "TF32 acceleration on top of oneDNN", UserWarning)
+        with torch.backends.mkldnn.flags(enabled=False), torch.autocast("cpu", dtype=getattr(torch, dtype)):
+            yield
+
+
 def _autocast(m, dtype):
     if m is torch:
-        return torch.autocast("cpu", dtype=getattr(torch, dtype))
+        return _torch_autocast(dtype)
     return m.amp.autocast(getattr(m, dtype))
 
 
