@@ -1,9 +1,9 @@
 """Inverse trigonometric functions and ``erfc``, each one program of the vector ops (``fused_op``) with its own
-gradient rule: ``atan`` (a polynomial fitted on [0, 1] and ``pi/2 - atan(1/x)`` above, within 1.4 ulp), ``atan2`` (its quadrants
-from the signs), ``asin`` and ``acos`` (through ``atan2``), ``erfc`` (``1 - erf`` where no digits cancel, else a
-Chebyshev fit of ``erfc(x) exp(x^2)`` with a relative error below 1.2e-7; the rounding of ``x^2`` adds up to a few
-tens of ulp far in the tail). float16/bfloat16 compute in float32,
-integers give float32, as PyTorch's."""
+gradient rule: ``atan`` (a polynomial fitted on [0, 1] and ``pi/2 - atan(1/x)`` above, within 1.4 ulp),
+``atan2`` (its quadrants from the signs), ``asin`` and ``acos`` (through ``atan2``), ``erfc`` (``1 - erf`` where no
+digits cancel, else a Chebyshev fit of ``erfc(x) exp(x^2)`` with a relative error below 1.2e-7; the rounding of ``x^2``
+adds up to a few tens of ulp far in the tail). float16/bfloat16 compute in float32, integers give float32, as
+PyTorch's."""
 
 from __future__ import annotations
 
